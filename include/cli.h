@@ -1,0 +1,30 @@
+/* cli.h - subcommands and what they share (config lookup, the demo). */
+#ifndef TCR_CLI_H
+#define TCR_CLI_H
+
+#include <stdbool.h>
+#include "config.h"
+
+/* Exit statuses, as documented in the man page. */
+enum {
+	EXIT_DONE = 0,
+	EXIT_FAIL_UNDER = 1,
+	EXIT_USAGE = 2,
+	EXIT_INPUT = 3,
+};
+
+int cli_score(int argc, char **argv);
+
+/* Loads -c FILE, else ./tcreview.yaml, else an empty configuration.
+ * Prints FILE:LINE:COLUMN: message and returns -1 on error. */
+int cli_load_config(struct config *c, const char *path);
+/* Folder of the bundled data (examples/, themes/), or NULL. */
+const char *cli_datadir(void);
+
+void cli_print_version(void);
+
+/* Library versions, each from the layer that owns the library. */
+const char *judge_curl_version(void);
+const char *tui_curses_version(void);
+
+#endif

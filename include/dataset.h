@@ -1,0 +1,98 @@
+/* dataset.h - transcript inputs: files, folders and stdin, as records.
+ *
+ * Files are memory-mapped. A JSONL file is split at newlines without
+ * parsing; a record is parsed only when asked for. Streaming readers drop
+ * the pages they have passed so memory stays bounded by the largest record,
+ * not by the file. A .json file is parsed whole: one run, or an array of
+ * runs. */
+#ifndef TCR_DATASET_H
+#define TCR_DATASET_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "run.h"
+#include "format.h"
+
+enum input_kind {
+	INPUT_JSONL,
+	INPUT_JSON,
+};
+
+struct input_file {
+	char *path;             /* as given, or found inside a given folder */
+	enum input_kind kind;
+	const char *data;       /* mapped (or read, for stdin) bytes */
+	size_t size;
+	bool mapped;
+	json_t *doc;            /* INPUT_JSON: the parsed document */
+	char *doc_error;        /* INPUT_JSON: why it did not parse */
+	int doc_error_line;
+};
+
+/* One record: a JSONL line or an element of a JSON file. */
+struct record_ref {
+	uint32_t file;
+	uint32_t line;          /* 1-based line (JSONL) or line where the element starts (JSON) */
+	int64_t  index;         /* index in a JSON array, -1 otherwise */
+	uint64_t off;           /* JSONL: byte offset of the line */
+	uint64_t len;           /* JSONL: length without the line end */
+};
+
+struct dataset {
+	struct input_file *files;
+	size_t nfiles;
+	/* The record index, built by dataset_index_step (the screen) or left
+	 * empty by streaming readers. */
+	struct record_ref *recs;
+	size_t nrecs, recs_cap;
+	size_t index_file;      /* where indexing continues */
+	uint64_t index_off;
+	uint32_t index_line;    /* line counter inside that file */
+	uint64_t index_dropped; /* bytes of that file already released */
+	bool indexed;
+	uint64_t bytes_total;   /* sum of input sizes, for progress */
+	uint64_t bytes_indexed;
+};
+
+/* Opens every path (files, folders read recursively in sorted order, "-"
+ * for stdin). Returns 0, or -1 with "PATH: reason" in err when an input
+ * cannot be read. Folders contribute .json, .jsonl and .ndjson files, and
+ * never our own .annotations.jsonl / .judgements.jsonl files. */
+int  dataset_open(struct dataset *ds, char *const *paths, size_t npaths, char *err, size_t errlen);
+void dataset_close(struct dataset *ds);
+
+/* Extends the index by about `budget` bytes; returns true while more remains. */
+bool dataset_index_step(struct dataset *ds, uint64_t budget);
+void dataset_index_all(struct dataset *ds);
+
+/* Streaming: visits every record in order without keeping an index. */
+struct dataset_cursor {
+	size_t file;
+	uint64_t off;
+	uint32_t line;
+	size_t elem;
+	uint64_t dropped;       /* bytes of the current file already released */
+	bool doc_reported;
+};
+void dataset_cursor_init(struct dataset_cursor *cur);
+/* Fills rec and returns true, or returns false at the end. */
+bool dataset_next(struct dataset *ds, struct dataset_cursor *cur, struct record_ref *rec);
+
+/* The record's JSON (new reference), or NULL with "FILE:LINE: message". */
+json_t *dataset_parse(struct dataset *ds, const struct record_ref *rec, char *err, size_t errlen);
+
+/* "FILE:LINE" or "FILE[INDEX]" for messages. */
+void record_source(const struct dataset *ds, const struct record_ref *rec, char *buf, size_t n);
+
+/* Parses and loads a record into a run: detects (or uses `forced`) its
+ * format, names it from `id_path` (else id, runId, run_id, else its source).
+ * When the JSON does not parse returns NULL with "FILE:LINE: message" in
+ * err. A record that parses but is malformed for its format still gives a
+ * named run, with run->load_error saying what is wrong. */
+struct run *dataset_load_run(struct dataset *ds, const struct record_ref *rec,
+                             const struct format_ops *forced, const char *id_path,
+                             char *err, size_t errlen);
+
+#endif

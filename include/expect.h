@@ -1,0 +1,28 @@
+/* expect.h - per-task ground truth joined to runs by key fields. */
+#ifndef TCR_EXPECT_H
+#define TCR_EXPECT_H
+
+#include <jansson.h>
+#include <stddef.h>
+#include "config.h"
+
+struct expectations;
+
+/* Loads a JSONL or JSON-array file of expectation records, keyed by the
+ * configured expectation paths. Returns NULL with "FILE:LINE: message" in err.
+ * `file` overrides ec->file when not NULL. The result keeps its own copies of
+ * the key paths, so the config may be freed first. */
+struct expectations *expect_load(const struct expect_conf *ec, const char *file,
+                                 char *err, size_t errlen);
+void expect_free(struct expectations *e);
+size_t expect_count(const struct expectations *e);
+/* Records left out because a key path found nothing in them, and records
+ * ignored because an earlier one had the same key (the first wins). */
+size_t expect_skipped(const struct expectations *e);
+size_t expect_duplicates(const struct expectations *e);
+
+/* The expectation for a run (borrowed), or NULL with a sentence saying why
+ * in why (e.g. "no expectation has task_id = 7"). */
+json_t *expect_lookup(const struct expectations *e, json_t *run_record, char *why, size_t whylen);
+
+#endif

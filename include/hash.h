@@ -1,0 +1,13 @@
+/* hash.h - small stable hashes for configuration and content keys. */
+#ifndef TCR_HASH_H
+#define TCR_HASH_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+uint64_t hash_fnv1a(const void *data, size_t n, uint64_t seed);
+#define HASH_FNV_SEED 0xcbf29ce484222325ULL
+/* 16 lowercase hex digits and a NUL into out[17]. */
+void hash_hex(uint64_t h, char out[17]);
+
+#endif

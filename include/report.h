@@ -1,0 +1,32 @@
+/* report.h - how `tcreview score` writes verdicts: one writer per format. */
+#ifndef TCR_REPORT_H
+#define TCR_REPORT_H
+
+#include <stdio.h>
+#include "config.h"
+#include "scorer.h"
+
+/* Totals per scorer, kept while scoring; also decide --fail-under. */
+struct score_stats {
+	size_t runs, scored, passed, skipped, errors;
+	double sum;
+};
+
+struct report_row {
+	const char *run_id;
+	const char *source;
+	const struct scorer_conf *sc;
+	const struct verdict *v;
+};
+
+struct report_ops {
+	const char *name;
+	void *(*open)(FILE *out, const struct config *c);
+	void  (*row)(void *state, const struct report_row *row);
+	void  (*close)(void *state, const struct score_stats *stats);   /* one per scorer */
+};
+
+const struct report_ops *report_find(const char *name);
+extern const char *const report_names;    /* "jsonl, table, junit" */
+
+#endif

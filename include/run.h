@@ -1,0 +1,150 @@
+/* run.h - the run model: one agent run as messages and tool calls.
+ *
+ * Every loader turns one record of its format into this shape; scorers,
+ * judges and the screen read only this (plus the original record, kept for
+ * field references and for showing the run verbatim). Strings are either
+ * borrowed from the record (which the run holds a reference to) or copied
+ * into the run's arena, so freeing a run is one call. */
+#ifndef TCR_RUN_H
+#define TCR_RUN_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include "arena.h"
+
+enum run_role {
+	ROLE_SYSTEM,
+	ROLE_USER,
+	ROLE_ASSISTANT,
+	ROLE_TOOL,
+};
+
+enum call_state {
+	CALL_REQUESTED,     /* asked for, no result yet */
+	CALL_COMPLETED,     /* has a result */
+	CALL_FAILED,        /* has an error */
+	CALL_PARTIAL,       /* still streaming its arguments; never counted */
+};
+
+enum call_requestor {
+	REQ_AGENT,
+	REQ_USER,           /* a simulated user, as tau2's requestor: user */
+};
+
+/* Where a message came from inside the record, for formats that split the
+ * conversation (Mastra's inputMessages and output, Azure's query and
+ * response). Formats with one list use MSG_IN_OUTPUT for everything. */
+enum msg_origin {
+	MSG_IN_INPUT,
+	MSG_IN_OUTPUT,
+};
+
+struct run_call {
+	const char *id;             /* NULL when the format gave none */
+	const char *name;           /* "" when missing */
+	json_t *args;               /* parsed arguments; NULL when none or unparsable */
+	const char *args_text;      /* the raw string when it was not valid JSON */
+	bool args_invalid;          /* arguments came as text that is not JSON */
+	json_t *result;             /* the joined result, NULL when none */
+	bool has_result;
+	bool is_error;
+	const char *error_text;     /* NULL when none */
+	enum call_state state;
+	enum call_requestor requestor;
+	size_t msg_index;           /* index in run->msgs */
+	size_t index_in_msg;        /* position among that message's calls */
+	long result_msg;            /* message holding the result, -1 if inline/none */
+
+	/* Exact values as the record has them, for scorers that must mirror a
+	 * peer bit for bit (Mastra compares ids and names as JSON values and
+	 * states as exact strings, and numbers invocations its own way). */
+	json_t *raw_id;
+	json_t *raw_name;
+	const char *raw_state;      /* NULL when absent or not a string */
+	long src_msg_index;         /* index in the record's own message list */
+	long src_call_index;        /* Mastra's invocation index; -1 when n/a */
+};
+
+struct run_msg {
+	enum run_role role;
+	enum msg_origin origin;
+	const char *text;           /* joined text parts; "" when none */
+	json_t *raw;                /* the message as in the record (borrowed) */
+	size_t first_call;          /* its calls are calls[first_call .. +ncalls) */
+	size_t ncalls;
+	/* A tool-result message (role tool, or a user message made only of
+	 * tool_result blocks) names the call it answers. */
+	const char *answers_call_id;
+	bool is_tool_output;
+	json_t *result;             /* what the call receives as its result (borrowed) */
+	bool result_is_error;
+	const char *result_error_text;
+	bool unmatched_result;      /* a result whose call id matches no call */
+	long src_index;             /* index within its origin list; -1 if n/a */
+};
+
+enum mastra_shape {
+	MASTRA_NONE = 0,
+	MASTRA_1X,                  /* MastraDBMessage: content.toolInvocations + parts */
+	MASTRA_0X,                  /* AI SDK v4 UIMessage: top-level toolInvocations */
+};
+
+struct run {
+	const char *id;
+	const char *file;           /* input file as given, "-" for stdin */
+	size_t line;                /* 1-based line for JSONL; 0 otherwise */
+	long array_index;           /* index in a JSON array; -1 otherwise */
+	const char *source;         /* "FILE:LINE" or "FILE[INDEX]" or "FILE" */
+	const char *format;         /* loader name, e.g. "openai-chat" */
+	json_t *record;             /* the original record (owned reference) */
+
+	struct run_msg *msgs;
+	size_t nmsgs, msgs_cap;
+	struct run_call *calls;
+	size_t ncalls, calls_cap;
+	json_t *tool_defs;          /* tool definitions when the record has them */
+	const char *model;          /* the agent's model when the record says */
+
+	enum mastra_shape mastra;
+	bool mastra_io_empty;       /* Mastra's "Input and output messages cannot be null or empty" */
+	const char *load_error;     /* set when the record is malformed for its format */
+
+	struct arena arena;
+};
+
+/* Lifecycle. run_new takes its own reference to the record. */
+struct run *run_new(json_t *record, const char *file, size_t line, long array_index);
+void        run_free(struct run *r);
+
+/* Builders for loaders. Indexes stay valid; pointers may move on the next add. */
+size_t           run_add_msg(struct run *r, enum run_role role, enum msg_origin origin,
+                             const char *text, json_t *raw);
+struct run_call *run_add_call(struct run *r, size_t msg_index);
+
+/* Sets a call's arguments from a JSON value that may be a string holding
+ * JSON (parsed; kept as text and flagged when it does not parse). */
+void run_call_set_args(struct run *r, struct run_call *c, json_t *args);
+/* Joins tool-result messages to calls by id: each result goes to the
+ * nearest preceding call with that id that has no result yet (tau-bench
+ * reuses ids). Unmatched results are flagged and stay visible. */
+void run_join_results(struct run *r);
+void run_set_result(struct run_call *c, json_t *result, bool is_error, const char *error_text,
+                    long result_msg);
+
+/* Text helpers shared by loaders. */
+const char *run_text_of(struct run *r, json_t *content);   /* string or list of text parts */
+const char *run_strdup(struct run *r, const char *s);
+enum run_role run_role_parse(const char *s, bool *ok);
+const char *run_role_name(enum run_role role);
+const char *call_state_name(enum call_state st);
+
+/* What scorers usually want. */
+const char *run_first_user_text(const struct run *r);   /* first human turn, "" if none */
+const char *run_final_agent_text(const struct run *r);  /* last non-empty assistant text */
+/* The agent's calls counted for scoring: not a simulated user's, not
+ * partial ones, in the agent's messages, in order. Returns the count and
+ * fills idx (may be NULL) with indexes into r->calls. */
+size_t run_agent_calls(const struct run *r, size_t *idx);
+
+#endif

@@ -1,0 +1,87 @@
+/* scorer.h - code scorers: a table of operations per scorer type.
+ *
+ * A scorer is one file in src/scorers/ and one line in the table in
+ * src/scorers/registry.c. Its parameters come from the YAML as literals or
+ * {from: PATH} references resolved per run (config.h); the scorer receives
+ * them as one JSON object in which an unset parameter is simply absent. */
+#ifndef TCR_SCORER_H
+#define TCR_SCORER_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include "run.h"
+
+/* The scale a score lives on: what a reviewer may override it to. */
+enum score_scale {
+	SCALE_BINARY,       /* 0 or 1 */
+	SCALE_UNIT,         /* any number in 0..1 */
+	SCALE_1TO5,         /* integers 1..5 */
+};
+
+enum verdict_status {
+	VERDICT_OK,
+	VERDICT_SKIPPED,    /* required parameters unset for this run; message says why */
+	VERDICT_ERROR,      /* the run could not be scored; message says why */
+};
+
+struct verdict {
+	enum verdict_status status;
+	double score;       /* meaningful when status == VERDICT_OK */
+	bool passed;        /* score >= threshold */
+	json_t *details;    /* owned; scorer-specific, NULL when none */
+	char *message;      /* owned; skip reason or error text */
+};
+
+/* What a parameter may hold, for checking the YAML before any work. */
+enum param_kind {
+	PARAM_STRING,
+	PARAM_BOOL,
+	PARAM_NUMBER,
+	PARAM_STRING_LIST,
+	PARAM_OBJECT,
+	PARAM_ANY,          /* taken as given; the scorer interprets it */
+};
+
+struct param_spec {
+	const char *name;
+	enum param_kind kind;
+	const char *help;
+};
+
+struct scorer_conf;
+
+struct scorer_ops {
+	const char *type;               /* the YAML `type:` */
+	const char *summary;
+	enum score_scale scale;
+	double default_threshold;       /* passing means score >= threshold */
+	const struct param_spec *params;/* terminated by a {NULL} entry */
+	/* Optional: checks parameters that are all literals at load time and
+	 * returns an error message (static storage) or NULL. */
+	const char *(*check)(json_t *literals);
+	/* Scores one run. `params` holds the resolved parameters; `unset` is
+	 * NULL or a sentence naming references that found nothing. */
+	void (*score)(const struct scorer_conf *sc, const struct run *r,
+	              json_t *params, const char *unset, struct verdict *out);
+};
+
+extern const struct scorer_ops *const scorer_table[];
+const struct scorer_ops *scorer_find(const char *type);
+
+const char *scale_name(enum score_scale s);
+/* Whether a human score is valid on the scale (for overrides). */
+bool scale_accepts(enum score_scale s, double v);
+
+void verdict_clear(struct verdict *v);
+void verdict_skip(struct verdict *v, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void verdict_error(struct verdict *v, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void verdict_ok(struct verdict *v, const struct scorer_conf *sc, double score, json_t *details);
+const char *verdict_status_name(enum verdict_status st);
+
+/* Runs one configured scorer on a run: resolves its parameters against the
+ * run's record and the joined expectation (may be NULL, with `expect_miss`
+ * explaining why), then calls its score operation. */
+void scorer_run(const struct scorer_conf *sc, const struct run *r, json_t *expected,
+                const char *expect_miss, struct verdict *out);
+
+#endif

@@ -1,0 +1,65 @@
+/* common.c - what every subcommand needs: configuration, data folder. */
+#include <jansson.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <yaml.h>
+
+#include "cli.h"
+
+int cli_load_config(struct config *c, const char *path)
+{
+	char err[1024];
+	struct stat st;
+	if (!path && stat("tcreview.yaml", &st) == 0)
+		path = "tcreview.yaml";
+	if (!path)
+		return config_load_string(c, "(built-in)", ".", "", 0, err, sizeof err);
+	if (config_load(c, path, err, sizeof err) < 0) {
+		fprintf(stderr, "%s\n", err);
+		return -1;
+	}
+	return 0;
+}
+
+static bool has_demo(const char *dir)
+{
+	char p[PATH_MAX];
+	struct stat st;
+	snprintf(p, sizeof p, "%s/examples/scorers.yaml", dir);
+	return stat(p, &st) == 0;
+}
+
+const char *cli_datadir(void)
+{
+	static char dir[PATH_MAX];
+	const char *env = getenv("TCREVIEW_DATADIR");
+	if (env && *env)
+		return env;
+	/* Run from a build tree: the data sits beside the binary. */
+	ssize_t n = readlink("/proc/self/exe", dir, sizeof dir - 1);
+	if (n > 0) {
+		dir[n] = '\0';
+		char *slash = strrchr(dir, '/');
+		if (slash) {
+			*slash = '\0';
+			if (has_demo(dir))
+				return dir;
+		}
+	}
+	if (has_demo(PKGDATADIR))
+		return PKGDATADIR;
+	return NULL;
+}
+
+void cli_print_version(void)
+{
+	printf("tcreview %s\n", PACKAGE_VERSION);
+	printf("jansson %s\n", jansson_version_str());
+	printf("libyaml %s\n", yaml_get_version_string());
+	printf("libcurl %s\n", judge_curl_version());
+	printf("ncurses %s\n", tui_curses_version());
+}

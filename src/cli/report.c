@@ -1,0 +1,282 @@
+/* report.c - verdict writers for `tcreview score`: jsonl, table, junit. */
+#include "report.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "jsonw.h"
+#include "strbuf.h"
+
+const char *const report_names = "jsonl, table, junit";
+
+/* ---- jsonl: one line per run and scorer, written as it comes ---------- */
+
+struct jsonl_state {
+	FILE *out;
+	struct strbuf line;
+};
+
+static void *jsonl_open(FILE *out, const struct config *c)
+{
+	(void)c;
+	struct jsonl_state *st = calloc(1, sizeof(*st));
+	st->out = out;
+	return st;
+}
+
+static void add_key(struct strbuf *sb, const char *key, bool first)
+{
+	if (!first)
+		strbuf_addch(sb, ',');
+	jsonw_string(sb, key, strlen(key));
+	strbuf_addch(sb, ':');
+}
+
+static void add_str(struct strbuf *sb, const char *s)
+{
+	if (s)
+		jsonw_string(sb, s, strlen(s));
+	else
+		strbuf_addstr(sb, "null");
+}
+
+static void jsonl_row(void *state, const struct report_row *row)
+{
+	struct jsonl_state *st = state;
+	struct strbuf *sb = &st->line;
+	const struct verdict *v = row->v;
+	bool ok = v->status == VERDICT_OK;
+	strbuf_reset(sb);
+	strbuf_addch(sb, '{');
+	add_key(sb, "run", true);
+	add_str(sb, row->run_id);
+	add_key(sb, "source", false);
+	add_str(sb, row->source);
+	add_key(sb, "scorer", false);
+	add_str(sb, row->sc->id);
+	add_key(sb, "type", false);
+	add_str(sb, row->sc->ops->type);
+	add_key(sb, "status", false);
+	add_str(sb, verdict_status_name(v->status));
+	add_key(sb, "score", false);
+	if (ok)
+		jsonw_number(sb, v->score);
+	else
+		strbuf_addstr(sb, "null");
+	add_key(sb, "passed", false);
+	strbuf_addstr(sb, ok ? (v->passed ? "true" : "false") : "null");
+	add_key(sb, "details", false);
+	jsonw_value(sb, ok ? v->details : NULL);
+	add_key(sb, "error", false);
+	add_str(sb, v->status == VERDICT_ERROR ? v->message : NULL);
+	if (v->status == VERDICT_SKIPPED) {
+		add_key(sb, "reason", false);
+		add_str(sb, v->message);
+	}
+	strbuf_addstr(sb, "}\n");
+	fwrite(sb->buf, 1, sb->len, st->out);
+}
+
+static void jsonl_close(void *state, const struct score_stats *stats)
+{
+	struct jsonl_state *st = state;
+	(void)stats;
+	strbuf_release(&st->line);
+	fflush(st->out);
+	free(st);
+}
+
+/* ---- table: totals per scorer, then the failing runs ------------------ */
+
+#define TABLE_LIST_MAX 200   /* failing runs listed per scorer; the rest are counted */
+
+
+struct table_state {
+	FILE *out;
+	const struct config *c;
+	struct strbuf *fails;       /* per scorer */
+	size_t *nlisted;
+};
+
+static void *table_open(FILE *out, const struct config *c)
+{
+	struct table_state *st = calloc(1, sizeof(*st));
+	st->out = out;
+	st->c = c;
+	st->fails = calloc(c->nscorers + 1, sizeof(*st->fails));
+	st->nlisted = calloc(c->nscorers + 1, sizeof(*st->nlisted));
+	return st;
+}
+
+static size_t scorer_index(const struct config *c, const struct scorer_conf *sc)
+{
+	return (size_t)(sc - c->scorers);
+}
+
+static void table_row(void *state, const struct report_row *row)
+{
+	struct table_state *st = state;
+	const struct verdict *v = row->v;
+	if (v->status == VERDICT_OK && v->passed)
+		return;
+	size_t i = scorer_index(st->c, row->sc);
+	if (st->nlisted[i]++ >= TABLE_LIST_MAX)
+		return;
+	struct strbuf *sb = &st->fails[i];
+	struct strbuf num = STRBUF_INIT;
+	if (v->status == VERDICT_OK)
+		jsonw_number(&num, v->score);
+	strbuf_addf(sb, "  %-28s %-8s %-6s %s%s%s\n", row->run_id,
+	            v->status == VERDICT_OK ? "fail" : verdict_status_name(v->status),
+	            num.buf ? num.buf : "-", row->source,
+	            v->message ? "  " : "", v->message ? v->message : "");
+	strbuf_release(&num);
+}
+
+static void table_close(void *state, const struct score_stats *stats)
+{
+	struct table_state *st = state;
+	const struct config *c = st->c;
+	fprintf(st->out, "%-20s %-20s %6s %6s %6s %6s %7s %6s\n",
+	        "scorer", "type", "runs", "scored", "passed", "mean", "skipped", "errors");
+	for (size_t i = 0; i < c->nscorers; i++) {
+		const struct score_stats *s = &stats[i];
+		char mean[32] = "-";
+		if (s->scored)
+			snprintf(mean, sizeof mean, "%.3f", s->sum / (double)s->scored);
+		fprintf(st->out, "%-20s %-20s %6zu %6zu %6zu %6s %7zu %6zu\n", c->scorers[i].id,
+		        c->scorers[i].ops->type, s->runs, s->scored, s->passed, mean, s->skipped,
+		        s->errors);
+	}
+	for (size_t i = 0; i < c->nscorers; i++) {
+		if (!st->nlisted[i])
+			continue;
+		fprintf(st->out, "\n%s: %zu not passed (failed, skipped or error)\n",
+		        c->scorers[i].id, st->nlisted[i]);
+		if (st->fails[i].buf)
+			fputs(st->fails[i].buf, st->out);
+		if (st->nlisted[i] > TABLE_LIST_MAX)
+			fprintf(st->out, "  ... and %zu more\n", st->nlisted[i] - TABLE_LIST_MAX);
+		strbuf_release(&st->fails[i]);
+	}
+	fflush(st->out);
+	free(st->fails);
+	free(st->nlisted);
+	free(st);
+}
+
+/* ---- junit: one testsuite per scorer, one testcase per run ------------ */
+
+struct junit_state {
+	FILE *out;
+	const struct config *c;
+	struct strbuf *cases;       /* per scorer, written once the counts are known */
+};
+
+static void xml_escape(struct strbuf *sb, const char *s)
+{
+	for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p; p++) {
+		switch (*p) {
+		case '<': strbuf_addstr(sb, "&lt;"); break;
+		case '>': strbuf_addstr(sb, "&gt;"); break;
+		case '&': strbuf_addstr(sb, "&amp;"); break;
+		case '"': strbuf_addstr(sb, "&quot;"); break;
+		case '\'': strbuf_addstr(sb, "&apos;"); break;
+		default:
+			/* XML 1.0 forbids most control characters, even escaped. */
+			if (*p < 0x20 && *p != '\t' && *p != '\n' && *p != '\r')
+				strbuf_addf(sb, "\\x%02x", *p);
+			else
+				strbuf_addch(sb, (char)*p);
+		}
+	}
+}
+
+static void *junit_open(FILE *out, const struct config *c)
+{
+	struct junit_state *st = calloc(1, sizeof(*st));
+	st->out = out;
+	st->c = c;
+	st->cases = calloc(c->nscorers + 1, sizeof(*st->cases));
+	return st;
+}
+
+static void junit_row(void *state, const struct report_row *row)
+{
+	struct junit_state *st = state;
+	const struct verdict *v = row->v;
+	struct strbuf *sb = &st->cases[scorer_index(st->c, row->sc)];
+	strbuf_addstr(sb, "    <testcase classname=\"");
+	xml_escape(sb, row->sc->id);
+	strbuf_addstr(sb, "\" name=\"");
+	xml_escape(sb, row->run_id);
+	strbuf_addstr(sb, "\" file=\"");
+	xml_escape(sb, row->source);
+	strbuf_addstr(sb, "\"");
+	struct strbuf num = STRBUF_INIT;
+	if (v->status == VERDICT_OK)
+		jsonw_number(&num, v->score);
+	if (v->status == VERDICT_OK && v->passed) {
+		strbuf_addstr(sb, "/>\n");
+	} else if (v->status == VERDICT_OK) {
+		strbuf_addstr(sb, ">\n      <failure message=\"score ");
+		strbuf_addstr(sb, num.buf);
+		strbuf_addf(sb, " is below the threshold %g\" type=\"score\"/>\n    </testcase>\n",
+		            row->sc->threshold);
+	} else if (v->status == VERDICT_SKIPPED) {
+		strbuf_addstr(sb, ">\n      <skipped message=\"");
+		xml_escape(sb, v->message);
+		strbuf_addstr(sb, "\"/>\n    </testcase>\n");
+	} else {
+		strbuf_addstr(sb, ">\n      <error message=\"");
+		xml_escape(sb, v->message);
+		strbuf_addstr(sb, "\" type=\"error\"/>\n    </testcase>\n");
+	}
+	strbuf_release(&num);
+}
+
+static void junit_close(void *state, const struct score_stats *stats)
+{
+	struct junit_state *st = state;
+	const struct config *c = st->c;
+	size_t tests = 0, failures = 0, errors = 0, skipped = 0;
+	for (size_t i = 0; i < c->nscorers; i++) {
+		tests += stats[i].runs;
+		failures += stats[i].scored - stats[i].passed;
+		errors += stats[i].errors;
+		skipped += stats[i].skipped;
+	}
+	fprintf(st->out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+	        "<testsuites name=\"tcreview\" tests=\"%zu\" failures=\"%zu\" errors=\"%zu\" skipped=\"%zu\">\n",
+	        tests, failures, errors, skipped);
+	for (size_t i = 0; i < c->nscorers; i++) {
+		const struct score_stats *s = &stats[i];
+		struct strbuf name = STRBUF_INIT;
+		xml_escape(&name, c->scorers[i].id);
+		fprintf(st->out, "  <testsuite name=\"%s\" tests=\"%zu\" failures=\"%zu\" errors=\"%zu\" skipped=\"%zu\">\n",
+		        name.buf ? name.buf : "", s->runs, s->scored - s->passed, s->errors, s->skipped);
+		strbuf_release(&name);
+		if (st->cases[i].buf)
+			fputs(st->cases[i].buf, st->out);
+		fputs("  </testsuite>\n", st->out);
+		strbuf_release(&st->cases[i]);
+	}
+	fputs("</testsuites>\n", st->out);
+	fflush(st->out);
+	free(st->cases);
+	free(st);
+}
+
+static const struct report_ops report_table_ops[] = {
+	{ "jsonl", jsonl_open, jsonl_row, jsonl_close },
+	{ "table", table_open, table_row, table_close },
+	{ "junit", junit_open, junit_row, junit_close },
+};
+
+const struct report_ops *report_find(const char *name)
+{
+	for (size_t i = 0; i < sizeof report_table_ops / sizeof *report_table_ops; i++)
+		if (strcmp(report_table_ops[i].name, name) == 0)
+			return &report_table_ops[i];
+	return NULL;
+}

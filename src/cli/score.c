@@ -1,0 +1,233 @@
+/* score.c - `tcreview score`: every scorer on every run, headless. */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "dataset.h"
+#include "evaluate.h"
+#include "expect.h"
+#include "format.h"
+#include "report.h"
+
+static void score_usage(FILE *out)
+{
+	fprintf(out,
+	"usage: tcreview score [-c FILE] [--expect FILE] [--format NAME] [-o jsonl|table|junit]\n"
+	"                      [--fail-under X] FILE...\n"
+	"\n"
+	"Scores every run of the inputs with every scorer of the configuration.\n"
+	"\n"
+	"  -c, --config FILE   scorers and expectations (default: ./tcreview.yaml)\n"
+	"      --expect FILE   expectations file, instead of expectations.file\n"
+	"      --format NAME   read every record with this loader (see --help formats)\n"
+	"  -o, --output FMT    jsonl (default when stdout is not a terminal), table\n"
+	"                      (default on a terminal) or junit\n"
+	"      --fail-under X  exit 1 when a scorer's mean score is below X\n"
+	"  -h, --help          this help; --help formats lists the transcript formats\n"
+	"\n"
+	"FILE may be a .json or .jsonl file, a folder (read recursively), or - for\n"
+	"standard input. Exit status: 0 done, 1 --fail-under not met, 2 usage or\n"
+	"configuration error, 3 an input could not be read.\n");
+}
+
+static void list_formats(FILE *out)
+{
+	fprintf(out, "transcript formats (detected per record unless --format is given):\n");
+	for (size_t i = 0; format_table[i]; i++)
+		fprintf(out, "  %-18s %s\n", format_table[i]->name, format_table[i]->summary);
+}
+
+struct score_opts {
+	const char *config;
+	const char *expect;
+	const char *format;
+	const char *output;
+	bool fail_under_set;
+	double fail_under;
+};
+
+static int parse_number(const char *s, double *out)
+{
+	char *end;
+	*out = strtod(s, &end);
+	return (*s && !*end) ? 0 : -1;
+}
+
+/* Scores the records of the dataset one at a time; memory stays bounded
+ * by the largest record. */
+static void score_stream(struct dataset *ds, const struct evaluator *ev,
+                         const struct format_ops *forced, const struct report_ops *rep,
+                         void *rep_state, struct score_stats *stats)
+{
+	const struct config *c = ev->config;
+	struct verdict *verdicts = calloc(c->nscorers + 1, sizeof(*verdicts));
+	struct dataset_cursor cur;
+	struct record_ref rec;
+	dataset_cursor_init(&cur);
+	while (dataset_next(ds, &cur, &rec)) {
+		char err[1024];
+		char src[512];
+		record_source(ds, &rec, src, sizeof src);
+		struct run *r = dataset_load_run(ds, &rec, forced, c->run_id_path, err, sizeof err);
+		if (!r) {
+			fprintf(stderr, "tcreview: %s\n", err);
+			evaluator_fail_all(ev, err, verdicts);
+		} else {
+			if (r->load_error)
+				fprintf(stderr, "tcreview: %s: %s\n", r->source, r->load_error);
+			evaluator_run(ev, r, verdicts);
+		}
+		for (size_t i = 0; i < c->nscorers; i++) {
+			struct verdict *v = &verdicts[i];
+			struct score_stats *s = &stats[i];
+			s->runs++;
+			if (v->status == VERDICT_OK) {
+				s->scored++;
+				s->sum += v->score;
+				s->passed += v->passed;
+			} else if (v->status == VERDICT_SKIPPED) {
+				s->skipped++;
+			} else {
+				s->errors++;
+			}
+			struct report_row row = {
+				.run_id = r ? r->id : src,
+				.source = r ? r->source : src,
+				.sc = &c->scorers[i],
+				.v = v,
+			};
+			rep->row(rep_state, &row);
+			verdict_clear(v);
+		}
+		run_free(r);
+	}
+	free(verdicts);
+}
+
+int cli_score(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "config", required_argument, NULL, 'c' },
+		{ "expect", required_argument, NULL, 'E' },
+		{ "format", required_argument, NULL, 'F' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "fail-under", required_argument, NULL, 'U' },
+		{ "help", optional_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct score_opts o = { 0 };
+	int ch;
+	optind = 1;
+	while ((ch = getopt_long(argc, argv, "c:o:h", longopts, NULL)) != -1) {
+		switch (ch) {
+		case 'c': o.config = optarg; break;
+		case 'E': o.expect = optarg; break;
+		case 'F': o.format = optarg; break;
+		case 'o': o.output = optarg; break;
+		case 'U':
+			if (parse_number(optarg, &o.fail_under) < 0) {
+				fprintf(stderr, "tcreview score: --fail-under needs a number, not '%s'\n", optarg);
+				return EXIT_USAGE;
+			}
+			o.fail_under_set = true;
+			break;
+		case 'h':
+			if ((optarg && !strcmp(optarg, "formats")) ||
+			    (!optarg && optind < argc && !strcmp(argv[optind], "formats")))
+				list_formats(stdout);
+			else
+				score_usage(stdout);
+			return EXIT_DONE;
+		default:
+			score_usage(stderr);
+			return EXIT_USAGE;
+		}
+	}
+	const char *output = o.output ? o.output : (isatty(1) ? "table" : "jsonl");
+	const struct report_ops *rep = report_find(output);
+	if (!rep) {
+		fprintf(stderr, "tcreview score: unknown output '%s' (expected one of: %s)\n",
+		        output, report_names);
+		return EXIT_USAGE;
+	}
+
+	struct config c;
+	if (cli_load_config(&c, o.config) < 0)
+		return EXIT_USAGE;
+	int rc = EXIT_DONE;
+	struct expectations *ex = NULL;
+	struct dataset ds = { 0 };
+	const struct format_ops *forced = NULL;
+	const char *fmt = o.format ? o.format : c.format;
+	if (fmt && !(forced = format_find(fmt))) {
+		fprintf(stderr, "tcreview score: unknown format '%s'\n", fmt);
+		list_formats(stderr);
+		rc = EXIT_USAGE;
+		goto out;
+	}
+	if (c.nscorers == 0) {
+		fprintf(stderr, "tcreview score: no scorers configured: pass -c FILE or write "
+		        "tcreview.yaml (see man tcreview)\n");
+		rc = EXIT_USAGE;
+		goto out;
+	}
+	if (o.expect && !c.has_expect) {
+		fprintf(stderr, "tcreview score: --expect needs expectations.match in the configuration "
+		        "to know how runs and expectations are joined\n");
+		rc = EXIT_USAGE;
+		goto out;
+	}
+	if (c.has_expect) {
+		char err[1024];
+		ex = expect_load(&c.expect, o.expect ? o.expect : c.expect.file, err, sizeof err);
+		if (!ex) {
+			fprintf(stderr, "tcreview score: %s\n", err);
+			rc = EXIT_INPUT;
+			goto out;
+		}
+	}
+
+	char *stdin_only[] = { "-" };
+	char *const *paths = argv + optind;
+	size_t npaths = (size_t)(argc - optind);
+	if (npaths == 0) {
+		if (isatty(0)) {
+			fprintf(stderr, "tcreview score: no input files (give FILE..., or - for standard input)\n");
+			rc = EXIT_USAGE;
+			goto out;
+		}
+		paths = stdin_only;
+		npaths = 1;
+	}
+	char err[1024];
+	if (dataset_open(&ds, paths, npaths, err, sizeof err) < 0) {
+		fprintf(stderr, "tcreview score: %s\n", err);
+		rc = EXIT_INPUT;
+		goto out;
+	}
+
+	struct evaluator ev = { .config = &c, .expect = ex };
+	struct score_stats *stats = calloc(c.nscorers, sizeof(*stats));
+	void *rep_state = rep->open(stdout, &c);
+	score_stream(&ds, &ev, forced, rep, rep_state, stats);
+	rep->close(rep_state, stats);
+	if (o.fail_under_set) {
+		for (size_t i = 0; i < c.nscorers; i++) {
+			double mean = stats[i].scored ? stats[i].sum / (double)stats[i].scored : 0;
+			if (mean < o.fail_under) {
+				fprintf(stderr, "tcreview score: %s: mean score %.3f is under %g\n",
+				        c.scorers[i].id, mean, o.fail_under);
+				rc = EXIT_FAIL_UNDER;
+			}
+		}
+	}
+	free(stats);
+out:
+	dataset_close(&ds);
+	expect_free(ex);
+	config_free(&c);
+	return rc;
+}

@@ -1,0 +1,332 @@
+/* expect.c - per-task ground truth joined to runs by key fields.
+ *
+ * Records are keyed by a canonical text of their key values, so that a task
+ * id written as 7 in one file and "7" in the other still joins. A jansson
+ * object serves as the hash map from that text to the record. */
+#include "expect.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "jsonpath.h"
+#include "strbuf.h"
+
+/* Separates the parts of a composite key; it cannot occur in a JSON
+ * number, literal or compact dump, and almost never in a real id. */
+#define KEY_SEP '\x1f'
+
+struct expectations {
+	json_t *map;            /* canonical key text -> record */
+	size_t skipped;         /* records lacking one of the key paths */
+	size_t duplicates;      /* records whose key was already taken */
+	/* Copies of the configured paths: the config may be freed before us. */
+	char **run_keys;
+	char **exp_keys;
+	size_t nkeys;
+};
+
+static void oom(void) __attribute__((noreturn));
+
+static void oom(void)
+{
+	fputs("tcreview: out of memory\n", stderr);
+	abort();
+}
+
+static char *xstrdup(const char *s)
+{
+	char *p = strdup(s);
+	if (!p)
+		oom();
+	return p;
+}
+
+static void key_number(struct strbuf *sb, double d)
+{
+	char buf[40];
+	if (d == 0) {
+		strbuf_addch(sb, '0');      /* also -0 */
+		return;
+	}
+	/* Integral values print without a fraction, as 7.0 must meet 7. The
+	 * range test comes first so that the cast is defined. */
+	if (d > -9007199254740992.0 && d < 9007199254740992.0 && d == (double)(long long)d) {
+		snprintf(buf, sizeof buf, "%.0f", d);
+		strbuf_addstr(sb, buf);
+		return;
+	}
+	for (int prec = 1; prec <= 17; prec++) {
+		snprintf(buf, sizeof buf, "%.*g", prec, d);
+		if (strtod(buf, NULL) == d)
+			break;
+	}
+	strbuf_addstr(sb, buf);
+}
+
+/* Canonical text of one key value. */
+static void key_value(struct strbuf *sb, const json_t *v)
+{
+	if (json_is_string(v)) {
+		strbuf_add(sb, json_string_value(v), json_string_length(v));
+	} else if (json_is_integer(v)) {
+		strbuf_addf(sb, "%" JSON_INTEGER_FORMAT, json_integer_value(v));
+	} else if (json_is_real(v)) {
+		key_number(sb, json_real_value(v));
+	} else {
+		char *s = json_dumps(v, JSON_COMPACT | JSON_SORT_KEYS | JSON_ENCODE_ANY);
+		if (!s)
+			oom();
+		strbuf_addstr(sb, s);
+		free(s);
+	}
+}
+
+/* Builds the key of `rec` from `paths`. Returns the index of the first
+ * path that finds nothing, or -1 when the key is complete. */
+static long record_key(json_t *rec, char *const *paths, size_t n, struct strbuf *sb)
+{
+	strbuf_reset(sb);
+	strbuf_add(sb, "", 0);          /* an empty key is still a string */
+	for (size_t i = 0; i < n; i++) {
+		json_t *v = jsonpath_get(rec, paths[i]);
+		if (!v)
+			return (long)i;
+		if (i)
+			strbuf_addch(sb, KEY_SEP);
+		key_value(sb, v);
+	}
+	return -1;
+}
+
+static char **paths_copy(char *const *src, size_t n)
+{
+	char **p = calloc(n ? n : 1, sizeof *p);
+	if (!p)
+		oom();
+	for (size_t i = 0; i < n; i++)
+		p[i] = xstrdup(src[i]);
+	return p;
+}
+
+static void paths_free(char **p, size_t n)
+{
+	for (size_t i = 0; p && i < n; i++)
+		free(p[i]);
+	free(p);
+}
+
+void expect_free(struct expectations *e)
+{
+	if (!e)
+		return;
+	json_decref(e->map);
+	paths_free(e->run_keys, e->nkeys);
+	paths_free(e->exp_keys, e->nkeys);
+	free(e);
+}
+
+size_t expect_count(const struct expectations *e)
+{
+	return e ? json_object_size(e->map) : 0;
+}
+
+size_t expect_skipped(const struct expectations *e)
+{
+	return e ? e->skipped : 0;
+}
+
+size_t expect_duplicates(const struct expectations *e)
+{
+	return e ? e->duplicates : 0;
+}
+
+static void expect_add(struct expectations *e, json_t *rec, struct strbuf *sb)
+{
+	if (record_key(rec, e->exp_keys, e->nkeys, sb) >= 0) {
+		e->skipped++;
+		return;
+	}
+	/* First wins: a later duplicate is most likely a re-run appended to
+	 * the file, and the original ground truth is what was reviewed. */
+	if (json_object_getn(e->map, sb->buf, sb->len)) {
+		e->duplicates++;
+		return;
+	}
+	if (json_object_setn(e->map, sb->buf, sb->len, rec))
+		e->skipped++;       /* key text not UTF-8; cannot match a run either */
+}
+
+static int read_file(const char *file, struct strbuf *sb, char *err, size_t errlen)
+{
+	FILE *f = fopen(file, "rb");
+	if (!f) {
+		snprintf(err, errlen, "%s: %s", file, strerror(errno));
+		return -1;
+	}
+	char chunk[65536];
+	size_t n;
+	while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
+		strbuf_add(sb, chunk, n);
+	int bad = ferror(f) ? errno : 0;
+	fclose(f);
+	if (bad) {
+		snprintf(err, errlen, "%s: %s", file, strerror(bad));
+		return -1;
+	}
+	return 0;
+}
+
+static int load_array(struct expectations *e, const char *file, const char *text, size_t len,
+                      struct strbuf *key, char *err, size_t errlen)
+{
+	json_error_t jerr;
+	json_t *arr = json_loadb(text, len, 0, &jerr);
+	if (!arr) {
+		snprintf(err, errlen, "%s:%d: %s", file, jerr.line, jerr.text);
+		return -1;
+	}
+	if (!json_is_array(arr)) {
+		snprintf(err, errlen, "%s:1: expected a JSON array of objects", file);
+		json_decref(arr);
+		return -1;
+	}
+	for (size_t i = 0; i < json_array_size(arr); i++) {
+		json_t *rec = json_array_get(arr, i);
+		if (!json_is_object(rec)) {
+			snprintf(err, errlen, "%s: item %zu of the array is not a JSON object", file,
+			         i + 1);
+			json_decref(arr);
+			return -1;
+		}
+		expect_add(e, rec, key);
+	}
+	json_decref(arr);
+	return 0;
+}
+
+static int load_lines(struct expectations *e, const char *file, const char *text, size_t len,
+                      struct strbuf *key, char *err, size_t errlen)
+{
+	const char *p = text, *end = text + len;
+	for (int lineno = 1; p < end; lineno++) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		const char *eol = nl ? nl : end;
+		size_t n = (size_t)(eol - p);
+		if (n && p[n - 1] == '\r')
+			n--;
+		size_t i = 0;
+		while (i < n && (p[i] == ' ' || p[i] == '\t'))
+			i++;
+		if (i < n) {
+			json_error_t jerr;
+			json_t *rec = json_loadb(p, n, JSON_DECODE_ANY, &jerr);
+			if (!rec) {
+				snprintf(err, errlen, "%s:%d: %s", file, lineno, jerr.text);
+				return -1;
+			}
+			if (!json_is_object(rec)) {
+				snprintf(err, errlen, "%s:%d: expected a JSON object", file, lineno);
+				json_decref(rec);
+				return -1;
+			}
+			expect_add(e, rec, key);
+			json_decref(rec);
+		}
+		p = nl ? nl + 1 : end;
+	}
+	return 0;
+}
+
+struct expectations *expect_load(const struct expect_conf *ec, const char *file,
+                                 char *err, size_t errlen)
+{
+	char dummy[1];
+	if (!err || !errlen) {
+		err = dummy;
+		errlen = sizeof dummy;
+	}
+	err[0] = '\0';
+	if (!file)
+		file = ec->file;
+
+	struct strbuf text = STRBUF_INIT;
+	if (read_file(file, &text, err, errlen)) {
+		strbuf_release(&text);
+		return NULL;
+	}
+
+	struct expectations *e = calloc(1, sizeof *e);
+	if (!e)
+		oom();
+	e->map = json_object();
+	if (!e->map)
+		oom();
+	e->nkeys = ec->nkeys;
+	e->run_keys = paths_copy(ec->run_keys, ec->nkeys);
+	e->exp_keys = paths_copy(ec->exp_keys, ec->nkeys);
+
+	const char *s = text.buf ? text.buf : "";
+	size_t len = text.len;
+	if (len >= 3 && memcmp(s, "\xef\xbb\xbf", 3) == 0) {
+		s += 3;             /* editors on Windows like to add a BOM */
+		len -= 3;
+	}
+	size_t i = 0;
+	while (i < len && (s[i] == ' ' || s[i] == '\t' || s[i] == '\r' || s[i] == '\n'))
+		i++;
+
+	struct strbuf key = STRBUF_INIT;
+	int rc = i < len && s[i] == '['
+	       ? load_array(e, file, s, len, &key, err, errlen)
+	       : load_lines(e, file, s, len, &key, err, errlen);
+	strbuf_release(&key);
+	strbuf_release(&text);
+	if (rc) {
+		expect_free(e);
+		return NULL;
+	}
+	return e;
+}
+
+static void why_set(char *why, size_t whylen, const char *msg)
+{
+	if (why && whylen)
+		snprintf(why, whylen, "%s", msg);
+}
+
+json_t *expect_lookup(const struct expectations *e, json_t *run_record, char *why, size_t whylen)
+{
+	if (!e) {
+		why_set(why, whylen, "no expectations are loaded");
+		return NULL;
+	}
+
+	struct strbuf key = STRBUF_INIT, msg = STRBUF_INIT;
+	json_t *found = NULL;
+	long missing = record_key(run_record, e->run_keys, e->nkeys, &key);
+	if (missing >= 0) {
+		strbuf_addf(&msg, "the run has no %s", e->run_keys[missing]);
+	} else {
+		found = json_object_getn(e->map, key.buf, key.len);
+		if (!found) {
+			strbuf_addstr(&msg, "no expectation has ");
+			for (size_t i = 0; i < e->nkeys; i++) {
+				json_t *v = jsonpath_get(run_record, e->run_keys[i]);
+				char *shown = json_dumps(v, JSON_COMPACT | JSON_SORT_KEYS | JSON_ENCODE_ANY);
+				if (!shown)
+					oom();
+				strbuf_addf(&msg, "%s%s = %s", i ? ", " : "", e->exp_keys[i], shown);
+				free(shown);
+			}
+		}
+	}
+	if (!found)
+		why_set(why, whylen, msg.buf ? msg.buf : "");
+	else if (why && whylen)
+		why[0] = '\0';
+	strbuf_release(&key);
+	strbuf_release(&msg);
+	return found;
+}

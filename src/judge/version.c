@@ -1,0 +1,9 @@
+/* version.c - the libcurl version, reported by the layer that uses curl. */
+#include <curl/curl.h>
+
+#include "cli.h"
+
+const char *judge_curl_version(void)
+{
+	return curl_version_info(CURLVERSION_NOW)->version;
+}

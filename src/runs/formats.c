@@ -1,0 +1,63 @@
+/* formats.c - the table of transcript loaders and detection. */
+#include "format.h"
+
+#include <stdio.h>
+#include <string.h>
+
+extern const struct format_ops format_mastra, format_mastra_1x, format_mastra_0x;
+extern const struct format_ops format_aisdk5;
+extern const struct format_ops format_openai_chat;
+extern const struct format_ops format_openai_responses;
+extern const struct format_ops format_anthropic;
+extern const struct format_ops format_azure;
+extern const struct format_ops format_taubench;
+extern const struct format_ops format_tau2;
+
+/* Order matters only for ties in detection: earlier wins. */
+const struct format_ops *const format_table[] = {
+	&format_mastra,
+	&format_mastra_1x,
+	&format_mastra_0x,
+	&format_tau2,
+	&format_taubench,
+	&format_azure,
+	&format_anthropic,
+	&format_openai_responses,
+	&format_aisdk5,
+	&format_openai_chat,
+	NULL,
+};
+
+const struct format_ops *format_find(const char *name)
+{
+	for (size_t i = 0; format_table[i]; i++)
+		if (strcmp(format_table[i]->name, name) == 0)
+			return format_table[i];
+	return NULL;
+}
+
+const struct format_ops *format_detect(json_t *record)
+{
+	const struct format_ops *best = NULL;
+	int best_score = 0;
+	for (size_t i = 0; format_table[i]; i++) {
+		int s = format_table[i]->detect(record);
+		if (s > best_score) {
+			best = format_table[i];
+			best_score = s;
+		}
+	}
+	return best;
+}
+
+int format_load(struct run *r, const struct format_ops *forced, char *err, size_t errlen)
+{
+	const struct format_ops *f = forced ? forced : format_detect(r->record);
+	if (!f) {
+		snprintf(err, errlen, "not a transcript format tcreview knows "
+		         "(try --format; see tcreview --help formats)");
+		return -1;
+	}
+	r->format = f->name;
+	return f->load(r, err, errlen);
+}

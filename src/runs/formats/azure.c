@@ -1,0 +1,352 @@
+/* azure.c - Azure AI Evaluation agent input {query, response, tool_calls?,
+ * tool_definitions?}.
+ *
+ * query and response are a string or a list of messages {role, content,
+ * tool_call_id?}; content is a string or a list of typed items. Calls are
+ * tool_call items (flat {tool_call_id, name, arguments} or nested
+ * {tool_call: {id, function: {name, arguments}}}), or the Responses-style
+ * function_call / openapi_call items Azure renames to tool_call before
+ * judging. Results are role "tool" messages whose message-level
+ * tool_call_id names the call, holding a tool_result item (or the
+ * function_call_output / openapi_call_output equivalents).
+ *
+ * Where we differ from Azure's own join, on purpose: Azure reads only the
+ * first content item of a tool message and lets a later message with the
+ * same id overwrite an earlier one; we take the first result item wherever
+ * it sits and give a repeated id to the nearest preceding unanswered call,
+ * leaving a surplus result flagged as unmatched so the reviewer sees it.
+ *
+ * Azure has no error flag. A result that is a string starting with
+ * "Error" is taken as a failed call, the convention of the tools Azure's
+ * samples wrap; anything else counts as completed. */
+#include <stdio.h>
+#include <string.h>
+
+#include "format.h"
+
+static int azure_detect(json_t *rec)
+{
+	if (!json_is_object(rec) || !json_object_get(rec, "query"))
+		return 0;
+	if (json_object_get(rec, "response"))
+		return 80;
+	if (json_object_get(rec, "tool_definitions") || json_object_get(rec, "tool_calls"))
+		return 60;
+	return 0;
+}
+
+static const char *azure_model(json_t *rec)
+{
+	const char *m = json_string_value(json_object_get(rec, "model"));
+	if (m)
+		return m;
+	return json_string_value(json_object_get(json_object_get(rec, "_corpus"), "agent_model"));
+}
+
+static bool type_is(const char *t, const char *a, const char *b, const char *c)
+{
+	return t && (strcmp(t, a) == 0 || strcmp(t, b) == 0 || (c && strcmp(t, c) == 0));
+}
+
+static bool azure_call_type(const char *t)
+{
+	return type_is(t, "tool_call", "function_call", "openapi_call");
+}
+
+static bool azure_result_type(const char *t)
+{
+	return type_is(t, "tool_result", "function_call_output", "openapi_call_output");
+}
+
+static bool azure_approval_type(const char *t)
+{
+	return type_is(t, "mcp_approval_request", "mcp_approval_response", NULL);
+}
+
+/* A result item's value: tool_result, or the key Azure renames to it
+ * (named after the item type), or the Responses API's own output. */
+static json_t *azure_result_value(json_t *item, const char *type)
+{
+	json_t *v = json_object_get(item, "tool_result");
+	if (!v && type)
+		v = json_object_get(item, type);
+	if (!v)
+		v = json_object_get(item, "output");
+	return v;
+}
+
+static bool azure_result_failed(json_t *v)
+{
+	return json_is_string(v) && strncmp(json_string_value(v), "Error", 5) == 0;
+}
+
+/* The first of the id keys present: tool_call_id (flat items), call_id
+ * (Responses items, whose "id" is the item's own), id (nested calls). */
+static int azure_id_of(json_t *obj, json_t **out, const char *path, char *err, size_t errlen)
+{
+	static const char *const keys[] = { "tool_call_id", "call_id", "id" };
+	*out = NULL;
+	for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]); k++) {
+		json_t *v = json_object_get(obj, keys[k]);
+		if (!v || json_is_null(v))
+			continue;
+		if (!json_is_string(v)) {
+			snprintf(err, errlen, "%s.%s: not a string", path, keys[k]);
+			return -1;
+		}
+		*out = v;
+		return 0;
+	}
+	return 0;
+}
+
+/* Adds one call from a content item or a top-level tool_calls entry. */
+static int azure_add_call(struct run *r, size_t mi, json_t *item, const char *path, long src_msg,
+                          char *err, size_t errlen)
+{
+	char where[256];
+	json_t *inner = item;
+	snprintf(where, sizeof(where), "%s", path);
+	json_t *nested = json_object_get(item, "tool_call");
+	if (nested) {
+		if (!json_is_object(nested)) {
+			snprintf(err, errlen, "%s.tool_call: not an object", path);
+			return -1;
+		}
+		inner = nested;
+		snprintf(where, sizeof(where), "%s.tool_call", path);
+	}
+	json_t *id;
+	if (azure_id_of(inner, &id, where, err, errlen) < 0)
+		return -1;
+	json_t *fields = inner;
+	json_t *fn = json_object_get(inner, "function");
+	if (fn) {
+		if (!json_is_object(fn)) {
+			snprintf(err, errlen, "%s.function: not an object", where);
+			return -1;
+		}
+		fields = fn;
+		snprintf(where + strlen(where), sizeof(where) - strlen(where), ".function");
+	}
+	json_t *name = json_object_get(fields, "name");
+	if (name && !json_is_null(name) && !json_is_string(name)) {
+		snprintf(err, errlen, "%s.name: not a string", where);
+		return -1;
+	}
+	json_t *args = json_object_get(fields, "arguments");
+	if (args && !json_is_null(args) && !json_is_object(args) && !json_is_string(args)) {
+		snprintf(err, errlen, "%s.arguments: not an object or a string", where);
+		return -1;
+	}
+	struct run_call *c = run_add_call(r, mi);
+	c->id = json_string_value(id);
+	if (json_is_string(name))
+		c->name = json_string_value(name);
+	c->raw_id = id;
+	c->raw_name = name;
+	c->src_msg_index = src_msg;
+	run_call_set_args(r, c, json_is_null(args) ? NULL : args);
+	/* Azure's own call lists carry the joined result on the call. */
+	json_t *res = json_object_get(item, "tool_result");
+	if (!res && inner != item)
+		res = json_object_get(inner, "tool_result");
+	if (res) {
+		bool failed = azure_result_failed(res);
+		run_set_result(c, res, failed, failed ? json_string_value(res) : NULL, -1);
+	}
+	return 0;
+}
+
+/* Loads one message of query or response. Returns 1 when it made calls,
+ * 0 when not (or when it was dropped), -1 on a malformed message. */
+static int azure_load_msg(struct run *r, json_t *m, const char *list, size_t i,
+                          enum msg_origin origin, char *err, size_t errlen)
+{
+	if (!json_is_object(m)) {
+		snprintf(err, errlen, "%s[%zu]: not an object", list, i);
+		return -1;
+	}
+	const char *rs = json_string_value(json_object_get(m, "role"));
+	bool ok;
+	enum run_role role = run_role_parse(rs, &ok);
+	if (!ok) {
+		if (rs)
+			snprintf(err, errlen, "%s[%zu].role: unknown role \"%s\"", list, i, rs);
+		else
+			snprintf(err, errlen, "%s[%zu].role: missing or not a string", list, i);
+		return -1;
+	}
+	json_t *content = json_object_get(m, "content");
+	if (content && !json_is_null(content) && !json_is_string(content) &&
+	    !json_is_array(content)) {
+		snprintf(err, errlen, "%s[%zu].content: not a string, a list or null", list, i);
+		return -1;
+	}
+	json_t *tcid = json_object_get(m, "tool_call_id");
+	if (tcid && !json_is_null(tcid) && !json_is_string(tcid)) {
+		snprintf(err, errlen, "%s[%zu].tool_call_id: not a string", list, i);
+		return -1;
+	}
+	size_t k;
+	json_t *item;
+	json_array_foreach(content, k, item) {
+		if (json_is_string(item))
+			continue;
+		if (!json_is_object(item)) {
+			snprintf(err, errlen, "%s[%zu].content[%zu]: not an object", list, i, k);
+			return -1;
+		}
+		/* Azure drops MCP approval round trips before judging: they
+		 * are neither calls nor conversation. */
+		if (azure_approval_type(json_string_value(json_object_get(item, "type"))))
+			return 0;
+	}
+
+	size_t mi = run_add_msg(r, role, origin, run_text_of(r, content), m);
+	r->msgs[mi].src_index = (long)i;
+	bool made_calls = false;
+	json_t *res_item = NULL;
+	const char *res_type = NULL;
+	size_t res_k = 0;
+	json_array_foreach(content, k, item) {
+		const char *t = json_string_value(json_object_get(item, "type"));
+		if (azure_call_type(t)) {
+			char path[96];
+			snprintf(path, sizeof(path), "%s[%zu].content[%zu]", list, i, k);
+			if (azure_add_call(r, mi, item, path, (long)i, err, errlen) < 0)
+				return -1;
+			made_calls = true;
+		} else if (azure_result_type(t) && !res_item) {
+			res_item = item;
+			res_type = t;
+			res_k = k;
+		}
+	}
+	if (role != ROLE_TOOL && !res_item)
+		return made_calls;
+
+	struct run_msg *msg = &r->msgs[mi];
+	msg->is_tool_output = true;
+	msg->answers_call_id = json_string_value(tcid);
+	if (res_item) {
+		msg->result = azure_result_value(res_item, res_type);
+		/* Responses-style outputs name their call on the item. */
+		if (!msg->answers_call_id) {
+			json_t *iid;
+			char path[96];
+			snprintf(path, sizeof(path), "%s[%zu].content[%zu]", list, i, res_k);
+			if (azure_id_of(res_item, &iid, path, err, errlen) < 0)
+				return -1;
+			msg->answers_call_id = json_string_value(iid);
+		}
+	} else {
+		msg->result = content;
+	}
+	if (azure_result_failed(msg->result)) {
+		msg->result_is_error = true;
+		msg->result_error_text = json_string_value(msg->result);
+	}
+	if (!msg->answers_call_id)
+		msg->unmatched_result = true;
+	return made_calls;
+}
+
+/* query or response: a string is one message of the given role. Returns
+ * the number of messages that made calls, or -1. */
+static int azure_load_side(struct run *r, json_t *v, const char *list, enum msg_origin origin,
+                           enum run_role string_role, char *err, size_t errlen)
+{
+	if (!v || json_is_null(v))
+		return 0;
+	if (json_is_string(v)) {
+		if (json_string_length(v))
+			run_add_msg(r, string_role, origin, json_string_value(v), v);
+		return 0;
+	}
+	if (!json_is_array(v)) {
+		snprintf(err, errlen, "%s: not a string or a list", list);
+		return -1;
+	}
+	int with_calls = 0;
+	size_t i;
+	json_t *m;
+	json_array_foreach(v, i, m) {
+		int rc = azure_load_msg(r, m, list, i, origin, err, errlen);
+		if (rc < 0)
+			return -1;
+		with_calls += rc;
+	}
+	return with_calls;
+}
+
+/* The top-level tool_calls, used only when the response gave none (as
+ * Azure does), shown as one assistant message after the response. */
+static int azure_load_tool_calls(struct run *r, json_t *tcs, char *err, size_t errlen)
+{
+	if (!json_is_object(tcs) && !json_is_array(tcs)) {
+		snprintf(err, errlen, "tool_calls: not an object or a list");
+		return -1;
+	}
+	size_t n = json_is_array(tcs) ? json_array_size(tcs) : 1;
+	for (size_t j = 0; j < n; j++) {
+		json_t *item = json_is_array(tcs) ? json_array_get(tcs, j) : tcs;
+		if (!json_is_object(item)) {
+			snprintf(err, errlen, "tool_calls[%zu]: not an object", j);
+			return -1;
+		}
+	}
+	if (n == 0)
+		return 0;
+	size_t mi = run_add_msg(r, ROLE_ASSISTANT, MSG_IN_OUTPUT, "", tcs);
+	for (size_t j = 0; j < n; j++) {
+		char path[48];
+		json_t *item = tcs;
+		if (json_is_array(tcs)) {
+			item = json_array_get(tcs, j);
+			snprintf(path, sizeof(path), "tool_calls[%zu]", j);
+		} else {
+			snprintf(path, sizeof(path), "tool_calls");
+		}
+		if (azure_add_call(r, mi, item, path, -1, err, errlen) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+static int azure_load(struct run *r, char *err, size_t errlen)
+{
+	json_t *rec = r->record;
+	if (!json_is_object(rec)) {
+		snprintf(err, errlen, "an Azure evaluation input must be a JSON object");
+		return -1;
+	}
+	json_t *query = json_object_get(rec, "query");
+	if (!query || json_is_null(query)) {
+		snprintf(err, errlen, "query: missing");
+		return -1;
+	}
+	json_t *defs = json_object_get(rec, "tool_definitions");
+	if (json_is_array(defs) || json_is_object(defs))
+		r->tool_defs = defs;
+	r->model = azure_model(rec);
+	if (azure_load_side(r, query, "query", MSG_IN_INPUT, ROLE_USER, err, errlen) < 0)
+		return -1;
+	int with_calls = azure_load_side(r, json_object_get(rec, "response"), "response",
+	                                 MSG_IN_OUTPUT, ROLE_ASSISTANT, err, errlen);
+	if (with_calls < 0)
+		return -1;
+	json_t *tcs = json_object_get(rec, "tool_calls");
+	if (with_calls == 0 && tcs && !json_is_null(tcs) &&
+	    azure_load_tool_calls(r, tcs, err, errlen) < 0)
+		return -1;
+	run_join_results(r);
+	return 0;
+}
+
+const struct format_ops format_azure = {
+	.name = "azure",
+	.summary = "Azure AI Evaluation agent input {query, response, tool_definitions}",
+	.detect = azure_detect,
+	.load = azure_load,
+};

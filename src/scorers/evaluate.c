@@ -1,0 +1,21 @@
+/* evaluate.c - runs the configured scorers on one run. */
+#include "evaluate.h"
+
+void evaluator_run(const struct evaluator *ev, const struct run *r, struct verdict *verdicts)
+{
+	json_t *expected = NULL;
+	char why[512] = "";
+	if (ev->expect && !r->load_error)
+		expected = expect_lookup(ev->expect, r->record, why, sizeof why);
+	for (size_t i = 0; i < ev->config->nscorers; i++)
+		scorer_run(&ev->config->scorers[i], r, expected,
+		           ev->expect ? why : "no expectations are configured", &verdicts[i]);
+}
+
+void evaluator_fail_all(const struct evaluator *ev, const char *why, struct verdict *verdicts)
+{
+	for (size_t i = 0; i < ev->config->nscorers; i++) {
+		verdicts[i] = (struct verdict){ 0 };
+		verdict_error(&verdicts[i], "%s", why);
+	}
+}

@@ -1,0 +1,21 @@
+/* registry.c - the table of code scorers. One line per scorer type. */
+#include <string.h>
+
+#include "scorer.h"
+
+extern const struct scorer_ops scorer_tool_call_accuracy;
+extern const struct scorer_ops scorer_word_inclusion;
+
+const struct scorer_ops *const scorer_table[] = {
+	&scorer_tool_call_accuracy,
+	&scorer_word_inclusion,
+	NULL,
+};
+
+const struct scorer_ops *scorer_find(const char *type)
+{
+	for (size_t i = 0; scorer_table[i]; i++)
+		if (strcmp(scorer_table[i]->type, type) == 0)
+			return scorer_table[i];
+	return NULL;
+}

@@ -1,0 +1,237 @@
+/* tool_call_accuracy.c - Mastra's code tool-call-accuracy scorer, exactly.
+ *
+ * Mirrors createToolCallAccuracyScorerCode (@mastra/evals 1.x): the score
+ * and every field of its preprocessStepResult, in its key order, with keys
+ * that were never configured left out. For runs in Mastra's own shapes the
+ * calls are those Mastra counts (0.x-shaped runs as 0.x counted them); for
+ * other formats they are the agent's tool calls in the agent's messages.
+ * Comparisons follow JavaScript: truthiness for "given", === for names. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "config.h"
+#include "jsonw.h"
+#include "scorer.h"
+
+#define TCA_NEED_OPTION "Either expectedTool or expectedToolOrder must be provided"
+#define TCA_EMPTY_IO "Input and output messages cannot be null or empty"
+
+static const struct param_spec tca_params[] = {
+	{ "expectedTool", PARAM_STRING, "the tool that should be called" },
+	{ "strictMode", PARAM_BOOL, "single tool: the only call; order: exactly this sequence" },
+	{ "expectedToolOrder", PARAM_STRING_LIST, "the tools that should be called, in order" },
+	{ "options", PARAM_OBJECT, "all three options as one object, e.g. {from: config}" },
+	{ NULL, 0, NULL },
+};
+
+/* JavaScript's === (and includes()) on two decoded JSON values. */
+static bool js_same(const json_t *a, const json_t *b)
+{
+	if (!a || !b)
+		return a == b;
+	if (json_is_number(a) && json_is_number(b))
+		return json_number_value(a) == json_number_value(b);
+	if (json_typeof(a) != json_typeof(b))
+		return false;
+	switch (json_typeof(a)) {
+	case JSON_STRING:
+		return json_string_length(a) == json_string_length(b) &&
+		       memcmp(json_string_value(a), json_string_value(b), json_string_length(a)) == 0;
+	case JSON_TRUE:
+	case JSON_FALSE:
+	case JSON_NULL:
+		return true;
+	default:
+		return a == b;          /* objects compare by identity in JS */
+	}
+}
+
+/* The effective options: `options` first, then the separate parameters. */
+static json_t *tca_options(json_t *params)
+{
+	json_t *opts = json_object();
+	json_t *bundle = json_object_get(params, "options");
+	static const char *const keys[] = { "expectedTool", "strictMode", "expectedToolOrder", NULL };
+	for (size_t i = 0; keys[i]; i++) {
+		json_t *v = json_object_get(params, keys[i]);
+		if (!v && json_is_object(bundle))
+			v = json_object_get(bundle, keys[i]);
+		if (v)
+			json_object_set(opts, keys[i], v);
+	}
+	return opts;
+}
+
+/* Mastra's factory check: the scorer cannot be created without a target. */
+static bool tca_creatable(json_t *opts)
+{
+	json_t *order = json_object_get(opts, "expectedToolOrder");
+	return json_truthy(json_object_get(opts, "expectedTool")) || (order && !json_is_null(order));
+}
+
+static const char *tca_check(json_t *literals)
+{
+	json_t *opts = tca_options(literals);
+	bool ok = tca_creatable(opts);
+	json_decref(opts);
+	return ok ? NULL : TCA_NEED_OPTION;
+}
+
+static bool state_counted(const char *st, enum mastra_shape shape)
+{
+	if (!st)
+		return false;
+	if (!strcmp(st, "result") || !strcmp(st, "call"))
+		return true;
+	return shape == MASTRA_1X && !strcmp(st, "output-error");
+}
+
+/* Collects actualTools and toolCallInfos. */
+static void tca_extract(const struct run *r, json_t *tools, json_t *infos)
+{
+	for (size_t i = 0; i < r->ncalls; i++) {
+		const struct run_call *c = &r->calls[i];
+		const struct run_msg *m = &r->msgs[c->msg_index];
+		json_t *name, *id;
+		long mi, ii;
+		if (r->mastra != MASTRA_NONE) {
+			if (m->origin != MSG_IN_OUTPUT || !json_truthy(c->raw_name) ||
+			    !state_counted(c->raw_state, r->mastra))
+				continue;
+			name = json_incref(c->raw_name);
+			id = json_truthy(c->raw_id) ? json_incref(c->raw_id) : NULL;
+			mi = c->src_msg_index;
+			ii = c->src_call_index;
+		} else {
+			if (c->requestor != REQ_AGENT || c->state == CALL_PARTIAL ||
+			    m->role != ROLE_ASSISTANT || !c->name[0])
+				continue;
+			name = json_string(c->name);
+			id = c->id && c->id[0] ? json_string(c->id) : NULL;
+			mi = c->src_msg_index >= 0 ? c->src_msg_index : (long)c->msg_index;
+			ii = (long)c->index_in_msg;
+		}
+		if (!id) {
+			char buf[48];
+			snprintf(buf, sizeof buf, "%ld-%ld", mi, ii);
+			id = json_string(buf);
+		}
+		json_array_append(tools, name);
+		json_t *info = json_object();
+		json_object_set_new(info, "toolName", name);
+		json_object_set_new(info, "toolCallId", id);
+		json_object_set_new(info, "messageIndex", json_integer(mi));
+		json_object_set_new(info, "invocationIndex", json_integer(ii));
+		json_array_append_new(infos, info);
+	}
+}
+
+static long index_of(json_t *tools, json_t *name)
+{
+	size_t i;
+	json_t *t;
+	json_array_foreach(tools, i, t)
+		if (js_same(t, name))
+			return (long)i;
+	return -1;
+}
+
+static bool check_order(json_t *tools, json_t *order, bool strict)
+{
+	size_t n = json_array_size(order);
+	if (strict) {
+		if (json_array_size(tools) != n)
+			return false;
+		for (size_t i = 0; i < n; i++)
+			if (!js_same(json_array_get(tools, i), json_array_get(order, i)))
+				return false;
+		return true;
+	}
+	/* First occurrence of each expected name, strictly increasing. */
+	long last = -1;
+	for (size_t i = 0; i < n; i++) {
+		long at = index_of(tools, json_array_get(order, i));
+		if (at < 0 || at <= last)
+			return false;
+		last = at;
+	}
+	return true;
+}
+
+static void tca_score(const struct scorer_conf *sc, const struct run *r, json_t *params,
+                      const char *unset, struct verdict *out)
+{
+	json_t *opts = tca_options(params);
+	if (!tca_creatable(opts)) {
+		if (unset)
+			verdict_skip(out, "%s", unset);
+		else
+			verdict_error(out, "create: " TCA_NEED_OPTION);
+		json_decref(opts);
+		return;
+	}
+	json_t *expected_tool = json_object_get(opts, "expectedTool");
+	json_t *strict_mode = json_object_get(opts, "strictMode");
+	json_t *order = json_object_get(opts, "expectedToolOrder");
+	if (json_truthy(order) && !json_is_array(order)) {
+		verdict_error(out, "create: expectedToolOrder must be a list of tool names");
+		json_decref(opts);
+		return;
+	}
+	if (r->mastra != MASTRA_NONE && r->mastra_io_empty) {
+		verdict_error(out, "run: " TCA_EMPTY_IO);
+		json_decref(opts);
+		return;
+	}
+	bool strict = json_truthy(strict_mode);
+	json_t *tools = json_array();
+	json_t *infos = json_array();
+	tca_extract(r, tools, infos);
+	size_t n = json_array_size(tools);
+
+	bool correct_tool = false;
+	if (json_truthy(expected_tool)) {
+		if (strict)
+			correct_tool = n == 1 && js_same(json_array_get(tools, 0), expected_tool);
+		else
+			correct_tool = index_of(tools, expected_tool) >= 0;
+	}
+	json_t *correct_order = json_null();
+	if (json_truthy(order))
+		correct_order = json_boolean(check_order(tools, order, strict));
+
+	int score;
+	if (n == 0)
+		score = 0;
+	else if (json_truthy(order) && json_array_size(order) > 0)
+		score = json_is_true(correct_order);
+	else if (!json_truthy(expected_tool))
+		score = 0;
+	else
+		score = correct_tool;
+
+	json_t *d = json_object();
+	if (expected_tool)
+		json_object_set(d, "expectedTool", expected_tool);
+	json_object_set_new(d, "actualTools", tools);
+	json_object_set(d, "strictMode", strict_mode ? strict_mode : json_false());
+	if (order)
+		json_object_set(d, "expectedToolOrder", order);
+	json_object_set_new(d, "hasToolCalls", json_boolean(n > 0));
+	json_object_set_new(d, "correctToolCalled", json_boolean(correct_tool));
+	json_object_set_new(d, "toolCallInfos", infos);
+	json_object_set_new(d, "correctOrderCalled", correct_order);
+	json_decref(opts);
+	verdict_ok(out, sc, score, d);
+}
+
+const struct scorer_ops scorer_tool_call_accuracy = {
+	.type = "tool-call-accuracy",
+	.summary = "did the agent call the expected tool, or the expected tools in order (Mastra's code scorer)",
+	.scale = SCALE_BINARY,
+	.default_threshold = 1,
+	.params = tca_params,
+	.check = tca_check,
+	.score = tca_score,
+};

@@ -1,0 +1,21 @@
+/* hash.c - FNV-1a: stable across runs and machines, which is what keys
+ * written to files need; nothing here has to resist an attacker. */
+#include "hash.h"
+
+#include <stdio.h>
+
+uint64_t hash_fnv1a(const void *data, size_t n, uint64_t seed)
+{
+	const unsigned char *p = data;
+	uint64_t h = seed;
+	for (size_t i = 0; i < n; i++) {
+		h ^= p[i];
+		h *= 0x100000001b3ULL;
+	}
+	return h;
+}
+
+void hash_hex(uint64_t h, char out[17])
+{
+	snprintf(out, 17, "%016llx", (unsigned long long)h);
+}

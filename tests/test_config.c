@@ -1,0 +1,879 @@
+/* test_config.c - the YAML configuration: typing, errors, references, hash.
+ *
+ * A fake scorer table stands in for src/scorers/registry.c so that these
+ * tests depend only on the configuration layer. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "config.h"
+
+/* ---- fake scorers ------------------------------------------------------ */
+
+static const char *fake_tca_check(json_t *literals)
+{
+	if (!json_object_get(literals, "expectedTool") &&
+	    !json_object_get(literals, "expectedToolOrder"))
+		return "expectedTool or expectedToolOrder is required";
+	return NULL;
+}
+
+static const struct param_spec fake_tca_params[] = {
+	{ "expectedTool", PARAM_STRING, "the tool that should be called" },
+	{ "strictMode", PARAM_BOOL, "only that tool" },
+	{ "expectedToolOrder", PARAM_STRING_LIST, "tools in order" },
+	{ "options", PARAM_OBJECT, "extra options" },
+	{ NULL, PARAM_ANY, NULL },
+};
+
+static const struct scorer_ops fake_tca = {
+	.type = "tool-call-accuracy",
+	.summary = "fake",
+	.scale = SCALE_BINARY,
+	.default_threshold = 1,
+	.params = fake_tca_params,
+	.check = fake_tca_check,
+};
+
+static const struct param_spec fake_words_params[] = {
+	{ NULL, PARAM_ANY, NULL },
+};
+
+static const struct scorer_ops fake_words = {
+	.type = "word-inclusion",
+	.summary = "fake",
+	.scale = SCALE_UNIT,
+	.default_threshold = 0.5,
+	.params = fake_words_params,
+};
+
+static const struct param_spec fake_rating_params[] = {
+	{ "extra", PARAM_ANY, "anything" },
+	{ "weight", PARAM_NUMBER, "a number" },
+	{ NULL, PARAM_ANY, NULL },
+};
+
+static const struct scorer_ops fake_rating = {
+	.type = "fake-rating",
+	.summary = "fake",
+	.scale = SCALE_1TO5,
+	.default_threshold = 3,
+	.params = fake_rating_params,
+};
+
+const struct scorer_ops *const scorer_table[] = { &fake_tca, &fake_words, &fake_rating, NULL };
+
+const struct scorer_ops *scorer_find(const char *type)
+{
+	for (size_t i = 0; scorer_table[i]; i++)
+		if (strcmp(scorer_table[i]->type, type) == 0)
+			return scorer_table[i];
+	return NULL;
+}
+
+/* ---- helpers ----------------------------------------------------------- */
+
+static char errbuf[1024];
+
+static int load(struct config *c, const char *text)
+{
+	errbuf[0] = '\0';
+	return config_load_string(c, "t.yaml", "cfg", text, strlen(text), errbuf, sizeof errbuf);
+}
+
+/* Loads text that must fail with exactly `want`, and checks that the
+ * config is left empty and freeable. */
+static void assert_error(const char *text, const char *want)
+{
+	struct config c;
+	int rc = load(&c, text);
+	if (rc != -1)
+		fail_msg("expected an error for:\n%s", text);
+	assert_string_equal(errbuf, want);
+	assert_null(c.path);
+	assert_null(c.scorers);
+	assert_int_equal(c.nscorers, 0);
+	config_free(&c);
+	config_free(&c);
+}
+
+static void assert_loads(struct config *c, const char *text)
+{
+	if (load(c, text) != 0)
+		fail_msg("unexpected error: %s", errbuf);
+}
+
+static char *dump(const json_t *v)
+{
+	char *s = json_dumps(v, JSON_COMPACT | JSON_SORT_KEYS | JSON_ENCODE_ANY);
+	assert_non_null(s);
+	return s;
+}
+
+static void assert_json(const json_t *v, const char *want)
+{
+	char *s = dump(v);
+	assert_string_equal(s, want);
+	free(s);
+}
+
+static const struct param *param_named(const struct scorer_conf *sc, const char *name)
+{
+	for (size_t i = 0; i < sc->nparams; i++)
+		if (strcmp(sc->params[i].name, name) == 0)
+			return &sc->params[i];
+	fail_msg("no param %s", name);
+	return NULL;
+}
+
+/* ---- valid files ------------------------------------------------------- */
+
+static void test_empty_configs(void **state)
+{
+	(void)state;
+	const char *texts[] = { "", "# only a comment\n\n  # another\n", "---\n", "~\n",
+	                        "runs:\nexpectations:\nscorers:\n" };
+	for (size_t i = 0; i < sizeof texts / sizeof *texts; i++) {
+		struct config c;
+		assert_loads(&c, texts[i]);
+		assert_string_equal(c.path, "t.yaml");
+		assert_string_equal(c.dir, "cfg");
+		assert_null(c.run_id_path);
+		assert_null(c.format);
+		assert_false(c.has_expect);
+		assert_int_equal(c.nscorers, 0);
+		config_free(&c);
+	}
+}
+
+static const char example[] =
+	"runs:\n"
+	"  id: _corpus.run_id          # optional\n"
+	"  format: openai-chat\n"
+	"expectations:\n"
+	"  file: tasks_expected.jsonl\n"
+	"  match: {run: task_id, expected: task_id}\n"
+	"scorers:\n"
+	"  - id: weather\n"
+	"    type: tool-call-accuracy\n"
+	"    expectedTool: weather-tool\n"
+	"    strictMode: false\n"
+	"    threshold: 1\n"
+	"  - id: write-order\n"
+	"    type: tool-call-accuracy\n"
+	"    expectedToolOrder: {from: expected.expected_write_tools}\n"
+	"  - id: per-run\n"
+	"    type: tool-call-accuracy\n"
+	"    options: {from: config}\n"
+	"  - id: words\n"
+	"    type: word-inclusion\n";
+
+static void test_example(void **state)
+{
+	(void)state;
+	struct config c;
+	assert_loads(&c, example);
+
+	assert_string_equal(c.run_id_path, "_corpus.run_id");
+	assert_string_equal(c.format, "openai-chat");
+	assert_true(c.has_expect);
+	assert_string_equal(c.expect.file, "cfg/tasks_expected.jsonl");
+	assert_int_equal(c.expect.nkeys, 1);
+	assert_string_equal(c.expect.run_keys[0], "task_id");
+	assert_string_equal(c.expect.exp_keys[0], "task_id");
+	assert_int_equal(c.expect.line, 5);
+	assert_int_equal(c.expect.col, 3);
+	assert_int_equal(c.nscorers, 4);
+
+	const struct scorer_conf *w = &c.scorers[0];
+	assert_string_equal(w->id, "weather");
+	assert_ptr_equal(w->ops, &fake_tca);
+	assert_int_equal(w->line, 8);
+	assert_int_equal(w->col, 5);
+	assert_int_equal(w->nparams, 2);
+	assert_string_equal(w->params[0].name, "expectedTool");
+	assert_json(w->params[0].literal, "\"weather-tool\"");
+	assert_null(w->params[0].from);
+	assert_int_equal(w->params[0].line, 10);
+	assert_int_equal(w->params[0].col, 19);
+	assert_string_equal(w->params[1].name, "strictMode");
+	assert_true(json_is_false(w->params[1].literal));
+	assert_true(w->threshold == 1.0);
+	assert_int_equal(strlen(w->hash), 16);
+	assert_int_equal(strspn(w->hash, "0123456789abcdef"), 16);
+
+	const struct scorer_conf *o = &c.scorers[1];
+	assert_string_equal(o->id, "write-order");
+	assert_int_equal(o->nparams, 1);
+	assert_null(o->params[0].literal);
+	assert_string_equal(o->params[0].from, "expected.expected_write_tools");
+	assert_true(o->params[0].from_expected);
+	assert_string_equal(o->params[0].from_path, "expected_write_tools");
+	assert_null(o->params[0].deflt);
+
+	const struct scorer_conf *p = &c.scorers[2];
+	assert_string_equal(p->params[0].name, "options");
+	assert_string_equal(p->params[0].from, "config");
+	assert_false(p->params[0].from_expected);
+	assert_string_equal(p->params[0].from_path, "config");
+
+	const struct scorer_conf *words = &c.scorers[3];
+	assert_ptr_equal(words->ops, &fake_words);
+	assert_int_equal(words->nparams, 0);
+	assert_true(words->threshold == 0.5);
+
+	config_free(&c);
+	assert_null(c.scorers);
+}
+
+static void test_yaml_typing(void **state)
+{
+	(void)state;
+	struct config c;
+	assert_loads(&c,
+		"scorers:\n"
+		"  - id: r\n"
+		"    type: fake-rating\n"
+		"    extra:\n"
+		"      t1: true\n"
+		"      t2: True\n"
+		"      t3: TRUE\n"
+		"      f1: false\n"
+		"      f2: FALSE\n"
+		"      n1: null\n"
+		"      n2: ~\n"
+		"      n3:\n"
+		"      n4: NULL\n"
+		"      i1: 42\n"
+		"      i2: -7\n"
+		"      i3: +3\n"
+		"      i4: 0x1f\n"
+		"      i5: 0o17\n"
+		"      r1: 1.5\n"
+		"      r2: 1e3\n"
+		"      r3: -.25\n"
+		"      big: 123456789012345678901234\n"
+		"      q1: \"true\"\n"
+		"      q2: '42'\n"
+		"      q3: \"\"\n"
+		"      q4: 'null'\n"
+		"      s1: yes\n"
+		"      s2: 1.2.3\n"
+		"      s3: tRUE\n"
+		"      s4: 12abc\n"
+		"      tag1: !!str 12\n"
+		"      tag2: !!float 3\n"
+		"      tag3: !!int \"5\"\n"
+		"      list: [1, \"2\", three, [], {}]\n"
+		"      nested: {a: {b: [x, {c: ~}]}}\n");
+	const struct param *p = param_named(&c.scorers[0], "extra");
+	assert_json(p->literal,
+		"{\"big\":1.2345678901234569e23,\"f1\":false,\"f2\":false,\"i1\":42,\"i2\":-7,"
+		"\"i3\":3,\"i4\":31,\"i5\":15,\"list\":[1,\"2\",\"three\",[],{}],"
+		"\"n1\":null,\"n2\":null,\"n3\":null,\"n4\":null,"
+		"\"nested\":{\"a\":{\"b\":[\"x\",{\"c\":null}]}},"
+		"\"q1\":\"true\",\"q2\":\"42\",\"q3\":\"\",\"q4\":\"null\","
+		"\"r1\":1.5,\"r2\":1000.0,\"r3\":-0.25,"
+		"\"s1\":\"yes\",\"s2\":\"1.2.3\",\"s3\":\"tRUE\",\"s4\":\"12abc\","
+		"\"t1\":true,\"t2\":true,\"t3\":true,"
+		"\"tag1\":\"12\",\"tag2\":3.0,\"tag3\":5}");
+	config_free(&c);
+}
+
+static void test_null_literals_allowed(void **state)
+{
+	(void)state;
+	struct config c;
+	assert_loads(&c,
+		"scorers:\n"
+		"  - id: a\n"
+		"    type: tool-call-accuracy\n"
+		"    expectedTool: ~\n"
+		"    strictMode: null\n"
+		"    expectedToolOrder:\n"
+		"    options: ~\n");
+	const struct scorer_conf *sc = &c.scorers[0];
+	assert_int_equal(sc->nparams, 4);
+	for (size_t i = 0; i < 4; i++)
+		assert_true(json_is_null(sc->params[i].literal));
+	config_free(&c);
+}
+
+static void test_anchors(void **state)
+{
+	(void)state;
+	struct config c;
+	assert_loads(&c,
+		"scorers:\n"
+		"  - id: a\n"
+		"    type: tool-call-accuracy\n"
+		"    expectedToolOrder: &order [search, book]\n"
+		"  - id: b\n"
+		"    type: tool-call-accuracy\n"
+		"    expectedToolOrder: *order\n");
+	assert_json(c.scorers[1].params[0].literal, "[\"search\",\"book\"]");
+	assert_string_equal(c.scorers[0].hash, c.scorers[1].hash);
+	config_free(&c);
+}
+
+/* Nested aliases can describe an enormous value in a few lines; loading
+ * must stop instead of expanding it. */
+static void test_alias_bomb(void **state)
+{
+	(void)state;
+	char text[2048] = "scorers:\n  - id: r\n    type: fake-rating\n    extra:\n"
+	                  "      a0: &a0 [x, x, x, x, x, x, x, x, x, x]\n";
+	for (int i = 1; i <= 6; i++) {
+		char line[256];
+		int n = snprintf(line, sizeof line, "      a%d: &a%d [", i, i);
+		for (int j = 0; j < 10; j++)
+			n += snprintf(line + n, sizeof line - (size_t)n, "%s*a%d", j ? ", " : "", i - 1);
+		snprintf(line + n, sizeof line - (size_t)n, "]\n");
+		strcat(text, line);
+	}
+	assert_error(text, "t.yaml:5:43: the value expands to more than 100000 nodes");
+}
+
+/* ---- errors ------------------------------------------------------------ */
+
+static void test_syntax_errors(void **state)
+{
+	(void)state;
+	assert_error("scorers:\n  - id: a\n    type: b: c\n",
+	             "t.yaml:3:12: mapping values are not allowed in this context");
+	assert_error("runs:\n  id: [a\n",
+	             "t.yaml:3:1: did not find expected ',' or ']' (while parsing a flow sequence at line 2)");
+	assert_error("\tscorers: []\n",
+	             "t.yaml:1:1: found character that cannot start any token (while scanning for the next token at line 1)");
+	assert_error("runs: {}\n---\nscorers: []\n", "t.yaml:2:1: only one YAML document is allowed");
+	assert_error("runs: \xff\n", "t.yaml:1:7: invalid leading UTF-8 octet (byte 0xFF)");
+	assert_error("scorers: *nope\n", "t.yaml:1:10: unknown anchor 'nope'");
+	assert_error("scorers: &x [*x]\n", "t.yaml:1:14: alias '*x' is inside its own anchor");
+}
+
+static void test_structure_errors(void **state)
+{
+	(void)state;
+	assert_error("runs: {}\nscorer: []\n",
+	             "t.yaml:2:1: unknown key 'scorer' (expected one of: runs, expectations, scorers)");
+	assert_error("- a\n- b\n",
+	             "t.yaml:1:1: the configuration must be a mapping of runs, expectations and scorers");
+	assert_error("runs:\n  idd: x\n", "t.yaml:2:3: unknown key 'idd' (expected one of: id, format)");
+	assert_error("runs: [a]\n", "t.yaml:1:7: 'runs' must be a mapping, got a list");
+	assert_error("runs:\n  id: a..b\n", "t.yaml:2:7: invalid path 'a..b' for 'id': empty segment");
+	assert_error("runs:\n  format: [x]\n",
+	             "t.yaml:2:11: wrong type for 'format': expected a string, got a list");
+	assert_error("runs:\n  format: ''\n", "t.yaml:2:11: 'format' must not be empty");
+	assert_error("scorers: {a: 1}\n", "t.yaml:1:10: 'scorers' must be a list of scorers, got a mapping");
+	assert_error("scorers: 3\n", "t.yaml:1:10: 'scorers' must be a list of scorers, got a value");
+	assert_error("scorers:\n  - words\n",
+	             "t.yaml:2:5: each scorer must be a mapping with 'id' and 'type', got a string");
+	assert_error("scorers:\n  - type: word-inclusion\n", "t.yaml:2:5: scorer has no 'id'");
+	assert_error("scorers:\n  - id: w\n", "t.yaml:2:5: scorer 'w' has no 'type'");
+	assert_error("scorers:\n  - id: 'a b'\n    type: word-inclusion\n",
+	             "t.yaml:2:9: invalid scorer id 'a b' (use letters, digits and _ . : -)");
+	assert_error("scorers:\n  - id: ~\n    type: word-inclusion\n", "t.yaml:2:9: 'id' must not be empty");
+}
+
+static void test_duplicate_keys(void **state)
+{
+	(void)state;
+	assert_error("runs: {}\nscorers: []\nruns: {}\n",
+	             "t.yaml:3:1: duplicate key 'runs' (first at line 1)");
+	assert_error("scorers:\n  - id: w\n    type: word-inclusion\n    id: v\n",
+	             "t.yaml:4:5: duplicate key 'id' (first at line 2)");
+	assert_error("scorers:\n"
+	             "  - id: w\n"
+	             "    type: tool-call-accuracy\n"
+	             "    expectedTool: t\n"
+	             "    options: {a: 1, b: 2, c: 3, b: 4, a: 5}\n",
+	             "t.yaml:5:33: duplicate key 'b' (first at line 5)");
+	assert_error("scorers: {[a]: 1}\n", "t.yaml:1:11: mapping keys must be scalars");
+}
+
+static void test_duplicate_id(void **state)
+{
+	(void)state;
+	assert_error("scorers:\n"
+	             "  - id: w\n"
+	             "    type: word-inclusion\n"
+	             "  - id: x\n"
+	             "    type: word-inclusion\n"
+	             "  - type: word-inclusion\n"
+	             "    id: w\n",
+	             "t.yaml:7:9: duplicate scorer id 'w' (first at line 2)");
+}
+
+static void test_unknown_scorer_type(void **state)
+{
+	(void)state;
+	assert_error("scorers:\n  - id: w\n    type: tool-accuracy\n",
+	             "t.yaml:3:11: unknown scorer type 'tool-accuracy' "
+	             "(known: tool-call-accuracy, word-inclusion, fake-rating)");
+}
+
+static void test_unknown_scorer_key(void **state)
+{
+	(void)state;
+	assert_error("scorers:\n"
+	             "  - id: w\n"
+	             "    type: tool-call-accuracy\n"
+	             "    expectedTool: x\n"
+	             "    expectedTol: x\n",
+	             "t.yaml:5:5: unknown key 'expectedTol' for scorer type 'tool-call-accuracy' "
+	             "(known: id, type, threshold, expectedTool, strictMode, expectedToolOrder, options)");
+	assert_error("scorers:\n  - id: w\n    type: word-inclusion\n    words: [a]\n",
+	             "t.yaml:4:5: unknown key 'words' for scorer type 'word-inclusion' "
+	             "(known: id, type, threshold)");
+}
+
+static void test_wrong_types(void **state)
+{
+	(void)state;
+	const char *head = "scorers:\n  - id: w\n    type: tool-call-accuracy\n";
+	struct { const char *body, *want; } cases[] = {
+		{ "    expectedTool: [a, b]\n",
+		  "t.yaml:4:19: wrong type for 'expectedTool': expected a string, got a list" },
+		{ "    expectedTool: 12\n",
+		  "t.yaml:4:19: wrong type for 'expectedTool': expected a string, got a number" },
+		{ "    expectedTool: {x: 1}\n",
+		  "t.yaml:4:19: wrong type for 'expectedTool': expected a string, got a mapping" },
+		{ "    expectedTool: t\n    strictMode: \"false\"\n",
+		  "t.yaml:5:17: wrong type for 'strictMode': expected a boolean, got a string" },
+		{ "    expectedTool: t\n    strictMode: yes\n",
+		  "t.yaml:5:17: wrong type for 'strictMode': expected a boolean, got a string" },
+		{ "    expectedToolOrder: search\n",
+		  "t.yaml:4:24: wrong type for 'expectedToolOrder': expected a list of strings, got a string" },
+		{ "    expectedToolOrder: [search, 1, book]\n",
+		  "t.yaml:4:33: wrong type for 'expectedToolOrder': expected a list of strings, item 2 is a number" },
+		{ "    expectedToolOrder:\n      - a\n      - [b]\n",
+		  "t.yaml:6:9: wrong type for 'expectedToolOrder': expected a list of strings, item 2 is a list" },
+		{ "    expectedTool: t\n    options: [a]\n",
+		  "t.yaml:5:14: wrong type for 'options': expected a mapping, got a list" },
+		{ "    expectedTool: {from: a, default: 3}\n",
+		  "t.yaml:4:38: wrong type for the default of 'expectedTool': expected a string, got a number" },
+		{ "    expectedTool: t\n    options: {x: .inf}\n",
+		  "t.yaml:5:18: '.inf' is not a finite number, which JSON cannot hold" },
+		{ "    expectedTool: !!int abc\n",
+		  "t.yaml:4:19: 'abc' is not a valid !!int" },
+		{ "    expectedTool: !custom abc\n",
+		  "t.yaml:4:19: unsupported tag '!custom'" },
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+		char text[512];
+		snprintf(text, sizeof text, "%s%s", head, cases[i].body);
+		assert_error(text, cases[i].want);
+	}
+
+	struct config c;
+	assert_loads(&c, "scorers:\n  - id: r\n    type: fake-rating\n    weight: 2.5\n    extra: [1]\n");
+	assert_true(json_real_value(param_named(&c.scorers[0], "weight")->literal) == 2.5);
+	config_free(&c);
+	assert_error("scorers:\n  - id: r\n    type: fake-rating\n    weight: 'x'\n",
+	             "t.yaml:4:13: wrong type for 'weight': expected a number, got a string");
+}
+
+static void test_references_errors(void **state)
+{
+	(void)state;
+	const char *head = "expectations:\n  file: e.jsonl\n  match: {run: id, expected: id}\n"
+	                   "scorers:\n  - id: w\n    type: tool-call-accuracy\n";
+	struct { const char *body, *want; } cases[] = {
+		{ "    expectedTool: {from: 'a..b'}\n",
+		  "t.yaml:7:26: invalid path 'a..b' for 'expectedTool': empty segment" },
+		{ "    expectedTool: {from: expected.}\n",
+		  "t.yaml:7:26: invalid path 'expected.' for 'expectedTool': empty path" },
+		{ "    expectedTool: {from: 'expected.x[y]'}\n",
+		  "t.yaml:7:26: invalid path 'expected.x[y]' for 'expectedTool': "
+		  "index must be an integer or a quoted key" },
+		{ "    expectedTool: {from: x, dflt: 1}\n",
+		  "t.yaml:7:29: unknown key 'dflt' in a reference (expected one of: from, default)" },
+		{ "    expectedTool: {from: ~}\n",
+		  "t.yaml:7:26: 'from' must not be empty" },
+		{ "    expectedTool: {from: [a]}\n",
+		  "t.yaml:7:26: wrong type for 'from': expected a string, got a list" },
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+		char text[512];
+		snprintf(text, sizeof text, "%s%s", head, cases[i].body);
+		assert_error(text, cases[i].want);
+	}
+	/* expected.* needs an expectations section, wherever it is written. */
+	assert_error("scorers:\n  - id: w\n    type: tool-call-accuracy\n"
+	             "    expectedTool: {from: expected.tool}\n",
+	             "t.yaml:4:19: 'expectedTool' refers to expected.* but there is no 'expectations' section");
+}
+
+static void test_check_failure(void **state)
+{
+	(void)state;
+	assert_error("scorers:\n"
+	             "  - id: ok\n"
+	             "    type: word-inclusion\n"
+	             "  - id: w\n"
+	             "    type: tool-call-accuracy\n"
+	             "    strictMode: true\n",
+	             "t.yaml:4:5: expectedTool or expectedToolOrder is required");
+	assert_error("scorers: [{id: w, type: tool-call-accuracy}]\n",
+	             "t.yaml:1:11: expectedTool or expectedToolOrder is required");
+	/* With a reference the check cannot run at load time. */
+	struct config c;
+	assert_loads(&c, "scorers:\n  - id: w\n    type: tool-call-accuracy\n"
+	                 "    options: {from: opts}\n");
+	config_free(&c);
+}
+
+static void test_threshold(void **state)
+{
+	(void)state;
+	assert_error("scorers:\n  - id: w\n    type: tool-call-accuracy\n"
+	             "    expectedTool: t\n    threshold: 1.5\n",
+	             "t.yaml:5:16: threshold 1.5 is off the scale of 'tool-call-accuracy' (binary: 0..1)");
+	assert_error("scorers:\n  - id: w\n    type: word-inclusion\n    threshold: -0.1\n",
+	             "t.yaml:4:16: threshold -0.1 is off the scale of 'word-inclusion' (unit: 0..1)");
+	assert_error("scorers:\n  - id: r\n    type: fake-rating\n    threshold: 0.5\n",
+	             "t.yaml:4:16: threshold 0.5 is off the scale of 'fake-rating' (1to5: 1..5)");
+	assert_error("scorers:\n  - id: r\n    type: fake-rating\n    threshold: '4'\n",
+	             "t.yaml:4:16: wrong type for 'threshold': expected a number, got a string");
+	assert_error("scorers:\n  - id: r\n    type: fake-rating\n    threshold: [4]\n",
+	             "t.yaml:4:16: wrong type for 'threshold': expected a number, got a list");
+
+	struct config c;
+	assert_loads(&c, "scorers:\n"
+	                 "  - {id: a, type: fake-rating, threshold: 4}\n"
+	                 "  - {id: b, type: fake-rating}\n"
+	                 "  - {id: c, type: word-inclusion, threshold: 0.75}\n"
+	                 "  - {id: d, type: word-inclusion, threshold: 0}\n");
+	assert_true(c.scorers[0].threshold == 4.0);
+	assert_true(c.scorers[1].threshold == 3.0);
+	assert_true(c.scorers[2].threshold == 0.75);
+	assert_true(c.scorers[3].threshold == 0.0);
+	config_free(&c);
+}
+
+static void test_expectations_errors(void **state)
+{
+	(void)state;
+	assert_error("expectations:\n  file: e.jsonl\n  match: {run: [a, b], expected: [a]}\n",
+	             "t.yaml:3:34: 'expected' has 1 path but 'run' has 2");
+	assert_error("expectations:\n  file: e.jsonl\n  match: {run: a, expected: [a, b]}\n",
+	             "t.yaml:3:29: 'expected' has 2 paths but 'run' has 1");
+	assert_error("expectations:\n  file: e.jsonl\n  match: {run: [], expected: []}\n",
+	             "t.yaml:3:16: 'run' must name at least one path");
+	assert_error("expectations:\n  file: e.jsonl\n",
+	             "t.yaml:2:3: 'expectations' needs 'match' ({run: PATH, expected: PATH})");
+	assert_error("expectations:\n  match: {run: a, expected: a}\n",
+	             "t.yaml:2:3: 'expectations' needs 'file'");
+	assert_error("expectations:\n  file: e.jsonl\n  match: {run: a}\n",
+	             "t.yaml:3:10: 'match' needs 'expected'");
+	assert_error("expectations:\n  file: e.jsonl\n  match: {run: a, expected: a, by: x}\n",
+	             "t.yaml:3:32: unknown key 'by' (expected one of: run, expected)");
+	assert_error("expectations:\n  file: e.jsonl\n  match: {run: 'a b', expected: a}\n",
+	             "t.yaml:3:16: invalid path 'a b' for 'run': "
+	             "spaces, quotes and control characters need a quoted key: [\"...\"]");
+	assert_error("expectations:\n  files: e.jsonl\n",
+	             "t.yaml:2:3: unknown key 'files' (expected one of: file, match)");
+	assert_error("expectations:\n  file: e.jsonl\n  match: task_id\n",
+	             "t.yaml:3:10: 'match' must be a mapping, got a value");
+}
+
+static void test_composite_match(void **state)
+{
+	(void)state;
+	struct config c;
+	assert_loads(&c, "expectations:\n"
+	                 "  file: /data/e.json\n"
+	                 "  match:\n"
+	                 "    run: [info.task_id, 'meta[\"trial\"]']\n"
+	                 "    expected: [task_id, trial]\n");
+	assert_string_equal(c.expect.file, "/data/e.json");
+	assert_int_equal(c.expect.nkeys, 2);
+	assert_string_equal(c.expect.run_keys[0], "info.task_id");
+	assert_string_equal(c.expect.run_keys[1], "meta[\"trial\"]");
+	assert_string_equal(c.expect.exp_keys[0], "task_id");
+	assert_string_equal(c.expect.exp_keys[1], "trial");
+	config_free(&c);
+}
+
+/* ---- references -------------------------------------------------------- */
+
+static json_t *parse(const char *text)
+{
+	json_error_t e;
+	json_t *v = json_loads(text, 0, &e);
+	if (!v)
+		fail_msg("bad fixture: %s", e.text);
+	return v;
+}
+
+static const char refs_yaml[] =
+	"expectations:\n"
+	"  file: e.jsonl\n"
+	"  match: {run: id, expected: id}\n"
+	"scorers:\n"
+	"  - id: w\n"
+	"    type: tool-call-accuracy\n"
+	"    expectedTool: {from: tool}\n"
+	"    strictMode: {from: expected.strict, default: true}\n"
+	"    expectedToolOrder: {from: expected.order}\n"
+	"    options: {from: 'cfg.opts'}\n";
+
+static void test_resolve_found(void **state)
+{
+	(void)state;
+	struct config c;
+	assert_loads(&c, refs_yaml);
+	json_t *rec = parse("{\"id\": 1, \"tool\": \"search\", \"cfg\": {\"opts\": {\"k\": 1}}}");
+	json_t *exp = parse("{\"id\": 1, \"strict\": false, \"order\": [\"a\", \"b\"]}");
+	char *unset = (char *)"untouched";
+
+	json_t *p = config_resolve_params(&c.scorers[0], rec, exp, NULL, &unset);
+	assert_null(unset);
+	assert_json(p, "{\"expectedTool\":\"search\",\"expectedToolOrder\":[\"a\",\"b\"],"
+	               "\"options\":{\"k\":1},\"strictMode\":false}");
+	json_decref(p);
+	json_decref(rec);
+	json_decref(exp);
+	config_free(&c);
+}
+
+static void test_resolve_missing(void **state)
+{
+	(void)state;
+	struct config c;
+	assert_loads(&c, refs_yaml);
+	json_t *rec = parse("{\"id\": 1, \"tool\": null}");
+	json_t *exp = parse("{\"id\": 1}");
+	char *unset = NULL;
+
+	/* A found null is set; a missing one falls back to its default or is
+	 * left out and described. */
+	json_t *p = config_resolve_params(&c.scorers[0], rec, exp, NULL, &unset);
+	assert_json(p, "{\"expectedTool\":null,\"strictMode\":true}");
+	assert_string_equal(unset, "expectedToolOrder: expected.order not found; "
+	                           "options: cfg.opts not found");
+	free(unset);
+	json_decref(p);
+
+	/* No expectation joined: the reason is passed through. */
+	p = config_resolve_params(&c.scorers[0], rec, NULL, "no expectation has id = 1", &unset);
+	assert_json(p, "{\"expectedTool\":null,\"strictMode\":true}");
+	assert_string_equal(unset, "expectedToolOrder: no expectation for this run "
+	                           "(no expectation has id = 1); options: cfg.opts not found");
+	free(unset);
+	json_decref(p);
+
+	p = config_resolve_params(&c.scorers[0], rec, NULL, NULL, &unset);
+	assert_string_equal(unset, "expectedToolOrder: no expectation for this run; "
+	                           "options: cfg.opts not found");
+	free(unset);
+	json_decref(p);
+
+	/* A NULL record finds nothing; unset may be NULL. */
+	p = config_resolve_params(&c.scorers[0], NULL, exp, NULL, NULL);
+	assert_json(p, "{\"strictMode\":true}");
+	json_decref(p);
+
+	json_decref(rec);
+	json_decref(exp);
+	config_free(&c);
+}
+
+static void test_resolve_literals(void **state)
+{
+	(void)state;
+	struct config c;
+	assert_loads(&c, "scorers:\n"
+	                 "  - id: w\n"
+	                 "    type: tool-call-accuracy\n"
+	                 "    expectedTool: weather-tool\n"
+	                 "    strictMode: ~\n"
+	                 "    options: {a: [1, 2]}\n");
+	char *unset = NULL;
+	json_t *p = config_resolve_params(&c.scorers[0], NULL, NULL, NULL, &unset);
+	assert_null(unset);
+	assert_json(p, "{\"expectedTool\":\"weather-tool\",\"options\":{\"a\":[1,2]},\"strictMode\":null}");
+	json_decref(p);
+	config_free(&c);
+}
+
+/* ---- hash -------------------------------------------------------------- */
+
+static void hash_of(const char *text, char out[17])
+{
+	struct config c;
+	assert_loads(&c, text);
+	assert_int_equal(c.nscorers, 1);
+	memcpy(out, c.scorers[0].hash, 17);
+	config_free(&c);
+}
+
+static void test_hash(void **state)
+{
+	(void)state;
+	const char *base = "scorers:\n  - id: w\n    type: tool-call-accuracy\n"
+	                   "    expectedTool: weather-tool\n    strictMode: false\n";
+	char h1[17], h2[17];
+
+	hash_of(base, h1);
+	hash_of(base, h2);
+	assert_string_equal(h1, h2);
+
+	/* Formatting, comments and the id do not matter. */
+	hash_of("# c\nscorers: [{id: other, type: tool-call-accuracy, "
+	        "expectedTool: \"weather-tool\", strictMode: False}]\n", h2);
+	assert_string_equal(h1, h2);
+	/* The default threshold written out means the same. */
+	hash_of("scorers: [{id: w, type: tool-call-accuracy, expectedTool: weather-tool, "
+	        "strictMode: false, threshold: 1}]\n", h2);
+	assert_string_equal(h1, h2);
+
+	const char *changed[] = {
+		"scorers: [{id: w, type: tool-call-accuracy, expectedTool: weather-tool, strictMode: true}]\n",
+		"scorers: [{id: w, type: tool-call-accuracy, expectedTool: weather-tool2, strictMode: false}]\n",
+		"scorers: [{id: w, type: tool-call-accuracy, expectedTool: weather-tool}]\n",
+		"scorers: [{id: w, type: tool-call-accuracy, expectedTool: weather-tool, strictMode: ~}]\n",
+		"scorers: [{id: w, type: tool-call-accuracy, expectedTool: weather-tool, strictMode: false, "
+		"threshold: 0.5}]\n",
+		"scorers: [{id: w, type: tool-call-accuracy, expectedTool: {from: weather-tool}, "
+		"strictMode: false}]\n",
+		"scorers: [{id: w, type: tool-call-accuracy, expectedTool: {from: weather-tool, "
+		"default: x}, strictMode: false}]\n",
+		"scorers: [{id: w, type: tool-call-accuracy, expectedToolOrder: [weather-tool], "
+		"strictMode: false}]\n",
+	};
+	char seen[sizeof changed / sizeof *changed][17];
+	for (size_t i = 0; i < sizeof changed / sizeof *changed; i++) {
+		hash_of(changed[i], seen[i]);
+		assert_string_not_equal(seen[i], h1);
+		for (size_t j = 0; j < i; j++)
+			assert_string_not_equal(seen[i], seen[j]);
+	}
+
+	/* Key order inside an object literal does not matter (sorted dump). */
+	hash_of("scorers: [{id: w, type: tool-call-accuracy, expectedTool: t, options: {a: 1, b: 2}}]\n", h1);
+	hash_of("scorers: [{id: w, type: tool-call-accuracy, expectedTool: t, options: {b: 2, a: 1}}]\n", h2);
+	assert_string_equal(h1, h2);
+	/* Different types with no params differ. */
+	hash_of("scorers: [{id: w, type: word-inclusion}]\n", h1);
+	hash_of("scorers: [{id: w, type: fake-rating, threshold: 1}]\n", h2);
+	assert_string_not_equal(h1, h2);
+}
+
+/* ---- files ------------------------------------------------------------- */
+
+static char tmpdir[64];
+
+static int make_tmpdir(void **state)
+{
+	(void)state;
+	strcpy(tmpdir, "/tmp/tcr-config-XXXXXX");
+	return mkdtemp(tmpdir) ? 0 : -1;
+}
+
+static int remove_tmpdir(void **state)
+{
+	(void)state;
+	return rmdir(tmpdir);
+}
+
+static void write_file(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+static void test_load_file(void **state)
+{
+	(void)state;
+	char path[128], want[160];
+	snprintf(path, sizeof path, "%s/conf.yaml", tmpdir);
+	write_file(path, "expectations:\n  file: sub/tasks.jsonl\n  match: {run: a, expected: b}\n");
+
+	struct config c;
+	char err[256];
+	assert_int_equal(config_load(&c, path, err, sizeof err), 0);
+	assert_string_equal(c.path, path);
+	assert_string_equal(c.dir, tmpdir);
+	snprintf(want, sizeof want, "%s/sub/tasks.jsonl", tmpdir);
+	assert_string_equal(c.expect.file, want);
+	config_free(&c);
+
+	/* Errors name the file as given. */
+	write_file(path, "scorers:\n  - id: w\n    typo: x\n");
+	assert_int_equal(config_load(&c, path, err, sizeof err), -1);
+	snprintf(want, sizeof want, "%s:2:5: scorer 'w' has no 'type'", path);
+	assert_string_equal(err, want);
+	config_free(&c);
+	unlink(path);
+
+	assert_int_equal(config_load(&c, path, err, sizeof err), -1);
+	snprintf(want, sizeof want, "%s: No such file or directory", path);
+	assert_string_equal(err, want);
+	config_free(&c);
+
+	/* A directory is not a configuration. */
+	assert_int_equal(config_load(&c, tmpdir, err, sizeof err), -1);
+	snprintf(want, sizeof want, "%s: Is a directory", tmpdir);
+	assert_string_equal(err, want);
+	config_free(&c);
+}
+
+static void test_load_file_in_cwd(void **state)
+{
+	(void)state;
+	char cwd[512];
+	assert_non_null(getcwd(cwd, sizeof cwd));
+	assert_int_equal(chdir(tmpdir), 0);
+	write_file("conf.yaml", "expectations:\n  file: tasks.jsonl\n  match: {run: a, expected: b}\n");
+
+	struct config c;
+	char err[256];
+	int rc = config_load(&c, "conf.yaml", err, sizeof err);
+	unlink("conf.yaml");
+	assert_int_equal(chdir(cwd), 0);
+	assert_int_equal(rc, 0);
+	assert_string_equal(c.dir, ".");
+	assert_string_equal(c.expect.file, "tasks.jsonl");
+	config_free(&c);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_empty_configs),
+		cmocka_unit_test(test_example),
+		cmocka_unit_test(test_yaml_typing),
+		cmocka_unit_test(test_null_literals_allowed),
+		cmocka_unit_test(test_anchors),
+		cmocka_unit_test(test_alias_bomb),
+		cmocka_unit_test(test_syntax_errors),
+		cmocka_unit_test(test_structure_errors),
+		cmocka_unit_test(test_duplicate_keys),
+		cmocka_unit_test(test_duplicate_id),
+		cmocka_unit_test(test_unknown_scorer_type),
+		cmocka_unit_test(test_unknown_scorer_key),
+		cmocka_unit_test(test_wrong_types),
+		cmocka_unit_test(test_references_errors),
+		cmocka_unit_test(test_check_failure),
+		cmocka_unit_test(test_threshold),
+		cmocka_unit_test(test_expectations_errors),
+		cmocka_unit_test(test_composite_match),
+		cmocka_unit_test(test_resolve_found),
+		cmocka_unit_test(test_resolve_missing),
+		cmocka_unit_test(test_resolve_literals),
+		cmocka_unit_test(test_hash),
+		cmocka_unit_test(test_load_file),
+		cmocka_unit_test(test_load_file_in_cwd),
+	};
+	return cmocka_run_group_tests(tests, make_tmpdir, remove_tmpdir);
+}

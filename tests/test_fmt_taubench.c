@@ -1,0 +1,340 @@
+/* test_fmt_taubench.c - the tau-bench v1 loader.
+ *
+ * Fixtures are written inline with ' for " (jq() swaps them back) so they
+ * read like the JSON they stand for; a real apostrophe would be \u0027. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "format.h"
+#include "run.h"
+
+extern const struct format_ops format_taubench;
+
+static json_t *jq(const char *src)
+{
+	char *s = strdup(src);
+	for (char *p = s; *p; p++)
+		if (*p == '\'')
+			*p = '"';
+	json_error_t jerr;
+	json_t *v = json_loads(s, 0, &jerr);
+	if (!v)
+		fail_msg("fixture does not parse: %s (line %d col %d)", jerr.text, jerr.line,
+		         jerr.column);
+	free(s);
+	return v;
+}
+
+static struct run *load_ok(const char *src)
+{
+	json_t *rec = jq(src);
+	struct run *r = run_new(rec, "t.jsonl", 1, -1);
+	json_decref(rec);
+	char err[256] = "";
+	if (format_load(r, NULL, err, sizeof(err)) != 0)
+		fail_msg("load failed: %s", err);
+	assert_string_equal(r->format, "taubench");
+	return r;
+}
+
+static void expect_error(const char *src, const char *msg)
+{
+	json_t *rec = jq(src);
+	struct run *r = run_new(rec, "t.jsonl", 1, -1);
+	json_decref(rec);
+	char err[256] = "";
+	assert_int_equal(format_load(r, &format_taubench, err, sizeof(err)), -1);
+	assert_string_equal(err, msg);
+	run_free(r);
+}
+
+/* A retail run: a lookup, a failed cancel that reuses the lookup's call
+ * id (as gpt-4o's published runs do), an answer and the stop marker. */
+static const char *const RETAIL =
+	"{'_corpus':{'run_id':'ours-1','agent_model':'gpt-4o'},"
+	" 'task_id':7,'trial':0,'reward':1.0,"
+	" 'info':{'task':{'user_id':'wang_fang_1042','instruction':'你想知道订单 #W1042 在哪里。',"
+	"   'actions':[{'name':'get_order_details','kwargs':{'order_id':'#W1042'}}],'outputs':[]},"
+	"   'source':'user','reward_info':null},"
+	" 'traj':["
+	"  {'role':'system','content':'# 小売エージェントのポリシー'},"
+	"  {'role':'user','content':'你好，我的订单 #W1042 在哪里？'},"
+	"  {'role':'assistant','content':null,'tool_calls':[{'id':'call_x1','type':'function',"
+	"    'function':{'name':'get_order_details','arguments':'{\\'order_id\\':\\'#W1042\\'}'}}]},"
+	"  {'role':'tool','tool_call_id':'call_x1','name':'get_order_details','content':'{\\'status\\': \\'delivered\\'}'},"
+	"  {'role':'assistant','content':null,'tool_calls':[{'id':'call_x1','type':'function',"
+	"    'function':{'name':'cancel_pending_order','arguments':'{\\'order_id\\':\\'#W1042\\',\\'reason\\':\\'no longer needed\\'}'}}]},"
+	"  {'role':'tool','tool_call_id':'call_x1','name':'cancel_pending_order','content':'Error: non-pending order cannot be cancelled'},"
+	"  {'role':'assistant','content':'订单已送达，无法取消。\\n\\u00bfAlgo m\\u00e1s? \\\\ \\'ok\\''},"
+	"  {'role':'user','content':'好的，谢谢！ ###STOP###'}]}";
+
+static const char *const OPENAI_CHAT =
+	"{'messages':["
+	"  {'role':'system','content':'You are a shop assistant.'},"
+	"  {'role':'user','content':'Where is my order 1042?'},"
+	"  {'role':'assistant','content':null,'tool_calls':["
+	"    {'id':'call_a1','type':'function','function':{'name':'get_order','arguments':'{\\'order_id\\':\\'1042\\'}'}}]},"
+	"  {'role':'tool','tool_call_id':'call_a1','content':'Error: upstream timeout'},"
+	"  {'role':'assistant','content':'Order 1042 shipped.'}]}";
+
+static const char *const ANTHROPIC =
+	"{'system':'You are a shop assistant.','messages':["
+	"  {'role':'user','content':'Where is my order 1042?'},"
+	"  {'role':'assistant','content':[{'type':'tool_use','id':'toolu_01','name':'get_order','input':{'order_id':'1042'}}]},"
+	"  {'role':'user','content':[{'type':'tool_result','tool_use_id':'toolu_01','content':'shipped'}]}]}";
+
+static void test_detect(void **state)
+{
+	json_t *rec = jq(RETAIL);
+	assert_int_equal(format_taubench.detect(rec), 90);
+	assert_ptr_equal(format_detect(rec), &format_taubench);
+	json_decref(rec);
+
+	rec = jq("{'info':{},'traj':[]}");
+	assert_int_equal(format_taubench.detect(rec), 90);
+	json_decref(rec);
+	rec = jq("{'traj':[{'role':'user','content':'hi'}]}");
+	assert_int_equal(format_taubench.detect(rec), 50);
+	assert_ptr_equal(format_detect(rec), &format_taubench);
+	json_decref(rec);
+
+	const char *not_mine[] = {
+		OPENAI_CHAT, ANTHROPIC,
+		"[{'role':'user','content':'hi'}]",
+		"{'task_id':3,'traj':'x'}",
+		"{'task_id':3,'messages':[],'reward_info':{}}",
+		"{'query':'hi','response':'hello'}",
+	};
+	for (size_t i = 0; i < sizeof(not_mine) / sizeof(not_mine[0]); i++) {
+		rec = jq(not_mine[i]);
+		assert_int_equal(format_taubench.detect(rec), 0);
+		json_decref(rec);
+	}
+}
+
+static void test_roles_and_text(void **state)
+{
+	struct run *r = load_ok(RETAIL);
+	assert_int_equal(r->nmsgs, 8);
+	static const enum run_role roles[] = {
+		ROLE_SYSTEM, ROLE_USER, ROLE_ASSISTANT, ROLE_TOOL,
+		ROLE_ASSISTANT, ROLE_TOOL, ROLE_ASSISTANT, ROLE_USER,
+	};
+	for (size_t i = 0; i < r->nmsgs; i++) {
+		assert_int_equal(r->msgs[i].role, roles[i]);
+		assert_int_equal(r->msgs[i].origin, MSG_IN_OUTPUT);
+		assert_int_equal(r->msgs[i].src_index, (long)i);
+		assert_ptr_equal(r->msgs[i].raw, json_array_get(json_object_get(r->record, "traj"), i));
+	}
+	assert_string_equal(r->msgs[0].text, "# 小売エージェントのポリシー");
+	assert_string_equal(r->msgs[2].text, "");
+	assert_string_equal(r->msgs[6].text, "订单已送达，无法取消。\n¿Algo más? \\ \"ok\"");
+	/* The stop marker is the simulator's words: kept, as user text. */
+	assert_string_equal(r->msgs[7].text, "好的，谢谢！ ###STOP###");
+	assert_false(r->msgs[7].is_tool_output);
+	assert_string_equal(run_first_user_text(r), "你好，我的订单 #W1042 在哪里？");
+	assert_string_equal(run_final_agent_text(r), r->msgs[6].text);
+	assert_string_equal(r->model, "gpt-4o");
+	run_free(r);
+}
+
+static void test_calls_and_reused_id(void **state)
+{
+	struct run *r = load_ok(RETAIL);
+	assert_int_equal(r->ncalls, 2);
+	struct run_call *c = &r->calls[0];
+	assert_string_equal(c->id, "call_x1");
+	assert_string_equal(c->name, "get_order_details");
+	assert_string_equal(json_string_value(c->raw_name), "get_order_details");
+	assert_string_equal(json_string_value(c->raw_id), "call_x1");
+	assert_string_equal(json_string_value(json_object_get(c->args, "order_id")), "#W1042");
+	assert_int_equal(c->msg_index, 2);
+	assert_int_equal(c->src_msg_index, 2);
+	assert_int_equal(c->requestor, REQ_AGENT);
+	assert_true(c->has_result);
+	assert_false(c->is_error);
+	assert_int_equal(c->state, CALL_COMPLETED);
+	assert_int_equal(c->result_msg, 3);
+	assert_string_equal(json_string_value(c->result), "{\"status\": \"delivered\"}");
+
+	/* Same id: the second result belongs to the second call. */
+	c = &r->calls[1];
+	assert_string_equal(c->id, "call_x1");
+	assert_string_equal(c->name, "cancel_pending_order");
+	assert_int_equal(c->result_msg, 5);
+	assert_true(c->is_error);
+	assert_int_equal(c->state, CALL_FAILED);
+	assert_string_equal(c->error_text, "Error: non-pending order cannot be cancelled");
+	assert_string_equal(r->msgs[3].answers_call_id, "call_x1");
+	for (size_t i = 0; i < r->nmsgs; i++)
+		assert_false(r->msgs[i].unmatched_result);
+	assert_int_equal(run_agent_calls(r, NULL), 2);
+	run_free(r);
+}
+
+static void test_nearest_preceding(void **state)
+{
+	/* Two calls with one id before either result: the first result goes
+	 * to the nearer (later) call, the next to the earlier one; a third
+	 * result has no call left and is flagged. */
+	struct run *r = load_ok("{'task_id':1,'traj':["
+	    " {'role':'assistant','content':null,'tool_calls':[{'id':'c','type':'function','function':{'name':'a','arguments':'{}'}}]},"
+	    " {'role':'assistant','content':null,'tool_calls':[{'id':'c','type':'function','function':{'name':'b','arguments':'{}'}}]},"
+	    " {'role':'tool','tool_call_id':'c','name':'b','content':'for b'},"
+	    " {'role':'tool','tool_call_id':'c','name':'a','content':'for a'},"
+	    " {'role':'tool','tool_call_id':'c','name':'a','content':'again'}]}");
+	assert_string_equal(json_string_value(r->calls[1].result), "for b");
+	assert_string_equal(json_string_value(r->calls[0].result), "for a");
+	assert_false(r->msgs[2].unmatched_result);
+	assert_false(r->msgs[3].unmatched_result);
+	assert_true(r->msgs[4].unmatched_result);
+	run_free(r);
+}
+
+static void test_args_unmatched_unanswered(void **state)
+{
+	struct run *r = load_ok("{'task_id':2,'traj':["
+	    " {'role':'user','content':'取消航班'},"
+	    " {'role':'assistant','content':'让我看看。','tool_calls':["
+	    "   {'id':'o','type':'function','function':{'name':'obj','arguments':{'reservation_id':'ZFA04Y'}}},"
+	    "   {'id':'bad','type':'function','function':{'name':'broken','arguments':'{\\'reservation_id\\': '}},"
+	    "   {'id':'none','type':'function','function':{'name':'noargs'}}]},"
+	    " {'role':'tool','tool_call_id':'o','name':'obj','content':'done'},"
+	    " {'role':'tool','tool_call_id':'ghost','name':'x','content':'Error: who?'},"
+	    " {'role':'tool','name':'x','content':'no id'}]}");
+	assert_int_equal(r->ncalls, 3);
+	assert_int_equal(r->msgs[1].ncalls, 3);
+	assert_string_equal(r->msgs[1].text, "让我看看。");
+	/* Arguments as an object are taken as they are. */
+	assert_string_equal(json_string_value(json_object_get(r->calls[0].args, "reservation_id")),
+	                    "ZFA04Y");
+	assert_true(r->calls[0].has_result);
+	/* Unparsable argument text is kept and flagged. */
+	assert_true(r->calls[1].args_invalid);
+	assert_null(r->calls[1].args);
+	assert_string_equal(r->calls[1].args_text, "{\"reservation_id\": ");
+	assert_false(r->calls[1].has_result);
+	assert_int_equal(r->calls[1].state, CALL_REQUESTED);
+	assert_null(r->calls[2].args);
+	assert_false(r->calls[2].has_result);
+	/* A result for an id nobody used, and one with no id at all. */
+	assert_true(r->msgs[3].unmatched_result);
+	assert_true(r->msgs[3].result_is_error);
+	assert_true(r->msgs[4].unmatched_result);
+	assert_true(r->msgs[4].is_tool_output);
+	run_free(r);
+}
+
+static void test_malformed(void **state)
+{
+	expect_error("[]", "a tau-bench record must be a JSON object");
+	expect_error("{'task_id':1}", "traj: missing");
+	expect_error("{'task_id':1,'traj':{'role':'user'}}", "traj: not an array");
+	expect_error("{'traj':[{'role':'user','content':'x'},'oops']}", "traj[1]: not an object");
+	expect_error("{'traj':[{'role':5}]}", "traj[0].role: missing or not a string");
+	expect_error("{'traj':[{'role':'critic','content':'x'}]}",
+	             "traj[0].role: unknown role \"critic\"");
+	expect_error("{'traj':[{'role':'user','content':42}]}",
+	             "traj[0].content: not a string, a list or null");
+	expect_error("{'traj':[{'role':'assistant','content':null,'tool_calls':{}}]}",
+	             "traj[0].tool_calls: not a list or null");
+	expect_error("{'traj':[{'role':'assistant','tool_calls':['call']}]}",
+	             "traj[0].tool_calls[0]: not an object");
+	expect_error("{'traj':[{'role':'user','content':'a'},{'role':'assistant','tool_calls':[{'id':'a'}]}]}",
+	             "traj[1].tool_calls[0].function: missing");
+	expect_error("{'traj':[{'role':'user'},{'role':'user'},{'role':'user'},"
+	             "{'role':'assistant','tool_calls':[{'id':'a','function':'f'}]}]}",
+	             "traj[3].tool_calls[0].function: not an object");
+	expect_error("{'traj':[{'role':'assistant','tool_calls':[{'id':1,'function':{}}]}]}",
+	             "traj[0].tool_calls[0].id: not a string");
+	expect_error("{'traj':[{'role':'assistant','tool_calls':[{'id':'a','function':{'name':{}}}]}]}",
+	             "traj[0].tool_calls[0].function.name: not a string");
+	expect_error("{'traj':[{'role':'assistant','tool_calls':[{'id':'a','function':{'name':'f','arguments':[1]}}]}]}",
+	             "traj[0].tool_calls[0].function.arguments: not a string or an object");
+	expect_error("{'traj':[{'role':'tool','tool_call_id':9,'content':'x'}]}",
+	             "traj[0].tool_call_id: not a string");
+}
+
+static void test_real_sample(void **state)
+{
+	const char *dir = getenv("TCR_SHARED_DIR");
+	if (!dir || !*dir) {
+		printf("SKIP: TCR_SHARED_DIR not set; real tau-bench sample not loaded\n");
+		skip();
+	}
+	char path[4096];
+	snprintf(path, sizeof(path), "%s/fixtures/real/taubench_v1_airline_sample.jsonl", dir);
+	FILE *f = fopen(path, "r");
+	if (!f) {
+		printf("SKIP: %s not found; real tau-bench sample not loaded\n", path);
+		skip();
+	}
+	char *line = NULL;
+	size_t cap = 0, lineno = 0, errors = 0, stops = 0, reused = 0;
+	while (getline(&line, &cap, f) > 0) {
+		lineno++;
+		json_error_t jerr;
+		json_t *rec = json_loads(line, 0, &jerr);
+		assert_non_null(rec);
+		assert_ptr_equal(format_detect(rec), &format_taubench);
+		struct run *r = run_new(rec, path, lineno, -1);
+		char err[256] = "";
+		if (format_load(r, NULL, err, sizeof(err)) != 0)
+			fail_msg("line %zu: %s", lineno, err);
+		json_t *traj = json_object_get(rec, "traj");
+		assert_int_equal(r->nmsgs, json_array_size(traj));
+		size_t want_calls = 0, i;
+		json_t *m;
+		json_array_foreach(traj, i, m)
+			want_calls += json_array_size(json_object_get(m, "tool_calls"));
+		assert_int_equal(r->ncalls, want_calls);
+		assert_int_equal(run_agent_calls(r, NULL), want_calls);
+		/* Every result finds its call, even where ids repeat, and every
+		 * call got exactly one result. */
+		for (i = 0; i < r->nmsgs; i++) {
+			assert_false(r->msgs[i].unmatched_result);
+			if (strstr(r->msgs[i].text, "###STOP###") && r->msgs[i].role == ROLE_USER)
+				stops++;
+		}
+		for (i = 0; i < r->ncalls; i++) {
+			assert_true(r->calls[i].has_result);
+			assert_false(r->calls[i].args_invalid);
+			errors += r->calls[i].is_error;
+			for (size_t k = 0; k < i; k++)
+				if (strcmp(r->calls[k].id, r->calls[i].id) == 0) {
+					reused++;
+					break;
+				}
+		}
+		assert_string_equal(r->model, "gpt-4o");
+		run_free(r);
+		json_decref(rec);
+	}
+	free(line);
+	fclose(f);
+	assert_true(lineno > 0);
+	assert_true(errors > 0);
+	assert_true(stops > 0);
+	assert_true(reused > 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_detect),
+		cmocka_unit_test(test_roles_and_text),
+		cmocka_unit_test(test_calls_and_reused_id),
+		cmocka_unit_test(test_nearest_preceding),
+		cmocka_unit_test(test_args_unmatched_unanswered),
+		cmocka_unit_test(test_malformed),
+		cmocka_unit_test(test_real_sample),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
