@@ -143,7 +143,8 @@ const char *call_state_name(enum call_state st);
 const char *run_first_user_text(const struct run *r);   /* first human turn, "" if none */
 const char *run_final_agent_text(const struct run *r);  /* last non-empty assistant text */
 /* The agent's calls counted for scoring: not a simulated user's, not
- * partial ones, in the agent's messages, in order. Returns the count and
+ * partial ones, in the agent's messages of the run's output (Azure's query
+ * and Mastra's inputMessages are context), in order. Returns the count and
  * fills idx (may be NULL) with indexes into r->calls. */
 size_t run_agent_calls(const struct run *r, size_t *idx);
 

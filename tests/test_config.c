@@ -153,6 +153,30 @@ static void test_empty_configs(void **state)
 	}
 }
 
+/* Without a name the config counts as built in: no path, and messages
+ * still carry a placeholder so they keep the FILE:LINE:COLUMN shape. */
+static void test_unnamed(void **state)
+{
+	(void)state;
+	struct config c;
+	char err[256];
+	assert_int_equal(config_load_string(&c, NULL, NULL, "", 0, err, sizeof err), 0);
+	assert_null(c.path);
+	assert_null(c.dir);
+	config_free(&c);
+
+	const char *bad = "scorers: 1\n";
+	assert_int_equal(config_load_string(&c, NULL, NULL, bad, strlen(bad), err, sizeof err), -1);
+	assert_string_equal(err, "<config>:1:10: 'scorers' must be a list of scorers, got a value");
+	config_free(&c);
+
+	/* A relative expectations file stays as written without a folder. */
+	const char *ex = "expectations: {file: e.jsonl, match: {run: a, expected: a}}\n";
+	assert_int_equal(config_load_string(&c, NULL, NULL, ex, strlen(ex), err, sizeof err), 0);
+	assert_string_equal(c.expect.file, "e.jsonl");
+	config_free(&c);
+}
+
 static const char example[] =
 	"runs:\n"
 	"  id: _corpus.run_id          # optional\n"
@@ -851,6 +875,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_empty_configs),
+		cmocka_unit_test(test_unnamed),
 		cmocka_unit_test(test_example),
 		cmocka_unit_test(test_yaml_typing),
 		cmocka_unit_test(test_null_literals_allowed),

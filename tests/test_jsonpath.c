@@ -20,7 +20,7 @@ static void assert_invalid(const char *path, const char *want)
 {
 	const char *err = NULL;
 	if (jsonpath_valid(path, &err))
-		fail_msg("'%s' should be invalid", path);
+		fail_msg("'%s' should be invalid", path ? path : "(null)");
 	assert_non_null(err);
 	assert_string_equal(err, want);
 }

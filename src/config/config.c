@@ -1158,7 +1158,7 @@ int config_load_string(struct config *c, const char *name, const char *dir,
 		.err = err,
 		.errlen = errlen,
 	};
-	c->path = xstrdup(x.name);
+	c->path = name ? xstrdup(name) : NULL;   /* NULL marks the built-in config */
 	c->dir = dir ? xstrdup(dir) : NULL;
 
 	int rc = tree_build(&x, text ? text : "", text ? len : 0);

@@ -144,11 +144,14 @@ void run_join_results(struct run *r)
 {
 	for (size_t mi = 0; mi < r->nmsgs; mi++) {
 		struct run_msg *m = &r->msgs[mi];
-		if (!m->is_tool_output || !m->answers_call_id)
+		if (!m->is_tool_output)
 			continue;
+		if (!m->answers_call_id) {
+			m->unmatched_result = true;    /* nothing to join it by; keep it visible */
+			continue;
+		}
 		struct run_call *hit = NULL;
-		/* Nearest preceding call with the id that is still unanswered;
-		 * failing that, the nearest preceding one at all. */
+		/* Nearest preceding call with the id that is still unanswered. */
 		for (size_t ci = r->ncalls; ci-- > 0;) {
 			struct run_call *c = &r->calls[ci];
 			if (c->msg_index >= mi || !c->id || strcmp(c->id, m->answers_call_id) != 0)
@@ -285,8 +288,9 @@ size_t run_agent_calls(const struct run *r, size_t *idx)
 		const struct run_call *c = &r->calls[i];
 		if (c->requestor != REQ_AGENT || c->state == CALL_PARTIAL)
 			continue;
-		if (r->msgs[c->msg_index].role != ROLE_ASSISTANT)
-			continue;
+		const struct run_msg *m = &r->msgs[c->msg_index];
+		if (m->role != ROLE_ASSISTANT || m->origin != MSG_IN_OUTPUT)
+			continue;      /* input messages are context, not the run being judged */
 		if (idx)
 			idx[n] = i;
 		n++;

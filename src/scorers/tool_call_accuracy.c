@@ -105,7 +105,7 @@ static void tca_extract(const struct run *r, json_t *tools, json_t *infos)
 			ii = c->src_call_index;
 		} else {
 			if (c->requestor != REQ_AGENT || c->state == CALL_PARTIAL ||
-			    m->role != ROLE_ASSISTANT || !c->name[0])
+			    m->role != ROLE_ASSISTANT || m->origin != MSG_IN_OUTPUT || !c->name[0])
 				continue;
 			name = json_string(c->name);
 			id = c->id && c->id[0] ? json_string(c->id) : NULL;

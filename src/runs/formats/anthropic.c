@@ -265,6 +265,19 @@ static int anth_load_msg(struct run *r, json_t *m, const char *where, size_t i,
 	return 0;
 }
 
+/* The record's model, or the one the fixtures' _corpus names (a string,
+ * or a list when a session switched models: the first one). */
+static const char *anth_model(json_t *rec)
+{
+	json_t *m = json_object_get(rec, "model");
+	if (json_is_string(m))
+		return json_string_value(m);
+	m = json_object_get(json_object_get(rec, "_corpus"), "agent_model");
+	if (json_is_array(m))
+		m = json_array_get(m, 0);
+	return json_is_string(m) ? json_string_value(m) : NULL;
+}
+
 static int anth_load(struct run *r, char *err, size_t errlen)
 {
 	json_t *rec = r->record;
@@ -295,7 +308,7 @@ static int anth_load(struct run *r, char *err, size_t errlen)
 		json_t *tools = json_object_get(rec, "tools");
 		if (tools && !json_is_null(tools))
 			r->tool_defs = tools;
-		r->model = anth_str(json_object_get(rec, "model"), NULL);
+		r->model = anth_model(rec);
 	} else if (!json_is_array(rec)) {
 		snprintf(err, errlen, "an anthropic record must be an object or an array of messages");
 		return -1;

@@ -81,12 +81,14 @@ static bool azure_result_failed(json_t *v)
 }
 
 /* The first of the id keys present: tool_call_id (flat items), call_id
- * (Responses items, whose "id" is the item's own), id (nested calls). */
-static int azure_id_of(json_t *obj, json_t **out, const char *path, char *err, size_t errlen)
+ * (Responses items, whose "id" is the item's own), id (nested calls; a
+ * result item's own id never names a call, so results skip it). */
+static int azure_id_of(json_t *obj, bool is_call, json_t **out, const char *path,
+                       char *err, size_t errlen)
 {
 	static const char *const keys[] = { "tool_call_id", "call_id", "id" };
 	*out = NULL;
-	for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]); k++) {
+	for (size_t k = 0; k < (is_call ? 3u : 2u); k++) {
 		json_t *v = json_object_get(obj, keys[k]);
 		if (!v || json_is_null(v))
 			continue;
@@ -117,7 +119,7 @@ static int azure_add_call(struct run *r, size_t mi, json_t *item, const char *pa
 		snprintf(where, sizeof(where), "%s.tool_call", path);
 	}
 	json_t *id;
-	if (azure_id_of(inner, &id, where, err, errlen) < 0)
+	if (azure_id_of(inner, true, &id, where, err, errlen) < 0)
 		return -1;
 	json_t *fields = inner;
 	json_t *fn = json_object_get(inner, "function");
@@ -236,7 +238,7 @@ static int azure_load_msg(struct run *r, json_t *m, const char *list, size_t i,
 			json_t *iid;
 			char path[96];
 			snprintf(path, sizeof(path), "%s[%zu].content[%zu]", list, i, res_k);
-			if (azure_id_of(res_item, &iid, path, err, errlen) < 0)
+			if (azure_id_of(res_item, false, &iid, path, err, errlen) < 0)
 				return -1;
 			msg->answers_call_id = json_string_value(iid);
 		}

@@ -125,7 +125,12 @@ static int chat_detect(json_t *rec)
 	}
 	if (!seen)
 		return 0;
-	return best == 2 ? 40 : 20;
+	if (best == 2)
+		return 40;
+	/* A top-level system prompt is how Anthropic writes it, not OpenAI. */
+	if (list != rec && json_object_get(rec, "system"))
+		return 0;
+	return 20;
 }
 
 /* Checks a content value and returns its text: a string, null, or a list
@@ -313,6 +318,19 @@ static void chat_join_by_name(struct run *r)
 	}
 }
 
+/* The record's model, or the one the fixtures' _corpus names (a string,
+ * or a list when a session switched models: the first one). */
+static const char *chat_model(json_t *rec)
+{
+	json_t *m = json_object_get(rec, "model");
+	if (json_is_string(m))
+		return json_string_value(m);
+	m = json_object_get(json_object_get(rec, "_corpus"), "agent_model");
+	if (json_is_array(m))
+		m = json_array_get(m, 0);
+	return json_is_string(m) ? json_string_value(m) : NULL;
+}
+
 static int chat_load(struct run *r, char *err, size_t errlen)
 {
 	json_t *rec = r->record;
@@ -328,8 +346,7 @@ static int chat_load(struct run *r, char *err, size_t errlen)
 		json_t *tools = json_object_get(rec, "tools");
 		if (tools && !json_is_null(tools))
 			r->tool_defs = tools;
-		if (json_is_string(json_object_get(rec, "model")))
-			r->model = json_string_value(json_object_get(rec, "model"));
+		r->model = chat_model(rec);
 	} else if (!json_is_array(rec)) {
 		snprintf(err, errlen, "an openai-chat record must be an object or an array of messages");
 		return -1;

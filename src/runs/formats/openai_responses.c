@@ -349,6 +349,19 @@ static int resp_list(struct run *r, const char *key, enum run_role text_role,
 	return 0;
 }
 
+/* The record's model, or the one the fixtures' _corpus names (a string,
+ * or a list when a session switched models: the first one). */
+static const char *resp_model(json_t *rec)
+{
+	json_t *m = json_object_get(rec, "model");
+	if (json_is_string(m))
+		return json_string_value(m);
+	m = json_object_get(json_object_get(rec, "_corpus"), "agent_model");
+	if (json_is_array(m))
+		m = json_array_get(m, 0);
+	return json_is_string(m) ? json_string_value(m) : NULL;
+}
+
 static int resp_load(struct run *r, char *err, size_t errlen)
 {
 	json_t *rec = r->record;
@@ -369,7 +382,7 @@ static int resp_load(struct run *r, char *err, size_t errlen)
 	json_t *tools = json_object_get(rec, "tools");
 	if (tools && !json_is_null(tools))
 		r->tool_defs = tools;
-	r->model = resp_str(json_object_get(rec, "model"), NULL);
+	r->model = resp_model(rec);
 	/* A Response object's instructions are its system prompt. */
 	json_t *instr = json_object_get(rec, "instructions");
 	if (json_is_string(instr) && json_string_length(instr))

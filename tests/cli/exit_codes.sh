@@ -1,0 +1,68 @@
+#!/bin/sh
+# exit_codes.sh - 0 done, 1 --fail-under not met, 2 usage/config, 3 input.
+. "$TCR_SRCDIR/tests/cli/lib.sh"
+D="$TCR_SRCDIR/tests/data"
+
+run_tcr "$TMP/o" "$TMP/err" score -c "$D/mini.yaml" --fail-under 0.4 "$D/mini-runs.jsonl"
+assert_rc "fail-under met exits 0" 0
+run_tcr "$TMP/o" "$TMP/err" score -c "$D/mini.yaml" --fail-under 0.9 "$D/mini-runs.jsonl"
+assert_rc "fail-under missed exits 1" 1
+assert_grep "fail-under names the scorer" "$TMP/err" "order: mean score 0.500 is under 0.9"
+run_tcr "$TMP/o" "$TMP/err" score -c "$D/mini.yaml" --fail-under abc "$D/mini-runs.jsonl"
+assert_rc "bad --fail-under exits 2" 2
+run_tcr "$TMP/o" "$TMP/err" score --bogus
+assert_rc "unknown option exits 2" 2
+run_tcr "$TMP/o" "$TMP/err" score -c "$D/mini.yaml" -o xml "$D/mini-runs.jsonl"
+assert_rc "unknown output exits 2" 2
+assert_grep "unknown output is named" "$TMP/err" "unknown output 'xml'"
+run_tcr "$TMP/o" "$TMP/err" score -c "$D/mini.yaml" --format nope "$D/mini-runs.jsonl"
+assert_rc "unknown format exits 2" 2
+
+printf 'scorers:\n  - id: a\n    type: tool-call-accuracy\n    expectedTool: [x]\n' > "$TMP/bad.yaml"
+run_tcr "$TMP/o" "$TMP/err" score -c "$TMP/bad.yaml" "$D/mini-runs.jsonl"
+assert_rc "wrong type in YAML exits 2" 2
+assert_grep "YAML error has FILE:LINE:COLUMN" "$TMP/err" "$TMP/bad.yaml:4:19: "
+assert_eq "no work is done on a YAML error" "$(wc -c < "$TMP/o" | tr -d ' ')" 0
+printf 'scorers:\n  - id: a\n    type: nope\n' > "$TMP/bad2.yaml"
+run_tcr "$TMP/o" "$TMP/err" score -c "$TMP/bad2.yaml" "$D/mini-runs.jsonl"
+assert_rc "unknown scorer type exits 2" 2
+assert_grep "unknown scorer type is named" "$TMP/err" "$TMP/bad2.yaml:3:11: unknown scorer type 'nope'"
+printf 'scorers:\n  - id: a\n    type: tool-call-accuracy\n' > "$TMP/bad3.yaml"
+run_tcr "$TMP/o" "$TMP/err" score -c "$TMP/bad3.yaml" "$D/mini-runs.jsonl"
+assert_rc "a scorer Mastra could not create exits 2" 2
+assert_grep "the factory message is shown" "$TMP/err" "Either expectedTool or expectedToolOrder must be provided"
+run_tcr "$TMP/o" "$TMP/err" score -c "$TMP/missing.yaml" "$D/mini-runs.jsonl"
+assert_rc "a missing config exits 2" 2
+
+run_tcr "$TMP/o" "$TMP/err" score -c "$D/mini.yaml" "$TMP/nothing-here.jsonl"
+assert_rc "an unreadable input exits 3" 3
+assert_grep "the unreadable input is named" "$TMP/err" "$TMP/nothing-here.jsonl: No such file or directory"
+run_tcr "$TMP/o" "$TMP/err" score -c "$D/mini.yaml" --expect "$TMP/none.jsonl" "$D/mini-runs.jsonl"
+assert_rc "an unreadable expectations file exits 3" 3
+
+# without -c, ./tcreview.yaml is used
+mkdir -p "$TMP/cwd"
+cp "$D/mini.yaml" "$D/mini-tasks.jsonl" "$TMP/cwd/"
+mv "$TMP/cwd/mini.yaml" "$TMP/cwd/tcreview.yaml"
+(cd "$TMP/cwd" && "$TCR_BIN" score -o jsonl "$D/mini-runs.jsonl" > "$TMP/o" 2>"$TMP/err"); RC=$?
+assert_rc "tcreview.yaml in the current folder is read" 0
+assert_eq "and scores" "$(wc -l < "$TMP/o" | tr -d ' ')" 9
+(cd "$TMP" && "$TCR_BIN" score -o jsonl "$D/mini-runs.jsonl" > "$TMP/o" 2>"$TMP/err"); RC=$?
+assert_rc "no configuration at all exits 2" 2
+
+run_tcr "$TMP/o" "$TMP/err" --version
+assert_rc "--version exits 0" 0
+assert_grep "--version names jansson" "$TMP/o" "jansson 2."
+assert_grep "--version names libyaml" "$TMP/o" "libyaml 0."
+assert_grep "--version names libcurl" "$TMP/o" "libcurl "
+assert_grep "--version names ncurses" "$TMP/o" "ncurses "
+run_tcr "$TMP/o" "$TMP/err" score --help
+assert_rc "score --help exits 0" 0
+assert_grep "score --help shows usage" "$TMP/o" "usage: tcreview score"
+run_tcr "$TMP/o" "$TMP/err" score --help formats
+assert_grep "--help formats lists the loaders" "$TMP/o" "tau2"
+run_tcr "$TMP/o" "$TMP/err" --help
+assert_rc "--help exits 0" 0
+run_tcr "$TMP/o" "$TMP/err" frobnicate
+assert_rc "an unknown command exits 2" 2
+finish

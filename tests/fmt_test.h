@@ -1,0 +1,319 @@
+/* fmt_test.h - helpers and sample records shared by the loader tests.
+ *
+ * Fixtures are written with ' for " so that they read as JSON inside C
+ * strings; fmt_parse turns every ' back into ". A quote inside a JSON
+ * string is written \\' (it becomes \"), an apostrophe in text \\u0027.
+ * The samples tell one small story in every format (order 2087, asked in
+ * Japanese, answered in Chinese with an emoji), so each loader can check
+ * that it claims its own and none of the others. */
+#ifndef TCR_FMT_TEST_H
+#define TCR_FMT_TEST_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "format.h"
+#include "run.h"
+
+static inline json_t *fmt_parse(const char *text)
+{
+	char *s = strdup(text);
+	assert_non_null(s);
+	for (char *p = s; *p; p++)
+		if (*p == '\'')
+			*p = '"';
+	json_error_t jerr;
+	json_t *v = json_loads(s, JSON_DECODE_ANY, &jerr);
+	if (!v)
+		fprintf(stderr, "fixture does not parse: %s at %d:%d\n%s\n", jerr.text, jerr.line,
+		        jerr.column, s);
+	free(s);
+	assert_non_null(v);
+	return v;
+}
+
+/* Detects and loads; the record must be `format` and load cleanly. */
+static inline struct run *fmt_load(const char *text, const char *format)
+{
+	json_t *rec = fmt_parse(text);
+	struct run *r = run_new(rec, "test.jsonl", 1, -1);
+	json_decref(rec);
+	char err[256] = "";
+	int rc = format_load(r, NULL, err, sizeof(err));
+	if (rc != 0)
+		fprintf(stderr, "load failed: %s\n", err);
+	assert_int_equal(rc, 0);
+	assert_string_equal(r->format, format);
+	return r;
+}
+
+/* Loads with a forced format and returns load's result; err gets the message. */
+static inline int fmt_load_err(const char *text, const char *format, char *err, size_t errlen)
+{
+	const struct format_ops *f = format_find(format);
+	assert_non_null(f);
+	json_t *rec = fmt_parse(text);
+	struct run *r = run_new(rec, "test.jsonl", 1, -1);
+	json_decref(rec);
+	err[0] = '\0';
+	int rc = format_load(r, f, err, errlen);
+	run_free(r);
+	return rc;
+}
+
+static inline int fmt_score(const char *format, const char *text)
+{
+	const struct format_ops *f = format_find(format);
+	assert_non_null(f);
+	json_t *rec = fmt_parse(text);
+	int s = f->detect(rec);
+	json_decref(rec);
+	return s;
+}
+
+struct fmt_sample {
+	const char *format;         /* the loader that must win */
+	const char *label;
+	const char *json;
+};
+
+static const struct fmt_sample fmt_samples[] = {
+	{ "mastra", "mastra 1.x run",
+	  "{'id': 'ord-2087', 'config': {'expectedToolOrder': ['lookup_order']},"
+	  " 'inputMessages': [{'id': 'u1', 'role': 'user', 'createdAt': '2025-03-01T09:00:00.000Z',"
+	  "   'content': {'format': 2, 'content': '注文 2087 はどこですか？',"
+	  "               'parts': [{'type': 'text', 'text': '注文 2087 はどこですか？'}]}}],"
+	  " 'output': [{'id': 'a1', 'role': 'assistant', 'content': {'format': 2, 'content': '已发货 📦',"
+	  "   'parts': [{'type': 'step-start'},"
+	  "     {'type': 'tool-invocation', 'toolInvocation': {'state': 'result', 'toolCallId': 'm1',"
+	  "       'toolName': 'lookup_order', 'args': {'order': '2087'}, 'result': {'status': 'shipped'}}},"
+	  "     {'type': 'text', 'text': '已发货 📦'}],"
+	  "   'toolInvocations': [{'toolCallId': 'm1', 'toolName': 'lookup_order', 'args': {'order': '2087'},"
+	  "     'result': {'status': 'shipped'}, 'state': 'result'}]}}]}" },
+	{ "mastra", "mastra 0.x run",
+	  "{'id': 'ord-2087', 'config': {'expectedTool': 'lookup_order'},"
+	  " 'inputMessages': [{'id': 'u1', 'role': 'user', 'content': '注文 2087 はどこですか？',"
+	  "   'parts': [{'type': 'text', 'text': '注文 2087 はどこですか？'}], 'toolInvocations': []}],"
+	  " 'output': [{'id': 'a1', 'role': 'assistant', 'content': '已发货 📦',"
+	  "   'parts': [{'type': 'text', 'text': '已发货 📦'}],"
+	  "   'toolInvocations': [{'toolCallId': 'm1', 'toolName': 'lookup_order',"
+	  "     'args': {'order': '2087'}, 'result': {'status': 'shipped'}, 'state': 'result'}]}]}" },
+	{ "ai-sdk-v5", "ai sdk v5 array",
+	  "[{'id': 'u1', 'role': 'user', 'parts': [{'type': 'text', 'text': '注文 2087 はどこですか？'}]},"
+	  " {'id': 'a1', 'role': 'assistant', 'parts': [{'type': 'step-start'},"
+	  "   {'type': 'tool-lookup_order', 'toolCallId': 's1', 'state': 'output-available',"
+	  "    'input': {'order': '2087'}, 'output': {'status': 'shipped'}},"
+	  "   {'type': 'step-start'},"
+	  "   {'type': 'dynamic-tool', 'toolName': 'track_parcel', 'toolCallId': 's2',"
+	  "    'state': 'output-error', 'input': {'tracking': 'SF88'}, 'errorText': '上游超时'},"
+	  "   {'type': 'text', 'text': '已发货 📦', 'state': 'done'}]}]" },
+	{ "ai-sdk-v5", "ai sdk v5 {messages} without tools",
+	  "{'messages': [{'id': 'u1', 'role': 'user', 'parts': [{'type': 'text', 'text': 'こんにちは'}]},"
+	  " {'id': 'a1', 'role': 'assistant', 'parts': [{'type': 'reasoning', 'text': 'greet'},"
+	  "   {'type': 'text', 'text': '你好 👋'}]}]}" },
+	{ "openai-chat", "openai chat with tools",
+	  "{'model': 'gpt-4o-mini', 'messages': ["
+	  "  {'role': 'system', 'content': 'You are a shop assistant.'},"
+	  "  {'role': 'user', 'content': '注文 2087 はどこですか？'},"
+	  "  {'role': 'assistant', 'content': null, 'tool_calls': [{'id': 'call_1', 'type': 'function',"
+	  "    'function': {'name': 'lookup_order', 'arguments': '{\\'order\\':\\'2087\\'}'}}]},"
+	  "  {'role': 'tool', 'tool_call_id': 'call_1', 'content': '{\\'status\\':\\'shipped\\'}'},"
+	  "  {'role': 'assistant', 'content': '已发货 📦'}],"
+	  " 'tools': [{'type': 'function', 'function': {'name': 'lookup_order',"
+	  "   'parameters': {'type': 'object', 'properties': {'order': {'type': 'string'}}}}}]}" },
+	{ "openai-chat", "plain role/content messages",
+	  "{'messages': [{'role': 'user', 'content': 'こんにちは'}, {'role': 'assistant', 'content': '你好 👋'}]}" },
+	{ "openai-responses", "responses items array",
+	  "[{'type': 'message', 'role': 'user', 'content': [{'type': 'input_text', 'text': '注文 2087 はどこですか？'}]},"
+	  " {'type': 'function_call', 'id': 'fc_1', 'call_id': 'call_1', 'name': 'lookup_order',"
+	  "  'arguments': '{\\'order\\':\\'2087\\'}', 'status': 'completed'},"
+	  " {'type': 'function_call_output', 'call_id': 'call_1', 'output': '{\\'status\\':\\'shipped\\'}'},"
+	  " {'type': 'message', 'role': 'assistant', 'content': [{'type': 'output_text', 'text': '已发货 📦'}]}]" },
+	{ "openai-responses", "responses {input, output}",
+	  "{'model': 'gpt-4.1', 'input': [{'role': 'user', 'content': '注文 2087 はどこですか？'}],"
+	  " 'output': [{'type': 'message', 'role': 'assistant', 'status': 'completed',"
+	  "   'content': [{'type': 'output_text', 'text': '已发货 📦', 'annotations': []}]}]}" },
+	{ "anthropic", "anthropic messages",
+	  "{'system': 'You are a shop assistant.', 'model': 'claude-sonnet-4-5', 'messages': ["
+	  "  {'role': 'user', 'content': '注文 2087 はどこですか？'},"
+	  "  {'role': 'assistant', 'content': [{'type': 'text', 'text': '調べます。'},"
+	  "    {'type': 'tool_use', 'id': 'toolu_1', 'name': 'lookup_order', 'input': {'order': '2087'}}]},"
+	  "  {'role': 'user', 'content': [{'type': 'tool_result', 'tool_use_id': 'toolu_1',"
+	  "    'content': '{\\'status\\':\\'shipped\\'}'}]},"
+	  "  {'role': 'assistant', 'content': [{'type': 'text', 'text': '已发货 📦'}]}]}" },
+	{ "anthropic", "anthropic system and strings only",
+	  "{'system': [{'type': 'text', 'text': 'Be brief.'}], 'messages': ["
+	  "  {'role': 'user', 'content': 'こんにちは'}, {'role': 'assistant', 'content': '你好 👋'}]}" },
+	{ "azure", "azure evaluation input",
+	  "{'query': [{'role': 'system', 'content': 'You are a shop assistant.'},"
+	  "   {'role': 'user', 'content': [{'type': 'text', 'text': '注文 2087 はどこですか？'}]}],"
+	  " 'response': [{'role': 'assistant', 'content': [{'type': 'tool_call', 'tool_call_id': 'call_1',"
+	  "     'name': 'lookup_order', 'arguments': {'order': '2087'}}]},"
+	  "   {'role': 'tool', 'tool_call_id': 'call_1',"
+	  "    'content': [{'type': 'tool_result', 'tool_result': {'status': 'shipped'}}]},"
+	  "   {'role': 'assistant', 'content': [{'type': 'text', 'text': '已发货 📦'}]}],"
+	  " 'tool_definitions': [{'name': 'lookup_order', 'type': 'function', 'parameters': {'type': 'object'}}]}" },
+	{ "taubench", "tau-bench v1 record",
+	  "{'task_id': 3, 'trial': 0, 'reward': 1.0,"
+	  " 'info': {'task': {'user_id': 'kenji_2087', 'actions': [{'name': 'lookup_order', 'kwargs': {'order': '2087'}}]}},"
+	  " 'traj': [{'role': 'system', 'content': 'policy'}, {'role': 'user', 'content': '注文 2087 はどこですか？'},"
+	  "   {'role': 'assistant', 'content': null, 'tool_calls': [{'id': 'call_1', 'type': 'function',"
+	  "     'function': {'name': 'lookup_order', 'arguments': '{\\'order\\':\\'2087\\'}'}}]},"
+	  "   {'role': 'tool', 'tool_call_id': 'call_1', 'name': 'lookup_order', 'content': 'shipped'},"
+	  "   {'role': 'user', 'content': 'ありがとう ###STOP###'}]}" },
+	{ "tau2", "tau2 simulation run",
+	  "{'id': 'sim-1', 'task_id': 't1', 'trial': 0, 'termination_reason': 'user_stop',"
+	  " 'reward_info': {'reward': 1.0},"
+	  " 'messages': [{'role': 'assistant', 'content': 'こんにちは！', 'tool_calls': null, 'turn_idx': 0},"
+	  "   {'role': 'user', 'content': '注文 2087 はどこですか？', 'tool_calls': null, 'turn_idx': 1},"
+	  "   {'role': 'assistant', 'content': null, 'turn_idx': 2, 'tool_calls': [{'id': 'call_1',"
+	  "     'name': 'lookup_order', 'arguments': {'order': '2087'}, 'requestor': 'assistant'}]},"
+	  "   {'role': 'tool', 'id': 'call_1', 'content': 'shipped', 'requestor': 'assistant',"
+	  "    'error': false, 'turn_idx': 3}]}" },
+	{ NULL, NULL, NULL },
+};
+
+/* `mine` must score 0 on every other format's sample, and win detection
+ * on its own. */
+static inline void fmt_check_samples(const char *mine)
+{
+	size_t own = 0;
+	for (size_t i = 0; fmt_samples[i].json; i++) {
+		const struct fmt_sample *s = &fmt_samples[i];
+		if (strcmp(s->format, mine) != 0) {
+			int score = fmt_score(mine, s->json);
+			if (score != 0)
+				fprintf(stderr, "%s claims the %s sample (%d)\n", mine, s->label, score);
+			assert_int_equal(score, 0);
+			continue;
+		}
+		json_t *rec = fmt_parse(s->json);
+		const struct format_ops *f = format_detect(rec);
+		json_decref(rec);
+		assert_non_null(f);
+		if (strcmp(f->name, mine) != 0)
+			fprintf(stderr, "the %s sample went to %s\n", s->label, f->name);
+		assert_string_equal(f->name, mine);
+		struct run *r = fmt_load(s->json, mine);
+		assert_true(r->nmsgs > 0);
+		run_free(r);
+		own++;
+	}
+	assert_true(own > 0);
+}
+
+/* Builds "$TCR_SHARED_DIR/rel"; false (and a printed note) when the shared
+ * folder is not there, so the caller can skip. */
+static inline bool fmt_shared_path(char *buf, size_t len, const char *rel)
+{
+	const char *dir = getenv("TCR_SHARED_DIR");
+	if (!dir || !*dir) {
+		printf("skipped: TCR_SHARED_DIR is not set, %s not read\n", rel);
+		return false;
+	}
+	snprintf(buf, len, "%s/%s", dir, rel);
+	if (access(buf, R_OK) != 0) {
+		printf("skipped: %s is absent\n", buf);
+		return false;
+	}
+	return true;
+}
+
+typedef void (*fmt_record_fn)(json_t *rec, const char *file, size_t line, void *ctx);
+
+/* Calls fn on every line of a JSONL file; returns the number of records. */
+static inline size_t fmt_each_record(const char *path, fmt_record_fn fn, void *ctx)
+{
+	FILE *f = fopen(path, "r");
+	assert_non_null(f);
+	char *line = NULL;
+	size_t cap = 0, n = 0, lineno = 0;
+	ssize_t len;
+	while ((len = getline(&line, &cap, f)) > 0) {
+		lineno++;
+		if (len <= 1)
+			continue;
+		json_error_t jerr;
+		json_t *rec = json_loadb(line, (size_t)len, 0, &jerr);
+		assert_non_null(rec);
+		fn(rec, path, lineno, ctx);
+		json_decref(rec);
+		n++;
+	}
+	free(line);
+	fclose(f);
+	return n;
+}
+
+struct fmt_claim_ctx {
+	const struct format_ops *mine;
+	const char *own_file;       /* base name of the file that is ours, or NULL */
+	size_t checked;
+};
+
+static inline void fmt_claim_one(json_t *rec, const char *file, size_t line, void *ctx)
+{
+	struct fmt_claim_ctx *c = ctx;
+	const char *base = strrchr(file, '/');
+	base = base ? base + 1 : file;
+	bool own = c->own_file && !strcmp(base, c->own_file);
+	int score = c->mine->detect(rec);
+	if (own) {
+		const struct format_ops *f = format_detect(rec);
+		assert_non_null(f);
+		assert_string_equal(f->name, c->mine->name);
+	} else if (score != 0) {
+		fprintf(stderr, "%s claims %s:%zu (%d)\n", c->mine->name, file, line, score);
+		assert_int_equal(score, 0);
+	}
+	c->checked++;
+}
+
+/* Runs the loader's detector over every shared JSONL fixture: it claims
+ * only own_file and nothing else. */
+static inline void fmt_check_real(const char *mine, const char *own_file)
+{
+	char dirpath[4096];
+	static const char *const dirs[] = { "fixtures/real", "fixtures/mastra", NULL };
+	struct fmt_claim_ctx ctx = { format_find(mine), own_file, 0 };
+	assert_non_null(ctx.mine);
+	if (!fmt_shared_path(dirpath, sizeof(dirpath), dirs[0])) {
+		skip();
+		return;
+	}
+	for (size_t d = 0; dirs[d]; d++) {
+		if (!fmt_shared_path(dirpath, sizeof(dirpath), dirs[d]))
+			continue;
+		DIR *dir = opendir(dirpath);
+		assert_non_null(dir);
+		struct dirent *e;
+		while ((e = readdir(dir))) {
+			size_t n = strlen(e->d_name);
+			if (n < 6 || strcmp(e->d_name + n - 6, ".jsonl") != 0)
+				continue;
+			char path[8192];
+			snprintf(path, sizeof(path), "%s/%s", dirpath, e->d_name);
+			fmt_each_record(path, fmt_claim_one, &ctx);
+		}
+		closedir(dir);
+	}
+	assert_true(ctx.checked > 0);
+}
+
+/* The message holding call c. */
+static inline const struct run_msg *fmt_msg_of(const struct run *r, const struct run_call *c)
+{
+	assert_true(c->msg_index < r->nmsgs);
+	return &r->msgs[c->msg_index];
+}
+
+#endif

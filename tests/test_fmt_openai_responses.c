@@ -1,0 +1,271 @@
+/* test_fmt_openai_responses.c - the OpenAI Responses items loader. */
+#include "fmt_test.h"
+
+#define RESP "openai-responses"
+
+static void test_detect_samples(void **state)
+{
+	fmt_check_samples(RESP);
+}
+
+static void test_detect_confidence(void **state)
+{
+	assert_int_equal(fmt_score(RESP, fmt_samples[6].json), 50);
+	assert_int_equal(fmt_score(RESP, "{'output': [{'type': 'function_call', 'call_id': 'c',"
+	                                 " 'name': 'f', 'arguments': '{}'}]}"), 50);
+	/* A request whose input is plain role/content messages. */
+	assert_int_equal(fmt_score(RESP, "{'input': [{'role': 'user', 'content': 'hi'}]}"), 30);
+	/* A bare list of untyped messages is Chat's; Mastra's output is Mastra's. */
+	assert_int_equal(fmt_score(RESP, "[{'role': 'user', 'content': 'hi'}]"), 0);
+	assert_int_equal(fmt_score(RESP, "{'output': [{'role': 'assistant', 'content': {'format': 2}}]}"), 0);
+	assert_int_equal(fmt_score(RESP, "[{'type': 'message', 'role': 'assistant', 'content': 'x',"
+	                                 " 'tool_calls': []}]"), 0);
+	assert_int_equal(fmt_score(RESP, "{'messages': [{'type': 'message', 'role': 'user', 'content': 'x'}]}"), 0);
+	assert_int_equal(fmt_score(RESP, "[{'type': 'message', 'role': 'user', 'content': 'x'}, 3]"), 0);
+	assert_int_equal(fmt_score(RESP, "'input'"), 0);
+}
+
+static const char *const exchange =
+	"{'model': 'gpt-4.1', 'instructions': 'You are a shop assistant.',"
+	" 'tools': [{'type': 'function', 'name': 'lookup_order'}],"
+	" 'input': ["
+	"  {'role': 'user', 'content': '注文 2087 はどこですか？'},"
+	"  {'type': 'message', 'role': 'developer', 'content': [{'type': 'input_text', 'text': 'Be brief.'}]}],"
+	" 'output': ["
+	"  {'type': 'reasoning', 'id': 'rs_1', 'summary': [{'type': 'summary_text', 'text': 'look it up'}]},"
+	"  {'type': 'function_call', 'id': 'fc_1', 'call_id': 'call_1', 'name': 'lookup_order',"
+	"   'arguments': '{\\'order\\':\\'2087\\'}', 'status': 'completed'},"
+	"  {'type': 'function_call', 'id': 'fc_2', 'call_id': 'call_2', 'name': 'track_parcel',"
+	"   'arguments': '{\\'tracking\\':\\'SF88\\'}', 'status': 'completed'},"
+	"  {'type': 'function_call_output', 'call_id': 'call_2', 'output': 'Error: upstream timeout'},"
+	"  {'type': 'function_call_output', 'call_id': 'call_1',"
+	"   'output': [{'type': 'input_text', 'text': '{\\'status\\':\\'shipped\\'}'}]},"
+	"  {'type': 'message', 'role': 'assistant', 'status': 'completed',"
+	"   'content': [{'type': 'output_text', 'text': '已发货 📦', 'annotations': []}]}]}";
+
+static void test_messages_and_order(void **state)
+{
+	struct run *r = fmt_load(exchange, RESP);
+	assert_int_equal(r->nmsgs, 9);
+	/* instructions first, then input items, then output items. */
+	assert_int_equal(r->msgs[0].role, ROLE_SYSTEM);
+	assert_string_equal(r->msgs[0].text, "You are a shop assistant.");
+	assert_int_equal(r->msgs[1].role, ROLE_USER);
+	assert_string_equal(r->msgs[1].text, "注文 2087 はどこですか？");
+	assert_int_equal(r->msgs[1].origin, MSG_IN_INPUT);
+	assert_int_equal(r->msgs[1].src_index, 0);
+	assert_int_equal(r->msgs[2].role, ROLE_SYSTEM);
+	assert_string_equal(r->msgs[2].text, "Be brief.");
+	/* Reasoning stays visible as a message without text. */
+	assert_int_equal(r->msgs[3].role, ROLE_ASSISTANT);
+	assert_string_equal(r->msgs[3].text, "");
+	assert_int_equal(r->msgs[3].ncalls, 0);
+	assert_int_equal(r->msgs[3].origin, MSG_IN_OUTPUT);
+	assert_int_equal(r->msgs[3].src_index, 0);
+	assert_ptr_equal(r->msgs[3].raw, json_array_get(json_object_get(r->record, "output"), 0));
+	assert_int_equal(r->msgs[8].role, ROLE_ASSISTANT);
+	assert_string_equal(run_final_agent_text(r), "已发货 📦");
+	assert_string_equal(run_first_user_text(r), "注文 2087 はどこですか？");
+	assert_string_equal(r->model, "gpt-4.1");
+	assert_ptr_equal(r->tool_defs, json_object_get(r->record, "tools"));
+	run_free(r);
+}
+
+static void test_function_calls(void **state)
+{
+	struct run *r = fmt_load(exchange, RESP);
+	assert_int_equal(r->ncalls, 2);
+	struct run_call *c = &r->calls[0];
+	/* call_id is the link key; the item's own id is not the call's. */
+	assert_string_equal(c->id, "call_1");
+	assert_string_equal(json_string_value(c->raw_id), "call_1");
+	assert_string_equal(c->name, "lookup_order");
+	assert_string_equal(json_string_value(json_object_get(c->args, "order")), "2087");
+	assert_int_equal(c->msg_index, 4);
+	assert_int_equal(c->src_msg_index, 1);
+	assert_string_equal(c->raw_state, "completed");
+	assert_int_equal(c->state, CALL_COMPLETED);
+	assert_int_equal(c->result_msg, 7);
+	assert_true(json_is_array(c->result));
+	assert_string_equal(r->msgs[7].text, "{\"status\":\"shipped\"}");
+	c = &r->calls[1];
+	assert_int_equal(c->msg_index, 5);
+	assert_int_equal(c->state, CALL_FAILED);
+	assert_string_equal(c->error_text, "Error: upstream timeout");
+	assert_int_equal(r->msgs[6].role, ROLE_TOOL);
+	assert_true(r->msgs[6].is_tool_output);
+	assert_int_equal(run_agent_calls(r, NULL), 2);
+	run_free(r);
+}
+
+static void test_states_args_and_unmatched(void **state)
+{
+	struct run *r = fmt_load(
+		"[{'type': 'message', 'role': 'user', 'content': 'go'},"
+		" {'type': 'function_call', 'call_id': 'c1', 'name': 'f', 'arguments': '{bad', 'status': 'completed'},"
+		" {'type': 'function_call', 'call_id': 'c2', 'name': 'g', 'arguments': '{\\'a\\':', 'status': 'incomplete'},"
+		" {'type': 'function_call', 'call_id': 'c3', 'name': 'h', 'arguments': '{}', 'status': 'in_progress'},"
+		" {'type': 'function_call_output', 'call_id': 'zz', 'output': 'stray'},"
+		" {'type': 'function_call_output', 'output': 'no call_id'}]",
+		RESP);
+	assert_int_equal(r->ncalls, 3);
+	assert_true(r->calls[0].args_invalid);
+	assert_string_equal(r->calls[0].args_text, "{bad");
+	assert_int_equal(r->calls[0].state, CALL_REQUESTED);
+	assert_false(r->calls[0].has_result);
+	assert_int_equal(r->calls[1].state, CALL_PARTIAL);
+	assert_int_equal(r->calls[2].state, CALL_REQUESTED);
+	assert_string_equal(r->calls[2].raw_state, "in_progress");
+	/* Partial calls are never counted. */
+	assert_int_equal(run_agent_calls(r, NULL), 2);
+	assert_true(r->msgs[4].unmatched_result);
+	assert_string_equal(r->msgs[4].text, "stray");
+	assert_true(r->msgs[5].unmatched_result);
+	run_free(r);
+}
+
+static void test_parallel_calls(void **state)
+{
+	struct run *r = fmt_load(
+		"{'output': ["
+		" {'type': 'function_call', 'call_id': 'p1', 'name': 'weather', 'arguments': '{\\'city\\':\\'北京\\'}'},"
+		" {'type': 'function_call', 'call_id': 'p2', 'name': 'weather', 'arguments': '{\\'city\\':\\'上海\\'}'},"
+		" {'type': 'function_call_output', 'call_id': 'p2', 'output': '雨'},"
+		" {'type': 'function_call_output', 'call_id': 'p1', 'output': '晴'}]}",
+		RESP);
+	assert_int_equal(r->ncalls, 2);
+	/* One message per item, so each message's raw is one item. */
+	assert_int_equal(r->calls[0].msg_index, 0);
+	assert_int_equal(r->calls[1].msg_index, 1);
+	assert_string_equal(json_string_value(r->calls[0].result), "晴");
+	assert_string_equal(json_string_value(r->calls[1].result), "雨");
+	assert_int_equal(r->calls[0].result_msg, 3);
+	assert_int_equal(r->calls[1].result_msg, 2);
+	run_free(r);
+}
+
+static void test_custom_mcp_and_builtins(void **state)
+{
+	struct run *r = fmt_load(
+		"[{'type': 'custom_tool_call', 'id': 'ct_1', 'call_id': 'cu1', 'name': 'apply_patch',"
+		"  'input': '*** Begin Patch ***'},"
+		" {'type': 'custom_tool_call_output', 'call_id': 'cu1', 'output': 'patched'},"
+		" {'type': 'mcp_list_tools', 'id': 'ml_1', 'server_label': 'shop', 'tools': []},"
+		" {'type': 'mcp_call', 'id': 'mcp_1', 'server_label': 'shop', 'name': 'stock',"
+		"  'arguments': '{\\'sku\\':\\'A1\\'}', 'output': '在庫あり', 'error': null, 'status': 'completed'},"
+		" {'type': 'mcp_call', 'id': 'mcp_2', 'server_label': 'shop', 'name': 'stock',"
+		"  'arguments': '{}', 'output': null, 'error': 'server unreachable'},"
+		" {'type': 'web_search_call', 'id': 'ws_1', 'status': 'completed',"
+		"  'action': {'type': 'search', 'query': '順豊 追跡'}},"
+		" {'type': 'file_search_call', 'id': 'fs_1', 'status': 'completed', 'queries': ['policy'],"
+		"  'results': [{'text': 'Returns within 30 days'}]},"
+		" {'type': 'code_interpreter_call', 'id': 'ci_1', 'status': 'in_progress', 'code': 'print(1)'},"
+		" {'type': 'computer_call', 'id': 'cc_1', 'call_id': 'cmp1', 'status': 'completed',"
+		"  'action': {'type': 'click', 'x': 1, 'y': 2}},"
+		" {'type': 'computer_call_output', 'call_id': 'cmp1',"
+		"  'output': {'type': 'computer_screenshot', 'image_url': 'data:'}}]",
+		RESP);
+	assert_int_equal(r->ncalls, 7);
+	struct run_call *c = r->calls;
+	/* Custom tools take free text: kept as a string, not flagged. */
+	assert_string_equal(c[0].id, "cu1");
+	assert_string_equal(c[0].name, "apply_patch");
+	assert_string_equal(json_string_value(c[0].args), "*** Begin Patch ***");
+	assert_false(c[0].args_invalid);
+	assert_int_equal(c[0].state, CALL_COMPLETED);
+	assert_int_equal(c[0].result_msg, 1);
+	/* An MCP call holds its own outcome. */
+	assert_string_equal(c[1].id, "mcp_1");
+	assert_string_equal(c[1].name, "stock");
+	assert_string_equal(json_string_value(json_object_get(c[1].args, "sku")), "A1");
+	assert_int_equal(c[1].state, CALL_COMPLETED);
+	assert_int_equal(c[1].result_msg, -1);
+	assert_string_equal(json_string_value(c[1].result), "在庫あり");
+	assert_int_equal(c[2].state, CALL_FAILED);
+	assert_string_equal(c[2].error_text, "server unreachable");
+	/* Hosted tools are named by their type. */
+	assert_string_equal(c[3].name, "web_search_call");
+	assert_string_equal(c[3].id, "ws_1");
+	assert_int_equal(c[3].state, CALL_COMPLETED);
+	assert_string_equal(json_string_value(json_object_get(c[3].args, "query")), "順豊 追跡");
+	assert_string_equal(c[4].name, "file_search_call");
+	assert_true(json_is_array(c[4].result));
+	assert_string_equal(c[5].name, "code_interpreter_call");
+	assert_int_equal(c[5].state, CALL_REQUESTED);
+	assert_string_equal(json_string_value(c[5].args), "print(1)");
+	/* The computer tool runs on the client: its output is a separate item. */
+	assert_string_equal(c[6].name, "computer_call");
+	assert_string_equal(c[6].id, "cmp1");
+	assert_int_equal(c[6].state, CALL_COMPLETED);
+	assert_int_equal(c[6].result_msg, 9);
+	assert_string_equal(r->msgs[2].text, "");       /* mcp_list_tools */
+	assert_int_equal(r->msgs[2].ncalls, 0);
+	for (size_t i = 0; i < r->nmsgs; i++)
+		assert_false(r->msgs[i].unmatched_result);
+	run_free(r);
+}
+
+static void test_string_input_and_output(void **state)
+{
+	struct run *r = fmt_load("{'input': 'こんにちは', 'output': [{'type': 'message', 'role': 'assistant',"
+	                         " 'content': [{'type': 'refusal', 'refusal': '不行 🙅'}]}]}", RESP);
+	assert_int_equal(r->nmsgs, 2);
+	assert_int_equal(r->msgs[0].role, ROLE_USER);
+	assert_string_equal(r->msgs[0].text, "こんにちは");
+	assert_int_equal(r->msgs[0].origin, MSG_IN_INPUT);
+	/* A refusal is the answer. */
+	assert_string_equal(run_final_agent_text(r), "不行 🙅");
+	run_free(r);
+}
+
+static void test_malformed(void **state)
+{
+	char err[256];
+	static const struct {
+		const char *json, *msg;
+	} cases[] = {
+		{ "{'input': {'role': 'user'}}", "input: not an array or a string" },
+		{ "{'input': [], 'output': 5}", "output: not an array or a string" },
+		{ "{'model': 'gpt'}", "input, output: missing" },
+		{ "true", "an openai-responses record must be an array of items or an object" },
+		{ "[{'type': 'message', 'role': 'user', 'content': 'a'}, 3]", "[1]: not an object" },
+		{ "{'output': [{'type': 7}]}", "output[0].type: not a string" },
+		{ "{'output': [{'call_id': 'x'}]}", "output[0].type: missing" },
+		{ "{'input': [{'type': 'message', 'content': 'a'}]}", "input[0].role: missing" },
+		{ "{'input': [{'type': 'message', 'role': 'wizard', 'content': 'a'}]}",
+		  "input[0].role: unknown role \"wizard\"" },
+		{ "{'input': [{'type': 'message', 'role': 'user', 'content': 'a'},"
+		  " {'type': 'message', 'role': 'user', 'content': {'text': 'a'}}]}",
+		  "input[1].content: not a string, a list or null" },
+		{ NULL, NULL },
+	};
+	for (size_t i = 0; cases[i].json; i++) {
+		int rc = fmt_load_err(cases[i].json, RESP, err, sizeof(err));
+		if (rc != -1 || strcmp(err, cases[i].msg) != 0)
+			fprintf(stderr, "case %zu: rc %d, \"%s\"\n", i, rc, err);
+		assert_int_equal(rc, -1);
+		assert_string_equal(err, cases[i].msg);
+	}
+}
+
+static void test_real_fixtures_not_claimed(void **state)
+{
+	fmt_check_real(RESP, NULL);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_detect_samples),
+		cmocka_unit_test(test_detect_confidence),
+		cmocka_unit_test(test_messages_and_order),
+		cmocka_unit_test(test_function_calls),
+		cmocka_unit_test(test_states_args_and_unmatched),
+		cmocka_unit_test(test_parallel_calls),
+		cmocka_unit_test(test_custom_mcp_and_builtins),
+		cmocka_unit_test(test_string_input_and_output),
+		cmocka_unit_test(test_malformed),
+		cmocka_unit_test(test_real_fixtures_not_claimed),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
