@@ -3,7 +3,7 @@
 . "$TCR_SRCDIR/tests/cli/lib.sh"
 D="$TCR_SRCDIR/tests/data"
 
-run_tcr "$TMP/o" "$TMP/err" score -c "$D/mini.yaml" --fail-under 0.4 "$D/mini-runs.jsonl"
+run_tcr "$TMP/o" "$TMP/err" score -c "$D/mini.yaml" --fail-under 0.3 "$D/mini-runs.jsonl"
 assert_rc "fail-under met exits 0" 0
 run_tcr "$TMP/o" "$TMP/err" score -c "$D/mini.yaml" --fail-under 0.9 "$D/mini-runs.jsonl"
 assert_rc "fail-under missed exits 1" 1

@@ -11,7 +11,7 @@ D="$TCR_SRCDIR/tests/data"
 	printf '{"id":"notjson" this is not json}\r\n'
 	printf '{"id":"weird","messages":"not a list"}\n'
 	printf '{"id":"esc","task_id":"t1","messages":[{"role":"user","content":"\\u001b[31mred\\u001b[0m"},{"role":"assistant","content":"\\u001b]0;title\\u0007ok"}]}\n'
-	printf '{"id":"bad-utf8","messages":[{"role":"user","content":"caf\xe9"}]}\n'
+	printf '{"id":"bad-utf8","messages":[{"role":"user","content":"caf\351"}]}\n'
 	tail -n 1 "$D/mini-runs.jsonl" | tr -d '\n'
 } > "$TMP/broken.jsonl"
 
@@ -19,14 +19,14 @@ run_tcr "$TMP/out" "$TMP/err" score -c "$D/mini.yaml" -o jsonl "$TMP/broken.json
 assert_rc "a file with broken records still exits 0" 0
 assert_grep "a truncated line is reported with FILE:LINE" "$TMP/err" "$TMP/broken.jsonl:2: "
 assert_grep "a non-JSON line is reported with FILE:LINE" "$TMP/err" "$TMP/broken.jsonl:4: "
-assert_grep "a wrong shape names the field" "$TMP/err" "messages"
+assert_grep "a record of no known shape is named with its line" "$TMP/err" "$TMP/broken.jsonl:5: not a transcript format"
 assert_grep "records after the broken ones are scored" "$TMP/out" '"run":"skip-3"'
 assert_grep "a broken record is an error verdict" "$TMP/out" '"run":"'"$TMP"'/broken.jsonl:2","source":"'"$TMP"'/broken.jsonl:2","scorer":"order","type":"tool-call-accuracy","status":"error"'
 assert_grep "escape codes are kept as JSON escapes in the output" "$TMP/out" '"run":"esc"'
 assert_grep "invalid UTF-8 is repaired, not refused" "$TMP/out" '"run":"bad-utf8"'
-assert_eq "every record has a verdict per scorer" "$(wc -l < "$TMP/out" | tr -d ' ')" 24
+assert_eq "every record has a verdict per scorer" "$(wc -l < "$TMP/out" | tr -d ' ')" 21
 run_tcr "$TMP/table" "$TMP/err" score -c "$D/mini.yaml" -o table "$TMP/broken.jsonl"
-assert_grep "the table counts the errors" "$TMP/table" "order                tool-call-accuracy        8      5"
+assert_grep "the table counts the errors" "$TMP/table" "order                tool-call-accuracy        7      2      1  0.500       2      3"
 
 printf '[{"id":"a","messages":[]},' > "$TMP/cut.json"
 run_tcr "$TMP/out" "$TMP/err" score -c "$D/mini.yaml" -o jsonl "$TMP/cut.json"

@@ -26,7 +26,7 @@ assert_grep "table lists skipped runs with the reason" "$TMP/table" "no expectat
 
 run_tcr "$TMP/junit" "$TMP/err" score -c "$D/mini.yaml" -o junit "$D/mini-runs.jsonl"
 assert_rc "junit exits 0" 0
-assert_grep "junit totals" "$TMP/junit" '<testsuites name="tcreview" tests="9" failures="3" errors="0" skipped="2">'
+assert_grep "junit totals" "$TMP/junit" '<testsuites name="tcreview" tests="9" failures="4" errors="0" skipped="1">'
 assert_grep "junit suite per scorer" "$TMP/junit" '<testsuite name="order" tests="3" failures="1" errors="0" skipped="1">'
 assert_grep "junit failure" "$TMP/junit" '<testcase classname="order" name="fail-2"'
 assert_grep "junit skipped" "$TMP/junit" '<skipped message="expectedToolOrder: no expectation for this run (no expectation has task_id = &quot;t9&quot;)"/>'
