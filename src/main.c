@@ -1,6 +1,8 @@
 /* main.c - tcreview: argv to one subcommand. */
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -15,8 +17,8 @@ static void usage(FILE *out)
 	"commands:\n"
 	"  score     score every run with the configured scorers (jsonl, table, junit)\n"
 	"\n"
-	"With no command and no file, tcreview scores the bundled demo and prints\n"
-	"its table. `tcreview COMMAND --help` explains a command; `tcreview --version`\n"
+	"With files and no command, tcreview prints their score table; with neither,\n"
+	"it scores the bundled demo. `tcreview COMMAND --help` explains a command; `tcreview --version`\n"
 	"prints the version and the libraries it was built with.\n");
 }
 
@@ -50,6 +52,21 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(cmd, "score"))
 		return cli_score(argc - 1, argv + 1);
+	/* `tcreview FILE...` opens the review screen once it exists; until
+	 * then it prints the score table of those files. */
+	struct stat st;
+	bool review_opt = !strcmp(cmd, "-c") || !strncmp(cmd, "--config", 8) ||
+	                  !strncmp(cmd, "--expect", 8) || !strncmp(cmd, "--format", 8);
+	if (!strcmp(cmd, "-") || review_opt || stat(cmd, &st) == 0) {
+		char *args[argc + 3];
+		args[0] = "score";
+		args[1] = "-o";
+		args[2] = "table";
+		for (int i = 1; i < argc; i++)
+			args[i + 2] = argv[i];
+		args[argc + 2] = NULL;
+		return cli_score(argc + 2, args);
+	}
 	if (cmd[0] == '-') {
 		fprintf(stderr, "tcreview: unknown option '%s'\n", cmd);
 		usage(stderr);

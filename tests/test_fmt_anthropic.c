@@ -233,10 +233,13 @@ static size_t count_tool_results(json_t *rec)
 {
 	size_t n = 0, i, k;
 	json_t *m, *b;
-	json_array_foreach(json_object_get(rec, "messages"), i, m)
-		json_array_foreach(json_object_get(m, "content"), k, b)
-			if (!strcmp(json_string_value(json_object_get(b, "type")) ? json_string_value(json_object_get(b, "type")) : "", "tool_result"))
+	json_array_foreach(json_object_get(rec, "messages"), i, m) {
+		json_array_foreach(json_object_get(m, "content"), k, b) {
+			const char *ty = json_string_value(json_object_get(b, "type"));
+			if (ty && !strcmp(ty, "tool_result"))
 				n++;
+		}
+	}
 	return n;
 }
 

@@ -63,6 +63,9 @@ run_tcr "$TMP/o" "$TMP/err" score --help formats
 assert_grep "--help formats lists the loaders" "$TMP/o" "tau2"
 run_tcr "$TMP/o" "$TMP/err" --help
 assert_rc "--help exits 0" 0
+run_tcr "$TMP/o" "$TMP/err" -c "$D/mini.yaml" "$D/mini-runs.jsonl"
+assert_rc "tcreview -c FILE RUNS prints the table" 0
+assert_grep "and it is the table" "$TMP/o" "scorer               type"
 run_tcr "$TMP/o" "$TMP/err" frobnicate
 assert_rc "an unknown command exits 2" 2
 finish
