@@ -30,9 +30,14 @@ static int run_demo(void)
 		fprintf(stderr, "tcreview: the demo data (examples/) was not found; set TCREVIEW_DATADIR\n");
 		return EXIT_INPUT;
 	}
-	char cfg[4096], runs[4096];
-	snprintf(cfg, sizeof cfg, "%s/examples/scorers.yaml", dir);
-	snprintf(runs, sizeof runs, "%s/examples/runs", dir);
+	char cfg[4096], runs[4096], cwd[4096];
+	/* Inside the source tree, show paths as a person there would type them. */
+	size_t n = getcwd(cwd, sizeof cwd) ? strlen(cwd) : 0;
+	if (n && !strncmp(dir, cwd, n) && (dir[n] == '/' || dir[n] == '\0'))
+		dir = dir[n] ? dir + n + 1 : "";
+	const char *sep = dir[0] ? "/" : "";
+	snprintf(cfg, sizeof cfg, "%s%sexamples/scorers.yaml", dir, sep);
+	snprintf(runs, sizeof runs, "%s%sexamples/runs", dir, sep);
 	char *args[] = { "score", "-c", cfg, "-o", "table", runs, NULL };
 	return cli_score(6, args);
 }

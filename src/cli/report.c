@@ -123,14 +123,12 @@ static void table_row(void *state, const struct report_row *row)
 	if (st->nlisted[i]++ >= TABLE_LIST_MAX)
 		return;
 	struct strbuf *sb = &st->fails[i];
-	struct strbuf num = STRBUF_INIT;
+	char num[32] = "-";
 	if (v->status == VERDICT_OK)
-		jsonw_number(&num, v->score);
+		snprintf(num, sizeof num, "%.3g", v->score);
 	strbuf_addf(sb, "  %-28s %-8s %-6s %s%s%s\n", row->run_id,
 	            v->status == VERDICT_OK ? "fail" : verdict_status_name(v->status),
-	            num.buf ? num.buf : "-", row->source,
-	            v->message ? "  " : "", v->message ? v->message : "");
-	strbuf_release(&num);
+	            num, row->source, v->message ? "  " : "", v->message ? v->message : "");
 }
 
 static void table_close(void *state, const struct score_stats *stats)
