@@ -28,6 +28,10 @@ static void test_detect_confidence(void **state)
 	assert_int_equal(fmt_score(ANTH, "[{'role': 'tool', 'tool_call_id': 'c',"
 	                                 " 'content': [{'type': 'tool_result', 'tool_result': 'ok'}]}]"), 0);
 	assert_int_equal(fmt_score(ANTH, "{'messages': 3}"), 0);
+	/* Messages saved as API responses carry type: message. */
+	assert_int_equal(fmt_score(ANTH, "[{'role': 'user', 'content': 'hi'},"
+	                                 " {'id': 'msg_1', 'type': 'message', 'role': 'assistant', 'content': ["
+	                                 "   {'type': 'tool_use', 'id': 't', 'name': 'f', 'input': {}}]}]"), 60);
 }
 
 static const char *const session =

@@ -218,6 +218,34 @@ static void test_string_input_and_output(void **state)
 	run_free(r);
 }
 
+static void test_input_and_output_origins(void **state)
+{
+	static const char *const items =
+		"[{'role': 'user', 'content': '注文 2087 は？'},"
+		" {'type': 'function_call', 'call_id': 'c1', 'name': 'lookup_order', 'arguments': '{}'},"
+		" {'type': 'function_call_output', 'call_id': 'c1', 'output': 'shipped'}]";
+	char buf[1024];
+	/* Both lists: the earlier call in input is context, not judged. */
+	snprintf(buf, sizeof(buf), "{'input': %s, 'output': [{'type': 'function_call', 'call_id': 'c2',"
+	         " 'name': 'track_parcel', 'arguments': '{}'}]}", items);
+	struct run *r = fmt_load(buf, RESP);
+	assert_int_equal(r->ncalls, 2);
+	assert_true(r->calls[0].has_result);
+	assert_int_equal(r->msgs[r->calls[0].msg_index].origin, MSG_IN_INPUT);
+	assert_int_equal(r->msgs[r->calls[1].msg_index].origin, MSG_IN_OUTPUT);
+	size_t idx[2];
+	assert_int_equal(run_agent_calls(r, idx), 1);
+	assert_int_equal(idx[0], 1);
+	run_free(r);
+	/* Input alone is the whole trajectory. */
+	snprintf(buf, sizeof(buf), "{'input': %s}", items);
+	r = fmt_load(buf, RESP);
+	for (size_t i = 0; i < r->nmsgs; i++)
+		assert_int_equal(r->msgs[i].origin, MSG_IN_OUTPUT);
+	assert_int_equal(run_agent_calls(r, NULL), 1);
+	run_free(r);
+}
+
 static void test_malformed(void **state)
 {
 	char err[256];
@@ -264,6 +292,7 @@ int main(void)
 		cmocka_unit_test(test_parallel_calls),
 		cmocka_unit_test(test_custom_mcp_and_builtins),
 		cmocka_unit_test(test_string_input_and_output),
+		cmocka_unit_test(test_input_and_output_origins),
 		cmocka_unit_test(test_malformed),
 		cmocka_unit_test(test_real_fixtures_not_claimed),
 	};

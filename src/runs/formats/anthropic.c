@@ -77,10 +77,11 @@ static int anth_detect(json_t *rec)
 		if (!role)
 			return 0;
 		json_t *content = json_object_get(m, "content");
-		/* OpenAI, Responses, AI SDK and Mastra messages. */
+		/* OpenAI, AI SDK and Mastra messages. A "type" key proves
+		 * nothing: API responses are {type: "message", role, content}. */
 		if (!strcmp(role, "tool") || !strcmp(role, "function") ||
 		    json_object_get(m, "tool_calls") || json_object_get(m, "tool_call_id") ||
-		    json_object_get(m, "function_call") || json_object_get(m, "type") ||
+		    json_object_get(m, "function_call") ||
 		    json_object_get(m, "toolInvocations") || json_is_object(content) ||
 		    (!content && json_object_get(m, "parts")))
 			return 0;
@@ -141,9 +142,6 @@ static void anth_tool_result(struct run *r, json_t *b, size_t src)
 	m->is_tool_output = true;
 	m->answers_call_id = anth_id(r, json_object_get(b, "tool_use_id"));
 	m->result = content;
-	/* run_join_results only looks at results with an id. */
-	if (!m->answers_call_id)
-		m->unmatched_result = true;
 	if (json_is_true(json_object_get(b, "is_error"))) {
 		m->result_is_error = true;
 		/* An error with no text still needs something to show. */

@@ -63,8 +63,9 @@ static int chat_score_msg(json_t *m)
 {
 	if (!json_is_string(json_object_get(m, "role")))
 		return 0;
-	/* Responses items, AI SDK UI messages, Mastra messages. */
-	if (json_object_get(m, "type") || json_object_get(m, "toolInvocations"))
+	/* Responses message items, AI SDK UI messages, Mastra messages. */
+	if (!strcmp(chat_str(json_object_get(m, "type"), ""), "message") ||
+	    json_object_get(m, "toolInvocations"))
 		return 0;
 	json_t *content = json_object_get(m, "content");
 	if (!content && json_object_get(m, "parts"))
@@ -169,8 +170,7 @@ static int chat_content_text(struct run *r, json_t *m, const char *path, const c
 	return 0;
 }
 
-/* One entry of tool_calls[]. The shape is checked before the call is
- * added so a failed load leaves no half-built call. */
+/* One entry of tool_calls[]. */
 static int chat_add_tool_call(struct run *r, size_t mi, json_t *tc, const char *path, long src,
                               enum call_requestor who, char *err, size_t errlen)
 {
@@ -292,7 +292,8 @@ static int chat_load_msg(struct run *r, json_t *m, const char *where, size_t i,
 
 /* Results without an id (legacy role "function" replies, or a tool message
  * missing tool_call_id) go to the nearest preceding call that has no id and
- * no result yet, and whose name matches when the result names one. */
+ * no result yet, and whose name matches when the result names one.
+ * run_join_results has flagged them all unmatched; this decides. */
 static void chat_join_by_name(struct run *r)
 {
 	for (size_t mi = 0; mi < r->nmsgs; mi++) {
@@ -310,11 +311,9 @@ static void chat_join_by_name(struct run *r)
 			hit = c;
 			break;
 		}
-		if (!hit) {
-			m->unmatched_result = true;
-			continue;
-		}
-		run_set_result(hit, m->result, m->result_is_error, m->result_error_text, (long)mi);
+		m->unmatched_result = hit == NULL;
+		if (hit)
+			run_set_result(hit, m->result, m->result_is_error, m->result_error_text, (long)mi);
 	}
 }
 

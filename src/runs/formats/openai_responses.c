@@ -189,7 +189,7 @@ static void resp_client_call(struct run *r, json_t *it, const char *ty, size_t s
 {
 	json_t *raw_name = json_object_get(it, "name");
 	const char *name = resp_str(raw_name, "");
-	if (!strcmp(ty, "computer_call") || !strcmp(ty, "local_shell_call"))
+	if (strcmp(ty, "function_call") != 0 && strcmp(ty, "custom_tool_call") != 0)
 		name = ty;      /* built-ins have no name but their type */
 	struct run_call *c = resp_add_call(r, it, src, name, json_object_get(it, "call_id"));
 	c->raw_name = raw_name;
@@ -269,9 +269,6 @@ static void resp_output(struct run *r, json_t *it, size_t src)
 	m->is_tool_output = true;
 	m->answers_call_id = resp_id(r, json_object_get(it, "call_id"));
 	m->result = output;
-	/* run_join_results only looks at results with an id. */
-	if (!m->answers_call_id)
-		m->unmatched_result = true;
 	if (!strncmp(text, ERROR_PREFIX, strlen(ERROR_PREFIX))) {
 		m->result_is_error = true;
 		m->result_error_text = text;
@@ -343,7 +340,6 @@ static int resp_list(struct run *r, const char *key, enum run_role text_role,
 	} else if (resp_items(r, v, key, err, errlen) < 0) {
 		return -1;
 	}
-	/* What was sent and what came back, as Mastra and Azure split it. */
 	for (size_t i = first; i < r->nmsgs; i++)
 		r->msgs[i].origin = origin;
 	return 0;
@@ -383,11 +379,16 @@ static int resp_load(struct run *r, char *err, size_t errlen)
 	if (tools && !json_is_null(tools))
 		r->tool_defs = tools;
 	r->model = resp_model(rec);
+	/* With both lists, input is what was sent (context, as Azure's query
+	 * and Mastra's inputMessages are) and output is the run being judged;
+	 * input alone is a whole trajectory logged as one request. */
+	json_t *out = json_object_get(rec, "output");
+	enum msg_origin in_origin = out && !json_is_null(out) ? MSG_IN_INPUT : MSG_IN_OUTPUT;
 	/* A Response object's instructions are its system prompt. */
 	json_t *instr = json_object_get(rec, "instructions");
 	if (json_is_string(instr) && json_string_length(instr))
-		run_add_msg(r, ROLE_SYSTEM, MSG_IN_INPUT, json_string_value(instr), instr);
-	if (resp_list(r, "input", ROLE_USER, MSG_IN_INPUT, err, errlen) < 0 ||
+		run_add_msg(r, ROLE_SYSTEM, in_origin, json_string_value(instr), instr);
+	if (resp_list(r, "input", ROLE_USER, in_origin, err, errlen) < 0 ||
 	    resp_list(r, "output", ROLE_ASSISTANT, MSG_IN_OUTPUT, err, errlen) < 0)
 		return -1;
 	run_join_results(r);
