@@ -168,7 +168,7 @@ BEGIN {
 	printf "\n(parse loop alone %.3f s; score user %.3f s, sys %.3f s; score check: %s)\n",
 	       parin, su, ss, verdicts
 	if (missed)
-		printf "bench: %d target%s MISSED\n", missed, missed > 1 ? "s" : ""
+		printf "bench: %d target%s MISSED\n", missed, (missed > 1 ? "s" : "")
 	else
 		printf "bench: all targets met\n"
 }'
