@@ -24,18 +24,24 @@ static const struct param_spec wi_params[] = {
  * a combining dot) and U+212A KELVIN SIGN (to "k"). */
 static void js_lower(struct strbuf *sb, const char *s)
 {
+	size_t n = strlen(s);
+	strbuf_grow(sb, n + n / 2);            /* U+0130 grows from 2 bytes to 3 */
+	char *out = sb->buf + sb->len;
 	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
 		if (*p >= 'A' && *p <= 'Z')
-			strbuf_addch(sb, (char)(*p + 32));
+			*out++ = (char)(*p + 32);
 		else if (p[0] == 0xc4 && p[1] == 0xb0) {
-			strbuf_addstr(sb, "i\xcc\x87");
+			memcpy(out, "i\xcc\x87", 3);
+			out += 3;
 			p++;
 		} else if (p[0] == 0xe2 && p[1] == 0x84 && p[2] == 0xaa) {
-			strbuf_addch(sb, 'k');
+			*out++ = 'k';
 			p += 2;
 		} else
-			strbuf_addch(sb, (char)*p);
+			*out++ = (char)*p;
 	}
+	sb->len = (size_t)(out - sb->buf);
+	sb->buf[sb->len] = '\0';
 }
 
 static bool is_word(unsigned char c)

@@ -19,6 +19,12 @@ void jsonw_number(struct strbuf *sb, double d)
 		strbuf_addch(sb, '0');       /* -0 prints as 0 in JS */
 		return;
 	}
+	/* Integral values below 2^53 print as plain integers; scores of 0 and
+	 * 1 take this path, which skips the digit search below. */
+	if (d > -9007199254740992.0 && d < 9007199254740992.0 && d == (double)(long long)d) {
+		strbuf_addf(sb, "%lld", (long long)d);
+		return;
+	}
 	char buf[40];
 	int prec;
 	for (prec = 1; prec <= 17; prec++) {
