@@ -5,6 +5,7 @@
  * wrong type, a scorer's own refusal) can point at the exact spot. The tree
  * is then walked once into struct config and thrown away. */
 #include "config.h"
+#include "hash.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -967,10 +968,7 @@ static void known_list(struct strbuf *sb, const struct scorer_ops *ops)
 
 static void hash_add(uint64_t *h, const char *s)
 {
-	for (; *s; s++) {
-		*h ^= (unsigned char)*s;
-		*h *= UINT64_C(0x100000001b3);
-	}
+	*h = hash_fnv1a(s, strlen(s), *h);
 }
 
 static void hash_json(uint64_t *h, const json_t *v)
@@ -987,7 +985,7 @@ static void hash_json(uint64_t *h, const json_t *v)
  * that renaming a scorer keeps its cached verdicts. */
 static void scorer_hash(struct scorer_conf *sc)
 {
-	uint64_t h = UINT64_C(0xcbf29ce484222325);
+	uint64_t h = HASH_FNV_SEED;
 	char num[64];
 
 	hash_add(&h, "type=");
@@ -1011,7 +1009,7 @@ static void scorer_hash(struct scorer_conf *sc)
 	}
 	snprintf(num, sizeof num, "threshold=%.17g\n", sc->threshold);
 	hash_add(&h, num);
-	snprintf(sc->hash, sizeof sc->hash, "%016" PRIx64, h);
+	hash_hex(h, sc->hash);
 }
 
 static int scorer_parse(struct ctx *x, struct config *c, const struct ynode *m)
