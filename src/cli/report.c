@@ -6,6 +6,7 @@
 
 #include "jsonw.h"
 #include "strbuf.h"
+#include "textvis.h"
 
 const char *const report_names = "jsonl, table, junit";
 
@@ -126,9 +127,19 @@ static void table_row(void *state, const struct report_row *row)
 	char num[32] = "-";
 	if (v->status == VERDICT_OK)
 		snprintf(num, sizeof num, "%.3g", v->score);
-	strbuf_addf(sb, "  %-28s %-8s %-6s %s%s%s\n", row->run_id,
+	/* The table is read on a terminal: ids and messages come from the
+	 * records and may hold escape codes. */
+	struct strbuf id = STRBUF_INIT, msg = STRBUF_INIT, src = STRBUF_INIT;
+	textvis_append(&id, row->run_id, strlen(row->run_id), 0);
+	textvis_append(&src, row->source, strlen(row->source), 0);
+	if (v->message)
+		textvis_append(&msg, v->message, strlen(v->message), 0);
+	strbuf_addf(sb, "  %-28s %-8s %-6s %s%s%s\n", id.buf ? id.buf : "",
 	            v->status == VERDICT_OK ? "fail" : verdict_status_name(v->status),
-	            num, row->source, v->message ? "  " : "", v->message ? v->message : "");
+	            num, src.buf ? src.buf : "", msg.buf ? "  " : "", msg.buf ? msg.buf : "");
+	strbuf_release(&id);
+	strbuf_release(&src);
+	strbuf_release(&msg);
 }
 
 static void table_close(void *state, const struct score_stats *stats)

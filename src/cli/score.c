@@ -11,6 +11,7 @@
 #include "expect.h"
 #include "format.h"
 #include "report.h"
+#include "textvis.h"
 
 static void score_usage(FILE *out)
 {
@@ -72,12 +73,19 @@ static void score_stream(struct dataset *ds, const struct evaluator *ev,
 		char src[512];
 		record_source(ds, &rec, src, sizeof src);
 		struct run *r = dataset_load_run(ds, &rec, forced, c->run_id_path, err, sizeof err);
+		/* Messages quote the record; its escape codes must not reach
+		 * the terminal. */
 		if (!r) {
-			fprintf(stderr, "tcreview: %s\n", err);
+			fputs("tcreview: ", stderr);
+			textvis_fputs(stderr, err);
+			fputc('\n', stderr);
 			evaluator_fail_all(ev, err, verdicts);
 		} else {
-			if (r->load_error)
-				fprintf(stderr, "tcreview: %s: %s\n", r->source, r->load_error);
+			if (r->load_error) {
+				fprintf(stderr, "tcreview: %s: ", r->source);
+				textvis_fputs(stderr, r->load_error);
+				fputc('\n', stderr);
+			}
 			evaluator_run(ev, r, verdicts);
 		}
 		for (size_t i = 0; i < c->nscorers; i++) {

@@ -14,6 +14,7 @@
 #include "jsonw.h"
 #include "jsonpath.h"
 #include "strbuf.h"
+#include "textvis.h"
 
 /* Streaming readers release what they passed in steps of this size, so a
  * 1 GB file never sits in our resident set all at once. */
@@ -439,24 +440,8 @@ static char *utf8_repair(const char *s, size_t n, size_t *outlen)
 	struct strbuf sb = STRBUF_INIT;
 	size_t i = 0;
 	while (i < n) {
-		unsigned char c = (unsigned char)s[i];
-		size_t len = c < 0x80 ? 1 : (c >> 5) == 6 ? 2 : (c >> 4) == 14 ? 3 : (c >> 3) == 30 ? 4 : 0;
-		bool ok = len > 0 && i + len <= n;
-		for (size_t k = 1; ok && k < len; k++)
-			ok = ((unsigned char)s[i + k] & 0xc0) == 0x80;
-		if (ok && len == 2 && c < 0xc2)
-			ok = false;                       /* overlong */
-		if (ok && len == 3) {
-			unsigned char c1 = (unsigned char)s[i + 1];
-			if ((c == 0xe0 && c1 < 0xa0) || (c == 0xed && c1 >= 0xa0))
-				ok = false;                   /* overlong or surrogate */
-		}
-		if (ok && len == 4) {
-			unsigned char c1 = (unsigned char)s[i + 1];
-			if ((c == 0xf0 && c1 < 0x90) || c > 0xf4 || (c == 0xf4 && c1 >= 0x90))
-				ok = false;
-		}
-		if (ok) {
+		size_t len = utf8_seq_len(s + i, n - i);
+		if (len) {
 			strbuf_add(&sb, s + i, len);
 			i += len;
 		} else {
