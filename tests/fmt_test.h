@@ -70,6 +70,34 @@ static inline int fmt_load_err(const char *text, const char *format, char *err, 
 	return rc;
 }
 
+/* Loads with a forced format and expects it to fail with exactly msg. */
+static inline void fmt_expect_error(const char *format, const char *text, const char *msg)
+{
+	char err[256];
+	int rc = fmt_load_err(text, format, err, sizeof(err));
+	if (rc != -1 || strcmp(err, msg) != 0)
+		fprintf(stderr, "%s: rc %d, \"%s\" for %s\n", format, rc, err, text);
+	assert_int_equal(rc, -1);
+	assert_string_equal(err, msg);
+}
+
+struct fmt_error_case {
+	const char *json, *msg;
+};
+
+/* fmt_expect_error for every case up to the { NULL, NULL } that ends them. */
+static inline void fmt_expect_errors(const char *format, const struct fmt_error_case *cases)
+{
+	char err[256];
+	for (size_t i = 0; cases[i].json; i++) {
+		int rc = fmt_load_err(cases[i].json, format, err, sizeof(err));
+		if (rc != -1 || strcmp(err, cases[i].msg) != 0)
+			fprintf(stderr, "case %zu: rc %d, \"%s\"\n", i, rc, err);
+		assert_int_equal(rc, -1);
+		assert_string_equal(err, cases[i].msg);
+	}
+}
+
 static inline int fmt_score(const char *format, const char *text)
 {
 	const struct format_ops *f = format_find(format);
@@ -78,6 +106,24 @@ static inline int fmt_score(const char *format, const char *text)
 	int s = f->detect(rec);
 	json_decref(rec);
 	return s;
+}
+
+/* The loader detection picks for the record, NULL when none. */
+static inline const struct format_ops *fmt_detect(const char *text)
+{
+	json_t *rec = fmt_parse(text);
+	const struct format_ops *f = format_detect(rec);
+	json_decref(rec);
+	return f;
+}
+
+/* Tool results flagged as answering no call. */
+static inline size_t fmt_count_unmatched(const struct run *r)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < r->nmsgs; i++)
+		n += r->msgs[i].unmatched_result;
+	return n;
 }
 
 struct fmt_sample {
@@ -251,6 +297,20 @@ static inline size_t fmt_each_record(const char *path, fmt_record_fn fn, void *c
 	}
 	free(line);
 	fclose(f);
+	return n;
+}
+
+/* Calls fn on every record of the shared JSONL file rel and returns how
+ * many there were (at least one); skips the test when the file is absent. */
+static inline size_t fmt_each_shared_record(const char *rel, fmt_record_fn fn, void *ctx)
+{
+	char path[4096];
+	if (!fmt_shared_path(path, sizeof(path), rel)) {
+		skip();
+		return 0;
+	}
+	size_t n = fmt_each_record(path, fn, ctx);
+	assert_true(n > 0);
 	return n;
 }
 

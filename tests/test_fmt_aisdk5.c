@@ -151,9 +151,7 @@ static void test_arguments_and_ids(void **state)
 static void test_malformed(void **state)
 {
 	char err[256];
-	static const struct {
-		const char *json, *msg;
-	} cases[] = {
+	static const struct fmt_error_case cases[] = {
 		{ "{'messages': 'hi'}", "messages: not an array" },
 		{ "{'id': 'chat'}", "messages: missing" },
 		{ "12", "an ai-sdk-v5 record must be an array of messages or {messages}" },
@@ -169,13 +167,7 @@ static void test_malformed(void **state)
 		{ "[{'id': 'u', 'role': 'critic', 'parts': []}]", "[0].role: unknown role \"critic\"" },
 		{ NULL, NULL },
 	};
-	for (size_t i = 0; cases[i].json; i++) {
-		int rc = fmt_load_err(cases[i].json, SDK, err, sizeof(err));
-		if (rc != -1 || strcmp(err, cases[i].msg) != 0)
-			fprintf(stderr, "case %zu: rc %d, \"%s\"\n", i, rc, err);
-		assert_int_equal(rc, -1);
-		assert_string_equal(err, cases[i].msg);
-	}
+	fmt_expect_errors(SDK, cases);
 	/* A message without parts is empty, not broken. */
 	assert_int_equal(fmt_load_err("[{'id': 'u', 'role': 'user'}]", SDK, err, sizeof(err)), 0);
 }

@@ -198,10 +198,7 @@ static void test_bare_array_and_string_content(void **state)
 
 static void test_malformed(void **state)
 {
-	char err[256];
-	static const struct {
-		const char *json, *msg;
-	} cases[] = {
+	static const struct fmt_error_case cases[] = {
 		{ "{'messages': {'role': 'user'}}", "messages: not an array" },
 		{ "{'system': 'x'}", "messages: missing" },
 		{ "'hello'", "an anthropic record must be an object or an array of messages" },
@@ -222,13 +219,7 @@ static void test_malformed(void **state)
 		{ "[{'role': 'user', 'content': 1}]", "[0].content: not a string or a list" },
 		{ NULL, NULL },
 	};
-	for (size_t i = 0; cases[i].json; i++) {
-		int rc = fmt_load_err(cases[i].json, ANTH, err, sizeof(err));
-		if (rc != -1 || strcmp(err, cases[i].msg) != 0)
-			fprintf(stderr, "case %zu: rc %d, \"%s\"\n", i, rc, err);
-		assert_int_equal(rc, -1);
-		assert_string_equal(err, cases[i].msg);
-	}
+	fmt_expect_errors(ANTH, cases);
 }
 
 /* Counts the tool_result blocks a record holds, to compare with what the
@@ -293,13 +284,8 @@ static void check_real_record(json_t *rec, const char *file, size_t line, void *
 
 static void test_real_claude_code_sample(void **state)
 {
-	char path[4096];
-	if (!fmt_shared_path(path, sizeof(path), "fixtures/real/" REAL_SAMPLE)) {
-		skip();
-		return;
-	}
 	size_t runs = 0;
-	assert_true(fmt_each_record(path, check_real_record, &runs) > 0);
+	assert_true(fmt_each_shared_record("fixtures/real/" REAL_SAMPLE, check_real_record, &runs) > 0);
 	assert_true(runs > 0);
 }
 

@@ -1,67 +1,13 @@
 /* test_fmt_azure.c - the Azure AI Evaluation input loader.
  *
- * Fixtures are written inline with ' for " (jq() swaps them back) so they
- * read like the JSON they stand for; a real apostrophe would be \u0027. */
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
-#include <setjmp.h>
-#include <cmocka.h>
+ * Fixtures are written inline with ' for " (fmt_parse() swaps them back)
+ * so they read like the JSON they stand for; a real apostrophe would be
+ * \u0027. */
+#include "fmt_test.h"
 
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-
-#include "format.h"
-#include "run.h"
+#define AZURE "azure"
 
 extern const struct format_ops format_azure;
-
-static json_t *jq(const char *src)
-{
-	char *s = strdup(src);
-	for (char *p = s; *p; p++)
-		if (*p == '\'')
-			*p = '"';
-	json_error_t jerr;
-	json_t *v = json_loads(s, 0, &jerr);
-	if (!v)
-		fail_msg("fixture does not parse: %s (line %d col %d)", jerr.text, jerr.line,
-		         jerr.column);
-	free(s);
-	return v;
-}
-
-static struct run *load_ok(const char *src)
-{
-	json_t *rec = jq(src);
-	struct run *r = run_new(rec, "t.jsonl", 1, -1);
-	json_decref(rec);
-	char err[256] = "";
-	if (format_load(r, NULL, err, sizeof(err)) != 0)
-		fail_msg("load failed: %s", err);
-	assert_string_equal(r->format, "azure");
-	return r;
-}
-
-static void expect_error(const char *src, const char *msg)
-{
-	json_t *rec = jq(src);
-	struct run *r = run_new(rec, "t.jsonl", 1, -1);
-	json_decref(rec);
-	char err[256] = "";
-	assert_int_equal(format_load(r, &format_azure, err, sizeof(err)), -1);
-	assert_string_equal(err, msg);
-	run_free(r);
-}
-
-static size_t count_unmatched(const struct run *r)
-{
-	size_t n = 0;
-	for (size_t i = 0; i < r->nmsgs; i++)
-		n += r->msgs[i].unmatched_result;
-	return n;
-}
 
 /* The flat form Azure's converter writes. */
 static const char *const FLAT =
@@ -101,18 +47,12 @@ static const char *const ANTHROPIC =
 
 static void test_detect(void **state)
 {
-	json_t *rec = jq(FLAT);
-	assert_int_equal(format_azure.detect(rec), 80);
-	assert_ptr_equal(format_detect(rec), &format_azure);
-	json_decref(rec);
+	assert_int_equal(fmt_score(AZURE, FLAT), 80);
+	assert_ptr_equal(fmt_detect(FLAT), &format_azure);
 
-	rec = jq("{'query':'hi','tool_definitions':[]}");
-	assert_int_equal(format_azure.detect(rec), 60);
-	assert_ptr_equal(format_detect(rec), &format_azure);
-	json_decref(rec);
-	rec = jq("{'query':'hi','tool_calls':[]}");
-	assert_int_equal(format_azure.detect(rec), 60);
-	json_decref(rec);
+	assert_int_equal(fmt_score(AZURE, "{'query':'hi','tool_definitions':[]}"), 60);
+	assert_ptr_equal(fmt_detect("{'query':'hi','tool_definitions':[]}"), &format_azure);
+	assert_int_equal(fmt_score(AZURE, "{'query':'hi','tool_calls':[]}"), 60);
 
 	const char *not_mine[] = {
 		OPENAI_CHAT, ANTHROPIC,
@@ -122,16 +62,13 @@ static void test_detect(void **state)
 		"{'traj':[],'task_id':1}",
 		"{'messages':[],'reward_info':{}}",
 	};
-	for (size_t i = 0; i < sizeof(not_mine) / sizeof(not_mine[0]); i++) {
-		rec = jq(not_mine[i]);
-		assert_int_equal(format_azure.detect(rec), 0);
-		json_decref(rec);
-	}
+	for (size_t i = 0; i < sizeof(not_mine) / sizeof(not_mine[0]); i++)
+		assert_int_equal(fmt_score(AZURE, not_mine[i]), 0);
 }
 
 static void test_flat(void **state)
 {
-	struct run *r = load_ok(FLAT);
+	struct run *r = fmt_load(FLAT, AZURE);
 	assert_int_equal(r->nmsgs, 7);
 	assert_int_equal(r->msgs[0].role, ROLE_SYSTEM);
 	assert_int_equal(r->msgs[0].origin, MSG_IN_INPUT);
@@ -174,14 +111,14 @@ static void test_flat(void **state)
 
 	assert_true(json_is_array(r->tool_defs));
 	assert_int_equal(json_array_size(r->tool_defs), 2);
-	assert_int_equal(count_unmatched(r), 0);
+	assert_int_equal(fmt_count_unmatched(r), 0);
 	assert_int_equal(run_agent_calls(r, NULL), 2);
 	run_free(r);
 }
 
 static void test_nested_and_string_args(void **state)
 {
-	struct run *r = load_ok("{'query':[{'role':'user','content':'查一下订单'}],"
+	struct run *r = fmt_load("{'query':[{'role':'user','content':'查一下订单'}],"
 	    " 'response':[{'role':'assistant','content':["
 	    "   {'type':'tool_call','tool_call':{'id':'n1','type':'function',"
 	    "     'function':{'name':'get_order','arguments':{'order_id':'7'}}}},"
@@ -189,7 +126,7 @@ static void test_nested_and_string_args(void **state)
 	    "     'function':{'name':'get_user','arguments':'{\\'user_id\\': \\'王芳\\'}'}}},"
 	    "   {'type':'tool_call','tool_call_id':'f3','name':'broken','arguments':'{oops'}]},"
 	    "  {'role':'tool','tool_call_id':'n2','content':[{'type':'tool_result','tool_result':[1,2]}]},"
-	    "  {'role':'tool','tool_call_id':'n1','content':[{'type':'tool_result','tool_result':'Errorless'}]}]}");
+	    "  {'role':'tool','tool_call_id':'n1','content':[{'type':'tool_result','tool_result':'Errorless'}]}]}", AZURE);
 	assert_int_equal(r->ncalls, 3);
 	assert_int_equal(r->msgs[1].ncalls, 3);
 	struct run_call *c = &r->calls[0];
@@ -216,13 +153,13 @@ static void test_responses_items(void **state)
 {
 	/* function_call / openapi_call are renamed to tool_call by Azure; the
 	 * Responses-style output names its call on the item. */
-	struct run *r = load_ok("{'query':'天気は？','response':["
+	struct run *r = fmt_load("{'query':'天気は？','response':["
 	    " {'role':'assistant','content':["
 	    "   {'type':'function_call','id':'fc_1','call_id':'call_w','name':'weather','arguments':'{\\'city\\':\\'東京\\'}'},"
 	    "   {'type':'openapi_call','tool_call_id':'call_o','name':'forecast','arguments':{'days':3}}]},"
 	    " {'role':'tool','content':[{'type':'function_call_output','call_id':'call_w','function_call_output':'晴れ'}]},"
 	    " {'role':'tool','tool_call_id':'call_o','content':[{'type':'openapi_call_output','output':{'d1':'雨'}}]},"
-	    " {'role':'assistant','content':[{'type':'input_text','text':'東京は晴れです。'}]}]}");
+	    " {'role':'assistant','content':[{'type':'input_text','text':'東京は晴れです。'}]}]}", AZURE);
 	assert_int_equal(r->nmsgs, 5);
 	assert_int_equal(r->msgs[0].role, ROLE_USER);
 	assert_int_equal(r->msgs[0].origin, MSG_IN_INPUT);
@@ -241,16 +178,16 @@ static void test_responses_items(void **state)
 
 static void test_mcp_approval_dropped(void **state)
 {
-	struct run *r = load_ok("{'query':'run it','response':["
+	struct run *r = fmt_load("{'query':'run it','response':["
 	    " {'role':'assistant','content':[{'type':'mcp_approval_request','id':'ap1','name':'deploy'}]},"
 	    " {'role':'tool','tool_call_id':'ap1','content':[{'type':'mcp_approval_response','approve':true}]},"
 	    " {'role':'assistant','content':[{'type':'tool_call','tool_call_id':'t1','name':'deploy','arguments':{}}]},"
-	    " {'role':'tool','tool_call_id':'t1','content':[{'type':'tool_result','tool_result':'ok'}]}]}");
+	    " {'role':'tool','tool_call_id':'t1','content':[{'type':'tool_result','tool_result':'ok'}]}]}", AZURE);
 	assert_int_equal(r->nmsgs, 3);
 	assert_int_equal(r->msgs[1].src_index, 2);
 	assert_int_equal(r->ncalls, 1);
 	assert_true(r->calls[0].has_result);
-	assert_int_equal(count_unmatched(r), 0);
+	assert_int_equal(fmt_count_unmatched(r), 0);
 	run_free(r);
 }
 
@@ -258,14 +195,14 @@ static void test_string_response_and_tool_calls(void **state)
 {
 	/* With a string response the top-level tool_calls are the calls: one
 	 * assistant message after the response text, results inline. */
-	struct run *r = load_ok("{'query':'我的包裹在哪？','response':'包裹已发货。',"
+	struct run *r = fmt_load("{'query':'我的包裹在哪？','response':'包裹已发货。',"
 	    " 'tool_calls':["
 	    "   {'type':'tool_call','tool_call_id':'c1','name':'get_order','arguments':{'order_id':'1042'},"
 	    "    'tool_result':{'status':'shipped'}},"
 	    "   {'type':'tool_call','tool_call_id':'c2','name':'track_parcel','arguments':{},"
 	    "    'tool_result':'Error: timeout'},"
 	    "   {'type':'tool_call','tool_call_id':'c3','name':'notify','arguments':{}}],"
-	    " 'tool_definitions':{'name':'get_order','parameters':{'type':'object'}}}");
+	    " 'tool_definitions':{'name':'get_order','parameters':{'type':'object'}}}", AZURE);
 	assert_int_equal(r->nmsgs, 3);
 	assert_int_equal(r->msgs[0].role, ROLE_USER);
 	assert_int_equal(r->msgs[0].origin, MSG_IN_INPUT);
@@ -289,8 +226,8 @@ static void test_string_response_and_tool_calls(void **state)
 	run_free(r);
 
 	/* A single call object, no response at all. */
-	r = load_ok("{'query':'hi','tool_definitions':[],"
-	            " 'tool_calls':{'type':'tool_call','tool_call_id':'s','name':'ping','arguments':{}}}");
+	r = fmt_load("{'query':'hi','tool_definitions':[],"
+	            " 'tool_calls':{'type':'tool_call','tool_call_id':'s','name':'ping','arguments':{}}}", AZURE);
 	assert_int_equal(r->nmsgs, 2);
 	assert_int_equal(r->ncalls, 1);
 	assert_string_equal(r->calls[0].name, "ping");
@@ -300,16 +237,16 @@ static void test_string_response_and_tool_calls(void **state)
 static void test_response_list_wins(void **state)
 {
 	/* Calls parsed from a response list replace tool_calls ... */
-	struct run *r = load_ok("{'query':'q','response':["
+	struct run *r = fmt_load("{'query':'q','response':["
 	    " {'role':'assistant','content':[{'type':'tool_call','tool_call_id':'r1','name':'from_response','arguments':{}}]}],"
-	    " 'tool_calls':[{'type':'tool_call','tool_call_id':'t1','name':'from_tool_calls','arguments':{}}]}");
+	    " 'tool_calls':[{'type':'tool_call','tool_call_id':'t1','name':'from_tool_calls','arguments':{}}]}", AZURE);
 	assert_int_equal(r->ncalls, 1);
 	assert_string_equal(r->calls[0].name, "from_response");
 	assert_int_equal(r->nmsgs, 2);
 	run_free(r);
 	/* ... but when the list has none, Azure falls back to tool_calls. */
-	r = load_ok("{'query':'q','response':[{'role':'assistant','content':'just text'}],"
-	    " 'tool_calls':[{'type':'tool_call','tool_call_id':'t1','name':'from_tool_calls','arguments':{}}]}");
+	r = fmt_load("{'query':'q','response':[{'role':'assistant','content':'just text'}],"
+	    " 'tool_calls':[{'type':'tool_call','tool_call_id':'t1','name':'from_tool_calls','arguments':{}}]}", AZURE);
 	assert_int_equal(r->ncalls, 1);
 	assert_string_equal(r->calls[0].name, "from_tool_calls");
 	assert_int_equal(r->calls[0].msg_index, 2);
@@ -318,7 +255,7 @@ static void test_response_list_wins(void **state)
 
 static void test_unmatched_and_reused(void **state)
 {
-	struct run *r = load_ok("{'query':[{'role':'user','content':'x'}],'response':["
+	struct run *r = fmt_load("{'query':[{'role':'user','content':'x'}],'response':["
 	    " {'role':'assistant','content':[{'type':'tool_call','tool_call_id':'d','name':'a','arguments':{}}]},"
 	    " {'role':'assistant','content':[{'type':'tool_call','tool_call_id':'d','name':'b','arguments':{}}]},"
 	    " {'role':'tool','tool_call_id':'d','content':[{'type':'tool_result','tool_result':'for b'}]},"
@@ -326,7 +263,7 @@ static void test_unmatched_and_reused(void **state)
 	    " {'role':'tool','tool_call_id':'nobody','content':[{'type':'tool_result','tool_result':'lost'}]},"
 	    " {'role':'tool','content':'no id at all'},"
 	    " {'role':'tool','tool_call_id':'e','content':'plain text result'},"
-	    " {'role':'tool','content':[{'type':'function_call_output','id':'d','output':'own id only'}]}]}");
+	    " {'role':'tool','content':[{'type':'function_call_output','id':'d','output':'own id only'}]}]}", AZURE);
 	assert_string_equal(json_string_value(r->calls[1].result), "for b");
 	assert_string_equal(json_string_value(r->calls[0].result), "for a");
 	assert_true(r->msgs[5].unmatched_result);
@@ -336,19 +273,19 @@ static void test_unmatched_and_reused(void **state)
 	assert_string_equal(json_string_value(r->msgs[7].result), "plain text result");
 	/* An output item's own id is not a call id. */
 	assert_true(r->msgs[8].unmatched_result);
-	assert_int_equal(count_unmatched(r), 4);
+	assert_int_equal(fmt_count_unmatched(r), 4);
 	run_free(r);
 }
 
 static void test_query_calls_are_input(void **state)
 {
 	/* Calls inside the query are context: loaded, tagged as input. */
-	struct run *r = load_ok("{'query':["
+	struct run *r = fmt_load("{'query':["
 	    " {'role':'user','content':'earlier'},"
 	    " {'role':'assistant','content':[{'type':'tool_call','tool_call_id':'q1','name':'old','arguments':{}}]},"
 	    " {'role':'tool','tool_call_id':'q1','content':[{'type':'tool_result','tool_result':'old result'}]},"
 	    " {'role':'user','content':'now'}],"
-	    " 'response':[{'role':'assistant','content':[{'type':'tool_call','tool_call_id':'r1','name':'new','arguments':{}}]}]}");
+	    " 'response':[{'role':'assistant','content':[{'type':'tool_call','tool_call_id':'r1','name':'new','arguments':{}}]}]}", AZURE);
 	assert_int_equal(r->ncalls, 2);
 	assert_int_equal(r->msgs[r->calls[0].msg_index].origin, MSG_IN_INPUT);
 	assert_true(r->calls[0].has_result);
@@ -358,7 +295,7 @@ static void test_query_calls_are_input(void **state)
 
 static void test_escapes_kept(void **state)
 {
-	struct run *r = load_ok("{'query':'a\\tb \\u00fc \\\\n','response':'line1\\nline2 \\'q\\''}");
+	struct run *r = fmt_load("{'query':'a\\tb \\u00fc \\\\n','response':'line1\\nline2 \\'q\\''}", AZURE);
 	assert_string_equal(r->msgs[0].text, "a\tb ü \\n");
 	assert_string_equal(r->msgs[1].text, "line1\nline2 \"q\"");
 	run_free(r);
@@ -366,37 +303,37 @@ static void test_escapes_kept(void **state)
 
 static void test_malformed(void **state)
 {
-	expect_error("[1]", "an Azure evaluation input must be a JSON object");
-	expect_error("{'response':'x'}", "query: missing");
-	expect_error("{'query':null,'response':'x'}", "query: missing");
-	expect_error("{'query':5,'response':'x'}", "query: not a string or a list");
-	expect_error("{'query':'q','response':{'role':'assistant'}}", "response: not a string or a list");
-	expect_error("{'query':'q','response':[{'role':'assistant','content':'a'},[]]}",
+	fmt_expect_error(AZURE, "[1]", "an Azure evaluation input must be a JSON object");
+	fmt_expect_error(AZURE, "{'response':'x'}", "query: missing");
+	fmt_expect_error(AZURE, "{'query':null,'response':'x'}", "query: missing");
+	fmt_expect_error(AZURE, "{'query':5,'response':'x'}", "query: not a string or a list");
+	fmt_expect_error(AZURE, "{'query':'q','response':{'role':'assistant'}}", "response: not a string or a list");
+	fmt_expect_error(AZURE, "{'query':'q','response':[{'role':'assistant','content':'a'},[]]}",
 	             "response[1]: not an object");
-	expect_error("{'query':[{'content':'a'}],'response':'x'}", "query[0].role: missing or not a string");
-	expect_error("{'query':[{'role':'wizard','content':'a'}],'response':'x'}",
+	fmt_expect_error(AZURE, "{'query':[{'content':'a'}],'response':'x'}", "query[0].role: missing or not a string");
+	fmt_expect_error(AZURE, "{'query':[{'role':'wizard','content':'a'}],'response':'x'}",
 	             "query[0].role: unknown role \"wizard\"");
-	expect_error("{'query':'q','response':[{'role':'assistant','content':{'type':'text'}}]}",
+	fmt_expect_error(AZURE, "{'query':'q','response':[{'role':'assistant','content':{'type':'text'}}]}",
 	             "response[0].content: not a string, a list or null");
-	expect_error("{'query':'q','response':[{'role':'assistant','content':[{'type':'text','text':'a'},3]}]}",
+	fmt_expect_error(AZURE, "{'query':'q','response':[{'role':'assistant','content':[{'type':'text','text':'a'},3]}]}",
 	             "response[0].content[1]: not an object");
-	expect_error("{'query':'q','response':[{'role':'assistant','content':[{'type':'tool_call','tool_call':'x'}]}]}",
+	fmt_expect_error(AZURE, "{'query':'q','response':[{'role':'assistant','content':[{'type':'tool_call','tool_call':'x'}]}]}",
 	             "response[0].content[0].tool_call: not an object");
-	expect_error("{'query':'q','response':[{'role':'assistant','content':[{'type':'tool_call','tool_call':{'id':'a','function':[]}}]}]}",
+	fmt_expect_error(AZURE, "{'query':'q','response':[{'role':'assistant','content':[{'type':'tool_call','tool_call':{'id':'a','function':[]}}]}]}",
 	             "response[0].content[0].tool_call.function: not an object");
-	expect_error("{'query':'q','response':[{'role':'assistant','content':[{'type':'tool_call','tool_call_id':'a','name':'f','arguments':7}]}]}",
+	fmt_expect_error(AZURE, "{'query':'q','response':[{'role':'assistant','content':[{'type':'tool_call','tool_call_id':'a','name':'f','arguments':7}]}]}",
 	             "response[0].content[0].arguments: not an object or a string");
-	expect_error("{'query':'q','response':[{'role':'assistant','content':[{'type':'tool_call','tool_call_id':1,'name':'f'}]}]}",
+	fmt_expect_error(AZURE, "{'query':'q','response':[{'role':'assistant','content':[{'type':'tool_call','tool_call_id':1,'name':'f'}]}]}",
 	             "response[0].content[0].tool_call_id: not a string");
-	expect_error("{'query':'q','response':[{'role':'assistant','content':[{'type':'tool_call','tool_call_id':'a','name':true}]}]}",
+	fmt_expect_error(AZURE, "{'query':'q','response':[{'role':'assistant','content':[{'type':'tool_call','tool_call_id':'a','name':true}]}]}",
 	             "response[0].content[0].name: not a string");
-	expect_error("{'query':'q','response':[{'role':'tool','tool_call_id':2,'content':'x'}]}",
+	fmt_expect_error(AZURE, "{'query':'q','response':[{'role':'tool','tool_call_id':2,'content':'x'}]}",
 	             "response[0].tool_call_id: not a string");
-	expect_error("{'query':'q','response':[{'role':'tool','content':[{'type':'function_call_output','call_id':3}]}]}",
+	fmt_expect_error(AZURE, "{'query':'q','response':[{'role':'tool','content':[{'type':'function_call_output','call_id':3}]}]}",
 	             "response[0].content[0].call_id: not a string");
-	expect_error("{'query':'q','tool_calls':'get_order'}", "tool_calls: not an object or a list");
-	expect_error("{'query':'q','tool_calls':[{'name':'a'},null]}", "tool_calls[1]: not an object");
-	expect_error("{'query':'q','tool_calls':[{'name':'a','arguments':1}]}",
+	fmt_expect_error(AZURE, "{'query':'q','tool_calls':'get_order'}", "tool_calls: not an object or a list");
+	fmt_expect_error(AZURE, "{'query':'q','tool_calls':[{'name':'a'},null]}", "tool_calls[1]: not an object");
+	fmt_expect_error(AZURE, "{'query':'q','tool_calls':[{'name':'a','arguments':1}]}",
 	             "tool_calls[0].arguments: not an object or a string");
 }
 

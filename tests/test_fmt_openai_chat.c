@@ -272,9 +272,7 @@ static void test_unknown_call_type_kept(void **state)
 static void test_malformed(void **state)
 {
 	char err[256];
-	static const struct {
-		const char *json, *msg;
-	} cases[] = {
+	static const struct fmt_error_case cases[] = {
 		{ "{'messages': {'role': 'user'}}", "messages: not an array" },
 		{ "{'model': 'x'}", "messages: missing" },
 		{ "42", "an openai-chat record must be an object or an array of messages" },
@@ -306,13 +304,7 @@ static void test_malformed(void **state)
 		  "messages[0].function_call: not an object" },
 		{ NULL, NULL },
 	};
-	for (size_t i = 0; cases[i].json; i++) {
-		int rc = fmt_load_err(cases[i].json, CHAT, err, sizeof(err));
-		if (rc != -1 || strcmp(err, cases[i].msg) != 0)
-			fprintf(stderr, "case %zu: rc %d, \"%s\"\n", i, rc, err);
-		assert_int_equal(rc, -1);
-		assert_string_equal(err, cases[i].msg);
-	}
+	fmt_expect_errors(CHAT, cases);
 	/* null tool_calls and function_call are "none", not errors. */
 	assert_int_equal(fmt_load_err("{'messages': [{'role': 'assistant', 'content': 'hi',"
 	                              " 'tool_calls': null, 'function_call': null}]}", CHAT, err, sizeof(err)), 0);

@@ -248,10 +248,7 @@ static void test_input_and_output_origins(void **state)
 
 static void test_malformed(void **state)
 {
-	char err[256];
-	static const struct {
-		const char *json, *msg;
-	} cases[] = {
+	static const struct fmt_error_case cases[] = {
 		{ "{'input': {'role': 'user'}}", "input: not an array or a string" },
 		{ "{'input': [], 'output': 5}", "output: not an array or a string" },
 		{ "{'model': 'gpt'}", "input, output: missing" },
@@ -267,13 +264,7 @@ static void test_malformed(void **state)
 		  "input[1].content: not a string, a list or null" },
 		{ NULL, NULL },
 	};
-	for (size_t i = 0; cases[i].json; i++) {
-		int rc = fmt_load_err(cases[i].json, RESP, err, sizeof(err));
-		if (rc != -1 || strcmp(err, cases[i].msg) != 0)
-			fprintf(stderr, "case %zu: rc %d, \"%s\"\n", i, rc, err);
-		assert_int_equal(rc, -1);
-		assert_string_equal(err, cases[i].msg);
-	}
+	fmt_expect_errors(RESP, cases);
 }
 
 static void test_real_fixtures_not_claimed(void **state)

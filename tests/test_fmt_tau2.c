@@ -1,62 +1,13 @@
 /* test_fmt_tau2.c - the tau2-bench SimulationRun loader.
  *
- * Fixtures are written inline with ' for " (jq() swaps them back) so they
- * read like the JSON they stand for; a real apostrophe would be \u0027. */
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
-#include <setjmp.h>
-#include <cmocka.h>
+ * Fixtures are written inline with ' for " (fmt_parse() swaps them back)
+ * so they read like the JSON they stand for; a real apostrophe would be
+ * \u0027. */
+#include "fmt_test.h"
 
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-
-#include "format.h"
-#include "run.h"
+#define TAU2 "tau2"
 
 extern const struct format_ops format_tau2;
-
-static json_t *jq(const char *src)
-{
-	char *s = strdup(src);
-	for (char *p = s; *p; p++)
-		if (*p == '\'')
-			*p = '"';
-	json_error_t jerr;
-	json_t *v = json_loads(s, 0, &jerr);
-	if (!v)
-		fail_msg("fixture does not parse: %s (line %d col %d)", jerr.text, jerr.line,
-		         jerr.column);
-	free(s);
-	return v;
-}
-
-/* Loads with detection and expects success. */
-static struct run *load_ok(const char *src)
-{
-	json_t *rec = jq(src);
-	struct run *r = run_new(rec, "t.jsonl", 1, -1);
-	json_decref(rec);
-	char err[256] = "";
-	int rc = format_load(r, NULL, err, sizeof(err));
-	if (rc != 0)
-		fail_msg("load failed: %s", err);
-	assert_string_equal(r->format, "tau2");
-	return r;
-}
-
-/* Loads with the tau2 loader forced and expects an error naming path. */
-static void expect_error(const char *src, const char *msg)
-{
-	json_t *rec = jq(src);
-	struct run *r = run_new(rec, "t.jsonl", 1, -1);
-	json_decref(rec);
-	char err[256] = "";
-	assert_int_equal(format_load(r, &format_tau2, err, sizeof(err)), -1);
-	assert_string_equal(err, msg);
-	run_free(r);
-}
 
 static const char *const TELECOM =
 	"{'id':'sim-0001','task_id':'[roaming]abroad_off','trial':0,'seed':7,"
@@ -101,21 +52,17 @@ static const char *const ANTHROPIC =
 
 static void test_detect(void **state)
 {
-	json_t *rec = jq(TELECOM);
-	assert_ptr_equal(format_detect(rec), &format_tau2);
-	assert_int_equal(format_tau2.detect(rec), 90);
-	json_decref(rec);
+	assert_ptr_equal(fmt_detect(TELECOM), &format_tau2);
+	assert_int_equal(fmt_score(TAU2, TELECOM), 90);
 
 	/* No run metadata, but flat calls with a requestor. */
-	rec = jq("{'messages':[{'role':'assistant','content':null,'tool_calls':["
-	         "{'id':'c1','name':'f','arguments':{},'requestor':'assistant'}]}]}");
-	assert_int_equal(format_tau2.detect(rec), 70);
-	assert_ptr_equal(format_detect(rec), &format_tau2);
-	json_decref(rec);
+	static const char *const flat =
+		"{'messages':[{'role':'assistant','content':null,'tool_calls':["
+		"{'id':'c1','name':'f','arguments':{},'requestor':'assistant'}]}]}";
+	assert_int_equal(fmt_score(TAU2, flat), 70);
+	assert_ptr_equal(fmt_detect(flat), &format_tau2);
 
-	rec = jq("{'messages':[], 'termination_reason':'max_steps'}");
-	assert_int_equal(format_tau2.detect(rec), 90);
-	json_decref(rec);
+	assert_int_equal(fmt_score(TAU2, "{'messages':[], 'termination_reason':'max_steps'}"), 90);
 
 	const char *not_mine[] = {
 		OPENAI_CHAT, ANTHROPIC,
@@ -125,16 +72,13 @@ static void test_detect(void **state)
 		"{'query':'hi','response':'hello'}",
 		"{'reward_info':{}, 'messages':'not a list'}",
 	};
-	for (size_t i = 0; i < sizeof(not_mine) / sizeof(not_mine[0]); i++) {
-		rec = jq(not_mine[i]);
-		assert_int_equal(format_tau2.detect(rec), 0);
-		json_decref(rec);
-	}
+	for (size_t i = 0; i < sizeof(not_mine) / sizeof(not_mine[0]); i++)
+		assert_int_equal(fmt_score(TAU2, not_mine[i]), 0);
 }
 
 static void test_roles_and_text(void **state)
 {
-	struct run *r = load_ok(TELECOM);
+	struct run *r = fmt_load(TELECOM, TAU2);
 	assert_int_equal(r->nmsgs, 11);
 	assert_int_equal(r->msgs[0].role, ROLE_ASSISTANT);
 	assert_string_equal(r->msgs[0].text, "こんにちは！ご用件をどうぞ。");
@@ -156,7 +100,7 @@ static void test_roles_and_text(void **state)
 
 static void test_calls(void **state)
 {
-	struct run *r = load_ok(TELECOM);
+	struct run *r = fmt_load(TELECOM, TAU2);
 	/* raw_data repeats call_1; it must not become a second call. */
 	assert_int_equal(r->ncalls, 4);
 	assert_int_equal(r->msgs[2].ncalls, 2);
@@ -182,7 +126,7 @@ static void test_calls(void **state)
 
 static void test_results_and_errors(void **state)
 {
-	struct run *r = load_ok(TELECOM);
+	struct run *r = fmt_load(TELECOM, TAU2);
 	struct run_call *c = &r->calls[0];
 	assert_true(c->has_result);
 	assert_false(c->is_error);
@@ -204,16 +148,13 @@ static void test_results_and_errors(void **state)
 	assert_int_equal(c->state, CALL_REQUESTED);
 	assert_true(r->msgs[9].is_tool_output);
 	assert_true(r->msgs[9].unmatched_result);
-	size_t unmatched = 0;
-	for (size_t i = 0; i < r->nmsgs; i++)
-		unmatched += r->msgs[i].unmatched_result;
-	assert_int_equal(unmatched, 1);
+	assert_int_equal(fmt_count_unmatched(r), 1);
 	run_free(r);
 }
 
 static void test_user_requestor(void **state)
 {
-	struct run *r = load_ok(TELECOM);
+	struct run *r = fmt_load(TELECOM, TAU2);
 	struct run_call *c = &r->calls[2];
 	assert_string_equal(c->name, "toggle_roaming");
 	assert_int_equal(c->requestor, REQ_USER);
@@ -229,9 +170,9 @@ static void test_user_requestor(void **state)
 	/* A user message without requestor fields still makes a user call,
 	 * and requestor "user" wins even in an assistant message. */
 	run_free(r);
-	r = load_ok("{'reward_info':null,'messages':["
+	r = fmt_load("{'reward_info':null,'messages':["
 	            " {'role':'user','content':null,'tool_calls':[{'id':'u','name':'reboot','arguments':{}}]},"
-	            " {'role':'assistant','content':null,'tool_calls':[{'id':'a','name':'f','arguments':{},'requestor':'user'}]}]}");
+	            " {'role':'assistant','content':null,'tool_calls':[{'id':'a','name':'f','arguments':{},'requestor':'user'}]}]}", TAU2);
 	assert_int_equal(r->calls[0].requestor, REQ_USER);
 	assert_int_equal(r->calls[1].requestor, REQ_USER);
 	assert_int_equal(run_agent_calls(r, NULL), 0);
@@ -242,14 +183,14 @@ static void test_error_flag_absent(void **state)
 {
 	/* Some submissions drop "error"; then the "Error:" text decides. When
 	 * the flag is there it is trusted. */
-	struct run *r = load_ok("{'termination_reason':'user_stop','messages':["
+	struct run *r = fmt_load("{'termination_reason':'user_stop','messages':["
 	    " {'role':'assistant','content':null,'tool_calls':["
 	    "   {'id':'a','name':'f','arguments':{},'requestor':'assistant'},"
 	    "   {'id':'b','name':'g','arguments':{},'requestor':'assistant'},"
 	    "   {'id':'c','name':'h','arguments':{},'requestor':'assistant'}]},"
 	    " {'role':'tool','id':'a','content':'Error: no such user','requestor':'assistant'},"
 	    " {'role':'tool','id':'b','content':'Error: but flagged fine','requestor':'assistant','error':false},"
-	    " {'role':'tool','id':'c','content':'ok','requestor':'assistant','error':null}]}");
+	    " {'role':'tool','id':'c','content':'ok','requestor':'assistant','error':null}]}", TAU2);
 	assert_true(r->calls[0].is_error);
 	assert_string_equal(r->calls[0].error_text, "Error: no such user");
 	assert_false(r->calls[1].is_error);
@@ -260,12 +201,12 @@ static void test_error_flag_absent(void **state)
 
 static void test_reused_ids(void **state)
 {
-	struct run *r = load_ok("{'termination_reason':'user_stop','messages':["
+	struct run *r = fmt_load("{'termination_reason':'user_stop','messages':["
 	    " {'role':'assistant','content':null,'tool_calls':[{'id':'x','name':'first','arguments':{},'requestor':'assistant'}]},"
 	    " {'role':'assistant','content':null,'tool_calls':[{'id':'x','name':'second','arguments':{},'requestor':'assistant'}]},"
 	    " {'role':'tool','id':'x','content':'to second','requestor':'assistant','error':false},"
 	    " {'role':'tool','id':'x','content':'to first','requestor':'assistant','error':false},"
-	    " {'role':'tool','id':'x','content':'surplus','requestor':'assistant','error':false}]}");
+	    " {'role':'tool','id':'x','content':'surplus','requestor':'assistant','error':false}]}", TAU2);
 	assert_string_equal(json_string_value(r->calls[1].result), "to second");
 	assert_string_equal(json_string_value(r->calls[0].result), "to first");
 	assert_false(r->msgs[2].unmatched_result);
@@ -276,13 +217,13 @@ static void test_reused_ids(void **state)
 
 static void test_args_variants(void **state)
 {
-	struct run *r = load_ok("{'termination_reason':'user_stop','messages':["
+	struct run *r = fmt_load("{'termination_reason':'user_stop','messages':["
 	    " {'role':'assistant','content':'两个调用','tool_calls':["
 	    "   {'id':'a','name':'f','arguments':'{not json','requestor':'assistant'},"
 	    "   {'id':'b','name':'g','arguments':'','requestor':'assistant'},"
 	    "   {'id':'c','name':'h','requestor':'assistant'},"
 	    "   {'name':'noid','arguments':null,'requestor':'assistant'}]},"
-	    " {'role':'tool','content':'no id','requestor':'assistant'}]}");
+	    " {'role':'tool','content':'no id','requestor':'assistant'}]}", TAU2);
 	assert_int_equal(r->ncalls, 4);
 	assert_true(r->calls[0].args_invalid);
 	assert_null(r->calls[0].args);
@@ -300,8 +241,8 @@ static void test_args_variants(void **state)
 
 static void test_system_role(void **state)
 {
-	struct run *r = load_ok("{'reward_info':{},'messages':[{'role':'system','content':'policy'},"
-	                        "{'role':'assistant','content':'hi','tool_calls':null}]}");
+	struct run *r = fmt_load("{'reward_info':{},'messages':[{'role':'system','content':'policy'},"
+	                        "{'role':'assistant','content':'hi','tool_calls':null}]}", TAU2);
 	assert_int_equal(r->msgs[0].role, ROLE_SYSTEM);
 	assert_int_equal(r->ncalls, 0);
 	run_free(r);
@@ -309,29 +250,29 @@ static void test_system_role(void **state)
 
 static void test_malformed(void **state)
 {
-	expect_error("[1,2]", "a tau2 run must be a JSON object");
-	expect_error("{'reward_info':{}}", "messages: missing");
-	expect_error("{'messages':{'role':'user'}}", "messages: not an array");
-	expect_error("{'messages':[{'role':'user','content':'a'},7]}", "messages[1]: not an object");
-	expect_error("{'messages':[{'content':'a'}]}", "messages[0].role: missing or not a string");
-	expect_error("{'messages':[{'role':'robot','content':'a'}]}",
+	fmt_expect_error(TAU2, "[1,2]", "a tau2 run must be a JSON object");
+	fmt_expect_error(TAU2, "{'reward_info':{}}", "messages: missing");
+	fmt_expect_error(TAU2, "{'messages':{'role':'user'}}", "messages: not an array");
+	fmt_expect_error(TAU2, "{'messages':[{'role':'user','content':'a'},7]}", "messages[1]: not an object");
+	fmt_expect_error(TAU2, "{'messages':[{'content':'a'}]}", "messages[0].role: missing or not a string");
+	fmt_expect_error(TAU2, "{'messages':[{'role':'robot','content':'a'}]}",
 	             "messages[0].role: unknown role \"robot\"");
-	expect_error("{'messages':[{'role':'user','content':{'a':1}}]}",
+	fmt_expect_error(TAU2, "{'messages':[{'role':'user','content':{'a':1}}]}",
 	             "messages[0].content: not a string, a list or null");
-	expect_error("{'messages':[{'role':'assistant','content':null,'tool_calls':'x'}]}",
+	fmt_expect_error(TAU2, "{'messages':[{'role':'assistant','content':null,'tool_calls':'x'}]}",
 	             "messages[0].tool_calls: not a list or null");
-	expect_error("{'messages':[{'role':'assistant','content':null,'tool_calls':[null]}]}",
+	fmt_expect_error(TAU2, "{'messages':[{'role':'assistant','content':null,'tool_calls':[null]}]}",
 	             "messages[0].tool_calls[0]: not an object");
-	expect_error("{'messages':[{'role':'assistant','tool_calls':[{'id':5,'name':'f'}]}]}",
+	fmt_expect_error(TAU2, "{'messages':[{'role':'assistant','tool_calls':[{'id':5,'name':'f'}]}]}",
 	             "messages[0].tool_calls[0].id: not a string");
-	expect_error("{'messages':[{'role':'assistant','tool_calls':[{'id':'a','name':['f']}]}]}",
+	fmt_expect_error(TAU2, "{'messages':[{'role':'assistant','tool_calls':[{'id':'a','name':['f']}]}]}",
 	             "messages[0].tool_calls[0].name: not a string");
-	expect_error("{'messages':[{'role':'assistant','tool_calls':[{'id':'a','name':'f','arguments':3}]}]}",
+	fmt_expect_error(TAU2, "{'messages':[{'role':'assistant','tool_calls':[{'id':'a','name':'f','arguments':3}]}]}",
 	             "messages[0].tool_calls[0].arguments: not an object or a string");
-	expect_error("{'messages':[{'role':'assistant','tool_calls':[{'id':'a','name':'f','requestor':1}]}]}",
+	fmt_expect_error(TAU2, "{'messages':[{'role':'assistant','tool_calls':[{'id':'a','name':'f','requestor':1}]}]}",
 	             "messages[0].tool_calls[0].requestor: not a string");
-	expect_error("{'messages':[{'role':'tool','id':1,'content':'x'}]}", "messages[0].id: not a string");
-	expect_error("{'messages':[{'role':'tool','id':'a','content':'x','error':'yes'}]}",
+	fmt_expect_error(TAU2, "{'messages':[{'role':'tool','id':1,'content':'x'}]}", "messages[0].id: not a string");
+	fmt_expect_error(TAU2, "{'messages':[{'role':'tool','id':'a','content':'x','error':'yes'}]}",
 	             "messages[0].error: not a boolean");
 }
 
@@ -353,63 +294,45 @@ static void count_record(json_t *rec, size_t *ncalls, size_t *nuser_calls)
 	}
 }
 
+static void check_real_record(json_t *rec, const char *file, size_t line, void *ctx)
+{
+	size_t *telecom = ctx;
+	assert_ptr_equal(format_detect(rec), &format_tau2);
+	struct run *r = run_new(rec, file, line, -1);
+	char err[256] = "";
+	if (format_load(r, NULL, err, sizeof(err)) != 0)
+		fail_msg("line %zu: %s", line, err);
+	size_t ncalls, nuser;
+	count_record(rec, &ncalls, &nuser);
+	assert_int_equal(r->ncalls, ncalls);
+	assert_true(r->ncalls > 0);
+	assert_int_equal(r->nmsgs, json_array_size(json_object_get(rec, "messages")));
+	assert_non_null(r->model);
+	size_t answered = 0;
+	for (size_t i = 0; i < r->ncalls; i++)
+		answered += r->calls[i].has_result;
+	/* Every published call got its result, and every result a call. */
+	assert_int_equal(fmt_count_unmatched(r), 0);
+	assert_int_equal(answered, r->ncalls);
+	const char *domain = json_string_value(
+		json_object_get(json_object_get(rec, "_corpus"), "domain"));
+	size_t user_calls = 0;
+	for (size_t i = 0; i < r->ncalls; i++)
+		user_calls += r->calls[i].requestor == REQ_USER;
+	assert_int_equal(user_calls, nuser);
+	if (domain && strcmp(domain, "telecom") == 0) {
+		(*telecom)++;
+		assert_true(user_calls > 0);
+	}
+	assert_int_equal(run_agent_calls(r, NULL), r->ncalls - user_calls);
+	run_free(r);
+}
+
 static void test_real_sample(void **state)
 {
-	const char *dir = getenv("TCR_SHARED_DIR");
-	if (!dir || !*dir) {
-		printf("SKIP: TCR_SHARED_DIR not set; real tau2 sample not loaded\n");
-		skip();
-	}
-	char path[4096];
-	snprintf(path, sizeof(path), "%s/fixtures/real/tau2_sample.jsonl", dir);
-	FILE *f = fopen(path, "r");
-	if (!f) {
-		printf("SKIP: %s not found; real tau2 sample not loaded\n", path);
-		skip();
-	}
-	char *line = NULL;
-	size_t cap = 0, lineno = 0, telecom = 0;
-	while (getline(&line, &cap, f) > 0) {
-		lineno++;
-		json_error_t jerr;
-		json_t *rec = json_loads(line, 0, &jerr);
-		assert_non_null(rec);
-		assert_ptr_equal(format_detect(rec), &format_tau2);
-		struct run *r = run_new(rec, path, lineno, -1);
-		char err[256] = "";
-		if (format_load(r, NULL, err, sizeof(err)) != 0)
-			fail_msg("line %zu: %s", lineno, err);
-		size_t ncalls, nuser;
-		count_record(rec, &ncalls, &nuser);
-		assert_int_equal(r->ncalls, ncalls);
-		assert_true(r->ncalls > 0);
-		assert_int_equal(r->nmsgs, json_array_size(json_object_get(rec, "messages")));
-		assert_non_null(r->model);
-		size_t unmatched = 0, answered = 0;
-		for (size_t i = 0; i < r->nmsgs; i++)
-			unmatched += r->msgs[i].unmatched_result;
-		for (size_t i = 0; i < r->ncalls; i++)
-			answered += r->calls[i].has_result;
-		/* Every published call got its result, and every result a call. */
-		assert_int_equal(unmatched, 0);
-		assert_int_equal(answered, r->ncalls);
-		const char *domain = json_string_value(
-			json_object_get(json_object_get(rec, "_corpus"), "domain"));
-		size_t user_calls = 0;
-		for (size_t i = 0; i < r->ncalls; i++)
-			user_calls += r->calls[i].requestor == REQ_USER;
-		assert_int_equal(user_calls, nuser);
-		if (domain && strcmp(domain, "telecom") == 0) {
-			telecom++;
-			assert_true(user_calls > 0);
-		}
-		assert_int_equal(run_agent_calls(r, NULL), r->ncalls - user_calls);
-		run_free(r);
-		json_decref(rec);
-	}
-	free(line);
-	fclose(f);
-	assert_true(lineno > 0);
+	size_t telecom = 0;
+	assert_true(fmt_each_shared_record("fixtures/real/tau2_sample.jsonl", check_real_record,
+	                                   &telecom) > 0);
 	assert_true(telecom > 0);
 }
 

@@ -1,59 +1,13 @@
 /* test_fmt_taubench.c - the tau-bench v1 loader.
  *
- * Fixtures are written inline with ' for " (jq() swaps them back) so they
- * read like the JSON they stand for; a real apostrophe would be \u0027. */
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
-#include <setjmp.h>
-#include <cmocka.h>
+ * Fixtures are written inline with ' for " (fmt_parse() swaps them back)
+ * so they read like the JSON they stand for; a real apostrophe would be
+ * \u0027. */
+#include "fmt_test.h"
 
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-
-#include "format.h"
-#include "run.h"
+#define TAUBENCH "taubench"
 
 extern const struct format_ops format_taubench;
-
-static json_t *jq(const char *src)
-{
-	char *s = strdup(src);
-	for (char *p = s; *p; p++)
-		if (*p == '\'')
-			*p = '"';
-	json_error_t jerr;
-	json_t *v = json_loads(s, 0, &jerr);
-	if (!v)
-		fail_msg("fixture does not parse: %s (line %d col %d)", jerr.text, jerr.line,
-		         jerr.column);
-	free(s);
-	return v;
-}
-
-static struct run *load_ok(const char *src)
-{
-	json_t *rec = jq(src);
-	struct run *r = run_new(rec, "t.jsonl", 1, -1);
-	json_decref(rec);
-	char err[256] = "";
-	if (format_load(r, NULL, err, sizeof(err)) != 0)
-		fail_msg("load failed: %s", err);
-	assert_string_equal(r->format, "taubench");
-	return r;
-}
-
-static void expect_error(const char *src, const char *msg)
-{
-	json_t *rec = jq(src);
-	struct run *r = run_new(rec, "t.jsonl", 1, -1);
-	json_decref(rec);
-	char err[256] = "";
-	assert_int_equal(format_load(r, &format_taubench, err, sizeof(err)), -1);
-	assert_string_equal(err, msg);
-	run_free(r);
-}
 
 /* A retail run: a lookup, a failed cancel that reuses the lookup's call
  * id (as gpt-4o's published runs do), an answer and the stop marker. */
@@ -92,18 +46,12 @@ static const char *const ANTHROPIC =
 
 static void test_detect(void **state)
 {
-	json_t *rec = jq(RETAIL);
-	assert_int_equal(format_taubench.detect(rec), 90);
-	assert_ptr_equal(format_detect(rec), &format_taubench);
-	json_decref(rec);
+	assert_int_equal(fmt_score(TAUBENCH, RETAIL), 90);
+	assert_ptr_equal(fmt_detect(RETAIL), &format_taubench);
 
-	rec = jq("{'info':{},'traj':[]}");
-	assert_int_equal(format_taubench.detect(rec), 90);
-	json_decref(rec);
-	rec = jq("{'traj':[{'role':'user','content':'hi'}]}");
-	assert_int_equal(format_taubench.detect(rec), 50);
-	assert_ptr_equal(format_detect(rec), &format_taubench);
-	json_decref(rec);
+	assert_int_equal(fmt_score(TAUBENCH, "{'info':{},'traj':[]}"), 90);
+	assert_int_equal(fmt_score(TAUBENCH, "{'traj':[{'role':'user','content':'hi'}]}"), 50);
+	assert_ptr_equal(fmt_detect("{'traj':[{'role':'user','content':'hi'}]}"), &format_taubench);
 
 	const char *not_mine[] = {
 		OPENAI_CHAT, ANTHROPIC,
@@ -112,16 +60,13 @@ static void test_detect(void **state)
 		"{'task_id':3,'messages':[],'reward_info':{}}",
 		"{'query':'hi','response':'hello'}",
 	};
-	for (size_t i = 0; i < sizeof(not_mine) / sizeof(not_mine[0]); i++) {
-		rec = jq(not_mine[i]);
-		assert_int_equal(format_taubench.detect(rec), 0);
-		json_decref(rec);
-	}
+	for (size_t i = 0; i < sizeof(not_mine) / sizeof(not_mine[0]); i++)
+		assert_int_equal(fmt_score(TAUBENCH, not_mine[i]), 0);
 }
 
 static void test_roles_and_text(void **state)
 {
-	struct run *r = load_ok(RETAIL);
+	struct run *r = fmt_load(RETAIL, TAUBENCH);
 	assert_int_equal(r->nmsgs, 8);
 	static const enum run_role roles[] = {
 		ROLE_SYSTEM, ROLE_USER, ROLE_ASSISTANT, ROLE_TOOL,
@@ -147,7 +92,7 @@ static void test_roles_and_text(void **state)
 
 static void test_calls_and_reused_id(void **state)
 {
-	struct run *r = load_ok(RETAIL);
+	struct run *r = fmt_load(RETAIL, TAUBENCH);
 	assert_int_equal(r->ncalls, 2);
 	struct run_call *c = &r->calls[0];
 	assert_string_equal(c->id, "call_x1");
@@ -184,12 +129,12 @@ static void test_nearest_preceding(void **state)
 	/* Two calls with one id before either result: the first result goes
 	 * to the nearer (later) call, the next to the earlier one; a third
 	 * result has no call left and is flagged. */
-	struct run *r = load_ok("{'task_id':1,'traj':["
+	struct run *r = fmt_load("{'task_id':1,'traj':["
 	    " {'role':'assistant','content':null,'tool_calls':[{'id':'c','type':'function','function':{'name':'a','arguments':'{}'}}]},"
 	    " {'role':'assistant','content':null,'tool_calls':[{'id':'c','type':'function','function':{'name':'b','arguments':'{}'}}]},"
 	    " {'role':'tool','tool_call_id':'c','name':'b','content':'for b'},"
 	    " {'role':'tool','tool_call_id':'c','name':'a','content':'for a'},"
-	    " {'role':'tool','tool_call_id':'c','name':'a','content':'again'}]}");
+	    " {'role':'tool','tool_call_id':'c','name':'a','content':'again'}]}", TAUBENCH);
 	assert_string_equal(json_string_value(r->calls[1].result), "for b");
 	assert_string_equal(json_string_value(r->calls[0].result), "for a");
 	assert_false(r->msgs[2].unmatched_result);
@@ -200,7 +145,7 @@ static void test_nearest_preceding(void **state)
 
 static void test_args_unmatched_unanswered(void **state)
 {
-	struct run *r = load_ok("{'task_id':2,'traj':["
+	struct run *r = fmt_load("{'task_id':2,'traj':["
 	    " {'role':'user','content':'取消航班'},"
 	    " {'role':'assistant','content':'让我看看。','tool_calls':["
 	    "   {'id':'o','type':'function','function':{'name':'obj','arguments':{'reservation_id':'ZFA04Y'}}},"
@@ -208,7 +153,7 @@ static void test_args_unmatched_unanswered(void **state)
 	    "   {'id':'none','type':'function','function':{'name':'noargs'}}]},"
 	    " {'role':'tool','tool_call_id':'o','name':'obj','content':'done'},"
 	    " {'role':'tool','tool_call_id':'ghost','name':'x','content':'Error: who?'},"
-	    " {'role':'tool','name':'x','content':'no id'}]}");
+	    " {'role':'tool','name':'x','content':'no id'}]}", TAUBENCH);
 	assert_int_equal(r->ncalls, 3);
 	assert_int_equal(r->msgs[1].ncalls, 3);
 	assert_string_equal(r->msgs[1].text, "让我看看。");
@@ -234,95 +179,83 @@ static void test_args_unmatched_unanswered(void **state)
 
 static void test_malformed(void **state)
 {
-	expect_error("[]", "a tau-bench record must be a JSON object");
-	expect_error("{'task_id':1}", "traj: missing");
-	expect_error("{'task_id':1,'traj':{'role':'user'}}", "traj: not an array");
-	expect_error("{'traj':[{'role':'user','content':'x'},'oops']}", "traj[1]: not an object");
-	expect_error("{'traj':[{'role':5}]}", "traj[0].role: missing or not a string");
-	expect_error("{'traj':[{'role':'critic','content':'x'}]}",
+	fmt_expect_error(TAUBENCH, "[]", "a tau-bench record must be a JSON object");
+	fmt_expect_error(TAUBENCH, "{'task_id':1}", "traj: missing");
+	fmt_expect_error(TAUBENCH, "{'task_id':1,'traj':{'role':'user'}}", "traj: not an array");
+	fmt_expect_error(TAUBENCH, "{'traj':[{'role':'user','content':'x'},'oops']}", "traj[1]: not an object");
+	fmt_expect_error(TAUBENCH, "{'traj':[{'role':5}]}", "traj[0].role: missing or not a string");
+	fmt_expect_error(TAUBENCH, "{'traj':[{'role':'critic','content':'x'}]}",
 	             "traj[0].role: unknown role \"critic\"");
-	expect_error("{'traj':[{'role':'user','content':42}]}",
+	fmt_expect_error(TAUBENCH, "{'traj':[{'role':'user','content':42}]}",
 	             "traj[0].content: not a string, a list or null");
-	expect_error("{'traj':[{'role':'assistant','content':null,'tool_calls':{}}]}",
+	fmt_expect_error(TAUBENCH, "{'traj':[{'role':'assistant','content':null,'tool_calls':{}}]}",
 	             "traj[0].tool_calls: not a list or null");
-	expect_error("{'traj':[{'role':'assistant','tool_calls':['call']}]}",
+	fmt_expect_error(TAUBENCH, "{'traj':[{'role':'assistant','tool_calls':['call']}]}",
 	             "traj[0].tool_calls[0]: not an object");
-	expect_error("{'traj':[{'role':'user','content':'a'},{'role':'assistant','tool_calls':[{'id':'a'}]}]}",
+	fmt_expect_error(TAUBENCH, "{'traj':[{'role':'user','content':'a'},{'role':'assistant','tool_calls':[{'id':'a'}]}]}",
 	             "traj[1].tool_calls[0].function: missing");
-	expect_error("{'traj':[{'role':'user'},{'role':'user'},{'role':'user'},"
+	fmt_expect_error(TAUBENCH, "{'traj':[{'role':'user'},{'role':'user'},{'role':'user'},"
 	             "{'role':'assistant','tool_calls':[{'id':'a','function':'f'}]}]}",
 	             "traj[3].tool_calls[0].function: not an object");
-	expect_error("{'traj':[{'role':'assistant','tool_calls':[{'id':1,'function':{}}]}]}",
+	fmt_expect_error(TAUBENCH, "{'traj':[{'role':'assistant','tool_calls':[{'id':1,'function':{}}]}]}",
 	             "traj[0].tool_calls[0].id: not a string");
-	expect_error("{'traj':[{'role':'assistant','tool_calls':[{'id':'a','function':{'name':{}}}]}]}",
+	fmt_expect_error(TAUBENCH, "{'traj':[{'role':'assistant','tool_calls':[{'id':'a','function':{'name':{}}}]}]}",
 	             "traj[0].tool_calls[0].function.name: not a string");
-	expect_error("{'traj':[{'role':'assistant','tool_calls':[{'id':'a','function':{'name':'f','arguments':[1]}}]}]}",
+	fmt_expect_error(TAUBENCH, "{'traj':[{'role':'assistant','tool_calls':[{'id':'a','function':{'name':'f','arguments':[1]}}]}]}",
 	             "traj[0].tool_calls[0].function.arguments: not a string or an object");
-	expect_error("{'traj':[{'role':'tool','tool_call_id':9,'content':'x'}]}",
+	fmt_expect_error(TAUBENCH, "{'traj':[{'role':'tool','tool_call_id':9,'content':'x'}]}",
 	             "traj[0].tool_call_id: not a string");
+}
+
+struct real_counts {
+	size_t errors, stops, reused;
+};
+
+static void check_real_record(json_t *rec, const char *file, size_t line, void *ctx)
+{
+	struct real_counts *n = ctx;
+	assert_ptr_equal(format_detect(rec), &format_taubench);
+	struct run *r = run_new(rec, file, line, -1);
+	char err[256] = "";
+	if (format_load(r, NULL, err, sizeof(err)) != 0)
+		fail_msg("line %zu: %s", line, err);
+	json_t *traj = json_object_get(rec, "traj");
+	assert_int_equal(r->nmsgs, json_array_size(traj));
+	size_t want_calls = 0, i;
+	json_t *m;
+	json_array_foreach(traj, i, m)
+		want_calls += json_array_size(json_object_get(m, "tool_calls"));
+	assert_int_equal(r->ncalls, want_calls);
+	assert_int_equal(run_agent_calls(r, NULL), want_calls);
+	/* Every result finds its call, even where ids repeat, and every
+	 * call got exactly one result. */
+	for (i = 0; i < r->nmsgs; i++) {
+		assert_false(r->msgs[i].unmatched_result);
+		if (strstr(r->msgs[i].text, "###STOP###") && r->msgs[i].role == ROLE_USER)
+			n->stops++;
+	}
+	for (i = 0; i < r->ncalls; i++) {
+		assert_true(r->calls[i].has_result);
+		assert_false(r->calls[i].args_invalid);
+		n->errors += r->calls[i].is_error;
+		for (size_t k = 0; k < i; k++)
+			if (strcmp(r->calls[k].id, r->calls[i].id) == 0) {
+				n->reused++;
+				break;
+			}
+	}
+	assert_string_equal(r->model, "gpt-4o");
+	run_free(r);
 }
 
 static void test_real_sample(void **state)
 {
-	const char *dir = getenv("TCR_SHARED_DIR");
-	if (!dir || !*dir) {
-		printf("SKIP: TCR_SHARED_DIR not set; real tau-bench sample not loaded\n");
-		skip();
-	}
-	char path[4096];
-	snprintf(path, sizeof(path), "%s/fixtures/real/taubench_v1_airline_sample.jsonl", dir);
-	FILE *f = fopen(path, "r");
-	if (!f) {
-		printf("SKIP: %s not found; real tau-bench sample not loaded\n", path);
-		skip();
-	}
-	char *line = NULL;
-	size_t cap = 0, lineno = 0, errors = 0, stops = 0, reused = 0;
-	while (getline(&line, &cap, f) > 0) {
-		lineno++;
-		json_error_t jerr;
-		json_t *rec = json_loads(line, 0, &jerr);
-		assert_non_null(rec);
-		assert_ptr_equal(format_detect(rec), &format_taubench);
-		struct run *r = run_new(rec, path, lineno, -1);
-		char err[256] = "";
-		if (format_load(r, NULL, err, sizeof(err)) != 0)
-			fail_msg("line %zu: %s", lineno, err);
-		json_t *traj = json_object_get(rec, "traj");
-		assert_int_equal(r->nmsgs, json_array_size(traj));
-		size_t want_calls = 0, i;
-		json_t *m;
-		json_array_foreach(traj, i, m)
-			want_calls += json_array_size(json_object_get(m, "tool_calls"));
-		assert_int_equal(r->ncalls, want_calls);
-		assert_int_equal(run_agent_calls(r, NULL), want_calls);
-		/* Every result finds its call, even where ids repeat, and every
-		 * call got exactly one result. */
-		for (i = 0; i < r->nmsgs; i++) {
-			assert_false(r->msgs[i].unmatched_result);
-			if (strstr(r->msgs[i].text, "###STOP###") && r->msgs[i].role == ROLE_USER)
-				stops++;
-		}
-		for (i = 0; i < r->ncalls; i++) {
-			assert_true(r->calls[i].has_result);
-			assert_false(r->calls[i].args_invalid);
-			errors += r->calls[i].is_error;
-			for (size_t k = 0; k < i; k++)
-				if (strcmp(r->calls[k].id, r->calls[i].id) == 0) {
-					reused++;
-					break;
-				}
-		}
-		assert_string_equal(r->model, "gpt-4o");
-		run_free(r);
-		json_decref(rec);
-	}
-	free(line);
-	fclose(f);
-	assert_true(lineno > 0);
-	assert_true(errors > 0);
-	assert_true(stops > 0);
-	assert_true(reused > 0);
+	struct real_counts n = { 0, 0, 0 };
+	assert_true(fmt_each_shared_record("fixtures/real/taubench_v1_airline_sample.jsonl",
+	                                   check_real_record, &n) > 0);
+	assert_true(n.errors > 0);
+	assert_true(n.stops > 0);
+	assert_true(n.reused > 0);
 }
 
 int main(void)

@@ -6,17 +6,12 @@
  * join by id afterwards. Other parts (reasoning, step-start, file, sources,
  * data-*) are not text; they stay in the message's raw value. */
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "format.h"
+#include "loader.h"
 
 #define TOOL_PREFIX "tool-"
-
-static const char *sdk_str(json_t *v, const char *dflt)
-{
-	return json_is_string(v) ? json_string_value(v) : dflt;
-}
 
 static bool sdk_is_tool_part(const char *ty)
 {
@@ -54,7 +49,7 @@ static int sdk_detect(json_t *rec)
 		size_t k;
 		json_t *p;
 		json_array_foreach(parts, k, p) {
-			const char *ty = sdk_str(json_object_get(p, "type"), "");
+			const char *ty = loader_str(json_object_get(p, "type"), "");
 			if (sdk_is_tool_part(ty))
 				tools = true;
 		}
@@ -62,19 +57,6 @@ static int sdk_detect(json_t *rec)
 	if (!seen)
 		return 0;
 	return tools ? 65 : 55;
-}
-
-static const char *sdk_id(struct run *r, json_t *v)
-{
-	if (json_is_string(v))
-		return json_string_length(v) ? json_string_value(v) : NULL;
-	if (json_is_number(v)) {
-		char *s = json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT);
-		const char *out = run_strdup(r, s ? s : "");
-		free(s);
-		return out;
-	}
-	return NULL;
 }
 
 /* Maps a tool part's state onto the model. Approval states wait on a
@@ -89,10 +71,10 @@ static void sdk_apply_state(struct run_call *c, json_t *p)
 	} else if (!strcmp(st, "output-available")) {
 		run_set_result(c, output, false, NULL, -1);
 	} else if (!strcmp(st, "output-error")) {
-		run_set_result(c, output, true, sdk_str(json_object_get(p, "errorText"), "error"), -1);
+		run_set_result(c, output, true, loader_str(json_object_get(p, "errorText"), "error"), -1);
 	} else if (!strcmp(st, "output-denied")) {
 		json_t *approval = json_object_get(p, "approval");
-		const char *reason = sdk_str(json_object_get(approval, "reason"), "");
+		const char *reason = loader_str(json_object_get(approval, "reason"), "");
 		run_set_result(c, NULL, true, reason[0] ? reason : "denied", -1);
 	} else if (!strcmp(st, "input-available") || !strcmp(st, "approval-requested") ||
 	           !strcmp(st, "approval-responded")) {
@@ -109,41 +91,27 @@ static void sdk_add_tool(struct run *r, size_t mi, json_t *p, const char *ty, si
 	struct run_call *c = run_add_call(r, mi);
 	if (!strcmp(ty, "dynamic-tool")) {
 		c->raw_name = json_object_get(p, "toolName");
-		c->name = sdk_str(c->raw_name, "");
+		c->name = loader_str(c->raw_name, "");
 	} else {
 		/* Static tools are named only by their part type; there is no
 		 * JSON value for raw_name to point at. */
 		c->name = ty + strlen(TOOL_PREFIX);
 	}
 	c->raw_id = json_object_get(p, "toolCallId");
-	c->id = sdk_id(r, c->raw_id);
-	c->raw_state = sdk_str(json_object_get(p, "state"), NULL);
+	c->id = loader_id(r, c->raw_id);
+	c->raw_state = loader_str(json_object_get(p, "state"), NULL);
 	c->src_msg_index = (long)src;
 	c->requestor = who;
 	run_call_set_args(r, c, json_object_get(p, "input"));
 	sdk_apply_state(c, p);
 }
 
-static int sdk_load_msg(struct run *r, json_t *m, const char *where, size_t i,
+static int sdk_load_msg(struct run *r, json_t *m, const char *path, size_t i, void *ctx,
                         char *err, size_t errlen)
 {
-	char path[64];
-	snprintf(path, sizeof(path), "%s[%zu]", where, i);
-	if (!json_is_object(m)) {
-		snprintf(err, errlen, "%s: not an object", path);
+	enum run_role role;
+	if (loader_role(m, path, ROLE_ERRORS_SPLIT, &role, err, errlen) < 0)
 		return -1;
-	}
-	json_t *jrole = json_object_get(m, "role");
-	if (!json_is_string(jrole)) {
-		snprintf(err, errlen, "%s.role: %s", path, jrole ? "not a string" : "missing");
-		return -1;
-	}
-	bool ok;
-	enum run_role role = run_role_parse(json_string_value(jrole), &ok);
-	if (!ok) {
-		snprintf(err, errlen, "%s.role: unknown role \"%s\"", path, json_string_value(jrole));
-		return -1;
-	}
 	json_t *parts = json_object_get(m, "parts");
 	if (parts && !json_is_array(parts)) {
 		snprintf(err, errlen, "%s.parts: not an array", path);
@@ -176,45 +144,20 @@ static int sdk_load_msg(struct run *r, json_t *m, const char *where, size_t i,
 	return 0;
 }
 
-/* The record's model, or the one the fixtures' _corpus names (a string,
- * or a list when a session switched models: the first one). */
-static const char *sdk_model(json_t *rec)
-{
-	json_t *m = json_object_get(rec, "model");
-	if (json_is_string(m))
-		return json_string_value(m);
-	m = json_object_get(json_object_get(rec, "_corpus"), "agent_model");
-	if (json_is_array(m))
-		m = json_array_get(m, 0);
-	return json_is_string(m) ? json_string_value(m) : NULL;
-}
-
 static int sdk_load(struct run *r, char *err, size_t errlen)
 {
 	json_t *rec = r->record;
-	json_t *list = rec;
-	const char *where = "";
-	if (json_is_object(rec)) {
-		list = json_object_get(rec, "messages");
-		where = "messages";
-		if (!json_is_array(list)) {
-			snprintf(err, errlen, "messages: %s", list ? "not an array" : "missing");
-			return -1;
-		}
-		json_t *tools = json_object_get(rec, "tools");
-		if (tools && !json_is_null(tools))
-			r->tool_defs = tools;
-		r->model = sdk_model(rec);
-	} else if (!json_is_array(rec)) {
-		snprintf(err, errlen, "an ai-sdk-v5 record must be an array of messages or {messages}");
+	json_t *list;
+	const char *where;
+	int shape = loader_messages_or_array(rec, &list, &where, "an ai-sdk-v5 record must be "
+	                                     "an array of messages or {messages}", err, errlen);
+	if (shape < 0)
 		return -1;
+	if (shape == LOADER_OBJECT) {
+		loader_tools(r, rec);
+		r->model = loader_model(rec, MODEL_LIST_FIRST);
 	}
-	size_t i;
-	json_t *m;
-	json_array_foreach(list, i, m)
-		if (sdk_load_msg(r, m, where, i, err, errlen) < 0)
-			return -1;
-	return 0;
+	return loader_each(r, list, where, sdk_load_msg, NULL, err, errlen) < 0 ? -1 : 0;
 }
 
 const struct format_ops format_aisdk5 = {

@@ -12,21 +12,10 @@
  * Thinking blocks are left out of the text scorers read; they stay in the
  * message's raw value for display. */
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "format.h"
-
-static const char *anth_str(json_t *v, const char *dflt)
-{
-	return json_is_string(v) ? json_string_value(v) : dflt;
-}
-
-static bool ends_with(const char *s, const char *suffix)
-{
-	size_t n = strlen(s), k = strlen(suffix);
-	return n >= k && !strcmp(s + n - k, suffix);
-}
+#include "loader.h"
 
 static bool anth_is_call(const char *ty)
 {
@@ -37,21 +26,8 @@ static bool anth_is_call(const char *ty)
 /* Blocks no other format writes inside a message's content. */
 static bool anth_specific_block(const char *ty)
 {
-	return anth_is_call(ty) || ends_with(ty, "tool_result") ||
+	return anth_is_call(ty) || loader_ends_with(ty, "tool_result") ||
 	       !strcmp(ty, "thinking") || !strcmp(ty, "redacted_thinking");
-}
-
-static const char *anth_id(struct run *r, json_t *v)
-{
-	if (json_is_string(v))
-		return json_string_length(v) ? json_string_value(v) : NULL;
-	if (json_is_number(v)) {
-		char *s = json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT);
-		const char *out = run_strdup(r, s ? s : "");
-		free(s);
-		return out;
-	}
-	return NULL;
 }
 
 static int anth_detect(json_t *rec)
@@ -73,7 +49,7 @@ static int anth_detect(json_t *rec)
 	json_array_foreach(list, i, m) {
 		if (!json_is_object(m))
 			continue;
-		const char *role = anth_str(json_object_get(m, "role"), NULL);
+		const char *role = loader_str(json_object_get(m, "role"), NULL);
 		if (!role)
 			return 0;
 		json_t *content = json_object_get(m, "content");
@@ -89,7 +65,7 @@ static int anth_detect(json_t *rec)
 		size_t k;
 		json_t *b;
 		json_array_foreach(content, k, b) {
-			const char *ty = anth_str(json_object_get(b, "type"), NULL);
+			const char *ty = loader_str(json_object_get(b, "type"), NULL);
 			if (ty && anth_specific_block(ty))
 				specific = true;
 		}
@@ -119,7 +95,7 @@ static int anth_check_blocks(json_t *content, const char *path, char *err, size_
 			         type ? "not a string" : "missing");
 			return -1;
 		}
-		if (!ends_with(json_string_value(type), "tool_result"))
+		if (!loader_ends_with(json_string_value(type), "tool_result"))
 			continue;
 		json_t *rc = json_object_get(b, "content");
 		if (!strcmp(json_string_value(type), "tool_result") && rc && !json_is_null(rc) &&
@@ -137,30 +113,26 @@ static void anth_tool_result(struct run *r, json_t *b, size_t src)
 	json_t *content = json_object_get(b, "content");
 	const char *text = run_text_of(r, content);
 	size_t mi = run_add_msg(r, ROLE_TOOL, MSG_IN_OUTPUT, text, b);
-	struct run_msg *m = &r->msgs[mi];
-	m->src_index = (long)src;
-	m->is_tool_output = true;
-	m->answers_call_id = anth_id(r, json_object_get(b, "tool_use_id"));
-	m->result = content;
-	if (json_is_true(json_object_get(b, "is_error"))) {
-		m->result_is_error = true;
-		/* An error with no text still needs something to show. */
-		m->result_error_text = text[0] ? text : "error";
-	}
+	r->msgs[mi].src_index = (long)src;
+	const char *id = loader_id(r, json_object_get(b, "tool_use_id"));
+	struct run_msg *m = loader_tool_output(r, mi, id, content);
+	/* An error with no text still needs something to show: "error". */
+	if (json_is_true(json_object_get(b, "is_error")))
+		loader_mark_failed(m, text);
 }
 
 /* A server tool's result sits beside its call; an error is a content
  * object typed *_error with an error_code, or is_error on MCP results. */
 static void anth_server_result(struct run *r, json_t *b, size_t src)
 {
-	const char *id = anth_id(r, json_object_get(b, "tool_use_id"));
+	const char *id = loader_id(r, json_object_get(b, "tool_use_id"));
 	json_t *content = json_object_get(b, "content");
 	bool is_error = json_is_true(json_object_get(b, "is_error"));
 	const char *error_text = NULL;
 	if (json_is_object(content) &&
-	    ends_with(anth_str(json_object_get(content, "type"), ""), "_error")) {
+	    loader_ends_with(loader_str(json_object_get(content, "type"), ""), "_error")) {
 		is_error = true;
-		error_text = anth_str(json_object_get(content, "error_code"), NULL);
+		error_text = loader_str(json_object_get(content, "error_code"), NULL);
 	}
 	if (is_error && !error_text) {
 		const char *t = run_text_of(r, content);
@@ -175,11 +147,8 @@ static void anth_server_result(struct run *r, json_t *b, size_t src)
 	}
 	/* No call for it: keep it on screen as an unanswered result. */
 	size_t mi = run_add_msg(r, ROLE_TOOL, MSG_IN_OUTPUT, run_text_of(r, content), b);
-	struct run_msg *m = &r->msgs[mi];
-	m->src_index = (long)src;
-	m->is_tool_output = true;
-	m->answers_call_id = id;
-	m->result = content;
+	r->msgs[mi].src_index = (long)src;
+	struct run_msg *m = loader_tool_output(r, mi, id, content);
 	m->result_is_error = is_error;
 	m->result_error_text = error_text;
 	m->unmatched_result = true;
@@ -198,40 +167,26 @@ static void anth_body(struct run *r, json_t *m, json_t *content, enum run_role r
 			continue;
 		struct run_call *c = run_add_call(r, mi);
 		c->raw_id = json_object_get(b, "id");
-		c->id = anth_id(r, c->raw_id);
+		c->id = loader_id(r, c->raw_id);
 		c->raw_name = json_object_get(b, "name");
-		c->name = anth_str(c->raw_name, "");
+		c->name = loader_str(c->raw_name, "");
 		c->src_msg_index = (long)src;
 		c->requestor = role == ROLE_USER ? REQ_USER : REQ_AGENT;
 		run_call_set_args(r, c, json_object_get(b, "input"));
 	}
 	json_array_foreach(content, k, b) {
 		const char *ty = json_string_value(json_object_get(b, "type"));
-		if (ends_with(ty, "tool_result") && strcmp(ty, "tool_result") != 0)
+		if (loader_ends_with(ty, "tool_result") && strcmp(ty, "tool_result") != 0)
 			anth_server_result(r, b, src);
 	}
 }
 
-static int anth_load_msg(struct run *r, json_t *m, const char *where, size_t i,
+static int anth_load_msg(struct run *r, json_t *m, const char *path, size_t i, void *ctx,
                          char *err, size_t errlen)
 {
-	char path[64];
-	snprintf(path, sizeof(path), "%s[%zu]", where, i);
-	if (!json_is_object(m)) {
-		snprintf(err, errlen, "%s: not an object", path);
+	enum run_role role;
+	if (loader_role(m, path, ROLE_ERRORS_SPLIT, &role, err, errlen) < 0)
 		return -1;
-	}
-	json_t *jrole = json_object_get(m, "role");
-	if (!json_is_string(jrole)) {
-		snprintf(err, errlen, "%s.role: %s", path, jrole ? "not a string" : "missing");
-		return -1;
-	}
-	bool ok;
-	enum run_role role = run_role_parse(json_string_value(jrole), &ok);
-	if (!ok) {
-		snprintf(err, errlen, "%s.role: unknown role \"%s\"", path, json_string_value(jrole));
-		return -1;
-	}
 	json_t *content = json_object_get(m, "content");
 	if (!content || json_is_null(content) || json_is_string(content)) {
 		size_t mi = run_add_msg(r, role, MSG_IN_OUTPUT, run_text_of(r, content), m);
@@ -263,31 +218,16 @@ static int anth_load_msg(struct run *r, json_t *m, const char *where, size_t i,
 	return 0;
 }
 
-/* The record's model, or the one the fixtures' _corpus names (a string,
- * or a list when a session switched models: the first one). */
-static const char *anth_model(json_t *rec)
-{
-	json_t *m = json_object_get(rec, "model");
-	if (json_is_string(m))
-		return json_string_value(m);
-	m = json_object_get(json_object_get(rec, "_corpus"), "agent_model");
-	if (json_is_array(m))
-		m = json_array_get(m, 0);
-	return json_is_string(m) ? json_string_value(m) : NULL;
-}
-
 static int anth_load(struct run *r, char *err, size_t errlen)
 {
 	json_t *rec = r->record;
-	json_t *list = rec;
-	const char *where = "";
-	if (json_is_object(rec)) {
-		list = json_object_get(rec, "messages");
-		where = "messages";
-		if (!json_is_array(list)) {
-			snprintf(err, errlen, "messages: %s", list ? "not an array" : "missing");
-			return -1;
-		}
+	json_t *list;
+	const char *where;
+	int shape = loader_messages_or_array(rec, &list, &where, "an anthropic record must be "
+	                                     "an object or an array of messages", err, errlen);
+	if (shape < 0)
+		return -1;
+	if (shape == LOADER_OBJECT) {
 		json_t *sys = json_object_get(rec, "system");
 		if (json_is_array(sys)) {
 			size_t k;
@@ -303,19 +243,11 @@ static int anth_load(struct run *r, char *err, size_t errlen)
 		}
 		if (sys && !json_is_null(sys))
 			run_add_msg(r, ROLE_SYSTEM, MSG_IN_OUTPUT, run_text_of(r, sys), sys);
-		json_t *tools = json_object_get(rec, "tools");
-		if (tools && !json_is_null(tools))
-			r->tool_defs = tools;
-		r->model = anth_model(rec);
-	} else if (!json_is_array(rec)) {
-		snprintf(err, errlen, "an anthropic record must be an object or an array of messages");
-		return -1;
+		loader_tools(r, rec);
+		r->model = loader_model(rec, MODEL_LIST_FIRST);
 	}
-	size_t i;
-	json_t *m;
-	json_array_foreach(list, i, m)
-		if (anth_load_msg(r, m, where, i, err, errlen) < 0)
-			return -1;
+	if (loader_each(r, list, where, anth_load_msg, NULL, err, errlen) < 0)
+		return -1;
 	run_join_results(r);
 	return 0;
 }

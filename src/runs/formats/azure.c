@@ -23,6 +23,10 @@
 #include <string.h>
 
 #include "format.h"
+#include "loader.h"
+
+/* What Azure's samples start a failed tool's result with. */
+#define AZURE_ERROR_PREFIX "Error"
 
 static int azure_detect(json_t *rec)
 {
@@ -33,14 +37,6 @@ static int azure_detect(json_t *rec)
 	if (json_object_get(rec, "tool_definitions") || json_object_get(rec, "tool_calls"))
 		return 60;
 	return 0;
-}
-
-static const char *azure_model(json_t *rec)
-{
-	const char *m = json_string_value(json_object_get(rec, "model"));
-	if (m)
-		return m;
-	return json_string_value(json_object_get(json_object_get(rec, "_corpus"), "agent_model"));
 }
 
 static bool type_is(const char *t, const char *a, const char *b, const char *c)
@@ -77,7 +73,7 @@ static json_t *azure_result_value(json_t *item, const char *type)
 
 static bool azure_result_failed(json_t *v)
 {
-	return json_is_string(v) && strncmp(json_string_value(v), "Error", 5) == 0;
+	return loader_is_error_text(json_string_value(v), AZURE_ERROR_PREFIX);
 }
 
 /* The first of the id keys present: tool_call_id (flat items), call_id
@@ -131,24 +127,10 @@ static int azure_add_call(struct run *r, size_t mi, json_t *item, const char *pa
 		fields = fn;
 		snprintf(where + strlen(where), sizeof(where) - strlen(where), ".function");
 	}
-	json_t *name = json_object_get(fields, "name");
-	if (name && !json_is_null(name) && !json_is_string(name)) {
-		snprintf(err, errlen, "%s.name: not a string", where);
+	json_t *name, *args;
+	if (loader_call_fields(fields, where, "not an object or a string", &name, &args, err, errlen) < 0)
 		return -1;
-	}
-	json_t *args = json_object_get(fields, "arguments");
-	if (args && !json_is_null(args) && !json_is_object(args) && !json_is_string(args)) {
-		snprintf(err, errlen, "%s.arguments: not an object or a string", where);
-		return -1;
-	}
-	struct run_call *c = run_add_call(r, mi);
-	c->id = json_string_value(id);
-	if (json_is_string(name))
-		c->name = json_string_value(name);
-	c->raw_id = id;
-	c->raw_name = name;
-	c->src_msg_index = src_msg;
-	run_call_set_args(r, c, json_is_null(args) ? NULL : args);
+	struct run_call *c = loader_add_call(r, mi, id, name, args, src_msg);
 	/* Azure's own call lists carry the joined result on the call. */
 	json_t *res = json_object_get(item, "tool_result");
 	if (!res && inner != item)
@@ -160,43 +142,26 @@ static int azure_add_call(struct run *r, size_t mi, json_t *item, const char *pa
 	return 0;
 }
 
-/* Loads one message of query or response. Returns 1 when it made calls,
- * 0 when not (or when it was dropped), -1 on a malformed message. */
-static int azure_load_msg(struct run *r, json_t *m, const char *list, size_t i,
-                          enum msg_origin origin, char *err, size_t errlen)
+/* Loads one message of query or response (ctx: its enum msg_origin).
+ * Returns 1 when it made calls, 0 when not (or when it was dropped), -1 on
+ * a malformed message. */
+static int azure_load_msg(struct run *r, json_t *m, const char *path, size_t i, void *ctx,
+                          char *err, size_t errlen)
 {
-	if (!json_is_object(m)) {
-		snprintf(err, errlen, "%s[%zu]: not an object", list, i);
+	enum msg_origin origin = *(const enum msg_origin *)ctx;
+	enum run_role role;
+	json_t *content, *tcid;
+	if (loader_role(m, path, ROLE_ERRORS_JOINED, &role, err, errlen) < 0 ||
+	    loader_content(m, path, &content, err, errlen) < 0 ||
+	    loader_opt_string(m, "tool_call_id", path, &tcid, err, errlen) < 0)
 		return -1;
-	}
-	const char *rs = json_string_value(json_object_get(m, "role"));
-	bool ok;
-	enum run_role role = run_role_parse(rs, &ok);
-	if (!ok) {
-		if (rs)
-			snprintf(err, errlen, "%s[%zu].role: unknown role \"%s\"", list, i, rs);
-		else
-			snprintf(err, errlen, "%s[%zu].role: missing or not a string", list, i);
-		return -1;
-	}
-	json_t *content = json_object_get(m, "content");
-	if (content && !json_is_null(content) && !json_is_string(content) &&
-	    !json_is_array(content)) {
-		snprintf(err, errlen, "%s[%zu].content: not a string, a list or null", list, i);
-		return -1;
-	}
-	json_t *tcid = json_object_get(m, "tool_call_id");
-	if (tcid && !json_is_null(tcid) && !json_is_string(tcid)) {
-		snprintf(err, errlen, "%s[%zu].tool_call_id: not a string", list, i);
-		return -1;
-	}
 	size_t k;
 	json_t *item;
 	json_array_foreach(content, k, item) {
 		if (json_is_string(item))
 			continue;
 		if (!json_is_object(item)) {
-			snprintf(err, errlen, "%s[%zu].content[%zu]: not an object", list, i, k);
+			snprintf(err, errlen, "%s.content[%zu]: not an object", path, k);
 			return -1;
 		}
 		/* Azure drops MCP approval round trips before judging: they
@@ -214,9 +179,9 @@ static int azure_load_msg(struct run *r, json_t *m, const char *list, size_t i,
 	json_array_foreach(content, k, item) {
 		const char *t = json_string_value(json_object_get(item, "type"));
 		if (azure_call_type(t)) {
-			char path[96];
-			snprintf(path, sizeof(path), "%s[%zu].content[%zu]", list, i, k);
-			if (azure_add_call(r, mi, item, path, (long)i, err, errlen) < 0)
+			char ipath[160];
+			snprintf(ipath, sizeof(ipath), "%s.content[%zu]", path, k);
+			if (azure_add_call(r, mi, item, ipath, (long)i, err, errlen) < 0)
 				return -1;
 			made_calls = true;
 		} else if (azure_result_type(t) && !res_item) {
@@ -228,27 +193,21 @@ static int azure_load_msg(struct run *r, json_t *m, const char *list, size_t i,
 	if (role != ROLE_TOOL && !res_item)
 		return made_calls;
 
-	struct run_msg *msg = &r->msgs[mi];
-	msg->is_tool_output = true;
-	msg->answers_call_id = json_string_value(tcid);
+	struct run_msg *msg = loader_tool_output(r, mi, json_string_value(tcid), content);
 	if (res_item) {
 		msg->result = azure_result_value(res_item, res_type);
 		/* Responses-style outputs name their call on the item. */
 		if (!msg->answers_call_id) {
 			json_t *iid;
-			char path[96];
-			snprintf(path, sizeof(path), "%s[%zu].content[%zu]", list, i, res_k);
-			if (azure_id_of(res_item, false, &iid, path, err, errlen) < 0)
+			char ipath[160];
+			snprintf(ipath, sizeof(ipath), "%s.content[%zu]", path, res_k);
+			if (azure_id_of(res_item, false, &iid, ipath, err, errlen) < 0)
 				return -1;
 			msg->answers_call_id = json_string_value(iid);
 		}
-	} else {
-		msg->result = content;
 	}
-	if (azure_result_failed(msg->result)) {
-		msg->result_is_error = true;
-		msg->result_error_text = json_string_value(msg->result);
-	}
+	if (azure_result_failed(msg->result))
+		loader_mark_failed(msg, json_string_value(msg->result));
 	if (!msg->answers_call_id)
 		msg->unmatched_result = true;
 	return made_calls;
@@ -270,16 +229,7 @@ static int azure_load_side(struct run *r, json_t *v, const char *list, enum msg_
 		snprintf(err, errlen, "%s: not a string or a list", list);
 		return -1;
 	}
-	int with_calls = 0;
-	size_t i;
-	json_t *m;
-	json_array_foreach(v, i, m) {
-		int rc = azure_load_msg(r, m, list, i, origin, err, errlen);
-		if (rc < 0)
-			return -1;
-		with_calls += rc;
-	}
-	return with_calls;
+	return loader_each(r, v, list, azure_load_msg, &origin, err, errlen);
 }
 
 /* The top-level tool_calls, used only when the response gave none (as
@@ -331,7 +281,7 @@ static int azure_load(struct run *r, char *err, size_t errlen)
 	json_t *defs = json_object_get(rec, "tool_definitions");
 	if (json_is_array(defs) || json_is_object(defs))
 		r->tool_defs = defs;
-	r->model = azure_model(rec);
+	r->model = loader_model(rec, MODEL_LIST_IGNORED);
 	if (azure_load_side(r, query, "query", MSG_IN_INPUT, ROLE_USER, err, errlen) < 0)
 		return -1;
 	int with_calls = azure_load_side(r, json_object_get(rec, "response"), "response",

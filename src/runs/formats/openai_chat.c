@@ -10,32 +10,10 @@
  * OpenAI-style harnesses follow, a result whose text starts with "Error:"
  * is a failed call; its text becomes the error text. */
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "format.h"
-
-#define ERROR_PREFIX "Error:"
-
-/* Ids are strings in practice; a number still names a call, so it is
- * printed rather than dropped. "" is no id at all. */
-static const char *chat_id(struct run *r, json_t *v)
-{
-	if (json_is_string(v))
-		return json_string_length(v) ? json_string_value(v) : NULL;
-	if (json_is_number(v)) {
-		char *s = json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT);
-		const char *out = run_strdup(r, s ? s : "");
-		free(s);
-		return out;
-	}
-	return NULL;
-}
-
-static const char *chat_str(json_t *v, const char *dflt)
-{
-	return json_is_string(v) ? json_string_value(v) : dflt;
-}
+#include "loader.h"
 
 /* Keys that belong to formats sharing the {messages} or array shape. */
 static bool chat_foreign_record(json_t *rec)
@@ -64,7 +42,7 @@ static int chat_score_msg(json_t *m)
 	if (!json_is_string(json_object_get(m, "role")))
 		return 0;
 	/* Responses message items, AI SDK UI messages, Mastra messages. */
-	if (!strcmp(chat_str(json_object_get(m, "type"), ""), "message") ||
+	if (!strcmp(loader_str(json_object_get(m, "type"), ""), "message") ||
 	    json_object_get(m, "toolInvocations"))
 		return 0;
 	json_t *content = json_object_get(m, "content");
@@ -139,45 +117,43 @@ static int chat_detect(json_t *rec)
 static int chat_content_text(struct run *r, json_t *m, const char *path, const char **text,
                              char *err, size_t errlen)
 {
-	json_t *content = json_object_get(m, "content");
-	*text = "";
-	if (!content || json_is_null(content) || json_is_string(content)) {
-		*text = run_text_of(r, content);
-	} else if (json_is_array(content)) {
-		size_t i;
-		json_t *part;
-		json_array_foreach(content, i, part) {
-			if (!json_is_object(part) && !json_is_string(part)) {
-				snprintf(err, errlen, "%s.content[%zu]: not an object", path, i);
-				return -1;
-			}
-		}
-		*text = run_text_of(r, content);
-		/* A refusal is the model's answer; scorers reading the final
-		 * text should see it. */
-		json_array_foreach(content, i, part) {
-			if ((*text)[0])
-				break;
-			if (!strcmp(chat_str(json_object_get(part, "type"), ""), "refusal"))
-				*text = chat_str(json_object_get(part, "refusal"), "");
-		}
-	} else {
-		snprintf(err, errlen, "%s.content: not a string, a list or null", path);
+	json_t *content;
+	if (loader_content(m, path, &content, err, errlen) < 0)
 		return -1;
+	size_t i;
+	json_t *part;
+	json_array_foreach(content, i, part) {
+		if (!json_is_object(part) && !json_is_string(part)) {
+			snprintf(err, errlen, "%s.content[%zu]: not an object", path, i);
+			return -1;
+		}
+	}
+	*text = run_text_of(r, content);
+	/* A refusal is the model's answer; scorers reading the final text
+	 * should see it. */
+	json_array_foreach(content, i, part) {
+		if ((*text)[0])
+			break;
+		if (!strcmp(loader_str(json_object_get(part, "type"), ""), "refusal"))
+			*text = loader_str(json_object_get(part, "refusal"), "");
 	}
 	if (!(*text)[0] && json_is_string(json_object_get(m, "refusal")))
 		*text = json_string_value(json_object_get(m, "refusal"));
 	return 0;
 }
 
+/* Where a message's calls go: its index, and who asked for them. */
+struct chat_msg_ctx {
+	size_t mi;
+	long src;
+	enum call_requestor who;
+};
+
 /* One entry of tool_calls[]. */
-static int chat_add_tool_call(struct run *r, size_t mi, json_t *tc, const char *path, long src,
-                              enum call_requestor who, char *err, size_t errlen)
+static int chat_add_tool_call(struct run *r, json_t *tc, const char *path, size_t k, void *ctx,
+                              char *err, size_t errlen)
 {
-	if (!json_is_object(tc)) {
-		snprintf(err, errlen, "%s: not an object", path);
-		return -1;
-	}
+	const struct chat_msg_ctx *at = ctx;
 	json_t *type = json_object_get(tc, "type");
 	if (type && !json_is_string(type)) {
 		snprintf(err, errlen, "%s.type: not a string", path);
@@ -191,11 +167,11 @@ static int chat_add_tool_call(struct run *r, size_t mi, json_t *tc, const char *
 		snprintf(err, errlen, "%s.%s: not an object", path, ty);
 		return -1;
 	}
-	struct run_call *c = run_add_call(r, mi);
+	struct run_call *c = run_add_call(r, at->mi);
 	c->raw_id = json_object_get(tc, "id");
-	c->id = chat_id(r, c->raw_id);
-	c->src_msg_index = src;
-	c->requestor = who;
+	c->id = loader_id(r, c->raw_id);
+	c->src_msg_index = at->src;
+	c->requestor = at->who;
 	if (!json_is_object(body)) {
 		/* A call type newer than this loader: keep it visible under
 		 * its type rather than refuse the whole run. */
@@ -203,7 +179,7 @@ static int chat_add_tool_call(struct run *r, size_t mi, json_t *tc, const char *
 		return 0;
 	}
 	c->raw_name = json_object_get(body, "name");
-	c->name = chat_str(c->raw_name, "");
+	c->name = loader_str(c->raw_name, "");
 	if (!strcmp(ty, "custom")) {
 		/* Custom tools take free text, not JSON: keep it as a string
 		 * value instead of flagging it as unparsable arguments. */
@@ -227,65 +203,39 @@ static int chat_add_function_call(struct run *r, size_t mi, json_t *fc, const ch
 	}
 	struct run_call *c = run_add_call(r, mi);
 	c->raw_name = json_object_get(fc, "name");
-	c->name = chat_str(c->raw_name, "");
+	c->name = loader_str(c->raw_name, "");
 	c->src_msg_index = src;
 	c->requestor = who;
 	run_call_set_args(r, c, json_object_get(fc, "arguments"));
 	return 0;
 }
 
-static int chat_load_msg(struct run *r, json_t *m, const char *where, size_t i,
+static int chat_load_msg(struct run *r, json_t *m, const char *path, size_t i, void *ctx,
                          char *err, size_t errlen)
 {
-	char path[64];
-	snprintf(path, sizeof(path), "%s[%zu]", where, i);
-	if (!json_is_object(m)) {
-		snprintf(err, errlen, "%s: not an object", path);
+	enum run_role role;
+	if (loader_role(m, path, ROLE_ERRORS_SPLIT, &role, err, errlen) < 0)
 		return -1;
-	}
-	json_t *jrole = json_object_get(m, "role");
-	if (!json_is_string(jrole)) {
-		snprintf(err, errlen, "%s.role: %s", path, jrole ? "not a string" : "missing");
-		return -1;
-	}
-	bool ok;
-	enum run_role role = run_role_parse(json_string_value(jrole), &ok);
-	if (!ok) {
-		snprintf(err, errlen, "%s.role: unknown role \"%s\"", path, json_string_value(jrole));
-		return -1;
-	}
 	const char *text;
 	if (chat_content_text(r, m, path, &text, err, errlen) < 0)
 		return -1;
-	json_t *calls = json_object_get(m, "tool_calls");
-	if (calls && !json_is_null(calls) && !json_is_array(calls)) {
-		snprintf(err, errlen, "%s.tool_calls: not an array", path);
+	json_t *calls;
+	if (loader_opt_array(m, "tool_calls", path, "not an array", &calls, err, errlen) < 0)
 		return -1;
-	}
 	size_t mi = run_add_msg(r, role, MSG_IN_OUTPUT, text, m);
 	r->msgs[mi].src_index = (long)i;
-	enum call_requestor who = role == ROLE_USER ? REQ_USER : REQ_AGENT;
+	struct chat_msg_ctx at = { mi, (long)i, role == ROLE_USER ? REQ_USER : REQ_AGENT };
 	if (role == ROLE_TOOL) {
-		struct run_msg *msg = &r->msgs[mi];
-		msg->is_tool_output = true;
-		msg->answers_call_id = chat_id(r, json_object_get(m, "tool_call_id"));
-		msg->result = json_object_get(m, "content");
-		if (!strncmp(text, ERROR_PREFIX, strlen(ERROR_PREFIX))) {
-			msg->result_is_error = true;
-			msg->result_error_text = text;
-		}
+		const char *id = loader_id(r, json_object_get(m, "tool_call_id"));
+		struct run_msg *msg = loader_tool_output(r, mi, id, json_object_get(m, "content"));
+		if (loader_is_error_text(text, LOADER_ERROR_PREFIX))
+			loader_mark_failed(msg, text);
 	}
-	size_t k;
-	json_t *tc;
-	json_array_foreach(calls, k, tc) {
-		char cpath[128];
-		snprintf(cpath, sizeof(cpath), "%s.tool_calls[%zu]", path, k);
-		if (chat_add_tool_call(r, mi, tc, cpath, (long)i, who, err, errlen) < 0)
-			return -1;
-	}
+	if (loader_each_field(r, calls, path, "tool_calls", chat_add_tool_call, &at, err, errlen) < 0)
+		return -1;
 	json_t *fc = json_object_get(m, "function_call");
 	if (fc && !json_is_null(fc) &&
-	    chat_add_function_call(r, mi, fc, path, (long)i, who, err, errlen) < 0)
+	    chat_add_function_call(r, mi, fc, path, at.src, at.who, err, errlen) < 0)
 		return -1;
 	return 0;
 }
@@ -317,44 +267,21 @@ static void chat_join_by_name(struct run *r)
 	}
 }
 
-/* The record's model, or the one the fixtures' _corpus names (a string,
- * or a list when a session switched models: the first one). */
-static const char *chat_model(json_t *rec)
-{
-	json_t *m = json_object_get(rec, "model");
-	if (json_is_string(m))
-		return json_string_value(m);
-	m = json_object_get(json_object_get(rec, "_corpus"), "agent_model");
-	if (json_is_array(m))
-		m = json_array_get(m, 0);
-	return json_is_string(m) ? json_string_value(m) : NULL;
-}
-
 static int chat_load(struct run *r, char *err, size_t errlen)
 {
 	json_t *rec = r->record;
-	json_t *list = rec;
-	const char *where = "";
-	if (json_is_object(rec)) {
-		list = json_object_get(rec, "messages");
-		where = "messages";
-		if (!json_is_array(list)) {
-			snprintf(err, errlen, "messages: %s", list ? "not an array" : "missing");
-			return -1;
-		}
-		json_t *tools = json_object_get(rec, "tools");
-		if (tools && !json_is_null(tools))
-			r->tool_defs = tools;
-		r->model = chat_model(rec);
-	} else if (!json_is_array(rec)) {
-		snprintf(err, errlen, "an openai-chat record must be an object or an array of messages");
+	json_t *list;
+	const char *where;
+	int shape = loader_messages_or_array(rec, &list, &where, "an openai-chat record must be "
+	                                     "an object or an array of messages", err, errlen);
+	if (shape < 0)
 		return -1;
+	if (shape == LOADER_OBJECT) {
+		loader_tools(r, rec);
+		r->model = loader_model(rec, MODEL_LIST_FIRST);
 	}
-	size_t i;
-	json_t *m;
-	json_array_foreach(list, i, m)
-		if (chat_load_msg(r, m, where, i, err, errlen) < 0)
-			return -1;
+	if (loader_each(r, list, where, chat_load_msg, NULL, err, errlen) < 0)
+		return -1;
 	run_join_results(r);
 	chat_join_by_name(r);
 	return 0;

@@ -17,8 +17,7 @@
 #include <string.h>
 
 #include "format.h"
-
-#define ERROR_PREFIX "Error:"
+#include "loader.h"
 
 /* Item types that say "this is a Responses list". */
 static const char *const resp_known_types[] = {
@@ -47,30 +46,6 @@ static bool resp_in(const char *s, const char *const *list)
 	return false;
 }
 
-static bool ends_with(const char *s, const char *suffix)
-{
-	size_t n = strlen(s), k = strlen(suffix);
-	return n >= k && !strcmp(s + n - k, suffix);
-}
-
-static const char *resp_str(json_t *v, const char *dflt)
-{
-	return json_is_string(v) ? json_string_value(v) : dflt;
-}
-
-static const char *resp_id(struct run *r, json_t *v)
-{
-	if (json_is_string(v))
-		return json_string_length(v) ? json_string_value(v) : NULL;
-	if (json_is_number(v)) {
-		char *s = json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT);
-		const char *out = run_strdup(r, s ? s : "");
-		free(s);
-		return out;
-	}
-	return NULL;
-}
-
 /* 2 = a list with known item types, 1 = role/content messages only,
  * 0 = not Responses items (chat, Mastra or AI SDK messages). */
 static int resp_score_items(json_t *list)
@@ -87,7 +62,7 @@ static int resp_score_items(json_t *list)
 		    json_object_get(it, "parts") || json_object_get(it, "toolInvocations") ||
 		    json_is_object(json_object_get(it, "content")))
 			return 0;
-		const char *ty = resp_str(json_object_get(it, "type"), NULL);
+		const char *ty = loader_str(json_object_get(it, "type"), NULL);
 		if (resp_in(ty, resp_known_types))
 			score = 2;
 		else if (ty)
@@ -134,30 +109,19 @@ static const char *resp_text(struct run *r, json_t *content)
 	if (text[0] || !json_is_array(content))
 		return text;
 	json_array_foreach(content, i, part)
-		if (!strcmp(resp_str(json_object_get(part, "type"), ""), "refusal"))
-			return resp_str(json_object_get(part, "refusal"), "");
+		if (!strcmp(loader_str(json_object_get(part, "type"), ""), "refusal"))
+			return loader_str(json_object_get(part, "refusal"), "");
 	return "";
 }
 
 static int resp_message(struct run *r, json_t *it, const char *path, size_t src,
                         char *err, size_t errlen)
 {
-	json_t *jrole = json_object_get(it, "role");
-	if (!json_is_string(jrole)) {
-		snprintf(err, errlen, "%s.role: %s", path, jrole ? "not a string" : "missing");
+	enum run_role role;
+	json_t *content;
+	if (loader_role(it, path, ROLE_ERRORS_SPLIT, &role, err, errlen) < 0 ||
+	    loader_content(it, path, &content, err, errlen) < 0)
 		return -1;
-	}
-	bool ok;
-	enum run_role role = run_role_parse(json_string_value(jrole), &ok);
-	if (!ok) {
-		snprintf(err, errlen, "%s.role: unknown role \"%s\"", path, json_string_value(jrole));
-		return -1;
-	}
-	json_t *content = json_object_get(it, "content");
-	if (content && !json_is_null(content) && !json_is_string(content) && !json_is_array(content)) {
-		snprintf(err, errlen, "%s.content: not a string, a list or null", path);
-		return -1;
-	}
 	size_t mi = run_add_msg(r, role, MSG_IN_OUTPUT, resp_text(r, content), it);
 	r->msgs[mi].src_index = (long)src;
 	return 0;
@@ -170,10 +134,10 @@ static struct run_call *resp_add_call(struct run *r, json_t *it, size_t src, con
 	r->msgs[mi].src_index = (long)src;
 	struct run_call *c = run_add_call(r, mi);
 	c->raw_id = raw_id;
-	c->id = resp_id(r, raw_id);
+	c->id = loader_id(r, raw_id);
 	c->name = name;
 	c->src_msg_index = (long)src;
-	c->raw_state = resp_str(json_object_get(it, "status"), NULL);
+	c->raw_state = loader_str(json_object_get(it, "status"), NULL);
 	return c;
 }
 
@@ -188,7 +152,7 @@ static void resp_state_from_status(struct run_call *c)
 static void resp_client_call(struct run *r, json_t *it, const char *ty, size_t src)
 {
 	json_t *raw_name = json_object_get(it, "name");
-	const char *name = resp_str(raw_name, "");
+	const char *name = loader_str(raw_name, "");
 	if (strcmp(ty, "function_call") != 0 && strcmp(ty, "custom_tool_call") != 0)
 		name = ty;      /* built-ins have no name but their type */
 	struct run_call *c = resp_add_call(r, it, src, name, json_object_get(it, "call_id"));
@@ -228,7 +192,7 @@ static void resp_server_call(struct run *r, json_t *it, const char *ty, size_t s
 	json_t *raw_id = json_object_get(it, "call_id");
 	if (!raw_id)
 		raw_id = json_object_get(it, "id");
-	struct run_call *c = resp_add_call(r, it, src, mcp ? resp_str(raw_name, "") : ty, raw_id);
+	struct run_call *c = resp_add_call(r, it, src, mcp ? loader_str(raw_name, "") : ty, raw_id);
 	c->raw_name = raw_name;
 	if (json_object_get(it, "arguments")) {
 		run_call_set_args(r, c, json_object_get(it, "arguments"));
@@ -264,26 +228,16 @@ static void resp_output(struct run *r, json_t *it, size_t src)
 	json_t *output = json_object_get(it, "output");
 	const char *text = resp_text(r, output);
 	size_t mi = run_add_msg(r, ROLE_TOOL, MSG_IN_OUTPUT, text, it);
-	struct run_msg *m = &r->msgs[mi];
-	m->src_index = (long)src;
-	m->is_tool_output = true;
-	m->answers_call_id = resp_id(r, json_object_get(it, "call_id"));
-	m->result = output;
-	if (!strncmp(text, ERROR_PREFIX, strlen(ERROR_PREFIX))) {
-		m->result_is_error = true;
-		m->result_error_text = text;
-	}
+	r->msgs[mi].src_index = (long)src;
+	const char *id = loader_id(r, json_object_get(it, "call_id"));
+	struct run_msg *m = loader_tool_output(r, mi, id, output);
+	if (loader_is_error_text(text, LOADER_ERROR_PREFIX))
+		loader_mark_failed(m, text);
 }
 
-static int resp_item(struct run *r, json_t *it, const char *where, size_t i,
+static int resp_item(struct run *r, json_t *it, const char *path, size_t i, void *ctx,
                      char *err, size_t errlen)
 {
-	char path[64];
-	snprintf(path, sizeof(path), "%s[%zu]", where, i);
-	if (!json_is_object(it)) {
-		snprintf(err, errlen, "%s: not an object", path);
-		return -1;
-	}
 	json_t *type = json_object_get(it, "type");
 	if (type && !json_is_string(type)) {
 		snprintf(err, errlen, "%s.type: not a string", path);
@@ -299,9 +253,9 @@ static int resp_item(struct run *r, json_t *it, const char *where, size_t i,
 	}
 	if (resp_in(ty, resp_client_calls))
 		resp_client_call(r, it, ty, i);
-	else if (ends_with(ty, "_call"))
+	else if (loader_ends_with(ty, "_call"))
 		resp_server_call(r, it, ty, i);
-	else if (ends_with(ty, "_call_output"))
+	else if (loader_ends_with(ty, "_call_output"))
 		resp_output(r, it, i);
 	else {
 		/* reasoning, mcp_list_tools, approvals, item references and
@@ -310,16 +264,6 @@ static int resp_item(struct run *r, json_t *it, const char *where, size_t i,
 		size_t mi = run_add_msg(r, role, MSG_IN_OUTPUT, "", it);
 		r->msgs[mi].src_index = (long)i;
 	}
-	return 0;
-}
-
-static int resp_items(struct run *r, json_t *list, const char *where, char *err, size_t errlen)
-{
-	size_t i;
-	json_t *it;
-	json_array_foreach(list, i, it)
-		if (resp_item(r, it, where, i, err, errlen) < 0)
-			return -1;
 	return 0;
 }
 
@@ -337,7 +281,7 @@ static int resp_list(struct run *r, const char *key, enum run_role text_role,
 	} else if (!json_is_array(v)) {
 		snprintf(err, errlen, "%s: not an array or a string", key);
 		return -1;
-	} else if (resp_items(r, v, key, err, errlen) < 0) {
+	} else if (loader_each(r, v, key, resp_item, NULL, err, errlen) < 0) {
 		return -1;
 	}
 	for (size_t i = first; i < r->nmsgs; i++)
@@ -345,24 +289,11 @@ static int resp_list(struct run *r, const char *key, enum run_role text_role,
 	return 0;
 }
 
-/* The record's model, or the one the fixtures' _corpus names (a string,
- * or a list when a session switched models: the first one). */
-static const char *resp_model(json_t *rec)
-{
-	json_t *m = json_object_get(rec, "model");
-	if (json_is_string(m))
-		return json_string_value(m);
-	m = json_object_get(json_object_get(rec, "_corpus"), "agent_model");
-	if (json_is_array(m))
-		m = json_array_get(m, 0);
-	return json_is_string(m) ? json_string_value(m) : NULL;
-}
-
 static int resp_load(struct run *r, char *err, size_t errlen)
 {
 	json_t *rec = r->record;
 	if (json_is_array(rec)) {
-		if (resp_items(r, rec, "", err, errlen) < 0)
+		if (loader_each(r, rec, "", resp_item, NULL, err, errlen) < 0)
 			return -1;
 		run_join_results(r);
 		return 0;
@@ -375,10 +306,8 @@ static int resp_load(struct run *r, char *err, size_t errlen)
 		snprintf(err, errlen, "input, output: missing");
 		return -1;
 	}
-	json_t *tools = json_object_get(rec, "tools");
-	if (tools && !json_is_null(tools))
-		r->tool_defs = tools;
-	r->model = resp_model(rec);
+	loader_tools(r, rec);
+	r->model = loader_model(rec, MODEL_LIST_FIRST);
 	/* With both lists, input is what was sent (context, as Azure's query
 	 * and Mastra's inputMessages are) and output is the run being judged;
 	 * input alone is a whole trajectory logged as one request. */

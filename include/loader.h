@@ -1,0 +1,127 @@
+/* loader.h - what the transcript loaders in src/runs/formats/ share.
+ *
+ * Only rules several formats apply the same way live here. Where formats
+ * differ on purpose (which prefix marks a failed call, how a bad role is
+ * reported, whether a list of models counts), the difference is an
+ * argument, so every loader still states its own format's rules.
+ *
+ * Paths in error messages are JSON paths into the record, built as the
+ * loaders walk it: "messages[3]", "traj[2].tool_calls[0].function". A
+ * bare array of messages has the empty name, so its paths read "[3]". */
+#ifndef TCR_LOADER_H
+#define TCR_LOADER_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "run.h"
+
+/* ---- values ------------------------------------------------------------ */
+
+/* The string, or dflt when v is not a string. */
+const char *loader_str(json_t *v, const char *dflt);
+bool        loader_ends_with(const char *s, const char *suffix);
+/* A call id as the record has it: a string ("" is no id at all), or a
+ * number, which still names a call and is printed rather than dropped.
+ * NULL for anything else. */
+const char *loader_id(struct run *r, json_t *v);
+
+/* ---- the agent's model -------------------------------------------------- */
+
+enum loader_model_list {
+	MODEL_LIST_IGNORED,         /* only a string names the model */
+	MODEL_LIST_FIRST,           /* a list (a session that switched models): its first */
+};
+
+/* The fixtures' _corpus.agent_model. */
+const char *loader_corpus_model(json_t *rec, enum loader_model_list lists);
+/* The record's own top-level "model" string, else loader_corpus_model.
+ * Formats that keep the model elsewhere look there first themselves. */
+const char *loader_model(json_t *rec, enum loader_model_list lists);
+
+/* ---- the record --------------------------------------------------------- */
+
+/* rec[key] must be an array: "KEY: not an array" or "KEY: missing". */
+int  loader_array(json_t *rec, const char *key, json_t **out, char *err, size_t errlen);
+/* The tools a record declares under "tools", unless absent or null. */
+void loader_tools(struct run *r, json_t *rec);
+
+enum {
+	LOADER_BARE_ARRAY = 0,      /* the record is the message list */
+	LOADER_OBJECT = 1,          /* the record holds it under "messages" */
+};
+/* {messages: [...]} or a bare array of messages. Sets *list, and *where to
+ * the list's name in paths ("messages" or ""). Returns LOADER_OBJECT or
+ * LOADER_BARE_ARRAY, or -1 with shape_error (or the loader_array message
+ * for a bad "messages") in err. */
+int loader_messages_or_array(json_t *rec, json_t **list, const char **where,
+                             const char *shape_error, char *err, size_t errlen);
+
+/* ---- walking lists ------------------------------------------------------ */
+
+/* Called for one element of a list, already known to be an object, with
+ * its path ("WHERE[i]"). Returns a count (>= 0) or -1 on error. */
+typedef int (*loader_item_fn)(struct run *r, json_t *item, const char *path, size_t i,
+                              void *ctx, char *err, size_t errlen);
+/* Calls fn on every element of list (nothing when it is not an array);
+ * an element that is not an object is "WHERE[i]: not an object". Returns
+ * the sum of what fn returned, or -1 at the first error. */
+int loader_each(struct run *r, json_t *list, const char *where, loader_item_fn fn, void *ctx,
+                char *err, size_t errlen);
+/* loader_each over list, the value of field KEY of the object at PATH
+ * (a message's tool_calls): its elements are "PATH.KEY[i]". */
+int loader_each_field(struct run *r, json_t *list, const char *path, const char *key,
+                      loader_item_fn fn, void *ctx, char *err, size_t errlen);
+
+/* ---- fields ------------------------------------------------------------- */
+
+enum loader_role_errors {
+	ROLE_ERRORS_SPLIT,          /* "PATH.role: missing" / "PATH.role: not a string" */
+	ROLE_ERRORS_JOINED,         /* "PATH.role: missing or not a string" */
+};
+/* A message's role, one run_role_parse knows, else
+ * "PATH.role: unknown role \"x\"". */
+int loader_role(json_t *m, const char *path, enum loader_role_errors style, enum run_role *role,
+                char *err, size_t errlen);
+/* m.content: a string, a list, null or absent, else
+ * "PATH.content: not a string, a list or null". */
+int loader_content(json_t *m, const char *path, json_t **content, char *err, size_t errlen);
+/* obj[key] when it is a string, null or absent, else "PATH.KEY: not a string". */
+int loader_opt_string(json_t *obj, const char *key, const char *path, json_t **out,
+                      char *err, size_t errlen);
+/* obj[key] when it is an array, null or absent, else "PATH.KEY: WHAT". */
+int loader_opt_array(json_t *obj, const char *key, const char *path, const char *what,
+                     json_t **out, char *err, size_t errlen);
+
+/* ---- typed calls (tau-bench, tau2, Azure) ------------------------------- */
+
+/* The name and arguments of a call as these formats type them: name a
+ * string or null, arguments an object, a string or null, else
+ * "PATH.name: not a string" or "PATH.arguments: ARGS_WHAT". path names
+ * the object holding them. */
+int loader_call_fields(json_t *fields, const char *path, const char *args_what, json_t **name,
+                       json_t **args, char *err, size_t errlen);
+/* Adds a call with values loader_opt_string and loader_call_fields have
+ * checked: the id string as it is, the name when it is a string, null
+ * arguments as none. */
+struct run_call *loader_add_call(struct run *r, size_t mi, json_t *id, json_t *name, json_t *args,
+                                 long src_msg);
+
+/* ---- results ------------------------------------------------------------ */
+
+/* Most formats have no error flag for a tool's result: by the convention
+ * of tau-bench and OpenAI-style harnesses a failed call's text starts with
+ * this. Azure's samples use "Error" alone (azure.c). */
+#define LOADER_ERROR_PREFIX "Error:"
+
+/* text is non-NULL and starts with prefix. */
+bool loader_is_error_text(const char *text, const char *prefix);
+/* Makes message mi the output of a tool call: it answers call_id (NULL
+ * when it names none) and holds result. */
+struct run_msg *loader_tool_output(struct run *r, size_t mi, const char *call_id, json_t *result);
+/* Marks a tool output failed, with text as its error, or "error" when
+ * there is no text to show. */
+void loader_mark_failed(struct run_msg *msg, const char *text);
+
+#endif
