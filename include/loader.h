@@ -29,16 +29,12 @@ const char *loader_id(struct run *r, json_t *v);
 
 /* ---- the agent's model -------------------------------------------------- */
 
-enum loader_model_list {
-	MODEL_LIST_IGNORED,         /* only a string names the model */
-	MODEL_LIST_FIRST,           /* a list (a session that switched models): its first */
-};
-
-/* The fixtures' _corpus.agent_model. */
-const char *loader_corpus_model(json_t *rec, enum loader_model_list lists);
+/* The fixtures' _corpus.agent_model: a string, or a list when a session
+ * switched models (its first). */
+const char *loader_corpus_model(json_t *rec);
 /* The record's own top-level "model" string, else loader_corpus_model.
  * Formats that keep the model elsewhere look there first themselves. */
-const char *loader_model(json_t *rec, enum loader_model_list lists);
+const char *loader_model(json_t *rec);
 
 /* ---- the record --------------------------------------------------------- */
 

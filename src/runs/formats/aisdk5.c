@@ -155,7 +155,7 @@ static int sdk_load(struct run *r, char *err, size_t errlen)
 		return -1;
 	if (shape == LOADER_OBJECT) {
 		loader_tools(r, rec);
-		r->model = loader_model(rec, MODEL_LIST_FIRST);
+		r->model = loader_model(rec);
 	}
 	return loader_each(r, list, where, sdk_load_msg, NULL, err, errlen) < 0 ? -1 : 0;
 }

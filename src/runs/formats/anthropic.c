@@ -244,7 +244,7 @@ static int anth_load(struct run *r, char *err, size_t errlen)
 		if (sys && !json_is_null(sys))
 			run_add_msg(r, ROLE_SYSTEM, MSG_IN_OUTPUT, run_text_of(r, sys), sys);
 		loader_tools(r, rec);
-		r->model = loader_model(rec, MODEL_LIST_FIRST);
+		r->model = loader_model(rec);
 	}
 	if (loader_each(r, list, where, anth_load_msg, NULL, err, errlen) < 0)
 		return -1;

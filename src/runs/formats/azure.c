@@ -281,7 +281,7 @@ static int azure_load(struct run *r, char *err, size_t errlen)
 	json_t *defs = json_object_get(rec, "tool_definitions");
 	if (json_is_array(defs) || json_is_object(defs))
 		r->tool_defs = defs;
-	r->model = loader_model(rec, MODEL_LIST_IGNORED);
+	r->model = loader_model(rec);
 	if (azure_load_side(r, query, "query", MSG_IN_INPUT, ROLE_USER, err, errlen) < 0)
 		return -1;
 	int with_calls = azure_load_side(r, json_object_get(rec, "response"), "response",

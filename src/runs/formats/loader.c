@@ -29,18 +29,18 @@ const char *loader_id(struct run *r, json_t *v)
 	return NULL;
 }
 
-const char *loader_corpus_model(json_t *rec, enum loader_model_list lists)
+const char *loader_corpus_model(json_t *rec)
 {
 	json_t *m = json_object_get(json_object_get(rec, "_corpus"), "agent_model");
-	if (lists == MODEL_LIST_FIRST && json_is_array(m))
+	if (json_is_array(m))
 		m = json_array_get(m, 0);
 	return json_string_value(m);
 }
 
-const char *loader_model(json_t *rec, enum loader_model_list lists)
+const char *loader_model(json_t *rec)
 {
 	const char *m = json_string_value(json_object_get(rec, "model"));
-	return m ? m : loader_corpus_model(rec, lists);
+	return m ? m : loader_corpus_model(rec);
 }
 
 int loader_array(json_t *rec, const char *key, json_t **out, char *err, size_t errlen)

@@ -278,7 +278,7 @@ static int chat_load(struct run *r, char *err, size_t errlen)
 		return -1;
 	if (shape == LOADER_OBJECT) {
 		loader_tools(r, rec);
-		r->model = loader_model(rec, MODEL_LIST_FIRST);
+		r->model = loader_model(rec);
 	}
 	if (loader_each(r, list, where, chat_load_msg, NULL, err, errlen) < 0)
 		return -1;

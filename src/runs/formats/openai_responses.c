@@ -307,7 +307,7 @@ static int resp_load(struct run *r, char *err, size_t errlen)
 		return -1;
 	}
 	loader_tools(r, rec);
-	r->model = loader_model(rec, MODEL_LIST_FIRST);
+	r->model = loader_model(rec);
 	/* With both lists, input is what was sent (context, as Azure's query
 	 * and Mastra's inputMessages are) and output is the run being judged;
 	 * input alone is a whole trajectory logged as one request. */

@@ -51,7 +51,7 @@ static const char *tau2_model(json_t *rec)
 	const char *m = json_string_value(json_object_get(ai, "llm"));
 	if (m)
 		return m;
-	return loader_corpus_model(rec, MODEL_LIST_IGNORED);
+	return loader_corpus_model(rec);
 }
 
 /* One flat call of a message's tool_calls. */

@@ -92,7 +92,7 @@ static int taubench_load(struct run *r, char *err, size_t errlen)
 		return -1;
 	/* The fixtures' _corpus names the agent model; tau-bench itself keeps
 	 * it only in the results file name. */
-	r->model = loader_model(rec, MODEL_LIST_IGNORED);
+	r->model = loader_model(rec);
 	if (loader_each(r, traj, "traj", taubench_load_msg, NULL, err, errlen) < 0)
 		return -1;
 	run_join_results(r);
