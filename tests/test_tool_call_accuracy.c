@@ -265,6 +265,13 @@ static void test_merge_table(void **s)
 	/* legacy without id is never replaced; a part without id never anchors */
 	expect_tools(RUN(TOOL_W, IN1, MSG1(INVN("A", "result"), PART(C_))), "[\"C\",\"A\"]");
 	expect_tools(RUN(TOOL_W, IN1, MSG1(A_, PART(INVN("C", "result")))), "[\"C\",\"A\"]");
+	/* ids are JavaScript values: "5" is not 5, but 5 and 5.0 are one number */
+	expect_tools(RUN(TOOL_W, IN1, MSG1("{\"toolCallId\":5,\"toolName\":\"A\",\"state\":\"result\"}",
+	                                   PART("{\"toolCallId\":\"5\",\"toolName\":\"B\",\"state\":\"result\"}"))),
+	             "[\"B\",\"A\"]");
+	expect_tools(RUN(TOOL_W, IN1, MSG1("{\"toolCallId\":5,\"toolName\":\"A\",\"state\":\"result\"}",
+	                                   PART("{\"toolCallId\":5.0,\"toolName\":\"B\",\"state\":\"result\"}"))),
+	             "[\"B\"]");
 	/* duplicate ids among parts are all kept */
 	expect_tools(RUN(TOOL_W, IN1, MSG1("", PART(W("x")) "," PART(W("x")))), "[\"weather-tool\",\"weather-tool\"]");
 	/* nulls in the legacy list are dropped and use no index in 1.x */

@@ -155,13 +155,24 @@ static void add_invocation(struct run *r, size_t msg, json_t *inv, long src_msg,
 		c->state = CALL_REQUESTED;
 }
 
-/* Two ids are the same call when they are equal JSON values of one type. */
+/* Two ids are the same call when they are the same JavaScript value, as a
+ * Map or Set key: equal strings, or equal numbers (JSON's 5 and 5.0 are one
+ * number there), never a string and a number. */
+static bool id_same(json_t *a, json_t *b)
+{
+	if (!a || !b)
+		return false;
+	if (json_is_number(a) && json_is_number(b))
+		return json_number_value(a) == json_number_value(b);
+	return json_typeof(a) == json_typeof(b) && json_equal(a, b);
+}
+
 static bool id_in(json_t *id, json_t *const *ids, size_t n)
 {
 	if (!json_truthy(id))
 		return false;
 	for (size_t i = 0; i < n; i++)
-		if (json_typeof(ids[i]) == json_typeof(id) && json_equal(ids[i], id))
+		if (id_same(ids[i], id))
 			return true;
 	return false;
 }
@@ -221,7 +232,7 @@ static int merge_1x(struct run *r, size_t msg, json_t *m, long mi, char *err, si
 		if (json_truthy(pid))
 			for (size_t k = 0; k < nl; k++) {      /* the last twin wins */
 				json_t *lid = json_object_get(json_array_get(legacy, k), "toolCallId");
-				if (lid && json_typeof(lid) == json_typeof(pid) && json_equal(lid, pid))
+				if (id_same(lid, pid))
 					s = (long)k;
 			}
 		if (s >= 0 && (size_t)s >= li) {
