@@ -39,6 +39,14 @@ struct expect_conf {
 	int line, col;
 };
 
+/* keys: {ACTION: "KEY KEY"} from the YAML, checked against the action
+ * table and the key names (keymap.h) at load. */
+struct key_conf {
+	char *action;
+	char *keys;             /* space-separated key names */
+	int line, col;
+};
+
 struct config {
 	char *path;             /* NULL for the built-in empty configuration */
 	char *dir;              /* folder of the YAML, for relative paths */
@@ -48,6 +56,9 @@ struct config {
 	struct expect_conf expect;
 	struct scorer_conf *scorers;
 	size_t nscorers;
+	char *theme;            /* theme: NAME, NULL when unset */
+	struct key_conf *keys;
+	size_t nkeys;
 };
 
 /* Returns 0, or -1 with "FILE:LINE:COLUMN: message" in err. */

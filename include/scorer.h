@@ -10,6 +10,7 @@
 #include <jansson.h>
 #include <stdbool.h>
 #include "run.h"
+#include "strbuf.h"
 
 /* The scale a score lives on: what a reviewer may override it to. */
 enum score_scale {
@@ -63,6 +64,9 @@ struct scorer_ops {
 	 * NULL or a sentence naming references that found nothing. */
 	void (*score)(const struct scorer_conf *sc, const struct run *r,
 	              json_t *params, const char *unset, struct verdict *out);
+	/* Optional: explains a verdict's details for a person, as lines of
+	 * text ("expected  auth-tool, fetch-tool", "missing   fetch-tool"). */
+	void (*explain)(const json_t *details, struct strbuf *out);
 };
 
 extern const struct scorer_ops *const scorer_table[];
@@ -83,5 +87,10 @@ const char *verdict_status_name(enum verdict_status st);
  * explaining why), then calls its score operation. */
 void scorer_run(const struct scorer_conf *sc, const struct run *r, json_t *expected,
                 const char *expect_miss, struct verdict *out);
+
+/* The calls tool-call-accuracy counts for this run, in its order: indexes
+ * into r->calls, written to idx (r->ncalls entries at most; may be NULL).
+ * The timeline numbers these #1, #2, ... */
+size_t scorer_counted_calls(const struct run *r, size_t *idx);
 
 #endif

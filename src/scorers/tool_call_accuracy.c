@@ -87,26 +87,45 @@ static bool state_counted(const char *st, enum mastra_shape shape)
 	return shape == MASTRA_1X && !strcmp(st, "output-error");
 }
 
+/* Whether Mastra (for its own shapes) or our rule (for the others: the
+ * agent's completed or requested calls in its output messages) counts a call. */
+static bool tca_counts(const struct run *r, const struct run_call *c)
+{
+	const struct run_msg *m = &r->msgs[c->msg_index];
+	if (r->mastra != MASTRA_NONE)
+		return m->origin == MSG_IN_OUTPUT && json_truthy(c->raw_name) &&
+		       state_counted(c->raw_state, r->mastra);
+	return c->requestor == REQ_AGENT && c->state != CALL_PARTIAL &&
+	       m->role == ROLE_ASSISTANT && m->origin == MSG_IN_OUTPUT && c->name[0];
+}
+
+size_t scorer_counted_calls(const struct run *r, size_t *idx)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < r->ncalls; i++)
+		if (tca_counts(r, &r->calls[i])) {
+			if (idx)
+				idx[n] = i;
+			n++;
+		}
+	return n;
+}
+
 /* Collects actualTools and toolCallInfos. */
 static void tca_extract(const struct run *r, json_t *tools, json_t *infos)
 {
 	for (size_t i = 0; i < r->ncalls; i++) {
 		const struct run_call *c = &r->calls[i];
-		const struct run_msg *m = &r->msgs[c->msg_index];
 		json_t *name, *id;
 		long mi, ii;
+		if (!tca_counts(r, c))
+			continue;
 		if (r->mastra != MASTRA_NONE) {
-			if (m->origin != MSG_IN_OUTPUT || !json_truthy(c->raw_name) ||
-			    !state_counted(c->raw_state, r->mastra))
-				continue;
 			name = json_incref(c->raw_name);
 			id = json_truthy(c->raw_id) ? json_incref(c->raw_id) : NULL;
 			mi = c->src_msg_index;
 			ii = c->src_call_index;
 		} else {
-			if (c->requestor != REQ_AGENT || c->state == CALL_PARTIAL ||
-			    m->role != ROLE_ASSISTANT || m->origin != MSG_IN_OUTPUT || !c->name[0])
-				continue;
 			name = json_string(c->name);
 			id = c->id && c->id[0] ? json_string(c->id) : NULL;
 			mi = c->src_msg_index >= 0 ? c->src_msg_index : (long)c->msg_index;
@@ -226,6 +245,78 @@ static void tca_score(const struct scorer_conf *sc, const struct run *r, json_t 
 	verdict_ok(out, sc, score, d);
 }
 
+static void list_names(struct strbuf *out, const json_t *list)
+{
+	size_t i;
+	json_t *v;
+	if (!json_is_array(list) || json_array_size(list) == 0) {
+		strbuf_addstr(out, "(none)");
+		return;
+	}
+	json_array_foreach((json_t *)list, i, v) {
+		if (i)
+			strbuf_addstr(out, ", ");
+		if (json_is_string(v))
+			strbuf_addstr(out, json_string_value(v));
+		else
+			jsonw_value(out, v);
+	}
+}
+
+/* Expected against actual, and what is missing or out of order, in the
+ * terms of the rule that decided the score. */
+static void tca_explain(const json_t *d, struct strbuf *out)
+{
+	json_t *actual = json_object_get(d, "actualTools");
+	json_t *order = json_object_get(d, "expectedToolOrder");
+	json_t *tool = json_object_get(d, "expectedTool");
+	bool strict = json_truthy(json_object_get(d, "strictMode"));
+	if (json_is_array(order) && json_array_size(order) > 0) {
+		strbuf_addstr(out, "expected  ");
+		list_names(out, order);
+		strbuf_addstr(out, strict ? "  (this exact sequence)\n" : "  (in this order; others may come between)\n");
+	} else if (json_truthy(tool)) {
+		strbuf_addstr(out, "expected  ");
+		if (json_is_string(tool))
+			strbuf_addstr(out, json_string_value(tool));
+		else
+			jsonw_value(out, tool);
+		strbuf_addstr(out, strict ? "  (as the only call)\n" : "  (called at least once)\n");
+	}
+	strbuf_addstr(out, "actual    ");
+	list_names(out, actual);
+	strbuf_addch(out, '\n');
+	if (json_is_array(order) && json_array_size(order) > 0) {
+		struct strbuf missing = STRBUF_INIT, late = STRBUF_INIT;
+		long last = -1;
+		size_t i;
+		json_t *want;
+		json_array_foreach(order, i, want) {
+			long at = index_of(actual, want);
+			struct strbuf *sb = at < 0 ? &missing : (at <= last ? &late : NULL);
+			if (sb) {
+				if (sb->len)
+					strbuf_addstr(sb, ", ");
+				if (json_is_string(want))
+					strbuf_addstr(sb, json_string_value(want));
+				else
+					jsonw_value(sb, want);
+			}
+			if (at > last)
+				last = at;
+		}
+		if (missing.len)
+			strbuf_addf(out, "missing   %s\n", missing.buf);
+		if (late.len)
+			strbuf_addf(out, "out of order  %s (its first call comes too early)\n", late.buf);
+		if (strict && !missing.len && !late.len && !json_is_true(json_object_get(d, "correctOrderCalled")))
+			strbuf_addstr(out, "extra or repeated calls break the exact sequence\n");
+		strbuf_release(&missing);
+		strbuf_release(&late);
+	}
+	strbuf_addf(out, "strict mode %s\n", strict ? "on" : "off");
+}
+
 const struct scorer_ops scorer_tool_call_accuracy = {
 	.type = "tool-call-accuracy",
 	.summary = "did the agent call the expected tool, or the expected tools in order (Mastra's code scorer)",
@@ -234,4 +325,5 @@ const struct scorer_ops scorer_tool_call_accuracy = {
 	.params = tca_params,
 	.check = tca_check,
 	.score = tca_score,
+	.explain = tca_explain,
 };

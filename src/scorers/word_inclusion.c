@@ -101,6 +101,16 @@ static void wi_score(const struct scorer_conf *sc, const struct run *r, json_t *
 	verdict_ok(out, sc, score, d);
 }
 
+static void wi_explain(const json_t *d, struct strbuf *out)
+{
+	json_int_t total = json_integer_value(json_object_get(d, "totalWords"));
+	json_int_t matched = json_integer_value(json_object_get(d, "matchedWords"));
+	strbuf_addf(out, "%" JSON_INTEGER_FORMAT " of %" JSON_INTEGER_FORMAT
+	            " distinct words of the request appear in the final answer\n", matched, total);
+	if (total == 0)
+		strbuf_addstr(out, "the request has no ASCII words (e.g. it is Japanese or Chinese): score 0\n");
+}
+
 const struct scorer_ops scorer_word_inclusion = {
 	.type = "word-inclusion",
 	.summary = "fraction of the request's distinct words found in the final answer",
@@ -109,4 +119,5 @@ const struct scorer_ops scorer_word_inclusion = {
 	.params = wi_params,
 	.check = NULL,
 	.score = wi_score,
+	.explain = wi_explain,
 };

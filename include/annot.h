@@ -1,0 +1,84 @@
+/* annot.h - the annotations file: every reviewer decision, append-only.
+ *
+ * One JSON object per line:
+ *   {"v":1,"run","source","scorer","scorer_type","machine_score",
+ *    "machine_passed","decision","score","reason","reviewer","at","config"}
+ * `decision` is accept, override, retract or note; `at` is ISO-8601 UTC;
+ * `config` is the scorer configuration's hash. A note concerns the run, so
+ * its scorer fields are null.
+ *
+ * Each decision is written as one whole line with one write() on an
+ * O_APPEND descriptor under flock(), then fsync(), before annot_append
+ * returns 0: only then may the screen call it saved. The file is never
+ * rewritten. Two reviewers may share a file; their lines never interleave.
+ */
+#ifndef TCR_ANNOT_H
+#define TCR_ANNOT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+enum decision_kind {
+	DEC_ACCEPT,
+	DEC_OVERRIDE,
+	DEC_RETRACT,        /* takes back the latest standing decision on that verdict */
+	DEC_NOTE,           /* a comment on the run; not a verdict decision */
+};
+
+struct decision {
+	enum decision_kind kind;
+	const char *run;            /* run id */
+	const char *source;         /* FILE:LINE */
+	const char *scorer;         /* scorer id; NULL for a note */
+	const char *scorer_type;    /* NULL for a note */
+	bool has_machine_score;
+	double machine_score;
+	bool has_machine_passed;
+	bool machine_passed;
+	bool has_score;             /* accept: the machine score; override: the human one */
+	double score;
+	const char *reason;         /* override reason or note text; NULL when none */
+	const char *reviewer;
+	const char *at;             /* ISO-8601 UTC, e.g. 2026-12-01T09:30:00Z */
+	const char *config;         /* scorer config hash; NULL for a note */
+};
+
+struct annot_store;
+
+/* Opens (creating if missing) and reads the file. A line that does not
+ * parse is skipped and reported through annot_warning (a truncated last
+ * line after a crash, typically); everything before it is kept. Returns
+ * NULL with "PATH: reason" in err when the file cannot be opened. */
+struct annot_store *annot_open(const char *path, char *err, size_t errlen);
+void annot_close(struct annot_store *s);
+const char *annot_path(const struct annot_store *s);
+
+/* Warnings collected while reading, one per line ("FILE:LINE: ..."), or NULL. */
+const char *annot_warning(const struct annot_store *s);
+
+/* Appends and syncs one decision; fills `at` with the current time when it
+ * is NULL. Returns 0 once the line is on disk, -1 with a reason otherwise
+ * (and then nothing was recorded in memory either). */
+int annot_append(struct annot_store *s, const struct decision *d, char *err, size_t errlen);
+
+/* Reads lines other processes appended since the last read. Returns how
+ * many decisions were added. */
+size_t annot_refresh(struct annot_store *s);
+
+/* The standing decision of `reviewer` on (run, scorer): the latest accept
+ * or override not taken back by a retract, or NULL. Pointers stay valid
+ * until annot_close. */
+const struct decision *annot_current(const struct annot_store *s, const char *run,
+                                     const char *scorer, const char *reviewer);
+
+/* The latest note of `reviewer` on a run, or NULL. */
+const struct decision *annot_note(const struct annot_store *s, const char *run,
+                                  const char *reviewer);
+
+/* How many decisions the file holds (all kinds, all reviewers). */
+size_t annot_count(const struct annot_store *s);
+
+/* Writes the current UTC time as ISO-8601 with seconds into buf[24]. */
+void annot_now(char buf[24]);
+
+#endif

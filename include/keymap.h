@@ -1,0 +1,108 @@
+/* keymap.h - every action of the screen, once, and the keys bound to it.
+ * (src/review/keymap.c: the review layer, below the screen.)
+ *
+ * The action table below is the single source of the key bindings, the
+ * help screen (`?`) and the man page's KEYS section (`tcreview --help keys`
+ * prints it in both forms). The YAML's `keys:` rebinds actions by name:
+ *   keys:
+ *     accept: [a, Enter]
+ *     next-unreviewed: C-n
+ */
+#ifndef TCR_KEYMAP_H
+#define TCR_KEYMAP_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <wchar.h>
+
+/*  id            name               default keys            help */
+#define TCR_ACTIONS(X) \
+	X(DOWN,        "down",            "j Down",               "Next run; in the timeline scroll down; in the verdicts the next one") \
+	X(UP,          "up",              "k Up",                 "Previous run; in the timeline scroll up; in the verdicts the previous one") \
+	X(PAGE_DOWN,   "page-down",       "PgDn C-f Space",       "A page down in the focused pane") \
+	X(PAGE_UP,     "page-up",         "PgUp C-b",             "A page up in the focused pane") \
+	X(FIRST,       "first",           "g Home",               "First run (or top of the pane)") \
+	X(LAST,        "last",            "G End",                "Last run (or bottom of the pane)") \
+	X(FOCUS_NEXT,  "focus-next",      "Tab",                  "Focus: run list, timeline, verdicts") \
+	X(FOCUS_PREV,  "focus-prev",      "BTab",                 "Focus the previous pane") \
+	X(TOGGLE,      "toggle",          "Enter",                "Expand or fold the selected tool call or verdict") \
+	X(SEARCH,      "search",          "/",                    "Search run ids, messages, tool names and arguments") \
+	X(SEARCH_NEXT, "search-next",     "n",                    "Next match") \
+	X(SEARCH_PREV, "search-prev",     "N",                    "Previous match") \
+	X(FILTER,      "filter",          "f",                    "Filter: all, unreviewed, failing, disagreement, overridden, errors") \
+	X(SORT,        "sort",            "s",                    "Sort: file order, id, score, review state") \
+	X(NEXT_TODO,   "next-unreviewed", "u",                    "Jump to the next unreviewed run") \
+	X(ACCEPT,      "accept",          "a",                    "Accept the selected verdict") \
+	X(ACCEPT_ALL,  "accept-all",      "A",                    "Accept every verdict of the run and go to the next unreviewed") \
+	X(OVERRIDE,    "override",        "o",                    "Override the selected verdict: a score on its scale, then a reason") \
+	X(LABEL_0,     "label-0",         "0",                    "Human score 0 for the selected verdict, then the next run") \
+	X(LABEL_1,     "label-1",         "1",                    "Human score 1 for the selected verdict, then the next run") \
+	X(LABEL_2,     "label-2",         "2",                    "Human score 2 (1..5 scales), then the next run") \
+	X(LABEL_3,     "label-3",         "3",                    "Human score 3 (1..5 scales), then the next run") \
+	X(LABEL_4,     "label-4",         "4",                    "Human score 4 (1..5 scales), then the next run") \
+	X(LABEL_5,     "label-5",         "5",                    "Human score 5 (1..5 scales), then the next run") \
+	X(NOTE,        "note",            "c",                    "Write a note on the run") \
+	X(RETRACT,     "retract",         "x",                    "Take back the last decision on the selected verdict") \
+	X(JUDGE,       "judge",           "J",                    "Ask the LLM judges about this run") \
+	X(CANCEL,      "cancel",          "Esc",                  "Close a prompt or the help; cancel pending work") \
+	X(REDRAW,      "redraw",          "C-l",                  "Redraw the screen") \
+	X(HELP,        "help",            "?",                    "Show the keys") \
+	X(QUIT,        "quit",            "q",                    "Quit (every decision is already saved)")
+
+enum tcr_action {
+#define X(id, name, keys, help) ACT_##id,
+	TCR_ACTIONS(X)
+#undef X
+	ACT_COUNT,
+	ACT_NONE = -1,
+};
+
+/* A key: a character (Enter is '\n', Tab '\t', Esc 27, C-x its control
+ * code), or a named function key with KEYCODE_FN set so the two never
+ * collide. The screen translates curses' KEY_* codes into these; nothing
+ * here depends on curses, so the configuration can check key names. */
+typedef unsigned int keycode_t;
+#define KEYCODE_FN 0x40000000u
+
+enum keyfn {
+	KF_UP = 1, KF_DOWN, KF_LEFT, KF_RIGHT, KF_PGUP, KF_PGDN, KF_HOME, KF_END,
+	KF_BTAB, KF_BACKSPACE, KF_DELETE, KF_INSERT,
+	KF_F1, KF_F2, KF_F3, KF_F4, KF_F5, KF_F6, KF_F7, KF_F8, KF_F9, KF_F10, KF_F11, KF_F12,
+};
+#define KEY_FN(k) (KEYCODE_FN | (keycode_t)(k))
+
+struct keymap {
+	struct {
+		keycode_t key;
+		enum tcr_action action;
+	} *binds;
+	size_t nbinds, cap;
+};
+
+const char *action_name(enum tcr_action a);
+const char *action_help(enum tcr_action a);
+const char *action_default_keys(enum tcr_action a);
+enum tcr_action action_find(const char *name);
+
+/* Key names: a character ("a", "?", "é"), "Space", "Enter", "Tab", "BTab",
+ * "Esc", "Up", "Down", "Left", "Right", "PgUp", "PgDn", "Home", "End",
+ * "Backspace", "Delete", "F1".."F12", and "C-x" for control keys.
+ * Returns false when the name means nothing. */
+bool keycode_parse(const char *name, keycode_t *out);
+/* The name of a key, for the help screen and messages. */
+void keycode_name(keycode_t key, char *buf, size_t n);
+
+void keymap_init_defaults(struct keymap *km);
+/* The help screen's and man page's lines: "  j, Down        Next run; ...".
+ * Writes the whole table; `man` formats it as roff (.TP entries). */
+#include <stdio.h>
+void keymap_print(const struct keymap *km, FILE *out, bool man);
+void keymap_free(struct keymap *km);
+/* Replaces the keys of one action (a space-separated list of key names).
+ * Returns -1 with a message when a name is unknown. */
+int  keymap_bind(struct keymap *km, enum tcr_action a, const char *keys, char *err, size_t errlen);
+enum tcr_action keymap_lookup(const struct keymap *km, keycode_t key);
+/* The keys bound to an action, as "j, Down". */
+void keymap_keys_of(const struct keymap *km, enum tcr_action a, char *buf, size_t n);
+
+#endif

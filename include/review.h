@@ -1,0 +1,160 @@
+/* review.h - a review session: the runs in view, their verdicts, and the
+ * reviewer's decisions. Filters, sort, search and moving around. No curses
+ * here: the screen calls these and draws what they say.
+ *
+ * Work that takes long on a big input (indexing the file, scoring every
+ * run for the list's verdict cells) is done in slices by review_step,
+ * which the event loop calls between keys; the list grows as it goes. The
+ * run under the cursor is parsed on demand and kept, with others, in a
+ * cache bounded in bytes. */
+#ifndef TCR_REVIEW_H
+#define TCR_REVIEW_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "annot.h"
+#include "config.h"
+#include "dataset.h"
+#include "evaluate.h"
+#include "scorer.h"
+
+enum review_filter {
+	FILTER_ALL,
+	FILTER_UNREVIEWED,      /* not every verdict has a standing decision */
+	FILTER_FAILING,         /* any scorer fails */
+	FILTER_DISAGREE,        /* the scorers disagree on pass/fail */
+	FILTER_OVERRIDDEN,      /* any verdict overridden by this reviewer */
+	FILTER_ERRORS,          /* a verdict is an error, or the record did not load */
+	FILTER_COUNT,
+};
+
+enum review_sort {
+	SORT_FILE,              /* the order of the inputs */
+	SORT_ID,
+	SORT_SCORE,             /* mean score of the run's scored verdicts, lowest first */
+	SORT_STATE,             /* unreviewed, then reviewed, then overridden */
+	SORT_COUNT,
+};
+
+enum review_mark {
+	MARK_UNREVIEWED,
+	MARK_REVIEWED,
+	MARK_OVERRIDDEN,
+};
+
+/* What the list needs of a verdict without keeping the whole run. */
+struct verdict_cell {
+	uint8_t status;             /* enum verdict_status */
+	bool passed;
+	double score;
+};
+
+/* One record of the inputs. Until it is summarized only `rec` and
+ * `source` are known. */
+struct review_entry {
+	size_t rec;                 /* index into ds.recs */
+	char *source;               /* FILE:LINE */
+	char *id;                   /* NULL until summarized */
+	char *label;                /* the agent's model, else the format */
+	unsigned ncalls;            /* the agent's counted calls */
+	bool summarized;
+	bool load_failed;           /* did not parse, or not a known format */
+	struct verdict_cell *cells; /* one per scorer, once summarized */
+};
+
+/* A parsed run with its full verdicts, owned by the cache. */
+struct review_run {
+	size_t entry;
+	struct run *run;            /* NULL when the record did not parse */
+	char *error;                /* why, when it did not parse */
+	struct verdict *verdicts;   /* one per scorer */
+	size_t bytes;               /* what it costs the cache */
+	struct review_run *lru_prev, *lru_next;
+};
+
+struct review {
+	struct dataset ds;
+	const struct config *cfg;
+	struct evaluator ev;
+	struct annot_store *annot;
+	char *reviewer;
+
+	struct review_entry *entries;
+	size_t nentries, entries_cap;
+	size_t next_summary;        /* background scoring goes on from here */
+	size_t nsummarized;
+
+	size_t *view;               /* indexes into entries, filtered and sorted */
+	size_t nview, view_cap;
+	size_t cursor;              /* position in view */
+	bool view_dirty;
+	enum review_filter filter;
+	enum review_sort sort;
+	char *search;               /* the last search, NULL when none */
+
+	struct review_run *lru_head, *lru_tail;
+	size_t cache_bytes, cache_limit;
+	size_t ncached;
+};
+
+/* Opens the inputs and the annotations file (created if missing). The
+ * session keeps pointers to cfg and ex (may be NULL); they must outlive it.
+ * Returns 0, or -1 with "PATH: reason" in err. */
+int  review_open(struct review *rv, const struct config *cfg, struct expectations *ex,
+                 char *const *paths, size_t npaths, const char *annot_path,
+                 const char *reviewer, char *err, size_t errlen);
+void review_close(struct review *rv);
+
+/* Does about budget_ms of pending work (indexing, then scoring runs for the
+ * list); returns true while work remains. */
+bool   review_step(struct review *rv, double budget_ms);
+bool   review_busy(const struct review *rv);
+double review_index_progress(const struct review *rv);   /* 0..1 */
+double review_score_progress(const struct review *rv);   /* 0..1 */
+
+/* The view. */
+size_t review_view_count(struct review *rv);
+struct review_entry *review_view_entry(struct review *rv, size_t i);
+size_t review_cursor(struct review *rv);
+void   review_move(struct review *rv, long delta);        /* clamps */
+void   review_move_to(struct review *rv, size_t i);       /* clamps */
+/* The run under the cursor, parsed and scored; NULL when the view is empty. */
+struct review_run *review_current(struct review *rv);
+struct review_run *review_run_at(struct review *rv, size_t entry);
+
+void review_set_filter(struct review *rv, enum review_filter f);
+void review_set_sort(struct review *rv, enum review_sort s);
+const char *review_filter_name(enum review_filter f);
+const char *review_sort_name(enum review_sort s);
+
+/* Searches run ids, message text, tool names and arguments (the record's
+ * text), case-insensitively for ASCII, from the run after the cursor
+ * (direction +1) or before it (-1), wrapping. Moves the cursor and returns
+ * true on a match. A NULL query repeats the last one. */
+bool review_search(struct review *rv, const char *query, int direction);
+/* Moves to the next run (after the cursor, wrapping) that is unreviewed. */
+bool review_next_unreviewed(struct review *rv);
+
+/* Review state. */
+enum review_mark review_mark_of(struct review *rv, size_t entry);
+size_t review_reviewed_count(struct review *rv);
+const struct decision *review_decision(struct review *rv, size_t entry, size_t scorer);
+const struct decision *review_note_of(struct review *rv, size_t entry);
+
+/* Decisions on the run under the cursor. Each is on disk when it returns 0;
+ * -1 puts the reason in err and nothing changed. */
+int review_accept(struct review *rv, size_t scorer, char *err, size_t errlen);
+int review_accept_all(struct review *rv, char *err, size_t errlen);
+int review_override(struct review *rv, size_t scorer, double score, const char *reason,
+                    char *err, size_t errlen);
+int review_retract(struct review *rv, size_t scorer, char *err, size_t errlen);
+int review_note(struct review *rv, const char *text, char *err, size_t errlen);
+
+/* Parses a human score for a scorer's scale; -1 with a reason when it is
+ * off the scale ("expected 0 or 1", "expected 0..1", "expected 1..5"). */
+int review_parse_score(const struct scorer_conf *sc, const char *text, double *out,
+                       char *err, size_t errlen);
+
+#endif
