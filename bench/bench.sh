@@ -10,6 +10,8 @@
 #   indexing    dataset_index_all and the streaming cursor (index_bench)
 #   parse-only  json_loadb + json_decref of every line (parse_only), the baseline
 #   score       tcreview score -c SRCDIR/examples/scorers.yaml -o jsonl FILE > /dev/null
+# and, once, the review session on the file (review_bench: first screenful,
+# random moves, search, filter and sort),
 # and prints a table checked against the targets. A missed target prints
 # MISSED and still exits 0; a real error (a helper that does not build or
 # fails, a run that tcreview cannot load) exits 1.
@@ -63,6 +65,9 @@ $CC -O2 -o "$OUT/runstat" "$SRC/bench/runstat.c" || die "bench/runstat.c does no
 $CC -O2 -std=c11 $SAN -I"$SRC/include" $ALL_CFLAGS -o "$OUT/index_bench" \
 	"$SRC/bench/index_bench.c" "$BUILD/libtcr.a" $ALL_LIBS -lm ||
 	die "bench/index_bench.c does not build"
+$CC -O2 -std=c11 $SAN -I"$SRC/include" $ALL_CFLAGS -o "$OUT/review_bench" \
+	"$SRC/bench/review_bench.c" "$BUILD/libtcr.a" $ALL_LIBS -lm ||
+	die "bench/review_bench.c does not build"
 
 # ---- the input file -----------------------------------------------------------
 FILE=$OUT/runs.jsonl
@@ -172,4 +177,8 @@ BEGIN {
 	else
 		printf "bench: all targets met\n"
 }'
+
+# ---- the review session (one pass; times in ms) ------------------------------
+"$OUT/review_bench" "$CONF" "$FILE" > "$OUT/review.log" || die "review_bench failed (status $?)"
+echo "review session: $(cat "$OUT/review.log")"
 exit 0

@@ -11,6 +11,8 @@
  * O_APPEND descriptor under flock(), then fsync(), before annot_append
  * returns 0: only then may the screen call it saved. The file is never
  * rewritten. Two reviewers may share a file; their lines never interleave.
+ * A store must not be used across fork(): the child would share the
+ * parent's lock, so each process opens its own.
  */
 #ifndef TCR_ANNOT_H
 #define TCR_ANNOT_H

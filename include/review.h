@@ -20,6 +20,8 @@
 #include "evaluate.h"
 #include "scorer.h"
 
+struct format_ops;
+
 enum review_filter {
 	FILTER_ALL,
 	FILTER_UNREVIEWED,      /* not every verdict has a standing decision */
@@ -62,9 +64,15 @@ struct review_entry {
 	bool summarized;
 	bool load_failed;           /* did not parse, or not a known format */
 	struct verdict_cell *cells; /* one per scorer, once summarized */
+	/* Kept so filters, sorts and counts need no look-ups in the store. */
+	uint8_t mark;               /* enum review_mark, once summarized */
+	bool any_override;          /* a standing override of this reviewer */
+	struct review_run *cached;  /* its parsed run while in the cache */
 };
 
-/* A parsed run with its full verdicts, owned by the cache. */
+/* A parsed run with its full verdicts, owned by the cache. A pointer
+ * stays valid until the next review_current or review_run_at (which may
+ * evict it); review_step only adds to the cache. */
 struct review_run {
 	size_t entry;
 	struct run *run;            /* NULL when the record did not parse */
@@ -77,6 +85,7 @@ struct review_run {
 struct review {
 	struct dataset ds;
 	const struct config *cfg;
+	const struct format_ops *forced;    /* the configuration's runs.format */
 	struct evaluator ev;
 	struct annot_store *annot;
 	char *reviewer;
@@ -93,6 +102,11 @@ struct review {
 	enum review_filter filter;
 	enum review_sort sort;
 	char *search;               /* the last search, NULL when none */
+	/* After a decision the view is not rebuilt until the cursor moves, so
+	 * the run just decided stays in a view it no longer belongs to. */
+	bool view_hold;
+	double view_age_ms;         /* step time since the last rebuild */
+	size_t nreviewed;
 
 	struct review_run *lru_head, *lru_tail;
 	size_t cache_bytes, cache_limit;
@@ -114,7 +128,7 @@ bool   review_busy(const struct review *rv);
 double review_index_progress(const struct review *rv);   /* 0..1 */
 double review_score_progress(const struct review *rv);   /* 0..1 */
 
-/* The view. */
+/* The view. Entry pointers stay valid until the next review_step. */
 size_t review_view_count(struct review *rv);
 struct review_entry *review_view_entry(struct review *rv, size_t i);
 size_t review_cursor(struct review *rv);
@@ -140,6 +154,9 @@ bool review_next_unreviewed(struct review *rv);
 /* Review state. */
 enum review_mark review_mark_of(struct review *rv, size_t entry);
 size_t review_reviewed_count(struct review *rv);
+/* Reads decisions other processes appended to the annotations file and
+ * updates the marks; returns how many were added. */
+size_t review_refresh(struct review *rv);
 const struct decision *review_decision(struct review *rv, size_t entry, size_t scorer);
 const struct decision *review_note_of(struct review *rv, size_t entry);
 

@@ -28,7 +28,7 @@
 	S(PASS,            "pass",            "bold") \
 	S(FAIL,            "fail",            "bold underline") \
 	S(SKIPPED,         "skipped",         "dim") \
-	S(ERROR,           "error",           "standout") \
+	S(ERROR,           "error",           "reverse underline") \
 	S(ROLE_SYSTEM,     "role-system",     "dim") \
 	S(ROLE_USER,       "role-user",       "bold") \
 	S(ROLE_ASSISTANT,  "role-assistant",  "bold") \

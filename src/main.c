@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "keymap.h"
 
 static void usage(FILE *out)
 {
@@ -15,69 +16,53 @@ static void usage(FILE *out)
 	"Review AI-agent runs: transcripts, code scorer verdicts, human decisions.\n"
 	"\n"
 	"commands:\n"
+	"  review    the review screen (the default when files, or none, are given)\n"
 	"  score     score every run with the configured scorers (jsonl, table, junit)\n"
 	"\n"
-	"With files and no command, tcreview prints their score table; with neither,\n"
-	"it scores the bundled demo. `tcreview COMMAND --help` explains a command; `tcreview --version`\n"
-	"prints the version and the libraries it was built with.\n");
+	"With no file, the review screen opens on the bundled demo.\n"
+	"`tcreview COMMAND --help` explains a command, `tcreview --help keys` lists the\n"
+	"screen's keys, `tcreview --version` prints the version and the libraries.\n");
 }
 
-/* The bundled demo: examples/ with its scorers. */
-static int run_demo(void)
+static int print_keys(bool man)
 {
-	const char *dir = cli_datadir();
-	if (!dir) {
-		fprintf(stderr, "tcreview: the demo data (examples/) was not found; set TCREVIEW_DATADIR\n");
-		return EXIT_INPUT;
-	}
-	char cfg[4096], runs[4096], cwd[4096];
-	/* Inside the source tree, show paths as a person there would type them. */
-	size_t n = getcwd(cwd, sizeof cwd) ? strlen(cwd) : 0;
-	if (n && !strncmp(dir, cwd, n) && (dir[n] == '/' || dir[n] == '\0'))
-		dir = dir[n] ? dir + n + 1 : "";
-	const char *sep = dir[0] ? "/" : "";
-	snprintf(cfg, sizeof cfg, "%s%sexamples/scorers.yaml", dir, sep);
-	snprintf(runs, sizeof runs, "%s%sexamples/runs", dir, sep);
-	char *args[] = { "score", "-c", cfg, "-o", "table", runs, NULL };
-	return cli_score(6, args);
+	struct keymap km;
+	keymap_init_defaults(&km);
+	keymap_print(&km, stdout, man);
+	keymap_free(&km);
+	return EXIT_DONE;
 }
 
 int main(int argc, char **argv)
 {
 	if (argc < 2)
-		return run_demo();
+		return cli_review(argc, argv);
 	const char *cmd = argv[1];
 	if (!strcmp(cmd, "--version") || !strcmp(cmd, "-V")) {
 		cli_print_version();
 		return EXIT_DONE;
 	}
 	if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h") || !strcmp(cmd, "help")) {
+		if (argc > 2 && !strcmp(argv[2], "keys"))
+			return print_keys(argc > 3 && !strcmp(argv[3], "--man"));
 		usage(stdout);
 		return EXIT_DONE;
 	}
 	if (!strcmp(cmd, "score"))
 		return cli_score(argc - 1, argv + 1);
-	/* `tcreview FILE...` opens the review screen once it exists; until
-	 * then it prints the score table of those files. */
+	if (!strcmp(cmd, "review"))
+		return cli_review(argc - 1, argv + 1);
+	/* Files or review options without a command open the screen. */
 	struct stat st;
-	bool review_opt = !strcmp(cmd, "-c") || !strncmp(cmd, "--config", 8) ||
-	                  !strncmp(cmd, "--expect", 8) || !strncmp(cmd, "--format", 8);
-	if (!strcmp(cmd, "-") || review_opt || stat(cmd, &st) == 0) {
-		char *args[argc + 3];
-		args[0] = "score";
-		args[1] = "-o";
-		args[2] = "table";
-		for (int i = 1; i < argc; i++)
-			args[i + 2] = argv[i];
-		args[argc + 2] = NULL;
-		return cli_score(argc + 2, args);
+	if (!strcmp(cmd, "-") || cmd[0] == '-' || stat(cmd, &st) == 0) {
+		if (cmd[0] == '-' && strcmp(cmd, "-") != 0 && !strchr("ca", cmd[1]) && strncmp(cmd, "--", 2) != 0) {
+			fprintf(stderr, "tcreview: unknown option '%s'\n", cmd);
+			usage(stderr);
+			return EXIT_USAGE;
+		}
+		return cli_review(argc, argv);
 	}
-	if (cmd[0] == '-') {
-		fprintf(stderr, "tcreview: unknown option '%s'\n", cmd);
-		usage(stderr);
-		return EXIT_USAGE;
-	}
-	fprintf(stderr, "tcreview: unknown command '%s'\n", cmd);
+	fprintf(stderr, "tcreview: unknown command or file '%s'\n", cmd);
 	usage(stderr);
 	return EXIT_USAGE;
 }

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "config.h"
+#include "keymap.h"
 
 /* ---- fake scorers ------------------------------------------------------ */
 
@@ -386,7 +387,7 @@ static void test_structure_errors(void **state)
 {
 	(void)state;
 	assert_error("runs: {}\nscorer: []\n",
-	             "t.yaml:2:1: unknown key 'scorer' (expected one of: runs, expectations, scorers)");
+	             "t.yaml:2:1: unknown key 'scorer' (expected one of: runs, expectations, scorers, theme, keys)");
 	assert_error("- a\n- b\n",
 	             "t.yaml:1:1: the configuration must be a mapping of runs, expectations and scorers");
 	assert_error("runs:\n  idd: x\n", "t.yaml:2:3: unknown key 'idd' (expected one of: id, format)");
@@ -871,6 +872,96 @@ static void test_load_file_in_cwd(void **state)
 	config_free(&c);
 }
 
+/* ---- theme and keys ---------------------------------------------------- */
+
+static void test_theme_and_keys(void **state)
+{
+	(void)state;
+	struct config c;
+	assert_loads(&c, "theme: light\n"
+	                 "keys:\n"
+	                 "  accept: [a, Enter]\n"
+	                 "  next-unreviewed: C-n\n"
+	                 "  label-1: 1\n"
+	                 "  page-down: 'PgDn  space'\n"
+	                 "  judge: []\n"
+	                 "  search: \"/\"\n"
+	                 "  quit: [q, é, F10]\n");
+	assert_string_equal(c.theme, "light");
+	assert_int_equal(c.nkeys, 7);
+	const char *want[][2] = {
+		{ "accept", "a Enter" }, { "next-unreviewed", "C-n" }, { "label-1", "1" },
+		{ "page-down", "PgDn space" }, { "judge", "" }, { "search", "/" },
+		{ "quit", "q é F10" },
+	};
+	for (size_t i = 0; i < 7; i++) {
+		assert_string_equal(c.keys[i].action, want[i][0]);
+		assert_string_equal(c.keys[i].keys, want[i][1]);
+		assert_int_equal(c.keys[i].line, (int)i + 3);
+		assert_true(action_find(c.keys[i].action) != ACT_NONE);
+	}
+	assert_int_equal(c.keys[0].col, 11);
+	assert_int_equal(c.keys[1].col, 20);
+	/* What the screen will do with them: bind each in order. */
+	struct keymap km;
+	char err[128];
+	keymap_init_defaults(&km);
+	for (size_t i = 0; i < c.nkeys; i++)
+		assert_int_equal(keymap_bind(&km, action_find(c.keys[i].action), c.keys[i].keys, err,
+		                             sizeof err), 0);
+	assert_int_equal(keymap_lookup(&km, '\n'), ACT_ACCEPT);
+	assert_int_equal(keymap_lookup(&km, 14), ACT_NEXT_TODO);
+	assert_int_equal(keymap_lookup(&km, 'J'), ACT_NONE);
+	assert_int_equal(keymap_lookup(&km, 0xe9), ACT_QUIT);
+	keymap_free(&km);
+	config_free(&c);
+
+	/* Absent or null: unset. */
+	assert_loads(&c, "theme: ~\nkeys:\n");
+	assert_null(c.theme);
+	assert_null(c.keys);
+	assert_int_equal(c.nkeys, 0);
+	config_free(&c);
+	assert_loads(&c, "keys: {}\ntheme: my_theme-2\n");
+	assert_int_equal(c.nkeys, 0);
+	assert_string_equal(c.theme, "my_theme-2");
+	config_free(&c);
+}
+
+static void test_theme_and_keys_errors(void **state)
+{
+	(void)state;
+	assert_error("theme: [dark]\n",
+	             "t.yaml:1:8: wrong type for 'theme': expected a string, got a list");
+	assert_error("theme: ''\n", "t.yaml:1:8: 'theme' must not be empty");
+	assert_error("theme: ../etc/x\n",
+	             "t.yaml:1:8: invalid theme name '../etc/x' (use letters, digits, _ and -)");
+	assert_error("keys: [a]\n", "t.yaml:1:7: 'keys' must be a mapping, got a list");
+	assert_error("keys: a\n", "t.yaml:1:7: 'keys' must be a mapping, got a value");
+	assert_error("keys:\n  acept: a\n",
+	             "t.yaml:2:3: unknown action 'acept' (see tcreview --help keys)");
+	assert_error("keys:\n  accept: Ctrl-a\n", "t.yaml:2:11: unknown key name 'Ctrl-a'");
+	assert_error("keys:\n  accept: [a, Entr]\n", "t.yaml:2:15: unknown key name 'Entr'");
+	assert_error("keys:\n  accept:\n    - a\n    - F13\n", "t.yaml:4:7: unknown key name 'F13'");
+	assert_error("keys:\n  accept: 'a b0'\n", "t.yaml:2:11: unknown key name 'b0'");
+	assert_error("keys:\n  accept: {a: 1}\n",
+	             "t.yaml:2:11: wrong type for 'accept': expected a key name or a list of key names, "
+	             "got a mapping");
+	assert_error("keys:\n  accept: [[a]]\n",
+	             "t.yaml:2:12: wrong type for 'accept': expected a key name or a list of key names, "
+	             "got a list");
+	assert_error("keys:\n  accept: ~\n", "t.yaml:2:11: 'accept' must not be empty");
+	assert_error("keys:\n  page-down: ' '\n",
+	             "t.yaml:2:14: 'page-down' names no key (the space bar is Space)");
+	assert_error("keys:\n  accept: a\n  accept: b\n",
+	             "t.yaml:3:3: duplicate key 'accept' (first at line 2)");
+	/* One key for two actions of the same file is a slip, in any spelling. */
+	assert_error("keys:\n  accept: [a, Enter]\n  toggle: [t, enter]\n",
+	             "t.yaml:3:15: key 'enter' is already bound to 'accept' at line 2");
+	assert_error("keys:\n  quit: C-q\n  help: C-Q\n",
+	             "t.yaml:3:9: key 'C-Q' is already bound to 'quit' at line 2");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -899,6 +990,8 @@ int main(void)
 		cmocka_unit_test(test_hash),
 		cmocka_unit_test(test_load_file),
 		cmocka_unit_test(test_load_file_in_cwd),
+		cmocka_unit_test(test_theme_and_keys),
+		cmocka_unit_test(test_theme_and_keys_errors),
 	};
 	return cmocka_run_group_tests(tests, make_tmpdir, remove_tmpdir);
 }

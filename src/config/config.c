@@ -18,6 +18,7 @@
 #include <yaml.h>
 
 #include "jsonpath.h"
+#include "keymap.h"
 #include "strbuf.h"
 
 /* Nesting deeper than this is certainly a mistake or an attack, and the
@@ -820,6 +821,113 @@ static int expect_parse(struct ctx *x, struct config *c, const struct ynode *m)
 	return 0;
 }
 
+/* ---- theme and keys ------------------------------------------------------ */
+
+static int theme_parse_conf(struct ctx *x, struct config *c, const struct ynode *v)
+{
+	if (node_cstr(x, v, "theme", &c->theme))
+		return -1;
+	/* The name becomes a file name (themes/NAME.theme); checked here so the
+	 * error can point at it. Whether the file exists is known only to the
+	 * screen, which knows the data folder. */
+	for (const char *p = c->theme; *p; p++)
+		if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+		      (*p >= '0' && *p <= '9') || *p == '_' || *p == '-'))
+			return fail(x, v, "invalid theme name '%s' (use letters, digits, _ and -)",
+			            c->theme);
+	return 0;
+}
+
+/* Checks the key names of one scalar (blank-separated names are allowed,
+ * as in the table) and appends them to sb. Each key may be bound by one
+ * action of the file only: binding it twice is surely a slip. */
+static int keys_scalar(struct ctx *x, const struct config *c, const struct ynode *n,
+                       const char *action, struct strbuf *sb)
+{
+	char *text;
+	if (n->kind != YN_SCALAR)
+		return fail(x, n, "wrong type for '%s': expected a key name or a list of key names, got %s",
+		            action, node_kind_name(n));
+	if (node_cstr(x, n, action, &text))
+		return -1;
+	if (!text[strspn(text, " \t")]) {
+		free(text);
+		return fail(x, n, "'%s' names no key (the space bar is Space)", action);
+	}
+	int rc = 0;
+	for (char *p = text; *p && rc == 0;) {
+		size_t len = strcspn(p, " \t");
+		if (!len) {
+			p++;
+			continue;
+		}
+		char save = p[len];
+		p[len] = '\0';
+		keycode_t k, other;
+		if (!keycode_parse(p, &k)) {
+			rc = fail(x, n, "unknown key name '%s'", p);
+			break;
+		}
+		for (size_t i = 0; i < c->nkeys && rc == 0; i++) {
+			const struct key_conf *kc = &c->keys[i];
+			char *names = xstrdup(kc->keys);
+			for (char *q = strtok(names, " "); q; q = strtok(NULL, " ")) {
+				if (keycode_parse(q, &other) && other == k) {
+					rc = fail(x, n, "key '%s' is already bound to '%s' at line %d", p,
+					          kc->action, kc->line);
+					break;
+				}
+			}
+			free(names);
+		}
+		if (rc == 0) {
+			if (sb->len)
+				strbuf_addch(sb, ' ');
+			strbuf_addstr(sb, p);
+		}
+		p[len] = save;
+		p += len;
+	}
+	free(text);
+	return rc;
+}
+
+static int keys_parse(struct ctx *x, struct config *c, const struct ynode *m)
+{
+	if (section_map(x, m, "keys"))
+		return -1;
+	c->keys = xcalloc(m->nkids / 2, sizeof *c->keys);
+	for (size_t i = 0; i + 1 < m->nkids; i += 2) {
+		const struct ynode *k = m->kids[i], *v = m->kids[i + 1];
+		char *name = xstrndup(k->text, k->len);
+		if (action_find(name) == ACT_NONE) {
+			fail(x, k, "unknown action '%s' (see tcreview --help keys)", name);
+			free(name);
+			return -1;
+		}
+		struct strbuf sb = STRBUF_INIT;
+		int rc = 0;
+		if (v->kind == YN_SEQ) {
+			/* An empty list unbinds the action. */
+			for (size_t j = 0; j < v->nkids && rc == 0; j++)
+				rc = keys_scalar(x, c, v->kids[j], name, &sb);
+		} else {
+			rc = keys_scalar(x, c, v, name, &sb);
+		}
+		if (rc) {
+			strbuf_release(&sb);
+			free(name);
+			return -1;
+		}
+		struct key_conf *kc = &c->keys[c->nkeys++];
+		kc->action = name;
+		kc->keys = sb.buf ? strbuf_detach(&sb) : xstrdup("");
+		kc->line = v->line;
+		kc->col = v->col;
+	}
+	return 0;
+}
+
 /* ---- scorers ----------------------------------------------------------- */
 
 static const char *param_kind_name(enum param_kind k)
@@ -1125,8 +1233,12 @@ static int config_walk(struct ctx *x, struct config *c, const struct ynode *root
 			rc = node_is_null(v) ? 0 : expect_parse(x, c, v);
 		else if (key_is(k, "scorers"))
 			rc = node_is_null(v) ? 0 : scorers_parse(x, c, v);
+		else if (key_is(k, "theme"))
+			rc = node_is_null(v) ? 0 : theme_parse_conf(x, c, v);
+		else if (key_is(k, "keys"))
+			rc = node_is_null(v) ? 0 : keys_parse(x, c, v);
 		else
-			rc = unknown_key(x, k, "runs, expectations, scorers");
+			rc = unknown_key(x, k, "runs, expectations, scorers, theme, keys");
 		if (rc)
 			return -1;
 	}
@@ -1232,6 +1344,12 @@ void config_free(struct config *c)
 		free(sc->id);
 	}
 	free(c->scorers);
+	free(c->theme);
+	for (size_t i = 0; i < c->nkeys; i++) {
+		free(c->keys[i].action);
+		free(c->keys[i].keys);
+	}
+	free(c->keys);
 	memset(c, 0, sizeof *c);
 }
 

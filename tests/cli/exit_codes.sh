@@ -64,8 +64,8 @@ assert_grep "--help formats lists the loaders" "$TMP/o" "tau2"
 run_tcr "$TMP/o" "$TMP/err" --help
 assert_rc "--help exits 0" 0
 run_tcr "$TMP/o" "$TMP/err" -c "$D/mini.yaml" "$D/mini-runs.jsonl"
-assert_rc "tcreview -c FILE RUNS prints the table" 0
-assert_grep "and it is the table" "$TMP/o" "scorer               type"
+assert_rc "tcreview -c FILE RUNS off a terminal exits 2" 2
+assert_grep "and suggests tcreview score" "$TMP/err" "tcreview score"
 run_tcr "$TMP/o" "$TMP/err" frobnicate
 assert_rc "an unknown command exits 2" 2
 finish

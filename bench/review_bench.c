@@ -1,0 +1,140 @@
+/* review_bench.c - how quickly a review session answers on a big input.
+ *
+ *   review_bench CONFIG FILE
+ *
+ * Opens FILE as the review screen does (annotations beside it, as by
+ * default) and times, on the monotonic clock:
+ *   first     review_open, then review_step (2 ms slices, so the figure is
+ *             not rounded up to a slice) until the first 50 entries are
+ *             summarized: the first screenful
+ *   index     review_step until the whole file is indexed
+ *   moves     1000 review_move to a random position + review_current while
+ *             the background scoring is still going (mostly cache misses)
+ *   score     review_step until nothing is left (every run scored)
+ *   search    one review_search that matches nothing (every record read)
+ *   filter    review_set_filter(failing), then back to all
+ *   sort      review_set_sort(id), then back to file order
+ * and prints one line of KEY=VALUE fields (milliseconds). Not part of
+ * `make check`; bench/bench.sh builds and runs it. */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "config.h"
+#include "expect.h"
+#include "review.h"
+
+#define FIRST_SCREEN 50
+#define NMOVES 1000
+
+static double now_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+static bool first_screen_ready(const struct review *rv)
+{
+	if (rv->nentries < FIRST_SCREEN)
+		return !review_busy(rv);
+	for (size_t i = 0; i < FIRST_SCREEN; i++)
+		if (!rv->entries[i].summarized)
+			return false;
+	return true;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc != 3) {
+		fputs("usage: review_bench CONFIG FILE\n", stderr);
+		return 2;
+	}
+	char err[1024];
+	struct config cfg;
+	if (config_load(&cfg, argv[1], err, sizeof err) < 0) {
+		fprintf(stderr, "review_bench: %s\n", err);
+		return 1;
+	}
+	struct expectations *ex = NULL;
+	if (cfg.has_expect && !(ex = expect_load(&cfg.expect, NULL, err, sizeof err))) {
+		fprintf(stderr, "review_bench: %s\n", err);
+		config_free(&cfg);
+		return 1;
+	}
+
+	double t0 = now_ms();
+	struct review rv;
+	if (review_open(&rv, &cfg, ex, argv + 2, 1, NULL, "bench", err, sizeof err) < 0) {
+		fprintf(stderr, "review_bench: %s\n", err);
+		expect_free(ex);
+		config_free(&cfg);
+		return 1;
+	}
+	int steps = 0;
+	while (!first_screen_ready(&rv)) {
+		review_step(&rv, 2);
+		steps++;
+	}
+	double t_first = now_ms() - t0;
+	size_t first_indexed = rv.nentries;
+
+	t0 = now_ms();
+	while (!rv.ds.indexed)
+		review_step(&rv, 20);
+	double t_index = now_ms() - t0;
+
+	/* A fixed seed, so runs of the benchmark visit the same runs. */
+	srand(1);
+	double worst = 0;
+	t0 = now_ms();
+	for (int i = 0; i < NMOVES; i++) {
+		double t = now_ms();
+		size_t n = review_view_count(&rv);
+		long to = (long)((size_t)rand() % n);
+		review_move(&rv, to - (long)review_cursor(&rv));
+		if (!review_current(&rv)) {
+			fprintf(stderr, "review_bench: no run at %ld\n", to);
+			return 1;
+		}
+		t = now_ms() - t;
+		if (t > worst)
+			worst = t;
+	}
+	double t_moves = now_ms() - t0;
+
+	t0 = now_ms();
+	while (review_step(&rv, 50))
+		;
+	double t_score = now_ms() - t0;
+
+	t0 = now_ms();
+	bool hit = review_search(&rv, "no such text in any run, anywhere", 1);
+	double t_search = now_ms() - t0;
+
+	t0 = now_ms();
+	review_set_filter(&rv, FILTER_FAILING);
+	size_t nfailing = review_view_count(&rv);
+	review_set_filter(&rv, FILTER_ALL);
+	double t_filter = now_ms() - t0;
+
+	t0 = now_ms();
+	review_set_sort(&rv, SORT_ID);
+	review_set_sort(&rv, SORT_FILE);
+	double t_sort = now_ms() - t0;
+
+	printf("runs=%zu first_ms=%.1f first_steps=%d first_indexed=%zu index_ms=%.1f "
+	       "moves=%d moves_ms=%.1f move_avg_ms=%.3f move_worst_ms=%.2f score_ms=%.0f "
+	       "search_ms=%.1f%s filter_ms=%.1f failing=%zu sort_ms=%.1f cache_mb=%.1f cached=%zu\n",
+	       rv.nentries, t_first, steps, first_indexed, t_index, NMOVES, t_moves,
+	       t_moves / NMOVES, worst, t_score, t_search, hit ? " (matched!)" : "", t_filter,
+	       nfailing, t_sort, (double)rv.cache_bytes / (1 << 20), rv.ncached);
+	review_close(&rv);
+	expect_free(ex);
+	config_free(&cfg);
+	return 0;
+}

@@ -1,0 +1,24 @@
+/* tui.h - the review screen. Only src/tui/ includes curses. */
+#ifndef TCR_TUI_H
+#define TCR_TUI_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "config.h"
+#include "keymap.h"
+#include "layout.h"
+#include "review.h"
+#include "theme.h"
+
+struct tui_opts {
+	const char *theme;          /* --theme, else the YAML's, else "dark" */
+	const char *datadir;        /* where themes/ are found; NULL = none */
+	const char *script;         /* TCR_SCRIPT: keys and commands from a file */
+	long max_iterations;        /* > 0: stop after that many loop turns (smoke runs) */
+};
+
+/* Runs the screen until the reviewer quits. Returns an exit status. */
+int tui_run(struct review *rv, const struct config *cfg, const struct tui_opts *o);
+
+#endif

@@ -1,0 +1,65 @@
+/* draw.c - transcript text on the screen: sanitised and measured by
+ * util/wtext (control characters shown as ^[, invalid UTF-8 as U+FFFD),
+ * clipped by display width without splitting a wide character. Nothing
+ * from a record reaches the terminal as it is. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "tui_int.h"
+#include "wtext.h"
+
+int draw_wide(int y, int x, int w, const wchar_t *s, size_t n, attr_t a)
+{
+	if (w <= 0 || y < 0 || y >= LINES || x >= COLS)
+		return 0;
+	if (x + w > COLS)
+		w = COLS - x;
+	size_t width;
+	size_t fit = wtext_fit(s, n, (size_t)w, &width);
+	attr_set(a, PAIR_NUMBER(a), NULL);
+	if (fit)
+		mvaddnwstr(y, x, s, (int)fit);
+	attr_set(A_NORMAL, 0, NULL);
+	return (int)width;
+}
+
+int draw_text(int y, int x, int w, const char *s, size_t len, attr_t a)
+{
+	size_t n;
+	wchar_t *ws = wtext_decode(s, len, WTEXT_TABS, &n);
+	int used = draw_wide(y, x, w, ws, n, a);
+	free(ws);
+	return used;
+}
+
+void draw_fill(int y, int x, int w, attr_t a)
+{
+	if (y < 0 || y >= LINES || w <= 0)
+		return;
+	if (x + w > COLS)
+		w = COLS - x;
+	attr_set(a, PAIR_NUMBER(a), NULL);
+	mvhline(y, x, ' ', w);
+	attr_set(A_NORMAL, 0, NULL);
+}
+
+int draw_width(const char *s, size_t len)
+{
+	size_t n;
+	wchar_t *ws = wtext_decode(s, len, WTEXT_TABS, &n);
+	size_t w = wtext_width(ws, n);
+	free(ws);
+	return (int)w;
+}
+
+int draw_text_cut(int y, int x, int w, const char *s, size_t len, attr_t a)
+{
+	if (w <= 0)
+		return 0;
+	size_t n, width;
+	wchar_t *ws = wtext_decode(s, len, WTEXT_TABS, &n);
+	n = wtext_truncate(ws, n, (size_t)w, true, &width);
+	int used = draw_wide(y, x, w, ws, n, a);
+	free(ws);
+	return used;
+}

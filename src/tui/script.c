@@ -1,0 +1,135 @@
+/* script.c - the screen driven from a file, for tests and demos.
+ *
+ * TCR_SCRIPT names a file read line by line. A line starting with ':' is
+ * a command; `#` starts a comment; any other line is keys: characters as
+ * typed, and <Name> for named keys (<Enter>, <Down>, <C-l>, <Esc>, <Tab>;
+ * <lt> is a literal '<'). Commands:
+ *   :save-display FILE   write the screen as curses holds it to FILE
+ *   :resize COLS LINES   change the screen size (as a terminal would)
+ *   :wait                let pending work finish (keys already wait for it)
+ * The screen quits at the end of the script. */
+#include <stdlib.h>
+#include <string.h>
+#include <wchar.h>
+
+#include "tui_int.h"
+
+int script_open(struct tui *t, const char *path)
+{
+	t->script = fopen(path, "r");
+	return t->script ? 0 : -1;
+}
+
+void script_close(struct tui *t)
+{
+	if (t->script)
+		fclose(t->script);
+	t->script = NULL;
+	free(t->pending_keys);
+	t->pending_keys = NULL;
+	t->npending = t->pending_cap = t->pending_pos = 0;
+}
+
+static void push_key(struct tui *t, keycode_t k)
+{
+	if (t->npending == t->pending_cap) {
+		t->pending_cap = t->pending_cap ? t->pending_cap * 2 : 32;
+		t->pending_keys = realloc(t->pending_keys, t->pending_cap * sizeof(*t->pending_keys));
+		if (!t->pending_keys)
+			abort();
+	}
+	t->pending_keys[t->npending++] = k;
+}
+
+static void parse_keys(struct tui *t, const char *line)
+{
+	mbstate_t st;
+	memset(&st, 0, sizeof st);
+	const char *p = line;
+	while (*p) {
+		if (*p == '<') {
+			const char *end = strchr(p, '>');
+			if (end && end > p + 1) {
+				char name[64];
+				size_t n = (size_t)(end - p - 1);
+				if (n < sizeof name) {
+					memcpy(name, p + 1, n);
+					name[n] = '\0';
+					keycode_t k;
+					if (!strcmp(name, "lt")) {
+						push_key(t, '<');
+						p = end + 1;
+						continue;
+					}
+					if (keycode_parse(name, &k)) {
+						push_key(t, k);
+						p = end + 1;
+						continue;
+					}
+				}
+			}
+		}
+		wchar_t wc;
+		size_t n = mbrtowc(&wc, p, strlen(p), &st);
+		if (n == 0 || n == (size_t)-1 || n == (size_t)-2) {
+			push_key(t, (unsigned char)*p);
+			p++;
+			memset(&st, 0, sizeof st);
+			continue;
+		}
+		push_key(t, (keycode_t)wc);
+		p += n;
+	}
+}
+
+static void command(struct tui *t, char *line)
+{
+	char *arg = line + strcspn(line, " \t");
+	if (*arg)
+		*arg++ = '\0';
+	arg += strspn(arg, " \t");
+	if (!strcmp(line, ":save-display")) {
+		/* Draw first so the file holds what the person would see now. */
+		if (t->dirty)
+			tui_draw_now(t);
+		FILE *f = fopen(arg, "w");
+		if (!f) {
+			tui_message(t, true, "%s: cannot write", arg);
+			return;
+		}
+		screen_dump(f);
+		fclose(f);
+	} else if (!strcmp(line, ":resize")) {
+		int cols = 0, lines = 0;
+		if (sscanf(arg, "%d %d", &cols, &lines) == 2 && cols > 0 && lines > 0) {
+			resizeterm(lines, cols);
+			t->dirty |= REDRAW_ALL | RELAYOUT;
+		}
+	} else if (!strcmp(line, ":wait")) {
+		/* keys already wait for pending work; nothing more to do */
+	} else {
+		tui_message(t, true, "unknown script command %s", line);
+		t->dirty |= REDRAW_STATUS;
+	}
+}
+
+bool script_next(struct tui *t, keycode_t *key)
+{
+	*key = 0;
+	while (t->pending_pos >= t->npending) {
+		t->npending = t->pending_pos = 0;
+		char buf[8192];
+		if (!t->script || !fgets(buf, sizeof buf, t->script))
+			return false;
+		buf[strcspn(buf, "\r\n")] = '\0';
+		if (buf[0] == '#' || buf[0] == '\0')
+			continue;
+		if (buf[0] == ':') {
+			command(t, buf);
+			return true;        /* one command per turn, then draw */
+		}
+		parse_keys(t, buf);
+	}
+	*key = t->pending_keys[t->pending_pos++];
+	return true;
+}
