@@ -306,9 +306,10 @@ static void test_print_plain(void **state)
 	}
 	assert_string_equal(p, "");
 	assert_int_equal(lines, ACT_COUNT);
-	/* The widest key list ("PgDn, C-f, Space") sets the column. */
-	assert_int_equal(col, 2 + strlen("PgDn, C-f, Space") + 2);
-	assert_non_null(strstr(s, "  j, Down" "           " "Next run;"));
+	/* The widest key list ("PgDn, C-f, Space") and the widest action name
+	 * ("next-unreviewed") set the columns. */
+	assert_int_equal(col, 2 + strlen("PgDn, C-f, Space") + 2 + strlen("next-unreviewed") + 2);
+	assert_non_null(strstr(s, "  j, Down" "           " "down             " "Next run;"));
 	free(s);
 
 	/* A non-ASCII key pads by columns, not bytes; an unbound action says so. */
@@ -316,8 +317,8 @@ static void test_print_plain(void **state)
 	assert_int_equal(keymap_bind(&km, ACT_QUIT, "é", err, sizeof err), 0);
 	assert_int_equal(keymap_bind(&km, ACT_JUDGE, "", err, sizeof err), 0);
 	s = print_to_string(&km, false);
-	assert_non_null(strstr(s, "\n  é" "                 " "Quit"));
-	assert_non_null(strstr(s, "\n  (unbound)" "         " "Ask the LLM"));
+	assert_non_null(strstr(s, "\n  é" "                 " "quit             " "Quit"));
+	assert_non_null(strstr(s, "\n  (unbound)" "         " "judge            " "Ask the LLM"));
 	free(s);
 	keymap_free(&km);
 }
@@ -328,12 +329,12 @@ static void test_print_man(void **state)
 	struct keymap km;
 	keymap_init_defaults(&km);
 	char *s = print_to_string(&km, true);
-	assert_true(strncmp(s, ".TP\n.B j, Down\nNext run; in the timeline", 40) == 0);
-	assert_non_null(strstr(s, ".TP\n.B PgDn, C\\-f, Space\nA page down in the focused pane\n"));
-	assert_non_null(strstr(s, ".TP\n.B C\\-l\nRedraw the screen\n"));
-	assert_non_null(strstr(s, ".TP\n.B ?\nShow the keys\n"));
+	assert_true(strncmp(s, ".TP\n.BR \"j, Down\" \" (down)\"\nNext run; in the timeline", 50) == 0);
+	assert_non_null(strstr(s, ".TP\n.BR \"PgDn, C\\-f, Space\" \" (page\\-down)\"\nA page down in the focused pane\n"));
+	assert_non_null(strstr(s, ".TP\n.BR \"C\\-l\" \" (redraw)\"\nRedraw the screen\n"));
+	assert_non_null(strstr(s, ".TP\n.BR \"?\" \" (help)\"\nShow the keys\n"));
 	/* The last entry ends the text. */
-	const char *quit = ".TP\n.B q\nQuit (every decision is already saved)\n";
+	const char *quit = ".TP\n.BR \"q\" \" (quit)\"\nQuit (every decision is already saved)\n";
 	assert_string_equal(s + strlen(s) - strlen(quit), quit);
 	size_t tps = 0;
 	for (const char *p = s; (p = strstr(p, ".TP\n")); p += 4)
@@ -351,7 +352,7 @@ static void test_print_man(void **state)
 	char err[64];
 	assert_int_equal(keymap_bind(&km, ACT_QUIT, "C-\\", err, sizeof err), 0);
 	s = print_to_string(&km, true);
-	assert_non_null(strstr(s, ".TP\n.B C\\-\\e\nQuit"));
+	assert_non_null(strstr(s, ".TP\n.BR \"C\\-\\e\" \" (quit)\"\nQuit"));
 	free(s);
 	keymap_free(&km);
 }

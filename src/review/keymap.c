@@ -388,16 +388,23 @@ void keymap_print(const struct keymap *km, FILE *out, bool man)
 		if (w > width)
 			width = w;
 	}
+	/* The action's name is what `keys:` in the YAML rebinds. */
+	size_t name_w = 0;
+	for (int i = 0; i < ACT_COUNT; i++)
+		if (strlen(actions[i].name) > name_w)
+			name_w = strlen(actions[i].name);
 	for (int i = 0; i < ACT_COUNT; i++) {
 		if (man) {
-			fputs(".TP\n.B ", out);
+			fputs(".TP\n.BR \"", out);
 			roff_put(out, keys[i]);
-			fputc('\n', out);
+			fputs("\" \" (", out);
+			roff_put(out, actions[i].name);
+			fputs(")\"\n", out);
 			roff_put(out, actions[i].help);
 			fputc('\n', out);
 		} else {
-			fprintf(out, "  %s%*s  %s\n", keys[i], (int)(width - text_cols(keys[i])), "",
-			        actions[i].help);
+			fprintf(out, "  %s%*s  %-*s  %s\n", keys[i], (int)(width - text_cols(keys[i])), "",
+			        (int)name_w, actions[i].name, actions[i].help);
 		}
 	}
 }

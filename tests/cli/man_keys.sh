@@ -8,8 +8,8 @@ man="$TCR_SRCDIR/doc/tcreview.1"
 run_tcr "$TMP/keys.roff" "$TMP/err" --help keys --man
 assert_rc "--help keys --man exits 0" 0
 assert_eq "--help keys --man prints one entry per action" \
-	"$(grep -c '^\.TP$' "$TMP/keys.roff")" "$(grep -c '^\.B ' "$TMP/keys.roff")"
-assert_grep "--help keys --man escapes hyphens" "$TMP/keys.roff" '.B PgDn, C\-f, Space'
+	"$(grep -c '^\.TP$' "$TMP/keys.roff")" "$(grep -c '^\.BR ' "$TMP/keys.roff")"
+assert_grep "--help keys --man escapes hyphens" "$TMP/keys.roff" '.BR "PgDn, C\-f, Space" " (page\-down)"'
 
 assert_eq "the man page has one KEYS section" "$(grep -c '^\.SH KEYS$' "$man")" 1
 assert_eq "the man page has one keys-begin marker" "$(grep -c '^\.\\" keys-begin$' "$man")" 1
