@@ -80,7 +80,8 @@ const struct decision *annot_note(const struct annot_store *s, const char *run,
 /* How many decisions the file holds (all kinds, all reviewers). */
 size_t annot_count(const struct annot_store *s);
 
-/* Writes the current UTC time as ISO-8601 with seconds into buf[24]. */
+/* Writes the current UTC time as ISO-8601 with seconds into buf[24];
+ * TCR_FAKE_NOW=YYYY-MM-DDTHH:MM:SSZ in the environment fixes it (tests). */
 void annot_now(char buf[24]);
 
 #endif

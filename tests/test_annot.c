@@ -690,6 +690,27 @@ static void test_now(void **st)
 	assert_int_equal(z, 'Z');
 }
 
+/* TCR_FAKE_NOW fixes the clock; a value that is not a time is ignored. */
+static void test_fake_now(void **st)
+{
+	(void)st;
+	char buf[24];
+	setenv("TCR_FAKE_NOW", "2026-03-04T05:06:07Z", 1);
+	annot_now(buf);
+	assert_string_equal(buf, "2026-03-04T05:06:07Z");
+	setenv("TCR_FAKE_NOW", "2026-03-04T05:06:07", 1);
+	annot_now(buf);
+	assert_string_equal(buf, "2026-03-04T05:06:07Z");
+	setenv("TCR_FAKE_NOW", "yesterday", 1);
+	annot_now(buf);
+	assert_string_not_equal(buf, "2026-03-04T05:06:07Z");
+	assert_int_equal(strlen(buf), 20);
+	setenv("TCR_FAKE_NOW", "2026-03-04T05:06:07Z junk", 1);
+	annot_now(buf);
+	assert_string_not_equal(buf, "2026-03-04T05:06:07Z");
+	unsetenv("TCR_FAKE_NOW");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -703,6 +724,7 @@ int main(void)
 		cmocka_unit_test(test_short_write),
 		cmocka_unit_test(test_big_file),
 		cmocka_unit_test(test_now),
+		cmocka_unit_test(test_fake_now),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -10,7 +10,13 @@
  * first part of a line another process is still writing. Only a reader
  * holding the lock knows that bytes without a '\n' are the remains of a
  * writer that died; annot_open reads them then, and an appender ends them
- * with a '\n' before its own line so the file never joins two lines. */
+ * with a '\n' before its own line so the file never joins two lines.
+ *
+ * Decision times come from annot_now: the current UTC time, unless the
+ * environment variable TCR_FAKE_NOW holds an ISO-8601 UTC time
+ * (YYYY-MM-DDTHH:MM:SSZ, the Z may be left out); then every decision is
+ * written at that time, so tests and demos give the same file and the same
+ * screen on every run. A value that is not such a time is ignored. */
 #include "annot.h"
 
 #include <errno.h>
@@ -783,9 +789,29 @@ size_t annot_count(const struct annot_store *s)
 	return s->count;
 }
 
+/* TCR_FAKE_NOW fixes the clock (see the header comment). */
+static bool fake_now(time_t *out)
+{
+	const char *s = getenv("TCR_FAKE_NOW");
+	if (!s || !*s)
+		return false;
+	struct tm tm;
+	memset(&tm, 0, sizeof tm);
+	const char *end = strptime(s, "%Y-%m-%dT%H:%M:%S", &tm);
+	if (!end || (end[0] && strcmp(end, "Z") != 0))
+		return false;
+	time_t t = timegm(&tm);
+	if (t == (time_t)-1)
+		return false;
+	*out = t;
+	return true;
+}
+
 void annot_now(char buf[24])
 {
-	time_t t = time(NULL);
+	time_t t;
+	if (!fake_now(&t))
+		t = time(NULL);
 	struct tm tm;
 	if (!gmtime_r(&t, &tm) || strftime(buf, 24, "%Y-%m-%dT%H:%M:%SZ", &tm) == 0)
 		snprintf(buf, 24, "1970-01-01T00:00:00Z");

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -43,8 +44,16 @@ static const char *default_reviewer(void)
 	return pw && pw->pw_name ? pw->pw_name : "reviewer";
 }
 
+static double mono_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
 int cli_review(int argc, char **argv)
 {
+	double started = mono_ms();
 	static const struct option longopts[] = {
 		{ "config", required_argument, NULL, 'c' },
 		{ "expect", required_argument, NULL, 'E' },
@@ -148,6 +157,7 @@ int cli_review(int argc, char **argv)
 		.datadir = datadir,
 		.script = script,
 		.max_iterations = max_iter,
+		.started_ms = started,
 	};
 	rc = tui_run(&rv, &c, &o);
 out:

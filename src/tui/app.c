@@ -510,6 +510,7 @@ static void relayout(struct tui *t)
 }
 
 void tui_draw_now(struct tui *t);
+static double now_ms(void);
 
 static void draw(struct tui *t)
 {
@@ -536,6 +537,13 @@ static void draw(struct tui *t)
 	}
 	refresh();
 	t->dirty = 0;
+	if (t->trace && !t->traced_first) {
+		/* The time a person waits for the first screen, from the start. */
+		fprintf(t->trace, "first-screen %.3f ms, %zu runs in view\n", now_ms() - t->started_ms,
+		        review_view_count(t->rv));
+		fflush(t->trace);
+		t->traced_first = true;
+	}
 }
 
 void tui_draw_now(struct tui *t)
@@ -579,8 +587,18 @@ static void handle_script_line_keys(struct tui *t)
 		t->quit = true;
 		return;
 	}
-	if (key)
+	if (key) {
+		double start = now_ms();
 		t->dirty |= tui_key(t, key);
+		if (t->trace) {
+			/* a key's latency: handling it and drawing the result */
+			if (t->dirty)
+				draw(t);
+			char name[32];
+			keycode_name(key, name, sizeof name);
+			fprintf(t->trace, "key %s %.3f ms\n", name, now_ms() - start);
+		}
+	}
 }
 
 static int tui_loop(struct tui *t)
@@ -640,6 +658,7 @@ int tui_run(struct review *rv, const struct config *cfg, const struct tui_opts *
 {
 	struct tui t;
 	memset(&t, 0, sizeof t);
+	t.started_ms = o->started_ms > 0 ? o->started_ms : now_ms();
 	t.rv = rv;
 	t.cfg = cfg;
 	t.tl_for_entry = SIZE_MAX;
@@ -668,8 +687,13 @@ int tui_run(struct review *rv, const struct config *cfg, const struct tui_opts *
 			keymap_free(&t.km);
 			return 2;
 		}
-		t.headless = !isatty(1) || getenv("TCR_NO_DISPLAY");
 	}
+	/* Scripts and smoke runs work without a terminal. */
+	if (o->script || o->max_iterations > 0)
+		t.headless = !isatty(1) || getenv("TCR_NO_DISPLAY");
+	const char *trace = getenv("TCR_TRACE");
+	if (trace && *trace)
+		t.trace = fopen(trace, "w");
 	if (screen_open(&t, o) < 0) {
 		fprintf(stderr, "tcreview: cannot open the terminal (is TERM set?)\n");
 		script_close(&t);
@@ -686,6 +710,8 @@ int tui_run(struct review *rv, const struct config *cfg, const struct tui_opts *
 	if (warn)
 		tui_message(&t, true, "%s", warn);
 	tui_loop(&t);
+	if (t.trace)
+		fclose(t.trace);
 	screen_close(&t);
 	script_close(&t);
 	timeline_free(&t);

@@ -91,6 +91,9 @@ struct tui {
 	FILE *term_out, *term_in;
 	long iterations, max_iterations;
 	double last_busy_draw;
+	FILE *trace;                /* TCR_TRACE: first-screen and key times */
+	bool traced_first;
+	double started_ms;
 	int spinner;
 };
 
