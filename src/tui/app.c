@@ -440,6 +440,7 @@ static unsigned prompt_key(struct tui *t, keycode_t key)
 
 unsigned tui_key(struct tui *t, keycode_t key)
 {
+	t->resuming = false;            /* the reviewer decides where to go now */
 	if (t->prompt != PROMPT_NONE)
 		return prompt_key(t, key);
 	enum tcr_action a = keymap_lookup(&t->km, key);
@@ -601,12 +602,42 @@ static void handle_script_line_keys(struct tui *t)
 	}
 }
 
+/* Resuming: with decisions already on file, the cursor goes to the first
+ * run still unreviewed, as soon as the runs before it are scored (they
+ * are scored in file order, so this settles early), unless the reviewer
+ * has moved in the meantime. */
+static void resume_step(struct tui *t)
+{
+	struct review *rv = t->rv;
+	while (t->resume_scan < review_view_count(rv)) {
+		struct review_entry *e = review_view_entry(rv, t->resume_scan);
+		if (!e->summarized)
+			return;
+		if (review_mark_of(rv, rv->view[t->resume_scan]) == MARK_UNREVIEWED) {
+			if (t->resume_scan != review_cursor(rv)) {
+				review_move_to(rv, t->resume_scan);
+				moved(t);
+				t->dirty |= REDRAW_ALL;
+				tui_message(t, false, "resumed at the first unreviewed run");
+			}
+			t->resuming = false;
+			return;
+		}
+		t->resume_scan++;
+	}
+	if (!review_busy(rv))
+		t->resuming = false;
+}
+
 static int tui_loop(struct tui *t)
 {
 	t->dirty = REDRAW_ALL | RELAYOUT;
 	/* Show something at once: the first screenful, then keep indexing. */
-	review_step(t->rv, 30);
+	review_step(t->rv, 10);
+	t->resuming = annot_count(t->rv->annot) > 0;
 	while (!t->quit) {
+		if (t->resuming)
+			resume_step(t);
 		if (got_stop_signal)
 			break;
 		bool busy = review_busy(t->rv);

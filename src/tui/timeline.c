@@ -269,7 +269,7 @@ void timeline_draw(struct tui *t)
 	const struct rect *r = &t->lay.pane[PANE_TIMELINE];
 	char extra[64] = "";
 	if (t->nlines)
-		snprintf(extra, sizeof extra, "%zu entries", t->nentries);
+		snprintf(extra, sizeof extra, "%zu entr%s", t->nentries, t->nentries == 1 ? "y" : "ies");
 	tui_pane_title(t, PANE_TIMELINE, "timeline", extra);
 	int rows = r->h - 1;
 	if (rows < 1)
@@ -290,8 +290,11 @@ void timeline_draw(struct tui *t)
 		bool sel = t->focus == PANE_TIMELINE && l->entry == t->tl_sel &&
 		           li == t->entries[t->tl_sel].first_line;
 		attr_t a = screen_attr(t, sel ? SLOT_SELECTION : l->slot);
-		if (sel)
+		if (sel) {
+			/* '>' as in the list, so the selection reads without colour */
 			draw_fill(r->y + 1 + i, r->x, r->w, a);
+			draw_text(r->y + 1 + i, r->x, 1, ">", 1, a);
+		}
 		draw_wide(r->y + 1 + i, r->x + 1 + l->indent, r->w - 1 - l->indent, l->text, l->len, a);
 	}
 	if (t->nlines == 0)

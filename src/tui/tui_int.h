@@ -93,6 +93,8 @@ struct tui {
 	double last_busy_draw;
 	FILE *trace;                /* TCR_TRACE: first-screen and key times */
 	bool traced_first;
+	bool resuming;              /* moving to the first unreviewed run on start */
+	size_t resume_scan;
 	double started_ms;
 	int spinner;
 };

@@ -111,4 +111,4 @@ screen_has() {
 
 # The screen runs in $TMP on copies of the test data, so the paths it shows
 # (FILE:LINE of a record) are the same on every machine.
-cp "$SCREEN_DATA/screen.yaml" "$SCREEN_DATA/screen-tasks.jsonl" "$SCREEN_DATA/screen-runs.jsonl" "$TMP/"
+cp "$SCREEN_DATA"/screen* "$TMP/"
