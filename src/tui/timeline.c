@@ -91,10 +91,11 @@ static void add_folded(struct tui *t, size_t entry, int indent, int slot, const 
 	size_t shown, total;
 	add_text(t, entry, indent, slot, text, width, open ? 0 : FOLD_LINES, &shown, &total);
 	if (shown < total) {
+		/* wrapped like any text: a narrow pane must not cut the hint */
 		char more[96];
-		int n = snprintf(more, sizeof more, "\xe2\x80\xa6 %zu more lines (Enter in the timeline to unfold)",
-		                 total - shown);
-		add_line(t, entry, indent, SLOT_DIM, more, (size_t)n);
+		snprintf(more, sizeof more, "\xe2\x80\xa6 %zu more lines (Enter in the timeline to unfold)",
+		         total - shown);
+		add_text(t, entry, indent, SLOT_DIM, more, width, 0, NULL, NULL);
 	}
 }
 
