@@ -112,7 +112,7 @@ int screen_open(struct tui *t, const struct tui_opts *o)
 	signal(SIGBUS, fatal_signal);
 	signal(SIGFPE, fatal_signal);
 	signal(SIGABRT, fatal_signal);
-	raw();
+	cbreak();   /* Ctrl-C stays SIGINT, which quits and restores the terminal */
 	noecho();
 	nonl();
 	keypad(stdscr, TRUE);
