@@ -63,7 +63,7 @@ static unsigned moved(struct tui *t)
 {
 	t->tl_sel = 0;
 	t->tl_top = 0;
-	return REDRAW_ALL;
+	return REDRAW_ALL | RELAYOUT;   /* the verdict details, and so the panes, change with the run */
 }
 
 static unsigned list_move(struct tui *t, long delta)
@@ -199,7 +199,7 @@ static unsigned decided(struct tui *t, int rc, const char *err, const char *what
 		tui_message(t, true, "not saved: %s", err);
 	else
 		tui_message(t, false, "%s (saved)", what);
-	return REDRAW_ALL;
+	return REDRAW_ALL | RELAYOUT;   /* the open details gain or lose lines */
 }
 
 static const char *scale_hint(const struct scorer_conf *sc)
@@ -616,8 +616,7 @@ static void resume_step(struct tui *t)
 		if (review_mark_of(rv, rv->view[t->resume_scan]) == MARK_UNREVIEWED) {
 			if (t->resume_scan != review_cursor(rv)) {
 				review_move_to(rv, t->resume_scan);
-				moved(t);
-				t->dirty |= REDRAW_ALL;
+				t->dirty |= moved(t);
 				tui_message(t, false, "resumed at the first unreviewed run");
 			}
 			t->resuming = false;
