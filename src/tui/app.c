@@ -225,9 +225,15 @@ static unsigned label(struct tui *t, int digit)
 		tui_message(t, true, "%s: %d is not on its scale (%s)", sc->id, digit, scale_hint(sc));
 		return REDRAW_STATUS;
 	}
-	int rc = review_override(t->rv, s, score, NULL, err, sizeof err);
+	/* A label that agrees with the machine is an accept: "overridden" must
+	 * keep meaning that a person disagreed. */
+	struct review_run *rr = current(t);
+	const struct verdict *v = &rr->verdicts[s];
+	bool agrees = v->status == VERDICT_OK && v->score == score;
+	int rc = agrees ? review_accept(t->rv, s, err, sizeof err)
+	                : review_override(t->rv, s, score, NULL, err, sizeof err);
 	char what[128];
-	snprintf(what, sizeof what, "%s labelled %d", sc->id, digit);
+	snprintf(what, sizeof what, "%s labelled %d%s", sc->id, digit, agrees ? " (agrees: accepted)" : "");
 	unsigned r = decided(t, rc, err, what);
 	if (rc == 0) {
 		review_move(t->rv, 1);
@@ -269,13 +275,15 @@ unsigned tui_act(struct tui *t, enum tcr_action a)
 		}
 		tui_message(t, false, "/%s", t->rv->search);
 		return moved(t);
+	/* The status line shows a filter or sort other than the first; the
+	 * message only says when it is back to that one. */
 	case ACT_FILTER:
 		review_set_filter(t->rv, (enum review_filter)((t->rv->filter + 1) % FILTER_COUNT));
-		tui_message(t, false, "filter: %s", review_filter_name(t->rv->filter));
+		tui_message(t, false, "%s", t->rv->filter == FILTER_ALL ? "filter: all" : "");
 		return moved(t);
 	case ACT_SORT:
 		review_set_sort(t->rv, (enum review_sort)((t->rv->sort + 1) % SORT_COUNT));
-		tui_message(t, false, "sort: %s", review_sort_name(t->rv->sort));
+		tui_message(t, false, "%s", t->rv->sort == SORT_FILE ? "sort: file order" : "");
 		return moved(t);
 	case ACT_NEXT_TODO:
 		if (!review_next_unreviewed(t->rv)) {

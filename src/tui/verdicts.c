@@ -16,6 +16,8 @@ static void detail_lines(struct tui *t, struct strbuf *out)
 	size_t s = t->v_sel < t->cfg->nscorers ? t->v_sel : 0;
 	const struct scorer_conf *sc = &t->cfg->scorers[s];
 	const struct verdict *v = &rr->verdicts[s];
+	strbuf_addf(out, "%s: %s, scale %s, passes at %g\n", sc->id, sc->ops->type,
+	            scale_name(sc->ops->scale), sc->threshold);
 	if (v->status == VERDICT_OK && sc->ops->explain && v->details)
 		sc->ops->explain(v->details, out);
 	else if (v->message)
