@@ -1295,24 +1295,12 @@ int config_load(struct config *c, const char *path, char *err, size_t errlen)
 	memset(c, 0, sizeof *c);
 	if (!err)
 		errlen = 0;
-	FILE *f = fopen(path, "rb");
-	if (!f) {
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
-		return -1;
-	}
 	struct strbuf sb = STRBUF_INIT;
-	char chunk[8192];
-	size_t n;
-	while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
-		strbuf_add(&sb, chunk, n);
-	if (ferror(f)) {
-		int e = errno;
-		fclose(f);
+	/* A configuration is a few kilobytes; 16 MB is surely not one. */
+	if (strbuf_read_file(&sb, path, 16u << 20, err, errlen) < 0) {
 		strbuf_release(&sb);
-		snprintf(err, errlen, "%s: %s", path, strerror(e));
 		return -1;
 	}
-	fclose(f);
 
 	char *dir = dir_of(path);
 	int rc = config_load_string(c, path, dir, sb.buf ? sb.buf : "", sb.len, err, errlen);

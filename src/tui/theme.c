@@ -345,23 +345,10 @@ int theme_load(struct theme *t, const char *dir, const char *name, char *err, si
 		snprintf(err, errlen, "%s: the path is too long", name);
 		return -1;
 	}
-	FILE *f = fopen(path, "rb");
-	if (!f) {
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
-		return -1;
-	}
 	struct strbuf sb = STRBUF_INIT;
-	char chunk[8192];
-	size_t got;
-	while ((got = fread(chunk, 1, sizeof chunk, f)) > 0 && sb.len <= THEME_MAX_BYTES)
-		strbuf_add(&sb, chunk, got);
-	int rerr = ferror(f) ? errno : 0;
-	fclose(f);
 	int rc = -1;
-	if (rerr)
-		snprintf(err, errlen, "%s: %s", path, strerror(rerr));
-	else if (sb.len > THEME_MAX_BYTES)
-		snprintf(err, errlen, "%s: too large for a theme file", path);
+	if (strbuf_read_file(&sb, path, THEME_MAX_BYTES, err, errlen) < 0)
+		;                           /* err says why */
 	else if (sb.len && memchr(sb.buf, '\0', sb.len))
 		snprintf(err, errlen, "%s: not a text file (it holds a NUL byte)", path);
 	else
