@@ -205,7 +205,8 @@ static bool entry_passes(const struct review *rv, const struct review_entry *e,
 		}
 	}
 	switch (f) {
-	case FILTER_UNREVIEWED: return e->mark == MARK_UNREVIEWED;
+	/* a record that could not be read has nothing to review (see errors) */
+	case FILTER_UNREVIEWED: return e->mark == MARK_UNREVIEWED && !(e->summarized && e->load_failed);
 	case FILTER_FAILING:    return any_fail;
 	case FILTER_DISAGREE:   return any_pass && any_fail;
 	case FILTER_OVERRIDDEN: return e->any_override;
@@ -916,6 +917,9 @@ bool review_next_unreviewed(struct review *rv)
 	size_t n = rv->nview;
 	for (size_t k = 1; k <= n; k++) {
 		size_t pos = (rv->cursor + k) % n;
+		const struct review_entry *e = &rv->entries[rv->view[pos]];
+		if (e->summarized && e->load_failed)
+			continue;           /* nothing to decide there */
 		if (review_mark_of(rv, rv->view[pos]) == MARK_UNREVIEWED) {
 			rv->cursor = pos;
 			view_release(rv);
@@ -1050,6 +1054,11 @@ static struct review_run *current_for_decision(struct review *rv, char *err, siz
 	struct review_run *rr = review_current(rv);
 	if (!rr)
 		snprintf(err, errlen, "no run selected");
+	else if (!rr->run || rr->run->load_error) {
+		/* There is nothing to judge in a record that could not be read. */
+		snprintf(err, errlen, "this record could not be read, so it has no verdicts to decide");
+		return NULL;
+	}
 	return rr;
 }
 
@@ -1168,8 +1177,11 @@ int review_retract(struct review *rv, size_t scorer, char *err, size_t errlen)
 
 int review_note(struct review *rv, const char *text, char *err, size_t errlen)
 {
-	struct review_run *rr = current_for_decision(rv, err, errlen);
-	if (!rr)
+	/* A note may say what is wrong with a record that could not be read. */
+	struct review_run *rr = review_current(rv);
+	if (!rr) {
+		snprintf(err, errlen, "no run selected");
 		return -1;
+	}
 	return decide(rv, rr, DEC_NOTE, 0, false, 0, text ? text : "", err, errlen);
 }

@@ -22,8 +22,7 @@ static volatile sig_atomic_t got_stop_signal;
  * the way out. (SIGWINCH is curses' own: it becomes KEY_RESIZE.) */
 static void on_stop_signal(int sig)
 {
-	(void)sig;
-	got_stop_signal = 1;
+	got_stop_signal = sig;
 }
 
 void tui_message(struct tui *t, bool error, const char *fmt, ...)
@@ -382,7 +381,10 @@ static unsigned prompt_submit(struct tui *t)
 	case PROMPT_SCORE: {
 		const struct scorer_conf *sc = &t->cfg->scorers[t->pending_scorer];
 		if (review_parse_score(sc, text, &t->pending_score, err, sizeof err) < 0) {
-			tui_message(t, true, "%s: %s", sc->id, err);
+			/* ask again: the reviewer meant to override */
+			char lbl[sizeof t->prompt_label];
+			snprintf(lbl, sizeof lbl, "%s (%s): ", err, scale_hint(sc));
+			start_prompt(t, PROMPT_SCORE, lbl);
 			return REDRAW_STATUS;
 		}
 		start_prompt(t, PROMPT_REASON, "reason (optional, Enter to skip): ");
@@ -755,5 +757,5 @@ int tui_run(struct review *rv, const struct config *cfg, const struct tui_opts *
 	timeline_free(&t);
 	strbuf_release(&t.input);
 	keymap_free(&t.km);
-	return got_stop_signal ? 130 : 0;
+	return got_stop_signal ? 128 + got_stop_signal : 0;
 }

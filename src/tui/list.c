@@ -120,7 +120,11 @@ void list_draw(struct tui *t)
 		                  : screen_attr(t, SLOT_NORMAL);
 		draw_fill(yy, r->x, r->w, base);
 		int mslot;
-		const char *mg = mark_glyph(review_mark_of(rv, ei), &mslot);
+		/* An override shows even while other verdicts wait for a decision. */
+		enum review_mark mk = review_mark_of(rv, ei);
+		if (e->any_override)
+			mk = MARK_OVERRIDDEN;
+		const char *mg = mark_glyph(mk, &mslot);
 		if (sel)
 			draw_text(yy, r->x, 1, ">", 1, base);
 		draw_text(yy, r->x + 1, 1, mg, strlen(mg), sel ? base : screen_attr(t, mslot));

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "tui_int.h"
+#include "wtext.h"
 
 static const char *base_name(const char *path)
 {
@@ -40,16 +41,81 @@ void status_draw(struct tui *t)
 		else
 			len += snprintf(left + len, sizeof left - (size_t)len, "  scoring %.0f%%", sp * 100);
 	}
-	int x = draw_text(r->y, 0, COLS, left, (size_t)len, a);
+	/* The message says what the reviewer just did: when the row is too
+	 * short for both, the file name gives way, and a message still too
+	 * long ends with '…'. */
+	const char *lp = left;
+	if (t->msg[0] && draw_width(left, (size_t)len) + 2 + draw_width(t->msg, strlen(t->msg)) > COLS) {
+		size_t skip = strlen(file) + (rv->ds.nfiles > 1 ? 2 : 0) + 2;
+		if ((size_t)len > skip) {
+			lp += skip;
+			len -= (int)skip;
+		}
+	}
+	int x = draw_text(r->y, 0, COLS, lp, (size_t)len, a);
 	if (t->msg[0]) {
 		x += draw_text(r->y, x, COLS - x, "  ", 2, a);
 		attr_t ma = t->msg_error ? screen_attr(t, SLOT_STATUS_ERROR) : a;
-		x += draw_text(r->y, x, COLS - x, t->msg, strlen(t->msg), ma);
+		x += draw_text_cut(r->y, x, COLS - x, t->msg, strlen(t->msg), ma);
 	}
 	static const char hint[] = "? help  q quit";
 	int hw = (int)sizeof hint - 1;
 	if (COLS - x > hw + 2)
 		draw_text(r->y, COLS - hw, hw, hint, (size_t)hw, a);
+}
+
+/* Where a help line's description starts: after the keys (which end at
+ * two spaces) and the action name. 0 when the line has no description. */
+static size_t help_desc_col(const char *p, size_t len)
+{
+	size_t i = 0;
+	while (i < len && p[i] == ' ')
+		i++;
+	while (i + 1 < len && !(p[i] == ' ' && p[i + 1] == ' '))
+		i++;
+	while (i < len && p[i] == ' ')
+		i++;
+	while (i < len && p[i] != ' ')
+		i++;
+	while (i < len && p[i] == ' ')
+		i++;
+	return i < len ? i : 0;
+}
+
+/* The help's display lines: a description too long for the screen wraps
+ * under itself. Draws those from help_top on when `draw`; returns how many
+ * there are. */
+static size_t help_lines(struct tui *t, const char *buf, bool draw)
+{
+	attr_t a = screen_attr(t, SLOT_NORMAL);
+	int rows = LINES - 2, w = COLS - 1;
+	size_t line = 0;
+	int y = 1;
+	for (const char *p = buf; p && *p;) {
+		const char *nl = strchr(p, '\n');
+		size_t len = nl ? (size_t)(nl - p) : strlen(p);
+		size_t dc = help_desc_col(p, len);
+		bool show = draw && line >= t->help_top && y <= rows;
+		if (draw_width(p, len) <= w || dc == 0 || (int)dc + 16 > w) {
+			if (show)
+				draw_text(y++, 1, w, p, len, a);
+			line++;
+		} else {
+			struct wtext_wrapped wr;
+			wtext_wrap(&wr, p + dc, len - dc, (size_t)(w - (int)dc), WTEXT_TABS);
+			for (size_t k = 0; k < wr.nlines; k++, line++) {
+				if (!draw || line < t->help_top || y > rows)
+					continue;
+				if (k == 0)
+					draw_text(y, 1, (int)dc, p, dc, a);
+				draw_wide(y++, 1 + (int)dc, w - (int)dc, wr.text + wr.lines[k].start,
+				          wr.lines[k].len, a);
+			}
+			wtext_wrapped_free(&wr);
+		}
+		p += len + (nl ? 1 : 0);
+	}
+	return line;
 }
 
 void help_draw(struct tui *t)
@@ -65,19 +131,11 @@ void help_draw(struct tui *t)
 		return;
 	keymap_print(&t->km, f, false);
 	fclose(f);
-	int rows = LINES - 2;
-	size_t line = 0;
-	const char *p = buf;
-	int y = 1;
-	while (p && *p && y <= rows) {
-		const char *nl = strchr(p, '\n');
-		size_t len = nl ? (size_t)(nl - p) : strlen(p);
-		if (line >= t->help_top)
-			draw_text(y++, 1, COLS - 1, p, len, screen_attr(t, SLOT_NORMAL));
-		line++;
-		p += len + (nl ? 1 : 0);
-	}
-	if (t->help_top > line)
-		t->help_top = line;
+	/* Scrolling stops with the last line at the bottom. */
+	size_t total = help_lines(t, buf, false), rows = LINES > 2 ? (size_t)LINES - 2 : 1;
+	size_t max_top = total > rows ? total - rows : 0;
+	if (t->help_top > max_top)
+		t->help_top = max_top;
+	help_lines(t, buf, true);
 	free(buf);
 }

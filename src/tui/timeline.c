@@ -8,6 +8,7 @@
  * are marked as such. */
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "jsonw.h"
 #include "scorer.h"
@@ -148,14 +149,12 @@ static void add_call(struct tui *t, const struct run *r, size_t ci, long number,
 	}
 	if (c->is_error) {
 		struct strbuf eb = STRBUF_INIT;
-		strbuf_addstr(&eb, "\xe2\x9c\x97 error: ");                 /* ✗ */
-		if (c->error_text)
-			strbuf_addstr(&eb, c->error_text);
-		else if (c->result) {
-			char *rt = json_text(c->result, false);
-			strbuf_addstr(&eb, rt);
-			free(rt);
-		}
+		char *rt = c->error_text ? NULL : c->result ? json_text(c->result, false) : NULL;
+		const char *et = c->error_text ? c->error_text : rt ? rt : "";
+		/* "✗ error: ", unless the text says so itself ("Error: ...") */
+		strbuf_addstr(&eb, strncasecmp(et, "error", 5) ? "\xe2\x9c\x97 error: " : "\xe2\x9c\x97 ");
+		strbuf_addstr(&eb, et);
+		free(rt);
 		add_folded(t, e, 4, SLOT_FAIL, eb.buf, width, open);
 		strbuf_release(&eb);
 	} else if (c->has_result && c->result) {

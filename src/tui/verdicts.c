@@ -16,12 +16,6 @@ static void detail_lines(struct tui *t, struct strbuf *out)
 	size_t s = t->v_sel < t->cfg->nscorers ? t->v_sel : 0;
 	const struct scorer_conf *sc = &t->cfg->scorers[s];
 	const struct verdict *v = &rr->verdicts[s];
-	strbuf_addf(out, "%s: %s, scale %s, passes at %g\n", sc->id, sc->ops->type,
-	            scale_name(sc->ops->scale), sc->threshold);
-	if (v->status == VERDICT_OK && sc->ops->explain && v->details)
-		sc->ops->explain(v->details, out);
-	else if (v->message)
-		strbuf_addf(out, "%s: %s\n", verdict_status_name(v->status), v->message);
 	const struct decision *d = review_decision(t->rv, rr->entry, s);
 	if (d) {
 		if (d->kind == DEC_ACCEPT)
@@ -36,6 +30,12 @@ static void detail_lines(struct tui *t, struct strbuf *out)
 	} else {
 		strbuf_addstr(out, "human: no decision yet (a accept, o override, digits label)\n");
 	}
+	strbuf_addf(out, "%s: %s, scale %s, passes at %g\n", sc->id, sc->ops->type,
+	            scale_name(sc->ops->scale), sc->threshold);
+	if (v->status == VERDICT_OK && sc->ops->explain && v->details)
+		sc->ops->explain(v->details, out);
+	else if (v->message)
+		strbuf_addf(out, "%s: %s\n", verdict_status_name(v->status), v->message);
 	const struct decision *note = review_note_of(t->rv, rr->entry);
 	if (note)
 		strbuf_addf(out, "note by %s: %s\n", note->reviewer, note->reason ? note->reason : "");
@@ -108,12 +108,14 @@ void verdicts_draw(struct tui *t)
 			slot = v->status == VERDICT_SKIPPED ? SLOT_SKIPPED : SLOT_ERROR;
 		}
 		const struct decision *d = rr ? review_decision(t->rv, rr->entry, s) : NULL;
+		char hnum[32] = "";
 		if (d && d->kind == DEC_ACCEPT)
 			snprintf(human, sizeof human, "accepted");
 		else if (d) {
 			struct strbuf num = STRBUF_INIT;
 			jsonw_number(&num, d->score);
-			snprintf(human, sizeof human, "overridden to %s", num.buf);
+			snprintf(hnum, sizeof hnum, "%s", num.buf);
+			snprintf(human, sizeof human, "overridden to %s", hnum);
 			strbuf_release(&num);
 		}
 		bool sel = s == t->v_sel;
@@ -130,14 +132,32 @@ void verdicts_draw(struct tui *t)
 		int x = r->x + draw_text(y, r->x, r->w, row, strlen(row), base);
 		x += draw_text(y, x, r->x + r->w - x, result, strlen(result), sel ? base : screen_attr(t, slot));
 		x += draw_text(y, x, r->x + r->w - x, "        ", (size_t)(8 - (int)strlen(result) > 0 ? 8 - (int)strlen(result) : 1), base);
+		/* Where "overridden to N" does not fit, the list's mark says it:
+		 * the score the reviewer gave must stay readable. */
+		if (hnum[0] && draw_width(human, strlen(human)) > r->x + r->w - x)
+			snprintf(human, sizeof human, "\xe2\x9c\x8e %s", hnum);         /* ✎ */
 		draw_text(y, x, r->x + r->w - x, human, strlen(human),
 		          sel ? base : screen_attr(t, d && d->kind == DEC_OVERRIDE ? SLOT_MARK_OVERRIDDEN : SLOT_MARK_REVIEWED));
-		if (sel && t->v_open)
-			for (size_t k = 0; k < details.nlines && y + 1 < bottom; k++) {
+		if (sel && t->v_open) {
+			/* The verdicts below keep their rows: details that do not
+			 * fit are cut, and their last row says how much is missing. */
+			long room = (long)(bottom - y - 1) - (long)(n - s - 1);
+			size_t shown = details.nlines;
+			if (room < 0)
+				room = 0;
+			if ((long)shown > room)
+				shown = room > 0 ? (size_t)room - 1 : 0;
+			for (size_t k = 0; k < shown; k++) {
 				y++;
 				draw_wide(y, r->x + 4, r->w - 4, details.text + details.lines[k].start,
 				          details.lines[k].len, screen_attr(t, SLOT_NORMAL));
 			}
+			if (shown < details.nlines && room > 0) {
+				char more[64];
+				int m = snprintf(more, sizeof more, "\xe2\x80\xa6 %zu more lines", details.nlines - shown);
+				draw_text(++y, r->x + 4, r->w - 4, more, (size_t)m, screen_attr(t, SLOT_DIM));
+			}
+		}
 	}
 	if (t->v_open)
 		wtext_wrapped_free(&details);

@@ -14,7 +14,9 @@
 #       annotations file is $SCREEN_ANNOT (a name in $TMP) when set, else a
 #       fresh NAME.annot.jsonl; $ANNOT is its full path.
 #       Sets RC; stdout and stderr go to $TMP/NAME.out and $TMP/NAME.err.
-#       A run longer than 20 s is killed (RC 124).
+#       An exit status other than $SCREEN_RC (default 0), or anything on
+#       stderr (a sanitizer report), is a failure.
+#       A run longer than $SCREEN_TIMEOUT s (20) is killed (RC 124).
 #   check_screen NAME
 #       Compares $TMP/NAME.screen with tests/screens/NAME.screen, trailing
 #       blanks trimmed on both sides; on a mismatch prints a unified diff.
@@ -24,8 +26,8 @@
 # Everything the screen depends on is pinned: locale, time zone, TERM,
 # colours, HOME, the reviewer and the clock of decisions (TCR_FAKE_NOW).
 
-SCREEN_LINES=${SCREEN_LINES:-24}
-SCREEN_COLS=${SCREEN_COLS:-80}
+SCREEN_LINES=24
+SCREEN_COLS=80
 SCREEN_DATA="$TCR_SRCDIR/tests/data"
 SCREEN_GOLDEN="$TCR_SRCDIR/tests/screens"
 SCREEN_CONFIG=screen.yaml
@@ -70,7 +72,13 @@ run_screen() {
 				--reviewer "$SCREEN_REVIEWER" "$@" </dev/null >"$TMP/$name.out" 2>"$TMP/$name.err"
 	)
 	RC=$?
-	[ "$RC" -eq 124 ] && echo "    $name: killed by the ${SCREEN_TIMEOUT}s watchdog"
+	if [ "$RC" -eq 124 ]; then
+		fail "screen $name: the script ends" "killed by the ${SCREEN_TIMEOUT}s watchdog" "$(head -c 2000 "$TMP/$name.err")"
+	elif [ "$RC" -ne "${SCREEN_RC:-0}" ] || [ -s "$TMP/$name.err" ]; then
+		# a sanitizer's report, or a crash, shows here
+		fail "screen $name: the screen exits ${SCREEN_RC:-0} and writes nothing to stderr" \
+			"exit status $RC" "$(head -c 3000 "$TMP/$name.err")"
+	fi
 	return 0
 }
 

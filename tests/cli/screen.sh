@@ -1,0 +1,260 @@
+#!/bin/sh
+# screen.sh - the review screen as a person sees it: key scripts run in
+# script mode (no terminal), each screen compared with a golden file in
+# tests/screens/, and every decision checked in the annotations file.
+# TCR_UPDATE_SCREENS=1 rewrites the golden files (read them before
+# committing). The data: tests/data/screen.yaml, screen-tasks.jsonl,
+# screen-runs.jsonl (English, Japanese, Chinese, escape sequences, a run
+# with no expectation, a broken last line), screen-fold.jsonl (a long call).
+. "$TCR_SRCDIR/tests/cli/lib.sh"
+. "$TCR_SRCDIR/tests/cli/screen_lib.sh"
+
+# annot_fields FILE: one line per decision, "run|scorer|decision|score|reason|reviewer"
+# (null for a JSON null). The store writes flat objects with plain values;
+# awk reads them, as jq and python may be missing.
+annot_fields() {
+	awk '{
+		n = split("run scorer decision score reason reviewer", k, " "); out = ""
+		for (i = 1; i <= n; i++) {
+			v = "?"
+			if (match($0, "\"" k[i] "\":(\"[^\"]*\"|[^,}]*)")) {
+				v = substr($0, RSTART + length(k[i]) + 3, RLENGTH - length(k[i]) - 3)
+				if (v ~ /^".*"$/) v = substr(v, 2, length(v) - 2)
+			}
+			out = out (i > 1 ? "|" : "") v
+		}
+		print out
+	}' "$1" 2>/dev/null
+}
+
+lines_of() { if [ -f "$1" ]; then wc -l < "$1" | tr -d ' '; else echo 0; fi; }
+
+# ---- the main screen ------------------------------------------------------
+
+run_screen main-80x24 ''
+assert_rc "the screen runs a script and exits 0" 0
+check_screen main-80x24
+assert_eq "the screen writes nothing to stdout when headless" "$(wc -c < "$TMP/main-80x24.out" | tr -d ' ')" 0
+assert_eq "looking writes no decision" "$(lines_of "$ANNOT")" 0
+
+SCREEN_COLS=160 SCREEN_LINES=48
+run_screen wide-zh 'j
+:save-display %D/wide-ja.screen
+j'
+check_screen wide-ja
+screen_has wide-ja "注文番号1042の荷物はどこにありますか？月曜日に届く予定でした。"
+check_screen wide-zh
+screen_has wide-zh "已为您的订单 2087 办理退款，款项将在 3–5 个工作日内退回。"
+SCREEN_COLS=80 SCREEN_LINES=24
+
+run_screen help-closed '?
+:save-display %D/help.screen
+<Esc>'
+check_screen help
+if cmp -s "$TMP/help-closed.screen" "$TMP/main-80x24.screen"; then
+	pass "Esc closes the help"
+else
+	fail "Esc closes the help" "$(diff "$TMP/main-80x24.screen" "$TMP/help-closed.screen" | head -20)"
+fi
+
+# Paging down stops with the last line at the bottom, not on an empty page.
+run_screen help-end '?<PgDn><PgDn><PgDn><PgDn>'
+check_screen help-end
+screen_has help-end "Quit (every decision is already saved)"
+
+# ---- filters and sorts ----------------------------------------------------
+
+# One override on ja-fail first, so the "overridden" filter has a run.
+run_screen filters-seed 'j<Tab><Tab>jo1<Enter>it did look the order up<Enter>'
+assert_eq "the seed override is written" "$(annot_fields "$ANNOT")" \
+	"ja-fail|lookup|override|1|it did look the order up|qa"
+SCREEN_ANNOT=filters-seed.annot.jsonl
+run_screen filter-all 'f
+:save-display %D/filter-unreviewed.screen
+f
+:save-display %D/filter-failing.screen
+f
+:save-display %D/filter-disagreement.screen
+f
+:save-display %D/filter-overridden.screen
+f
+:save-display %D/filter-errors.screen
+f'
+SCREEN_ANNOT=
+for f in unreviewed failing disagreement overridden errors all; do
+	check_screen "filter-$f"
+done
+
+# en-pass accepted (reviewed), zh-refund with one override (overridden).
+run_screen sort-file 'A
+j<Tab><Tab>aja
+jo0<Enter>no refund words<Enter>
+<Tab>
+s
+:save-display %D/sort-id.screen
+s
+:save-display %D/sort-score.screen
+s
+:save-display %D/sort-state.screen
+s'
+for s in id score state file; do
+	check_screen "sort-$s"
+done
+assert_eq "the sort test's decisions" "$(annot_fields "$ANNOT" | tr '\n' ' ')" \
+"en-pass|tool-order|accept|1|null|qa en-pass|lookup|accept|1|null|qa en-pass|words|accept|0.5|null|qa \
+zh-refund|tool-order|accept|1|null|qa zh-refund|lookup|accept|1|null|qa zh-refund|words|override|0|no refund words|qa "
+
+# ---- search ---------------------------------------------------------------
+
+run_screen search-prev '/JD014<Enter>
+:save-display %D/search-first.screen
+n
+:save-display %D/search-next.screen
+N'
+check_screen search-first
+check_screen search-next
+check_screen search-prev
+run_screen search-ja 'jj/月曜日<Enter>'
+check_screen search-ja
+run_screen search-none '/no such words<Enter>'
+check_screen search-none
+run_screen search-case '/jd014<Enter>'
+screen_has search-case ">  ja-fail"
+
+# ---- focus, details, folds ------------------------------------------------
+
+run_screen focus-verdict '<Tab>
+:save-display %D/focus-timeline.screen
+<Tab>j<Enter>'
+check_screen focus-timeline
+check_screen focus-verdict
+SCREEN_LINES=40
+run_screen fold-open '<Tab>jjjj
+:save-display %D/fold-closed.screen
+<Enter>' screen-fold.jsonl
+check_screen fold-closed
+check_screen fold-open
+screen_has fold-closed "… 6 more lines (Enter in the timeline"
+screen_has fold-open '"note": "torn on arrival"'
+SCREEN_LINES=24
+
+# ---- decisions, each checked in the file ----------------------------------
+
+# 30 rows, so the open details show the human decision whole (at 24 they
+# are cut: see focus-verdict).
+SCREEN_LINES=30
+
+run_screen accept 'a<Enter>'
+check_screen accept
+assert_eq "a writes an accept" "$(annot_fields "$ANNOT")" "en-pass|tool-order|accept|1|null|qa"
+
+run_screen accept-all 'A'
+check_screen accept-all
+assert_eq "A writes an accept per verdict" "$(annot_fields "$ANNOT" | tr '\n' ' ')" \
+	"en-pass|tool-order|accept|1|null|qa en-pass|lookup|accept|1|null|qa en-pass|words|accept|0.5|null|qa "
+
+run_screen override 'jo1<Enter>it asked for the tracking number<Enter>
+<Enter>'
+check_screen override
+assert_eq "o writes an override with its reason" "$(annot_fields "$ANNOT")" \
+	"ja-fail|tool-order|override|1|it asked for the tracking number|qa"
+
+run_screen override-refused 'o7<Enter>'
+check_screen override-refused
+assert_eq "an off-scale override writes nothing" "$(lines_of "$ANNOT")" 0
+run_screen label-refused '3'
+check_screen label-refused
+screen_has label-refused "tool-order: 3 is not on its scale (0 or 1)"
+assert_eq "an off-scale label writes nothing" "$(lines_of "$ANNOT")" 0
+
+# A label that differs from the machine is an override, one that agrees an
+# accept; each moves to the next run.
+run_screen labels 'j1
+<Tab><Tab>jj0
+k1'
+check_screen labels
+assert_eq "digit labels write overrides, or accepts when they agree" "$(annot_fields "$ANNOT" | tr '\n' ' ')" \
+	"ja-fail|tool-order|override|1|null|qa zh-refund|words|override|0|null|qa esc-codes|lookup|accept|1|null|qa "
+
+run_screen retract 'a
+:save-display %D/retract-before.screen
+x<Enter>'
+check_screen retract-before
+check_screen retract
+assert_eq "x writes a retract after the accept" "$(annot_fields "$ANNOT" | tr '\n' ' ')" \
+	"en-pass|tool-order|accept|1|null|qa en-pass|tool-order|retract|null|null|qa "
+run_screen retract-nothing 'x'
+screen_has retract-nothing "not saved: nothing to take back"
+assert_eq "x with nothing to take back writes nothing" "$(lines_of "$ANNOT")" 0
+
+SCREEN_LINES=32    # two rows more for the note
+run_screen note 'jjjcpasted escape codes: 追跡番号<Enter>
+<Enter>'
+SCREEN_LINES=30
+check_screen note
+assert_eq "c writes a note on the run" "$(annot_fields "$ANNOT")" \
+	"esc-codes|null|note|null|pasted escape codes: 追跡番号|qa"
+run_screen note-cancelled 'csomething<Esc>'
+screen_has note-cancelled "cancelled"
+assert_eq "Esc in the note prompt writes nothing" "$(lines_of "$ANNOT")" 0
+
+SCREEN_LINES=24
+
+# ---- resume after a restart -----------------------------------------------
+
+run_screen resume-seed 'A
+A'
+SCREEN_ANNOT=resume-seed.annot.jsonl
+run_screen resume ''
+SCREEN_ANNOT=
+check_screen resume
+screen_has resume "reviewed 2 of 6"
+
+# ---- a damaged annotations file -------------------------------------------
+
+printf '%s\n' '{"v":1,"run":"ja-fail","source":"screen-runs.jsonl:2","scorer":"lookup","scorer_type":"tool-call-accuracy","machine_score":0,"machine_passed":false,"decision":"override","score":1,"reason":"it did look","reviewer":"qa","at":"2026-01-10T08:00:00Z","config":"1e9de2a8de3e88aa"}' > "$TMP/cut.jsonl"
+printf '%s' '{"v":1,"run":"en-pass","source":"screen-runs.jsonl:1","scorer":"tool-order","scorer_type":"tool-call-ac' >> "$TMP/cut.jsonl"
+SCREEN_ANNOT=cut.jsonl SCREEN_LINES=30
+run_screen annot-truncated 'j<Tab><Tab>j<Enter>'
+SCREEN_LINES=24
+SCREEN_ANNOT=
+assert_rc "a truncated annotations file still opens" 0
+check_screen annot-truncated
+screen_has annot-truncated "cut.jsonl:2: truncated last line"
+screen_has annot-truncated "human: overridden to 1 by qa at"
+
+# ---- what a record must not do to the terminal ----------------------------
+
+run_screen escapes 'jjj'
+check_screen escapes
+screen_has escapes '^[[31m (pasted from a'
+screen_has escapes '^[]0;owned^Gshipped ^[[2J'
+if LC_ALL=C tr -d '\033\007' < "$TMP/escapes.screen" | cmp -s - "$TMP/escapes.screen"; then
+	pass "no raw ESC or BEL byte reaches the screen"
+else
+	fail "no raw ESC or BEL byte reaches the screen" "$(od -c "$TMP/escapes.screen" | grep -m3 '033')"
+fi
+
+# ---- sizes ----------------------------------------------------------------
+
+run_screen resize-100x30 ':resize 100 30'
+check_screen resize-100x30
+SCREEN_COLS=30 SCREEN_LINES=8
+run_screen too-small ''
+check_screen too-small
+SCREEN_COLS=80 SCREEN_LINES=24
+run_screen resize-back ':resize 30 8
+:save-display %D/resize-small.screen
+:resize 80 24'
+if cmp -s "$TMP/resize-small.screen" "$TMP/too-small.screen"; then
+	pass "shrinking to 30x8 shows the too-small screen"
+else
+	fail "shrinking to 30x8 shows the too-small screen" "$(diff "$TMP/too-small.screen" "$TMP/resize-small.screen")"
+fi
+if cmp -s "$TMP/resize-back.screen" "$TMP/main-80x24.screen"; then
+	pass "growing back to 80x24 shows the main screen again"
+else
+	fail "growing back to 80x24 shows the main screen again" "$(diff "$TMP/main-80x24.screen" "$TMP/resize-back.screen")"
+fi
+
+finish

@@ -1,0 +1,173 @@
+#!/bin/sh
+# tmux.sh - the real binary in a real terminal: tmux runs it in a detached
+# 80x24 pane on a private server, the test types keys, resizes the window,
+# clicks with the mouse and reads the pane back (STYLE.md 9.4). What only
+# a pty shows: SIGWINCH, terminfo, the mouse, the alternate screen, the
+# terminal restored on q and on SIGTERM. Every wait polls with a bound.
+. "$TCR_SRCDIR/tests/cli/lib.sh"
+
+if ! command -v tmux >/dev/null 2>&1; then
+	skip "the screen in tmux" "tmux is not installed"
+	finish
+fi
+# A terminfo entry for inside the pane: tmux's own if it is installed.
+PANE_TERM=
+for t in tmux-256color screen-256color xterm-256color; do
+	if infocmp "$t" >/dev/null 2>&1 || tput -T "$t" longname >/dev/null 2>&1; then
+		PANE_TERM=$t
+		break
+	fi
+done
+if [ -z "$PANE_TERM" ]; then
+	skip "the screen in tmux" "no terminfo entry for tmux-256color, screen-256color or xterm-256color"
+	finish
+fi
+# SGR mouse reports (ESC [ < b ; x ; y M) are what ncurses asks for where
+# the entry's kmous is \E[< (xterm-256color); tmux's entries use X10.
+MOUSE_TERM=xterm-256color
+infocmp "$MOUSE_TERM" >/dev/null 2>&1 || MOUSE_TERM=
+
+unset TMUX TMUX_PANE
+export LANG=C.UTF-8 LC_ALL=C.UTF-8    # both sides: the server too, or CJK is mangled
+T="tmux -u -L tcr-test-$$ -f /dev/null"
+trap '$T kill-server >/dev/null 2>&1; rm -rf "$TMP"' EXIT
+cp "$TCR_SRCDIR/tests/data/screen.yaml" "$TCR_SRCDIR/tests/data/screen-tasks.jsonl" \
+	"$TCR_SRCDIR/tests/data/screen-runs.jsonl" "$TMP/"
+
+# start NAME TERM: runs the screen in a new detached 80x24 session NAME. The
+# pane runs a shell that saves the tty settings, runs the program (its pid
+# in $TMP/NAME.pid), then says whether the settings came back and how the
+# program exited; remain-on-exit keeps the pane to read that.
+start() {
+	name=$1 term=$2
+	cat > "$TMP/$name.sh" <<EOF
+cd "$TMP" || exit 1
+before=\$(stty -g)
+sh -c 'echo \$\$ > $name.pid; exec env TERM=$term LANG=C.UTF-8 LC_ALL=C.UTF-8 TZ=UTC NO_COLOR=1 \
+	HOME="$TMP" TCR_FAKE_NOW=2026-01-15T09:30:00Z "$TCR_BIN" -c screen.yaml -a $name.annot.jsonl \
+	--reviewer qa screen-runs.jsonl'
+rc=\$?
+after=\$(stty -g)
+if [ "\$before" = "\$after" ]; then echo "TTY RESTORED"; else echo "TTY CHANGED"; echo "\$before" > $name.stty-before; echo "\$after" > $name.stty-after; fi
+echo "EXITED \$rc"
+EOF
+	rm -f "$TMP/$name.pid"
+	$T new-session -d -s "$name" -x 80 -y 24 "sh '$TMP/$name.sh'" \; \
+		set-option -g remain-on-exit on \; set-option -g escape-time 0 >/dev/null 2>&1
+}
+
+# The history too (-S -): when the pane dies, tmux's "Pane is dead" line may
+# scroll the first line of the normal screen into it.
+cap() { $T capture-pane -p -S - -t "$1" 2>/dev/null; }
+
+# wait_for NAME TEXT [TENTHS]: polls the pane until it shows TEXT (a fixed
+# string), at most TENTHS tenths of a second (default 100).
+wait_for() {
+	n=0
+	until cap "$1" | grep -qF -- "$2"; do
+		n=$((n + 1))
+		if [ "$n" -ge "${3:-100}" ]; then
+			return 1
+		fi
+		sleep 0.1
+	done
+	return 0
+}
+
+# expect NAME TEST TEXT: a check that the pane comes to show TEXT.
+expect() {
+	if wait_for "$1" "$3"; then pass "$2"
+	else fail "$2" "the pane did not show '$3' within 10 s; it shows:" "$(cap "$1")"; fi
+}
+
+# expect_gone NAME TEST TEXT: the pane comes to no longer show TEXT.
+expect_gone() {
+	n=0
+	while cap "$1" | grep -qF -- "$3"; do
+		n=$((n + 1))
+		if [ "$n" -ge 100 ]; then
+			fail "$2" "the pane still shows '$3' after 10 s:" "$(cap "$1")"
+			return
+		fi
+		sleep 0.1
+	done
+	pass "$2"
+}
+
+# The list is whole once the last (broken) record has its cells.
+LOADED='…runs.jsonl:6            . ! ! !'
+
+# ---- keys, resize, quit ---------------------------------------------------
+
+start main "$PANE_TERM"
+if ! $T has-session -t main 2>/dev/null; then
+	skip "the screen in tmux" "tmux could not start a server here"
+	finish
+fi
+expect main "the list shows in a real terminal (TERM=$PANE_TERM)" "$LOADED"
+expect main "the status line counts the runs" "run 1 of 6  reviewed 0 of 6"
+assert_eq "the screen is on the alternate screen" "$($T display -p -t main '#{alternate_on}')" 1
+$T send-keys -t main j
+expect main "j selects the next run" ">  ja-fail"
+expect main "and the timeline shows it, in Japanese" "注文番号1042の荷物はどこにありますか？月"
+$T send-keys -t main Tab
+expect main "Tab moves the focus to the timeline" ">system"
+$T send-keys -t main BTab
+expect_gone main "BTab moves it back" ">system"
+
+# Wider, the verdicts pane has room for the type column; narrower again, not.
+$T resize-window -t main -x 120 -y 30
+expect main "a wider window shows the verdicts' type column" "tool-call-accuracy"
+expect main "and more of the model name" "gpt-4o-mi…"
+$T resize-window -t main -x 80 -y 24
+expect_gone main "back at 80 columns the type column is gone" "tool-call-accuracy"
+$T resize-window -t main -x 30 -y 8
+expect main "a 30x8 window says it is too small" "tcreview needs at least 40x10"
+$T resize-window -t main -x 80 -y 24
+expect main "and 80x24 brings the list back" "$LOADED"
+
+$T send-keys -t main a
+expect main "a accepts in a real terminal" "accepted (saved)"
+$T send-keys -t main q
+expect main "q quits with status 0" "EXITED 0"
+expect main "q restores the tty settings" "TTY RESTORED"
+expect_gone main "q leaves the alternate screen: the list is gone" "[runs]"
+assert_eq "the pane is back on the normal screen" "$($T display -p -t main '#{alternate_on}')" 0
+assert_eq "the accept reached the file" "$(grep -c '"decision":"accept"' "$TMP/main.annot.jsonl" 2>/dev/null)" 1
+
+# ---- the mouse ------------------------------------------------------------
+
+if [ -n "$MOUSE_TERM" ]; then
+	start mouse "$MOUSE_TERM"
+	expect mouse "the list shows (TERM=$MOUSE_TERM)" "$LOADED"
+	# zh-refund is the third run: row 4 of the screen (0-based), so y=5 in
+	# the 1-based coordinates of a report; x=6 is on its id. Press, release.
+	$T send-keys -t mouse -H 1b 5b 3c 30 3b 36 3b 35 4d
+	$T send-keys -t mouse -H 1b 5b 3c 30 3b 36 3b 35 6d
+	expect mouse "a click on a run row selects it" ">  zh-refund"
+	expect mouse "and shows its run" "我的订单 2087 收到时已经损坏了，我想退款"
+	expect mouse "the status line follows the click" "run 3 of 6"
+	$T send-keys -t mouse q
+	expect mouse "q quits after mouse use" "EXITED 0"
+	expect mouse "the mouse session leaves the tty as it was" "TTY RESTORED"
+else
+	skip "a click on a run row selects it" "no xterm-256color terminfo entry"
+fi
+
+# ---- SIGTERM --------------------------------------------------------------
+
+start term "$PANE_TERM"
+expect term "the list shows before SIGTERM" "$LOADED"
+n=0
+while [ ! -s "$TMP/term.pid" ] && [ "$n" -lt 50 ]; do n=$((n + 1)); sleep 0.1; done
+if [ -s "$TMP/term.pid" ] && kill -TERM "$(cat "$TMP/term.pid")" 2>/dev/null; then
+	expect term "SIGTERM ends the screen" "EXITED "
+	expect term "SIGTERM restores the tty settings" "TTY RESTORED"
+	expect_gone term "SIGTERM leaves the alternate screen" "[runs]"
+	assert_eq "the pane is back on the normal screen after SIGTERM" \
+		"$($T display -p -t term '#{alternate_on}')" 0
+else
+	fail "SIGTERM ends the screen" "no pid to signal in $TMP/term.pid"
+fi
+
+finish
