@@ -383,7 +383,7 @@ static unsigned prompt_submit(struct tui *t)
 		if (review_parse_score(sc, text, &t->pending_score, err, sizeof err) < 0) {
 			/* ask again: the reviewer meant to override */
 			char lbl[sizeof t->prompt_label];
-			snprintf(lbl, sizeof lbl, "%s (%s): ", err, scale_hint(sc));
+			snprintf(lbl, sizeof lbl, "override %s: %s, try again: ", sc->id, err);
 			start_prompt(t, PROMPT_SCORE, lbl);
 			return REDRAW_STATUS;
 		}
