@@ -529,7 +529,9 @@ static void draw(struct tui *t)
 		relayout(t);
 	erase();
 	if (t->lay.too_small) {
-		draw_text(0, 0, COLS, "tcreview needs at least 40x10", 29, A_BOLD);
+		char small[96];
+		int n = snprintf(small, sizeof small, "tcreview needs at least 40x10 (this is %dx%d)", COLS, LINES);
+		draw_text(0, 0, COLS, small, (size_t)n, A_BOLD);
 	} else if (t->help) {
 		help_draw(t);
 	} else {

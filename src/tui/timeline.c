@@ -267,21 +267,30 @@ void timeline_build(struct tui *t, struct review_run *rr, size_t entry)
 void timeline_draw(struct tui *t)
 {
 	const struct rect *r = &t->lay.pane[PANE_TIMELINE];
-	char extra[64] = "";
-	if (t->nlines)
-		snprintf(extra, sizeof extra, "%zu entr%s", t->nentries, t->nentries == 1 ? "y" : "ies");
-	tui_pane_title(t, PANE_TIMELINE, "timeline", extra);
 	int rows = r->h - 1;
-	if (rows < 1)
-		return;
 	/* Keep the selected entry's first line on screen. */
-	if (t->tl_sel < t->nentries) {
+	if (rows >= 1 && t->tl_sel < t->nentries) {
 		size_t first = t->entries[t->tl_sel].first_line;
 		if (first < t->tl_top)
 			t->tl_top = first;
 		if (first >= t->tl_top + (size_t)rows)
 			t->tl_top = first - (size_t)rows + 1;
 	}
+	char extra[96] = "";
+	if (t->nlines) {
+		int n = snprintf(extra, sizeof extra, "%zu entr%s", t->nentries, t->nentries == 1 ? "y" : "ies");
+		/* Say when there is more than the pane shows, and where we are. */
+		if (rows >= 1 && t->nlines > (size_t)rows) {
+			size_t last = t->tl_top + (size_t)rows;
+			if (last > t->nlines)
+				last = t->nlines;
+			snprintf(extra + n, sizeof extra - (size_t)n, ", lines %zu-%zu of %zu", t->tl_top + 1, last,
+			         t->nlines);
+		}
+	}
+	tui_pane_title(t, PANE_TIMELINE, "timeline", extra);
+	if (rows < 1)
+		return;
 	for (int i = 0; i < rows; i++) {
 		size_t li = t->tl_top + (size_t)i;
 		if (li >= t->nlines)

@@ -78,6 +78,10 @@ void verdicts_draw(struct tui *t)
 		return;
 	}
 	struct review_run *rr = review_current(t->rv);
+	if (!rr) {
+		draw_text(y, r->x + 1, r->w - 1, "(no run in view)", 16, screen_attr(t, SLOT_DIM));
+		return;
+	}
 	attr_t head = screen_attr(t, SLOT_HEADER);
 	draw_fill(y, r->x, r->w, head);
 	char hb[256];
