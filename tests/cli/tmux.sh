@@ -3,7 +3,7 @@
 # 80x24 pane on a private server, the test types keys, resizes the window,
 # clicks with the mouse and reads the pane back (STYLE.md 9.4). What only
 # a pty shows: SIGWINCH, terminfo, the mouse, the alternate screen, the
-# terminal restored on q and on SIGTERM. Every wait polls with a bound.
+# terminal restored on q, Ctrl-C, SIGTERM and SIGHUP. Every wait polls with a bound.
 . "$TCR_SRCDIR/tests/cli/lib.sh"
 
 if ! command -v tmux >/dev/null 2>&1; then
@@ -42,6 +42,7 @@ start() {
 	name=$1 term=$2
 	cat > "$TMP/$name.sh" <<EOF
 cd "$TMP" || exit 1
+trap 'true' INT    # Ctrl-C is for the program; this shell stays to report
 before=\$(stty -g)
 sh -c 'echo \$\$ > $name.pid; exec env TERM=$term LANG=C.UTF-8 LC_ALL=C.UTF-8 TZ=UTC NO_COLOR=1 \
 	HOME="$TMP" TCR_FAKE_NOW=2026-01-15T09:30:00Z "$TCR_BIN" -c screen.yaml -a $name.annot.jsonl \
@@ -168,6 +169,25 @@ if [ -s "$TMP/term.pid" ] && kill -TERM "$(cat "$TMP/term.pid")" 2>/dev/null; th
 		"$($T display -p -t term '#{alternate_on}')" 0
 else
 	fail "SIGTERM ends the screen" "no pid to signal in $TMP/term.pid"
+fi
+
+# ---- Ctrl-C (SIGINT from the terminal) and SIGHUP ------------------------------
+
+start intr "$PANE_TERM"
+expect intr "the list shows before Ctrl-C" "$LOADED"
+$T send-keys -t intr C-c
+expect intr "Ctrl-C ends the screen with 130" "EXITED 130"
+expect intr "Ctrl-C restores the tty settings" "TTY RESTORED"
+
+start hup "$PANE_TERM"
+expect hup "the list shows before SIGHUP" "$LOADED"
+n=0
+while [ ! -s "$TMP/hup.pid" ] && [ "$n" -lt 50 ]; do n=$((n + 1)); sleep 0.1; done
+if [ -s "$TMP/hup.pid" ] && kill -HUP "$(cat "$TMP/hup.pid")" 2>/dev/null; then
+	expect hup "SIGHUP ends the screen with 129" "EXITED 129"
+	expect hup "SIGHUP restores the tty settings" "TTY RESTORED"
+else
+	fail "SIGHUP ends the screen" "no pid to signal in $TMP/hup.pid"
 fi
 
 finish
