@@ -41,6 +41,8 @@ struct expect_conf {
 
 /* keys: {ACTION: "KEY KEY"} from the YAML, checked against the action
  * table and the key names (keymap.h) at load. */
+struct judge_conf;
+
 struct key_conf {
 	char *action;
 	char *keys;             /* space-separated key names */
@@ -56,6 +58,8 @@ struct config {
 	struct expect_conf expect;
 	struct scorer_conf *scorers;
 	size_t nscorers;
+	struct judge_conf *judges;  /* judges: (include/judge.h) */
+	size_t njudges;
 	char *theme;            /* theme: NAME, NULL when unset */
 	struct key_conf *keys;
 	size_t nkeys;

@@ -53,6 +53,19 @@ struct verdict_cell {
 	double score;
 };
 
+/* A judge's state on one run. */
+enum judge_state {
+	JUDGE_NONE,                 /* not asked */
+	JUDGE_PENDING,              /* requests in flight */
+	JUDGE_DONE,                 /* v holds its verdict (ok, skipped or error) */
+};
+
+struct judge_cell {
+	uint8_t state;
+	double started_ms;          /* when it was asked, for "judging 3s" */
+	struct verdict v;
+};
+
 /* One record of the inputs. Until it is summarized only `rec` and
  * `source` are known. */
 struct review_entry {
@@ -64,6 +77,7 @@ struct review_entry {
 	bool summarized;
 	bool load_failed;           /* did not parse, or not a known format */
 	struct verdict_cell *cells; /* one per scorer, once summarized */
+	struct judge_cell *jcells;  /* one per judge, once one was asked or cached */
 	/* Kept so filters, sorts and counts need no look-ups in the store. */
 	uint8_t mark;               /* enum review_mark, once summarized */
 	bool any_override;          /* a standing override of this reviewer */
@@ -168,6 +182,18 @@ int review_override(struct review *rv, size_t scorer, double score, const char *
                     char *err, size_t errlen);
 int review_retract(struct review *rv, size_t scorer, char *err, size_t errlen);
 int review_note(struct review *rv, const char *text, char *err, size_t errlen);
+
+/* Verdict rows: the code scorers first, then the judges. Decisions,
+ * review_decision and review_parse_row_score take a row; a judge row can
+ * be decided once its judge has answered. */
+size_t review_nrows(const struct review *rv);
+const char *review_row_id(const struct review *rv, size_t row);
+struct judge_cell *review_judge_cell(struct review *rv, size_t entry, size_t judge);
+void review_judge_pending(struct review *rv, size_t entry, size_t judge, double now_ms);
+/* Takes a copy of v. */
+void review_judge_done(struct review *rv, size_t entry, size_t judge, const struct verdict *v);
+int review_parse_row_score(struct review *rv, size_t row, const char *text, double *out,
+                           char *err, size_t errlen);
 
 /* Parses a human score for a scorer's scale; -1 with a reason when it is
  * off the scale ("expected 0 or 1", "expected 0..1", "expected 1..5"). */

@@ -5,6 +5,7 @@
  * scored in slices by review_step, and every other call touches at most the
  * one run it needs (search reads raw record bytes and parses nothing). */
 #include "review.h"
+#include "judge.h"
 
 #include <ctype.h>
 #include <math.h>
@@ -55,6 +56,11 @@ static char *xstrdup(const char *s)
 static size_t nscorers(const struct review *rv)
 {
 	return rv->cfg->nscorers;
+}
+
+static size_t njudges(const struct review *rv)
+{
+	return rv->cfg ? rv->cfg->njudges : 0;
 }
 
 /* ---- the cache ---------------------------------------------------------- */
@@ -537,6 +543,10 @@ void review_close(struct review *rv)
 		free(e->id);
 		free(e->label);
 		free(e->cells);
+		if (e->jcells)
+			for (size_t j = 0; j < njudges(rv); j++)
+				verdict_clear(&e->jcells[j].v);
+		free(e->jcells);
 	}
 	free(rv->entries);
 	free(rv->view);
@@ -968,9 +978,9 @@ size_t review_refresh(struct review *rv)
 
 const struct decision *review_decision(struct review *rv, size_t entry, size_t scorer)
 {
-	if (entry >= rv->nentries || scorer >= nscorers(rv) || !rv->entries[entry].summarized)
+	if (entry >= rv->nentries || scorer >= review_nrows(rv) || !rv->entries[entry].summarized)
 		return NULL;
-	return annot_current(rv->annot, rv->entries[entry].id, rv->cfg->scorers[scorer].id,
+	return annot_current(rv->annot, rv->entries[entry].id, review_row_id(rv, scorer),
 	                     rv->reviewer);
 }
 
@@ -993,20 +1003,16 @@ static const char *scale_expected(enum score_scale s)
 	return "expected a score";
 }
 
-int review_parse_score(const struct scorer_conf *sc, const char *text, double *out,
-                       char *err, size_t errlen)
+/* A plain decimal number (strtod alone would take "inf", "nan" and hex). */
+static bool parse_plain_number(const char *text, double *out)
 {
-	const char *want = scale_expected(sc->ops->scale);
-	if (!text) {
-		snprintf(err, errlen, "%s", want);
-		return -1;
-	}
+	if (!text)
+		return false;
 	while (isspace((unsigned char)*text))
 		text++;
 	size_t n = strlen(text);
 	while (n && isspace((unsigned char)text[n - 1]))
 		n--;
-	/* Plain decimal numbers only: strtod would take "inf", "nan" and hex. */
 	bool digit = false;
 	for (size_t i = 0; i < n; i++) {
 		char c = text[i];
@@ -1017,19 +1023,27 @@ int review_parse_score(const struct scorer_conf *sc, const char *text, double *o
 		}
 	}
 	char buf[64];
-	if (!digit || n >= sizeof buf) {
-		snprintf(err, errlen, "%s", want);
-		return -1;
-	}
+	if (!digit || n >= sizeof buf)
+		return false;
 	memcpy(buf, text, n);
 	buf[n] = '\0';
 	char *end;
 	double v = strtod(buf, &end);
-	if (*end || !scale_accepts(sc->ops->scale, v)) {
-		snprintf(err, errlen, "%s", want);
+	if (*end)
+		return false;
+	*out = v == 0 ? 0 : v;      /* no "-0" in the file */
+	return true;
+}
+
+int review_parse_score(const struct scorer_conf *sc, const char *text, double *out,
+                       char *err, size_t errlen)
+{
+	double v;
+	if (!parse_plain_number(text, &v) || !scale_accepts(sc->ops->scale, v)) {
+		snprintf(err, errlen, "%s", scale_expected(sc->ops->scale));
 		return -1;
 	}
-	*out = v == 0 ? 0 : v;      /* no "-0" in the file */
+	*out = v;
 	return 0;
 }
 
@@ -1062,6 +1076,130 @@ static struct review_run *current_for_decision(struct review *rv, char *err, siz
 	return rr;
 }
 
+/* ---- verdict rows: scorers, then judges ---------------------------------- */
+
+size_t review_nrows(const struct review *rv)
+{
+	return nscorers(rv) + njudges(rv);
+}
+
+const char *review_row_id(const struct review *rv, size_t row)
+{
+	if (row < nscorers(rv))
+		return rv->cfg->scorers[row].id;
+	if (row < review_nrows(rv))
+		return rv->cfg->judges[row - nscorers(rv)].id;
+	return "?";
+}
+
+struct judge_cell *review_judge_cell(struct review *rv, size_t entry, size_t judge)
+{
+	if (entry >= rv->nentries || judge >= njudges(rv))
+		return NULL;
+	struct review_entry *e = &rv->entries[entry];
+	if (!e->jcells)
+		e->jcells = xcalloc(njudges(rv) + 1, sizeof(*e->jcells));
+	return &e->jcells[judge];
+}
+
+void review_judge_pending(struct review *rv, size_t entry, size_t judge, double now_ms)
+{
+	struct judge_cell *c = review_judge_cell(rv, entry, judge);
+	if (!c)
+		return;
+	verdict_clear(&c->v);
+	c->state = JUDGE_PENDING;
+	c->started_ms = now_ms;
+}
+
+void review_judge_done(struct review *rv, size_t entry, size_t judge, const struct verdict *v)
+{
+	struct judge_cell *c = review_judge_cell(rv, entry, judge);
+	if (!c)
+		return;
+	verdict_clear(&c->v);
+	c->v.status = v->status;
+	c->v.score = v->score;
+	c->v.passed = v->passed;
+	c->v.details = v->details ? json_deep_copy(v->details) : NULL;
+	c->v.message = v->message ? xstrdup(v->message) : NULL;
+	c->state = JUDGE_DONE;
+}
+
+struct row_info {
+	const char *id, *type, *config;
+	enum score_scale scale;
+	double lo, hi;              /* the scale's range */
+	const struct verdict *v;
+};
+
+static bool row_info(struct review *rv, const struct review_run *rr, size_t row, struct row_info *out,
+                     char *err, size_t errlen)
+{
+	if (row < nscorers(rv)) {
+		const struct scorer_conf *sc = &rv->cfg->scorers[row];
+		*out = (struct row_info){ sc->id, sc->ops->type, sc->hash, sc->ops->scale, 0, 1, &rr->verdicts[row] };
+		if (sc->ops->scale == SCALE_1TO5) {
+			out->lo = 1;
+			out->hi = 5;
+		}
+		return true;
+	}
+	if (row >= review_nrows(rv)) {
+		snprintf(err, errlen, "no such scorer");
+		return false;
+	}
+	const struct judge_conf *j = &rv->cfg->judges[row - nscorers(rv)];
+	struct judge_cell *c = review_judge_cell(rv, rr->entry, row - nscorers(rv));
+	if (!c || c->state != JUDGE_DONE) {
+		snprintf(err, errlen, "%s has not answered for this run yet (J asks it)", j->id);
+		return false;
+	}
+	*out = (struct row_info){ j->id, j->rubric->name, j->hash, j->rubric->scale, 0, 1, &c->v };
+	if (j->scale_max > j->scale_min) {
+		out->lo = j->scale_min;
+		out->hi = j->scale_max;
+	} else if (j->rubric->scale == SCALE_1TO5) {
+		out->lo = 1;
+		out->hi = 5;
+	}
+	return true;
+}
+
+static bool row_accepts(const struct row_info *ri, double v)
+{
+	if (ri->lo == 0 && ri->hi == 1)
+		return scale_accepts(ri->scale == SCALE_1TO5 ? SCALE_UNIT : ri->scale, v);
+	/* Scales that count in whole steps (1..5) take whole numbers. */
+	return v >= ri->lo && v <= ri->hi && (ri->scale != SCALE_1TO5 || v == (double)(long)v);
+}
+
+static void row_expected(const struct row_info *ri, char *err, size_t errlen)
+{
+	if (ri->lo == 0 && ri->hi == 1)
+		snprintf(err, errlen, "%s", scale_expected(ri->scale));
+	else
+		snprintf(err, errlen, "expected %g..%g", ri->lo, ri->hi);
+}
+
+int review_parse_row_score(struct review *rv, size_t row, const char *text, double *out,
+                           char *err, size_t errlen)
+{
+	if (row < nscorers(rv))
+		return review_parse_score(&rv->cfg->scorers[row], text, out, err, errlen);
+	struct review_run *rr = review_current(rv);
+	struct row_info ri;
+	if (!rr || !row_info(rv, rr, row, &ri, err, errlen))
+		return -1;
+	double v;
+	if (!parse_plain_number(text, &v) || !row_accepts(&ri, v)) {
+		row_expected(&ri, err, errlen);
+		return -1;
+	}
+	*out = v;
+	return 0;
+}
+
 static int decide(struct review *rv, const struct review_run *rr, enum decision_kind kind,
                   size_t scorer, bool has_score, double score, const char *reason,
                   char *err, size_t errlen)
@@ -1077,16 +1215,14 @@ static int decide(struct review *rv, const struct review_run *rr, enum decision_
 		.score = score,
 	};
 	if (kind != DEC_NOTE) {
-		if (scorer >= nscorers(rv)) {
-			snprintf(err, errlen, "no such scorer");
+		struct row_info ri;
+		if (!row_info(rv, rr, scorer, &ri, err, errlen))
 			return -1;
-		}
-		const struct scorer_conf *sc = &rv->cfg->scorers[scorer];
-		const struct verdict *v = &rr->verdicts[scorer];
+		const struct verdict *v = ri.v;
 		bool ok = v->status == VERDICT_OK;
-		d.scorer = sc->id;
-		d.scorer_type = sc->ops->type;
-		d.config = sc->hash;
+		d.scorer = ri.id;
+		d.scorer_type = ri.type;
+		d.config = ri.config;
 		d.has_machine_score = ok;
 		d.machine_score = ok ? v->score : 0;
 		d.has_machine_passed = ok;
@@ -1106,11 +1242,10 @@ static int decide(struct review *rv, const struct review_run *rr, enum decision_
 static int accept_one(struct review *rv, const struct review_run *rr, size_t scorer,
                       char *err, size_t errlen)
 {
-	if (scorer >= nscorers(rv)) {
-		snprintf(err, errlen, "no such scorer");
+	struct row_info ri;
+	if (!row_info(rv, rr, scorer, &ri, err, errlen))
 		return -1;
-	}
-	const struct verdict *v = &rr->verdicts[scorer];
+	const struct verdict *v = ri.v;
 	bool ok = v->status == VERDICT_OK;
 	return decide(rv, rr, DEC_ACCEPT, scorer, ok, ok ? v->score : 0, NULL, err, errlen);
 }
@@ -1127,11 +1262,17 @@ int review_accept_all(struct review *rv, char *err, size_t errlen)
 	if (!rr)
 		return -1;
 	const char *id = rv->entries[rr->entry].id;
-	for (size_t i = 0; i < nscorers(rv); i++) {
+	for (size_t i = 0; i < review_nrows(rv); i++) {
 		/* A verdict already decided keeps its decision: accepting over
-		 * an override would silently undo it. */
-		if (annot_current(rv->annot, id, rv->cfg->scorers[i].id, rv->reviewer))
+		 * an override would silently undo it. A judge not asked yet has
+		 * nothing to accept. */
+		if (annot_current(rv->annot, id, review_row_id(rv, i), rv->reviewer))
 			continue;
+		if (i >= nscorers(rv)) {
+			struct judge_cell *jc = review_judge_cell(rv, rr->entry, i - nscorers(rv));
+			if (!jc || jc->state != JUDGE_DONE)
+				continue;
+		}
 		if (accept_one(rv, rr, i, err, errlen) < 0)
 			return -1;
 	}
@@ -1145,13 +1286,11 @@ int review_override(struct review *rv, size_t scorer, double score, const char *
 	struct review_run *rr = current_for_decision(rv, err, errlen);
 	if (!rr)
 		return -1;
-	if (scorer >= nscorers(rv)) {
-		snprintf(err, errlen, "no such scorer");
+	struct row_info ri;
+	if (!row_info(rv, rr, scorer, &ri, err, errlen))
 		return -1;
-	}
-	const struct scorer_conf *sc = &rv->cfg->scorers[scorer];
-	if (!scale_accepts(sc->ops->scale, score)) {
-		snprintf(err, errlen, "%s", scale_expected(sc->ops->scale));
+	if (!row_accepts(&ri, score)) {
+		row_expected(&ri, err, errlen);
 		return -1;
 	}
 	return decide(rv, rr, DEC_OVERRIDE, scorer, true, score == 0 ? 0 : score,
@@ -1163,11 +1302,11 @@ int review_retract(struct review *rv, size_t scorer, char *err, size_t errlen)
 	struct review_run *rr = current_for_decision(rv, err, errlen);
 	if (!rr)
 		return -1;
-	if (scorer >= nscorers(rv)) {
+	if (scorer >= review_nrows(rv)) {
 		snprintf(err, errlen, "no such scorer");
 		return -1;
 	}
-	if (!annot_current(rv->annot, rv->entries[rr->entry].id, rv->cfg->scorers[scorer].id,
+	if (!annot_current(rv->annot, rv->entries[rr->entry].id, review_row_id(rv, scorer),
 	                   rv->reviewer)) {
 		snprintf(err, errlen, "nothing to take back");
 		return -1;

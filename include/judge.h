@@ -1,0 +1,128 @@
+/* judge.h - LLM judges: rubrics, providers, the asynchronous client, the
+ * cache. Only src/judge/ includes curl.
+ *
+ * A judge (one `judges:` entry of the YAML) asks a model about one run with
+ * a rubric's prompts and turns its answers into a verdict on the rubric's
+ * scale, like a code scorer's. A rubric may need several requests (Mastra's
+ * appropriateness: analyse, then explain); a job walks through them:
+ *
+ *   job = judge_job_new(judge, run, expected)   -> skipped? (verdict ready)
+ *   while judge_job_next_prompt(job, &prompt):   -> a request to send
+ *       reply = <the provider's answer>          (judge_client does this)
+ *       judge_job_take_reply(job, reply)         -> parsed, or retry once
+ *   judge_job_verdict(job, &verdict)
+ */
+#ifndef TCR_JUDGE_H
+#define TCR_JUDGE_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "run.h"
+#include "scorer.h"
+
+enum provider_kind {
+	PROVIDER_OPENAI,            /* openai/MODEL: Chat Completions, JSON-schema output */
+	PROVIDER_COMPAT,            /* any OpenAI-compatible server at base_url */
+	PROVIDER_OLLAMA,            /* ollama/MODEL: http://localhost:11434/v1, no key */
+	PROVIDER_AZURE,             /* azure/DEPLOYMENT: endpoint, api_version, api-key header */
+	PROVIDER_ANTHROPIC,         /* anthropic/MODEL: Messages API */
+};
+
+struct rubric_ops;
+
+/* One judge as configured. */
+struct judge_conf {
+	char *id;
+	const struct rubric_ops *rubric;
+	enum provider_kind provider;
+	char *model;                /* the part after the provider prefix */
+	char *base_url;             /* NULL = the provider's default (or its env variable) */
+	char *endpoint;             /* azure */
+	char *api_version;          /* azure */
+	char *api_key_env;          /* NULL = the provider's usual variable */
+	json_t *tools;              /* list of {name, description}; NULL = from the run */
+	double threshold;           /* passing means score >= threshold */
+	double scale_min, scale_max;/* custom: its scale */
+	char *prompt_text;          /* the prompt template in use (file or built-in) */
+	char *prompt_source;        /* the file it came from, for messages */
+	char prompt_hash[17];
+	char hash[17];              /* of everything above that changes a verdict */
+	double timeout_s;           /* per request; default 60 */
+	int max_retries;            /* on 429/5xx/timeouts; default 4 */
+	int line, col;
+};
+
+/* What a rubric asks the model in one request. */
+struct judge_prompt {
+	const char *system;         /* may be NULL */
+	const char *user;
+	json_t *schema;             /* JSON Schema the answer must satisfy, or NULL (free text) */
+	const char *schema_name;
+	bool structured;            /* ask the provider for structured output */
+	int step;                   /* 0, 1, ... within the job */
+};
+
+/* A provider's answer, as the client hands it to the job. */
+struct judge_reply {
+	const char *text;           /* the model's message text (NULL on failure) */
+	long http_status;
+	const char *error;          /* transport or HTTP failure, NULL when fine */
+	long prompt_tokens, completion_tokens;   /* -1 when the provider did not say */
+	double seconds;
+};
+
+struct judge_job;
+
+/* Starts a job. When the rubric does not apply to the run (no calls, no
+ * tool definitions, a required value missing) the job is finished at once
+ * with a skipped verdict. */
+struct judge_job *judge_job_new(const struct judge_conf *j, const struct run *r, json_t *expected);
+void judge_job_free(struct judge_job *job);
+/* The next request to send, or false when the job is finished. */
+bool judge_job_next_prompt(struct judge_job *job, struct judge_prompt *out);
+/* Takes the reply to the last prompt. A reply that does not parse is asked
+ * again once (with the schema spelled out in the prompt); a second failure
+ * finishes the job with an error verdict that keeps the raw reply. */
+void judge_job_take_reply(struct judge_job *job, const struct judge_reply *reply);
+bool judge_job_done(const struct judge_job *job);
+/* The verdict (details carry the rubric's result fields, the model, the
+ * prompt hash, token usage and, on error, the raw reply). */
+void judge_job_verdict(const struct judge_job *job, struct verdict *out);
+/* Finishes a job with a verdict from elsewhere (the cache): no request is
+ * made and judge_job_verdict returns a copy of v. */
+void judge_job_set_verdict(struct judge_job *job, const struct verdict *v);
+/* Finishes a job with an error verdict (cancelled, out of retries). */
+void judge_job_fail(struct judge_job *job, const char *why);
+
+/* A rubric: one file in src/judge/ and one line in the table. */
+struct rubric_ops {
+	const char *name;           /* the YAML's rubric: */
+	const char *summary;
+	enum score_scale scale;
+	double default_threshold;
+	const char *prompt_file;    /* its default prompt, under prompts/ */
+	/* The rubric's private state for one job; see rubric_*.c. */
+	void *(*start)(const struct judge_conf *j, const struct run *r, json_t *expected,
+	               char *skip, size_t skiplen);
+	bool  (*prompt)(void *st, int step, struct judge_prompt *out);
+	/* 0 parsed; -1 not usable (err says why: "missing field evaluations") */
+	int   (*absorb)(void *st, int step, const char *text, char *err, size_t errlen);
+	void  (*finish)(void *st, struct verdict *out, const struct judge_conf *j);
+	void  (*free)(void *st);
+};
+
+extern const struct rubric_ops *const rubric_table[];
+const struct rubric_ops *rubric_find(const char *name);
+
+/* Pulls a JSON object out of a model's reply: the whole text, a ```json
+ * fenced block, or the first balanced {...} among other text. NULL when
+ * there is none. */
+json_t *judge_reply_json(const char *text);
+
+/* Mastra's rounding of the appropriateness score: half up, after adding
+ * DBL_EPSILON, to two decimals. */
+double judge_round2(double x);
+
+#endif

@@ -1,0 +1,36 @@
+/* judge_cache.h - judge verdicts kept beside the inputs, so reopening a
+ * file shows earlier verdicts without asking again.
+ *
+ * FIRST_INPUT.judgements.jsonl, append-only, one line per verdict:
+ *   {"v":1,"key","run","judge","model","prompt_hash","at",
+ *    "verdict":{"status","score","passed","details","error"}}
+ * The key covers the run's content, the judge's configuration, the prompt
+ * and the model, so a change to any of them asks again. No API key is ever
+ * written. Lines are appended like the annotations file's (O_APPEND, one
+ * write, fsync). */
+#ifndef TCR_JUDGE_CACHE_H
+#define TCR_JUDGE_CACHE_H
+
+#include <stddef.h>
+
+#include "judge.h"
+
+struct judge_cache;
+
+/* Opens (creating if missing) and reads the file; broken lines are skipped
+ * and reported by judge_cache_warning. NULL with "PATH: reason" in err. */
+struct judge_cache *judge_cache_open(const char *path, char *err, size_t errlen);
+void judge_cache_close(struct judge_cache *c);
+const char *judge_cache_warning(const struct judge_cache *c);
+
+/* 16 hex digits and a NUL: FNV-1a of the run's record (compact JSON), the
+ * judge's hash, its prompt hash and model. */
+void judge_cache_key(const struct run *r, const struct judge_conf *j, char key[17]);
+
+/* The latest cached verdict for a key, or NULL. Valid until close. */
+const struct verdict *judge_cache_get(const struct judge_cache *c, const char *key);
+/* Appends a verdict. Returns 0 once it is on disk, -1 with a reason. */
+int judge_cache_put(struct judge_cache *c, const char *key, const struct run *r,
+                    const struct judge_conf *j, const struct verdict *v, char *err, size_t errlen);
+
+#endif
