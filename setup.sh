@@ -12,7 +12,7 @@ cd "$(dirname "$0")"
 # Debian packages, and a file or command each one provides.
 PKGS="build-essential:cc autoconf:autoreconf automake:aclocal libtool:libtoolize pkg-config:pkg-config
 libjansson-dev:jansson libyaml-dev:yaml-0.1 libcurl4-openssl-dev:libcurl libncurses-dev:ncursesw
-libcmocka-dev:cmocka tmux:tmux"
+libcmocka-dev:cmocka tmux:tmux curl:curl"
 
 missing=""
 for entry in $PKGS; do

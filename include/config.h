@@ -1,4 +1,4 @@
-/* config.h - the YAML configuration: run ids, expectations, scorers.
+/* config.h - the YAML configuration: run ids, expectations, scorers, judges.
  *
  * Parsed with libyaml. Every error is reported as FILE:LINE:COLUMN: message
  * before any work starts (the caller exits with status 2). */

@@ -111,10 +111,55 @@ struct rubric_ops {
 	int   (*absorb)(void *st, int step, const char *text, char *err, size_t errlen);
 	void  (*finish)(void *st, struct verdict *out, const struct judge_conf *j);
 	void  (*free)(void *st);
+	/* Its prompt file (prompt.h): the sections it needs besides the
+	 * optional "system", and the placeholders it offers besides the common
+	 * ones (judge_common_vars); both NULL-terminated. */
+	const char *const *sections;
+	const char *const *vars;
 };
 
 extern const struct rubric_ops *const rubric_table[];
 const struct rubric_ops *rubric_find(const char *name);
+
+/* Placeholders every rubric's prompts may use: input (the user's request),
+ * output (the agent's final answer), conversation, tool_calls (the calls
+ * judged, as JSON with arguments and results), tools_called (their names),
+ * tools ("name: description" lines), tool_definitions (JSON), expected,
+ * run_id. NULL-terminated. */
+extern const char *const judge_common_vars[];
+
+/* Checks a prompt text against a rubric: known sections, the needed ones
+ * present, known placeholders. Returns 0, or -1 with a message and, when
+ * the problem has a place in the text, its 1-based line and column (else
+ * 0, 0). */
+int rubric_check_prompt(const struct rubric_ops *ops, const char *text, int *line, int *col,
+                        char *err, size_t errlen);
+
+/* The folder holding prompts/ (and examples/): set by the command line from
+ * cli_datadir(); otherwise $TCREVIEW_DATADIR, otherwise the installed data
+ * folder. The configuration reads the built-in prompts from there. */
+void judge_set_datadir(const char *dir);
+const char *judge_datadir(void);
+
+/* The provider named by a model's prefix ("openai/gpt-4o-mini"). A model
+ * without a known prefix names a model of an OpenAI-compatible server and
+ * needs base_url. Returns 0 with *kind and *rest (the model after the
+ * prefix, or all of it), or -1. */
+int judge_parse_model(const char *model, bool has_base_url, enum provider_kind *kind,
+                      const char **rest);
+/* "openai/", "ollama/", "azure/", "anthropic/"; "" for PROVIDER_COMPAT. */
+const char *judge_provider_prefix(enum provider_kind p);
+
+/* Whether a job asks this provider for structured output. For the others
+ * the job sets .structured false and has already written the schema into
+ * the prompt's user text, so provider code need not add it. */
+bool judge_structured_output(enum provider_kind p);
+
+/* A judge's scale: the rubric's, or for a custom judge the nearest of
+ * ours (1..5, else 0..1); and whether a score (a reviewer's override or a
+ * model's answer) lies on it. */
+enum score_scale judge_scale(const struct judge_conf *j);
+bool judge_scale_accepts(const struct judge_conf *j, double v);
 
 /* Pulls a JSON object out of a model's reply: the whole text, a ```json
  * fenced block, or the first balanced {...} among other text. NULL when

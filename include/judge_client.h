@@ -10,6 +10,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <time.h>
 
 #include "judge.h"
 
@@ -22,6 +24,9 @@ struct http_req {
 	size_t key_header;          /* index of the header holding the key, or SIZE_MAX */
 };
 void http_req_free(struct http_req *req);
+/* The request as text for debug output, the key's header shown as
+ * "Name: ***" (malloc'd). */
+char *http_req_describe(const struct http_req *req);
 
 /* Builds the request a provider expects for a prompt. The key comes from
  * the environment (j->api_key_env or the provider's usual variable) and
@@ -34,11 +39,16 @@ int provider_request(const struct judge_conf *j, const struct judge_prompt *p, s
 int provider_reply(const struct judge_conf *j, long status, const char *body, size_t len,
                    char **text, struct judge_reply *reply, char *err, size_t errlen);
 const char *provider_name(enum provider_kind p);
+/* Overwrites each occurrence of the judge's API key in text with '*', for
+ * text that came back from a server (which may echo what it was sent). */
+void provider_redact(const struct judge_conf *j, char *text);
 
 struct judge_client_opts {
 	int concurrency;            /* requests in flight at most, per provider (default 8) */
 	const char *ca_file;        /* a private CA, added to the system's */
 	double timeout_s;           /* overrides the judges' own when > 0 */
+	FILE *trace;                /* NULL, or where each request and answer is described
+	                               (keys shown as ***) */
 };
 
 struct judge_client;
@@ -69,5 +79,9 @@ struct judge_stats {
 	long prompt_tokens, completion_tokens;
 };
 void judge_client_stats(const struct judge_client *c, struct judge_stats *st);
+
+/* A Retry-After value (delay-seconds or an HTTP date) as milliseconds from
+ * now; -1 when it is neither. */
+long judge_retry_after_ms(const char *value, time_t now);
 
 #endif

@@ -92,5 +92,10 @@ void scorer_run(const struct scorer_conf *sc, const struct run *r, json_t *expec
  * into r->calls, written to idx (r->ncalls entries at most; may be NULL).
  * The timeline numbers these #1, #2, ... */
 size_t scorer_counted_calls(const struct run *r, size_t *idx);
+/* Those calls as Mastra's preprocess step lists them: their names appended
+ * to `tools` (actualTools) and {toolName, toolCallId, messageIndex,
+ * invocationIndex} objects to `infos` (toolCallInfos). The LLM judges
+ * share this so that their preprocessStepResult matches the code scorer's. */
+void scorer_tool_call_infos(const struct run *r, json_t *tools, json_t *infos);
 
 #endif

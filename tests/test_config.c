@@ -11,10 +11,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "config.h"
+#include "judge.h"
 #include "keymap.h"
+#include "prompt.h"
 
 /* ---- fake scorers ------------------------------------------------------ */
 
@@ -387,9 +390,9 @@ static void test_structure_errors(void **state)
 {
 	(void)state;
 	assert_error("runs: {}\nscorer: []\n",
-	             "t.yaml:2:1: unknown key 'scorer' (expected one of: runs, expectations, scorers, theme, keys)");
+	             "t.yaml:2:1: unknown key 'scorer' (expected one of: runs, expectations, scorers, judges, theme, keys)");
 	assert_error("- a\n- b\n",
-	             "t.yaml:1:1: the configuration must be a mapping of runs, expectations and scorers");
+	             "t.yaml:1:1: the configuration must be a mapping of runs, expectations, scorers and judges");
 	assert_error("runs:\n  idd: x\n", "t.yaml:2:3: unknown key 'idd' (expected one of: id, format)");
 	assert_error("runs: [a]\n", "t.yaml:1:7: 'runs' must be a mapping, got a list");
 	assert_error("runs:\n  id: a..b\n", "t.yaml:2:7: invalid path 'a..b' for 'id': empty segment");
@@ -962,6 +965,414 @@ static void test_theme_and_keys_errors(void **state)
 	             "t.yaml:3:9: key 'C-Q' is already bound to 'quit' at line 2");
 }
 
+/* ---- judges -------------------------------------------------------------- */
+
+static void judges_datadir(void)
+{
+	const char *src = getenv("TCR_SRCDIR");
+	judge_set_datadir(src && *src ? src : ".");
+}
+
+/* Loads with the temporary folder as the YAML's folder, for prompt files. */
+static int load_in_tmp(struct config *c, const char *text)
+{
+	errbuf[0] = '\0';
+	return config_load_string(c, "t.yaml", tmpdir, text, strlen(text), errbuf, sizeof errbuf);
+}
+
+static void tmp_write(const char *name, const char *text)
+{
+	char path[256];
+	snprintf(path, sizeof path, "%s/%s", tmpdir, name);
+	write_file(path, text);
+}
+
+static void tmp_unlink(const char *name)
+{
+	char path[256];
+	snprintf(path, sizeof path, "%s/%s", tmpdir, name);
+	unlink(path);
+}
+
+static const struct judge_conf *judge_by_id(const struct config *c, const char *id)
+{
+	for (size_t i = 0; i < c->njudges; i++)
+		if (strcmp(c->judges[i].id, id) == 0)
+			return &c->judges[i];
+	fail_msg("no judge %s", id);
+	return NULL;
+}
+
+static const char help_prompt[] =
+	"=== system\nYou rate answers from {{min}} to {{max}}.\n"
+	"=== user\nRequest: {{input}}\nAnswer: {{output}}\nCalls: {{tool_calls}}\n"
+	"Tools: {{tools}}\nExpected: {{expected}}\n";
+
+static const char judges_yaml[] =
+	"scorers:\n"
+	"  - id: tca\n"
+	"    type: tool-call-accuracy\n"
+	"    expectedTool: weather\n"
+	"judges:\n"
+	"  - id: appropriateness\n"
+	"    rubric: tool-appropriateness        # 0..1\n"
+	"    model: openai/gpt-4o-mini\n"
+	"    tools: from-run\n"
+	"  - id: accuracy-1to5\n"
+	"    rubric: tool-call-accuracy-1to5\n"
+	"    model: azure/my-deployment\n"
+	"    endpoint: https://example.openai.azure.com\n"
+	"    api_version: \"2024-10-21\"\n"
+	"    threshold: 3\n"
+	"  - id: helpfulness\n"
+	"    rubric: custom\n"
+	"    prompt_file: prompts/helpfulness.txt\n"
+	"    model: anthropic/claude-3-5-haiku\n"
+	"    api_key_env: MY_KEY\n"
+	"    scale: {min: 1, max: 5, pass: 4}\n"
+	"    timeout: 30\n"
+	"    max_retries: 2\n"
+	"  - id: local\n"
+	"    rubric: tool-appropriateness\n"
+	"    model: my-org/my-model\n"
+	"    base_url: http://localhost:8000/v1\n"
+	"    threshold: 1\n"
+	"    tools:\n"
+	"      - {name: weather, description: Weather now}\n"
+	"      - id: search\n"
+	"        description: Search the web\n"
+	"        parameters: {type: object}\n"
+	"  - id: llama\n"
+	"    rubric: tool-call-accuracy-1to5\n"
+	"    model: ollama/llama3.1:8b\n";
+
+static void test_judges(void **state)
+{
+	(void)state;
+	judges_datadir();
+	char dir[128];
+	snprintf(dir, sizeof dir, "%s/prompts", tmpdir);
+	assert_int_equal(mkdir(dir, 0700), 0);
+	tmp_write("prompts/helpfulness.txt", help_prompt);
+
+	struct config c;
+	if (load_in_tmp(&c, judges_yaml) != 0)
+		fail_msg("unexpected error: %s", errbuf);
+	assert_int_equal(c.nscorers, 1);
+	assert_int_equal(c.njudges, 5);
+
+	const struct judge_conf *j = judge_by_id(&c, "appropriateness");
+	assert_ptr_equal(j->rubric, rubric_find("tool-appropriateness"));
+	assert_int_equal(j->provider, PROVIDER_OPENAI);
+	assert_string_equal(j->model, "gpt-4o-mini");
+	assert_null(j->base_url);
+	assert_null(j->tools);
+	assert_null(j->api_key_env);
+	assert_true(j->threshold == 0.5);
+	assert_true(j->scale_min == 0 && j->scale_max == 1);
+	assert_true(j->timeout_s == 60);
+	assert_int_equal(j->max_retries, 4);
+	assert_int_equal(j->line, 6);
+	assert_int_equal(j->col, 5);
+	char want[512];
+	snprintf(want, sizeof want, "%s/prompts/tool-appropriateness.txt", judge_datadir());
+	assert_string_equal(j->prompt_source, want);
+	assert_non_null(strstr(j->prompt_text, "=== analyse"));
+	char h[17];
+	prompt_hash(j->prompt_text, h);
+	assert_string_equal(j->prompt_hash, h);
+	assert_int_equal(strlen(j->hash), 16);
+
+	j = judge_by_id(&c, "accuracy-1to5");
+	assert_int_equal(j->provider, PROVIDER_AZURE);
+	assert_string_equal(j->model, "my-deployment");
+	assert_string_equal(j->endpoint, "https://example.openai.azure.com");
+	assert_string_equal(j->api_version, "2024-10-21");
+	assert_true(j->threshold == 3);
+	assert_true(j->scale_min == 1 && j->scale_max == 5);
+
+	j = judge_by_id(&c, "helpfulness");
+	assert_int_equal(j->provider, PROVIDER_ANTHROPIC);
+	assert_string_equal(j->model, "claude-3-5-haiku");
+	assert_string_equal(j->api_key_env, "MY_KEY");
+	assert_true(j->scale_min == 1 && j->scale_max == 5 && j->threshold == 4);
+	assert_true(j->timeout_s == 30);
+	assert_int_equal(j->max_retries, 2);
+	snprintf(want, sizeof want, "%s/prompts/helpfulness.txt", tmpdir);
+	assert_string_equal(j->prompt_source, want);
+	assert_string_equal(j->prompt_text, help_prompt);
+	prompt_hash(help_prompt, h);
+	assert_string_equal(j->prompt_hash, h);
+
+	j = judge_by_id(&c, "local");
+	assert_int_equal(j->provider, PROVIDER_COMPAT);
+	assert_string_equal(j->model, "my-org/my-model");
+	assert_string_equal(j->base_url, "http://localhost:8000/v1");
+	assert_true(j->threshold == 1);
+	assert_json(j->tools, "[{\"description\":\"Weather now\",\"name\":\"weather\"},"
+	                      "{\"description\":\"Search the web\",\"name\":\"search\","
+	                      "\"parameters\":{\"type\":\"object\"}}]");
+
+	j = judge_by_id(&c, "llama");
+	assert_int_equal(j->provider, PROVIDER_OLLAMA);
+	assert_string_equal(j->model, "llama3.1:8b");
+	assert_true(j->threshold == 3);
+	config_free(&c);
+	assert_null(c.judges);
+	assert_int_equal(c.njudges, 0);
+
+	/* Empty or null: no judges. */
+	assert_loads(&c, "judges: ~\n");
+	assert_int_equal(c.njudges, 0);
+	config_free(&c);
+	assert_loads(&c, "judges: []\n");
+	assert_int_equal(c.njudges, 0);
+	config_free(&c);
+
+	tmp_unlink("prompts/helpfulness.txt");
+	rmdir(dir);
+}
+
+static void judge_hash_of(const char *yaml, char out[17])
+{
+	struct config c;
+	if (load_in_tmp(&c, yaml) != 0)
+		fail_msg("unexpected error: %s", errbuf);
+	assert_int_equal(c.njudges, 1);
+	memcpy(out, c.judges[0].hash, 17);
+	config_free(&c);
+}
+
+static void test_judge_hash(void **state)
+{
+	(void)state;
+	judges_datadir();
+	tmp_write("p1.txt", "Rate {{output}}.");
+	tmp_write("p2.txt", "Rate {{output}} kindly.");
+	char base[17], h[17];
+#define J(id, extra) "judges:\n  - id: " id "\n    rubric: custom\n    model: openai/m\n" \
+	"    scale: {min: 1, max: 5, pass: 3}\n" extra
+	judge_hash_of(J("a", "    prompt_file: p1.txt\n"), base);
+	/* The id, the key's variable and the timeouts do not change a verdict. */
+	judge_hash_of(J("b", "    prompt_file: p1.txt\n"), h);
+	assert_string_equal(h, base);
+	judge_hash_of(J("a", "    prompt_file: p1.txt\n    api_key_env: K\n    timeout: 5\n    max_retries: 0\n"), h);
+	assert_string_equal(h, base);
+	/* What the judge is asked, and by whom, does. */
+	judge_hash_of(J("a", "    prompt_file: p2.txt\n"), h);
+	assert_string_not_equal(h, base);
+	judge_hash_of("judges:\n  - id: a\n    rubric: custom\n    model: openai/other\n"
+	              "    scale: {min: 1, max: 5, pass: 3}\n    prompt_file: p1.txt\n", h);
+	assert_string_not_equal(h, base);
+	judge_hash_of("judges:\n  - id: a\n    rubric: custom\n    model: openai/m\n"
+	              "    scale: {min: 1, max: 5, pass: 4}\n    prompt_file: p1.txt\n", h);
+	assert_string_not_equal(h, base);
+	judge_hash_of("judges:\n  - id: a\n    rubric: custom\n    model: openai/m\n"
+	              "    scale: {min: 0, max: 5, pass: 3}\n    prompt_file: p1.txt\n", h);
+	assert_string_not_equal(h, base);
+	judge_hash_of(J("a", "    prompt_file: p1.txt\n    base_url: http://h/v1\n"), h);
+	assert_string_not_equal(h, base);
+	judge_hash_of(J("a", "    prompt_file: p1.txt\n    tools: [{name: x, description: y}]\n"), h);
+	assert_string_not_equal(h, base);
+	judge_hash_of("judges:\n  - id: a\n    rubric: custom\n    model: ollama/m\n"
+	              "    scale: {min: 1, max: 5, pass: 3}\n    prompt_file: p1.txt\n", h);
+	assert_string_not_equal(h, base);
+#undef J
+	tmp_unlink("p1.txt");
+	tmp_unlink("p2.txt");
+}
+
+#define JA "judges:\n  - id: a\n    rubric: tool-appropriateness\n"
+
+static void test_judges_errors(void **state)
+{
+	(void)state;
+	judges_datadir();
+	assert_error("judges: {a: 1}\n", "t.yaml:1:9: 'judges' must be a list of judges, got a mapping");
+	assert_error("judges: [x]\n",
+	             "t.yaml:1:10: each judge must be a mapping with 'id', 'rubric' and 'model', got a string");
+	assert_error("judges:\n  - rubric: custom\n", "t.yaml:2:5: judge has no 'id'");
+	assert_error("judges:\n  - id: 'a b'\n", "t.yaml:2:9: invalid judge id 'a b' (use letters, digits and _ . : -)");
+	assert_error("judges:\n  - id: a\n    model: openai/x\n", "t.yaml:2:5: judge 'a' has no 'rubric'");
+	assert_error("judges:\n  - id: a\n    rubric: nope\n    model: openai/x\n",
+	             "t.yaml:3:13: unknown rubric 'nope' (known: tool-appropriateness, "
+	             "tool-call-accuracy-1to5, custom)");
+	assert_error(JA, "t.yaml:2:5: judge 'a' has no 'model' (e.g. openai/gpt-4o-mini)");
+	assert_error(JA "    model: foo/bar\n",
+	             "t.yaml:4:12: unknown provider in model 'foo/bar' (known: openai/, ollama/, azure/, "
+	             "anthropic/; another OpenAI-compatible server needs base_url)");
+	assert_error(JA "    model: gpt-4o\n",
+	             "t.yaml:4:12: unknown provider in model 'gpt-4o' (known: openai/, ollama/, azure/, "
+	             "anthropic/; another OpenAI-compatible server needs base_url)");
+	assert_error(JA "    model: openai/\n", "t.yaml:4:12: model 'openai/' names no model after its provider");
+	assert_error(JA "    model: openai/x\n    base_url: localhost:8000\n",
+	             "t.yaml:5:15: 'base_url' must be an http:// or https:// address, got 'localhost:8000'");
+
+	/* Azure needs its endpoint and version; the others take neither. */
+	assert_error(JA "    model: azure/dep\n    api_version: '2024-10-21'\n",
+	             "t.yaml:2:5: judge 'a' (azure/) needs 'endpoint' (e.g. https://NAME.openai.azure.com)");
+	assert_error(JA "    model: azure/dep\n    endpoint: https://x.openai.azure.com\n",
+	             "t.yaml:2:5: judge 'a' (azure/) needs 'api_version' (e.g. \"2024-10-21\")");
+	assert_error(JA "    model: azure/dep\n    endpoint: x.openai.azure.com\n    api_version: v\n",
+	             "t.yaml:5:15: 'endpoint' must be an http:// or https:// address, got 'x.openai.azure.com'");
+	assert_error(JA "    model: openai/x\n    endpoint: https://x.openai.azure.com\n",
+	             "t.yaml:5:15: 'endpoint' is only for azure/ models");
+	assert_error(JA "    model: openai/x\n    api_version: '1'\n",
+	             "t.yaml:5:18: 'api_version' is only for azure/ models");
+
+	/* Keys belong in the environment. */
+	assert_error(JA "    model: openai/x\n    api_key: sk-123\n",
+	             "t.yaml:5:5: a key does not belong in the configuration: put it in an environment "
+	             "variable and name that with api_key_env");
+	assert_error(JA "    key: sk-123\n    model: openai/x\n",
+	             "t.yaml:4:5: a key does not belong in the configuration: put it in an environment "
+	             "variable and name that with api_key_env");
+	assert_error(JA "    model: openai/x\n    api_key_env: MY-KEY\n",
+	             "t.yaml:5:18: 'api_key_env' names an environment variable (letters, digits and _), "
+	             "got 'MY-KEY'");
+	assert_error(JA "    model: openai/x\n    temperature: 0\n",
+	             "t.yaml:5:5: unknown key 'temperature' for a judge (known: id, rubric, model, base_url, "
+	             "endpoint, api_version, api_key_env, tools, threshold, scale, prompt_file, timeout, "
+	             "max_retries)");
+	assert_error(JA "    model: openai/x\n    model: openai/y\n",
+	             "t.yaml:5:5: duplicate key 'model' (first at line 4)");
+
+	/* Ids: unique among judges, and against scorers whichever comes first. */
+	assert_error("judges:\n  - {id: a, rubric: tool-appropriateness, model: openai/x}\n"
+	             "  - {id: a, rubric: tool-appropriateness, model: openai/y}\n",
+	             "t.yaml:3:10: duplicate judge id 'a' (first at line 2)");
+	assert_error("scorers:\n  - {id: a, type: word-inclusion}\n"
+	             "judges:\n  - {id: a, rubric: tool-appropriateness, model: openai/x}\n",
+	             "t.yaml:4:10: duplicate id 'a': scorer at line 2 has it (scorers and judges share "
+	             "one set of ids)");
+	assert_error("judges:\n  - {id: a, rubric: tool-appropriateness, model: openai/x}\n"
+	             "scorers:\n  - {id: a, type: word-inclusion}\n",
+	             "t.yaml:4:10: duplicate id 'a': judge at line 2 has it (scorers and judges share "
+	             "one set of ids)");
+
+	/* tools */
+	assert_error(JA "    model: openai/x\n    tools: all\n",
+	             "t.yaml:5:12: 'tools' must be from-run or a list of {name, description}, got 'all'");
+	assert_error(JA "    model: openai/x\n    tools: {weather: x}\n",
+	             "t.yaml:5:12: 'tools' must be from-run or a list of {name, description}, got a mapping");
+	assert_error(JA "    model: openai/x\n    tools: []\n",
+	             "t.yaml:5:12: 'tools' lists no tool (tools: from-run takes the run's definitions)");
+	assert_error(JA "    model: openai/x\n    tools: [weather]\n",
+	             "t.yaml:5:13: each tool must be a mapping {name, description}, got a string");
+	assert_error(JA "    model: openai/x\n    tools: [{description: d}]\n",
+	             "t.yaml:5:13: a tool needs 'name'");
+	assert_error(JA "    model: openai/x\n    tools:\n      - name: w\n",
+	             "t.yaml:6:9: tool 'w' needs 'description'");
+	assert_error(JA "    model: openai/x\n    tools: [{name: w, description: d, kind: f}]\n",
+	             "t.yaml:5:39: unknown key 'kind' (expected one of: name, description, parameters)");
+	assert_error(JA "    model: openai/x\n    tools: [{name: w, description: d}, {name: w, description: e}]\n",
+	             "t.yaml:5:47: tool 'w' is listed twice");
+	assert_error(JA "    model: openai/x\n    tools: [{name: w, description: d, parameters: [1]}]\n",
+	             "t.yaml:5:51: a tool's 'parameters' must be a JSON Schema mapping");
+
+	/* threshold and scale */
+	assert_error(JA "    model: openai/x\n    threshold: 2\n",
+	             "t.yaml:5:16: threshold 2 is off the scale of 'a' (0..1)");
+	assert_error(JA "    model: openai/x\n    threshold: high\n",
+	             "t.yaml:5:16: wrong type for 'threshold': expected a number, got a string");
+	assert_error("judges:\n  - id: a\n    rubric: tool-call-accuracy-1to5\n    model: openai/x\n"
+	             "    threshold: 6\n",
+	             "t.yaml:5:16: threshold 6 is off the scale of 'a' (1..5)");
+	assert_error("judges:\n  - id: a\n    rubric: tool-call-accuracy-1to5\n    model: openai/x\n"
+	             "    threshold: 0\n",
+	             "t.yaml:5:16: threshold 0 is off the scale of 'a' (1..5)");
+	assert_error("judges:\n  - id: a\n    rubric: tool-call-accuracy-1to5\n    model: openai/x\n"
+	             "    threshold: 2.5\n",
+	             "t.yaml:5:16: threshold 2.5 is not one of the levels 1..5");
+	assert_error(JA "    model: openai/x\n    scale: {min: 0, max: 1}\n",
+	             "t.yaml:5:12: 'scale' is only for custom judges ('tool-appropriateness' scores 0..1)");
+
+#define JC "judges:\n  - id: h\n    rubric: custom\n    model: openai/x\n"
+	assert_error(JC "    scale: {min: 1, max: 5, pass: 4}\n",
+	             "t.yaml:2:5: custom judge 'h' needs 'prompt_file'");
+	assert_error(JC "    prompt_file: h.txt\n", "t.yaml:2:5: custom judge 'h' needs 'scale' ({min, max, pass})");
+	assert_error(JC "    prompt_file: h.txt\n    scale: 5\n", "t.yaml:6:12: 'scale' must be a mapping, got a value");
+	assert_error(JC "    prompt_file: h.txt\n    scale: {max: 5, pass: 4}\n", "t.yaml:6:12: 'scale' needs 'min'");
+	assert_error(JC "    prompt_file: h.txt\n    scale: {min: 1, pass: 4}\n", "t.yaml:6:12: 'scale' needs 'max'");
+	assert_error(JC "    prompt_file: h.txt\n    scale: {min: 5, max: 1, pass: 4}\n",
+	             "t.yaml:6:26: 'max' (1) must be above 'min' (5)");
+	assert_error(JC "    prompt_file: h.txt\n    scale: {min: 1, max: 5, pass: 6}\n",
+	             "t.yaml:6:35: pass 6 is off the scale of 'h' (1..5)");
+	assert_error(JC "    prompt_file: h.txt\n    scale: {min: 1, max: 5, best: 6}\n",
+	             "t.yaml:6:29: unknown key 'best' (expected one of: min, max, pass)");
+	assert_error(JC "    prompt_file: h.txt\n    scale: {min: 1, max: 5}\n",
+	             "t.yaml:6:12: 'scale' needs 'pass' (the lowest passing score)");
+	assert_error(JC "    prompt_file: h.txt\n    scale: {min: 1, max: 5, pass: 3}\n    threshold: 3\n",
+	             "t.yaml:7:16: give the pass mark once: scale's 'pass' or 'threshold'");
+	assert_error(JC "    prompt_file: h.txt\n    scale: {min: 1, max: 5}\n    threshold: 9\n",
+	             "t.yaml:7:16: threshold 9 is off the scale of 'h' (1..5)");
+	assert_error(JC "    prompt_file: h.txt\n    scale: {min: a, max: 5, pass: 3}\n",
+	             "t.yaml:6:18: wrong type for 'min': expected a number, got a string");
+
+	/* timeout and retries */
+	assert_error(JA "    model: openai/x\n    timeout: 0\n",
+	             "t.yaml:5:14: 'timeout' must be a number of seconds above 0 (at most 3600)");
+	assert_error(JA "    model: openai/x\n    max_retries: 1.5\n",
+	             "t.yaml:5:18: 'max_retries' must be a whole number from 0 to 20");
+}
+
+static void assert_error_in_tmp(const char *text, const char *want)
+{
+	struct config c;
+	if (load_in_tmp(&c, text) != -1)
+		fail_msg("expected an error for:\n%s", text);
+	assert_string_equal(errbuf, want);
+	assert_null(c.judges);
+	assert_int_equal(c.njudges, 0);
+	config_free(&c);
+}
+
+static void test_judge_prompt_errors(void **state)
+{
+	(void)state;
+	char want[1024];
+	judges_datadir();
+
+	/* A prompt file that is not there, pointed at in the YAML. */
+	snprintf(want, sizeof want, "t.yaml:5:18: cannot read the prompt: %s/nope.txt: No such file "
+	         "or directory", tmpdir);
+	assert_error_in_tmp(JC "    prompt_file: nope.txt\n    scale: {min: 1, max: 5, pass: 4}\n", want);
+
+	/* Problems inside a prompt file point into it. */
+	tmp_write("bad.txt", "=== system\nBe fair.\n=== user\nRate: {{inptu}}\n");
+	snprintf(want, sizeof want, "%s/bad.txt:4:7: unknown placeholder '{{inptu}}' (known: input, "
+	         "output, conversation, tool_calls, tools_called, tools, tool_definitions, expected, "
+	         "run_id, min, max, pass)", tmpdir);
+	assert_error_in_tmp(JC "    prompt_file: bad.txt\n    scale: {min: 1, max: 5, pass: 4}\n", want);
+
+	tmp_write("bad.txt", "Some words\n=== user\nRate {{output}}\n");
+	snprintf(want, sizeof want, "%s/bad.txt:1:1: text before the first section header (start a "
+	         "section with a line '=== NAME'; notes before it begin with '#')", tmpdir);
+	assert_error_in_tmp(JC "    prompt_file: bad.txt\n    scale: {min: 1, max: 5, pass: 4}\n", want);
+
+	tmp_write("bad.txt", "=== user\nRate {{output}}\n=== analyse\nx\n");
+	snprintf(want, sizeof want, "%s/bad.txt:3:5: unknown section 'analyse' for rubric 'custom' "
+	         "(expected: system, user)", tmpdir);
+	assert_error_in_tmp(JC "    prompt_file: bad.txt\n    scale: {min: 1, max: 5, pass: 4}\n", want);
+
+	/* A section the rubric needs is missing: said at prompt_file. */
+	tmp_write("bad.txt", "=== system\nx\n=== analyse\nRate {{input}}\n");
+	snprintf(want, sizeof want, "t.yaml:5:18: %s/bad.txt: no '=== reason' section (rubric "
+	         "'tool-appropriateness' needs it)", tmpdir);
+	assert_error_in_tmp(JA "    model: openai/x\n    prompt_file: bad.txt\n", want);
+	tmp_unlink("bad.txt");
+
+	/* Without the data folder the built-in prompt cannot be found. */
+	judge_set_datadir("no-such-folder");
+	assert_error(JA "    model: openai/x\n",
+	             "t.yaml:3:13: cannot read the built-in prompt of 'tool-appropriateness': "
+	             "no-such-folder/prompts/tool-appropriateness.txt: No such file or directory (is the "
+	             "data folder there? TCREVIEW_DATADIR names it)");
+	judges_datadir();
+}
+#undef JA
+#undef JC
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -992,6 +1403,10 @@ int main(void)
 		cmocka_unit_test(test_load_file_in_cwd),
 		cmocka_unit_test(test_theme_and_keys),
 		cmocka_unit_test(test_theme_and_keys_errors),
+		cmocka_unit_test(test_judges),
+		cmocka_unit_test(test_judge_hash),
+		cmocka_unit_test(test_judges_errors),
+		cmocka_unit_test(test_judge_prompt_errors),
 	};
 	return cmocka_run_group_tests(tests, make_tmpdir, remove_tmpdir);
 }

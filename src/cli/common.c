@@ -9,11 +9,17 @@
 #include <yaml.h>
 
 #include "cli.h"
+#include "judge.h"
 
 int cli_load_config(struct config *c, const char *path)
 {
 	char err[1024];
 	struct stat st;
+	/* The configuration reads the judges' built-in prompts from prompts/
+	 * beside the demo data. */
+	const char *data = cli_datadir();
+	if (data)
+		judge_set_datadir(data);
 	if (!path && stat("tcreview.yaml", &st) == 0)
 		path = "tcreview.yaml";
 	if (!path)

@@ -6,6 +6,8 @@
  * is then walked once into struct config and thrown away. */
 #include "config.h"
 #include "hash.h"
+#include "judge.h"
+#include "prompt.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -115,24 +117,46 @@ static char *xstrdup(const char *s)
 	return xstrndup(s, strlen(s));
 }
 
-static int fail_at(struct ctx *x, int line, int col, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
+static int vfail_in(struct ctx *x, const char *file, int line, int col, const char *fmt,
+                    va_list ap) __attribute__((format(printf, 5, 0)));
 
 /* Records the first error only: later ones are usually consequences. */
-static int fail_at(struct ctx *x, int line, int col, const char *fmt, ...)
+static int vfail_in(struct ctx *x, const char *file, int line, int col, const char *fmt,
+                    va_list ap)
 {
 	if (x->failed)
 		return -1;
 	x->failed = true;
 	if (!x->err || !x->errlen)
 		return -1;
-	int n = snprintf(x->err, x->errlen, "%s:%d:%d: ", x->name, line, col);
-	if (n >= 0 && (size_t)n < x->errlen) {
-		va_list ap;
-		va_start(ap, fmt);
+	int n = snprintf(x->err, x->errlen, "%s:%d:%d: ", file, line, col);
+	if (n >= 0 && (size_t)n < x->errlen)
 		vsnprintf(x->err + n, x->errlen - (size_t)n, fmt, ap);
-		va_end(ap);
-	}
+	return -1;
+}
+
+static int fail_at(struct ctx *x, int line, int col, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+static int fail_at(struct ctx *x, int line, int col, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vfail_in(x, x->name, line, col, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+/* An error in another file the configuration names (a prompt file). */
+static int fail_in(struct ctx *x, const char *file, int line, int col, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
+
+static int fail_in(struct ctx *x, const char *file, int line, int col, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vfail_in(x, file, line, col, fmt, ap);
+	va_end(ap);
 	return -1;
 }
 
@@ -1140,6 +1164,10 @@ static int scorer_parse(struct ctx *x, struct config *c, const struct ynode *m)
 		if (strcmp(c->scorers[i].id, sc->id) == 0)
 			return fail(x, idn, "duplicate scorer id '%s' (first at line %d)", sc->id,
 			            c->scorers[i].line);
+	for (size_t i = 0; i < c->njudges; i++)
+		if (c->judges[i].id && strcmp(c->judges[i].id, sc->id) == 0)
+			return fail(x, idn, "duplicate id '%s': judge at line %d has it (scorers and "
+			            "judges share one set of ids)", sc->id, c->judges[i].line);
 	if (!typen)
 		return fail(x, m, "scorer '%s' has no 'type'", sc->id);
 
@@ -1217,12 +1245,419 @@ static int scorers_parse(struct ctx *x, struct config *c, const struct ynode *n)
 	return 0;
 }
 
+/* ---- judges ------------------------------------------------------------ */
+
+#define JUDGE_KEYS "id, rubric, model, base_url, endpoint, api_version, api_key_env, tools, " \
+                   "threshold, scale, prompt_file, timeout, max_retries"
+
+static void judge_conf_free(struct judge_conf *j)
+{
+	free(j->id);
+	free(j->model);
+	free(j->base_url);
+	free(j->endpoint);
+	free(j->api_version);
+	free(j->api_key_env);
+	json_decref(j->tools);
+	free(j->prompt_text);
+	free(j->prompt_source);
+	memset(j, 0, sizeof *j);
+}
+
+static int number_parse(struct ctx *x, const struct ynode *v, const char *what, double *out)
+{
+	json_t *j;
+	if (v->kind != YN_SCALAR)
+		return fail(x, v, "wrong type for '%s': expected a number, got %s", what,
+		            node_kind_name(v));
+	if (scalar_json(x, v, &j))
+		return -1;
+	if (!json_is_number(j)) {
+		fail(x, v, "wrong type for '%s': expected a number, got %s", what, json_kind_name(j));
+		json_decref(j);
+		return -1;
+	}
+	*out = json_number_value(j);
+	json_decref(j);
+	return 0;
+}
+
+static int url_parse(struct ctx *x, const struct ynode *v, const char *what, char **out)
+{
+	if (node_cstr(x, v, what, out))
+		return -1;
+	if (strncmp(*out, "http://", 7) != 0 && strncmp(*out, "https://", 8) != 0)
+		return fail(x, v, "'%s' must be an http:// or https:// address, got '%s'", what, *out);
+	return 0;
+}
+
+static int env_name_parse(struct ctx *x, const struct ynode *v, char **out)
+{
+	if (node_cstr(x, v, "api_key_env", out))
+		return -1;
+	for (const char *p = *out; *p; p++) {
+		char ch = *p;
+		bool ok = (ch >= 'A' && ch <= 'Z') || (ch >= 'a' && ch <= 'z') || ch == '_' ||
+		          (p != *out && ch >= '0' && ch <= '9');
+		if (!ok)
+			return fail(x, v, "'api_key_env' names an environment variable (letters, digits "
+			            "and _), got '%s'", *out);
+	}
+	return 0;
+}
+
+/* tools: from-run, or [{name, description, parameters?}]. */
+static int judge_tools_parse(struct ctx *x, const struct ynode *v, json_t **out)
+{
+	static const char shape[] = "'tools' must be from-run or a list of {name, description}";
+	*out = NULL;
+	if (v->kind == YN_SCALAR) {
+		if (key_is(v, "from-run"))
+			return 0;
+		return fail(x, v, "%s, got '%.*s'", shape, (int)v->len, v->text);
+	}
+	if (v->kind != YN_SEQ)
+		return fail(x, v, "%s, got a mapping", shape);
+	if (v->nkids == 0)
+		return fail(x, v, "'tools' lists no tool (tools: from-run takes the run's definitions)");
+	json_t *list = json_array();
+	*out = list;
+	for (size_t i = 0; i < v->nkids; i++) {
+		const struct ynode *t = v->kids[i], *namen = NULL;
+		char *name = NULL, *desc = NULL;
+		json_t *params = NULL;
+		int rc = 0;
+		if (t->kind != YN_MAP)
+			return fail(x, t, "each tool must be a mapping {name, description}, got %s",
+			            node_kind_name(t));
+		for (size_t k = 0; k + 1 < t->nkids && rc == 0; k += 2) {
+			const struct ynode *kk = t->kids[k], *vv = t->kids[k + 1];
+			if (key_is(kk, "name") || key_is(kk, "id")) {
+				/* Mastra's tools have an id where the others have a name. */
+				if (name)
+					rc = fail(x, kk, "a tool has both 'name' and 'id'");
+				else
+					rc = node_cstr(x, vv, "name", &name);
+				namen = vv;
+			} else if (key_is(kk, "description")) {
+				rc = node_cstr(x, vv, "description", &desc);
+			} else if (key_is(kk, "parameters")) {
+				rc = node_json(x, vv, 0, &params);
+				if (rc == 0 && !json_is_object(params))
+					rc = fail(x, vv, "a tool's 'parameters' must be a JSON Schema mapping");
+			} else {
+				rc = unknown_key(x, kk, "name, description, parameters");
+			}
+		}
+		if (rc == 0 && !name)
+			rc = fail(x, t, "a tool needs 'name'");
+		if (rc == 0 && !desc)
+			rc = fail(x, t, "tool '%s' needs 'description'", name);
+		for (size_t k = 0; rc == 0 && k < json_array_size(list); k++)
+			if (strcmp(json_string_value(json_object_get(json_array_get(list, k), "name")),
+			           name) == 0)
+				rc = fail(x, namen, "tool '%s' is listed twice", name);
+		if (rc == 0) {
+			json_t *o = json_object();
+			json_object_set_new(o, "name", json_string(name));
+			json_object_set_new(o, "description", json_string(desc));
+			if (params)
+				json_object_set(o, "parameters", params);
+			if (!json_object_get(o, "name") || !json_object_get(o, "description"))
+				rc = fail(x, t, "the tool is not valid UTF-8");
+			json_array_append_new(list, o);
+		}
+		free(name);
+		free(desc);
+		json_decref(params);
+		if (rc)
+			return -1;
+	}
+	return 0;
+}
+
+/* scale: {min, max, pass}. */
+static int judge_scale_parse(struct ctx *x, struct judge_conf *j, const struct ynode *v,
+                             const struct ynode **passn, double *pass)
+{
+	const struct ynode *minn = NULL, *maxn = NULL;
+	*passn = NULL;
+	if (section_map(x, v, "scale"))
+		return -1;
+	for (size_t i = 0; i + 1 < v->nkids; i += 2) {
+		const struct ynode *k = v->kids[i], *n = v->kids[i + 1];
+		if (key_is(k, "min"))
+			minn = n;
+		else if (key_is(k, "max"))
+			maxn = n;
+		else if (key_is(k, "pass"))
+			*passn = n;
+		else
+			return unknown_key(x, k, "min, max, pass");
+	}
+	if (!minn)
+		return fail(x, v, "'scale' needs 'min'");
+	if (!maxn)
+		return fail(x, v, "'scale' needs 'max'");
+	if (number_parse(x, minn, "min", &j->scale_min) || number_parse(x, maxn, "max", &j->scale_max))
+		return -1;
+	if (!(j->scale_min < j->scale_max))
+		return fail(x, maxn, "'max' (%g) must be above 'min' (%g)", j->scale_max, j->scale_min);
+	if (*passn && number_parse(x, *passn, "pass", pass))
+		return -1;
+	return 0;
+}
+
+/* Reads the judge's prompt (its prompt_file, else the rubric's built-in
+ * one from the data folder) and checks it against the rubric, so that a
+ * typo in a placeholder is found now rather than in every verdict. */
+static int judge_prompt_load(struct ctx *x, const struct config *c, struct judge_conf *j,
+                             const struct ynode *filen, const struct ynode *rubricn)
+{
+	char msg[1024];
+	const struct ynode *at = filen ? filen : rubricn;
+	if (filen) {
+		char *file;
+		if (node_cstr(x, filen, "prompt_file", &file))
+			return -1;
+		j->prompt_source = path_join(c->dir, file);
+		free(file);
+	} else {
+		j->prompt_source = prompt_builtin_path(j->rubric->prompt_file);
+	}
+	if (prompt_read(j->prompt_source, &j->prompt_text, msg, sizeof msg) < 0) {
+		if (filen)
+			return fail(x, at, "cannot read the prompt: %s", msg);
+		return fail(x, at, "cannot read the built-in prompt of '%s': %s (is the data folder "
+		            "there? TCREVIEW_DATADIR names it)", j->rubric->name, msg);
+	}
+	int line, col;
+	if (rubric_check_prompt(j->rubric, j->prompt_text, &line, &col, msg, sizeof msg) < 0) {
+		if (line > 0)
+			return fail_in(x, j->prompt_source, line, col, "%s", msg);
+		return fail(x, at, "%s: %s", j->prompt_source, msg);
+	}
+	prompt_hash(j->prompt_text, j->prompt_hash);
+	return 0;
+}
+
+/* FNV-1a over what decides a verdict. The id, the key's variable and the
+ * timeouts are left out: renaming a judge or moving its key keeps its
+ * cached verdicts. */
+static void judge_hash(struct judge_conf *j)
+{
+	uint64_t h = HASH_FNV_SEED;
+	char num[128];
+	hash_add(&h, "rubric=");
+	hash_add(&h, j->rubric->name);
+	hash_add(&h, "\nmodel=");
+	hash_add(&h, j->model);
+	snprintf(num, sizeof num, "\nprovider=%s%d", judge_provider_prefix(j->provider), (int)j->provider);
+	hash_add(&h, num);
+	hash_add(&h, "\nbase_url=");
+	hash_add(&h, j->base_url ? j->base_url : "");
+	hash_add(&h, "\nendpoint=");
+	hash_add(&h, j->endpoint ? j->endpoint : "");
+	hash_add(&h, "\napi_version=");
+	hash_add(&h, j->api_version ? j->api_version : "");
+	hash_add(&h, "\ntools=");
+	if (j->tools)
+		hash_json(&h, j->tools);
+	else
+		hash_add(&h, "from-run");
+	snprintf(num, sizeof num, "\nthreshold=%.17g\nscale=%.17g..%.17g\nprompt=", j->threshold,
+	         j->scale_min, j->scale_max);
+	hash_add(&h, num);
+	hash_add(&h, j->prompt_hash);
+	hash_add(&h, "\n");
+	hash_hex(h, j->hash);
+}
+
+static int judge_parse(struct ctx *x, struct config *c, const struct ynode *m)
+{
+	struct judge_conf *j = &c->judges[c->njudges++];   /* counted now: freed on error */
+	const struct ynode *idn = NULL, *rubricn = NULL, *modeln = NULL, *basen = NULL,
+	                   *endpointn = NULL, *versionn = NULL, *keyenvn = NULL, *toolsn = NULL,
+	                   *thresholdn = NULL, *scalen = NULL, *filen = NULL, *timeoutn = NULL,
+	                   *retriesn = NULL;
+	j->line = m->line;
+	j->col = m->col;
+	j->timeout_s = 60;
+	j->max_retries = 4;
+
+	if (m->kind != YN_MAP)
+		return fail(x, m, "each judge must be a mapping with 'id', 'rubric' and 'model', got %s",
+		            node_kind_name(m));
+	for (size_t i = 0; i + 1 < m->nkids; i += 2) {
+		const struct ynode *k = m->kids[i], *v = m->kids[i + 1];
+		const struct ynode **slot =
+			key_is(k, "id") ? &idn : key_is(k, "rubric") ? &rubricn
+		      : key_is(k, "model") ? &modeln : key_is(k, "base_url") ? &basen
+		      : key_is(k, "endpoint") ? &endpointn : key_is(k, "api_version") ? &versionn
+		      : key_is(k, "api_key_env") ? &keyenvn : key_is(k, "tools") ? &toolsn
+		      : key_is(k, "threshold") ? &thresholdn : key_is(k, "scale") ? &scalen
+		      : key_is(k, "prompt_file") ? &filen : key_is(k, "timeout") ? &timeoutn
+		      : key_is(k, "max_retries") ? &retriesn : NULL;
+		if (slot) {
+			*slot = v;
+			continue;
+		}
+		/* A key in the file ends up in backups, diffs and bug reports. */
+		if (key_is(k, "api_key") || key_is(k, "key"))
+			return fail(x, k, "a key does not belong in the configuration: put it in an "
+			            "environment variable and name that with api_key_env");
+		return fail(x, k, "unknown key '%.*s' for a judge (known: " JUDGE_KEYS ")",
+		            (int)k->len, k->text);
+	}
+
+	if (!idn)
+		return fail(x, m, "judge has no 'id'");
+	if (node_cstr(x, idn, "id", &j->id))
+		return -1;
+	if (!id_valid(j->id))
+		return fail(x, idn, "invalid judge id '%s' (use letters, digits and _ . : -)", j->id);
+	for (size_t i = 0; i + 1 < c->njudges; i++)
+		if (strcmp(c->judges[i].id, j->id) == 0)
+			return fail(x, idn, "duplicate judge id '%s' (first at line %d)", j->id,
+			            c->judges[i].line);
+	for (size_t i = 0; i < c->nscorers; i++)
+		if (c->scorers[i].id && strcmp(c->scorers[i].id, j->id) == 0)
+			return fail(x, idn, "duplicate id '%s': scorer at line %d has it (scorers and "
+			            "judges share one set of ids)", j->id, c->scorers[i].line);
+
+	if (!rubricn)
+		return fail(x, m, "judge '%s' has no 'rubric'", j->id);
+	char *name;
+	if (node_cstr(x, rubricn, "rubric", &name))
+		return -1;
+	j->rubric = rubric_find(name);
+	if (!j->rubric) {
+		struct strbuf sb = STRBUF_INIT;
+		for (size_t i = 0; rubric_table[i]; i++) {
+			if (i)
+				strbuf_addstr(&sb, ", ");
+			strbuf_addstr(&sb, rubric_table[i]->name);
+		}
+		fail(x, rubricn, "unknown rubric '%s' (known: %s)", name, sb.buf ? sb.buf : "none");
+		strbuf_release(&sb);
+		free(name);
+		return -1;
+	}
+	free(name);
+
+	if (basen && url_parse(x, basen, "base_url", &j->base_url))
+		return -1;
+	if (!modeln)
+		return fail(x, m, "judge '%s' has no 'model' (e.g. openai/gpt-4o-mini)", j->id);
+	char *model;
+	const char *rest;
+	if (node_cstr(x, modeln, "model", &model))
+		return -1;
+	if (judge_parse_model(model, j->base_url != NULL, &j->provider, &rest) < 0) {
+		if (strchr(model, '/') && !strchr(model, '/')[1])
+			fail(x, modeln, "model '%s' names no model after its provider", model);
+		else
+			fail(x, modeln, "unknown provider in model '%s' (known: openai/, ollama/, azure/, "
+			     "anthropic/; another OpenAI-compatible server needs base_url)", model);
+		free(model);
+		return -1;
+	}
+	j->model = xstrdup(rest);
+	free(model);
+
+	if (j->provider == PROVIDER_AZURE) {
+		if (!endpointn)
+			return fail(x, m, "judge '%s' (azure/) needs 'endpoint' "
+			            "(e.g. https://NAME.openai.azure.com)", j->id);
+		if (!versionn)
+			return fail(x, m, "judge '%s' (azure/) needs 'api_version' (e.g. \"2024-10-21\")",
+			            j->id);
+		if (url_parse(x, endpointn, "endpoint", &j->endpoint) ||
+		    node_cstr(x, versionn, "api_version", &j->api_version))
+			return -1;
+	} else if (endpointn || versionn) {
+		const struct ynode *n = endpointn ? endpointn : versionn;
+		return fail(x, n, "'%s' is only for azure/ models", endpointn ? "endpoint" : "api_version");
+	}
+	if (keyenvn && env_name_parse(x, keyenvn, &j->api_key_env))
+		return -1;
+	if (toolsn && judge_tools_parse(x, toolsn, &j->tools))
+		return -1;
+
+	/* The scale: the rubric's, or a custom judge's own. */
+	double pass = 0;
+	const struct ynode *passn = NULL;
+	/* Only a custom judge has no built-in prompt, and so no fixed scale. */
+	bool custom = !j->rubric->prompt_file;
+	if (custom) {
+		if (!filen)
+			return fail(x, m, "custom judge '%s' needs 'prompt_file'", j->id);
+		if (!scalen)
+			return fail(x, m, "custom judge '%s' needs 'scale' ({min, max, pass})", j->id);
+		if (judge_scale_parse(x, j, scalen, &passn, &pass))
+			return -1;
+		if (passn && thresholdn)
+			return fail(x, thresholdn, "give the pass mark once: scale's 'pass' or 'threshold'");
+		if (!passn && !thresholdn)
+			return fail(x, scalen, "'scale' needs 'pass' (the lowest passing score)");
+	} else {
+		if (scalen)
+			return fail(x, scalen, "'scale' is only for custom judges ('%s' scores %s)",
+			            j->rubric->name, scale_name(j->rubric->scale));
+		double lo, hi;
+		scale_range(j->rubric->scale, &lo, &hi);
+		j->scale_min = lo;
+		j->scale_max = hi;
+	}
+	j->threshold = passn ? pass : j->rubric->default_threshold;
+	const struct ynode *markn = passn ? passn : thresholdn;
+	if (thresholdn && number_parse(x, thresholdn, "threshold", &j->threshold))
+		return -1;
+	if (markn && (j->threshold < j->scale_min || j->threshold > j->scale_max))
+		return fail(x, markn, "%s %g is off the scale of '%s' (%g..%g)",
+		            passn ? "pass" : "threshold", j->threshold, j->id, j->scale_min, j->scale_max);
+	if (markn && j->rubric->scale == SCALE_1TO5 && !custom && j->threshold != floor(j->threshold))
+		return fail(x, markn, "threshold %g is not one of the levels 1..5", j->threshold);
+
+	if (timeoutn) {
+		if (number_parse(x, timeoutn, "timeout", &j->timeout_s))
+			return -1;
+		if (!(j->timeout_s > 0) || j->timeout_s > 3600)
+			return fail(x, timeoutn, "'timeout' must be a number of seconds above 0 (at most 3600)");
+	}
+	if (retriesn) {
+		double r;
+		if (number_parse(x, retriesn, "max_retries", &r))
+			return -1;
+		if (r != floor(r) || r < 0 || r > 20)
+			return fail(x, retriesn, "'max_retries' must be a whole number from 0 to 20");
+		j->max_retries = (int)r;
+	}
+
+	if (judge_prompt_load(x, c, j, filen, rubricn))
+		return -1;
+	judge_hash(j);
+	return 0;
+}
+
+static int judges_parse(struct ctx *x, struct config *c, const struct ynode *n)
+{
+	if (n->kind != YN_SEQ)
+		return fail(x, n, "'judges' must be a list of judges, got %s",
+		            n->kind == YN_SCALAR ? "a value" : node_kind_name(n));
+	c->judges = xcalloc(n->nkids, sizeof *c->judges);
+	for (size_t i = 0; i < n->nkids; i++)
+		if (judge_parse(x, c, n->kids[i]))
+			return -1;
+	return 0;
+}
+
 static int config_walk(struct ctx *x, struct config *c, const struct ynode *root)
 {
 	if (node_is_null(root))
 		return 0;       /* "---" alone, or "~": an empty configuration */
 	if (root->kind != YN_MAP)
-		return fail(x, root, "the configuration must be a mapping of runs, expectations and scorers");
+		return fail(x, root, "the configuration must be a mapping of runs, expectations, scorers and judges");
 
 	for (size_t i = 0; i + 1 < root->nkids; i += 2) {
 		const struct ynode *k = root->kids[i], *v = root->kids[i + 1];
@@ -1233,12 +1668,14 @@ static int config_walk(struct ctx *x, struct config *c, const struct ynode *root
 			rc = node_is_null(v) ? 0 : expect_parse(x, c, v);
 		else if (key_is(k, "scorers"))
 			rc = node_is_null(v) ? 0 : scorers_parse(x, c, v);
+		else if (key_is(k, "judges"))
+			rc = node_is_null(v) ? 0 : judges_parse(x, c, v);
 		else if (key_is(k, "theme"))
 			rc = node_is_null(v) ? 0 : theme_parse_conf(x, c, v);
 		else if (key_is(k, "keys"))
 			rc = node_is_null(v) ? 0 : keys_parse(x, c, v);
 		else
-			rc = unknown_key(x, k, "runs, expectations, scorers, theme, keys");
+			rc = unknown_key(x, k, "runs, expectations, scorers, judges, theme, keys");
 		if (rc)
 			return -1;
 	}
@@ -1332,6 +1769,9 @@ void config_free(struct config *c)
 		free(sc->id);
 	}
 	free(c->scorers);
+	for (size_t i = 0; i < c->njudges; i++)
+		judge_conf_free(&c->judges[i]);
+	free(c->judges);
 	free(c->theme);
 	for (size_t i = 0; i < c->nkeys; i++) {
 		free(c->keys[i].action);

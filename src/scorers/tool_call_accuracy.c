@@ -146,6 +146,11 @@ static void tca_extract(const struct run *r, json_t *tools, json_t *infos)
 	}
 }
 
+void scorer_tool_call_infos(const struct run *r, json_t *tools, json_t *infos)
+{
+	tca_extract(r, tools, infos);
+}
+
 static long index_of(json_t *tools, json_t *name)
 {
 	size_t i;

@@ -1,0 +1,243 @@
+/* job.c - one judge on one run: the rubric's requests in turn, one retry
+ * for an unusable answer, then a verdict.
+ *
+ * The job knows nothing of HTTP: the client asks it for the next prompt
+ * and hands back the answer, so the whole state machine is testable with
+ * canned replies. What is the same for every rubric lives here: the schema
+ * written into the prompt for providers without structured output, the
+ * retry that spells the schema out, token accounting, and the fields every
+ * verdict carries (model, prompt hash, usage, and the raw reply when the
+ * answer could not be used). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "judge_int.h"
+#include "strbuf.h"
+
+struct judge_job {
+	const struct judge_conf *j;
+	const struct rubric_ops *ops;
+	void *st;                   /* the rubric's state; NULL when skipped at once */
+	int step;
+	int attempt;                /* 0, or 1 for the retry */
+	bool done;
+	bool have_prompt;
+	struct judge_prompt base;   /* the rubric's prompt for this step */
+	char *user;                 /* the user text we send: base.user and our notes */
+	struct verdict v;
+	long prompt_tokens, completion_tokens;   /* -1 while no reply has said */
+	int requests;
+	double seconds;
+};
+
+static void *xcalloc1(size_t size)
+{
+	void *p = calloc(1, size);
+	if (!p)
+		abort();
+	return p;
+}
+
+static void schema_text(struct strbuf *sb, const json_t *schema)
+{
+	char *s = json_dumps(schema, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+	strbuf_addstr(sb, s ? s : "{}");
+	free(s);
+}
+
+/* The user text for the current attempt. A provider without structured
+ * output learns the schema from the prompt; a retry says what went wrong
+ * and that the answer must match the schema (Mastra retries the same way,
+ * and so without asking for structured output again). */
+static void build_user(struct judge_job *job, const char *why)
+{
+	struct strbuf sb = STRBUF_INIT;
+	const struct judge_prompt *p = &job->base;
+
+	strbuf_addstr(&sb, p->user ? p->user : "");
+	if (p->schema && !judge_structured_output(job->j->provider)) {
+		strbuf_addstr(&sb, "\n\nReply with one JSON object and nothing else. "
+		                   "It must satisfy this JSON Schema:\n");
+		schema_text(&sb, p->schema);
+	}
+	if (why && p->schema) {
+		strbuf_addf(&sb, "\n\nYour previous reply could not be used: %s.\n"
+		                 "Reply again with a single JSON object, without a code fence or any "
+		                 "other text. It must match this JSON Schema exactly:\n", why);
+		schema_text(&sb, p->schema);
+	} else if (why) {
+		strbuf_addf(&sb, "\n\nYour previous reply could not be used: %s. Answer again.", why);
+	}
+	free(job->user);
+	job->user = strbuf_detach(&sb);
+}
+
+static void add_meta(struct judge_job *job)
+{
+	struct verdict *v = &job->v;
+	if (!v->details)
+		v->details = json_object();
+	if (!json_is_object(v->details))
+		return;
+	struct strbuf sb = STRBUF_INIT;
+	strbuf_addf(&sb, "%s%s", judge_provider_prefix(job->j->provider),
+	            job->j->model ? job->j->model : "");
+	json_object_set_new(v->details, "model", json_string(sb.buf));
+	strbuf_release(&sb);
+	json_object_set_new(v->details, "prompt_hash", json_string(job->j->prompt_hash));
+
+	json_t *u = json_object();
+	long pt = job->prompt_tokens, ct = job->completion_tokens;
+	json_object_set_new(u, "prompt_tokens", pt >= 0 ? json_integer(pt) : json_null());
+	json_object_set_new(u, "completion_tokens", ct >= 0 ? json_integer(ct) : json_null());
+	json_object_set_new(u, "total_tokens",
+	                    pt >= 0 || ct >= 0 ? json_integer((pt > 0 ? pt : 0) + (ct > 0 ? ct : 0))
+	                                       : json_null());
+	json_object_set_new(u, "requests", json_integer(job->requests));
+	json_object_set_new(u, "seconds", json_real(job->seconds));
+	json_object_set_new(v->details, "usage", u);
+}
+
+static void finish(struct judge_job *job)
+{
+	job->done = true;
+	job->have_prompt = false;
+	add_meta(job);
+}
+
+/* Asks the rubric for the current step's prompt; without one the rubric
+ * is through and makes its verdict. */
+static void load_step(struct judge_job *job)
+{
+	struct judge_prompt p;
+	memset(&p, 0, sizeof p);
+	if (!job->ops->prompt(job->st, job->step, &p)) {
+		job->ops->finish(job->st, &job->v, job->j);
+		finish(job);
+		return;
+	}
+	p.step = job->step;
+	job->base = p;
+	job->attempt = 0;
+	job->have_prompt = true;
+	build_user(job, NULL);
+}
+
+struct judge_job *judge_job_new(const struct judge_conf *j, const struct run *r, json_t *expected)
+{
+	struct judge_job *job = xcalloc1(sizeof *job);
+	job->j = j;
+	job->ops = j->rubric;
+	job->prompt_tokens = job->completion_tokens = -1;
+
+	if (r->load_error) {
+		verdict_error(&job->v, "run: %s", r->load_error);
+		finish(job);
+		return job;
+	}
+	char skip[512] = "";
+	job->st = job->ops->start(j, r, expected, skip, sizeof skip);
+	if (!job->st) {
+		verdict_skip(&job->v, "%s", skip[0] ? skip : "the rubric does not apply to this run");
+		finish(job);
+		return job;
+	}
+	load_step(job);
+	return job;
+}
+
+void judge_job_free(struct judge_job *job)
+{
+	if (!job)
+		return;
+	if (job->st)
+		job->ops->free(job->st);
+	verdict_clear(&job->v);
+	free(job->user);
+	free(job);
+}
+
+bool judge_job_next_prompt(struct judge_job *job, struct judge_prompt *out)
+{
+	if (job->done || !job->have_prompt)
+		return false;
+	*out = job->base;
+	out->user = job->user;
+	out->structured = job->base.structured && job->base.schema && job->attempt == 0 &&
+	                  judge_structured_output(job->j->provider);
+	out->step = job->step;
+	return true;
+}
+
+static void account(struct judge_job *job, const struct judge_reply *reply)
+{
+	job->requests++;
+	if (reply->prompt_tokens >= 0)
+		job->prompt_tokens = (job->prompt_tokens > 0 ? job->prompt_tokens : 0) + reply->prompt_tokens;
+	if (reply->completion_tokens >= 0)
+		job->completion_tokens = (job->completion_tokens > 0 ? job->completion_tokens : 0) +
+		                         reply->completion_tokens;
+	if (reply->seconds > 0)
+		job->seconds += reply->seconds;
+}
+
+void judge_job_take_reply(struct judge_job *job, const struct judge_reply *reply)
+{
+	if (job->done || !job->have_prompt)
+		return;
+	account(job, reply);
+	if (reply->error || !reply->text) {
+		verdict_error(&job->v, "judge: %s", reply->error ? reply->error : "no answer");
+		job->v.details = json_object();
+		if (reply->http_status)
+			json_object_set_new(job->v.details, "http_status", json_integer(reply->http_status));
+		json_object_set_new(job->v.details, "step", json_integer(job->step));
+		finish(job);
+		return;
+	}
+	char err[512] = "";
+	if (job->ops->absorb(job->st, job->step, reply->text, err, sizeof err) == 0) {
+		job->step++;
+		load_step(job);
+		return;
+	}
+	if (!err[0])
+		snprintf(err, sizeof err, "the answer is not what was asked for");
+	if (job->attempt == 0) {
+		job->attempt = 1;
+		build_user(job, err);
+		return;
+	}
+	verdict_error(&job->v, "judge: unusable answer after a retry: %s", err);
+	job->v.details = json_object();
+	json_object_set_new(job->v.details, "error", json_string(err));
+	json_object_set_new(job->v.details, "step", json_integer(job->step));
+	json_t *raw = json_string(reply->text);
+	/* Not UTF-8: keep what can be kept rather than nothing. */
+	json_object_set_new(job->v.details, "raw_reply", raw ? raw : json_string("(not valid UTF-8)"));
+	finish(job);
+}
+
+bool judge_job_done(const struct judge_job *job)
+{
+	return job->done;
+}
+
+void judge_job_verdict(const struct judge_job *job, struct verdict *out)
+{
+	memset(out, 0, sizeof *out);
+	if (!job->done) {
+		verdict_error(out, "judge: not finished");
+		return;
+	}
+	out->status = job->v.status;
+	out->score = job->v.score;
+	out->passed = job->v.passed;
+	out->details = job->v.details ? json_deep_copy(job->v.details) : NULL;
+	if (job->v.message) {
+		struct strbuf sb = STRBUF_INIT;
+		strbuf_addstr(&sb, job->v.message);
+		out->message = strbuf_detach(&sb);
+	}
+}

@@ -1,0 +1,170 @@
+/* rubrics.c - the table of rubrics, and what the configuration asks of the
+ * judges: model prefixes, prompt checks, scales. One line per rubric. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "judge_int.h"
+#include "strbuf.h"
+
+const struct rubric_ops *const rubric_table[] = {
+	&rubric_appropriateness,
+	&rubric_1to5,
+	&rubric_custom,
+	NULL,
+};
+
+const struct rubric_ops *rubric_find(const char *name)
+{
+	for (size_t i = 0; rubric_table[i]; i++)
+		if (strcmp(rubric_table[i]->name, name) == 0)
+			return rubric_table[i];
+	return NULL;
+}
+
+static bool in_list(const char *const *list, const char *s, size_t n)
+{
+	for (; list && *list; list++)
+		if (strlen(*list) == n && memcmp(*list, s, n) == 0)
+			return true;
+	return false;
+}
+
+static void list_join(struct strbuf *sb, const char *const *list)
+{
+	for (size_t i = 0; list && list[i]; i++) {
+		if (sb->len)
+			strbuf_addstr(sb, ", ");
+		strbuf_addstr(sb, list[i]);
+	}
+}
+
+int rubric_check_prompt(const struct rubric_ops *ops, const char *text, int *line, int *col,
+                        char *err, size_t errlen)
+{
+	struct prompt_doc doc;
+	static const char *const system[] = { "system", NULL };
+	if (prompt_parse(text, &doc, line, col, err, errlen) < 0)
+		return -1;
+
+	for (size_t i = 0; i < doc.n; i++) {
+		const struct prompt_section *sec = &doc.sec[i];
+		/* A file without headers is checked below for the sections it lacks. */
+		if (sec->header_line && strcmp(sec->name, "system") != 0 &&
+		    !in_list(ops->sections, sec->name, strlen(sec->name))) {
+			struct strbuf sb = STRBUF_INIT;
+			list_join(&sb, system);
+			list_join(&sb, ops->sections);
+			*line = sec->header_line;
+			*col = 5;
+			snprintf(err, errlen, "unknown section '%s' for rubric '%s' (expected: %s)", sec->name,
+			         ops->name, sb.buf);
+			strbuf_release(&sb);
+			return -1;
+		}
+		size_t pos = 0, at, nlen;
+		const char *name;
+		while (prompt_next_var(sec->text, sec->len, &pos, &at, &name, &nlen)) {
+			if (in_list(judge_common_vars, name, nlen) || in_list(ops->vars, name, nlen))
+				continue;
+			struct strbuf sb = STRBUF_INIT;
+			list_join(&sb, judge_common_vars);
+			list_join(&sb, ops->vars);
+			prompt_position(sec, at, line, col);
+			snprintf(err, errlen, "unknown placeholder '{{%.*s}}' (known: %s)", (int)nlen, name,
+			         sb.buf);
+			strbuf_release(&sb);
+			return -1;
+		}
+	}
+	for (const char *const *s = ops->sections; s && *s; s++) {
+		if (prompt_find(&doc, *s))
+			continue;
+		*line = *col = 0;
+		if (doc.n == 1 && strcmp(doc.sec[0].name, "user") == 0 && strcmp(*s, "user") != 0)
+			snprintf(err, errlen, "no '=== %s' section (rubric '%s' needs sections; the file has "
+			         "no '=== NAME' header)", *s, ops->name);
+		else
+			snprintf(err, errlen, "no '=== %s' section (rubric '%s' needs it)", *s, ops->name);
+		return -1;
+	}
+	return 0;
+}
+
+/* ---- providers ---------------------------------------------------------- */
+
+static const struct {
+	const char *prefix;
+	enum provider_kind kind;
+} prefixes[] = {
+	{ "openai/", PROVIDER_OPENAI },
+	{ "ollama/", PROVIDER_OLLAMA },
+	{ "azure/", PROVIDER_AZURE },
+	{ "anthropic/", PROVIDER_ANTHROPIC },
+};
+
+int judge_parse_model(const char *model, bool has_base_url, enum provider_kind *kind,
+                      const char **rest)
+{
+	for (size_t i = 0; i < sizeof prefixes / sizeof prefixes[0]; i++) {
+		size_t n = strlen(prefixes[i].prefix);
+		if (strncmp(model, prefixes[i].prefix, n) == 0) {
+			if (!model[n])
+				return -1;
+			*kind = prefixes[i].kind;
+			*rest = model + n;
+			return 0;
+		}
+	}
+	/* Servers that speak OpenAI's protocol name models as they like
+	 * ("meta-llama/Llama-3.1-8B"), so the whole name is theirs. */
+	if (!has_base_url)
+		return -1;
+	*kind = PROVIDER_COMPAT;
+	*rest = model;
+	return 0;
+}
+
+const char *judge_provider_prefix(enum provider_kind p)
+{
+	for (size_t i = 0; i < sizeof prefixes / sizeof prefixes[0]; i++)
+		if (prefixes[i].kind == p)
+			return prefixes[i].prefix;
+	return "";
+}
+
+bool judge_structured_output(enum provider_kind p)
+{
+	switch (p) {
+	case PROVIDER_OPENAI:
+	case PROVIDER_AZURE:
+	case PROVIDER_OLLAMA:
+		return true;
+	case PROVIDER_COMPAT:       /* unknown servers may refuse response_format */
+	case PROVIDER_ANTHROPIC:    /* the Messages API has no response format */
+		return false;
+	}
+	return false;
+}
+
+/* ---- scales ------------------------------------------------------------- */
+
+enum score_scale judge_scale(const struct judge_conf *j)
+{
+	if (j->rubric != &rubric_custom)
+		return j->rubric->scale;
+	if (j->scale_min == 1 && j->scale_max == 5)
+		return SCALE_1TO5;
+	if (j->scale_min == 0 && j->scale_max == 1)
+		return SCALE_UNIT;
+	/* Our scales cannot say 0..10; overrides are checked with
+	 * judge_scale_accepts, which knows the real range. */
+	return SCALE_UNIT;
+}
+
+bool judge_scale_accepts(const struct judge_conf *j, double v)
+{
+	if (j->rubric != &rubric_custom)
+		return scale_accepts(j->rubric->scale, v);
+	return isfinite(v) && v >= j->scale_min && v <= j->scale_max;
+}
