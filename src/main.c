@@ -18,6 +18,7 @@ static void usage(FILE *out)
 	"commands:\n"
 	"  review    the review screen (the default when files, or none, are given)\n"
 	"  score     score every run with the configured scorers (jsonl, table, junit)\n"
+	"  judge     ask the configured LLM judges about every run (jsonl)\n"
 	"\n"
 	"With no file, the review screen opens on the bundled demo.\n"
 	"`tcreview COMMAND --help` explains a command, `tcreview --help keys` lists the\n"
@@ -52,6 +53,8 @@ int main(int argc, char **argv)
 		return cli_score(argc - 1, argv + 1);
 	if (!strcmp(cmd, "review"))
 		return cli_review(argc - 1, argv + 1);
+	if (!strcmp(cmd, "judge"))
+		return cli_judge(argc - 1, argv + 1);
 	/* Files or review options without a command open the screen. */
 	struct stat st;
 	if (!strcmp(cmd, "-") || cmd[0] == '-' || stat(cmd, &st) == 0) {

@@ -14,6 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "judge.h"
 #include "tui_int.h"
 
 static volatile sig_atomic_t got_stop_signal;
@@ -50,7 +51,7 @@ static size_t current_entry(struct tui *t)
 /* The selected verdict, clamped to the scorers there are. */
 static size_t selected_scorer(struct tui *t)
 {
-	size_t n = t->cfg->nscorers;
+	size_t n = review_nrows(t->rv);
 	if (n == 0)
 		return SIZE_MAX;
 	if (t->v_sel >= n)
@@ -112,7 +113,7 @@ static unsigned timeline_scroll(struct tui *t, long lines)
 
 static unsigned verdict_move(struct tui *t, long delta)
 {
-	size_t n = t->cfg->nscorers;
+	size_t n = review_nrows(t->rv);
 	if (n == 0)
 		return 0;
 	long sel = (long)t->v_sel + delta;
@@ -160,7 +161,7 @@ static unsigned focused_end(struct tui *t, bool last)
 		            ? t->nlines - (size_t)pane_height(t, PANE_TIMELINE) : 0;
 		return REDRAW_TIMELINE;
 	case PANE_VERDICTS:
-		t->v_sel = last && t->cfg->nscorers ? t->cfg->nscorers - 1 : 0;
+		t->v_sel = last && review_nrows(t->rv) ? review_nrows(t->rv) - 1 : 0;
 		return REDRAW_VERDICTS | RELAYOUT;
 	default:
 		return 0;
@@ -201,38 +202,30 @@ static unsigned decided(struct tui *t, int rc, const char *err, const char *what
 	return REDRAW_ALL | RELAYOUT;   /* the open details gain or lose lines */
 }
 
-static const char *scale_hint(const struct scorer_conf *sc)
-{
-	switch (sc->ops->scale) {
-	case SCALE_BINARY: return "0 or 1";
-	case SCALE_UNIT:   return "0..1";
-	case SCALE_1TO5:   return "1..5";
-	}
-	return "";
-}
-
 static unsigned label(struct tui *t, int digit)
 {
 	size_t s = selected_scorer(t);
 	if (s == SIZE_MAX || !current(t))
 		return REDRAW_STATUS;
-	const struct scorer_conf *sc = &t->cfg->scorers[s];
+	const char *row_id = review_row_id(t->rv, s);
 	char text[8], err[256];
 	double score;
 	snprintf(text, sizeof text, "%d", digit);
-	if (review_parse_score(sc, text, &score, err, sizeof err) < 0) {
-		tui_message(t, true, "%s: %d is not on its scale (%s)", sc->id, digit, scale_hint(sc));
+	if (review_parse_row_score(t->rv, s, text, &score, err, sizeof err) < 0) {
+		tui_message(t, true, "%s: %d is not on its scale (%s)", row_id, digit,
+		            strncmp(err, "expected ", 9) == 0 ? err + 9 : err);
 		return REDRAW_STATUS;
 	}
 	/* A label that agrees with the machine is an accept: "overridden" must
 	 * keep meaning that a person disagreed. */
 	struct review_run *rr = current(t);
-	const struct verdict *v = &rr->verdicts[s];
+	const struct verdict *v = s < t->cfg->nscorers ? &rr->verdicts[s]
+	                        : &review_judge_cell(t->rv, rr->entry, s - t->cfg->nscorers)->v;
 	bool agrees = v->status == VERDICT_OK && v->score == score;
 	int rc = agrees ? review_accept(t->rv, s, err, sizeof err)
 	                : review_override(t->rv, s, score, NULL, err, sizeof err);
 	char what[128];
-	snprintf(what, sizeof what, "%s labelled %d%s", sc->id, digit, agrees ? " (agrees: accepted)" : "");
+	snprintf(what, sizeof what, "%s labelled %d%s", row_id, digit, agrees ? " (agrees: accepted)" : "");
 	unsigned r = decided(t, rc, err, what);
 	if (rc == 0) {
 		review_move(t->rv, 1);
@@ -296,7 +289,7 @@ unsigned tui_act(struct tui *t, enum tcr_action a)
 			return REDRAW_STATUS;
 		return decided(t, review_accept(t->rv, s, err, sizeof err), err, "accepted");
 	case ACT_ACCEPT_ALL:
-		if (!current(t) || t->cfg->nscorers == 0)
+		if (!current(t) || review_nrows(t->rv) == 0)
 			return REDRAW_STATUS;
 		if (review_accept_all(t->rv, err, sizeof err) < 0)
 			return decided(t, -1, err, "");
@@ -306,9 +299,18 @@ unsigned tui_act(struct tui *t, enum tcr_action a)
 		s = selected_scorer(t);
 		if (s == SIZE_MAX || !current(t))
 			return REDRAW_STATUS;
+		/* The scale is the row's: a scorer's, or a judge's. */
+		char hint[96];
+		double probe;
+		if (review_parse_row_score(t->rv, s, "", &probe, hint, sizeof hint) == 0)
+			hint[0] = '\0';
+		if (s >= t->cfg->nscorers && strstr(hint, "has not answered")) {
+			tui_message(t, true, "%s", hint);
+			return REDRAW_STATUS;
+		}
+		const char *h = strncmp(hint, "expected ", 9) == 0 ? hint + 9 : hint;
 		char lbl[160];
-		snprintf(lbl, sizeof lbl, "override %s, score (%s): ", t->cfg->scorers[s].id,
-		         scale_hint(&t->cfg->scorers[s]));
+		snprintf(lbl, sizeof lbl, "override %s, score (%s): ", review_row_id(t->rv, s), h);
 		t->pending_scorer = s;
 		start_prompt(t, PROMPT_SCORE, lbl);
 		return REDRAW_STATUS;
@@ -330,9 +332,21 @@ unsigned tui_act(struct tui *t, enum tcr_action a)
 			return REDRAW_STATUS;
 		return decided(t, review_retract(t->rv, s, err, sizeof err), err, "decision taken back");
 	case ACT_JUDGE:
-		tui_message(t, true, "no judge is configured (add judges: to the YAML)");
-		return REDRAW_STATUS;
+		if (t->cfg->njudges > 1) {
+			/* a small menu: Enter asks every judge, a digit one of them */
+			struct strbuf lb = STRBUF_INIT;
+			strbuf_addstr(&lb, "judge: Enter all");
+			for (size_t j = 0; j < t->cfg->njudges && j < 9; j++)
+				strbuf_addf(&lb, ", %zu %s", j + 1, t->cfg->judges[j].id);
+			strbuf_addstr(&lb, ": ");
+			start_prompt(t, PROMPT_JUDGE, lb.buf);
+			strbuf_release(&lb);
+			return REDRAW_STATUS;
+		}
+		return tui_judges_ask(t, -1);
 	case ACT_CANCEL:
+		if (t->jpending && tui_judges_cancel(t))
+			return REDRAW_ALL;
 		if (t->help) {
 			t->help = false;
 			return REDRAW_ALL;
@@ -379,11 +393,11 @@ static unsigned prompt_submit(struct tui *t)
 		tui_message(t, false, "/%s", t->rv->search);
 		return moved(t);
 	case PROMPT_SCORE: {
-		const struct scorer_conf *sc = &t->cfg->scorers[t->pending_scorer];
-		if (review_parse_score(sc, text, &t->pending_score, err, sizeof err) < 0) {
+		if (review_parse_row_score(t->rv, t->pending_scorer, text, &t->pending_score, err, sizeof err) < 0) {
 			/* ask again: the reviewer meant to override */
 			char lbl[sizeof t->prompt_label];
-			snprintf(lbl, sizeof lbl, "override %s: %s, try again: ", sc->id, err);
+			snprintf(lbl, sizeof lbl, "override %s: %s, try again: ",
+			         review_row_id(t->rv, t->pending_scorer), err);
 			start_prompt(t, PROMPT_SCORE, lbl);
 			return REDRAW_STATUS;
 		}
@@ -428,6 +442,15 @@ static void input_add(struct strbuf *sb, keycode_t ch)
 
 static unsigned prompt_key(struct tui *t, keycode_t key)
 {
+	if (t->prompt == PROMPT_JUDGE) {
+		end_prompt(t);
+		if (key == '\n')
+			return tui_judges_ask(t, -1);
+		if (key >= '1' && key <= '9' && (size_t)(key - '1') < t->cfg->njudges)
+			return tui_judges_ask(t, (long)(key - '1'));
+		tui_message(t, false, "cancelled");
+		return REDRAW_STATUS;
+	}
 	if (key == 27) {
 		end_prompt(t);
 		tui_message(t, false, "cancelled");
@@ -504,7 +527,7 @@ static unsigned mouse_event(struct tui *t)
 		}
 	} else if (p == PANE_VERDICTS && row >= 1) {
 		size_t i = (size_t)(row - 1);
-		if (i < t->cfg->nscorers) {
+		if (i < review_nrows(t->rv)) {
 			if (t->v_sel == i)
 				t->v_open = !t->v_open;
 			t->v_sel = i;
@@ -656,19 +679,39 @@ static int tui_loop(struct tui *t)
 			draw(t);
 		if (t->max_iterations > 0 && ++t->iterations >= t->max_iterations)
 			break;
+		tui_judges_fill(t, current_entry(t));
 		if (t->script) {
 			if (busy) {
 				review_step(t->rv, 50);
 				t->dirty |= REDRAW_LIST | REDRAW_STATUS;
 			}
+			if (t->jpending) {
+				/* judges answer while the script goes on, as they would
+				 * while a person types */
+				struct pollfd jfds[64];
+				int jt;
+				int nj = tui_judges_pollfds(t, jfds, 64, &jt);
+				poll(jfds, (nfds_t)nj, t->script_waiting ? (jt < 0 ? 10 : jt) : 0);
+				tui_judges_run(t);
+			}
+			if (t->script_waiting && t->jpending)
+				continue;
+			t->script_waiting = false;
 			handle_script_line_keys(t);
 			continue;
 		}
-		struct pollfd pfd = { .fd = 0, .events = POLLIN };
-		int timeout = busy ? 0 : -1;
-		int pr = poll(&pfd, 1, timeout);
+		struct pollfd pfds[65];
+		pfds[0] = (struct pollfd){ .fd = 0, .events = POLLIN };
+		int jtimeout;
+		int nj = tui_judges_pollfds(t, pfds + 1, 64, &jtimeout);
+		int timeout = busy ? 0 : jtimeout;
+		int pr = poll(pfds, (nfds_t)(1 + nj), timeout);
 		if (pr < 0 && errno != EINTR)
 			break;
+		if (t->jpending) {
+			tui_judges_run(t);
+			t->dirty |= REDRAW_LIST | REDRAW_VERDICTS | REDRAW_STATUS;   /* the spinner */
+		}
 		unsigned extra = 0;
 		keycode_t key;
 		bool any = false;
@@ -751,7 +794,10 @@ int tui_run(struct review *rv, const struct config *cfg, const struct tui_opts *
 	const char *warn = annot_warning(rv->annot);
 	if (warn)
 		tui_message(&t, true, "%s", warn);
+	if (tui_judges_open(&t, err, sizeof err) < 0)
+		tui_message(&t, true, "judges unavailable: %s", err);
 	tui_loop(&t);
+	tui_judges_close(&t);
 	if (t.trace)
 		fclose(t.trace);
 	screen_close(&t);

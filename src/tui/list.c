@@ -1,9 +1,41 @@
 /* list.c - the run list: review mark, id, model or format, calls, and one
  * verdict cell per scorer. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "tui_int.h"
+
+static const char *judge_glyph(const struct review_entry *e, size_t j, int *slot)
+{
+	static const char *const frames[] = { "|", "/", "-", "\\" };
+	const struct judge_cell *c = e->jcells ? &e->jcells[j] : NULL;
+	if (!c || c->state == JUDGE_NONE) {
+		*slot = SLOT_DIM;
+		return " ";
+	}
+	if (c->state == JUDGE_PENDING) {
+		*slot = SLOT_SKIPPED;
+		const char *still = getenv("TCR_NO_ANIMATION");
+		if (still && *still)
+			return "~";
+		struct timespec ts;
+		clock_gettime(CLOCK_MONOTONIC, &ts);
+		return frames[(ts.tv_nsec / 100000000) % 4];
+	}
+	switch (c->v.status) {
+	case VERDICT_OK:
+		*slot = c->v.passed ? SLOT_PASS : SLOT_FAIL;
+		return c->v.passed ? "\xe2\x9c\x93" : "\xe2\x9c\x97";
+	case VERDICT_SKIPPED:
+		*slot = SLOT_SKIPPED;
+		return "-";
+	default:
+		*slot = SLOT_ERROR;
+		return "!";
+	}
+}
 
 static const char *cell_glyph(const struct review_entry *e, size_t s, int *slot)
 {
@@ -65,12 +97,13 @@ void list_draw(struct tui *t)
 	const struct rect *r = &t->lay.pane[PANE_LIST];
 	size_t n = review_view_count(rv);
 	size_t nsc = t->cfg->nscorers;
+	size_t nrows = review_nrows(rv);          /* scorers, then judges */
 	char extra[96];
 	snprintf(extra, sizeof extra, "%zu run%s", n, n == 1 ? "" : "s");
 	pane_title(t, PANE_LIST, "runs", extra);
 
 	/* Columns: mark, id, label, calls, then two cells per scorer. */
-	int cells_w = (int)nsc * 2;
+	int cells_w = (int)nrows * 2;
 	int calls_w = 3;
 	int label_w = r->w >= 56 ? 14 : r->w >= 44 ? 10 : 8;
 	/* '>' marks the selected row and the review mark follows it, so both
@@ -91,7 +124,7 @@ void list_draw(struct tui *t)
 		draw_text(y, r->x + id_x + id_w + 1, label_w, "model", 5, head);
 	draw_text(y, r->x + id_x + id_w + 1 + label_w + (label_w ? 1 : 0), calls_w, "  #", 3, head);
 	int cx = r->x + r->w - cells_w;
-	for (size_t s = 0; s < nsc; s++) {
+	for (size_t s = 0; s < nrows; s++) {
 		/* Cells are numbered as the verdict rows are. */
 		char ab[4];
 		snprintf(ab, sizeof ab, "%zu", (s + 1) % 10);
@@ -155,9 +188,9 @@ void list_draw(struct tui *t)
 		else
 			snprintf(calls, sizeof calls, "  .");
 		draw_text(yy, x, calls_w, calls, strlen(calls), base);
-		for (size_t s = 0; s < nsc; s++) {
+		for (size_t s = 0; s < nrows; s++) {
 			int slot;
-			const char *g = cell_glyph(e, s, &slot);
+			const char *g = s < nsc ? cell_glyph(e, s, &slot) : judge_glyph(e, s - nsc, &slot);
 			attr_t ca = screen_attr(t, slot);
 			if (sel)
 				ca = base;

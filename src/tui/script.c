@@ -6,7 +6,8 @@
  * <lt> is a literal '<'). Commands:
  *   :save-display FILE   write the screen as curses holds it to FILE
  *   :resize COLS LINES   change the screen size (as a terminal would)
- *   :wait                let pending work finish (keys already wait for it)
+ *   :wait                wait for the judges' answers (keys already wait for
+ *                        indexing and scoring, but not for judges)
  * The screen quits at the end of the script. */
 #include <stdlib.h>
 #include <string.h>
@@ -106,7 +107,9 @@ static void command(struct tui *t, char *line)
 			t->dirty |= REDRAW_ALL | RELAYOUT;
 		}
 	} else if (!strcmp(line, ":wait")) {
-		/* keys already wait for pending work; nothing more to do */
+		/* keys already wait for indexing and scoring; this also waits
+		 * for the judges' answers */
+		t->script_waiting = true;
 	} else {
 		tui_message(t, true, "unknown script command %s", line);
 		t->dirty |= REDRAW_STATUS;

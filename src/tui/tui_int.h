@@ -3,6 +3,7 @@
 #define TCR_TUI_INT_H
 
 #include <curses.h>
+#include <poll.h>
 #include <stdio.h>
 
 #include "strbuf.h"
@@ -24,6 +25,7 @@ enum prompt_kind {
 	PROMPT_SCORE,               /* override: the score */
 	PROMPT_REASON,              /* override: the reason */
 	PROMPT_NOTE,
+	PROMPT_JUDGE,               /* which judge: Enter all, a digit one */
 };
 
 /* One display line of the timeline, decoded and sanitised once. */
@@ -94,6 +96,11 @@ struct tui {
 	FILE *trace;                /* TCR_TRACE: first-screen and key times */
 	bool traced_first;
 	bool resuming;              /* moving to the first unreviewed run on start */
+	struct judge_client *jclient;   /* NULL without judges */
+	struct judge_cache *jcache;
+	size_t jpending;            /* judge jobs in flight */
+	bool script_waiting;        /* :wait until the judges have answered */
+	size_t jfilled;             /* the entry whose cached judge verdicts were looked up */
 	size_t resume_scan;
 	double started_ms;
 	int spinner;
@@ -126,6 +133,17 @@ int  verdicts_rows_wanted(struct tui *t);
 void status_draw(struct tui *t);
 void help_draw(struct tui *t);
 void tui_message(struct tui *t, bool error, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/* judges.c */
+struct judge_cell;
+int  tui_judges_open(struct tui *t, char *err, size_t errlen);
+void tui_judges_close(struct tui *t);
+void tui_judges_fill(struct tui *t, size_t entry);
+unsigned tui_judges_ask(struct tui *t, long which);
+unsigned tui_judges_cancel(struct tui *t);
+int  tui_judges_pollfds(struct tui *t, struct pollfd *fds, int max, int *timeout_ms);
+void tui_judges_run(struct tui *t);
+void tui_judges_spinner(const struct judge_cell *c, char *buf, size_t n);
 
 /* script.c */
 int  script_open(struct tui *t, const char *path);

@@ -3,19 +3,69 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "judge.h"
 #include "jsonw.h"
 #include "tui_int.h"
 #include "wtext.h"
+
+/* A judge's answer for a person: its reason, each call's evaluation, what
+ * it found missing, and on failure the cause and the raw reply. */
+static void judge_details(struct tui *t, struct review_run *rr, size_t j, struct strbuf *out)
+{
+	const struct judge_conf *jc = &t->cfg->judges[j];
+	const struct judge_cell *c = review_judge_cell(t->rv, rr->entry, j);
+	strbuf_addf(out, "%s: judge, rubric %s, model %s, passes at %g\n", jc->id, jc->rubric->name,
+	            jc->model, jc->threshold);
+	if (!c || c->state == JUDGE_NONE) {
+		strbuf_addstr(out, "not asked yet: J asks the judges about this run\n");
+		return;
+	}
+	if (c->state == JUDGE_PENDING) {
+		char sp[64];
+		tui_judges_spinner(c, sp, sizeof sp);
+		strbuf_addf(out, "%s (Esc cancels)\n", sp);
+		return;
+	}
+	const json_t *d = c->v.details;
+	if (c->v.message)
+		strbuf_addf(out, "%s: %s\n", verdict_status_name(c->v.status), c->v.message);
+	const char *reason = json_string_value(json_object_get(d, "reason"));
+	if (reason)
+		strbuf_addf(out, "reason: %s\n", reason);
+	json_t *an = json_object_get(d, "analyzeStepResult");
+	json_t *evals = json_object_get(an ? an : (json_t *)d, "evaluations");
+	size_t i;
+	json_t *ev;
+	json_array_foreach(evals, i, ev) {
+		json_t *ok = json_object_get(ev, "wasAppropriate");
+		const char *tool = json_string_value(json_object_get(ev, "toolCalled"));
+		const char *why = json_string_value(json_object_get(ev, "reasoning"));
+		strbuf_addf(out, "%s %s: %s\n", json_is_true(ok) ? "\xe2\x9c\x93" : "\xe2\x9c\x97",
+		            tool ? tool : "?", why ? why : "");
+	}
+	json_t *missing = json_object_get(an ? an : (json_t *)d, "missingTools");
+	if (json_is_array(missing) && json_array_size(missing)) {
+		strbuf_addstr(out, "missing tools: ");
+		json_array_foreach(missing, i, ev) {
+			if (i)
+				strbuf_addstr(out, ", ");
+			strbuf_addstr(out, json_is_string(ev) ? json_string_value(ev) : "?");
+		}
+		strbuf_addch(out, '\n');
+	}
+	const char *raw = json_string_value(json_object_get(d, "raw_reply"));
+	if (raw)
+		strbuf_addf(out, "raw reply: %s\n", raw);
+}
 
 /* The selected verdict's details as lines (explain, decision, note). */
 static void detail_lines(struct tui *t, struct strbuf *out)
 {
 	struct review_run *rr = review_current(t->rv);
-	if (!rr || t->cfg->nscorers == 0)
+	size_t nrows = review_nrows(t->rv);
+	if (!rr || nrows == 0)
 		return;
-	size_t s = t->v_sel < t->cfg->nscorers ? t->v_sel : 0;
-	const struct scorer_conf *sc = &t->cfg->scorers[s];
-	const struct verdict *v = &rr->verdicts[s];
+	size_t s = t->v_sel < nrows ? t->v_sel : 0;
 	const struct decision *d = review_decision(t->rv, rr->entry, s);
 	if (d) {
 		if (d->kind == DEC_ACCEPT)
@@ -30,12 +80,18 @@ static void detail_lines(struct tui *t, struct strbuf *out)
 	} else {
 		strbuf_addstr(out, "human: no decision yet (a accept, o override, digits label)\n");
 	}
-	strbuf_addf(out, "%s: %s, scale %s, passes at %g\n", sc->id, sc->ops->type,
-	            scale_name(sc->ops->scale), sc->threshold);
-	if (v->status == VERDICT_OK && sc->ops->explain && v->details)
-		sc->ops->explain(v->details, out);
-	else if (v->message)
-		strbuf_addf(out, "%s: %s\n", verdict_status_name(v->status), v->message);
+	if (s < t->cfg->nscorers) {
+		const struct scorer_conf *sc = &t->cfg->scorers[s];
+		const struct verdict *v = &rr->verdicts[s];
+		strbuf_addf(out, "%s: %s, scale %s, passes at %g\n", sc->id, sc->ops->type,
+		            scale_name(sc->ops->scale), sc->threshold);
+		if (v->status == VERDICT_OK && sc->ops->explain && v->details)
+			sc->ops->explain(v->details, out);
+		else if (v->message)
+			strbuf_addf(out, "%s: %s\n", verdict_status_name(v->status), v->message);
+	} else {
+		judge_details(t, rr, s - t->cfg->nscorers, out);
+	}
 	const struct decision *note = review_note_of(t->rv, rr->entry);
 	if (note)
 		strbuf_addf(out, "note by %s: %s\n", note->reviewer, note->reason ? note->reason : "");
@@ -57,7 +113,7 @@ static void detail_wrap(struct tui *t, struct wtext_wrapped *wr)
 
 int verdicts_rows_wanted(struct tui *t)
 {
-	int rows = (int)t->cfg->nscorers + 1;         /* the header row */
+	int rows = (int)review_nrows(t->rv) + 1;      /* the header row */
 	if (t->v_open) {
 		struct wtext_wrapped wr;
 		detail_wrap(t, &wr);
@@ -72,7 +128,8 @@ void verdicts_draw(struct tui *t)
 	const struct rect *r = &t->lay.pane[PANE_VERDICTS];
 	tui_pane_title(t, PANE_VERDICTS, "verdicts", t->v_open ? "Enter folds" : "Enter opens");
 	int y = r->y + 1, bottom = r->y + r->h;
-	size_t n = t->cfg->nscorers;
+	size_t n = review_nrows(t->rv);                /* scorers, then judges */
+	size_t nsc = t->cfg->nscorers;
 	if (n == 0) {
 		draw_text(y, r->x + 1, r->w - 1, "no scorers configured (-c FILE)", 31, screen_attr(t, SLOT_DIM));
 		return;
@@ -99,11 +156,21 @@ void verdicts_draw(struct tui *t)
 	if (t->v_open)
 		detail_wrap(t, &details);
 	for (size_t s = 0; s < n && y < bottom; s++, y++) {
-		const struct scorer_conf *sc = &t->cfg->scorers[s];
-		const struct verdict *v = rr ? &rr->verdicts[s] : NULL;
-		char score[32] = "", result[16] = "", human[64] = "";
+		const char *row_id = review_row_id(t->rv, s);
+		const char *row_type = s < nsc ? t->cfg->scorers[s].ops->type : t->cfg->judges[s - nsc].rubric->name;
+		const struct verdict *v = s < nsc ? &rr->verdicts[s] : NULL;
+		const struct judge_cell *jcell = s < nsc ? NULL : review_judge_cell(t->rv, rr->entry, s - nsc);
+		if (jcell && jcell->state == JUDGE_DONE)
+			v = &jcell->v;
+		char score[32] = "", result[32] = "", human[64] = "";
 		int slot = SLOT_NORMAL;
-		if (v && v->status == VERDICT_OK) {
+		if (jcell && jcell->state == JUDGE_PENDING) {
+			tui_judges_spinner(jcell, result, sizeof result);
+			slot = SLOT_SKIPPED;
+		} else if (jcell && jcell->state == JUDGE_NONE) {
+			snprintf(result, sizeof result, "J asks");
+			slot = SLOT_DIM;
+		} else if (v && v->status == VERDICT_OK) {
 			snprintf(score, sizeof score, "%.4g", v->score);
 			snprintf(result, sizeof result, "%s", v->passed ? "pass" : "fail");
 			slot = v->passed ? SLOT_PASS : SLOT_FAIL;
@@ -129,10 +196,10 @@ void verdicts_draw(struct tui *t)
 		char row[512];
 		if (tyw)
 			snprintf(row, sizeof row, "%c%zu %-*.*s %-*.*s %6s  ", sel ? '>' : ' ', (s + 1) % 10, idw, idw,
-			         sc->id, tyw, tyw, sc->ops->type, score);
+			         row_id, tyw, tyw, row_type, score);
 		else
 			snprintf(row, sizeof row, "%c%zu %-*.*s %6s  ", sel ? '>' : ' ', (s + 1) % 10, idw, idw,
-			         sc->id, score);
+			         row_id, score);
 		int x = r->x + draw_text(y, r->x, r->w, row, strlen(row), base);
 		x += draw_text(y, x, r->x + r->w - x, result, strlen(result), sel ? base : screen_attr(t, slot));
 		x += draw_text(y, x, r->x + r->w - x, "        ", (size_t)(8 - (int)strlen(result) > 0 ? 8 - (int)strlen(result) : 1), base);

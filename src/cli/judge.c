@@ -1,0 +1,358 @@
+/* judge.c - `tcreview judge`: LLM judges over many runs, headless.
+ *
+ * Runs are read one after another; each needs the judges that have no
+ * cached verdict (unless --refresh), and the client keeps up to
+ * --concurrency requests in flight while further runs are read. Verdicts
+ * go to stdout as JSONL lines like `score`'s and to the cache beside the
+ * first input. */
+#include <getopt.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "dataset.h"
+#include "evaluate.h"
+#include "expect.h"
+#include "format.h"
+#include "judge.h"
+#include "judge_cache.h"
+#include "judge_client.h"
+#include "jsonw.h"
+#include "strbuf.h"
+
+static void judge_usage(FILE *out)
+{
+	fprintf(out,
+	"usage: tcreview judge [-c FILE] [--judge ID] [--concurrency N] [--limit N] [--refresh]\n"
+	"                      [--expect FILE] [--format NAME] [--ca-file FILE] FILE...\n"
+	"\n"
+	"Asks the configured LLM judges about every run and writes one JSON line per\n"
+	"run and judge, like `tcreview score`. Verdicts are cached in\n"
+	"FIRST_INPUT.judgements.jsonl; --refresh asks again.\n"
+	"\n"
+	"  -c, --config FILE    the judges (judges: in the YAML)\n"
+	"      --judge ID       only this judge (repeatable)\n"
+	"      --concurrency N  requests in flight per provider (default 8)\n"
+	"      --limit N        judge at most N runs\n"
+	"      --refresh        ask again even when a cached verdict exists\n"
+	"      --ca-file FILE   a private certificate authority\n"
+	"\n"
+	"Progress goes to stderr: a bar on a terminal, plain lines otherwise.\n");
+}
+
+struct pending {
+	struct run *run;
+	struct judge_job *job;
+	const struct judge_conf *j;
+	char key[17];
+	bool done;
+	struct pending *next;
+};
+
+struct judge_batch {
+	struct pending *head, *tail;    /* in input order, written as they finish in order */
+	size_t total, done, errors, cached;
+	double started;
+	bool tty;
+	double last_progress;
+	struct judge_cache *cache;
+	struct judge_client *client;
+};
+
+static double now_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static void write_line(const struct run *r, const struct judge_conf *j, const struct verdict *v)
+{
+	struct strbuf sb = STRBUF_INIT;
+	bool ok = v->status == VERDICT_OK;
+	strbuf_addstr(&sb, "{\"run\":");
+	jsonw_string(&sb, r->id, strlen(r->id));
+	strbuf_addstr(&sb, ",\"source\":");
+	jsonw_string(&sb, r->source, strlen(r->source));
+	strbuf_addstr(&sb, ",\"judge\":");
+	jsonw_string(&sb, j->id, strlen(j->id));
+	strbuf_addstr(&sb, ",\"type\":");
+	jsonw_string(&sb, j->rubric->name, strlen(j->rubric->name));
+	strbuf_addstr(&sb, ",\"status\":");
+	const char *st = verdict_status_name(v->status);
+	jsonw_string(&sb, st, strlen(st));
+	strbuf_addstr(&sb, ",\"score\":");
+	if (ok)
+		jsonw_number(&sb, v->score);
+	else
+		strbuf_addstr(&sb, "null");
+	strbuf_addf(&sb, ",\"passed\":%s,\"details\":", ok ? (v->passed ? "true" : "false") : "null");
+	jsonw_value(&sb, v->details);
+	strbuf_addstr(&sb, ",\"error\":");
+	if (v->status != VERDICT_OK && v->message)
+		jsonw_string(&sb, v->message, strlen(v->message));
+	else
+		strbuf_addstr(&sb, "null");
+	strbuf_addstr(&sb, "}\n");
+	fwrite(sb.buf, 1, sb.len, stdout);
+	strbuf_release(&sb);
+}
+
+static void progress(struct judge_batch *b, bool force)
+{
+	double t = now_s();
+	if (!force && t - b->last_progress < (b->tty ? 0.1 : 5.0))
+		return;
+	b->last_progress = t;
+	struct judge_stats st = { 0 };
+	if (b->client)
+		judge_client_stats(b->client, &st);
+	double el = t - b->started;
+	double rate = el > 0 ? (double)b->done / el : 0;
+	double eta = rate > 0 ? (double)(b->total - b->done) / rate : 0;
+	if (b->tty) {
+		int width = 30, fill = b->total ? (int)((double)b->done * width / (double)b->total) : 0;
+		char bar[64];
+		for (int i = 0; i < width; i++)
+			bar[i] = i < fill ? '#' : '.';
+		bar[width] = '\0';
+		fprintf(stderr, "\r[%s] %zu/%zu  %.1f/s  ETA %.0fs  errors %zu  tokens %ld   ", bar, b->done,
+		        b->total, rate, eta, b->errors, st.prompt_tokens + st.completion_tokens);
+		if (force)
+			fputc('\n', stderr);
+	} else {
+		fprintf(stderr, "judge: %zu/%zu done, %.1f/s, ETA %.0fs, %zu errors, %zu cached, %ld tokens\n",
+		        b->done, b->total, rate, eta, b->errors, b->cached,
+		        st.prompt_tokens + st.completion_tokens);
+	}
+}
+
+/* Verdicts are written in input order, each once its run's judges are all in. */
+static void flush_done(struct judge_batch *b)
+{
+	while (b->head && b->head->done) {
+		struct pending *p = b->head;
+		struct verdict v;
+		judge_job_verdict(p->job, &v);
+		write_line(p->run, p->j, &v);
+		verdict_clear(&v);
+		b->head = p->next;
+		if (!b->head)
+			b->tail = NULL;
+		bool last_of_run = !b->head || b->head->run != p->run;
+		judge_job_free(p->job);
+		if (last_of_run)
+			run_free(p->run);
+		free(p);
+	}
+	fflush(stdout);
+}
+
+static void on_done(void *ctx, struct judge_job *job, uint64_t tag)
+{
+	struct judge_batch *b = ctx;
+	struct pending *p = (struct pending *)(uintptr_t)tag;
+	(void)job;
+	p->done = true;
+	b->done++;
+	struct verdict v;
+	judge_job_verdict(p->job, &v);
+	if (v.status == VERDICT_ERROR)
+		b->errors++;
+	char err[256];
+	if (b->cache && v.status != VERDICT_ERROR)
+		judge_cache_put(b->cache, p->key, p->run, p->j, &v, err, sizeof err);
+	verdict_clear(&v);
+}
+
+static void pump(struct judge_batch *b, int wait_ms)
+{
+	struct pollfd fds[256];
+	int timeout = wait_ms;
+	int n = judge_client_pollfds(b->client, fds, 256, &timeout);
+	if (timeout < 0 || timeout > wait_ms)
+		timeout = wait_ms;
+	poll(fds, (nfds_t)n, timeout);
+	judge_client_run(b->client);
+	flush_done(b);
+	progress(b, false);
+}
+
+int cli_judge(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "config", required_argument, NULL, 'c' },
+		{ "judge", required_argument, NULL, 'J' },
+		{ "concurrency", required_argument, NULL, 'C' },
+		{ "limit", required_argument, NULL, 'L' },
+		{ "refresh", no_argument, NULL, 'R' },
+		{ "expect", required_argument, NULL, 'E' },
+		{ "format", required_argument, NULL, 'F' },
+		{ "ca-file", required_argument, NULL, 'A' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *config = NULL, *expect = NULL, *format = NULL, *ca_file = NULL;
+	const char *only[32];
+	size_t nonly = 0;
+	long concurrency = 8, limit = -1;
+	bool refresh = false;
+	int ch;
+	optind = 1;
+	while ((ch = getopt_long(argc, argv, "c:h", longopts, NULL)) != -1) {
+		switch (ch) {
+		case 'c': config = optarg; break;
+		case 'J':
+			if (nonly < 32)
+				only[nonly++] = optarg;
+			break;
+		case 'C': concurrency = strtol(optarg, NULL, 10); break;
+		case 'L': limit = strtol(optarg, NULL, 10); break;
+		case 'R': refresh = true; break;
+		case 'E': expect = optarg; break;
+		case 'F': format = optarg; break;
+		case 'A': ca_file = optarg; break;
+		case 'h':
+			judge_usage(stdout);
+			return EXIT_DONE;
+		default:
+			judge_usage(stderr);
+			return EXIT_USAGE;
+		}
+	}
+	if (concurrency < 1 || concurrency > 256) {
+		fprintf(stderr, "tcreview judge: --concurrency takes 1..256\n");
+		return EXIT_USAGE;
+	}
+	if (optind >= argc) {
+		fprintf(stderr, "tcreview judge: no input files\n");
+		return EXIT_USAGE;
+	}
+	struct config c;
+	if (cli_load_config(&c, config) < 0)
+		return EXIT_USAGE;
+	int rc = EXIT_DONE;
+	struct expectations *ex = NULL;
+	struct dataset ds = { 0 };
+	struct judge_batch b = { 0 };
+	const struct judge_conf *use[64];
+	size_t nuse = 0;
+	for (size_t i = 0; i < c.njudges && nuse < 64; i++) {
+		bool want = nonly == 0;
+		for (size_t k = 0; k < nonly; k++)
+			if (!strcmp(only[k], c.judges[i].id))
+				want = true;
+		if (want)
+			use[nuse++] = &c.judges[i];
+	}
+	for (size_t k = 0; k < nonly; k++) {
+		bool found = false;
+		for (size_t i = 0; i < c.njudges; i++)
+			found |= !strcmp(only[k], c.judges[i].id);
+		if (!found) {
+			fprintf(stderr, "tcreview judge: no judge '%s' in the configuration\n", only[k]);
+			rc = EXIT_USAGE;
+			goto out;
+		}
+	}
+	if (nuse == 0) {
+		fprintf(stderr, "tcreview judge: no judges configured (judges: in the YAML)\n");
+		rc = EXIT_USAGE;
+		goto out;
+	}
+	const struct format_ops *forced = NULL;
+	const char *fmt = format ? format : c.format;
+	if (fmt && !(forced = format_find(fmt))) {
+		fprintf(stderr, "tcreview judge: unknown format '%s'\n", fmt);
+		rc = EXIT_USAGE;
+		goto out;
+	}
+	char err[1024];
+	if (c.has_expect) {
+		ex = expect_load(&c.expect, expect ? expect : c.expect.file, err, sizeof err);
+		if (!ex) {
+			fprintf(stderr, "tcreview judge: %s\n", err);
+			rc = EXIT_INPUT;
+			goto out;
+		}
+	}
+	if (dataset_open(&ds, argv + optind, (size_t)(argc - optind), err, sizeof err) < 0) {
+		fprintf(stderr, "tcreview judge: %s\n", err);
+		rc = EXIT_INPUT;
+		goto out;
+	}
+	char cache_path[4096];
+	snprintf(cache_path, sizeof cache_path, "%s.judgements.jsonl", argv[optind]);
+	b.cache = judge_cache_open(cache_path, err, sizeof err);
+	if (!b.cache)
+		fprintf(stderr, "tcreview judge: %s (verdicts will not be cached)\n", err);
+	struct judge_client_opts co = { .concurrency = (int)concurrency, .ca_file = ca_file };
+	b.client = judge_client_new(&co, err, sizeof err);
+	if (!b.client) {
+		fprintf(stderr, "tcreview judge: %s\n", err);
+		rc = EXIT_USAGE;
+		goto out;
+	}
+	b.tty = isatty(2);
+	b.started = now_s();
+	dataset_index_all(&ds);
+	size_t nruns = limit >= 0 && (size_t)limit < ds.nrecs ? (size_t)limit : ds.nrecs;
+	b.total = nruns * nuse;
+	for (size_t i = 0; i < nruns; i++) {
+		struct run *r = dataset_load_run(&ds, &ds.recs[i], forced, c.run_id_path, err, sizeof err);
+		if (!r) {
+			fprintf(stderr, "tcreview judge: %s\n", err);
+			b.done += nuse;
+			b.errors += nuse;
+			continue;
+		}
+		json_t *expected = NULL;
+		char why[256];
+		if (ex && !r->load_error)
+			expected = expect_lookup(ex, r->record, why, sizeof why);
+		for (size_t k = 0; k < nuse; k++) {
+			struct pending *p = calloc(1, sizeof(*p));
+			p->run = r;
+			p->j = use[k];
+			p->job = judge_job_new(use[k], r, expected);
+			judge_cache_key(r, use[k], p->key);
+			if (b.tail)
+				b.tail->next = p;
+			else
+				b.head = p;
+			b.tail = p;
+			const struct verdict *hit = (!refresh && b.cache) ? judge_cache_get(b.cache, p->key) : NULL;
+			if (hit) {
+				judge_job_set_verdict(p->job, hit);
+				p->done = true;
+				b.done++;
+				b.cached++;
+			} else if (judge_job_done(p->job)) {
+				p->done = true;            /* skipped: nothing to ask */
+				b.done++;
+			} else {
+				judge_client_submit(b.client, use[k], p->job, (uint64_t)(uintptr_t)p, on_done, &b);
+			}
+		}
+		flush_done(&b);
+		/* Read ahead only as far as the client can use. */
+		while (judge_client_pending(b.client) > (size_t)concurrency * 4)
+			pump(&b, 50);
+	}
+	while (judge_client_pending(b.client) > 0 || b.head)
+		pump(&b, 50);
+	progress(&b, true);
+	if (b.errors)
+		rc = EXIT_DONE;
+out:
+	judge_client_free(b.client);
+	judge_cache_close(b.cache);
+	dataset_close(&ds);
+	expect_free(ex);
+	config_free(&c);
+	return rc;
+}
