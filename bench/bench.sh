@@ -243,4 +243,7 @@ END {
 	printf "%-18s %7.2f ms  p50 %.2f, p99 %.2f over %d keys  %-12s %s\n", "key latency max", mx, p50, p99, n,
 	       sprintf("target <= %g ms", tk), mx <= tk ? "ok" : "MISSED"
 }' "$OUT/keys.trace" || die "no key timings"
+
+# ---- LLM judges in batch, against the local test server ------------------------
+sh "$SRC/bench/judge_bench.sh" "$BUILD" "$SRC" "$FILE" || die "the judge benchmark failed"
 exit 0

@@ -15,7 +15,7 @@ cat > "$OUT/script.json" <<JSON
 {"rules": [], "default": {"delay_ms": $LAT, "content": "{\"score\": 4, \"reason\": \"clear and polite\"}"}}
 JSON
 rm -f "$OUT/port"
-"$FAKE" --script "$OUT/script.json" --log /dev/null --port-file "$OUT/port" --max-seconds 300 &
+"$FAKE" --script "$OUT/script.json" --log /dev/null --port-file "$OUT/port" --max-seconds 300 2>/dev/null &
 FPID=$!
 trap 'kill $FPID 2>/dev/null' EXIT
 n=0

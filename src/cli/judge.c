@@ -102,6 +102,25 @@ static void write_line(const struct run *r, const struct judge_conf *j, const st
 	strbuf_release(&sb);
 }
 
+/* A record that does not parse still gets its lines, as in `score`. */
+static void write_unreadable(const char *source, const struct judge_conf *j, const char *why)
+{
+	struct strbuf sb = STRBUF_INIT;
+	strbuf_addstr(&sb, "{\"run\":");
+	jsonw_string(&sb, source, strlen(source));
+	strbuf_addstr(&sb, ",\"source\":");
+	jsonw_string(&sb, source, strlen(source));
+	strbuf_addstr(&sb, ",\"judge\":");
+	jsonw_string(&sb, j->id, strlen(j->id));
+	strbuf_addstr(&sb, ",\"type\":");
+	jsonw_string(&sb, j->rubric->name, strlen(j->rubric->name));
+	strbuf_addstr(&sb, ",\"status\":\"error\",\"score\":null,\"passed\":null,\"details\":null,\"error\":");
+	jsonw_string(&sb, why, strlen(why));
+	strbuf_addstr(&sb, "}\n");
+	fwrite(sb.buf, 1, sb.len, stdout);
+	strbuf_release(&sb);
+}
+
 static void progress(struct judge_batch *b, bool force)
 {
 	double t = now_s();
@@ -285,11 +304,14 @@ int cli_judge(int argc, char **argv)
 		rc = EXIT_INPUT;
 		goto out;
 	}
-	char cache_path[4096];
-	snprintf(cache_path, sizeof cache_path, "%s.judgements.jsonl", argv[optind]);
-	b.cache = judge_cache_open(cache_path, err, sizeof err);
-	if (!b.cache)
-		fprintf(stderr, "tcreview judge: %s (verdicts will not be cached)\n", err);
+	/* standard input has nowhere to keep a cache beside it */
+	if (strcmp(argv[optind], "-") != 0) {
+		char cache_path[4096];
+		snprintf(cache_path, sizeof cache_path, "%s.judgements.jsonl", argv[optind]);
+		b.cache = judge_cache_open(cache_path, err, sizeof err);
+		if (!b.cache)
+			fprintf(stderr, "tcreview judge: %s (verdicts will not be cached)\n", err);
+	}
 	struct judge_client_opts co = { .concurrency = (int)concurrency, .ca_file = ca_file };
 	b.client = judge_client_new(&co, err, sizeof err);
 	if (!b.client) {
@@ -306,6 +328,13 @@ int cli_judge(int argc, char **argv)
 		struct run *r = dataset_load_run(&ds, &ds.recs[i], forced, c.run_id_path, err, sizeof err);
 		if (!r) {
 			fprintf(stderr, "tcreview judge: %s\n", err);
+			/* in order: what came before it is written first */
+			while (b.head)
+				pump(&b, 50);
+			char src[512];
+			record_source(&ds, &ds.recs[i], src, sizeof src);
+			for (size_t k = 0; k < nuse; k++)
+				write_unreadable(src, use[k], err);
 			b.done += nuse;
 			b.errors += nuse;
 			continue;

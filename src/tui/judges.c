@@ -39,7 +39,7 @@ int tui_judges_open(struct tui *t, char *err, size_t errlen)
 	if (!t->jclient)
 		return -1;
 	struct review *rv = t->rv;
-	if (rv->ds.nfiles) {
+	if (rv->ds.nfiles && strcmp(rv->ds.files[0].path, "-") != 0) {
 		char path[4096];
 		snprintf(path, sizeof path, "%s.judgements.jsonl", rv->ds.files[0].path);
 		char cerr[512];
