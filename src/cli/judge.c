@@ -40,6 +40,10 @@ static void judge_usage(FILE *out)
 	"      --limit N        judge at most N runs\n"
 	"      --refresh        ask again even when a cached verdict exists\n"
 	"      --ca-file FILE   a private certificate authority\n"
+	"      --batch-out FILE write the first request of every judgement in the OpenAI\n"
+	"                       Batch API input format instead of sending it\n"
+	"      --batch-in FILE  read a finished batch's output: its answers go to the cache\n"
+	"                       (rubrics with a second step ask it live)\n"
 	"\n"
 	"Progress goes to stderr: a bar on a terminal, plain lines otherwise.\n");
 }
@@ -50,6 +54,7 @@ struct pending {
 	const struct judge_conf *j;
 	char key[17];
 	bool done;
+	bool batched;               /* written to --batch-out: no verdict yet */
 	struct pending *next;
 };
 
@@ -155,10 +160,12 @@ static void flush_done(struct judge_batch *b)
 {
 	while (b->head && b->head->done) {
 		struct pending *p = b->head;
-		struct verdict v;
-		judge_job_verdict(p->job, &v);
-		write_line(p->run, p->j, &v);
-		verdict_clear(&v);
+		if (!p->batched) {
+			struct verdict v;
+			judge_job_verdict(p->job, &v);
+			write_line(p->run, p->j, &v);
+			verdict_clear(&v);
+		}
 		b->head = p->next;
 		if (!b->head)
 			b->tail = NULL;
@@ -201,6 +208,107 @@ static void pump(struct judge_batch *b, int wait_ms)
 	progress(b, false);
 }
 
+/* ---- the OpenAI Batch API files ------------------------------------------ */
+
+static void batch_id(const char *key, size_t judge, char *out, size_t n)
+{
+	snprintf(out, n, "tcr-%s-%zu", key, judge);
+}
+
+/* One request line of the Batch API input: the same body as a live request. */
+static int batch_write(FILE *f, const struct judge_conf *j, struct judge_job *job, const char *id,
+                       char *err, size_t errlen)
+{
+	if (j->provider != PROVIDER_OPENAI && j->provider != PROVIDER_COMPAT) {
+		snprintf(err, errlen, "%s: batch files are for OpenAI and OpenAI-compatible judges", j->id);
+		return -1;
+	}
+	struct judge_prompt p;
+	if (!judge_job_next_prompt(job, &p)) {
+		snprintf(err, errlen, "%s: nothing to ask", j->id);
+		return -1;
+	}
+	struct http_req req;
+	if (provider_request(j, &p, &req, err, errlen) < 0)
+		return -1;
+	json_error_t jerr;
+	json_t *body = json_loads(req.body, 0, &jerr);
+	http_req_free(&req);
+	if (!body) {
+		snprintf(err, errlen, "%s: the request body is not JSON", j->id);
+		return -1;
+	}
+	struct strbuf sb = STRBUF_INIT;
+	strbuf_addstr(&sb, "{\"custom_id\":");
+	jsonw_string(&sb, id, strlen(id));
+	strbuf_addstr(&sb, ",\"method\":\"POST\",\"url\":\"/v1/chat/completions\",\"body\":");
+	jsonw_value(&sb, body);
+	strbuf_addstr(&sb, "}\n");
+	json_decref(body);
+	fwrite(sb.buf, 1, sb.len, f);
+	strbuf_release(&sb);
+	return 0;
+}
+
+/* custom_id -> {status_code, body} of a finished batch's output file. */
+static json_t *batch_read(const char *path, char *err, size_t errlen)
+{
+	FILE *f = fopen(path, "r");
+	if (!f) {
+		snprintf(err, errlen, "%s: cannot read it", path);
+		return NULL;
+	}
+	json_t *map = json_object();
+	char *line = NULL;
+	size_t cap = 0, lineno = 0;
+	ssize_t n;
+	while ((n = getline(&line, &cap, f)) > 0) {
+		lineno++;
+		json_error_t jerr;
+		json_t *v = json_loadb(line, (size_t)n, 0, &jerr);
+		const char *id = json_string_value(json_object_get(v, "custom_id"));
+		json_t *resp = json_object_get(v, "response");
+		if (!v || !id) {
+			if (line[strspn(line, " \t\r\n")])
+				fprintf(stderr, "tcreview judge: %s:%zu: not a batch output line\n", path, lineno);
+		} else if (resp) {
+			json_object_set(map, id, resp);
+		} else {
+			json_t *e = json_object_get(v, "error");
+			json_t *fake = json_pack("{s:i,s:O}", "status_code", 0, "error", e ? e : json_null());
+			json_object_set_new(map, id, fake);
+		}
+		json_decref(v);
+	}
+	free(line);
+	fclose(f);
+	return map;
+}
+
+/* Feeds a batch answer into a job, as the client would a live one. */
+static void batch_answer(const struct judge_conf *j, struct judge_job *job, json_t *resp)
+{
+	long status = (long)json_integer_value(json_object_get(resp, "status_code"));
+	json_t *body = json_object_get(resp, "body");
+	char *text = NULL, err[512] = "";
+	struct judge_reply reply = { .http_status = status, .prompt_tokens = -1, .completion_tokens = -1 };
+	if (!body) {
+		json_t *e = json_object_get(resp, "error");
+		const char *m = json_string_value(json_object_get(e, "message"));
+		snprintf(err, sizeof err, "the batch has no answer: %s", m ? m : "request failed");
+		reply.error = err;
+	} else {
+		char *raw = json_dumps(body, JSON_COMPACT);
+		if (provider_reply(j, status, raw, strlen(raw), &text, &reply, err, sizeof err) < 0)
+			reply.error = err;
+		else
+			reply.text = text;
+		free(raw);
+	}
+	judge_job_take_reply(job, &reply);
+	free(text);
+}
+
 int cli_judge(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -212,10 +320,13 @@ int cli_judge(int argc, char **argv)
 		{ "expect", required_argument, NULL, 'E' },
 		{ "format", required_argument, NULL, 'F' },
 		{ "ca-file", required_argument, NULL, 'A' },
+		{ "batch-out", required_argument, NULL, 'O' },
+		{ "batch-in", required_argument, NULL, 'I' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *config = NULL, *expect = NULL, *format = NULL, *ca_file = NULL;
+	const char *batch_out = NULL, *batch_in = NULL;
 	const char *only[32];
 	size_t nonly = 0;
 	long concurrency = 8, limit = -1;
@@ -235,6 +346,8 @@ int cli_judge(int argc, char **argv)
 		case 'E': expect = optarg; break;
 		case 'F': format = optarg; break;
 		case 'A': ca_file = optarg; break;
+		case 'O': batch_out = optarg; break;
+		case 'I': batch_in = optarg; break;
 		case 'h':
 			judge_usage(stdout);
 			return EXIT_DONE;
@@ -258,6 +371,9 @@ int cli_judge(int argc, char **argv)
 	struct expectations *ex = NULL;
 	struct dataset ds = { 0 };
 	struct judge_batch b = { 0 };
+	FILE *bout = NULL;
+	json_t *bin = NULL;
+	size_t nbatch = 0;
 	const struct judge_conf *use[64];
 	size_t nuse = 0;
 	for (size_t i = 0; i < c.njudges && nuse < 64; i++) {
@@ -319,6 +435,21 @@ int cli_judge(int argc, char **argv)
 		rc = EXIT_USAGE;
 		goto out;
 	}
+	if (batch_out && batch_in) {
+		fprintf(stderr, "tcreview judge: --batch-out and --batch-in are two steps; give one\n");
+		rc = EXIT_USAGE;
+		goto out;
+	}
+	if (batch_out && !(bout = fopen(batch_out, "w"))) {
+		fprintf(stderr, "tcreview judge: %s: cannot write it\n", batch_out);
+		rc = EXIT_INPUT;
+		goto out;
+	}
+	if (batch_in && !(bin = batch_read(batch_in, err, sizeof err))) {
+		fprintf(stderr, "tcreview judge: %s\n", err);
+		rc = EXIT_INPUT;
+		goto out;
+	}
 	b.tty = isatty(2);
 	b.started = now_s();
 	dataset_index_all(&ds);
@@ -363,6 +494,32 @@ int cli_judge(int argc, char **argv)
 			} else if (judge_job_done(p->job)) {
 				p->done = true;            /* skipped: nothing to ask */
 				b.done++;
+			} else if (bout) {
+				char id[64];
+				batch_id(p->key, (size_t)(use[k] - c.judges), id, sizeof id);
+				if (batch_write(bout, use[k], p->job, id, err, sizeof err) < 0) {
+					judge_job_fail(p->job, err);
+					b.errors++;
+				} else {
+					nbatch++;
+					p->batched = true;
+				}
+				p->done = true;
+				b.done++;
+			} else if (bin) {
+				char id[64];
+				batch_id(p->key, (size_t)(use[k] - c.judges), id, sizeof id);
+				json_t *resp = json_object_get(bin, id);
+				if (!resp)
+					judge_job_fail(p->job, "no answer for it in the batch output");
+				else
+					batch_answer(use[k], p->job, resp);
+				if (judge_job_done(p->job)) {
+					on_done(&b, p->job, (uint64_t)(uintptr_t)p);
+				} else {
+					/* a second step (a reason) is asked live */
+					judge_client_submit(b.client, use[k], p->job, (uint64_t)(uintptr_t)p, on_done, &b);
+				}
 			} else {
 				judge_client_submit(b.client, use[k], p->job, (uint64_t)(uintptr_t)p, on_done, &b);
 			}
@@ -375,9 +532,15 @@ int cli_judge(int argc, char **argv)
 	while (judge_client_pending(b.client) > 0 || b.head)
 		pump(&b, 50);
 	progress(&b, true);
+	if (bout)
+		fprintf(stderr, "tcreview judge: wrote %zu request%s to %s; submit it to the Batch API, "
+		        "then read its output with --batch-in\n", nbatch, nbatch == 1 ? "" : "s", batch_out);
 	if (b.errors)
 		rc = EXIT_DONE;
 out:
+	if (bout)
+		fclose(bout);
+	json_decref(bin);
 	judge_client_free(b.client);
 	judge_cache_close(b.cache);
 	dataset_close(&ds);
