@@ -207,8 +207,17 @@ void verdicts_draw(struct tui *t)
 		 * the score the reviewer gave must stay readable. */
 		if (hnum[0] && draw_width(human, strlen(human)) > r->x + r->w - x)
 			snprintf(human, sizeof human, "\xe2\x9c\x8e %s", hnum);         /* ✎ */
-		draw_text(y, x, r->x + r->w - x, human, strlen(human),
-		          sel ? base : screen_attr(t, d && d->kind == DEC_OVERRIDE ? SLOT_MARK_OVERRIDDEN : SLOT_MARK_REVIEWED));
+		/* A judge that failed says why in its row; J asks again. */
+		if (!d && jcell && jcell->state == JUDGE_DONE && jcell->v.status == VERDICT_ERROR &&
+		    jcell->v.message) {
+			const char *m = jcell->v.message;
+			if (!strncmp(m, "judge: ", 7))
+				m += 7;
+			draw_text_cut(y, x, r->x + r->w - x, m, strlen(m), sel ? base : screen_attr(t, SLOT_ERROR));
+		} else {
+			draw_text(y, x, r->x + r->w - x, human, strlen(human),
+			          sel ? base : screen_attr(t, d && d->kind == DEC_OVERRIDE ? SLOT_MARK_OVERRIDDEN : SLOT_MARK_REVIEWED));
+		}
 		if (sel && t->v_open) {
 			/* The verdicts below keep their rows: details that do not
 			 * fit are cut, and their last row says how much is missing. */
