@@ -99,6 +99,11 @@ static void on_done(void *ctx, struct judge_job *job, uint64_t tag)
 	}
 	if (v.status == VERDICT_ERROR)
 		tui_message(t, true, "%s: %s", t->cfg->judges[a->judge].id, v.message ? v.message : "failed");
+	else if (v.status == VERDICT_OK)
+		tui_message(t, false, "%s answered: %g (%s)", t->cfg->judges[a->judge].id, v.score,
+		            v.passed ? "pass" : "fail");
+	else
+		tui_message(t, false, "%s: skipped: %s", t->cfg->judges[a->judge].id, v.message ? v.message : "");
 	verdict_clear(&v);
 	judge_job_free(job);
 	free(a);
