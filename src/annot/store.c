@@ -38,6 +38,7 @@
 #include "hash.h"
 #include "jsonw.h"
 #include "strbuf.h"
+#include "xalloc.h"
 
 /* Beyond this many unreadable lines the rest are only counted: a wrong file
  * (not annotations at all) must not produce megabytes of warnings. */
@@ -98,29 +99,6 @@ struct annot_store {
 	struct strbuf warn_text;
 	bool warn_dirty;
 };
-
-static void set_err(char *err, size_t errlen, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static void set_err(char *err, size_t errlen, const char *fmt, ...)
-{
-	if (!err || errlen == 0)
-		return;
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-}
-
-static void *xcalloc(size_t n, size_t size)
-{
-	void *p = calloc(n, size);
-	if (!p) {
-		fputs("tcreview: out of memory\n", stderr);
-		abort();
-	}
-	return p;
-}
 
 static void store_warn(struct annot_store *s, size_t line, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));

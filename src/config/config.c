@@ -22,6 +22,7 @@
 #include "jsonpath.h"
 #include "keymap.h"
 #include "strbuf.h"
+#include "xalloc.h"
 
 /* Nesting deeper than this is certainly a mistake or an attack, and the
  * JSON conversion below recurses. */
@@ -84,37 +85,6 @@ static void oom(void)
 	 * cannot be reported usefully anyway. */
 	fputs("tcreview: out of memory\n", stderr);
 	abort();
-}
-
-static void *xcalloc(size_t n, size_t size)
-{
-	void *p = calloc(n ? n : 1, size ? size : 1);
-	if (!p)
-		oom();
-	return p;
-}
-
-static void *xrealloc(void *p, size_t size)
-{
-	p = realloc(p, size ? size : 1);
-	if (!p)
-		oom();
-	return p;
-}
-
-static char *xstrndup(const char *s, size_t n)
-{
-	char *p = malloc(n + 1);
-	if (!p)
-		oom();
-	memcpy(p, s, n);
-	p[n] = '\0';
-	return p;
-}
-
-static char *xstrdup(const char *s)
-{
-	return xstrndup(s, strlen(s));
 }
 
 static int vfail_in(struct ctx *x, const char *file, int line, int col, const char *fmt,

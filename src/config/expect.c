@@ -12,6 +12,7 @@
 
 #include "jsonpath.h"
 #include "strbuf.h"
+#include "xalloc.h"
 
 /* Separates the parts of a composite key; it cannot occur in a JSON
  * number, literal or compact dump, and almost never in a real id. */
@@ -33,14 +34,6 @@ static void oom(void)
 {
 	fputs("tcreview: out of memory\n", stderr);
 	abort();
-}
-
-static char *xstrdup(const char *s)
-{
-	char *p = strdup(s);
-	if (!p)
-		oom();
-	return p;
 }
 
 static void key_number(struct strbuf *sb, double d)

@@ -32,6 +32,7 @@
 #include "judge_client.h"
 #include "jsonw.h"
 #include "strbuf.h"
+#include "xalloc.h"
 
 /* A wrong file (not ours at all) must not produce megabytes of warnings. */
 #define WARN_MAX 20
@@ -54,29 +55,6 @@ struct judge_cache {
 	struct strbuf warn;
 	size_t nwarn, nwarn_more;
 };
-
-static void set_err(char *err, size_t errlen, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static void set_err(char *err, size_t errlen, const char *fmt, ...)
-{
-	if (!err || errlen == 0)
-		return;
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-}
-
-static void *xcalloc(size_t n, size_t size)
-{
-	void *p = calloc(n, size);
-	if (!p) {
-		fputs("tcreview: out of memory\n", stderr);
-		abort();
-	}
-	return p;
-}
 
 static void cache_warn(struct judge_cache *c, size_t line, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));

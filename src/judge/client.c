@@ -43,6 +43,7 @@
 #include <unistd.h>
 
 #include "strbuf.h"
+#include "xalloc.h"
 
 #ifndef PACKAGE_VERSION
 #define PACKAGE_VERSION "0"
@@ -128,29 +129,6 @@ struct judge_client {
 	size_t ndone, nerrors, nretries;
 	long prompt_tokens, completion_tokens;
 };
-
-static void set_err(char *err, size_t errlen, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static void set_err(char *err, size_t errlen, const char *fmt, ...)
-{
-	if (!err || errlen == 0)
-		return;
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-}
-
-static void *xcalloc(size_t n, size_t size)
-{
-	void *p = calloc(n, size);
-	if (!p) {
-		fputs("tcreview: out of memory\n", stderr);
-		abort();
-	}
-	return p;
-}
 
 static double now_ms(void)
 {

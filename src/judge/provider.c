@@ -39,6 +39,7 @@
 #include <jansson.h>
 
 #include "strbuf.h"
+#include "xalloc.h"
 
 #define OPENAI_DEFAULT_BASE "https://api.openai.com/v1"
 #define OLLAMA_DEFAULT_BASE "http://localhost:11434/v1"
@@ -54,29 +55,6 @@
 /* An HTTP error body is shown only in part: an HTML page from a proxy is
  * of no use beyond its first line. */
 #define ERROR_TEXT_MAX 300
-
-static void set_err(char *err, size_t errlen, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static void set_err(char *err, size_t errlen, const char *fmt, ...)
-{
-	if (!err || errlen == 0)
-		return;
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-}
-
-static char *xstrdup(const char *s)
-{
-	char *p = strdup(s);
-	if (!p) {
-		fputs("tcreview: out of memory\n", stderr);
-		abort();
-	}
-	return p;
-}
 
 const char *provider_name(enum provider_kind p)
 {

@@ -16,6 +16,7 @@
 
 #include "format.h"
 #include "strbuf.h"
+#include "xalloc.h"
 
 /* Bytes indexed per slice: small enough to check the clock often, big
  * enough that the per-slice cost does not matter. */
@@ -35,22 +36,6 @@ static double now_ms(void)
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
-}
-
-static void *xcalloc(size_t n, size_t size)
-{
-	void *p = calloc(n ? n : 1, size);
-	if (!p)
-		abort();
-	return p;
-}
-
-static char *xstrdup(const char *s)
-{
-	char *p = strdup(s ? s : "");
-	if (!p)
-		abort();
-	return p;
 }
 
 static size_t nscorers(const struct review *rv)
@@ -1152,7 +1137,10 @@ static bool row_info(struct review *rv, const struct review_run *rr, size_t row,
 	const struct judge_conf *j = &rv->cfg->judges[row - nscorers(rv)];
 	struct judge_cell *c = review_judge_cell(rv, rr->entry, row - nscorers(rv));
 	if (!c || c->state != JUDGE_DONE) {
-		snprintf(err, errlen, "%s has not answered for this run yet (J asks it)", j->id);
+		if (c && c->state == JUDGE_PENDING)
+			snprintf(err, errlen, "%s is still answering for this run (Esc cancels)", j->id);
+		else
+			snprintf(err, errlen, "%s has not answered for this run yet (J asks it)", j->id);
 		return false;
 	}
 	*out = (struct row_info){ j->id, j->rubric->name, j->hash, j->rubric->scale, 0, 1, &c->v };

@@ -6,16 +6,7 @@
 #include <string.h>
 
 #include "strbuf.h"
-
-static void *xrealloc(void *p, size_t n)
-{
-	void *q = realloc(p, n);
-	if (!q && n) {
-		fputs("tcreview: out of memory\n", stderr);
-		abort();
-	}
-	return q;
-}
+#include "xalloc.h"
 
 struct run *run_new(json_t *record, const char *file, size_t line, long array_index)
 {

@@ -15,12 +15,24 @@
 #include "judge_client.h"
 #include "tui_int.h"
 
-struct asked {
+struct judge_asked {
 	struct tui *t;
 	size_t entry, judge;
 	struct judge_job *job;
 	char key[17];
+	struct judge_asked *prev, *next;    /* t->jasked: the jobs not answered yet */
 };
+
+static void asked_unlink(struct tui *t, struct judge_asked *a)
+{
+	if (a->prev)
+		a->prev->next = a->next;
+	else
+		t->jasked = a->next;
+	if (a->next)
+		a->next->prev = a->prev;
+	a->prev = a->next = NULL;
+}
 
 static double mono_ms(void)
 {
@@ -52,8 +64,16 @@ int tui_judges_open(struct tui *t, char *err, size_t errlen)
 
 void tui_judges_close(struct tui *t)
 {
+	/* The client drops unanswered jobs without calling back: they are ours. */
 	judge_client_free(t->jclient);
 	t->jclient = NULL;
+	while (t->jasked) {
+		struct judge_asked *a = t->jasked;
+		asked_unlink(t, a);
+		judge_job_free(a->job);
+		free(a);
+	}
+	t->jpending = 0;
 	judge_cache_close(t->jcache);
 	t->jcache = NULL;
 }
@@ -85,8 +105,9 @@ void tui_judges_fill(struct tui *t, size_t entry)
 
 static void on_done(void *ctx, struct judge_job *job, uint64_t tag)
 {
-	struct asked *a = ctx;
+	struct judge_asked *a = ctx;
 	struct tui *t = a->t;
+	asked_unlink(t, a);
 	(void)tag;
 	struct verdict v;
 	judge_job_verdict(job, &v);
@@ -147,7 +168,7 @@ unsigned tui_judges_ask(struct tui *t, long which)
 			judge_job_free(job);
 			continue;
 		}
-		struct asked *a = calloc(1, sizeof(*a));
+		struct judge_asked *a = calloc(1, sizeof(*a));
 		if (!a)
 			abort();
 		a->t = t;
@@ -155,6 +176,10 @@ unsigned tui_judges_ask(struct tui *t, long which)
 		a->judge = j;
 		a->job = job;
 		judge_cache_key(rr->run, jc, a->key);
+		a->next = t->jasked;
+		if (a->next)
+			a->next->prev = a;
+		t->jasked = a;
 		review_judge_pending(rv, rr->entry, j, mono_ms());
 		t->jpending++;
 		asked++;

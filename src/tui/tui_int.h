@@ -99,6 +99,7 @@ struct tui {
 	struct judge_client *jclient;   /* NULL without judges */
 	struct judge_cache *jcache;
 	size_t jpending;            /* judge jobs in flight */
+	struct judge_asked *jasked; /* those jobs, freed at close if still unanswered */
 	bool script_waiting;        /* :wait until the judges have answered */
 	size_t jfilled;             /* the entry whose cached judge verdicts were looked up */
 	size_t resume_scan;

@@ -7,30 +7,13 @@
 #include <string.h>
 
 #include "textvis.h"
+#include "xalloc.h"
 
 _Static_assert(WCHAR_MAX >= 0x10FFFF, "wchar_t must hold every code point");
 
 #define ZWJ 0x200D
 #define ELLIPSIS 0x2026
 #define NONE SIZE_MAX
-
-static void oom(void) __attribute__((noreturn));
-
-static void oom(void)
-{
-	/* Same policy as strbuf: text that does not fit in memory cannot be
-	 * shown usefully anyway. */
-	fputs("tcreview: out of memory\n", stderr);
-	abort();
-}
-
-static void *xrealloc(void *p, size_t size)
-{
-	p = realloc(p, size ? size : 1);
-	if (!p)
-		oom();
-	return p;
-}
 
 struct wbuf {
 	wchar_t *s;
