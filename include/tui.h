@@ -16,7 +16,8 @@ struct tui_opts {
 	const char *datadir;        /* where themes/ are found; NULL = none */
 	const char *script;         /* TCR_SCRIPT: keys and commands from a file */
 	long max_iterations;        /* > 0: stop after that many loop turns (smoke runs) */
-	double started_ms;          /* CLOCK_MONOTONIC ms when the program started, for TCR_TRACE */
+	double started_ms;
+	const char *ca_file;        /* --ca-file: a private CA for the judges */          /* CLOCK_MONOTONIC ms when the program started, for TCR_TRACE */
 };
 
 /* Runs the screen until the reviewer quits. Returns an exit status. */

@@ -28,6 +28,7 @@ static void review_usage(FILE *out)
 	"      --theme NAME        dark (default), light or mono; NO_COLOR is respected\n"
 	"      --reviewer NAME     who decides (default $USER)\n"
 	"      --format NAME       read every record with this loader\n"
+	"      --ca-file FILE      a private certificate authority for the judges\n"
 	"      --max-iterations N  stop after N turns of the event loop (smoke tests)\n"
 	"  -h, --help              this help; `tcreview --help keys` lists the keys\n"
 	"\n"
@@ -62,11 +63,12 @@ int cli_review(int argc, char **argv)
 		{ "reviewer", required_argument, NULL, 'R' },
 		{ "format", required_argument, NULL, 'F' },
 		{ "max-iterations", required_argument, NULL, 'M' },
+		{ "ca-file", required_argument, NULL, 'A' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *config = NULL, *expect = NULL, *annot = NULL, *theme = NULL;
-	const char *reviewer = NULL, *format = NULL;
+	const char *reviewer = NULL, *format = NULL, *ca_file = NULL;
 	long max_iter = 0;
 	int ch;
 	optind = 1;
@@ -79,6 +81,7 @@ int cli_review(int argc, char **argv)
 		case 'R': reviewer = optarg; break;
 		case 'F': format = optarg; break;
 		case 'M': max_iter = strtol(optarg, NULL, 10); break;
+		case 'A': ca_file = optarg; break;
 		case 'h':
 			review_usage(stdout);
 			return EXIT_DONE;
@@ -158,6 +161,7 @@ int cli_review(int argc, char **argv)
 		.script = script,
 		.max_iterations = max_iter,
 		.started_ms = started,
+		.ca_file = ca_file,
 	};
 	rc = tui_run(&rv, &c, &o);
 out:

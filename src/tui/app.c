@@ -749,6 +749,7 @@ int tui_run(struct review *rv, const struct config *cfg, const struct tui_opts *
 	t.tl_for_entry = SIZE_MAX;
 	t.tl_width = -1;
 	t.max_iterations = o->max_iterations;
+	t.ca_file = o->ca_file;
 	keymap_init_defaults(&t.km);
 	char err[512];
 	for (size_t i = 0; i < cfg->nkeys; i++) {

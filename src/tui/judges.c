@@ -45,7 +45,7 @@ int tui_judges_open(struct tui *t, char *err, size_t errlen)
 {
 	if (t->cfg->njudges == 0)
 		return 0;
-	struct judge_client_opts o = { .concurrency = 8 };
+	struct judge_client_opts o = { .concurrency = 8, .ca_file = t->ca_file };
 	t->jfilled = SIZE_MAX;
 	t->jclient = judge_client_new(&o, err, errlen);
 	if (!t->jclient)

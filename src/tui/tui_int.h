@@ -98,6 +98,7 @@ struct tui {
 	bool resuming;              /* moving to the first unreviewed run on start */
 	struct judge_client *jclient;   /* NULL without judges */
 	struct judge_cache *jcache;
+	const char *ca_file;
 	size_t jpending;            /* judge jobs in flight */
 	struct judge_asked *jasked; /* those jobs, freed at close if still unanswered */
 	bool script_waiting;        /* :wait until the judges have answered */
