@@ -20,6 +20,15 @@ int cli_judge(int argc, char **argv);
 /* Loads -c FILE, else ./tcreview.yaml, else an empty configuration.
  * Prints FILE:LINE:COLUMN: message and returns -1 on error. */
 int cli_load_config(struct config *c, const char *path);
+struct format_ops;
+struct expectations;
+/* What every command does after loading the configuration: resolves the
+ * forced format (--format, else runs.format) and loads the expectations
+ * (--expect, else expectations.file). Prints "PROG: message" and returns
+ * EXIT_USAGE or EXIT_INPUT on a problem, EXIT_DONE otherwise. */
+int cli_setup(const char *prog, const struct config *c, const char *format, const char *expect,
+              const struct format_ops **forced, struct expectations **ex);
+
 /* Folder of the bundled data (examples/, themes/), or NULL. */
 const char *cli_datadir(void);
 

@@ -9,6 +9,8 @@
 #include <yaml.h>
 
 #include "cli.h"
+#include "expect.h"
+#include "format.h"
 #include "judge.h"
 
 int cli_load_config(struct config *c, const char *path)
@@ -68,4 +70,34 @@ void cli_print_version(void)
 	printf("libyaml %s\n", yaml_get_version_string());
 	printf("libcurl %s\n", judge_curl_version());
 	printf("ncurses %s\n", tui_curses_version());
+}
+
+int cli_setup(const char *prog, const struct config *c, const char *format, const char *expect,
+              const struct format_ops **forced, struct expectations **ex)
+{
+	*forced = NULL;
+	*ex = NULL;
+	const char *fmt = format ? format : c->format;
+	if (fmt && !(*forced = format_find(fmt))) {
+		fprintf(stderr, "%s: unknown format '%s'\n", prog, fmt);
+		fprintf(stderr, "transcript formats:");
+		for (size_t i = 0; format_table[i]; i++)
+			fprintf(stderr, " %s", format_table[i]->name);
+		fputc('\n', stderr);
+		return EXIT_USAGE;
+	}
+	if (expect && !c->has_expect) {
+		fprintf(stderr, "%s: --expect needs expectations.match in the configuration "
+		        "to know how runs and expectations are joined\n", prog);
+		return EXIT_USAGE;
+	}
+	if (c->has_expect) {
+		char err[1024];
+		*ex = expect_load(&c->expect, expect ? expect : c->expect.file, err, sizeof err);
+		if (!*ex) {
+			fprintf(stderr, "%s: %s\n", prog, err);
+			return EXIT_INPUT;
+		}
+	}
+	return EXIT_DONE;
 }

@@ -400,21 +400,10 @@ int cli_judge(int argc, char **argv)
 		goto out;
 	}
 	const struct format_ops *forced = NULL;
-	const char *fmt = format ? format : c.format;
-	if (fmt && !(forced = format_find(fmt))) {
-		fprintf(stderr, "tcreview judge: unknown format '%s'\n", fmt);
-		rc = EXIT_USAGE;
+	rc = cli_setup("tcreview judge", &c, format, expect, &forced, &ex);
+	if (rc != EXIT_DONE)
 		goto out;
-	}
 	char err[1024];
-	if (c.has_expect) {
-		ex = expect_load(&c.expect, expect ? expect : c.expect.file, err, sizeof err);
-		if (!ex) {
-			fprintf(stderr, "tcreview judge: %s\n", err);
-			rc = EXIT_INPUT;
-			goto out;
-		}
-	}
 	if (dataset_open(&ds, argv + optind, (size_t)(argc - optind), err, sizeof err) < 0) {
 		fprintf(stderr, "tcreview judge: %s\n", err);
 		rc = EXIT_INPUT;

@@ -126,26 +126,11 @@ int cli_review(int argc, char **argv)
 	struct review rv;
 	bool rv_open = false;
 	memset(&rv, 0, sizeof rv);
-	const char *fmt = format ? format : c.format;
-	if (fmt && !format_find(fmt)) {
-		fprintf(stderr, "tcreview: unknown format '%s' (see tcreview score --help formats)\n", fmt);
-		rc = EXIT_USAGE;
+	const struct format_ops *forced = NULL;
+	rc = cli_setup("tcreview", &c, format, expect, &forced, &ex);
+	if (rc != EXIT_DONE)
 		goto out;
-	}
-	if (expect && !c.has_expect) {
-		fprintf(stderr, "tcreview: --expect needs expectations.match in the configuration\n");
-		rc = EXIT_USAGE;
-		goto out;
-	}
 	char err[1024];
-	if (c.has_expect) {
-		ex = expect_load(&c.expect, expect ? expect : c.expect.file, err, sizeof err);
-		if (!ex) {
-			fprintf(stderr, "tcreview: %s\n", err);
-			rc = EXIT_INPUT;
-			goto out;
-		}
-	}
 	if (review_open(&rv, &c, ex, paths, npaths, annot, reviewer ? reviewer : default_reviewer(),
 	                err, sizeof err) < 0) {
 		fprintf(stderr, "tcreview: %s\n", err);
@@ -153,8 +138,8 @@ int cli_review(int argc, char **argv)
 		goto out;
 	}
 	rv_open = true;
-	if (fmt)
-		rv.forced = format_find(fmt);
+	if (forced)
+		rv.forced = forced;
 	struct tui_opts o = {
 		.theme = theme,
 		.datadir = datadir,

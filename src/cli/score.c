@@ -169,33 +169,14 @@ int cli_score(int argc, char **argv)
 	struct expectations *ex = NULL;
 	struct dataset ds = { 0 };
 	const struct format_ops *forced = NULL;
-	const char *fmt = o.format ? o.format : c.format;
-	if (fmt && !(forced = format_find(fmt))) {
-		fprintf(stderr, "tcreview score: unknown format '%s'\n", fmt);
-		list_formats(stderr);
-		rc = EXIT_USAGE;
+	rc = cli_setup("tcreview score", &c, o.format, o.expect, &forced, &ex);
+	if (rc != EXIT_DONE)
 		goto out;
-	}
 	if (c.nscorers == 0) {
 		fprintf(stderr, "tcreview score: no scorers configured: pass -c FILE or write "
 		        "tcreview.yaml (see man tcreview)\n");
 		rc = EXIT_USAGE;
 		goto out;
-	}
-	if (o.expect && !c.has_expect) {
-		fprintf(stderr, "tcreview score: --expect needs expectations.match in the configuration "
-		        "to know how runs and expectations are joined\n");
-		rc = EXIT_USAGE;
-		goto out;
-	}
-	if (c.has_expect) {
-		char err[1024];
-		ex = expect_load(&c.expect, o.expect ? o.expect : c.expect.file, err, sizeof err);
-		if (!ex) {
-			fprintf(stderr, "tcreview score: %s\n", err);
-			rc = EXIT_INPUT;
-			goto out;
-		}
 	}
 
 	char *stdin_only[] = { "-" };
