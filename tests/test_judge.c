@@ -51,6 +51,12 @@
 	"{'id':'c1','type':'function','function':{'name':'weather','arguments':'{}'}}]}," \
 	"{'role':'assistant','content':'Sunny.'}]}"
 
+/* The run stops on a call still waiting for its tool. */
+#define RUN_WAITING "{'id':'r-5','messages':[" \
+	"{'role':'user','content':'Weather in Rome?'}," \
+	"{'role':'assistant','content':'Let me look.','tool_calls':[" \
+	"{'id':'c1','type':'function','function':{'name':'weather','arguments':'{}'}}]}]," TOOLS "}"
+
 /* A call of a tool the definitions do not have. */
 #define RUN_UNDEFINED "{'id':'r-4','messages':[" \
 	"{'role':'user','content':'Weather in Rome?'}," \
@@ -861,6 +867,13 @@ static void test_1to5_not_applicable(void **state)
 	assert_int_equal(v.status, VERDICT_SKIPPED);
 	assert_string_equal(v.message, "Not applicable: Tool definitions for all tool calls must be "
 	                               "provided. (no definition of 'forecast')");
+	verdict_clear(&v);
+
+	/* Azure's intermediate response: nothing final to judge yet. */
+	v = run_1to5("acc", RUN_WAITING, "unused", NULL);
+	assert_int_equal(v.status, VERDICT_SKIPPED);
+	assert_string_equal(v.message, "Not applicable: Intermediate response. Please provide the agent's "
+	                               "final response for evaluation.");
 	verdict_clear(&v);
 
 	/* The judge itself may find nothing to judge. */

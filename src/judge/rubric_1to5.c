@@ -19,6 +19,7 @@
 
 #define NO_CALLS "No tool calls found in response or provided tool_calls."
 #define NO_DEFS "Tool definitions must be provided."
+#define INTERMEDIATE "Intermediate response. Please provide the agent's final response for evaluation."
 #define DEF_MISSING "Tool definitions for all tool calls must be provided."
 
 /* Azure knows these without a definition from the caller. */
@@ -93,6 +94,27 @@ static bool has_definition(const json_t *tools, const json_t *name)
 	return false;
 }
 
+/* The run stops on a call still waiting for its tool: the last message
+ * of the run is the agent's and it ends in a call with no result. There is
+ * no final answer to judge yet (Azure's "intermediate response"). */
+static bool intermediate_response(const struct run *r)
+{
+	for (size_t i = r->nmsgs; i-- > 0;) {
+		const struct run_msg *m = &r->msgs[i];
+		if (m->origin != MSG_IN_OUTPUT)
+			break;
+		if (m->is_tool_output)
+			return false;           /* a result came back after the last call */
+		if (m->role != ROLE_ASSISTANT)
+			return false;
+		if (m->ncalls == 0)
+			return false;           /* ends in the agent's words */
+		const struct run_call *last = &r->calls[m->first_call + m->ncalls - 1];
+		return !last->has_result;
+	}
+	return false;
+}
+
 static void *r15_start(const struct judge_conf *j, const struct run *r, json_t *expected,
                        char *skip, size_t skiplen)
 {
@@ -104,6 +126,8 @@ static void *r15_start(const struct judge_conf *j, const struct run *r, json_t *
 	const json_t *undefined = NULL;
 	if (a->view.ncalls == 0) {
 		why = NO_CALLS;
+	} else if (intermediate_response(r)) {
+		why = INTERMEDIATE;
 	} else if (json_array_size(a->view.tool_list) == 0) {
 		why = NO_DEFS;
 	} else {
