@@ -61,6 +61,7 @@ static size_t selected_scorer(struct tui *t)
 
 static unsigned moved(struct tui *t)
 {
+	t->v_detail_top = 0;
 	t->tl_sel = 0;
 	t->tl_top = 0;
 	return REDRAW_ALL | RELAYOUT;   /* the verdict details, and so the panes, change with the run */
@@ -122,6 +123,7 @@ static unsigned verdict_move(struct tui *t, long delta)
 	if (sel >= (long)n)
 		sel = (long)n - 1;
 	t->v_sel = (size_t)sel;
+	t->v_detail_top = 0;
 	return REDRAW_VERDICTS | RELAYOUT;
 }
 
@@ -143,7 +145,14 @@ static unsigned focused_page(struct tui *t, long dir)
 	switch (t->focus) {
 	case PANE_LIST:     return list_move(t, dir * page);
 	case PANE_TIMELINE: return timeline_scroll(t, dir * page);
-	case PANE_VERDICTS: return verdict_move(t, dir * page);
+	case PANE_VERDICTS:
+		if (t->v_open) {
+			/* open details scroll by a few lines at a time */
+			long top = (long)t->v_detail_top + dir * 3;
+			t->v_detail_top = top < 0 ? 0 : (size_t)top;
+			return REDRAW_VERDICTS;
+		}
+		return verdict_move(t, dir * page);
 	default:            return 0;
 	}
 }

@@ -71,6 +71,7 @@ struct tui {
 
 	size_t v_sel;               /* selected verdict */
 	bool v_open;                /* its details are shown */
+	size_t v_detail_top;        /* first details line shown, when they do not fit */
 
 	enum prompt_kind prompt;
 	struct strbuf input;

@@ -222,19 +222,25 @@ void verdicts_draw(struct tui *t)
 			/* The verdicts below keep their rows: details that do not
 			 * fit are cut, and their last row says how much is missing. */
 			long room = (long)(bottom - y - 1) - (long)(n - s - 1);
-			size_t shown = details.nlines;
 			if (room < 0)
 				room = 0;
+			/* PgDn/PgUp in the verdicts scroll details that do not fit. */
+			size_t top = t->v_detail_top;
+			if (top >= details.nlines)
+				top = details.nlines ? details.nlines - 1 : 0;
+			size_t left = details.nlines - top;
+			size_t shown = left;
 			if ((long)shown > room)
 				shown = room > 0 ? (size_t)room - 1 : 0;
-			for (size_t k = 0; k < shown; k++) {
+			t->v_detail_top = top;
+			for (size_t k = top; k < top + shown; k++) {
 				y++;
 				draw_wide(y, r->x + 4, r->w - 4, details.text + details.lines[k].start,
 				          details.lines[k].len, screen_attr(t, SLOT_NORMAL));
 			}
-			if (shown < details.nlines && room > 0) {
-				char more[64];
-				int m = snprintf(more, sizeof more, "\xe2\x80\xa6 %zu more lines", details.nlines - shown);
+			if (shown < left && room > 0) {
+				char more[80];
+				int m = snprintf(more, sizeof more, "\xe2\x80\xa6 %zu more lines (PgDn)", left - shown);
 				draw_text(++y, r->x + 4, r->w - 4, more, (size_t)m, screen_attr(t, SLOT_DIM));
 			}
 		}

@@ -128,6 +128,10 @@ run_screen focus-verdict '<Tab>
 <Tab>j<Enter>'
 check_screen focus-timeline
 check_screen focus-verdict
+# PgDn in the verdicts scrolls details that do not fit
+run_screen details-scrolled '<Tab><Tab>j<Enter><PgDn>'
+screen_has details-scrolled "actual    get_order, track_parcel"
+screen_has details-scrolled "strict mode off"
 SCREEN_LINES=40
 run_screen fold-open '<Tab>jjjj
 :save-display %D/fold-closed.screen
