@@ -476,6 +476,32 @@ static void test_wrap_free(void **state)
 	free(big);
 }
 
+/* Closing punctuation never starts a line, an opening bracket never ends
+ * one, at any width. */
+static void test_wrap_kinsoku(void **state)
+{
+	(void)state;
+	const char *text = "申し訳ございません。追跡番号が見つかりませんでした。「担当者」に確認いたします。"
+	                   "我的订单已经损坏了，我想退款。";
+	for (size_t cols = 4; cols <= 30; cols++) {
+		struct wtext_wrapped w;
+		wtext_wrap(&w, text, strlen(text), cols, 0);
+		size_t total = 0;
+		for (size_t i = 0; i < w.nlines; i++) {
+			const wchar_t *l = w.text + w.lines[i].start;
+			size_t n = w.lines[i].len;
+			total += n;
+			assert_true(w.lines[i].width <= cols);
+			if (i > 0 && n)
+				assert_null(wcschr(L"。、」，", l[0]));
+			if (n && i + 1 < w.nlines)
+				assert_true(l[n - 1] != L'「');
+		}
+		assert_int_equal(total, w.len);          /* nothing lost, nothing added */
+		wtext_wrapped_free(&w);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -491,6 +517,7 @@ int main(void)
 		cmocka_unit_test(test_wrap_cjk),
 		cmocka_unit_test(test_wrap_every_width),
 		cmocka_unit_test(test_wrap_free),
+		cmocka_unit_test(test_wrap_kinsoku),
 	};
 	return cmocka_run_group_tests(tests, setup, NULL);
 }

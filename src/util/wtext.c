@@ -233,6 +233,18 @@ static size_t word_width(const wchar_t *s, size_t i, size_t end, size_t limit)
 }
 
 /* Wraps the newline-free text s[a..b) greedily. */
+/* Japanese and Chinese line breaking, loosely: closing punctuation never
+ * starts a line and an opening bracket never ends one. */
+static bool no_line_start(wchar_t c)
+{
+	return c && wcschr(L"、。，．・：；？！）」』】》〉〕］｝…‥ー〜", c) != NULL;
+}
+
+static bool no_line_end(wchar_t c)
+{
+	return c && wcschr(L"（「『【《〈〔［｛", c) != NULL;
+}
+
 static void wrap_line(struct wtext_wrapped *out, size_t *cap, size_t a, size_t b, size_t cols)
 {
 	const wchar_t *s = out->text;
@@ -258,7 +270,8 @@ static void wrap_line(struct wtext_wrapped *out, size_t *cap, size_t a, size_t b
 				while (j < b && s[j] == L' ')
 					j++;
 				brk = i, brk_w = w, brk_next = j;
-			} else if (i > start && !space && !prev_space && (cw >= 2 || prev_wide)) {
+			} else if (i > start && !space && !prev_space && (cw >= 2 || prev_wide) &&
+			           !no_line_start(s[i]) && !no_line_end(s[i - 1])) {
 				brk = i, brk_w = w, brk_next = i;
 			}
 			if (w + cw > cols) {
