@@ -270,12 +270,20 @@ unsigned tui_act(struct tui *t, enum tcr_action a)
 			tui_message(t, true, "no search yet: press / first");
 			return REDRAW_STATUS;
 		}
-		if (!review_search(t->rv, NULL, a == ACT_SEARCH_NEXT ? 1 : -1)) {
+	{
+		int dir = a == ACT_SEARCH_NEXT ? 1 : -1;
+		size_t before = review_cursor(t->rv);
+		if (!review_search(t->rv, NULL, dir)) {
 			tui_message(t, true, "not found: %s", t->rv->search);
 			return REDRAW_STATUS;
 		}
-		tui_message(t, false, "/%s", t->rv->search);
+		size_t after = review_cursor(t->rv);
+		/* say when the search went past the end (or the start) */
+		bool wrapped = dir > 0 ? after <= before : after >= before;
+		tui_message(t, false, "/%s%s", t->rv->search,
+		            wrapped ? (dir > 0 ? "  (from the top)" : "  (from the bottom)") : "");
 		return moved(t);
+	}
 	/* The status line shows a filter or sort other than the first; the
 	 * message only says when it is back to that one. */
 	case ACT_FILTER:

@@ -118,6 +118,10 @@ run_screen search-ja 'jj/月曜日<Enter>'
 check_screen search-ja
 run_screen search-none '/no such words<Enter>'
 check_screen search-none
+# n past the last match goes back to the first and says so
+run_screen search-wrap '/shipped<Enter>n'
+screen_has search-wrap "/shipped  (from the top)"
+screen_has search-wrap ">  en-pass"
 run_screen search-case '/jd014<Enter>'
 screen_has search-case ">  ja-fail"
 
