@@ -38,6 +38,7 @@
 #include "hash.h"
 #include "jsonw.h"
 #include "strbuf.h"
+#include "fdio.h"
 #include "xalloc.h"
 
 /* Beyond this many unreadable lines the rest are only counted: a wrong file
@@ -508,15 +509,6 @@ static int store_read_new(struct annot_store *s, bool locked, size_t *added)
 	return 0;
 }
 
-static int lock_fd(int fd, int op)
-{
-	int r;
-	do
-		r = flock(fd, op);
-	while (r < 0 && errno == EINTR);
-	return r;
-}
-
 /* ---- the interface ---------------------------------------------------- */
 
 struct annot_store *annot_open(const char *path, char *err, size_t errlen)
@@ -539,7 +531,7 @@ struct annot_store *annot_open(const char *path, char *err, size_t errlen)
 
 	/* Shared: no writer is halfway through a line while we read, so an
 	 * unended last line is a dead writer's and is reported now. */
-	if (lock_fd(fd, LOCK_SH) < 0) {
+	if (fd_lock(fd, LOCK_SH) < 0) {
 		set_err(err, errlen, "%s: cannot lock: %s", path, strerror(errno));
 		annot_close(s);
 		return NULL;
@@ -550,7 +542,7 @@ struct annot_store *annot_open(const char *path, char *err, size_t errlen)
 		annot_close(s);
 		return NULL;
 	}
-	lock_fd(fd, LOCK_UN);
+	fd_lock(fd, LOCK_UN);
 	return s;
 }
 
@@ -683,7 +675,7 @@ int annot_append(struct annot_store *s, const struct decision *d, char *err, siz
 	}
 
 	int e = 0;
-	if (lock_fd(s->fd, LOCK_EX) < 0) {
+	if (fd_lock(s->fd, LOCK_EX) < 0) {
 		set_err(err, errlen, "%s: cannot lock: %s", s->path, strerror(errno));
 		goto out;
 	}
@@ -700,17 +692,8 @@ int annot_append(struct annot_store *s, const struct decision *d, char *err, siz
 	bool need_nl = s->tail_done;
 	const char *p = need_nl ? sb.buf : sb.buf + 1;
 	size_t total = need_nl ? sb.len : sb.len - 1;
-	size_t done = 0;
-	while (done < total) {
-		ssize_t n = write(s->fd, p + done, total - done);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0) {
-			e = n < 0 ? errno : EIO;
-			break;
-		}
-		done += (size_t)n;
-	}
+	size_t done;
+	e = fd_write_all(s->fd, p, total, &done);
 	/* Whatever reached the file is ours and is not read back, but a part
 	 * of a line must still be ended by the next append. */
 	s->offset += (off_t)done;
@@ -720,14 +703,10 @@ int annot_append(struct annot_store *s, const struct decision *d, char *err, siz
 		s->tail_done = p[done - 1] != '\n';
 	if (e)
 		goto fail;
-	while (fsync(s->fd) < 0) {
-		if (errno != EINTR) {
-			e = errno;
-			goto fail;
-		}
-	}
+	if ((e = fd_sync(s->fd)) != 0)
+		goto fail;
 	store_add(s, &back);
-	lock_fd(s->fd, LOCK_UN);
+	fd_lock(s->fd, LOCK_UN);
 	json_decref(o);
 	strbuf_release(&sb);
 	return 0;
@@ -735,7 +714,7 @@ int annot_append(struct annot_store *s, const struct decision *d, char *err, siz
 fail:
 	set_err(err, errlen, "%s: %s", s->path, strerror(e));
 unlock:
-	lock_fd(s->fd, LOCK_UN);
+	fd_lock(s->fd, LOCK_UN);
 out:
 	json_decref(o);
 	strbuf_release(&sb);

@@ -32,6 +32,7 @@
 #include "judge_client.h"
 #include "jsonw.h"
 #include "strbuf.h"
+#include "fdio.h"
 #include "xalloc.h"
 
 /* A wrong file (not ours at all) must not produce megabytes of warnings. */
@@ -247,15 +248,6 @@ static void take_line(struct judge_cache *c, const char *p, size_t n, size_t lin
 	json_decref(o);
 }
 
-static int lock_fd(int fd, int op)
-{
-	int r;
-	do
-		r = flock(fd, op);
-	while (r < 0 && errno == EINTR);
-	return r;
-}
-
 static int read_all(struct judge_cache *c)
 {
 	struct strbuf sb = STRBUF_INIT;
@@ -312,7 +304,7 @@ struct judge_cache *judge_cache_open(const char *path, char *err, size_t errlen)
 	}
 	slots_grow(c);
 	/* Shared: no writer is halfway through a line while we read. */
-	if (lock_fd(fd, LOCK_SH) < 0) {
+	if (fd_lock(fd, LOCK_SH) < 0) {
 		set_err(err, errlen, "%s: cannot lock: %s", path, strerror(errno));
 		judge_cache_close(c);
 		return NULL;
@@ -322,7 +314,7 @@ struct judge_cache *judge_cache_open(const char *path, char *err, size_t errlen)
 		judge_cache_close(c);
 		return NULL;
 	}
-	lock_fd(fd, LOCK_UN);
+	fd_lock(fd, LOCK_UN);
 	return c;
 }
 
@@ -412,7 +404,7 @@ int judge_cache_put(struct judge_cache *c, const char *key, const struct run *r,
 	}
 
 	int rc = -1;
-	if (lock_fd(c->fd, LOCK_EX) < 0) {
+	if (fd_lock(c->fd, LOCK_EX) < 0) {
 		set_err(err, errlen, "%s: cannot lock: %s", c->path, strerror(errno));
 		goto out;
 	}
@@ -423,22 +415,11 @@ int judge_cache_put(struct judge_cache *c, const char *key, const struct run *r,
 	    pread(c->fd, &last, 1, st.st_size - 1) != 1)
 		last = '\n';
 	const char *p = last == '\n' ? sb.buf + 1 : sb.buf;
-	size_t total = last == '\n' ? sb.len - 1 : sb.len, done = 0;
-	int e_no = 0;
-	while (done < total) {
-		ssize_t n = write(c->fd, p + done, total - done);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0) {
-			e_no = n < 0 ? errno : EIO;
-			break;
-		}
-		done += (size_t)n;
-	}
-	while (!e_no && fsync(c->fd) < 0)
-		if (errno != EINTR)
-			e_no = errno;
-	lock_fd(c->fd, LOCK_UN);
+	size_t total = last == '\n' ? sb.len - 1 : sb.len, done;
+	int e_no = fd_write_all(c->fd, p, total, &done);
+	if (!e_no)
+		e_no = fd_sync(c->fd);
+	fd_lock(c->fd, LOCK_UN);
 	if (e_no) {
 		set_err(err, errlen, "%s: %s", c->path, strerror(e_no));
 		goto out;
