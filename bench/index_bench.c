@@ -13,7 +13,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "dataset.h"
+#include "runs/dataset.h"
 
 static double now(void)
 {

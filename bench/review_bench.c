@@ -24,9 +24,9 @@
 #include <string.h>
 #include <time.h>
 
-#include "config.h"
-#include "expect.h"
-#include "review.h"
+#include "config/config.h"
+#include "runs/expect.h"
+#include "review/session.h"
 
 #define FIRST_SCREEN 50
 #define NMOVES 1000

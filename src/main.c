@@ -5,8 +5,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cli.h"
-#include "keymap.h"
+#include "cli/cli.h"
+#include "review/keymap.h"
 
 static void usage(FILE *out)
 {

@@ -21,8 +21,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "format.h"
-#include "run.h"
+#include "runs/format.h"
+#include "runs/run.h"
 
 static inline json_t *fmt_parse(const char *text)
 {

@@ -16,7 +16,8 @@
 
 #include <jansson.h>
 
-#include "annot.h"
+#include "annot/store.h"
+#include "util/clock.h"
 
 static char dir[256];
 
@@ -681,7 +682,7 @@ static void test_now(void **st)
 {
 	(void)st;
 	char buf[24];
-	annot_now(buf);
+	now_iso(buf);
 	assert_int_equal(strlen(buf), 20);
 	int y, mo, d, h, mi, se;
 	char z;
@@ -696,17 +697,17 @@ static void test_fake_now(void **st)
 	(void)st;
 	char buf[24];
 	setenv("TCR_FAKE_NOW", "2026-03-04T05:06:07Z", 1);
-	annot_now(buf);
+	now_iso(buf);
 	assert_string_equal(buf, "2026-03-04T05:06:07Z");
 	setenv("TCR_FAKE_NOW", "2026-03-04T05:06:07", 1);
-	annot_now(buf);
+	now_iso(buf);
 	assert_string_equal(buf, "2026-03-04T05:06:07Z");
 	setenv("TCR_FAKE_NOW", "yesterday", 1);
-	annot_now(buf);
+	now_iso(buf);
 	assert_string_not_equal(buf, "2026-03-04T05:06:07Z");
 	assert_int_equal(strlen(buf), 20);
 	setenv("TCR_FAKE_NOW", "2026-03-04T05:06:07Z junk", 1);
-	annot_now(buf);
+	now_iso(buf);
 	assert_string_not_equal(buf, "2026-03-04T05:06:07Z");
 	unsetenv("TCR_FAKE_NOW");
 }

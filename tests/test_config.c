@@ -14,10 +14,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "config.h"
-#include "judge.h"
-#include "keymap.h"
-#include "prompt.h"
+#include "config/config.h"
+#include "judge/judge.h"
+#include "review/keymap.h"
+#include "judge/prompt.h"
 
 /* ---- fake scorers ------------------------------------------------------ */
 

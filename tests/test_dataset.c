@@ -10,7 +10,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "dataset.h"
+#include "runs/dataset.h"
 
 static char dir[256];
 

@@ -10,7 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "expect.h"
+#include "runs/expect.h"
 
 static char tmpdir[64];
 static char path[128];          /* the file of the current test */

@@ -7,7 +7,7 @@
 
 #include <string.h>
 
-#include "jsonpath.h"
+#include "util/jsonpath.h"
 
 static void assert_valid(const char *path)
 {

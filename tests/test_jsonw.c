@@ -6,7 +6,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "jsonw.h"
+#include "util/jsonw.h"
 
 static void check_number(double d, const char *want)
 {

@@ -16,13 +16,13 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "config.h"
-#include "format.h"
-#include "judge.h"
-#include "jsonw.h"
-#include "prompt.h"
-#include "run.h"
-#include "strbuf.h"
+#include "config/config.h"
+#include "runs/format.h"
+#include "judge/judge.h"
+#include "util/jsonw.h"
+#include "judge/prompt.h"
+#include "runs/run.h"
+#include "util/strbuf.h"
 #include "../src/judge/judge_int.h"
 
 /* ---- fixtures ------------------------------------------------------------ */

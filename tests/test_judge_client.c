@@ -30,10 +30,10 @@
 
 #include <jansson.h>
 
-#include "judge.h"
-#include "judge_cache.h"
-#include "judge_client.h"
-#include "run.h"
+#include "judge/judge.h"
+#include "judge/cache.h"
+#include "judge/client.h"
+#include "runs/run.h"
 
 #define KEY "sk-tcr-test-SECRET-0001"
 #define KEY_ENV "TCR_TEST_KEY"

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "keymap.h"
+#include "review/keymap.h"
 
 static keycode_t parse(const char *name)
 {

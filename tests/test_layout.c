@@ -4,7 +4,7 @@
 #include <stddef.h>
 #include <cmocka.h>
 
-#include "layout.h"
+#include "tui/layout.h"
 
 static void check(int cols, int lines, int vrows, const char *want)
 {

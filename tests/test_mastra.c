@@ -10,10 +10,10 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "config.h"
-#include "dataset.h"
-#include "evaluate.h"
-#include "jsonw.h"
+#include "config/config.h"
+#include "runs/dataset.h"
+#include "scorers/evaluate.h"
+#include "util/jsonw.h"
 
 static char *shared_path(const char *name)
 {

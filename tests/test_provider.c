@@ -14,8 +14,8 @@
 
 #include <jansson.h>
 
-#include "judge.h"
-#include "judge_client.h"
+#include "judge/judge.h"
+#include "judge/client.h"
 
 #define KEY "sk-tcr-test-KEY-0123456789"
 

@@ -7,8 +7,8 @@
  * with a message; under the sanitizers this also proves no memory error. */
 #include "fmt_test.h"
 
-#include "config.h"
-#include "scorer.h"
+#include "config/config.h"
+#include "scorers/scorer.h"
 
 static struct config cfg;
 

@@ -6,7 +6,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "run.h"
+#include "runs/run.h"
 
 static struct run *empty_run(void)
 {

@@ -16,7 +16,7 @@
 
 #include <jansson.h>
 
-#include "review.h"
+#include "review/session.h"
 
 static char dir[64];
 static char runs_path[128];

@@ -6,7 +6,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "textvis.h"
+#include "util/textvis.h"
 
 static void check(const char *in, int keep, const char *want)
 {

@@ -11,7 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "theme.h"
+#include "tui/theme.h"
 
 static char err[512];
 

@@ -8,10 +8,10 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "config.h"
-#include "format.h"
-#include "jsonw.h"
-#include "scorer.h"
+#include "config/config.h"
+#include "runs/format.h"
+#include "util/jsonw.h"
+#include "scorers/scorer.h"
 
 /* Message builders for the 1.x and 0.x shapes. */
 #define IN1 "[{\"id\":\"u\",\"role\":\"user\",\"content\":{\"format\":2,\"parts\":[{\"type\":\"text\",\"text\":\"hi\"}],\"content\":\"hi\"}}]"

@@ -9,10 +9,10 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "config.h"
-#include "format.h"
-#include "jsonw.h"
-#include "scorer.h"
+#include "config/config.h"
+#include "runs/format.h"
+#include "util/jsonw.h"
+#include "scorers/scorer.h"
 
 static struct config cfg;
 

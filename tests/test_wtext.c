@@ -11,7 +11,7 @@
 #include <string.h>
 #include <wchar.h>
 
-#include "wtext.h"
+#include "util/wtext.h"
 
 static int setup(void **state)
 {

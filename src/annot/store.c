@@ -12,12 +12,12 @@
  * writer that died; annot_open reads them then, and an appender ends them
  * with a '\n' before its own line so the file never joins two lines.
  *
- * Decision times come from annot_now: the current UTC time, unless the
+ * Decision times come from now_iso (util/clock): the current UTC time, unless the
  * environment variable TCR_FAKE_NOW holds an ISO-8601 UTC time
  * (YYYY-MM-DDTHH:MM:SSZ, the Z may be left out); then every decision is
  * written at that time, so tests and demos give the same file and the same
  * screen on every run. A value that is not such a time is ignored. */
-#include "annot.h"
+#include "annot/store.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -34,12 +34,13 @@
 
 #include <jansson.h>
 
-#include "arena.h"
-#include "hash.h"
-#include "jsonw.h"
-#include "strbuf.h"
-#include "fdio.h"
-#include "xalloc.h"
+#include "util/arena.h"
+#include "util/hash.h"
+#include "util/jsonw.h"
+#include "util/strbuf.h"
+#include "util/fdio.h"
+#include "util/xalloc.h"
+#include "util/clock.h"
 
 /* Beyond this many unreadable lines the rest are only counted: a wrong file
  * (not annotations at all) must not produce megabytes of warnings. */
@@ -646,7 +647,7 @@ int annot_append(struct annot_store *s, const struct decision *d, char *err, siz
 	char now[24];
 	const char *at = d->at;
 	if (!at) {
-		annot_now(now);
+		now_iso(now);
 		at = now;
 	}
 	const char *problem = decision_problem(d, at);
@@ -746,30 +747,3 @@ size_t annot_count(const struct annot_store *s)
 	return s->count;
 }
 
-/* TCR_FAKE_NOW fixes the clock (see the header comment). */
-static bool fake_now(time_t *out)
-{
-	const char *s = getenv("TCR_FAKE_NOW");
-	if (!s || !*s)
-		return false;
-	struct tm tm;
-	memset(&tm, 0, sizeof tm);
-	const char *end = strptime(s, "%Y-%m-%dT%H:%M:%S", &tm);
-	if (!end || (end[0] && strcmp(end, "Z") != 0))
-		return false;
-	time_t t = timegm(&tm);
-	if (t == (time_t)-1)
-		return false;
-	*out = t;
-	return true;
-}
-
-void annot_now(char buf[24])
-{
-	time_t t;
-	if (!fake_now(&t))
-		t = time(NULL);
-	struct tm tm;
-	if (!gmtime_r(&t, &tm) || strftime(buf, 24, "%Y-%m-%dT%H:%M:%SZ", &tm) == 0)
-		snprintf(buf, 24, "1970-01-01T00:00:00Z");
-}

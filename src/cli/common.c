@@ -8,10 +8,12 @@
 #include <unistd.h>
 #include <yaml.h>
 
-#include "cli.h"
-#include "expect.h"
-#include "format.h"
-#include "judge.h"
+#include "cli/cli.h"
+#include "judge/curl_version.h"
+#include "tui/curses_version.h"
+#include "runs/expect.h"
+#include "runs/format.h"
+#include "judge/judge.h"
 
 int cli_load_config(struct config *c, const char *path)
 {

@@ -1,12 +1,12 @@
 /* report.c - verdict writers for `tcreview score`: jsonl, table, junit. */
-#include "report.h"
+#include "cli/report.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "jsonw.h"
-#include "strbuf.h"
-#include "textvis.h"
+#include "util/jsonw.h"
+#include "util/strbuf.h"
+#include "util/textvis.h"
 
 const char *const report_names = "jsonl, table, junit";
 

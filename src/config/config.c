@@ -4,10 +4,10 @@
  * the line and column of every node, so that any later check (unknown key,
  * wrong type, a scorer's own refusal) can point at the exact spot. The tree
  * is then walked once into struct config and thrown away. */
-#include "config.h"
-#include "hash.h"
-#include "judge.h"
-#include "prompt.h"
+#include "config/config.h"
+#include "util/hash.h"
+#include "judge/judge.h"
+#include "judge/prompt.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -19,10 +19,10 @@
 #include <string.h>
 #include <yaml.h>
 
-#include "jsonpath.h"
-#include "keymap.h"
-#include "strbuf.h"
-#include "xalloc.h"
+#include "util/jsonpath.h"
+#include "review/keymap.h"
+#include "util/strbuf.h"
+#include "util/xalloc.h"
 
 /* Nesting deeper than this is certainly a mistake or an attack, and the
  * JSON conversion below recurses. */

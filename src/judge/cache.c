@@ -12,7 +12,7 @@
  * API key never reaches it, and as a last guard the line is masked with
  * provider_redact (a reply kept in the details might echo a key).
  */
-#include "judge_cache.h"
+#include "judge/cache.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -27,13 +27,14 @@
 
 #include <jansson.h>
 
-#include "annot.h"
-#include "hash.h"
-#include "judge_client.h"
-#include "jsonw.h"
-#include "strbuf.h"
-#include "fdio.h"
-#include "xalloc.h"
+#include "annot/store.h"
+#include "util/hash.h"
+#include "judge/client.h"
+#include "util/jsonw.h"
+#include "util/strbuf.h"
+#include "util/fdio.h"
+#include "util/xalloc.h"
+#include "util/clock.h"
 
 /* A wrong file (not ours at all) must not produce megabytes of warnings. */
 #define WARN_MAX 20
@@ -367,7 +368,7 @@ int judge_cache_put(struct judge_cache *c, const char *key, const struct run *r,
 		return -1;
 	}
 	char at[24];
-	annot_now(at);
+	now_iso(at);
 	struct strbuf sb = STRBUF_INIT;
 	strbuf_addstr(&sb, "\n{\"v\":1");
 	put_str(&sb, "key", key);

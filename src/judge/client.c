@@ -31,7 +31,8 @@
  * memory, the file is given as CURLOPT_CAINFO instead, and then it replaces
  * the default bundle rather than adding to it.
  */
-#include "judge_client.h"
+#include "judge/client.h"
+#include "util/clock.h"
 
 #include <curl/curl.h>
 #include <math.h>
@@ -42,8 +43,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "strbuf.h"
-#include "xalloc.h"
+#include "util/strbuf.h"
+#include "util/xalloc.h"
 
 #ifndef PACKAGE_VERSION
 #define PACKAGE_VERSION "0"
@@ -129,13 +130,6 @@ struct judge_client {
 	size_t ndone, nerrors, nretries;
 	long prompt_tokens, completion_tokens;
 };
-
-static double now_ms(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
-}
 
 /* xorshift64*: jitter needs spread, not secrecy. */
 static double rng_unit(struct judge_client *c)

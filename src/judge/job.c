@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "judge_int.h"
-#include "strbuf.h"
+#include "util/strbuf.h"
 
 struct judge_job {
 	const struct judge_conf *j;

@@ -7,7 +7,7 @@
  * judge_job_fail, this file goes. */
 #include <stddef.h>
 
-#include "judge.h"
+#include "judge/judge.h"
 
 void judge_job_fail(struct judge_job *job, const char *why)
 {

@@ -6,8 +6,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "judge.h"
-#include "prompt.h"
+#include "judge/judge.h"
+#include "judge/prompt.h"
 
 /* The run as the prompts show it, copied out at the start of a job so that
  * the job never looks at the run again (the run may leave the cache while

@@ -4,16 +4,16 @@
  * a judge was asked and change it per judge; a verdict records the hash of
  * the text it was made with, so a changed prompt never passes for the old
  * one. */
-#include "prompt.h"
+#include "judge/prompt.h"
 
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "hash.h"
-#include "judge.h"
-#include "strbuf.h"
+#include "util/hash.h"
+#include "judge/judge.h"
+#include "util/strbuf.h"
 
 #ifndef PKGDATADIR
 #define PKGDATADIR "."

@@ -24,7 +24,7 @@
  *   anthropic  {base_url | $ANTHROPIC_BASE_URL | https://api.anthropic.com}/v1/messages,
  *              x-api-key: $ANTHROPIC_API_KEY, anthropic-version: 2023-06-01
  */
-#include "judge_client.h"
+#include "judge/client.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -38,8 +38,8 @@
 #include <curl/curl.h>
 #include <jansson.h>
 
-#include "strbuf.h"
-#include "xalloc.h"
+#include "util/strbuf.h"
+#include "util/xalloc.h"
 
 #define OPENAI_DEFAULT_BASE "https://api.openai.com/v1"
 #define OLLAMA_DEFAULT_BASE "http://localhost:11434/v1"

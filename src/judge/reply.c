@@ -7,7 +7,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "judge.h"
+#include "judge/judge.h"
 
 static json_t *object_from(const char *s, size_t n)
 {

@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "judge_int.h"
-#include "jsonw.h"
+#include "util/jsonw.h"
 
 #define P "tool_call_accuracy"
 

@@ -13,8 +13,8 @@
 #include <string.h>
 
 #include "judge_int.h"
-#include "jsonw.h"
-#include "strbuf.h"
+#include "util/jsonw.h"
+#include "util/strbuf.h"
 
 #define EMPTY_IO "Input and output messages cannot be null or empty"
 

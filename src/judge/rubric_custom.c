@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "judge_int.h"
-#include "jsonw.h"
+#include "util/jsonw.h"
 
 struct custom {
 	struct judge_view view;

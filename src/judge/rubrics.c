@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "judge_int.h"
-#include "strbuf.h"
+#include "util/strbuf.h"
 
 const struct rubric_ops *const rubric_table[] = {
 	&rubric_appropriateness,

@@ -10,8 +10,8 @@
 #include <string.h>
 
 #include "judge_int.h"
-#include "jsonw.h"
-#include "strbuf.h"
+#include "util/jsonw.h"
+#include "util/strbuf.h"
 
 /* A tool result can be a whole web page; a judge needs its gist, and a
  * prompt has a size limit. */

@@ -3,14 +3,14 @@
  * Everything here is plain data and text so that the configuration can
  * check `keys:` at load, before any terminal is opened, and so that the
  * help screen and the man page are printed from the same table. */
-#include "keymap.h"
+#include "review/keymap.h"
 
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
-#include "textvis.h"
+#include "util/textvis.h"
 
 static const struct {
 	const char *name, *keys, *help;

@@ -4,8 +4,9 @@
  * Nothing here may stall the screen: the file is indexed and the runs are
  * scored in slices by review_step, and every other call touches at most the
  * one run it needs (search reads raw record bytes and parses nothing). */
-#include "review.h"
-#include "judge.h"
+#include "review/session.h"
+#include "util/clock.h"
+#include "judge/judge.h"
 
 #include <ctype.h>
 #include <math.h>
@@ -14,9 +15,9 @@
 #include <string.h>
 #include <time.h>
 
-#include "format.h"
-#include "strbuf.h"
-#include "xalloc.h"
+#include "runs/format.h"
+#include "util/strbuf.h"
+#include "util/xalloc.h"
 
 /* Bytes indexed per slice: small enough to check the clock often, big
  * enough that the per-slice cost does not matter. */
@@ -30,13 +31,6 @@
 #define CACHE_DEFAULT ((size_t)64 << 20)
 
 static const struct config empty_config;
-
-static double now_ms(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
-}
 
 static size_t nscorers(const struct review *rv)
 {

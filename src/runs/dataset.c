@@ -1,5 +1,5 @@
 /* dataset.c - inputs as records: mapping, line index, lazy parsing. */
-#include "dataset.h"
+#include "runs/dataset.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -11,10 +11,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "jsonw.h"
-#include "jsonpath.h"
-#include "strbuf.h"
-#include "textvis.h"
+#include "util/jsonw.h"
+#include "util/jsonpath.h"
+#include "util/strbuf.h"
+#include "util/textvis.h"
 
 /* Streaming readers release what they passed in steps of this size, so a
  * 1 GB file never sits in our resident set all at once. */

@@ -1,5 +1,5 @@
 /* formats.c - the table of transcript loaders and detection. */
-#include "format.h"
+#include "runs/format.h"
 
 #include <stdio.h>
 #include <string.h>

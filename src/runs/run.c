@@ -1,12 +1,12 @@
 /* run.c - building and querying the run model. */
-#include "run.h"
+#include "runs/run.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "strbuf.h"
-#include "xalloc.h"
+#include "util/strbuf.h"
+#include "util/xalloc.h"
 
 struct run *run_new(json_t *record, const char *file, size_t line, long array_index)
 {

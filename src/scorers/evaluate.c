@@ -1,5 +1,5 @@
 /* evaluate.c - runs the configured scorers on one run. */
-#include "evaluate.h"
+#include "scorers/evaluate.h"
 
 void evaluator_run(const struct evaluator *ev, const struct run *r, struct verdict *verdicts)
 {

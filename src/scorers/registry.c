@@ -1,7 +1,7 @@
 /* registry.c - the table of code scorers. One line per scorer type. */
 #include <string.h>
 
-#include "scorer.h"
+#include "scorers/scorer.h"
 
 extern const struct scorer_ops scorer_tool_call_accuracy;
 extern const struct scorer_ops scorer_word_inclusion;

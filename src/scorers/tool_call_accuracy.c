@@ -10,9 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "config.h"
-#include "jsonw.h"
-#include "scorer.h"
+#include "config/config.h"
+#include "util/jsonw.h"
+#include "scorers/scorer.h"
 
 #define TCA_NEED_OPTION "Either expectedTool or expectedToolOrder must be provided"
 #define TCA_EMPTY_IO "Input and output messages cannot be null or empty"

@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "config.h"
-#include "scorer.h"
+#include "config/config.h"
+#include "scorers/scorer.h"
 
 const char *scale_name(enum score_scale s)
 {

@@ -9,9 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "config.h"
-#include "scorer.h"
-#include "strbuf.h"
+#include "config/config.h"
+#include "scorers/scorer.h"
+#include "util/strbuf.h"
 
 static const struct param_spec wi_params[] = {
 	{ "input", PARAM_STRING, "the text whose words are looked for (default: the first user message)" },

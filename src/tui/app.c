@@ -14,7 +14,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "judge.h"
+#include "judge/judge.h"
+#include "util/clock.h"
 #include "tui_int.h"
 
 static volatile sig_atomic_t got_stop_signal;
@@ -561,7 +562,6 @@ static void relayout(struct tui *t)
 }
 
 void tui_draw_now(struct tui *t);
-static double now_ms(void);
 
 static void draw(struct tui *t)
 {
@@ -602,13 +602,6 @@ static void draw(struct tui *t)
 void tui_draw_now(struct tui *t)
 {
 	draw(t);
-}
-
-static double now_ms(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
 }
 
 /* One key from the terminal, or 0 when none is waiting. */

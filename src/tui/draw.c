@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "tui_int.h"
-#include "wtext.h"
+#include "util/wtext.h"
 
 int draw_wide(int y, int x, int w, const wchar_t *s, size_t n, attr_t a)
 {

@@ -9,10 +9,11 @@
 #include <string.h>
 #include <time.h>
 
-#include "expect.h"
-#include "judge.h"
-#include "judge_cache.h"
-#include "judge_client.h"
+#include "runs/expect.h"
+#include "util/clock.h"
+#include "judge/judge.h"
+#include "judge/cache.h"
+#include "judge/client.h"
 #include "tui_int.h"
 
 struct judge_asked {
@@ -32,13 +33,6 @@ static void asked_unlink(struct tui *t, struct judge_asked *a)
 	if (a->next)
 		a->next->prev = a->prev;
 	a->prev = a->next = NULL;
-}
-
-static double mono_ms(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
 }
 
 int tui_judges_open(struct tui *t, char *err, size_t errlen)
@@ -180,7 +174,7 @@ unsigned tui_judges_ask(struct tui *t, long which)
 		if (a->next)
 			a->next->prev = a;
 		t->jasked = a;
-		review_judge_pending(rv, rr->entry, j, mono_ms());
+		review_judge_pending(rv, rr->entry, j, now_ms());
 		t->jpending++;
 		asked++;
 		judge_client_submit(t->jclient, jc, job, (uint64_t)rr->entry + 1, on_done, a);
@@ -227,7 +221,7 @@ void tui_judges_run(struct tui *t)
 void tui_judges_spinner(const struct judge_cell *c, char *buf, size_t n)
 {
 	static const char *const frames[] = { "|", "/", "-", "\\" };
-	double el = (mono_ms() - c->started_ms) / 1000.0;
+	double el = (now_ms() - c->started_ms) / 1000.0;
 	const char *still = getenv("TCR_NO_ANIMATION");
 	if (still && *still)
 		snprintf(buf, n, "judging...");

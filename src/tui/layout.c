@@ -1,5 +1,5 @@
 /* layout.c - pane rectangles from the terminal size. */
-#include "layout.h"
+#include "tui/layout.h"
 
 #include <stdio.h>
 

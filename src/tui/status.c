@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "tui_int.h"
-#include "wtext.h"
+#include "util/wtext.h"
 
 static const char *base_name(const char *path)
 {

@@ -3,7 +3,7 @@
  * Pure text work: no curses here, so themes can be checked and tested
  * without a terminal. The screen turns a struct theme_style into colour
  * pairs and attributes when it starts. */
-#include "theme.h"
+#include "tui/theme.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "strbuf.h"
+#include "util/strbuf.h"
 
 /* A theme file is a few dozen lines; anything this big is not one. */
 #define THEME_MAX_BYTES (1u << 20)

@@ -10,10 +10,10 @@
 #include <string.h>
 #include <strings.h>
 
-#include "jsonw.h"
-#include "scorer.h"
+#include "util/jsonw.h"
+#include "scorers/scorer.h"
 #include "tui_int.h"
-#include "wtext.h"
+#include "util/wtext.h"
 
 #define FOLD_LINES 6
 

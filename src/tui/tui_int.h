@@ -6,8 +6,8 @@
 #include <poll.h>
 #include <stdio.h>
 
-#include "strbuf.h"
-#include "tui.h"
+#include "util/strbuf.h"
+#include "tui/tui.h"
 
 /* What a handler says must be drawn again (handlers never draw). */
 enum {

@@ -3,10 +3,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "judge.h"
-#include "jsonw.h"
+#include "judge/judge.h"
+#include "util/jsonw.h"
 #include "tui_int.h"
-#include "wtext.h"
+#include "util/wtext.h"
 
 /* A judge's answer for a person: its reason, each call's evaluation, what
  * it found missing, and on failure the cause and the raw reply. */

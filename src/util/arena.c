@@ -1,5 +1,5 @@
 /* arena.c - bump allocator; see arena.h for why runs use one. */
-#include "arena.h"
+#include "util/arena.h"
 
 #include <stdarg.h>
 #include <stdint.h>

@@ -1,6 +1,6 @@
 /* hash.c - FNV-1a: stable across runs and machines, which is what keys
  * written to files need; nothing here has to resist an attacker. */
-#include "hash.h"
+#include "util/hash.h"
 
 #include <stdio.h>
 

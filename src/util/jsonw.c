@@ -1,5 +1,5 @@
 /* jsonw.c - compact JSON output that prints numbers as JavaScript does. */
-#include "jsonw.h"
+#include "util/jsonw.h"
 
 #include <math.h>
 #include <stdio.h>

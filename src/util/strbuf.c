@@ -1,5 +1,5 @@
 /* strbuf.c - growable byte buffer. */
-#include "strbuf.h"
+#include "util/strbuf.h"
 
 #include <errno.h>
 #include <stdarg.h>

@@ -1,5 +1,5 @@
 /* textvis.c - control characters and broken UTF-8 made visible. */
-#include "textvis.h"
+#include "util/textvis.h"
 
 #include <string.h>
 

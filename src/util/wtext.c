@@ -1,13 +1,13 @@
 /* wtext.c - decoding, measuring, cutting and wrapping text by columns. */
-#include "wtext.h"
+#include "util/wtext.h"
 
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "textvis.h"
-#include "xalloc.h"
+#include "util/textvis.h"
+#include "util/xalloc.h"
 
 _Static_assert(WCHAR_MAX >= 0x10FFFF, "wchar_t must hold every code point");
 

@@ -1,5 +1,5 @@
 /* xalloc.c - see xalloc.h. */
-#include "xalloc.h"
+#include "util/xalloc.h"
 
 #include <stdarg.h>
 #include <stdio.h>

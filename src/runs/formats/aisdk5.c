@@ -8,8 +8,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "format.h"
-#include "loader.h"
+#include "runs/format.h"
+#include "runs/loader.h"
 
 #define TOOL_PREFIX "tool-"
 

@@ -14,8 +14,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "format.h"
-#include "loader.h"
+#include "runs/format.h"
+#include "runs/loader.h"
 
 static bool anth_is_call(const char *ty)
 {

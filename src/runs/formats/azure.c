@@ -22,8 +22,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "format.h"
-#include "loader.h"
+#include "runs/format.h"
+#include "runs/loader.h"
 
 /* What Azure's samples start a failed tool's result with. */
 #define AZURE_ERROR_PREFIX "Error"

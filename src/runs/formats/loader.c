@@ -1,5 +1,5 @@
 /* loader.c - helpers the transcript loaders share (see loader.h). */
-#include "loader.h"
+#include "runs/loader.h"
 
 #include <stdio.h>
 #include <stdlib.h>

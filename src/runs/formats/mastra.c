@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "format.h"
-#include "jsonw.h"
+#include "runs/format.h"
+#include "util/jsonw.h"
 
 static json_t *mastra_input_messages(json_t *rec)
 {

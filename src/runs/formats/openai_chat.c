@@ -12,8 +12,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "format.h"
-#include "loader.h"
+#include "runs/format.h"
+#include "runs/loader.h"
 
 /* Keys that belong to formats sharing the {messages} or array shape. */
 static bool chat_foreign_record(json_t *rec)

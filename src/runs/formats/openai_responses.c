@@ -16,8 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "format.h"
-#include "loader.h"
+#include "runs/format.h"
+#include "runs/loader.h"
 
 /* Item types that say "this is a Responses list". */
 static const char *const resp_known_types[] = {

@@ -11,8 +11,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "format.h"
-#include "loader.h"
+#include "runs/format.h"
+#include "runs/loader.h"
 
 /* A tau2 call is flat: no OpenAI "function" wrapper, and a requestor. */
 static bool tau2_flat_call(json_t *tc)

@@ -16,8 +16,8 @@
  * the "Error:" convention, walking the list) comes from loader.c. */
 #include <stdio.h>
 
-#include "format.h"
-#include "loader.h"
+#include "runs/format.h"
+#include "runs/loader.h"
 
 static int taubench_detect(json_t *rec)
 {

@@ -1,4 +1,4 @@
-/* judge_client.h - sending judge requests without blocking anyone.
+/* client.h - sending judge requests without blocking anyone.
  *
  * One curl multi handle drives every request. The screen's event loop polls
  * the client's sockets beside the terminal and calls judge_client_run when
@@ -13,7 +13,7 @@
 #include <stdio.h>
 #include <time.h>
 
-#include "judge.h"
+#include "judge/judge.h"
 
 /* One HTTP request as a provider builds it (no curl types here). */
 struct http_req {

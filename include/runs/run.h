@@ -11,7 +11,7 @@
 #include <jansson.h>
 #include <stdbool.h>
 #include <stddef.h>
-#include "arena.h"
+#include "util/arena.h"
 
 enum run_role {
 	ROLE_SYSTEM,

@@ -8,7 +8,7 @@
 
 #include <jansson.h>
 #include <stdbool.h>
-#include "strbuf.h"
+#include "util/strbuf.h"
 
 /* Shortest decimal that reads back to the same double, as JS prints it. */
 void jsonw_number(struct strbuf *sb, double d);

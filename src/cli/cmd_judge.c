@@ -1,4 +1,4 @@
-/* judge.c - `tcreview judge`: LLM judges over many runs, headless.
+/* cmd_judge.c - `tcreview judge`: LLM judges over many runs, headless.
  *
  * Runs are read one after another; each needs the judges that have no
  * cached verdict (unless --refresh), and the client keeps up to
@@ -13,16 +13,17 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cli.h"
-#include "dataset.h"
-#include "evaluate.h"
-#include "expect.h"
-#include "format.h"
-#include "judge.h"
-#include "judge_cache.h"
-#include "judge_client.h"
-#include "jsonw.h"
-#include "strbuf.h"
+#include "cli/cli.h"
+#include "util/clock.h"
+#include "runs/dataset.h"
+#include "scorers/evaluate.h"
+#include "runs/expect.h"
+#include "runs/format.h"
+#include "judge/judge.h"
+#include "judge/cache.h"
+#include "judge/client.h"
+#include "util/jsonw.h"
+#include "util/strbuf.h"
 
 static void judge_usage(FILE *out)
 {
@@ -67,13 +68,6 @@ struct judge_batch {
 	struct judge_cache *cache;
 	struct judge_client *client;
 };
-
-static double now_s(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
 
 static void write_line(const struct run *r, const struct judge_conf *j, const struct verdict *v)
 {
@@ -128,7 +122,7 @@ static void write_unreadable(const char *source, const struct judge_conf *j, con
 
 static void progress(struct judge_batch *b, bool force)
 {
-	double t = now_s();
+	double t = (now_ms() / 1e3);
 	if (!force && t - b->last_progress < (b->tty ? 0.1 : 5.0))
 		return;
 	b->last_progress = t;
@@ -440,7 +434,7 @@ int cli_judge(int argc, char **argv)
 		goto out;
 	}
 	b.tty = isatty(2);
-	b.started = now_s();
+	b.started = (now_ms() / 1e3);
 	dataset_index_all(&ds);
 	size_t nruns = limit >= 0 && (size_t)limit < ds.nrecs ? (size_t)limit : ds.nrecs;
 	b.total = nruns * nuse;

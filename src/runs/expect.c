@@ -3,16 +3,16 @@
  * Records are keyed by a canonical text of their key values, so that a task
  * id written as 7 in one file and "7" in the other still joins. A jansson
  * object serves as the hash map from that text to the record. */
-#include "expect.h"
+#include "runs/expect.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "jsonpath.h"
-#include "strbuf.h"
-#include "xalloc.h"
+#include "util/jsonpath.h"
+#include "util/strbuf.h"
+#include "util/xalloc.h"
 
 /* Separates the parts of a composite key; it cannot occur in a JSON
  * number, literal or compact dump, and almost never in a real id. */

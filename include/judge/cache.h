@@ -1,4 +1,4 @@
-/* judge_cache.h - judge verdicts kept beside the inputs, so reopening a
+/* cache.h - judge verdicts kept beside the inputs, so reopening a
  * file shows earlier verdicts without asking again.
  *
  * FIRST_INPUT.judgements.jsonl, append-only, one line per verdict:
@@ -13,7 +13,7 @@
 
 #include <stddef.h>
 
-#include "judge.h"
+#include "judge/judge.h"
 
 struct judge_cache;
 

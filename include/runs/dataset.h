@@ -12,8 +12,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include "run.h"
-#include "format.h"
+#include "runs/run.h"
+#include "runs/format.h"
 
 enum input_kind {
 	INPUT_JSONL,

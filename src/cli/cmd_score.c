@@ -1,17 +1,17 @@
-/* score.c - `tcreview score`: every scorer on every run, headless. */
+/* cmd_score.c - `tcreview score`: every scorer on every run, headless. */
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "cli.h"
-#include "dataset.h"
-#include "evaluate.h"
-#include "expect.h"
-#include "format.h"
-#include "report.h"
-#include "textvis.h"
+#include "cli/cli.h"
+#include "runs/dataset.h"
+#include "scorers/evaluate.h"
+#include "runs/expect.h"
+#include "runs/format.h"
+#include "cli/report.h"
+#include "util/textvis.h"
 
 static void score_usage(FILE *out)
 {

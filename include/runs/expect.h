@@ -4,7 +4,16 @@
 
 #include <jansson.h>
 #include <stddef.h>
-#include "config.h"
+
+/* expectations: {file, match} as configured: which record fields join
+ * a run to its expectation. */
+struct expect_conf {
+	char *file;             /* resolved against the YAML's folder */
+	char **run_keys;        /* paths into the run's record */
+	char **exp_keys;        /* paths into the expectation records */
+	size_t nkeys;
+	int line, col;
+};
 
 struct expectations;
 

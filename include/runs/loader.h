@@ -15,7 +15,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "run.h"
+#include "runs/run.h"
 
 /* ---- values ------------------------------------------------------------ */
 

@@ -1,4 +1,4 @@
-/* review.c - `tcreview [review] FILE...`: the review screen. */
+/* cmd_review.c - `tcreview [review] FILE...`: the review screen. */
 #include <getopt.h>
 #include <pwd.h>
 #include <stdio.h>
@@ -7,11 +7,12 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cli.h"
-#include "expect.h"
-#include "format.h"
-#include "review.h"
-#include "tui.h"
+#include "cli/cli.h"
+#include "util/clock.h"
+#include "runs/expect.h"
+#include "runs/format.h"
+#include "review/session.h"
+#include "tui/tui.h"
 
 static void review_usage(FILE *out)
 {
@@ -45,16 +46,9 @@ static const char *default_reviewer(void)
 	return pw && pw->pw_name ? pw->pw_name : "reviewer";
 }
 
-static double mono_ms(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
-}
-
 int cli_review(int argc, char **argv)
 {
-	double started = mono_ms();
+	double started = now_ms();
 	static const struct option longopts[] = {
 		{ "config", required_argument, NULL, 'c' },
 		{ "expect", required_argument, NULL, 'E' },

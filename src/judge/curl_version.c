@@ -1,7 +1,7 @@
-/* version.c - the libcurl version, reported by the layer that uses curl. */
+/* curl_version.c - the libcurl version, reported by the layer that uses curl. */
 #include <curl/curl.h>
 
-#include "cli.h"
+#include "judge/curl_version.h"
 
 const char *judge_curl_version(void)
 {

@@ -3,8 +3,8 @@
 #define TCR_REPORT_H
 
 #include <stdio.h>
-#include "config.h"
-#include "scorer.h"
+#include "config/config.h"
+#include "scorers/scorer.h"
 
 /* Totals per scorer, kept while scoring; also decide --fail-under. */
 struct score_stats {

@@ -9,8 +9,8 @@
 
 #include <jansson.h>
 #include <stdbool.h>
-#include "run.h"
-#include "strbuf.h"
+#include "runs/run.h"
+#include "util/strbuf.h"
 
 /* The scale a score lives on: what a reviewer may override it to. */
 enum score_scale {

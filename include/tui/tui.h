@@ -5,11 +5,11 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "config.h"
-#include "keymap.h"
-#include "layout.h"
-#include "review.h"
-#include "theme.h"
+#include "config/config.h"
+#include "review/keymap.h"
+#include "tui/layout.h"
+#include "review/session.h"
+#include "tui/theme.h"
 
 struct tui_opts {
 	const char *theme;          /* --theme, else the YAML's, else "dark" */

@@ -8,7 +8,7 @@
 
 #include <stddef.h>
 #include <stdio.h>
-#include "strbuf.h"
+#include "util/strbuf.h"
 
 /* Appends s with C0 controls and DEL shown in caret notation (ESC as ^[,
  * so "\x1b[31m" reads ^[[31m), C1 controls as <U+0085>, and invalid UTF-8

@@ -7,7 +7,7 @@
 #define TCR_FORMAT_H
 
 #include <jansson.h>
-#include "run.h"
+#include "runs/run.h"
 
 struct format_ops {
 	const char *name;           /* used by --format and shown in the list */

@@ -3,7 +3,7 @@
 #define TCR_CLI_H
 
 #include <stdbool.h>
-#include "config.h"
+#include "config/config.h"
 
 /* Exit statuses, as documented in the man page. */
 enum {
@@ -33,9 +33,5 @@ int cli_setup(const char *prog, const struct config *c, const char *format, cons
 const char *cli_datadir(void);
 
 void cli_print_version(void);
-
-/* Library versions, each from the layer that owns the library. */
-const char *judge_curl_version(void);
-const char *tui_curses_version(void);
 
 #endif

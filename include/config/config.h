@@ -8,7 +8,8 @@
 #include <jansson.h>
 #include <stdbool.h>
 #include <stddef.h>
-#include "scorer.h"
+#include "runs/expect.h"
+#include "scorers/scorer.h"
 
 /* One scorer parameter as written: a literal, or {from: PATH, default: V}. */
 struct param {
@@ -31,14 +32,6 @@ struct scorer_conf {
 	int line, col;
 };
 
-struct expect_conf {
-	char *file;             /* resolved against the YAML's folder */
-	char **run_keys;        /* paths into the run's record */
-	char **exp_keys;        /* paths into the expectation records */
-	size_t nkeys;
-	int line, col;
-};
-
 /* keys: {ACTION: "KEY KEY"} from the YAML, checked against the action
  * table and the key names (keymap.h) at load. */
 struct judge_conf;
@@ -58,7 +51,7 @@ struct config {
 	struct expect_conf expect;
 	struct scorer_conf *scorers;
 	size_t nscorers;
-	struct judge_conf *judges;  /* judges: (include/judge.h) */
+	struct judge_conf *judges;  /* judges: (judge/judge.h) */
 	size_t njudges;
 	char *theme;            /* theme: NAME, NULL when unset */
 	struct key_conf *keys;

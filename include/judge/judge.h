@@ -19,8 +19,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "run.h"
-#include "scorer.h"
+#include "runs/run.h"
+#include "scorers/scorer.h"
 
 enum provider_kind {
 	PROVIDER_OPENAI,            /* openai/MODEL: Chat Completions, JSON-schema output */

@@ -1,4 +1,4 @@
-/* review.h - a review session: the runs in view, their verdicts, and the
+/* session.h - a review session: the runs in view, their verdicts, and the
  * reviewer's decisions. Filters, sort, search and moving around. No curses
  * here: the screen calls these and draws what they say.
  *
@@ -14,11 +14,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "annot.h"
-#include "config.h"
-#include "dataset.h"
-#include "evaluate.h"
-#include "scorer.h"
+#include "annot/store.h"
+#include "config/config.h"
+#include "runs/dataset.h"
+#include "scorers/evaluate.h"
+#include "scorers/scorer.h"
 
 struct format_ops;
 

@@ -5,10 +5,10 @@
 #ifndef TCR_EVALUATE_H
 #define TCR_EVALUATE_H
 
-#include "config.h"
-#include "expect.h"
-#include "run.h"
-#include "scorer.h"
+#include "config/config.h"
+#include "runs/expect.h"
+#include "runs/run.h"
+#include "scorers/scorer.h"
 
 struct evaluator {
 	const struct config *config;

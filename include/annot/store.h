@@ -1,4 +1,4 @@
-/* annot.h - the annotations file: every reviewer decision, append-only.
+/* store.h - the annotations file: every reviewer decision, append-only.
  *
  * One JSON object per line:
  *   {"v":1,"run","source","scorer","scorer_type","machine_score",
@@ -79,9 +79,5 @@ const struct decision *annot_note(const struct annot_store *s, const char *run,
 
 /* How many decisions the file holds (all kinds, all reviewers). */
 size_t annot_count(const struct annot_store *s);
-
-/* Writes the current UTC time as ISO-8601 with seconds into buf[24];
- * TCR_FAKE_NOW=YYYY-MM-DDTHH:MM:SSZ in the environment fixes it (tests). */
-void annot_now(char buf[24]);
 
 #endif

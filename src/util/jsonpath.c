@@ -9,7 +9,7 @@
  *
  * The same scanner serves jsonpath_valid and jsonpath_get, so a path that
  * validates is walked exactly the way it was checked. */
-#include "jsonpath.h"
+#include "util/jsonpath.h"
 
 #include <errno.h>
 #include <limits.h>

@@ -1,9 +1,0 @@
-/* version.c - the ncurses version, reported by the layer that uses curses. */
-#include <curses.h>
-
-#include "cli.h"
-
-const char *tui_curses_version(void)
-{
-	return curses_version();
-}
