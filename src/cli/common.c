@@ -9,8 +9,8 @@
 #include <yaml.h>
 
 #include "cli/cli.h"
-#include "judge/curl_version.h"
-#include "tui/curses_version.h"
+#include "judge/judge_version.h"
+#include "tui/tui_version.h"
 #include "runs/expect.h"
 #include "runs/format.h"
 #include "judge/judge.h"

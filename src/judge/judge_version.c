@@ -1,7 +1,7 @@
-/* curl_version.c - the libcurl version, reported by the layer that uses curl. */
+/* judge_version.c - the libcurl version, reported by the layer that uses curl. */
 #include <curl/curl.h>
 
-#include "judge/curl_version.h"
+#include "judge/judge_version.h"
 
 const char *judge_curl_version(void)
 {

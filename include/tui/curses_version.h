@@ -1,7 +1,0 @@
-/* curses_version.h - the ncurses version, from the only layer that links curses. */
-#ifndef TCR_TUI_CURSES_VERSION_H
-#define TCR_TUI_CURSES_VERSION_H
-
-const char *tui_curses_version(void);
-
-#endif

@@ -1,9 +1,0 @@
-/* curses_version.c - the ncurses version, reported by the layer that uses curses. */
-#include <curses.h>
-
-#include "tui/curses_version.h"
-
-const char *tui_curses_version(void)
-{
-	return curses_version();
-}
