@@ -160,6 +160,8 @@ bool judge_structured_output(enum provider_kind p);
  * model's answer) lies on it. */
 enum score_scale judge_scale(const struct judge_conf *j);
 bool judge_scale_accepts(const struct judge_conf *j, double v);
+/* The judge's scale with its range (a custom judge's min..max). */
+struct scale judge_span(const struct judge_conf *j);
 
 /* Pulls a JSON object out of a model's reply: the whole text, a ```json
  * fenced block, or the first balanced {...} among other text. NULL when

@@ -11,27 +11,7 @@
 #include <stdbool.h>
 #include "runs/run.h"
 #include "util/strbuf.h"
-
-/* The scale a score lives on: what a reviewer may override it to. */
-enum score_scale {
-	SCALE_BINARY,       /* 0 or 1 */
-	SCALE_UNIT,         /* any number in 0..1 */
-	SCALE_1TO5,         /* integers 1..5 */
-};
-
-enum verdict_status {
-	VERDICT_OK,
-	VERDICT_SKIPPED,    /* required parameters unset for this run; message says why */
-	VERDICT_ERROR,      /* the run could not be scored; message says why */
-};
-
-struct verdict {
-	enum verdict_status status;
-	double score;       /* meaningful when status == VERDICT_OK */
-	bool passed;        /* score >= threshold */
-	json_t *details;    /* owned; scorer-specific, NULL when none */
-	char *message;      /* owned; skip reason or error text */
-};
+#include "verdict/verdict.h"
 
 /* What a parameter may hold, for checking the YAML before any work. */
 enum param_kind {
@@ -72,15 +52,7 @@ struct scorer_ops {
 extern const struct scorer_ops *const scorer_table[];
 const struct scorer_ops *scorer_find(const char *type);
 
-const char *scale_name(enum score_scale s);
-/* Whether a human score is valid on the scale (for overrides). */
-bool scale_accepts(enum score_scale s, double v);
 
-void verdict_clear(struct verdict *v);
-void verdict_skip(struct verdict *v, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-void verdict_error(struct verdict *v, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-void verdict_ok(struct verdict *v, const struct scorer_conf *sc, double score, json_t *details);
-const char *verdict_status_name(enum verdict_status st);
 
 /* Runs one configured scorer on a run: resolves its parameters against the
  * run's record and the joined expectation (may be NULL, with `expect_miss`

@@ -1023,18 +1023,6 @@ static bool id_valid(const char *s)
 	return true;
 }
 
-static const char *scale_range(enum score_scale s, double *lo, double *hi)
-{
-	switch (s) {
-	case SCALE_BINARY: *lo = 0; *hi = 1; return "binary: 0..1";
-	case SCALE_UNIT:   *lo = 0; *hi = 1; return "unit: 0..1";
-	case SCALE_1TO5:   *lo = 1; *hi = 5; return "1to5: 1..5";
-	}
-	*lo = -INFINITY;
-	*hi = INFINITY;
-	return "any number";
-}
-
 static int threshold_parse(struct ctx *x, const struct scorer_conf *sc, const struct ynode *v,
                            double *out)
 {

@@ -48,9 +48,6 @@ json_t *judge_tool_list(const struct judge_conf *j, const struct run *r);
 char *judge_render(const struct judge_conf *j, const char *section, const struct prompt_var *vars,
                    size_t nvars);
 
-/* An OK verdict on the judge's scale; passed means score >= threshold. */
-void judge_verdict_ok(struct verdict *v, const struct judge_conf *j, double score, json_t *details);
-
 /* Writes a reason an answer is unusable into err; returns -1. */
 int judge_err(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 

@@ -251,7 +251,7 @@ static void r15_finish(void *st, struct verdict *out, const struct judge_conf *j
 		out->details = d;
 		return;
 	}
-	judge_verdict_ok(out, j, a->score, d);
+	verdict_ok(out, j->threshold, a->score, d);
 }
 
 static void r15_free(void *st)

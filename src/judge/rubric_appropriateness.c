@@ -214,7 +214,7 @@ static void appr_finish(void *st, struct verdict *out, const struct judge_conf *
 	json_object_set_new(d, "analyzePrompt", json_string(a->analyse ? a->analyse : ""));
 	json_object_set_new(d, "generateReasonPrompt",
 	                    json_string(a->reason_prompt ? a->reason_prompt : ""));
-	judge_verdict_ok(out, j, a->score, d);
+	verdict_ok(out, j->threshold, a->score, d);
 }
 
 static void appr_free(void *st)

@@ -142,7 +142,7 @@ static void custom_finish(void *st, struct verdict *out, const struct judge_conf
 	json_object_set_new(d, "scale", json_pack("{s:f, s:f, s:f}", "min", j->scale_min, "max",
 	                                          j->scale_max, "pass", j->threshold));
 	json_object_set_new(d, "prompt", json_string(a->user ? a->user : ""));
-	judge_verdict_ok(out, j, a->score, d);
+	verdict_ok(out, j->threshold, a->score, d);
 }
 
 static void custom_free(void *st)

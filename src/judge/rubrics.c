@@ -162,9 +162,20 @@ enum score_scale judge_scale(const struct judge_conf *j)
 	return SCALE_UNIT;
 }
 
+struct scale judge_span(const struct judge_conf *j)
+{
+	struct scale s = scale_of(j->rubric->scale);
+	/* The configuration sets the range of every judge it reads; a judge
+	 * made by hand without one keeps its rubric's. */
+	if (j->scale_max > j->scale_min) {
+		s.lo = j->scale_min;
+		s.hi = j->scale_max;
+	}
+	return s;
+}
+
 bool judge_scale_accepts(const struct judge_conf *j, double v)
 {
-	if (j->rubric != &rubric_custom)
-		return scale_accepts(j->rubric->scale, v);
-	return isfinite(v) && v >= j->scale_min && v <= j->scale_max;
+	struct scale s = judge_span(j);
+	return scale_holds(&s, v);
 }

@@ -338,12 +338,3 @@ char *judge_render(const struct judge_conf *j, const char *section, const struct
 		return NULL;
 	return prompt_render(sec, vars, nvars);
 }
-
-void judge_verdict_ok(struct verdict *v, const struct judge_conf *j, double score, json_t *details)
-{
-	verdict_clear(v);
-	v->status = VERDICT_OK;
-	v->score = score;
-	v->passed = score >= j->threshold;
-	v->details = details;
-}

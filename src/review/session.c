@@ -972,58 +972,11 @@ const struct decision *review_note_of(struct review *rv, size_t entry)
 
 /* ---- decisions ---------------------------------------------------------- */
 
-static const char *scale_expected(enum score_scale s)
-{
-	switch (s) {
-	case SCALE_BINARY: return "expected 0 or 1";
-	case SCALE_UNIT:   return "expected 0..1";
-	case SCALE_1TO5:   return "expected 1..5";
-	}
-	return "expected a score";
-}
-
-/* A plain decimal number (strtod alone would take "inf", "nan" and hex). */
-static bool parse_plain_number(const char *text, double *out)
-{
-	if (!text)
-		return false;
-	while (isspace((unsigned char)*text))
-		text++;
-	size_t n = strlen(text);
-	while (n && isspace((unsigned char)text[n - 1]))
-		n--;
-	bool digit = false;
-	for (size_t i = 0; i < n; i++) {
-		char c = text[i];
-		digit |= isdigit((unsigned char)c) != 0;
-		if (!isdigit((unsigned char)c) && !strchr(".+-eE", c)) {
-			digit = false;
-			break;
-		}
-	}
-	char buf[64];
-	if (!digit || n >= sizeof buf)
-		return false;
-	memcpy(buf, text, n);
-	buf[n] = '\0';
-	char *end;
-	double v = strtod(buf, &end);
-	if (*end)
-		return false;
-	*out = v == 0 ? 0 : v;      /* no "-0" in the file */
-	return true;
-}
-
 int review_parse_score(const struct scorer_conf *sc, const char *text, double *out,
                        char *err, size_t errlen)
 {
-	double v;
-	if (!parse_plain_number(text, &v) || !scale_accepts(sc->ops->scale, v)) {
-		snprintf(err, errlen, "%s", scale_expected(sc->ops->scale));
-		return -1;
-	}
-	*out = v;
-	return 0;
+	struct scale span = scale_of(sc->ops->scale);
+	return scale_parse_score(&span, text, out, err, errlen);
 }
 
 /* The decisions changed: every entry of that run id is marked again, and a
@@ -1107,8 +1060,7 @@ void review_judge_done(struct review *rv, size_t entry, size_t judge, const stru
 
 struct row_info {
 	const char *id, *type, *config;
-	enum score_scale scale;
-	double lo, hi;              /* the scale's range */
+	struct scale span;          /* the scale with its range */
 	const struct verdict *v;
 };
 
@@ -1117,11 +1069,8 @@ static bool row_info(struct review *rv, const struct review_run *rr, size_t row,
 {
 	if (row < nscorers(rv)) {
 		const struct scorer_conf *sc = &rv->cfg->scorers[row];
-		*out = (struct row_info){ sc->id, sc->ops->type, sc->hash, sc->ops->scale, 0, 1, &rr->verdicts[row] };
-		if (sc->ops->scale == SCALE_1TO5) {
-			out->lo = 1;
-			out->hi = 5;
-		}
+		*out = (struct row_info){ sc->id, sc->ops->type, sc->hash, scale_of(sc->ops->scale),
+		                          &rr->verdicts[row] };
 		return true;
 	}
 	if (row >= review_nrows(rv)) {
@@ -1137,31 +1086,8 @@ static bool row_info(struct review *rv, const struct review_run *rr, size_t row,
 			snprintf(err, errlen, "%s has not answered for this run yet (J asks it)", j->id);
 		return false;
 	}
-	*out = (struct row_info){ j->id, j->rubric->name, j->hash, j->rubric->scale, 0, 1, &c->v };
-	if (j->scale_max > j->scale_min) {
-		out->lo = j->scale_min;
-		out->hi = j->scale_max;
-	} else if (j->rubric->scale == SCALE_1TO5) {
-		out->lo = 1;
-		out->hi = 5;
-	}
+	*out = (struct row_info){ j->id, j->rubric->name, j->hash, judge_span(j), &c->v };
 	return true;
-}
-
-static bool row_accepts(const struct row_info *ri, double v)
-{
-	if (ri->lo == 0 && ri->hi == 1)
-		return scale_accepts(ri->scale == SCALE_1TO5 ? SCALE_UNIT : ri->scale, v);
-	/* Scales that count in whole steps (1..5) take whole numbers. */
-	return v >= ri->lo && v <= ri->hi && (ri->scale != SCALE_1TO5 || v == (double)(long)v);
-}
-
-static void row_expected(const struct row_info *ri, char *err, size_t errlen)
-{
-	if (ri->lo == 0 && ri->hi == 1)
-		snprintf(err, errlen, "%s", scale_expected(ri->scale));
-	else
-		snprintf(err, errlen, "expected %g..%g", ri->lo, ri->hi);
 }
 
 int review_parse_row_score(struct review *rv, size_t row, const char *text, double *out,
@@ -1173,13 +1099,7 @@ int review_parse_row_score(struct review *rv, size_t row, const char *text, doub
 	struct row_info ri;
 	if (!rr || !row_info(rv, rr, row, &ri, err, errlen))
 		return -1;
-	double v;
-	if (!parse_plain_number(text, &v) || !row_accepts(&ri, v)) {
-		row_expected(&ri, err, errlen);
-		return -1;
-	}
-	*out = v;
-	return 0;
+	return scale_parse_score(&ri.span, text, out, err, errlen);
 }
 
 static int decide(struct review *rv, const struct review_run *rr, enum decision_kind kind,
@@ -1271,8 +1191,10 @@ int review_override(struct review *rv, size_t scorer, double score, const char *
 	struct row_info ri;
 	if (!row_info(rv, rr, scorer, &ri, err, errlen))
 		return -1;
-	if (!row_accepts(&ri, score)) {
-		row_expected(&ri, err, errlen);
+	if (!scale_holds(&ri.span, score)) {
+		char want[64];
+		scale_describe(&ri.span, want, sizeof want);
+		snprintf(err, errlen, "expected %s", want);
 		return -1;
 	}
 	return decide(rv, rr, DEC_OVERRIDE, scorer, true, score == 0 ? 0 : score,

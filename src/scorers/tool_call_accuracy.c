@@ -247,7 +247,7 @@ static void tca_score(const struct scorer_conf *sc, const struct run *r, json_t 
 	json_object_set_new(d, "toolCallInfos", infos);
 	json_object_set_new(d, "correctOrderCalled", correct_order);
 	json_decref(opts);
-	verdict_ok(out, sc, score, d);
+	verdict_ok(out, sc->threshold, score, d);
 }
 
 static void list_names(struct strbuf *out, const json_t *list)

@@ -98,7 +98,7 @@ static void wi_score(const struct scorer_conf *sc, const struct run *r, json_t *
 	json_t *d = json_object();
 	json_object_set_new(d, "totalWords", json_integer((json_int_t)total));
 	json_object_set_new(d, "matchedWords", json_integer((json_int_t)matched));
-	verdict_ok(out, sc, score, d);
+	verdict_ok(out, sc->threshold, score, d);
 }
 
 static void wi_explain(const json_t *d, struct strbuf *out)

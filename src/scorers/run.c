@@ -1,0 +1,20 @@
+/* run.c - running one configured scorer on one run. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "config/config.h"
+#include "scorers/scorer.h"
+
+void scorer_run(const struct scorer_conf *sc, const struct run *r, json_t *expected,
+                const char *expect_miss, struct verdict *out)
+{
+	memset(out, 0, sizeof(*out));
+	char *unset = NULL;
+	json_t *params = config_resolve_params(sc, r->record, expected, expect_miss, &unset);
+	if (r->load_error)
+		verdict_error(out, "run: %s", r->load_error);
+	else
+		sc->ops->score(sc, r, params, unset, out);
+	json_decref(params);
+	free(unset);
+}

@@ -1,0 +1,122 @@
+/* scale.c - the rules of each score scale, and reading a typed score against one. */
+#include "verdict/scale.h"
+
+#include <ctype.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *scale_name(enum score_scale s)
+{
+	switch (s) {
+	case SCALE_BINARY: return "binary";
+	case SCALE_UNIT:   return "0..1";
+	case SCALE_1TO5:   return "1..5";
+	}
+	return "?";
+}
+
+const char *scale_range(enum score_scale s, double *lo, double *hi)
+{
+	switch (s) {
+	case SCALE_BINARY: *lo = 0; *hi = 1; return "binary: 0..1";
+	case SCALE_UNIT:   *lo = 0; *hi = 1; return "unit: 0..1";
+	case SCALE_1TO5:   *lo = 1; *hi = 5; return "1to5: 1..5";
+	}
+	*lo = -INFINITY;
+	*hi = INFINITY;
+	return "any number";
+}
+
+struct scale scale_of(enum score_scale s)
+{
+	struct scale sc = { .kind = s };
+	scale_range(s, &sc.lo, &sc.hi);
+	return sc;
+}
+
+bool scale_accepts(enum score_scale s, double v)
+{
+	if (!isfinite(v))
+		return false;
+	switch (s) {
+	case SCALE_BINARY: return v == 0 || v == 1;
+	case SCALE_UNIT:   return v >= 0 && v <= 1;
+	case SCALE_1TO5:   return v >= 1 && v <= 5 && v == floor(v);
+	}
+	return false;
+}
+
+/* A span equal to the kind's own range follows the kind's rule exactly (a
+ * binary scale takes 0 and 1, nothing between). */
+static bool is_own_span(const struct scale *s)
+{
+	double lo, hi;
+	scale_range(s->kind, &lo, &hi);
+	return s->lo == lo && s->hi == hi;
+}
+
+bool scale_holds(const struct scale *s, double v)
+{
+	if (!isfinite(v))
+		return false;
+	if (is_own_span(s))
+		return scale_accepts(s->kind, v);
+	/* Scales that count in whole steps (1..5) take whole numbers. */
+	return v >= s->lo && v <= s->hi && (s->kind != SCALE_1TO5 || v == floor(v));
+}
+
+void scale_describe(const struct scale *s, char *buf, size_t n)
+{
+	if (is_own_span(s) && s->kind == SCALE_BINARY)
+		snprintf(buf, n, "0 or 1");
+	else
+		snprintf(buf, n, "%g..%g", s->lo, s->hi);
+}
+
+/* A plain decimal number (strtod alone would take "inf", "nan" and hex). */
+static bool parse_plain_number(const char *text, double *out)
+{
+	if (!text)
+		return false;
+	while (isspace((unsigned char)*text))
+		text++;
+	size_t n = strlen(text);
+	while (n && isspace((unsigned char)text[n - 1]))
+		n--;
+	bool digit = false;
+	for (size_t i = 0; i < n; i++) {
+		char c = text[i];
+		digit |= isdigit((unsigned char)c) != 0;
+		if (!isdigit((unsigned char)c) && !strchr(".+-eE", c)) {
+			digit = false;
+			break;
+		}
+	}
+	char buf[64];
+	if (!digit || n >= sizeof buf)
+		return false;
+	memcpy(buf, text, n);
+	buf[n] = '\0';
+	char *end;
+	double v = strtod(buf, &end);
+	if (*end)
+		return false;
+	*out = v == 0 ? 0 : v;      /* no "-0" in the file */
+	return true;
+}
+
+int scale_parse_score(const struct scale *s, const char *text, double *out, char *err,
+                      size_t errlen)
+{
+	double v;
+	if (!parse_plain_number(text, &v) || !scale_holds(s, v)) {
+		char want[64];
+		scale_describe(s, want, sizeof want);
+		snprintf(err, errlen, "expected %s", want);
+		return -1;
+	}
+	*out = v;
+	return 0;
+}

@@ -1,0 +1,61 @@
+/* verdict.c - making, naming and clearing verdicts. */
+#include "verdict/verdict.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *verdict_status_name(enum verdict_status st)
+{
+	switch (st) {
+	case VERDICT_OK:      return "ok";
+	case VERDICT_SKIPPED: return "skipped";
+	case VERDICT_ERROR:   return "error";
+	}
+	return "?";
+}
+
+void verdict_clear(struct verdict *v)
+{
+	json_decref(v->details);
+	free(v->message);
+	memset(v, 0, sizeof(*v));
+}
+
+static char *vformat(const char *fmt, va_list ap)
+{
+	char *s = NULL;
+	if (vasprintf(&s, fmt, ap) < 0)
+		return NULL;
+	return s;
+}
+
+void verdict_skip(struct verdict *v, const char *fmt, ...)
+{
+	verdict_clear(v);
+	va_list ap;
+	va_start(ap, fmt);
+	v->message = vformat(fmt, ap);
+	va_end(ap);
+	v->status = VERDICT_SKIPPED;
+}
+
+void verdict_error(struct verdict *v, const char *fmt, ...)
+{
+	verdict_clear(v);
+	va_list ap;
+	va_start(ap, fmt);
+	v->message = vformat(fmt, ap);
+	va_end(ap);
+	v->status = VERDICT_ERROR;
+}
+
+void verdict_ok(struct verdict *v, double threshold, double score, json_t *details)
+{
+	verdict_clear(v);
+	v->status = VERDICT_OK;
+	v->score = score;
+	v->passed = score >= threshold;
+	v->details = details;
+}
