@@ -5,6 +5,7 @@
  * wrong type, a scorer's own refusal) can point at the exact spot. The tree
  * is then walked once into struct config and thrown away. */
 #include "config/config.h"
+#include "conf/conf.h"
 #include "util/hash.h"
 #include "judge/judge.h"
 #include "judge/prompt.h"
@@ -24,684 +25,20 @@
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
-/* Nesting deeper than this is certainly a mistake or an attack, and the
- * JSON conversion below recurses. */
-#define MAX_DEPTH 256
-/* Aliases let a small file describe an exponentially large value; cap the
- * number of nodes expanded into JSON over the whole file. */
-#define MAX_EXPANDED 100000
-
-#define TAG_PREFIX "tag:yaml.org,2002:"
-
-enum ynode_kind {
-	YN_SCALAR,
-	YN_SEQ,
-	YN_MAP,
-};
-
-struct ynode {
-	enum ynode_kind kind;
-	int line, col;              /* 1-based */
-	char *text;                 /* scalar bytes, NUL-terminated; may hold NULs */
-	size_t len;
-	bool typed;                 /* plain and untagged: implicit typing applies */
-	char *tag;                  /* explicit tag, NULL when none */
-	struct ynode **kids;        /* seq: items; map: key, value, key, value, ... */
-	size_t nkids, capkids;
-};
-
-struct yanchor {
-	char *name;
-	struct ynode *node;
-};
-
-struct frame {
-	struct ynode *node;
-	char *anchor;               /* registered when the collection ends */
-};
-
-struct ctx {
-	const char *name;
-	char *err;
-	size_t errlen;
-	bool failed;
-	/* Every node, so that freeing needs no walk: aliases share nodes and
-	 * make the tree a DAG. */
-	struct ynode **nodes;
-	size_t nnodes, capnodes;
-	struct yanchor *anchors;
-	size_t nanchors, capanchors;
-	struct ynode *root;
-	size_t expanded;
-};
-
-/* ---- small helpers ---------------------------------------------------- */
-
-static void oom(void) __attribute__((noreturn));
-
-static void oom(void)
+static int runs_parse(struct conf *x, struct config *c, const struct conf_node *m)
 {
-	/* Same policy as strbuf: a configuration that does not fit in memory
-	 * cannot be reported usefully anyway. */
-	fputs("tcreview: out of memory\n", stderr);
-	abort();
-}
-
-static int vfail_in(struct ctx *x, const char *file, int line, int col, const char *fmt,
-                    va_list ap) __attribute__((format(printf, 5, 0)));
-
-/* Records the first error only: later ones are usually consequences. */
-static int vfail_in(struct ctx *x, const char *file, int line, int col, const char *fmt,
-                    va_list ap)
-{
-	if (x->failed)
-		return -1;
-	x->failed = true;
-	if (!x->err || !x->errlen)
-		return -1;
-	int n = snprintf(x->err, x->errlen, "%s:%d:%d: ", file, line, col);
-	if (n >= 0 && (size_t)n < x->errlen)
-		vsnprintf(x->err + n, x->errlen - (size_t)n, fmt, ap);
-	return -1;
-}
-
-static int fail_at(struct ctx *x, int line, int col, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-
-static int fail_at(struct ctx *x, int line, int col, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	vfail_in(x, x->name, line, col, fmt, ap);
-	va_end(ap);
-	return -1;
-}
-
-/* An error in another file the configuration names (a prompt file). */
-static int fail_in(struct ctx *x, const char *file, int line, int col, const char *fmt, ...)
-	__attribute__((format(printf, 5, 6)));
-
-static int fail_in(struct ctx *x, const char *file, int line, int col, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	vfail_in(x, file, line, col, fmt, ap);
-	va_end(ap);
-	return -1;
-}
-
-#define fail(x, node, ...) fail_at((x), (node)->line, (node)->col, __VA_ARGS__)
-
-static bool key_is(const struct ynode *k, const char *s)
-{
-	size_t n = strlen(s);
-	return k->kind == YN_SCALAR && k->len == n && memcmp(k->text, s, n) == 0;
-}
-
-static const struct ynode *map_get(const struct ynode *m, const char *key)
-{
-	for (size_t i = 0; i + 1 < m->nkids; i += 2)
-		if (key_is(m->kids[i], key))
-			return m->kids[i + 1];
-	return NULL;
-}
-
-/* ---- plain scalar typing ---------------------------------------------- */
-
-static bool text_in(const char *s, size_t len, const char *const *words)
-{
-	for (; *words; words++)
-		if (strlen(*words) == len && memcmp(s, *words, len) == 0)
-			return true;
-	return false;
-}
-
-static bool all_digits(const char *s, size_t len, int base)
-{
-	if (!len)
-		return false;
-	for (size_t i = 0; i < len; i++) {
-		char c = s[i];
-		bool ok = base == 16 ? ((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') ||
-		                        (c >= 'A' && c <= 'F'))
-		        : base == 8 ? (c >= '0' && c <= '7')
-		        : (c >= '0' && c <= '9');
-		if (!ok)
-			return false;
-	}
-	return true;
-}
-
-static bool float_syntax(const char *s, size_t len)
-{
-	size_t i = 0, digits = 0;
-	if (i < len && (s[i] == '-' || s[i] == '+'))
-		i++;
-	while (i < len && s[i] >= '0' && s[i] <= '9')
-		i++, digits++;
-	if (i < len && s[i] == '.') {
-		i++;
-		while (i < len && s[i] >= '0' && s[i] <= '9')
-			i++, digits++;
-	}
-	if (!digits)
-		return false;
-	if (i < len && (s[i] == 'e' || s[i] == 'E')) {
-		i++;
-		if (i < len && (s[i] == '-' || s[i] == '+'))
-			i++;
-		size_t e = 0;
-		while (i < len && s[i] >= '0' && s[i] <= '9')
-			i++, e++;
-		if (!e)
-			return false;
-	}
-	return i == len;
-}
-
-/* Types a plain scalar the way YAML's core schema does. Returns 1 with *out
- * set, 0 when the text is just a string, -1 for infinities and NaN, which
- * JSON cannot hold. */
-static int plain_type(const char *s, size_t len, json_t **out)
-{
-	static const char *const nulls[] = { "~", "null", "Null", "NULL", NULL };
-	static const char *const trues[] = { "true", "True", "TRUE", NULL };
-	static const char *const falses[] = { "false", "False", "FALSE", NULL };
-	static const char *const infs[] = { ".inf", ".Inf", ".INF", "+.inf", "+.Inf", "+.INF",
-	                                    "-.inf", "-.Inf", "-.INF", ".nan", ".NaN", ".NAN",
-	                                    NULL };
-
-	if (len == 0 || text_in(s, len, nulls)) {
-		*out = json_null();
-		return 1;
-	}
-	if (text_in(s, len, trues) || text_in(s, len, falses)) {
-		*out = json_boolean(text_in(s, len, trues));
-		return 1;
-	}
-	if (text_in(s, len, infs))
-		return -1;
-
-	char *t = xstrndup(s, len);   /* strtoll needs a terminator */
-	int r = 0;
-	size_t sign = (t[0] == '-' || t[0] == '+') ? 1 : 0;
-	if (len > 2 && t[0] == '0' && (t[1] == 'x' || t[1] == 'o') &&
-	    all_digits(t + 2, len - 2, t[1] == 'x' ? 16 : 8)) {
-		errno = 0;
-		unsigned long long v = strtoull(t + 2, NULL, t[1] == 'x' ? 16 : 8);
-		if (errno == 0 && v <= (unsigned long long)INT64_MAX)
-			*out = json_integer((json_int_t)v);
-		else
-			*out = json_real((double)v);
-		r = 1;
-	} else if (all_digits(t + sign, len - sign, 10)) {
-		errno = 0;
-		long long v = strtoll(t, NULL, 10);
-		/* Too large for an integer: keep it as a number all the same. */
-		*out = errno == ERANGE ? json_real(strtod(t, NULL)) : json_integer((json_int_t)v);
-		r = 1;
-	} else if (float_syntax(t, len)) {
-		double d = strtod(t, NULL);
-		if (!isfinite(d)) {
-			r = -1;
-		} else {
-			*out = json_real(d);
-			r = 1;
-		}
-	}
-	free(t);
-	if (r == 1 && !*out)
-		oom();
-	return r;
-}
-
-/* ---- building the tree ------------------------------------------------ */
-
-static struct ynode *node_new(struct ctx *x, enum ynode_kind kind, const yaml_mark_t *m)
-{
-	struct ynode *n = xcalloc(1, sizeof *n);
-	n->kind = kind;
-	n->line = (int)m->line + 1;
-	n->col = (int)m->column + 1;
-	if (x->nnodes == x->capnodes) {
-		x->capnodes = x->capnodes ? x->capnodes * 2 : 32;
-		x->nodes = xrealloc(x->nodes, x->capnodes * sizeof *x->nodes);
-	}
-	x->nodes[x->nnodes++] = n;
-	return n;
-}
-
-static void node_add(struct ynode *parent, struct ynode *kid)
-{
-	if (parent->nkids == parent->capkids) {
-		parent->capkids = parent->capkids ? parent->capkids * 2 : 8;
-		parent->kids = xrealloc(parent->kids, parent->capkids * sizeof *parent->kids);
-	}
-	parent->kids[parent->nkids++] = kid;
-}
-
-static void anchor_set(struct ctx *x, const yaml_char_t *name, struct ynode *n)
-{
-	if (!name)
-		return;
-	/* A later anchor of the same name replaces the earlier one (YAML 1.2). */
-	for (size_t i = 0; i < x->nanchors; i++) {
-		if (strcmp(x->anchors[i].name, (const char *)name) == 0) {
-			x->anchors[i].node = n;
-			return;
-		}
-	}
-	if (x->nanchors == x->capanchors) {
-		x->capanchors = x->capanchors ? x->capanchors * 2 : 8;
-		x->anchors = xrealloc(x->anchors, x->capanchors * sizeof *x->anchors);
-	}
-	x->anchors[x->nanchors].name = xstrdup((const char *)name);
-	x->anchors[x->nanchors].node = n;
-	x->nanchors++;
-}
-
-static struct ynode *anchor_get(struct ctx *x, const yaml_char_t *name)
-{
-	for (size_t i = 0; i < x->nanchors; i++)
-		if (strcmp(x->anchors[i].name, (const char *)name) == 0)
-			return x->anchors[i].node;
-	return NULL;
-}
-
-static void tree_free(struct ctx *x)
-{
-	for (size_t i = 0; i < x->nnodes; i++) {
-		free(x->nodes[i]->text);
-		free(x->nodes[i]->tag);
-		free(x->nodes[i]->kids);
-		free(x->nodes[i]);
-	}
-	free(x->nodes);
-	for (size_t i = 0; i < x->nanchors; i++)
-		free(x->anchors[i].name);
-	free(x->anchors);
-	x->nodes = NULL;
-	x->anchors = NULL;
-	x->nnodes = x->nanchors = 0;
-	x->root = NULL;
-}
-
-struct keyref {
-	const struct ynode *key;
-	size_t index;
-};
-
-static int keyref_cmp(const void *pa, const void *pb)
-{
-	const struct keyref *a = pa, *b = pb;
-	size_t n = a->key->len < b->key->len ? a->key->len : b->key->len;
-	int c = memcmp(a->key->text, b->key->text, n);
-	if (c)
-		return c;
-	if (a->key->len != b->key->len)
-		return a->key->len < b->key->len ? -1 : 1;
-	return a->index < b->index ? -1 : a->index > b->index;
-}
-
-/* Keys must be scalars and unique; a duplicate is reported at its second
- * occurrence. Sorting keeps large literal mappings from costing n^2. */
-static int map_check_keys(struct ctx *x, const struct ynode *m)
-{
-	size_t n = m->nkids / 2;
-	for (size_t i = 0; i < n; i++)
-		if (m->kids[2 * i]->kind != YN_SCALAR)
-			return fail(x, m->kids[2 * i], "mapping keys must be scalars");
-	if (n < 2)
-		return 0;
-
-	struct keyref *refs = xcalloc(n, sizeof *refs);
-	for (size_t i = 0; i < n; i++) {
-		refs[i].key = m->kids[2 * i];
-		refs[i].index = i;
-	}
-	qsort(refs, n, sizeof *refs, keyref_cmp);
-	size_t second = SIZE_MAX, first = 0, group = 0;
-	for (size_t j = 1; j < n; j++) {
-		const struct ynode *a = refs[j - 1].key, *b = refs[j].key;
-		if (a->len != b->len || memcmp(a->text, b->text, a->len) != 0) {
-			group = j;
-			continue;
-		}
-		if (refs[j].index < second) {
-			second = refs[j].index;
-			first = refs[group].index;
-		}
-	}
-	free(refs);
-	if (second == SIZE_MAX)
-		return 0;
-	const struct ynode *k = m->kids[2 * second];
-	return fail(x, k, "duplicate key '%.*s' (first at line %d)", (int)k->len, k->text,
-	            m->kids[2 * first]->line);
-}
-
-static int syntax_error(struct ctx *x, const yaml_parser_t *p, const char *text, size_t len)
-{
-	if (p->error == YAML_MEMORY_ERROR)
-		oom();
-	if (p->error == YAML_READER_ERROR) {
-		/* Reader errors carry a byte offset rather than a mark. */
-		int line = 1, col = 1;
-		for (size_t i = 0; i < p->problem_offset && i < len; i++) {
-			if (text[i] == '\n') {
-				line++;
-				col = 1;
-			} else if (((unsigned char)text[i] & 0xc0) != 0x80) {
-				col++;
-			}
-		}
-		if (p->problem_value != -1)
-			return fail_at(x, line, col, "%s (byte 0x%02X)", p->problem,
-			               (unsigned)p->problem_value);
-		return fail_at(x, line, col, "%s", p->problem ? p->problem : "cannot read the input");
-	}
-	int line = (int)p->problem_mark.line + 1, col = (int)p->problem_mark.column + 1;
-	const char *problem = p->problem ? p->problem : "syntax error";
-	if (p->context)
-		return fail_at(x, line, col, "%s (%s at line %d)", problem, p->context,
-		               (int)p->context_mark.line + 1);
-	return fail_at(x, line, col, "%s", problem);
-}
-
-/* Adds a finished node to its parent, or makes it the root. */
-static void tree_attach(struct ctx *x, struct frame *stack, size_t depth, struct ynode *n)
-{
-	if (depth == 0)
-		x->root = n;
-	else
-		node_add(stack[depth - 1].node, n);
-}
-
-static int tree_build(struct ctx *x, const char *text, size_t len)
-{
-	yaml_parser_t p;
-	yaml_event_t ev;
-	struct frame *stack = NULL;
-	size_t depth = 0, cap = 0;
-	int docs = 0, rc = 0;
-	bool done = false;
-
-	if (!yaml_parser_initialize(&p))
-		oom();
-	yaml_parser_set_input_string(&p, (const unsigned char *)text, len);
-
-	while (!done && rc == 0) {
-		if (!yaml_parser_parse(&p, &ev)) {
-			rc = syntax_error(x, &p, text, len);
-			break;
-		}
-		struct ynode *n = NULL;
-		switch (ev.type) {
-		case YAML_STREAM_END_EVENT:
-			done = true;
-			break;
-		case YAML_DOCUMENT_START_EVENT:
-			if (++docs > 1)
-				rc = fail_at(x, (int)ev.start_mark.line + 1, (int)ev.start_mark.column + 1,
-				             "only one YAML document is allowed");
-			break;
-		case YAML_SCALAR_EVENT:
-			n = node_new(x, YN_SCALAR, &ev.start_mark);
-			n->text = xstrndup((const char *)ev.data.scalar.value, ev.data.scalar.length);
-			n->len = ev.data.scalar.length;
-			n->typed = !ev.data.scalar.tag && ev.data.scalar.style == YAML_PLAIN_SCALAR_STYLE;
-			if (ev.data.scalar.tag)
-				n->tag = xstrdup((const char *)ev.data.scalar.tag);
-			anchor_set(x, ev.data.scalar.anchor, n);
-			tree_attach(x, stack, depth, n);
-			break;
-		case YAML_ALIAS_EVENT:
-			/* Anchors are registered when their node is complete, so an
-			 * alias inside its own anchor is refused here and the tree
-			 * can never contain a cycle. */
-			n = anchor_get(x, ev.data.alias.anchor);
-			if (!n) {
-				const char *a = (const char *)ev.data.alias.anchor;
-				bool inside = false;
-				for (size_t i = 0; i < depth; i++)
-					if (stack[i].anchor && strcmp(stack[i].anchor, a) == 0)
-						inside = true;
-				rc = fail_at(x, (int)ev.start_mark.line + 1, (int)ev.start_mark.column + 1,
-				             inside ? "alias '*%s' is inside its own anchor"
-				                    : "unknown anchor '%s'", a);
-				break;
-			}
-			tree_attach(x, stack, depth, n);
-			break;
-		case YAML_SEQUENCE_START_EVENT:
-		case YAML_MAPPING_START_EVENT:
-			if (depth >= MAX_DEPTH) {
-				rc = fail_at(x, (int)ev.start_mark.line + 1, (int)ev.start_mark.column + 1,
-				             "nesting deeper than %d levels", MAX_DEPTH);
-				break;
-			}
-			n = node_new(x, ev.type == YAML_SEQUENCE_START_EVENT ? YN_SEQ : YN_MAP,
-			             &ev.start_mark);
-			const yaml_char_t *anchor = ev.type == YAML_SEQUENCE_START_EVENT
-			        ? ev.data.sequence_start.anchor : ev.data.mapping_start.anchor;
-			const yaml_char_t *tag = ev.type == YAML_SEQUENCE_START_EVENT
-			        ? ev.data.sequence_start.tag : ev.data.mapping_start.tag;
-			if (tag)
-				n->tag = xstrdup((const char *)tag);
-			if (depth == cap) {
-				cap = cap ? cap * 2 : 16;
-				stack = xrealloc(stack, cap * sizeof *stack);
-			}
-			stack[depth].node = n;
-			stack[depth].anchor = anchor ? xstrdup((const char *)anchor) : NULL;
-			depth++;
-			break;
-		case YAML_SEQUENCE_END_EVENT:
-		case YAML_MAPPING_END_EVENT:
-			depth--;
-			n = stack[depth].node;
-			if (n->kind == YN_MAP)
-				rc = map_check_keys(x, n);
-			anchor_set(x, (const yaml_char_t *)stack[depth].anchor, n);
-			free(stack[depth].anchor);
-			tree_attach(x, stack, depth, n);
-			break;
-		default:
-			break;
-		}
-		yaml_event_delete(&ev);
-	}
-	while (depth > 0)
-		free(stack[--depth].anchor);
-	free(stack);
-	yaml_parser_delete(&p);
-	return rc;
-}
-
-/* ---- YAML nodes to JSON ----------------------------------------------- */
-
-static const char *json_kind_name(const json_t *v)
-{
-	switch (json_typeof(v)) {
-	case JSON_OBJECT:  return "a mapping";
-	case JSON_ARRAY:   return "a list";
-	case JSON_STRING:  return "a string";
-	case JSON_INTEGER:
-	case JSON_REAL:    return "a number";
-	case JSON_TRUE:
-	case JSON_FALSE:   return "a boolean";
-	case JSON_NULL:    return "null";
-	}
-	return "a value";
-}
-
-static bool is_core_tag(const char *tag, const char *name)
-{
-	return strncmp(tag, TAG_PREFIX, strlen(TAG_PREFIX)) == 0 &&
-	       strcmp(tag + strlen(TAG_PREFIX), name) == 0;
-}
-
-static int scalar_json(struct ctx *x, const struct ynode *n, json_t **out)
-{
-	*out = NULL;
-	const char *want = NULL;        /* core tag that forces typing */
-	if (n->tag && !is_core_tag(n->tag, "str") && strcmp(n->tag, "!") != 0) {
-		static const char *const core[] = { "null", "bool", "int", "float", NULL };
-		for (const char *const *c = core; *c && !want; c++)
-			if (is_core_tag(n->tag, *c))
-				want = *c;
-		if (!want)
-			return fail(x, n, "unsupported tag '%s'", n->tag);
-	}
-	if (n->typed || want) {
-		int r = plain_type(n->text, n->len, out);
-		if (r < 0)
-			return fail(x, n, "'%.*s' is not a finite number, which JSON cannot hold",
-			            (int)n->len, n->text);
-		if (want) {
-			bool ok = r == 1 &&
-			          (strcmp(want, "null") == 0 ? json_is_null(*out)
-			         : strcmp(want, "bool") == 0 ? json_is_boolean(*out)
-			         : strcmp(want, "int") == 0 ? json_is_integer(*out)
-			         : json_is_number(*out));
-			if (!ok) {
-				json_decref(*out);
-				*out = NULL;
-				return fail(x, n, "'%.*s' is not a valid !!%s", (int)n->len, n->text, want);
-			}
-			if (strcmp(want, "float") == 0 && json_is_integer(*out)) {
-				json_t *d = json_real((double)json_integer_value(*out));
-				json_decref(*out);
-				*out = d;
-			}
-		}
-		if (r == 1)
-			return 0;
-	}
-	*out = json_stringn(n->text, n->len);
-	if (!*out)
-		return fail(x, n, "the string is not valid UTF-8");
-	return 0;
-}
-
-static int node_json(struct ctx *x, const struct ynode *n, int depth, json_t **out)
-{
-	*out = NULL;
-	if (++x->expanded > MAX_EXPANDED)
-		return fail(x, n, "the value expands to more than %d nodes", MAX_EXPANDED);
-	if (depth > MAX_DEPTH)
-		return fail(x, n, "nesting deeper than %d levels", MAX_DEPTH);
-	if (n->kind == YN_SCALAR)
-		return scalar_json(x, n, out);
-
-	json_t *v = n->kind == YN_SEQ ? json_array() : json_object();
-	if (!v)
-		oom();
-	if (n->kind == YN_SEQ) {
-		for (size_t i = 0; i < n->nkids; i++) {
-			json_t *item;
-			if (node_json(x, n->kids[i], depth + 1, &item)) {
-				json_decref(v);
-				return -1;
-			}
-			json_array_append_new(v, item);
-		}
-	} else {
-		for (size_t i = 0; i + 1 < n->nkids; i += 2) {
-			const struct ynode *k = n->kids[i];
-			json_t *item;
-			if (node_json(x, n->kids[i + 1], depth + 1, &item)) {
-				json_decref(v);
-				return -1;
-			}
-			if (json_object_setn_new(v, k->text, k->len, item)) {
-				json_decref(v);
-				return fail(x, k, "the key is not valid UTF-8");
-			}
-		}
-	}
-	*out = v;
-	return 0;
-}
-
-/* ---- scalar fields of the configuration ------------------------------ */
-
-static const char *node_kind_name(const struct ynode *n)
-{
-	return n->kind == YN_SEQ ? "a list" : n->kind == YN_MAP ? "a mapping" : "a string";
-}
-
-/* A plain `~`, `null` or empty value: treated as if the key were absent
- * where a whole section is optional. */
-static bool node_is_null(const struct ynode *n)
-{
-	json_t *v = NULL;
-	if (n->kind != YN_SCALAR || !n->typed)
-		return false;
-	bool null = plain_type(n->text, n->len, &v) == 1 && json_is_null(v);
-	json_decref(v);
-	return null;
-}
-
-/* A scalar used as text (an id, a type, a path, a file name). Numbers and
- * booleans are taken as written; null and empty are refused. */
-static int node_cstr(struct ctx *x, const struct ynode *n, const char *what, char **out)
-{
-	*out = NULL;
-	if (n->kind != YN_SCALAR)
-		return fail(x, n, "wrong type for '%s': expected a string, got %s", what,
-		            node_kind_name(n));
-	if (node_is_null(n) || n->len == 0)
-		return fail(x, n, "'%s' must not be empty", what);
-	if (memchr(n->text, '\0', n->len))
-		return fail(x, n, "'%s' must not contain NUL bytes", what);
-	*out = xstrndup(n->text, n->len);
-	return 0;
-}
-
-static int node_path(struct ctx *x, const struct ynode *n, const char *what, char **out)
-{
-	const char *why;
-	if (node_cstr(x, n, what, out))
-		return -1;
-	if (!jsonpath_valid(*out, &why)) {
-		fail(x, n, "invalid path '%s' for '%s': %s", *out, what, why);
-		free(*out);
-		*out = NULL;
-		return -1;
-	}
-	return 0;
-}
-
-/* ---- sections ---------------------------------------------------------- */
-
-static int section_map(struct ctx *x, const struct ynode *n, const char *what)
-{
-	if (n->kind != YN_MAP)
-		return fail(x, n, "'%s' must be a mapping, got %s", what,
-		            n->kind == YN_SCALAR ? "a value" : node_kind_name(n));
-	return 0;
-}
-
-static int unknown_key(struct ctx *x, const struct ynode *k, const char *known)
-{
-	return fail(x, k, "unknown key '%.*s' (expected one of: %s)", (int)k->len, k->text, known);
-}
-
-static int runs_parse(struct ctx *x, struct config *c, const struct ynode *m)
-{
-	if (section_map(x, m, "runs"))
+	if (conf_map(x, m, "runs"))
 		return -1;
 	for (size_t i = 0; i + 1 < m->nkids; i += 2) {
-		const struct ynode *k = m->kids[i], *v = m->kids[i + 1];
-		if (key_is(k, "id")) {
-			if (node_path(x, v, "id", &c->run_id_path))
+		const struct conf_node *k = m->kids[i], *v = m->kids[i + 1];
+		if (conf_key_is(k, "id")) {
+			if (conf_path(x, v, "id", &c->run_id_path))
 				return -1;
-		} else if (key_is(k, "format")) {
-			if (node_cstr(x, v, "format", &c->format))
+		} else if (conf_key_is(k, "format")) {
+			if (conf_str(x, v, "format", &c->format))
 				return -1;
 		} else {
-			return unknown_key(x, k, "id, format");
+			return conf_unknown_key(x, k, "id, format");
 		}
 	}
 	return 0;
@@ -715,85 +52,73 @@ static void paths_free(char **p, size_t n)
 }
 
 /* One side of `match`: a path or a list of paths. */
-static int match_side(struct ctx *x, const struct ynode *v, const char *what,
+static int match_side(struct conf *x, const struct conf_node *v, const char *what,
                       char ***out, size_t *nout)
 {
 	*out = NULL;
 	*nout = 0;
-	if (v->kind == YN_MAP)
-		return fail(x, v, "wrong type for '%s': expected a path or a list of paths, got a mapping",
+	if (v->kind == CONF_MAP)
+		return conf_fail(x, v, "wrong type for '%s': expected a path or a list of paths, got a mapping",
 		            what);
-	if (v->kind == YN_SCALAR) {
+	if (v->kind == CONF_SCALAR) {
 		*out = xcalloc(1, sizeof **out);
 		*nout = 1;
-		return node_path(x, v, what, &(*out)[0]);
+		return conf_path(x, v, what, &(*out)[0]);
 	}
 	if (v->nkids == 0)
-		return fail(x, v, "'%s' must name at least one path", what);
+		return conf_fail(x, v, "'%s' must name at least one path", what);
 	*out = xcalloc(v->nkids, sizeof **out);
 	*nout = v->nkids;
 	for (size_t i = 0; i < v->nkids; i++)
-		if (node_path(x, v->kids[i], what, &(*out)[i]))
+		if (conf_path(x, v->kids[i], what, &(*out)[i]))
 			return -1;
 	return 0;
 }
 
-static char *path_join(const char *dir, const char *file)
-{
-	if (file[0] == '/' || !dir || !*dir || strcmp(dir, ".") == 0)
-		return xstrdup(file);
-	struct strbuf sb = STRBUF_INIT;
-	strbuf_addstr(&sb, dir);
-	if (sb.buf[sb.len - 1] != '/')
-		strbuf_addch(&sb, '/');
-	strbuf_addstr(&sb, file);
-	return strbuf_detach(&sb);
-}
-
-static int expect_parse(struct ctx *x, struct config *c, const struct ynode *m)
+static int expect_parse(struct conf *x, struct config *c, const struct conf_node *m)
 {
 	struct expect_conf *ec = &c->expect;
-	const struct ynode *match = NULL;
+	const struct conf_node *match = NULL;
 	char *file = NULL;
 
-	if (section_map(x, m, "expectations"))
+	if (conf_map(x, m, "expectations"))
 		return -1;
 	ec->line = m->line;
 	ec->col = m->col;
 	for (size_t i = 0; i + 1 < m->nkids; i += 2) {
-		const struct ynode *k = m->kids[i], *v = m->kids[i + 1];
-		if (key_is(k, "file")) {
-			if (node_cstr(x, v, "file", &file))
+		const struct conf_node *k = m->kids[i], *v = m->kids[i + 1];
+		if (conf_key_is(k, "file")) {
+			if (conf_str(x, v, "file", &file))
 				return -1;
-			ec->file = path_join(c->dir, file);
+			ec->file = conf_join(c->dir, file);
 			free(file);
-		} else if (key_is(k, "match")) {
+		} else if (conf_key_is(k, "match")) {
 			match = v;
 		} else {
-			return unknown_key(x, k, "file, match");
+			return conf_unknown_key(x, k, "file, match");
 		}
 	}
 	if (!ec->file)
-		return fail(x, m, "'expectations' needs 'file'");
+		return conf_fail(x, m, "'expectations' needs 'file'");
 	if (!match)
-		return fail(x, m, "'expectations' needs 'match' ({run: PATH, expected: PATH})");
-	if (section_map(x, match, "match"))
+		return conf_fail(x, m, "'expectations' needs 'match' ({run: PATH, expected: PATH})");
+	if (conf_map(x, match, "match"))
 		return -1;
 
-	const struct ynode *runv = NULL, *expv = NULL;
+	const struct conf_node *runv = NULL, *expv = NULL;
 	for (size_t i = 0; i + 1 < match->nkids; i += 2) {
-		const struct ynode *k = match->kids[i];
-		if (key_is(k, "run"))
+		const struct conf_node *k = match->kids[i];
+		if (conf_key_is(k, "run"))
 			runv = match->kids[i + 1];
-		else if (key_is(k, "expected"))
+		else if (conf_key_is(k, "expected"))
 			expv = match->kids[i + 1];
 		else
-			return unknown_key(x, k, "run, expected");
+			return conf_unknown_key(x, k, "run, expected");
 	}
 	if (!runv)
-		return fail(x, match, "'match' needs 'run'");
+		return conf_fail(x, match, "'match' needs 'run'");
 	if (!expv)
-		return fail(x, match, "'match' needs 'expected'");
+		return conf_fail(x, match, "'match' needs 'expected'");
 
 	char **rk, **ek;
 	size_t nr, ne;
@@ -802,7 +127,7 @@ static int expect_parse(struct ctx *x, struct config *c, const struct ynode *m)
 		return -1;
 	}
 	if (match_side(x, expv, "expected", &ek, &ne) ||
-	    (nr != ne && fail(x, expv, "'expected' has %zu path%s but 'run' has %zu", ne,
+	    (nr != ne && conf_fail(x, expv, "'expected' has %zu path%s but 'run' has %zu", ne,
 	                      ne == 1 ? "" : "s", nr))) {
 		paths_free(rk, nr);
 		paths_free(ek, ne);
@@ -817,9 +142,9 @@ static int expect_parse(struct ctx *x, struct config *c, const struct ynode *m)
 
 /* ---- theme and keys ------------------------------------------------------ */
 
-static int theme_parse_conf(struct ctx *x, struct config *c, const struct ynode *v)
+static int theme_parse_conf(struct conf *x, struct config *c, const struct conf_node *v)
 {
-	if (node_cstr(x, v, "theme", &c->theme))
+	if (conf_str(x, v, "theme", &c->theme))
 		return -1;
 	/* The name becomes a file name (themes/NAME.theme); checked here so the
 	 * error can point at it. Whether the file exists is known only to the
@@ -827,7 +152,7 @@ static int theme_parse_conf(struct ctx *x, struct config *c, const struct ynode 
 	for (const char *p = c->theme; *p; p++)
 		if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
 		      (*p >= '0' && *p <= '9') || *p == '_' || *p == '-'))
-			return fail(x, v, "invalid theme name '%s' (use letters, digits, _ and -)",
+			return conf_fail(x, v, "invalid theme name '%s' (use letters, digits, _ and -)",
 			            c->theme);
 	return 0;
 }
@@ -835,18 +160,18 @@ static int theme_parse_conf(struct ctx *x, struct config *c, const struct ynode 
 /* Checks the key names of one scalar (blank-separated names are allowed,
  * as in the table) and appends them to sb. Each key may be bound by one
  * action of the file only: binding it twice is surely a slip. */
-static int keys_scalar(struct ctx *x, const struct config *c, const struct ynode *n,
+static int keys_scalar(struct conf *x, const struct config *c, const struct conf_node *n,
                        const char *action, struct strbuf *sb)
 {
 	char *text;
-	if (n->kind != YN_SCALAR)
-		return fail(x, n, "wrong type for '%s': expected a key name or a list of key names, got %s",
-		            action, node_kind_name(n));
-	if (node_cstr(x, n, action, &text))
+	if (n->kind != CONF_SCALAR)
+		return conf_fail(x, n, "wrong type for '%s': expected a key name or a list of key names, got %s",
+		            action, conf_kind_name(n));
+	if (conf_str(x, n, action, &text))
 		return -1;
 	if (!text[strspn(text, " \t")]) {
 		free(text);
-		return fail(x, n, "'%s' names no key (the space bar is Space)", action);
+		return conf_fail(x, n, "'%s' names no key (the space bar is Space)", action);
 	}
 	int rc = 0;
 	for (char *p = text; *p && rc == 0;) {
@@ -859,7 +184,7 @@ static int keys_scalar(struct ctx *x, const struct config *c, const struct ynode
 		p[len] = '\0';
 		keycode_t k, other;
 		if (!keycode_parse(p, &k)) {
-			rc = fail(x, n, "unknown key name '%s'", p);
+			rc = conf_fail(x, n, "unknown key name '%s'", p);
 			break;
 		}
 		for (size_t i = 0; i < c->nkeys && rc == 0; i++) {
@@ -867,7 +192,7 @@ static int keys_scalar(struct ctx *x, const struct config *c, const struct ynode
 			char *names = xstrdup(kc->keys);
 			for (char *q = strtok(names, " "); q; q = strtok(NULL, " ")) {
 				if (keycode_parse(q, &other) && other == k) {
-					rc = fail(x, n, "key '%s' is already bound to '%s' at line %d", p,
+					rc = conf_fail(x, n, "key '%s' is already bound to '%s' at line %d", p,
 					          kc->action, kc->line);
 					break;
 				}
@@ -886,22 +211,22 @@ static int keys_scalar(struct ctx *x, const struct config *c, const struct ynode
 	return rc;
 }
 
-static int keys_parse(struct ctx *x, struct config *c, const struct ynode *m)
+static int keys_parse(struct conf *x, struct config *c, const struct conf_node *m)
 {
-	if (section_map(x, m, "keys"))
+	if (conf_map(x, m, "keys"))
 		return -1;
 	c->keys = xcalloc(m->nkids / 2, sizeof *c->keys);
 	for (size_t i = 0; i + 1 < m->nkids; i += 2) {
-		const struct ynode *k = m->kids[i], *v = m->kids[i + 1];
+		const struct conf_node *k = m->kids[i], *v = m->kids[i + 1];
 		char *name = xstrndup(k->text, k->len);
 		if (action_find(name) == ACT_NONE) {
-			fail(x, k, "unknown action '%s' (see tcreview --help keys)", name);
+			conf_fail(x, k, "unknown action '%s' (see tcreview --help keys)", name);
 			free(name);
 			return -1;
 		}
 		struct strbuf sb = STRBUF_INIT;
 		int rc = 0;
-		if (v->kind == YN_SEQ) {
+		if (v->kind == CONF_SEQ) {
 			/* An empty list unbinds the action. */
 			for (size_t j = 0; j < v->nkids && rc == 0; j++)
 				rc = keys_scalar(x, c, v->kids[j], name, &sb);
@@ -939,8 +264,8 @@ static const char *param_kind_name(enum param_kind k)
 
 /* Checks a literal (or a default) against the declared kind. Null always
  * passes: Mastra tells "given as null" from "absent". */
-static int literal_check(struct ctx *x, const struct param_spec *spec, const char *label,
-                         const struct ynode *n, const json_t *v)
+static int literal_check(struct conf *x, const struct param_spec *spec, const char *label,
+                         const struct conf_node *n, const json_t *v)
 {
 	bool ok = true;
 	if (json_is_null(v))
@@ -957,19 +282,19 @@ static int literal_check(struct ctx *x, const struct param_spec *spec, const cha
 			const json_t *item = json_array_get(v, i);
 			if (json_is_string(item))
 				continue;
-			const struct ynode *at = n->kind == YN_SEQ && i < n->nkids ? n->kids[i] : n;
-			return fail(x, at, "wrong type for %s: expected a list of strings, item %zu is %s",
-			            label, i + 1, json_kind_name(item));
+			const struct conf_node *at = n->kind == CONF_SEQ && i < n->nkids ? n->kids[i] : n;
+			return conf_fail(x, at, "wrong type for %s: expected a list of strings, item %zu is %s",
+			            label, i + 1, conf_json_kind_name(item));
 		}
 		break;
 	}
 	if (!ok)
-		return fail(x, n, "wrong type for %s: expected %s, got %s", label,
-		            param_kind_name(spec->kind), json_kind_name(v));
+		return conf_fail(x, n, "wrong type for %s: expected %s, got %s", label,
+		            param_kind_name(spec->kind), conf_json_kind_name(v));
 	return 0;
 }
 
-static int param_parse(struct ctx *x, const struct param_spec *spec, const struct ynode *v,
+static int param_parse(struct conf *x, const struct param_spec *spec, const struct conf_node *v,
                        struct param *p)
 {
 	char label[160];
@@ -977,9 +302,9 @@ static int param_parse(struct ctx *x, const struct param_spec *spec, const struc
 	p->line = v->line;
 	p->col = v->col;
 
-	if (v->kind != YN_MAP || !map_get(v, "from")) {
+	if (v->kind != CONF_MAP || !conf_get(v, "from")) {
 		snprintf(label, sizeof label, "'%s'", spec->name);
-		if (node_json(x, v, 0, &p->literal))
+		if (conf_json(x, v, &p->literal))
 			return -1;
 		return literal_check(x, spec, label, v, p->literal);
 	}
@@ -988,24 +313,24 @@ static int param_parse(struct ctx *x, const struct param_spec *spec, const struc
 	 * needs a "from" key cannot be written inline; use a reference with
 	 * a default instead. */
 	for (size_t i = 0; i + 1 < v->nkids; i += 2) {
-		const struct ynode *k = v->kids[i], *val = v->kids[i + 1];
-		if (key_is(k, "from")) {
-			if (node_cstr(x, val, "from", &p->from))
+		const struct conf_node *k = v->kids[i], *val = v->kids[i + 1];
+		if (conf_key_is(k, "from")) {
+			if (conf_str(x, val, "from", &p->from))
 				return -1;
 			const char *prefix = "expected.";
 			p->from_expected = strncmp(p->from, prefix, strlen(prefix)) == 0;
 			p->from_path = p->from + (p->from_expected ? strlen(prefix) : 0);
 			const char *why;
 			if (!jsonpath_valid(p->from_path, &why))
-				return fail(x, val, "invalid path '%s' for '%s': %s", p->from, spec->name,
+				return conf_fail(x, val, "invalid path '%s' for '%s': %s", p->from, spec->name,
 				            why);
-		} else if (key_is(k, "default")) {
+		} else if (conf_key_is(k, "default")) {
 			snprintf(label, sizeof label, "the default of '%s'", spec->name);
-			if (node_json(x, val, 0, &p->deflt) ||
+			if (conf_json(x, val, &p->deflt) ||
 			    literal_check(x, spec, label, val, p->deflt))
 				return -1;
 		} else {
-			return fail(x, k, "unknown key '%.*s' in a reference (expected one of: from, default)",
+			return conf_fail(x, k, "unknown key '%.*s' in a reference (expected one of: from, default)",
 			            (int)k->len, k->text);
 		}
 	}
@@ -1023,17 +348,17 @@ static bool id_valid(const char *s)
 	return true;
 }
 
-static int threshold_parse(struct ctx *x, const struct scorer_conf *sc, const struct ynode *v,
+static int threshold_parse(struct conf *x, const struct scorer_conf *sc, const struct conf_node *v,
                            double *out)
 {
 	json_t *j;
-	if (v->kind != YN_SCALAR)
-		return fail(x, v, "wrong type for 'threshold': expected a number, got %s",
-		            node_kind_name(v));
-	if (scalar_json(x, v, &j))
+	if (v->kind != CONF_SCALAR)
+		return conf_fail(x, v, "wrong type for 'threshold': expected a number, got %s",
+		            conf_kind_name(v));
+	if (conf_scalar_json(x, v, &j))
 		return -1;
 	if (!json_is_number(j)) {
-		fail(x, v, "wrong type for 'threshold': expected a number, got %s", json_kind_name(j));
+		conf_fail(x, v, "wrong type for 'threshold': expected a number, got %s", conf_json_kind_name(j));
 		json_decref(j);
 		return -1;
 	}
@@ -1042,7 +367,7 @@ static int threshold_parse(struct ctx *x, const struct scorer_conf *sc, const st
 	double lo, hi;
 	const char *range = scale_range(sc->ops->scale, &lo, &hi);
 	if (*out < lo || *out > hi)
-		return fail(x, v, "threshold %g is off the scale of '%s' (%s)", *out, sc->ops->type,
+		return conf_fail(x, v, "threshold %g is off the scale of '%s' (%s)", *out, sc->ops->type,
 		            range);
 	return 0;
 }
@@ -1065,7 +390,7 @@ static void hash_json(uint64_t *h, const json_t *v)
 {
 	char *s = json_dumps(v, JSON_COMPACT | JSON_SORT_KEYS | JSON_ENCODE_ANY);
 	if (!s)
-		oom();
+		abort();
 	hash_add(h, s);
 	free(s);
 }
@@ -1102,35 +427,35 @@ static void scorer_hash(struct scorer_conf *sc)
 	hash_hex(h, sc->hash);
 }
 
-static int scorer_parse(struct ctx *x, struct config *c, const struct ynode *m)
+static int scorer_parse(struct conf *x, struct config *c, const struct conf_node *m)
 {
 	struct scorer_conf *sc = &c->scorers[c->nscorers++];   /* counted now: freed on error */
 	sc->line = m->line;
 	sc->col = m->col;
 
-	if (m->kind != YN_MAP)
-		return fail(x, m, "each scorer must be a mapping with 'id' and 'type', got %s",
-		            node_kind_name(m));
-	const struct ynode *idn = map_get(m, "id"), *typen = map_get(m, "type");
+	if (m->kind != CONF_MAP)
+		return conf_fail(x, m, "each scorer must be a mapping with 'id' and 'type', got %s",
+		            conf_kind_name(m));
+	const struct conf_node *idn = conf_get(m, "id"), *typen = conf_get(m, "type");
 	if (!idn)
-		return fail(x, m, "scorer has no 'id'");
-	if (node_cstr(x, idn, "id", &sc->id))
+		return conf_fail(x, m, "scorer has no 'id'");
+	if (conf_str(x, idn, "id", &sc->id))
 		return -1;
 	if (!id_valid(sc->id))
-		return fail(x, idn, "invalid scorer id '%s' (use letters, digits and _ . : -)", sc->id);
+		return conf_fail(x, idn, "invalid scorer id '%s' (use letters, digits and _ . : -)", sc->id);
 	for (size_t i = 0; i + 1 < c->nscorers; i++)
 		if (strcmp(c->scorers[i].id, sc->id) == 0)
-			return fail(x, idn, "duplicate scorer id '%s' (first at line %d)", sc->id,
+			return conf_fail(x, idn, "duplicate scorer id '%s' (first at line %d)", sc->id,
 			            c->scorers[i].line);
 	for (size_t i = 0; i < c->njudges; i++)
 		if (c->judges[i].id && strcmp(c->judges[i].id, sc->id) == 0)
-			return fail(x, idn, "duplicate id '%s': judge at line %d has it (scorers and "
+			return conf_fail(x, idn, "duplicate id '%s': judge at line %d has it (scorers and "
 			            "judges share one set of ids)", sc->id, c->judges[i].line);
 	if (!typen)
-		return fail(x, m, "scorer '%s' has no 'type'", sc->id);
+		return conf_fail(x, m, "scorer '%s' has no 'type'", sc->id);
 
 	char *type;
-	if (node_cstr(x, typen, "type", &type))
+	if (conf_str(x, typen, "type", &type))
 		return -1;
 	sc->ops = scorer_find(type);
 	if (!sc->ops) {
@@ -1140,7 +465,7 @@ static int scorer_parse(struct ctx *x, struct config *c, const struct ynode *m)
 				strbuf_addstr(&sb, ", ");
 			strbuf_addstr(&sb, scorer_table[i]->type);
 		}
-		fail(x, typen, "unknown scorer type '%s' (known: %s)", type, sb.buf ? sb.buf : "none");
+		conf_fail(x, typen, "unknown scorer type '%s' (known: %s)", type, sb.buf ? sb.buf : "none");
 		strbuf_release(&sb);
 		free(type);
 		return -1;
@@ -1150,22 +475,22 @@ static int scorer_parse(struct ctx *x, struct config *c, const struct ynode *m)
 	sc->threshold = sc->ops->default_threshold;
 	sc->params = xcalloc(m->nkids / 2, sizeof *sc->params);
 	for (size_t i = 0; i + 1 < m->nkids; i += 2) {
-		const struct ynode *k = m->kids[i], *v = m->kids[i + 1];
-		if (key_is(k, "id") || key_is(k, "type"))
+		const struct conf_node *k = m->kids[i], *v = m->kids[i + 1];
+		if (conf_key_is(k, "id") || conf_key_is(k, "type"))
 			continue;
-		if (key_is(k, "threshold")) {
+		if (conf_key_is(k, "threshold")) {
 			if (threshold_parse(x, sc, v, &sc->threshold))
 				return -1;
 			continue;
 		}
 		const struct param_spec *spec = NULL;
 		for (const struct param_spec *ps = sc->ops->params; ps && ps->name; ps++)
-			if (key_is(k, ps->name))
+			if (conf_key_is(k, ps->name))
 				spec = ps;
 		if (!spec) {
 			struct strbuf sb = STRBUF_INIT;
 			known_list(&sb, sc->ops);
-			fail(x, k, "unknown key '%.*s' for scorer type '%s' (known: %s)", (int)k->len,
+			conf_fail(x, k, "unknown key '%.*s' for scorer type '%s' (known: %s)", (int)k->len,
 			     k->text, sc->ops->type, sb.buf);
 			strbuf_release(&sb);
 			return -1;
@@ -1185,17 +510,17 @@ static int scorer_parse(struct ctx *x, struct config *c, const struct ynode *m)
 		const char *msg = sc->ops->check(lits);
 		json_decref(lits);
 		if (msg)
-			return fail(x, m, "%s", msg);
+			return conf_fail(x, m, "%s", msg);
 	}
 	scorer_hash(sc);
 	return 0;
 }
 
-static int scorers_parse(struct ctx *x, struct config *c, const struct ynode *n)
+static int scorers_parse(struct conf *x, struct config *c, const struct conf_node *n)
 {
-	if (n->kind != YN_SEQ)
-		return fail(x, n, "'scorers' must be a list of scorers, got %s",
-		            n->kind == YN_SCALAR ? "a value" : node_kind_name(n));
+	if (n->kind != CONF_SEQ)
+		return conf_fail(x, n, "'scorers' must be a list of scorers, got %s",
+		            n->kind == CONF_SCALAR ? "a value" : conf_kind_name(n));
 	c->scorers = xcalloc(n->nkids, sizeof *c->scorers);
 	for (size_t i = 0; i < n->nkids; i++)
 		if (scorer_parse(x, c, n->kids[i]))
@@ -1222,99 +547,81 @@ static void judge_conf_free(struct judge_conf *j)
 	memset(j, 0, sizeof *j);
 }
 
-static int number_parse(struct ctx *x, const struct ynode *v, const char *what, double *out)
+static int url_parse(struct conf *x, const struct conf_node *v, const char *what, char **out)
 {
-	json_t *j;
-	if (v->kind != YN_SCALAR)
-		return fail(x, v, "wrong type for '%s': expected a number, got %s", what,
-		            node_kind_name(v));
-	if (scalar_json(x, v, &j))
-		return -1;
-	if (!json_is_number(j)) {
-		fail(x, v, "wrong type for '%s': expected a number, got %s", what, json_kind_name(j));
-		json_decref(j);
-		return -1;
-	}
-	*out = json_number_value(j);
-	json_decref(j);
-	return 0;
-}
-
-static int url_parse(struct ctx *x, const struct ynode *v, const char *what, char **out)
-{
-	if (node_cstr(x, v, what, out))
+	if (conf_str(x, v, what, out))
 		return -1;
 	if (strncmp(*out, "http://", 7) != 0 && strncmp(*out, "https://", 8) != 0)
-		return fail(x, v, "'%s' must be an http:// or https:// address, got '%s'", what, *out);
+		return conf_fail(x, v, "'%s' must be an http:// or https:// address, got '%s'", what, *out);
 	return 0;
 }
 
-static int env_name_parse(struct ctx *x, const struct ynode *v, char **out)
+static int env_name_parse(struct conf *x, const struct conf_node *v, char **out)
 {
-	if (node_cstr(x, v, "api_key_env", out))
+	if (conf_str(x, v, "api_key_env", out))
 		return -1;
 	for (const char *p = *out; *p; p++) {
 		char ch = *p;
 		bool ok = (ch >= 'A' && ch <= 'Z') || (ch >= 'a' && ch <= 'z') || ch == '_' ||
 		          (p != *out && ch >= '0' && ch <= '9');
 		if (!ok)
-			return fail(x, v, "'api_key_env' names an environment variable (letters, digits "
+			return conf_fail(x, v, "'api_key_env' names an environment variable (letters, digits "
 			            "and _), got '%s'", *out);
 	}
 	return 0;
 }
 
 /* tools: from-run, or [{name, description, parameters?}]. */
-static int judge_tools_parse(struct ctx *x, const struct ynode *v, json_t **out)
+static int judge_tools_parse(struct conf *x, const struct conf_node *v, json_t **out)
 {
 	static const char shape[] = "'tools' must be from-run or a list of {name, description}";
 	*out = NULL;
-	if (v->kind == YN_SCALAR) {
-		if (key_is(v, "from-run"))
+	if (v->kind == CONF_SCALAR) {
+		if (conf_key_is(v, "from-run"))
 			return 0;
-		return fail(x, v, "%s, got '%.*s'", shape, (int)v->len, v->text);
+		return conf_fail(x, v, "%s, got '%.*s'", shape, (int)v->len, v->text);
 	}
-	if (v->kind != YN_SEQ)
-		return fail(x, v, "%s, got a mapping", shape);
+	if (v->kind != CONF_SEQ)
+		return conf_fail(x, v, "%s, got a mapping", shape);
 	if (v->nkids == 0)
-		return fail(x, v, "'tools' lists no tool (tools: from-run takes the run's definitions)");
+		return conf_fail(x, v, "'tools' lists no tool (tools: from-run takes the run's definitions)");
 	json_t *list = json_array();
 	*out = list;
 	for (size_t i = 0; i < v->nkids; i++) {
-		const struct ynode *t = v->kids[i], *namen = NULL;
+		const struct conf_node *t = v->kids[i], *namen = NULL;
 		char *name = NULL, *desc = NULL;
 		json_t *params = NULL;
 		int rc = 0;
-		if (t->kind != YN_MAP)
-			return fail(x, t, "each tool must be a mapping {name, description}, got %s",
-			            node_kind_name(t));
+		if (t->kind != CONF_MAP)
+			return conf_fail(x, t, "each tool must be a mapping {name, description}, got %s",
+			            conf_kind_name(t));
 		for (size_t k = 0; k + 1 < t->nkids && rc == 0; k += 2) {
-			const struct ynode *kk = t->kids[k], *vv = t->kids[k + 1];
-			if (key_is(kk, "name") || key_is(kk, "id")) {
+			const struct conf_node *kk = t->kids[k], *vv = t->kids[k + 1];
+			if (conf_key_is(kk, "name") || conf_key_is(kk, "id")) {
 				/* Mastra's tools have an id where the others have a name. */
 				if (name)
-					rc = fail(x, kk, "a tool has both 'name' and 'id'");
+					rc = conf_fail(x, kk, "a tool has both 'name' and 'id'");
 				else
-					rc = node_cstr(x, vv, "name", &name);
+					rc = conf_str(x, vv, "name", &name);
 				namen = vv;
-			} else if (key_is(kk, "description")) {
-				rc = node_cstr(x, vv, "description", &desc);
-			} else if (key_is(kk, "parameters")) {
-				rc = node_json(x, vv, 0, &params);
+			} else if (conf_key_is(kk, "description")) {
+				rc = conf_str(x, vv, "description", &desc);
+			} else if (conf_key_is(kk, "parameters")) {
+				rc = conf_json(x, vv, &params);
 				if (rc == 0 && !json_is_object(params))
-					rc = fail(x, vv, "a tool's 'parameters' must be a JSON Schema mapping");
+					rc = conf_fail(x, vv, "a tool's 'parameters' must be a JSON Schema mapping");
 			} else {
-				rc = unknown_key(x, kk, "name, description, parameters");
+				rc = conf_unknown_key(x, kk, "name, description, parameters");
 			}
 		}
 		if (rc == 0 && !name)
-			rc = fail(x, t, "a tool needs 'name'");
+			rc = conf_fail(x, t, "a tool needs 'name'");
 		if (rc == 0 && !desc)
-			rc = fail(x, t, "tool '%s' needs 'description'", name);
+			rc = conf_fail(x, t, "tool '%s' needs 'description'", name);
 		for (size_t k = 0; rc == 0 && k < json_array_size(list); k++)
 			if (strcmp(json_string_value(json_object_get(json_array_get(list, k), "name")),
 			           name) == 0)
-				rc = fail(x, namen, "tool '%s' is listed twice", name);
+				rc = conf_fail(x, namen, "tool '%s' is listed twice", name);
 		if (rc == 0) {
 			json_t *o = json_object();
 			json_object_set_new(o, "name", json_string(name));
@@ -1322,7 +629,7 @@ static int judge_tools_parse(struct ctx *x, const struct ynode *v, json_t **out)
 			if (params)
 				json_object_set(o, "parameters", params);
 			if (!json_object_get(o, "name") || !json_object_get(o, "description"))
-				rc = fail(x, t, "the tool is not valid UTF-8");
+				rc = conf_fail(x, t, "the tool is not valid UTF-8");
 			json_array_append_new(list, o);
 		}
 		free(name);
@@ -1335,33 +642,33 @@ static int judge_tools_parse(struct ctx *x, const struct ynode *v, json_t **out)
 }
 
 /* scale: {min, max, pass}. */
-static int judge_scale_parse(struct ctx *x, struct judge_conf *j, const struct ynode *v,
-                             const struct ynode **passn, double *pass)
+static int judge_scale_parse(struct conf *x, struct judge_conf *j, const struct conf_node *v,
+                             const struct conf_node **passn, double *pass)
 {
-	const struct ynode *minn = NULL, *maxn = NULL;
+	const struct conf_node *minn = NULL, *maxn = NULL;
 	*passn = NULL;
-	if (section_map(x, v, "scale"))
+	if (conf_map(x, v, "scale"))
 		return -1;
 	for (size_t i = 0; i + 1 < v->nkids; i += 2) {
-		const struct ynode *k = v->kids[i], *n = v->kids[i + 1];
-		if (key_is(k, "min"))
+		const struct conf_node *k = v->kids[i], *n = v->kids[i + 1];
+		if (conf_key_is(k, "min"))
 			minn = n;
-		else if (key_is(k, "max"))
+		else if (conf_key_is(k, "max"))
 			maxn = n;
-		else if (key_is(k, "pass"))
+		else if (conf_key_is(k, "pass"))
 			*passn = n;
 		else
-			return unknown_key(x, k, "min, max, pass");
+			return conf_unknown_key(x, k, "min, max, pass");
 	}
 	if (!minn)
-		return fail(x, v, "'scale' needs 'min'");
+		return conf_fail(x, v, "'scale' needs 'min'");
 	if (!maxn)
-		return fail(x, v, "'scale' needs 'max'");
-	if (number_parse(x, minn, "min", &j->scale_min) || number_parse(x, maxn, "max", &j->scale_max))
+		return conf_fail(x, v, "'scale' needs 'max'");
+	if (conf_num(x, minn, "min", &j->scale_min) || conf_num(x, maxn, "max", &j->scale_max))
 		return -1;
 	if (!(j->scale_min < j->scale_max))
-		return fail(x, maxn, "'max' (%g) must be above 'min' (%g)", j->scale_max, j->scale_min);
-	if (*passn && number_parse(x, *passn, "pass", pass))
+		return conf_fail(x, maxn, "'max' (%g) must be above 'min' (%g)", j->scale_max, j->scale_min);
+	if (*passn && conf_num(x, *passn, "pass", pass))
 		return -1;
 	return 0;
 }
@@ -1369,31 +676,31 @@ static int judge_scale_parse(struct ctx *x, struct judge_conf *j, const struct y
 /* Reads the judge's prompt (its prompt_file, else the rubric's built-in
  * one from the data folder) and checks it against the rubric, so that a
  * typo in a placeholder is found now rather than in every verdict. */
-static int judge_prompt_load(struct ctx *x, const struct config *c, struct judge_conf *j,
-                             const struct ynode *filen, const struct ynode *rubricn)
+static int judge_prompt_load(struct conf *x, const struct config *c, struct judge_conf *j,
+                             const struct conf_node *filen, const struct conf_node *rubricn)
 {
 	char msg[1024];
-	const struct ynode *at = filen ? filen : rubricn;
+	const struct conf_node *at = filen ? filen : rubricn;
 	if (filen) {
 		char *file;
-		if (node_cstr(x, filen, "prompt_file", &file))
+		if (conf_str(x, filen, "prompt_file", &file))
 			return -1;
-		j->prompt_source = path_join(c->dir, file);
+		j->prompt_source = conf_join(c->dir, file);
 		free(file);
 	} else {
 		j->prompt_source = prompt_builtin_path(j->rubric->prompt_file);
 	}
 	if (prompt_read(j->prompt_source, &j->prompt_text, msg, sizeof msg) < 0) {
 		if (filen)
-			return fail(x, at, "cannot read the prompt: %s", msg);
-		return fail(x, at, "cannot read the built-in prompt of '%s': %s (is the data folder "
+			return conf_fail(x, at, "cannot read the prompt: %s", msg);
+		return conf_fail(x, at, "cannot read the built-in prompt of '%s': %s (is the data folder "
 		            "there? TCREVIEW_DATADIR names it)", j->rubric->name, msg);
 	}
 	int line, col;
 	if (rubric_check_prompt(j->rubric, j->prompt_text, &line, &col, msg, sizeof msg) < 0) {
 		if (line > 0)
-			return fail_in(x, j->prompt_source, line, col, "%s", msg);
-		return fail(x, at, "%s: %s", j->prompt_source, msg);
+			return conf_fail_in(x, j->prompt_source, line, col, "%s", msg);
+		return conf_fail(x, at, "%s: %s", j->prompt_source, msg);
 	}
 	prompt_hash(j->prompt_text, j->prompt_hash);
 	return 0;
@@ -1431,10 +738,10 @@ static void judge_hash(struct judge_conf *j)
 	hash_hex(h, j->hash);
 }
 
-static int judge_parse(struct ctx *x, struct config *c, const struct ynode *m)
+static int judge_parse(struct conf *x, struct config *c, const struct conf_node *m)
 {
 	struct judge_conf *j = &c->judges[c->njudges++];   /* counted now: freed on error */
-	const struct ynode *idn = NULL, *rubricn = NULL, *modeln = NULL, *basen = NULL,
+	const struct conf_node *idn = NULL, *rubricn = NULL, *modeln = NULL, *basen = NULL,
 	                   *endpointn = NULL, *versionn = NULL, *keyenvn = NULL, *toolsn = NULL,
 	                   *thresholdn = NULL, *scalen = NULL, *filen = NULL, *timeoutn = NULL,
 	                   *retriesn = NULL;
@@ -1443,50 +750,50 @@ static int judge_parse(struct ctx *x, struct config *c, const struct ynode *m)
 	j->timeout_s = 60;
 	j->max_retries = 4;
 
-	if (m->kind != YN_MAP)
-		return fail(x, m, "each judge must be a mapping with 'id', 'rubric' and 'model', got %s",
-		            node_kind_name(m));
+	if (m->kind != CONF_MAP)
+		return conf_fail(x, m, "each judge must be a mapping with 'id', 'rubric' and 'model', got %s",
+		            conf_kind_name(m));
 	for (size_t i = 0; i + 1 < m->nkids; i += 2) {
-		const struct ynode *k = m->kids[i], *v = m->kids[i + 1];
-		const struct ynode **slot =
-			key_is(k, "id") ? &idn : key_is(k, "rubric") ? &rubricn
-		      : key_is(k, "model") ? &modeln : key_is(k, "base_url") ? &basen
-		      : key_is(k, "endpoint") ? &endpointn : key_is(k, "api_version") ? &versionn
-		      : key_is(k, "api_key_env") ? &keyenvn : key_is(k, "tools") ? &toolsn
-		      : key_is(k, "threshold") ? &thresholdn : key_is(k, "scale") ? &scalen
-		      : key_is(k, "prompt_file") ? &filen : key_is(k, "timeout") ? &timeoutn
-		      : key_is(k, "max_retries") ? &retriesn : NULL;
+		const struct conf_node *k = m->kids[i], *v = m->kids[i + 1];
+		const struct conf_node **slot =
+			conf_key_is(k, "id") ? &idn : conf_key_is(k, "rubric") ? &rubricn
+		      : conf_key_is(k, "model") ? &modeln : conf_key_is(k, "base_url") ? &basen
+		      : conf_key_is(k, "endpoint") ? &endpointn : conf_key_is(k, "api_version") ? &versionn
+		      : conf_key_is(k, "api_key_env") ? &keyenvn : conf_key_is(k, "tools") ? &toolsn
+		      : conf_key_is(k, "threshold") ? &thresholdn : conf_key_is(k, "scale") ? &scalen
+		      : conf_key_is(k, "prompt_file") ? &filen : conf_key_is(k, "timeout") ? &timeoutn
+		      : conf_key_is(k, "max_retries") ? &retriesn : NULL;
 		if (slot) {
 			*slot = v;
 			continue;
 		}
 		/* A key in the file ends up in backups, diffs and bug reports. */
-		if (key_is(k, "api_key") || key_is(k, "key"))
-			return fail(x, k, "a key does not belong in the configuration: put it in an "
+		if (conf_key_is(k, "api_key") || conf_key_is(k, "key"))
+			return conf_fail(x, k, "a key does not belong in the configuration: put it in an "
 			            "environment variable and name that with api_key_env");
-		return fail(x, k, "unknown key '%.*s' for a judge (known: " JUDGE_KEYS ")",
+		return conf_fail(x, k, "unknown key '%.*s' for a judge (known: " JUDGE_KEYS ")",
 		            (int)k->len, k->text);
 	}
 
 	if (!idn)
-		return fail(x, m, "judge has no 'id'");
-	if (node_cstr(x, idn, "id", &j->id))
+		return conf_fail(x, m, "judge has no 'id'");
+	if (conf_str(x, idn, "id", &j->id))
 		return -1;
 	if (!id_valid(j->id))
-		return fail(x, idn, "invalid judge id '%s' (use letters, digits and _ . : -)", j->id);
+		return conf_fail(x, idn, "invalid judge id '%s' (use letters, digits and _ . : -)", j->id);
 	for (size_t i = 0; i + 1 < c->njudges; i++)
 		if (strcmp(c->judges[i].id, j->id) == 0)
-			return fail(x, idn, "duplicate judge id '%s' (first at line %d)", j->id,
+			return conf_fail(x, idn, "duplicate judge id '%s' (first at line %d)", j->id,
 			            c->judges[i].line);
 	for (size_t i = 0; i < c->nscorers; i++)
 		if (c->scorers[i].id && strcmp(c->scorers[i].id, j->id) == 0)
-			return fail(x, idn, "duplicate id '%s': scorer at line %d has it (scorers and "
+			return conf_fail(x, idn, "duplicate id '%s': scorer at line %d has it (scorers and "
 			            "judges share one set of ids)", j->id, c->scorers[i].line);
 
 	if (!rubricn)
-		return fail(x, m, "judge '%s' has no 'rubric'", j->id);
+		return conf_fail(x, m, "judge '%s' has no 'rubric'", j->id);
 	char *name;
-	if (node_cstr(x, rubricn, "rubric", &name))
+	if (conf_str(x, rubricn, "rubric", &name))
 		return -1;
 	j->rubric = rubric_find(name);
 	if (!j->rubric) {
@@ -1496,7 +803,7 @@ static int judge_parse(struct ctx *x, struct config *c, const struct ynode *m)
 				strbuf_addstr(&sb, ", ");
 			strbuf_addstr(&sb, rubric_table[i]->name);
 		}
-		fail(x, rubricn, "unknown rubric '%s' (known: %s)", name, sb.buf ? sb.buf : "none");
+		conf_fail(x, rubricn, "unknown rubric '%s' (known: %s)", name, sb.buf ? sb.buf : "none");
 		strbuf_release(&sb);
 		free(name);
 		return -1;
@@ -1506,16 +813,16 @@ static int judge_parse(struct ctx *x, struct config *c, const struct ynode *m)
 	if (basen && url_parse(x, basen, "base_url", &j->base_url))
 		return -1;
 	if (!modeln)
-		return fail(x, m, "judge '%s' has no 'model' (e.g. openai/gpt-4o-mini)", j->id);
+		return conf_fail(x, m, "judge '%s' has no 'model' (e.g. openai/gpt-4o-mini)", j->id);
 	char *model;
 	const char *rest;
-	if (node_cstr(x, modeln, "model", &model))
+	if (conf_str(x, modeln, "model", &model))
 		return -1;
 	if (judge_parse_model(model, j->base_url != NULL, &j->provider, &rest) < 0) {
 		if (strchr(model, '/') && !strchr(model, '/')[1])
-			fail(x, modeln, "model '%s' names no model after its provider", model);
+			conf_fail(x, modeln, "model '%s' names no model after its provider", model);
 		else
-			fail(x, modeln, "unknown provider in model '%s' (known: openai/, ollama/, azure/, "
+			conf_fail(x, modeln, "unknown provider in model '%s' (known: openai/, ollama/, azure/, "
 			     "anthropic/; another OpenAI-compatible server needs base_url)", model);
 		free(model);
 		return -1;
@@ -1525,17 +832,17 @@ static int judge_parse(struct ctx *x, struct config *c, const struct ynode *m)
 
 	if (j->provider == PROVIDER_AZURE) {
 		if (!endpointn)
-			return fail(x, m, "judge '%s' (azure/) needs 'endpoint' "
+			return conf_fail(x, m, "judge '%s' (azure/) needs 'endpoint' "
 			            "(e.g. https://NAME.openai.azure.com)", j->id);
 		if (!versionn)
-			return fail(x, m, "judge '%s' (azure/) needs 'api_version' (e.g. \"2024-10-21\")",
+			return conf_fail(x, m, "judge '%s' (azure/) needs 'api_version' (e.g. \"2024-10-21\")",
 			            j->id);
 		if (url_parse(x, endpointn, "endpoint", &j->endpoint) ||
-		    node_cstr(x, versionn, "api_version", &j->api_version))
+		    conf_str(x, versionn, "api_version", &j->api_version))
 			return -1;
 	} else if (endpointn || versionn) {
-		const struct ynode *n = endpointn ? endpointn : versionn;
-		return fail(x, n, "'%s' is only for azure/ models", endpointn ? "endpoint" : "api_version");
+		const struct conf_node *n = endpointn ? endpointn : versionn;
+		return conf_fail(x, n, "'%s' is only for azure/ models", endpointn ? "endpoint" : "api_version");
 	}
 	if (keyenvn && env_name_parse(x, keyenvn, &j->api_key_env))
 		return -1;
@@ -1544,23 +851,23 @@ static int judge_parse(struct ctx *x, struct config *c, const struct ynode *m)
 
 	/* The scale: the rubric's, or a custom judge's own. */
 	double pass = 0;
-	const struct ynode *passn = NULL;
+	const struct conf_node *passn = NULL;
 	/* Only a custom judge has no built-in prompt, and so no fixed scale. */
 	bool custom = !j->rubric->prompt_file;
 	if (custom) {
 		if (!filen)
-			return fail(x, m, "custom judge '%s' needs 'prompt_file'", j->id);
+			return conf_fail(x, m, "custom judge '%s' needs 'prompt_file'", j->id);
 		if (!scalen)
-			return fail(x, m, "custom judge '%s' needs 'scale' ({min, max, pass})", j->id);
+			return conf_fail(x, m, "custom judge '%s' needs 'scale' ({min, max, pass})", j->id);
 		if (judge_scale_parse(x, j, scalen, &passn, &pass))
 			return -1;
 		if (passn && thresholdn)
-			return fail(x, thresholdn, "give the pass mark once: scale's 'pass' or 'threshold'");
+			return conf_fail(x, thresholdn, "give the pass mark once: scale's 'pass' or 'threshold'");
 		if (!passn && !thresholdn)
-			return fail(x, scalen, "'scale' needs 'pass' (the lowest passing score)");
+			return conf_fail(x, scalen, "'scale' needs 'pass' (the lowest passing score)");
 	} else {
 		if (scalen)
-			return fail(x, scalen, "'scale' is only for custom judges ('%s' scores %s)",
+			return conf_fail(x, scalen, "'scale' is only for custom judges ('%s' scores %s)",
 			            j->rubric->name, scale_name(j->rubric->scale));
 		double lo, hi;
 		scale_range(j->rubric->scale, &lo, &hi);
@@ -1568,27 +875,27 @@ static int judge_parse(struct ctx *x, struct config *c, const struct ynode *m)
 		j->scale_max = hi;
 	}
 	j->threshold = passn ? pass : j->rubric->default_threshold;
-	const struct ynode *markn = passn ? passn : thresholdn;
-	if (thresholdn && number_parse(x, thresholdn, "threshold", &j->threshold))
+	const struct conf_node *markn = passn ? passn : thresholdn;
+	if (thresholdn && conf_num(x, thresholdn, "threshold", &j->threshold))
 		return -1;
 	if (markn && (j->threshold < j->scale_min || j->threshold > j->scale_max))
-		return fail(x, markn, "%s %g is off the scale of '%s' (%g..%g)",
+		return conf_fail(x, markn, "%s %g is off the scale of '%s' (%g..%g)",
 		            passn ? "pass" : "threshold", j->threshold, j->id, j->scale_min, j->scale_max);
 	if (markn && j->rubric->scale == SCALE_1TO5 && !custom && j->threshold != floor(j->threshold))
-		return fail(x, markn, "threshold %g is not one of the levels 1..5", j->threshold);
+		return conf_fail(x, markn, "threshold %g is not one of the levels 1..5", j->threshold);
 
 	if (timeoutn) {
-		if (number_parse(x, timeoutn, "timeout", &j->timeout_s))
+		if (conf_num(x, timeoutn, "timeout", &j->timeout_s))
 			return -1;
 		if (!(j->timeout_s > 0) || j->timeout_s > 3600)
-			return fail(x, timeoutn, "'timeout' must be a number of seconds above 0 (at most 3600)");
+			return conf_fail(x, timeoutn, "'timeout' must be a number of seconds above 0 (at most 3600)");
 	}
 	if (retriesn) {
 		double r;
-		if (number_parse(x, retriesn, "max_retries", &r))
+		if (conf_num(x, retriesn, "max_retries", &r))
 			return -1;
 		if (r != floor(r) || r < 0 || r > 20)
-			return fail(x, retriesn, "'max_retries' must be a whole number from 0 to 20");
+			return conf_fail(x, retriesn, "'max_retries' must be a whole number from 0 to 20");
 		j->max_retries = (int)r;
 	}
 
@@ -1598,11 +905,11 @@ static int judge_parse(struct ctx *x, struct config *c, const struct ynode *m)
 	return 0;
 }
 
-static int judges_parse(struct ctx *x, struct config *c, const struct ynode *n)
+static int judges_parse(struct conf *x, struct config *c, const struct conf_node *n)
 {
-	if (n->kind != YN_SEQ)
-		return fail(x, n, "'judges' must be a list of judges, got %s",
-		            n->kind == YN_SCALAR ? "a value" : node_kind_name(n));
+	if (n->kind != CONF_SEQ)
+		return conf_fail(x, n, "'judges' must be a list of judges, got %s",
+		            n->kind == CONF_SCALAR ? "a value" : conf_kind_name(n));
 	c->judges = xcalloc(n->nkids, sizeof *c->judges);
 	for (size_t i = 0; i < n->nkids; i++)
 		if (judge_parse(x, c, n->kids[i]))
@@ -1610,30 +917,30 @@ static int judges_parse(struct ctx *x, struct config *c, const struct ynode *n)
 	return 0;
 }
 
-static int config_walk(struct ctx *x, struct config *c, const struct ynode *root)
+static int config_walk(struct conf *x, struct config *c, const struct conf_node *root)
 {
-	if (node_is_null(root))
+	if (conf_is_null(root))
 		return 0;       /* "---" alone, or "~": an empty configuration */
-	if (root->kind != YN_MAP)
-		return fail(x, root, "the configuration must be a mapping of runs, expectations, scorers and judges");
+	if (root->kind != CONF_MAP)
+		return conf_fail(x, root, "the configuration must be a mapping of runs, expectations, scorers and judges");
 
 	for (size_t i = 0; i + 1 < root->nkids; i += 2) {
-		const struct ynode *k = root->kids[i], *v = root->kids[i + 1];
+		const struct conf_node *k = root->kids[i], *v = root->kids[i + 1];
 		int rc;
-		if (key_is(k, "runs"))
-			rc = node_is_null(v) ? 0 : runs_parse(x, c, v);
-		else if (key_is(k, "expectations"))
-			rc = node_is_null(v) ? 0 : expect_parse(x, c, v);
-		else if (key_is(k, "scorers"))
-			rc = node_is_null(v) ? 0 : scorers_parse(x, c, v);
-		else if (key_is(k, "judges"))
-			rc = node_is_null(v) ? 0 : judges_parse(x, c, v);
-		else if (key_is(k, "theme"))
-			rc = node_is_null(v) ? 0 : theme_parse_conf(x, c, v);
-		else if (key_is(k, "keys"))
-			rc = node_is_null(v) ? 0 : keys_parse(x, c, v);
+		if (conf_key_is(k, "runs"))
+			rc = conf_is_null(v) ? 0 : runs_parse(x, c, v);
+		else if (conf_key_is(k, "expectations"))
+			rc = conf_is_null(v) ? 0 : expect_parse(x, c, v);
+		else if (conf_key_is(k, "scorers"))
+			rc = conf_is_null(v) ? 0 : scorers_parse(x, c, v);
+		else if (conf_key_is(k, "judges"))
+			rc = conf_is_null(v) ? 0 : judges_parse(x, c, v);
+		else if (conf_key_is(k, "theme"))
+			rc = conf_is_null(v) ? 0 : theme_parse_conf(x, c, v);
+		else if (conf_key_is(k, "keys"))
+			rc = conf_is_null(v) ? 0 : keys_parse(x, c, v);
 		else
-			rc = unknown_key(x, k, "runs, expectations, scorers, judges, theme, keys");
+			rc = conf_unknown_key(x, k, "runs, expectations, scorers, judges, theme, keys");
 		if (rc)
 			return -1;
 	}
@@ -1643,7 +950,7 @@ static int config_walk(struct ctx *x, struct config *c, const struct ynode *root
 		const struct scorer_conf *sc = &c->scorers[i];
 		for (size_t j = 0; j < sc->nparams; j++)
 			if (sc->params[j].from_expected && !c->has_expect)
-				return fail_at(x, sc->params[j].line, sc->params[j].col,
+				return conf_fail_at(x, sc->params[j].line, sc->params[j].col,
 				               "'%s' refers to expected.* but there is no 'expectations' section",
 				               sc->params[j].name);
 	}
@@ -1658,18 +965,14 @@ int config_load_string(struct config *c, const char *name, const char *dir,
 	memset(c, 0, sizeof *c);
 	if (err && errlen)
 		err[0] = '\0';
-	struct ctx x = {
-		.name = name ? name : "<config>",
-		.err = err,
-		.errlen = errlen,
-	};
+	struct conf x;
 	c->path = name ? xstrdup(name) : NULL;   /* NULL marks the built-in config */
 	c->dir = dir ? xstrdup(dir) : NULL;
 
-	int rc = tree_build(&x, text ? text : "", text ? len : 0);
+	int rc = conf_parse(&x, name, c->dir, text, len, err, errlen);
 	if (rc == 0 && x.root)
 		rc = config_walk(&x, c, x.root);
-	tree_free(&x);
+	conf_free(&x);
 	if (rc)
 		config_free(c);
 	return rc;
@@ -1746,7 +1049,7 @@ json_t *config_resolve_params(const struct scorer_conf *sc, json_t *record, json
 	struct strbuf why = STRBUF_INIT;
 
 	if (!out)
-		oom();
+		abort();
 	if (unset)
 		*unset = NULL;
 	for (size_t i = 0; i < sc->nparams; i++) {
