@@ -60,7 +60,7 @@ static void check_fixture(const char *input, const char *expected)
 	assert_int_equal(dataset_open(&ds, paths, 1, err, sizeof err), 0);
 	FILE *ef = fopen(ex, "r");
 	assert_non_null(ef);
-	struct evaluator ev = { .config = &c, .expect = NULL };
+	struct evaluator ev = { .scorers = c.scorers, .nscorers = c.nscorers, .expect = NULL };
 	struct dataset_cursor cur;
 	struct record_ref rec;
 	dataset_cursor_init(&cur);

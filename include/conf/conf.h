@@ -111,6 +111,9 @@ int conf_json(struct conf *cf, const struct conf_node *n, json_t **out);
 /* A scalar alone as JSON, with its tag or plain typing applied. */
 int conf_scalar_json(struct conf *cf, const struct conf_node *n, json_t **out);
 
+/* An id of a scorer or a judge: letters, digits and _ . : - */
+bool conf_is_id(const char *s);
+
 /* dir/file, or file when absolute or dir is empty or "." (malloc'd). */
 char *conf_join(const char *dir, const char *file);
 

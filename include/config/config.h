@@ -9,28 +9,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include "runs/expect.h"
-#include "scorers/scorer.h"
-
-/* One scorer parameter as written: a literal, or {from: PATH, default: V}. */
-struct param {
-	char *name;
-	json_t *literal;        /* set for a literal (owned) */
-	char *from;             /* set for a reference: the path as written */
-	bool from_expected;     /* the path starts with "expected." */
-	const char *from_path;  /* the path without the "expected." prefix */
-	json_t *deflt;          /* default when the reference finds nothing (owned) */
-	int line, col;
-};
-
-struct scorer_conf {
-	char *id;
-	const struct scorer_ops *ops;
-	struct param *params;
-	size_t nparams;
-	double threshold;
-	char hash[17];          /* 64-bit hash of type and parameters, hex */
-	int line, col;
-};
+#include "scorers/params.h"
 
 /* keys: {ACTION: "KEY KEY"} from the YAML, checked against the action
  * table and the key names (keymap.h) at load. */
@@ -64,11 +43,5 @@ int  config_load(struct config *c, const char *path, char *err, size_t errlen);
 int  config_load_string(struct config *c, const char *name, const char *dir,
                         const char *text, size_t len, char *err, size_t errlen);
 void config_free(struct config *c);
-
-/* Resolves a scorer's parameters for one run into a new JSON object. A
- * reference that finds nothing (and has no default) leaves its parameter
- * absent and is described in *unset (malloc'd, NULL when none). */
-json_t *config_resolve_params(const struct scorer_conf *sc, json_t *record, json_t *expected,
-                              const char *expect_miss, char **unset);
 
 #endif

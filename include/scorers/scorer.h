@@ -1,9 +1,10 @@
 /* scorer.h - code scorers: a table of operations per scorer type.
  *
  * A scorer is one file in src/scorers/ and one line in the table in
- * src/scorers/registry.c. Its parameters come from the YAML as literals or
- * {from: PATH} references resolved per run (config.h); the scorer receives
- * them as one JSON object in which an unset parameter is simply absent. */
+ * src/scorers/registry.c; it declares its parameters in its ops table and
+ * params.c reads them. They come from the YAML as literals or {from: PATH}
+ * references resolved per run (params.h); the scorer receives them as one
+ * JSON object in which an unset parameter is simply absent. */
 #ifndef TCR_SCORER_H
 #define TCR_SCORER_H
 
@@ -23,10 +24,19 @@ enum param_kind {
 	PARAM_ANY,          /* taken as given; the scorer interprets it */
 };
 
+enum {
+	PARAM_REQUIRED = 1,     /* must be given (a literal or a reference) */
+};
+
+/* One parameter a scorer type takes. A literal is checked against kind and
+ * range when the configuration is read; a reference when it is resolved. */
 struct param_spec {
 	const char *name;
 	enum param_kind kind;
 	const char *help;
+	unsigned flags;         /* PARAM_REQUIRED */
+	double lo, hi;          /* PARAM_NUMBER: the range, when lo < hi */
+	const char *deflt;      /* JSON text used when the parameter is not configured, or NULL */
 };
 
 struct scorer_conf;

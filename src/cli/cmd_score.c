@@ -59,11 +59,10 @@ static int parse_number(const char *s, double *out)
 
 /* Scores the records of the dataset one at a time; memory stays bounded
  * by the largest record. */
-static void score_stream(struct dataset *ds, const struct evaluator *ev,
+static void score_stream(struct dataset *ds, const struct config *c, const struct evaluator *ev,
                          const struct format_ops *forced, const struct report_ops *rep,
                          void *rep_state, struct score_stats *stats)
 {
-	const struct config *c = ev->config;
 	struct verdict *verdicts = calloc(c->nscorers + 1, sizeof(*verdicts));
 	struct dataset_cursor cur;
 	struct record_ref rec;
@@ -198,10 +197,10 @@ int cli_score(int argc, char **argv)
 		goto out;
 	}
 
-	struct evaluator ev = { .config = &c, .expect = ex };
+	struct evaluator ev = { .scorers = c.scorers, .nscorers = c.nscorers, .expect = ex };
 	struct score_stats *stats = calloc(c.nscorers, sizeof(*stats));
 	void *rep_state = rep->open(stdout, &c);
-	score_stream(&ds, &ev, forced, rep, rep_state, stats);
+	score_stream(&ds, &c, &ev, forced, rep, rep_state, stats);
 	rep->close(rep_state, stats);
 	if (o.fail_under_set) {
 		for (size_t i = 0; i < c.nscorers; i++) {

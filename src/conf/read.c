@@ -142,6 +142,17 @@ int conf_path(struct conf *cf, const struct conf_node *n, const char *what, char
 	return 0;
 }
 
+bool conf_is_id(const char *s)
+{
+	for (; *s; s++) {
+		char c = *s;
+		if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+		      c == '_' || c == '.' || c == ':' || c == '-'))
+			return false;
+	}
+	return true;
+}
+
 char *conf_join(const char *dir, const char *file)
 {
 	if (file[0] == '/' || !dir || !*dir || strcmp(dir, ".") == 0)

@@ -247,138 +247,15 @@ static int keys_parse(struct conf *x, struct config *c, const struct conf_node *
 	return 0;
 }
 
-/* ---- scorers ----------------------------------------------------------- */
-
-static const char *param_kind_name(enum param_kind k)
+/* Scorer and judge ids share one namespace: a verdict row is named by it. */
+static int scorer_id_free(struct conf *x, const struct conf_node *idn, const char *id, void *arg)
 {
-	switch (k) {
-	case PARAM_STRING:      return "a string";
-	case PARAM_BOOL:        return "a boolean";
-	case PARAM_NUMBER:      return "a number";
-	case PARAM_STRING_LIST: return "a list of strings";
-	case PARAM_OBJECT:      return "a mapping";
-	case PARAM_ANY:         return "any value";
-	}
-	return "a value";
-}
-
-/* Checks a literal (or a default) against the declared kind. Null always
- * passes: Mastra tells "given as null" from "absent". */
-static int literal_check(struct conf *x, const struct param_spec *spec, const char *label,
-                         const struct conf_node *n, const json_t *v)
-{
-	bool ok = true;
-	if (json_is_null(v))
-		return 0;
-	switch (spec->kind) {
-	case PARAM_STRING:      ok = json_is_string(v); break;
-	case PARAM_BOOL:        ok = json_is_boolean(v); break;
-	case PARAM_NUMBER:      ok = json_is_number(v); break;
-	case PARAM_OBJECT:      ok = json_is_object(v); break;
-	case PARAM_ANY:         ok = true; break;
-	case PARAM_STRING_LIST:
-		ok = json_is_array(v);
-		for (size_t i = 0; ok && i < json_array_size(v); i++) {
-			const json_t *item = json_array_get(v, i);
-			if (json_is_string(item))
-				continue;
-			const struct conf_node *at = n->kind == CONF_SEQ && i < n->nkids ? n->kids[i] : n;
-			return conf_fail(x, at, "wrong type for %s: expected a list of strings, item %zu is %s",
-			            label, i + 1, conf_json_kind_name(item));
-		}
-		break;
-	}
-	if (!ok)
-		return conf_fail(x, n, "wrong type for %s: expected %s, got %s", label,
-		            param_kind_name(spec->kind), conf_json_kind_name(v));
+	const struct config *c = arg;
+	for (size_t i = 0; i < c->njudges; i++)
+		if (c->judges[i].id && strcmp(c->judges[i].id, id) == 0)
+			return conf_fail(x, idn, "duplicate id '%s': judge at line %d has it (scorers and "
+			                 "judges share one set of ids)", id, c->judges[i].line);
 	return 0;
-}
-
-static int param_parse(struct conf *x, const struct param_spec *spec, const struct conf_node *v,
-                       struct param *p)
-{
-	char label[160];
-	p->name = xstrdup(spec->name);
-	p->line = v->line;
-	p->col = v->col;
-
-	if (v->kind != CONF_MAP || !conf_get(v, "from")) {
-		snprintf(label, sizeof label, "'%s'", spec->name);
-		if (conf_json(x, v, &p->literal))
-			return -1;
-		return literal_check(x, spec, label, v, p->literal);
-	}
-
-	/* A reference: {from: PATH, default: VALUE}. A mapping literal that
-	 * needs a "from" key cannot be written inline; use a reference with
-	 * a default instead. */
-	for (size_t i = 0; i + 1 < v->nkids; i += 2) {
-		const struct conf_node *k = v->kids[i], *val = v->kids[i + 1];
-		if (conf_key_is(k, "from")) {
-			if (conf_str(x, val, "from", &p->from))
-				return -1;
-			const char *prefix = "expected.";
-			p->from_expected = strncmp(p->from, prefix, strlen(prefix)) == 0;
-			p->from_path = p->from + (p->from_expected ? strlen(prefix) : 0);
-			const char *why;
-			if (!jsonpath_valid(p->from_path, &why))
-				return conf_fail(x, val, "invalid path '%s' for '%s': %s", p->from, spec->name,
-				            why);
-		} else if (conf_key_is(k, "default")) {
-			snprintf(label, sizeof label, "the default of '%s'", spec->name);
-			if (conf_json(x, val, &p->deflt) ||
-			    literal_check(x, spec, label, val, p->deflt))
-				return -1;
-		} else {
-			return conf_fail(x, k, "unknown key '%.*s' in a reference (expected one of: from, default)",
-			            (int)k->len, k->text);
-		}
-	}
-	return 0;
-}
-
-static bool id_valid(const char *s)
-{
-	for (; *s; s++) {
-		char c = *s;
-		if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-		      c == '_' || c == '.' || c == ':' || c == '-'))
-			return false;
-	}
-	return true;
-}
-
-static int threshold_parse(struct conf *x, const struct scorer_conf *sc, const struct conf_node *v,
-                           double *out)
-{
-	json_t *j;
-	if (v->kind != CONF_SCALAR)
-		return conf_fail(x, v, "wrong type for 'threshold': expected a number, got %s",
-		            conf_kind_name(v));
-	if (conf_scalar_json(x, v, &j))
-		return -1;
-	if (!json_is_number(j)) {
-		conf_fail(x, v, "wrong type for 'threshold': expected a number, got %s", conf_json_kind_name(j));
-		json_decref(j);
-		return -1;
-	}
-	*out = json_number_value(j);
-	json_decref(j);
-	double lo, hi;
-	const char *range = scale_range(sc->ops->scale, &lo, &hi);
-	if (*out < lo || *out > hi)
-		return conf_fail(x, v, "threshold %g is off the scale of '%s' (%s)", *out, sc->ops->type,
-		            range);
-	return 0;
-}
-
-static void known_list(struct strbuf *sb, const struct scorer_ops *ops)
-{
-	strbuf_addstr(sb, "id, type, threshold");
-	for (const struct param_spec *ps = ops->params; ps && ps->name; ps++) {
-		strbuf_addstr(sb, ", ");
-		strbuf_addstr(sb, ps->name);
-	}
 }
 
 static void hash_add(uint64_t *h, const char *s)
@@ -393,139 +270,6 @@ static void hash_json(uint64_t *h, const json_t *v)
 		abort();
 	hash_add(h, s);
 	free(s);
-}
-
-/* FNV-1a over a canonical text of what decides a verdict: the type, each
- * parameter in the order written and the threshold. The id is left out so
- * that renaming a scorer keeps its cached verdicts. */
-static void scorer_hash(struct scorer_conf *sc)
-{
-	uint64_t h = HASH_FNV_SEED;
-	char num[64];
-
-	hash_add(&h, "type=");
-	hash_add(&h, sc->ops->type);
-	hash_add(&h, "\n");
-	for (size_t i = 0; i < sc->nparams; i++) {
-		const struct param *p = &sc->params[i];
-		hash_add(&h, p->name);
-		hash_add(&h, "=");
-		if (!p->from) {
-			hash_json(&h, p->literal);
-		} else {
-			json_t *ref = json_object();
-			json_object_set_new(ref, "from", json_string(p->from));
-			if (p->deflt)
-				json_object_set(ref, "default", p->deflt);
-			hash_json(&h, ref);
-			json_decref(ref);
-		}
-		hash_add(&h, "\n");
-	}
-	snprintf(num, sizeof num, "threshold=%.17g\n", sc->threshold);
-	hash_add(&h, num);
-	hash_hex(h, sc->hash);
-}
-
-static int scorer_parse(struct conf *x, struct config *c, const struct conf_node *m)
-{
-	struct scorer_conf *sc = &c->scorers[c->nscorers++];   /* counted now: freed on error */
-	sc->line = m->line;
-	sc->col = m->col;
-
-	if (m->kind != CONF_MAP)
-		return conf_fail(x, m, "each scorer must be a mapping with 'id' and 'type', got %s",
-		            conf_kind_name(m));
-	const struct conf_node *idn = conf_get(m, "id"), *typen = conf_get(m, "type");
-	if (!idn)
-		return conf_fail(x, m, "scorer has no 'id'");
-	if (conf_str(x, idn, "id", &sc->id))
-		return -1;
-	if (!id_valid(sc->id))
-		return conf_fail(x, idn, "invalid scorer id '%s' (use letters, digits and _ . : -)", sc->id);
-	for (size_t i = 0; i + 1 < c->nscorers; i++)
-		if (strcmp(c->scorers[i].id, sc->id) == 0)
-			return conf_fail(x, idn, "duplicate scorer id '%s' (first at line %d)", sc->id,
-			            c->scorers[i].line);
-	for (size_t i = 0; i < c->njudges; i++)
-		if (c->judges[i].id && strcmp(c->judges[i].id, sc->id) == 0)
-			return conf_fail(x, idn, "duplicate id '%s': judge at line %d has it (scorers and "
-			            "judges share one set of ids)", sc->id, c->judges[i].line);
-	if (!typen)
-		return conf_fail(x, m, "scorer '%s' has no 'type'", sc->id);
-
-	char *type;
-	if (conf_str(x, typen, "type", &type))
-		return -1;
-	sc->ops = scorer_find(type);
-	if (!sc->ops) {
-		struct strbuf sb = STRBUF_INIT;
-		for (size_t i = 0; scorer_table[i]; i++) {
-			if (i)
-				strbuf_addstr(&sb, ", ");
-			strbuf_addstr(&sb, scorer_table[i]->type);
-		}
-		conf_fail(x, typen, "unknown scorer type '%s' (known: %s)", type, sb.buf ? sb.buf : "none");
-		strbuf_release(&sb);
-		free(type);
-		return -1;
-	}
-	free(type);
-
-	sc->threshold = sc->ops->default_threshold;
-	sc->params = xcalloc(m->nkids / 2, sizeof *sc->params);
-	for (size_t i = 0; i + 1 < m->nkids; i += 2) {
-		const struct conf_node *k = m->kids[i], *v = m->kids[i + 1];
-		if (conf_key_is(k, "id") || conf_key_is(k, "type"))
-			continue;
-		if (conf_key_is(k, "threshold")) {
-			if (threshold_parse(x, sc, v, &sc->threshold))
-				return -1;
-			continue;
-		}
-		const struct param_spec *spec = NULL;
-		for (const struct param_spec *ps = sc->ops->params; ps && ps->name; ps++)
-			if (conf_key_is(k, ps->name))
-				spec = ps;
-		if (!spec) {
-			struct strbuf sb = STRBUF_INIT;
-			known_list(&sb, sc->ops);
-			conf_fail(x, k, "unknown key '%.*s' for scorer type '%s' (known: %s)", (int)k->len,
-			     k->text, sc->ops->type, sb.buf);
-			strbuf_release(&sb);
-			return -1;
-		}
-		if (param_parse(x, spec, v, &sc->params[sc->nparams++]))
-			return -1;
-	}
-
-	bool all_literal = true;
-	for (size_t i = 0; i < sc->nparams; i++)
-		if (sc->params[i].from)
-			all_literal = false;
-	if (all_literal && sc->ops->check) {
-		json_t *lits = json_object();
-		for (size_t i = 0; i < sc->nparams; i++)
-			json_object_set(lits, sc->params[i].name, sc->params[i].literal);
-		const char *msg = sc->ops->check(lits);
-		json_decref(lits);
-		if (msg)
-			return conf_fail(x, m, "%s", msg);
-	}
-	scorer_hash(sc);
-	return 0;
-}
-
-static int scorers_parse(struct conf *x, struct config *c, const struct conf_node *n)
-{
-	if (n->kind != CONF_SEQ)
-		return conf_fail(x, n, "'scorers' must be a list of scorers, got %s",
-		            n->kind == CONF_SCALAR ? "a value" : conf_kind_name(n));
-	c->scorers = xcalloc(n->nkids, sizeof *c->scorers);
-	for (size_t i = 0; i < n->nkids; i++)
-		if (scorer_parse(x, c, n->kids[i]))
-			return -1;
-	return 0;
 }
 
 /* ---- judges ------------------------------------------------------------ */
@@ -779,7 +523,7 @@ static int judge_parse(struct conf *x, struct config *c, const struct conf_node 
 		return conf_fail(x, m, "judge has no 'id'");
 	if (conf_str(x, idn, "id", &j->id))
 		return -1;
-	if (!id_valid(j->id))
+	if (!conf_is_id(j->id))
 		return conf_fail(x, idn, "invalid judge id '%s' (use letters, digits and _ . : -)", j->id);
 	for (size_t i = 0; i + 1 < c->njudges; i++)
 		if (strcmp(c->judges[i].id, j->id) == 0)
@@ -932,7 +676,8 @@ static int config_walk(struct conf *x, struct config *c, const struct conf_node 
 		else if (conf_key_is(k, "expectations"))
 			rc = conf_is_null(v) ? 0 : expect_parse(x, c, v);
 		else if (conf_key_is(k, "scorers"))
-			rc = conf_is_null(v) ? 0 : scorers_parse(x, c, v);
+			rc = conf_is_null(v) ? 0 : scorers_read(x, v, &c->scorers, &c->nscorers,
+			                                           scorer_id_free, c);
 		else if (conf_key_is(k, "judges"))
 			rc = conf_is_null(v) ? 0 : judges_parse(x, c, v);
 		else if (conf_key_is(k, "theme"))
@@ -1018,18 +763,7 @@ void config_free(struct config *c)
 	free(c->expect.file);
 	paths_free(c->expect.run_keys, c->expect.nkeys);
 	paths_free(c->expect.exp_keys, c->expect.nkeys);
-	for (size_t i = 0; i < c->nscorers; i++) {
-		struct scorer_conf *sc = &c->scorers[i];
-		for (size_t j = 0; j < sc->nparams; j++) {
-			free(sc->params[j].name);
-			json_decref(sc->params[j].literal);
-			free(sc->params[j].from);
-			json_decref(sc->params[j].deflt);
-		}
-		free(sc->params);
-		free(sc->id);
-	}
-	free(c->scorers);
+	scorers_free(c->scorers, c->nscorers);
 	for (size_t i = 0; i < c->njudges; i++)
 		judge_conf_free(&c->judges[i]);
 	free(c->judges);
@@ -1040,47 +774,4 @@ void config_free(struct config *c)
 	}
 	free(c->keys);
 	memset(c, 0, sizeof *c);
-}
-
-json_t *config_resolve_params(const struct scorer_conf *sc, json_t *record, json_t *expected,
-                              const char *expect_miss, char **unset)
-{
-	json_t *out = json_object();
-	struct strbuf why = STRBUF_INIT;
-
-	if (!out)
-		abort();
-	if (unset)
-		*unset = NULL;
-	for (size_t i = 0; i < sc->nparams; i++) {
-		const struct param *p = &sc->params[i];
-		if (!p->from) {
-			json_object_set(out, p->name, p->literal);
-			continue;
-		}
-		bool no_expect = p->from_expected && !expected;
-		json_t *v = no_expect ? NULL
-		          : jsonpath_get(p->from_expected ? expected : record, p->from_path);
-		if (!v)
-			v = p->deflt;
-		if (v) {
-			/* A found null is set: the scorer must see "given as null". */
-			json_object_set(out, p->name, v);
-			continue;
-		}
-		if (why.len)
-			strbuf_addstr(&why, "; ");
-		if (no_expect) {
-			strbuf_addf(&why, "%s: no expectation for this run", p->name);
-			if (expect_miss && *expect_miss)
-				strbuf_addf(&why, " (%s)", expect_miss);
-		} else {
-			strbuf_addf(&why, "%s: %s not found", p->name, p->from);
-		}
-	}
-	if (unset && why.len)
-		*unset = strbuf_detach(&why);
-	else
-		strbuf_release(&why);
-	return out;
 }

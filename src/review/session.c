@@ -480,7 +480,8 @@ int review_open(struct review *rv, const struct config *cfg, struct expectations
 {
 	memset(rv, 0, sizeof(*rv));
 	rv->cfg = cfg ? cfg : &empty_config;
-	rv->ev.config = rv->cfg;
+	rv->ev.scorers = rv->cfg->scorers;
+	rv->ev.nscorers = rv->cfg->nscorers;
 	rv->ev.expect = ex;
 	rv->cache_limit = CACHE_DEFAULT;
 	if (rv->cfg->format && !(rv->forced = format_find(rv->cfg->format))) {

@@ -7,14 +7,14 @@ void evaluator_run(const struct evaluator *ev, const struct run *r, struct verdi
 	char why[512] = "";
 	if (ev->expect && !r->load_error)
 		expected = expect_lookup(ev->expect, r->record, why, sizeof why);
-	for (size_t i = 0; i < ev->config->nscorers; i++)
-		scorer_run(&ev->config->scorers[i], r, expected,
+	for (size_t i = 0; i < ev->nscorers; i++)
+		scorer_run(&ev->scorers[i], r, expected,
 		           ev->expect ? why : "no expectations are configured", &verdicts[i]);
 }
 
 void evaluator_fail_all(const struct evaluator *ev, const char *why, struct verdict *verdicts)
 {
-	for (size_t i = 0; i < ev->config->nscorers; i++) {
+	for (size_t i = 0; i < ev->nscorers; i++) {
 		verdicts[i] = (struct verdict){ 0 };
 		verdict_error(&verdicts[i], "%s", why);
 	}

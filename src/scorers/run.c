@@ -2,7 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "config/config.h"
+#include "scorers/params.h"
 #include "scorers/scorer.h"
 
 void scorer_run(const struct scorer_conf *sc, const struct run *r, json_t *expected,
@@ -10,7 +10,7 @@ void scorer_run(const struct scorer_conf *sc, const struct run *r, json_t *expec
 {
 	memset(out, 0, sizeof(*out));
 	char *unset = NULL;
-	json_t *params = config_resolve_params(sc, r->record, expected, expect_miss, &unset);
+	json_t *params = scorer_resolve_params(sc, r->record, expected, expect_miss, &unset);
 	if (r->load_error)
 		verdict_error(out, "run: %s", r->load_error);
 	else

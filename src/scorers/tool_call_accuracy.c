@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "config/config.h"
+#include "scorers/params.h"
 #include "util/jsonw.h"
 #include "scorers/scorer.h"
 
@@ -18,11 +18,11 @@
 #define TCA_EMPTY_IO "Input and output messages cannot be null or empty"
 
 static const struct param_spec tca_params[] = {
-	{ "expectedTool", PARAM_STRING, "the tool that should be called" },
-	{ "strictMode", PARAM_BOOL, "single tool: the only call; order: exactly this sequence" },
-	{ "expectedToolOrder", PARAM_STRING_LIST, "the tools that should be called, in order" },
-	{ "options", PARAM_OBJECT, "all three options as one object, e.g. {from: config}" },
-	{ NULL, 0, NULL },
+	{ .name = "expectedTool", .kind = PARAM_STRING, .help = "the tool that should be called" },
+	{ .name = "strictMode", .kind = PARAM_BOOL, .help = "single tool: the only call; order: exactly this sequence" },
+	{ .name = "expectedToolOrder", .kind = PARAM_STRING_LIST, .help = "the tools that should be called, in order" },
+	{ .name = "options", .kind = PARAM_OBJECT, .help = "all three options as one object, e.g. {from: config}" },
+	{ .name = NULL },
 };
 
 /* JavaScript's === (and includes()) on two decoded JSON values. */

@@ -9,14 +9,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "config/config.h"
+#include "scorers/params.h"
 #include "scorers/scorer.h"
 #include "util/strbuf.h"
 
 static const struct param_spec wi_params[] = {
-	{ "input", PARAM_STRING, "the text whose words are looked for (default: the first user message)" },
-	{ "output", PARAM_STRING, "the text searched (default: the agent's final answer)" },
-	{ NULL, 0, NULL },
+	{ .name = "input", .kind = PARAM_STRING, .help = "the text whose words are looked for (default: the first user message)" },
+	{ .name = "output", .kind = PARAM_STRING, .help = "the text searched (default: the agent's final answer)" },
+	{ .name = NULL },
 };
 
 /* String.prototype.toLowerCase, as far as it can create ASCII: the only
