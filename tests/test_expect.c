@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "runs/expect.h"
+#include "runs/runs_conf.h"
 
 static char tmpdir[64];
 static char path[128];          /* the file of the current test */
@@ -323,9 +324,55 @@ static void test_outlives_config(void **state)
 	expect_free(NULL);
 }
 
+/* ---- the sections, read by their owner -------------------------------- */
+
+static int read_section(const char *text, struct expect_conf *ec, struct runs_conf *rc,
+                        char *err, size_t errlen)
+{
+	struct conf cf;
+	int r = conf_parse(&cf, "t.yaml", "dir", text, strlen(text), err, errlen);
+	if (r == 0 && ec)
+		r = expect_conf_read(&cf, conf_get(cf.root, "expectations"), ec);
+	if (r == 0 && rc)
+		r = runs_conf_read(&cf, conf_get(cf.root, "runs"), rc);
+	conf_free(&cf);
+	return r;
+}
+
+static void test_sections(void **state)
+{
+	(void)state;
+	char err[256];
+	struct expect_conf ec;
+	struct runs_conf rc;
+	assert_int_equal(read_section("expectations:\n  file: e.jsonl\n  match: {run: [a, b], "
+	                              "expected: [x, y]}\n", &ec, NULL, err, sizeof err), 0);
+	assert_string_equal(ec.file, "dir/e.jsonl");
+	assert_int_equal(ec.nkeys, 2);
+	assert_string_equal(ec.run_keys[1], "b");
+	assert_string_equal(ec.exp_keys[0], "x");
+	assert_int_equal(ec.line, 2);
+	expect_conf_free(&ec);
+
+	assert_int_equal(read_section("expectations:\n  file: e.jsonl\n  match: {run: a}\n", &ec,
+	                              NULL, err, sizeof err), -1);
+	assert_string_equal(err, "t.yaml:3:10: 'match' needs 'expected'");
+	expect_conf_free(&ec);
+
+	assert_int_equal(read_section("runs: {id: meta.id, format: mastra}\n", NULL, &rc, err,
+	                              sizeof err), 0);
+	assert_string_equal(rc.id_path, "meta.id");
+	assert_string_equal(rc.format, "mastra");
+	runs_conf_free(&rc);
+	assert_int_equal(read_section("runs: {idd: x}\n", NULL, &rc, err, sizeof err), -1);
+	assert_string_equal(err, "t.yaml:1:8: unknown key 'idd' (expected one of: id, format)");
+	runs_conf_free(&rc);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_sections),
 		cmocka_unit_test_teardown(test_numbers_and_strings, remove_file),
 		cmocka_unit_test_teardown(test_composite_keys, remove_file),
 		cmocka_unit_test_teardown(test_missing_and_duplicates, remove_file),

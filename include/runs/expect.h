@@ -5,6 +5,8 @@
 #include <jansson.h>
 #include <stddef.h>
 
+#include "conf/conf.h"
+
 /* expectations: {file, match} as configured: which record fields join
  * a run to its expectation. */
 struct expect_conf {
@@ -14,6 +16,11 @@ struct expect_conf {
 	size_t nkeys;
 	int line, col;
 };
+
+/* Reads the `expectations:` section into *ec (zeroed first; the file is
+ * joined to the YAML's folder). Returns 0 or -1 (conf_fail). */
+int  expect_conf_read(struct conf *cf, const struct conf_node *m, struct expect_conf *ec);
+void expect_conf_free(struct expect_conf *ec);
 
 struct expectations;
 

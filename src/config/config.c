@@ -6,6 +6,7 @@
  * is then walked once into struct config and thrown away. */
 #include "config/config.h"
 #include "conf/conf.h"
+#include "runs/runs_conf.h"
 #include "util/hash.h"
 #include "judge/judge.h"
 #include "judge/prompt.h"
@@ -27,115 +28,17 @@
 
 static int runs_parse(struct conf *x, struct config *c, const struct conf_node *m)
 {
-	if (conf_map(x, m, "runs"))
-		return -1;
-	for (size_t i = 0; i + 1 < m->nkids; i += 2) {
-		const struct conf_node *k = m->kids[i], *v = m->kids[i + 1];
-		if (conf_key_is(k, "id")) {
-			if (conf_path(x, v, "id", &c->run_id_path))
-				return -1;
-		} else if (conf_key_is(k, "format")) {
-			if (conf_str(x, v, "format", &c->format))
-				return -1;
-		} else {
-			return conf_unknown_key(x, k, "id, format");
-		}
-	}
-	return 0;
-}
-
-static void paths_free(char **p, size_t n)
-{
-	for (size_t i = 0; p && i < n; i++)
-		free(p[i]);
-	free(p);
-}
-
-/* One side of `match`: a path or a list of paths. */
-static int match_side(struct conf *x, const struct conf_node *v, const char *what,
-                      char ***out, size_t *nout)
-{
-	*out = NULL;
-	*nout = 0;
-	if (v->kind == CONF_MAP)
-		return conf_fail(x, v, "wrong type for '%s': expected a path or a list of paths, got a mapping",
-		            what);
-	if (v->kind == CONF_SCALAR) {
-		*out = xcalloc(1, sizeof **out);
-		*nout = 1;
-		return conf_path(x, v, what, &(*out)[0]);
-	}
-	if (v->nkids == 0)
-		return conf_fail(x, v, "'%s' must name at least one path", what);
-	*out = xcalloc(v->nkids, sizeof **out);
-	*nout = v->nkids;
-	for (size_t i = 0; i < v->nkids; i++)
-		if (conf_path(x, v->kids[i], what, &(*out)[i]))
-			return -1;
-	return 0;
+	struct runs_conf rc;
+	int r = runs_conf_read(x, m, &rc);
+	c->run_id_path = rc.id_path;
+	c->format = rc.format;
+	return r;
 }
 
 static int expect_parse(struct conf *x, struct config *c, const struct conf_node *m)
 {
-	struct expect_conf *ec = &c->expect;
-	const struct conf_node *match = NULL;
-	char *file = NULL;
-
-	if (conf_map(x, m, "expectations"))
+	if (expect_conf_read(x, m, &c->expect))
 		return -1;
-	ec->line = m->line;
-	ec->col = m->col;
-	for (size_t i = 0; i + 1 < m->nkids; i += 2) {
-		const struct conf_node *k = m->kids[i], *v = m->kids[i + 1];
-		if (conf_key_is(k, "file")) {
-			if (conf_str(x, v, "file", &file))
-				return -1;
-			ec->file = conf_join(c->dir, file);
-			free(file);
-		} else if (conf_key_is(k, "match")) {
-			match = v;
-		} else {
-			return conf_unknown_key(x, k, "file, match");
-		}
-	}
-	if (!ec->file)
-		return conf_fail(x, m, "'expectations' needs 'file'");
-	if (!match)
-		return conf_fail(x, m, "'expectations' needs 'match' ({run: PATH, expected: PATH})");
-	if (conf_map(x, match, "match"))
-		return -1;
-
-	const struct conf_node *runv = NULL, *expv = NULL;
-	for (size_t i = 0; i + 1 < match->nkids; i += 2) {
-		const struct conf_node *k = match->kids[i];
-		if (conf_key_is(k, "run"))
-			runv = match->kids[i + 1];
-		else if (conf_key_is(k, "expected"))
-			expv = match->kids[i + 1];
-		else
-			return conf_unknown_key(x, k, "run, expected");
-	}
-	if (!runv)
-		return conf_fail(x, match, "'match' needs 'run'");
-	if (!expv)
-		return conf_fail(x, match, "'match' needs 'expected'");
-
-	char **rk, **ek;
-	size_t nr, ne;
-	if (match_side(x, runv, "run", &rk, &nr)) {
-		paths_free(rk, nr);
-		return -1;
-	}
-	if (match_side(x, expv, "expected", &ek, &ne) ||
-	    (nr != ne && conf_fail(x, expv, "'expected' has %zu path%s but 'run' has %zu", ne,
-	                      ne == 1 ? "" : "s", nr))) {
-		paths_free(rk, nr);
-		paths_free(ek, ne);
-		return -1;
-	}
-	ec->run_keys = rk;
-	ec->exp_keys = ek;
-	ec->nkeys = nr;
 	c->has_expect = true;
 	return 0;
 }
@@ -760,9 +663,7 @@ void config_free(struct config *c)
 	free(c->dir);
 	free(c->run_id_path);
 	free(c->format);
-	free(c->expect.file);
-	paths_free(c->expect.run_keys, c->expect.nkeys);
-	paths_free(c->expect.exp_keys, c->expect.nkeys);
+	expect_conf_free(&c->expect);
 	scorers_free(c->scorers, c->nscorers);
 	for (size_t i = 0; i < c->njudges; i++)
 		judge_conf_free(&c->judges[i]);
