@@ -25,6 +25,7 @@ struct provider_ops {
 	const char *id;                /* short and stable: "openai", "openai-compatible", ...
 	                                  (debug traces, connection pools) */
 	bool key_required;             /* a request without the key is refused */
+	const char *batch_url;         /* the "url" of its OpenAI Batch API lines; NULL: no batch files */
 };
 /* Every provider, NULL-terminated; the one without a prefix (a compatible
  * server) is tried last when reading a model's name. */

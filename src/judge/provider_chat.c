@@ -210,6 +210,7 @@ const struct provider_ops provider_openai = {
 	.request = openai_request,
 	.reply = chat_reply,
 	.id = "openai",
+	.batch_url = "/v1/chat/completions",
 	.key_required = true,
 };
 
@@ -224,6 +225,7 @@ const struct provider_ops provider_compat = {
 	.request = compat_request,
 	.reply = chat_reply,
 	.id = "openai-compatible",
+	.batch_url = "/v1/chat/completions",
 };
 
 const struct provider_ops provider_ollama = {
