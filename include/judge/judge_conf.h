@@ -1,0 +1,25 @@
+/* judge_conf.h - reading the `judges:` section into struct judge_conf
+ * (judge/judge.h): the key table, each provider's own keys and checks,
+ * the prompt, the hash. */
+#ifndef TCR_JUDGE_JUDGE_CONF_H
+#define TCR_JUDGE_JUDGE_CONF_H
+
+#include <stddef.h>
+
+#include "conf/conf.h"
+#include "judge/judge.h"
+
+/* Called with each judge's id as soon as it is read and found unique among
+ * the judges, so that the caller can check it against ids of other
+ * sections (the scorers share the namespace). Returns 0 or -1 (conf_fail). */
+typedef int (*judge_id_check)(struct conf *cf, const struct conf_node *idn, const char *id,
+                              void *arg);
+
+/* Reads `judges:` (a list) into *out / *nout; relative prompt files are
+ * taken from cf->dir. *nout counts each entry as it is started, so that
+ * judges_free frees a half-read list. */
+int  judges_read(struct conf *cf, const struct conf_node *list, struct judge_conf **out,
+                 size_t *nout, judge_id_check check, void *arg);
+void judges_free(struct judge_conf *list, size_t n);
+
+#endif
