@@ -17,6 +17,7 @@
 #include "config/config.h"
 #include "judge/judge.h"
 #include "review/keymap.h"
+#include "tui/theme.h"
 #include "judge/prompt.h"
 
 /* ---- fake scorers ------------------------------------------------------ */
@@ -1413,6 +1414,9 @@ static void test_declared_params(void **state)
 
 int main(void)
 {
+	/* As the command line does: the screen's sections are read at load. */
+	config_set_reader("keys", keymap_conf_read);
+	config_set_reader("theme", theme_conf_read);
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_declared_params),
 		cmocka_unit_test(test_empty_configs),

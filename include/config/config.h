@@ -1,20 +1,23 @@
-/* config.h - the YAML configuration: run ids, expectations, scorers, judges.
+/* config.h - the YAML configuration: a table of sections (runs,
+ * expectations, scorers, judges, theme, keys), each read by its owner.
  *
- * Parsed with libyaml. Every error is reported as FILE:LINE:COLUMN: message
- * before any work starts (the caller exits with status 2). */
+ * Parsed with libyaml (conf/). Every error is reported as
+ * FILE:LINE:COLUMN: message before any work starts (the caller exits with
+ * status 2). */
 #ifndef TCR_CONFIG_H
 #define TCR_CONFIG_H
 
 #include <jansson.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include "conf/conf.h"
 #include "runs/expect.h"
 #include "scorers/params.h"
 
-/* keys: {ACTION: "KEY KEY"} from the YAML, checked against the action
- * table and the key names (keymap.h) at load. */
 struct judge_conf;
 
+/* keys: {ACTION: "KEY KEY"} from the YAML, read and checked against the
+ * action table and the key names by review/keymap.c's reader at load. */
 struct key_conf {
 	char *action;
 	char *keys;             /* space-separated key names */
@@ -43,5 +46,15 @@ int  config_load(struct config *c, const char *path, char *err, size_t errlen);
 int  config_load_string(struct config *c, const char *name, const char *dir,
                         const char *text, size_t len, char *err, size_t errlen);
 void config_free(struct config *c);
+
+/* Reads one section's value into the configuration. Returns 0, or -1 after
+ * conf_fail. */
+typedef int (*config_reader)(struct conf *cf, const struct conf_node *value, struct config *c);
+/* Hands down the reader of a section whose owner stands above config/ in
+ * the layer order ("keys": review/keymap.c, "theme": tui/theme.c), so that
+ * it is read and checked at load like the others; call it before loading.
+ * Without one such a section is accepted unread. Returns -1 for a name
+ * that is not in the section table. */
+int config_set_reader(const char *section, config_reader read);
 
 #endif

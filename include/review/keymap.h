@@ -105,4 +105,13 @@ enum tcr_action keymap_lookup(const struct keymap *km, keycode_t key);
 /* The keys bound to an action, as "j, Down". */
 void keymap_keys_of(const struct keymap *km, enum tcr_action a, char *buf, size_t n);
 
+/* Reads the YAML's keys: section into c->keys (config/config.h), checking
+ * action names, key names and keys bound twice, with FILE:LINE:COLUMN.
+ * config/ stands below review/ and so does not call this by name: the
+ * command line registers it with config_set_reader("keys", ...). */
+struct conf;
+struct conf_node;
+struct config;
+int keymap_conf_read(struct conf *cf, const struct conf_node *m, struct config *c);
+
 #endif

@@ -82,4 +82,12 @@ void theme_monochrome(struct theme *t);
 int  theme_load(struct theme *t, const char *dir, const char *name, char *err, size_t errlen);
 int  theme_parse(struct theme *t, const char *file, const char *text, char *err, size_t errlen);
 
+/* Reads the YAML's theme: NAME into c->theme (config/config.h), checking
+ * that the name can be a file name. Registered by the command line with
+ * config_set_reader("theme", ...), as config/ stands below tui/. */
+struct conf;
+struct conf_node;
+struct config;
+int theme_conf_read(struct conf *cf, const struct conf_node *v, struct config *c);
+
 #endif

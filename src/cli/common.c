@@ -14,6 +14,8 @@
 #include "runs/expect.h"
 #include "runs/format.h"
 #include "judge/judge.h"
+#include "review/keymap.h"
+#include "tui/theme.h"
 
 int cli_load_config(struct config *c, const char *path)
 {
@@ -24,6 +26,10 @@ int cli_load_config(struct config *c, const char *path)
 	const char *data = cli_datadir();
 	if (data)
 		judge_set_datadir(data);
+	/* The screen's sections are read at load too, so that a bad key name
+	 * stops every subcommand before any work (config.h says why). */
+	config_set_reader("keys", keymap_conf_read);
+	config_set_reader("theme", theme_conf_read);
 	if (!path && stat("tcreview.yaml", &st) == 0)
 		path = "tcreview.yaml";
 	if (!path)

@@ -1,153 +1,24 @@
-/* config.c - the YAML configuration: run ids, expectations, scorers.
+/* config.c - the YAML configuration as a table of sections, each handed to
+ * its owner.
  *
- * libyaml's event stream is first turned into a small node tree that keeps
- * the line and column of every node, so that any later check (unknown key,
- * wrong type, a scorer's own refusal) can point at the exact spot. The tree
- * is then walked once into struct config and thrown away. */
+ * conf/ reads the file into positioned nodes; each top-level key is looked
+ * up in the section table below and its value given to the owner's reader
+ * (runs/, scorers/, judge/, and, through readers they register, review/
+ * and tui/). What no single owner can check is checked here: scorer and
+ * judge ids share one namespace, and expected.* references need an
+ * `expectations` section. The tree is thrown away once read. */
 #include "config/config.h"
-#include "conf/conf.h"
-#include "runs/runs_conf.h"
-#include "util/hash.h"
-#include "judge/judge_conf.h"
 
-#include <errno.h>
-#include <inttypes.h>
-#include <math.h>
-#include <stdarg.h>
-#include <stdint.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <yaml.h>
 
-#include "util/jsonpath.h"
-#include "review/keymap.h"
+#include "conf/conf.h"
+#include "judge/judge_conf.h"
+#include "runs/runs_conf.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
-static int runs_parse(struct conf *x, struct config *c, const struct conf_node *m)
-{
-	struct runs_conf rc;
-	int r = runs_conf_read(x, m, &rc);
-	c->run_id_path = rc.id_path;
-	c->format = rc.format;
-	return r;
-}
-
-static int expect_parse(struct conf *x, struct config *c, const struct conf_node *m)
-{
-	if (expect_conf_read(x, m, &c->expect))
-		return -1;
-	c->has_expect = true;
-	return 0;
-}
-
-/* ---- theme and keys ------------------------------------------------------ */
-
-static int theme_parse_conf(struct conf *x, struct config *c, const struct conf_node *v)
-{
-	if (conf_str(x, v, "theme", &c->theme))
-		return -1;
-	/* The name becomes a file name (themes/NAME.theme); checked here so the
-	 * error can point at it. Whether the file exists is known only to the
-	 * screen, which knows the data folder. */
-	for (const char *p = c->theme; *p; p++)
-		if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
-		      (*p >= '0' && *p <= '9') || *p == '_' || *p == '-'))
-			return conf_fail(x, v, "invalid theme name '%s' (use letters, digits, _ and -)",
-			            c->theme);
-	return 0;
-}
-
-/* Checks the key names of one scalar (blank-separated names are allowed,
- * as in the table) and appends them to sb. Each key may be bound by one
- * action of the file only: binding it twice is surely a slip. */
-static int keys_scalar(struct conf *x, const struct config *c, const struct conf_node *n,
-                       const char *action, struct strbuf *sb)
-{
-	char *text;
-	if (n->kind != CONF_SCALAR)
-		return conf_fail(x, n, "wrong type for '%s': expected a key name or a list of key names, got %s",
-		            action, conf_kind_name(n));
-	if (conf_str(x, n, action, &text))
-		return -1;
-	if (!text[strspn(text, " \t")]) {
-		free(text);
-		return conf_fail(x, n, "'%s' names no key (the space bar is Space)", action);
-	}
-	int rc = 0;
-	for (char *p = text; *p && rc == 0;) {
-		size_t len = strcspn(p, " \t");
-		if (!len) {
-			p++;
-			continue;
-		}
-		char save = p[len];
-		p[len] = '\0';
-		keycode_t k, other;
-		if (!keycode_parse(p, &k)) {
-			rc = conf_fail(x, n, "unknown key name '%s'", p);
-			break;
-		}
-		for (size_t i = 0; i < c->nkeys && rc == 0; i++) {
-			const struct key_conf *kc = &c->keys[i];
-			char *names = xstrdup(kc->keys);
-			for (char *q = strtok(names, " "); q; q = strtok(NULL, " ")) {
-				if (keycode_parse(q, &other) && other == k) {
-					rc = conf_fail(x, n, "key '%s' is already bound to '%s' at line %d", p,
-					          kc->action, kc->line);
-					break;
-				}
-			}
-			free(names);
-		}
-		if (rc == 0) {
-			if (sb->len)
-				strbuf_addch(sb, ' ');
-			strbuf_addstr(sb, p);
-		}
-		p[len] = save;
-		p += len;
-	}
-	free(text);
-	return rc;
-}
-
-static int keys_parse(struct conf *x, struct config *c, const struct conf_node *m)
-{
-	if (conf_map(x, m, "keys"))
-		return -1;
-	c->keys = xcalloc(m->nkids / 2, sizeof *c->keys);
-	for (size_t i = 0; i + 1 < m->nkids; i += 2) {
-		const struct conf_node *k = m->kids[i], *v = m->kids[i + 1];
-		char *name = xstrndup(k->text, k->len);
-		if (action_find(name) == ACT_NONE) {
-			conf_fail(x, k, "unknown action '%s' (see tcreview --help keys)", name);
-			free(name);
-			return -1;
-		}
-		struct strbuf sb = STRBUF_INIT;
-		int rc = 0;
-		if (v->kind == CONF_SEQ) {
-			/* An empty list unbinds the action. */
-			for (size_t j = 0; j < v->nkids && rc == 0; j++)
-				rc = keys_scalar(x, c, v->kids[j], name, &sb);
-		} else {
-			rc = keys_scalar(x, c, v, name, &sb);
-		}
-		if (rc) {
-			strbuf_release(&sb);
-			free(name);
-			return -1;
-		}
-		struct key_conf *kc = &c->keys[c->nkeys++];
-		kc->action = name;
-		kc->keys = sb.buf ? strbuf_detach(&sb) : xstrdup("");
-		kc->line = v->line;
-		kc->col = v->col;
-	}
-	return 0;
-}
+/* ---- what no one owner can check ---------------------------------------- */
 
 /* Scorer and judge ids share one namespace: a verdict row is named by it. */
 static int scorer_id_free(struct conf *x, const struct conf_node *idn, const char *id, void *arg)
@@ -170,46 +41,114 @@ static int judge_id_free(struct conf *x, const struct conf_node *idn, const char
 	return 0;
 }
 
-static int config_walk(struct conf *x, struct config *c, const struct conf_node *root)
+/* Checked last because `expectations` may come after `scorers`. */
+static int references_check(struct conf *x, const struct config *c)
 {
-	if (conf_is_null(root))
-		return 0;       /* "---" alone, or "~": an empty configuration */
-	if (root->kind != CONF_MAP)
-		return conf_fail(x, root, "the configuration must be a mapping of runs, expectations, scorers and judges");
-
-	for (size_t i = 0; i + 1 < root->nkids; i += 2) {
-		const struct conf_node *k = root->kids[i], *v = root->kids[i + 1];
-		int rc;
-		if (conf_key_is(k, "runs"))
-			rc = conf_is_null(v) ? 0 : runs_parse(x, c, v);
-		else if (conf_key_is(k, "expectations"))
-			rc = conf_is_null(v) ? 0 : expect_parse(x, c, v);
-		else if (conf_key_is(k, "scorers"))
-			rc = conf_is_null(v) ? 0 : scorers_read(x, v, &c->scorers, &c->nscorers,
-			                                           scorer_id_free, c);
-		else if (conf_key_is(k, "judges"))
-			rc = conf_is_null(v) ? 0 : judges_read(x, v, &c->judges, &c->njudges,
-			                                          judge_id_free, c);
-		else if (conf_key_is(k, "theme"))
-			rc = conf_is_null(v) ? 0 : theme_parse_conf(x, c, v);
-		else if (conf_key_is(k, "keys"))
-			rc = conf_is_null(v) ? 0 : keys_parse(x, c, v);
-		else
-			rc = conf_unknown_key(x, k, "runs, expectations, scorers, judges, theme, keys");
-		if (rc)
-			return -1;
-	}
-
-	/* Checked last because `expectations` may come after `scorers`. */
 	for (size_t i = 0; i < c->nscorers; i++) {
 		const struct scorer_conf *sc = &c->scorers[i];
 		for (size_t j = 0; j < sc->nparams; j++)
 			if (sc->params[j].from_expected && !c->has_expect)
 				return conf_fail_at(x, sc->params[j].line, sc->params[j].col,
-				               "'%s' refers to expected.* but there is no 'expectations' section",
-				               sc->params[j].name);
+				                    "'%s' refers to expected.* but there is no 'expectations' "
+				                    "section", sc->params[j].name);
 	}
 	return 0;
+}
+
+/* ---- the sections ------------------------------------------------------- */
+
+static int runs_section(struct conf *x, const struct conf_node *v, struct config *c)
+{
+	struct runs_conf rc;
+	int r = runs_conf_read(x, v, &rc);
+	c->run_id_path = rc.id_path;
+	c->format = rc.format;
+	return r;
+}
+
+static int expect_section(struct conf *x, const struct conf_node *v, struct config *c)
+{
+	if (expect_conf_read(x, v, &c->expect))
+		return -1;
+	c->has_expect = true;
+	return 0;
+}
+
+static int scorers_section(struct conf *x, const struct conf_node *v, struct config *c)
+{
+	return scorers_read(x, v, &c->scorers, &c->nscorers, scorer_id_free, c);
+}
+
+static int judges_section(struct conf *x, const struct conf_node *v, struct config *c)
+{
+	return judges_read(x, v, &c->judges, &c->njudges, judge_id_free, c);
+}
+
+/* Every top-level key, in the order "unknown key" lists them. keys: and
+ * theme: belong to review/ and tui/, which stand above config/ in the
+ * layer order, so config/ cannot call them by name: their owners hand
+ * their readers down with config_set_reader() (the command line does so
+ * before it loads), and the sections are then read and checked at load,
+ * at their place in the file, like every other. */
+static struct {
+	const char *name;
+	config_reader read;
+} sections[] = {
+	{ "runs", runs_section },
+	{ "expectations", expect_section },
+	{ "scorers", scorers_section },
+	{ "judges", judges_section },
+	{ "theme", NULL },
+	{ "keys", NULL },
+};
+
+#define NSECTIONS (sizeof sections / sizeof *sections)
+
+int config_set_reader(const char *section, config_reader read)
+{
+	for (size_t i = 0; i < NSECTIONS; i++) {
+		if (strcmp(sections[i].name, section) == 0) {
+			sections[i].read = read;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+static int unknown_section(struct conf *x, const struct conf_node *k)
+{
+	struct strbuf sb = STRBUF_INIT;
+	for (size_t i = 0; i < NSECTIONS; i++) {
+		if (i)
+			strbuf_addstr(&sb, ", ");
+		strbuf_addstr(&sb, sections[i].name);
+	}
+	conf_unknown_key(x, k, sb.buf);
+	strbuf_release(&sb);
+	return -1;
+}
+
+static int config_walk(struct conf *x, struct config *c, const struct conf_node *root)
+{
+	if (conf_is_null(root))
+		return 0;       /* "---" alone, or "~": an empty configuration */
+	if (root->kind != CONF_MAP)
+		return conf_fail(x, root, "the configuration must be a mapping of runs, expectations, "
+		                 "scorers and judges");
+
+	for (size_t i = 0; i + 1 < root->nkids; i += 2) {
+		const struct conf_node *k = root->kids[i], *v = root->kids[i + 1];
+		size_t s = 0;
+		while (s < NSECTIONS && !conf_key_is(k, sections[s].name))
+			s++;
+		if (s == NSECTIONS)
+			return unknown_section(x, k);
+		/* A section without a reader (keys: or theme: in a program that
+		 * has no screen) is not this program's business. */
+		if (!conf_is_null(v) && sections[s].read && sections[s].read(x, v, c))
+			return -1;
+	}
+	return references_check(x, c);
 }
 
 /* ---- public API -------------------------------------------------------- */

@@ -10,7 +10,11 @@
 #include <string.h>
 #include <strings.h>
 
+#include "config/config.h"
+#include "conf/conf.h"
+#include "util/strbuf.h"
 #include "util/textvis.h"
+#include "util/xalloc.h"
 
 static const struct {
 	const char *name, *keys, *help;
@@ -407,4 +411,96 @@ void keymap_print(const struct keymap *km, FILE *out, bool man)
 			        (int)name_w, actions[i].name, actions[i].help);
 		}
 	}
+}
+
+/* ---- the keys: section of the YAML ---------------------------------------- */
+
+/* Checks the key names of one scalar (blank-separated names are allowed,
+ * as in the table) and appends them to sb. Each key may be bound by one
+ * action of the file only: binding it twice is surely a slip. */
+static int keys_scalar(struct conf *x, const struct config *c, const struct conf_node *n,
+                       const char *action, struct strbuf *sb)
+{
+	char *text;
+	if (n->kind != CONF_SCALAR)
+		return conf_fail(x, n, "wrong type for '%s': expected a key name or a list of key names, got %s",
+		            action, conf_kind_name(n));
+	if (conf_str(x, n, action, &text))
+		return -1;
+	if (!text[strspn(text, " \t")]) {
+		free(text);
+		return conf_fail(x, n, "'%s' names no key (the space bar is Space)", action);
+	}
+	int rc = 0;
+	for (char *p = text; *p && rc == 0;) {
+		size_t len = strcspn(p, " \t");
+		if (!len) {
+			p++;
+			continue;
+		}
+		char save = p[len];
+		p[len] = '\0';
+		keycode_t k, other;
+		if (!keycode_parse(p, &k)) {
+			rc = conf_fail(x, n, "unknown key name '%s'", p);
+			break;
+		}
+		for (size_t i = 0; i < c->nkeys && rc == 0; i++) {
+			const struct key_conf *kc = &c->keys[i];
+			char *names = xstrdup(kc->keys);
+			for (char *q = strtok(names, " "); q; q = strtok(NULL, " ")) {
+				if (keycode_parse(q, &other) && other == k) {
+					rc = conf_fail(x, n, "key '%s' is already bound to '%s' at line %d", p,
+					          kc->action, kc->line);
+					break;
+				}
+			}
+			free(names);
+		}
+		if (rc == 0) {
+			if (sb->len)
+				strbuf_addch(sb, ' ');
+			strbuf_addstr(sb, p);
+		}
+		p[len] = save;
+		p += len;
+	}
+	free(text);
+	return rc;
+}
+
+int keymap_conf_read(struct conf *x, const struct conf_node *m, struct config *c)
+{
+	if (conf_map(x, m, "keys"))
+		return -1;
+	c->keys = xcalloc(m->nkids / 2, sizeof *c->keys);
+	for (size_t i = 0; i + 1 < m->nkids; i += 2) {
+		const struct conf_node *k = m->kids[i], *v = m->kids[i + 1];
+		char *name = xstrndup(k->text, k->len);
+		if (action_find(name) == ACT_NONE) {
+			conf_fail(x, k, "unknown action '%s' (see tcreview --help keys)", name);
+			free(name);
+			return -1;
+		}
+		struct strbuf sb = STRBUF_INIT;
+		int rc = 0;
+		if (v->kind == CONF_SEQ) {
+			/* An empty list unbinds the action. */
+			for (size_t j = 0; j < v->nkids && rc == 0; j++)
+				rc = keys_scalar(x, c, v->kids[j], name, &sb);
+		} else {
+			rc = keys_scalar(x, c, v, name, &sb);
+		}
+		if (rc) {
+			strbuf_release(&sb);
+			free(name);
+			return -1;
+		}
+		struct key_conf *kc = &c->keys[c->nkeys++];
+		kc->action = name;
+		kc->keys = sb.buf ? strbuf_detach(&sb) : xstrdup("");
+		kc->line = v->line;
+		kc->col = v->col;
+	}
+	return 0;
 }

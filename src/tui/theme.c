@@ -11,6 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "config/config.h"
+#include "conf/conf.h"
 #include "util/strbuf.h"
 
 /* A theme file is a few dozen lines; anything this big is not one. */
@@ -355,4 +357,21 @@ int theme_load(struct theme *t, const char *dir, const char *name, char *err, si
 		rc = theme_parse(t, path, sb.buf ? sb.buf : "", err, errlen);
 	strbuf_release(&sb);
 	return rc;
+}
+
+/* ---- the theme: section of the YAML -------------------------------------- */
+
+int theme_conf_read(struct conf *x, const struct conf_node *v, struct config *c)
+{
+	if (conf_str(x, v, "theme", &c->theme))
+		return -1;
+	/* The name becomes a file name (themes/NAME.theme); checked here so the
+	 * error can point at it. Whether the file exists is known only to the
+	 * screen, which knows the data folder. */
+	for (const char *p = c->theme; *p; p++)
+		if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+		      (*p >= '0' && *p <= '9') || *p == '_' || *p == '-'))
+			return conf_fail(x, v, "invalid theme name '%s' (use letters, digits, _ and -)",
+			            c->theme);
+	return 0;
 }
