@@ -6,6 +6,7 @@
 #include "conf/conf.h"
 #include "conf_private.h"
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -177,116 +178,138 @@ static int syntax_error(struct conf *x, const yaml_parser_t *p, const char *text
 	return conf_fail_at(x, line, col, "%s", problem);
 }
 
+/* The collections open while the events stream in. */
+struct builder {
+	struct conf *x;
+	struct frame *stack;
+	size_t depth, cap;
+	int docs;
+};
+
 /* Adds a finished node to its parent, or makes it the root. */
-static void tree_attach(struct conf *x, struct frame *stack, size_t depth, struct conf_node *n)
+static void tree_attach(struct builder *b, struct conf_node *n)
 {
-	if (depth == 0)
-		x->root = n;
+	if (b->depth == 0)
+		b->x->root = n;
 	else
-		node_add(stack[depth - 1].node, n);
+		node_add(b->stack[b->depth - 1].node, n);
+}
+
+/* An event's position, for conf_fail_at. */
+#define MARK(ev) (int)(ev)->start_mark.line + 1, (int)(ev)->start_mark.column + 1
+
+static int on_scalar(struct builder *b, const yaml_event_t *ev)
+{
+	struct conf_node *n = node_new(b->x, CONF_SCALAR, &ev->start_mark);
+	n->text = xstrndup((const char *)ev->data.scalar.value, ev->data.scalar.length);
+	n->len = ev->data.scalar.length;
+	n->typed = !ev->data.scalar.tag && ev->data.scalar.style == YAML_PLAIN_SCALAR_STYLE;
+	if (ev->data.scalar.tag)
+		n->tag = xstrdup((const char *)ev->data.scalar.tag);
+	anchor_set(b->x, ev->data.scalar.anchor, n);
+	tree_attach(b, n);
+	return 0;
+}
+
+/* Anchors are registered when their node is complete, so an alias inside
+ * its own anchor is refused here and the tree can never contain a cycle. */
+static int on_alias(struct builder *b, const yaml_event_t *ev)
+{
+	struct conf_node *n = anchor_get(b->x, ev->data.alias.anchor);
+	if (!n) {
+		const char *a = (const char *)ev->data.alias.anchor;
+		bool inside = false;
+		for (size_t i = 0; i < b->depth; i++)
+			if (b->stack[i].anchor && strcmp(b->stack[i].anchor, a) == 0)
+				inside = true;
+		return conf_fail_at(b->x, MARK(ev), inside ? "alias '*%s' is inside its own anchor"
+		                                  : "unknown anchor '%s'", a);
+	}
+	tree_attach(b, n);
+	return 0;
+}
+
+static int on_start(struct builder *b, const yaml_event_t *ev)
+{
+	if (b->depth >= CONF_MAX_DEPTH)
+		return conf_fail_at(b->x, MARK(ev), "nesting deeper than %d levels", CONF_MAX_DEPTH);
+	bool seq = ev->type == YAML_SEQUENCE_START_EVENT;
+	struct conf_node *n = node_new(b->x, seq ? CONF_SEQ : CONF_MAP, &ev->start_mark);
+	const yaml_char_t *anchor = seq ? ev->data.sequence_start.anchor
+	                                : ev->data.mapping_start.anchor;
+	const yaml_char_t *tag = seq ? ev->data.sequence_start.tag : ev->data.mapping_start.tag;
+	if (tag)
+		n->tag = xstrdup((const char *)tag);
+	if (b->depth == b->cap) {
+		b->cap = b->cap ? b->cap * 2 : 16;
+		b->stack = xrealloc(b->stack, b->cap * sizeof *b->stack);
+	}
+	b->stack[b->depth].node = n;
+	b->stack[b->depth].anchor = anchor ? xstrdup((const char *)anchor) : NULL;
+	b->depth++;
+	return 0;
+}
+
+static int on_end(struct builder *b)
+{
+	b->depth--;
+	struct conf_node *n = b->stack[b->depth].node;
+	int rc = n->kind == CONF_MAP ? map_check_keys(b->x, n) : 0;
+	anchor_set(b->x, (const yaml_char_t *)b->stack[b->depth].anchor, n);
+	free(b->stack[b->depth].anchor);
+	tree_attach(b, n);
+	return rc;
+}
+
+/* One event; 1 at the end of the stream. */
+static int on_event(struct builder *b, const yaml_event_t *ev)
+{
+	switch (ev->type) {
+	case YAML_STREAM_END_EVENT:
+		return 1;
+	case YAML_DOCUMENT_START_EVENT:
+		if (++b->docs > 1)
+			return conf_fail_at(b->x, MARK(ev), "only one YAML document is allowed");
+		return 0;
+	case YAML_SCALAR_EVENT:
+		return on_scalar(b, ev);
+	case YAML_ALIAS_EVENT:
+		return on_alias(b, ev);
+	case YAML_SEQUENCE_START_EVENT:
+	case YAML_MAPPING_START_EVENT:
+		return on_start(b, ev);
+	case YAML_SEQUENCE_END_EVENT:
+	case YAML_MAPPING_END_EVENT:
+		return on_end(b);
+	default:
+		return 0;
+	}
 }
 
 static int tree_build(struct conf *x, const char *text, size_t len)
 {
 	yaml_parser_t p;
 	yaml_event_t ev;
-	struct frame *stack = NULL;
-	size_t depth = 0, cap = 0;
-	int docs = 0, rc = 0;
-	bool done = false;
+	struct builder b = { .x = x };
+	int rc = 0;
 
 	if (!yaml_parser_initialize(&p))
 		conf_oom();
 	yaml_parser_set_input_string(&p, (const unsigned char *)text, len);
-
-	while (!done && rc == 0) {
+	while (rc == 0) {
 		if (!yaml_parser_parse(&p, &ev)) {
 			rc = syntax_error(x, &p, text, len);
 			break;
 		}
-		struct conf_node *n = NULL;
-		switch (ev.type) {
-		case YAML_STREAM_END_EVENT:
-			done = true;
-			break;
-		case YAML_DOCUMENT_START_EVENT:
-			if (++docs > 1)
-				rc = conf_fail_at(x, (int)ev.start_mark.line + 1, (int)ev.start_mark.column + 1,
-				             "only one YAML document is allowed");
-			break;
-		case YAML_SCALAR_EVENT:
-			n = node_new(x, CONF_SCALAR, &ev.start_mark);
-			n->text = xstrndup((const char *)ev.data.scalar.value, ev.data.scalar.length);
-			n->len = ev.data.scalar.length;
-			n->typed = !ev.data.scalar.tag && ev.data.scalar.style == YAML_PLAIN_SCALAR_STYLE;
-			if (ev.data.scalar.tag)
-				n->tag = xstrdup((const char *)ev.data.scalar.tag);
-			anchor_set(x, ev.data.scalar.anchor, n);
-			tree_attach(x, stack, depth, n);
-			break;
-		case YAML_ALIAS_EVENT:
-			/* Anchors are registered when their node is complete, so an
-			 * alias inside its own anchor is refused here and the tree
-			 * can never contain a cycle. */
-			n = anchor_get(x, ev.data.alias.anchor);
-			if (!n) {
-				const char *a = (const char *)ev.data.alias.anchor;
-				bool inside = false;
-				for (size_t i = 0; i < depth; i++)
-					if (stack[i].anchor && strcmp(stack[i].anchor, a) == 0)
-						inside = true;
-				rc = conf_fail_at(x, (int)ev.start_mark.line + 1, (int)ev.start_mark.column + 1,
-				             inside ? "alias '*%s' is inside its own anchor"
-				                    : "unknown anchor '%s'", a);
-				break;
-			}
-			tree_attach(x, stack, depth, n);
-			break;
-		case YAML_SEQUENCE_START_EVENT:
-		case YAML_MAPPING_START_EVENT:
-			if (depth >= CONF_MAX_DEPTH) {
-				rc = conf_fail_at(x, (int)ev.start_mark.line + 1, (int)ev.start_mark.column + 1,
-				             "nesting deeper than %d levels", CONF_MAX_DEPTH);
-				break;
-			}
-			n = node_new(x, ev.type == YAML_SEQUENCE_START_EVENT ? CONF_SEQ : CONF_MAP,
-			             &ev.start_mark);
-			const yaml_char_t *anchor = ev.type == YAML_SEQUENCE_START_EVENT
-			        ? ev.data.sequence_start.anchor : ev.data.mapping_start.anchor;
-			const yaml_char_t *tag = ev.type == YAML_SEQUENCE_START_EVENT
-			        ? ev.data.sequence_start.tag : ev.data.mapping_start.tag;
-			if (tag)
-				n->tag = xstrdup((const char *)tag);
-			if (depth == cap) {
-				cap = cap ? cap * 2 : 16;
-				stack = xrealloc(stack, cap * sizeof *stack);
-			}
-			stack[depth].node = n;
-			stack[depth].anchor = anchor ? xstrdup((const char *)anchor) : NULL;
-			depth++;
-			break;
-		case YAML_SEQUENCE_END_EVENT:
-		case YAML_MAPPING_END_EVENT:
-			depth--;
-			n = stack[depth].node;
-			if (n->kind == CONF_MAP)
-				rc = map_check_keys(x, n);
-			anchor_set(x, (const yaml_char_t *)stack[depth].anchor, n);
-			free(stack[depth].anchor);
-			tree_attach(x, stack, depth, n);
-			break;
-		default:
-			break;
-		}
+		rc = on_event(&b, &ev);
 		yaml_event_delete(&ev);
 	}
-	while (depth > 0)
-		free(stack[--depth].anchor);
-	free(stack);
+	while (b.depth > 0)
+		free(b.stack[--b.depth].anchor);
+	free(b.stack);
 	yaml_parser_delete(&p);
-	return rc;
+	return rc < 0 ? -1 : 0;
 }
-
 
 int conf_parse(struct conf *cf, const char *name, const char *dir, const char *text,
                size_t len, char *err, size_t errlen)

@@ -77,6 +77,67 @@ static int env_name_parse(struct conf *x, const struct conf_node *v, char **out)
 	return 0;
 }
 
+/* One tool's keys: name (or Mastra's id), description, parameters. */
+static int tool_keys(struct conf *x, const struct conf_node *t, char **name,
+                     const struct conf_node **namen, char **desc, json_t **params)
+{
+	int rc = 0;
+	for (size_t k = 0; k + 1 < t->nkids && rc == 0; k += 2) {
+		const struct conf_node *kk = t->kids[k], *vv = t->kids[k + 1];
+		if (conf_key_is(kk, "name") || conf_key_is(kk, "id")) {
+			/* Mastra's tools have an id where the others have a name. */
+			if (*name)
+				rc = conf_fail(x, kk, "a tool has both 'name' and 'id'");
+			else
+				rc = conf_str(x, vv, "name", name);
+			*namen = vv;
+		} else if (conf_key_is(kk, "description")) {
+			rc = conf_str(x, vv, "description", desc);
+		} else if (conf_key_is(kk, "parameters")) {
+			rc = conf_json(x, vv, params);
+			if (rc == 0 && !json_is_object(*params))
+				rc = conf_fail(x, vv, "a tool's 'parameters' must be a JSON Schema mapping");
+		} else {
+			rc = conf_unknown_key(x, kk, "name, description, parameters");
+		}
+	}
+	return rc;
+}
+
+/* One {name, description, parameters?} appended to list. */
+static int tool_read(struct conf *x, const struct conf_node *t, json_t *list)
+{
+	const struct conf_node *namen = NULL;
+	char *name = NULL, *desc = NULL;
+	json_t *params = NULL;
+	if (t->kind != CONF_MAP)
+		return conf_fail(x, t, "each tool must be a mapping {name, description}, got %s",
+		                 conf_kind_name(t));
+	int rc = tool_keys(x, t, &name, &namen, &desc, &params);
+	if (rc == 0 && !name)
+		rc = conf_fail(x, t, "a tool needs 'name'");
+	if (rc == 0 && !desc)
+		rc = conf_fail(x, t, "tool '%s' needs 'description'", name);
+	for (size_t k = 0; rc == 0 && k < json_array_size(list); k++)
+		if (strcmp(json_string_value(json_object_get(json_array_get(list, k), "name")),
+		           name) == 0)
+			rc = conf_fail(x, namen, "tool '%s' is listed twice", name);
+	if (rc == 0) {
+		json_t *o = json_object();
+		json_object_set_new(o, "name", json_string(name));
+		json_object_set_new(o, "description", json_string(desc));
+		if (params)
+			json_object_set(o, "parameters", params);
+		if (!json_object_get(o, "name") || !json_object_get(o, "description"))
+			rc = conf_fail(x, t, "the tool is not valid UTF-8");
+		json_array_append_new(list, o);
+	}
+	free(name);
+	free(desc);
+	json_decref(params);
+	return rc ? -1 : 0;
+}
+
 /* tools: from-run, or [{name, description, parameters?}]. */
 static int judge_tools_parse(struct conf *x, const struct conf_node *v, json_t **out)
 {
@@ -91,59 +152,10 @@ static int judge_tools_parse(struct conf *x, const struct conf_node *v, json_t *
 		return conf_fail(x, v, "%s, got a mapping", shape);
 	if (v->nkids == 0)
 		return conf_fail(x, v, "'tools' lists no tool (tools: from-run takes the run's definitions)");
-	json_t *list = json_array();
-	*out = list;
-	for (size_t i = 0; i < v->nkids; i++) {
-		const struct conf_node *t = v->kids[i], *namen = NULL;
-		char *name = NULL, *desc = NULL;
-		json_t *params = NULL;
-		int rc = 0;
-		if (t->kind != CONF_MAP)
-			return conf_fail(x, t, "each tool must be a mapping {name, description}, got %s",
-			            conf_kind_name(t));
-		for (size_t k = 0; k + 1 < t->nkids && rc == 0; k += 2) {
-			const struct conf_node *kk = t->kids[k], *vv = t->kids[k + 1];
-			if (conf_key_is(kk, "name") || conf_key_is(kk, "id")) {
-				/* Mastra's tools have an id where the others have a name. */
-				if (name)
-					rc = conf_fail(x, kk, "a tool has both 'name' and 'id'");
-				else
-					rc = conf_str(x, vv, "name", &name);
-				namen = vv;
-			} else if (conf_key_is(kk, "description")) {
-				rc = conf_str(x, vv, "description", &desc);
-			} else if (conf_key_is(kk, "parameters")) {
-				rc = conf_json(x, vv, &params);
-				if (rc == 0 && !json_is_object(params))
-					rc = conf_fail(x, vv, "a tool's 'parameters' must be a JSON Schema mapping");
-			} else {
-				rc = conf_unknown_key(x, kk, "name, description, parameters");
-			}
-		}
-		if (rc == 0 && !name)
-			rc = conf_fail(x, t, "a tool needs 'name'");
-		if (rc == 0 && !desc)
-			rc = conf_fail(x, t, "tool '%s' needs 'description'", name);
-		for (size_t k = 0; rc == 0 && k < json_array_size(list); k++)
-			if (strcmp(json_string_value(json_object_get(json_array_get(list, k), "name")),
-			           name) == 0)
-				rc = conf_fail(x, namen, "tool '%s' is listed twice", name);
-		if (rc == 0) {
-			json_t *o = json_object();
-			json_object_set_new(o, "name", json_string(name));
-			json_object_set_new(o, "description", json_string(desc));
-			if (params)
-				json_object_set(o, "parameters", params);
-			if (!json_object_get(o, "name") || !json_object_get(o, "description"))
-				rc = conf_fail(x, t, "the tool is not valid UTF-8");
-			json_array_append_new(list, o);
-		}
-		free(name);
-		free(desc);
-		json_decref(params);
-		if (rc)
+	*out = json_array();
+	for (size_t i = 0; i < v->nkids; i++)
+		if (tool_read(x, v->kids[i], *out))
 			return -1;
-	}
 	return 0;
 }
 
