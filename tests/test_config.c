@@ -1394,6 +1394,21 @@ static void test_judge_prompt_errors(void **state)
 #undef JA
 #undef JC
 
+/* keys: and theme: are read by readers their owners hand down. */
+static void test_section_readers(void **state)
+{
+	(void)state;
+	struct config c;
+	assert_int_equal(config_set_reader("nope", keymap_conf_read), -1);
+	assert_int_equal(config_set_reader("keys", NULL), 0);
+	assert_loads(&c, "keys: {no-such-action: x}\n");
+	assert_int_equal(c.nkeys, 0);
+	config_free(&c);
+	assert_int_equal(config_set_reader("keys", keymap_conf_read), 0);
+	assert_error("keys: {no-such-action: x}\n",
+	             "t.yaml:1:8: unknown action 'no-such-action' (see tcreview --help keys)");
+}
+
 static void test_declared_params(void **state)
 {
 	(void)state;
@@ -1419,6 +1434,7 @@ int main(void)
 	config_set_reader("theme", theme_conf_read);
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_declared_params),
+		cmocka_unit_test(test_section_readers),
 		cmocka_unit_test(test_empty_configs),
 		cmocka_unit_test(test_unnamed),
 		cmocka_unit_test(test_example),

@@ -183,31 +183,40 @@ static bool check_order(json_t *tools, json_t *order, bool strict)
 	return true;
 }
 
-static void tca_score(const struct scorer_conf *sc, const struct run *r, json_t *params,
-                      const char *unset, struct verdict *out)
+/* Why a run cannot be scored with these options, as a verdict; false when
+ * it can. */
+static bool tca_refused(json_t *opts, const struct run *r, const char *unset, struct verdict *out)
 {
-	json_t *opts = tca_options(params);
 	if (!tca_creatable(opts)) {
 		if (unset)
 			verdict_skip(out, "%s", unset);
 		else
 			verdict_error(out, "create: " TCA_NEED_OPTION);
+		return true;
+	}
+	json_t *order = json_object_get(opts, "expectedToolOrder");
+	if (json_truthy(order) && !json_is_array(order)) {
+		verdict_error(out, "create: expectedToolOrder must be a list of tool names");
+		return true;
+	}
+	if (r->mastra != MASTRA_NONE && r->mastra_io_empty) {
+		verdict_error(out, "run: " TCA_EMPTY_IO);
+		return true;
+	}
+	return false;
+}
+
+static void tca_score(const struct scorer_conf *sc, const struct run *r, json_t *params,
+                      const char *unset, struct verdict *out)
+{
+	json_t *opts = tca_options(params);
+	if (tca_refused(opts, r, unset, out)) {
 		json_decref(opts);
 		return;
 	}
 	json_t *expected_tool = json_object_get(opts, "expectedTool");
 	json_t *strict_mode = json_object_get(opts, "strictMode");
 	json_t *order = json_object_get(opts, "expectedToolOrder");
-	if (json_truthy(order) && !json_is_array(order)) {
-		verdict_error(out, "create: expectedToolOrder must be a list of tool names");
-		json_decref(opts);
-		return;
-	}
-	if (r->mastra != MASTRA_NONE && r->mastra_io_empty) {
-		verdict_error(out, "run: " TCA_EMPTY_IO);
-		json_decref(opts);
-		return;
-	}
 	bool strict = json_truthy(strict_mode);
 	json_t *tools = json_array();
 	json_t *infos = json_array();
