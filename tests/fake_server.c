@@ -96,6 +96,11 @@ void fake_server_start(struct fake_server *s, const char *argv0, const char *dir
 			return;
 		if (waitpid(s->pid, NULL, WNOHANG) == s->pid) {
 			s->pid = 0;
+			char epath[320];
+			snprintf(epath, sizeof epath, "%s/server.err", dir);
+			char *e = slurp(epath);
+			print_error("%s", e ? e : "");
+			free(e);
 			fail_msg("fake_llm ended before it wrote its port");
 		}
 		usleep(50000);
