@@ -363,7 +363,7 @@ unsigned tui_act(struct tui *t, enum tcr_action a)
 		}
 		return tui_judges_ask(t, -1);
 	case ACT_CANCEL:
-		if (t->jpending && tui_judges_cancel(t))
+		if (t->judging.pending && tui_judges_cancel(t))
 			return REDRAW_ALL;
 		if (t->help) {
 			t->help = false;
@@ -695,7 +695,7 @@ static int tui_loop(struct tui *t)
 				review_step(t->rv, 50);
 				t->dirty |= REDRAW_LIST | REDRAW_STATUS;
 			}
-			if (t->jpending) {
+			if (t->judging.pending) {
 				/* judges answer while the script goes on, as they would
 				 * while a person types */
 				struct pollfd jfds[64];
@@ -704,7 +704,7 @@ static int tui_loop(struct tui *t)
 				poll(jfds, (nfds_t)nj, t->script_waiting ? (jt < 0 ? 10 : jt) : 0);
 				tui_judges_run(t);
 			}
-			if (t->script_waiting && t->jpending)
+			if (t->script_waiting && t->judging.pending)
 				continue;
 			t->script_waiting = false;
 			handle_script_line_keys(t);
@@ -718,7 +718,7 @@ static int tui_loop(struct tui *t)
 		int pr = poll(pfds, (nfds_t)(1 + nj), timeout);
 		if (pr < 0 && errno != EINTR)
 			break;
-		if (t->jpending) {
+		if (t->judging.pending) {
 			tui_judges_run(t);
 			t->dirty |= REDRAW_LIST | REDRAW_VERDICTS | REDRAW_STATUS;   /* the spinner */
 		}

@@ -7,6 +7,7 @@
 #include <stdio.h>
 
 #include "util/strbuf.h"
+#include "review/judging.h"
 #include "tui/tui.h"
 
 /* What a handler says must be drawn again (handlers never draw). */
@@ -97,13 +98,9 @@ struct tui {
 	FILE *trace;                /* TCR_TRACE: first-screen and key times */
 	bool traced_first;
 	bool resuming;              /* moving to the first unreviewed run on start */
-	struct judge_client *jclient;   /* NULL without judges */
-	struct judge_cache *jcache;
+	struct judging judging;     /* the judges asked from the screen */
 	const char *ca_file;
-	size_t jpending;            /* judge jobs in flight */
-	struct judge_asked *jasked; /* those jobs, freed at close if still unanswered */
 	bool script_waiting;        /* :wait until the judges have answered */
-	size_t jfilled;             /* the entry whose cached judge verdicts were looked up */
 	size_t resume_scan;
 	double started_ms;
 	int spinner;
