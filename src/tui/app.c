@@ -215,33 +215,60 @@ static unsigned decided(struct tui *t, int rc, const char *err, const char *what
 static unsigned label(struct tui *t, int digit)
 {
 	size_t s = selected_scorer(t);
-	if (s == SIZE_MAX || !current(t))
+	struct review_run *rr = current(t);
+	if (s == SIZE_MAX || !rr)
 		return REDRAW_STATUS;
-	const char *row_id = review_row_id(t->rv, s);
+	struct review_row row;
+	review_row_get(t->rv, rr, s, &row);
 	char text[8], err[256];
 	double score;
 	snprintf(text, sizeof text, "%d", digit);
 	if (review_parse_row_score(t->rv, s, text, &score, err, sizeof err) < 0) {
-		tui_message(t, true, "%s: %d is not on its scale (%s)", row_id, digit,
-		            strncmp(err, "expected ", 9) == 0 ? err + 9 : err);
+		/* off the scale: say what the scale takes; else why the row cannot be decided */
+		if (review_last_error(t->rv) == REVIEW_OFF_SCALE)
+			scale_describe(&row.span, err, sizeof err);
+		tui_message(t, true, "%s: %d is not on its scale (%s)", row.id, digit, err);
 		return REDRAW_STATUS;
 	}
 	/* A label that agrees with the machine is an accept: "overridden" must
 	 * keep meaning that a person disagreed. */
-	struct review_run *rr = current(t);
-	const struct verdict *v = s < t->cfg->nscorers ? &rr->verdicts[s]
-	                        : &review_judge_cell(t->rv, rr->entry, s - t->cfg->nscorers)->v;
-	bool agrees = v->status == VERDICT_OK && v->score == score;
+	bool agrees = row.v && row.v->status == VERDICT_OK && row.v->score == score;
 	int rc = agrees ? review_accept(t->rv, s, err, sizeof err)
 	                : review_override(t->rv, s, score, NULL, err, sizeof err);
 	char what[128];
-	snprintf(what, sizeof what, "%s labelled %d%s", row_id, digit, agrees ? " (agrees: accepted)" : "");
+	snprintf(what, sizeof what, "%s labelled %d%s", row.id, digit, agrees ? " (agrees: accepted)" : "");
 	unsigned r = decided(t, rc, err, what);
 	if (rc == 0) {
 		review_move(t->rv, 1);
 		moved(t);
 	}
 	return r;
+}
+
+/* Override asks for the score on the row's scale (a scorer's or a judge's). */
+static unsigned override_start(struct tui *t)
+{
+	size_t s = selected_scorer(t);
+	struct review_run *rr = current(t);
+	if (s == SIZE_MAX || !rr)
+		return REDRAW_STATUS;
+	struct review_row row;
+	review_row_get(t->rv, rr, s, &row);
+	char hint[96];
+	if (row.state == ROW_NOT_ASKED) {
+		review_row_why(&row, hint, sizeof hint);
+		tui_message(t, true, "%s", hint);
+		return REDRAW_STATUS;
+	}
+	if (row.state == ROW_PENDING)
+		review_row_why(&row, hint, sizeof hint);
+	else
+		scale_describe(&row.span, hint, sizeof hint);
+	char lbl[160];
+	snprintf(lbl, sizeof lbl, "override %s, score (%s): ", row.id, hint);
+	t->pending_scorer = s;
+	start_prompt(t, PROMPT_SCORE, lbl);
+	return REDRAW_STATUS;
 }
 
 unsigned tui_act(struct tui *t, enum tcr_action a)
@@ -313,26 +340,7 @@ unsigned tui_act(struct tui *t, enum tcr_action a)
 			return decided(t, -1, err, "");
 		tui_message(t, false, "all verdicts accepted (saved)");
 		return moved(t);
-	case ACT_OVERRIDE: {
-		s = selected_scorer(t);
-		if (s == SIZE_MAX || !current(t))
-			return REDRAW_STATUS;
-		/* The scale is the row's: a scorer's, or a judge's. */
-		char hint[96];
-		double probe;
-		if (review_parse_row_score(t->rv, s, "", &probe, hint, sizeof hint) == 0)
-			hint[0] = '\0';
-		if (s >= t->cfg->nscorers && strstr(hint, "has not answered")) {
-			tui_message(t, true, "%s", hint);
-			return REDRAW_STATUS;
-		}
-		const char *h = strncmp(hint, "expected ", 9) == 0 ? hint + 9 : hint;
-		char lbl[160];
-		snprintf(lbl, sizeof lbl, "override %s, score (%s): ", review_row_id(t->rv, s), h);
-		t->pending_scorer = s;
-		start_prompt(t, PROMPT_SCORE, lbl);
-		return REDRAW_STATUS;
-	}
+	case ACT_OVERRIDE:    return override_start(t);
 	case ACT_LABEL_0: return label(t, 0);
 	case ACT_LABEL_1: return label(t, 1);
 	case ACT_LABEL_2: return label(t, 2);
