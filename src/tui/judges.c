@@ -215,16 +215,3 @@ void tui_judges_run(struct tui *t)
 	judge_client_run(t->jclient);
 	t->dirty |= REDRAW_LIST | REDRAW_VERDICTS;
 }
-
-/* "judging 3s" with a turning spinner (a still one under TCR_NO_ANIMATION,
- * so screen dumps are stable). */
-void tui_judges_spinner(const struct judge_cell *c, char *buf, size_t n)
-{
-	static const char *const frames[] = { "|", "/", "-", "\\" };
-	double el = (now_ms() - c->started_ms) / 1000.0;
-	const char *still = getenv("TCR_NO_ANIMATION");
-	if (still && *still)
-		snprintf(buf, n, "judging...");
-	else
-		snprintf(buf, n, "%s judging %.0fs", frames[(long)(el * 10) % 4], el);
-}
