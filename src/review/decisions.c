@@ -42,12 +42,6 @@ void review_entry_mark(struct review *rv, struct review_entry *e)
 
 /* ---- review state ------------------------------------------------------- */
 
-enum review_mark review_mark_of(struct review *rv, size_t entry)
-{
-	if (entry >= rv->nentries || !rv->entries[entry].summarized)
-		return MARK_UNREVIEWED;
-	return (enum review_mark)rv->entries[entry].mark;
-}
 
 size_t review_reviewed_count(struct review *rv)
 {
@@ -90,6 +84,11 @@ const struct decision *review_note_of(struct review *rv, size_t entry)
 	if (entry >= rv->nentries || !rv->entries[entry].summarized)
 		return NULL;
 	return annot_note(rv->annot, rv->entries[entry].id, rv->reviewer);
+}
+
+enum review_error review_last_error(const struct review *rv)
+{
+	return rv->error;
 }
 
 /* ---- decisions ---------------------------------------------------------- */

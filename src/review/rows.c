@@ -1,4 +1,4 @@
-/* rows.c - a run's verdict rows (the code scorers, then the judges), each described by one review_row.
+/* rows.c - a run's verdict rows, scorers then judges, each described by one review_row.
  *
  * The only place that turns a row index into a scorer or a judge: the
  * decisions and the screen ask for a review_row and read what it says. */

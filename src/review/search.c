@@ -223,21 +223,4 @@ bool review_search(struct review *rv, const char *query, int direction)
 	return found;
 }
 
-bool review_next_unreviewed(struct review *rv)
-{
-	review_view_fresh(rv);
-	size_t n = rv->nview;
-	for (size_t k = 1; k <= n; k++) {
-		size_t pos = (rv->cursor + k) % n;
-		const struct review_entry *e = &rv->entries[rv->view[pos]];
-		if (e->summarized && e->load_failed)
-			continue;           /* nothing to decide there */
-		if (review_mark_of(rv, rv->view[pos]) == MARK_UNREVIEWED) {
-			rv->cursor = pos;
-			review_view_release(rv);
-			return true;
-		}
-	}
-	return false;
-}
 

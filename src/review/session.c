@@ -1,4 +1,4 @@
-/* session.c - a review session's runs: opening the inputs, the entries and their summaries, the cache of parsed runs, and the background work.
+/* session.c - a review session's runs: the inputs, their entries, the run cache, background work.
  *
  * The view (view.c), search (search.c), decisions (decisions.c) and verdict
  * rows (rows.c) work on what this file loads.
@@ -37,23 +37,7 @@
 static const struct config empty_config;
 
 
-int review_fail(struct review *rv, enum review_error kind, char *err, size_t errlen,
-                const char *fmt, ...)
-{
-	rv->error = kind;
-	if (err && errlen) {
-		va_list ap;
-		va_start(ap, fmt);
-		vsnprintf(err, errlen, fmt, ap);
-		va_end(ap);
-	}
-	return -1;
-}
 
-enum review_error review_last_error(const struct review *rv)
-{
-	return rv->error;
-}
 
 /* ---- the cache ---------------------------------------------------------- */
 
@@ -332,7 +316,7 @@ void review_close(struct review *rv)
 
 bool review_busy(const struct review *rv)
 {
-	return !rv->ds.indexed || rv->nsummarized < rv->nentries;
+	return review_work_left(rv);
 }
 
 bool review_step(struct review *rv, double budget_ms)
@@ -398,3 +382,12 @@ struct review_run *review_run_at(struct review *rv, size_t entry)
 	return rr;
 }
 
+struct review_run *review_current(struct review *rv)
+{
+	review_view_fresh(rv);
+	if (rv->nview == 0)
+		return NULL;
+	if (rv->cursor >= rv->nview)
+		rv->cursor = rv->nview - 1;
+	return review_run_at(rv, rv->view[rv->cursor]);
+}

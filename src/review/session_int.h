@@ -2,6 +2,9 @@
 #ifndef TCR_REVIEW_SESSION_INT_H
 #define TCR_REVIEW_SESSION_INT_H
 
+#include <stdarg.h>
+#include <stdio.h>
+
 #include "review/session.h"
 
 static inline size_t review_nscorers(const struct review *rv)
@@ -14,9 +17,27 @@ static inline size_t review_njudges(const struct review *rv)
 	return rv->cfg ? rv->cfg->njudges : 0;
 }
 
-/* Records why the last call failed; returns -1 for the caller to return. */
+/* Indexing or scoring is not finished (review_busy). */
+static inline bool review_work_left(const struct review *rv)
+{
+	return !rv->ds.indexed || rv->nsummarized < rv->nentries;
+}
+
+/* Records why the last call failed, with the text for a person in err
+ * (when err is not NULL); returns -1 for the caller to return. */
+static inline __attribute__((format(printf, 5, 6)))
 int review_fail(struct review *rv, enum review_error kind, char *err, size_t errlen,
-                const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+                const char *fmt, ...)
+{
+	rv->error = kind;
+	if (err && errlen) {
+		va_list ap;
+		va_start(ap, fmt);
+		vsnprintf(err, errlen, fmt, ap);
+		va_end(ap);
+	}
+	return -1;
+}
 
 /* view.c */
 void review_view_rebuild(struct review *rv);

@@ -165,7 +165,7 @@ void review_view_rebuild(struct review *rv)
  * then), never while a decision holds it. */
 void review_view_fresh(struct review *rv)
 {
-	if (rv->view_dirty && !rv->view_hold && !review_busy(rv))
+	if (rv->view_dirty && !rv->view_hold && !review_work_left(rv))
 		review_view_rebuild(rv);
 }
 
@@ -246,15 +246,6 @@ void review_move(struct review *rv, long delta)
 }
 
 
-struct review_run *review_current(struct review *rv)
-{
-	review_view_fresh(rv);
-	if (rv->nview == 0)
-		return NULL;
-	if (rv->cursor >= rv->nview)
-		rv->cursor = rv->nview - 1;
-	return review_run_at(rv, rv->view[rv->cursor]);
-}
 
 void review_set_filter(struct review *rv, enum review_filter f)
 {
@@ -290,3 +281,27 @@ const char *review_sort_name(enum review_sort s)
 	return (unsigned)s < SORT_COUNT ? names[s] : "?";
 }
 
+enum review_mark review_mark_of(struct review *rv, size_t entry)
+{
+	if (entry >= rv->nentries || !rv->entries[entry].summarized)
+		return MARK_UNREVIEWED;
+	return (enum review_mark)rv->entries[entry].mark;
+}
+
+bool review_next_unreviewed(struct review *rv)
+{
+	review_view_fresh(rv);
+	size_t n = rv->nview;
+	for (size_t k = 1; k <= n; k++) {
+		size_t pos = (rv->cursor + k) % n;
+		const struct review_entry *e = &rv->entries[rv->view[pos]];
+		if (e->summarized && e->load_failed)
+			continue;           /* nothing to decide there */
+		if (review_mark_of(rv, rv->view[pos]) == MARK_UNREVIEWED) {
+			rv->cursor = pos;
+			review_view_release(rv);
+			return true;
+		}
+	}
+	return false;
+}

@@ -1,4 +1,4 @@
-/* decide.c - the reviewer's decisions on the selected verdict row: accept, override, label, retract, note.
+/* decide.c - decisions on the selected verdict row: accept, override, label, retract, note.
  *
  * Each handler asks the review session to decide and says what happened in
  * the status line; the session writes the annotations file. */

@@ -1,5 +1,4 @@
-/* list.c - the run list: review mark, id, model or format, calls, and one
- * verdict cell per scorer. */
+/* list.c - the runs pane: review mark, id, model or format, calls, a cell per verdict row. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

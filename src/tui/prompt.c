@@ -1,4 +1,4 @@
-/* prompt.c - the one-line prompt: search, override score and reason, note, and the judge menu.
+/* prompt.c - the one-line prompt's keys: search, override, note and the judge menu.
  *
  * The prompt's text is edited here; what Enter does with it is the
  * session's (search, decisions) or the judges'. The cursor shows while a
@@ -8,13 +8,6 @@
 #include <wchar.h>
 
 #include "tui_int.h"
-
-void prompt_start(struct tui *t, enum prompt_kind k, const char *label)
-{
-	t->pr.kind = k;
-	strbuf_reset(&t->pr.input);
-	snprintf(t->pr.label, sizeof t->pr.label, "%s", label);
-}
 
 static unsigned submit_search(struct tui *t, const char *text)
 {

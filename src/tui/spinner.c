@@ -1,4 +1,4 @@
-/* spinner.c - the one spinner: its frames, and "judging 3s" for a judge still answering.
+/* spinner.c - the one spinner, and "judging 3s" for a judge still answering.
  *
  * Under TCR_NO_ANIMATION the spinner stands still, so screen dumps are
  * stable. */

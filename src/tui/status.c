@@ -1,5 +1,7 @@
-/* status.c - the last row (where the reviewer is, what is loading, the
- * last message, key hints, or the prompt) and the help screen. */
+/* status.c - the status line (its message and the prompt) and the help screen.
+ *
+ * The last row says where the reviewer is, what is loading, the last
+ * message (errors stand out) and key hints; or it holds the prompt. */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -170,6 +172,14 @@ unsigned help_key(struct tui *t, enum tcr_action a)
 	}
 	t->help.shown = false;
 	return REDRAW_ALL;
+}
+
+/* The prompt is drawn in the status line; prompt.c edits it. */
+void prompt_start(struct tui *t, enum prompt_kind k, const char *label)
+{
+	t->pr.kind = k;
+	strbuf_reset(&t->pr.input);
+	snprintf(t->pr.label, sizeof t->pr.label, "%s", label);
 }
 
 void tui_message(struct tui *t, bool error, const char *fmt, ...)

@@ -168,6 +168,43 @@ static void add_call(struct tui *t, const struct run *r, size_t ci, long number,
 	}
 }
 
+/* A message: its role (and what is odd about it), its text or result,
+ * then the calls it made. A result joined to its call is shown with the
+ * call. */
+static void add_message(struct tui *t, const struct run *r, size_t mi, const long *number, int width)
+{
+	const struct run_msg *m = &r->msgs[mi];
+	if (m->is_tool_output && !m->unmatched_result)
+		return;
+	bool has_text = m->text && m->text[0];
+	if (has_text || m->ncalls == 0 || m->is_tool_output) {
+		size_t e = add_entry(t, (long)mi, -1);
+		struct strbuf h = STRBUF_INIT;
+		strbuf_addstr(&h, role_label(m));
+		if (m->origin == MSG_IN_INPUT && r->mastra != MASTRA_NONE)
+			strbuf_addstr(&h, " (input)");
+		if (m->unmatched_result)
+			strbuf_addf(&h, "  for call id %s, which no call has",
+			            m->answers_call_id ? m->answers_call_id : "(none)");
+		add_line(t, e, 0, m->unmatched_result ? SLOT_ERROR : role_slot(m->role), h.buf, h.len);
+		strbuf_release(&h);
+		if (has_text)
+			add_text(t, e, 2, SLOT_NORMAL, m->text, width, 0, NULL, NULL);
+		else if (m->is_tool_output && m->result) {
+			char *rt = json_text(m->result, true);
+			add_folded(t, e, 2, SLOT_JSON_VALUE, rt, width, false);
+			free(rt);
+		}
+	} else {
+		size_t e = add_entry(t, (long)mi, -1);
+		add_line(t, e, 0, role_slot(m->role), role_label(m), strlen(role_label(m)));
+	}
+	for (size_t k = 0; k < m->ncalls; k++) {
+		size_t ci = m->first_call + k;
+		add_call(t, r, ci, number[ci], width);
+	}
+}
+
 void timeline_free(struct tui *t)
 {
 	for (size_t i = 0; i < t->tl.nlines; i++)
@@ -225,39 +262,8 @@ static void timeline_build(struct tui *t, struct review_run *rr, size_t entry)
 		add_line(t, e, 0, SLOT_ERROR, "this run is malformed:", 22);
 		add_text(t, e, 2, SLOT_ERROR, r->load_error, width, 0, NULL, NULL);
 	}
-	for (size_t mi = 0; mi < r->nmsgs; mi++) {
-		const struct run_msg *m = &r->msgs[mi];
-		/* A result joined to its call is shown with the call. */
-		if (m->is_tool_output && !m->unmatched_result)
-			continue;
-		bool has_text = m->text && m->text[0];
-		if (has_text || m->ncalls == 0 || m->is_tool_output) {
-			size_t e = add_entry(t, (long)mi, -1);
-			struct strbuf h = STRBUF_INIT;
-			strbuf_addstr(&h, role_label(m));
-			if (m->origin == MSG_IN_INPUT && r->mastra != MASTRA_NONE)
-				strbuf_addstr(&h, " (input)");
-			if (m->unmatched_result)
-				strbuf_addf(&h, "  for call id %s, which no call has",
-				            m->answers_call_id ? m->answers_call_id : "(none)");
-			add_line(t, e, 0, m->unmatched_result ? SLOT_ERROR : role_slot(m->role), h.buf, h.len);
-			strbuf_release(&h);
-			if (has_text)
-				add_text(t, e, 2, SLOT_NORMAL, m->text, width, 0, NULL, NULL);
-			else if (m->is_tool_output && m->result) {
-				char *rt = json_text(m->result, true);
-				add_folded(t, e, 2, SLOT_JSON_VALUE, rt, width, false);
-				free(rt);
-			}
-		} else {
-			size_t e = add_entry(t, (long)mi, -1);
-			add_line(t, e, 0, role_slot(m->role), role_label(m), strlen(role_label(m)));
-		}
-		for (size_t k = 0; k < m->ncalls; k++) {
-			size_t ci = m->first_call + k;
-			add_call(t, r, ci, number[ci], width);
-		}
-	}
+	for (size_t mi = 0; mi < r->nmsgs; mi++)
+		add_message(t, r, mi, number, width);
 	free(counted);
 	free(number);
 	if (t->tl.sel >= t->tl.nentries)

@@ -161,6 +161,8 @@ void spinner_judging(const struct judge_cell *c, char *buf, size_t n);
 /* status.c: the status line, the message it shows, and the help screen */
 void status_draw(const struct tui *t);
 void tui_message(struct tui *t, bool error, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* Opens the prompt with its label; Enter hands the text to prompt.c. */
+void prompt_start(struct tui *t, enum prompt_kind k, const char *label);
 void help_fit(struct tui *t);
 void help_draw(const struct tui *t);
 unsigned help_key(struct tui *t, enum tcr_action a);
@@ -187,8 +189,7 @@ unsigned decide_note(struct tui *t);
 /* The message after a decision: "what (saved)", or why it was not saved. */
 unsigned decide_report(struct tui *t, int rc, const char *err, const char *what);
 
-/* prompt.c: the one-line prompt (search, override, note, judge menu) */
-void     prompt_start(struct tui *t, enum prompt_kind k, const char *label);
+/* prompt.c: the one-line prompt's keys (search, override, note, judge menu) */
 unsigned prompt_key(struct tui *t, keycode_t key);
 
 /* judges.c */

@@ -1,5 +1,7 @@
-/* verdicts.c - one row per scorer; the selected one opens its details and
- * the human decision on it. */
+/* verdicts.c - the verdicts pane: one row per scorer or judge, the selected one opening its details.
+ *
+ * The rows come from review_row; the details add the human decision and
+ * the note. */
 #include <stdlib.h>
 #include <string.h>
 
