@@ -21,6 +21,9 @@ struct judge_cache;
  * and reported by judge_cache_warning. NULL with "PATH: reason" in err. */
 struct judge_cache *judge_cache_open(const char *path, char *err, size_t errlen);
 void judge_cache_close(struct judge_cache *c);
+/* Where the cache of an input lives: FIRST_INPUT.judgements.jsonl
+ * (malloc'd), or NULL for standard input ("-"), which has nowhere to keep one. */
+char *judge_cache_path(const char *first_input);
 const char *judge_cache_warning(const struct judge_cache *c);
 
 /* 16 hex digits and a NUL: FNV-1a of the run's record (compact JSON), the

@@ -14,34 +14,7 @@
 #include <time.h>
 
 #include "judge/judge.h"
-
-/* One HTTP request as a provider builds it (no curl types here). */
-struct http_req {
-	char *url;
-	char **headers;             /* "Name: value" */
-	size_t nheaders;
-	char *body;
-	size_t key_header;          /* index of the header holding the key, or SIZE_MAX */
-};
-void http_req_free(struct http_req *req);
-/* The request as text for debug output, the key's header shown as
- * "Name: ***" (malloc'd). */
-char *http_req_describe(const struct http_req *req);
-
-/* Builds the request a provider expects for a prompt. The key comes from
- * the environment (j->api_key_env or the provider's usual variable) and
- * goes only into the header. Returns 0, or -1 with a reason. */
-int provider_request(const struct judge_conf *j, const struct judge_prompt *p, struct http_req *req,
-                     char *err, size_t errlen);
-/* Reads a provider's HTTP answer: the message text (malloc'd into *text)
- * and token usage into reply. Returns 0, or -1 with a reason (an HTTP
- * error's own message when the body has one). */
-int provider_reply(const struct judge_conf *j, long status, const char *body, size_t len,
-                   char **text, struct judge_reply *reply, char *err, size_t errlen);
-const char *provider_name(enum provider_kind p);
-/* Overwrites each occurrence of the judge's API key in text with '*', for
- * text that came back from a server (which may echo what it was sent). */
-void provider_redact(const struct judge_conf *j, char *text);
+#include "judge/provider.h"
 
 struct judge_client_opts {
 	int concurrency;            /* requests in flight at most, per provider (default 8) */

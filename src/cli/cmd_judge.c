@@ -20,10 +20,12 @@
 #include "runs/expect.h"
 #include "runs/format.h"
 #include "judge/judge.h"
-#include "judge/cache.h"
 #include "judge/client.h"
+#include "judge/provider.h"
+#include "judge/runner.h"
 #include "util/jsonw.h"
 #include "util/strbuf.h"
+#include "util/xalloc.h"
 
 static void judge_usage(FILE *out)
 {
@@ -59,14 +61,31 @@ struct pending {
 	struct pending *next;
 };
 
+/* What the command line asked for. */
+struct judge_flags {
+	const char *config, *expect, *format, *ca_file;
+	const char *batch_out, *batch_in;
+	const char *only[32];
+	size_t nonly;
+	long concurrency, limit;
+	bool refresh;
+};
+
 struct judge_batch {
 	struct pending *head, *tail;    /* in input order, written as they finish in order */
 	size_t total, done, errors, cached;
 	double started;
 	bool tty;
 	double last_progress;
-	struct judge_cache *cache;
-	struct judge_client *client;
+	struct judge_runner *runner;
+	struct judge_client *client;    /* the runner's */
+	const struct config *cfg;
+	const struct judge_conf *use[64];   /* the judges asked, in configuration order */
+	size_t nuse;
+	long concurrency;
+	FILE *bout;                     /* --batch-out */
+	json_t *bin;                    /* --batch-in: custom_id -> answer */
+	size_t nbatch;
 };
 
 static void write_line(const struct run *r, const struct judge_conf *j, const struct verdict *v)
@@ -172,6 +191,7 @@ static void flush_done(struct judge_batch *b)
 	fflush(stdout);
 }
 
+/* The runner has put the verdict in the cache already. */
 static void on_done(void *ctx, struct judge_job *job, uint64_t tag)
 {
 	struct judge_batch *b = ctx;
@@ -183,9 +203,6 @@ static void on_done(void *ctx, struct judge_job *job, uint64_t tag)
 	judge_job_verdict(p->job, &v);
 	if (v.status == VERDICT_ERROR)
 		b->errors++;
-	char err[256];
-	if (b->cache && v.status != VERDICT_ERROR)
-		judge_cache_put(b->cache, p->key, p->run, p->j, &v, err, sizeof err);
 	verdict_clear(&v);
 }
 
@@ -213,7 +230,8 @@ static void batch_id(const char *key, size_t judge, char *out, size_t n)
 static int batch_write(FILE *f, const struct judge_conf *j, struct judge_job *job, const char *id,
                        char *err, size_t errlen)
 {
-	if (j->provider != PROVIDER_OPENAI && j->provider != PROVIDER_COMPAT) {
+	const struct provider_ops *ops = provider_of(j->provider);
+	if (!ops || !ops->batch_url) {
 		snprintf(err, errlen, "%s: batch files are for OpenAI and OpenAI-compatible judges", j->id);
 		return -1;
 	}
@@ -235,7 +253,9 @@ static int batch_write(FILE *f, const struct judge_conf *j, struct judge_job *jo
 	struct strbuf sb = STRBUF_INIT;
 	strbuf_addstr(&sb, "{\"custom_id\":");
 	jsonw_string(&sb, id, strlen(id));
-	strbuf_addstr(&sb, ",\"method\":\"POST\",\"url\":\"/v1/chat/completions\",\"body\":");
+	strbuf_addstr(&sb, ",\"method\":\"POST\",\"url\":");
+	jsonw_string(&sb, ops->batch_url, strlen(ops->batch_url));
+	strbuf_addstr(&sb, ",\"body\":");
 	jsonw_value(&sb, body);
 	strbuf_addstr(&sb, "}\n");
 	json_decref(body);
@@ -303,7 +323,127 @@ static void batch_answer(const struct judge_conf *j, struct judge_job *job, json
 	free(text);
 }
 
-int cli_judge(int argc, char **argv)
+/* ---- one run and judge ----------------------------------------------------- */
+
+static struct pending *pending_add(struct judge_batch *b, struct run *r, const struct judge_conf *j)
+{
+	struct pending *p = xcalloc(1, sizeof(*p));
+	p->run = r;
+	p->j = j;
+	if (b->tail)
+		b->tail->next = p;
+	else
+		b->head = p;
+	b->tail = p;
+	return p;
+}
+
+static void batch_id_of(const struct judge_batch *b, const struct pending *p, char *out, size_t n)
+{
+	batch_id(p->key, (size_t)(p->j - b->cfg->judges), out, n);
+}
+
+/* --batch-out: the first request goes to the file instead of the provider. */
+static void judge_to_batch_file(struct judge_batch *b, struct pending *p)
+{
+	char id[64], err[1024];
+	batch_id_of(b, p, id, sizeof id);
+	if (batch_write(b->bout, p->j, p->job, id, err, sizeof err) < 0) {
+		judge_job_fail(p->job, err);
+		b->errors++;
+	} else {
+		b->nbatch++;
+		p->batched = true;
+	}
+	p->done = true;
+	b->done++;
+}
+
+/* --batch-in: the answer comes from the file; a second step (a reason) is
+ * asked live. */
+static void judge_from_batch_file(struct judge_batch *b, struct pending *p)
+{
+	char id[64];
+	batch_id_of(b, p, id, sizeof id);
+	json_t *resp = json_object_get(b->bin, id);
+	if (!resp)
+		judge_job_fail(p->job, "no answer for it in the batch output");
+	else
+		batch_answer(p->j, p->job, resp);
+	if (judge_job_done(p->job)) {
+		judge_runner_keep(b->runner, p->j, p->run, p->key, p->job);
+		on_done(b, p->job, (uint64_t)(uintptr_t)p);
+	} else {
+		judge_runner_submit(b->runner, p->j, p->run, p->job, p->key, (uint64_t)(uintptr_t)p,
+		                    on_done, b);
+	}
+}
+
+static void judge_one(struct judge_batch *b, struct run *r, const struct judge_conf *j)
+{
+	struct pending *p = pending_add(b, r, j);
+	enum judge_start how = judge_runner_prepare(b->runner, j, r, &p->job, p->key);
+	if (how == JUDGE_CACHED || how == JUDGE_SKIPPED) {
+		p->done = true;
+		b->done++;
+		if (how == JUDGE_CACHED)
+			b->cached++;
+	} else if (b->bout) {
+		judge_to_batch_file(b, p);
+	} else if (b->bin) {
+		judge_from_batch_file(b, p);
+	} else {
+		judge_runner_submit(b->runner, j, r, p->job, p->key, (uint64_t)(uintptr_t)p, on_done, b);
+	}
+}
+
+/* A record that does not parse: its lines, in order after what came before. */
+static void judge_unreadable(struct judge_batch *b, struct dataset *ds, size_t i, const char *err)
+{
+	fprintf(stderr, "tcreview judge: %s\n", err);
+	while (b->head)
+		pump(b, 50);
+	char src[512];
+	record_source(ds, &ds->recs[i], src, sizeof src);
+	for (size_t k = 0; k < b->nuse; k++)
+		write_unreadable(src, b->use[k], err);
+	b->done += b->nuse;
+	b->errors += b->nuse;
+}
+
+static void judge_runs(struct judge_batch *b, struct dataset *ds, const struct format_ops *forced,
+                       long limit)
+{
+	b->tty = isatty(2);
+	b->started = (now_ms() / 1e3);
+	dataset_index_all(ds);
+	size_t nruns = limit >= 0 && (size_t)limit < ds->nrecs ? (size_t)limit : ds->nrecs;
+	b->total = nruns * b->nuse;
+	char err[1024];
+	for (size_t i = 0; i < nruns; i++) {
+		struct run *r = dataset_load_run(ds, &ds->recs[i], forced, b->cfg->run_id_path, err,
+		                                 sizeof err);
+		if (!r) {
+			judge_unreadable(b, ds, i, err);
+			continue;
+		}
+		for (size_t k = 0; k < b->nuse; k++)
+			judge_one(b, r, b->use[k]);
+		flush_done(b);
+		/* Read ahead only as far as the client can use. */
+		while (judge_client_pending(b->client) > (size_t)b->concurrency * 4)
+			pump(b, 50);
+	}
+	while (judge_client_pending(b->client) > 0 || b->head)
+		pump(b, 50);
+	progress(b, true);
+}
+
+/* ---- the command -------------------------------------------------------------- */
+
+/* EXIT_DONE to go on; otherwise what to exit with (-h is EXIT_DONE too,
+ * with *stop set). */
+static int parse_flags(int argc, char **argv, struct judge_flags *f, bool *stop)
 {
 	static const struct option longopts[] = {
 		{ "config", required_argument, NULL, 'c' },
@@ -319,38 +459,42 @@ int cli_judge(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *config = NULL, *expect = NULL, *format = NULL, *ca_file = NULL;
-	const char *batch_out = NULL, *batch_in = NULL;
-	const char *only[32];
-	size_t nonly = 0;
-	long concurrency = 8, limit = -1;
-	bool refresh = false;
+	memset(f, 0, sizeof *f);
+	f->concurrency = 8;
+	f->limit = -1;
+	*stop = false;
 	int ch;
 	optind = 1;
 	while ((ch = getopt_long(argc, argv, "c:h", longopts, NULL)) != -1) {
 		switch (ch) {
-		case 'c': config = optarg; break;
+		case 'c': f->config = optarg; break;
 		case 'J':
-			if (nonly < 32)
-				only[nonly++] = optarg;
+			if (f->nonly < 32)
+				f->only[f->nonly++] = optarg;
 			break;
-		case 'C': concurrency = strtol(optarg, NULL, 10); break;
-		case 'L': limit = strtol(optarg, NULL, 10); break;
-		case 'R': refresh = true; break;
-		case 'E': expect = optarg; break;
-		case 'F': format = optarg; break;
-		case 'A': ca_file = optarg; break;
-		case 'O': batch_out = optarg; break;
-		case 'I': batch_in = optarg; break;
+		case 'C': f->concurrency = strtol(optarg, NULL, 10); break;
+		case 'L': f->limit = strtol(optarg, NULL, 10); break;
+		case 'R': f->refresh = true; break;
+		case 'E': f->expect = optarg; break;
+		case 'F': f->format = optarg; break;
+		case 'A': f->ca_file = optarg; break;
+		case 'O': f->batch_out = optarg; break;
+		case 'I': f->batch_in = optarg; break;
 		case 'h':
 			judge_usage(stdout);
+			*stop = true;
 			return EXIT_DONE;
 		default:
 			judge_usage(stderr);
 			return EXIT_USAGE;
 		}
 	}
-	if (concurrency < 1 || concurrency > 256) {
+	return EXIT_DONE;
+}
+
+static int check_flags(const struct judge_flags *f, int argc)
+{
+	if (f->concurrency < 1 || f->concurrency > 256) {
 		fprintf(stderr, "tcreview judge: --concurrency takes 1..256\n");
 		return EXIT_USAGE;
 	}
@@ -358,175 +502,123 @@ int cli_judge(int argc, char **argv)
 		fprintf(stderr, "tcreview judge: no input files\n");
 		return EXIT_USAGE;
 	}
-	struct config c;
-	if (cli_load_config(&c, config) < 0)
-		return EXIT_USAGE;
-	int rc = EXIT_DONE;
-	struct expectations *ex = NULL;
-	struct dataset ds = { 0 };
-	struct judge_batch b = { 0 };
-	FILE *bout = NULL;
-	json_t *bin = NULL;
-	size_t nbatch = 0;
-	const struct judge_conf *use[64];
-	size_t nuse = 0;
-	for (size_t i = 0; i < c.njudges && nuse < 64; i++) {
-		bool want = nonly == 0;
-		for (size_t k = 0; k < nonly; k++)
-			if (!strcmp(only[k], c.judges[i].id))
+	return EXIT_DONE;
+}
+
+/* The judges --judge names (all without it), in configuration order. */
+static int pick_judges(const struct config *c, const struct judge_flags *f, struct judge_batch *b)
+{
+	for (size_t i = 0; i < c->njudges && b->nuse < 64; i++) {
+		bool want = f->nonly == 0;
+		for (size_t k = 0; k < f->nonly; k++)
+			if (!strcmp(f->only[k], c->judges[i].id))
 				want = true;
 		if (want)
-			use[nuse++] = &c.judges[i];
+			b->use[b->nuse++] = &c->judges[i];
 	}
-	for (size_t k = 0; k < nonly; k++) {
+	for (size_t k = 0; k < f->nonly; k++) {
 		bool found = false;
-		for (size_t i = 0; i < c.njudges; i++)
-			found |= !strcmp(only[k], c.judges[i].id);
+		for (size_t i = 0; i < c->njudges; i++)
+			found |= !strcmp(f->only[k], c->judges[i].id);
 		if (!found) {
-			fprintf(stderr, "tcreview judge: no judge '%s' in the configuration\n", only[k]);
-			rc = EXIT_USAGE;
-			goto out;
+			fprintf(stderr, "tcreview judge: no judge '%s' in the configuration\n", f->only[k]);
+			return EXIT_USAGE;
 		}
 	}
-	if (nuse == 0) {
+	if (b->nuse == 0) {
 		fprintf(stderr, "tcreview judge: no judges configured (judges: in the YAML)\n");
-		rc = EXIT_USAGE;
-		goto out;
+		return EXIT_USAGE;
 	}
-	const struct format_ops *forced = NULL;
-	rc = cli_setup("tcreview judge", &c, format, expect, &forced, &ex);
-	if (rc != EXIT_DONE)
-		goto out;
+	return EXIT_DONE;
+}
+
+static int open_runner(struct judge_batch *b, const struct judge_flags *f, const char *first,
+                       const struct expectations *ex)
+{
+	struct judge_runner_opts ro = {
+		.concurrency = (int)f->concurrency, .ca_file = f->ca_file, .refresh = f->refresh,
+		.first_input = first, .expect = ex,
+	};
 	char err[1024];
-	if (dataset_open(&ds, argv + optind, (size_t)(argc - optind), err, sizeof err) < 0) {
+	b->runner = judge_runner_new(&ro, err, sizeof err);
+	if (!b->runner) {
 		fprintf(stderr, "tcreview judge: %s\n", err);
-		rc = EXIT_INPUT;
-		goto out;
+		return EXIT_USAGE;
 	}
-	/* standard input has nowhere to keep a cache beside it */
-	if (strcmp(argv[optind], "-") != 0) {
-		char cache_path[4096];
-		snprintf(cache_path, sizeof cache_path, "%s.judgements.jsonl", argv[optind]);
-		b.cache = judge_cache_open(cache_path, err, sizeof err);
-		if (!b.cache)
-			fprintf(stderr, "tcreview judge: %s (verdicts will not be cached)\n", err);
-	}
-	struct judge_client_opts co = { .concurrency = (int)concurrency, .ca_file = ca_file };
-	b.client = judge_client_new(&co, err, sizeof err);
-	if (!b.client) {
-		fprintf(stderr, "tcreview judge: %s\n", err);
-		rc = EXIT_USAGE;
-		goto out;
-	}
-	if (batch_out && batch_in) {
+	if (judge_runner_cache_error(b->runner))
+		fprintf(stderr, "tcreview judge: %s (verdicts will not be cached)\n",
+		        judge_runner_cache_error(b->runner));
+	b->client = judge_runner_client(b->runner);
+	b->concurrency = f->concurrency;
+	return EXIT_DONE;
+}
+
+static int open_batch_files(struct judge_batch *b, const struct judge_flags *f)
+{
+	if (f->batch_out && f->batch_in) {
 		fprintf(stderr, "tcreview judge: --batch-out and --batch-in are two steps; give one\n");
-		rc = EXIT_USAGE;
-		goto out;
+		return EXIT_USAGE;
 	}
-	if (batch_out && !(bout = fopen(batch_out, "w"))) {
-		fprintf(stderr, "tcreview judge: %s: cannot write it\n", batch_out);
-		rc = EXIT_INPUT;
-		goto out;
+	if (f->batch_out && !(b->bout = fopen(f->batch_out, "w"))) {
+		fprintf(stderr, "tcreview judge: %s: cannot write it\n", f->batch_out);
+		return EXIT_INPUT;
 	}
-	if (batch_in && !(bin = batch_read(batch_in, err, sizeof err))) {
+	char err[1024];
+	if (f->batch_in && !(b->bin = batch_read(f->batch_in, err, sizeof err))) {
 		fprintf(stderr, "tcreview judge: %s\n", err);
-		rc = EXIT_INPUT;
-		goto out;
+		return EXIT_INPUT;
 	}
-	b.tty = isatty(2);
-	b.started = (now_ms() / 1e3);
-	dataset_index_all(&ds);
-	size_t nruns = limit >= 0 && (size_t)limit < ds.nrecs ? (size_t)limit : ds.nrecs;
-	b.total = nruns * nuse;
-	for (size_t i = 0; i < nruns; i++) {
-		struct run *r = dataset_load_run(&ds, &ds.recs[i], forced, c.run_id_path, err, sizeof err);
-		if (!r) {
-			fprintf(stderr, "tcreview judge: %s\n", err);
-			/* in order: what came before it is written first */
-			while (b.head)
-				pump(&b, 50);
-			char src[512];
-			record_source(&ds, &ds.recs[i], src, sizeof src);
-			for (size_t k = 0; k < nuse; k++)
-				write_unreadable(src, use[k], err);
-			b.done += nuse;
-			b.errors += nuse;
-			continue;
-		}
-		json_t *expected = NULL;
-		char why[256];
-		if (ex && !r->load_error)
-			expected = expect_lookup(ex, r->record, why, sizeof why);
-		for (size_t k = 0; k < nuse; k++) {
-			struct pending *p = calloc(1, sizeof(*p));
-			p->run = r;
-			p->j = use[k];
-			p->job = judge_job_new(use[k], r, expected);
-			judge_cache_key(r, use[k], p->key);
-			if (b.tail)
-				b.tail->next = p;
-			else
-				b.head = p;
-			b.tail = p;
-			const struct verdict *hit = (!refresh && b.cache) ? judge_cache_get(b.cache, p->key) : NULL;
-			if (hit) {
-				judge_job_set_verdict(p->job, hit);
-				p->done = true;
-				b.done++;
-				b.cached++;
-			} else if (judge_job_done(p->job)) {
-				p->done = true;            /* skipped: nothing to ask */
-				b.done++;
-			} else if (bout) {
-				char id[64];
-				batch_id(p->key, (size_t)(use[k] - c.judges), id, sizeof id);
-				if (batch_write(bout, use[k], p->job, id, err, sizeof err) < 0) {
-					judge_job_fail(p->job, err);
-					b.errors++;
-				} else {
-					nbatch++;
-					p->batched = true;
-				}
-				p->done = true;
-				b.done++;
-			} else if (bin) {
-				char id[64];
-				batch_id(p->key, (size_t)(use[k] - c.judges), id, sizeof id);
-				json_t *resp = json_object_get(bin, id);
-				if (!resp)
-					judge_job_fail(p->job, "no answer for it in the batch output");
-				else
-					batch_answer(use[k], p->job, resp);
-				if (judge_job_done(p->job)) {
-					on_done(&b, p->job, (uint64_t)(uintptr_t)p);
-				} else {
-					/* a second step (a reason) is asked live */
-					judge_client_submit(b.client, use[k], p->job, (uint64_t)(uintptr_t)p, on_done, &b);
-				}
-			} else {
-				judge_client_submit(b.client, use[k], p->job, (uint64_t)(uintptr_t)p, on_done, &b);
-			}
-		}
-		flush_done(&b);
-		/* Read ahead only as far as the client can use. */
-		while (judge_client_pending(b.client) > (size_t)concurrency * 4)
-			pump(&b, 50);
+	return EXIT_DONE;
+}
+
+/* Opens what judging needs (the dataset, the runner, batch files) and judges. */
+static int judge_inputs(struct judge_batch *b, const struct judge_flags *f, char **files,
+                        size_t nfiles, const struct format_ops *forced, const struct expectations *ex)
+{
+	struct dataset ds = { 0 };
+	char err[1024];
+	if (dataset_open(&ds, files, nfiles, err, sizeof err) < 0) {
+		fprintf(stderr, "tcreview judge: %s\n", err);
+		return EXIT_INPUT;
 	}
-	while (judge_client_pending(b.client) > 0 || b.head)
-		pump(&b, 50);
-	progress(&b, true);
-	if (bout)
-		fprintf(stderr, "tcreview judge: wrote %zu request%s to %s; submit it to the Batch API, "
-		        "then read its output with --batch-in\n", nbatch, nbatch == 1 ? "" : "s", batch_out);
-	if (b.errors)
-		rc = EXIT_DONE;
-out:
-	if (bout)
-		fclose(bout);
-	json_decref(bin);
-	judge_client_free(b.client);
-	judge_cache_close(b.cache);
+	int rc = open_runner(b, f, files[0], ex);
+	if (rc == EXIT_DONE)
+		rc = open_batch_files(b, f);
+	if (rc == EXIT_DONE) {
+		judge_runs(b, &ds, forced, f->limit);
+		if (b->bout)
+			fprintf(stderr, "tcreview judge: wrote %zu request%s to %s; submit it to the Batch "
+			        "API, then read its output with --batch-in\n", b->nbatch,
+			        b->nbatch == 1 ? "" : "s", f->batch_out);
+	}
+	if (b->bout)
+		fclose(b->bout);
+	json_decref(b->bin);
+	judge_runner_free(b->runner);
 	dataset_close(&ds);
+	return rc;
+}
+
+int cli_judge(int argc, char **argv)
+{
+	struct judge_flags f;
+	bool stop;
+	int rc = parse_flags(argc, argv, &f, &stop);
+	if (rc != EXIT_DONE || stop)
+		return rc;
+	if ((rc = check_flags(&f, argc)) != EXIT_DONE)
+		return rc;
+	struct config c;
+	if (cli_load_config(&c, f.config) < 0)
+		return EXIT_USAGE;
+	struct expectations *ex = NULL;
+	struct judge_batch b = { .cfg = &c };
+	const struct format_ops *forced = NULL;
+	rc = pick_judges(&c, &f, &b);
+	if (rc == EXIT_DONE)
+		rc = cli_setup("tcreview judge", &c, f.format, f.expect, &forced, &ex);
+	if (rc == EXIT_DONE)
+		rc = judge_inputs(&b, &f, argv + optind, (size_t)(argc - optind), forced, ex);
 	expect_free(ex);
 	config_free(&c);
 	return rc;

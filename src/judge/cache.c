@@ -289,6 +289,15 @@ static int read_all(struct judge_cache *c)
 
 /* ---- the interface ---------------------------------------------------------- */
 
+char *judge_cache_path(const char *first_input)
+{
+	if (!first_input || !*first_input || !strcmp(first_input, "-"))
+		return NULL;
+	struct strbuf sb = STRBUF_INIT;
+	strbuf_addf(&sb, "%s.judgements.jsonl", first_input);
+	return strbuf_detach(&sb);
+}
+
 struct judge_cache *judge_cache_open(const char *path, char *err, size_t errlen)
 {
 	int fd = open(path, O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC, 0644);

@@ -91,62 +91,6 @@ int rubric_check_prompt(const struct rubric_ops *ops, const char *text, int *lin
 	return 0;
 }
 
-/* ---- providers ---------------------------------------------------------- */
-
-static const struct {
-	const char *prefix;
-	enum provider_kind kind;
-} prefixes[] = {
-	{ "openai/", PROVIDER_OPENAI },
-	{ "ollama/", PROVIDER_OLLAMA },
-	{ "azure/", PROVIDER_AZURE },
-	{ "anthropic/", PROVIDER_ANTHROPIC },
-};
-
-int judge_parse_model(const char *model, bool has_base_url, enum provider_kind *kind,
-                      const char **rest)
-{
-	for (size_t i = 0; i < sizeof prefixes / sizeof prefixes[0]; i++) {
-		size_t n = strlen(prefixes[i].prefix);
-		if (strncmp(model, prefixes[i].prefix, n) == 0) {
-			if (!model[n])
-				return -1;
-			*kind = prefixes[i].kind;
-			*rest = model + n;
-			return 0;
-		}
-	}
-	/* Servers that speak OpenAI's protocol name models as they like
-	 * ("meta-llama/Llama-3.1-8B"), so the whole name is theirs. */
-	if (!has_base_url)
-		return -1;
-	*kind = PROVIDER_COMPAT;
-	*rest = model;
-	return 0;
-}
-
-const char *judge_provider_prefix(enum provider_kind p)
-{
-	for (size_t i = 0; i < sizeof prefixes / sizeof prefixes[0]; i++)
-		if (prefixes[i].kind == p)
-			return prefixes[i].prefix;
-	return "";
-}
-
-bool judge_structured_output(enum provider_kind p)
-{
-	switch (p) {
-	case PROVIDER_OPENAI:
-	case PROVIDER_AZURE:
-	case PROVIDER_OLLAMA:
-		return true;
-	case PROVIDER_COMPAT:       /* unknown servers may refuse response_format */
-	case PROVIDER_ANTHROPIC:    /* the Messages API has no response format */
-		return false;
-	}
-	return false;
-}
-
 /* ---- scales ------------------------------------------------------------- */
 
 enum score_scale judge_scale(const struct judge_conf *j)

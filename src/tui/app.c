@@ -123,7 +123,7 @@ static unsigned judge_menu(struct tui *t)
  * clears the message. */
 static unsigned cancel(struct tui *t)
 {
-	if (t->jpending && tui_judges_cancel(t))
+	if (t->judging.pending && tui_judges_cancel(t))
 		return REDRAW_ALL;
 	if (t->help.shown) {
 		t->help.shown = false;
@@ -377,14 +377,14 @@ static void script_turn(struct tui *t, bool busy)
 		review_step(t->rv, 50);
 		t->dirty |= REDRAW_LIST | REDRAW_STATUS;
 	}
-	if (t->jpending) {
+	if (t->judging.pending) {
 		struct pollfd jfds[64];
 		int jt;
 		int nj = tui_judges_pollfds(t, jfds, 64, &jt);
 		poll(jfds, (nfds_t)nj, t->script.waiting ? (jt < 0 ? 10 : jt) : 0);
 		tui_judges_run(t);
 	}
-	if (t->script.waiting && t->jpending)
+	if (t->script.waiting && t->judging.pending)
 		return;
 	t->script.waiting = false;
 	handle_script_line_keys(t);
@@ -402,7 +402,7 @@ static int terminal_turn(struct tui *t, bool busy)
 	int pr = poll(pfds, (nfds_t)(1 + nj), busy ? 0 : jtimeout);
 	if (pr < 0 && errno != EINTR)
 		return -1;
-	if (t->jpending) {
+	if (t->judging.pending) {
 		tui_judges_run(t);
 		t->dirty |= REDRAW_LIST | REDRAW_VERDICTS | REDRAW_STATUS;   /* the spinner */
 	}

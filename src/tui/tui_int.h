@@ -7,6 +7,7 @@
 #include <stdio.h>
 
 #include "util/strbuf.h"
+#include "review/judging.h"
 #include "tui/tui.h"
 
 /* What a handler says must be drawn again (handlers never draw). */
@@ -106,12 +107,8 @@ struct tui {
 	struct { long iterations, max_iterations; double last_busy_draw; } loop;
 	struct { FILE *f; bool first_done; double started_ms; } trace;  /* TCR_TRACE */
 
-	struct judge_client *jclient;   /* NULL without judges */
-	struct judge_cache *jcache;
+	struct judging judging;     /* the judges asked from the screen */
 	const char *ca_file;
-	size_t jpending;            /* judge jobs in flight */
-	struct judge_asked *jasked; /* those jobs, freed at close if still unanswered */
-	size_t jfilled;             /* the entry whose cached judge verdicts were looked up */
 };
 
 /* A pane: what it is called, how it is fitted to its rectangle and drawn,

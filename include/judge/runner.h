@@ -1,0 +1,79 @@
+/* runner.h - the one judging path, used by `tcreview judge` and the screen.
+ *
+ * For one run and one judge:
+ *   expectation lookup -> job -> skipped? -> cache key -> cached verdict?
+ *   -> request (judge_client) -> verdict -> cache put
+ * The cache lives beside the first input (judge_cache_path); standard input
+ * has none. The runner owns the client and the cache; jobs stay the
+ * caller's (free them once finished: after done for a job that was sent).
+ */
+#ifndef TCR_JUDGE_RUNNER_H
+#define TCR_JUDGE_RUNNER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "judge/cache.h"
+#include "judge/client.h"
+#include "judge/judge.h"
+#include "runs/expect.h"
+#include "runs/run.h"
+
+struct judge_runner_opts {
+	int concurrency;                    /* requests in flight per provider (default 8) */
+	const char *ca_file;                /* a private CA, or NULL */
+	double timeout_s;                   /* overrides the judges' own when > 0 */
+	FILE *trace;                        /* NULL, or where requests are described */
+	bool refresh;                       /* ask again even when a verdict is cached */
+	const char *first_input;            /* the cache goes beside it; NULL or "-": no cache */
+	const struct expectations *expect;  /* NULL: no expectations */
+};
+
+struct judge_runner;
+
+/* The client and the cache. NULL with a reason when the client cannot
+ * start; a cache that cannot be opened is not fatal (judge_runner_cache_error). */
+struct judge_runner *judge_runner_new(const struct judge_runner_opts *o, char *err, size_t errlen);
+/* Unanswered jobs are dropped without their done callback (they are the
+ * caller's to free). */
+void judge_runner_free(struct judge_runner *r);
+/* "PATH: reason" when the cache could not be opened, else NULL. */
+const char *judge_runner_cache_error(const struct judge_runner *r);
+struct judge_cache *judge_runner_cache(const struct judge_runner *r);
+/* For polling, running, cancelling and counting (judge_client_*). */
+struct judge_client *judge_runner_client(const struct judge_runner *r);
+
+enum judge_start {
+	JUDGE_CACHED,       /* the job is finished with the cached verdict */
+	JUDGE_SKIPPED,      /* the rubric does not apply: finished, skipped */
+	JUDGE_TO_ASK,       /* prepared: it needs requests */
+	JUDGE_ASKED,        /* sent: done is called when it is finished */
+};
+
+/* Every step up to the request: the job (in *job, the caller's) and the
+ * cache key (into key). A cached verdict is used unless opts.refresh. */
+enum judge_start judge_runner_prepare(struct judge_runner *r, const struct judge_conf *j,
+                                      const struct run *run, struct judge_job **job, char key[17]);
+/* Sends a prepared job. Once it is finished its verdict, unless an error,
+ * goes to the cache, then done(ctx, job, tag) is called. The run need not
+ * outlive the request. tag groups jobs for judge_client_cancel. */
+void judge_runner_submit(struct judge_runner *r, const struct judge_conf *j, const struct run *run,
+                         struct judge_job *job, const char key[17], uint64_t tag,
+                         judge_done_fn done, void *ctx);
+/* prepare, then submit when there is something to ask: JUDGE_CACHED,
+ * JUDGE_SKIPPED (no callback; the job is finished) or JUDGE_ASKED. */
+enum judge_start judge_runner_start(struct judge_runner *r, const struct judge_conf *j,
+                                    const struct run *run, uint64_t tag, judge_done_fn done,
+                                    void *ctx, struct judge_job **job);
+/* Puts a finished job's verdict into the cache unless it is an error (for
+ * a job answered without the client, as from a batch file). 0, or -1. */
+int judge_runner_keep(struct judge_runner *r, const struct judge_conf *j, const struct run *run,
+                      const char key[17], const struct judge_job *job);
+/* The cached verdict for a run and judge, or NULL (also under refresh:
+ * this is for showing what was judged before, not for deciding to ask). */
+const struct verdict *judge_runner_cached(const struct judge_runner *r, const struct judge_conf *j,
+                                          const struct run *run);
+
+#endif

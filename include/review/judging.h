@@ -1,0 +1,57 @@
+/* judging.h - LLM judges asked from the review session: which jobs are in
+ * flight, their answers into the session's judge cells, cached verdicts
+ * shown when a run is looked at. No curses: the screen polls the sockets
+ * (judging_pollfds), runs the client (judging_run) and shows the notes
+ * these calls hand back on its status line. */
+#ifndef TCR_REVIEW_JUDGING_H
+#define TCR_REVIEW_JUDGING_H
+
+#include <poll.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "review/session.h"
+
+/* What the status line should say; text "" when nothing. */
+struct judging_note {
+	bool error;
+	char text[512];
+};
+
+struct judging_asked;
+struct judge_runner;
+
+struct judging {
+	struct review *rv;
+	struct judge_runner *runner;    /* NULL without judges */
+	size_t pending;                 /* jobs in flight */
+	struct judging_asked *asked;    /* those jobs, freed at close if still unanswered */
+	size_t filled;                  /* the entry whose cached verdicts were looked up */
+	size_t answered;                /* jobs finished since the last judging_run */
+	struct judging_note last;       /* what the last answer says */
+};
+
+/* Opens the runner (the client, and the cache beside the first input)
+ * when the configuration has judges. -1 with a reason when the client
+ * cannot start; a cache that cannot be opened is only a note. */
+int  judging_open(struct judging *jg, struct review *rv, const char *ca_file,
+                  struct judging_note *note, char *err, size_t errlen);
+/* Drops unanswered jobs. */
+void judging_close(struct judging *jg);
+/* Shows the cached verdicts of a run once it is looked at (once per run:
+ * a miss stays a miss until asked). True when a cell changed. */
+bool judging_fill(struct judging *jg, size_t entry);
+/* Asks judge `which` (every judge when which < 0) about the run under the
+ * cursor. Judges already answering are left alone; asking after an answer
+ * or a failure asks again. True when cells changed (false: only the note). */
+bool judging_ask(struct judging *jg, long which, struct judging_note *note);
+/* Cancels the requests about the run under the cursor; how many. */
+size_t judging_cancel(struct judging *jg, struct judging_note *note);
+/* For the event loop: the client's sockets and when it next needs to run
+ * (-1: no need); 0 fds when nothing is pending. */
+int  judging_pollfds(struct judging *jg, struct pollfd *fds, int max, int *timeout_ms);
+/* Advances requests; answers land in the judge cells. Returns how many
+ * jobs finished, with the last one's note (when any). */
+size_t judging_run(struct judging *jg, struct judging_note *note);
+
+#endif

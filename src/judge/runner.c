@@ -1,0 +1,205 @@
+/* runner.c - the one judging path: expectation, job, skip, cache key,
+ * cached verdict, request, cache put.
+ *
+ * A sent job is wrapped in a `sent` record holding what the cache line
+ * needs (the key and the run's id), so the run may leave memory while the
+ * request is in flight (the screen's run cache evicts runs as the cursor
+ * moves). */
+#include "judge/runner.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/xalloc.h"
+
+struct sent {
+	struct judge_runner *r;
+	const struct judge_conf *j;
+	char key[17];
+	char *run_id;
+	judge_done_fn done;
+	void *ctx;
+	struct sent *prev, *next;   /* r->sent: not answered yet */
+};
+
+struct judge_runner {
+	struct judge_client *client;
+	struct judge_cache *cache;
+	char *cache_error;
+	bool refresh;
+	const struct expectations *expect;
+	struct sent *sent;
+};
+
+static void open_cache(struct judge_runner *r, const char *first_input)
+{
+	char *path = judge_cache_path(first_input);
+	if (!path)
+		return;
+	char err[1024];
+	r->cache = judge_cache_open(path, err, sizeof err);
+	if (!r->cache)
+		r->cache_error = xstrdup(err);
+	free(path);
+}
+
+struct judge_runner *judge_runner_new(const struct judge_runner_opts *o, char *err, size_t errlen)
+{
+	struct judge_client_opts co = {
+		.concurrency = o->concurrency, .ca_file = o->ca_file,
+		.timeout_s = o->timeout_s, .trace = o->trace,
+	};
+	struct judge_client *client = judge_client_new(&co, err, errlen);
+	if (!client)
+		return NULL;
+	struct judge_runner *r = xcalloc(1, sizeof *r);
+	r->client = client;
+	r->refresh = o->refresh;
+	r->expect = o->expect;
+	open_cache(r, o->first_input);
+	return r;
+}
+
+static void sent_unlink(struct judge_runner *r, struct sent *s)
+{
+	if (s->prev)
+		s->prev->next = s->next;
+	else
+		r->sent = s->next;
+	if (s->next)
+		s->next->prev = s->prev;
+	s->prev = s->next = NULL;
+}
+
+static void sent_free(struct sent *s)
+{
+	free(s->run_id);
+	free(s);
+}
+
+void judge_runner_free(struct judge_runner *r)
+{
+	if (!r)
+		return;
+	judge_client_free(r->client);
+	while (r->sent) {
+		struct sent *s = r->sent;
+		sent_unlink(r, s);
+		sent_free(s);
+	}
+	judge_cache_close(r->cache);
+	free(r->cache_error);
+	free(r);
+}
+
+const char *judge_runner_cache_error(const struct judge_runner *r)
+{
+	return r->cache_error;
+}
+
+struct judge_cache *judge_runner_cache(const struct judge_runner *r)
+{
+	return r->cache;
+}
+
+struct judge_client *judge_runner_client(const struct judge_runner *r)
+{
+	return r->client;
+}
+
+enum judge_start judge_runner_prepare(struct judge_runner *r, const struct judge_conf *j,
+                                      const struct run *run, struct judge_job **job, char key[17])
+{
+	json_t *expected = NULL;
+	char why[256];
+	if (r->expect && !run->load_error)
+		expected = expect_lookup(r->expect, run->record, why, sizeof why);
+	*job = judge_job_new(j, run, expected);
+	judge_cache_key(run, j, key);
+	const struct verdict *hit = !r->refresh && r->cache ? judge_cache_get(r->cache, key) : NULL;
+	if (hit) {
+		judge_job_set_verdict(*job, hit);
+		return JUDGE_CACHED;
+	}
+	/* The rubric does not apply to this run: nothing to ask. */
+	if (judge_job_done(*job))
+		return JUDGE_SKIPPED;
+	return JUDGE_TO_ASK;
+}
+
+/* The cache line names the run only by its id. */
+static void put_verdict(struct judge_runner *r, const struct judge_conf *j, const char *key,
+                        const char *run_id, const struct judge_job *job)
+{
+	if (!r->cache)
+		return;
+	struct verdict v;
+	judge_job_verdict(job, &v);
+	if (v.status != VERDICT_ERROR) {
+		struct run id_only = { .id = run_id };
+		char err[256];
+		judge_cache_put(r->cache, key, &id_only, j, &v, err, sizeof err);
+	}
+	verdict_clear(&v);
+}
+
+static void on_answered(void *ctx, struct judge_job *job, uint64_t tag)
+{
+	struct sent *s = ctx;
+	sent_unlink(s->r, s);
+	put_verdict(s->r, s->j, s->key, s->run_id, job);
+	judge_done_fn done = s->done;
+	void *dctx = s->ctx;
+	sent_free(s);
+	if (done)
+		done(dctx, job, tag);
+}
+
+void judge_runner_submit(struct judge_runner *r, const struct judge_conf *j, const struct run *run,
+                         struct judge_job *job, const char key[17], uint64_t tag,
+                         judge_done_fn done, void *ctx)
+{
+	struct sent *s = xcalloc(1, sizeof *s);
+	s->r = r;
+	s->j = j;
+	memcpy(s->key, key, 17);
+	s->run_id = xstrdup(run->id ? run->id : "");
+	s->done = done;
+	s->ctx = ctx;
+	s->next = r->sent;
+	if (s->next)
+		s->next->prev = s;
+	r->sent = s;
+	judge_client_submit(r->client, j, job, tag, on_answered, s);
+}
+
+enum judge_start judge_runner_start(struct judge_runner *r, const struct judge_conf *j,
+                                    const struct run *run, uint64_t tag, judge_done_fn done,
+                                    void *ctx, struct judge_job **job)
+{
+	char key[17];
+	enum judge_start how = judge_runner_prepare(r, j, run, job, key);
+	if (how != JUDGE_TO_ASK)
+		return how;
+	judge_runner_submit(r, j, run, *job, key, tag, done, ctx);
+	return JUDGE_ASKED;
+}
+
+int judge_runner_keep(struct judge_runner *r, const struct judge_conf *j, const struct run *run,
+                      const char key[17], const struct judge_job *job)
+{
+	if (!r->cache)
+		return -1;
+	put_verdict(r, j, key, run->id, job);
+	return 0;
+}
+
+const struct verdict *judge_runner_cached(const struct judge_runner *r, const struct judge_conf *j,
+                                          const struct run *run)
+{
+	if (!r->cache)
+		return NULL;
+	char key[17];
+	judge_cache_key(run, j, key);
+	return judge_cache_get(r->cache, key);
+}

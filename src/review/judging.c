@@ -1,0 +1,252 @@
+/* judging.c - the screen's LLM judging, without the screen: asked jobs,
+ * their answers into the session's judge cells, cached verdicts.
+ *
+ * Everything goes through judge/runner (one judging path with `tcreview
+ * judge`). The screen asks again when told to, so the runner is opened
+ * with refresh; cached verdicts are shown by judging_fill instead. Jobs
+ * are tagged entry + 1, so cancelling a run's requests is one call. */
+#include "review/judging.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "judge/runner.h"
+#include "util/clock.h"
+#include "util/xalloc.h"
+
+struct judging_asked {
+	struct judging *jg;
+	size_t entry, judge;
+	struct judging_asked *prev, *next;  /* jg->asked: the jobs not answered yet */
+	struct judge_job *job;
+};
+
+static void note_set(struct judging_note *note, bool error, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void note_set(struct judging_note *note, bool error, const char *fmt, ...)
+{
+	if (!note)
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(note->text, sizeof note->text, fmt, ap);
+	va_end(ap);
+	note->error = error;
+}
+
+static void note_clear(struct judging_note *note)
+{
+	if (note) {
+		note->text[0] = '\0';
+		note->error = false;
+	}
+}
+
+static void asked_unlink(struct judging *jg, struct judging_asked *a)
+{
+	if (a->prev)
+		a->prev->next = a->next;
+	else
+		jg->asked = a->next;
+	if (a->next)
+		a->next->prev = a->prev;
+	a->prev = a->next = NULL;
+}
+
+static const struct config *cfg_of(const struct judging *jg)
+{
+	return jg->rv->cfg;
+}
+
+int judging_open(struct judging *jg, struct review *rv, const char *ca_file,
+                 struct judging_note *note, char *err, size_t errlen)
+{
+	memset(jg, 0, sizeof *jg);
+	jg->rv = rv;
+	jg->filled = SIZE_MAX;
+	note_clear(note);
+	if (rv->cfg->njudges == 0)
+		return 0;
+	struct judge_runner_opts o = {
+		.concurrency = 8, .ca_file = ca_file, .refresh = true,
+		.first_input = rv->ds.nfiles ? rv->ds.files[0].path : NULL,
+		.expect = rv->ev.expect,
+	};
+	jg->runner = judge_runner_new(&o, err, errlen);
+	if (!jg->runner)
+		return -1;
+	if (judge_runner_cache_error(jg->runner))
+		note_set(note, true, "judge verdicts will not be kept: %s",
+		         judge_runner_cache_error(jg->runner));
+	return 0;
+}
+
+void judging_close(struct judging *jg)
+{
+	/* The runner drops unanswered jobs without calling back: they are ours. */
+	judge_runner_free(jg->runner);
+	jg->runner = NULL;
+	while (jg->asked) {
+		struct judging_asked *a = jg->asked;
+		asked_unlink(jg, a);
+		judge_job_free(a->job);
+		free(a);
+	}
+	jg->pending = 0;
+}
+
+bool judging_fill(struct judging *jg, size_t entry)
+{
+	if (!jg->runner || !judge_runner_cache(jg->runner) || entry == SIZE_MAX ||
+	    entry == jg->filled)
+		return false;
+	jg->filled = entry;
+	struct review *rv = jg->rv;
+	struct review_run *rr = review_run_at(rv, entry);
+	if (!rr || !rr->run)
+		return false;
+	bool changed = false;
+	for (size_t j = 0; j < cfg_of(jg)->njudges; j++) {
+		struct judge_cell *c = review_judge_cell(rv, entry, j);
+		if (!c || c->state != JUDGE_NONE)
+			continue;
+		const struct verdict *v = judge_runner_cached(jg->runner, &cfg_of(jg)->judges[j], rr->run);
+		if (v) {
+			review_judge_done(rv, entry, j, v);
+			changed = true;
+		}
+	}
+	return changed;
+}
+
+/* The note an answer leaves: its score, its error, or why it was skipped. */
+static void answer_note(struct judging_note *note, const char *id, const struct verdict *v)
+{
+	if (v->status == VERDICT_ERROR)
+		note_set(note, true, "%s: %s", id, v->message ? v->message : "failed");
+	else if (v->status == VERDICT_OK)
+		note_set(note, false, "%s answered: %g (%s)", id, v->score, v->passed ? "pass" : "fail");
+	else
+		note_set(note, false, "%s: skipped: %s", id, v->message ? v->message : "");
+}
+
+static void on_done(void *ctx, struct judge_job *job, uint64_t tag)
+{
+	struct judging_asked *a = ctx;
+	struct judging *jg = a->jg;
+	(void)tag;
+	asked_unlink(jg, a);
+	struct verdict v;
+	judge_job_verdict(job, &v);
+	review_judge_done(jg->rv, a->entry, a->judge, &v);
+	answer_note(&jg->last, cfg_of(jg)->judges[a->judge].id, &v);
+	verdict_clear(&v);
+	judge_job_free(job);
+	free(a);
+	jg->pending--;
+	jg->answered++;
+}
+
+/* A verdict that needs no request (the rubric does not apply). */
+static void answer_now(struct judging *jg, size_t entry, size_t judge, struct judge_job *job)
+{
+	struct verdict v;
+	judge_job_verdict(job, &v);
+	review_judge_done(jg->rv, entry, judge, &v);
+	verdict_clear(&v);
+	judge_job_free(job);
+}
+
+/* Asks one judge about the run; true when a request went out. */
+static bool ask_one(struct judging *jg, struct review_run *rr, size_t j)
+{
+	struct judging_asked *a = xcalloc(1, sizeof(*a));
+	a->jg = jg;
+	a->entry = rr->entry;
+	a->judge = j;
+	enum judge_start how = judge_runner_start(jg->runner, &cfg_of(jg)->judges[j], rr->run,
+	                                          (uint64_t)rr->entry + 1, on_done, a, &a->job);
+	if (how != JUDGE_ASKED) {
+		answer_now(jg, rr->entry, j, a->job);
+		free(a);
+		return false;
+	}
+	a->next = jg->asked;
+	if (a->next)
+		a->next->prev = a;
+	jg->asked = a;
+	review_judge_pending(jg->rv, rr->entry, j, now_ms());
+	jg->pending++;
+	return true;
+}
+
+bool judging_ask(struct judging *jg, long which, struct judging_note *note)
+{
+	struct review *rv = jg->rv;
+	if (cfg_of(jg)->njudges == 0) {
+		note_set(note, true, "no judge is configured (add judges: to the YAML)");
+		return false;
+	}
+	if (!jg->runner) {
+		note_set(note, true, "judges unavailable");
+		return false;
+	}
+	struct review_run *rr = review_current(rv);
+	if (!rr || !rr->run || rr->run->load_error) {
+		note_set(note, true, "this record could not be read; there is nothing to judge");
+		return false;
+	}
+	size_t asked = 0;
+	for (size_t j = 0; j < cfg_of(jg)->njudges; j++) {
+		if (which >= 0 && (size_t)which != j)
+			continue;
+		struct judge_cell *c = review_judge_cell(rv, rr->entry, j);
+		if (c->state == JUDGE_PENDING)
+			continue;
+		asked += ask_one(jg, rr, j);
+	}
+	if (asked)
+		note_set(note, false, "asking %zu judge%s (Esc cancels)", asked, asked == 1 ? "" : "s");
+	else
+		note_set(note, false, "nothing to ask");
+	return true;
+}
+
+size_t judging_cancel(struct judging *jg, struct judging_note *note)
+{
+	struct review *rv = jg->rv;
+	note_clear(note);
+	if (!jg->runner || review_view_count(rv) == 0)
+		return 0;
+	size_t entry = rv->view[review_cursor(rv)];
+	size_t n = judge_client_cancel(judge_runner_client(jg->runner), (uint64_t)entry + 1);
+	if (n)
+		note_set(note, false, "cancelled %zu judge request%s", n, n == 1 ? "" : "s");
+	jg->answered = 0;
+	return n;
+}
+
+int judging_pollfds(struct judging *jg, struct pollfd *fds, int max, int *timeout_ms)
+{
+	*timeout_ms = -1;
+	if (!jg->runner || jg->pending == 0)
+		return 0;
+	return judge_client_pollfds(judge_runner_client(jg->runner), fds, max, timeout_ms);
+}
+
+size_t judging_run(struct judging *jg, struct judging_note *note)
+{
+	note_clear(note);
+	jg->answered = 0;
+	if (!jg->runner || jg->pending == 0)
+		return 0;
+	judge_client_run(judge_runner_client(jg->runner));
+	size_t n = jg->answered;
+	if (n && note)
+		*note = jg->last;
+	jg->answered = 0;
+	return n;
+}
