@@ -34,6 +34,7 @@
 #include "judge/cache.h"
 #include "judge/client.h"
 #include "runs/run.h"
+#include "fake_server.h"
 
 #define KEY "sk-tcr-test-SECRET-0001"
 #define KEY_ENV "TCR_TEST_KEY"
@@ -138,32 +139,7 @@ void judge_job_verdict(const struct judge_job *job, struct verdict *out)
 
 /* ---- the fake server ------------------------------------------------------------ */
 
-struct server {
-	pid_t pid;
-	int port;
-	char log[320];
-};
-
-static struct server srv;
-
-static const char *fake_llm_path(char *buf, size_t n)
-{
-	const char *p = getenv("TCR_FAKE_LLM");
-	if (p && *p)
-		return p;
-	p = getenv("TCR_BUILDDIR");
-	if (p && *p) {
-		snprintf(buf, n, "%s/tests/fake_llm", p);
-		return buf;
-	}
-	/* Beside this test, which make builds into tests/ too. */
-	const char *slash = strrchr(argv0, '/');
-	if (slash)
-		snprintf(buf, n, "%.*s/fake_llm", (int)(slash - argv0), argv0);
-	else
-		snprintf(buf, n, "./fake_llm");
-	return buf;
-}
+static struct fake_server srv;
 
 static void write_file(const char *path, const char *text)
 {
@@ -195,69 +171,12 @@ static char *slurp(const char *path)
 
 static void server_start(const char *script)
 {
-	char bin[512], spath[320], ppath[320];
-	const char *fake = fake_llm_path(bin, sizeof bin);
-	if (access(fake, X_OK) != 0)
-		fail_msg("%s is not there (make check builds it)", fake);
-	snprintf(spath, sizeof spath, "%s/script.json", dir);
-	snprintf(ppath, sizeof ppath, "%s/port", dir);
-	snprintf(srv.log, sizeof srv.log, "%s/server.log", dir);
-	unlink(ppath);
-	unlink(srv.log);
-	write_file(spath, script);
-	pid_t pid = fork();
-	assert_true(pid >= 0);
-	if (pid == 0) {
-		/* Its chatter ("listening on ...") would clutter the test log. */
-		char epath[320];
-		snprintf(epath, sizeof epath, "%s/server.err", dir);
-		int efd = open(epath, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-		if (efd >= 0)
-			dup2(efd, 2);
-		execl(fake, fake, "--script", spath, "--log", srv.log, "--port-file", ppath,
-		      "--max-seconds", "40", (char *)NULL);
-		_exit(127);
-	}
-	srv.pid = pid;
-	for (int i = 0; i < 200; i++) {         /* 10 s at most */
-		char *p = slurp(ppath);
-		if (p && *p) {
-			srv.port = atoi(p);
-			free(p);
-			if (srv.port > 0)
-				return;
-		}
-		free(p);
-		int status;
-		if (waitpid(pid, &status, WNOHANG) == pid) {
-			srv.pid = 0;
-			char epath[320];
-			snprintf(epath, sizeof epath, "%s/server.err", dir);
-			char *e = slurp(epath);
-			print_error("%s", e ? e : "");
-			free(e);
-			fail_msg("fake_llm ended before it wrote its port");
-		}
-		usleep(50000);
-	}
-	fail_msg("fake_llm wrote no port in 10 s");
+	fake_server_start(&srv, argv0, dir, script);
 }
 
 static void server_stop(void)
 {
-	if (srv.pid <= 0)
-		return;
-	kill(srv.pid, SIGTERM);
-	for (int i = 0; i < 100; i++) {         /* 2 s, then no more asking */
-		if (waitpid(srv.pid, NULL, WNOHANG) == srv.pid) {
-			srv.pid = 0;
-			return;
-		}
-		usleep(20000);
-	}
-	kill(srv.pid, SIGKILL);
-	waitpid(srv.pid, NULL, 0);
-	srv.pid = 0;
+	fake_server_stop(&srv);
 }
 
 /* The requests the server logged, as an array. */

@@ -16,6 +16,7 @@
 
 #include "judge/judge.h"
 #include "judge/client.h"
+#include "judge/provider.h"
 
 #define KEY "sk-tcr-test-KEY-0123456789"
 
@@ -662,6 +663,71 @@ static void test_provider_names(void **st)
 	assert_string_equal(provider_name(PROVIDER_ANTHROPIC), "anthropic");
 }
 
+/* The table: every kind once, with what the rest of the program asks of it. */
+static void test_provider_table(void **st)
+{
+	(void)st;
+	static const enum provider_kind kinds[] = {
+		PROVIDER_OPENAI, PROVIDER_COMPAT, PROVIDER_OLLAMA, PROVIDER_AZURE, PROVIDER_ANTHROPIC,
+	};
+	size_t n = 0;
+	for (; provider_table[n]; n++) {
+		const struct provider_ops *ops = provider_table[n];
+		assert_ptr_equal(provider_of(ops->kind), ops);
+		assert_non_null(ops->prefix);
+		assert_non_null(ops->name);
+		assert_non_null(ops->id);
+		assert_non_null(ops->request);
+		assert_non_null(ops->reply);
+		/* a required key needs a variable to come from */
+		assert_true(!ops->key_required || ops->key_env);
+		/* only the compatible server, tried last, has no prefix */
+		assert_true(*ops->prefix || !provider_table[n + 1]);
+	}
+	assert_int_equal(n, sizeof kinds / sizeof *kinds);
+	for (size_t i = 0; i < n; i++)
+		assert_non_null(provider_of(kinds[i]));
+	assert_null(provider_of((enum provider_kind)99));
+	assert_string_equal(provider_name((enum provider_kind)99), "?");
+
+	assert_string_equal(provider_of(PROVIDER_OPENAI)->key_env, "OPENAI_API_KEY");
+	assert_null(provider_of(PROVIDER_OLLAMA)->key_env);
+	assert_null(provider_of(PROVIDER_COMPAT)->key_env);
+	assert_string_equal(provider_of(PROVIDER_AZURE)->name, "Azure OpenAI");
+	assert_string_equal(provider_of(PROVIDER_OPENAI)->batch_url, "/v1/chat/completions");
+	assert_string_equal(provider_of(PROVIDER_COMPAT)->batch_url, "/v1/chat/completions");
+	assert_null(provider_of(PROVIDER_ANTHROPIC)->batch_url);
+	assert_null(provider_of(PROVIDER_AZURE)->batch_url);
+	const char *const *own = provider_of(PROVIDER_AZURE)->own_keys;
+	assert_non_null(own);
+	assert_string_equal(own[0], "endpoint");
+	assert_string_equal(own[1], "api_version");
+	assert_null(own[2]);
+	assert_null(provider_of(PROVIDER_OPENAI)->own_keys);
+}
+
+/* Azure's check names what the judge's mapping lacks. */
+static void test_azure_check(void **st)
+{
+	(void)st;
+	const struct provider_ops *az = provider_of(PROVIDER_AZURE);
+	assert_non_null(az->check);
+	struct fixture f;
+	fixture_init(&f, PROVIDER_AZURE, "dep");
+	char err[256];
+	const char *key = "unchanged";
+	assert_int_equal(az->check(&f.j, &key, err, sizeof err), -1);
+	assert_null(key);
+	assert_string_equal(err, "judge 'judge-1' (azure/) needs 'endpoint' "
+	                         "(e.g. https://NAME.openai.azure.com)");
+	f.j.endpoint = (char *)"https://x.openai.azure.com";
+	assert_int_equal(az->check(&f.j, &key, err, sizeof err), -1);
+	assert_string_equal(err, "judge 'judge-1' (azure/) needs 'api_version' (e.g. \"2024-10-21\")");
+	f.j.api_version = (char *)"2024-10-21";
+	assert_int_equal(az->check(&f.j, &key, err, sizeof err), 0);
+	fixture_free(&f);
+}
+
 /* The checker above must be able to fail, or the request tests prove
  * nothing: bodies that break the reference schema are refused. */
 static void test_schema_checker_refuses(void **st)
@@ -900,6 +966,8 @@ int main(void)
 		cmocka_unit_test_setup(test_unstructured_and_no_system, setup),
 		cmocka_unit_test_setup(test_describe_masks_key, setup),
 		cmocka_unit_test_setup(test_provider_names, setup),
+		cmocka_unit_test_setup(test_provider_table, setup),
+		cmocka_unit_test_setup(test_azure_check, setup),
 		cmocka_unit_test_setup(test_schema_checker_refuses, setup),
 		cmocka_unit_test_setup(test_reply_openai, setup),
 		cmocka_unit_test_setup(test_reply_anthropic, setup),

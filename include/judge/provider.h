@@ -1,6 +1,11 @@
 /* provider.h - the judge providers as a table: one provider_ops entry per
  * provider, in one file per provider or family (src/judge/provider_*.c).
- * Adding a provider touches its file, one enum line and one table line. */
+ * Adding a provider: its file (its provider_ops), its enum provider_kind
+ * constant (judge.h), its extern and its line in provider_table
+ * (provider_int.h, provider.c) and the file in Makefile.am; nothing else
+ * names providers (the judges section reads own_keys and check, the cache
+ * and the job read prefix and structured_output, `judge --batch-out`
+ * reads batch_url). */
 #ifndef TCR_JUDGE_PROVIDER_H
 #define TCR_JUDGE_PROVIDER_H
 

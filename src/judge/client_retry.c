@@ -1,8 +1,10 @@
 /* client_retry.c - what a finished transfer means: the reply for the job,
  * or a retry after an exponential backoff with full jitter (honouring
- * Retry-After), or the job's end with the error.
+ * Retry-After, read here too), or the job's end with the error.
  */
 
+#include <ctype.h>
+#include <errno.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -15,6 +17,31 @@
 #include "util/clock.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
+
+/* A Retry-After value: delay-seconds or an HTTP date. */
+long judge_retry_after_ms(const char *value, time_t now)
+{
+	if (!value)
+		return -1;
+	while (*value == ' ' || *value == '\t')
+		value++;
+	if (*value >= '0' && *value <= '9') {
+		char *end;
+		errno = 0;
+		double s = strtod(value, &end);
+		while (*end == ' ' || *end == '\t' || *end == '\r' || *end == '\n')
+			end++;
+		if (errno || *end || !isfinite(s) || s < 0)
+			return -1;
+		if (s > 1e7)
+			s = 1e7;
+		return (long)(s * 1000.0);
+	}
+	time_t t = curl_getdate(value, NULL);
+	if (t == -1)
+		return -1;
+	return t <= now ? 0 : (long)(t - now) * 1000L;
+}
 
 void client_rng_seed(struct judge_client *c)
 {

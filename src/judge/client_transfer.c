@@ -83,6 +83,40 @@ static double task_timeout_s(const struct judge_client *c, const struct task *t)
 	return t->j->timeout_s > 0 ? t->j->timeout_s : DEFAULT_TIMEOUT_S;
 }
 
+static void easy_limits(CURL *e, double timeout_s)
+{
+	long timeout_ms = (long)(timeout_s * 1000.0);
+	if (timeout_ms < 1)
+		timeout_ms = 1;
+	/* The whole exchange, body included, must end within the timeout: a
+	 * server trickling its answer a byte at a time is cut off like a
+	 * silent one. The low-speed limit additionally ends a transfer that
+	 * stalls completely for as long. */
+	curl_easy_setopt(e, CURLOPT_TIMEOUT_MS, timeout_ms);
+	curl_easy_setopt(e, CURLOPT_CONNECTTIMEOUT_MS,
+	                 timeout_ms < CONNECT_TIMEOUT_MS ? timeout_ms : CONNECT_TIMEOUT_MS);
+	curl_easy_setopt(e, CURLOPT_LOW_SPEED_LIMIT, 1L);
+	curl_easy_setopt(e, CURLOPT_LOW_SPEED_TIME, (timeout_ms + 999) / 1000);
+}
+
+/* No redirects (a key must not follow one to another host), verified
+ * peers, and the private CA when there is one. */
+static void easy_tls(struct judge_client *c, CURL *e)
+{
+	curl_easy_setopt(e, CURLOPT_FOLLOWLOCATION, 0L);
+	curl_easy_setopt(e, CURLOPT_SSL_VERIFYPEER, 1L);
+	curl_easy_setopt(e, CURLOPT_SSL_VERIFYHOST, 2L);
+	if (c->ca_bundle) {
+#if LIBCURL_VERSION_NUM >= 0x074d00     /* 7.77 */
+		struct curl_blob blob = { c->ca_bundle, c->ca_bundle_len, CURL_BLOB_NOCOPY };
+		if (curl_easy_setopt(e, CURLOPT_CAINFO_BLOB, &blob) != CURLE_OK)
+			curl_easy_setopt(e, CURLOPT_CAINFO, c->ca_file);
+#else
+		curl_easy_setopt(e, CURLOPT_CAINFO, c->ca_file);
+#endif
+	}
+}
+
 static int easy_setup(struct judge_client *c, struct task *t, char *err, size_t errlen)
 {
 	CURL *e = curl_easy_init();
@@ -97,9 +131,6 @@ static int easy_setup(struct judge_client *c, struct task *t, char *err, size_t 
 	/* curl would otherwise wait for a 100 Continue before a big body. */
 	t->hdrs = curl_slist_append(t->hdrs, "Expect:");
 
-	long timeout_ms = (long)(task_timeout_s(c, t) * 1000.0);
-	if (timeout_ms < 1)
-		timeout_ms = 1;
 	curl_easy_setopt(e, CURLOPT_URL, t->req.url);
 #if LIBCURL_VERSION_NUM >= 0x075500     /* 7.85 */
 	curl_easy_setopt(e, CURLOPT_PROTOCOLS_STR, "http,https");
@@ -119,27 +150,8 @@ static int easy_setup(struct judge_client *c, struct task *t, char *err, size_t 
 	curl_easy_setopt(e, CURLOPT_PRIVATE, t);
 	curl_easy_setopt(e, CURLOPT_ERRORBUFFER, t->errbuf);
 	curl_easy_setopt(e, CURLOPT_NOSIGNAL, 1L);
-	/* The whole exchange, body included, must end within the timeout: a
-	 * server trickling its answer a byte at a time is cut off like a
-	 * silent one. The low-speed limit additionally ends a transfer that
-	 * stalls completely for as long. */
-	curl_easy_setopt(e, CURLOPT_TIMEOUT_MS, timeout_ms);
-	curl_easy_setopt(e, CURLOPT_CONNECTTIMEOUT_MS,
-	                 timeout_ms < CONNECT_TIMEOUT_MS ? timeout_ms : CONNECT_TIMEOUT_MS);
-	curl_easy_setopt(e, CURLOPT_LOW_SPEED_LIMIT, 1L);
-	curl_easy_setopt(e, CURLOPT_LOW_SPEED_TIME, (timeout_ms + 999) / 1000);
-	curl_easy_setopt(e, CURLOPT_FOLLOWLOCATION, 0L);
-	curl_easy_setopt(e, CURLOPT_SSL_VERIFYPEER, 1L);
-	curl_easy_setopt(e, CURLOPT_SSL_VERIFYHOST, 2L);
-	if (c->ca_bundle) {
-#if LIBCURL_VERSION_NUM >= 0x074d00     /* 7.77 */
-		struct curl_blob blob = { c->ca_bundle, c->ca_bundle_len, CURL_BLOB_NOCOPY };
-		if (curl_easy_setopt(e, CURLOPT_CAINFO_BLOB, &blob) != CURLE_OK)
-			curl_easy_setopt(e, CURLOPT_CAINFO, c->ca_file);
-#else
-		curl_easy_setopt(e, CURLOPT_CAINFO, c->ca_file);
-#endif
-	}
+	easy_limits(e, task_timeout_s(c, t));
+	easy_tls(c, e);
 	return 0;
 }
 

@@ -130,6 +130,44 @@ static int parse_fail(int l, int c, int *line, int *col, char *err, size_t errle
 	return -1;
 }
 
+/* A header line "=== NAME" at line lineno (name at s[nb..ne)) ends the
+ * section before it and starts one whose text begins at body. */
+static int section_start(struct prompt_doc *doc, struct prompt_section **cur, const char *s,
+                         size_t nb, size_t ne, const char *body, int lineno, int *line, int *col,
+                         char *err, size_t errlen)
+{
+	char name[sizeof doc->sec[0].name];
+	if (ne - nb >= sizeof name)
+		return parse_fail(lineno, 5, line, col, err, errlen, "section name too long");
+	memcpy(name, s + nb, ne - nb);
+	name[ne - nb] = '\0';
+	if (prompt_find(doc, name))
+		return parse_fail(lineno, 5, line, col, err, errlen, "section '%s' appears twice", name);
+	if (doc->n == PROMPT_MAX_SECTIONS)
+		return parse_fail(lineno, 1, line, col, err, errlen,
+		                  "more than %d sections", PROMPT_MAX_SECTIONS);
+	if (*cur)
+		(*cur)->len = (size_t)(s - (*cur)->text);
+	*cur = &doc->sec[doc->n++];
+	memcpy((*cur)->name, name, ne - nb + 1);
+	(*cur)->text = body;
+	(*cur)->line = lineno + 1;
+	(*cur)->header_line = lineno;
+	return 0;
+}
+
+/* No header at all: the whole file is the user's prompt, notes and all,
+ * since '#' may just as well start a line of the prompt. */
+static void whole_file_section(struct prompt_doc *doc, const char *text, size_t len)
+{
+	struct prompt_section *cur = &doc->sec[doc->n++];
+	strcpy(cur->name, "user");
+	cur->text = text;
+	cur->len = len;
+	cur->line = 1;
+	section_trim(cur);
+}
+
 int prompt_parse(const char *text, struct prompt_doc *doc, int *line, int *col,
                  char *err, size_t errlen)
 {
@@ -147,25 +185,9 @@ int prompt_parse(const char *text, struct prompt_doc *doc, int *line, int *col,
 		size_t nb, ne;
 		lineno++;
 		if (header_line(s, n, &nb, &ne)) {
-			char name[sizeof doc->sec[0].name];
-			if (ne - nb >= sizeof name)
-				return parse_fail(lineno, 5, line, col, err, errlen,
-				                  "section name too long");
-			memcpy(name, s + nb, ne - nb);
-			name[ne - nb] = '\0';
-			if (prompt_find(doc, name))
-				return parse_fail(lineno, 5, line, col, err, errlen,
-				                  "section '%s' appears twice", name);
-			if (doc->n == PROMPT_MAX_SECTIONS)
-				return parse_fail(lineno, 1, line, col, err, errlen,
-				                  "more than %d sections", PROMPT_MAX_SECTIONS);
-			if (cur)
-				cur->len = (size_t)(s - cur->text);
-			cur = &doc->sec[doc->n++];
-			memcpy(cur->name, name, ne - nb + 1);
-			cur->text = text + next;
-			cur->line = lineno + 1;
-			cur->header_line = lineno;
+			if (section_start(doc, &cur, s, nb, ne, text + next, lineno, line, col, err,
+			                  errlen) < 0)
+				return -1;
 		} else if (!cur && !blank_line(s, n) && s[0] != '#') {
 			/* Maybe a file without headers: decided once the scan ends. */
 			if (doc->n == 0 && *line == 0) {
@@ -179,15 +201,8 @@ int prompt_parse(const char *text, struct prompt_doc *doc, int *line, int *col,
 		cur->len = (size_t)(text + len - cur->text);
 
 	if (doc->n == 0) {
-		/* No header at all: the whole file is the user's prompt, notes and
-		 * all, since '#' may just as well start a line of the prompt. */
 		*line = *col = 0;
-		cur = &doc->sec[doc->n++];
-		strcpy(cur->name, "user");
-		cur->text = text;
-		cur->len = len;
-		cur->line = 1;
-		section_trim(cur);
+		whole_file_section(doc, text, len);
 		return 0;
 	}
 	if (*line)

@@ -1,5 +1,5 @@
 /* provider.c - the provider table and what every provider shares: keys,
- * request building, reading answers, Retry-After.
+ * request building, reading answers.
  *
  * Requests are plain data (struct http_req) so they can be checked in tests
  * without a network, and the client needs to know nothing of providers.
@@ -17,18 +17,14 @@
 #include "judge/provider.h"
 
 #include <ctype.h>
-#include <errno.h>
-#include <math.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include <curl/curl.h>
 #include <jansson.h>
 
-#include "judge/client.h"
 #include "provider_int.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
@@ -478,30 +474,4 @@ int provider_reply(const struct judge_conf *j, long status, const char *body, si
 		return -1;
 	}
 	return ops->reply(j, status, body, len, text, reply, err, errlen);
-}
-
-/* ---- Retry-After ----------------------------------------------------------- */
-
-long judge_retry_after_ms(const char *value, time_t now)
-{
-	if (!value)
-		return -1;
-	while (*value == ' ' || *value == '\t')
-		value++;
-	if (*value >= '0' && *value <= '9') {
-		char *end;
-		errno = 0;
-		double s = strtod(value, &end);
-		while (*end == ' ' || *end == '\t' || *end == '\r' || *end == '\n')
-			end++;
-		if (errno || *end || !isfinite(s) || s < 0)
-			return -1;
-		if (s > 1e7)
-			s = 1e7;
-		return (long)(s * 1000.0);
-	}
-	time_t t = curl_getdate(value, NULL);
-	if (t == -1)
-		return -1;
-	return t <= now ? 0 : (long)(t - now) * 1000L;
 }

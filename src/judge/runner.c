@@ -163,7 +163,7 @@ void judge_runner_submit(struct judge_runner *r, const struct judge_conf *j, con
 	s->r = r;
 	s->j = j;
 	memcpy(s->key, key, 17);
-	s->run_id = xstrdup(run->id ? run->id : "");
+	s->run_id = run->id ? xstrdup(run->id) : NULL;
 	s->done = done;
 	s->ctx = ctx;
 	s->next = r->sent;

@@ -1,0 +1,415 @@
+/* test_judge_runner.c - the one judging path (judge/runner) against the
+ * local fake server (tests/fake_llm): a miss is asked and put in the
+ * cache, a hit is not asked, a skipped run asks nothing, --refresh asks
+ * again, errors are not cached, the run may go before its answer comes,
+ * and standard input has no cache. Talks only to 127.0.0.1. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include <jansson.h>
+
+#include "config/config.h"
+#include "judge/runner.h"
+#include "runs/format.h"
+#include "runs/run.h"
+#include "fake_server.h"
+
+static const char *argv0;
+static char dir[64];
+static char runs_path[128];
+static struct fake_server srv;
+static struct config cfg;
+
+/* en-pass answers 4; ja-fail gets a refusal that is not retried. */
+static const char script[] =
+	"{\"rules\": ["
+	" {\"match\": {\"body_contains\": \"call_ja-fail\"}, \"status\": 400,"
+	"  \"body\": {\"error\": {\"message\": \"bad request\"}}}"
+	"], \"default\": {\"content\": {\"score\": 4, \"reason\": \"fine\", \"status\": \"completed\"}}}";
+
+static void copy_runs(void)
+{
+	char src[512];
+	const char *top = getenv("TCR_SRCDIR");
+	snprintf(src, sizeof src, "%s/tests/data/screen-runs.jsonl", top && *top ? top : ".");
+	FILE *in = fopen(src, "rb");
+	assert_non_null(in);
+	snprintf(runs_path, sizeof runs_path, "%s/runs.jsonl", dir);
+	FILE *out = fopen(runs_path, "wb");
+	assert_non_null(out);
+	char buf[4096];
+	size_t n;
+	while ((n = fread(buf, 1, sizeof buf, in)) > 0)
+		fwrite(buf, 1, n, out);
+	fclose(in);
+	assert_int_equal(fclose(out), 0);
+}
+
+/* The run on a line of the copied runs. */
+static struct run *run_at(int line)
+{
+	FILE *f = fopen(runs_path, "r");
+	assert_non_null(f);
+	char *text = NULL;
+	size_t cap = 0;
+	for (int i = 0; i < line; i++)
+		assert_true(getline(&text, &cap, f) > 0);
+	fclose(f);
+	json_error_t je;
+	json_t *rec = json_loads(text, 0, &je);
+	free(text);
+	assert_non_null(rec);
+	struct run *r = run_new(rec, runs_path, (size_t)line, -1);
+	json_decref(rec);
+	char err[256];
+	assert_int_equal(format_load(r, format_find("openai-chat"), err, sizeof err), 0);
+	/* as the dataset names runs by their "id" */
+	r->id = json_string_value(json_object_get(r->record, "id"));
+	return r;
+}
+
+static char *cache_text(void)
+{
+	char path[256];
+	snprintf(path, sizeof path, "%s.judgements.jsonl", runs_path);
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return NULL;
+	char *buf = calloc(1, 1 << 16);
+	assert_non_null(buf);
+	size_t n = fread(buf, 1, (1 << 16) - 1, f);
+	buf[n] = '\0';
+	fclose(f);
+	return buf;
+}
+
+static size_t cache_lines(void)
+{
+	char *t = cache_text();
+	size_t n = 0;
+	for (char *p = t; p && *p; p++)
+		n += *p == '\n';
+	free(t);
+	return n;
+}
+
+static void remove_cache(void)
+{
+	char path[256];
+	snprintf(path, sizeof path, "%s.judgements.jsonl", runs_path);
+	unlink(path);
+}
+
+static int group_setup(void **state)
+{
+	(void)state;
+	const char *top = getenv("TCR_SRCDIR");
+	judge_set_datadir(top && *top ? top : ".");
+	unsetenv("http_proxy");
+	unsetenv("HTTP_PROXY");
+	unsetenv("OPENAI_BASE_URL");
+	setenv("no_proxy", "*", 1);
+	setenv("NO_PROXY", "*", 1);
+	setenv("OPENAI_API_KEY", "sk-tcr-runner-test-0001", 1);
+	snprintf(dir, sizeof dir, "/tmp/tcr-runner-XXXXXX");
+	if (!mkdtemp(dir))
+		return -1;
+	copy_runs();
+	fake_server_start(&srv, argv0, dir, script);
+	char yaml[1024];
+	int n = snprintf(yaml, sizeof yaml,
+		"judges:\n"
+		"  - id: acc\n"
+		"    rubric: tool-call-accuracy-1to5\n"
+		"    model: openai/judge-model\n"
+		"    base_url: http://127.0.0.1:%d/v1\n"
+		"    max_retries: 0\n"
+		"    tools: [{name: get_order, description: looks an order up},"
+		" {name: track_parcel, description: tracks a parcel},"
+		" {name: refund_order, description: refunds an order}]\n", srv.port);
+	char err[1024];
+	if (config_load_string(&cfg, "t.yaml", dir, yaml, (size_t)n, err, sizeof err) < 0) {
+		fprintf(stderr, "%s\n", err);
+		return -1;
+	}
+	return 0;
+}
+
+static int group_teardown(void **state)
+{
+	(void)state;
+	fake_server_stop(&srv);
+	config_free(&cfg);
+	char cmd[256];
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+	if (system(cmd) != 0)
+		return -1;
+	judge_set_datadir(NULL);
+	return 0;
+}
+
+struct answered {
+	int n;
+	struct judge_job *job;
+	uint64_t tag;
+	size_t cache_lines_then;    /* the cache when done was called */
+};
+
+static void on_done(void *ctx, struct judge_job *job, uint64_t tag)
+{
+	struct answered *a = ctx;
+	a->n++;
+	a->job = job;
+	a->tag = tag;
+	a->cache_lines_then = cache_lines();
+}
+
+/* Runs the client as an event loop would, 10 s at most. */
+static void drive(struct judge_runner *r, struct answered *a, int want)
+{
+	struct judge_client *c = judge_runner_client(r);
+	for (int i = 0; i < 1000 && a->n < want; i++) {
+		struct pollfd fds[16];
+		int timeout;
+		int n = judge_client_pollfds(c, fds, 16, &timeout);
+		if (timeout < 0 || timeout > 10)
+			timeout = 10;
+		poll(fds, (nfds_t)n, timeout);
+		judge_client_run(c);
+	}
+	assert_int_equal(a->n, want);
+}
+
+static struct judge_runner *runner(bool refresh, const char *first)
+{
+	struct judge_runner_opts o = { .refresh = refresh, .first_input = first };
+	char err[256];
+	struct judge_runner *r = judge_runner_new(&o, err, sizeof err);
+	assert_non_null(r);
+	assert_null(judge_runner_cache_error(r));
+	return r;
+}
+
+static void assert_score(const struct judge_job *job, double score)
+{
+	struct verdict v;
+	judge_job_verdict(job, &v);
+	assert_int_equal(v.status, VERDICT_OK);
+	assert_true(v.score == score);
+	verdict_clear(&v);
+}
+
+static void test_cache_path(void **st)
+{
+	(void)st;
+	assert_null(judge_cache_path("-"));
+	assert_null(judge_cache_path(NULL));
+	char *p = judge_cache_path("runs/a.jsonl");
+	assert_string_equal(p, "runs/a.jsonl.judgements.jsonl");
+	free(p);
+}
+
+/* A miss is asked, its verdict goes to the cache before done is called;
+ * the next runner finds it and asks nothing. */
+static void test_miss_then_hit(void **st)
+{
+	(void)st;
+	remove_cache();
+	size_t asked0 = fake_server_requests(&srv);
+	struct run *run = run_at(1);
+	const struct judge_conf *j = &cfg.judges[0];
+
+	struct judge_runner *r = runner(false, runs_path);
+	assert_null(judge_runner_cached(r, j, run));
+	struct answered a = { 0 };
+	struct judge_job *job;
+	assert_int_equal(judge_runner_start(r, j, run, 7, on_done, &a, &job), JUDGE_ASKED);
+	drive(r, &a, 1);
+	assert_ptr_equal(a.job, job);
+	assert_int_equal(a.tag, 7);
+	assert_int_equal(a.cache_lines_then, 1);
+	assert_score(job, 4);
+	assert_int_equal(fake_server_requests(&srv), asked0 + 1);
+	assert_non_null(judge_runner_cached(r, j, run));
+	judge_job_free(job);
+	judge_runner_free(r);
+	char *text = cache_text();
+	assert_non_null(strstr(text, "\"run\":\"en-pass\""));
+	assert_null(strstr(text, "sk-tcr-runner-test-0001"));
+	free(text);
+
+	r = runner(false, runs_path);
+	char key[17];
+	assert_int_equal(judge_runner_prepare(r, j, run, &job, key), JUDGE_CACHED);
+	assert_true(judge_job_done(job));
+	assert_score(job, 4);
+	judge_job_free(job);
+	assert_int_equal(judge_runner_start(r, j, run, 1, on_done, &a, &job), JUDGE_CACHED);
+	judge_job_free(job);
+	assert_int_equal(a.n, 1);                   /* no callback for a hit */
+	assert_int_equal(fake_server_requests(&srv), asked0 + 1);
+	judge_runner_free(r);
+	run_free(run);
+}
+
+/* refresh asks again although the verdict is cached, and appends. */
+static void test_refresh(void **st)
+{
+	(void)st;
+	remove_cache();
+	struct run *run = run_at(1);
+	const struct judge_conf *j = &cfg.judges[0];
+	struct judge_runner *r = runner(false, runs_path);
+	struct answered a = { 0 };
+	struct judge_job *job;
+	assert_int_equal(judge_runner_start(r, j, run, 1, on_done, &a, &job), JUDGE_ASKED);
+	drive(r, &a, 1);
+	judge_job_free(job);
+	judge_runner_free(r);
+
+	size_t asked0 = fake_server_requests(&srv);
+	r = runner(true, runs_path);
+	assert_non_null(judge_runner_cached(r, j, run));   /* shown, but not used */
+	a.n = 0;
+	assert_int_equal(judge_runner_start(r, j, run, 1, on_done, &a, &job), JUDGE_ASKED);
+	drive(r, &a, 1);
+	assert_int_equal(fake_server_requests(&srv), asked0 + 1);
+	assert_int_equal(cache_lines(), 2);
+	judge_job_free(job);
+	judge_runner_free(r);
+	run_free(run);
+}
+
+/* A run the rubric does not apply to asks nothing and caches nothing. */
+static void test_skip(void **st)
+{
+	(void)st;
+	remove_cache();
+	size_t asked0 = fake_server_requests(&srv);
+	struct run *run = run_at(5);                /* no-task: no calls */
+	struct judge_runner *r = runner(false, runs_path);
+	struct answered a = { 0 };
+	struct judge_job *job;
+	assert_int_equal(judge_runner_start(r, &cfg.judges[0], run, 1, on_done, &a, &job),
+	                 JUDGE_SKIPPED);
+	struct verdict v;
+	judge_job_verdict(job, &v);
+	assert_int_equal(v.status, VERDICT_SKIPPED);
+	verdict_clear(&v);
+	judge_job_free(job);
+	assert_int_equal(a.n, 0);
+	assert_int_equal(fake_server_requests(&srv), asked0);
+	assert_int_equal(cache_lines(), 0);
+	judge_runner_free(r);
+	run_free(run);
+}
+
+/* An error verdict is not kept: the next look asks again. */
+static void test_error_not_cached(void **st)
+{
+	(void)st;
+	remove_cache();
+	struct run *run = run_at(2);                /* ja-fail: the server refuses */
+	struct judge_runner *r = runner(false, runs_path);
+	struct answered a = { 0 };
+	struct judge_job *job;
+	assert_int_equal(judge_runner_start(r, &cfg.judges[0], run, 1, on_done, &a, &job),
+	                 JUDGE_ASKED);
+	drive(r, &a, 1);
+	struct verdict v;
+	judge_job_verdict(job, &v);
+	assert_int_equal(v.status, VERDICT_ERROR);
+	assert_non_null(strstr(v.message, "bad request"));
+	verdict_clear(&v);
+	assert_int_equal(cache_lines(), 0);
+	judge_job_free(job);
+	judge_runner_free(r);
+	run_free(run);
+}
+
+/* The run may leave memory while its request is in flight (the screen's
+ * run cache evicts): the verdict is still kept, under the run's id. */
+static void test_run_freed_before_answer(void **st)
+{
+	(void)st;
+	remove_cache();
+	struct run *run = run_at(1);
+	struct judge_runner *r = runner(false, runs_path);
+	struct answered a = { 0 };
+	struct judge_job *job;
+	char key[17];
+	assert_int_equal(judge_runner_prepare(r, &cfg.judges[0], run, &job, key), JUDGE_TO_ASK);
+	judge_runner_submit(r, &cfg.judges[0], run, job, key, 3, on_done, &a);
+	run_free(run);
+	drive(r, &a, 1);
+	assert_int_equal(cache_lines(), 1);
+	char *text = cache_text();
+	assert_non_null(strstr(text, "\"run\":\"en-pass\""));
+	free(text);
+	judge_job_free(job);
+	judge_runner_free(r);
+}
+
+/* Standard input has nowhere to keep a cache: asked every time. */
+static void test_no_cache_for_stdin(void **st)
+{
+	(void)st;
+	remove_cache();
+	struct run *run = run_at(1);
+	struct judge_runner *r = runner(false, "-");
+	assert_null(judge_runner_cache(r));
+	struct answered a = { 0 };
+	struct judge_job *job;
+	for (int i = 0; i < 2; i++) {
+		assert_int_equal(judge_runner_start(r, &cfg.judges[0], run, 1, on_done, &a, &job),
+		                 JUDGE_ASKED);
+		drive(r, &a, i + 1);
+		assert_score(job, 4);
+		judge_job_free(job);
+	}
+	assert_null(judge_runner_cached(r, &cfg.judges[0], run));
+	assert_int_equal(cache_lines(), 0);
+	judge_runner_free(r);
+	run_free(run);
+}
+
+/* Freeing the runner with a request in flight drops it without a callback. */
+static void test_free_while_asking(void **st)
+{
+	(void)st;
+	struct run *run = run_at(1);
+	struct judge_runner *r = runner(true, "-");
+	struct answered a = { 0 };
+	struct judge_job *job;
+	assert_int_equal(judge_runner_start(r, &cfg.judges[0], run, 1, on_done, &a, &job),
+	                 JUDGE_ASKED);
+	judge_runner_free(r);
+	assert_int_equal(a.n, 0);
+	judge_job_free(job);
+	run_free(run);
+}
+
+int main(int argc, char **argv)
+{
+	(void)argc;
+	argv0 = argv[0];
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_cache_path),
+		cmocka_unit_test(test_miss_then_hit),
+		cmocka_unit_test(test_refresh),
+		cmocka_unit_test(test_skip),
+		cmocka_unit_test(test_error_not_cached),
+		cmocka_unit_test(test_run_freed_before_answer),
+		cmocka_unit_test(test_no_cache_for_stdin),
+		cmocka_unit_test(test_free_while_asking),
+	};
+	return cmocka_run_group_tests(tests, group_setup, group_teardown);
+}

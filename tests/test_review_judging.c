@@ -1,0 +1,295 @@
+/* test_review_judging.c - the screen's judging without a screen
+ * (review/judging) against the local fake server (tests/fake_llm): asking
+ * puts the cell in pending and the answer lands in the session's judge
+ * cell with its status-line note; a run the rubric does not apply to is
+ * skipped at once; cancelling ends the requests about the run under the
+ * cursor; a reopened session shows the cached verdict once the run is
+ * looked at. Talks only to 127.0.0.1. */
+#include <poll.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "config/config.h"
+#include "judge/judge.h"
+#include "review/judging.h"
+#include "review/session.h"
+#include "fake_server.h"
+
+static const char *argv0;
+static char dir[64];
+static char runs_path[128];
+static struct fake_server srv;
+static struct config cfg;
+
+/* zh-refund is answered late, so there is time to cancel it. */
+static const char script[] =
+	"{\"rules\": ["
+	" {\"match\": {\"body_contains\": \"call_zh-refund\"}, \"delay_ms\": 8000,"
+	"  \"content\": {\"score\": 2, \"reason\": \"late\", \"status\": \"completed\"}}"
+	"], \"default\": {\"content\": {\"score\": 4, \"reason\": \"fine\", \"status\": \"completed\"}}}";
+
+static void copy_runs(void)
+{
+	char src[512];
+	const char *top = getenv("TCR_SRCDIR");
+	snprintf(src, sizeof src, "%s/tests/data/screen-runs.jsonl", top && *top ? top : ".");
+	FILE *in = fopen(src, "rb");
+	assert_non_null(in);
+	snprintf(runs_path, sizeof runs_path, "%s/runs.jsonl", dir);
+	FILE *out = fopen(runs_path, "wb");
+	assert_non_null(out);
+	char buf[4096];
+	size_t n;
+	while ((n = fread(buf, 1, sizeof buf, in)) > 0)
+		fwrite(buf, 1, n, out);
+	fclose(in);
+	assert_int_equal(fclose(out), 0);
+}
+
+static int group_setup(void **state)
+{
+	(void)state;
+	const char *top = getenv("TCR_SRCDIR");
+	judge_set_datadir(top && *top ? top : ".");
+	unsetenv("http_proxy");
+	unsetenv("HTTP_PROXY");
+	unsetenv("OPENAI_BASE_URL");
+	setenv("no_proxy", "*", 1);
+	setenv("NO_PROXY", "*", 1);
+	setenv("OPENAI_API_KEY", "sk-tcr-judging-test-0001", 1);
+	setenv("TCR_FAKE_NOW", "2026-01-01T00:00:00Z", 1);
+	snprintf(dir, sizeof dir, "/tmp/tcr-judging-XXXXXX");
+	if (!mkdtemp(dir))
+		return -1;
+	copy_runs();
+	fake_server_start(&srv, argv0, dir, script);
+	char yaml[1024];
+	int n = snprintf(yaml, sizeof yaml,
+		"judges:\n"
+		"  - id: acc\n"
+		"    rubric: tool-call-accuracy-1to5\n"
+		"    model: openai/judge-model\n"
+		"    base_url: http://127.0.0.1:%d/v1\n"
+		"    max_retries: 0\n"
+		"    tools: [{name: get_order, description: looks an order up},"
+		" {name: track_parcel, description: tracks a parcel},"
+		" {name: refund_order, description: refunds an order}]\n", srv.port);
+	char err[1024];
+	if (config_load_string(&cfg, "t.yaml", dir, yaml, (size_t)n, err, sizeof err) < 0) {
+		fprintf(stderr, "%s\n", err);
+		return -1;
+	}
+	return 0;
+}
+
+static int group_teardown(void **state)
+{
+	(void)state;
+	fake_server_stop(&srv);
+	config_free(&cfg);
+	char cmd[256];
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+	if (system(cmd) != 0)
+		return -1;
+	judge_set_datadir(NULL);
+	return 0;
+}
+
+static void open_session(struct review *rv, struct judging *jg)
+{
+	char err[512];
+	char *paths[] = { runs_path };
+	char annot[160];
+	snprintf(annot, sizeof annot, "%s/annotations.jsonl", dir);
+	assert_int_equal(review_open(rv, &cfg, NULL, paths, 1, annot, "ann", err, sizeof err), 0);
+	int n = 0;
+	while (review_step(rv, 0))
+		assert_true(++n < 1000);
+	struct judging_note note;
+	assert_int_equal(judging_open(jg, rv, NULL, &note, err, sizeof err), 0);
+	assert_string_equal(note.text, "");
+}
+
+static void close_session(struct review *rv, struct judging *jg)
+{
+	judging_close(jg);
+	review_close(rv);
+}
+
+/* Runs the client as the screen's loop would until nothing is pending,
+ * 10 s at most; the last note is kept. */
+static size_t drive(struct judging *jg, struct judging_note *last)
+{
+	size_t answered = 0;
+	for (int i = 0; i < 1000 && jg->pending; i++) {
+		struct pollfd fds[16];
+		int timeout;
+		int n = judging_pollfds(jg, fds, 16, &timeout);
+		if (timeout < 0 || timeout > 10)
+			timeout = 10;
+		poll(fds, (nfds_t)n, timeout);
+		struct judging_note note;
+		size_t k = judging_run(jg, &note);
+		if (k) {
+			answered += k;
+			*last = note;
+		}
+	}
+	assert_int_equal(jg->pending, 0);
+	return answered;
+}
+
+static void move_to_id(struct review *rv, const char *id)
+{
+	for (size_t i = 0; i < review_view_count(rv); i++) {
+		struct review_entry *e = review_view_entry(rv, i);
+		if (e->id && !strcmp(e->id, id)) {
+			review_move_to(rv, i);
+			return;
+		}
+	}
+	fail_msg("no run %s in the view", id);
+}
+
+static size_t current_entry(struct review *rv)
+{
+	return rv->view[review_cursor(rv)];
+}
+
+static void test_ask_and_answer(void **st)
+{
+	(void)st;
+	struct review rv;
+	struct judging jg;
+	open_session(&rv, &jg);
+	move_to_id(&rv, "en-pass");
+	size_t entry = current_entry(&rv);
+	struct judging_note note;
+	assert_true(judging_ask(&jg, -1, &note));
+	assert_string_equal(note.text, "asking 1 judge (Esc cancels)");
+	assert_false(note.error);
+	assert_int_equal(jg.pending, 1);
+	assert_int_equal(review_judge_cell(&rv, entry, 0)->state, JUDGE_PENDING);
+
+	/* asking again while it answers asks nothing more */
+	assert_true(judging_ask(&jg, 0, &note));
+	assert_string_equal(note.text, "nothing to ask");
+	assert_int_equal(jg.pending, 1);
+
+	struct judging_note last = { 0 };
+	assert_int_equal(drive(&jg, &last), 1);
+	assert_string_equal(last.text, "acc answered: 4 (pass)");
+	struct judge_cell *c = review_judge_cell(&rv, entry, 0);
+	assert_int_equal(c->state, JUDGE_DONE);
+	assert_int_equal(c->v.status, VERDICT_OK);
+	assert_true(c->v.score == 4);
+	close_session(&rv, &jg);
+
+	/* Reopened, the verdict shows once the run is looked at, unasked. */
+	size_t asked = fake_server_requests(&srv);
+	open_session(&rv, &jg);
+	move_to_id(&rv, "en-pass");
+	entry = current_entry(&rv);
+	assert_true(judging_fill(&jg, entry));
+	assert_false(judging_fill(&jg, entry));         /* once per run */
+	c = review_judge_cell(&rv, entry, 0);
+	assert_int_equal(c->state, JUDGE_DONE);
+	assert_true(c->v.score == 4);
+	assert_int_equal(fake_server_requests(&srv), asked);
+	close_session(&rv, &jg);
+}
+
+static void test_skipped_at_once(void **st)
+{
+	(void)st;
+	struct review rv;
+	struct judging jg;
+	open_session(&rv, &jg);
+	move_to_id(&rv, "no-task");
+	struct judging_note note;
+	assert_true(judging_ask(&jg, -1, &note));
+	assert_string_equal(note.text, "nothing to ask");
+	assert_int_equal(jg.pending, 0);
+	struct judge_cell *c = review_judge_cell(&rv, current_entry(&rv), 0);
+	assert_int_equal(c->state, JUDGE_DONE);
+	assert_int_equal(c->v.status, VERDICT_SKIPPED);
+	close_session(&rv, &jg);
+}
+
+static void test_cancel(void **st)
+{
+	(void)st;
+	struct review rv;
+	struct judging jg;
+	open_session(&rv, &jg);
+	move_to_id(&rv, "zh-refund");
+	size_t entry = current_entry(&rv);
+	struct judging_note note;
+	assert_true(judging_ask(&jg, -1, &note));
+	assert_int_equal(jg.pending, 1);
+	/* let the request go out */
+	for (int i = 0; i < 20; i++) {
+		struct pollfd fds[16];
+		int timeout;
+		int n = judging_pollfds(&jg, fds, 16, &timeout);
+		poll(fds, (nfds_t)n, 10);
+		judging_run(&jg, &note);
+	}
+	assert_int_equal(jg.pending, 1);
+	assert_int_equal(judging_cancel(&jg, &note), 1);
+	assert_string_equal(note.text, "cancelled 1 judge request");
+	assert_int_equal(jg.pending, 0);
+	struct judge_cell *c = review_judge_cell(&rv, entry, 0);
+	assert_int_equal(c->state, JUDGE_DONE);
+	assert_int_equal(c->v.status, VERDICT_ERROR);
+	assert_string_equal(c->v.message, "judge: cancelled");
+	/* nothing left to cancel */
+	assert_int_equal(judging_cancel(&jg, &note), 0);
+	assert_string_equal(note.text, "");
+	close_session(&rv, &jg);
+}
+
+static void test_unreadable_and_no_judges(void **st)
+{
+	(void)st;
+	struct review rv;
+	struct judging jg;
+	open_session(&rv, &jg);
+	/* the broken record is the last one */
+	review_move_to(&rv, review_view_count(&rv) - 1);
+	struct judging_note note;
+	assert_false(judging_ask(&jg, -1, &note));
+	assert_true(note.error);
+	assert_string_equal(note.text, "this record could not be read; there is nothing to judge");
+	close_session(&rv, &jg);
+
+	struct config none = { 0 };
+	char err[512];
+	char *paths[] = { runs_path };
+	assert_int_equal(review_open(&rv, &none, NULL, paths, 1, NULL, "ann", err, sizeof err), 0);
+	assert_int_equal(judging_open(&jg, &rv, NULL, &note, err, sizeof err), 0);
+	assert_null(jg.runner);
+	assert_false(judging_ask(&jg, -1, &note));
+	assert_string_equal(note.text, "no judge is configured (add judges: to the YAML)");
+	close_session(&rv, &jg);
+}
+
+int main(int argc, char **argv)
+{
+	(void)argc;
+	argv0 = argv[0];
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_ask_and_answer),
+		cmocka_unit_test(test_skipped_at_once),
+		cmocka_unit_test(test_cancel),
+		cmocka_unit_test(test_unreadable_and_no_judges),
+	};
+	return cmocka_run_group_tests(tests, group_setup, group_teardown);
+}
