@@ -7,16 +7,13 @@
  * (tests/fake_llm), cancels it with Esc, asks again and decides on the
  * judge's row. */
 #include <errno.h>
-#include <fcntl.h>
 #include <poll.h>
 #include <setjmp.h>
-#include <signal.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -26,6 +23,7 @@
 #include "review/session.h"
 #include "util/clock.h"
 #include "../src/tui/tui_int.h"
+#include "fake_server.h"
 
 static char dir[256];
 static const char *argv0 = "";
@@ -385,69 +383,7 @@ static void test_decisions(void **s)
 
 /* ---- judges, at the fake server ---------------------------------------------------- */
 
-static pid_t srv_pid;
-static int srv_port;
-
-static const char *fake_llm_path(char *buf, size_t n)
-{
-	const char *p = getenv("TCR_FAKE_LLM");
-	if (p && *p)
-		return p;
-	const char *slash = strrchr(argv0, '/');
-	if (slash)
-		snprintf(buf, n, "%.*s/fake_llm", (int)(slash - argv0), argv0);
-	else
-		snprintf(buf, n, "./fake_llm");
-	return buf;
-}
-
-static void server_start(const char *script)
-{
-	char bin[512], spath[320], ppath[320], lpath[320];
-	const char *fake = fake_llm_path(bin, sizeof bin);
-	if (access(fake, X_OK) != 0)
-		fail_msg("%s is not there (make check builds it)", fake);
-	snprintf(spath, sizeof spath, "%s/script.json", dir);
-	snprintf(ppath, sizeof ppath, "%s/port", dir);
-	snprintf(lpath, sizeof lpath, "%s/server.log", dir);
-	unlink(ppath);
-	write_file(spath, script);
-	pid_t pid = fork();
-	assert_true(pid >= 0);
-	if (pid == 0) {
-		char epath[320];
-		snprintf(epath, sizeof epath, "%s/server.err", dir);
-		int efd = open(epath, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-		if (efd >= 0)
-			dup2(efd, 2);
-		execl(fake, fake, "--script", spath, "--log", lpath, "--port-file", ppath,
-		      "--max-seconds", "40", (char *)NULL);
-		_exit(127);
-	}
-	srv_pid = pid;
-	for (int i = 0; i < 200; i++) {         /* 10 s at most */
-		char *p = slurp(ppath);
-		srv_port = p ? atoi(p) : 0;
-		free(p);
-		if (srv_port > 0)
-			return;
-		if (waitpid(pid, NULL, WNOHANG) == pid) {
-			srv_pid = 0;
-			fail_msg("fake_llm ended before it wrote its port");
-		}
-		usleep(50000);
-	}
-	fail_msg("fake_llm wrote no port in 10 s");
-}
-
-static void server_stop(void)
-{
-	if (srv_pid <= 0)
-		return;
-	kill(srv_pid, SIGTERM);
-	waitpid(srv_pid, NULL, 0);
-	srv_pid = 0;
-}
+static struct fake_server srv;
 
 /* The event loop's judging part, until nothing is pending. */
 static void wait_for_judges(struct fixture *fx, double max_ms)
@@ -474,7 +410,7 @@ static void test_judge(void **s)
 {
 	(void)s;
 	/* The first analysis is slow enough to be cancelled; the next answers. */
-	server_start("{\"rules\": ["
+	fake_server_start(&srv, argv0, dir, "{\"rules\": ["
 	             "{\"match\": {\"body_contains\": \"Explain a score for a person\"}, \"content\": \"Two of three.\"},"
 	             "{\"match\": {\"body_contains\": \"tool_appropriateness\"}, \"times\": 1, \"delay_ms\": 2000,"
 	             " \"content\": " EVALS "},"
@@ -485,7 +421,7 @@ static void test_judge(void **s)
 	         "judges:\n  - id: appr\n    rubric: tool-appropriateness\n    model: openai/judge-model\n"
 	         "    base_url: http://127.0.0.1:%d/v1\n"
 	         "    tools: [{name: get_order, description: looks an order up},"
-	         " {name: track_parcel, description: tracks a parcel}]\n", srv_port);
+	         " {name: track_parcel, description: tracks a parcel}]\n", srv.port);
 	struct fixture fx;
 	open_fixture(&fx, judges);
 	struct review *rv = &fx.rv;
@@ -538,7 +474,10 @@ static void test_judge(void **s)
 	key(&fx, '5');
 	assert_string_equal(fx.t.msg.text, "appr: 5 is not on its scale (0..1)");
 	close_fixture(&fx);
-	server_stop();
+	/* the answer took an analysis and a reason (the cancelled request is
+	 * logged or not, depending on when the server saw it go) */
+	assert_true(fake_server_requests(&srv) >= 2);
+	fake_server_stop(&srv);
 }
 
 /* ---- fixtures ---------------------------------------------------------------------- */
@@ -565,7 +504,7 @@ static int setup(void **s)
 static int teardown(void **s)
 {
 	(void)s;
-	server_stop();
+	fake_server_stop(&srv);
 	char cmd[320];
 	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
 	return system(cmd) == 0 ? 0 : -1;
