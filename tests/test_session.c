@@ -935,6 +935,56 @@ static void test_open_errors(void **s)
 	assert_non_null(strstr(err, "a.jsonl"));
 }
 
+/* One review_row per verdict row: what it is, its scale and its verdict;
+ * failures carry a kind the screen reacts to. */
+static void test_rows(void **s)
+{
+	(void)s;
+	struct review rv;
+	char err[256];
+	open_ready(&rv, "rows.annotations.jsonl");
+	assert_int_equal(review_nrows(&rv), 3);
+	struct review_row row;
+	/* without a run only what the row is */
+	assert_true(review_row_get(&rv, NULL, WORDS, &row));
+	assert_int_equal(row.kind, ROW_SCORER);
+	assert_int_equal(row.state, ROW_NO_RUN);
+	assert_null(row.v);
+	assert_string_equal(row.id, "words");
+	assert_string_equal(row.type, "word-inclusion");
+	char want[32];
+	scale_describe(&row.span, want, sizeof want);
+	assert_string_equal(want, "0..1");
+	go_to(&rv, "run-c");
+	struct review_run *rr = review_current(&rv);
+	assert_true(review_row_get(&rv, rr, LOOKUP, &row));
+	assert_int_equal(row.state, ROW_READY);
+	assert_int_equal(row.index, LOOKUP);
+	assert_ptr_equal(row.v, &rr->verdicts[LOOKUP]);
+	assert_ptr_equal(row.scorer, &cfg.scorers[LOOKUP]);
+	scale_describe(&row.span, want, sizeof want);
+	assert_string_equal(want, "0 or 1");
+	assert_false(review_row_get(&rv, rr, 3, &row));
+	assert_string_equal(review_row_id(&rv, 3), "?");
+
+	/* the kinds of failure */
+	assert_int_equal(review_override(&rv, LOOKUP, 0.5, NULL, err, sizeof err), -1);
+	assert_int_equal(review_last_error(&rv), REVIEW_OFF_SCALE);
+	assert_int_equal(review_accept(&rv, 3, err, sizeof err), -1);
+	assert_string_equal(err, "no such scorer");
+	assert_int_equal(review_last_error(&rv), REVIEW_NO_ROW);
+	assert_int_equal(review_retract(&rv, LOOKUP, err, sizeof err), -1);
+	assert_int_equal(review_last_error(&rv), REVIEW_NOTHING_TO_RETRACT);
+	double v;
+	assert_int_equal(review_parse_row_score(&rv, WORDS, "2", &v, err, sizeof err), -1);
+	assert_string_equal(err, "expected 0..1");
+	assert_int_equal(review_last_error(&rv), REVIEW_OFF_SCALE);
+	go_to(&rv, "runs.jsonl:4");
+	assert_int_equal(review_accept(&rv, LOOKUP, err, sizeof err), -1);
+	assert_int_equal(review_last_error(&rv), REVIEW_UNREADABLE);
+	review_close(&rv);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -953,6 +1003,7 @@ int main(void)
 		cmocka_unit_test(test_cache),
 		cmocka_unit_test(test_no_scorers),
 		cmocka_unit_test(test_open_errors),
+		cmocka_unit_test(test_rows),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

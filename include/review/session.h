@@ -19,6 +19,7 @@
 #include "runs/dataset.h"
 #include "scorers/evaluate.h"
 #include "scorers/scorer.h"
+#include "review/rows.h"
 
 struct format_ops;
 
@@ -53,17 +54,18 @@ struct verdict_cell {
 	double score;
 };
 
-/* A judge's state on one run. */
-enum judge_state {
-	JUDGE_NONE,                 /* not asked */
-	JUDGE_PENDING,              /* requests in flight */
-	JUDGE_DONE,                 /* v holds its verdict (ok, skipped or error) */
-};
-
-struct judge_cell {
-	uint8_t state;
-	double started_ms;          /* when it was asked, for "judging 3s" */
-	struct verdict v;
+/* Why a call failed, for callers that react to it (the text in err is
+ * for a person). */
+enum review_error {
+	REVIEW_OK,
+	REVIEW_NO_RUN,              /* no run in view */
+	REVIEW_UNREADABLE,          /* the record could not be read */
+	REVIEW_NO_ROW,              /* no such verdict row */
+	REVIEW_JUDGE_PENDING,       /* the row's judge is still answering */
+	REVIEW_JUDGE_NOT_ASKED,     /* the row's judge has not been asked */
+	REVIEW_OFF_SCALE,           /* a score the row's scale does not hold */
+	REVIEW_NOTHING_TO_RETRACT,
+	REVIEW_STORE,               /* the annotations file refused the decision */
 };
 
 /* One record of the inputs. Until it is summarized only `rec` and
@@ -125,6 +127,7 @@ struct review {
 	struct review_run *lru_head, *lru_tail;
 	size_t cache_bytes, cache_limit;
 	size_t ncached;
+	enum review_error error;    /* why the last failing call failed */
 };
 
 /* Opens the inputs and the annotations file (created if missing). The
@@ -183,17 +186,8 @@ int review_override(struct review *rv, size_t scorer, double score, const char *
 int review_retract(struct review *rv, size_t scorer, char *err, size_t errlen);
 int review_note(struct review *rv, const char *text, char *err, size_t errlen);
 
-/* Verdict rows: the code scorers first, then the judges. Decisions,
- * review_decision and review_parse_row_score take a row; a judge row can
- * be decided once its judge has answered. */
-size_t review_nrows(const struct review *rv);
-const char *review_row_id(const struct review *rv, size_t row);
-struct judge_cell *review_judge_cell(struct review *rv, size_t entry, size_t judge);
-void review_judge_pending(struct review *rv, size_t entry, size_t judge, double now_ms);
-/* Takes a copy of v. */
-void review_judge_done(struct review *rv, size_t entry, size_t judge, const struct verdict *v);
-int review_parse_row_score(struct review *rv, size_t row, const char *text, double *out,
-                           char *err, size_t errlen);
+/* Why the last call that returned -1 failed. */
+enum review_error review_last_error(const struct review *rv);
 
 /* Parses a human score for a scorer's scale; -1 with a reason when it is
  * off the scale ("expected 0 or 1", "expected 0..1", "expected 1..5"). */

@@ -2,6 +2,7 @@
  * util/wtext (control characters shown as ^[, invalid UTF-8 as U+FFFD),
  * clipped by display width without splitting a wide character. Nothing
  * from a record reaches the terminal as it is. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -62,4 +63,20 @@ int draw_text_cut(int y, int x, int w, const char *s, size_t len, attr_t a)
 	int used = draw_wide(y, x, w, ws, n, a);
 	free(ws);
 	return used;
+}
+
+void draw_pane_title(const struct tui *t, enum pane p, const char *title, const char *extra)
+{
+	const struct rect *r = &t->lay.pane[p];
+	attr_t a = screen_attr(t, t->focus == p ? SLOT_TITLE_FOCUS : SLOT_TITLE);
+	draw_fill(r->y, r->x, r->w, a);
+	char buf[256];
+	snprintf(buf, sizeof buf, "[%s]%s%s", title, extra && *extra ? " " : "", extra ? extra : "");
+	draw_text(r->y, r->x, r->w, buf, strlen(buf), a);
+}
+
+int pane_rows(const struct tui *t, enum pane p)
+{
+	int h = t->lay.pane[p].h - 1;
+	return h > 1 ? h : 1;
 }

@@ -1,6 +1,6 @@
 /* judges.c - LLM judges on the screen: the event loop's side of
- * review/judging (its sockets, redraw flags, status-line messages) and the
- * "judging 3s" spinner.
+ * review/judging (its sockets, redraw flags, status-line messages); the
+ * "judging 3s" spinner is spinner.c's.
  *
  * Requests go through the judge client, whose sockets the event loop polls
  * beside the terminal; nothing here blocks. Verdicts land in the session's
@@ -81,17 +81,4 @@ void tui_judges_run(struct tui *t)
 		t->dirty |= REDRAW_ALL | RELAYOUT;
 	}
 	t->dirty |= REDRAW_LIST | REDRAW_VERDICTS;
-}
-
-/* "judging 3s" with a turning spinner (a still one under TCR_NO_ANIMATION,
- * so screen dumps are stable). */
-void tui_judges_spinner(const struct judge_cell *c, char *buf, size_t n)
-{
-	static const char *const frames[] = { "|", "/", "-", "\\" };
-	double el = (now_ms() - c->started_ms) / 1000.0;
-	const char *still = getenv("TCR_NO_ANIMATION");
-	if (still && *still)
-		snprintf(buf, n, "judging...");
-	else
-		snprintf(buf, n, "%s judging %.0fs", frames[(long)(el * 10) % 4], el);
 }

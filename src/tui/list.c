@@ -1,15 +1,12 @@
-/* list.c - the run list: review mark, id, model or format, calls, and one
- * verdict cell per scorer. */
+/* list.c - the runs pane: review mark, id, model or format, calls, a cell per verdict row. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "tui_int.h"
 
 static const char *judge_glyph(const struct review_entry *e, size_t j, int *slot)
 {
-	static const char *const frames[] = { "|", "/", "-", "\\" };
 	const struct judge_cell *c = e->jcells ? &e->jcells[j] : NULL;
 	if (!c || c->state == JUDGE_NONE) {
 		*slot = SLOT_DIM;
@@ -17,12 +14,7 @@ static const char *judge_glyph(const struct review_entry *e, size_t j, int *slot
 	}
 	if (c->state == JUDGE_PENDING) {
 		*slot = SLOT_SKIPPED;
-		const char *still = getenv("TCR_NO_ANIMATION");
-		if (still && *still)
-			return "~";
-		struct timespec ts;
-		clock_gettime(CLOCK_MONOTONIC, &ts);
-		return frames[(ts.tv_nsec / 100000000) % 4];
+		return spinner_glyph();
 	}
 	switch (c->v.status) {
 	case VERDICT_OK:
@@ -76,125 +68,190 @@ static const char *mark_glyph(enum review_mark m, int *slot)
 	}
 }
 
-static void pane_title(struct tui *t, enum pane p, const char *title, const char *extra)
-{
-	const struct rect *r = &t->lay.pane[p];
-	attr_t a = screen_attr(t, t->focus == p ? SLOT_TITLE_FOCUS : SLOT_TITLE);
-	draw_fill(r->y, r->x, r->w, a);
-	char buf[256];
-	snprintf(buf, sizeof buf, "[%s]%s%s", title, extra && *extra ? " " : "", extra ? extra : "");
-	draw_text(r->y, r->x, r->w, buf, strlen(buf), a);
-}
+/* The list's columns for a pane this wide: mark, id, label, calls, then
+ * two cells per verdict row. */
+struct list_cols {
+	int id_x, id_w, label_w, calls_w, cells_x;
+};
 
-void tui_pane_title(struct tui *t, enum pane p, const char *title, const char *extra)
+static struct list_cols list_columns(const struct rect *r, size_t nrows)
 {
-	pane_title(t, p, title, extra);
-}
-
-void list_draw(struct tui *t)
-{
-	struct review *rv = t->rv;
-	const struct rect *r = &t->lay.pane[PANE_LIST];
-	size_t n = review_view_count(rv);
-	size_t nsc = t->cfg->nscorers;
-	size_t nrows = review_nrows(rv);          /* scorers, then judges */
-	char extra[96];
-	snprintf(extra, sizeof extra, "%zu run%s", n, n == 1 ? "" : "s");
-	pane_title(t, PANE_LIST, "runs", extra);
-
-	/* Columns: mark, id, label, calls, then two cells per scorer. */
+	struct list_cols c = { .id_x = 3, .calls_w = 3 };
 	int cells_w = (int)nrows * 2;
-	int calls_w = 3;
-	int label_w = r->w >= 56 ? 14 : r->w >= 44 ? 10 : 8;
+	c.label_w = r->w >= 56 ? 14 : r->w >= 44 ? 10 : 8;
 	/* '>' marks the selected row and the review mark follows it, so both
 	 * read without colour. */
-	int id_x = 3;
-	int id_w = r->w - id_x - label_w - 1 - calls_w - 2 - cells_w;
-	if (id_w < 8) {
-		label_w = 0;
-		id_w = r->w - id_x - calls_w - 2 - cells_w;
+	c.id_w = r->w - c.id_x - c.label_w - 1 - c.calls_w - 2 - cells_w;
+	if (c.id_w < 8) {
+		c.label_w = 0;
+		c.id_w = r->w - c.id_x - c.calls_w - 2 - cells_w;
 	}
-	if (id_w < 4)
-		id_w = 4;
-	int y = r->y + 1;
+	if (c.id_w < 4)
+		c.id_w = 4;
+	c.cells_x = r->x + r->w - cells_w;
+	return c;
+}
+
+static void list_header(const struct tui *t, const struct list_cols *c, int y, size_t nrows)
+{
+	const struct rect *r = &t->lay.pane[PANE_LIST];
 	attr_t head = screen_attr(t, SLOT_HEADER);
 	draw_fill(y, r->x, r->w, head);
-	draw_text(y, r->x + id_x, id_w, "id", 2, head);
-	if (label_w)
-		draw_text(y, r->x + id_x + id_w + 1, label_w, "model", 5, head);
-	draw_text(y, r->x + id_x + id_w + 1 + label_w + (label_w ? 1 : 0), calls_w, "  #", 3, head);
-	int cx = r->x + r->w - cells_w;
+	draw_text(y, r->x + c->id_x, c->id_w, "id", 2, head);
+	if (c->label_w)
+		draw_text(y, r->x + c->id_x + c->id_w + 1, c->label_w, "model", 5, head);
+	draw_text(y, r->x + c->id_x + c->id_w + 1 + c->label_w + (c->label_w ? 1 : 0), c->calls_w, "  #", 3, head);
 	for (size_t s = 0; s < nrows; s++) {
 		/* Cells are numbered as the verdict rows are. */
 		char ab[4];
 		snprintf(ab, sizeof ab, "%zu", (s + 1) % 10);
-		draw_text(y, cx + (int)s * 2, 2, ab, 1, head);
-	}
-
-	int rows = r->h - 2;
-	if (rows < 1)
-		return;
-	size_t cur = review_cursor(rv);
-	if (cur < t->list_top)
-		t->list_top = cur;
-	if (cur >= t->list_top + (size_t)rows)
-		t->list_top = cur - (size_t)rows + 1;
-	if (t->list_top + (size_t)rows > n)
-		t->list_top = n > (size_t)rows ? n - (size_t)rows : 0;
-	for (int i = 0; i < rows; i++) {
-		size_t vi = t->list_top + (size_t)i;
-		if (vi >= n)
-			break;
-		struct review_entry *e = review_view_entry(rv, vi);
-		size_t ei = rv->view[vi];
-		int yy = y + 1 + i;
-		bool sel = vi == cur;
-		attr_t base = sel ? screen_attr(t, t->focus == PANE_LIST ? SLOT_SELECTION : SLOT_SELECTION_DIM)
-		                  : screen_attr(t, SLOT_NORMAL);
-		draw_fill(yy, r->x, r->w, base);
-		int mslot;
-		/* An override shows even while other verdicts wait for a decision. */
-		enum review_mark mk = review_mark_of(rv, ei);
-		if (e->any_override)
-			mk = MARK_OVERRIDDEN;
-		const char *mg = mark_glyph(mk, &mslot);
-		if (sel)
-			draw_text(yy, r->x, 1, ">", 1, base);
-		draw_text(yy, r->x + 1, 1, mg, strlen(mg), sel ? base : screen_attr(t, mslot));
-		/* Until a record is read (or when it cannot be), its place in
-		 * the file stands for it. */
-		if (e->id && !e->load_failed) {
-			draw_text_cut(yy, r->x + id_x, id_w, e->id, strlen(e->id), base);
-		} else {
-			/* the end of FILE:LINE is what tells records apart */
-			const char *src = e->source;
-			size_t len = strlen(src);
-			if ((int)len > id_w && id_w > 1) {
-				int k = draw_text(yy, r->x + id_x, 1, "\xe2\x80\xa6", 3, base);
-				draw_text(yy, r->x + id_x + k, id_w - k, src + len - (size_t)(id_w - k), (size_t)(id_w - k), base);
-			} else {
-				draw_text(yy, r->x + id_x, id_w, src, len, base);
-			}
-		}
-		int x = r->x + id_x + id_w + 1;
-		if (label_w) {
-			const char *lb = e->label ? e->label : "";
-			draw_text_cut(yy, x, label_w, lb, strlen(lb), sel ? base : screen_attr(t, SLOT_DIM));
-			x += label_w + 1;
-		}
-		char calls[16];
-		if (e->summarized && !e->load_failed)
-			snprintf(calls, sizeof calls, "%3u", e->ncalls);
-		else
-			snprintf(calls, sizeof calls, "  .");
-		draw_text(yy, x, calls_w, calls, strlen(calls), base);
-		for (size_t s = 0; s < nrows; s++) {
-			int slot;
-			const char *g = s < nsc ? cell_glyph(e, s, &slot) : judge_glyph(e, s - nsc, &slot);
-			attr_t ca = screen_attr(t, slot);
-			if (sel)
-				ca = base;
-			draw_text(yy, cx + (int)s * 2, 1, g, strlen(g), ca);
-		}
+		draw_text(y, c->cells_x + (int)s * 2, 2, ab, 1, head);
 	}
 }
+
+/* Until a record is read (or when it cannot be), its place in the file
+ * stands for it; the end of FILE:LINE is what tells records apart. */
+static void list_id(const struct review_entry *e, int y, int x, int w, attr_t base)
+{
+	if (e->id && !e->load_failed) {
+		draw_text_cut(y, x, w, e->id, strlen(e->id), base);
+		return;
+	}
+	const char *src = e->source;
+	size_t len = strlen(src);
+	if ((int)len > w && w > 1) {
+		int k = draw_text(y, x, 1, "\xe2\x80\xa6", 3, base);
+		draw_text(y, x + k, w - k, src + len - (size_t)(w - k), (size_t)(w - k), base);
+	} else {
+		draw_text(y, x, w, src, len, base);
+	}
+}
+
+static void list_row(const struct tui *t, const struct list_cols *c, int y, size_t vi, bool sel)
+{
+	struct review *rv = t->rv;
+	const struct rect *r = &t->lay.pane[PANE_LIST];
+	struct review_entry *e = review_view_entry(rv, vi);
+	attr_t base = sel ? screen_attr(t, t->focus == PANE_LIST ? SLOT_SELECTION : SLOT_SELECTION_DIM)
+	                  : screen_attr(t, SLOT_NORMAL);
+	draw_fill(y, r->x, r->w, base);
+	int mslot;
+	/* An override shows even while other verdicts wait for a decision. */
+	enum review_mark mk = review_mark_of(rv, rv->view[vi]);
+	if (e->any_override)
+		mk = MARK_OVERRIDDEN;
+	const char *mg = mark_glyph(mk, &mslot);
+	if (sel)
+		draw_text(y, r->x, 1, ">", 1, base);
+	draw_text(y, r->x + 1, 1, mg, strlen(mg), sel ? base : screen_attr(t, mslot));
+	list_id(e, y, r->x + c->id_x, c->id_w, base);
+	int x = r->x + c->id_x + c->id_w + 1;
+	if (c->label_w) {
+		const char *lb = e->label ? e->label : "";
+		draw_text_cut(y, x, c->label_w, lb, strlen(lb), sel ? base : screen_attr(t, SLOT_DIM));
+		x += c->label_w + 1;
+	}
+	char calls[16];
+	if (e->summarized && !e->load_failed)
+		snprintf(calls, sizeof calls, "%3u", e->ncalls);
+	else
+		snprintf(calls, sizeof calls, "  .");
+	draw_text(y, x, c->calls_w, calls, strlen(calls), base);
+	size_t nrows = review_nrows(rv);
+	for (size_t s = 0; s < nrows; s++) {
+		struct review_row row;
+		review_row_get(rv, NULL, s, &row);
+		int slot;
+		const char *g = row.kind == ROW_SCORER ? cell_glyph(e, row.slot, &slot) : judge_glyph(e, row.slot, &slot);
+		draw_text(y, c->cells_x + (int)s * 2, 1, g, strlen(g), sel ? base : screen_attr(t, slot));
+	}
+}
+
+static void list_draw(const struct tui *t)
+{
+	struct review *rv = t->rv;
+	const struct rect *r = &t->lay.pane[PANE_LIST];
+	size_t n = review_view_count(rv);
+	size_t nrows = review_nrows(rv);
+	char extra[96];
+	snprintf(extra, sizeof extra, "%zu run%s", n, n == 1 ? "" : "s");
+	draw_pane_title(t, PANE_LIST, list_pane.title, extra);
+	struct list_cols c = list_columns(r, nrows);
+	int y = r->y + 1;
+	list_header(t, &c, y, nrows);
+	int rows = r->h - 2;
+	size_t cur = review_cursor(rv);
+	for (int i = 0; i < rows && t->list.top + (size_t)i < n; i++)
+		list_row(t, &c, y + 1 + i, t->list.top + (size_t)i, t->list.top + (size_t)i == cur);
+}
+
+/* Keeps the cursor's row on screen. */
+static void list_fit(struct tui *t)
+{
+	int rows = t->lay.pane[PANE_LIST].h - 2;
+	if (rows < 1)
+		return;
+	size_t n = review_view_count(t->rv), cur = review_cursor(t->rv);
+	if (cur < t->list.top)
+		t->list.top = cur;
+	if (cur >= t->list.top + (size_t)rows)
+		t->list.top = cur - (size_t)rows + 1;
+	if (t->list.top + (size_t)rows > n)
+		t->list.top = n > (size_t)rows ? n - (size_t)rows : 0;
+}
+
+unsigned list_moved(struct tui *t)
+{
+	t->vd.detail_top = 0;
+	t->tl.sel = 0;
+	t->tl.top = 0;
+	return REDRAW_ALL | RELAYOUT;   /* the verdict details, and so the panes, change with the run */
+}
+
+static unsigned list_move(struct tui *t, long delta)
+{
+	review_move(t->rv, delta);
+	return list_moved(t);
+}
+
+static unsigned list_page(struct tui *t, long dir)
+{
+	long page = pane_rows(t, PANE_LIST) - 1;
+	return list_move(t, dir * (page < 1 ? 1 : page));
+}
+
+static unsigned list_end(struct tui *t, bool last)
+{
+	review_move_to(t->rv, last ? SIZE_MAX : 0);
+	return list_moved(t);
+}
+
+/* Enter in the list opens the selected verdict's details. */
+static unsigned list_toggle(struct tui *t)
+{
+	t->vd.open = !t->vd.open;
+	return REDRAW_VERDICTS | RELAYOUT | REDRAW_TIMELINE;
+}
+
+static unsigned list_click(struct tui *t, int row)
+{
+	if (row < 1)                   /* the column header */
+		return 0;
+	size_t i = t->list.top + (size_t)(row - 1);
+	if (i >= review_view_count(t->rv))
+		return 0;
+	review_move_to(t->rv, i);
+	return list_moved(t);
+}
+
+const struct pane_ops list_pane = {
+	.title  = "runs",
+	.fit    = list_fit,
+	.draw   = list_draw,
+	.step   = list_move,
+	.page   = list_page,
+	.end    = list_end,
+	.toggle = list_toggle,
+	.click  = list_click,
+	.wheel  = list_move,
+};

@@ -91,17 +91,17 @@ attr_t screen_attr(const struct tui *t, int slot)
 int screen_open(struct tui *t, const struct tui_opts *o)
 {
 	setlocale(LC_ALL, "");
-	if (t->headless) {
+	if (t->term.headless) {
 		if (!getenv("TERM"))
 			setenv("TERM", "dumb", 1);
-		t->term_out = fopen("/dev/null", "w");
-		t->term_in = fopen("/dev/null", "r");
-		if (!t->term_out || !t->term_in)
+		t->term.out = fopen("/dev/null", "w");
+		t->term.in = fopen("/dev/null", "r");
+		if (!t->term.out || !t->term.in)
 			return -1;
-		t->screen = newterm(NULL, t->term_out, t->term_in);
-		if (!t->screen)
+		t->term.screen = newterm(NULL, t->term.out, t->term.in);
+		if (!t->term.screen)
 			return -1;
-		set_term(t->screen);
+		set_term(t->term.screen);
 	} else {
 		if (!initscr())
 			return -1;
@@ -119,7 +119,7 @@ int screen_open(struct tui *t, const struct tui_opts *o)
 	curs_set(0);
 	set_escdelay(25);
 	nodelay(stdscr, TRUE);
-	if (!t->headless)
+	if (!t->term.headless)
 		mousemask(BUTTON1_CLICKED | BUTTON1_PRESSED | BUTTON4_PRESSED | BUTTON5_PRESSED, NULL);
 	colors_init(t);
 	(void)o;
@@ -132,15 +132,15 @@ void screen_close(struct tui *t)
 		return;
 	endwin();
 	screen_active = 0;
-	if (t->screen) {
-		delscreen(t->screen);
-		t->screen = NULL;
+	if (t->term.screen) {
+		delscreen(t->term.screen);
+		t->term.screen = NULL;
 	}
-	if (t->term_out)
-		fclose(t->term_out);
-	if (t->term_in)
-		fclose(t->term_in);
-	t->term_out = t->term_in = NULL;
+	if (t->term.out)
+		fclose(t->term.out);
+	if (t->term.in)
+		fclose(t->term.in);
+	t->term.out = t->term.in = NULL;
 }
 
 /* The screen as curses holds it, row by row, trailing blanks trimmed. */

@@ -17,29 +17,31 @@
 
 int script_open(struct tui *t, const char *path)
 {
-	t->script = fopen(path, "r");
-	return t->script ? 0 : -1;
+	t->script.f = fopen(path, "r");
+	return t->script.f ? 0 : -1;
 }
 
 void script_close(struct tui *t)
 {
-	if (t->script)
-		fclose(t->script);
-	t->script = NULL;
-	free(t->pending_keys);
-	t->pending_keys = NULL;
-	t->npending = t->pending_cap = t->pending_pos = 0;
+	if (t->script.f)
+		fclose(t->script.f);
+	t->script.f = NULL;
+	free(t->script.keys);
+	free(t->script.dump);
+	t->script.dump = NULL;
+	t->script.keys = NULL;
+	t->script.n = t->script.cap = t->script.pos = 0;
 }
 
 static void push_key(struct tui *t, keycode_t k)
 {
-	if (t->npending == t->pending_cap) {
-		t->pending_cap = t->pending_cap ? t->pending_cap * 2 : 32;
-		t->pending_keys = realloc(t->pending_keys, t->pending_cap * sizeof(*t->pending_keys));
-		if (!t->pending_keys)
+	if (t->script.n == t->script.cap) {
+		t->script.cap = t->script.cap ? t->script.cap * 2 : 32;
+		t->script.keys = realloc(t->script.keys, t->script.cap * sizeof(*t->script.keys));
+		if (!t->script.keys)
 			abort();
 	}
-	t->pending_keys[t->npending++] = k;
+	t->script.keys[t->script.n++] = k;
 }
 
 static void parse_keys(struct tui *t, const char *line)
@@ -90,16 +92,10 @@ static void command(struct tui *t, char *line)
 		*arg++ = '\0';
 	arg += strspn(arg, " \t");
 	if (!strcmp(line, ":save-display")) {
-		/* Draw first so the file holds what the person would see now. */
-		if (t->dirty)
-			tui_draw_now(t);
-		FILE *f = fopen(arg, "w");
-		if (!f) {
-			tui_message(t, true, "%s: cannot write", arg);
-			return;
-		}
-		screen_dump(f);
-		fclose(f);
+		/* The loop draws first, so the file holds what the person
+		 * would see now. */
+		free(t->script.dump);
+		t->script.dump = strdup(arg);
 	} else if (!strcmp(line, ":resize")) {
 		int cols = 0, lines = 0;
 		if (sscanf(arg, "%d %d", &cols, &lines) == 2 && cols > 0 && lines > 0) {
@@ -109,7 +105,7 @@ static void command(struct tui *t, char *line)
 	} else if (!strcmp(line, ":wait")) {
 		/* keys already wait for indexing and scoring; this also waits
 		 * for the judges' answers */
-		t->script_waiting = true;
+		t->script.waiting = true;
 	} else {
 		tui_message(t, true, "unknown script command %s", line);
 		t->dirty |= REDRAW_STATUS;
@@ -119,10 +115,10 @@ static void command(struct tui *t, char *line)
 bool script_next(struct tui *t, keycode_t *key)
 {
 	*key = 0;
-	while (t->pending_pos >= t->npending) {
-		t->npending = t->pending_pos = 0;
+	while (t->script.pos >= t->script.n) {
+		t->script.n = t->script.pos = 0;
 		char buf[8192];
-		if (!t->script || !fgets(buf, sizeof buf, t->script))
+		if (!t->script.f || !fgets(buf, sizeof buf, t->script.f))
 			return false;
 		buf[strcspn(buf, "\r\n")] = '\0';
 		if (buf[0] == '#' || buf[0] == '\0')
@@ -133,6 +129,6 @@ bool script_next(struct tui *t, keycode_t *key)
 		}
 		parse_keys(t, buf);
 	}
-	*key = t->pending_keys[t->pending_pos++];
+	*key = t->script.keys[t->script.pos++];
 	return true;
 }

@@ -1,6 +1,10 @@
-/* status.c - the last row: where the reviewer is, what is loading, the
- * last message (errors stand out), and key hints; or the prompt. */
+/* status.c - the status line (its message and the prompt) and the help screen.
+ *
+ * The last row says where the reviewer is, what is loading, the last
+ * message (errors stand out) and key hints; or it holds the prompt. */
+#include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "tui_int.h"
@@ -12,15 +16,15 @@ static const char *base_name(const char *path)
 	return s && s[1] ? s + 1 : path;
 }
 
-void status_draw(struct tui *t)
+void status_draw(const struct tui *t)
 {
 	const struct rect *r = &t->lay.status;
 	struct review *rv = t->rv;
 	attr_t a = screen_attr(t, SLOT_STATUS);
 	draw_fill(r->y, 0, COLS, a);
-	if (t->prompt != PROMPT_NONE) {
-		int x = draw_text(r->y, 0, COLS, t->prompt_label, strlen(t->prompt_label), a);
-		const char *in = t->input.buf ? t->input.buf : "";
+	if (t->pr.kind != PROMPT_NONE) {
+		int x = draw_text(r->y, 0, COLS, t->pr.label, strlen(t->pr.label), a);
+		const char *in = t->pr.input.buf ? t->pr.input.buf : "";
 		draw_text(r->y, x, COLS - x, in, strlen(in), a);
 		return;
 	}
@@ -45,7 +49,7 @@ void status_draw(struct tui *t)
 	 * short for both, the file name gives way, and a message still too
 	 * long ends with '…'. */
 	const char *lp = left;
-	if (t->msg[0] && draw_width(left, (size_t)len) + 2 + draw_width(t->msg, strlen(t->msg)) > COLS) {
+	if (t->msg.text[0] && draw_width(left, (size_t)len) + 2 + draw_width(t->msg.text, strlen(t->msg.text)) > COLS) {
 		size_t skip = strlen(file) + (rv->ds.nfiles > 1 ? 2 : 0) + 2;
 		if ((size_t)len > skip) {
 			lp += skip;
@@ -53,10 +57,10 @@ void status_draw(struct tui *t)
 		}
 	}
 	int x = draw_text(r->y, 0, COLS, lp, (size_t)len, a);
-	if (t->msg[0]) {
+	if (t->msg.text[0]) {
 		x += draw_text(r->y, x, COLS - x, "  ", 2, a);
-		attr_t ma = t->msg_error ? screen_attr(t, SLOT_STATUS_ERROR) : a;
-		x += draw_text_cut(r->y, x, COLS - x, t->msg, strlen(t->msg), ma);
+		attr_t ma = t->msg.error ? screen_attr(t, SLOT_STATUS_ERROR) : a;
+		x += draw_text_cut(r->y, x, COLS - x, t->msg.text, strlen(t->msg.text), ma);
 	}
 	static const char hint[] = "? help  q quit";
 	int hw = (int)sizeof hint - 1;
@@ -85,7 +89,7 @@ static size_t help_desc_col(const char *p, size_t len)
 /* The help's display lines: a description too long for the screen wraps
  * under itself. Draws those from help_top on when `draw`; returns how many
  * there are. */
-static size_t help_lines(struct tui *t, const char *buf, bool draw)
+static size_t help_lines(const struct tui *t, const char *buf, bool draw)
 {
 	attr_t a = screen_attr(t, SLOT_NORMAL);
 	int rows = LINES - 2, w = COLS - 1;
@@ -95,7 +99,7 @@ static size_t help_lines(struct tui *t, const char *buf, bool draw)
 		const char *nl = strchr(p, '\n');
 		size_t len = nl ? (size_t)(nl - p) : strlen(p);
 		size_t dc = help_desc_col(p, len);
-		bool show = draw && line >= t->help_top && y <= rows;
+		bool show = draw && line >= t->help.top && y <= rows;
 		if (draw_width(p, len) <= w || dc == 0 || (int)dc + 16 > w) {
 			if (show)
 				draw_text(y++, 1, w, p, len, a);
@@ -104,7 +108,7 @@ static size_t help_lines(struct tui *t, const char *buf, bool draw)
 			struct wtext_wrapped wr;
 			wtext_wrap(&wr, p + dc, len - dc, (size_t)(w - (int)dc), WTEXT_TABS);
 			for (size_t k = 0; k < wr.nlines; k++, line++) {
-				if (!draw || line < t->help_top || y > rows)
+				if (!draw || line < t->help.top || y > rows)
 					continue;
 				if (k == 0)
 					draw_text(y, 1, (int)dc, p, dc, a);
@@ -118,24 +122,71 @@ static size_t help_lines(struct tui *t, const char *buf, bool draw)
 	return line;
 }
 
-void help_draw(struct tui *t)
+/* The help text, as the keymap prints it; NULL when it cannot be made. */
+static char *help_text(const struct tui *t)
+{
+	char *buf = NULL;
+	size_t blen = 0;
+	FILE *f = open_memstream(&buf, &blen);
+	if (!f)
+		return NULL;
+	keymap_print(&t->km, f, false);
+	fclose(f);
+	return buf;
+}
+
+/* Scrolling stops with the last line at the bottom. */
+void help_fit(struct tui *t)
+{
+	char *buf = help_text(t);
+	if (!buf)
+		return;
+	size_t total = help_lines(t, buf, false), rows = LINES > 2 ? (size_t)LINES - 2 : 1;
+	size_t max_top = total > rows ? total - rows : 0;
+	if (t->help.top > max_top)
+		t->help.top = max_top;
+	free(buf);
+}
+
+void help_draw(const struct tui *t)
 {
 	attr_t head = screen_attr(t, SLOT_TITLE_FOCUS);
 	draw_fill(0, 0, COLS, head);
 	static const char title[] = "[help] keys (Esc or q closes; j/k scroll)";
 	draw_text(0, 0, COLS, title, sizeof title - 1, head);
-	char *buf = NULL;
-	size_t blen = 0;
-	FILE *f = open_memstream(&buf, &blen);
-	if (!f)
+	char *buf = help_text(t);
+	if (!buf)
 		return;
-	keymap_print(&t->km, f, false);
-	fclose(f);
-	/* Scrolling stops with the last line at the bottom. */
-	size_t total = help_lines(t, buf, false), rows = LINES > 2 ? (size_t)LINES - 2 : 1;
-	size_t max_top = total > rows ? total - rows : 0;
-	if (t->help_top > max_top)
-		t->help_top = max_top;
 	help_lines(t, buf, true);
 	free(buf);
+}
+
+/* The help screen scrolls; any other key closes it. */
+unsigned help_key(struct tui *t, enum tcr_action a)
+{
+	if (a == ACT_DOWN || a == ACT_UP || a == ACT_PAGE_DOWN || a == ACT_PAGE_UP) {
+		long d = a == ACT_DOWN ? 1 : a == ACT_UP ? -1 : a == ACT_PAGE_DOWN ? 10 : -10;
+		long top = (long)t->help.top + d;
+		t->help.top = top < 0 ? 0 : (size_t)top;
+		return REDRAW_ALL;
+	}
+	t->help.shown = false;
+	return REDRAW_ALL;
+}
+
+/* The prompt is drawn in the status line; prompt.c edits it. */
+void prompt_start(struct tui *t, enum prompt_kind k, const char *label)
+{
+	t->pr.kind = k;
+	strbuf_reset(&t->pr.input);
+	snprintf(t->pr.label, sizeof t->pr.label, "%s", label);
+}
+
+void tui_message(struct tui *t, bool error, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(t->msg.text, sizeof t->msg.text, fmt, ap);
+	va_end(ap);
+	t->msg.error = error;
 }

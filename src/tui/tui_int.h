@@ -18,6 +18,7 @@ enum {
 	REDRAW_STATUS   = 1u << 3,
 	REDRAW_ALL      = 0xffu,
 	RELAYOUT        = 1u << 8,
+	REDRAW_CLEAR    = 1u << 9,  /* repaint the whole terminal (C-l) */
 };
 
 enum prompt_kind {
@@ -45,6 +46,43 @@ struct tl_entry {
 	size_t first_line;
 };
 
+/* The timeline of the run shown, rebuilt when the run or width changes. */
+struct timeline_state {
+	size_t for_entry;           /* review entry the lines describe; SIZE_MAX = none */
+	int width;
+	struct tl_line *lines;
+	size_t nlines, lines_cap;
+	struct tl_entry *entries;
+	size_t nentries, entries_cap;
+	bool *expanded;             /* per call of the run shown */
+	size_t nexpanded;
+	size_t sel;                 /* selected timeline entry */
+	size_t top;                 /* first line shown */
+};
+
+struct verdicts_state {
+	size_t sel;                 /* selected verdict row */
+	bool open;                  /* its details are shown */
+	size_t detail_top;          /* first details line shown, when they do not fit */
+};
+
+struct prompt_state {
+	enum prompt_kind kind;
+	struct strbuf input;
+	char label[160];
+	size_t row;                 /* override: the verdict row */
+	double score;               /* override: the score, while the reason is asked */
+};
+
+/* Script mode (TCR_SCRIPT): keys and commands come from a file. */
+struct script_state {
+	FILE *f;
+	keycode_t *keys;
+	size_t n, cap, pos;
+	bool waiting;               /* :wait until the judges have answered */
+	char *dump;                 /* :save-display asked for this file */
+};
+
 struct tui {
 	struct review *rv;
 	const struct config *cfg;
@@ -55,56 +93,41 @@ struct tui {
 	enum pane focus;
 	unsigned dirty;
 	bool quit;
-
-	size_t list_top;            /* first view row shown */
-
-	/* The timeline of the run shown, rebuilt when the run or width changes. */
-	size_t tl_for_entry;        /* review entry the lines describe; SIZE_MAX = none */
-	int tl_width;
-	struct tl_line *lines;
-	size_t nlines, lines_cap;
-	struct tl_entry *entries;
-	size_t nentries, entries_cap;
-	bool *expanded;             /* per call of the run shown */
-	size_t nexpanded;
-	size_t tl_sel;              /* selected timeline entry */
-	size_t tl_top;              /* first line shown */
-
-	size_t v_sel;               /* selected verdict */
-	bool v_open;                /* its details are shown */
-	size_t v_detail_top;        /* first details line shown, when they do not fit */
-
-	enum prompt_kind prompt;
-	struct strbuf input;
-	char prompt_label[160];
-	size_t pending_scorer;
-	double pending_score;
-
-	bool help;
-	size_t help_top;
-
-	char msg[512];
-	bool msg_error;
-
-	/* Script mode (TCR_SCRIPT): keys and commands come from a file. */
-	FILE *script;
-	keycode_t *pending_keys;
-	size_t npending, pending_cap, pending_pos;
-	bool headless;
-	SCREEN *screen;
-	FILE *term_out, *term_in;
-	long iterations, max_iterations;
-	double last_busy_draw;
-	FILE *trace;                /* TCR_TRACE: first-screen and key times */
-	bool traced_first;
 	bool resuming;              /* moving to the first unreviewed run on start */
+	size_t resume_scan;
+
+	struct { size_t top; } list;        /* first view row shown */
+	struct timeline_state tl;
+	struct verdicts_state vd;
+	struct prompt_state pr;
+	struct { bool shown; size_t top; } help;
+	struct { char text[512]; bool error; } msg;
+	struct script_state script;
+	struct { bool headless; SCREEN *screen; FILE *out, *in; } term;
+	struct { long iterations, max_iterations; double last_busy_draw; } loop;
+	struct { FILE *f; bool first_done; double started_ms; } trace;  /* TCR_TRACE */
+
 	struct judging judging;     /* the judges asked from the screen */
 	const char *ca_file;
-	bool script_waiting;        /* :wait until the judges have answered */
-	size_t resume_scan;
-	double started_ms;
-	int spinner;
 };
+
+/* A pane: what it is called, how it is fitted to its rectangle and drawn,
+ * and what the keys and the mouse do in it. The focused pane's op is tried
+ * first (app.c); a NULL op does nothing. Handlers change state and return
+ * redraw flags; fit clamps scrolling before a draw; draw changes nothing. */
+struct pane_ops {
+	const char *title;
+	void     (*fit)(struct tui *t);
+	void     (*draw)(const struct tui *t);
+	unsigned (*step)(struct tui *t, long delta);        /* Up, Down (move is a curses macro) */
+	unsigned (*page)(struct tui *t, long dir);          /* PgUp, PgDn */
+	unsigned (*end)(struct tui *t, bool last);          /* Home, End */
+	unsigned (*toggle)(struct tui *t);                  /* Enter */
+	unsigned (*click)(struct tui *t, int row);          /* row 0 is below the title */
+	unsigned (*wheel)(struct tui *t, long dir);         /* -1 up, +1 down */
+};
+
+extern const struct pane_ops list_pane, timeline_pane, verdicts_pane;
 
 /* screen.c */
 int  screen_open(struct tui *t, const struct tui_opts *o);
@@ -121,21 +144,52 @@ int  draw_wide(int y, int x, int w, const wchar_t *s, size_t n, attr_t a);
 int  draw_text_cut(int y, int x, int w, const char *s, size_t len, attr_t a);
 void draw_fill(int y, int x, int w, attr_t a);
 int  draw_width(const char *s, size_t len);
+/* A pane's title row: "[title] extra", highlighted when it has the focus. */
+void draw_pane_title(const struct tui *t, enum pane p, const char *title, const char *extra);
+/* The rows of a pane below its title (at least 1). */
+int  pane_rows(const struct tui *t, enum pane p);
 
-/* views */
-void tui_pane_title(struct tui *t, enum pane p, const char *title, const char *extra);
-void list_draw(struct tui *t);
-void timeline_build(struct tui *t, struct review_run *rr, size_t entry);
-void timeline_draw(struct tui *t);
-void timeline_free(struct tui *t);
-void verdicts_draw(struct tui *t);
-int  verdicts_rows_wanted(struct tui *t);
-void status_draw(struct tui *t);
-void help_draw(struct tui *t);
+/* spinner.c: the one spinner (still under TCR_NO_ANIMATION) */
+struct judge_cell;
+const char *spinner_glyph(void);
+/* "/ judging 3s" for a judge still answering */
+void spinner_judging(const struct judge_cell *c, char *buf, size_t n);
+
+/* status.c: the status line, the message it shows, and the help screen */
+void status_draw(const struct tui *t);
 void tui_message(struct tui *t, bool error, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* Opens the prompt with its label; Enter hands the text to prompt.c. */
+void prompt_start(struct tui *t, enum prompt_kind k, const char *label);
+void help_fit(struct tui *t);
+void help_draw(const struct tui *t);
+unsigned help_key(struct tui *t, enum tcr_action a);
+
+/* list.c: the run list */
+/* The run under the cursor changed: the other panes start over. */
+unsigned list_moved(struct tui *t);
+
+/* timeline.c */
+void timeline_free(struct tui *t);
+
+/* verdicts.c */
+int    verdicts_rows_wanted(struct tui *t);
+/* The selected verdict row, clamped to the rows there are; SIZE_MAX when none. */
+size_t verdicts_selected(struct tui *t);
+
+/* decide.c: decisions on the selected verdict row */
+unsigned decide_accept(struct tui *t);
+unsigned decide_accept_all(struct tui *t);
+unsigned decide_override(struct tui *t);
+unsigned decide_label(struct tui *t, int digit);
+unsigned decide_retract(struct tui *t);
+unsigned decide_note(struct tui *t);
+/* The message after a decision: "what (saved)", or why it was not saved. */
+unsigned decide_report(struct tui *t, int rc, const char *err, const char *what);
+
+/* prompt.c: the one-line prompt's keys (search, override, note, judge menu) */
+unsigned prompt_key(struct tui *t, keycode_t key);
 
 /* judges.c */
-struct judge_cell;
 int  tui_judges_open(struct tui *t, char *err, size_t errlen);
 void tui_judges_close(struct tui *t);
 void tui_judges_fill(struct tui *t, size_t entry);
@@ -143,17 +197,23 @@ unsigned tui_judges_ask(struct tui *t, long which);
 unsigned tui_judges_cancel(struct tui *t);
 int  tui_judges_pollfds(struct tui *t, struct pollfd *fds, int max, int *timeout_ms);
 void tui_judges_run(struct tui *t);
-void tui_judges_spinner(const struct judge_cell *c, char *buf, size_t n);
 
 /* script.c */
 int  script_open(struct tui *t, const char *path);
-/* Next scripted key; false at the end of the script (then the screen quits). */
+/* Next scripted key; false at the end of the script (then the screen quits).
+ * A :save-display leaves its file in t->script.dump for the loop to write
+ * once it has drawn. */
 bool script_next(struct tui *t, keycode_t *key);
 void script_close(struct tui *t);
 
-/* app.c */
-void tui_draw_now(struct tui *t);
+/* app.c: the screen's state made and freed without a terminal (tests use
+ * these), and what a key or an action does */
+void tui_init(struct tui *t, struct review *rv, const struct config *cfg);
+void tui_free(struct tui *t);
 unsigned tui_act(struct tui *t, enum tcr_action a);
 unsigned tui_key(struct tui *t, keycode_t key);
+/* A mouse event at a screen cell (curses read it; this only acts). */
+enum mouse_kind { MOUSE_CLICK, MOUSE_WHEEL_UP, MOUSE_WHEEL_DOWN };
+unsigned tui_mouse(struct tui *t, int x, int y, enum mouse_kind k);
 
 #endif

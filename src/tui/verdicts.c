@@ -1,5 +1,7 @@
-/* verdicts.c - one row per scorer; the selected one opens its details and
- * the human decision on it. */
+/* verdicts.c - the verdicts pane: one row per scorer or judge, the selected one opening its details.
+ *
+ * The rows come from review_row; the details add the human decision and
+ * the note. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -10,10 +12,10 @@
 
 /* A judge's answer for a person: its reason, each call's evaluation, what
  * it found missing, and on failure the cause and the raw reply. */
-static void judge_details(struct tui *t, struct review_run *rr, size_t j, struct strbuf *out)
+static void judge_details(const struct review_row *row, struct strbuf *out)
 {
-	const struct judge_conf *jc = &t->cfg->judges[j];
-	const struct judge_cell *c = review_judge_cell(t->rv, rr->entry, j);
+	const struct judge_conf *jc = row->judge;
+	const struct judge_cell *c = row->cell;
 	strbuf_addf(out, "%s: judge, rubric %s, model %s, passes at %g\n", jc->id, jc->rubric->name,
 	            jc->model, jc->threshold);
 	if (!c || c->state == JUDGE_NONE) {
@@ -22,7 +24,7 @@ static void judge_details(struct tui *t, struct review_run *rr, size_t j, struct
 	}
 	if (c->state == JUDGE_PENDING) {
 		char sp[64];
-		tui_judges_spinner(c, sp, sizeof sp);
+		spinner_judging(c, sp, sizeof sp);
 		strbuf_addf(out, "%s (Esc cancels)\n", sp);
 		return;
 	}
@@ -59,13 +61,15 @@ static void judge_details(struct tui *t, struct review_run *rr, size_t j, struct
 }
 
 /* The selected verdict's details as lines (explain, decision, note). */
-static void detail_lines(struct tui *t, struct strbuf *out)
+static void detail_lines(const struct tui *t, struct strbuf *out)
 {
 	struct review_run *rr = review_current(t->rv);
 	size_t nrows = review_nrows(t->rv);
 	if (!rr || nrows == 0)
 		return;
-	size_t s = t->v_sel < nrows ? t->v_sel : 0;
+	size_t s = t->vd.sel < nrows ? t->vd.sel : 0;
+	struct review_row row;
+	review_row_get(t->rv, rr, s, &row);
 	const struct decision *d = review_decision(t->rv, rr->entry, s);
 	if (d) {
 		if (d->kind == DEC_ACCEPT)
@@ -80,9 +84,9 @@ static void detail_lines(struct tui *t, struct strbuf *out)
 	} else {
 		strbuf_addstr(out, "human: no decision yet (a accept, o override, digits label)\n");
 	}
-	if (s < t->cfg->nscorers) {
-		const struct scorer_conf *sc = &t->cfg->scorers[s];
-		const struct verdict *v = &rr->verdicts[s];
+	if (row.kind == ROW_SCORER) {
+		const struct scorer_conf *sc = row.scorer;
+		const struct verdict *v = row.v;
 		strbuf_addf(out, "%s: %s, scale %s, passes at %g\n", sc->id, sc->ops->type,
 		            scale_name(sc->ops->scale), sc->threshold);
 		if (v->status == VERDICT_OK && sc->ops->explain && v->details)
@@ -90,7 +94,7 @@ static void detail_lines(struct tui *t, struct strbuf *out)
 		else if (v->message)
 			strbuf_addf(out, "%s: %s\n", verdict_status_name(v->status), v->message);
 	} else {
-		judge_details(t, rr, s - t->cfg->nscorers, out);
+		judge_details(&row, out);
 	}
 	const struct decision *note = review_note_of(t->rv, rr->entry);
 	if (note)
@@ -98,7 +102,7 @@ static void detail_lines(struct tui *t, struct strbuf *out)
 }
 
 /* The details wrap to the pane; a person reads them whole. */
-static void detail_wrap(struct tui *t, struct wtext_wrapped *wr)
+static void detail_wrap(const struct tui *t, struct wtext_wrapped *wr)
 {
 	struct strbuf sb = STRBUF_INIT;
 	detail_lines(t, &sb);
@@ -114,7 +118,7 @@ static void detail_wrap(struct tui *t, struct wtext_wrapped *wr)
 int verdicts_rows_wanted(struct tui *t)
 {
 	int rows = (int)review_nrows(t->rv) + 1;      /* the header row */
-	if (t->v_open) {
+	if (t->vd.open) {
 		struct wtext_wrapped wr;
 		detail_wrap(t, &wr);
 		rows += (int)wr.nlines;
@@ -123,13 +127,168 @@ int verdicts_rows_wanted(struct tui *t)
 	return rows;
 }
 
-void verdicts_draw(struct tui *t)
+size_t verdicts_selected(struct tui *t)
+{
+	size_t n = review_nrows(t->rv);
+	if (n == 0)
+		return SIZE_MAX;
+	if (t->vd.sel >= n)
+		t->vd.sel = n - 1;
+	return t->vd.sel;
+}
+
+/* What a row shows: its score, its result and the human decision. */
+struct verdict_cells {
+	char score[32], result[32], human[64], hnum[32];
+	int slot;                   /* the result's colour */
+	const struct decision *d;
+};
+
+static void verdict_result(const struct review_row *row, struct verdict_cells *c)
+{
+	const struct verdict *v = row->v;
+	c->slot = SLOT_NORMAL;
+	if (row->state == ROW_PENDING) {
+		spinner_judging(row->cell, c->result, sizeof c->result);
+		c->slot = SLOT_SKIPPED;
+	} else if (row->state == ROW_NOT_ASKED) {
+		snprintf(c->result, sizeof c->result, "J asks");
+		c->slot = SLOT_DIM;
+	} else if (v && v->status == VERDICT_OK) {
+		snprintf(c->score, sizeof c->score, "%.4g", v->score);
+		snprintf(c->result, sizeof c->result, "%s", v->passed ? "pass" : "fail");
+		c->slot = v->passed ? SLOT_PASS : SLOT_FAIL;
+	} else if (v) {
+		snprintf(c->result, sizeof c->result, "%s", verdict_status_name(v->status));
+		c->slot = v->status == VERDICT_SKIPPED ? SLOT_SKIPPED : SLOT_ERROR;
+	}
+}
+
+static void verdict_human(const struct decision *d, struct verdict_cells *c)
+{
+	c->d = d;
+	if (d && d->kind == DEC_ACCEPT)
+		snprintf(c->human, sizeof c->human, "accepted");
+	else if (d) {
+		struct strbuf num = STRBUF_INIT;
+		jsonw_number(&num, d->score);
+		snprintf(c->hnum, sizeof c->hnum, "%s", num.buf);
+		snprintf(c->human, sizeof c->human, "overridden to %s", c->hnum);
+		strbuf_release(&num);
+	}
+}
+
+/* The column widths: the type column only where there is room for it whole. */
+static void verdict_widths(const struct rect *r, int *idw, int *tyw)
+{
+	*idw = r->w >= 70 ? 18 : 14;
+	*tyw = r->w >= 70 ? 18 : 0;
+}
+
+static void verdicts_header(const struct tui *t, int y)
 {
 	const struct rect *r = &t->lay.pane[PANE_VERDICTS];
-	tui_pane_title(t, PANE_VERDICTS, "verdicts", t->v_open ? "Enter folds" : "Enter opens");
+	attr_t head = screen_attr(t, SLOT_HEADER);
+	draw_fill(y, r->x, r->w, head);
+	char hb[256];
+	int idw, tyw;
+	verdict_widths(r, &idw, &tyw);
+	if (tyw)
+		snprintf(hb, sizeof hb, "   %-*s %-*s %6s  %-7s %s", idw, "scorer", tyw, "type", "score", "result", "human");
+	else
+		snprintf(hb, sizeof hb, "   %-*s %6s  %-7s %s", idw, "scorer", "score", "result", "human");
+	draw_text(y, r->x, r->w, hb, strlen(hb), head);
+}
+
+/* The human column: the decision, or why a judge failed (J asks again).
+ * Where "overridden to N" does not fit, the list's mark says it: the
+ * score the reviewer gave must stay readable. */
+static void verdict_human_cell(const struct tui *t, const struct review_row *row,
+                               struct verdict_cells *c, int y, int x, bool sel, attr_t base)
+{
+	const struct rect *r = &t->lay.pane[PANE_VERDICTS];
+	if (c->hnum[0] && draw_width(c->human, strlen(c->human)) > r->x + r->w - x)
+		snprintf(c->human, sizeof c->human, "\xe2\x9c\x8e %s", c->hnum);         /* ✎ */
+	if (!c->d && row->state == ROW_READY && row->kind == ROW_JUDGE &&
+	    row->v->status == VERDICT_ERROR && row->v->message) {
+		const char *m = row->v->message;
+		if (!strncmp(m, "judge: ", 7))
+			m += 7;
+		draw_text_cut(y, x, r->x + r->w - x, m, strlen(m), sel ? base : screen_attr(t, SLOT_ERROR));
+		return;
+	}
+	int slot = c->d && c->d->kind == DEC_OVERRIDE ? SLOT_MARK_OVERRIDDEN : SLOT_MARK_REVIEWED;
+	draw_text(y, x, r->x + r->w - x, c->human, strlen(c->human), sel ? base : screen_attr(t, slot));
+}
+
+static void verdict_row(const struct tui *t, const struct review_run *rr, size_t s, int y)
+{
+	const struct rect *r = &t->lay.pane[PANE_VERDICTS];
+	struct review_row row;
+	review_row_get(t->rv, rr, s, &row);
+	struct verdict_cells c = { .score = "" };
+	verdict_result(&row, &c);
+	verdict_human(review_decision(t->rv, rr->entry, s), &c);
+	bool sel = s == t->vd.sel;
+	attr_t base = sel ? screen_attr(t, t->focus == PANE_VERDICTS ? SLOT_SELECTION : SLOT_SELECTION_DIM)
+	                  : screen_attr(t, SLOT_NORMAL);
+	draw_fill(y, r->x, r->w, base);
+	char line[512];
+	int idw, tyw;
+	verdict_widths(r, &idw, &tyw);
+	if (tyw)
+		snprintf(line, sizeof line, "%c%zu %-*.*s %-*.*s %6s  ", sel ? '>' : ' ', (s + 1) % 10, idw, idw,
+		         row.id, tyw, tyw, row.type, c.score);
+	else
+		snprintf(line, sizeof line, "%c%zu %-*.*s %6s  ", sel ? '>' : ' ', (s + 1) % 10, idw, idw,
+		         row.id, c.score);
+	int x = r->x + draw_text(y, r->x, r->w, line, strlen(line), base);
+	x += draw_text(y, x, r->x + r->w - x, c.result, strlen(c.result), sel ? base : screen_attr(t, c.slot));
+	int pad = 8 - (int)strlen(c.result);
+	x += draw_text(y, x, r->x + r->w - x, "        ", (size_t)(pad > 0 ? pad : 1), base);
+	verdict_human_cell(t, &row, &c, y, x, sel, base);
+}
+
+/* Rows the open details may take below the selected row: the verdicts
+ * below it keep their rows. */
+static long details_room(const struct tui *t, int y_sel, size_t n)
+{
+	const struct rect *r = &t->lay.pane[PANE_VERDICTS];
+	long room = (long)(r->y + r->h - y_sel - 1) - (long)(n - t->vd.sel - 1);
+	return room < 0 ? 0 : room;
+}
+
+/* Draws the open details below the selected row (y); returns the last row
+ * used. Details that do not fit are cut, and their last row says how much
+ * is missing (PgDn/PgUp scroll them). */
+static int details_draw(const struct tui *t, const struct wtext_wrapped *details, int y, size_t n)
+{
+	const struct rect *r = &t->lay.pane[PANE_VERDICTS];
+	long room = details_room(t, y, n);
+	size_t top = t->vd.detail_top;
+	size_t left = details->nlines - top;
+	size_t shown = left;
+	if ((long)shown > room)
+		shown = room > 0 ? (size_t)room - 1 : 0;
+	for (size_t k = top; k < top + shown; k++) {
+		y++;
+		draw_wide(y, r->x + 4, r->w - 4, details->text + details->lines[k].start,
+		          details->lines[k].len, screen_attr(t, SLOT_NORMAL));
+	}
+	if (shown < left && room > 0) {
+		char more[80];
+		int m = snprintf(more, sizeof more, "\xe2\x80\xa6 %zu more lines (PgDn)", left - shown);
+		draw_text(++y, r->x + 4, r->w - 4, more, (size_t)m, screen_attr(t, SLOT_DIM));
+	}
+	return y;
+}
+
+static void verdicts_draw(const struct tui *t)
+{
+	const struct rect *r = &t->lay.pane[PANE_VERDICTS];
+	draw_pane_title(t, PANE_VERDICTS, verdicts_pane.title, t->vd.open ? "Enter folds" : "Enter opens");
 	int y = r->y + 1, bottom = r->y + r->h;
 	size_t n = review_nrows(t->rv);                /* scorers, then judges */
-	size_t nsc = t->cfg->nscorers;
 	if (n == 0) {
 		draw_text(y, r->x + 1, r->w - 1, "no scorers configured (-c FILE)", 31, screen_attr(t, SLOT_DIM));
 		return;
@@ -139,112 +298,94 @@ void verdicts_draw(struct tui *t)
 		draw_text(y, r->x + 1, r->w - 1, "(no run in view)", 16, screen_attr(t, SLOT_DIM));
 		return;
 	}
-	attr_t head = screen_attr(t, SLOT_HEADER);
-	draw_fill(y, r->x, r->w, head);
-	char hb[256];
-	/* The type column only where there is room for it whole. */
-	int idw = r->w >= 70 ? 18 : 14, tyw = r->w >= 70 ? 18 : 0;
-	if (tyw)
-		snprintf(hb, sizeof hb, "   %-*s %-*s %6s  %-7s %s", idw, "scorer", tyw, "type", "score", "result", "human");
-	else
-		snprintf(hb, sizeof hb, "   %-*s %6s  %-7s %s", idw, "scorer", "score", "result", "human");
-	draw_text(y, r->x, r->w, hb, strlen(hb), head);
-	y++;
-	if (t->v_sel >= n)
-		t->v_sel = n - 1;
+	verdicts_header(t, y++);
 	struct wtext_wrapped details = { 0 };
-	if (t->v_open)
+	if (t->vd.open)
 		detail_wrap(t, &details);
 	for (size_t s = 0; s < n && y < bottom; s++, y++) {
-		const char *row_id = review_row_id(t->rv, s);
-		const char *row_type = s < nsc ? t->cfg->scorers[s].ops->type : t->cfg->judges[s - nsc].rubric->name;
-		const struct verdict *v = s < nsc ? &rr->verdicts[s] : NULL;
-		const struct judge_cell *jcell = s < nsc ? NULL : review_judge_cell(t->rv, rr->entry, s - nsc);
-		if (jcell && jcell->state == JUDGE_DONE)
-			v = &jcell->v;
-		char score[32] = "", result[32] = "", human[64] = "";
-		int slot = SLOT_NORMAL;
-		if (jcell && jcell->state == JUDGE_PENDING) {
-			tui_judges_spinner(jcell, result, sizeof result);
-			slot = SLOT_SKIPPED;
-		} else if (jcell && jcell->state == JUDGE_NONE) {
-			snprintf(result, sizeof result, "J asks");
-			slot = SLOT_DIM;
-		} else if (v && v->status == VERDICT_OK) {
-			snprintf(score, sizeof score, "%.4g", v->score);
-			snprintf(result, sizeof result, "%s", v->passed ? "pass" : "fail");
-			slot = v->passed ? SLOT_PASS : SLOT_FAIL;
-		} else if (v) {
-			snprintf(result, sizeof result, "%s", verdict_status_name(v->status));
-			slot = v->status == VERDICT_SKIPPED ? SLOT_SKIPPED : SLOT_ERROR;
-		}
-		const struct decision *d = rr ? review_decision(t->rv, rr->entry, s) : NULL;
-		char hnum[32] = "";
-		if (d && d->kind == DEC_ACCEPT)
-			snprintf(human, sizeof human, "accepted");
-		else if (d) {
-			struct strbuf num = STRBUF_INIT;
-			jsonw_number(&num, d->score);
-			snprintf(hnum, sizeof hnum, "%s", num.buf);
-			snprintf(human, sizeof human, "overridden to %s", hnum);
-			strbuf_release(&num);
-		}
-		bool sel = s == t->v_sel;
-		attr_t base = sel ? screen_attr(t, t->focus == PANE_VERDICTS ? SLOT_SELECTION : SLOT_SELECTION_DIM)
-		                  : screen_attr(t, SLOT_NORMAL);
-		draw_fill(y, r->x, r->w, base);
-		char row[512];
-		if (tyw)
-			snprintf(row, sizeof row, "%c%zu %-*.*s %-*.*s %6s  ", sel ? '>' : ' ', (s + 1) % 10, idw, idw,
-			         row_id, tyw, tyw, row_type, score);
-		else
-			snprintf(row, sizeof row, "%c%zu %-*.*s %6s  ", sel ? '>' : ' ', (s + 1) % 10, idw, idw,
-			         row_id, score);
-		int x = r->x + draw_text(y, r->x, r->w, row, strlen(row), base);
-		x += draw_text(y, x, r->x + r->w - x, result, strlen(result), sel ? base : screen_attr(t, slot));
-		x += draw_text(y, x, r->x + r->w - x, "        ", (size_t)(8 - (int)strlen(result) > 0 ? 8 - (int)strlen(result) : 1), base);
-		/* Where "overridden to N" does not fit, the list's mark says it:
-		 * the score the reviewer gave must stay readable. */
-		if (hnum[0] && draw_width(human, strlen(human)) > r->x + r->w - x)
-			snprintf(human, sizeof human, "\xe2\x9c\x8e %s", hnum);         /* ✎ */
-		/* A judge that failed says why in its row; J asks again. */
-		if (!d && jcell && jcell->state == JUDGE_DONE && jcell->v.status == VERDICT_ERROR &&
-		    jcell->v.message) {
-			const char *m = jcell->v.message;
-			if (!strncmp(m, "judge: ", 7))
-				m += 7;
-			draw_text_cut(y, x, r->x + r->w - x, m, strlen(m), sel ? base : screen_attr(t, SLOT_ERROR));
-		} else {
-			draw_text(y, x, r->x + r->w - x, human, strlen(human),
-			          sel ? base : screen_attr(t, d && d->kind == DEC_OVERRIDE ? SLOT_MARK_OVERRIDDEN : SLOT_MARK_REVIEWED));
-		}
-		if (sel && t->v_open) {
-			/* The verdicts below keep their rows: details that do not
-			 * fit are cut, and their last row says how much is missing. */
-			long room = (long)(bottom - y - 1) - (long)(n - s - 1);
-			if (room < 0)
-				room = 0;
-			/* PgDn/PgUp in the verdicts scroll details that do not fit. */
-			size_t top = t->v_detail_top;
-			if (top >= details.nlines)
-				top = details.nlines ? details.nlines - 1 : 0;
-			size_t left = details.nlines - top;
-			size_t shown = left;
-			if ((long)shown > room)
-				shown = room > 0 ? (size_t)room - 1 : 0;
-			t->v_detail_top = top;
-			for (size_t k = top; k < top + shown; k++) {
-				y++;
-				draw_wide(y, r->x + 4, r->w - 4, details.text + details.lines[k].start,
-				          details.lines[k].len, screen_attr(t, SLOT_NORMAL));
-			}
-			if (shown < left && room > 0) {
-				char more[80];
-				int m = snprintf(more, sizeof more, "\xe2\x80\xa6 %zu more lines (PgDn)", left - shown);
-				draw_text(++y, r->x + 4, r->w - 4, more, (size_t)m, screen_attr(t, SLOT_DIM));
-			}
-		}
+		verdict_row(t, rr, s, y);
+		if (s == t->vd.sel && t->vd.open)
+			y = details_draw(t, &details, y, n);
 	}
-	if (t->v_open)
+	if (t->vd.open)
 		wtext_wrapped_free(&details);
 }
+
+/* Clamps the selection to the rows there are and the open details' scroll
+ * to the details there are. */
+static void verdicts_fit(struct tui *t)
+{
+	if (verdicts_selected(t) == SIZE_MAX || !t->vd.open || !review_current(t->rv))
+		return;
+	struct wtext_wrapped details;
+	detail_wrap(t, &details);
+	if (t->vd.detail_top >= details.nlines)
+		t->vd.detail_top = details.nlines ? details.nlines - 1 : 0;
+	wtext_wrapped_free(&details);
+}
+
+static unsigned verdicts_move(struct tui *t, long delta)
+{
+	size_t n = review_nrows(t->rv);
+	if (n == 0)
+		return 0;
+	long sel = (long)t->vd.sel + delta;
+	if (sel < 0)
+		sel = 0;
+	if (sel >= (long)n)
+		sel = (long)n - 1;
+	t->vd.sel = (size_t)sel;
+	t->vd.detail_top = 0;
+	return REDRAW_VERDICTS | RELAYOUT;
+}
+
+static unsigned verdicts_page(struct tui *t, long dir)
+{
+	if (t->vd.open) {
+		/* open details scroll by a few lines at a time */
+		long top = (long)t->vd.detail_top + dir * 3;
+		t->vd.detail_top = top < 0 ? 0 : (size_t)top;
+		return REDRAW_VERDICTS;
+	}
+	long page = pane_rows(t, PANE_VERDICTS) - 1;
+	return verdicts_move(t, dir * (page < 1 ? 1 : page));
+}
+
+static unsigned verdicts_end(struct tui *t, bool last)
+{
+	size_t n = review_nrows(t->rv);
+	t->vd.sel = last && n ? n - 1 : 0;
+	return REDRAW_VERDICTS | RELAYOUT;
+}
+
+static unsigned verdicts_toggle(struct tui *t)
+{
+	t->vd.open = !t->vd.open;
+	return REDRAW_VERDICTS | RELAYOUT | REDRAW_TIMELINE;
+}
+
+/* A click selects a row; a click on the selected row opens or folds it. */
+static unsigned verdicts_click(struct tui *t, int row)
+{
+	if (row < 1)                   /* the column header */
+		return 0;
+	size_t i = (size_t)(row - 1);
+	if (i >= review_nrows(t->rv))
+		return 0;
+	if (t->vd.sel == i)
+		t->vd.open = !t->vd.open;
+	t->vd.sel = i;
+	return REDRAW_VERDICTS | RELAYOUT;
+}
+
+const struct pane_ops verdicts_pane = {
+	.title  = "verdicts",
+	.fit    = verdicts_fit,
+	.draw   = verdicts_draw,
+	.step   = verdicts_move,
+	.page   = verdicts_page,
+	.end    = verdicts_end,
+	.toggle = verdicts_toggle,
+	.click  = verdicts_click,
+	.wheel  = verdicts_move,
+};

@@ -1,0 +1,264 @@
+/* decisions.c - the reviewer's decisions and the review marks they give each run.
+ *
+ * Each decision is on disk before the call returns; the marks kept on the
+ * entries (reviewed, overridden) follow from the annotations store. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "review/session.h"
+#include "session_int.h"
+
+/* ---- marks -------------------------------------------------------------- */
+
+/* A run is reviewed once every verdict has a standing decision of this
+ * reviewer; among those, one with an override is marked overridden. A run
+ * without scorers has nothing to decide, so only a note reviews it. */
+void review_entry_mark(struct review *rv, struct review_entry *e)
+{
+	bool all = true, over = false;
+	if (review_nscorers(rv) == 0) {
+		const struct decision *n = annot_note(rv->annot, e->id, rv->reviewer);
+		all = n && n->reason && n->reason[0];
+	}
+	for (size_t i = 0; i < review_nscorers(rv); i++) {
+		const struct decision *d = annot_current(rv->annot, e->id, rv->cfg->scorers[i].id,
+		                                         rv->reviewer);
+		if (!d)
+			all = false;
+		else if (d->kind == DEC_OVERRIDE)
+			over = true;
+	}
+	bool was = e->mark != MARK_UNREVIEWED;
+	e->mark = !all ? MARK_UNREVIEWED : over ? MARK_OVERRIDDEN : MARK_REVIEWED;
+	e->any_override = over;
+	bool is = e->mark != MARK_UNREVIEWED;
+	if (is && !was)
+		rv->nreviewed++;
+	else if (was && !is)
+		rv->nreviewed--;
+}
+
+
+/* ---- review state ------------------------------------------------------- */
+
+
+size_t review_reviewed_count(struct review *rv)
+{
+	return rv->nreviewed;
+}
+
+static bool view_uses_marks(const struct review *rv)
+{
+	return rv->filter == FILTER_UNREVIEWED || rv->filter == FILTER_OVERRIDDEN ||
+	       rv->sort == SORT_STATE;
+}
+
+void review_remark_all(struct review *rv)
+{
+	for (size_t i = 0; i < rv->nentries; i++)
+		if (rv->entries[i].summarized)
+			review_entry_mark(rv, &rv->entries[i]);
+	if (view_uses_marks(rv))
+		rv->view_dirty = true;
+}
+
+size_t review_refresh(struct review *rv)
+{
+	size_t n = annot_refresh(rv->annot);
+	if (n)
+		review_remark_all(rv);
+	return n;
+}
+
+const struct decision *review_decision(struct review *rv, size_t entry, size_t scorer)
+{
+	if (entry >= rv->nentries || scorer >= review_nrows(rv) || !rv->entries[entry].summarized)
+		return NULL;
+	return annot_current(rv->annot, rv->entries[entry].id, review_row_id(rv, scorer),
+	                     rv->reviewer);
+}
+
+const struct decision *review_note_of(struct review *rv, size_t entry)
+{
+	if (entry >= rv->nentries || !rv->entries[entry].summarized)
+		return NULL;
+	return annot_note(rv->annot, rv->entries[entry].id, rv->reviewer);
+}
+
+enum review_error review_last_error(const struct review *rv)
+{
+	return rv->error;
+}
+
+/* ---- decisions ---------------------------------------------------------- */
+
+int review_parse_score(const struct scorer_conf *sc, const char *text, double *out,
+                       char *err, size_t errlen)
+{
+	struct scale span = scale_of(sc->ops->scale);
+	return scale_parse_score(&span, text, out, err, errlen);
+}
+
+/* The decisions changed: every entry of that run id is marked again, and a
+ * view that depends on marks is held until the cursor moves. */
+static void decided(struct review *rv, size_t entry)
+{
+	const char *id = rv->entries[entry].id;
+	for (size_t i = 0; i < rv->nentries; i++) {
+		struct review_entry *e = &rv->entries[i];
+		if (e->summarized && (i == entry || strcmp(e->id, id) == 0))
+			review_entry_mark(rv, e);
+	}
+	if (view_uses_marks(rv)) {
+		rv->view_dirty = true;
+		rv->view_hold = true;
+	}
+}
+
+static struct review_run *current_for_decision(struct review *rv, char *err, size_t errlen)
+{
+	struct review_run *rr = review_current(rv);
+	if (!rr)
+		review_fail(rv, REVIEW_NO_RUN, err, errlen, "no run selected");
+	else if (!rr->run || rr->run->load_error) {
+		/* There is nothing to judge in a record that could not be read. */
+		review_fail(rv, REVIEW_UNREADABLE, err, errlen,
+		            "this record could not be read, so it has no verdicts to decide");
+		return NULL;
+	}
+	return rr;
+}
+
+/* The row to decide on: it must exist and, for a judge, have answered. */
+static int decidable_row(struct review *rv, const struct review_run *rr, size_t row,
+                         struct review_row *out, char *err, size_t errlen)
+{
+	if (!review_row_get(rv, rr, row, out))
+		return review_fail(rv, REVIEW_NO_ROW, err, errlen, "no such scorer");
+	if (out->state == ROW_READY)
+		return 0;
+	review_row_why(out, err, errlen);
+	return review_fail(rv, out->state == ROW_PENDING ? REVIEW_JUDGE_PENDING : REVIEW_JUDGE_NOT_ASKED,
+	                   NULL, 0, "%s", "");
+}
+
+static int decide(struct review *rv, const struct review_run *rr, enum decision_kind kind,
+                  size_t scorer, bool has_score, double score, const char *reason,
+                  char *err, size_t errlen)
+{
+	const struct review_entry *e = &rv->entries[rr->entry];
+	struct decision d = {
+		.kind = kind,
+		.run = e->id,
+		.source = e->source,
+		.reason = reason,
+		.reviewer = rv->reviewer,
+		.has_score = has_score,
+		.score = score,
+	};
+	if (kind != DEC_NOTE) {
+		struct review_row r;
+		if (decidable_row(rv, rr, scorer, &r, err, errlen) < 0)
+			return -1;
+		const struct verdict *v = r.v;
+		bool ok = v->status == VERDICT_OK;
+		d.scorer = r.id;
+		d.scorer_type = r.type;
+		d.config = r.config;
+		d.has_machine_score = ok;
+		d.machine_score = ok ? v->score : 0;
+		d.has_machine_passed = ok;
+		d.machine_passed = ok && v->passed;
+	}
+	size_t before = annot_count(rv->annot);
+	if (annot_append(rv->annot, &d, err, errlen) < 0) {
+		rv->error = REVIEW_STORE;
+		return -1;
+	}
+	decided(rv, rr->entry);
+	/* The store reads what other reviewers appended before it writes;
+	 * their decisions may concern any run. */
+	if (annot_count(rv->annot) > before + 1)
+		review_remark_all(rv);
+	return 0;
+}
+
+static int accept_one(struct review *rv, const struct review_run *rr, size_t scorer,
+                      char *err, size_t errlen)
+{
+	struct review_row r;
+	if (decidable_row(rv, rr, scorer, &r, err, errlen) < 0)
+		return -1;
+	const struct verdict *v = r.v;
+	bool ok = v->status == VERDICT_OK;
+	return decide(rv, rr, DEC_ACCEPT, scorer, ok, ok ? v->score : 0, NULL, err, errlen);
+}
+
+int review_accept(struct review *rv, size_t scorer, char *err, size_t errlen)
+{
+	struct review_run *rr = current_for_decision(rv, err, errlen);
+	return rr ? accept_one(rv, rr, scorer, err, errlen) : -1;
+}
+
+int review_accept_all(struct review *rv, char *err, size_t errlen)
+{
+	struct review_run *rr = current_for_decision(rv, err, errlen);
+	if (!rr)
+		return -1;
+	const char *id = rv->entries[rr->entry].id;
+	for (size_t i = 0; i < review_nrows(rv); i++) {
+		/* A verdict already decided keeps its decision: accepting over
+		 * an override would silently undo it. A judge not asked yet has
+		 * nothing to accept. */
+		if (annot_current(rv->annot, id, review_row_id(rv, i), rv->reviewer))
+			continue;
+		struct review_row r;
+		if (review_row_get(rv, rr, i, &r) && r.state != ROW_READY)
+			continue;
+		if (accept_one(rv, rr, i, err, errlen) < 0)
+			return -1;
+	}
+	review_next_unreviewed(rv);
+	return 0;
+}
+
+int review_override(struct review *rv, size_t scorer, double score, const char *reason,
+                    char *err, size_t errlen)
+{
+	struct review_run *rr = current_for_decision(rv, err, errlen);
+	if (!rr)
+		return -1;
+	struct review_row r;
+	if (decidable_row(rv, rr, scorer, &r, err, errlen) < 0)
+		return -1;
+	if (!scale_holds(&r.span, score)) {
+		char want[64];
+		scale_describe(&r.span, want, sizeof want);
+		return review_fail(rv, REVIEW_OFF_SCALE, err, errlen, "expected %s", want);
+	}
+	return decide(rv, rr, DEC_OVERRIDE, scorer, true, score == 0 ? 0 : score,
+	              reason && reason[0] ? reason : NULL, err, errlen);
+}
+
+int review_retract(struct review *rv, size_t scorer, char *err, size_t errlen)
+{
+	struct review_run *rr = current_for_decision(rv, err, errlen);
+	if (!rr)
+		return -1;
+	if (scorer >= review_nrows(rv))
+		return review_fail(rv, REVIEW_NO_ROW, err, errlen, "no such scorer");
+	if (!annot_current(rv->annot, rv->entries[rr->entry].id, review_row_id(rv, scorer),
+	                   rv->reviewer))
+		return review_fail(rv, REVIEW_NOTHING_TO_RETRACT, err, errlen, "nothing to take back");
+	return decide(rv, rr, DEC_RETRACT, scorer, false, 0, NULL, err, errlen);
+}
+
+int review_note(struct review *rv, const char *text, char *err, size_t errlen)
+{
+	/* A note may say what is wrong with a record that could not be read. */
+	struct review_run *rr = review_current(rv);
+	if (!rr)
+		return review_fail(rv, REVIEW_NO_RUN, err, errlen, "no run selected");
+	return decide(rv, rr, DEC_NOTE, 0, false, 0, text ? text : "", err, errlen);
+}

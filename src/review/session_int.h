@@ -1,0 +1,55 @@
+/* session_int.h - what the review session's files share. Not a public header. */
+#ifndef TCR_REVIEW_SESSION_INT_H
+#define TCR_REVIEW_SESSION_INT_H
+
+#include <stdarg.h>
+#include <stdio.h>
+
+#include "review/session.h"
+
+static inline size_t review_nscorers(const struct review *rv)
+{
+	return rv->cfg ? rv->cfg->nscorers : 0;
+}
+
+static inline size_t review_njudges(const struct review *rv)
+{
+	return rv->cfg ? rv->cfg->njudges : 0;
+}
+
+/* Indexing or scoring is not finished (review_busy). */
+static inline bool review_work_left(const struct review *rv)
+{
+	return !rv->ds.indexed || rv->nsummarized < rv->nentries;
+}
+
+/* Records why the last call failed, with the text for a person in err
+ * (when err is not NULL); returns -1 for the caller to return. */
+static inline __attribute__((format(printf, 5, 6)))
+int review_fail(struct review *rv, enum review_error kind, char *err, size_t errlen,
+                const char *fmt, ...)
+{
+	rv->error = kind;
+	if (err && errlen) {
+		va_list ap;
+		va_start(ap, fmt);
+		vsnprintf(err, errlen, fmt, ap);
+		va_end(ap);
+	}
+	return -1;
+}
+
+/* view.c */
+void review_view_rebuild(struct review *rv);
+/* A dirty view is rebuilt once the background work is done. */
+void review_view_fresh(struct review *rv);
+/* The cursor moved: a view held since a decision may change now. */
+void review_view_release(struct review *rv);
+/* A new entry, or one just summarized, joins the view. */
+void review_view_offer(struct review *rv, size_t entry, bool is_new);
+
+/* decisions.c */
+void review_entry_mark(struct review *rv, struct review_entry *e);
+void review_remark_all(struct review *rv);
+
+#endif

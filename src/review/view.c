@@ -1,0 +1,307 @@
+/* view.c - the runs in view: filter, sort, the cursor and moving it.
+ *
+ * The view is a list of entry indexes, rebuilt when a filter, a sort or a
+ * mark it depends on changes; while work goes on it is rebuilt now and then
+ * (see review_step), and never while a decision holds it. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "review/session.h"
+#include "session_int.h"
+
+#include "util/xalloc.h"
+
+/* ---- the view ----------------------------------------------------------- */
+
+static bool entry_passes(const struct review *rv, const struct review_entry *e,
+                         enum review_filter f)
+{
+	if (f == FILTER_ALL)
+		return true;
+	if (!e->summarized)
+		return false;
+	bool any_pass = false, any_fail = false, any_error = false;
+	for (size_t i = 0; i < review_nscorers(rv); i++) {
+		const struct verdict_cell *c = &e->cells[i];
+		if (c->status == VERDICT_OK) {
+			any_pass |= c->passed;
+			any_fail |= !c->passed;
+		} else if (c->status == VERDICT_ERROR) {
+			any_error = true;
+		}
+	}
+	switch (f) {
+	/* a record that could not be read has nothing to review (see errors) */
+	case FILTER_UNREVIEWED: return e->mark == MARK_UNREVIEWED && !(e->summarized && e->load_failed);
+	case FILTER_FAILING:    return any_fail;
+	case FILTER_DISAGREE:   return any_pass && any_fail;
+	case FILTER_OVERRIDDEN: return e->any_override;
+	case FILTER_ERRORS:     return e->load_failed || any_error;
+	default:                return true;
+	}
+}
+
+struct sort_key {
+	size_t entry;
+	const char *id;         /* SORT_ID; NULL sorts last */
+	double num;             /* SORT_SCORE, SORT_STATE */
+	bool has;               /* SORT_SCORE, SORT_STATE: false sorts last */
+};
+
+static int cmp_entry(const struct sort_key *a, const struct sort_key *b)
+{
+	return a->entry < b->entry ? -1 : a->entry > b->entry;
+}
+
+static int cmp_id(const void *pa, const void *pb)
+{
+	const struct sort_key *a = pa, *b = pb;
+	if (!a->id || !b->id) {
+		if (a->id || b->id)
+			return a->id ? -1 : 1;
+		return cmp_entry(a, b);
+	}
+	int c = strcmp(a->id, b->id);
+	return c ? c : cmp_entry(a, b);
+}
+
+static int cmp_num(const void *pa, const void *pb)
+{
+	const struct sort_key *a = pa, *b = pb;
+	if (a->has != b->has)
+		return a->has ? -1 : 1;
+	if (a->has && a->num != b->num)
+		return a->num < b->num ? -1 : 1;
+	return cmp_entry(a, b);
+}
+
+static void view_reserve(struct review *rv, size_t n)
+{
+	if (n <= rv->view_cap)
+		return;
+	size_t cap = rv->view_cap ? rv->view_cap : 1024;
+	while (cap < n)
+		cap *= 2;
+	rv->view = realloc(rv->view, cap * sizeof(*rv->view));
+	if (!rv->view)
+		abort();
+	rv->view_cap = cap;
+}
+
+static void view_sort(struct review *rv)
+{
+	struct sort_key *keys = xcalloc(rv->nview, sizeof(*keys));
+	for (size_t k = 0; k < rv->nview; k++) {
+		const struct review_entry *e = &rv->entries[rv->view[k]];
+		struct sort_key *key = &keys[k];
+		key->entry = rv->view[k];
+		if (!e->summarized)
+			continue;
+		key->id = e->id;
+		if (rv->sort == SORT_STATE) {
+			key->has = true;
+			key->num = e->mark;
+		} else {
+			double sum = 0;
+			size_t n = 0;
+			for (size_t i = 0; i < review_nscorers(rv); i++)
+				if (e->cells[i].status == VERDICT_OK) {
+					sum += e->cells[i].score;
+					n++;
+				}
+			key->has = n > 0;
+			key->num = n ? sum / (double)n : 0;
+		}
+	}
+	qsort(keys, rv->nview, sizeof(*keys), rv->sort == SORT_ID ? cmp_id : cmp_num);
+	for (size_t k = 0; k < rv->nview; k++)
+		rv->view[k] = keys[k].entry;
+	free(keys);
+}
+
+/* Rebuilds the view and keeps the cursor on its entry when that entry is
+ * still in view; otherwise on the nearest position. */
+void review_view_rebuild(struct review *rv)
+{
+	size_t keep = rv->cursor < rv->nview ? rv->view[rv->cursor] : SIZE_MAX;
+	view_reserve(rv, rv->nentries);
+	rv->nview = 0;
+	for (size_t i = 0; i < rv->nentries; i++)
+		if (entry_passes(rv, &rv->entries[i], rv->filter))
+			rv->view[rv->nview++] = i;
+	if (rv->sort != SORT_FILE && rv->nview > 1)
+		view_sort(rv);
+	rv->view_dirty = false;
+	rv->view_age_ms = 0;
+
+	if (keep == SIZE_MAX) {
+		rv->cursor = 0;
+		return;
+	}
+	for (size_t k = 0; k < rv->nview; k++)
+		if (rv->view[k] == keep) {
+			rv->cursor = k;
+			return;
+		}
+	if (rv->sort == SORT_FILE) {
+		/* The entry left the view: stay where it was in the file. */
+		size_t lo = 0, hi = rv->nview;
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+			if (rv->view[mid] < keep)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		rv->cursor = lo;
+	}
+	if (rv->cursor >= rv->nview)
+		rv->cursor = rv->nview ? rv->nview - 1 : 0;
+}
+
+/* Called by everything that reads the view: a dirty view is rebuilt once
+ * the background work is done (until then review_step rebuilds it now and
+ * then), never while a decision holds it. */
+void review_view_fresh(struct review *rv)
+{
+	if (rv->view_dirty && !rv->view_hold && !review_work_left(rv))
+		review_view_rebuild(rv);
+}
+
+/* The cursor moved: a view held since a decision may change now. */
+void review_view_release(struct review *rv)
+{
+	if (!rv->view_hold)
+		return;
+	rv->view_hold = false;
+	if (rv->view_dirty)
+		review_view_rebuild(rv);
+}
+
+/* A new entry, or one that was just summarized: appended when that keeps
+ * the view's order, otherwise the view is rebuilt later. */
+void review_view_offer(struct review *rv, size_t entry, bool is_new)
+{
+	if (rv->filter == FILTER_ALL) {
+		/* Unsummarized entries sort last in file order under every sort,
+		 * so a new one goes at the end; a summarized one moves. */
+		if (is_new) {
+			view_reserve(rv, rv->nview + 1);
+			rv->view[rv->nview++] = entry;
+		} else if (rv->sort != SORT_FILE) {
+			rv->view_dirty = true;
+		}
+		return;
+	}
+	if (is_new || !entry_passes(rv, &rv->entries[entry], rv->filter))
+		return;
+	if (rv->sort == SORT_FILE && (rv->nview == 0 || rv->view[rv->nview - 1] < entry)) {
+		view_reserve(rv, rv->nview + 1);
+		rv->view[rv->nview++] = entry;
+	} else {
+		rv->view_dirty = true;
+	}
+}
+
+
+/* ---- the view, for the screen ------------------------------------------- */
+
+size_t review_view_count(struct review *rv)
+{
+	review_view_fresh(rv);
+	return rv->nview;
+}
+
+struct review_entry *review_view_entry(struct review *rv, size_t i)
+{
+	review_view_fresh(rv);
+	return i < rv->nview ? &rv->entries[rv->view[i]] : NULL;
+}
+
+size_t review_cursor(struct review *rv)
+{
+	review_view_fresh(rv);
+	return rv->cursor;
+}
+
+void review_move_to(struct review *rv, size_t i)
+{
+	review_view_fresh(rv);
+	rv->cursor = rv->nview == 0 ? 0 : i < rv->nview ? i : rv->nview - 1;
+	review_view_release(rv);
+}
+
+void review_move(struct review *rv, long delta)
+{
+	review_view_fresh(rv);
+	size_t c = rv->cursor;
+	if (delta < 0) {
+		size_t back = (size_t)(-(delta + 1)) + 1;     /* -LONG_MIN does not fit */
+		c = back > c ? 0 : c - back;
+	} else {
+		c = (size_t)delta > SIZE_MAX - c ? SIZE_MAX : c + (size_t)delta;
+	}
+	review_move_to(rv, c);
+}
+
+
+
+void review_set_filter(struct review *rv, enum review_filter f)
+{
+	if ((unsigned)f >= FILTER_COUNT)
+		f = FILTER_ALL;
+	rv->filter = f;
+	rv->view_hold = false;
+	review_view_rebuild(rv);
+}
+
+void review_set_sort(struct review *rv, enum review_sort s)
+{
+	if ((unsigned)s >= SORT_COUNT)
+		s = SORT_FILE;
+	rv->sort = s;
+	rv->view_hold = false;
+	review_view_rebuild(rv);
+}
+
+const char *review_filter_name(enum review_filter f)
+{
+	static const char *const names[FILTER_COUNT] = {
+		"all", "unreviewed", "failing", "disagreement", "overridden", "errors",
+	};
+	return (unsigned)f < FILTER_COUNT ? names[f] : "?";
+}
+
+const char *review_sort_name(enum review_sort s)
+{
+	static const char *const names[SORT_COUNT] = {
+		"file order", "id", "score", "review state",
+	};
+	return (unsigned)s < SORT_COUNT ? names[s] : "?";
+}
+
+enum review_mark review_mark_of(struct review *rv, size_t entry)
+{
+	if (entry >= rv->nentries || !rv->entries[entry].summarized)
+		return MARK_UNREVIEWED;
+	return (enum review_mark)rv->entries[entry].mark;
+}
+
+bool review_next_unreviewed(struct review *rv)
+{
+	review_view_fresh(rv);
+	size_t n = rv->nview;
+	for (size_t k = 1; k <= n; k++) {
+		size_t pos = (rv->cursor + k) % n;
+		const struct review_entry *e = &rv->entries[rv->view[pos]];
+		if (e->summarized && e->load_failed)
+			continue;           /* nothing to decide there */
+		if (review_mark_of(rv, rv->view[pos]) == MARK_UNREVIEWED) {
+			rv->cursor = pos;
+			review_view_release(rv);
+			return true;
+		}
+	}
+	return false;
+}

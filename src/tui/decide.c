@@ -1,0 +1,118 @@
+/* decide.c - decisions on the selected verdict row: accept, override, label, retract, note.
+ *
+ * Each handler asks the review session to decide and says what happened in
+ * the status line; the session writes the annotations file. */
+#include <stdio.h>
+#include <string.h>
+
+#include "tui_int.h"
+
+unsigned decide_report(struct tui *t, int rc, const char *err, const char *what)
+{
+	if (rc < 0)
+		tui_message(t, true, "not saved: %s", err);
+	else
+		tui_message(t, false, "%s (saved)", what);
+	return REDRAW_ALL | RELAYOUT;   /* the open details gain or lose lines */
+}
+
+/* The selected row of the run under the cursor; false when there is none. */
+static bool selected_row(struct tui *t, struct review_row *row)
+{
+	size_t s = verdicts_selected(t);
+	struct review_run *rr = review_current(t->rv);
+	return s != SIZE_MAX && rr && review_row_get(t->rv, rr, s, row);
+}
+
+unsigned decide_accept(struct tui *t)
+{
+	struct review_row row;
+	if (!selected_row(t, &row))
+		return REDRAW_STATUS;
+	char err[512] = "";
+	return decide_report(t, review_accept(t->rv, row.index, err, sizeof err), err, "accepted");
+}
+
+unsigned decide_accept_all(struct tui *t)
+{
+	if (!review_current(t->rv) || review_nrows(t->rv) == 0)
+		return REDRAW_STATUS;
+	char err[512] = "";
+	if (review_accept_all(t->rv, err, sizeof err) < 0)
+		return decide_report(t, -1, err, "");
+	tui_message(t, false, "all verdicts accepted (saved)");
+	return list_moved(t);
+}
+
+unsigned decide_retract(struct tui *t)
+{
+	struct review_row row;
+	if (!selected_row(t, &row))
+		return REDRAW_STATUS;
+	char err[512] = "";
+	return decide_report(t, review_retract(t->rv, row.index, err, sizeof err), err,
+	                     "decision taken back");
+}
+
+unsigned decide_note(struct tui *t)
+{
+	if (!review_current(t->rv))
+		return REDRAW_STATUS;
+	prompt_start(t, PROMPT_NOTE, "note: ");
+	return REDRAW_STATUS;
+}
+
+/* Override asks for the score on the row's scale (a scorer's or a judge's),
+ * then for a reason (prompt.c). */
+unsigned decide_override(struct tui *t)
+{
+	struct review_row row;
+	if (!selected_row(t, &row))
+		return REDRAW_STATUS;
+	char hint[96];
+	if (row.state == ROW_NOT_ASKED) {
+		review_row_why(&row, hint, sizeof hint);
+		tui_message(t, true, "%s", hint);
+		return REDRAW_STATUS;
+	}
+	if (row.state == ROW_PENDING)
+		review_row_why(&row, hint, sizeof hint);
+	else
+		scale_describe(&row.span, hint, sizeof hint);
+	char lbl[160];
+	snprintf(lbl, sizeof lbl, "override %s, score (%s): ", row.id, hint);
+	t->pr.row = row.index;
+	prompt_start(t, PROMPT_SCORE, lbl);
+	return REDRAW_STATUS;
+}
+
+/* A digit labels the selected row with that score and moves on. */
+unsigned decide_label(struct tui *t, int digit)
+{
+	struct review_row row;
+	if (!selected_row(t, &row))
+		return REDRAW_STATUS;
+	char text[8], err[256];
+	double score;
+	snprintf(text, sizeof text, "%d", digit);
+	if (review_parse_row_score(t->rv, row.index, text, &score, err, sizeof err) < 0) {
+		/* off the scale: say what the scale takes; else why the row cannot be decided */
+		if (review_last_error(t->rv) == REVIEW_OFF_SCALE)
+			scale_describe(&row.span, err, sizeof err);
+		tui_message(t, true, "%s: %d is not on its scale (%s)", row.id, digit, err);
+		return REDRAW_STATUS;
+	}
+	/* A label that agrees with the machine is an accept: "overridden" must
+	 * keep meaning that a person disagreed. */
+	bool agrees = row.v && row.v->status == VERDICT_OK && row.v->score == score;
+	int rc = agrees ? review_accept(t->rv, row.index, err, sizeof err)
+	                : review_override(t->rv, row.index, score, NULL, err, sizeof err);
+	char what[128];
+	snprintf(what, sizeof what, "%s labelled %d%s", row.id, digit, agrees ? " (agrees: accepted)" : "");
+	unsigned r = decide_report(t, rc, err, what);
+	if (rc == 0) {
+		review_move(t->rv, 1);
+		list_moved(t);
+	}
+	return r;
+}

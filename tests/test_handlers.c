@@ -1,0 +1,524 @@
+/* test_handlers.c - the screen's key handlers driven without a terminal.
+ *
+ * A struct tui is made with tui_init (no initscr) on the screen tests'
+ * runs and scorers; keys go through tui_key as a person would type them,
+ * and the test looks at the review state and at the lines the annotations
+ * file gained. The judge part asks a judge at the local fake server
+ * (tests/fake_llm), cancels it with Esc, asks again and decides on the
+ * judge's row. */
+#include <errno.h>
+#include <poll.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "config/config.h"
+#include "runs/expect.h"
+#include "review/session.h"
+#include "util/clock.h"
+#include "../src/tui/tui_int.h"
+#include "fake_server.h"
+
+static char dir[256];
+static const char *argv0 = "";
+
+struct fixture {
+	struct config cfg;
+	struct expectations *ex;
+	struct review rv;
+	struct tui t;
+	char annot[320];
+};
+
+/* ---- files ------------------------------------------------------------- */
+
+static void write_file(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	assert_int_equal(fclose(f), 0);
+}
+
+static char *slurp(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return NULL;
+	size_t cap = 4096, len = 0, n;
+	char *buf = malloc(cap);
+	while ((n = fread(buf + len, 1, cap - len - 1, f)) > 0) {
+		len += n;
+		if (cap - len < 2) {
+			cap *= 2;
+			buf = realloc(buf, cap);
+		}
+	}
+	buf[len] = '\0';
+	fclose(f);
+	return buf;
+}
+
+static void copy_data(const char *name)
+{
+	const char *src = getenv("TCR_SRCDIR");
+	char from[512], to[512];
+	snprintf(from, sizeof from, "%s/tests/data/%s", src && *src ? src : ".", name);
+	snprintf(to, sizeof to, "%s/%s", dir, name);
+	char *text = slurp(from);
+	if (!text)
+		fail_msg("%s: cannot read (is TCR_SRCDIR set?)", from);
+	write_file(to, text);
+	free(text);
+}
+
+/* The annotations file's lines, counted; *line set to line `want` (from
+ * 0) when it is there. */
+static size_t annot_lines(const struct fixture *fx, size_t want, char *line, size_t n)
+{
+	char *text = slurp(fx->annot);
+	size_t count = 0;
+	if (line && n)
+		line[0] = '\0';
+	for (char *p = text; p && *p;) {
+		char *nl = strchr(p, '\n');
+		size_t len = nl ? (size_t)(nl - p) : strlen(p);
+		if (count == want && line)
+			snprintf(line, n, "%.*s", (int)len, p);
+		count++;
+		p += len + (nl ? 1 : 0);
+	}
+	free(text);
+	return count;
+}
+
+static void assert_has(const char *hay, const char *needle)
+{
+	if (!strstr(hay, needle))
+		fail_msg("\"%s\" not in \"%s\"", needle, hay);
+}
+
+/* ---- the session and the screen's state -------------------------------------- */
+
+static void open_fixture(struct fixture *fx, const char *judges_yaml)
+{
+	memset(fx, 0, sizeof *fx);
+	copy_data("screen.yaml");
+	copy_data("screen-runs.jsonl");
+	copy_data("screen-tasks.jsonl");
+	char cpath[320], *yaml, *runs[1], rpath[320], err[512];
+	snprintf(cpath, sizeof cpath, "%s/screen.yaml", dir);
+	if (judges_yaml) {
+		yaml = slurp(cpath);
+		size_t n = strlen(yaml) + strlen(judges_yaml) + 1;
+		char *both = malloc(n);
+		snprintf(both, n, "%s%s", yaml, judges_yaml);
+		write_file(cpath, both);
+		free(both);
+		free(yaml);
+	}
+	if (config_load(&fx->cfg, cpath, err, sizeof err) < 0)
+		fail_msg("config_load: %s", err);
+	fx->ex = expect_load(&fx->cfg.expect, fx->cfg.expect.file, err, sizeof err);
+	if (!fx->ex)
+		fail_msg("expect_load: %s", err);
+	snprintf(rpath, sizeof rpath, "%s/screen-runs.jsonl", dir);
+	snprintf(fx->annot, sizeof fx->annot, "%s/screen-runs.jsonl.annotations.jsonl", dir);
+	unlink(fx->annot);
+	runs[0] = rpath;
+	if (review_open(&fx->rv, &fx->cfg, fx->ex, runs, 1, NULL, "tester", err, sizeof err) < 0)
+		fail_msg("review_open: %s", err);
+	while (review_step(&fx->rv, 50))
+		;
+	tui_init(&fx->t, &fx->rv, &fx->cfg);
+	/* What the draw step would do first: lay the panes out. */
+	fx->t.lay = layout_compute(80, 24, verdicts_rows_wanted(&fx->t));
+}
+
+static void close_fixture(struct fixture *fx)
+{
+	tui_judges_close(&fx->t);
+	tui_free(&fx->t);
+	review_close(&fx->rv);
+	expect_free(fx->ex);
+	config_free(&fx->cfg);
+}
+
+static unsigned keys(struct fixture *fx, const char *typed)
+{
+	unsigned r = 0;
+	for (const char *p = typed; *p; p++)
+		r |= tui_key(&fx->t, (keycode_t)(unsigned char)*p);
+	return r;
+}
+
+static unsigned key(struct fixture *fx, keycode_t k)
+{
+	return tui_key(&fx->t, k);
+}
+
+static const char *cursor_id(struct fixture *fx)
+{
+	struct review_entry *e = review_view_entry(&fx->rv, review_cursor(&fx->rv));
+	return e && e->id ? e->id : "";
+}
+
+/* ---- moves, filters, sort, search, panes ---------------------------------------- */
+
+static void test_moves(void **s)
+{
+	(void)s;
+	struct fixture fx;
+	open_fixture(&fx, NULL);
+	struct review *rv = &fx.rv;
+	assert_int_equal(review_view_count(rv), 6);
+	assert_int_equal(fx.t.focus, PANE_LIST);
+	unsigned r = keys(&fx, "jj");
+	assert_int_equal(review_cursor(rv), 2);
+	assert_true(r & REDRAW_LIST);
+	assert_string_equal(cursor_id(&fx), "zh-refund");
+	keys(&fx, "G");
+	assert_int_equal(review_cursor(rv), 5);
+	keys(&fx, "k");
+	assert_int_equal(review_cursor(rv), 4);
+	keys(&fx, "g");
+	assert_int_equal(review_cursor(rv), 0);
+	key(&fx, 'k');                                 /* clamps at the top */
+	assert_int_equal(review_cursor(rv), 0);
+	key(&fx, KEYCODE_FN | KF_PGDN);
+	assert_int_equal(review_cursor(rv), 5);        /* a page is more than six runs */
+
+	/* The focus goes round; Up and Down act in the focused pane. */
+	keys(&fx, "g\t");
+	assert_int_equal(fx.t.focus, PANE_TIMELINE);
+	timeline_pane.fit(&fx.t);                      /* the draw step builds its lines */
+	assert_true(fx.t.tl.nentries > 2);
+	keys(&fx, "jj");
+	assert_int_equal(fx.t.tl.sel, 2);
+	assert_int_equal(review_cursor(rv), 0);        /* the run stays */
+	key(&fx, '\t');
+	assert_int_equal(fx.t.focus, PANE_VERDICTS);
+	keys(&fx, "jjjjjj");
+	assert_int_equal(fx.t.vd.sel, 2);              /* three scorers */
+	key(&fx, '\n');
+	assert_true(fx.t.vd.open);
+	key(&fx, KEYCODE_FN | KF_BTAB);
+	assert_int_equal(fx.t.focus, PANE_TIMELINE);
+	key(&fx, KEYCODE_FN | KF_BTAB);
+	assert_int_equal(fx.t.focus, PANE_LIST);
+	key(&fx, 'j');                                 /* a new run: the timeline starts over */
+	assert_int_equal(fx.t.tl.sel, 0);
+
+	/* A click on the third run's row selects it. */
+	const struct rect *lp = &fx.t.lay.pane[PANE_LIST];
+	r = tui_mouse(&fx.t, lp->x + 5, lp->y + 2 + 2, MOUSE_CLICK);
+	assert_true(r & RELAYOUT);
+	assert_int_equal(review_cursor(rv), 2);
+
+	/* Help scrolls, and any other key closes it; an unbound key says so. */
+	key(&fx, '?');
+	assert_true(fx.t.help.shown);
+	key(&fx, 'j');
+	assert_int_equal(fx.t.help.top, 1);
+	key(&fx, 'z');
+	assert_false(fx.t.help.shown);
+	key(&fx, 'Z');
+	assert_true(fx.t.msg.error);
+	assert_string_equal(fx.t.msg.text, "Z is not bound (? for help)");
+	close_fixture(&fx);
+}
+
+static void test_filters(void **s)
+{
+	(void)s;
+	struct fixture fx;
+	open_fixture(&fx, NULL);
+	struct review *rv = &fx.rv;
+	key(&fx, 'f');
+	assert_int_equal(rv->filter, FILTER_UNREVIEWED);
+	assert_int_equal(review_view_count(rv), 5);    /* not the record that cannot be read */
+	key(&fx, 'f');
+	assert_int_equal(rv->filter, FILTER_FAILING);
+	size_t n = review_view_count(rv);
+	assert_true(n > 0 && n < 6);
+	for (size_t i = 0; i < n; i++) {
+		struct review_entry *e = review_view_entry(rv, i);
+		bool fails = false;
+		for (size_t c = 0; c < fx.cfg.nscorers; c++)
+			fails |= e->cells[c].status == VERDICT_OK && !e->cells[c].passed;
+		assert_true(fails);
+	}
+	keys(&fx, "ffff");                             /* round to all */
+	assert_int_equal(rv->filter, FILTER_ALL);
+	assert_string_equal(fx.t.msg.text, "filter: all");
+	assert_int_equal(review_view_count(rv), 6);
+
+	key(&fx, 's');
+	assert_int_equal(rv->sort, SORT_ID);
+	for (size_t i = 1; i < review_view_count(rv); i++)
+		assert_true(strcmp(review_view_entry(rv, i - 1)->id, review_view_entry(rv, i)->id) <= 0);
+	keys(&fx, "sss");
+	assert_int_equal(rv->sort, SORT_FILE);
+	assert_string_equal(fx.t.msg.text, "sort: file order");
+
+	/* A search through the prompt, then n again from the top. */
+	key(&fx, '/');
+	assert_int_equal(fx.t.pr.kind, PROMPT_SEARCH);
+	keys(&fx, "refund\n");
+	assert_int_equal(fx.t.pr.kind, PROMPT_NONE);
+	assert_string_equal(cursor_id(&fx), "zh-refund");
+	assert_string_equal(fx.t.msg.text, "/refund");
+	key(&fx, 'n');
+	assert_string_equal(cursor_id(&fx), "zh-refund");
+	assert_string_equal(fx.t.msg.text, "/refund  (from the top)");
+	key(&fx, '/');
+	keys(&fx, "no such text anywhere\n");
+	assert_true(fx.t.msg.error);
+	assert_string_equal(fx.t.msg.text, "not found: no such text anywhere");
+	close_fixture(&fx);
+}
+
+/* ---- decisions -------------------------------------------------------------------- */
+
+static void test_decisions(void **s)
+{
+	(void)s;
+	struct fixture fx;
+	open_fixture(&fx, NULL);
+	struct review *rv = &fx.rv;
+	char line[2048];
+	keys(&fx, "\t\t");                             /* the verdicts */
+	size_t e0 = rv->view[0];
+
+	/* accept the first verdict */
+	unsigned r = key(&fx, 'a');
+	assert_true(r & REDRAW_VERDICTS);
+	assert_string_equal(fx.t.msg.text, "accepted (saved)");
+	assert_int_equal(review_decision(rv, e0, 0)->kind, DEC_ACCEPT);
+	assert_int_equal(annot_lines(&fx, 0, line, sizeof line), 1);
+	assert_has(line, "\"run\":\"en-pass\"");
+	assert_has(line, "\"scorer\":\"tool-order\"");
+	assert_has(line, "\"decision\":\"accept\"");
+
+	/* override the second: a score off the scale is asked again, then a reason */
+	key(&fx, 'j');
+	key(&fx, 'o');
+	assert_int_equal(fx.t.pr.kind, PROMPT_SCORE);
+	assert_string_equal(fx.t.pr.label, "override lookup, score (0 or 1): ");
+	keys(&fx, "7\n");
+	assert_int_equal(fx.t.pr.kind, PROMPT_SCORE);
+	assert_string_equal(fx.t.pr.label, "override lookup: expected 0 or 1, try again: ");
+	keys(&fx, "0\n");
+	assert_int_equal(fx.t.pr.kind, PROMPT_REASON);
+	keys(&fx, "looked twice\n");
+	assert_string_equal(fx.t.msg.text, "overridden (saved)");
+	const struct decision *d = review_decision(rv, e0, 1);
+	assert_int_equal(d->kind, DEC_OVERRIDE);
+	assert_true(d->score == 0);
+	assert_string_equal(d->reason, "looked twice");
+	assert_int_equal(annot_lines(&fx, 1, line, sizeof line), 2);
+	assert_has(line, "\"scorer\":\"lookup\"");
+	assert_has(line, "\"decision\":\"override\"");
+	assert_has(line, "looked twice");
+
+	/* a label off the scale says what the scale takes, and decides nothing */
+	key(&fx, 'j');
+	key(&fx, '5');
+	assert_true(fx.t.msg.error);
+	assert_string_equal(fx.t.msg.text, "words: 5 is not on its scale (0..1)");
+	assert_int_equal(annot_lines(&fx, 0, NULL, 0), 2);
+	/* a label on it decides and moves to the next run */
+	key(&fx, '1');
+	assert_int_equal(review_cursor(rv), 1);
+	assert_non_null(review_decision(rv, e0, 2));
+	assert_int_equal(review_mark_of(rv, e0), MARK_OVERRIDDEN);
+	assert_int_equal(annot_lines(&fx, 2, line, sizeof line), 3);
+	assert_has(line, "\"scorer\":\"words\"");
+
+	/* back to the first run: take the label back, and write a note */
+	key(&fx, KEYCODE_FN | KF_BTAB);
+	key(&fx, KEYCODE_FN | KF_BTAB);
+	key(&fx, 'k');
+	keys(&fx, "\t\t");
+	assert_int_equal(fx.t.vd.sel, 2);
+	key(&fx, 'x');
+	assert_string_equal(fx.t.msg.text, "decision taken back (saved)");
+	assert_null(review_decision(rv, e0, 2));
+	assert_int_equal(review_mark_of(rv, e0), MARK_UNREVIEWED);
+	assert_int_equal(annot_lines(&fx, 3, line, sizeof line), 4);
+	assert_has(line, "\"scorer\":\"words\"");
+	assert_has(line, "\"decision\":\"retract\"");
+	key(&fx, 'x');                                 /* nothing left to take back */
+	assert_string_equal(fx.t.msg.text, "not saved: nothing to take back");
+	assert_int_equal(review_last_error(rv), REVIEW_NOTHING_TO_RETRACT);
+	key(&fx, 'c');
+	assert_int_equal(fx.t.pr.kind, PROMPT_NOTE);
+	keys(&fx, "fine\n");
+	assert_string_equal(fx.t.msg.text, "note written (saved)");
+	assert_string_equal(review_note_of(rv, e0)->reason, "fine");
+	assert_int_equal(annot_lines(&fx, 4, line, sizeof line), 5);
+	assert_has(line, "\"decision\":\"note\"");
+
+	/* Esc leaves a prompt without deciding */
+	key(&fx, 'o');
+	key(&fx, 27);
+	assert_int_equal(fx.t.pr.kind, PROMPT_NONE);
+	assert_string_equal(fx.t.msg.text, "cancelled");
+
+	/* accept-all decides what is left and goes to the next unreviewed run */
+	key(&fx, 'A');
+	assert_string_equal(fx.t.msg.text, "all verdicts accepted (saved)");
+	assert_int_equal(review_mark_of(rv, e0), MARK_OVERRIDDEN);
+	assert_int_equal(review_cursor(rv), 1);
+	assert_int_equal(annot_lines(&fx, 5, line, sizeof line), 6);
+	assert_has(line, "\"scorer\":\"words\"");
+	close_fixture(&fx);
+}
+
+/* ---- judges, at the fake server ---------------------------------------------------- */
+
+static struct fake_server srv;
+
+/* The event loop's judging part, until nothing is pending. */
+static void wait_for_judges(struct fixture *fx, double max_ms)
+{
+	double end = now_ms() + max_ms;
+	while (fx->t.judging.pending && now_ms() < end) {
+		struct pollfd fds[64];
+		int timeout;
+		int n = tui_judges_pollfds(&fx->t, fds, 64, &timeout);
+		poll(fds, (nfds_t)n, timeout < 0 || timeout > 50 ? 50 : timeout);
+		tui_judges_run(&fx->t);
+	}
+	if (fx->t.judging.pending)
+		fail_msg("the judge did not answer within %.0f ms", max_ms);
+}
+
+#define EVALS "{\"evaluations\": [" \
+	"{\"toolCalled\": \"get_order\", \"wasAppropriate\": true, \"reasoning\": \"asked about\"}," \
+	"{\"toolCalled\": \"track_parcel\", \"wasAppropriate\": true, \"reasoning\": \"where it is\"}," \
+	"{\"toolCalled\": \"get_order\", \"wasAppropriate\": false, \"reasoning\": \"not needed\"}]," \
+	"\"missingTools\": []}"
+
+static void test_judge(void **s)
+{
+	(void)s;
+	/* The first analysis is slow enough to be cancelled; the next answers. */
+	fake_server_start(&srv, argv0, dir, "{\"rules\": ["
+	             "{\"match\": {\"body_contains\": \"Explain a score for a person\"}, \"content\": \"Two of three.\"},"
+	             "{\"match\": {\"body_contains\": \"tool_appropriateness\"}, \"times\": 1, \"delay_ms\": 2000,"
+	             " \"content\": " EVALS "},"
+	             "{\"match\": {\"body_contains\": \"tool_appropriateness\"}, \"content\": " EVALS "}"
+	             "], \"default\": {\"status\": 418, \"raw\": \"no rule\"}}");
+	char judges[512];
+	snprintf(judges, sizeof judges,
+	         "judges:\n  - id: appr\n    rubric: tool-appropriateness\n    model: openai/judge-model\n"
+	         "    base_url: http://127.0.0.1:%d/v1\n"
+	         "    tools: [{name: get_order, description: looks an order up},"
+	         " {name: track_parcel, description: tracks a parcel}]\n", srv.port);
+	struct fixture fx;
+	open_fixture(&fx, judges);
+	struct review *rv = &fx.rv;
+	char err[256], line[2048];
+	assert_int_equal(tui_judges_open(&fx.t, err, sizeof err), 0);
+	size_t e0 = rv->view[0];
+	keys(&fx, "\t\tjjj");
+	assert_int_equal(fx.t.vd.sel, 3);              /* the judge's row, after three scorers */
+	struct review_row row;
+	assert_true(review_row_get(rv, review_current(rv), 3, &row));
+	assert_int_equal(row.kind, ROW_JUDGE);
+	assert_int_equal(row.state, ROW_NOT_ASKED);
+
+	/* not asked yet: nothing to accept or override */
+	key(&fx, 'a');
+	assert_string_equal(fx.t.msg.text, "not saved: appr has not answered for this run yet (J asks it)");
+	assert_int_equal(review_last_error(rv), REVIEW_JUDGE_NOT_ASKED);
+	key(&fx, 'o');
+	assert_int_equal(fx.t.pr.kind, PROMPT_NONE);
+	assert_string_equal(fx.t.msg.text, "appr has not answered for this run yet (J asks it)");
+
+	/* J asks; Esc cancels */
+	key(&fx, 'J');
+	assert_int_equal(fx.t.judging.pending, 1);
+	assert_int_equal(review_judge_cell(rv, e0, 0)->state, JUDGE_PENDING);
+	assert_string_equal(fx.t.msg.text, "asking 1 judge (Esc cancels)");
+	key(&fx, 'a');
+	assert_int_equal(review_last_error(rv), REVIEW_JUDGE_PENDING);
+	key(&fx, 27);
+	assert_int_equal(fx.t.judging.pending, 0);
+	assert_string_equal(fx.t.msg.text, "cancelled 1 judge request");
+	assert_int_equal(review_judge_cell(rv, e0, 0)->state, JUDGE_DONE);
+	assert_int_equal(review_judge_cell(rv, e0, 0)->v.status, VERDICT_ERROR);
+	assert_int_equal(annot_lines(&fx, 0, NULL, 0), 0);
+
+	/* J again: the answer lands in the row, which can then be decided */
+	key(&fx, 'J');
+	wait_for_judges(&fx, 20000);
+	assert_string_equal(fx.t.msg.text, "appr answered: 0.67 (pass)");
+	assert_true(review_row_get(rv, review_current(rv), 3, &row));
+	assert_int_equal(row.state, ROW_READY);
+	assert_int_equal(row.v->status, VERDICT_OK);
+	key(&fx, 'a');
+	assert_string_equal(fx.t.msg.text, "accepted (saved)");
+	assert_int_equal(annot_lines(&fx, 0, line, sizeof line), 1);
+	assert_has(line, "\"scorer\":\"appr\"");
+	assert_has(line, "\"scorer_type\":\"tool-appropriateness\"");
+	assert_has(line, "\"decision\":\"accept\"");
+	/* a label on the judge's row is on its scale */
+	key(&fx, '5');
+	assert_string_equal(fx.t.msg.text, "appr: 5 is not on its scale (0..1)");
+	close_fixture(&fx);
+	/* the answer took an analysis and a reason (the cancelled request is
+	 * logged or not, depending on when the server saw it go) */
+	assert_true(fake_server_requests(&srv) >= 2);
+	fake_server_stop(&srv);
+}
+
+/* ---- fixtures ---------------------------------------------------------------------- */
+
+static int setup(void **s)
+{
+	(void)s;
+	const char *tmp = getenv("TMPDIR");
+	snprintf(dir, sizeof dir, "%s/tcr-handlers.XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	if (!mkdtemp(dir))
+		return -1;
+	setenv("OPENAI_API_KEY", "sk-test-handlers", 1);
+	setenv("TCR_NO_ANIMATION", "1", 1);
+	/* The fake is local: no proxy may come between. */
+	setenv("NO_PROXY", "127.0.0.1,localhost", 1);
+	setenv("no_proxy", "127.0.0.1,localhost", 1);
+	unsetenv("http_proxy");
+	unsetenv("HTTP_PROXY");
+	unsetenv("all_proxy");
+	unsetenv("ALL_PROXY");
+	return 0;
+}
+
+static int teardown(void **s)
+{
+	(void)s;
+	fake_server_stop(&srv);
+	char cmd[320];
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+	return system(cmd) == 0 ? 0 : -1;
+}
+
+int main(int argc, char **argv)
+{
+	(void)argc;
+	argv0 = argv[0];
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_moves),
+		cmocka_unit_test(test_filters),
+		cmocka_unit_test(test_decisions),
+		cmocka_unit_test(test_judge),
+	};
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
