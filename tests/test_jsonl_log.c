@@ -7,6 +7,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 #include <cmocka.h>
 
@@ -192,6 +195,76 @@ static void test_shrunk(void **st)
 	jsonl_log_close(l);
 }
 
+#define NCHILD 3
+#define PER_CHILD 150
+
+/* A line of about 3000 bytes, far past PIPE_BUF: {"n":1,"who":W,"pad":"..."}. */
+static size_t long_line(char *buf, size_t cap, int who)
+{
+	int n = snprintf(buf, cap, "{\"n\":1,\"who\":%d,\"pad\":\"", who);
+	while ((size_t)n < 3000 && (size_t)n + 3 < cap)
+		buf[n++] = (char)('a' + who);
+	n += snprintf(buf + n, cap - (size_t)n, "\"}");
+	return (size_t)n;
+}
+
+static int append_lines(const char *path, int who, int count)
+{
+	struct sum s = { 0 };
+	struct jsonl_reader rd = { .take = take_n, .ctx = &s, .warn_max = 10 };
+	char err[256], line[3200];
+	struct jsonl_log *l = jsonl_log_open(path, &rd, err, sizeof err);
+	if (!l)
+		return 2;
+	size_t len = long_line(line, sizeof line, who);
+	for (int i = 0; count < 0 || i < count; i++)
+		if (jsonl_log_append(l, line, len, err, sizeof err) != 0)
+			return 1;
+	jsonl_log_close(l);
+	return 0;
+}
+
+/* Writers that each open the file themselves (as the judge cache does)
+ * never interleave their lines, and one killed with SIGKILL while
+ * appending loses nothing already written: every line reads back whole. */
+static void test_concurrent_and_killed(void **st)
+{
+	(void)st;
+	char path[300];
+	snprintf(path, sizeof path, "%s/many.jsonl", dir);
+	spit(path, "");
+	fflush(stdout);
+	fflush(stderr);
+	pid_t kids[NCHILD + 1];
+	for (int c = 0; c <= NCHILD; c++) {
+		kids[c] = fork();
+		assert_true(kids[c] >= 0);
+		if (kids[c] == 0)
+			_exit(append_lines(path, c, c < NCHILD ? PER_CHILD : -1));
+	}
+	for (int c = 0; c < NCHILD; c++) {
+		int status;
+		assert_int_equal(waitpid(kids[c], &status, 0), kids[c]);
+		assert_true(WIFEXITED(status));
+		assert_int_equal(WEXITSTATUS(status), 0);
+	}
+	kill(kids[NCHILD], SIGKILL);
+	int status;
+	assert_int_equal(waitpid(kids[NCHILD], &status, 0), kids[NCHILD]);
+	assert_true(WIFSIGNALED(status));
+
+	struct sum s = { 0 };
+	struct jsonl_log *l = open_sum(path, &s, 10, false, false);
+	const char *w = jsonl_log_warning(l);
+	/* At most the killed writer's last line, cut mid-write, is reported. */
+	if (w) {
+		assert_non_null(strstr(w, JSONL_TRUNCATED));
+		assert_null(strchr(w, '\n'));
+	}
+	assert_true(s.lines >= NCHILD * PER_CHILD);
+	jsonl_log_close(l);
+}
+
 static void test_open_error(void **st)
 {
 	(void)st;
@@ -212,6 +285,7 @@ int main(void)
 		cmocka_unit_test(test_unended_line),
 		cmocka_unit_test(test_follow),
 		cmocka_unit_test(test_shrunk),
+		cmocka_unit_test(test_concurrent_and_killed),
 		cmocka_unit_test(test_open_error),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);

@@ -69,22 +69,11 @@ struct annot_store {
 
 /* ---- hashing and tables ----------------------------------------------- */
 
-static uint64_t hash_part(uint64_t h, const char *str)
-{
-	/* A tag byte tells NULL from "" and the NUL ends each part, so no two
-	 * different triples feed the same bytes. */
-	unsigned char tag = str ? 1 : 0;
-	h = hash_fnv1a(&tag, 1, h);
-	if (str)
-		h = hash_fnv1a(str, strlen(str) + 1, h);
-	return h;
-}
-
 static uint64_t key_hash(const struct slot *k)
 {
-	uint64_t h = hash_part(HASH_FNV_SEED, k->run);
-	h = hash_part(h, k->scorer);
-	h = hash_part(h, k->reviewer);
+	uint64_t h = hash_fnv1a_part(HASH_FNV_SEED, k->run);
+	h = hash_fnv1a_part(h, k->scorer);
+	h = hash_fnv1a_part(h, k->reviewer);
 	unsigned char n = k->note;
 	return hash_fnv1a(&n, 1, h);
 }

@@ -51,25 +51,14 @@ struct judge_cache {
 
 /* ---- keys -------------------------------------------------------------------- */
 
-static uint64_t hash_part(uint64_t h, const char *str)
-{
-	/* A tag byte tells NULL from "" and the NUL ends each part, so no two
-	 * different lists of parts feed the same bytes. */
-	unsigned char tag = str ? 1 : 0;
-	h = hash_fnv1a(&tag, 1, h);
-	if (str)
-		h = hash_fnv1a(str, strlen(str) + 1, h);
-	return h;
-}
-
 void judge_cache_key(const struct run *r, const struct judge_conf *j, char key[17])
 {
 	struct strbuf sb = STRBUF_INIT;
 	jsonw_value(&sb, r ? r->record : NULL);
-	uint64_t h = hash_part(HASH_FNV_SEED, sb.len ? sb.buf : "null");
-	h = hash_part(h, j->hash);
-	h = hash_part(h, j->prompt_hash);
-	h = hash_part(h, j->model);
+	uint64_t h = hash_fnv1a_part(HASH_FNV_SEED, sb.len ? sb.buf : "null");
+	h = hash_fnv1a_part(h, j->hash);
+	h = hash_fnv1a_part(h, j->prompt_hash);
+	h = hash_fnv1a_part(h, j->model);
 	strbuf_release(&sb);
 	hash_hex(h, key);
 }
