@@ -102,6 +102,20 @@ static void cache_add(struct judge_cache *c, struct entry *e)
 
 /* ---- lines ------------------------------------------------------------------- */
 
+/* The status a line names: "ok", "skipped" or "error". */
+static bool status_of(json_t *st, enum verdict_status *out)
+{
+	static const enum verdict_status all[] = { VERDICT_OK, VERDICT_SKIPPED, VERDICT_ERROR };
+	const char *name = json_is_string(st) ? json_string_value(st) : "";
+	for (size_t i = 0; i < sizeof all / sizeof *all; i++) {
+		if (!strcmp(name, verdict_status_name(all[i]))) {
+			*out = all[i];
+			return true;
+		}
+	}
+	return false;
+}
+
 /* An entry from a parsed line, or NULL with the reason. */
 static struct entry *entry_from_json(json_t *o, char *why, size_t whylen)
 {
@@ -124,16 +138,8 @@ static struct entry *entry_from_json(json_t *o, char *why, size_t whylen)
 		snprintf(why, whylen, "no \"verdict\" object");
 		return NULL;
 	}
-	json_t *st = json_object_get(v, "status");
-	const char *sts = json_is_string(st) ? json_string_value(st) : "";
 	enum verdict_status status;
-	if (!strcmp(sts, "ok"))
-		status = VERDICT_OK;
-	else if (!strcmp(sts, "skipped"))
-		status = VERDICT_SKIPPED;
-	else if (!strcmp(sts, "error"))
-		status = VERDICT_ERROR;
-	else {
+	if (!status_of(json_object_get(v, "status"), &status)) {
 		snprintf(why, whylen, "unknown verdict status");
 		return NULL;
 	}
