@@ -1,5 +1,7 @@
-/* jsonl_log.c - a locked append-only JSONL file: reading lines, warning
- * about broken ones, appending whole lines (see jsonl_log.h). */
+/* jsonl_log.c - a locked append-only JSONL file: read, warn, append.
+ *
+ * Reads lines and hands them to their owner, reports broken ones up to
+ * the owner's limit, appends whole lines (see jsonl_log.h). */
 #include "util/jsonl_log.h"
 
 #include <errno.h>
