@@ -7,21 +7,18 @@ set -u
 BUILD=$1 SRC=$2 RUNS=$3
 OUT="$BUILD/bench/out/judge"
 mkdir -p "$OUT"
-FAKE="$BUILD/tests/fake_llm"
 TCR="$BUILD/tcreview"
-[ -x "$FAKE" ] || (cd "$BUILD" && make tests/fake_llm >/dev/null) || { echo "judge bench: cannot build tests/fake_llm"; exit 1; }
+TCR_FAKE_LLM="$BUILD/tests/fake_llm"
+[ -x "$TCR_FAKE_LLM" ] || (cd "$BUILD" && make tests/fake_llm >/dev/null) || { echo "judge bench: cannot build tests/fake_llm"; exit 1; }
+# The test suites' start and stop of the server (tests/cli/lib.sh).
+TCR_BIN=$TCR TCR_SRCDIR=$SRC
+. "$SRC/tests/cli/lib.sh"
 LAT=${BENCH_JUDGE_LATENCY_MS:-200}
 cat > "$OUT/script.json" <<JSON
 {"rules": [], "default": {"delay_ms": $LAT, "content": "{\"score\": 4, \"reason\": \"clear and polite\"}"}}
 JSON
-rm -f "$OUT/port"
-"$FAKE" --script "$OUT/script.json" --log /dev/null --port-file "$OUT/port" --max-seconds 300 2>/dev/null &
-FPID=$!
-trap 'kill $FPID 2>/dev/null' EXIT
-n=0
-while [ ! -s "$OUT/port" ] && [ "$n" -lt 100 ]; do n=$((n + 1)); sleep 0.05; done
-[ -s "$OUT/port" ] || { echo "judge bench: the test server did not start"; exit 1; }
-PORT=$(cat "$OUT/port")
+fake_llm_start bench "$OUT/script.json" --max-seconds 300 --log /dev/null >/dev/null ||
+	{ echo "judge bench: the test server did not start"; exit 1; }
 cat > "$OUT/prompt.txt" <<'TXT'
 === system
 You rate how helpful the agent's final answer is.

@@ -1,4 +1,4 @@
-/* main.c - tcreview: argv to one subcommand. */
+/* main.c - tcreview: argv to one subcommand, through the command table. */
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
@@ -8,6 +8,23 @@
 #include "cli/cli.h"
 #include "review/keymap.h"
 
+/* A subcommand: its name on the command line, the function that runs it
+ * with argv[0] its name, and its line in the usage text. Adding one is a
+ * row here and a cli/cmd_NAME.c. */
+struct command {
+	const char *name;
+	int (*run)(int argc, char **argv);
+	const char *summary;
+};
+
+static const struct command commands[] = {
+	{ "review", cli_review, "the review screen (the default when files, or none, are given)" },
+	{ "score", cli_score, "score every run with the configured scorers (jsonl, table, junit)" },
+	{ "judge", cli_judge, "ask the configured LLM judges about every run (jsonl)" },
+};
+
+#define NCOMMANDS (sizeof commands / sizeof *commands)
+
 static void usage(FILE *out)
 {
 	fprintf(out,
@@ -15,14 +32,22 @@ static void usage(FILE *out)
 	"\n"
 	"Review AI-agent runs: transcripts, code scorer verdicts, human decisions.\n"
 	"\n"
-	"commands:\n"
-	"  review    the review screen (the default when files, or none, are given)\n"
-	"  score     score every run with the configured scorers (jsonl, table, junit)\n"
-	"  judge     ask the configured LLM judges about every run (jsonl)\n"
+	"commands:\n");
+	for (size_t i = 0; i < NCOMMANDS; i++)
+		fprintf(out, "  %-10s%s\n", commands[i].name, commands[i].summary);
+	fprintf(out,
 	"\n"
 	"With no file, the review screen opens on the bundled demo.\n"
 	"`tcreview COMMAND --help` explains a command, `tcreview --help keys` lists the\n"
 	"screen's keys, `tcreview --version` prints the version and the libraries.\n");
+}
+
+static const struct command *command_find(const char *name)
+{
+	for (size_t i = 0; i < NCOMMANDS; i++)
+		if (!strcmp(commands[i].name, name))
+			return &commands[i];
+	return NULL;
 }
 
 static int print_keys(bool man)
@@ -34,38 +59,54 @@ static int print_keys(bool man)
 	return EXIT_DONE;
 }
 
-int main(int argc, char **argv)
+/* --version and --help, or -1 when argv[1] is neither. */
+static int global_option(int argc, char **argv)
 {
-	if (argc < 2)
-		return cli_review(argc, argv);
-	const char *cmd = argv[1];
-	if (!strcmp(cmd, "--version") || !strcmp(cmd, "-V")) {
+	const char *opt = argv[1];
+	if (!strcmp(opt, "--version") || !strcmp(opt, "-V")) {
 		cli_print_version();
 		return EXIT_DONE;
 	}
-	if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h") || !strcmp(cmd, "help")) {
+	if (!strcmp(opt, "--help") || !strcmp(opt, "-h") || !strcmp(opt, "help")) {
 		if (argc > 2 && !strcmp(argv[2], "keys"))
 			return print_keys(argc > 3 && !strcmp(argv[3], "--man"));
 		usage(stdout);
 		return EXIT_DONE;
 	}
-	if (!strcmp(cmd, "score"))
-		return cli_score(argc - 1, argv + 1);
-	if (!strcmp(cmd, "review"))
-		return cli_review(argc - 1, argv + 1);
-	if (!strcmp(cmd, "judge"))
-		return cli_judge(argc - 1, argv + 1);
-	/* Files or review options without a command open the screen. */
+	return -1;
+}
+
+/* Files or review options without a command open the screen; the review
+ * options that may come first are -c and -a, and the long ones. */
+static bool opens_screen(const char *arg, bool *bad_option)
+{
 	struct stat st;
-	if (!strcmp(cmd, "-") || cmd[0] == '-' || stat(cmd, &st) == 0) {
-		if (cmd[0] == '-' && strcmp(cmd, "-") != 0 && !strchr("ca", cmd[1]) && strncmp(cmd, "--", 2) != 0) {
-			fprintf(stderr, "tcreview: unknown option '%s'\n", cmd);
-			usage(stderr);
-			return EXIT_USAGE;
-		}
+	*bad_option = false;
+	if (strcmp(arg, "-") != 0 && arg[0] != '-')
+		return stat(arg, &st) == 0;
+	if (arg[0] == '-' && strcmp(arg, "-") != 0 && !strchr("ca", arg[1]) &&
+	    strncmp(arg, "--", 2) != 0)
+		*bad_option = true;
+	return true;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2)
 		return cli_review(argc, argv);
-	}
-	fprintf(stderr, "tcreview: unknown command or file '%s'\n", cmd);
+	int rc = global_option(argc, argv);
+	if (rc >= 0)
+		return rc;
+	const struct command *cmd = command_find(argv[1]);
+	if (cmd)
+		return cmd->run(argc - 1, argv + 1);
+	bool bad_option;
+	if (opens_screen(argv[1], &bad_option) && !bad_option)
+		return cli_review(argc, argv);
+	if (bad_option)
+		fprintf(stderr, "tcreview: unknown option '%s'\n", argv[1]);
+	else
+		fprintf(stderr, "tcreview: unknown command or file '%s'\n", argv[1]);
 	usage(stderr);
 	return EXIT_USAGE;
 }

@@ -1,4 +1,6 @@
-/* fmt_test.h - helpers and sample records shared by the loader tests.
+/* fmt_test.h - helpers and sample records shared by the loader tests
+ * (tests/test_formats.c runs the checks every loader shares, from the
+ * format table; tests/test_fmt_NAME.c what is particular to one).
  *
  * Fixtures are written with ' for " so that they read as JSON inside C
  * strings; fmt_parse turns every ' back into ". A quote inside a JSON
@@ -229,8 +231,8 @@ static const struct fmt_sample fmt_samples[] = {
 };
 
 /* `mine` must score 0 on every other format's sample, and win detection
- * on its own. */
-static inline void fmt_check_samples(const char *mine)
+ * on its own and load it; returns how many samples are its own. */
+static inline size_t fmt_check_samples(const char *mine)
 {
 	size_t own = 0;
 	for (size_t i = 0; fmt_samples[i].json; i++) {
@@ -254,8 +256,9 @@ static inline void fmt_check_samples(const char *mine)
 		run_free(r);
 		own++;
 	}
-	assert_true(own > 0);
+	return own;
 }
+
 
 /* Builds "$TCR_SHARED_DIR/rel"; false (and a printed note) when the shared
  * folder is not there, so the caller can skip. */
@@ -316,7 +319,7 @@ static inline size_t fmt_each_shared_record(const char *rel, fmt_record_fn fn, v
 
 struct fmt_claim_ctx {
 	const struct format_ops *mine;
-	const char *own_file;       /* base name of the file that is ours, or NULL */
+	const char *const *own_files;   /* base names of the files that are ours, NULL-ended */
 	size_t checked;
 };
 
@@ -325,7 +328,9 @@ static inline void fmt_claim_one(json_t *rec, const char *file, size_t line, voi
 	struct fmt_claim_ctx *c = ctx;
 	const char *base = strrchr(file, '/');
 	base = base ? base + 1 : file;
-	bool own = c->own_file && !strcmp(base, c->own_file);
+	bool own = false;
+	for (size_t i = 0; c->own_files && c->own_files[i]; i++)
+		own = own || !strcmp(base, c->own_files[i]);
 	int score = c->mine->detect(rec);
 	if (own) {
 		const struct format_ops *f = format_detect(rec);
@@ -338,13 +343,14 @@ static inline void fmt_claim_one(json_t *rec, const char *file, size_t line, voi
 	c->checked++;
 }
 
-/* Runs the loader's detector over every shared JSONL fixture: it claims
- * only own_file and nothing else. */
-static inline void fmt_check_real(const char *mine, const char *own_file)
+/* Runs the loader's detector over every shared JSONL fixture: the records
+ * of own_files (base names, NULL-ended; NULL for none) go to it and it
+ * claims nothing else. */
+static inline void fmt_check_real(const char *mine, const char *const *own_files)
 {
 	char dirpath[4096];
 	static const char *const dirs[] = { "fixtures/real", "fixtures/mastra", NULL };
-	struct fmt_claim_ctx ctx = { format_find(mine), own_file, 0 };
+	struct fmt_claim_ctx ctx = { format_find(mine), own_files, 0 };
 	assert_non_null(ctx.mine);
 	if (!fmt_shared_path(dirpath, sizeof(dirpath), dirs[0])) {
 		skip();
@@ -368,6 +374,7 @@ static inline void fmt_check_real(const char *mine, const char *own_file)
 	}
 	assert_true(ctx.checked > 0);
 }
+
 
 /* The message holding call c. */
 static inline const struct run_msg *fmt_msg_of(const struct run *r, const struct run_call *c)

@@ -3,11 +3,6 @@
 
 #define SDK "ai-sdk-v5"
 
-static void test_detect_samples(void **state)
-{
-	fmt_check_samples(SDK);
-}
-
 static void test_detect_confidence(void **state)
 {
 	assert_int_equal(fmt_score(SDK, fmt_samples[2].json), 65);
@@ -172,22 +167,15 @@ static void test_malformed(void **state)
 	assert_int_equal(fmt_load_err("[{'id': 'u', 'role': 'user'}]", SDK, err, sizeof(err)), 0);
 }
 
-static void test_real_fixtures_not_claimed(void **state)
-{
-	fmt_check_real(SDK, NULL);
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_detect_samples),
 		cmocka_unit_test(test_detect_confidence),
 		cmocka_unit_test(test_roles_and_text),
 		cmocka_unit_test(test_tool_parts),
 		cmocka_unit_test(test_states),
 		cmocka_unit_test(test_arguments_and_ids),
 		cmocka_unit_test(test_malformed),
-		cmocka_unit_test(test_real_fixtures_not_claimed),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

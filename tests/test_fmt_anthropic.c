@@ -4,11 +4,6 @@
 #define ANTH "anthropic"
 #define REAL_SAMPLE "anthropic_claude_code_sample.jsonl"
 
-static void test_detect_samples(void **state)
-{
-	fmt_check_samples(ANTH);
-}
-
 static void test_detect_confidence(void **state)
 {
 	assert_int_equal(fmt_score(ANTH, fmt_samples[8].json), 60);
@@ -289,15 +284,9 @@ static void test_real_claude_code_sample(void **state)
 	assert_true(runs > 0);
 }
 
-static void test_real_fixtures_not_claimed(void **state)
-{
-	fmt_check_real(ANTH, REAL_SAMPLE);
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_detect_samples),
 		cmocka_unit_test(test_detect_confidence),
 		cmocka_unit_test(test_messages_and_splitting),
 		cmocka_unit_test(test_calls_and_results),
@@ -306,7 +295,6 @@ int main(void)
 		cmocka_unit_test(test_bare_array_and_string_content),
 		cmocka_unit_test(test_malformed),
 		cmocka_unit_test(test_real_claude_code_sample),
-		cmocka_unit_test(test_real_fixtures_not_claimed),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

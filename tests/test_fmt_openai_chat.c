@@ -3,11 +3,6 @@
 
 #define CHAT "openai-chat"
 
-static void test_detect_samples(void **state)
-{
-	fmt_check_samples(CHAT);
-}
-
 static void test_detect_confidence(void **state)
 {
 	/* OpenAI-only keys: tool_calls with function, tool_call_id. */
@@ -310,15 +305,9 @@ static void test_malformed(void **state)
 	                              " 'tool_calls': null, 'function_call': null}]}", CHAT, err, sizeof(err)), 0);
 }
 
-static void test_real_fixtures_not_claimed(void **state)
-{
-	fmt_check_real(CHAT, NULL);
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_detect_samples),
 		cmocka_unit_test(test_detect_confidence),
 		cmocka_unit_test(test_roles_and_text),
 		cmocka_unit_test(test_calls_and_results),
@@ -329,7 +318,6 @@ int main(void)
 		cmocka_unit_test(test_legacy_function_call),
 		cmocka_unit_test(test_unknown_call_type_kept),
 		cmocka_unit_test(test_malformed),
-		cmocka_unit_test(test_real_fixtures_not_claimed),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

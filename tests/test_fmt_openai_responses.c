@@ -3,11 +3,6 @@
 
 #define RESP "openai-responses"
 
-static void test_detect_samples(void **state)
-{
-	fmt_check_samples(RESP);
-}
-
 static void test_detect_confidence(void **state)
 {
 	assert_int_equal(fmt_score(RESP, fmt_samples[6].json), 50);
@@ -267,15 +262,9 @@ static void test_malformed(void **state)
 	fmt_expect_errors(RESP, cases);
 }
 
-static void test_real_fixtures_not_claimed(void **state)
-{
-	fmt_check_real(RESP, NULL);
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_detect_samples),
 		cmocka_unit_test(test_detect_confidence),
 		cmocka_unit_test(test_messages_and_order),
 		cmocka_unit_test(test_function_calls),
@@ -285,7 +274,6 @@ int main(void)
 		cmocka_unit_test(test_string_input_and_output),
 		cmocka_unit_test(test_input_and_output_origins),
 		cmocka_unit_test(test_malformed),
-		cmocka_unit_test(test_real_fixtures_not_claimed),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

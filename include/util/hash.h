@@ -7,6 +7,10 @@
 
 uint64_t hash_fnv1a(const void *data, size_t n, uint64_t seed);
 #define HASH_FNV_SEED 0xcbf29ce484222325ULL
+/* Feeds one part of a composite key: a tag byte tells NULL from "" and
+ * the NUL ends the part, so no two different lists of parts (of any
+ * length) feed the same bytes. */
+uint64_t hash_fnv1a_part(uint64_t h, const char *part);
 /* 16 lowercase hex digits and a NUL into out[17]. */
 void hash_hex(uint64_t h, char out[17]);
 

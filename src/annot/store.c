@@ -1,16 +1,11 @@
 /* store.c - the annotations file: append-only JSONL of reviewer decisions.
  *
  * Several reviewers may share one file, each process appending under
- * flock(). A process reads what others wrote since its last read both on
- * demand (annot_refresh) and under the lock before each append, so its
- * memory holds the file's decisions in file order and the standing
- * decision of a (run, scorer, reviewer) is a replay of that order.
- *
- * A line counts once its '\n' is there: an unlocked reader may see the
- * first part of a line another process is still writing. Only a reader
- * holding the lock knows that bytes without a '\n' are the remains of a
- * writer that died; annot_open reads them then, and an appender ends them
- * with a '\n' before its own line so the file never joins two lines.
+ * flock() through util/jsonl_log. A process reads what others wrote since
+ * its last read both on demand (annot_refresh) and under the lock before
+ * each append, so its memory holds the file's decisions in file order and
+ * the standing decision of a (run, scorer, reviewer) is a replay of that
+ * order. How lines are read, ended and warned about is jsonl_log's.
  *
  * Decision times come from now_iso (util/clock): the current UTC time, unless the
  * environment variable TCR_FAKE_NOW holds an ISO-8601 UTC time
@@ -19,33 +14,26 @@
  * screen on every run. A value that is not such a time is ignored. */
 #include "annot/store.h"
 
-#include <errno.h>
-#include <fcntl.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/file.h>
-#include <sys/stat.h>
-#include <time.h>
-#include <unistd.h>
 
 #include <jansson.h>
 
 #include "util/arena.h"
 #include "util/hash.h"
+#include "util/htab.h"
+#include "util/jsonl_log.h"
 #include "util/jsonw.h"
 #include "util/strbuf.h"
-#include "util/fdio.h"
 #include "util/xalloc.h"
 #include "util/clock.h"
 
 /* Beyond this many unreadable lines the rest are only counted: a wrong file
  * (not annotations at all) must not produce megabytes of warnings. */
 #define WARN_MAX 50
-#define READ_CHUNK (1u << 20)
 
 static const char *const kind_names[] = {
 	[DEC_ACCEPT] = "accept",
@@ -62,107 +50,32 @@ struct stack_node {
 };
 
 /* One (run, scorer, reviewer) triple, or one (run, reviewer) pair for
- * notes. hash 0 marks an empty slot. */
+ * notes; kept in the arena, found through the keys table. */
 struct slot {
-	uint64_t hash;
 	const char *run, *scorer, *reviewer;
 	bool note;
 	struct stack_node *top;         /* notes keep only the latest */
 };
 
-struct intern_slot {
-	uint64_t hash;
-	const char *s;
-};
-
 struct annot_store {
-	char *path;
-	int fd;
-	struct arena arena;             /* decisions, their strings, stack nodes */
+	struct jsonl_log *log;
+	struct arena arena;             /* decisions, their strings, slots, stack nodes */
 	size_t count;
-
-	struct slot *slots;
-	size_t nslots, nused;           /* nslots is a power of two */
+	struct htab keys;               /* struct slot * by its triple */
 	/* Runs, scorers, reviewers, hashes and times repeat on most lines;
 	 * keeping one copy of each roughly halves a big file's memory. */
-	struct intern_slot *strs;
-	size_t nstrs, nstrs_used;
-
-	off_t offset;                   /* bytes of the file read so far */
-	struct strbuf pending;          /* read bytes after the last '\n' */
-	size_t lineno;                  /* lines consumed */
-	/* The last line read had no '\n' yet (read under the lock at open, or
-	 * our own failed write); the '\n' that later ends it is not a line. */
-	bool tail_done;
-	bool shrunk;
-
-	struct strbuf warn_lines;
-	size_t nwarn, nwarn_more;
-	struct strbuf warn_text;
-	bool warn_dirty;
+	struct htab strs;               /* const char * by its text */
 };
-
-static void store_warn(struct annot_store *s, size_t line, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static void store_warn(struct annot_store *s, size_t line, const char *fmt, ...)
-{
-	if (s->nwarn >= WARN_MAX) {
-		s->nwarn_more++;
-		s->warn_dirty = true;
-		return;
-	}
-	char msg[512];
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof msg, fmt, ap);
-	va_end(ap);
-	if (s->warn_lines.len)
-		strbuf_addch(&s->warn_lines, '\n');
-	if (line)
-		strbuf_addf(&s->warn_lines, "%s:%zu: %s", s->path, line, msg);
-	else
-		strbuf_addf(&s->warn_lines, "%s: %s", s->path, msg);
-	s->nwarn++;
-	s->warn_dirty = true;
-}
-
-/* Rebuilt once per read rather than per warning, so that counting the
- * unreadable lines of a wrong file stays linear. */
-static void store_finish_warnings(struct annot_store *s)
-{
-	if (!s->warn_dirty)
-		return;
-	strbuf_reset(&s->warn_text);
-	if (s->warn_lines.len)
-		strbuf_add(&s->warn_text, s->warn_lines.buf, s->warn_lines.len);
-	if (s->nwarn_more)
-		strbuf_addf(&s->warn_text, "\n%s: %zu more unreadable lines skipped",
-		            s->path, s->nwarn_more);
-	s->warn_dirty = false;
-}
 
 /* ---- hashing and tables ----------------------------------------------- */
 
-static uint64_t hash_part(uint64_t h, const char *str)
+static uint64_t key_hash(const struct slot *k)
 {
-	/* A tag byte tells NULL from "" and the NUL ends each part, so no two
-	 * different triples feed the same bytes. */
-	unsigned char tag = str ? 1 : 0;
-	h = hash_fnv1a(&tag, 1, h);
-	if (str)
-		h = hash_fnv1a(str, strlen(str) + 1, h);
-	return h;
-}
-
-static uint64_t key_hash(const char *run, const char *scorer, const char *reviewer, bool note)
-{
-	uint64_t h = hash_part(HASH_FNV_SEED, run);
-	h = hash_part(h, scorer);
-	h = hash_part(h, reviewer);
-	unsigned char n = note;
-	h = hash_fnv1a(&n, 1, h);
-	return h ? h : 1;
+	uint64_t h = hash_fnv1a_part(HASH_FNV_SEED, k->run);
+	h = hash_fnv1a_part(h, k->scorer);
+	h = hash_fnv1a_part(h, k->reviewer);
+	unsigned char n = k->note;
+	return hash_fnv1a(&n, 1, h);
 }
 
 static bool str_eq(const char *a, const char *b)
@@ -172,94 +85,47 @@ static bool str_eq(const char *a, const char *b)
 	return a == b || strcmp(a, b) == 0;
 }
 
-static struct slot *slot_find(const struct annot_store *s, const char *run,
-                              const char *scorer, const char *reviewer, bool note,
-                              uint64_t h)
+static bool slot_eq(const void *item, const void *key)
 {
-	if (!s->nslots)
-		return NULL;
-	size_t mask = s->nslots - 1;
-	for (size_t i = (size_t)h & mask;; i = (i + 1) & mask) {
-		struct slot *sl = &s->slots[i];
-		if (!sl->hash)
-			return sl;
-		if (sl->hash == h && sl->note == note && str_eq(sl->run, run) &&
-		    str_eq(sl->scorer, scorer) && str_eq(sl->reviewer, reviewer))
-			return sl;
-	}
+	const struct slot *a = item, *b = key;
+	return a->note == b->note && str_eq(a->run, b->run) &&
+	       str_eq(a->scorer, b->scorer) && str_eq(a->reviewer, b->reviewer);
 }
 
-static void slots_grow(struct annot_store *s)
+static const struct slot *slot_find(const struct annot_store *s, const char *run,
+                                    const char *scorer, const char *reviewer, bool note)
 {
-	size_t n = s->nslots ? s->nslots * 2 : 1024;
-	struct slot *old = s->slots;
-	size_t nold = s->nslots;
-	s->slots = xcalloc(n, sizeof *s->slots);
-	s->nslots = n;
-	for (size_t i = 0; i < nold; i++) {
-		if (!old[i].hash)
-			continue;
-		size_t j = (size_t)old[i].hash & (n - 1);
-		while (s->slots[j].hash)
-			j = (j + 1) & (n - 1);
-		s->slots[j] = old[i];
-	}
-	free(old);
+	struct slot k = { .run = run, .scorer = scorer, .reviewer = reviewer, .note = note };
+	return htab_get(&s->keys, key_hash(&k), slot_eq, &k);
 }
 
 static struct slot *slot_get(struct annot_store *s, const char *run, const char *scorer,
                              const char *reviewer, bool note)
 {
-	if ((s->nused + 1) * 4 > s->nslots * 3)
-		slots_grow(s);
-	uint64_t h = key_hash(run, scorer, reviewer, note);
-	struct slot *sl = slot_find(s, run, scorer, reviewer, note, h);
-	if (!sl->hash) {
-		sl->hash = h;
-		sl->run = run;
-		sl->scorer = scorer;
-		sl->reviewer = reviewer;
-		sl->note = note;
-		s->nused++;
+	struct slot k = { .run = run, .scorer = scorer, .reviewer = reviewer, .note = note };
+	void **item = htab_put(&s->keys, key_hash(&k), slot_eq, &k);
+	if (!*item) {
+		struct slot *sl = arena_alloc(&s->arena, sizeof *sl);
+		*sl = k;
+		*item = sl;
 	}
-	return sl;
+	return *item;
 }
 
-static void strs_grow(struct annot_store *s)
+static bool text_eq(const void *item, const void *key)
 {
-	size_t n = s->nstrs ? s->nstrs * 2 : 1024;
-	struct intern_slot *old = s->strs;
-	size_t nold = s->nstrs;
-	s->strs = xcalloc(n, sizeof *s->strs);
-	s->nstrs = n;
-	for (size_t i = 0; i < nold; i++) {
-		if (!old[i].s)
-			continue;
-		size_t j = (size_t)old[i].hash & (n - 1);
-		while (s->strs[j].s)
-			j = (j + 1) & (n - 1);
-		s->strs[j] = old[i];
-	}
-	free(old);
+	return strcmp(item, key) == 0;
 }
 
 static const char *store_intern(struct annot_store *s, const char *str)
 {
 	if (!str)
 		return NULL;
-	if ((s->nstrs_used + 1) * 4 > s->nstrs * 3)
-		strs_grow(s);
 	size_t len = strlen(str);
-	uint64_t h = hash_fnv1a(str, len, HASH_FNV_SEED);
-	size_t mask = s->nstrs - 1;
-	size_t i;
-	for (i = (size_t)h & mask; s->strs[i].s; i = (i + 1) & mask)
-		if (s->strs[i].hash == h && strcmp(s->strs[i].s, str) == 0)
-			return s->strs[i].s;
-	s->strs[i].hash = h;
-	s->strs[i].s = arena_strndup(&s->arena, str, len);
-	s->nstrs_used++;
-	return s->strs[i].s;
+	void **item = htab_put(&s->strs, hash_fnv1a(str, len, HASH_FNV_SEED), text_eq, str);
+	if (!*item)
+		*item = arena_strndup(&s->arena, str, len);
+	return *item;
 }
 
 /* ---- decisions ----------------------------------------------------------- */
@@ -395,155 +261,33 @@ static bool decision_from_json(json_t *o, struct decision *d, char *why, size_t 
 	return true;
 }
 
-static bool blank(const char *p, size_t n)
+/* The log's reader: one parsed line into a decision in memory. */
+static bool store_take(void *ctx, json_t *o, char *why, size_t whylen)
 {
-	for (size_t i = 0; i < n; i++)
-		if (p[i] != ' ' && p[i] != '\t' && p[i] != '\r')
-			return false;
-	return true;
-}
-
-/* One line without its '\n'; `cut` says it is the last line and has no
- * '\n', read while no writer was active. Returns 1 when it added a
- * decision. */
-static size_t store_take_line(struct annot_store *s, const char *p, size_t n, bool cut)
-{
-	size_t line = ++s->lineno;
-	if (blank(p, n))
-		return 0;
-	json_error_t je;
-	json_t *o = json_loadb(p, n, 0, &je);
-	if (!o) {
-		if (cut)
-			store_warn(s, line, "truncated last line skipped (the program was stopped while writing?)");
-		else
-			store_warn(s, line, "skipped: %s", je.text);
-		return 0;
-	}
+	struct annot_store *s = ctx;
 	struct decision d;
-	char why[128];
-	size_t added = 0;
-	if (decision_from_json(o, &d, why, sizeof why)) {
-		store_add(s, &d);
-		added = 1;
-	} else {
-		store_warn(s, line, "skipped: %s", why);
-	}
-	json_decref(o);
-	return added;
-}
-
-/* Takes every complete line out of pending, keeping the rest. */
-static size_t store_take_lines(struct annot_store *s)
-{
-	size_t added = 0, start = 0;
-	char *buf = s->pending.buf;
-	size_t len = s->pending.len;
-	if (s->tail_done && len) {
-		if (buf[0] == '\n')
-			start = 1;      /* ends the line already read */
-		s->tail_done = false;
-	}
-	for (;;) {
-		char *nl = memchr(buf + start, '\n', len - start);
-		if (!nl)
-			break;
-		size_t end = (size_t)(nl - buf);
-		added += store_take_line(s, buf + start, end - start, false);
-		start = end + 1;
-	}
-	if (start) {
-		memmove(buf, buf + start, len - start);
-		s->pending.len = len - start;
-		buf[s->pending.len] = '\0';
-	}
-	return added;
-}
-
-/* Reads from our offset to the end of the file as it is now. `locked`:
- * no writer is active, so bytes without a '\n' at the end are a dead
- * writer's, to be read now. Counts the decisions added in *added; returns
- * -1 with errno set when the file could not be read. */
-static int store_read_new(struct annot_store *s, bool locked, size_t *added)
-{
-	struct stat st;
-	*added = 0;
-	if (fstat(s->fd, &st) < 0)
-		return -1;
-	/* Only regular files have a size to read up to; a device such as
-	 * /dev/full (used to test write errors) reads as empty. */
-	if (!S_ISREG(st.st_mode))
-		return 0;
-	if (st.st_size < s->offset) {
-		if (!s->shrunk)
-			store_warn(s, 0, "the file shrank since it was read (rewritten by another program?); reopen it");
-		s->shrunk = true;
-		store_finish_warnings(s);
-		return 0;
-	}
-	while (s->offset < st.st_size) {
-		off_t left = st.st_size - s->offset;
-		size_t want = left < (off_t)READ_CHUNK ? (size_t)left : READ_CHUNK;
-		strbuf_grow(&s->pending, want);
-		ssize_t n = pread(s->fd, s->pending.buf + s->pending.len, want, s->offset);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			int e = errno;
-			store_finish_warnings(s);
-			errno = e;
-			return -1;
-		}
-		if (n == 0)
-			break;          /* truncated under us; the next read notices */
-		s->offset += n;
-		s->pending.len += (size_t)n;
-		s->pending.buf[s->pending.len] = '\0';
-		*added += store_take_lines(s);
-	}
-	if (locked && s->pending.len) {
-		*added += store_take_line(s, s->pending.buf, s->pending.len, true);
-		strbuf_reset(&s->pending);
-		s->tail_done = true;
-	}
-	store_finish_warnings(s);
-	return 0;
+	if (!decision_from_json(o, &d, why, whylen))
+		return false;
+	store_add(s, &d);
+	return true;
 }
 
 /* ---- the interface ---------------------------------------------------- */
 
 struct annot_store *annot_open(const char *path, char *err, size_t errlen)
 {
-	/* Read and write on one descriptor: a second open() could reach a
-	 * different file if the path was replaced in between. */
-	int fd = open(path, O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
-	if (fd < 0) {
-		set_err(err, errlen, "%s: %s", path, strerror(errno));
-		return NULL;
-	}
 	struct annot_store *s = xcalloc(1, sizeof *s);
-	s->path = strdup(path);
-	if (!s->path) {
-		fputs("tcreview: out of memory\n", stderr);
-		abort();
-	}
-	s->fd = fd;
-	arena_init(&s->arena);     /* the strbufs are empty as calloc left them */
-
-	/* Shared: no writer is halfway through a line while we read, so an
-	 * unended last line is a dead writer's and is reported now. */
-	if (fd_lock(fd, LOCK_SH) < 0) {
-		set_err(err, errlen, "%s: cannot lock: %s", path, strerror(errno));
+	arena_init(&s->arena);     /* the tables are empty as calloc left them */
+	const struct jsonl_reader rd = {
+		.take = store_take, .ctx = s, .warn_max = WARN_MAX,
+		.parse_unended = true,  /* an editor may leave a whole line unended */
+		.follow = true,
+	};
+	s->log = jsonl_log_open(path, &rd, err, errlen);
+	if (!s->log) {
 		annot_close(s);
 		return NULL;
 	}
-	size_t added;
-	if (store_read_new(s, true, &added) < 0) {
-		set_err(err, errlen, "%s: %s", path, strerror(errno));
-		annot_close(s);
-		return NULL;
-	}
-	fd_lock(fd, LOCK_UN);
 	return s;
 }
 
@@ -551,34 +295,26 @@ void annot_close(struct annot_store *s)
 {
 	if (!s)
 		return;
-	if (s->fd >= 0)
-		close(s->fd);
+	jsonl_log_close(s->log);
 	arena_free(&s->arena);
-	free(s->slots);
-	free(s->strs);
-	strbuf_release(&s->pending);
-	strbuf_release(&s->warn_lines);
-	strbuf_release(&s->warn_text);
-	free(s->path);
+	htab_free(&s->keys);
+	htab_free(&s->strs);
 	free(s);
 }
 
 const char *annot_path(const struct annot_store *s)
 {
-	return s->path;
+	return jsonl_log_path(s->log);
 }
 
 const char *annot_warning(const struct annot_store *s)
 {
-	return s->warn_text.len ? s->warn_text.buf : NULL;
+	return jsonl_log_warning(s->log);
 }
 
 size_t annot_refresh(struct annot_store *s)
 {
-	size_t added;
-	if (store_read_new(s, false, &added) < 0)
-		return 0;
-	return added;
+	return jsonl_log_refresh(s->log);
 }
 
 static void put_str(struct strbuf *sb, const char *key, const char *v)
@@ -644,6 +380,7 @@ static const char *decision_problem(const struct decision *d, const char *at)
 
 int annot_append(struct annot_store *s, const struct decision *d, char *err, size_t errlen)
 {
+	const char *path = annot_path(s);
 	char now[24];
 	const char *at = d->at;
 	if (!at) {
@@ -652,74 +389,27 @@ int annot_append(struct annot_store *s, const struct decision *d, char *err, siz
 	}
 	const char *problem = decision_problem(d, at);
 	if (problem) {
-		set_err(err, errlen, "%s: %s", s->path, problem);
+		set_err(err, errlen, "%s: %s", path, problem);
 		return -1;
 	}
-
-	/* buf[0] is a '\n' sent only when the file ends in a broken line. */
 	struct strbuf sb = STRBUF_INIT;
-	strbuf_addch(&sb, '\n');
 	line_build(&sb, d, at);
-	strbuf_addch(&sb, '\n');
 
 	/* Memory gets the decision as the file will give it back to a reader. */
 	json_error_t je;
-	json_t *o = json_loadb(sb.buf + 1, sb.len - 1, 0, &je);
+	json_t *o = json_loadb(sb.buf, sb.len, 0, &je);
 	struct decision back;
 	char why[128];
-	if (!o || !decision_from_json(o, &back, why, sizeof why)) {
-		set_err(err, errlen, "%s: cannot write the decision: %s", s->path,
-		        o ? why : je.text);
-		json_decref(o);
-		strbuf_release(&sb);
-		return -1;
+	int rc = -1;
+	if (!o || !decision_from_json(o, &back, why, sizeof why))
+		set_err(err, errlen, "%s: cannot write the decision: %s", path, o ? why : je.text);
+	else if (jsonl_log_append(s->log, sb.buf, sb.len, err, errlen) == 0) {
+		store_add(s, &back);
+		rc = 0;
 	}
-
-	int e = 0;
-	if (fd_lock(s->fd, LOCK_EX) < 0) {
-		set_err(err, errlen, "%s: cannot lock: %s", s->path, strerror(errno));
-		goto out;
-	}
-	size_t added;
-	if (store_read_new(s, true, &added) < 0) {
-		e = errno;
-		goto fail;
-	}
-	if (s->shrunk) {
-		set_err(err, errlen, "%s: the file shrank since it was read; reopen it", s->path);
-		goto unlock;
-	}
-	/* store_read_new took any unended last line, so only a '\n' is missing. */
-	bool need_nl = s->tail_done;
-	const char *p = need_nl ? sb.buf : sb.buf + 1;
-	size_t total = need_nl ? sb.len : sb.len - 1;
-	size_t done;
-	e = fd_write_all(s->fd, p, total, &done);
-	/* Whatever reached the file is ours and is not read back, but a part
-	 * of a line must still be ended by the next append. */
-	s->offset += (off_t)done;
-	if (done > (need_nl ? 1u : 0u))
-		s->lineno++;
-	if (done)
-		s->tail_done = p[done - 1] != '\n';
-	if (e)
-		goto fail;
-	if ((e = fd_sync(s->fd)) != 0)
-		goto fail;
-	store_add(s, &back);
-	fd_lock(s->fd, LOCK_UN);
 	json_decref(o);
 	strbuf_release(&sb);
-	return 0;
-
-fail:
-	set_err(err, errlen, "%s: %s", s->path, strerror(e));
-unlock:
-	fd_lock(s->fd, LOCK_UN);
-out:
-	json_decref(o);
-	strbuf_release(&sb);
-	return -1;
+	return rc;
 }
 
 const struct decision *annot_current(const struct annot_store *s, const char *run,
@@ -727,8 +417,7 @@ const struct decision *annot_current(const struct annot_store *s, const char *ru
 {
 	if (!run || !reviewer)
 		return NULL;
-	struct slot *sl = slot_find(s, run, scorer, reviewer, false,
-	                            key_hash(run, scorer, reviewer, false));
+	const struct slot *sl = slot_find(s, run, scorer, reviewer, false);
 	return sl && sl->top ? sl->top->d : NULL;
 }
 
@@ -737,8 +426,7 @@ const struct decision *annot_note(const struct annot_store *s, const char *run,
 {
 	if (!run || !reviewer)
 		return NULL;
-	struct slot *sl = slot_find(s, run, NULL, reviewer, true,
-	                            key_hash(run, NULL, reviewer, true));
+	const struct slot *sl = slot_find(s, run, NULL, reviewer, true);
 	return sl && sl->top ? sl->top->d : NULL;
 }
 

@@ -46,9 +46,17 @@ static const char *default_reviewer(void)
 	return pw && pw->pw_name ? pw->pw_name : "reviewer";
 }
 
-int cli_review(int argc, char **argv)
+struct review_opts {
+	const char *config, *expect, *annot, *theme;
+	const char *reviewer, *format, *ca_file;
+	long max_iter;
+	const char *script;             /* TCR_SCRIPT, or NULL */
+};
+
+/* Reads the options into o; returns -1 to go on, else the exit status
+ * (after --help, or a usage error). */
+static int review_parse_args(int argc, char **argv, struct review_opts *o)
 {
-	double started = now_ms();
 	static const struct option longopts[] = {
 		{ "config", required_argument, NULL, 'c' },
 		{ "expect", required_argument, NULL, 'E' },
@@ -61,21 +69,18 @@ int cli_review(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *config = NULL, *expect = NULL, *annot = NULL, *theme = NULL;
-	const char *reviewer = NULL, *format = NULL, *ca_file = NULL;
-	long max_iter = 0;
 	int ch;
 	optind = 1;
 	while ((ch = getopt_long(argc, argv, "c:a:h", longopts, NULL)) != -1) {
 		switch (ch) {
-		case 'c': config = optarg; break;
-		case 'E': expect = optarg; break;
-		case 'a': annot = optarg; break;
-		case 'T': theme = optarg; break;
-		case 'R': reviewer = optarg; break;
-		case 'F': format = optarg; break;
-		case 'M': max_iter = strtol(optarg, NULL, 10); break;
-		case 'A': ca_file = optarg; break;
+		case 'c': o->config = optarg; break;
+		case 'E': o->expect = optarg; break;
+		case 'a': o->annot = optarg; break;
+		case 'T': o->theme = optarg; break;
+		case 'R': o->reviewer = optarg; break;
+		case 'F': o->format = optarg; break;
+		case 'M': o->max_iter = strtol(optarg, NULL, 10); break;
+		case 'A': o->ca_file = optarg; break;
 		case 'h':
 			review_usage(stdout);
 			return EXIT_DONE;
@@ -84,69 +89,99 @@ int cli_review(int argc, char **argv)
 			return EXIT_USAGE;
 		}
 	}
-	const char *script = getenv("TCR_SCRIPT");
-	if (script && !*script)
-		script = NULL;
-	if (!isatty(1) && !script && max_iter <= 0) {
+	return -1;
+}
+
+/* The bundled demo's configuration and runs, for a review without FILE. */
+struct demo {
+	char cfg[4096], runs[4096];
+	char *paths[1];
+};
+
+/* The inputs to review: the files after the options, else the demo (whose
+ * configuration is used unless -c gave one). Returns the exit status on a
+ * problem. */
+static int review_inputs(int argc, char **argv, const char *datadir, struct review_opts *o,
+                         struct demo *demo, char *const **paths, size_t *npaths)
+{
+	*paths = argv + optind;
+	*npaths = (size_t)(argc - optind);
+	if (*npaths)
+		return EXIT_DONE;
+	if (!datadir) {
+		fprintf(stderr, "tcreview: no FILE given and the demo (examples/) was not found\n");
+		return EXIT_INPUT;
+	}
+	snprintf(demo->cfg, sizeof demo->cfg, "%s/examples/scorers.yaml", datadir);
+	snprintf(demo->runs, sizeof demo->runs, "%s/examples/runs", datadir);
+	if (!o->config)
+		o->config = demo->cfg;
+	demo->paths[0] = demo->runs;
+	*paths = demo->paths;
+	*npaths = 1;
+	return EXIT_DONE;
+}
+
+/* Opens the session on the inputs and runs the screen until it is left. */
+static int review_run(const struct config *c, const struct review_opts *o,
+                      char *const *paths, size_t npaths, const char *datadir, double started)
+{
+	struct expectations *ex = NULL;
+	const struct format_ops *forced = NULL;
+	int rc = cli_setup("tcreview", c, o->format, o->expect, &forced, &ex);
+	if (rc != EXIT_DONE)
+		return rc;
+	struct review rv;
+	memset(&rv, 0, sizeof rv);
+	char err[1024];
+	if (review_open(&rv, c, ex, paths, npaths, o->annot,
+	                o->reviewer ? o->reviewer : default_reviewer(), err, sizeof err) < 0) {
+		fprintf(stderr, "tcreview: %s\n", err);
+		expect_free(ex);
+		return EXIT_INPUT;
+	}
+	if (forced)
+		rv.forced = forced;
+	struct tui_opts to = {
+		.theme = o->theme,
+		.datadir = datadir,
+		.script = o->script,
+		.max_iterations = o->max_iter,
+		.started_ms = started,
+		.ca_file = o->ca_file,
+	};
+	rc = tui_run(&rv, c, &to);
+	review_close(&rv);
+	expect_free(ex);
+	return rc;
+}
+
+int cli_review(int argc, char **argv)
+{
+	double started = now_ms();
+	struct review_opts o = { 0 };
+	int rc = review_parse_args(argc, argv, &o);
+	if (rc >= 0)
+		return rc;
+	o.script = getenv("TCR_SCRIPT");
+	if (o.script && !*o.script)
+		o.script = NULL;
+	if (!isatty(1) && !o.script && o.max_iter <= 0) {
 		fprintf(stderr, "tcreview: standard output is not a terminal, so there is no screen to "
 		        "review on; for verdicts in a pipe or a file use `tcreview score`\n");
 		return EXIT_USAGE;
 	}
-
-	char *demo_paths[1];
-	char demo_cfg[4096], demo_runs[4096];
-	char *const *paths = argv + optind;
-	size_t npaths = (size_t)(argc - optind);
+	struct demo demo;
+	char *const *paths;
+	size_t npaths;
 	const char *datadir = cli_datadir();
-	if (npaths == 0) {
-		if (!datadir) {
-			fprintf(stderr, "tcreview: no FILE given and the demo (examples/) was not found\n");
-			return EXIT_INPUT;
-		}
-		snprintf(demo_cfg, sizeof demo_cfg, "%s/examples/scorers.yaml", datadir);
-		snprintf(demo_runs, sizeof demo_runs, "%s/examples/runs", datadir);
-		if (!config)
-			config = demo_cfg;
-		demo_paths[0] = demo_runs;
-		paths = demo_paths;
-		npaths = 1;
-	}
-
-	struct config c;
-	if (cli_load_config(&c, config) < 0)
-		return EXIT_USAGE;
-	int rc = EXIT_DONE;
-	struct expectations *ex = NULL;
-	struct review rv;
-	bool rv_open = false;
-	memset(&rv, 0, sizeof rv);
-	const struct format_ops *forced = NULL;
-	rc = cli_setup("tcreview", &c, format, expect, &forced, &ex);
+	rc = review_inputs(argc, argv, datadir, &o, &demo, &paths, &npaths);
 	if (rc != EXIT_DONE)
-		goto out;
-	char err[1024];
-	if (review_open(&rv, &c, ex, paths, npaths, annot, reviewer ? reviewer : default_reviewer(),
-	                err, sizeof err) < 0) {
-		fprintf(stderr, "tcreview: %s\n", err);
-		rc = EXIT_INPUT;
-		goto out;
-	}
-	rv_open = true;
-	if (forced)
-		rv.forced = forced;
-	struct tui_opts o = {
-		.theme = theme,
-		.datadir = datadir,
-		.script = script,
-		.max_iterations = max_iter,
-		.started_ms = started,
-		.ca_file = ca_file,
-	};
-	rc = tui_run(&rv, &c, &o);
-out:
-	if (rv_open)
-		review_close(&rv);
-	expect_free(ex);
+		return rc;
+	struct config c;
+	if (cli_load_config(&c, o.config) < 0)
+		return EXIT_USAGE;
+	rc = review_run(&c, &o, paths, npaths, datadir, started);
 	config_free(&c);
 	return rc;
 }

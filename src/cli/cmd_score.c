@@ -57,6 +57,21 @@ static int parse_number(const char *s, double *out)
 	return (*s && !*end) ? 0 : -1;
 }
 
+/* One scorer's tally for the run just scored. */
+static void stats_add(struct score_stats *s, const struct verdict *v)
+{
+	s->runs++;
+	if (v->status == VERDICT_OK) {
+		s->scored++;
+		s->sum += v->score;
+		s->passed += v->passed;
+	} else if (v->status == VERDICT_SKIPPED) {
+		s->skipped++;
+	} else {
+		s->errors++;
+	}
+}
+
 /* Scores the records of the dataset one at a time; memory stays bounded
  * by the largest record. */
 static void score_stream(struct dataset *ds, const struct config *c, const struct evaluator *ev,
@@ -89,17 +104,7 @@ static void score_stream(struct dataset *ds, const struct config *c, const struc
 		}
 		for (size_t i = 0; i < c->nscorers; i++) {
 			struct verdict *v = &verdicts[i];
-			struct score_stats *s = &stats[i];
-			s->runs++;
-			if (v->status == VERDICT_OK) {
-				s->scored++;
-				s->sum += v->score;
-				s->passed += v->passed;
-			} else if (v->status == VERDICT_SKIPPED) {
-				s->skipped++;
-			} else {
-				s->errors++;
-			}
+			stats_add(&stats[i], v);
 			struct report_row row = {
 				.run_id = r ? r->id : src,
 				.source = r ? r->source : src,
@@ -114,7 +119,9 @@ static void score_stream(struct dataset *ds, const struct config *c, const struc
 	free(verdicts);
 }
 
-int cli_score(int argc, char **argv)
+/* Reads the options into o; returns -1 to go on, else the exit status
+ * (after --help, or a usage error). */
+static int score_parse_args(int argc, char **argv, struct score_opts *o)
 {
 	static const struct option longopts[] = {
 		{ "config", required_argument, NULL, 'c' },
@@ -125,21 +132,20 @@ int cli_score(int argc, char **argv)
 		{ "help", optional_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct score_opts o = { 0 };
 	int ch;
 	optind = 1;
 	while ((ch = getopt_long(argc, argv, "c:o:h", longopts, NULL)) != -1) {
 		switch (ch) {
-		case 'c': o.config = optarg; break;
-		case 'E': o.expect = optarg; break;
-		case 'F': o.format = optarg; break;
-		case 'o': o.output = optarg; break;
+		case 'c': o->config = optarg; break;
+		case 'E': o->expect = optarg; break;
+		case 'F': o->format = optarg; break;
+		case 'o': o->output = optarg; break;
 		case 'U':
-			if (parse_number(optarg, &o.fail_under) < 0) {
+			if (parse_number(optarg, &o->fail_under) < 0) {
 				fprintf(stderr, "tcreview score: --fail-under needs a number, not '%s'\n", optarg);
 				return EXIT_USAGE;
 			}
-			o.fail_under_set = true;
+			o->fail_under_set = true;
 			break;
 		case 'h':
 			if ((optarg && !strcmp(optarg, "formats")) ||
@@ -153,6 +159,63 @@ int cli_score(int argc, char **argv)
 			return EXIT_USAGE;
 		}
 	}
+	return -1;
+}
+
+/* Opens the inputs named after the options, or standard input when none
+ * are and it is not a terminal. Returns the exit status on a problem. */
+static int score_open_inputs(struct dataset *ds, int argc, char **argv)
+{
+	char *stdin_only[] = { "-" };
+	char *const *paths = argv + optind;
+	size_t npaths = (size_t)(argc - optind);
+	if (npaths == 0) {
+		if (isatty(0)) {
+			fprintf(stderr, "tcreview score: no input files (give FILE..., or - for standard input)\n");
+			return EXIT_USAGE;
+		}
+		paths = stdin_only;
+		npaths = 1;
+	}
+	char err[1024];
+	if (dataset_open(ds, paths, npaths, err, sizeof err) < 0) {
+		fprintf(stderr, "tcreview score: %s\n", err);
+		return EXIT_INPUT;
+	}
+	return EXIT_DONE;
+}
+
+/* Scores every run into the report; EXIT_FAIL_UNDER when a scorer's mean
+ * is under --fail-under. */
+static int score_report(struct dataset *ds, const struct config *c, const struct evaluator *ev,
+                        const struct format_ops *forced, const struct report_ops *rep,
+                        const struct score_opts *o)
+{
+	int rc = EXIT_DONE;
+	struct score_stats *stats = calloc(c->nscorers, sizeof(*stats));
+	void *rep_state = rep->open(stdout, c);
+	score_stream(ds, c, ev, forced, rep, rep_state, stats);
+	rep->close(rep_state, stats);
+	if (o->fail_under_set) {
+		for (size_t i = 0; i < c->nscorers; i++) {
+			double mean = stats[i].scored ? stats[i].sum / (double)stats[i].scored : 0;
+			if (mean < o->fail_under) {
+				fprintf(stderr, "tcreview score: %s: mean score %.3f is under %g\n",
+				        c->scorers[i].id, mean, o->fail_under);
+				rc = EXIT_FAIL_UNDER;
+			}
+		}
+	}
+	free(stats);
+	return rc;
+}
+
+int cli_score(int argc, char **argv)
+{
+	struct score_opts o = { 0 };
+	int rc = score_parse_args(argc, argv, &o);
+	if (rc >= 0)
+		return rc;
 	const char *output = o.output ? o.output : (isatty(1) ? "table" : "jsonl");
 	const struct report_ops *rep = report_find(output);
 	if (!rep) {
@@ -164,56 +227,21 @@ int cli_score(int argc, char **argv)
 	struct config c;
 	if (cli_load_config(&c, o.config) < 0)
 		return EXIT_USAGE;
-	int rc = EXIT_DONE;
 	struct expectations *ex = NULL;
 	struct dataset ds = { 0 };
 	const struct format_ops *forced = NULL;
 	rc = cli_setup("tcreview score", &c, o.format, o.expect, &forced, &ex);
-	if (rc != EXIT_DONE)
-		goto out;
-	if (c.nscorers == 0) {
+	if (rc == EXIT_DONE && c.nscorers == 0) {
 		fprintf(stderr, "tcreview score: no scorers configured: pass -c FILE or write "
 		        "tcreview.yaml (see man tcreview)\n");
 		rc = EXIT_USAGE;
-		goto out;
 	}
-
-	char *stdin_only[] = { "-" };
-	char *const *paths = argv + optind;
-	size_t npaths = (size_t)(argc - optind);
-	if (npaths == 0) {
-		if (isatty(0)) {
-			fprintf(stderr, "tcreview score: no input files (give FILE..., or - for standard input)\n");
-			rc = EXIT_USAGE;
-			goto out;
-		}
-		paths = stdin_only;
-		npaths = 1;
+	if (rc == EXIT_DONE)
+		rc = score_open_inputs(&ds, argc, argv);
+	if (rc == EXIT_DONE) {
+		struct evaluator ev = { .scorers = c.scorers, .nscorers = c.nscorers, .expect = ex };
+		rc = score_report(&ds, &c, &ev, forced, rep, &o);
 	}
-	char err[1024];
-	if (dataset_open(&ds, paths, npaths, err, sizeof err) < 0) {
-		fprintf(stderr, "tcreview score: %s\n", err);
-		rc = EXIT_INPUT;
-		goto out;
-	}
-
-	struct evaluator ev = { .scorers = c.scorers, .nscorers = c.nscorers, .expect = ex };
-	struct score_stats *stats = calloc(c.nscorers, sizeof(*stats));
-	void *rep_state = rep->open(stdout, &c);
-	score_stream(&ds, &c, &ev, forced, rep, rep_state, stats);
-	rep->close(rep_state, stats);
-	if (o.fail_under_set) {
-		for (size_t i = 0; i < c.nscorers; i++) {
-			double mean = stats[i].scored ? stats[i].sum / (double)stats[i].scored : 0;
-			if (mean < o.fail_under) {
-				fprintf(stderr, "tcreview score: %s: mean score %.3f is under %g\n",
-				        c.scorers[i].id, mean, o.fail_under);
-				rc = EXIT_FAIL_UNDER;
-			}
-		}
-	}
-	free(stats);
-out:
 	dataset_close(&ds);
 	expect_free(ex);
 	config_free(&c);

@@ -3,10 +3,10 @@
  * The file is read once when opened; after that only this process's own
  * appends are added to memory (another process judging the same input at
  * the same time only costs a second request, never a wrong verdict, since
- * the key says exactly what was asked). Lines are written like the
- * annotations file's: one write() of a whole line on an O_APPEND descriptor
- * under flock(), then fsync(); a line left without its '\n' by a process
- * that died is skipped with a warning and ended by the next append.
+ * the key says exactly what was asked). The file is a util/jsonl_log like
+ * the annotations file: one write() of a whole line on an O_APPEND
+ * descriptor under flock(), then fsync(); a line left without its '\n' by
+ * a process that died is skipped with a warning and ended by the next append.
  *
  * What a line holds is built from the verdict only; the configuration's
  * API key never reaches it, and as a last guard the line is masked with
@@ -14,25 +14,20 @@
  */
 #include "judge/cache.h"
 
-#include <errno.h>
-#include <fcntl.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/file.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include <jansson.h>
 
 #include "annot/store.h"
 #include "util/hash.h"
 #include "judge/client.h"
+#include "util/htab.h"
+#include "util/jsonl_log.h"
 #include "util/jsonw.h"
 #include "util/strbuf.h"
-#include "util/fdio.h"
 #include "util/xalloc.h"
 #include "util/clock.h"
 
@@ -45,60 +40,25 @@ struct entry {
 };
 
 struct judge_cache {
-	char *path;
-	int fd;
+	struct jsonl_log *log;
 	/* Every verdict read or written, oldest first. Entries are never
 	 * freed before close, so a pointer judge_cache_get gave stays valid
 	 * when a newer verdict for the same key arrives. */
 	struct entry **ents;
 	size_t nents, ents_cap;
-	size_t *slots;          /* index + 1 of the newest entry per key; 0 empty */
-	size_t nslots, nkeys;
-	struct strbuf warn;
-	size_t nwarn, nwarn_more;
+	struct htab newest;             /* the newest struct entry * per key */
 };
 
-static void cache_warn(struct judge_cache *c, size_t line, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static void cache_warn(struct judge_cache *c, size_t line, const char *fmt, ...)
-{
-	if (c->nwarn >= WARN_MAX) {
-		c->nwarn_more++;
-		return;
-	}
-	char msg[256];
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof msg, fmt, ap);
-	va_end(ap);
-	if (c->warn.len)
-		strbuf_addch(&c->warn, '\n');
-	strbuf_addf(&c->warn, "%s:%zu: %s", c->path, line, msg);
-	c->nwarn++;
-}
-
 /* ---- keys -------------------------------------------------------------------- */
-
-static uint64_t hash_part(uint64_t h, const char *str)
-{
-	/* A tag byte tells NULL from "" and the NUL ends each part, so no two
-	 * different lists of parts feed the same bytes. */
-	unsigned char tag = str ? 1 : 0;
-	h = hash_fnv1a(&tag, 1, h);
-	if (str)
-		h = hash_fnv1a(str, strlen(str) + 1, h);
-	return h;
-}
 
 void judge_cache_key(const struct run *r, const struct judge_conf *j, char key[17])
 {
 	struct strbuf sb = STRBUF_INIT;
 	jsonw_value(&sb, r ? r->record : NULL);
-	uint64_t h = hash_part(HASH_FNV_SEED, sb.len ? sb.buf : "null");
-	h = hash_part(h, j->hash);
-	h = hash_part(h, j->prompt_hash);
-	h = hash_part(h, j->model);
+	uint64_t h = hash_fnv1a_part(HASH_FNV_SEED, sb.len ? sb.buf : "null");
+	h = hash_fnv1a_part(h, j->hash);
+	h = hash_fnv1a_part(h, j->prompt_hash);
+	h = hash_fnv1a_part(h, j->model);
 	strbuf_release(&sb);
 	hash_hex(h, key);
 }
@@ -113,26 +73,15 @@ static bool key_ok(const char *k)
 	return true;
 }
 
-static size_t key_slot(const struct judge_cache *c, const char *key)
+static uint64_t key_hash(const char *key)
 {
-	uint64_t h = hash_fnv1a(key, 16, HASH_FNV_SEED);
-	size_t mask = c->nslots - 1;
-	size_t i = (size_t)h & mask;
-	while (c->slots[i] && strcmp(c->ents[c->slots[i] - 1]->key, key))
-		i = (i + 1) & mask;
-	return i;
+	return hash_fnv1a(key, 16, HASH_FNV_SEED);
 }
 
-static void slots_grow(struct judge_cache *c)
+static bool entry_eq(const void *item, const void *key)
 {
-	size_t *old = c->slots;
-	size_t nold = c->nslots;
-	c->nslots = nold ? nold * 2 : 256;
-	c->slots = xcalloc(c->nslots, sizeof *c->slots);
-	for (size_t i = 0; i < nold; i++)
-		if (old[i])
-			c->slots[key_slot(c, c->ents[old[i] - 1]->key)] = old[i];
-	free(old);
+	const struct entry *e = item;
+	return strcmp(e->key, key) == 0;
 }
 
 static void cache_add(struct judge_cache *c, struct entry *e)
@@ -148,15 +97,24 @@ static void cache_add(struct judge_cache *c, struct entry *e)
 		c->ents_cap = cap;
 	}
 	c->ents[c->nents++] = e;
-	if ((c->nkeys + 1) * 4 > c->nslots * 3)
-		slots_grow(c);
-	size_t i = key_slot(c, e->key);
-	if (!c->slots[i])
-		c->nkeys++;
-	c->slots[i] = c->nents;
+	*htab_put(&c->newest, key_hash(e->key), entry_eq, e->key) = e;
 }
 
 /* ---- lines ------------------------------------------------------------------- */
+
+/* The status a line names: "ok", "skipped" or "error". */
+static bool status_of(json_t *st, enum verdict_status *out)
+{
+	static const enum verdict_status all[] = { VERDICT_OK, VERDICT_SKIPPED, VERDICT_ERROR };
+	const char *name = json_is_string(st) ? json_string_value(st) : "";
+	for (size_t i = 0; i < sizeof all / sizeof *all; i++) {
+		if (!strcmp(name, verdict_status_name(all[i]))) {
+			*out = all[i];
+			return true;
+		}
+	}
+	return false;
+}
 
 /* An entry from a parsed line, or NULL with the reason. */
 static struct entry *entry_from_json(json_t *o, char *why, size_t whylen)
@@ -180,16 +138,8 @@ static struct entry *entry_from_json(json_t *o, char *why, size_t whylen)
 		snprintf(why, whylen, "no \"verdict\" object");
 		return NULL;
 	}
-	json_t *st = json_object_get(v, "status");
-	const char *sts = json_is_string(st) ? json_string_value(st) : "";
 	enum verdict_status status;
-	if (!strcmp(sts, "ok"))
-		status = VERDICT_OK;
-	else if (!strcmp(sts, "skipped"))
-		status = VERDICT_SKIPPED;
-	else if (!strcmp(sts, "error"))
-		status = VERDICT_ERROR;
-	else {
+	if (!status_of(json_object_get(v, "status"), &status)) {
 		snprintf(why, whylen, "unknown verdict status");
 		return NULL;
 	}
@@ -227,64 +177,14 @@ static void entry_free(struct entry *e)
 	free(e);
 }
 
-static void take_line(struct judge_cache *c, const char *p, size_t n, size_t line)
+/* The log's reader: one parsed line into an entry in memory. */
+static bool cache_take(void *ctx, json_t *o, char *why, size_t whylen)
 {
-	size_t i = 0;
-	while (i < n && (p[i] == ' ' || p[i] == '\t' || p[i] == '\r'))
-		i++;
-	if (i == n)
-		return;
-	json_error_t je;
-	json_t *o = json_loadb(p, n, 0, &je);
-	if (!o) {
-		cache_warn(c, line, "skipped: %s", je.text);
-		return;
-	}
-	char why[128];
-	struct entry *e = entry_from_json(o, why, sizeof why);
-	if (e)
-		cache_add(c, e);
-	else
-		cache_warn(c, line, "skipped: %s", why);
-	json_decref(o);
-}
-
-static int read_all(struct judge_cache *c)
-{
-	struct strbuf sb = STRBUF_INIT;
-	off_t off = 0;
-	for (;;) {
-		strbuf_grow(&sb, 1u << 16);
-		ssize_t n = pread(c->fd, sb.buf + sb.len, 1u << 16, off);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			int e = errno;
-			strbuf_release(&sb);
-			errno = e;
-			return -1;
-		}
-		if (n == 0)
-			break;
-		sb.len += (size_t)n;
-		sb.buf[sb.len] = '\0';
-		off += n;
-	}
-	size_t start = 0, line = 0;
-	while (start < sb.len) {
-		char *nl = memchr(sb.buf + start, '\n', sb.len - start);
-		line++;
-		if (!nl) {
-			cache_warn(c, line, "truncated last line skipped (the program was stopped while writing?)");
-			break;
-		}
-		take_line(c, sb.buf + start, (size_t)(nl - (sb.buf + start)), line);
-		start = (size_t)(nl - sb.buf) + 1;
-	}
-	strbuf_release(&sb);
-	if (c->nwarn_more)
-		strbuf_addf(&c->warn, "\n%s: %zu more unreadable lines skipped", c->path, c->nwarn_more);
-	return 0;
+	struct entry *e = entry_from_json(o, why, whylen);
+	if (!e)
+		return false;
+	cache_add(ctx, e);
+	return true;
 }
 
 /* ---- the interface ---------------------------------------------------------- */
@@ -300,31 +200,17 @@ char *judge_cache_path(const char *first_input)
 
 struct judge_cache *judge_cache_open(const char *path, char *err, size_t errlen)
 {
-	int fd = open(path, O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
-	if (fd < 0) {
-		set_err(err, errlen, "%s: %s", path, strerror(errno));
-		return NULL;
-	}
 	struct judge_cache *c = xcalloc(1, sizeof *c);
-	c->fd = fd;
-	c->path = strdup(path);
-	if (!c->path) {
-		fputs("tcreview: out of memory\n", stderr);
-		abort();
-	}
-	slots_grow(c);
-	/* Shared: no writer is halfway through a line while we read. */
-	if (fd_lock(fd, LOCK_SH) < 0) {
-		set_err(err, errlen, "%s: cannot lock: %s", path, strerror(errno));
+	const struct jsonl_reader rd = {
+		.take = cache_take, .ctx = c, .warn_max = WARN_MAX,
+		.parse_unended = false, /* only our own writer writes here */
+		.follow = false,        /* read once; then only our own appends */
+	};
+	c->log = jsonl_log_open(path, &rd, err, errlen);
+	if (!c->log) {
 		judge_cache_close(c);
 		return NULL;
 	}
-	if (read_all(c) < 0) {
-		set_err(err, errlen, "%s: %s", path, strerror(errno));
-		judge_cache_close(c);
-		return NULL;
-	}
-	fd_lock(fd, LOCK_UN);
 	return c;
 }
 
@@ -332,28 +218,25 @@ void judge_cache_close(struct judge_cache *c)
 {
 	if (!c)
 		return;
-	if (c->fd >= 0)
-		close(c->fd);
+	jsonl_log_close(c->log);
 	for (size_t i = 0; i < c->nents; i++)
 		entry_free(c->ents[i]);
 	free(c->ents);
-	free(c->slots);
-	strbuf_release(&c->warn);
-	free(c->path);
+	htab_free(&c->newest);
 	free(c);
 }
 
 const char *judge_cache_warning(const struct judge_cache *c)
 {
-	return c->warn.len ? c->warn.buf : NULL;
+	return jsonl_log_warning(c->log);
 }
 
 const struct verdict *judge_cache_get(const struct judge_cache *c, const char *key)
 {
 	if (!c || !key || !key_ok(key))
 		return NULL;
-	size_t i = key_slot(c, key);
-	return c->slots[i] ? &c->ents[c->slots[i] - 1]->v : NULL;
+	const struct entry *e = htab_get(&c->newest, key_hash(key), entry_eq, key);
+	return e ? &e->v : NULL;
 }
 
 static void put_str(struct strbuf *sb, const char *name, const char *v)
@@ -369,17 +252,17 @@ int judge_cache_put(struct judge_cache *c, const char *key, const struct run *r,
                     const struct judge_conf *j, const struct verdict *v, char *err, size_t errlen)
 {
 	if (!key || !key_ok(key)) {
-		set_err(err, errlen, "%s: not a cache key", c->path);
+		set_err(err, errlen, "%s: not a cache key", jsonl_log_path(c->log));
 		return -1;
 	}
 	if (v->status == VERDICT_OK && !isfinite(v->score)) {
-		set_err(err, errlen, "%s: the score is not a finite number", c->path);
+		set_err(err, errlen, "%s: the score is not a finite number", jsonl_log_path(c->log));
 		return -1;
 	}
 	char at[24];
 	now_iso(at);
 	struct strbuf sb = STRBUF_INIT;
-	strbuf_addstr(&sb, "\n{\"v\":1");
+	strbuf_addstr(&sb, "{\"v\":1");
 	put_str(&sb, "key", key);
 	put_str(&sb, "run", r ? r->id : NULL);
 	put_str(&sb, "judge", j->id);
@@ -398,46 +281,27 @@ int judge_cache_put(struct judge_cache *c, const char *key, const struct run *r,
 	            v->status == VERDICT_OK ? (v->passed ? "true" : "false") : "null");
 	jsonw_value(&sb, v->details);
 	put_str(&sb, "error", v->status != VERDICT_OK ? v->message : NULL);
-	strbuf_addstr(&sb, "}}\n");
+	strbuf_addstr(&sb, "}}");
 	provider_redact(j, sb.buf);
 
 	/* Memory gets the verdict as a reader of the file will. */
 	json_error_t je;
-	json_t *o = json_loadb(sb.buf + 1, sb.len - 1, 0, &je);
+	json_t *o = json_loadb(sb.buf, sb.len, 0, &je);
 	char why[128];
 	struct entry *e = o ? entry_from_json(o, why, sizeof why) : NULL;
 	json_decref(o);
 	if (!e) {
-		set_err(err, errlen, "%s: cannot write the verdict: %s", c->path, o ? why : je.text);
+		set_err(err, errlen, "%s: cannot write the verdict: %s", jsonl_log_path(c->log), o ? why : je.text);
 		strbuf_release(&sb);
 		return -1;
 	}
 
 	int rc = -1;
-	if (fd_lock(c->fd, LOCK_EX) < 0) {
-		set_err(err, errlen, "%s: cannot lock: %s", c->path, strerror(errno));
-		goto out;
+	if (jsonl_log_append(c->log, sb.buf, sb.len, err, errlen) == 0) {
+		cache_add(c, e);
+		e = NULL;
+		rc = 0;
 	}
-	/* A line some dead writer left unended would swallow ours. */
-	struct stat st;
-	char last = '\n';
-	if (fstat(c->fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 &&
-	    pread(c->fd, &last, 1, st.st_size - 1) != 1)
-		last = '\n';
-	const char *p = last == '\n' ? sb.buf + 1 : sb.buf;
-	size_t total = last == '\n' ? sb.len - 1 : sb.len, done;
-	int e_no = fd_write_all(c->fd, p, total, &done);
-	if (!e_no)
-		e_no = fd_sync(c->fd);
-	fd_lock(c->fd, LOCK_UN);
-	if (e_no) {
-		set_err(err, errlen, "%s: %s", c->path, strerror(e_no));
-		goto out;
-	}
-	cache_add(c, e);
-	e = NULL;
-	rc = 0;
-out:
 	if (e)
 		entry_free(e);
 	strbuf_release(&sb);

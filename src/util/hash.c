@@ -3,6 +3,7 @@
 #include "util/hash.h"
 
 #include <stdio.h>
+#include <string.h>
 
 uint64_t hash_fnv1a(const void *data, size_t n, uint64_t seed)
 {
@@ -12,6 +13,15 @@ uint64_t hash_fnv1a(const void *data, size_t n, uint64_t seed)
 		h ^= p[i];
 		h *= 0x100000001b3ULL;
 	}
+	return h;
+}
+
+uint64_t hash_fnv1a_part(uint64_t h, const char *part)
+{
+	unsigned char tag = part ? 1 : 0;
+	h = hash_fnv1a(&tag, 1, h);
+	if (part)
+		h = hash_fnv1a(part, strlen(part) + 1, h);
 	return h;
 }
 

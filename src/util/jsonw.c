@@ -6,6 +6,30 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The shortest digits of d (no sign, trailing zeros dropped) that read
+ * back to the same double, into digits; returns their count and puts the
+ * decimal exponent of the first one in *exp. */
+static int shortest_digits(double d, char digits[24], int *exp)
+{
+	char buf[40];
+	for (int prec = 1; prec <= 17; prec++) {
+		snprintf(buf, sizeof buf, "%.*e", prec - 1, d);
+		if (strtod(buf, NULL) == d)
+			break;
+	}
+	/* buf is [-]D[.DDD]e[+-]XX: collect the digits and the exponent. */
+	int k = 0;
+	const char *p = buf;
+	for (; *p && *p != 'e'; p++)
+		if (*p >= '0' && *p <= '9')
+			digits[k++] = *p;
+	while (k > 1 && digits[k - 1] == '0')
+		k--;
+	digits[k] = '\0';
+	*exp = atoi(p + 1);
+	return k;
+}
+
 /* Number.prototype.toString: the shortest digits that read back to the
  * same double, laid out in plain notation for exponents -7 < e < 21 and in
  * exponent notation otherwise. */
@@ -25,31 +49,11 @@ void jsonw_number(struct strbuf *sb, double d)
 		strbuf_addf(sb, "%lld", (long long)d);
 		return;
 	}
-	char buf[40];
-	int prec;
-	for (prec = 1; prec <= 17; prec++) {
-		snprintf(buf, sizeof buf, "%.*e", prec - 1, d);
-		if (strtod(buf, NULL) == d)
-			break;
-	}
-	/* buf is [-]D[.DDD]e[+-]XX: collect the digits and the exponent. */
 	char digits[24];
-	int k = 0;
-	const char *p = buf;
-	bool neg = false;
-	if (*p == '-') {
-		neg = true;
-		p++;
-	}
-	for (; *p && *p != 'e'; p++)
-		if (*p >= '0' && *p <= '9')
-			digits[k++] = *p;
-	while (k > 1 && digits[k - 1] == '0')
-		k--;
-	digits[k] = '\0';
-	int e = atoi(p + 1);
+	int e;
+	int k = shortest_digits(d, digits, &e);
 	int n = e + 1;                  /* position of the decimal point */
-	if (neg)
+	if (d < 0)
 		strbuf_addch(sb, '-');
 	if (k <= n && n <= 21) {
 		strbuf_add(sb, digits, (size_t)k);

@@ -6,40 +6,11 @@
 # on SIGTERM and by itself after --max-seconds. curl plays the client.
 . "$TCR_SRCDIR/tests/cli/lib.sh"
 
-FAKE=${TCR_FAKE_LLM:-$(dirname "$TCR_BIN")/tests/fake_llm}
-if [ ! -x "$FAKE" ]; then
-	fail "fake_llm is built" "$FAKE is missing (make check builds it)"
-	finish
-fi
+fake_llm_need
 
-# Every server started is stopped on the way out, whatever happens; its own
-# --max-seconds is the last resort if this shell is killed outright. The
-# wait lets each one's wrapper write its status before $TMP goes.
-PIDS=""
-trap 'for p in $PIDS; do kill "$p" 2>/dev/null; done; wait; rm -rf "$TMP"' EXIT
-trap 'exit 130' INT TERM
-
-# start NAME SCRIPT [ARGS...]: runs the server in the background with its
-# log in $TMP/NAME.log. Its pid goes to $TMP/NAME.pid and, once it ends, its
-# exit status to $TMP/NAME.rc. Waits at most 10 s for the port; sets $PORT
-# (empty if the server did not come up).
-start() {
-	name=$1 script=$2
-	shift 2
-	rm -f "$TMP/$name.pid" "$TMP/$name.port" "$TMP/$name.rc"
-	(
-		sh -c 'echo $$ > "$0"; exec "$@"' "$TMP/$name.pid" "$FAKE" --script "$script" \
-			--log "$TMP/$name.log" --port-file "$TMP/$name.port" "$@" 2>"$TMP/$name.err"
-		echo $? > "$TMP/$name.rc"
-	) &
-	n=0
-	until [ -s "$TMP/$name.port" ] || [ -f "$TMP/$name.rc" ] || [ "$n" -ge 100 ]; do
-		n=$((n + 1))
-		sleep 0.1
-	done
-	[ -s "$TMP/$name.pid" ] && PIDS="$PIDS $(cat "$TMP/$name.pid")"
-	PORT=$(cat "$TMP/$name.port" 2>/dev/null)
-}
+# Every server is started with fake_llm_start (lib.sh) and stopped on the
+# way out, whatever happens; its own --max-seconds is the last resort if
+# this shell is killed outright.
 
 # wait_exit NAME TENTHS: waits at most TENTHS tenths of a second for the
 # server NAME to end; false if it has not.
@@ -70,12 +41,7 @@ cat > "$TMP/script.json" <<'EOF'
 ]}
 EOF
 
-start main "$TMP/script.json" --max-seconds 60
-case $PORT in
-'' | *[!0-9]*)
-	fail "the server starts and writes its port" "port file: '$PORT'" "$(cat "$TMP/main.err" 2>/dev/null)"
-	finish ;;
-esac
+fake_llm_start main "$TMP/script.json" --max-seconds 60 || finish
 pass "the server starts and writes its port"
 URL="http://127.0.0.1:$PORT"
 
@@ -214,7 +180,7 @@ else
 	cat > "$TMP/default.json" <<'EOF'
 {"rules": [{"match": {"method": "GET"}, "content": "a GET"}], "default": {"status": 503, "headers": {"X-Why": "busy"}}}
 EOF
-	start dflt "$TMP/default.json" --max-seconds 30
+	fake_llm_start dflt "$TMP/default.json" --max-seconds 30
 	req d1 -d '{}' "http://127.0.0.1:$PORT/v1/chat/completions"
 	assert_eq "the default answers what no rule fits" "$CODE" 503
 	assert_grep "the default's headers" "$TMP/d1.head" "X-Why: busy"
@@ -232,11 +198,10 @@ else
 	fail "SIGTERM ends it with status 0" "still running after 5 s"
 fi
 
-start short "$TMP/script.json" --max-seconds 2
-if [ -z "$PORT" ]; then
-	fail "--max-seconds 2: it starts" "$(cat "$TMP/short.err" 2>/dev/null)"
+if ! fake_llm_start short "$TMP/script.json" --max-seconds 2; then
+	:       # fake_llm_start said so
 elif [ -f "$TMP/short.rc" ]; then
-	fail "--max-seconds 2: it runs a while" "ended at once: $(cat "$TMP/short.err")"
+	fail "--max-seconds 2: it runs a while" "ended at once: $(cat "$TMP/short.srv.err")"
 elif wait_exit short 100; then
 	assert_eq "--max-seconds 2: it ends by itself with status 0" "$(cat "$TMP/short.rc")" 0
 else

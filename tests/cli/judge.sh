@@ -8,11 +8,7 @@
 # to 127.0.0.1; every wait is bounded.
 . "$TCR_SRCDIR/tests/cli/lib.sh"
 
-FAKE=${TCR_FAKE_LLM:-$(dirname "$TCR_BIN")/tests/fake_llm}
-if [ ! -x "$FAKE" ]; then
-	fail "fake_llm is built" "$FAKE is missing (make check builds it)"
-	finish
-fi
+fake_llm_need
 
 # Nothing goes anywhere but to the fake server: no proxy, no inherited base
 # URLs or keys; the key is a dummy the test can look for afterwards.
@@ -23,37 +19,6 @@ export no_proxy NO_PROXY
 KEY=sk-tcr-test-DUMMY-4f1c9a07e2
 OPENAI_API_KEY=$KEY
 export OPENAI_API_KEY
-
-# The servers are stopped on the way out; --max-seconds is the last resort.
-PIDS=""
-trap 'for p in $PIDS; do kill "$p" 2>/dev/null; done; wait; rm -rf "$TMP"' EXIT
-trap 'exit 130' INT TERM
-
-# start NAME SCRIPT: a server with its log in $TMP/NAME.log (as in
-# fake_llm.sh); sets $PORT, empty when it did not come up within 10 s.
-start() {
-	name=$1 script=$2
-	shift 2
-	rm -f "$TMP/$name.pid" "$TMP/$name.port" "$TMP/$name.rc" "$TMP/$name.log"
-	(
-		sh -c 'echo $$ > "$0"; exec "$@"' "$TMP/$name.pid" "$FAKE" --script "$script" \
-			--log "$TMP/$name.log" --port-file "$TMP/$name.port" --max-seconds 240 "$@" 2>"$TMP/$name.srv.err"
-		echo $? > "$TMP/$name.rc"
-	) &
-	n=0
-	until [ -s "$TMP/$name.port" ] || [ -f "$TMP/$name.rc" ] || [ "$n" -ge 100 ]; do
-		n=$((n + 1))
-		sleep 0.1
-	done
-	[ -s "$TMP/$name.pid" ] && PIDS="$PIDS $(cat "$TMP/$name.pid")"
-	PORT=$(cat "$TMP/$name.port" 2>/dev/null)
-	case $PORT in
-	'' | *[!0-9]*)
-		fail "server $name starts" "port file: '$PORT'" "$(cat "$TMP/$name.srv.err" 2>/dev/null)"
-		PORT=1 ;;
-	esac
-	touch "$TMP/$name.log"
-}
 
 # A folder per case, each with its own copy of the runs, so that every case
 # starts with an empty cache (FIRST_INPUT.judgements.jsonl).
@@ -131,7 +96,7 @@ cat > "$TMP/appr.json" <<'EOF'
  {"match": {"body_contains": "called, in order: None"}, "content": {"evaluations": [], "missingTools": []}}
 ], "default": {"status": 418, "raw": "no rule for this request"}}
 EOF
-start appr "$TMP/appr.json"
+fake_llm_start appr "$TMP/appr.json"
 APPR_PORT=$PORT
 fresh appr
 cat > "$D/judges.yaml" <<EOF
@@ -280,7 +245,7 @@ cat > "$TMP/acc.json" <<'EOF'
  {"match": {"body_contains": "call_esc-codes_0"}, "content": {"reason": "Nothing to grade.", "score": null, "status": "skipped", "properties": null}}
 ], "default": {"status": 418, "raw": "no rule for this request"}}
 EOF
-start acc "$TMP/acc.json"
+fake_llm_start acc "$TMP/acc.json"
 fresh acc
 cat > "$D/judges.yaml" <<EOF
 judges:
@@ -341,7 +306,7 @@ cat > "$TMP/cust.json" <<'EOF'
  {"match": {"body_contains": "RUN=esc-codes;"}, "content": {"score": 10, "reason": "Short."}}
 ], "default": {"status": 418, "raw": "no rule for this request"}}
 EOF
-start cust "$TMP/cust.json"
+fake_llm_start cust "$TMP/cust.json"
 CUST_PORT=$PORT
 fresh cust
 cat > "$D/helpful.txt" <<'EOF'
@@ -412,7 +377,7 @@ assert_eq "custom cache: the changed prompt's verdicts are cached in turn" "$(li
 cat > "$TMP/slow.json" <<'EOF'
 {"default": {"delay_ms": 1500, "content": {"score": 5, "reason": "slow"}}}
 EOF
-start slow "$TMP/slow.json"
+fake_llm_start slow "$TMP/slow.json"
 fresh conc
 cp "$TMP/cust/helpful.txt" "$D/"
 sed "s|127.0.0.1:$CUST_PORT|127.0.0.1:$PORT|" "$TMP/cust/judges.yaml" > "$D/judges.yaml"
@@ -425,7 +390,7 @@ assert_eq "--concurrency 2: two requests in flight at most, and two at once" "$(
 cat > "$TMP/slow1.json" <<'EOF'
 {"default": {"delay_ms": 400, "content": {"score": 5, "reason": "slow"}}}
 EOF
-start slow1 "$TMP/slow1.json"
+fake_llm_start slow1 "$TMP/slow1.json"
 sed "s|127.0.0.1:$CUST_PORT|127.0.0.1:$PORT|" "$TMP/cust/judges.yaml" > "$D/judges.yaml"
 judge conc1 -c judges.yaml --concurrency 1 --refresh screen-runs.jsonl
 assert_eq "--concurrency 1: four requests" "$(lines_of "$TMP/slow1.log")" 4
@@ -439,7 +404,7 @@ assert_eq "--concurrency 1: the lines stay in input order" "$(fields "$TMP/conc1
 # fail_case NAME SCRIPT-JSON [YAML-EXTRA]: runs it; the line in $TMP/NAME.out.
 fail_case() {
 	printf '%s\n' "$2" > "$TMP/$1.json"
-	start "$1" "$TMP/$1.json"
+	fake_llm_start "$1" "$TMP/$1.json"
 	fresh "$1"
 	cp "$TMP/cust/helpful.txt" "$D/"
 	sed "s|127.0.0.1:$CUST_PORT|127.0.0.1:$PORT|" "$TMP/cust/judges.yaml" > "$D/judges.yaml"
@@ -501,7 +466,7 @@ assert_grep "an answer that echoes the key: masked in the verdict" "$TMP/echo2.o
 assert_eq "... and cached masked" "$(grep -c 'you sent \*\*\*\*' "$D/screen-runs.jsonl.judgements.jsonl")" 1
 
 # No key: the judge says which variable to set, and nothing is sent.
-start nokey "$TMP/slow1.json"
+fake_llm_start nokey "$TMP/slow1.json"
 fresh nokey
 cp "$TMP/cust/helpful.txt" "$D/"
 sed "s|127.0.0.1:$CUST_PORT|127.0.0.1:$PORT|" "$TMP/cust/judges.yaml" > "$D/judges.yaml"

@@ -1,11 +1,13 @@
 # lib.sh - helpers for the CLI tests. Each test file sources this, calls
 # `check NAME COMMAND...` or the assert_* helpers, and ends with `finish`,
-# which prints a cmocka-style tally so CI can count cases.
+# which prints a cmocka-style tally so CI can count cases. The suites that
+# talk to the local test server (tests/fake_llm) start and stop it with
+# fake_llm_start and fake_llm_stop below.
 set -u
 : "${TCR_BIN:?TCR_BIN must name the built tcreview}"
 : "${TCR_SRCDIR:?TCR_SRCDIR must name the source tree}"
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/tcr-cli.XXXXXX")
-trap 'rm -rf "$TMP"' EXIT
+trap 'fake_llm_stop; rm -rf "$TMP"' EXIT
 T_PASS=0
 T_FAIL=0
 T_SKIP=0
@@ -47,4 +49,64 @@ finish() {
 		exit 1
 	fi
 	exit 0
+}
+
+# ---- the local test server (tests/fake_llm.c) --------------------------------
+
+FAKE=${TCR_FAKE_LLM:-$(dirname "$TCR_BIN")/tests/fake_llm}
+FAKE_PIDS=""
+
+# fake_llm_need: a suite that needs the server ends here when it is not built.
+fake_llm_need() {
+	if [ ! -x "$FAKE" ]; then
+		fail "fake_llm is built" "$FAKE is missing (make check builds it)"
+		finish
+	fi
+}
+
+# fake_llm_start NAME SCRIPT [ARGS...]: runs the server in the background
+# with its request log in $TMP/NAME.log and its stderr in $TMP/NAME.srv.err.
+# Its pid goes to $TMP/NAME.pid and, once it ends, its exit status to
+# $TMP/NAME.rc. Waits at most 10 s for the port and sets $PORT; when the
+# server did not come up, records the failure "server NAME starts", sets
+# PORT=1 (so what follows fails at once rather than waiting) and returns 1.
+# The server ends by itself after 240 s unless ARGS give --max-seconds: the
+# last resort if the suite is killed outright.
+fake_llm_start() {
+	name=$1 script=$2
+	shift 2
+	if [ -z "$FAKE_PIDS" ]; then
+		trap 'exit 130' INT TERM        # so the EXIT trap stops the servers
+	fi
+	rm -f "$TMP/$name.pid" "$TMP/$name.port" "$TMP/$name.rc" "$TMP/$name.log"
+	(
+		sh -c 'echo $$ > "$0"; exec "$@"' "$TMP/$name.pid" "$FAKE" --script "$script" \
+			--log "$TMP/$name.log" --port-file "$TMP/$name.port" --max-seconds 240 "$@" \
+			2>"$TMP/$name.srv.err"
+		echo $? > "$TMP/$name.rc"
+	) &
+	n=0
+	until [ -s "$TMP/$name.port" ] || [ -f "$TMP/$name.rc" ] || [ "$n" -ge 100 ]; do
+		n=$((n + 1))
+		sleep 0.1
+	done
+	[ -s "$TMP/$name.pid" ] && FAKE_PIDS="$FAKE_PIDS $(cat "$TMP/$name.pid")"
+	PORT=$(cat "$TMP/$name.port" 2>/dev/null)
+	touch "$TMP/$name.log"
+	case $PORT in
+	'' | *[!0-9]*)
+		fail "server $name starts" "port file: '$PORT'" "$(cat "$TMP/$name.srv.err" 2>/dev/null)"
+		PORT=1
+		return 1 ;;
+	esac
+	return 0
+}
+
+# fake_llm_stop: stops every server started and waits for each one's
+# wrapper to write its status (run on the way out by the EXIT trap).
+fake_llm_stop() {
+	[ -n "$FAKE_PIDS" ] || return 0
+	for p in $FAKE_PIDS; do kill "$p" 2>/dev/null; done
+	FAKE_PIDS=""
+	wait
 }

@@ -9,11 +9,7 @@
 . "$TCR_SRCDIR/tests/cli/lib.sh"
 . "$TCR_SRCDIR/tests/cli/screen_lib.sh"
 
-FAKE=${TCR_FAKE_LLM:-$(dirname "$TCR_BIN")/tests/fake_llm}
-if [ ! -x "$FAKE" ]; then
-	fail "fake_llm is built" "$FAKE is missing (make check builds it)"
-	finish
-fi
+fake_llm_need
 
 unset http_proxy HTTP_PROXY https_proxy HTTPS_PROXY all_proxy ALL_PROXY OPENAI_BASE_URL
 no_proxy='*' NO_PROXY='*'
@@ -22,35 +18,6 @@ OPENAI_API_KEY=$KEY
 # a still "judging..." rather than a spinner with seconds
 TCR_NO_ANIMATION=1
 export no_proxy NO_PROXY OPENAI_API_KEY TCR_NO_ANIMATION
-
-PIDS=""
-trap 'for p in $PIDS; do kill "$p" 2>/dev/null; done; wait; rm -rf "$TMP"' EXIT
-trap 'exit 130' INT TERM
-
-# start NAME SCRIPT: a server with its log in $TMP/NAME.log (as in
-# fake_llm.sh); sets $PORT.
-start() {
-	name=$1 script=$2
-	rm -f "$TMP/$name.pid" "$TMP/$name.port" "$TMP/$name.rc" "$TMP/$name.log"
-	(
-		sh -c 'echo $$ > "$0"; exec "$@"' "$TMP/$name.pid" "$FAKE" --script "$script" \
-			--log "$TMP/$name.log" --port-file "$TMP/$name.port" --max-seconds 240 2>"$TMP/$name.srv"
-		echo $? > "$TMP/$name.rc"
-	) &
-	n=0
-	until [ -s "$TMP/$name.port" ] || [ -f "$TMP/$name.rc" ] || [ "$n" -ge 100 ]; do
-		n=$((n + 1))
-		sleep 0.1
-	done
-	[ -s "$TMP/$name.pid" ] && PIDS="$PIDS $(cat "$TMP/$name.pid")"
-	PORT=$(cat "$TMP/$name.port" 2>/dev/null)
-	case $PORT in
-	'' | *[!0-9]*)
-		fail "server $name starts" "port file: '$PORT'" "$(cat "$TMP/$name.srv" 2>/dev/null)"
-		PORT=1 ;;
-	esac
-	touch "$TMP/$name.log"
-}
 
 lines_of() { if [ -f "$1" ]; then wc -l < "$1" | tr -d ' '; else echo 0; fi; }
 
@@ -101,7 +68,7 @@ EOF
 
 # ---- J: pending, moving on, :wait, accept ------------------------------------
 
-start slow "$TMP/slow.json"
+fake_llm_start slow "$TMP/slow.json"
 screen_conf judge1.yaml "$PORT"
 SCREEN_CONFIG=judge1.yaml
 rm -f "$CACHE"
@@ -148,7 +115,7 @@ SCREEN_COLS=80 SCREEN_LINES=24
 
 # ---- Esc cancels ------------------------------------------------------------------
 
-start slow2 "$TMP/slow.json"
+fake_llm_start slow2 "$TMP/slow.json"
 screen_conf judge2.yaml "$PORT"
 SCREEN_CONFIG=judge2.yaml
 rm -f "$CACHE"
@@ -177,7 +144,7 @@ assert_eq "Esc: no decision written" "$(lines_of "$ANNOT")" 0
 cat > "$TMP/stuck.json" <<'EOF'
 {"default": {"delay_ms": 30000, "content": "late"}}
 EOF
-start stuck "$TMP/stuck.json"
+fake_llm_start stuck "$TMP/stuck.json"
 screen_conf judge4.yaml "$PORT"
 SCREEN_CONFIG=judge4.yaml
 rm -f "$CACHE"
@@ -204,7 +171,7 @@ cat > "$TMP/fast.json" <<EOF
  {"match": {"body_contains": "tool_appropriateness"}, "content": $EVALS}
 ], "default": {"status": 418, "raw": "no rule for this request"}}
 EOF
-start fast "$TMP/fast.json"
+fake_llm_start fast "$TMP/fast.json"
 screen_conf judge3.yaml "$PORT" "  - id: helpful
     rubric: custom
     model: openai/judge-model

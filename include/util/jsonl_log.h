@@ -1,0 +1,67 @@
+/* jsonl_log.h - a locked append-only file of JSON lines, shared by the
+ * annotations file and the judge cache.
+ *
+ * The log reads the file line by line and hands each parsed line to its
+ * owner's `take`; it counts lines, reports broken ones as "FILE:LINE: ..."
+ * (up to a limit, then only a count), and appends one whole line with one
+ * write() on an O_APPEND descriptor under flock(), then fsync().
+ *
+ * A line counts once its '\n' is there: an unlocked reader may see the
+ * first part of a line another process is still writing. Only a reader
+ * holding the lock knows that bytes without a '\n' are the remains of a
+ * writer that died; they are read then, and the next append ends them
+ * with a '\n' before its own line so the file never joins two lines.
+ * A log must not be used across fork(): the child would share the
+ * parent's lock, so each process opens its own. */
+#ifndef TCR_UTIL_JSONL_LOG_H
+#define TCR_UTIL_JSONL_LOG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include <jansson.h>
+
+struct jsonl_log;
+
+/* What the owner of a log says about its lines. */
+struct jsonl_reader {
+	/* Takes one parsed line; false with the reason in why when the line
+	 * is not one the owner can use (it is then reported as skipped). */
+	bool (*take)(void *ctx, json_t *line, char *why, size_t whylen);
+	void *ctx;
+	/* Beyond this many warnings the rest are only counted: a wrong file
+	 * (not this owner's at all) must not produce megabytes of them. */
+	size_t warn_max;
+	/* An unended last line read under the lock is parsed like any other
+	 * (true) or always reported as truncated (false). */
+	bool parse_unended;
+	/* Each append first reads what other processes appended (true), so
+	 * memory holds the file in file order; or memory gets only this
+	 * process's own lines after the first read (false). */
+	bool follow;
+};
+
+/* The warning for a last line left unended by a writer that died. */
+#define JSONL_TRUNCATED "truncated last line skipped (the program was stopped while writing?)"
+
+/* Opens (creating if missing) and reads the whole file under a shared
+ * lock. NULL with "PATH: reason" in err. The reader is copied. */
+struct jsonl_log *jsonl_log_open(const char *path, const struct jsonl_reader *rd,
+                                 char *err, size_t errlen);
+void jsonl_log_close(struct jsonl_log *log);
+const char *jsonl_log_path(const struct jsonl_log *log);
+
+/* Warnings collected while reading, one per line, or NULL. */
+const char *jsonl_log_warning(const struct jsonl_log *log);
+
+/* Reads lines other processes appended since the last read, without the
+ * lock. Returns how many lines were taken. */
+size_t jsonl_log_refresh(struct jsonl_log *log);
+
+/* Appends `line` (one JSON text without '\n') and syncs it. Returns 0 once
+ * it is on disk, -1 with "PATH: reason" in err. The line is not handed to
+ * take: the owner adds what it already parsed. */
+int jsonl_log_append(struct jsonl_log *log, const char *line, size_t len,
+                     char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,332 @@
+/* jsonl_log.c - a locked append-only JSONL file: read, warn, append.
+ *
+ * Reads lines and hands them to their owner, reports broken ones up to
+ * the owner's limit, appends whole lines (see jsonl_log.h). */
+#include "util/jsonl_log.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "util/fdio.h"
+#include "util/strbuf.h"
+#include "util/xalloc.h"
+
+#define READ_CHUNK (1u << 20)
+
+struct jsonl_log {
+	char *path;
+	int fd;
+	struct jsonl_reader rd;
+
+	off_t offset;                   /* bytes of the file read (or written) so far */
+	struct strbuf pending;          /* read bytes after the last '\n' */
+	size_t lineno;                  /* lines consumed */
+	/* The last line read had no '\n' yet (read under the lock, or our own
+	 * failed write); the '\n' that later ends it is not a line. */
+	bool tail_done;
+	bool shrunk;
+
+	struct strbuf warn_lines;
+	size_t nwarn, nwarn_more;
+	struct strbuf warn_text;
+	bool warn_dirty;
+};
+
+/* ---- warnings ------------------------------------------------------------ */
+
+static void log_warn(struct jsonl_log *l, size_t line, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void log_warn(struct jsonl_log *l, size_t line, const char *fmt, ...)
+{
+	l->warn_dirty = true;
+	if (l->nwarn >= l->rd.warn_max) {
+		l->nwarn_more++;
+		return;
+	}
+	char msg[512];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	if (l->warn_lines.len)
+		strbuf_addch(&l->warn_lines, '\n');
+	if (line)
+		strbuf_addf(&l->warn_lines, "%s:%zu: %s", l->path, line, msg);
+	else
+		strbuf_addf(&l->warn_lines, "%s: %s", l->path, msg);
+	l->nwarn++;
+}
+
+/* Rebuilt once per read rather than per warning, so that counting the
+ * unreadable lines of a wrong file stays linear. */
+static void log_finish_warnings(struct jsonl_log *l)
+{
+	if (!l->warn_dirty)
+		return;
+	strbuf_reset(&l->warn_text);
+	if (l->warn_lines.len)
+		strbuf_add(&l->warn_text, l->warn_lines.buf, l->warn_lines.len);
+	if (l->nwarn_more)
+		strbuf_addf(&l->warn_text, "\n%s: %zu more unreadable lines skipped",
+		            l->path, l->nwarn_more);
+	l->warn_dirty = false;
+}
+
+/* ---- reading ------------------------------------------------------------- */
+
+static bool blank(const char *p, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (p[i] != ' ' && p[i] != '\t' && p[i] != '\r')
+			return false;
+	return true;
+}
+
+/* One line without its '\n'; `cut` says it is the last line and has no
+ * '\n', read while no writer was active. Returns 1 when the owner took it. */
+static size_t log_take_line(struct jsonl_log *l, const char *p, size_t n, bool cut)
+{
+	size_t line = ++l->lineno;
+	if (cut && !l->rd.parse_unended) {
+		log_warn(l, line, JSONL_TRUNCATED);
+		return 0;
+	}
+	if (blank(p, n))
+		return 0;
+	json_error_t je;
+	json_t *o = json_loadb(p, n, 0, &je);
+	if (!o) {
+		if (cut)
+			log_warn(l, line, JSONL_TRUNCATED);
+		else
+			log_warn(l, line, "skipped: %s", je.text);
+		return 0;
+	}
+	char why[128];
+	size_t taken = 0;
+	if (l->rd.take(l->rd.ctx, o, why, sizeof why))
+		taken = 1;
+	else
+		log_warn(l, line, "skipped: %s", why);
+	json_decref(o);
+	return taken;
+}
+
+/* Takes every complete line out of pending, keeping the rest. */
+static size_t log_take_lines(struct jsonl_log *l)
+{
+	size_t taken = 0, start = 0;
+	char *buf = l->pending.buf;
+	size_t len = l->pending.len;
+	if (l->tail_done && len) {
+		if (buf[0] == '\n')
+			start = 1;      /* ends the line already read */
+		l->tail_done = false;
+	}
+	for (;;) {
+		char *nl = memchr(buf + start, '\n', len - start);
+		if (!nl)
+			break;
+		size_t end = (size_t)(nl - buf);
+		taken += log_take_line(l, buf + start, end - start, false);
+		start = end + 1;
+	}
+	if (start) {
+		memmove(buf, buf + start, len - start);
+		l->pending.len = len - start;
+		buf[l->pending.len] = '\0';
+	}
+	return taken;
+}
+
+/* Reads from our offset to the end of the file as it is now. `locked`:
+ * no writer is active, so bytes without a '\n' at the end are a dead
+ * writer's, to be read now. Counts the lines taken in *taken; returns -1
+ * with errno set when the file could not be read. */
+static int log_read_new(struct jsonl_log *l, bool locked, size_t *taken)
+{
+	struct stat st;
+	*taken = 0;
+	if (fstat(l->fd, &st) < 0)
+		return -1;
+	/* Only regular files have a size to read up to; a device such as
+	 * /dev/full (used to test write errors) reads as empty. */
+	if (!S_ISREG(st.st_mode))
+		return 0;
+	if (st.st_size < l->offset) {
+		if (!l->shrunk)
+			log_warn(l, 0, "the file shrank since it was read (rewritten by another program?); reopen it");
+		l->shrunk = true;
+		log_finish_warnings(l);
+		return 0;
+	}
+	while (l->offset < st.st_size) {
+		off_t left = st.st_size - l->offset;
+		size_t want = left < (off_t)READ_CHUNK ? (size_t)left : READ_CHUNK;
+		strbuf_grow(&l->pending, want);
+		ssize_t n = pread(l->fd, l->pending.buf + l->pending.len, want, l->offset);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			int e = errno;
+			log_finish_warnings(l);
+			errno = e;
+			return -1;
+		}
+		if (n == 0)
+			break;          /* truncated under us; the next read notices */
+		l->offset += n;
+		l->pending.len += (size_t)n;
+		l->pending.buf[l->pending.len] = '\0';
+		*taken += log_take_lines(l);
+	}
+	if (locked && l->pending.len) {
+		*taken += log_take_line(l, l->pending.buf, l->pending.len, true);
+		strbuf_reset(&l->pending);
+		l->tail_done = true;
+	}
+	log_finish_warnings(l);
+	return 0;
+}
+
+/* ---- the interface ------------------------------------------------------- */
+
+struct jsonl_log *jsonl_log_open(const char *path, const struct jsonl_reader *rd,
+                                 char *err, size_t errlen)
+{
+	/* Read and write on one descriptor: a second open() could reach a
+	 * different file if the path was replaced in between. */
+	int fd = open(path, O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+	if (fd < 0) {
+		set_err(err, errlen, "%s: %s", path, strerror(errno));
+		return NULL;
+	}
+	struct jsonl_log *l = xcalloc(1, sizeof *l);
+	l->path = strdup(path);
+	if (!l->path) {
+		fputs("tcreview: out of memory\n", stderr);
+		abort();
+	}
+	l->fd = fd;
+	l->rd = *rd;            /* the strbufs are empty as calloc left them */
+
+	/* Shared: no writer is halfway through a line while we read, so an
+	 * unended last line is a dead writer's and is reported now. */
+	if (fd_lock(fd, LOCK_SH) < 0) {
+		set_err(err, errlen, "%s: cannot lock: %s", path, strerror(errno));
+		jsonl_log_close(l);
+		return NULL;
+	}
+	size_t taken;
+	if (log_read_new(l, true, &taken) < 0) {
+		set_err(err, errlen, "%s: %s", path, strerror(errno));
+		jsonl_log_close(l);
+		return NULL;
+	}
+	fd_lock(fd, LOCK_UN);
+	return l;
+}
+
+void jsonl_log_close(struct jsonl_log *l)
+{
+	if (!l)
+		return;
+	if (l->fd >= 0)
+		close(l->fd);
+	strbuf_release(&l->pending);
+	strbuf_release(&l->warn_lines);
+	strbuf_release(&l->warn_text);
+	free(l->path);
+	free(l);
+}
+
+const char *jsonl_log_path(const struct jsonl_log *l)
+{
+	return l->path;
+}
+
+const char *jsonl_log_warning(const struct jsonl_log *l)
+{
+	return l->warn_text.len ? l->warn_text.buf : NULL;
+}
+
+size_t jsonl_log_refresh(struct jsonl_log *l)
+{
+	size_t taken;
+	if (log_read_new(l, false, &taken) < 0)
+		return 0;
+	return taken;
+}
+
+/* Whether the file ends in a line some writer left without its '\n',
+ * which our line would otherwise join. */
+static bool ends_unended(const struct jsonl_log *l)
+{
+	struct stat st;
+	char last = '\n';
+	if (fstat(l->fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 &&
+	    pread(l->fd, &last, 1, st.st_size - 1) != 1)
+		last = '\n';
+	return last != '\n';
+}
+
+/* Writes "\n"? line "\n" in one write(), keeping offset, line count and
+ * tail_done as a reader of our own bytes would. Returns 0 or an errno. */
+static int log_write_line(struct jsonl_log *l, const char *line, size_t len)
+{
+	bool need_nl = ends_unended(l);
+	struct strbuf sb = STRBUF_INIT;
+	if (need_nl)
+		strbuf_addch(&sb, '\n');
+	strbuf_add(&sb, line, len);
+	strbuf_addch(&sb, '\n');
+	size_t done;
+	int e = fd_write_all(l->fd, sb.buf, sb.len, &done);
+	/* Whatever reached the file is ours and is not read back, but a part
+	 * of a line must still be ended by the next append. */
+	l->offset += (off_t)done;
+	if (done > (need_nl ? 1u : 0u))
+		l->lineno++;
+	if (done)
+		l->tail_done = sb.buf[done - 1] != '\n';
+	strbuf_release(&sb);
+	return e;
+}
+
+int jsonl_log_append(struct jsonl_log *l, const char *line, size_t len,
+                     char *err, size_t errlen)
+{
+	if (fd_lock(l->fd, LOCK_EX) < 0) {
+		set_err(err, errlen, "%s: cannot lock: %s", l->path, strerror(errno));
+		return -1;
+	}
+	int e = 0;
+	if (l->rd.follow) {
+		size_t taken;
+		if (log_read_new(l, true, &taken) < 0) {
+			e = errno;
+			goto fail;
+		}
+		if (l->shrunk) {
+			set_err(err, errlen, "%s: the file shrank since it was read; reopen it", l->path);
+			fd_lock(l->fd, LOCK_UN);
+			return -1;
+		}
+	}
+	if ((e = log_write_line(l, line, len)) != 0 || (e = fd_sync(l->fd)) != 0)
+		goto fail;
+	fd_lock(l->fd, LOCK_UN);
+	return 0;
+fail:
+	fd_lock(l->fd, LOCK_UN);
+	set_err(err, errlen, "%s: %s", l->path, strerror(e));
+	return -1;
+}
