@@ -142,6 +142,50 @@ static int azure_add_call(struct run *r, size_t mi, json_t *item, const char *pa
 	return 0;
 }
 
+/* Checks a message's content items: -1 when one is neither a string nor
+ * an object, 1 when the message is an MCP approval round trip (Azure drops
+ * those before judging: they are neither calls nor conversation), else 0. */
+static int azure_check_items(json_t *content, const char *path, char *err, size_t errlen)
+{
+	size_t k;
+	json_t *item;
+	json_array_foreach(content, k, item) {
+		if (json_is_string(item))
+			continue;
+		if (!json_is_object(item)) {
+			snprintf(err, errlen, "%s.content[%zu]: not an object", path, k);
+			return -1;
+		}
+		if (azure_approval_type(json_string_value(json_object_get(item, "type"))))
+			return 1;
+	}
+	return 0;
+}
+
+/* A tool message, or one carrying a result item (the first one counts):
+ * its output, joined to its call by tool_call_id or the item's own id. */
+static int azure_load_result(struct run *r, size_t mi, json_t *content, json_t *tcid,
+                             json_t *res_item, const char *res_type, const char *ipath,
+                             char *err, size_t errlen)
+{
+	struct run_msg *msg = loader_tool_output(r, mi, json_string_value(tcid), content);
+	if (res_item) {
+		msg->result = azure_result_value(res_item, res_type);
+		/* Responses-style outputs name their call on the item. */
+		if (!msg->answers_call_id) {
+			json_t *iid;
+			if (azure_id_of(res_item, false, &iid, ipath, err, errlen) < 0)
+				return -1;
+			msg->answers_call_id = json_string_value(iid);
+		}
+	}
+	if (azure_result_failed(msg->result))
+		loader_mark_failed(msg, json_string_value(msg->result));
+	if (!msg->answers_call_id)
+		msg->unmatched_result = true;
+	return 0;
+}
+
 /* Loads one message of query or response (ctx: its enum msg_origin).
  * Returns 1 when it made calls, 0 when not (or when it was dropped), -1 on
  * a malformed message. */
@@ -155,61 +199,35 @@ static int azure_load_msg(struct run *r, json_t *m, const char *path, size_t i, 
 	    loader_content(m, path, &content, err, errlen) < 0 ||
 	    loader_opt_string(m, "tool_call_id", path, &tcid, err, errlen) < 0)
 		return -1;
-	size_t k;
-	json_t *item;
-	json_array_foreach(content, k, item) {
-		if (json_is_string(item))
-			continue;
-		if (!json_is_object(item)) {
-			snprintf(err, errlen, "%s.content[%zu]: not an object", path, k);
-			return -1;
-		}
-		/* Azure drops MCP approval round trips before judging: they
-		 * are neither calls nor conversation. */
-		if (azure_approval_type(json_string_value(json_object_get(item, "type"))))
-			return 0;
-	}
+	int items = azure_check_items(content, path, err, errlen);
+	if (items != 0)
+		return items < 0 ? -1 : 0;
 
 	size_t mi = run_add_msg(r, role, origin, run_text_of(r, content), m);
 	r->msgs[mi].src_index = (long)i;
 	bool made_calls = false;
 	json_t *res_item = NULL;
 	const char *res_type = NULL;
-	size_t res_k = 0;
+	char ipath[160], res_path[160] = "";
+	size_t k;
+	json_t *item;
 	json_array_foreach(content, k, item) {
 		const char *t = json_string_value(json_object_get(item, "type"));
+		snprintf(ipath, sizeof(ipath), "%s.content[%zu]", path, k);
 		if (azure_call_type(t)) {
-			char ipath[160];
-			snprintf(ipath, sizeof(ipath), "%s.content[%zu]", path, k);
 			if (azure_add_call(r, mi, item, ipath, (long)i, err, errlen) < 0)
 				return -1;
 			made_calls = true;
 		} else if (azure_result_type(t) && !res_item) {
 			res_item = item;
 			res_type = t;
-			res_k = k;
+			memcpy(res_path, ipath, sizeof res_path);
 		}
 	}
 	if (role != ROLE_TOOL && !res_item)
 		return made_calls;
-
-	struct run_msg *msg = loader_tool_output(r, mi, json_string_value(tcid), content);
-	if (res_item) {
-		msg->result = azure_result_value(res_item, res_type);
-		/* Responses-style outputs name their call on the item. */
-		if (!msg->answers_call_id) {
-			json_t *iid;
-			char ipath[160];
-			snprintf(ipath, sizeof(ipath), "%s.content[%zu]", path, res_k);
-			if (azure_id_of(res_item, false, &iid, ipath, err, errlen) < 0)
-				return -1;
-			msg->answers_call_id = json_string_value(iid);
-		}
-	}
-	if (azure_result_failed(msg->result))
-		loader_mark_failed(msg, json_string_value(msg->result));
-	if (!msg->answers_call_id)
-		msg->unmatched_result = true;
+	if (azure_load_result(r, mi, content, tcid, res_item, res_type, res_path, err, errlen) < 0)
+		return -1;
 	return made_calls;
 }
 

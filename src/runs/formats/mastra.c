@@ -177,6 +177,49 @@ static bool id_in(json_t *id, json_t *const *ids, size_t n)
 	return false;
 }
 
+/* The tool-invocation parts (P) of a 1.x message, in order, and the
+ * truthy toolCallIds among them. -1 on a null part. */
+struct parts_1x {
+	json_t **inv, **ids;
+	size_t ninv, nids;
+};
+
+static int collect_parts_1x(json_t *parts, long mi, struct parts_1x *out, char *err,
+                            size_t errlen)
+{
+	size_t n = parts ? json_array_size(parts) : 0;
+	out->inv = calloc(n + 1, sizeof(*out->inv));
+	out->ids = calloc(n + 1, sizeof(*out->ids));
+	out->ninv = out->nids = 0;
+	for (size_t i = 0; i < n; i++) {
+		json_t *part = json_array_get(parts, i);
+		if (json_is_null(part)) {
+			snprintf(err, errlen, "output[%ld].content.parts[%zu]: null part", mi, i);
+			return -1;
+		}
+		const char *type = json_string_value(json_object_get(part, "type"));
+		if (!type || strcmp(type, "tool-invocation") != 0)
+			continue;
+		json_t *inv = json_object_get(part, "toolInvocation");
+		if (!inv || json_is_null(inv))
+			continue;
+		out->inv[out->ninv++] = inv;
+		json_t *id = json_object_get(inv, "toolCallId");
+		if (json_truthy(id))
+			out->ids[out->nids++] = id;
+	}
+	return 0;
+}
+
+/* A legacy invocation is emitted unless a part carries its id. */
+static void emit_legacy(struct run *r, size_t msg, json_t *legacy, size_t k,
+                        const struct parts_1x *p, long mi, long *out_idx)
+{
+	json_t *l = json_array_get(legacy, k);
+	if (!json_is_null(l) && !id_in(json_object_get(l, "toolCallId"), p->ids, p->nids))
+		add_invocation(r, msg, l, mi, (*out_idx)++);
+}
+
 /* Merges content.toolInvocations (L) and tool-invocation parts (P) of one
  * 1.x message the way Mastra does: part versions win, legacy-only calls
  * keep their place between anchors, and leftovers go after all parts. */
@@ -195,39 +238,17 @@ static int merge_1x(struct run *r, size_t msg, json_t *m, long mi, char *err, si
 		snprintf(err, errlen, "output[%ld].content.parts: not a list", mi);
 		return -1;
 	}
-	size_t nl = legacy ? json_array_size(legacy) : 0;
-	size_t np_all = parts ? json_array_size(parts) : 0;
-	json_t **P = calloc(np_all + 1, sizeof(*P));
-	json_t **part_ids = calloc(np_all + 1, sizeof(*part_ids));
-	size_t np = 0, nids = 0;
-	for (size_t i = 0; i < np_all; i++) {
-		json_t *part = json_array_get(parts, i);
-		if (json_is_null(part)) {
-			free(P);
-			free(part_ids);
-			snprintf(err, errlen, "output[%ld].content.parts[%zu]: null part", mi, i);
-			return -1;
-		}
-		const char *type = json_string_value(json_object_get(part, "type"));
-		if (!type || strcmp(type, "tool-invocation") != 0)
-			continue;
-		json_t *inv = json_object_get(part, "toolInvocation");
-		if (!inv || json_is_null(inv))
-			continue;
-		P[np++] = inv;
-		json_t *id = json_object_get(inv, "toolCallId");
-		if (json_truthy(id))
-			part_ids[nids++] = id;
+	struct parts_1x p;
+	if (collect_parts_1x(parts, mi, &p, err, errlen) < 0) {
+		free(p.inv);
+		free(p.ids);
+		return -1;
 	}
+	size_t nl = legacy ? json_array_size(legacy) : 0;
 	long out_idx = 0;
 	size_t li = 0;
-#define EMIT_LEGACY(k) do { \
-		json_t *L_ = json_array_get(legacy, (k)); \
-		if (!json_is_null(L_) && !id_in(json_object_get(L_, "toolCallId"), part_ids, nids)) \
-			add_invocation(r, msg, L_, mi, out_idx++); \
-	} while (0)
-	for (size_t pi = 0; pi < np; pi++) {
-		json_t *pid = json_object_get(P[pi], "toolCallId");
+	for (size_t pi = 0; pi < p.ninv; pi++) {
+		json_t *pid = json_object_get(p.inv[pi], "toolCallId");
 		long s = -1;
 		if (json_truthy(pid))
 			for (size_t k = 0; k < nl; k++) {      /* the last twin wins */
@@ -236,19 +257,16 @@ static int merge_1x(struct run *r, size_t msg, json_t *m, long mi, char *err, si
 					s = (long)k;
 			}
 		if (s >= 0 && (size_t)s >= li) {
-			while (li < (size_t)s) {
-				EMIT_LEGACY(li);
-				li++;
-			}
+			while (li < (size_t)s)
+				emit_legacy(r, msg, legacy, li++, &p, mi, &out_idx);
 			li++;
 		}
-		add_invocation(r, msg, P[pi], mi, out_idx++);
+		add_invocation(r, msg, p.inv[pi], mi, out_idx++);
 	}
 	for (; li < nl; li++)
-		EMIT_LEGACY(li);
-#undef EMIT_LEGACY
-	free(P);
-	free(part_ids);
+		emit_legacy(r, msg, legacy, li, &p, mi, &out_idx);
+	free(p.inv);
+	free(p.ids);
 	return 0;
 }
 
