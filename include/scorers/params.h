@@ -47,6 +47,9 @@ int  scorers_read(struct conf *cf, const struct conf_node *list, struct scorer_c
                   size_t *nout, scorer_id_check check, void *arg);
 void scorers_free(struct scorer_conf *list, size_t n);
 
+/* Whether the YAML gives the scorer this parameter (a literal or a reference). */
+bool scorer_param_given(const struct scorer_conf *sc, const char *name);
+
 /* Resolves a scorer's parameters for one run into a new JSON object. A
  * reference that finds nothing (and has no default) leaves its parameter
  * absent and is described in *unset (malloc'd, NULL when none). A

@@ -20,11 +20,21 @@ struct verdict {
 	bool passed;        /* score >= threshold */
 	json_t *details;    /* owned; scorer-specific, NULL when none */
 	char *message;      /* owned; skip reason or error text */
+	size_t lead;        /* bytes at the start of message that name where it came
+	                       from ("judge: "): outputs print the whole message, a
+	                       verdict row of the screen shows what follows */
 };
 
 void verdict_clear(struct verdict *v);
 void verdict_skip(struct verdict *v, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void verdict_error(struct verdict *v, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* An error whose message starts with `lead` ("judge: "), remembered as such. */
+void verdict_error_from(struct verdict *v, const char *lead, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* The message without its lead ("" when none). */
+const char *verdict_cause(const struct verdict *v);
+/* dst becomes a deep copy of src (dst is cleared first). */
+void verdict_copy(struct verdict *dst, const struct verdict *src);
 /* A score: passed when score >= threshold. Takes the details. */
 void verdict_ok(struct verdict *v, double threshold, double score, json_t *details);
 const char *verdict_status_name(enum verdict_status st);

@@ -188,7 +188,7 @@ void judge_job_take_reply(struct judge_job *job, const struct judge_reply *reply
 		return;
 	account(job, reply);
 	if (reply->error || !reply->text) {
-		verdict_error(&job->v, "judge: %s", reply->error ? reply->error : "no answer");
+		verdict_error_from(&job->v, "judge: ", "%s", reply->error ? reply->error : "no answer");
 		job->v.details = json_object();
 		if (reply->http_status)
 			json_object_set_new(job->v.details, "http_status", json_integer(reply->http_status));
@@ -209,7 +209,7 @@ void judge_job_take_reply(struct judge_job *job, const struct judge_reply *reply
 		build_user(job, err);
 		return;
 	}
-	verdict_error(&job->v, "judge: unusable answer after a retry: %s", err);
+	verdict_error_from(&job->v, "judge: ", "unusable answer after a retry: %s", err);
 	job->v.details = json_object();
 	json_object_set_new(job->v.details, "error", json_string(err));
 	json_object_set_new(job->v.details, "step", json_integer(job->step));
@@ -228,18 +228,10 @@ void judge_job_verdict(const struct judge_job *job, struct verdict *out)
 {
 	memset(out, 0, sizeof *out);
 	if (!job->done) {
-		verdict_error(out, "judge: not finished");
+		verdict_error_from(out, "judge: ", "not finished");
 		return;
 	}
-	out->status = job->v.status;
-	out->score = job->v.score;
-	out->passed = job->v.passed;
-	out->details = job->v.details ? json_deep_copy(job->v.details) : NULL;
-	if (job->v.message) {
-		struct strbuf sb = STRBUF_INIT;
-		strbuf_addstr(&sb, job->v.message);
-		out->message = strbuf_detach(&sb);
-	}
+	verdict_copy(out, &job->v);
 }
 
 void judge_job_set_verdict(struct judge_job *job, const struct verdict *v)
@@ -249,15 +241,22 @@ void judge_job_set_verdict(struct judge_job *job, const struct verdict *v)
 		job->ops->free(job->st);
 		job->st = NULL;
 	}
-	verdict_clear(&job->v);
-	job->v.status = v->status;
-	job->v.score = v->score;
-	job->v.passed = v->passed;
-	job->v.details = v->details ? json_deep_copy(v->details) : NULL;
-	if (v->message) {
-		struct strbuf sb = STRBUF_INIT;
-		strbuf_addstr(&sb, v->message);
-		job->v.message = strbuf_detach(&sb);
-	}
+	verdict_copy(&job->v, v);
 	job->done = true;
+}
+
+/* A failure from outside (cancelled, a request that could not be built) is
+ * an answer with an error, which the job already turns into an error
+ * verdict that names it. */
+void judge_job_fail(struct judge_job *job, const char *why)
+{
+	if (!job || job->done)
+		return;
+	struct judge_reply r = {
+		.text = NULL,
+		.error = why ? why : "failed",
+		.prompt_tokens = -1,
+		.completion_tokens = -1,
+	};
+	judge_job_take_reply(job, &r);
 }

@@ -51,12 +51,7 @@ void review_judge_done(struct review *rv, size_t entry, size_t judge, const stru
 	struct judge_cell *c = review_judge_cell(rv, entry, judge);
 	if (!c)
 		return;
-	verdict_clear(&c->v);
-	c->v.status = v->status;
-	c->v.score = v->score;
-	c->v.passed = v->passed;
-	c->v.details = v->details ? json_deep_copy(v->details) : NULL;
-	c->v.message = v->message ? xstrdup(v->message) : NULL;
+	verdict_copy(&c->v, v);
 	c->state = JUDGE_DONE;
 }
 

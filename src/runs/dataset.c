@@ -472,7 +472,7 @@ json_t *dataset_parse(struct dataset *ds, const struct record_ref *rec, char *er
 	json_error_t jerr;
 	const char *text = f->data + rec->off;
 	json_t *v = json_loadb(text, rec->len, 0, &jerr);
-	if (!v && (strstr(jerr.text, "UTF-8") || strstr(jerr.text, "unable to decode byte"))) {
+	if (!v && json_error_code(&jerr) == json_error_invalid_utf8) {
 		size_t n;
 		char *fixed = utf8_repair(text, rec->len, &n);
 		v = json_loadb(fixed, n, 0, &jerr);

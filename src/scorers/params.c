@@ -320,7 +320,7 @@ void scorers_free(struct scorer_conf *list, size_t n)
 	free(list);
 }
 
-static bool params_has(const struct scorer_conf *sc, const char *name)
+bool scorer_param_given(const struct scorer_conf *sc, const char *name)
 {
 	for (size_t i = 0; i < sc->nparams; i++)
 		if (strcmp(sc->params[i].name, name) == 0)
@@ -337,7 +337,7 @@ json_t *scorer_resolve_params(const struct scorer_conf *sc, json_t *record, json
 	if (!out)
 		abort();
 	for (const struct param_spec *ps = sc->ops ? sc->ops->params : NULL; ps && ps->name; ps++)
-		if (ps->deflt && !params_has(sc, ps->name))
+		if (ps->deflt && !scorer_param_given(sc, ps->name))
 			json_object_set_new(out, ps->name, json_loads(ps->deflt, JSON_DECODE_ANY, NULL));
 	if (unset)
 		*unset = NULL;

@@ -54,7 +54,12 @@ static void wi_score(const struct scorer_conf *sc, const struct run *r, json_t *
 {
 	const char *in = json_string_value(json_object_get(params, "input"));
 	const char *outp = json_string_value(json_object_get(params, "output"));
-	if (unset && (!in || !outp) && (strstr(unset, "input:") || strstr(unset, "output:"))) {
+	/* A reference given for input or output that found nothing skips the
+	 * run; only an input or output not configured at all falls back to
+	 * the run's own texts. */
+	bool input_unset = !json_object_get(params, "input") && scorer_param_given(sc, "input");
+	bool output_unset = !json_object_get(params, "output") && scorer_param_given(sc, "output");
+	if (unset && (input_unset || output_unset)) {
 		verdict_skip(out, "%s", unset);
 		return;
 	}

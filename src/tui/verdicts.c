@@ -211,9 +211,7 @@ static void verdict_human_cell(const struct tui *t, const struct review_row *row
 		snprintf(c->human, sizeof c->human, "\xe2\x9c\x8e %s", c->hnum);         /* ✎ */
 	if (!c->d && row->state == ROW_READY && row->kind == ROW_JUDGE &&
 	    row->v->status == VERDICT_ERROR && row->v->message) {
-		const char *m = row->v->message;
-		if (!strncmp(m, "judge: ", 7))
-			m += 7;
+		const char *m = verdict_cause(row->v);
 		draw_text_cut(y, x, r->x + r->w - x, m, strlen(m), sel ? base : screen_attr(t, SLOT_ERROR));
 		return;
 	}

@@ -51,6 +51,41 @@ void verdict_error(struct verdict *v, const char *fmt, ...)
 	v->status = VERDICT_ERROR;
 }
 
+void verdict_error_from(struct verdict *v, const char *lead, const char *fmt, ...)
+{
+	verdict_clear(v);
+	va_list ap;
+	va_start(ap, fmt);
+	char *cause = vformat(fmt, ap);
+	va_end(ap);
+	if (asprintf(&v->message, "%s%s", lead, cause ? cause : "") < 0)
+		v->message = NULL;
+	else
+		v->lead = strlen(lead);
+	free(cause);
+	v->status = VERDICT_ERROR;
+}
+
+const char *verdict_cause(const struct verdict *v)
+{
+	if (!v->message)
+		return "";
+	return v->message + (v->lead <= strlen(v->message) ? v->lead : 0);
+}
+
+void verdict_copy(struct verdict *dst, const struct verdict *src)
+{
+	verdict_clear(dst);
+	dst->status = src->status;
+	dst->score = src->score;
+	dst->passed = src->passed;
+	dst->details = src->details ? json_deep_copy(src->details) : NULL;
+	if (src->message) {
+		dst->message = strdup(src->message);
+		dst->lead = dst->message ? src->lead : 0;
+	}
+}
+
 void verdict_ok(struct verdict *v, double threshold, double score, json_t *details)
 {
 	verdict_clear(v);
