@@ -10,6 +10,7 @@
 #include <jansson.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <string.h>
 
 #include "conf/conf.h"
 #include "scorers/scorer.h"
@@ -47,8 +48,16 @@ int  scorers_read(struct conf *cf, const struct conf_node *list, struct scorer_c
                   size_t *nout, scorer_id_check check, void *arg);
 void scorers_free(struct scorer_conf *list, size_t n);
 
-/* Whether the YAML gives the scorer this parameter (a literal or a reference). */
-bool scorer_param_given(const struct scorer_conf *sc, const char *name);
+/* Whether the YAML gives the scorer this parameter (a literal or a
+ * reference). Inline so that a scorer asking it does not call back into the
+ * file that finds scorers in the table. */
+static inline bool scorer_param_given(const struct scorer_conf *sc, const char *name)
+{
+	for (size_t i = 0; i < sc->nparams; i++)
+		if (strcmp(sc->params[i].name, name) == 0)
+			return true;
+	return false;
+}
 
 /* Resolves a scorer's parameters for one run into a new JSON object. A
  * reference that finds nothing (and has no default) leaves its parameter

@@ -320,14 +320,6 @@ void scorers_free(struct scorer_conf *list, size_t n)
 	free(list);
 }
 
-bool scorer_param_given(const struct scorer_conf *sc, const char *name)
-{
-	for (size_t i = 0; i < sc->nparams; i++)
-		if (strcmp(sc->params[i].name, name) == 0)
-			return true;
-	return false;
-}
-
 json_t *scorer_resolve_params(const struct scorer_conf *sc, json_t *record, json_t *expected,
                               const char *expect_miss, char **unset)
 {
