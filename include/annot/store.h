@@ -14,8 +14,8 @@
  * A store must not be used across fork(): the child would share the
  * parent's lock, so each process opens its own.
  */
-#ifndef TCR_ANNOT_H
-#define TCR_ANNOT_H
+#ifndef TCR_ANNOT_STORE_H
+#define TCR_ANNOT_STORE_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -1,6 +1,6 @@
 /* cli.h - subcommands and what they share (config lookup, the demo). */
-#ifndef TCR_CLI_H
-#define TCR_CLI_H
+#ifndef TCR_CLI_CLI_H
+#define TCR_CLI_CLI_H
 
 #include <stdbool.h>
 #include "config/config.h"

@@ -1,6 +1,6 @@
 /* report.h - how `tcreview score` writes verdicts: one writer per format. */
-#ifndef TCR_REPORT_H
-#define TCR_REPORT_H
+#ifndef TCR_CLI_REPORT_H
+#define TCR_CLI_REPORT_H
 
 #include <stdio.h>
 #include "config/config.h"

@@ -4,8 +4,8 @@
  * Parsed with libyaml (conf/). Every error is reported as
  * FILE:LINE:COLUMN: message before any work starts (the caller exits with
  * status 2). */
-#ifndef TCR_CONFIG_H
-#define TCR_CONFIG_H
+#ifndef TCR_CONFIG_CONFIG_H
+#define TCR_CONFIG_CONFIG_H
 
 #include <jansson.h>
 #include <stdbool.h>

@@ -12,8 +12,8 @@
  *       judge_job_take_reply(job, reply)         -> parsed, or retry once
  *   judge_job_verdict(job, &verdict)
  */
-#ifndef TCR_JUDGE_H
-#define TCR_JUDGE_H
+#ifndef TCR_JUDGE_JUDGE_H
+#define TCR_JUDGE_JUDGE_H
 
 #include <jansson.h>
 #include <stdbool.h>

@@ -16,8 +16,8 @@
  * pasted as is; the result is never scanned again, so a value that itself
  * holds "{{input}}" stays literal. Braces that do not form a placeholder
  * ("{{" followed by anything but a name and "}}") are ordinary text. */
-#ifndef TCR_PROMPT_H
-#define TCR_PROMPT_H
+#ifndef TCR_JUDGE_PROMPT_H
+#define TCR_JUDGE_PROMPT_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -8,8 +8,8 @@
  *     accept: [a, Enter]
  *     next-unreviewed: C-n
  */
-#ifndef TCR_KEYMAP_H
-#define TCR_KEYMAP_H
+#ifndef TCR_REVIEW_KEYMAP_H
+#define TCR_REVIEW_KEYMAP_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -7,8 +7,8 @@
  * which the event loop calls between keys; the list grows as it goes. The
  * run under the cursor is parsed on demand and kept, with others, in a
  * cache bounded in bytes. */
-#ifndef TCR_REVIEW_H
-#define TCR_REVIEW_H
+#ifndef TCR_REVIEW_SESSION_H
+#define TCR_REVIEW_SESSION_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -5,8 +5,8 @@
  * the pages they have passed so memory stays bounded by the largest record,
  * not by the file. A .json file is parsed whole: one run, or an array of
  * runs. */
-#ifndef TCR_DATASET_H
-#define TCR_DATASET_H
+#ifndef TCR_RUNS_DATASET_H
+#define TCR_RUNS_DATASET_H
 
 #include <jansson.h>
 #include <stdbool.h>

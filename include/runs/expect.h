@@ -1,6 +1,6 @@
 /* expect.h - per-task ground truth joined to runs by key fields. */
-#ifndef TCR_EXPECT_H
-#define TCR_EXPECT_H
+#ifndef TCR_RUNS_EXPECT_H
+#define TCR_RUNS_EXPECT_H
 
 #include <jansson.h>
 #include <stddef.h>

@@ -3,8 +3,8 @@
  * One loader per file in src/runs/formats/, one line in the table in
  * src/runs/formats.c. Detection asks every loader how sure it is that a
  * record is its format and takes the most confident one. */
-#ifndef TCR_FORMAT_H
-#define TCR_FORMAT_H
+#ifndef TCR_RUNS_FORMAT_H
+#define TCR_RUNS_FORMAT_H
 
 #include <jansson.h>
 #include "runs/run.h"

@@ -8,8 +8,8 @@
  * Paths in error messages are JSON paths into the record, built as the
  * loaders walk it: "messages[3]", "traj[2].tool_calls[0].function". A
  * bare array of messages has the empty name, so its paths read "[3]". */
-#ifndef TCR_LOADER_H
-#define TCR_LOADER_H
+#ifndef TCR_RUNS_LOADER_H
+#define TCR_RUNS_LOADER_H
 
 #include <jansson.h>
 #include <stdbool.h>

@@ -5,8 +5,8 @@
  * field references and for showing the run verbatim). Strings are either
  * borrowed from the record (which the run holds a reference to) or copied
  * into the run's arena, so freeing a run is one call. */
-#ifndef TCR_RUN_H
-#define TCR_RUN_H
+#ifndef TCR_RUNS_RUN_H
+#define TCR_RUNS_RUN_H
 
 #include <jansson.h>
 #include <stdbool.h>

@@ -2,8 +2,8 @@
  *
  * Shared by `tcreview score` and the review screen so both show the same
  * verdicts for the same run. */
-#ifndef TCR_EVALUATE_H
-#define TCR_EVALUATE_H
+#ifndef TCR_SCORERS_EVALUATE_H
+#define TCR_SCORERS_EVALUATE_H
 
 #include "runs/expect.h"
 #include "runs/run.h"

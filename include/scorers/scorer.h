@@ -5,8 +5,8 @@
  * params.c reads them. They come from the YAML as literals or {from: PATH}
  * references resolved per run (params.h); the scorer receives them as one
  * JSON object in which an unset parameter is simply absent. */
-#ifndef TCR_SCORER_H
-#define TCR_SCORER_H
+#ifndef TCR_SCORERS_SCORER_H
+#define TCR_SCORERS_SCORER_H
 
 #include <jansson.h>
 #include <stdbool.h>

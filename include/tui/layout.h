@@ -1,7 +1,7 @@
 /* layout.h - where the panes go, as a pure function of the terminal size.
  * No curses: the layout is tested by describing its rectangles. */
-#ifndef TCR_LAYOUT_H
-#define TCR_LAYOUT_H
+#ifndef TCR_TUI_LAYOUT_H
+#define TCR_TUI_LAYOUT_H
 
 #include <stddef.h>
 

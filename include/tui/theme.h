@@ -8,8 +8,8 @@
  * bright-black .. bright-white, or 0..255. Attributes: bold, dim,
  * underline, reverse, standout, italic. `#` starts a comment. Slots a file
  * leaves out keep the built-in dark default. */
-#ifndef TCR_THEME_H
-#define TCR_THEME_H
+#ifndef TCR_TUI_THEME_H
+#define TCR_TUI_THEME_H
 
 #include <stdbool.h>
 #include <stddef.h>

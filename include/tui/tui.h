@@ -1,6 +1,6 @@
 /* tui.h - the review screen. Only src/tui/ includes curses. */
-#ifndef TCR_TUI_H
-#define TCR_TUI_H
+#ifndef TCR_TUI_TUI_H
+#define TCR_TUI_TUI_H
 
 #include <stdbool.h>
 #include <stddef.h>

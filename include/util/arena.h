@@ -3,8 +3,8 @@
  * A run's model (messages, calls, derived strings) is thrown away as a whole
  * when the run leaves the cache or the scorer loop moves on, so per-object
  * frees would only cost time. */
-#ifndef TCR_ARENA_H
-#define TCR_ARENA_H
+#ifndef TCR_UTIL_ARENA_H
+#define TCR_UTIL_ARENA_H
 
 #include <stddef.h>
 

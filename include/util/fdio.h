@@ -1,7 +1,7 @@
 /* fdio.h - the few descriptor operations the append-only files share:
  * taking a lock, writing a whole line, syncing it, each retried on EINTR. */
-#ifndef TCR_FDIO_H
-#define TCR_FDIO_H
+#ifndef TCR_UTIL_FDIO_H
+#define TCR_UTIL_FDIO_H
 
 #include <stddef.h>
 

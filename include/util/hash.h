@@ -1,6 +1,6 @@
 /* hash.h - small stable hashes for configuration and content keys. */
-#ifndef TCR_HASH_H
-#define TCR_HASH_H
+#ifndef TCR_UTIL_HASH_H
+#define TCR_UTIL_HASH_H
 
 #include <stddef.h>
 #include <stdint.h>

@@ -3,8 +3,8 @@
  * "info.task.actions[0].name", "_corpus.run_id", "messages[-1]" (negative
  * indexes count from the end). Used by {from: PATH} references, run ids and
  * the expectations join. */
-#ifndef TCR_JSONPATH_H
-#define TCR_JSONPATH_H
+#ifndef TCR_UTIL_JSONPATH_H
+#define TCR_UTIL_JSONPATH_H
 
 #include <jansson.h>
 #include <stdbool.h>

@@ -3,8 +3,8 @@
  * jansson prints reals with 17 significant digits and integral reals as
  * "1.0"; results must read like the JavaScript scorers they mirror ("1",
  * "0.67"), so every line we emit goes through this writer. */
-#ifndef TCR_JSONW_H
-#define TCR_JSONW_H
+#ifndef TCR_UTIL_JSONW_H
+#define TCR_UTIL_JSONW_H
 
 #include <jansson.h>
 #include <stdbool.h>

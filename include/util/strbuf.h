@@ -1,6 +1,6 @@
 /* strbuf.h - growable byte buffer for building output and messages. */
-#ifndef TCR_STRBUF_H
-#define TCR_STRBUF_H
+#ifndef TCR_UTIL_STRBUF_H
+#define TCR_UTIL_STRBUF_H
 
 #include <stddef.h>
 

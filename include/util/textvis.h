@@ -3,8 +3,8 @@
  * Transcripts carry control characters and whole escape sequences; sent
  * to a terminal they would recolour it, move the cursor or retitle the
  * window. Everything shown to a person goes through here first. */
-#ifndef TCR_TEXTVIS_H
-#define TCR_TEXTVIS_H
+#ifndef TCR_UTIL_TEXTVIS_H
+#define TCR_UTIL_TEXTVIS_H
 
 #include <stddef.h>
 #include <stdio.h>

@@ -17,8 +17,8 @@
  *
  * No curses here: the screen passes the results to curses' wide-character
  * calls (mvwaddnwstr and the like). */
-#ifndef TCR_WTEXT_H
-#define TCR_WTEXT_H
+#ifndef TCR_UTIL_WTEXT_H
+#define TCR_UTIL_WTEXT_H
 
 #include <stdbool.h>
 #include <stddef.h>

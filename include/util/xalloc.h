@@ -1,8 +1,8 @@
 /* xalloc.h - allocation that cannot fail quietly, and error messages into
  * a caller's buffer. Running out of memory ends the program with a message:
  * nothing here can do better, and a half-built run or decision is worse. */
-#ifndef TCR_XALLOC_H
-#define TCR_XALLOC_H
+#ifndef TCR_UTIL_XALLOC_H
+#define TCR_UTIL_XALLOC_H
 
 #include <stddef.h>
 

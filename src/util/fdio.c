@@ -1,4 +1,4 @@
-/* fdio.c - see fdio.h. */
+/* fdio.c - a lock, a whole write and a sync on a descriptor, each retried on EINTR. */
 #include "util/fdio.h"
 
 #include <errno.h>

@@ -1,4 +1,4 @@
-/* xalloc.c - see xalloc.h. */
+/* xalloc.c - allocation that ends the program with a message instead of failing quietly. */
 #include "util/xalloc.h"
 
 #include <stdarg.h>
