@@ -1,5 +1,6 @@
 /* fake_server.c - starting and stopping tests/fake_llm from a C test. */
 #include "fake_server.h"
+#include "test_files.h"
 
 #include <fcntl.h>
 #include <setjmp.h>
@@ -28,27 +29,6 @@ static const char *fake_llm_path(const char *argv0, char *buf, size_t n)
 		snprintf(buf, n, "%.*s/fake_llm", (int)(slash - argv0), argv0);
 	else
 		snprintf(buf, n, "./fake_llm");
-	return buf;
-}
-
-static char *slurp(const char *path)
-{
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		return NULL;
-	size_t cap = 4096, len = 0, n;
-	char *buf = malloc(cap);
-	assert_non_null(buf);
-	while ((n = fread(buf + len, 1, cap - len - 1, f)) > 0) {
-		len += n;
-		if (cap - len < 2) {
-			cap *= 2;
-			buf = realloc(buf, cap);
-			assert_non_null(buf);
-		}
-	}
-	buf[len] = '\0';
-	fclose(f);
 	return buf;
 }
 
@@ -89,7 +69,7 @@ void fake_server_start(struct fake_server *s, const char *argv0, const char *dir
 	assert_int_equal(fclose(f), 0);
 	spawn(s, fake, dir, spath, ppath);
 	for (int i = 0; i < 200; i++) {         /* 10 s at most */
-		char *p = slurp(ppath);
+		char *p = test_slurp(ppath);
 		s->port = p ? atoi(p) : 0;
 		free(p);
 		if (s->port > 0)
@@ -98,7 +78,7 @@ void fake_server_start(struct fake_server *s, const char *argv0, const char *dir
 			s->pid = 0;
 			char epath[320];
 			snprintf(epath, sizeof epath, "%s/server.err", dir);
-			char *e = slurp(epath);
+			char *e = test_slurp(epath);
 			print_error("%s", e ? e : "");
 			free(e);
 			fail_msg("fake_llm ended before it wrote its port");
@@ -127,7 +107,7 @@ void fake_server_stop(struct fake_server *s)
 
 size_t fake_server_requests(const struct fake_server *s)
 {
-	char *text = slurp(s->log);
+	char *text = test_slurp(s->log);
 	size_t n = 0;
 	for (const char *p = text; p && *p; p++)
 		n += *p == '\n';

@@ -24,6 +24,7 @@
 #include "util/clock.h"
 #include "../src/tui/tui_int.h"
 #include "fake_server.h"
+#include "test_files.h"
 
 static char dir[256];
 static const char *argv0 = "";
@@ -38,43 +39,16 @@ struct fixture {
 
 /* ---- files ------------------------------------------------------------- */
 
-static void write_file(const char *path, const char *text)
-{
-	FILE *f = fopen(path, "w");
-	assert_non_null(f);
-	fputs(text, f);
-	assert_int_equal(fclose(f), 0);
-}
-
-static char *slurp(const char *path)
-{
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		return NULL;
-	size_t cap = 4096, len = 0, n;
-	char *buf = malloc(cap);
-	while ((n = fread(buf + len, 1, cap - len - 1, f)) > 0) {
-		len += n;
-		if (cap - len < 2) {
-			cap *= 2;
-			buf = realloc(buf, cap);
-		}
-	}
-	buf[len] = '\0';
-	fclose(f);
-	return buf;
-}
-
 static void copy_data(const char *name)
 {
 	const char *src = getenv("TCR_SRCDIR");
 	char from[512], to[512];
 	snprintf(from, sizeof from, "%s/tests/data/%s", src && *src ? src : ".", name);
 	snprintf(to, sizeof to, "%s/%s", dir, name);
-	char *text = slurp(from);
+	char *text = test_slurp(from);
 	if (!text)
 		fail_msg("%s: cannot read (is TCR_SRCDIR set?)", from);
-	write_file(to, text);
+	test_write_file(to, text);
 	free(text);
 }
 
@@ -82,7 +56,7 @@ static void copy_data(const char *name)
  * 0) when it is there. */
 static size_t annot_lines(const struct fixture *fx, size_t want, char *line, size_t n)
 {
-	char *text = slurp(fx->annot);
+	char *text = test_slurp(fx->annot);
 	size_t count = 0;
 	if (line && n)
 		line[0] = '\0';
@@ -115,11 +89,11 @@ static void open_fixture(struct fixture *fx, const char *judges_yaml)
 	char cpath[320], *yaml, *runs[1], rpath[320], err[512];
 	snprintf(cpath, sizeof cpath, "%s/screen.yaml", dir);
 	if (judges_yaml) {
-		yaml = slurp(cpath);
+		yaml = test_slurp(cpath);
 		size_t n = strlen(yaml) + strlen(judges_yaml) + 1;
 		char *both = malloc(n);
 		snprintf(both, n, "%s%s", yaml, judges_yaml);
-		write_file(cpath, both);
+		test_write_file(cpath, both);
 		free(both);
 		free(yaml);
 	}
@@ -491,13 +465,7 @@ static int setup(void **s)
 		return -1;
 	setenv("OPENAI_API_KEY", "sk-test-handlers", 1);
 	setenv("TCR_NO_ANIMATION", "1", 1);
-	/* The fake is local: no proxy may come between. */
-	setenv("NO_PROXY", "127.0.0.1,localhost", 1);
-	setenv("no_proxy", "127.0.0.1,localhost", 1);
-	unsetenv("http_proxy");
-	unsetenv("HTTP_PROXY");
-	unsetenv("all_proxy");
-	unsetenv("ALL_PROXY");
+	test_local_only();
 	return 0;
 }
 

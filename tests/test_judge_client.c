@@ -35,6 +35,7 @@
 #include "judge/client.h"
 #include "runs/run.h"
 #include "fake_server.h"
+#include "test_files.h"
 
 #define KEY "sk-tcr-test-SECRET-0001"
 #define KEY_ENV "TCR_TEST_KEY"
@@ -141,34 +142,6 @@ void judge_job_verdict(const struct judge_job *job, struct verdict *out)
 
 static struct fake_server srv;
 
-static void write_file(const char *path, const char *text)
-{
-	FILE *f = fopen(path, "w");
-	assert_non_null(f);
-	fputs(text, f);
-	assert_int_equal(fclose(f), 0);
-}
-
-static char *slurp(const char *path)
-{
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		return NULL;
-	size_t cap = 4096, len = 0;
-	char *buf = malloc(cap);
-	size_t n;
-	while ((n = fread(buf + len, 1, cap - len - 1, f)) > 0) {
-		len += n;
-		if (cap - len < 2) {
-			cap *= 2;
-			buf = realloc(buf, cap);
-		}
-	}
-	buf[len] = '\0';
-	fclose(f);
-	return buf;
-}
-
 static void server_start(const char *script)
 {
 	fake_server_start(&srv, argv0, dir, script);
@@ -183,7 +156,7 @@ static void server_stop(void)
 static json_t *server_log(void)
 {
 	json_t *a = json_array();
-	char *text = slurp(srv.log);
+	char *text = test_slurp(srv.log);
 	if (!text)
 		return a;
 	for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n")) {
@@ -322,13 +295,7 @@ static int setup(void **st)
 	if (!mkdtemp(dir))
 		return -1;
 	setenv(KEY_ENV, KEY, 1);
-	/* The fake is local: no proxy may come between. */
-	setenv("NO_PROXY", "127.0.0.1,localhost", 1);
-	setenv("no_proxy", "127.0.0.1,localhost", 1);
-	unsetenv("http_proxy");
-	unsetenv("HTTP_PROXY");
-	unsetenv("all_proxy");
-	unsetenv("ALL_PROXY");
+	test_local_only();
 	memset(&srv, 0, sizeof srv);
 	return 0;
 }
@@ -845,7 +812,7 @@ static void test_azure_wire(void **st)
 
 static bool file_has(const char *path, const char *needle)
 {
-	char *t = slurp(path);
+	char *t = test_slurp(path);
 	assert_non_null(t);
 	bool has = strstr(t, needle) != NULL;
 	free(t);
@@ -970,7 +937,7 @@ static void test_cache(void **st)
 	verdict_clear(&e);
 	judge_cache_close(c);
 
-	char *text = slurp(path);
+	char *text = test_slurp(path);
 	const char *want =
 		"{\"v\":1,\"key\":\"%s\",\"run\":\"runs.jsonl:1\",\"judge\":\"appropriate\","
 		"\"model\":\"gpt-4o-mini\",\"prompt_hash\":\"2222222222222222\",\"at\":\"2026-12-01T09:30:00Z\","
@@ -1040,7 +1007,7 @@ static void test_ca_file(void **st)
 	(void)st;
 	char path[320], err[512];
 	snprintf(path, sizeof path, "%s/ca.pem", dir);
-	write_file(path, "not a certificate\n");
+	test_write_file(path, "not a certificate\n");
 	struct judge_client_opts o = { .ca_file = path };
 	assert_null(judge_client_new(&o, err, sizeof err));
 	assert_non_null(strstr(err, "no PEM certificate"));
@@ -1050,7 +1017,7 @@ static void test_ca_file(void **st)
 	/* A well-formed file is taken (its certificates are checked by TLS
 	 * only when used; nothing here talks TLS). */
 	snprintf(path, sizeof path, "%s/ca.pem", dir);
-	write_file(path, "-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n");
+	test_write_file(path, "-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n");
 	struct judge_client *c = judge_client_new(&o, err, sizeof err);
 	if (!c)
 		fail_msg("%s", err);

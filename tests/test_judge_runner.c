@@ -21,6 +21,7 @@
 #include "runs/format.h"
 #include "runs/run.h"
 #include "fake_server.h"
+#include "test_files.h"
 
 static const char *argv0;
 static char dir[64];
@@ -40,17 +41,8 @@ static void copy_runs(void)
 	char src[512];
 	const char *top = getenv("TCR_SRCDIR");
 	snprintf(src, sizeof src, "%s/tests/data/screen-runs.jsonl", top && *top ? top : ".");
-	FILE *in = fopen(src, "rb");
-	assert_non_null(in);
 	snprintf(runs_path, sizeof runs_path, "%s/runs.jsonl", dir);
-	FILE *out = fopen(runs_path, "wb");
-	assert_non_null(out);
-	char buf[4096];
-	size_t n;
-	while ((n = fread(buf, 1, sizeof buf, in)) > 0)
-		fwrite(buf, 1, n, out);
-	fclose(in);
-	assert_int_equal(fclose(out), 0);
+	test_copy_file(src, runs_path);
 }
 
 /* The run on a line of the copied runs. */
@@ -113,11 +105,8 @@ static int group_setup(void **state)
 	(void)state;
 	const char *top = getenv("TCR_SRCDIR");
 	judge_set_datadir(top && *top ? top : ".");
-	unsetenv("http_proxy");
-	unsetenv("HTTP_PROXY");
+	test_local_only();
 	unsetenv("OPENAI_BASE_URL");
-	setenv("no_proxy", "*", 1);
-	setenv("NO_PROXY", "*", 1);
 	setenv("OPENAI_API_KEY", "sk-tcr-runner-test-0001", 1);
 	snprintf(dir, sizeof dir, "/tmp/tcr-runner-XXXXXX");
 	if (!mkdtemp(dir))
