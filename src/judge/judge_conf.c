@@ -20,20 +20,6 @@
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
-static void hash_add(uint64_t *h, const char *s)
-{
-	*h = hash_fnv1a(s, strlen(s), *h);
-}
-
-static void hash_json(uint64_t *h, const json_t *v)
-{
-	char *s = json_dumps(v, JSON_COMPACT | JSON_SORT_KEYS | JSON_ENCODE_ANY);
-	if (!s)
-		abort();
-	hash_add(h, s);
-	free(s);
-}
-
 /* ---- judges ------------------------------------------------------------ */
 
 #define JUDGE_KEYS "id, rubric, model, base_url, endpoint, api_version, api_key_env, tools, " \
@@ -228,28 +214,28 @@ static void judge_hash(struct judge_conf *j)
 {
 	uint64_t h = HASH_FNV_SEED;
 	char num[128];
-	hash_add(&h, "rubric=");
-	hash_add(&h, j->rubric->name);
-	hash_add(&h, "\nmodel=");
-	hash_add(&h, j->model);
+	hash_add_str(&h, "rubric=");
+	hash_add_str(&h, j->rubric->name);
+	hash_add_str(&h, "\nmodel=");
+	hash_add_str(&h, j->model);
 	snprintf(num, sizeof num, "\nprovider=%s%d", judge_provider_prefix(j->provider), (int)j->provider);
-	hash_add(&h, num);
-	hash_add(&h, "\nbase_url=");
-	hash_add(&h, j->base_url ? j->base_url : "");
-	hash_add(&h, "\nendpoint=");
-	hash_add(&h, j->endpoint ? j->endpoint : "");
-	hash_add(&h, "\napi_version=");
-	hash_add(&h, j->api_version ? j->api_version : "");
-	hash_add(&h, "\ntools=");
+	hash_add_str(&h, num);
+	hash_add_str(&h, "\nbase_url=");
+	hash_add_str(&h, j->base_url ? j->base_url : "");
+	hash_add_str(&h, "\nendpoint=");
+	hash_add_str(&h, j->endpoint ? j->endpoint : "");
+	hash_add_str(&h, "\napi_version=");
+	hash_add_str(&h, j->api_version ? j->api_version : "");
+	hash_add_str(&h, "\ntools=");
 	if (j->tools)
-		hash_json(&h, j->tools);
+		hash_add_json(&h, j->tools);
 	else
-		hash_add(&h, "from-run");
+		hash_add_str(&h, "from-run");
 	snprintf(num, sizeof num, "\nthreshold=%.17g\nscale=%.17g..%.17g\nprompt=", j->threshold,
 	         j->scale_min, j->scale_max);
-	hash_add(&h, num);
-	hash_add(&h, j->prompt_hash);
-	hash_add(&h, "\n");
+	hash_add_str(&h, num);
+	hash_add_str(&h, j->prompt_hash);
+	hash_add_str(&h, "\n");
 	hash_hex(h, j->hash);
 }
 

@@ -132,20 +132,6 @@ static void known_list(struct strbuf *sb, const struct scorer_ops *ops)
 	}
 }
 
-static void hash_add(uint64_t *h, const char *s)
-{
-	*h = hash_fnv1a(s, strlen(s), *h);
-}
-
-static void hash_json(uint64_t *h, const json_t *v)
-{
-	char *s = json_dumps(v, JSON_COMPACT | JSON_SORT_KEYS | JSON_ENCODE_ANY);
-	if (!s)
-		abort();
-	hash_add(h, s);
-	free(s);
-}
-
 /* FNV-1a over a canonical text of what decides a verdict: the type, each
  * parameter in the order written and the threshold. The id is left out so
  * that renaming a scorer keeps its cached verdicts. */
@@ -154,27 +140,27 @@ static void scorer_hash(struct scorer_conf *sc)
 	uint64_t h = HASH_FNV_SEED;
 	char num[64];
 
-	hash_add(&h, "type=");
-	hash_add(&h, sc->ops->type);
-	hash_add(&h, "\n");
+	hash_add_str(&h, "type=");
+	hash_add_str(&h, sc->ops->type);
+	hash_add_str(&h, "\n");
 	for (size_t i = 0; i < sc->nparams; i++) {
 		const struct param *p = &sc->params[i];
-		hash_add(&h, p->name);
-		hash_add(&h, "=");
+		hash_add_str(&h, p->name);
+		hash_add_str(&h, "=");
 		if (!p->from) {
-			hash_json(&h, p->literal);
+			hash_add_json(&h, p->literal);
 		} else {
 			json_t *ref = json_object();
 			json_object_set_new(ref, "from", json_string(p->from));
 			if (p->deflt)
 				json_object_set(ref, "default", p->deflt);
-			hash_json(&h, ref);
+			hash_add_json(&h, ref);
 			json_decref(ref);
 		}
-		hash_add(&h, "\n");
+		hash_add_str(&h, "\n");
 	}
 	snprintf(num, sizeof num, "threshold=%.17g\n", sc->threshold);
-	hash_add(&h, num);
+	hash_add_str(&h, num);
 	hash_hex(h, sc->hash);
 }
 

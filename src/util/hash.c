@@ -3,6 +3,7 @@
 #include "util/hash.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 uint64_t hash_fnv1a(const void *data, size_t n, uint64_t seed)
@@ -23,6 +24,20 @@ uint64_t hash_fnv1a_part(uint64_t h, const char *part)
 	if (part)
 		h = hash_fnv1a(part, strlen(part) + 1, h);
 	return h;
+}
+
+void hash_add_str(uint64_t *h, const char *s)
+{
+	*h = hash_fnv1a(s, strlen(s), *h);
+}
+
+void hash_add_json(uint64_t *h, const json_t *v)
+{
+	char *s = json_dumps(v, JSON_COMPACT | JSON_SORT_KEYS | JSON_ENCODE_ANY);
+	if (!s)
+		abort();
+	hash_add_str(h, s);
+	free(s);
 }
 
 void hash_hex(uint64_t h, char out[17])

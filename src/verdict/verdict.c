@@ -31,24 +31,27 @@ static char *vformat(const char *fmt, va_list ap)
 	return s;
 }
 
-void verdict_skip(struct verdict *v, const char *fmt, ...)
+static void vset(struct verdict *v, enum verdict_status st, const char *fmt, va_list ap)
 {
 	verdict_clear(v);
+	v->message = vformat(fmt, ap);
+	v->status = st;
+}
+
+void verdict_skip(struct verdict *v, const char *fmt, ...)
+{
 	va_list ap;
 	va_start(ap, fmt);
-	v->message = vformat(fmt, ap);
+	vset(v, VERDICT_SKIPPED, fmt, ap);
 	va_end(ap);
-	v->status = VERDICT_SKIPPED;
 }
 
 void verdict_error(struct verdict *v, const char *fmt, ...)
 {
-	verdict_clear(v);
 	va_list ap;
 	va_start(ap, fmt);
-	v->message = vformat(fmt, ap);
+	vset(v, VERDICT_ERROR, fmt, ap);
 	va_end(ap);
-	v->status = VERDICT_ERROR;
 }
 
 void verdict_error_from(struct verdict *v, const char *lead, const char *fmt, ...)
