@@ -20,14 +20,11 @@
 #include "judge/runner.h"
 #include "runs/format.h"
 #include "runs/run.h"
-#include "fake_server.h"
+#include "judge_fixture.h"
 #include "test_files.h"
 
 static const char *argv0;
-static char dir[64];
-static char runs_path[128];
-static struct fake_server srv;
-static struct config cfg;
+static struct judge_fixture fx;
 
 /* en-pass answers 4; ja-fail gets a refusal that is not retried. */
 static const char script[] =
@@ -36,19 +33,10 @@ static const char script[] =
 	"  \"body\": {\"error\": {\"message\": \"bad request\"}}}"
 	"], \"default\": {\"content\": {\"score\": 4, \"reason\": \"fine\", \"status\": \"completed\"}}}";
 
-static void copy_runs(void)
-{
-	char src[512];
-	const char *top = getenv("TCR_SRCDIR");
-	snprintf(src, sizeof src, "%s/tests/data/screen-runs.jsonl", top && *top ? top : ".");
-	snprintf(runs_path, sizeof runs_path, "%s/runs.jsonl", dir);
-	test_copy_file(src, runs_path);
-}
-
 /* The run on a line of the copied runs. */
 static struct run *run_at(int line)
 {
-	FILE *f = fopen(runs_path, "r");
+	FILE *f = fopen(fx.runs_path, "r");
 	assert_non_null(f);
 	char *text = NULL;
 	size_t cap = 0;
@@ -59,7 +47,7 @@ static struct run *run_at(int line)
 	json_t *rec = json_loads(text, 0, &je);
 	free(text);
 	assert_non_null(rec);
-	struct run *r = run_new(rec, runs_path, (size_t)line, -1);
+	struct run *r = run_new(rec, fx.runs_path, (size_t)line, -1);
 	json_decref(rec);
 	char err[256];
 	assert_int_equal(format_load(r, format_find("openai-chat"), err, sizeof err), 0);
@@ -71,7 +59,7 @@ static struct run *run_at(int line)
 static char *cache_text(void)
 {
 	char path[256];
-	snprintf(path, sizeof path, "%s.judgements.jsonl", runs_path);
+	snprintf(path, sizeof path, "%s.judgements.jsonl", fx.runs_path);
 	FILE *f = fopen(path, "rb");
 	if (!f)
 		return NULL;
@@ -96,53 +84,20 @@ static size_t cache_lines(void)
 static void remove_cache(void)
 {
 	char path[256];
-	snprintf(path, sizeof path, "%s.judgements.jsonl", runs_path);
+	snprintf(path, sizeof path, "%s.judgements.jsonl", fx.runs_path);
 	unlink(path);
 }
 
 static int group_setup(void **state)
 {
 	(void)state;
-	const char *top = getenv("TCR_SRCDIR");
-	judge_set_datadir(top && *top ? top : ".");
-	test_local_only();
-	unsetenv("OPENAI_BASE_URL");
-	setenv("OPENAI_API_KEY", "sk-tcr-runner-test-0001", 1);
-	snprintf(dir, sizeof dir, "/tmp/tcr-runner-XXXXXX");
-	if (!mkdtemp(dir))
-		return -1;
-	copy_runs();
-	fake_server_start(&srv, argv0, dir, script);
-	char yaml[1024];
-	int n = snprintf(yaml, sizeof yaml,
-		"judges:\n"
-		"  - id: acc\n"
-		"    rubric: tool-call-accuracy-1to5\n"
-		"    model: openai/judge-model\n"
-		"    base_url: http://127.0.0.1:%d/v1\n"
-		"    max_retries: 0\n"
-		"    tools: [{name: get_order, description: looks an order up},"
-		" {name: track_parcel, description: tracks a parcel},"
-		" {name: refund_order, description: refunds an order}]\n", srv.port);
-	char err[1024];
-	if (config_load_string(&cfg, "t.yaml", dir, yaml, (size_t)n, err, sizeof err) < 0) {
-		fprintf(stderr, "%s\n", err);
-		return -1;
-	}
-	return 0;
+	return judge_fixture_setup(&fx, argv0, "runner", "sk-tcr-runner-test-0001", script);
 }
 
 static int group_teardown(void **state)
 {
 	(void)state;
-	fake_server_stop(&srv);
-	config_free(&cfg);
-	char cmd[256];
-	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-	if (system(cmd) != 0)
-		return -1;
-	judge_set_datadir(NULL);
-	return 0;
+	return judge_fixture_teardown(&fx);
 }
 
 struct answered {
@@ -212,11 +167,11 @@ static void test_miss_then_hit(void **st)
 {
 	(void)st;
 	remove_cache();
-	size_t asked0 = fake_server_requests(&srv);
+	size_t asked0 = fake_server_requests(&fx.srv);
 	struct run *run = run_at(1);
-	const struct judge_conf *j = &cfg.judges[0];
+	const struct judge_conf *j = &fx.cfg.judges[0];
 
-	struct judge_runner *r = runner(false, runs_path);
+	struct judge_runner *r = runner(false, fx.runs_path);
 	assert_null(judge_runner_cached(r, j, run));
 	struct answered a = { 0 };
 	struct judge_job *job;
@@ -226,7 +181,7 @@ static void test_miss_then_hit(void **st)
 	assert_int_equal(a.tag, 7);
 	assert_int_equal(a.cache_lines_then, 1);
 	assert_score(job, 4);
-	assert_int_equal(fake_server_requests(&srv), asked0 + 1);
+	assert_int_equal(fake_server_requests(&fx.srv), asked0 + 1);
 	assert_non_null(judge_runner_cached(r, j, run));
 	judge_job_free(job);
 	judge_runner_free(r);
@@ -235,7 +190,7 @@ static void test_miss_then_hit(void **st)
 	assert_null(strstr(text, "sk-tcr-runner-test-0001"));
 	free(text);
 
-	r = runner(false, runs_path);
+	r = runner(false, fx.runs_path);
 	char key[17];
 	assert_int_equal(judge_runner_prepare(r, j, run, &job, key), JUDGE_CACHED);
 	assert_true(judge_job_done(job));
@@ -244,7 +199,7 @@ static void test_miss_then_hit(void **st)
 	assert_int_equal(judge_runner_start(r, j, run, 1, on_done, &a, &job), JUDGE_CACHED);
 	judge_job_free(job);
 	assert_int_equal(a.n, 1);                   /* no callback for a hit */
-	assert_int_equal(fake_server_requests(&srv), asked0 + 1);
+	assert_int_equal(fake_server_requests(&fx.srv), asked0 + 1);
 	judge_runner_free(r);
 	run_free(run);
 }
@@ -255,8 +210,8 @@ static void test_refresh(void **st)
 	(void)st;
 	remove_cache();
 	struct run *run = run_at(1);
-	const struct judge_conf *j = &cfg.judges[0];
-	struct judge_runner *r = runner(false, runs_path);
+	const struct judge_conf *j = &fx.cfg.judges[0];
+	struct judge_runner *r = runner(false, fx.runs_path);
 	struct answered a = { 0 };
 	struct judge_job *job;
 	assert_int_equal(judge_runner_start(r, j, run, 1, on_done, &a, &job), JUDGE_ASKED);
@@ -264,13 +219,13 @@ static void test_refresh(void **st)
 	judge_job_free(job);
 	judge_runner_free(r);
 
-	size_t asked0 = fake_server_requests(&srv);
-	r = runner(true, runs_path);
+	size_t asked0 = fake_server_requests(&fx.srv);
+	r = runner(true, fx.runs_path);
 	assert_non_null(judge_runner_cached(r, j, run));   /* shown, but not used */
 	a.n = 0;
 	assert_int_equal(judge_runner_start(r, j, run, 1, on_done, &a, &job), JUDGE_ASKED);
 	drive(r, &a, 1);
-	assert_int_equal(fake_server_requests(&srv), asked0 + 1);
+	assert_int_equal(fake_server_requests(&fx.srv), asked0 + 1);
 	assert_int_equal(cache_lines(), 2);
 	judge_job_free(job);
 	judge_runner_free(r);
@@ -282,12 +237,12 @@ static void test_skip(void **st)
 {
 	(void)st;
 	remove_cache();
-	size_t asked0 = fake_server_requests(&srv);
+	size_t asked0 = fake_server_requests(&fx.srv);
 	struct run *run = run_at(5);                /* no-task: no calls */
-	struct judge_runner *r = runner(false, runs_path);
+	struct judge_runner *r = runner(false, fx.runs_path);
 	struct answered a = { 0 };
 	struct judge_job *job;
-	assert_int_equal(judge_runner_start(r, &cfg.judges[0], run, 1, on_done, &a, &job),
+	assert_int_equal(judge_runner_start(r, &fx.cfg.judges[0], run, 1, on_done, &a, &job),
 	                 JUDGE_SKIPPED);
 	struct verdict v;
 	judge_job_verdict(job, &v);
@@ -295,7 +250,7 @@ static void test_skip(void **st)
 	verdict_clear(&v);
 	judge_job_free(job);
 	assert_int_equal(a.n, 0);
-	assert_int_equal(fake_server_requests(&srv), asked0);
+	assert_int_equal(fake_server_requests(&fx.srv), asked0);
 	assert_int_equal(cache_lines(), 0);
 	judge_runner_free(r);
 	run_free(run);
@@ -307,10 +262,10 @@ static void test_error_not_cached(void **st)
 	(void)st;
 	remove_cache();
 	struct run *run = run_at(2);                /* ja-fail: the server refuses */
-	struct judge_runner *r = runner(false, runs_path);
+	struct judge_runner *r = runner(false, fx.runs_path);
 	struct answered a = { 0 };
 	struct judge_job *job;
-	assert_int_equal(judge_runner_start(r, &cfg.judges[0], run, 1, on_done, &a, &job),
+	assert_int_equal(judge_runner_start(r, &fx.cfg.judges[0], run, 1, on_done, &a, &job),
 	                 JUDGE_ASKED);
 	drive(r, &a, 1);
 	struct verdict v;
@@ -331,12 +286,12 @@ static void test_run_freed_before_answer(void **st)
 	(void)st;
 	remove_cache();
 	struct run *run = run_at(1);
-	struct judge_runner *r = runner(false, runs_path);
+	struct judge_runner *r = runner(false, fx.runs_path);
 	struct answered a = { 0 };
 	struct judge_job *job;
 	char key[17];
-	assert_int_equal(judge_runner_prepare(r, &cfg.judges[0], run, &job, key), JUDGE_TO_ASK);
-	judge_runner_submit(r, &cfg.judges[0], run, job, key, 3, on_done, &a);
+	assert_int_equal(judge_runner_prepare(r, &fx.cfg.judges[0], run, &job, key), JUDGE_TO_ASK);
+	judge_runner_submit(r, &fx.cfg.judges[0], run, job, key, 3, on_done, &a);
 	run_free(run);
 	drive(r, &a, 1);
 	assert_int_equal(cache_lines(), 1);
@@ -358,13 +313,13 @@ static void test_no_cache_for_stdin(void **st)
 	struct answered a = { 0 };
 	struct judge_job *job;
 	for (int i = 0; i < 2; i++) {
-		assert_int_equal(judge_runner_start(r, &cfg.judges[0], run, 1, on_done, &a, &job),
+		assert_int_equal(judge_runner_start(r, &fx.cfg.judges[0], run, 1, on_done, &a, &job),
 		                 JUDGE_ASKED);
 		drive(r, &a, i + 1);
 		assert_score(job, 4);
 		judge_job_free(job);
 	}
-	assert_null(judge_runner_cached(r, &cfg.judges[0], run));
+	assert_null(judge_runner_cached(r, &fx.cfg.judges[0], run));
 	assert_int_equal(cache_lines(), 0);
 	judge_runner_free(r);
 	run_free(run);
@@ -378,7 +333,7 @@ static void test_free_while_asking(void **st)
 	struct judge_runner *r = runner(true, "-");
 	struct answered a = { 0 };
 	struct judge_job *job;
-	assert_int_equal(judge_runner_start(r, &cfg.judges[0], run, 1, on_done, &a, &job),
+	assert_int_equal(judge_runner_start(r, &fx.cfg.judges[0], run, 1, on_done, &a, &job),
 	                 JUDGE_ASKED);
 	judge_runner_free(r);
 	assert_int_equal(a.n, 0);

@@ -20,14 +20,11 @@
 #include "judge/judge.h"
 #include "review/judging.h"
 #include "review/session.h"
-#include "fake_server.h"
+#include "judge_fixture.h"
 #include "test_files.h"
 
 static const char *argv0;
-static char dir[64];
-static char runs_path[128];
-static struct fake_server srv;
-static struct config cfg;
+static struct judge_fixture fx;
 
 /* zh-refund is answered late, so there is time to cancel it. */
 static const char script[] =
@@ -36,68 +33,26 @@ static const char script[] =
 	"  \"content\": {\"score\": 2, \"reason\": \"late\", \"status\": \"completed\"}}"
 	"], \"default\": {\"content\": {\"score\": 4, \"reason\": \"fine\", \"status\": \"completed\"}}}";
 
-static void copy_runs(void)
-{
-	char src[512];
-	const char *top = getenv("TCR_SRCDIR");
-	snprintf(src, sizeof src, "%s/tests/data/screen-runs.jsonl", top && *top ? top : ".");
-	snprintf(runs_path, sizeof runs_path, "%s/runs.jsonl", dir);
-	test_copy_file(src, runs_path);
-}
-
 static int group_setup(void **state)
 {
 	(void)state;
-	const char *top = getenv("TCR_SRCDIR");
-	judge_set_datadir(top && *top ? top : ".");
-	test_local_only();
-	unsetenv("OPENAI_BASE_URL");
-	setenv("OPENAI_API_KEY", "sk-tcr-judging-test-0001", 1);
 	setenv("TCR_FAKE_NOW", "2026-01-01T00:00:00Z", 1);
-	snprintf(dir, sizeof dir, "/tmp/tcr-judging-XXXXXX");
-	if (!mkdtemp(dir))
-		return -1;
-	copy_runs();
-	fake_server_start(&srv, argv0, dir, script);
-	char yaml[1024];
-	int n = snprintf(yaml, sizeof yaml,
-		"judges:\n"
-		"  - id: acc\n"
-		"    rubric: tool-call-accuracy-1to5\n"
-		"    model: openai/judge-model\n"
-		"    base_url: http://127.0.0.1:%d/v1\n"
-		"    max_retries: 0\n"
-		"    tools: [{name: get_order, description: looks an order up},"
-		" {name: track_parcel, description: tracks a parcel},"
-		" {name: refund_order, description: refunds an order}]\n", srv.port);
-	char err[1024];
-	if (config_load_string(&cfg, "t.yaml", dir, yaml, (size_t)n, err, sizeof err) < 0) {
-		fprintf(stderr, "%s\n", err);
-		return -1;
-	}
-	return 0;
+	return judge_fixture_setup(&fx, argv0, "judging", "sk-tcr-judging-test-0001", script);
 }
 
 static int group_teardown(void **state)
 {
 	(void)state;
-	fake_server_stop(&srv);
-	config_free(&cfg);
-	char cmd[256];
-	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-	if (system(cmd) != 0)
-		return -1;
-	judge_set_datadir(NULL);
-	return 0;
+	return judge_fixture_teardown(&fx);
 }
 
 static void open_session(struct review *rv, struct judging *jg)
 {
 	char err[512];
-	char *paths[] = { runs_path };
+	char *paths[] = { fx.runs_path };
 	char annot[160];
-	snprintf(annot, sizeof annot, "%s/annotations.jsonl", dir);
-	assert_int_equal(review_open(rv, &cfg, NULL, paths, 1, annot, "ann", err, sizeof err), 0);
+	snprintf(annot, sizeof annot, "%s/annotations.jsonl", fx.dir);
+	assert_int_equal(review_open(rv, &fx.cfg, NULL, paths, 1, annot, "ann", err, sizeof err), 0);
 	int n = 0;
 	while (review_step(rv, 0))
 		assert_true(++n < 1000);
@@ -182,7 +137,7 @@ static void test_ask_and_answer(void **st)
 	close_session(&rv, &jg);
 
 	/* Reopened, the verdict shows once the run is looked at, unasked. */
-	size_t asked = fake_server_requests(&srv);
+	size_t asked = fake_server_requests(&fx.srv);
 	open_session(&rv, &jg);
 	move_to_id(&rv, "en-pass");
 	entry = current_entry(&rv);
@@ -191,7 +146,7 @@ static void test_ask_and_answer(void **st)
 	c = review_judge_cell(&rv, entry, 0);
 	assert_int_equal(c->state, JUDGE_DONE);
 	assert_true(c->v.score == 4);
-	assert_int_equal(fake_server_requests(&srv), asked);
+	assert_int_equal(fake_server_requests(&fx.srv), asked);
 	close_session(&rv, &jg);
 }
 
@@ -261,7 +216,7 @@ static void test_unreadable_and_no_judges(void **st)
 
 	struct config none = { 0 };
 	char err[512];
-	char *paths[] = { runs_path };
+	char *paths[] = { fx.runs_path };
 	assert_int_equal(review_open(&rv, &none, NULL, paths, 1, NULL, "ann", err, sizeof err), 0);
 	assert_int_equal(judging_open(&jg, &rv, NULL, &note, err, sizeof err), 0);
 	assert_null(jg.runner);
