@@ -1,11 +1,23 @@
 /* store.h - the annotations file: every reviewer decision, append-only.
  *
- * One JSON object per line:
- *   {"v":1,"run","source","scorer","scorer_type","machine_score",
- *    "machine_passed","decision","score","reason","reviewer","at","config"}
+ * One JSON object per line (schema v2):
+ *   {"v":2,"run","source","run_hash","scorer","scorer_type","model",
+ *    "prompt_hash","machine_score","machine_passed","decision","score",
+ *    "reason","reviewer","blind","at","config"}
  * `decision` is accept, override, retract or note; `at` is ISO-8601 UTC;
- * `config` is the scorer configuration's hash. A note concerns the run, so
- * its scorer fields are null.
+ * `config` is the scorer configuration's hash; `run_hash` the SHA-256 (hex)
+ * of the run record's bytes when it was decided, so a label on a run that
+ * changed since is known to be stale; `model` and `prompt_hash` are a judge
+ * row's (null for a code scorer); `blind` is true when the reviewer decided
+ * without seeing the machine's verdict. A note concerns the run, so its
+ * scorer fields are null. Version 1 lines (no run_hash, model, prompt_hash
+ * or blind) read as before, with those fields absent.
+ *
+ * Several files may be read into one store (each reviewer may keep one):
+ * all are read and followed, the first is the one written to. Per (run,
+ * scorer, reviewer) the standing decision is replayed in each file's
+ * order; when two files both hold one for the same triple, the later `at`
+ * wins (the first file on a tie).
  *
  * Each decision is written as one whole line with one write() on an
  * O_APPEND descriptor under flock(), then fsync(), before annot_append
@@ -43,6 +55,11 @@ struct decision {
 	const char *reviewer;
 	const char *at;             /* ISO-8601 UTC, e.g. 2026-12-01T09:30:00Z */
 	const char *config;         /* scorer config hash; NULL for a note */
+	const char *run_hash;       /* 64 hex digits; NULL when unknown (v1 lines) */
+	const char *model;          /* a judge row's model ("openai/gpt-4o"); else NULL */
+	const char *prompt_hash;    /* a judge row's prompt hash; else NULL */
+	bool blind;                 /* decided with the machine's verdict hidden */
+	unsigned file;              /* index of the file it was read from (0: the written one) */
 };
 
 struct annot_store;
@@ -52,6 +69,10 @@ struct annot_store;
  * line after a crash, typically); everything before it is kept. Returns
  * NULL with "PATH: reason" in err when the file cannot be opened. */
 struct annot_store *annot_open(const char *path, char *err, size_t errlen);
+/* Opens several files into one store: paths[0] is created if missing and
+ * written to; the others must exist and are only read (and followed). */
+struct annot_store *annot_open_many(const char *const *paths, size_t npaths,
+                                    char *err, size_t errlen);
 void annot_close(struct annot_store *s);
 const char *annot_path(const struct annot_store *s);
 
@@ -77,7 +98,16 @@ const struct decision *annot_current(const struct annot_store *s, const char *ru
 const struct decision *annot_note(const struct annot_store *s, const char *run,
                                   const char *reviewer);
 
-/* How many decisions the file holds (all kinds, all reviewers). */
+/* How many decisions the files hold (all kinds, all reviewers). */
 size_t annot_count(const struct annot_store *s);
+
+/* Every reviewer with a decision in the files, sorted by name; valid
+ * until the next read or append (annot_refresh, annot_append). */
+size_t annot_reviewers(const struct annot_store *s, const char *const **out);
+
+/* Visits every standing accept or override (all runs, scorers and
+ * reviewers), in the order the triples first appeared. */
+void annot_each_current(const struct annot_store *s,
+                        void (*fn)(void *ctx, const struct decision *d), void *ctx);
 
 #endif

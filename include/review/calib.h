@@ -1,0 +1,131 @@
+/* calib.h - calibration figures: how far each machine verdict (a code
+ * scorer, a judge) agrees with the reviewers' labels, the reviewers with
+ * each other, code scorers with judges. Built from a review session once
+ * its runs are summarized (verdict cells, judge cells from the cache) and
+ * from its annotations; the calibration pane and `tcreview stats` show
+ * the same figures.
+ *
+ * For each criterion (a row: a scorer or judge id) every pair with common
+ * items is reported:
+ *   scorer:ID | judge:ID  vs  human (the consensus), and vs each human:NAME
+ *   human:A vs human:B for each reviewer pair, and "reviewers" (alpha over all)
+ *   scorer:ID vs judge:ID on pass/fail (restricted by the YAML's compare:)
+ * A figure that does not apply or is undefined has ok == false and, when
+ * undefined, a why. */
+#ifndef TCR_REVIEW_CALIB_H
+#define TCR_REVIEW_CALIB_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "verdict/scale.h"
+
+struct review;
+
+enum calib_kind {
+	CALIB_MACHINE_HUMAN,        /* "machine-human" */
+	CALIB_HUMAN_HUMAN,          /* "human-human" */
+	CALIB_REVIEWERS,            /* "reviewers": alpha over every reviewer, b none */
+	CALIB_CODE_JUDGE,           /* "code-judge" */
+};
+const char *calib_kind_name(enum calib_kind k);
+
+struct calib_fig {
+	bool ok;
+	double v;
+	const char *why;            /* static text when undefined; NULL when n/a */
+};
+
+struct calib_ci {
+	bool ok;
+	double lo, hi;
+};
+
+/* One item of a pair: the entry and each side's category and value. */
+struct calib_item {
+	size_t entry;
+	int cat_a, cat_b;           /* category indexes into labels[] */
+	double val_a, val_b;
+};
+
+#define CALIB_MAX_CATS 5
+
+struct calib_pair {
+	char criterion[128];
+	enum calib_kind kind;
+	struct scale span;
+	double threshold;
+	char a[160], b[160];        /* "scorer:ID", "judge:ID", "human", "human:NAME"; b "" for reviewers */
+	size_t n, ties, stale;
+	struct calib_fig agreement, kappa, kappa_quadratic, alpha, spearman, mae, within_one;
+	struct calib_fig tpr, tnr, precision, pass_rate, pass_rate_corrected;
+	struct calib_ci agreement_ci, kappa_ci, pass_rate_corrected_ci;
+	size_t ncats;               /* confusion: ncats x ncats, rows a, columns b */
+	const char *cat_names[CALIB_MAX_CATS];
+	size_t counts[CALIB_MAX_CATS * CALIB_MAX_CATS];
+	struct calib_item *items;   /* the n items, for filtering by a confusion cell */
+	const char *note;           /* why figures are missing, or NULL */
+};
+
+/* --judge A --judge B: both judges against the same human labels. */
+struct calib_compare {
+	char criterion_a[128], criterion_b[128];
+	size_t n;
+	struct calib_fig kappa_a, kappa_b, kappa_diff;
+	struct calib_ci kappa_diff_ci;      /* paired bootstrap */
+	size_t only_a, only_b;              /* McNemar's discordant counts */
+	double mcnemar_p;
+	size_t *one_agrees;                 /* entries where exactly one agrees with the human */
+	size_t none_agrees;
+	size_t n_one_agrees;
+	const char *note;
+};
+
+/* --sweep: a 1..5 or 0..1 judge at every threshold against human pass/fail. */
+struct calib_sweep_point {
+	double threshold;
+	size_t n;
+	struct calib_fig kappa, tpr, tnr;
+};
+struct calib_sweep {
+	char criterion[128];
+	struct calib_sweep_point *points;
+	size_t npoints;
+	size_t best;                        /* the point maximising kappa; npoints when none */
+};
+
+struct calib_opts {
+	bool include_stale;
+	size_t bootstrap;                   /* resamples; 0 = no intervals */
+	uint64_t seed;
+	const char *const *criteria;        /* only these rows; NULL = every row */
+	size_t ncriteria;
+	const char *const *reviewers;       /* only these reviewers; NULL = all */
+	size_t nreviewers;
+	const char *const *compare_judges;  /* --judge A --judge B (two or more) */
+	size_t ncompare_judges;
+	bool sweep;
+};
+
+struct calib {
+	struct calib_pair *pairs;
+	size_t npairs;
+	struct calib_compare *compares;
+	size_t ncompares;
+	struct calib_sweep *sweeps;
+	size_t nsweeps;
+	size_t stale_total;                 /* stale labels seen (left out unless include_stale) */
+	size_t labelled_runs;
+};
+
+/* Builds the figures from a session whose runs are all summarized.
+ * Returns 0, or -1 with a reason (an unknown criterion or judge id). */
+int  calib_build(struct calib *c, struct review *rv, const struct calib_opts *o,
+                 char *err, size_t errlen);
+void calib_free(struct calib *c);
+
+/* The machine-vs-human (consensus) pair of a criterion, or NULL. */
+const struct calib_pair *calib_find(const struct calib *c, const char *criterion);
+
+#endif

@@ -1,0 +1,57 @@
+/* labels.h - human labels: a reviewer's standing decision on a verdict row
+ * read as a score on the row's scale, and the consensus of reviewers.
+ *
+ * A label is the decision's score (accept = the machine's score) and
+ * passes by the row's threshold. Per (run, row, reviewer) the latest
+ * standing decision counts. A label whose run_hash differs from the run
+ * now loaded is stale: counted and shown, left out of figures unless
+ * asked for. The consensus is the majority for pass/fail, the median for
+ * 1..5 and 0..1 (an even count whose middle two differ on 1..5, or an even
+ * split on pass/fail, is a tie: no consensus, counted). */
+#ifndef TCR_REVIEW_LABELS_H
+#define TCR_REVIEW_LABELS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "annot/store.h"
+#include "verdict/scale.h"
+
+struct review;
+
+struct label {
+	const char *reviewer;
+	double score;
+	bool passed;
+	bool stale;
+	const struct decision *d;
+};
+
+#define LABELS_MAX 64
+
+/* The labels of every reviewer (or only those named, when reviewers is
+ * not NULL) on row `row` of entry `entry`, sorted by reviewer name.
+ * Returns how many were written to out (at most max). */
+size_t review_labels(struct review *rv, size_t entry, size_t row,
+                     const char *const *reviewers, size_t nreviewers,
+                     struct label *out, size_t max);
+
+enum consensus_result {
+	CONSENSUS_NONE,             /* no label */
+	CONSENSUS_OK,
+	CONSENSUS_TIE,
+};
+/* The consensus of labels on a span with a threshold; stale ones are
+ * left out unless include_stale. */
+enum consensus_result labels_consensus(const struct label *l, size_t n, const struct scale *span,
+                                       double threshold, bool include_stale, double *score,
+                                       bool *passed);
+
+/* The row's pass threshold (a scorer's threshold, a judge's). */
+double review_row_threshold(const struct review *rv, size_t row);
+
+/* Whether the entry's label by this reviewer... any label on the entry is
+ * stale (the filter "stale label"). */
+bool review_entry_has_stale(struct review *rv, size_t entry);
+
+#endif
