@@ -42,8 +42,9 @@ bool agree_spearman(const double *a, const double *b, size_t n, double *out, agr
 bool agree_mae(const double *a, const double *b, size_t n, double *out, agree_why *why);
 
 /* Krippendorff's alpha over units x raters: values[u * nraters + r] is
- * rater r's value for unit u, NaN (any non-finite value) when missing. Units with fewer than two
- * values are left out (they carry no pairs). Undefined when fewer than
+ * rater r's value for unit u, NaN (any non-finite value) when missing.
+ * Units with fewer than two values are left out (they carry no pairs).
+ * Undefined ("no unit rated twice") when fewer than
  * two pairable values remain or the expected disagreement is 0. The
  * ordinal metric ranks the distinct values present, weighting by their
  * frequencies (Krippendorff 2011); nominal compares values for equality;
