@@ -62,6 +62,18 @@ struct choice {
 	uint64_t seed;              /* the judged run's hash: where round-robin starts */
 };
 
+/* FNV-1a's last steps multiply by a prime that is 1 modulo small numbers,
+ * so its low residues hardly move between similar ids: mixed first
+ * (the finalizer of splitmix64). */
+static uint64_t mix(uint64_t h)
+{
+	h ^= h >> 30;
+	h *= 0xbf58476d1ce4e5b9ULL;
+	h ^= h >> 27;
+	h *= 0x94d049bb133111ebULL;
+	return h ^ (h >> 31);
+}
+
 static int by_tie(const void *a, const void *b)
 {
 	const struct cand *x = a, *y = b;
@@ -144,7 +156,7 @@ size_t judge_examples_pick(const struct judge_conf *j, const char *judged_id,
 	struct choice ch = {
 		.all = xcalloc(n ? n : 1, sizeof *ch.all), .out = out,
 		.k = (size_t)(e->k < JUDGE_EXAMPLES_MAX ? e->k : JUDGE_EXAMPLES_MAX),
-		.seed = hash_fnv1a_part(HASH_FNV_SEED, judged_id ? judged_id : ""),
+		.seed = mix(hash_fnv1a_part(HASH_FNV_SEED, judged_id ? judged_id : "")),
 	};
 	int nstrata = 2;
 	for (size_t i = 0; i < n; i++) {
@@ -152,7 +164,7 @@ size_t judge_examples_pick(const struct judge_conf *j, const char *judged_id,
 			continue;
 		struct cand *c = &ch.all[ch.n++];
 		c->c = &cands[i];
-		c->tie = hash_fnv1a_part(ch.seed, cands[i].run_id);
+		c->tie = mix(hash_fnv1a_part(ch.seed, cands[i].run_id));
 		c->stratum = stratum_of(j, &cands[i], &nstrata);
 	}
 	qsort(ch.all, ch.n, sizeof *ch.all, e->pick == PICK_RECENT ? by_time : by_tie);
