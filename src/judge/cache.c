@@ -304,6 +304,37 @@ int judge_cache_put(struct judge_cache *c, const char *key, const struct run *r,
 	return judge_cache_put_in(c, key, NULL, r, j, v, err, errlen);
 }
 
+/* The line of a verdict, its key and group (NULL: the key's own). */
+static void line_build(struct strbuf *sb, const char *key, const char *group,
+                       const struct run *r, const struct judge_conf *j, const struct verdict *v)
+{
+	char at[24];
+	now_iso(at);
+	strbuf_addstr(sb, "{\"v\":1");
+	put_str(sb, "key", key);
+	if (group)
+		put_str(sb, "group", group);
+	put_str(sb, "run", r ? r->id : NULL);
+	put_str(sb, "judge", j->id);
+	put_str(sb, "model", j->model);
+	put_str(sb, "prompt_hash", j->prompt_hash);
+	put_str(sb, "at", at);
+	const char *status = verdict_status_name(v->status);
+	strbuf_addstr(sb, ",\"verdict\":{\"status\":");
+	jsonw_string(sb, status, strlen(status));
+	strbuf_addstr(sb, ",\"score\":");
+	if (v->status == VERDICT_OK)
+		jsonw_number(sb, v->score);
+	else
+		strbuf_addstr(sb, "null");
+	strbuf_addf(sb, ",\"passed\":%s,\"details\":",
+	            v->status == VERDICT_OK ? (v->passed ? "true" : "false") : "null");
+	jsonw_value(sb, v->details);
+	put_str(sb, "error", v->status != VERDICT_OK ? v->message : NULL);
+	strbuf_addstr(sb, "}}");
+	provider_redact(j, sb->buf);
+}
+
 int judge_cache_put_in(struct judge_cache *c, const char *key, const char *group,
                        const struct run *r, const struct judge_conf *j, const struct verdict *v,
                        char *err, size_t errlen)
@@ -318,32 +349,8 @@ int judge_cache_put_in(struct judge_cache *c, const char *key, const char *group
 		set_err(err, errlen, "%s: the score is not a finite number", jsonl_log_path(c->log));
 		return -1;
 	}
-	char at[24];
-	now_iso(at);
 	struct strbuf sb = STRBUF_INIT;
-	strbuf_addstr(&sb, "{\"v\":1");
-	put_str(&sb, "key", key);
-	if (group)
-		put_str(&sb, "group", group);
-	put_str(&sb, "run", r ? r->id : NULL);
-	put_str(&sb, "judge", j->id);
-	put_str(&sb, "model", j->model);
-	put_str(&sb, "prompt_hash", j->prompt_hash);
-	put_str(&sb, "at", at);
-	const char *status = verdict_status_name(v->status);
-	strbuf_addstr(&sb, ",\"verdict\":{\"status\":");
-	jsonw_string(&sb, status, strlen(status));
-	strbuf_addstr(&sb, ",\"score\":");
-	if (v->status == VERDICT_OK)
-		jsonw_number(&sb, v->score);
-	else
-		strbuf_addstr(&sb, "null");
-	strbuf_addf(&sb, ",\"passed\":%s,\"details\":",
-	            v->status == VERDICT_OK ? (v->passed ? "true" : "false") : "null");
-	jsonw_value(&sb, v->details);
-	put_str(&sb, "error", v->status != VERDICT_OK ? v->message : NULL);
-	strbuf_addstr(&sb, "}}");
-	provider_redact(j, sb.buf);
+	line_build(&sb, key, group, r, j, v);
 
 	/* Memory gets the verdict as a reader of the file will. */
 	json_error_t je;
