@@ -136,7 +136,10 @@ static void shots_gather(struct judging *jg)
 	}
 }
 
-bool judging_shots_update(struct judging *jg)
+/* eager: also while the runs are still being summarized, when more of
+ * them may have been found (asking); else that waits until all are
+ * (moving from run to run, where gathering at each step would cost). */
+static bool shots_update(struct judging *jg, bool eager)
 {
 	if (!jg->shots)
 		return false;
@@ -144,7 +147,8 @@ bool judging_shots_update(struct judging *jg)
 	size_t decisions = annot_count(rv->annot);
 	/* More runs known only matter while some labelled run is not found. */
 	bool more_runs = rv->nsummarized != jg->shots_summarized &&
-	                 jg->shots->nruns < jg->shots->nids;
+	                 jg->shots->nruns < jg->shots->nids &&
+	                 (eager || rv->nsummarized == rv->nentries);
 	if (jg->shots_built && decisions == jg->shots_decisions && !more_runs)
 		return false;
 	shots_gather(jg);
@@ -154,13 +158,18 @@ bool judging_shots_update(struct judging *jg)
 	return true;
 }
 
+bool judging_shots_update(struct judging *jg)
+{
+	return shots_update(jg, true);
+}
+
 bool judging_fill(struct judging *jg, size_t entry)
 {
 	if (!jg->runner || !judge_runner_cache(jg->runner) || entry == SIZE_MAX ||
 	    entry == jg->filled)
 		return false;
 	jg->filled = entry;
-	judging_shots_update(jg);
+	shots_update(jg, false);
 	struct review *rv = jg->rv;
 	struct review_run *rr = review_run_at(rv, entry);
 	if (!rr || !rr->run)
