@@ -307,7 +307,8 @@ static void open_with(struct review *rv, struct judging *jg, const struct config
 {
 	char err[512];
 	char *paths[] = { fx.runs_path };
-	assert_int_equal(review_open(rv, c, NULL, paths, 1, annot, "ann", err, sizeof err), 0);
+	const char *apaths[] = { annot };
+	assert_int_equal(review_open(rv, c, NULL, paths, 1, apaths, 1, "ann", err, sizeof err), 0);
 	int n = 0;
 	while (review_step(rv, 0))
 		assert_true(++n < 1000);

@@ -128,10 +128,11 @@ static void shots_gather(struct judging *jg)
 		const struct review_entry *e = &rv->entries[i];
 		if (!e->id || e->load_failed || !fewshot_wants(jg->shots, e->id))
 			continue;
-		const struct record_ref *rec = &rv->ds.recs[e->rec];
-		struct run *r = dataset_load_run(&rv->ds, rec, rv->forced, rv->cfg->run_id_path, err,
-		                                 sizeof err);
-		if (r && (dataset_record_hash(&rv->ds, rec, hash) < 0 || !fewshot_offer(jg->shots, r, hash)))
+		if (!review_entry_hash(e, hash))
+			continue;
+		struct run *r = dataset_load_run(&rv->ds, &rv->ds.recs[e->rec], rv->forced,
+		                                 rv->cfg->run_id_path, err, sizeof err);
+		if (r && !fewshot_offer(jg->shots, r, hash))
 			run_free(r);
 	}
 }
