@@ -402,6 +402,54 @@ static void test_render(void **state)
 	json_decref(list);
 }
 
+/* A run of 40 calls with long results: its example shows whole calls up
+ * to a budget and says how many more there were. */
+static void test_render_long(void **state)
+{
+	(void)state;
+	char result[401];
+	memset(result, 'x', 400);
+	result[400] = '\0';
+	json_t *msgs = json_array();
+	json_array_append_new(msgs, json_pack("{s:s,s:s}", "role", "user", "content", "Do it all."));
+	for (int i = 0; i < 40; i++) {
+		char id[16], args[32];
+		snprintf(id, sizeof id, "c%d", i);
+		snprintf(args, sizeof args, "{\"order_id\": \"%d\"}", i);
+		json_array_append_new(msgs, json_pack("{s:s,s:n,s:[{s:s,s:s,s:{s:s,s:s}}]}", "role",
+		                                      "assistant", "content", "tool_calls", "id", id,
+		                                      "type", "function", "function", "name",
+		                                      "get_order", "arguments", args));
+		json_array_append_new(msgs, json_pack("{s:s,s:s,s:s}", "role", "tool", "tool_call_id",
+		                                      id, "content", result));
+	}
+	json_array_append_new(msgs, json_pack("{s:s,s:s}", "role", "assistant", "content", "Done."));
+	json_t *rec = json_pack("{s:s,s:o}", "id", "long", "messages", msgs);
+	struct run *r = run_new(rec, "t.jsonl", 1, -1);
+	json_decref(rec);
+	char err[256] = "";
+	assert_int_equal(format_load(r, format_find("openai-chat"), err, sizeof err), 0);
+	struct judge_example e = { .run_id = "long", .run = r, .score = 1, .passed = false,
+	                           .reason = "far too many calls", .at = "2026-01-01T00:00:00Z" };
+	const struct judge_example *ex[] = { &e };
+	char *text = judge_examples_render(judge_named("s15"), ex, 1);
+	assert_true(strlen(text) < 10000);
+	const char *more = strstr(text, " more calls, not shown)\n]\n");
+	assert_non_null(more);
+	int shown = 0;
+	for (const char *p = text; (p = strstr(p, "\"name\":\"get_order\"")); p++)
+		shown++;
+	while (more > text && more[-1] >= '0' && more[-1] <= '9')
+		more--;
+	assert_true(shown > 5);
+	assert_int_equal(shown + atoi(more), 40);
+	assert_non_null(strstr(text, "\"order_id\":\"0\""));
+	assert_non_null(strstr(text, "The final answer:\n<<<\nDone.\n>>>"));
+	assert_non_null(strstr(text, "The reviewer's reason: far too many calls\n"));
+	free(text);
+	run_free(r);
+}
+
 static const char *user_text(struct judge_job *job)
 {
 	struct judge_prompt p;
@@ -468,6 +516,7 @@ int main(void)
 		cmocka_unit_test(test_deterministic),
 		cmocka_unit_test(test_k_above_candidates),
 		cmocka_unit_test(test_render),
+		cmocka_unit_test(test_render_long),
 		cmocka_unit_test(test_in_prompts),
 	};
 	return cmocka_run_group_tests(tests, group_setup, group_teardown);

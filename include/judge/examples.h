@@ -95,8 +95,9 @@ size_t judge_examples_pick(const struct judge_conf *j, const char *judged_id,
 
 /* The text of {{examples}}: "" for none; else a lead, each example as the
  * prompts show a run (the request, the calls with their arguments and
- * results, the final answer) with the label and reason, ending in a blank
- * line so that the placeholder may begin a line of the prompt. malloc'd. */
+ * results, whole calls up to 8000 bytes and a line counting the others,
+ * the final answer) with the label and reason, ending in a blank line so
+ * that the placeholder may begin a line of the prompt. malloc'd. */
 char *judge_examples_render(const struct judge_conf *j, const struct judge_example *const *ex,
                             size_t n);
 

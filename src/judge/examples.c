@@ -182,6 +182,31 @@ size_t judge_examples_pick(const struct judge_conf *j, const char *judged_id,
 
 /* ---- the text ------------------------------------------------------------ */
 
+/* The calls of one example, at most this many bytes: a long run (tau-bench
+ * runs hold tens of kilobytes of results) times k would crowd out the run
+ * judged, and the grade and reason carry the lesson. */
+#define EXAMPLE_CALLS_MAX 8000
+
+/* The calls as view.c writes them (one call a line), whole calls only,
+ * with a line saying how many were left out. */
+static void calls_text(struct strbuf *sb, const char *calls)
+{
+	size_t len = strlen(calls);
+	if (len <= EXAMPLE_CALLS_MAX) {
+		strbuf_addstr(sb, calls);
+		return;
+	}
+	size_t keep = 0;
+	for (size_t i = 0; i < EXAMPLE_CALLS_MAX; i++)
+		if (calls[i] == '\n')
+			keep = i;
+	size_t rest = 0;
+	for (size_t i = keep + 1; i < len; i++)
+		rest += calls[i] == '\n';
+	strbuf_add(sb, calls, keep);
+	strbuf_addf(sb, "\n  (%zu more call%s, not shown)\n]", rest, rest == 1 ? "" : "s");
+}
+
 static void label_text(struct strbuf *sb, const struct judge_conf *j, const struct judge_example *c)
 {
 	struct scale span = judge_span(j);
@@ -213,7 +238,9 @@ static void example_text(struct strbuf *sb, const struct judge_conf *j,
 	judge_view_init(&v, j, c->run, NULL, NULL);
 	strbuf_addf(sb, "--- Example %zu of %zu ---\n", i + 1, n);
 	strbuf_addf(sb, "The user's request:\n<<<\n%s\n>>>\n\n", v.input);
-	strbuf_addf(sb, "The tool calls made, with their arguments and results:\n%s\n\n", v.tool_calls);
+	strbuf_addstr(sb, "The tool calls made, with their arguments and results:\n");
+	calls_text(sb, v.tool_calls);
+	strbuf_addstr(sb, "\n\n");
 	strbuf_addf(sb, "The final answer:\n<<<\n%s\n>>>\n\n", v.output);
 	label_text(sb, j, c);
 	strbuf_addch(sb, '\n');
