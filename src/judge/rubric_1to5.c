@@ -116,12 +116,12 @@ static bool intermediate_response(const struct run *r)
 }
 
 static void *r15_start(const struct judge_conf *j, const struct run *r, json_t *expected,
-                       char *skip, size_t skiplen)
+                       const char *examples, char *skip, size_t skiplen)
 {
 	struct r15 *a = calloc(1, sizeof *a);
 	if (!a)
 		abort();
-	judge_view_init(&a->view, j, r, expected);
+	judge_view_init(&a->view, j, r, expected, examples);
 	const char *why = NULL;
 	const json_t *undefined = NULL;
 	if (a->view.ncalls == 0) {

@@ -49,13 +49,13 @@ struct appr {
 };
 
 static void *appr_start(const struct judge_conf *j, const struct run *r, json_t *expected,
-                        char *skip, size_t skiplen)
+                        const char *examples, char *skip, size_t skiplen)
 {
 	struct appr *a = calloc(1, sizeof *a);
 	if (!a)
 		abort();
 	a->j = j;
-	judge_view_init(&a->view, j, r, expected);
+	judge_view_init(&a->view, j, r, expected, examples);
 	if (r->mastra != MASTRA_NONE && r->mastra_io_empty) {
 		a->io_empty = true;
 		return a;

@@ -58,7 +58,7 @@ static bool template_uses(const struct judge_conf *j, const char *name)
 }
 
 static void *custom_start(const struct judge_conf *j, const struct run *r, json_t *expected,
-                          char *skip, size_t skiplen)
+                          const char *examples, char *skip, size_t skiplen)
 {
 	if (!expected && template_uses(j, "expected")) {
 		snprintf(skip, skiplen, "the prompt uses {{expected}} but this run has no expectation");
@@ -69,7 +69,7 @@ static void *custom_start(const struct judge_conf *j, const struct run *r, json_
 		abort();
 	a->min = j->scale_min;
 	a->max = j->scale_max;
-	judge_view_init(&a->view, j, r, expected);
+	judge_view_init(&a->view, j, r, expected, examples);
 	char *min = number_text(j->scale_min), *max = number_text(j->scale_max);
 	char *pass = number_text(j->threshold);
 	struct prompt_var vars[JUDGE_VIEW_NVARS + 3];
