@@ -266,6 +266,27 @@ static void r15_free(void *st)
 	free(a);
 }
 
+/* A label as the answer: the level and the reason, and the judge's own
+ * counters when the label is the judge's score (the reviewer stood by
+ * them); otherwise no counters, which the answer may leave null. */
+static json_t *r15_answer(void *st, double score, const char *reason, const struct verdict *machine,
+                          char *why, size_t whylen)
+{
+	(void)st;
+	if (!scale_accepts(SCALE_1TO5, score)) {
+		judge_err(why, whylen, "a label of %g is not a level from 1 to 5", score);
+		return NULL;
+	}
+	json_t *props = machine && machine->score == score
+	              ? json_object_get(machine->details, P "_properties") : NULL;
+	json_t *o = json_pack("{s:s, s:I, s:s, s:O}", "reason", reason, "score", (json_int_t)score,
+	                      "status", "completed",
+	                      "properties", json_is_object(props) ? props : json_null());
+	if (!o)
+		judge_err(why, whylen, "the reason is not valid UTF-8");
+	return o;
+}
+
 static const char *const r15_sections[] = { "user", NULL };
 
 const struct rubric_ops rubric_1to5 = {
@@ -279,6 +300,7 @@ const struct rubric_ops rubric_1to5 = {
 	.absorb = r15_absorb,
 	.finish = r15_finish,
 	.free = r15_free,
+	.answer = r15_answer,
 	.sections = r15_sections,
 	.vars = NULL,
 };
