@@ -1013,6 +1013,15 @@ static void test_label_answers(void **state)
 	assert_true(v.score == 3);
 	free(t);
 	verdict_clear(&v);
+	/* An accept has no reason of its own: the judge's stands. */
+	t = label_answer("acc", RUN_WEATHER, 3, "", &machine, why, sizeof why, &v);
+	assert_non_null(strstr(t, "{\"reason\":\"r\",\"score\":3,"));
+	free(t);
+	verdict_clear(&v);
+	t = label_answer("acc", RUN_WEATHER, 4, "", &machine, why, sizeof why, &v);
+	assert_non_null(strstr(t, "{\"reason\":\"\",\"score\":4,"));
+	free(t);
+	verdict_clear(&v);
 	t = label_answer("acc", RUN_WEATHER, 4, "Better.", &machine, why, sizeof why, &v);
 	assert_non_null(strstr(t, "\"properties\":null"));
 	assert_true(v.score == 4);
@@ -1046,9 +1055,22 @@ static void test_label_answer_custom(void **state)
 	assert_int_equal(v.status, VERDICT_OK);
 	assert_true(v.score == 4.5);
 	assert_string_equal(json_string_value(json_object_get(v.details, "reason")), "Helpful.");
-	verdict_clear(&v);
 	json_decref(a);
 	free(t);
+	judge_job_free(job);
+	/* Without a reason, the judge's own when the label is its score. */
+	job = judge_job_new(judge_named("help"), r, expected);
+	a = judge_job_label_answer(job, 4.5, "", &v, why, sizeof why);
+	t = dump(a);
+	assert_string_equal(t, "{\"score\":4.5,\"reason\":\"Helpful.\"}");
+	json_decref(a);
+	free(t);
+	a = judge_job_label_answer(job, 2, "", &v, why, sizeof why);
+	t = dump(a);
+	assert_string_equal(t, "{\"score\":2,\"reason\":\"\"}");
+	json_decref(a);
+	free(t);
+	verdict_clear(&v);
 	judge_job_free(job);
 	job = judge_job_new(judge_named("help"), r, expected);
 	assert_null(judge_job_label_answer(job, 0.5, "x", NULL, why, sizeof why));

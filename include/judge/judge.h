@@ -100,7 +100,8 @@ void judge_job_fail(struct judge_job *job, const char *why);
  * the judge's own format: what the rubric's absorb reads back to that
  * score. `machine` is the judge's own verdict on the run, or NULL; an
  * answer that says more than a score (appropriateness rates each call)
- * takes the rest from it when the label agrees with it. NULL with a reason
+ * takes the rest from it when the label agrees with it, as does a label
+ * without a reason (an accept) its reason. NULL with a reason
  * in why when the job asks nothing (skipped, finished) or the score cannot
  * be said in the rubric's form. */
 json_t *judge_job_label_answer(const struct judge_job *job, double score, const char *reason,

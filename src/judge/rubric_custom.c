@@ -156,12 +156,16 @@ static void custom_free(void *st)
 	free(a);
 }
 
-/* A label as the answer: {score, reason}, the score on the judge's scale. */
+/* A label as the answer: {score, reason}, the score on the judge's scale;
+ * a label without a reason that is the judge's score takes the judge's. */
 static json_t *custom_answer(void *st, double score, const char *reason,
                              const struct verdict *machine, char *why, size_t whylen)
 {
 	struct custom *a = st;
-	(void)machine;
+	const char *mine = machine && machine->score == score
+	                 ? json_string_value(json_object_get(machine->details, "reason")) : NULL;
+	if (!reason[0] && mine)
+		reason = mine;
 	if (score < a->min || score > a->max) {
 		judge_err(why, whylen, "a label of %g is outside the scale %g..%g", score, a->min, a->max);
 		return NULL;
