@@ -1,5 +1,6 @@
 /* test_dataset.c - inputs: the JSONL line index (CRLF, blank lines, no
- * final newline, a 10 MB line), JSON files, folders, bad records. */
+ * final newline, a 10 MB line), JSON files, folders, bad records, and
+ * each record's SHA-256. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -11,6 +12,7 @@
 #include <cmocka.h>
 
 #include "runs/dataset.h"
+#include "util/digest.h"
 
 static char dir[256];
 
@@ -232,6 +234,60 @@ static void test_index_in_steps(void **s)
 	free(p);
 }
 
+/* A record's hash is the SHA-256 of exactly its line's bytes (no CR, no
+ * LF), and of the compact text of a .json element or document, so a
+ * reformatted .json file keeps its labels fresh and an edited line does
+ * not. */
+static void test_record_hash(void **s)
+{
+	(void)s;
+	static const char lines[] = "abc\r\n\n{\"id\":\"b\"}";
+	char *pl = write_file("h/lines.jsonl", lines, sizeof lines - 1);
+	static const char arr[] = "[ {\"id\": \"r1\", \"messages\": []},\n  {\"id\":\"r2\",\"messages\":[]} ]";
+	char *pa = write_file("h/arr.json", arr, sizeof arr - 1);
+	static const char one[] = "{ \"runId\" : \"solo\",\n \"messages\" : [ ] }\n";
+	char *po = write_file("h/one.json", one, sizeof one - 1);
+	char *pb = write_file("h/bad.json", "{", 1);
+	struct dataset ds;
+	char err[256];
+	char *paths[] = { pl, pa, po, pb };
+	assert_int_equal(dataset_open(&ds, paths, 4, err, sizeof err), 0);
+	dataset_index_all(&ds);
+	assert_int_equal(ds.nrecs, 6);
+	char hex[65], want[65];
+	assert_int_equal(dataset_record_hash(&ds, &ds.recs[0], hex), 0);
+	/* "abc" alone: the FIPS 180-2 value, so the CR and LF were left out */
+	assert_string_equal(hex, "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+	assert_int_equal(dataset_record_hash(&ds, &ds.recs[1], hex), 0);
+	sha256_hex("{\"id\":\"b\"}", strlen("{\"id\":\"b\"}"), want);
+	assert_string_equal(hex, want);
+	assert_int_equal(ds.recs[2].index, 0);
+	assert_int_equal(dataset_record_hash(&ds, &ds.recs[2], hex), 0);
+	sha256_hex("{\"id\":\"r1\",\"messages\":[]}", strlen("{\"id\":\"r1\",\"messages\":[]}"), want);
+	assert_string_equal(hex, want);
+	assert_int_equal(dataset_record_hash(&ds, &ds.recs[3], hex), 0);
+	sha256_hex("{\"id\":\"r2\",\"messages\":[]}", strlen("{\"id\":\"r2\",\"messages\":[]}"), want);
+	assert_string_equal(hex, want);
+	assert_int_equal(dataset_record_hash(&ds, &ds.recs[4], hex), 0);
+	const char *solo = "{\"runId\":\"solo\",\"messages\":[]}";
+	sha256_hex(solo, strlen(solo), want);
+	assert_string_equal(hex, want);
+	/* the raw form is the same digest */
+	unsigned char raw[32];
+	assert_int_equal(dataset_record_hash_raw(&ds, &ds.recs[4], raw), 0);
+	char hex2[65];
+	sha256_to_hex(raw, hex2);
+	assert_string_equal(hex2, want);
+	/* a .json file that does not parse has no hash, and says so */
+	assert_int_equal(dataset_record_hash(&ds, &ds.recs[5], hex), -1);
+	assert_string_equal(hex, "");
+	dataset_close(&ds);
+	free(pl);
+	free(pa);
+	free(po);
+	free(pb);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -240,6 +296,7 @@ int main(void)
 		cmocka_unit_test(test_bad_records),
 		cmocka_unit_test(test_json_files_and_folders),
 		cmocka_unit_test(test_index_in_steps),
+		cmocka_unit_test(test_record_hash),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

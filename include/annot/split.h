@@ -5,7 +5,9 @@
  *
  * A spec is "train=0.6,dev=0.2,test=0.2" (names and weights; weights are
  * normalized, so "a=3,b=1" works too). A run's place is FNV-1a of the seed
- * and its id, as a fraction in [0, 1), against the cumulative weights. */
+ * and its id, put through a 64-bit finalizer (FNV-1a alone leaves ids that
+ * differ in their last character next to each other), as a fraction in
+ * [0, 1), against the cumulative weights. */
 #ifndef TCR_ANNOT_SPLIT_H
 #define TCR_ANNOT_SPLIT_H
 

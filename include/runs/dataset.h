@@ -83,6 +83,17 @@ bool dataset_next(struct dataset *ds, struct dataset_cursor *cur, struct record_
 /* The record's JSON (new reference), or NULL with "FILE:LINE: message". */
 json_t *dataset_parse(struct dataset *ds, const struct record_ref *rec, char *err, size_t errlen);
 
+/* The SHA-256 of the record's bytes, so a label knows when the run it was
+ * made on has changed: for a JSONL line, the line's bytes as indexed (no
+ * line end); for a .json file, parsed whole with no byte range kept, the
+ * compact JSON text of the element (or of the document when it is one run),
+ * as json_dumps(JSON_COMPACT | JSON_ENCODE_ANY) writes it, keys in the
+ * file's order. Returns 0, or -1 when the JSON file does not parse. */
+int dataset_record_hash(struct dataset *ds, const struct record_ref *rec, char out[65]);
+/* The same as 32 raw bytes, for callers that keep one per record. */
+int dataset_record_hash_raw(struct dataset *ds, const struct record_ref *rec,
+                            unsigned char out[32]);
+
 /* "FILE:LINE" or "FILE[INDEX]" for messages. */
 void record_source(const struct dataset *ds, const struct record_ref *rec, char *buf, size_t n);
 

@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "util/digest.h"
 #include "util/jsonw.h"
 #include "util/jsonpath.h"
 #include "util/strbuf.h"
@@ -483,6 +484,37 @@ json_t *dataset_parse(struct dataset *ds, const struct record_ref *rec, char *er
 		return NULL;
 	}
 	return v;
+}
+
+int dataset_record_hash_raw(struct dataset *ds, const struct record_ref *rec,
+                            unsigned char out[SHA256_LEN])
+{
+	struct input_file *f = &ds->files[rec->file];
+	if (f->kind == INPUT_JSONL) {
+		sha256_raw(f->data + rec->off, (size_t)rec->len, out);
+		return 0;
+	}
+	load_doc(f);
+	if (!f->doc)
+		return -1;
+	json_t *v = rec->index >= 0 ? json_array_get(f->doc, (size_t)rec->index) : f->doc;
+	char *text = v ? json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY) : NULL;
+	if (!text)
+		return -1;
+	sha256_raw(text, strlen(text), out);
+	free(text);
+	return 0;
+}
+
+int dataset_record_hash(struct dataset *ds, const struct record_ref *rec, char out[SHA256_HEX_LEN + 1])
+{
+	unsigned char raw[SHA256_LEN];
+	if (dataset_record_hash_raw(ds, rec, raw) < 0) {
+		out[0] = '\0';
+		return -1;
+	}
+	sha256_to_hex(raw, out);
+	return 0;
 }
 
 static const char *id_text(struct run *r, json_t *v)
