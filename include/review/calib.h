@@ -86,7 +86,8 @@ struct calib_compare {
 	struct calib_ci kappa_diff_ci;      /* paired bootstrap */
 	size_t only_a, only_b;              /* McNemar's discordant counts */
 	double mcnemar_p;
-	size_t *one_agrees;                 /* entries where exactly one agrees with the human */
+	size_t *one_agrees;                 /* entries where exactly one agrees with the human:
+	                                       the only_a where A does, then the only_b where B does */
 	size_t none_agrees;
 	size_t n_one_agrees;
 	size_t conflicts;                   /* runs left out: the humans' pass/fail on A's

@@ -138,9 +138,12 @@ static void compare_two(struct calib_ctx *x, const struct crit *A, const struct 
 		cm->only_a += oka && !okb;
 		cm->only_b += okb && !oka;
 		cm->none_agrees += !oka && !okb;
-		if (oka != okb)
-			cm->one_agrees[cm->n_one_agrees++] = runs[i].entry;
 	}
+	/* A's runs first, then B's: the list says who agrees by position. */
+	for (int side = 0; side < 2; side++)
+		for (size_t i = 0; i < n; i++)
+			if ((a[i] == h[i]) != (b[i] == h[i]) && (a[i] == h[i]) == (side == 0))
+				cm->one_agrees[cm->n_one_agrees++] = runs[i].entry;
 	double v;
 	agree_why why = NULL;
 	fig_put(&cm->kappa_a, agree_kappa(a, h, n, 2, &v, &why), &v, &why);
