@@ -359,15 +359,7 @@ int review_open_reading(struct review *rv, const struct config *cfg, struct expe
 	all[0] = tmp.buf;
 	for (size_t i = 0; i < nannot; i++)
 		all[i + 1] = annot_paths[i];
-	int rc = review_open(rv, cfg, ex, paths, npaths, tmp.buf, reviewer, err, errlen);
-	if (rc == 0 && nannot) {
-		annot_close(rv->annot);
-		rv->annot = annot_open_many(all, nannot + 1, err, errlen);
-		if (!rv->annot) {
-			review_close(rv);
-			rc = -1;
-		}
-	}
+	int rc = review_open(rv, cfg, ex, paths, npaths, all, nannot + 1, reviewer, err, errlen);
 	unlink(tmp.buf);
 	free(all);
 	strbuf_release(&tmp);
