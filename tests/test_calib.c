@@ -71,10 +71,14 @@ static void label(FILE *f, int run, const char *crit, const char *who, const cha
 {
 	char hash[SHA256_HEX_LEN + 1];
 	sha256_hex(lines[run - 1], strlen(lines[run - 1]), hash);
+	/* An accept records the machine's score as its own, as the screen writes it. */
+	char machine[64] = "";
+	if (!strcmp(kind, "accept"))
+		snprintf(machine, sizeof machine, "\"machine_score\":%g,", score);
 	fprintf(f, "{\"v\":2,\"run\":\"r%d\",\"source\":\"runs.jsonl:%d\",\"run_hash\":\"%s\","
-	        "\"scorer\":\"%s\",\"decision\":\"%s\",\"score\":%g,\"reviewer\":\"%s\","
+	        "\"scorer\":\"%s\",%s\"decision\":\"%s\",\"score\":%g,\"reviewer\":\"%s\","
 	        "\"blind\":false,\"at\":\"2026-01-0%dT00:00:00Z\"}\n",
-	        run, run, hash, crit, kind, score, who, run);
+	        run, run, hash, crit, machine, kind, score, who, run);
 }
 
 /* lookup (binary):
