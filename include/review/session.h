@@ -156,6 +156,15 @@ int  review_open(struct review *rv, const struct config *cfg, struct expectation
                  const char *const *annot_paths, size_t nannot,
                  const char *reviewer, char *err, size_t errlen);
 void review_close(struct review *rv);
+/* The same for a command that only reads (stats, export): the annotations
+ * files are read (none is created or written, they need not be
+ * writable; with none there are no labels), and decisions would go to a
+ * private file that is gone when the session closes. */
+int  review_open_reading(struct review *rv, const struct config *cfg, struct expectations *ex,
+                         char *const *paths, size_t npaths, const char *const *annot_paths,
+                         size_t nannot, const char *reviewer, char *err, size_t errlen);
+/* FIRST_INPUT.annotations.jsonl, the file review_open uses by default (malloc'd). */
+char *review_annot_default(const char *first_input);
 
 /* Does about budget_ms of pending work (indexing, then scoring runs for the
  * list); returns true while work remains. */
