@@ -364,20 +364,6 @@ static void export_entry(struct export_job *x, size_t entry)
 
 /* ---- the session ------------------------------------------------------------------- */
 
-/* FIRST_INPUT.annotations.jsonl, where the screen keeps its decisions. */
-static char *default_annotations(const char *first)
-{
-	if (!strcmp(first, "-"))
-		return xstrdup("./stdin.annotations.jsonl");
-	struct strbuf sb = STRBUF_INIT;
-	size_t n = strlen(first);
-	while (n > 1 && first[n - 1] == '/')
-		n--;
-	strbuf_add(&sb, first, n);
-	strbuf_addstr(&sb, ".annotations.jsonl");
-	return strbuf_detach(&sb);
-}
-
 /* Every annotations file must exist: an export reads labels, it makes none. */
 static int check_annotations(const char *const *paths, size_t n, bool given)
 {
@@ -466,7 +452,7 @@ static int export_rows(struct export_job *x)
 static int export_session(struct export_job *x, const struct config *c, struct expectations *ex,
                           char **files, size_t nfiles)
 {
-	char *dflt = x->f->nannot ? NULL : default_annotations(files[0]);
+	char *dflt = x->f->nannot ? NULL : review_annot_default(files[0]);
 	const char *const *apaths = dflt ? (const char *const *)&dflt : x->f->annot;
 	size_t napaths = dflt ? 1 : x->f->nannot;
 	int rc = check_annotations(apaths, napaths, !dflt);
@@ -475,7 +461,8 @@ static int export_session(struct export_job *x, const struct config *c, struct e
 	char err[1024];
 	memset(&jg, 0, sizeof jg);
 	if (rc == EXIT_DONE &&
-	    review_open(&rv, c, ex, files, nfiles, apaths[0], "export", err, sizeof err) < 0) {
+	    review_open_reading(&rv, c, ex, files, nfiles, apaths, napaths, "export", err,
+	                        sizeof err) < 0) {
 		fprintf(stderr, PROG ": %s\n", err);
 		rc = EXIT_INPUT;
 	}

@@ -95,7 +95,9 @@ json_t *export_run_base(struct review *rv, const struct review_run *rr, const js
 	const struct run *r = rr->run;
 	const struct review_entry *e = &rv->entries[rr->entry];
 	char hash[65];
-	if (dataset_record_hash(&rv->ds, &rv->ds.recs[e->rec], hash) < 0) {
+	/* The hash the labels were checked against, so a row and its stale
+	 * flags agree. */
+	if (!review_entry_hash(e, hash) && dataset_record_hash(&rv->ds, &rv->ds.recs[e->rec], hash) < 0) {
 		snprintf(err, errlen, "%s: the record cannot be read again to hash it", e->source);
 		return NULL;
 	}

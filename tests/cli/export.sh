@@ -136,12 +136,14 @@ H1=$(hash_of 1) H2=$(hash_of 2) H3=$(hash_of 3) H4=$(hash_of 4) H5=$(hash_of 5)
 OLD=0000000000000000000000000000000000000000000000000000000000000000
 
 # label FILE RUN ROW TYPE REVIEWER DECISION SCORE REASON AT HASH [BLIND]:
-# one decision line of schema v2 (REASON null for none).
+# one decision line of schema v2 (REASON null for none). An accept
+# records the machine's score, which is its label.
 label() {
-	reason=$8
+	reason=$8 machine=null
 	[ "$reason" = null ] || reason="\"$reason\""
-	printf '{"v":2,"run":"%s","source":"screen-runs.jsonl","run_hash":"%s","scorer":"%s","scorer_type":"%s","model":null,"prompt_hash":null,"machine_score":null,"machine_passed":null,"decision":"%s","score":%s,"reason":%s,"reviewer":"%s","blind":%s,"at":"%s","config":"c"}\n' \
-		"$2" "${10}" "$3" "$4" "$6" "$7" "$reason" "$5" "${11:-false}" "$9" >> "$1"
+	[ "$6" = accept ] && machine=$7
+	printf '{"v":2,"run":"%s","source":"screen-runs.jsonl","run_hash":"%s","scorer":"%s","scorer_type":"%s","model":null,"prompt_hash":null,"machine_score":%s,"machine_passed":null,"decision":"%s","score":%s,"reason":%s,"reviewer":"%s","blind":%s,"at":"%s","config":"c"}\n' \
+		"$2" "${10}" "$3" "$4" "$machine" "$6" "$7" "$reason" "$5" "${11:-false}" "$9" >> "$1"
 }
 A=$D/labels.jsonl
 T0=2026-01-10T10:00:00Z T1=2026-01-10T11:00:00Z T2=2026-01-10T12:00:00Z
