@@ -339,10 +339,7 @@ static void export_entry(struct export_job *x, size_t entry)
 		x->t.unreadable++;
 		return;
 	}
-	if (!in_wanted_split(x, rr->run->id)) {
-		x->t.other_split++;
-		return;
-	}
+	bool wanted = in_wanted_split(x, rr->run->id);
 	json_t *base = NULL;
 	size_t before = x->t.rows;
 	struct export_labels *lab = xcalloc(1, sizeof *lab);
@@ -351,6 +348,10 @@ static void export_entry(struct export_job *x, size_t entry)
 			continue;
 		if (export_labels_of(rv, entry, r, &x->sel, lab) == 0) {
 			x->t.stale_only += lab->n > 0;
+			continue;
+		}
+		if (!wanted) {
+			x->t.other_split++;
 			continue;
 		}
 		struct review_row row;
@@ -401,7 +402,7 @@ static void print_tally(const struct export_job *x)
 		fprintf(stderr, PROG ": left out %zu row%s whose only labels are stale "
 		        "(--include-stale counts them)\n", t->stale_only, t->stale_only == 1 ? "" : "s");
 	if (t->other_split)
-		fprintf(stderr, PROG ": left out %zu run%s of other splits\n", t->other_split,
+		fprintf(stderr, PROG ": left out %zu row%s of other splits\n", t->other_split,
 		        t->other_split == 1 ? "" : "s");
 	if (t->ft_scorers)
 		fprintf(stderr, PROG ": left out %zu scorer row%s (openai-ft is for judges)\n",

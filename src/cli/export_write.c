@@ -213,19 +213,25 @@ int export_out_close(struct export_out *o, bool keep, char *err, size_t errlen)
 		}
 		return 0;
 	}
-	bool ok = keep && fflush(o->f) == 0 && !ferror(o->f) && fsync(fileno(o->f)) == 0;
-	int saved = errno;
-	ok = fclose(o->f) == 0 && ok;
+	bool ok = keep;
+	int e = 0;
+	if (ok && (fflush(o->f) != 0 || ferror(o->f) || fsync(fileno(o->f)) != 0)) {
+		ok = false;
+		e = errno;
+	}
+	if (fclose(o->f) != 0 && ok) {
+		ok = false;
+		e = errno;
+	}
 	o->f = NULL;
-	if (ok && rename(o->tmp, o->path) == 0) {
-		out_free(o);
-		return 0;
+	if (ok && rename(o->tmp, o->path) != 0) {
+		ok = false;
+		e = errno;
 	}
-	if (keep) {
-		saved = errno ? errno : saved;
-		snprintf(err, errlen, "%s: %s", o->path, strerror(saved));
-	}
-	unlink(o->tmp);
+	if (!ok)
+		unlink(o->tmp);
+	if (!ok && keep)
+		snprintf(err, errlen, "%s: %s", o->path, strerror(e ? e : EIO));
 	out_free(o);
-	return keep ? -1 : 0;
+	return ok || !keep ? 0 : -1;
 }

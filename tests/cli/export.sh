@@ -411,6 +411,9 @@ export_ onlytrain -c export.yaml -a labels.jsonl --include-stale --split a=1,b=1
 assert_no_grep "--only-split: no run of another split" "$TMP/onlytrain.out" '"split":"b"'
 export_ onlyb -c export.yaml -a labels.jsonl --include-stale --split a=1,b=1 --only-split b screen-runs.jsonl
 assert_eq "--only-split: the two halves make the whole" "$(($(lines_of "$TMP/onlytrain.out") + $(lines_of "$TMP/onlyb.out")))" 10
+NB=$(lines_of "$TMP/onlyb.out")
+[ "$NB" -eq 1 ] && ROWS=row || ROWS=rows
+assert_grep "--only-split: the rows of the other split are counted" "$TMP/onlytrain.err" "left out $NB $ROWS of other splits"
 
 # A generated set: 3000 runs, one label each (made on other bytes, so
 # counted with --include-stale).
@@ -462,6 +465,16 @@ assert_grep "-o: stderr names the file" "$TMP/ofile.err" "to set.jsonl"
 export_ onodir -c export.yaml -a labels.jsonl -o no/such/dir/set.jsonl screen-runs.jsonl
 assert_rc "-o: a folder that does not exist exits 3" 3
 assert_grep "-o: and is named" "$TMP/onodir.err" "no/such/dir/set.jsonl: cannot write beside it"
+
+if [ -w /dev/full ]; then
+	(cd "$D" && watchdog "$TCR_BIN" export -c export.yaml -a labels.jsonl screen-runs.jsonl) >/dev/full 2>"$TMP/full.err"
+	RC=$?
+	cp "$TMP/full.err" "$TMP/err"
+	assert_rc "stdout: a full device exits 3" 3
+	assert_grep "stdout: and says so" "$TMP/full.err" "tcreview export: standard output: "
+else
+	skip "stdout: a full device exits 3" "no /dev/full on this system"
+fi
 
 # ---- a third reviewer, through the screen ----------------------------------------------------
 
