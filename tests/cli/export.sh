@@ -405,6 +405,13 @@ sed -n '1,5p' "$D/screen-runs.jsonl" | sed -n '1!G;h;$p' > "$D/reversed.jsonl"
 export_ rev -c export.yaml -a labels.jsonl --include-stale reversed.jsonl
 assert_eq "split: a reordered input puts every run in the same split" "$(splits "$TMP/rev.out")" "$(splits "$TMP/stale.out")"
 assert_eq "split: a reordered input has the same rows" "$(lines_of "$TMP/rev.out")" 10
+assert_eq "no judge cache is made where there was none" "$(ls "$D" | grep -c '^reversed.jsonl.judgements.jsonl$')" 0
+py "without a cache the judge rows say not_judged" '
+import json, sys
+rows = [json.loads(l) for l in open(sys.argv[1], encoding="utf-8")]
+js = [r["machine"] for r in rows if r["kind"] == "judge"]
+assert js and all(m["status"] == "not_judged" and m["score"] is None and m["model"] for m in js), js
+print("ok")' "$TMP/rev.out"
 assert_grep "split: the rows follow the new order" "$TMP/rev.out" '{"run":"no-task","source":"reversed.jsonl:1",'
 
 export_ onlytrain -c export.yaml -a labels.jsonl --include-stale --split a=1,b=1 --only-split a screen-runs.jsonl
