@@ -105,6 +105,17 @@ void judge_job_verdict(const struct judge_job *job, struct verdict *out);
 void judge_job_set_verdict(struct judge_job *job, const struct verdict *v);
 /* Finishes a job with an error verdict (cancelled, out of retries). */
 void judge_job_fail(struct judge_job *job, const char *why);
+/* The answer the job's first prompt asks for, written for a given score
+ * and reason (a reviewer's label) so that a model trained on it answers in
+ * the judge's own format: what the rubric's absorb reads back to that
+ * score. `machine` is the judge's own verdict on the run, or NULL; an
+ * answer that says more than a score (appropriateness rates each call)
+ * takes the rest from it when the label agrees with it, as does a label
+ * without a reason (an accept) its reason. NULL with a reason
+ * in why when the job asks nothing (skipped, finished) or the score cannot
+ * be said in the rubric's form. */
+json_t *judge_job_label_answer(const struct judge_job *job, double score, const char *reason,
+                               const struct verdict *machine, char *why, size_t whylen);
 
 /* A rubric: one file in src/judge/ and one line in the table. */
 struct rubric_ops {
@@ -121,6 +132,10 @@ struct rubric_ops {
 	int   (*absorb)(void *st, int step, const char *text, char *err, size_t errlen);
 	void  (*finish)(void *st, struct verdict *out, const struct judge_conf *j);
 	void  (*free)(void *st);
+	/* The first step's answer for a label (judge_job_label_answer);
+	 * machine is an ok verdict or NULL. */
+	json_t *(*answer)(void *st, double score, const char *reason, const struct verdict *machine,
+	                  char *why, size_t whylen);
 	/* Its prompt file (prompt.h): the sections it needs besides the
 	 * optional "system", and the placeholders it offers besides the common
 	 * ones (judge_common_vars); both NULL-terminated. */

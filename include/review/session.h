@@ -22,6 +22,7 @@
 #include "review/rows.h"
 
 struct format_ops;
+struct run;
 
 enum review_filter {
 	FILTER_ALL,
@@ -135,6 +136,14 @@ struct review {
 	size_t cache_bytes, cache_limit;
 	size_t ncached;
 	enum review_error error;    /* why the last failing call failed */
+
+	/* Called once for each entry as it is summarized, with its parsed run
+	 * (never NULL), to fill its judge cells from a verdict cache: set by
+	 * judging_open (review/judging.h), so every summarized run, not only
+	 * the one looked at, shows what was judged before. It must be quick
+	 * (a hash-table get per judge) and ask nothing. NULL: none. */
+	void (*judge_fill)(void *ctx, struct review *rv, size_t entry, const struct run *run);
+	void *judge_fill_ctx;
 };
 
 /* Opens the inputs and the annotations files: the first (created if
@@ -147,6 +156,15 @@ int  review_open(struct review *rv, const struct config *cfg, struct expectation
                  const char *const *annot_paths, size_t nannot,
                  const char *reviewer, char *err, size_t errlen);
 void review_close(struct review *rv);
+/* The same for a command that only reads (stats, export): the annotations
+ * files are read (none is created or written, they need not be
+ * writable; with none there are no labels), and decisions would go to a
+ * private file that is gone when the session closes. */
+int  review_open_reading(struct review *rv, const struct config *cfg, struct expectations *ex,
+                         char *const *paths, size_t npaths, const char *const *annot_paths,
+                         size_t nannot, const char *reviewer, char *err, size_t errlen);
+/* FIRST_INPUT.annotations.jsonl, the file review_open uses by default (malloc'd). */
+char *review_annot_default(const char *first_input);
 
 /* Does about budget_ms of pending work (indexing, then scoring runs for the
  * list); returns true while work remains. */

@@ -273,3 +273,20 @@ void judge_job_fail(struct judge_job *job, const char *why)
 	};
 	judge_job_take_reply(job, &r);
 }
+
+json_t *judge_job_label_answer(const struct judge_job *job, double score, const char *reason,
+                               const struct verdict *machine, char *why, size_t whylen)
+{
+	if (job->done || !job->have_prompt || job->step != 0) {
+		snprintf(why, whylen, "%s asks nothing about this run%s%s", job->j->id,
+		         job->v.message ? ": " : "", job->v.message ? job->v.message : "");
+		return NULL;
+	}
+	if (!job->ops->answer) {
+		snprintf(why, whylen, "rubric %s cannot write a label as its answer", job->ops->name);
+		return NULL;
+	}
+	if (machine && machine->status != VERDICT_OK)
+		machine = NULL;
+	return job->ops->answer(job->st, score, reason ? reason : "", machine, why, whylen);
+}
