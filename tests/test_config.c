@@ -411,7 +411,7 @@ static void test_structure_errors(void **state)
 {
 	(void)state;
 	assert_error("runs: {}\nscorer: []\n",
-	             "t.yaml:2:1: unknown key 'scorer' (expected one of: runs, expectations, scorers, judges, theme, keys)");
+	             "t.yaml:2:1: unknown key 'scorer' (expected one of: runs, expectations, scorers, judges, compare, theme, keys)");
 	assert_error("- a\n- b\n",
 	             "t.yaml:1:1: the configuration must be a mapping of runs, expectations, scorers and judges");
 	assert_error("runs:\n  idd: x\n", "t.yaml:2:3: unknown key 'idd' (expected one of: id, format)");
@@ -1427,6 +1427,86 @@ static void test_declared_params(void **state)
 	config_free(&c);
 }
 
+/* ---- compare: ------------------------------------------------------------- */
+
+static const char compare_ids[] =
+	"scorers:\n"
+	"  - id: tca\n"
+	"    type: tool-call-accuracy\n"
+	"    expectedTool: weather\n"
+	"  - id: words\n"
+	"    type: word-inclusion\n"
+	"judges:\n"
+	"  - id: appr\n"
+	"    rubric: tool-appropriateness\n"
+	"    model: openai/gpt-4o-mini\n";
+
+static void compare_load(const char *tail, const char *want_error)
+{
+	char text[2048];
+	snprintf(text, sizeof text, "%s%s", compare_ids, tail);
+	if (want_error) {
+		assert_error(text, want_error);
+		return;
+	}
+	struct config c;
+	assert_loads(&c, text);
+	config_free(&c);
+}
+
+static void test_compare(void **state)
+{
+	(void)state;
+	judges_datadir();
+	struct config c;
+	/* The section may come before the ids it names. */
+	char text[2048];
+	snprintf(text, sizeof text, "compare: [[tca, appr], [words, appr]]\n%s", compare_ids);
+	assert_loads(&c, text);
+	assert_true(c.has_compare);
+	assert_int_equal(c.ncompare, 2);
+	assert_string_equal(c.compare[0].scorer, "tca");
+	assert_string_equal(c.compare[0].judge, "appr");
+	assert_string_equal(c.compare[1].scorer, "words");
+	assert_int_equal(c.compare[1].scorer_line, 1);
+	assert_int_equal(c.compare[1].scorer_col, 25);
+	config_free(&c);
+	/* Absent: every pair; empty: none. */
+	assert_loads(&c, compare_ids);
+	assert_false(c.has_compare);
+	config_free(&c);
+	snprintf(text, sizeof text, "%scompare: []\n", compare_ids);
+	assert_loads(&c, text);
+	assert_true(c.has_compare);
+	assert_int_equal(c.ncompare, 0);
+	config_free(&c);
+	compare_load("compare:\n  - [tca, appr]\n", NULL);
+}
+
+static void test_compare_errors(void **state)
+{
+	(void)state;
+	judges_datadir();
+	compare_load("compare: {tca: appr}\n",
+	             "t.yaml:11:10: 'compare' must be a list of [scorer-id, judge-id] pairs, got a mapping");
+	compare_load("compare: [tca]\n",
+	             "t.yaml:11:11: each 'compare' item must be a pair [scorer-id, judge-id], got a string");
+	compare_load("compare: [[tca]]\n",
+	             "t.yaml:11:11: each 'compare' item must be a pair [scorer-id, judge-id], got a list of 1");
+	compare_load("compare: [[tca, appr, words]]\n",
+	             "t.yaml:11:11: each 'compare' item must be a pair [scorer-id, judge-id], got a list of 3");
+	compare_load("compare: [[tca, {a: 1}]]\n",
+	             "t.yaml:11:17: wrong type for 'compare': expected a string, got a mapping");
+	compare_load("compare: [[nope, appr]]\n", "t.yaml:11:12: compare: unknown scorer 'nope'");
+	compare_load("compare: [[tca, nope]]\n", "t.yaml:11:17: compare: unknown judge 'nope'");
+	compare_load("compare: [[appr, tca]]\n",
+	             "t.yaml:11:12: 'appr' is a judge; a compare pair is [scorer-id, judge-id]");
+	compare_load("compare: [[tca, words]]\n",
+	             "t.yaml:11:17: 'words' is a code scorer; a compare pair is [scorer-id, judge-id]");
+	compare_load("compare: [[tca, appr], [tca, appr]]\n",
+	             "t.yaml:11:25: compare: [tca, appr] is given twice");
+}
+
 int main(void)
 {
 	/* As the command line does: the screen's sections are read at load. */
@@ -1466,6 +1546,8 @@ int main(void)
 		cmocka_unit_test(test_judge_hash),
 		cmocka_unit_test(test_judges_errors),
 		cmocka_unit_test(test_judge_prompt_errors),
+		cmocka_unit_test(test_compare),
+		cmocka_unit_test(test_compare_errors),
 	};
 	return cmocka_run_group_tests(tests, make_tmpdir, remove_tmpdir);
 }

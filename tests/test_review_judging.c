@@ -4,7 +4,8 @@
  * cell with its status-line note; a run the rubric does not apply to is
  * skipped at once; cancelling ends the requests about the run under the
  * cursor; a reopened session shows the cached verdict once the run is
- * looked at. Talks only to 127.0.0.1. */
+ * looked at; a session opened with the cache only fills every run's cells
+ * as it summarizes them and asks nothing. Talks only to 127.0.0.1. */
 #include <poll.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -225,6 +226,70 @@ static void test_unreadable_and_no_judges(void **st)
 	close_session(&rv, &jg);
 }
 
+/* A session opened with the cache only (as `tcreview stats` opens it):
+ * every run it summarizes gets its cached verdict, no run need be looked
+ * at, nothing is asked, and a missing cache file is not created. */
+static void test_cache_fills_every_run(void **st)
+{
+	(void)st;
+	struct review rv;
+	struct judging jg;
+	open_session(&rv, &jg);
+	move_to_id(&rv, "en-pass");
+	struct judging_note note, last = { 0 };
+	assert_true(judging_ask(&jg, -1, &note));
+	assert_int_equal(drive(&jg, &last), 1);
+	close_session(&rv, &jg);
+
+	size_t asked = fake_server_requests(&fx.srv);
+	char err[512];
+	char *paths[] = { fx.runs_path };
+	char annot[160];
+	snprintf(annot, sizeof annot, "%s/annotations.jsonl", fx.dir);
+	assert_int_equal(review_open(&rv, &fx.cfg, NULL, paths, 1, annot, "ann", err, sizeof err), 0);
+	assert_int_equal(judging_open_cached(&jg, &rv, &note, err, sizeof err), 0);
+	assert_string_equal(note.text, "");
+	assert_false(judging_can_ask(&jg));
+	int n = 0;
+	while (review_step(&rv, 0))
+		assert_true(++n < 1000);
+	size_t done = 0;
+	for (size_t i = 0; i < rv.nentries; i++) {
+		const struct review_entry *e = &rv.entries[i];
+		assert_true(e->summarized);
+		if (e->id && !strcmp(e->id, "en-pass")) {
+			assert_non_null(e->jcells);
+			assert_int_equal(e->jcells[0].state, JUDGE_DONE);
+			assert_true(e->jcells[0].v.score == 4);
+		}
+		if (e->jcells && e->jcells[0].state == JUDGE_DONE)
+			done++;
+	}
+	assert_true(done >= 1);
+	move_to_id(&rv, "zh-refund");
+	assert_false(judging_ask(&jg, -1, &note));
+	assert_true(note.error);
+	assert_string_equal(note.text, "judges are not asked here (cached verdicts only)");
+	assert_int_equal(fake_server_requests(&fx.srv), asked);
+	close_session(&rv, &jg);
+	assert_null(rv.judge_fill);
+
+	/* No cache beside these runs: none is made. */
+	char other[160], cache[192];
+	snprintf(other, sizeof other, "%s/fresh.jsonl", fx.dir);
+	snprintf(cache, sizeof cache, "%s.judgements.jsonl", other);
+	test_copy_file(fx.runs_path, other);
+	paths[0] = other;
+	assert_int_equal(review_open(&rv, &fx.cfg, NULL, paths, 1, annot, "ann", err, sizeof err), 0);
+	assert_int_equal(judging_open_cached(&jg, &rv, &note, err, sizeof err), 0);
+	assert_non_null(jg.runner);
+	assert_null(rv.judge_fill);
+	while (review_step(&rv, 0))
+		;
+	assert_int_equal(access(cache, F_OK), -1);
+	close_session(&rv, &jg);
+}
+
 int main(int argc, char **argv)
 {
 	(void)argc;
@@ -234,6 +299,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_skipped_at_once),
 		cmocka_unit_test(test_cancel),
 		cmocka_unit_test(test_unreadable_and_no_judges),
+		cmocka_unit_test(test_cache_fills_every_run),
 	};
 	return cmocka_run_group_tests(tests, group_setup, group_teardown);
 }

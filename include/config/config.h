@@ -1,5 +1,5 @@
 /* config.h - the YAML configuration: a table of sections (runs,
- * expectations, scorers, judges, theme, keys), each read by its owner.
+ * expectations, scorers, judges, compare, theme, keys), each read by its owner.
  *
  * Parsed with libyaml (conf/). Every error is reported as
  * FILE:LINE:COLUMN: message before any work starts (the caller exits with
@@ -24,6 +24,14 @@ struct key_conf {
 	int line, col;
 };
 
+/* compare: [[SCORER-ID, JUDGE-ID], ...]: the code-vs-judge pairs the
+ * calibration figures report (every pair when the section is absent). */
+struct compare_conf {
+	char *scorer, *judge;
+	int scorer_line, scorer_col;    /* where each id is written, for messages */
+	int judge_line, judge_col;
+};
+
 struct config {
 	char *path;             /* NULL for the built-in empty configuration */
 	char *dir;              /* folder of the YAML, for relative paths */
@@ -35,6 +43,9 @@ struct config {
 	size_t nscorers;
 	struct judge_conf *judges;  /* judges: (judge/judge.h) */
 	size_t njudges;
+	struct compare_conf *compare;   /* compare:, checked against the ids at load */
+	size_t ncompare;
+	bool has_compare;       /* the section is there (even empty: no pair at all) */
 	char *theme;            /* theme: NAME, NULL when unset */
 	struct key_conf *keys;
 	size_t nkeys;

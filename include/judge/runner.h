@@ -29,6 +29,11 @@ struct judge_runner_opts {
 	bool refresh;                       /* ask again even when a verdict is cached */
 	const char *first_input;            /* the cache goes beside it; NULL or "-": no cache */
 	const struct expectations *expect;  /* NULL: no expectations */
+	/* No client: only the cached verdicts are read (judge_runner_cached,
+	 * judge_runner_prepare); nothing may be submitted. A cache file that
+	 * does not exist is then left uncreated and the runner has no cache,
+	 * so a command that only reads writes nothing. */
+	bool cache_only;
 };
 
 struct judge_runner;
@@ -42,12 +47,14 @@ void judge_runner_free(struct judge_runner *r);
 /* "PATH: reason" when the cache could not be opened, else NULL. */
 const char *judge_runner_cache_error(const struct judge_runner *r);
 struct judge_cache *judge_runner_cache(const struct judge_runner *r);
-/* For polling, running, cancelling and counting (judge_client_*). */
+/* For polling, running, cancelling and counting (judge_client_*); NULL
+ * for a cache-only runner. */
 struct judge_client *judge_runner_client(const struct judge_runner *r);
 
 enum judge_start {
 	JUDGE_CACHED,       /* the job is finished with the cached verdict */
-	JUDGE_SKIPPED,      /* the rubric does not apply: finished, skipped */
+	JUDGE_SKIPPED,      /* the rubric does not apply: finished, skipped (or, for a
+	                       cache-only runner, finished as an error: not asked) */
 	JUDGE_TO_ASK,       /* prepared: it needs requests */
 	JUDGE_ASKED,        /* sent: done is called when it is finished */
 };

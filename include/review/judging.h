@@ -33,10 +33,21 @@ struct judging {
 
 /* Opens the runner (the client, and the cache beside the first input)
  * when the configuration has judges. -1 with a reason when the client
- * cannot start; a cache that cannot be opened is only a note. */
+ * cannot start; a cache that cannot be opened is only a note. From then
+ * on each run the session summarizes gets its cached judge verdicts
+ * (struct review's judge_fill). */
 int  judging_open(struct judging *jg, struct review *rv, const char *ca_file,
                   struct judging_note *note, char *err, size_t errlen);
-/* Drops unanswered jobs. */
+/* The same without a client, for a command that only reads (stats,
+ * export): the cached verdicts fill every summarized run's judge cells,
+ * nothing is asked, and a missing cache file is not created (no verdicts
+ * then; a cache that cannot be read is only a note). Open it before
+ * stepping the session. Returns 0, or -1 with a reason in err. */
+int  judging_open_cached(struct judging *jg, struct review *rv, struct judging_note *note,
+                         char *err, size_t errlen);
+/* Whether judges can be asked (a client is there). */
+bool judging_can_ask(const struct judging *jg);
+/* Drops unanswered jobs; the session no longer fills cells from the cache. */
 void judging_close(struct judging *jg);
 /* Shows the cached verdicts of a run once it is looked at (once per run:
  * a miss stays a miss until asked). True when a cell changed. */

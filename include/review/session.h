@@ -22,6 +22,7 @@
 #include "review/rows.h"
 
 struct format_ops;
+struct run;
 
 enum review_filter {
 	FILTER_ALL,
@@ -128,6 +129,14 @@ struct review {
 	size_t cache_bytes, cache_limit;
 	size_t ncached;
 	enum review_error error;    /* why the last failing call failed */
+
+	/* Called once for each entry as it is summarized, with its parsed run
+	 * (never NULL), to fill its judge cells from a verdict cache: set by
+	 * judging_open (review/judging.h), so every summarized run, not only
+	 * the one looked at, shows what was judged before. It must be quick
+	 * (a hash-table get per judge) and ask nothing. NULL: none. */
+	void (*judge_fill)(void *ctx, struct review *rv, size_t entry, const struct run *run);
+	void *judge_fill_ctx;
 };
 
 /* Opens the inputs and the annotations file (created if missing). The

@@ -5,8 +5,8 @@
  * up in the section table below and its value given to the owner's reader
  * (runs/, scorers/, judge/, and, through readers they register, review/
  * and tui/). What no single owner can check is checked here: scorer and
- * judge ids share one namespace, and expected.* references need an
- * `expectations` section. The tree is thrown away once read. */
+ * judge ids share one namespace, expected.* references need an
+ * `expectations` section, and compare: pairs name a scorer and a judge. The tree is thrown away once read. */
 #include "config/config.h"
 
 #include <stdlib.h>
@@ -41,9 +41,51 @@ static int judge_id_free(struct conf *x, const struct conf_node *idn, const char
 	return 0;
 }
 
+static bool is_scorer(const struct config *c, const char *id)
+{
+	for (size_t i = 0; i < c->nscorers; i++)
+		if (c->scorers[i].id && strcmp(c->scorers[i].id, id) == 0)
+			return true;
+	return false;
+}
+
+static bool is_judge(const struct config *c, const char *id)
+{
+	for (size_t i = 0; i < c->njudges; i++)
+		if (c->judges[i].id && strcmp(c->judges[i].id, id) == 0)
+			return true;
+	return false;
+}
+
+/* compare: names a code scorer, then a judge; either may be declared
+ * after the section, so the ids are checked once everything is read. */
+static int compare_check(struct conf *x, const struct config *c)
+{
+	for (size_t i = 0; i < c->ncompare; i++) {
+		const struct compare_conf *p = &c->compare[i];
+		bool sj = is_judge(c, p->scorer);
+		if (!is_scorer(c, p->scorer))
+			return conf_fail_at(x, p->scorer_line, p->scorer_col,
+			                    sj ? "'%s' is a judge; a compare pair is [scorer-id, judge-id]"
+			                       : "compare: unknown scorer '%s'", p->scorer);
+		if (!is_judge(c, p->judge))
+			return conf_fail_at(x, p->judge_line, p->judge_col,
+			                    is_scorer(c, p->judge)
+			                    ? "'%s' is a code scorer; a compare pair is [scorer-id, judge-id]"
+			                    : "compare: unknown judge '%s'", p->judge);
+		for (size_t k = 0; k < i; k++)
+			if (!strcmp(c->compare[k].scorer, p->scorer) && !strcmp(c->compare[k].judge, p->judge))
+				return conf_fail_at(x, p->scorer_line, p->scorer_col,
+				                    "compare: [%s, %s] is given twice", p->scorer, p->judge);
+	}
+	return 0;
+}
+
 /* Checked last because `expectations` may come after `scorers`. */
 static int references_check(struct conf *x, const struct config *c)
 {
+	if (compare_check(x, c))
+		return -1;
 	for (size_t i = 0; i < c->nscorers; i++) {
 		const struct scorer_conf *sc = &c->scorers[i];
 		for (size_t j = 0; j < sc->nparams; j++)
@@ -84,6 +126,39 @@ static int judges_section(struct conf *x, const struct conf_node *v, struct conf
 	return judges_read(x, v, &c->judges, &c->njudges, judge_id_free, c);
 }
 
+/* compare: [[scorer-id, judge-id], ...]: only the shape here, the ids
+ * in compare_check. */
+static int compare_section(struct conf *x, const struct conf_node *v, struct config *c)
+{
+	if (conf_seq(x, v, "compare", "[scorer-id, judge-id] pairs"))
+		return -1;
+	c->has_compare = true;
+	c->compare = xcalloc(v->nkids + 1, sizeof *c->compare);
+	for (size_t i = 0; i < v->nkids; i++) {
+		const struct conf_node *p = v->kids[i];
+		if (p->kind != CONF_SEQ)
+			return conf_fail(x, p, "each 'compare' item must be a pair [scorer-id, judge-id], "
+			                 "got %s", conf_kind_name(p));
+		if (p->nkids != 2)
+			return conf_fail(x, p, "each 'compare' item must be a pair [scorer-id, judge-id], "
+			                 "got a list of %zu", p->nkids);
+		struct compare_conf *cc = &c->compare[c->ncompare];
+		if (conf_str(x, p->kids[0], "compare", &cc->scorer) ||
+		    conf_str(x, p->kids[1], "compare", &cc->judge)) {
+			free(cc->scorer);
+			free(cc->judge);
+			*cc = (struct compare_conf){ 0 };
+			return -1;
+		}
+		cc->scorer_line = p->kids[0]->line;
+		cc->scorer_col = p->kids[0]->col;
+		cc->judge_line = p->kids[1]->line;
+		cc->judge_col = p->kids[1]->col;
+		c->ncompare++;
+	}
+	return 0;
+}
+
 /* Every top-level key, in the order "unknown key" lists them. keys: and
  * theme: belong to review/ and tui/, which stand above config/ in the
  * layer order, so config/ cannot call them by name: their owners hand
@@ -98,6 +173,7 @@ static struct {
 	{ "expectations", expect_section },
 	{ "scorers", scorers_section },
 	{ "judges", judges_section },
+	{ "compare", compare_section },
 	{ "theme", NULL },
 	{ "keys", NULL },
 };
@@ -212,6 +288,11 @@ void config_free(struct config *c)
 	expect_conf_free(&c->expect);
 	scorers_free(c->scorers, c->nscorers);
 	judges_free(c->judges, c->njudges);
+	for (size_t i = 0; i < c->ncompare; i++) {
+		free(c->compare[i].scorer);
+		free(c->compare[i].judge);
+	}
+	free(c->compare);
 	free(c->theme);
 	for (size_t i = 0; i < c->nkeys; i++) {
 		free(c->keys[i].action);

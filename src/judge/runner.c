@@ -9,6 +9,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "util/xalloc.h"
 
@@ -31,11 +32,16 @@ struct judge_runner {
 	struct sent *sent;
 };
 
-static void open_cache(struct judge_runner *r, const char *first_input)
+static void open_cache(struct judge_runner *r, const char *first_input, bool only_existing)
 {
 	char *path = judge_cache_path(first_input);
 	if (!path)
 		return;
+	struct stat st;
+	if (only_existing && stat(path, &st) != 0) {
+		free(path);
+		return;
+	}
 	char err[1024];
 	r->cache = judge_cache_open(path, err, sizeof err);
 	if (!r->cache)
@@ -45,18 +51,21 @@ static void open_cache(struct judge_runner *r, const char *first_input)
 
 struct judge_runner *judge_runner_new(const struct judge_runner_opts *o, char *err, size_t errlen)
 {
-	struct judge_client_opts co = {
-		.concurrency = o->concurrency, .ca_file = o->ca_file,
-		.timeout_s = o->timeout_s, .trace = o->trace,
-	};
-	struct judge_client *client = judge_client_new(&co, err, errlen);
-	if (!client)
-		return NULL;
+	struct judge_client *client = NULL;
+	if (!o->cache_only) {
+		struct judge_client_opts co = {
+			.concurrency = o->concurrency, .ca_file = o->ca_file,
+			.timeout_s = o->timeout_s, .trace = o->trace,
+		};
+		client = judge_client_new(&co, err, errlen);
+		if (!client)
+			return NULL;
+	}
 	struct judge_runner *r = xcalloc(1, sizeof *r);
 	r->client = client;
 	r->refresh = o->refresh;
 	r->expect = o->expect;
-	open_cache(r, o->first_input);
+	open_cache(r, o->first_input, o->cache_only);
 	return r;
 }
 
@@ -159,6 +168,13 @@ void judge_runner_submit(struct judge_runner *r, const struct judge_conf *j, con
                          struct judge_job *job, const char key[17], uint64_t tag,
                          judge_done_fn done, void *ctx)
 {
+	if (!r->client) {
+		/* A cache-only runner: the job ends at once, as a failure. */
+		judge_job_fail(job, "judges are not asked here (cached verdicts only)");
+		if (done)
+			done(ctx, job, tag);
+		return;
+	}
 	struct sent *s = xcalloc(1, sizeof *s);
 	s->r = r;
 	s->j = j;
@@ -181,6 +197,10 @@ enum judge_start judge_runner_start(struct judge_runner *r, const struct judge_c
 	enum judge_start how = judge_runner_prepare(r, j, run, job, key);
 	if (how != JUDGE_TO_ASK)
 		return how;
+	if (!r->client) {
+		judge_job_fail(*job, "judges are not asked here (cached verdicts only)");
+		return JUDGE_SKIPPED;
+	}
 	judge_runner_submit(r, j, run, *job, key, tag, done, ctx);
 	return JUDGE_ASKED;
 }

@@ -61,8 +61,24 @@ static const struct config *cfg_of(const struct judging *jg)
 	return jg->rv->cfg;
 }
 
-int judging_open(struct judging *jg, struct review *rv, const char *ca_file,
-                 struct judging_note *note, char *err, size_t errlen)
+/* The session's hook for each run it summarizes: the cached verdicts of
+ * the judges not asked yet, one hash-table get each (misses leave the
+ * entry without judge cells, so they cost no memory). */
+static void fill_from_cache(void *ctx, struct review *rv, size_t entry, const struct run *run)
+{
+	struct judging *jg = ctx;
+	const struct review_entry *e = &rv->entries[entry];
+	for (size_t j = 0; j < cfg_of(jg)->njudges; j++) {
+		if (e->jcells && e->jcells[j].state != JUDGE_NONE)
+			continue;
+		const struct verdict *v = judge_runner_cached(jg->runner, &cfg_of(jg)->judges[j], run);
+		if (v)
+			review_judge_done(rv, entry, j, v);
+	}
+}
+
+static int open_runner(struct judging *jg, struct review *rv, const char *ca_file,
+                       bool cache_only, struct judging_note *note, char *err, size_t errlen)
 {
 	memset(jg, 0, sizeof *jg);
 	jg->rv = rv;
@@ -73,19 +89,44 @@ int judging_open(struct judging *jg, struct review *rv, const char *ca_file,
 	struct judge_runner_opts o = {
 		.concurrency = 8, .ca_file = ca_file, .refresh = true,
 		.first_input = rv->ds.nfiles ? rv->ds.files[0].path : NULL,
-		.expect = rv->ev.expect,
+		.expect = rv->ev.expect, .cache_only = cache_only,
 	};
 	jg->runner = judge_runner_new(&o, err, errlen);
 	if (!jg->runner)
 		return -1;
 	if (judge_runner_cache_error(jg->runner))
-		note_set(note, true, "judge verdicts will not be kept: %s",
-		         judge_runner_cache_error(jg->runner));
+		note_set(note, true, "%s: %s", cache_only ? "no cached judge verdicts"
+		         : "judge verdicts will not be kept", judge_runner_cache_error(jg->runner));
+	if (judge_runner_cache(jg->runner)) {
+		rv->judge_fill = fill_from_cache;
+		rv->judge_fill_ctx = jg;
+	}
 	return 0;
+}
+
+int judging_open(struct judging *jg, struct review *rv, const char *ca_file,
+                 struct judging_note *note, char *err, size_t errlen)
+{
+	return open_runner(jg, rv, ca_file, false, note, err, errlen);
+}
+
+int judging_open_cached(struct judging *jg, struct review *rv, struct judging_note *note,
+                        char *err, size_t errlen)
+{
+	return open_runner(jg, rv, NULL, true, note, err, errlen);
+}
+
+bool judging_can_ask(const struct judging *jg)
+{
+	return jg->runner && judge_runner_client(jg->runner);
 }
 
 void judging_close(struct judging *jg)
 {
+	if (jg->rv && jg->rv->judge_fill_ctx == jg) {
+		jg->rv->judge_fill = NULL;
+		jg->rv->judge_fill_ctx = NULL;
+	}
 	/* The runner drops unanswered jobs without calling back: they are ours. */
 	judge_runner_free(jg->runner);
 	jg->runner = NULL;
@@ -190,8 +231,9 @@ bool judging_ask(struct judging *jg, long which, struct judging_note *note)
 		note_set(note, true, "no judge is configured (add judges: to the YAML)");
 		return false;
 	}
-	if (!jg->runner) {
-		note_set(note, true, "judges unavailable");
+	if (!judging_can_ask(jg)) {
+		note_set(note, true, jg->runner ? "judges are not asked here (cached verdicts only)"
+		         : "judges unavailable");
 		return false;
 	}
 	struct review_run *rr = review_current(rv);
@@ -219,7 +261,7 @@ size_t judging_cancel(struct judging *jg, struct judging_note *note)
 {
 	struct review *rv = jg->rv;
 	note_clear(note);
-	if (!jg->runner || review_view_count(rv) == 0)
+	if (!judging_can_ask(jg) || review_view_count(rv) == 0)
 		return 0;
 	size_t entry = rv->view[review_cursor(rv)];
 	size_t n = judge_client_cancel(judge_runner_client(jg->runner), (uint64_t)entry + 1);
@@ -232,7 +274,7 @@ size_t judging_cancel(struct judging *jg, struct judging_note *note)
 int judging_pollfds(struct judging *jg, struct pollfd *fds, int max, int *timeout_ms)
 {
 	*timeout_ms = -1;
-	if (!jg->runner || jg->pending == 0)
+	if (!judging_can_ask(jg) || jg->pending == 0)
 		return 0;
 	return judge_client_pollfds(judge_runner_client(jg->runner), fds, max, timeout_ms);
 }
@@ -241,7 +283,7 @@ size_t judging_run(struct judging *jg, struct judging_note *note)
 {
 	note_clear(note);
 	jg->answered = 0;
-	if (!jg->runner || jg->pending == 0)
+	if (!judging_can_ask(jg) || jg->pending == 0)
 		return 0;
 	judge_client_run(judge_runner_client(jg->runner));
 	size_t n = jg->answered;

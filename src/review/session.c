@@ -177,6 +177,8 @@ static void entry_fill(struct review *rv, size_t entry, const struct review_run 
 			.score = v->status == VERDICT_OK ? v->score : 0,
 		};
 	}
+	if (r && rv->judge_fill)
+		rv->judge_fill(rv->judge_fill_ctx, rv, entry, r);
 	e->summarized = true;
 	rv->nsummarized++;
 	e->mark = MARK_UNREVIEWED;
