@@ -228,7 +228,16 @@ static void test_filters(void **s)
 			fails |= e->cells[c].status == VERDICT_OK && !e->cells[c].passed;
 		assert_true(fails);
 	}
-	keys(&fx, "ffff");                             /* round to all */
+	keys(&fx, "fff");
+	assert_int_equal(rv->filter, FILTER_ERRORS);
+	/* no judges here: the cycle leaves out the filters about judges */
+	key(&fx, 'f');
+	assert_int_equal(rv->filter, FILTER_CODE_HUMAN);
+	key(&fx, 'f');
+	assert_int_equal(rv->filter, FILTER_REVIEWERS);
+	key(&fx, 'f');
+	assert_int_equal(rv->filter, FILTER_STALE);
+	key(&fx, 'f');                                 /* round to all */
 	assert_int_equal(rv->filter, FILTER_ALL);
 	assert_string_equal(fx.t.msg.text, "filter: all");
 	assert_int_equal(review_view_count(rv), 6);
@@ -307,9 +316,12 @@ static void test_decisions(void **s)
 	assert_true(fx.t.msg.error);
 	assert_string_equal(fx.t.msg.text, "words: 5 is not on its scale (0..1)");
 	assert_int_equal(annot_lines(&fx, 0, NULL, 0), 2);
-	/* a label on it decides and moves to the next run */
+	/* a label on it decides and, the run being reviewed, moves to the next
+	 * unreviewed run, on its first undecided row */
 	key(&fx, '1');
 	assert_int_equal(review_cursor(rv), 1);
+	assert_int_equal(fx.t.vd.sel, 0);
+	assert_string_equal(fx.t.msg.text, "words labelled 1 (saved)");
 	assert_non_null(review_decision(rv, e0, 2));
 	assert_int_equal(review_mark_of(rv, e0), MARK_OVERRIDDEN);
 	assert_int_equal(annot_lines(&fx, 2, line, sizeof line), 3);
@@ -319,7 +331,7 @@ static void test_decisions(void **s)
 	key(&fx, KEYCODE_FN | KF_BTAB);
 	key(&fx, KEYCODE_FN | KF_BTAB);
 	key(&fx, 'k');
-	keys(&fx, "\t\t");
+	keys(&fx, "\t\tjj");
 	assert_int_equal(fx.t.vd.sel, 2);
 	key(&fx, 'x');
 	assert_string_equal(fx.t.msg.text, "decision taken back (saved)");
