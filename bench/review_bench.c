@@ -69,7 +69,7 @@ int main(int argc, char **argv)
 
 	double t0 = now_ms();
 	struct review rv;
-	if (review_open(&rv, &cfg, ex, argv + 2, 1, NULL, "bench", err, sizeof err) < 0) {
+	if (review_open(&rv, &cfg, ex, argv + 2, 1, NULL, 0, "bench", err, sizeof err) < 0) {
 		fprintf(stderr, "review_bench: %s\n", err);
 		expect_free(ex);
 		config_free(&cfg);

@@ -90,25 +90,25 @@ static void append_ok(struct annot_store *s, const struct decision *d)
 		fail_msg("append: %s", err);
 }
 
-#define L_ACCEPT "{\"v\":1,\"run\":\"r1\",\"source\":\"runs.jsonl:3\",\"scorer\":\"tca\"," \
-	"\"scorer_type\":\"binary\",\"machine_score\":1,\"machine_passed\":true," \
-	"\"decision\":\"accept\",\"score\":1,\"reason\":null,\"reviewer\":\"ann\"," \
+#define L_ACCEPT "{\"v\":2,\"run\":\"r1\",\"source\":\"runs.jsonl:3\",\"run_hash\":null,\"scorer\":\"tca\"," \
+	"\"scorer_type\":\"binary\",\"model\":null,\"prompt_hash\":null,\"machine_score\":1,\"machine_passed\":true," \
+	"\"decision\":\"accept\",\"score\":1,\"reason\":null,\"reviewer\":\"ann\",\"blind\":false," \
 	"\"at\":\"2026-12-01T09:30:00Z\",\"config\":\"0123456789abcdef\"}\n"
-#define L_OVERRIDE "{\"v\":1,\"run\":\"r1\",\"source\":\"runs.jsonl:3\",\"scorer\":\"tca\"," \
-	"\"scorer_type\":\"binary\",\"machine_score\":1,\"machine_passed\":true," \
+#define L_OVERRIDE "{\"v\":2,\"run\":\"r1\",\"source\":\"runs.jsonl:3\",\"run_hash\":null,\"scorer\":\"tca\"," \
+	"\"scorer_type\":\"binary\",\"model\":null,\"prompt_hash\":null,\"machine_score\":1,\"machine_passed\":true," \
 	"\"decision\":\"override\",\"score\":0.5,\"reason\":\"missed \\\"lookup\\\"\"," \
-	"\"reviewer\":\"ann\",\"at\":\"2026-12-01T09:31:00Z\",\"config\":\"0123456789abcdef\"}\n"
-#define L_RETRACT "{\"v\":1,\"run\":\"r1\",\"source\":\"runs.jsonl:3\",\"scorer\":\"tca\"," \
-	"\"scorer_type\":\"binary\",\"machine_score\":1,\"machine_passed\":true," \
-	"\"decision\":\"retract\",\"score\":null,\"reason\":null,\"reviewer\":\"ann\"," \
+	"\"reviewer\":\"ann\",\"blind\":false,\"at\":\"2026-12-01T09:31:00Z\",\"config\":\"0123456789abcdef\"}\n"
+#define L_RETRACT "{\"v\":2,\"run\":\"r1\",\"source\":\"runs.jsonl:3\",\"run_hash\":null,\"scorer\":\"tca\"," \
+	"\"scorer_type\":\"binary\",\"model\":null,\"prompt_hash\":null,\"machine_score\":1,\"machine_passed\":true," \
+	"\"decision\":\"retract\",\"score\":null,\"reason\":null,\"reviewer\":\"ann\",\"blind\":false," \
 	"\"at\":\"2026-12-01T09:32:00Z\",\"config\":\"0123456789abcdef\"}\n"
-#define L_NOTE "{\"v\":1,\"run\":\"r1\",\"source\":\"runs.jsonl:3\",\"scorer\":null," \
-	"\"scorer_type\":null,\"machine_score\":null,\"machine_passed\":null," \
+#define L_NOTE "{\"v\":2,\"run\":\"r1\",\"source\":\"runs.jsonl:3\",\"run_hash\":null,\"scorer\":null," \
+	"\"scorer_type\":null,\"model\":null,\"prompt_hash\":null,\"machine_score\":null,\"machine_passed\":null," \
 	"\"decision\":\"note\",\"score\":null,\"reason\":\"line one\\nline two \xe6\x97\xa5\xe6\x9c\xac\"," \
-	"\"reviewer\":\"ann\",\"at\":\"2026-12-01T09:33:00Z\",\"config\":null}\n"
-#define L_BOB "{\"v\":1,\"run\":\"r1\",\"source\":\"runs.jsonl:3\",\"scorer\":\"tca\"," \
-	"\"scorer_type\":\"0..1\",\"machine_score\":0.25,\"machine_passed\":false," \
-	"\"decision\":\"accept\",\"score\":0.25,\"reason\":null,\"reviewer\":\"bob\"," \
+	"\"reviewer\":\"ann\",\"blind\":false,\"at\":\"2026-12-01T09:33:00Z\",\"config\":null}\n"
+#define L_BOB "{\"v\":2,\"run\":\"r1\",\"source\":\"runs.jsonl:3\",\"run_hash\":null,\"scorer\":\"tca\"," \
+	"\"scorer_type\":\"0..1\",\"model\":null,\"prompt_hash\":null,\"machine_score\":0.25,\"machine_passed\":false," \
+	"\"decision\":\"accept\",\"score\":0.25,\"reason\":null,\"reviewer\":\"bob\",\"blind\":false," \
 	"\"at\":\"2026-12-01T09:34:00Z\",\"config\":\"0123456789abcdef\"}\n"
 
 static void check_standing(struct annot_store *s)
@@ -233,7 +233,7 @@ static void test_kinds_exact_lines(void **st)
 	assert_memory_equal(lines[2], L_RETRACT, strlen(L_RETRACT));
 	assert_memory_equal(lines[4], L_NOTE, strlen(L_NOTE));
 	assert_memory_equal(lines[5], L_BOB, strlen(L_BOB));
-	assert_memory_equal(lines[6], "{\"v\":1,\"run\":\"r2\"", 17);
+	assert_memory_equal(lines[6], "{\"v\":2,\"run\":\"r2\"", 17);
 	free(text);
 
 	/* Read back, the standing decisions are the same. */

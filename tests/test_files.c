@@ -1,10 +1,12 @@
-/* test_files.c - small file helpers and a proxy-free environment for the C tests. */
+/* test_files.c - small file helpers, a reader without write access and a proxy-free environment for the C tests. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/wait.h>
+#include <unistd.h>
 #include <cmocka.h>
 
 #include "test_files.h"
@@ -50,6 +52,27 @@ void test_copy_file(const char *src, const char *dst)
 		assert_int_equal(fwrite(buf, 1, n, out), n);
 	fclose(in);
 	assert_int_equal(fclose(out), 0);
+}
+
+int test_as_reader(int (*fn)(void *ctx), void *ctx)
+{
+	if (geteuid() != 0)
+		return fn(ctx);
+	fflush(NULL);
+	pid_t pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		/* 65534 is nobody on Debian and most others; what matters is that
+		 * it is not root and does not own the file. */
+		if (setgid(65534) != 0 || setuid(65534) != 0)
+			_exit(125);
+		_exit(fn(ctx) & 0x7f);
+	}
+	int status;
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status));
+	assert_int_not_equal(WEXITSTATUS(status), 125);
+	return WEXITSTATUS(status);
 }
 
 void test_local_only(void)

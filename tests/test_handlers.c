@@ -106,7 +106,7 @@ static void open_fixture(struct fixture *fx, const char *judges_yaml)
 	snprintf(fx->annot, sizeof fx->annot, "%s/screen-runs.jsonl.annotations.jsonl", dir);
 	unlink(fx->annot);
 	runs[0] = rpath;
-	if (review_open(&fx->rv, &fx->cfg, fx->ex, runs, 1, NULL, "tester", err, sizeof err) < 0)
+	if (review_open(&fx->rv, &fx->cfg, fx->ex, runs, 1, NULL, 0, "tester", err, sizeof err) < 0)
 		fail_msg("review_open: %s", err);
 	while (review_step(&fx->rv, 50))
 		;

@@ -1,6 +1,7 @@
 /* test_jsonl_log.c - util/jsonl_log: lines handed to their owner, broken
  * and cut lines reported with FILE:LINE, the warning limit, appends that
- * end a cut line first, and following another process's appends. */
+ * end a cut line first, following another process's appends, and the
+ * read-only open of a file we may not write. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -9,11 +10,13 @@
 #include <string.h>
 #include <signal.h>
 #include <sys/wait.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 #include <cmocka.h>
 
 #include "util/jsonl_log.h"
+#include "test_files.h"
 
 static char dir[256];
 
@@ -277,6 +280,71 @@ static void test_open_error(void **st)
 	assert_memory_equal(err, want, strlen(want));
 }
 
+struct ro_case {
+	const char *path;
+	const char *other;          /* a missing file */
+};
+
+/* As a user who may not write the file: the read-write open fails, the
+ * read-only one reads it, refuses appends, follows the owner's lines. */
+static int ro_reader(void *ctx)
+{
+	const struct ro_case *c = ctx;
+	struct sum s = { 0 };
+	struct jsonl_reader rd = { .take = take_n, .ctx = &s, .warn_max = 5, .follow = true };
+	char err[400];
+	if (jsonl_log_open(c->path, &rd, err, sizeof err))
+		return 1;                                   /* the mode should have refused it */
+	struct jsonl_log *l = jsonl_log_open_readonly(c->path, &rd, err, sizeof err);
+	if (!l)
+		return 2;
+	int rc = 0;
+	if (s.lines != 2 || s.total != 3)
+		rc = 3;
+	else if (jsonl_log_append(l, "{\"n\":9}", 7, err, sizeof err) != -1 ||
+	         !strstr(err, "opened read-only"))
+		rc = 4;
+	jsonl_log_close(l);
+	if (!rc && jsonl_log_open_readonly(c->other, &rd, err, sizeof err))
+		rc = 5;                                     /* a missing file is not created */
+	else if (!rc && access(c->other, F_OK) == 0)
+		rc = 6;
+	return rc;
+}
+
+static void test_read_only(void **st)
+{
+	(void)st;
+	char path[300], other[300], err[400];
+	snprintf(path, sizeof path, "%s/ro.jsonl", dir);
+	snprintf(other, sizeof other, "%s/missing.jsonl", dir);
+	spit(path, "{\"n\":1}\n{\"n\":2}\n");
+	assert_int_equal(chmod(dir, 0755), 0);
+	assert_int_equal(chmod(path, 0444), 0);
+	struct ro_case c = { path, other };
+	assert_int_equal(test_as_reader(ro_reader, &c), 0);
+
+	/* Followed: the owner appends, the read-only reader sees it on refresh. */
+	assert_int_equal(chmod(path, 0644), 0);
+	struct sum mine = { 0 }, theirs = { 0 };
+	struct jsonl_log *w = open_sum(path, &mine, 5, true, true);
+	struct jsonl_reader rd = { .take = take_n, .ctx = &theirs, .warn_max = 5, .follow = true };
+	struct jsonl_log *r = jsonl_log_open_readonly(path, &rd, err, sizeof err);
+	assert_non_null(r);
+	assert_int_equal(jsonl_log_append(w, "{\"n\":10}", 8, err, sizeof err), 0);
+	assert_int_equal(jsonl_log_refresh(r), 1);
+	assert_int_equal(theirs.total, 13);
+	assert_null(jsonl_log_warning(r));
+	jsonl_log_close(w);
+	jsonl_log_close(r);
+	/* missing: the reason names the file */
+	assert_null(jsonl_log_open_readonly(other, &rd, err, sizeof err));
+	char want[400];
+	snprintf(want, sizeof want, "%s: No such file", other);
+	assert_memory_equal(err, want, strlen(want));
+	assert_int_equal(chmod(dir, 0700), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -287,6 +355,7 @@ int main(void)
 		cmocka_unit_test(test_shrunk),
 		cmocka_unit_test(test_concurrent_and_killed),
 		cmocka_unit_test(test_open_error),
+		cmocka_unit_test(test_read_only),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -53,7 +53,8 @@ static void open_session(struct review *rv, struct judging *jg)
 	char *paths[] = { fx.runs_path };
 	char annot[160];
 	snprintf(annot, sizeof annot, "%s/annotations.jsonl", fx.dir);
-	assert_int_equal(review_open(rv, &fx.cfg, NULL, paths, 1, annot, "ann", err, sizeof err), 0);
+	const char *apaths[] = { annot };
+	assert_int_equal(review_open(rv, &fx.cfg, NULL, paths, 1, apaths, 1, "ann", err, sizeof err), 0);
 	int n = 0;
 	while (review_step(rv, 0))
 		assert_true(++n < 1000);
@@ -108,6 +109,32 @@ static size_t current_entry(struct review *rv)
 	return rv->view[review_cursor(rv)];
 }
 
+static void check_judge_decision(struct review *rv, size_t entry)
+{
+	char path[200];
+	snprintf(path, sizeof path, "%s/annotations.jsonl", fx.dir);
+	char *text = test_slurp(path);
+	assert_non_null(text);
+	json_error_t je;
+	json_t *o = json_loads(text, 0, &je);
+	assert_non_null(o);
+	assert_int_equal(json_integer_value(json_object_get(o, "v")), 2);
+	assert_string_equal(json_string_value(json_object_get(o, "scorer")), "acc");
+	assert_string_equal(json_string_value(json_object_get(o, "model")), "openai/judge-model");
+	assert_string_equal(json_string_value(json_object_get(o, "prompt_hash")),
+	                    fx.cfg.judges[0].prompt_hash);
+	assert_int_equal(strlen(fx.cfg.judges[0].prompt_hash), 16);
+	char hex[65];
+	assert_true(review_entry_hash(&rv->entries[entry], hex));
+	assert_string_equal(json_string_value(json_object_get(o, "run_hash")), hex);
+	assert_true(json_is_false(json_object_get(o, "blind")));
+	const struct decision *d = review_decision(rv, entry, 0);
+	assert_non_null(d);
+	assert_string_equal(d->model, "openai/judge-model");
+	json_decref(o);
+	free(text);
+}
+
 static void test_ask_and_answer(void **st)
 {
 	(void)st;
@@ -135,6 +162,12 @@ static void test_ask_and_answer(void **st)
 	assert_int_equal(c->state, JUDGE_DONE);
 	assert_int_equal(c->v.status, VERDICT_OK);
 	assert_true(c->v.score == 4);
+
+	/* Accepted, the decision names the judge's model as the YAML wrote
+	 * it and its prompt hash, and the record's hash. */
+	char err[256];
+	assert_int_equal(review_accept(&rv, 0, err, sizeof err), 0);
+	check_judge_decision(&rv, entry);
 	close_session(&rv, &jg);
 
 	/* Reopened, the verdict shows once the run is looked at, unasked. */
@@ -218,7 +251,7 @@ static void test_unreadable_and_no_judges(void **st)
 	struct config none = { 0 };
 	char err[512];
 	char *paths[] = { fx.runs_path };
-	assert_int_equal(review_open(&rv, &none, NULL, paths, 1, NULL, "ann", err, sizeof err), 0);
+	assert_int_equal(review_open(&rv, &none, NULL, paths, 1, NULL, 0, "ann", err, sizeof err), 0);
 	assert_int_equal(judging_open(&jg, &rv, NULL, &note, err, sizeof err), 0);
 	assert_null(jg.runner);
 	assert_false(judging_ask(&jg, -1, &note));

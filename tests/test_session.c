@@ -17,6 +17,7 @@
 #include <jansson.h>
 
 #include "review/session.h"
+#include "util/digest.h"
 
 static char dir[64];
 static char runs_path[128];
@@ -111,8 +112,8 @@ static void open_with(struct review *rv, const struct config *c, const char *ann
 {
 	char err[512];
 	char *paths[] = { runs_path };
-	int rc = review_open(rv, c, NULL, paths, 1, annot ? annot_file(annot) : NULL, "ann", err,
-	                     sizeof err);
+	const char *apaths[] = { annot ? annot_file(annot) : NULL };
+	int rc = review_open(rv, c, NULL, paths, 1, apaths, annot ? 1 : 0, "ann", err, sizeof err);
 	if (rc < 0)
 		fprintf(stderr, "review_open: %s\n", err);
 	assert_int_equal(rc, 0);
@@ -783,8 +784,8 @@ static void test_resume(void **s)
 	/* another reviewer sees none of it */
 	review_close(&rv);
 	char *paths[] = { runs_path };
-	assert_int_equal(review_open(&rv, &cfg, NULL, paths, 1, annot_file("r.annotations.jsonl"),
-	                             "bob", err, sizeof err), 0);
+	const char *apaths[] = { annot_file("r.annotations.jsonl") };
+	assert_int_equal(review_open(&rv, &cfg, NULL, paths, 1, apaths, 1, "bob", err, sizeof err), 0);
 	step_all(&rv);
 	assert_int_equal(review_reviewed_count(&rv), 0);
 	assert_null(review_decision(&rv, 0, LOOKUP));
@@ -934,13 +935,124 @@ static void test_open_errors(void **s)
 	char missing[160];
 	snprintf(missing, sizeof missing, "%s/missing.jsonl", dir);
 	char *paths[] = { missing };
-	assert_int_equal(review_open(&rv, &cfg, NULL, paths, 1, NULL, "ann", err, sizeof err), -1);
+	assert_int_equal(review_open(&rv, &cfg, NULL, paths, 1, NULL, 0, "ann", err, sizeof err), -1);
 	assert_non_null(strstr(err, "missing.jsonl"));
 	char bad_annot[160];
 	snprintf(bad_annot, sizeof bad_annot, "%s/no/such/dir/a.jsonl", dir);
 	char *ok[] = { runs_path };
-	assert_int_equal(review_open(&rv, &cfg, NULL, ok, 1, bad_annot, "ann", err, sizeof err), -1);
+	const char *bad[] = { bad_annot };
+	assert_int_equal(review_open(&rv, &cfg, NULL, ok, 1, bad, 1, "ann", err, sizeof err), -1);
 	assert_non_null(strstr(err, "a.jsonl"));
+}
+
+/* Each entry knows its record's SHA-256 once summarized; every decision
+ * (accept, override, retract, note) records it, and `blind` as the
+ * session says. */
+static void test_run_hash_and_blind(void **s)
+{
+	(void)s;
+	struct review rv;
+	open_with(&rv, &cfg, "hash.annotations.jsonl");
+	char hex[65];
+	step_all(&rv);
+	size_t c = entry_index(&rv, "run-c");
+	assert_true(review_entry_hash(&rv.entries[c], hex));
+	char want[65];
+	sha256_hex(runs, (size_t)(strchr(runs, '\n') - runs), want);   /* line 1, no '\n' */
+	assert_string_equal(hex, want);
+	assert_true(rv.entries[c].has_hash);
+	/* a line that is not JSON still has bytes, and so a hash */
+	for (size_t i = 0; i < rv.nentries; i++)
+		assert_true(review_entry_hash(&rv.entries[i], hex));
+
+	go_to(&rv, "run-c");
+	char err[256];
+	assert_int_equal(review_accept(&rv, LOOKUP, err, sizeof err), 0);
+	rv.blind = true;
+	assert_int_equal(review_override(&rv, WORDS, 0, "no", err, sizeof err), 0);
+	assert_int_equal(review_retract(&rv, WORDS, err, sizeof err), 0);
+	assert_int_equal(review_note(&rv, "seen", err, sizeof err), 0);
+	json_t *lines[8];
+	size_t n = read_lines(annot_file("hash.annotations.jsonl"), lines, 8);
+	assert_int_equal(n, 4);
+	for (size_t i = 0; i < n; i++) {
+		assert_int_equal(json_integer_value(json_object_get(lines[i], "v")), 2);
+		assert_string_equal(jstr(lines[i], "run_hash"), want);
+		/* code scorers have no model or prompt */
+		assert_true(json_is_null(json_object_get(lines[i], "model")));
+		assert_true(json_is_null(json_object_get(lines[i], "prompt_hash")));
+		assert_true(json_is_boolean(json_object_get(lines[i], "blind")));
+		assert_int_equal(json_is_true(json_object_get(lines[i], "blind")), i > 0);
+	}
+	free_lines(lines, n);
+	assert_string_equal(review_decision(&rv, c, LOOKUP)->run_hash, want);
+	review_close(&rv);
+
+	/* Before its summary an entry has no hash to give. */
+	open_with(&rv, &cfg, "hash.annotations.jsonl");
+	while (rv.nentries == 0)
+		review_step(&rv, 0);
+	struct review_entry e0 = rv.entries[0];
+	e0.summarized = false;
+	assert_false(review_entry_hash(&e0, hex));
+	assert_string_equal(hex, "");
+	review_close(&rv);
+}
+
+/* Several annotation files: all are read, the first is written to; the
+ * same reviewer's later decision in another file stands. */
+static void test_several_annotation_files(void **s)
+{
+	(void)s;
+	char err[512];
+	char theirs[160], mine[160];
+	snprintf(theirs, sizeof theirs, "%s", annot_file("theirs.jsonl"));
+	snprintf(mine, sizeof mine, "%s", annot_file("mine.jsonl"));
+	struct annot_store *st = annot_open(theirs, err, sizeof err);
+	assert_non_null(st);
+	struct decision d = {
+		.kind = DEC_OVERRIDE, .run = "run-c", .scorer = "words", .has_score = true,
+		.score = 0, .reviewer = "ann", .at = "2999-01-01T00:00:00Z",
+	};
+	assert_int_equal(annot_append(st, &d, err, sizeof err), 0);
+	d.run = "run-a";
+	d.scorer = "lookup";
+	d.reviewer = "bob";
+	assert_int_equal(annot_append(st, &d, err, sizeof err), 0);
+	annot_close(st);
+
+	struct review rv;
+	char *paths[] = { runs_path };
+	const char *apaths[] = { mine, theirs };
+	assert_int_equal(review_open(&rv, &cfg, NULL, paths, 1, apaths, 2, "ann", err, sizeof err), 0);
+	assert_string_equal(annot_path(rv.annot), mine);
+	step_all(&rv);
+	size_t c = entry_index(&rv, "run-c");
+	const struct decision *cur = review_decision(&rv, c, WORDS);
+	assert_non_null(cur);
+	assert_int_equal(cur->file, 1);
+	go_to(&rv, "run-c");
+	assert_int_equal(review_accept(&rv, LOOKUP, err, sizeof err), 0);
+	assert_int_equal(review_decision(&rv, c, LOOKUP)->file, 0);
+	/* ours was written to the first file, theirs is as it was */
+	json_t *lines[8];
+	size_t n = read_lines(mine, lines, 8);
+	assert_int_equal(n, 1);
+	assert_string_equal(jstr(lines[0], "scorer"), "lookup");
+	free_lines(lines, n);
+	n = read_lines(theirs, lines, 8);
+	assert_int_equal(n, 2);
+	free_lines(lines, n);
+	/* bob's decision is read but is not ann's */
+	assert_null(review_decision(&rv, entry_index(&rv, "run-a"), LOOKUP));
+	const char *const *names;
+	assert_int_equal(annot_reviewers(rv.annot, &names), 2);
+	review_close(&rv);
+
+	/* a second file that does not exist is an error naming it */
+	const char *missing[] = { mine, annot_file("nobody.jsonl") };
+	assert_int_equal(review_open(&rv, &cfg, NULL, paths, 1, missing, 2, "ann", err, sizeof err), -1);
+	assert_non_null(strstr(err, "nobody.jsonl: No such file"));
 }
 
 /* One review_row per verdict row: what it is, its scale and its verdict;
@@ -1012,6 +1124,8 @@ int main(void)
 		cmocka_unit_test(test_no_scorers),
 		cmocka_unit_test(test_open_errors),
 		cmocka_unit_test(test_rows),
+		cmocka_unit_test(test_run_hash_and_blind),
+		cmocka_unit_test(test_several_annotation_files),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

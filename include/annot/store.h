@@ -79,8 +79,8 @@ const char *annot_path(const struct annot_store *s);
 /* Warnings collected while reading, one per line ("FILE:LINE: ..."), or NULL. */
 const char *annot_warning(const struct annot_store *s);
 
-/* Appends and syncs one decision; fills `at` with the current time when it
- * is NULL. Returns 0 once the line is on disk, -1 with a reason otherwise
+/* Appends and syncs one decision to the first file (d->file is ignored);
+ * fills `at` with the current time when it is NULL. Returns 0 once the line is on disk, -1 with a reason otherwise
  * (and then nothing was recorded in memory either). */
 int annot_append(struct annot_store *s, const struct decision *d, char *err, size_t errlen);
 

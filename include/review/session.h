@@ -100,6 +100,8 @@ struct review_entry {
 	unsigned ncalls;            /* the agent's counted calls */
 	bool summarized;
 	bool load_failed;           /* did not parse, or not a known format */
+	bool has_hash;              /* hash holds the record's SHA-256 (from the summary) */
+	unsigned char hash[32];     /* raw; review_entry_hash gives the hex a decision records */
 	struct verdict_cell *cells; /* one per scorer, once summarized */
 	struct judge_cell *jcells;  /* one per judge, once one was asked or cached */
 	/* Kept so filters, sorts and counts need no look-ups in the store. */
@@ -108,6 +110,10 @@ struct review_entry {
 	bool in_share;              /* in this reviewer's share (--assign), once summarized */
 	struct review_run *cached;  /* its parsed run while in the cache */
 };
+
+/* The entry's record hash as 64 hex digits; false (and "") before the
+ * summary or when the record has none (a .json file that does not parse). */
+bool review_entry_hash(const struct review_entry *e, char out[65]);
 
 /* A parsed run with its full verdicts, owned by the cache. A pointer
  * stays valid until the next review_current or review_run_at (which may
@@ -128,6 +134,11 @@ struct review {
 	struct evaluator ev;
 	struct annot_store *annot;
 	char *reviewer;
+	/* --blind: decisions are made with the machine's verdict hidden: a
+	 * row's verdict, the judge's answer and other reviewers' labels stay
+	 * hidden until this reviewer decides it (review_row_hidden); the
+	 * decisions record it. */
+	bool blind;
 
 	struct review_entry *entries;
 	size_t nentries, entries_cap;
@@ -152,10 +163,6 @@ struct review {
 	/* --assign: only this reviewer's share is in view, before any filter. */
 	struct review_assign assign;
 	size_t share_total, share_reviewed;
-	/* --blind: a row's machine verdict, the judge's answer and other
-	 * reviewers' labels stay hidden until this reviewer decides it; the
-	 * decisions record it. */
-	bool blind;
 	/* Counts every change of labels (decisions, refreshes) and of judge
 	 * answers, so figures built from them know when they are old. */
 	unsigned long labels_gen;
@@ -174,11 +181,14 @@ struct review {
 	void *judge_fill_ctx;
 };
 
-/* Opens the inputs and the annotations file (created if missing). The
- * session keeps pointers to cfg and ex (may be NULL); they must outlive it.
- * Returns 0, or -1 with "PATH: reason" in err. */
+/* Opens the inputs and the annotations files: the first (created if
+ * missing) is written to, the others are only read (annot_open_many); with
+ * none, FIRST_INPUT.annotations.jsonl. The session keeps pointers to cfg
+ * and ex (may be NULL); they must outlive it. Returns 0, or -1 with
+ * "PATH: reason" in err. */
 int  review_open(struct review *rv, const struct config *cfg, struct expectations *ex,
-                 char *const *paths, size_t npaths, const char *annot_path,
+                 char *const *paths, size_t npaths,
+                 const char *const *annot_paths, size_t nannot,
                  const char *reviewer, char *err, size_t errlen);
 void review_close(struct review *rv);
 /* Shows only share a->k of the runs from now on (NULL or a->on false: all

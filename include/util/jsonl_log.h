@@ -48,6 +48,12 @@ struct jsonl_reader {
  * lock. NULL with "PATH: reason" in err. The reader is copied. */
 struct jsonl_log *jsonl_log_open(const char *path, const struct jsonl_reader *rd,
                                  char *err, size_t errlen);
+/* Opens an existing file for reading only (a colleague's, perhaps not
+ * writable by us) and reads it like jsonl_log_open; jsonl_log_refresh
+ * follows it, jsonl_log_append refuses. NULL with "PATH: reason" in err
+ * when it is missing or unreadable. */
+struct jsonl_log *jsonl_log_open_readonly(const char *path, const struct jsonl_reader *rd,
+                                          char *err, size_t errlen);
 void jsonl_log_close(struct jsonl_log *log);
 const char *jsonl_log_path(const struct jsonl_log *log);
 

@@ -7,6 +7,12 @@
  * the standing decision of a (run, scorer, reviewer) is a replay of that
  * order. How lines are read, ended and warned about is jsonl_log's.
  *
+ * Several files (one per reviewer, say) read into one store: each keeps
+ * its own stack per key, so a retract only takes back a decision of its
+ * own file, and the standing decision is chosen across the files' tops
+ * by the latest `at` (the earlier file on a tie). Only the first file is
+ * opened for writing; the others are opened read-only and only followed.
+ *
  * Decision times come from now_iso (util/clock): the current UTC time, unless the
  * environment variable TCR_FAKE_NOW holds an ISO-8601 UTC time
  * (YYYY-MM-DDTHH:MM:SSZ, the Z may be left out); then every decision is
@@ -15,6 +21,7 @@
 #include "annot/store.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -54,17 +61,33 @@ struct stack_node {
 struct slot {
 	const char *run, *scorer, *reviewer;
 	bool note;
-	struct stack_node *top;         /* notes keep only the latest */
+	struct slot *next;              /* the slots in the order they first appeared */
+	struct stack_node *top[];       /* one stack per file; notes keep only the latest */
+};
+
+struct annot_store;
+
+/* What a file's reader hands back to the store: which file a line is from. */
+struct file_ctx {
+	struct annot_store *s;
+	unsigned file;
 };
 
 struct annot_store {
-	struct jsonl_log *log;
+	struct jsonl_log **logs;        /* logs[0] is written to, the others only read */
+	struct file_ctx *ctxs;
+	size_t nlogs;
 	struct arena arena;             /* decisions, their strings, slots, stack nodes */
 	size_t count;
 	struct htab keys;               /* struct slot * by its triple */
+	struct slot *first, *last;
 	/* Runs, scorers, reviewers, hashes and times repeat on most lines;
 	 * keeping one copy of each roughly halves a big file's memory. */
 	struct htab strs;               /* const char * by its text */
+	const char **reviewers;         /* interned, sorted by name */
+	size_t nreviewers, reviewers_cap;
+	const char *last_reviewer;      /* most lines repeat the one before */
+	struct strbuf warn;             /* the files' warnings joined, for several files */
 };
 
 /* ---- hashing and tables ----------------------------------------------- */
@@ -105,8 +128,13 @@ static struct slot *slot_get(struct annot_store *s, const char *run, const char 
 	struct slot k = { .run = run, .scorer = scorer, .reviewer = reviewer, .note = note };
 	void **item = htab_put(&s->keys, key_hash(&k), slot_eq, &k);
 	if (!*item) {
-		struct slot *sl = arena_alloc(&s->arena, sizeof *sl);
+		struct slot *sl = arena_alloc(&s->arena, sizeof *sl + s->nlogs * sizeof sl->top[0]);
 		*sl = k;
+		if (s->last)
+			s->last->next = sl;
+		else
+			s->first = sl;
+		s->last = sl;
 		*item = sl;
 	}
 	return *item;
@@ -128,6 +156,54 @@ static const char *store_intern(struct annot_store *s, const char *str)
 	return *item;
 }
 
+/* Keeps the sorted list of reviewers; they are few, so a sorted insert
+ * is cheaper than sorting whenever the list is asked for. */
+static void reviewer_seen(struct annot_store *s, const char *name)
+{
+	if (name == s->last_reviewer)
+		return;
+	s->last_reviewer = name;
+	size_t lo = 0, hi = s->nreviewers;
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		int c = strcmp(s->reviewers[mid], name);
+		if (c == 0)
+			return;
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (s->nreviewers == s->reviewers_cap) {
+		s->reviewers_cap = s->reviewers_cap ? 2 * s->reviewers_cap : 8;
+		s->reviewers = xrealloc(s->reviewers, s->reviewers_cap * sizeof *s->reviewers);
+	}
+	memmove(s->reviewers + lo + 1, s->reviewers + lo, (s->nreviewers - lo) * sizeof *s->reviewers);
+	s->reviewers[lo] = name;
+	s->nreviewers++;
+}
+
+/* Later `at` first; a decision without one is the oldest. */
+static int at_cmp(const char *a, const char *b)
+{
+	if (!a || !b)
+		return (a != NULL) - (b != NULL);
+	return strcmp(a, b);
+}
+
+/* The standing decision of a slot across the files: the tops compared by
+ * `at`, the earlier file kept on a tie. */
+static const struct decision *slot_current(const struct annot_store *s, const struct slot *sl)
+{
+	const struct decision *best = NULL;
+	for (size_t i = 0; i < s->nlogs; i++) {
+		const struct decision *d = sl->top[i] ? sl->top[i]->d : NULL;
+		if (d && (!best || at_cmp(d->at, best->at) > 0))
+			best = d;
+	}
+	return best;
+}
+
 /* ---- decisions ----------------------------------------------------------- */
 
 /* Copies a decision whose strings are borrowed (from a parsed line) into
@@ -143,28 +219,33 @@ static void store_add(struct annot_store *s, const struct decision *tmp)
 	d->reviewer = store_intern(s, tmp->reviewer);
 	d->at = store_intern(s, tmp->at);
 	d->config = store_intern(s, tmp->config);
+	d->run_hash = store_intern(s, tmp->run_hash);
+	d->model = store_intern(s, tmp->model);
+	d->prompt_hash = store_intern(s, tmp->prompt_hash);
 	d->reason = tmp->reason ? arena_strdup(&s->arena, tmp->reason) : NULL;
 	s->count++;
+	reviewer_seen(s, d->reviewer);
 
 	bool note = d->kind == DEC_NOTE;
 	struct slot *sl = slot_get(s, d->run, note ? NULL : d->scorer, d->reviewer, note);
+	struct stack_node **top = &sl->top[d->file];
 	switch (d->kind) {
 	case DEC_ACCEPT:
 	case DEC_OVERRIDE:
 	case DEC_NOTE: {
-		if (note && sl->top) {
-			sl->top->d = d;
+		if (note && *top) {
+			(*top)->d = d;
 			break;
 		}
 		struct stack_node *n = arena_alloc(&s->arena, sizeof *n);
 		n->d = d;
-		n->next = sl->top;
-		sl->top = n;
+		n->next = *top;
+		*top = n;
 		break;
 	}
 	case DEC_RETRACT:
-		if (sl->top)        /* taking back nothing changes nothing */
-			sl->top = sl->top->next;
+		if (*top)           /* taking back nothing changes nothing */
+			*top = (*top)->next;
 		break;
 	}
 }
@@ -201,6 +282,42 @@ static bool field_num(json_t *o, const char *key, bool *has, double *out,
 	return true;
 }
 
+static bool field_bool(json_t *o, const char *key, bool *has, bool *out,
+                       char *why, size_t whylen)
+{
+	json_t *v = json_object_get(o, key);
+	*has = false;
+	*out = false;
+	if (!v || json_is_null(v))
+		return true;
+	if (!json_is_boolean(v)) {
+		snprintf(why, whylen, "\"%s\" is not true or false", key);
+		return false;
+	}
+	*has = true;
+	*out = json_is_true(v);
+	return true;
+}
+
+/* The string fields of a line; v2 added run_hash, model and prompt_hash,
+ * which v1 lines leave out and so read as NULL. */
+static const struct {
+	const char *key;
+	size_t off;
+} str_fields[] = {
+	{ "run", offsetof(struct decision, run) },
+	{ "reviewer", offsetof(struct decision, reviewer) },
+	{ "source", offsetof(struct decision, source) },
+	{ "scorer", offsetof(struct decision, scorer) },
+	{ "scorer_type", offsetof(struct decision, scorer_type) },
+	{ "reason", offsetof(struct decision, reason) },
+	{ "at", offsetof(struct decision, at) },
+	{ "config", offsetof(struct decision, config) },
+	{ "run_hash", offsetof(struct decision, run_hash) },
+	{ "model", offsetof(struct decision, model) },
+	{ "prompt_hash", offsetof(struct decision, prompt_hash) },
+};
+
 /* Fills d with pointers into o; false with the reason when the line is not
  * a decision we can use. Keys we do not know are left alone, so a newer
  * program's lines still read. */
@@ -230,16 +347,15 @@ static bool decision_from_json(json_t *o, struct decision *d, char *why, size_t 
 	}
 	d->kind = (enum decision_kind)i;
 
-	if (!field_str(o, "run", &d->run, why, whylen) ||
-	    !field_str(o, "reviewer", &d->reviewer, why, whylen) ||
-	    !field_str(o, "source", &d->source, why, whylen) ||
-	    !field_str(o, "scorer", &d->scorer, why, whylen) ||
-	    !field_str(o, "scorer_type", &d->scorer_type, why, whylen) ||
-	    !field_str(o, "reason", &d->reason, why, whylen) ||
-	    !field_str(o, "at", &d->at, why, whylen) ||
-	    !field_str(o, "config", &d->config, why, whylen) ||
-	    !field_num(o, "machine_score", &d->has_machine_score, &d->machine_score, why, whylen) ||
-	    !field_num(o, "score", &d->has_score, &d->score, why, whylen))
+	for (size_t f = 0; f < sizeof str_fields / sizeof *str_fields; f++)
+		if (!field_str(o, str_fields[f].key,
+		               (const char **)(void *)((char *)d + str_fields[f].off), why, whylen))
+			return false;
+	bool has_blind;
+	if (!field_num(o, "machine_score", &d->has_machine_score, &d->machine_score, why, whylen) ||
+	    !field_num(o, "score", &d->has_score, &d->score, why, whylen) ||
+	    !field_bool(o, "machine_passed", &d->has_machine_passed, &d->machine_passed, why, whylen) ||
+	    !field_bool(o, "blind", &has_blind, &d->blind, why, whylen))
 		return false;
 	if (!d->run) {
 		snprintf(why, whylen, "no \"run\"");
@@ -249,53 +365,91 @@ static bool decision_from_json(json_t *o, struct decision *d, char *why, size_t 
 		snprintf(why, whylen, "no \"reviewer\"");
 		return false;
 	}
-	json_t *mp = json_object_get(o, "machine_passed");
-	if (mp && !json_is_null(mp)) {
-		if (!json_is_boolean(mp)) {
-			snprintf(why, whylen, "\"machine_passed\" is not true or false");
-			return false;
-		}
-		d->has_machine_passed = true;
-		d->machine_passed = json_is_true(mp);
-	}
 	return true;
 }
 
-/* The log's reader: one parsed line into a decision in memory. */
+/* A file's reader: one parsed line into a decision in memory. */
 static bool store_take(void *ctx, json_t *o, char *why, size_t whylen)
 {
-	struct annot_store *s = ctx;
+	struct file_ctx *fc = ctx;
 	struct decision d;
 	if (!decision_from_json(o, &d, why, whylen))
 		return false;
-	store_add(s, &d);
+	d.file = fc->file;
+	store_add(fc->s, &d);
 	return true;
+}
+
+/* With several files, their warnings joined in file order; rebuilt after
+ * every read so annot_warning stays a plain getter. */
+static void warn_rebuild(struct annot_store *s)
+{
+	if (s->nlogs < 2)
+		return;
+	strbuf_reset(&s->warn);
+	for (size_t i = 0; i < s->nlogs; i++) {
+		const char *w = jsonl_log_warning(s->logs[i]);
+		if (!w)
+			continue;
+		if (s->warn.len)
+			strbuf_addch(&s->warn, '\n');
+		strbuf_addstr(&s->warn, w);
+	}
 }
 
 /* ---- the interface ---------------------------------------------------- */
 
-struct annot_store *annot_open(const char *path, char *err, size_t errlen)
+struct annot_store *annot_open_many(const char *const *paths, size_t npaths,
+                                    char *err, size_t errlen)
 {
-	struct annot_store *s = xcalloc(1, sizeof *s);
-	arena_init(&s->arena);     /* the tables are empty as calloc left them */
-	const struct jsonl_reader rd = {
-		.take = store_take, .ctx = s, .warn_max = WARN_MAX,
-		.parse_unended = true,  /* an editor may leave a whole line unended */
-		.follow = true,
-	};
-	s->log = jsonl_log_open(path, &rd, err, errlen);
-	if (!s->log) {
-		annot_close(s);
+	if (!npaths) {
+		set_err(err, errlen, "no annotations file");
 		return NULL;
 	}
+	for (size_t i = 1; i < npaths; i++)
+		for (size_t j = 0; j < i; j++)
+			if (!strcmp(paths[i], paths[j])) {
+				set_err(err, errlen, "%s: given twice", paths[i]);
+				return NULL;
+			}
+	struct annot_store *s = xcalloc(1, sizeof *s);
+	arena_init(&s->arena);     /* the tables are empty as calloc left them */
+	s->logs = xcalloc(npaths, sizeof *s->logs);
+	s->ctxs = xcalloc(npaths, sizeof *s->ctxs);
+	s->nlogs = npaths;
+	for (size_t i = 0; i < npaths; i++) {
+		s->ctxs[i] = (struct file_ctx){ s, (unsigned)i };
+		const struct jsonl_reader rd = {
+			.take = store_take, .ctx = &s->ctxs[i], .warn_max = WARN_MAX,
+			.parse_unended = true,  /* an editor may leave a whole line unended */
+			.follow = true,
+		};
+		s->logs[i] = i ? jsonl_log_open_readonly(paths[i], &rd, err, errlen)
+		               : jsonl_log_open(paths[i], &rd, err, errlen);
+		if (!s->logs[i]) {
+			annot_close(s);
+			return NULL;
+		}
+	}
+	warn_rebuild(s);
 	return s;
+}
+
+struct annot_store *annot_open(const char *path, char *err, size_t errlen)
+{
+	return annot_open_many(&path, 1, err, errlen);
 }
 
 void annot_close(struct annot_store *s)
 {
 	if (!s)
 		return;
-	jsonl_log_close(s->log);
+	for (size_t i = 0; i < s->nlogs; i++)
+		jsonl_log_close(s->logs[i]);
+	free(s->logs);
+	free(s->ctxs);
+	free(s->reviewers);
+	strbuf_release(&s->warn);
 	arena_free(&s->arena);
 	htab_free(&s->keys);
 	htab_free(&s->strs);
@@ -304,17 +458,23 @@ void annot_close(struct annot_store *s)
 
 const char *annot_path(const struct annot_store *s)
 {
-	return jsonl_log_path(s->log);
+	return jsonl_log_path(s->logs[0]);
 }
 
 const char *annot_warning(const struct annot_store *s)
 {
-	return jsonl_log_warning(s->log);
+	if (s->nlogs == 1)
+		return jsonl_log_warning(s->logs[0]);
+	return s->warn.len ? s->warn.buf : NULL;
 }
 
 size_t annot_refresh(struct annot_store *s)
 {
-	return jsonl_log_refresh(s->log);
+	size_t n = 0;
+	for (size_t i = 0; i < s->nlogs; i++)
+		n += jsonl_log_refresh(s->logs[i]);
+	warn_rebuild(s);
+	return n;
 }
 
 static void put_str(struct strbuf *sb, const char *key, const char *v)
@@ -337,11 +497,14 @@ static void put_num(struct strbuf *sb, const char *key, bool has, double v)
 
 static void line_build(struct strbuf *sb, const struct decision *d, const char *at)
 {
-	strbuf_addstr(sb, "{\"v\":1");
+	strbuf_addstr(sb, "{\"v\":2");
 	put_str(sb, "run", d->run);
 	put_str(sb, "source", d->source);
+	put_str(sb, "run_hash", d->run_hash);
 	put_str(sb, "scorer", d->scorer);
 	put_str(sb, "scorer_type", d->scorer_type);
+	put_str(sb, "model", d->model);
+	put_str(sb, "prompt_hash", d->prompt_hash);
 	put_num(sb, "machine_score", d->has_machine_score, d->machine_score);
 	strbuf_addstr(sb, ",\"machine_passed\":");
 	strbuf_addstr(sb, !d->has_machine_passed ? "null" : d->machine_passed ? "true" : "false");
@@ -349,9 +512,19 @@ static void line_build(struct strbuf *sb, const struct decision *d, const char *
 	put_num(sb, "score", d->has_score, d->score);
 	put_str(sb, "reason", d->reason);
 	put_str(sb, "reviewer", d->reviewer);
+	strbuf_addstr(sb, d->blind ? ",\"blind\":true" : ",\"blind\":false");
 	put_str(sb, "at", at);
 	put_str(sb, "config", d->config);
 	strbuf_addch(sb, '}');
+}
+
+static bool is_sha256_hex(const char *h)
+{
+	size_t n = 0;
+	for (; h[n]; n++)
+		if (!((h[n] >= '0' && h[n] <= '9') || (h[n] >= 'a' && h[n] <= 'f')))
+			return false;
+	return n == 64;
 }
 
 /* What would make the line unreadable later: it is better refused now,
@@ -365,8 +538,10 @@ static const char *decision_problem(const struct decision *d, const char *at)
 	if ((d->has_score && !isfinite(d->score)) ||
 	    (d->has_machine_score && !isfinite(d->machine_score)))
 		return "a score is not a finite number";
+	if (d->run_hash && !is_sha256_hex(d->run_hash))
+		return "run_hash is not 64 lowercase hex digits";
 	const char *strs[] = { d->run, d->source, d->scorer, d->scorer_type, d->reason,
-	                       d->reviewer, at, d->config };
+	                       d->reviewer, at, d->config, d->model, d->prompt_hash };
 	for (size_t i = 0; i < sizeof strs / sizeof *strs; i++) {
 		if (!strs[i])
 			continue;
@@ -403,10 +578,12 @@ int annot_append(struct annot_store *s, const struct decision *d, char *err, siz
 	int rc = -1;
 	if (!o || !decision_from_json(o, &back, why, sizeof why))
 		set_err(err, errlen, "%s: cannot write the decision: %s", path, o ? why : je.text);
-	else if (jsonl_log_append(s->log, sb.buf, sb.len, err, errlen) == 0) {
+	else if (jsonl_log_append(s->logs[0], sb.buf, sb.len, err, errlen) == 0) {
+		back.file = 0;
 		store_add(s, &back);
 		rc = 0;
 	}
+	warn_rebuild(s);        /* the append read other writers' lines first */
 	json_decref(o);
 	strbuf_release(&sb);
 	return rc;
@@ -418,7 +595,7 @@ const struct decision *annot_current(const struct annot_store *s, const char *ru
 	if (!run || !reviewer)
 		return NULL;
 	const struct slot *sl = slot_find(s, run, scorer, reviewer, false);
-	return sl && sl->top ? sl->top->d : NULL;
+	return sl ? slot_current(s, sl) : NULL;
 }
 
 const struct decision *annot_note(const struct annot_store *s, const char *run,
@@ -427,7 +604,7 @@ const struct decision *annot_note(const struct annot_store *s, const char *run,
 	if (!run || !reviewer)
 		return NULL;
 	const struct slot *sl = slot_find(s, run, NULL, reviewer, true);
-	return sl && sl->top ? sl->top->d : NULL;
+	return sl ? slot_current(s, sl) : NULL;
 }
 
 size_t annot_count(const struct annot_store *s)
@@ -435,3 +612,20 @@ size_t annot_count(const struct annot_store *s)
 	return s->count;
 }
 
+size_t annot_reviewers(const struct annot_store *s, const char *const **out)
+{
+	*out = s->reviewers;
+	return s->nreviewers;
+}
+
+void annot_each_current(const struct annot_store *s,
+                        void (*fn)(void *ctx, const struct decision *d), void *ctx)
+{
+	for (const struct slot *sl = s->first; sl; sl = sl->next) {
+		if (sl->note)
+			continue;
+		const struct decision *d = slot_current(s, sl);
+		if (d)
+			fn(ctx, d);
+	}
+}

@@ -9,6 +9,7 @@
 
 #include "cli/cli.h"
 #include "util/clock.h"
+#include "util/xalloc.h"
 #include "runs/expect.h"
 #include "runs/format.h"
 #include "review/session.h"
@@ -17,7 +18,7 @@
 static void review_usage(FILE *out)
 {
 	fprintf(out,
-	"usage: tcreview [review] [-c FILE] [--expect FILE] [-a ANNOTATIONS] [--theme NAME]\n"
+	"usage: tcreview [review] [-c FILE] [--expect FILE] [-a ANNOTATIONS]... [--theme NAME]\n"
 	"                [--reviewer NAME] [--format NAME] [--blind] [--assign K/N[:OVERLAP%%]]\n"
 	"                FILE...\n"
 	"\n"
@@ -26,7 +27,8 @@ static void review_usage(FILE *out)
 	"\n"
 	"  -c, --config FILE       scorers, expectations, theme and keys (default ./tcreview.yaml)\n"
 	"      --expect FILE       expectations file, instead of expectations.file\n"
-	"  -a, --annotations FILE  where decisions go (default FIRST_INPUT.annotations.jsonl)\n"
+	"  -a, --annotations FILE  where decisions go (default FIRST_INPUT.annotations.jsonl);\n"
+	"                          given again, more files to read (other reviewers'), not written\n"
 	"      --theme NAME        dark (default), light or mono; NO_COLOR is respected\n"
 	"      --reviewer NAME     who decides (default $USER)\n"
 	"      --format NAME       read every record with this loader\n"
@@ -54,7 +56,9 @@ static const char *default_reviewer(void)
 }
 
 struct review_opts {
-	const char *config, *expect, *annot, *theme;
+	const char *config, *expect, *theme;
+	const char **annot;             /* every -a in order; the first is written to */
+	size_t nannot;
 	const char *reviewer, *format, *ca_file;
 	long max_iter;
 	const char *script;             /* TCR_SCRIPT, or NULL */
@@ -87,7 +91,10 @@ static int review_parse_args(int argc, char **argv, struct review_opts *o)
 		switch (ch) {
 		case 'c': o->config = optarg; break;
 		case 'E': o->expect = optarg; break;
-		case 'a': o->annot = optarg; break;
+		case 'a':
+			o->annot = xrealloc(o->annot, (o->nannot + 1) * sizeof *o->annot);
+			o->annot[o->nannot++] = optarg;
+			break;
 		case 'T': o->theme = optarg; break;
 		case 'R': o->reviewer = optarg; break;
 		case 'F': o->format = optarg; break;
@@ -153,7 +160,7 @@ static int review_run(const struct config *c, const struct review_opts *o,
 	struct review rv;
 	memset(&rv, 0, sizeof rv);
 	char err[1024];
-	if (review_open(&rv, c, ex, paths, npaths, o->annot,
+	if (review_open(&rv, c, ex, paths, npaths, o->annot, o->nannot,
 	                o->reviewer ? o->reviewer : default_reviewer(), err, sizeof err) < 0) {
 		fprintf(stderr, "tcreview: %s\n", err);
 		expect_free(ex);
@@ -178,17 +185,14 @@ static int review_run(const struct config *c, const struct review_opts *o,
 	return rc;
 }
 
-int cli_review(int argc, char **argv)
+/* What follows the options: the inputs, the configuration, the screen. */
+static int review_main(int argc, char **argv, struct review_opts *o, double started)
 {
-	double started = now_ms();
-	struct review_opts o = { 0 };
-	int rc = review_parse_args(argc, argv, &o);
-	if (rc >= 0)
-		return rc;
-	o.script = getenv("TCR_SCRIPT");
-	if (o.script && !*o.script)
-		o.script = NULL;
-	if (!isatty(1) && !o.script && o.max_iter <= 0) {
+	int rc;
+	o->script = getenv("TCR_SCRIPT");
+	if (o->script && !*o->script)
+		o->script = NULL;
+	if (!isatty(1) && !o->script && o->max_iter <= 0) {
 		fprintf(stderr, "tcreview: standard output is not a terminal, so there is no screen to "
 		        "review on; for verdicts in a pipe or a file use `tcreview score`\n");
 		return EXIT_USAGE;
@@ -197,13 +201,24 @@ int cli_review(int argc, char **argv)
 	char *const *paths;
 	size_t npaths;
 	const char *datadir = cli_datadir();
-	rc = review_inputs(argc, argv, datadir, &o, &demo, &paths, &npaths);
+	rc = review_inputs(argc, argv, datadir, o, &demo, &paths, &npaths);
 	if (rc != EXIT_DONE)
 		return rc;
 	struct config c;
-	if (cli_load_config(&c, o.config) < 0)
+	if (cli_load_config(&c, o->config) < 0)
 		return EXIT_USAGE;
-	rc = review_run(&c, &o, paths, npaths, datadir, started);
+	rc = review_run(&c, o, paths, npaths, datadir, started);
 	config_free(&c);
+	return rc;
+}
+
+int cli_review(int argc, char **argv)
+{
+	double started = now_ms();
+	struct review_opts o = { 0 };
+	int rc = review_parse_args(argc, argv, &o);
+	if (rc < 0)
+		rc = review_main(argc, argv, &o, started);
+	free(o.annot);
 	return rc;
 }

@@ -9,6 +9,9 @@
 #include "review/session.h"
 #include "session_int.h"
 
+#include "judge/judge.h"
+#include "util/strbuf.h"
+
 /* ---- review state ------------------------------------------------------- */
 
 
@@ -141,6 +144,7 @@ static int decide(struct review *rv, const struct review_run *rr, enum decision_
                   char *err, size_t errlen)
 {
 	const struct review_entry *e = &rv->entries[rr->entry];
+	char run_hash[65];
 	struct decision d = {
 		.kind = kind,
 		.run = e->id,
@@ -149,7 +153,11 @@ static int decide(struct review *rv, const struct review_run *rr, enum decision_
 		.reviewer = rv->reviewer,
 		.has_score = has_score,
 		.score = score,
+		.run_hash = review_entry_hash(e, run_hash) ? run_hash : NULL,
+		.blind = rv->blind,
 	};
+	/* The judge's model as the YAML named it, provider prefix and all. */
+	struct strbuf model = STRBUF_INIT;
 	if (kind != DEC_NOTE) {
 		struct review_row r;
 		if (decidable_row(rv, rr, scorer, &r, err, errlen) < 0)
@@ -163,9 +171,17 @@ static int decide(struct review *rv, const struct review_run *rr, enum decision_
 		d.machine_score = ok ? v->score : 0;
 		d.has_machine_passed = ok;
 		d.machine_passed = ok && v->passed;
+		if (r.kind == ROW_JUDGE) {
+			strbuf_addstr(&model, judge_provider_prefix(r.judge->provider));
+			strbuf_addstr(&model, r.judge->model ? r.judge->model : "");
+			d.model = model.buf;
+			d.prompt_hash = r.judge->prompt_hash;
+		}
 	}
 	size_t before = annot_count(rv->annot);
-	if (annot_append(rv->annot, &d, err, errlen) < 0) {
+	int rc = annot_append(rv->annot, &d, err, errlen);
+	strbuf_release(&model);
+	if (rc < 0) {
 		rv->error = REVIEW_STORE;
 		return -1;
 	}

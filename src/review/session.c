@@ -20,6 +20,7 @@
 #include <time.h>
 
 #include "runs/format.h"
+#include "util/digest.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
@@ -168,6 +169,7 @@ static void entry_fill(struct review *rv, size_t entry, const struct review_run 
 	e->label = xstrdup(r ? (r->model && r->model[0] ? r->model : r->format) : "");
 	e->ncalls = r ? (unsigned)run_agent_calls(r, NULL) : 0;
 	e->load_failed = !r || r->load_error;
+	e->has_hash = dataset_record_hash_raw(&rv->ds, &rv->ds.recs[e->rec], e->hash) == 0;
 	e->cells = xcalloc(review_nscorers(rv), sizeof(*e->cells));
 	for (size_t i = 0; i < review_nscorers(rv); i++) {
 		const struct verdict *v = &rr->verdicts[i];
@@ -254,8 +256,18 @@ static char *default_annot_path(const char *first)
 	return strbuf_detach(&sb);
 }
 
+bool review_entry_hash(const struct review_entry *e, char out[SHA256_HEX_LEN + 1])
+{
+	out[0] = '\0';
+	if (!e->summarized || !e->has_hash)
+		return false;
+	sha256_to_hex(e->hash, out);
+	return true;
+}
+
 int review_open(struct review *rv, const struct config *cfg, struct expectations *ex,
-                char *const *paths, size_t npaths, const char *annot_file,
+                char *const *paths, size_t npaths,
+                const char *const *annot_paths, size_t nannot,
                 const char *reviewer, char *err, size_t errlen)
 {
 	memset(rv, 0, sizeof(*rv));
@@ -269,7 +281,7 @@ int review_open(struct review *rv, const struct config *cfg, struct expectations
 		         rv->cfg->path ? rv->cfg->path : "configuration", rv->cfg->format);
 		return -1;
 	}
-	if (!annot_file && npaths == 0) {
+	if (!nannot && npaths == 0) {
 		snprintf(err, errlen, "no inputs, so no place for the annotations file");
 		return -1;
 	}
@@ -277,9 +289,13 @@ int review_open(struct review *rv, const struct config *cfg, struct expectations
 		dataset_close(&rv->ds);
 		return -1;
 	}
-	char *apath = annot_file ? xstrdup(annot_file) : default_annot_path(paths[0]);
-	rv->annot = annot_open(apath, err, errlen);
-	free(apath);
+	if (nannot) {
+		rv->annot = annot_open_many(annot_paths, nannot, err, errlen);
+	} else {
+		char *apath = default_annot_path(paths[0]);
+		rv->annot = annot_open(apath, err, errlen);
+		free(apath);
+	}
 	if (!rv->annot) {
 		dataset_close(&rv->ds);
 		return -1;

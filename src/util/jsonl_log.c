@@ -32,6 +32,7 @@ struct jsonl_log {
 	 * failed write); the '\n' that later ends it is not a line. */
 	bool tail_done;
 	bool shrunk;
+	bool read_only;                 /* opened by jsonl_log_open_readonly */
 
 	struct strbuf warn_lines;
 	size_t nwarn, nwarn_more;
@@ -199,12 +200,14 @@ static int log_read_new(struct jsonl_log *l, bool locked, size_t *taken)
 
 /* ---- the interface ------------------------------------------------------- */
 
-struct jsonl_log *jsonl_log_open(const char *path, const struct jsonl_reader *rd,
-                                 char *err, size_t errlen)
+static struct jsonl_log *log_open(const char *path, const struct jsonl_reader *rd,
+                                  bool read_only, char *err, size_t errlen)
 {
 	/* Read and write on one descriptor: a second open() could reach a
-	 * different file if the path was replaced in between. */
-	int fd = open(path, O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+	 * different file if the path was replaced in between. Read-only, the
+	 * file must exist: creating a colleague's file would hide a typo. */
+	int fd = read_only ? open(path, O_RDONLY | O_CLOEXEC)
+	                   : open(path, O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
 	if (fd < 0) {
 		set_err(err, errlen, "%s: %s", path, strerror(errno));
 		return NULL;
@@ -216,6 +219,7 @@ struct jsonl_log *jsonl_log_open(const char *path, const struct jsonl_reader *rd
 		abort();
 	}
 	l->fd = fd;
+	l->read_only = read_only;
 	l->rd = *rd;            /* the strbufs are empty as calloc left them */
 
 	/* Shared: no writer is halfway through a line while we read, so an
@@ -233,6 +237,18 @@ struct jsonl_log *jsonl_log_open(const char *path, const struct jsonl_reader *rd
 	}
 	fd_lock(fd, LOCK_UN);
 	return l;
+}
+
+struct jsonl_log *jsonl_log_open(const char *path, const struct jsonl_reader *rd,
+                                 char *err, size_t errlen)
+{
+	return log_open(path, rd, false, err, errlen);
+}
+
+struct jsonl_log *jsonl_log_open_readonly(const char *path, const struct jsonl_reader *rd,
+                                          char *err, size_t errlen)
+{
+	return log_open(path, rd, true, err, errlen);
 }
 
 void jsonl_log_close(struct jsonl_log *l)
@@ -304,6 +320,10 @@ static int log_write_line(struct jsonl_log *l, const char *line, size_t len)
 int jsonl_log_append(struct jsonl_log *l, const char *line, size_t len,
                      char *err, size_t errlen)
 {
+	if (l->read_only) {
+		set_err(err, errlen, "%s: opened read-only", l->path);
+		return -1;
+	}
 	if (fd_lock(l->fd, LOCK_EX) < 0) {
 		set_err(err, errlen, "%s: cannot lock: %s", l->path, strerror(errno));
 		return -1;

@@ -231,6 +231,30 @@ check_screen annot-truncated
 screen_has annot-truncated "cut.jsonl:2: truncated last line"
 screen_has annot-truncated "human: overridden to 1 by qa at"
 
+# ---- several annotation files ---------------------------------------------
+
+# A colleague's file (a v1 line, as an older tcreview wrote it): read, shown,
+# never written to; our decisions go to the first -a.
+head -n 1 "$TMP/cut.jsonl" > "$TMP/theirs.jsonl"
+cp "$TMP/theirs.jsonl" "$TMP/theirs.orig"
+SCREEN_LINES=30
+run_screen two-files-read 'j<Tab><Tab>j<Enter>' -a theirs.jsonl screen-runs.jsonl
+SCREEN_LINES=24
+screen_has two-files-read "human: overridden to 1 by qa at"
+assert_eq "-a twice: looking writes to neither file" "$(lines_of "$ANNOT")" 0
+run_screen two-files-accept 'A' -a theirs.jsonl screen-runs.jsonl
+assert_eq "-a twice: the accepts go to the first file" "$(annot_fields "$ANNOT" | cut -d'|' -f1,3 | sort -u)" "en-pass|accept"
+if cmp -s "$TMP/theirs.jsonl" "$TMP/theirs.orig"; then
+	pass "-a twice: the second file is left as it was"
+else
+	fail "-a twice: the second file is left as it was" "$(diff "$TMP/theirs.orig" "$TMP/theirs.jsonl")"
+fi
+(cd "$TMP" && TCR_SCRIPT="$TMP/two-files-accept.keys" "$TCR_BIN" -c screen.yaml -a mine.jsonl \
+	-a nobody.jsonl screen-runs.jsonl </dev/null >"$TMP/two-missing.out" 2>"$TMP/two-missing.err")
+RC=$?
+assert_rc "-a twice: a second file that does not exist is an input error" 3
+assert_grep "... naming it" "$TMP/two-missing.err" "nobody.jsonl: No such file or directory"
+
 # ---- what a record must not do to the terminal ----------------------------
 
 run_screen escapes 'jjj'

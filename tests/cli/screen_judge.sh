@@ -95,7 +95,13 @@ screen_has judge-answered "appr answered: 0.67 (pass)"
 screen_has judge-accepted "accepted (saved)"
 assert_eq "J: an accept on the judge row is written with the judge's id" "$(annot_fields "$ANNOT")" \
 	"en-pass|appr|accept|0.67|0.67"
-assert_grep "J: the decision names the rubric as the type" "$ANNOT" '"scorer":"appr","scorer_type":"tool-appropriateness","machine_score":0.67,"machine_passed":true,"decision":"accept"'
+assert_grep "J: the decision names the rubric as the type, and the judge's model" "$ANNOT" '"scorer":"appr","scorer_type":"tool-appropriateness","model":"openai/judge-model","prompt_hash":"'
+if grep -qE '"run_hash":"[0-9a-f]{64}",.*"prompt_hash":"[0-9a-f]{16}",.*"blind":false,' "$ANNOT"; then
+	pass "J: ... the record's SHA-256, the prompt's hash, not blind"
+else
+	fail "J: ... the record's SHA-256, the prompt's hash, not blind" "$(head -c 3000 "$ANNOT")"
+fi
+assert_grep "J: ... with the machine's score" "$ANNOT" '"machine_score":0.67,"machine_passed":true,"decision":"accept"'
 assert_eq "J: one analysis and one reason asked" "$(lines_of "$TMP/slow.log")" 2
 assert_eq "J: the verdict is cached beside the runs" "$(lines_of "$CACHE")" 1
 assert_grep "J: the cached verdict" "$CACHE" '"run":"en-pass","judge":"appr","model":"judge-model",'
