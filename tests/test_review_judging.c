@@ -279,7 +279,8 @@ static void test_cache_fills_every_run(void **st)
 	char *paths[] = { fx.runs_path };
 	char annot[160];
 	snprintf(annot, sizeof annot, "%s/annotations.jsonl", fx.dir);
-	assert_int_equal(review_open(&rv, &fx.cfg, NULL, paths, 1, annot, "ann", err, sizeof err), 0);
+	const char *apaths[] = { annot };
+	assert_int_equal(review_open(&rv, &fx.cfg, NULL, paths, 1, apaths, 1, "ann", err, sizeof err), 0);
 	assert_int_equal(judging_open_cached(&jg, &rv, &note, err, sizeof err), 0);
 	assert_string_equal(note.text, "");
 	assert_false(judging_can_ask(&jg));
@@ -313,7 +314,7 @@ static void test_cache_fills_every_run(void **st)
 	snprintf(cache, sizeof cache, "%s.judgements.jsonl", other);
 	test_copy_file(fx.runs_path, other);
 	paths[0] = other;
-	assert_int_equal(review_open(&rv, &fx.cfg, NULL, paths, 1, annot, "ann", err, sizeof err), 0);
+	assert_int_equal(review_open(&rv, &fx.cfg, NULL, paths, 1, apaths, 1, "ann", err, sizeof err), 0);
 	assert_int_equal(judging_open_cached(&jg, &rv, &note, err, sizeof err), 0);
 	assert_non_null(jg.runner);
 	assert_null(rv.judge_fill);

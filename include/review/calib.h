@@ -9,7 +9,12 @@
  * items is reported:
  *   scorer:ID | judge:ID  vs  human (the consensus), and vs each human:NAME
  *   human:A vs human:B for each reviewer pair, and "reviewers" (alpha over all)
- *   scorer:ID vs judge:ID on pass/fail (restricted by the YAML's compare:)
+ *   scorer:ID vs judge:ID on pass/fail (restricted by the YAML's compare:),
+ *     under the judge's id, when both are selected
+ * Categories by scale: binary and 0..1 (or a custom lo..hi) fail, pass at
+ * the threshold; 1..5 its five values. The numbers themselves go into
+ * Spearman's rho, MAE and alpha (nominal for binary, ordinal for 1..5,
+ * interval otherwise).
  * A figure that does not apply or is undefined has ok == false and, when
  * undefined, a why. */
 #ifndef TCR_REVIEW_CALIB_H
@@ -42,11 +47,13 @@ struct calib_ci {
 	double lo, hi;
 };
 
-/* One item of a pair: the entry and each side's category and value. */
+/* One item of a pair: the entry and each side's category, value and
+ * pass/fail. */
 struct calib_item {
 	size_t entry;
-	int cat_a, cat_b;           /* category indexes into labels[] */
-	double val_a, val_b;
+	int cat_a, cat_b;           /* category indexes into cat_names[] */
+	double val_a, val_b;        /* the scores (0 or 1 for pass/fail pairs) */
+	bool pass_a, pass_b;
 };
 
 #define CALIB_MAX_CATS 5
@@ -57,15 +64,18 @@ struct calib_pair {
 	struct scale span;
 	double threshold;
 	char a[160], b[160];        /* "scorer:ID", "judge:ID", "human", "human:NAME"; b "" for reviewers */
-	size_t n, ties, stale;
+	size_t n, ties, stale;      /* ties: runs left out for a tied consensus (pairs with
+	                               "human"); stale: stale labels of the human side(s) */
 	struct calib_fig agreement, kappa, kappa_quadratic, alpha, spearman, mae, within_one;
 	struct calib_fig tpr, tnr, precision, pass_rate, pass_rate_corrected;
+	size_t rated;               /* machine-human: runs with a machine verdict, all loaded
+	                               ones (pass_rate's denominator) */
 	struct calib_ci agreement_ci, kappa_ci, pass_rate_corrected_ci;
 	size_t ncats;               /* confusion: ncats x ncats, rows a, columns b */
 	const char *cat_names[CALIB_MAX_CATS];
 	size_t counts[CALIB_MAX_CATS * CALIB_MAX_CATS];
 	struct calib_item *items;   /* the n items, for filtering by a confusion cell */
-	const char *note;           /* why figures are missing, or NULL */
+	const char *note;           /* why figures are missing, or NULL (owned) */
 };
 
 /* --judge A --judge B: both judges against the same human labels. */
@@ -76,10 +86,13 @@ struct calib_compare {
 	struct calib_ci kappa_diff_ci;      /* paired bootstrap */
 	size_t only_a, only_b;              /* McNemar's discordant counts */
 	double mcnemar_p;
-	size_t *one_agrees;                 /* entries where exactly one agrees with the human */
+	size_t *one_agrees;                 /* entries where exactly one agrees with the human:
+	                                       the only_a where A does, then the only_b where B does */
 	size_t none_agrees;
 	size_t n_one_agrees;
-	const char *note;
+	size_t conflicts;                   /* runs left out: the humans' pass/fail on A's
+	                                       row and on B's row differ */
+	const char *note;                   /* owned, or NULL */
 };
 
 /* --sweep: a 1..5 or 0..1 judge at every threshold against human pass/fail. */
@@ -90,9 +103,12 @@ struct calib_sweep_point {
 };
 struct calib_sweep {
 	char criterion[128];
+	struct scale span;
+	double threshold;                   /* the configured one */
 	struct calib_sweep_point *points;
 	size_t npoints;
 	size_t best;                        /* the point maximising kappa; npoints when none */
+	const char *note;                   /* owned, or NULL */
 };
 
 struct calib_opts {
@@ -116,16 +132,24 @@ struct calib {
 	struct calib_sweep *sweeps;
 	size_t nsweeps;
 	size_t stale_total;                 /* stale labels seen (left out unless include_stale) */
-	size_t labelled_runs;
+	size_t labelled_runs;               /* runs with a counted label on a selected criterion */
+	size_t nreviewers;                  /* the reviewers counted (all, or those asked for) */
 };
 
-/* Builds the figures from a session whose runs are all summarized.
- * Returns 0, or -1 with a reason (an unknown criterion or judge id). */
+/* Builds the figures from a session whose runs are all summarized (runs
+ * not summarized yet are left out). Without bootstrap it is linear in
+ * runs x rows x labels, so the screen may rebuild it as labels are saved.
+ * Returns 0, or -1 with a reason (an unknown criterion or judge id, a
+ * --judge that is a code scorer); c is then empty. */
 int  calib_build(struct calib *c, struct review *rv, const struct calib_opts *o,
                  char *err, size_t errlen);
 void calib_free(struct calib *c);
 
-/* The machine-vs-human (consensus) pair of a criterion, or NULL. */
+/* The machine-vs-human (consensus) pair of a criterion, or NULL. Every
+ * selected criterion has one, even with no labels (n 0, a note). */
 const struct calib_pair *calib_find(const struct calib *c, const char *criterion);
+
+/* The scale as the figures name it: "binary", "1..5", "0..1", "0..10". */
+void calib_scale_name(const struct scale *s, char *buf, size_t n);
 
 #endif

@@ -194,6 +194,15 @@ void review_close(struct review *rv);
 /* Shows only share a->k of the runs from now on (NULL or a->on false: all
  * of them); the status line's progress counts that share. */
 void review_set_assign(struct review *rv, const struct review_assign *a);
+/* The same for a command that only reads (stats, export): the annotations
+ * files are read (none is created or written, they need not be
+ * writable; with none there are no labels), and decisions would go to a
+ * private file that is gone when the session closes. */
+int  review_open_reading(struct review *rv, const struct config *cfg, struct expectations *ex,
+                         char *const *paths, size_t npaths, const char *const *annot_paths,
+                         size_t nannot, const char *reviewer, char *err, size_t errlen);
+/* FIRST_INPUT.annotations.jsonl, the file review_open uses by default (malloc'd). */
+char *review_annot_default(const char *first_input);
 
 /* Does about budget_ms of pending work (indexing, then scoring runs for the
  * list); returns true while work remains. */

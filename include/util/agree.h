@@ -6,7 +6,9 @@
  * the numeric ones (Spearman's rho, MAE, interval alpha). A figure that is
  * undefined for the data (kappa when both raters used one category, rho
  * with a constant rater, too few items) is reported by returning false,
- * never as NaN; `why` then says why in words a report can print. */
+ * never as NaN; `why` then says why in words a report can print, and
+ * *out is 0. `why` may be NULL; it is set to NULL when the figure is
+ * defined. */
 #ifndef TCR_UTIL_AGREE_H
 #define TCR_UTIL_AGREE_H
 
@@ -21,23 +23,28 @@ typedef const char *agree_why;
 bool agree_exact(const int *a, const int *b, size_t n, double *out, agree_why *why);
 /* Fraction of items where |a[i] - b[i]| <= 1 (for 1..5 scales). */
 bool agree_within_one(const int *a, const int *b, size_t n, double *out, agree_why *why);
-/* counts[i * k + j] = items with a == i and b == j (rows a, columns b). */
+/* counts[i * k + j] = items with a == i and b == j (rows a, columns b);
+ * ratings outside 0..k-1 are not counted. */
 void agree_confusion(const int *a, const int *b, size_t n, size_t k, size_t *counts);
 /* Cohen's kappa (unweighted): (po - pe) / (1 - pe). Undefined when
- * n == 0 or pe == 1 (both raters used one and the same category). */
+ * n == 0 or pe == 1 (both raters used one and the same category), and
+ * for a rating outside 0..k-1 ("rating outside the scale"). */
 bool agree_kappa(const int *a, const int *b, size_t n, size_t k, double *out, agree_why *why);
-/* Cohen's kappa with quadratic weights (i - j)^2 / (k - 1)^2. */
+/* Cohen's kappa with quadratic weights (i - j)^2 / (k - 1)^2; undefined
+ * as kappa is, and for k < 2. */
 bool agree_kappa_quadratic(const int *a, const int *b, size_t n, size_t k, double *out,
                            agree_why *why);
 /* Spearman's rho: Pearson's r of the ranks, ties given their mean rank.
- * Undefined with fewer than 2 items or a constant rater. */
+ * Undefined with fewer than 2 items, a constant rater or a non-finite
+ * value ("missing value"). */
 bool agree_spearman(const double *a, const double *b, size_t n, double *out, agree_why *why);
-/* Mean absolute difference; false when n == 0. */
+/* Mean absolute difference; false when n == 0 or a value is not finite. */
 bool agree_mae(const double *a, const double *b, size_t n, double *out, agree_why *why);
 
 /* Krippendorff's alpha over units x raters: values[u * nraters + r] is
- * rater r's value for unit u, NaN when missing. Units with fewer than two
- * values are left out (they carry no pairs). Undefined when fewer than
+ * rater r's value for unit u, NaN (any non-finite value) when missing.
+ * Units with fewer than two values are left out (they carry no pairs).
+ * Undefined ("no unit rated twice") when fewer than
  * two pairable values remain or the expected disagreement is 0. The
  * ordinal metric ranks the distinct values present, weighting by their
  * frequencies (Krippendorff 2011); nominal compares values for equality;
@@ -50,7 +57,7 @@ enum agree_level {
 bool agree_alpha(const double *values, size_t nunits, size_t nraters, enum agree_level level,
                  double *out, agree_why *why);
 
-/* Binary outcomes with b (the human) as truth: 1 = pass. */
+/* Binary outcomes with b (the human) as truth: 1 (any nonzero) = pass. */
 struct agree_binary {
 	size_t tp, fp, tn, fn;      /* a pass & truth pass, a pass & truth fail, ... */
 };
@@ -65,7 +72,8 @@ bool agree_precision(const struct agree_binary *c, double *out, agree_why *why);
 bool agree_rogan_gladen(double p, double tpr, double tnr, double *out, agree_why *why);
 
 /* McNemar's exact test: the two-sided p-value of b discordant pairs one
- * way and c the other under Binomial(b + c, 1/2) (1 when b + c == 0). */
+ * way and c the other under Binomial(b + c, 1/2), capped at 1 (1 when
+ * b + c == 0; 0 when it is below the smallest double). */
 double agree_mcnemar_exact(size_t b, size_t c);
 
 /* A small seeded generator (splitmix64), so a bootstrap with a given seed
@@ -80,17 +88,19 @@ size_t agree_rng_below(struct agree_rng *rng, size_t n);
 
 /* A statistic over a resample: idx[0..n) are indexes into the caller's
  * items (with repeats). False when it is undefined for that resample
- * (such resamples are left out of the interval). */
+ * (such resamples are left out of the interval, as are non-finite values). */
 typedef bool (*agree_stat_fn)(const size_t *idx, size_t n, void *ctx, double *out);
 
 /* Percentile bootstrap: `reps` resamples of n items with replacement,
  * the statistic on each, and the (1-level)/2 and (1+level)/2 percentiles
- * (linear interpolation between order statistics). False when n == 0,
- * reps == 0 or fewer than half the resamples gave a defined value. */
+ * (linear interpolation between order statistics). False, with *lo and
+ * *hi 0, when n == 0, reps == 0, level is not inside (0, 1) or fewer than
+ * half the resamples gave a defined value. */
 bool agree_bootstrap(size_t n, size_t reps, uint64_t seed, double level, agree_stat_fn stat,
                      void *ctx, double *lo, double *hi, agree_why *why);
 
-/* The p-th percentile (0..1) of sorted values, interpolated linearly. */
+/* The p-th percentile (0..1) of sorted values, interpolated linearly at
+ * p * (n - 1); p is clamped to 0..1 (NaN as 0), and n == 0 gives 0. */
 double agree_percentile(const double *sorted, size_t n, double p);
 
 #endif

@@ -12,12 +12,14 @@
 #include "judge/judge.h"
 
 #include <ctype.h>
+#include <errno.h>
 #include <stdarg.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "runs/format.h"
 #include "util/digest.h"
@@ -346,6 +348,39 @@ void review_set_assign(struct review *rv, const struct review_assign *a)
 	}
 	rv->view_hold = false;
 	review_view_rebuild(rv);
+}
+
+char *review_annot_default(const char *first_input)
+{
+	return default_annot_path(first_input);
+}
+
+/* The store written to is a private empty file, unlinked at once: the
+ * session needs one, and this way the files read stay untouched (they
+ * need not even be writable) and nothing is left beside the inputs. */
+int review_open_reading(struct review *rv, const struct config *cfg, struct expectations *ex,
+                        char *const *paths, size_t npaths, const char *const *annot_paths,
+                        size_t nannot, const char *reviewer, char *err, size_t errlen)
+{
+	const char *dir = getenv("TMPDIR");
+	struct strbuf tmp = STRBUF_INIT;
+	strbuf_addf(&tmp, "%s/tcreview-read.XXXXXX", dir && *dir ? dir : "/tmp");
+	int fd = mkstemp(tmp.buf);
+	if (fd < 0) {
+		snprintf(err, errlen, "%s: %s", tmp.buf, strerror(errno));
+		strbuf_release(&tmp);
+		return -1;
+	}
+	close(fd);
+	const char **all = xcalloc(nannot + 2, sizeof *all);
+	all[0] = tmp.buf;
+	for (size_t i = 0; i < nannot; i++)
+		all[i + 1] = annot_paths[i];
+	int rc = review_open(rv, cfg, ex, paths, npaths, all, nannot + 1, reviewer, err, errlen);
+	unlink(tmp.buf);
+	free(all);
+	strbuf_release(&tmp);
+	return rc;
 }
 
 /* ---- background work ------------------------------------------------------- */

@@ -1,0 +1,31 @@
+/* stats_report.h - how `tcreview stats` writes the calibration figures:
+ * an aligned table with a heat-map of each confusion matrix, JSONL lines
+ * with fixed keys, or CSV. */
+#ifndef TCR_CLI_STATS_REPORT_H
+#define TCR_CLI_STATS_REPORT_H
+
+#include <stdio.h>
+
+#include "review/calib.h"
+
+struct review;
+
+/* What the writers say besides the figures. */
+struct stats_meta {
+	size_t runs;                /* loaded runs */
+	bool include_stale;
+	const char *no_labels;      /* why there are no labels at all, or NULL */
+};
+
+/* Writes every pair, comparison and sweep of c; entries are named by
+ * rv's run ids. Returns 0, or -1 when an output format is unknown. */
+int stats_write(FILE *out, const char *format, const struct calib *c, struct review *rv,
+                const struct stats_meta *m);
+/* The table alone (stats_table.c). */
+void stats_write_table(FILE *out, const struct calib *c, struct review *rv,
+                       const struct stats_meta *m);
+/* "table, jsonl, csv" */
+extern const char *const stats_formats;
+bool stats_format_known(const char *format);
+
+#endif

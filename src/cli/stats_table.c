@@ -1,0 +1,342 @@
+/* stats_table.c - `tcreview stats` as a table for a person: aligned figures per criterion, confusion heat-maps.
+ *
+ * Each criterion is a block: its scale and threshold, one aligned row per
+ * pair (columns by what the scale has), the pass rate and its correction,
+ * ties and stale labels, the notes, and a heat-map of each pair's
+ * confusion matrix (shade by count, then the count). The judge
+ * comparisons and the sweeps follow. Every text from the inputs (ids,
+ * reviewers' names) is made visible before it reaches the terminal, and
+ * columns are measured by display width. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/stats_report.h"
+#include "review/session.h"
+#include "util/strbuf.h"
+#include "util/textvis.h"
+#include "util/wtext.h"
+#include "util/xalloc.h"
+
+/* ---- cells -------------------------------------------------------------------- */
+
+static char *visible(const char *s)
+{
+	struct strbuf sb = STRBUF_INIT;
+	textvis_append(&sb, s ? s : "", s ? strlen(s) : 0, 0);
+	return strbuf_detach(&sb);
+}
+
+static size_t dwidth(const char *s)
+{
+	size_t n;
+	wchar_t *w = wtext_decode(s, strlen(s), 0, &n);
+	size_t width = wtext_width(w, n);
+	free(w);
+	return width;
+}
+
+/* A figure: "-" does not apply, "undef" undefined (the note says why). */
+static void fig_text(char *buf, size_t n, const struct calib_fig *f, const struct calib_ci *ci)
+{
+	if (!f->ok) {
+		snprintf(buf, n, "%s", f->why ? "undef" : "-");
+		return;
+	}
+	if (ci && ci->ok)
+		snprintf(buf, n, "%.3f [%.3f, %.3f]", f->v, ci->lo, ci->hi);
+	else
+		snprintf(buf, n, "%.3f", f->v);
+}
+
+/* ---- an aligned table --------------------------------------------------------- */
+
+#define MAXCOLS 16
+
+struct tbl {
+	size_t ncols;
+	char **cells;               /* nrows x ncols, owned */
+	size_t nrows, cap;
+};
+
+static void tbl_row(struct tbl *t, const char *const *cells)
+{
+	if (t->nrows == t->cap) {
+		t->cap = t->cap ? t->cap * 2 : 8;
+		t->cells = xrealloc(t->cells, t->cap * t->ncols * sizeof *t->cells);
+	}
+	for (size_t c = 0; c < t->ncols; c++)
+		t->cells[t->nrows * t->ncols + c] = visible(cells[c]);
+	t->nrows++;
+}
+
+/* The first column left-aligned, the figures right-aligned. */
+static void tbl_print(FILE *out, struct tbl *t, const char *indent)
+{
+	size_t w[MAXCOLS] = { 0 };
+	for (size_t r = 0; r < t->nrows; r++)
+		for (size_t c = 0; c < t->ncols; c++) {
+			size_t d = dwidth(t->cells[r * t->ncols + c]);
+			if (d > w[c])
+				w[c] = d;
+		}
+	for (size_t r = 0; r < t->nrows; r++) {
+		fputs(indent, out);
+		for (size_t c = 0; c < t->ncols; c++) {
+			const char *s = t->cells[r * t->ncols + c];
+			size_t pad = w[c] - dwidth(s);
+			if (c)
+				fprintf(out, "  %*s%s", (int)pad, "", s);
+			else
+				fprintf(out, "%s%*s", s, c + 1 < t->ncols ? (int)pad : 0, "");
+		}
+		fputc('\n', out);
+	}
+	for (size_t i = 0; i < t->nrows * t->ncols; i++)
+		free(t->cells[i]);
+	free(t->cells);
+	*t = (struct tbl){ .ncols = t->ncols };
+}
+
+/* ---- a criterion's block -------------------------------------------------------- */
+
+enum col {
+	COL_PAIR, COL_N, COL_AGREE, COL_KAPPA, COL_KQ, COL_ALPHA, COL_RHO, COL_MAE, COL_W1,
+	COL_TPR, COL_TNR, COL_PREC, COL_COUNT,
+};
+
+static const char *const col_names[COL_COUNT] = {
+	"pair", "n", "agreement", "kappa", "kappa_q", "alpha", "rho", "mae", "within1",
+	"tpr", "tnr", "precision",
+};
+
+/* The columns a scale has: pass/fail has no ranks or distances. */
+static size_t cols_of(const struct scale *s, enum col *out)
+{
+	bool binary = s->kind == SCALE_BINARY;
+	bool ordinal = s->kind == SCALE_1TO5 && s->lo == 1 && s->hi == 5;
+	size_t n = 0;
+	for (int c = 0; c < COL_COUNT; c++) {
+		if (binary && (c == COL_KQ || c == COL_RHO || c == COL_MAE))
+			continue;
+		if (!ordinal && c == COL_W1)
+			continue;
+		out[n++] = (enum col)c;
+	}
+	return n;
+}
+
+static void pair_cell(char *buf, size_t n, const struct calib_pair *p, enum col c)
+{
+	switch (c) {
+	case COL_PAIR:
+		if (p->kind == CALIB_REVIEWERS)
+			snprintf(buf, n, "all reviewers (alpha)");
+		else
+			snprintf(buf, n, "%s ~ %s", p->a, p->b);
+		return;
+	case COL_N: snprintf(buf, n, "%zu", p->n); return;
+	case COL_AGREE: fig_text(buf, n, &p->agreement, &p->agreement_ci); return;
+	case COL_KAPPA: fig_text(buf, n, &p->kappa, &p->kappa_ci); return;
+	case COL_KQ: fig_text(buf, n, &p->kappa_quadratic, NULL); return;
+	case COL_ALPHA: fig_text(buf, n, &p->alpha, NULL); return;
+	case COL_RHO: fig_text(buf, n, &p->spearman, NULL); return;
+	case COL_MAE: fig_text(buf, n, &p->mae, NULL); return;
+	case COL_W1: fig_text(buf, n, &p->within_one, NULL); return;
+	case COL_TPR: fig_text(buf, n, &p->tpr, NULL); return;
+	case COL_TNR: fig_text(buf, n, &p->tnr, NULL); return;
+	case COL_PREC: fig_text(buf, n, &p->precision, NULL); return;
+	case COL_COUNT: break;
+	}
+	buf[0] = '\0';
+}
+
+/* Shades from light to full by a count's share of the largest count. */
+static const char *shade(size_t count, size_t max)
+{
+	static const char *const shades[] = { "  ", "\u2591\u2591", "\u2592\u2592", "\u2593\u2593",
+	                                      "\u2588\u2588" };
+	if (count == 0 || max == 0)
+		return shades[0];
+	size_t level = 1 + (size_t)(3.999 * (double)count / (double)max);
+	return shades[level > 4 ? 4 : level];
+}
+
+static void heat_map(FILE *out, const struct calib_pair *p)
+{
+	size_t max = 0, cw = 1;
+	for (size_t i = 0; i < p->ncats * p->ncats; i++) {
+		char num[32];
+		if (p->counts[i] > max)
+			max = p->counts[i];
+		size_t d = (size_t)snprintf(num, sizeof num, "%zu", p->counts[i]);
+		if (d > cw)
+			cw = d;
+	}
+	char *a = visible(p->a), *b = visible(p->b);
+	fprintf(out, "  confusion: %s (rows) ~ %s (columns)\n", a, b);
+	free(a);
+	free(b);
+	size_t cell = cw + 3 > 4 ? cw + 3 : 4;      /* the shade, a space, the count */
+	fprintf(out, "    %4s", "");
+	for (size_t c = 0; c < p->ncats; c++)
+		fprintf(out, "  %*s", (int)cell, p->cat_names[c]);
+	fputc('\n', out);
+	for (size_t r = 0; r < p->ncats; r++) {
+		fprintf(out, "    %4s", p->cat_names[r]);
+		for (size_t c = 0; c < p->ncats; c++) {
+			size_t k = p->counts[r * p->ncats + c];
+			fprintf(out, "  %s %*zu", shade(k, max), (int)(cell - 3), k);
+		}
+		fputc('\n', out);
+	}
+}
+
+static void pass_rate_lines(FILE *out, const struct calib_pair *p)
+{
+	char rate[64], corr[96];
+	fig_text(rate, sizeof rate, &p->pass_rate, NULL);
+	fig_text(corr, sizeof corr, &p->pass_rate_corrected, &p->pass_rate_corrected_ci);
+	char *a = visible(p->a);
+	fprintf(out, "  pass rate of %s: %s over %zu run%s with a verdict; corrected by the "
+	        "humans' verdicts (Rogan-Gladen): %s\n", a, rate, p->rated, p->rated == 1 ? "" : "s",
+	        corr);
+	free(a);
+}
+
+static void notes(FILE *out, const struct calib_pair *first, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		const struct calib_pair *p = &first[i];
+		if (!p->note)
+			continue;
+		char *name = visible(p->kind == CALIB_REVIEWERS ? "all reviewers" : p->a);
+		char *b = visible(p->kind == CALIB_REVIEWERS ? "" : p->b);
+		char *note = visible(p->note);
+		fprintf(out, "  note: %s%s%s: %s\n", name, b[0] ? " ~ " : "", b, note);
+		free(name);
+		free(b);
+		free(note);
+	}
+}
+
+/* The pairs first .. first + n share a criterion. */
+static void criterion_block(FILE *out, const struct calib_pair *first, size_t n)
+{
+	char scale[64];
+	calib_scale_name(&first->span, scale, sizeof scale);
+	char *id = visible(first->criterion);
+	fprintf(out, "%s  (%s, passes at >= %g)\n", id, scale, first->threshold);
+	free(id);
+	enum col cols[COL_COUNT];
+	size_t ncols = cols_of(&first->span, cols);
+	struct tbl t = { .ncols = ncols };
+	const char *cells[MAXCOLS];
+	for (size_t c = 0; c < ncols; c++)
+		cells[c] = col_names[cols[c]];
+	tbl_row(&t, cells);
+	char buf[MAXCOLS][96];
+	for (size_t i = 0; i < n; i++) {
+		for (size_t c = 0; c < ncols; c++) {
+			pair_cell(buf[c], sizeof buf[c], &first[i], cols[c]);
+			cells[c] = buf[c];
+		}
+		tbl_row(&t, cells);
+	}
+	tbl_print(out, &t, "  ");
+	if (first->kind == CALIB_MACHINE_HUMAN && !strcmp(first->b, "human")) {
+		pass_rate_lines(out, first);
+		fprintf(out, "  ties of the consensus left out: %zu; stale labels: %zu\n", first->ties,
+		        first->stale);
+	}
+	notes(out, first, n);
+	for (size_t i = 0; i < n; i++)
+		if (first[i].ncats && first[i].n)
+			heat_map(out, &first[i]);
+	fputc('\n', out);
+}
+
+/* ---- comparisons and sweeps ---------------------------------------------------- */
+
+static void compare_block(FILE *out, const struct calib_compare *cm, struct review *rv)
+{
+	char *a = visible(cm->criterion_a), *b = visible(cm->criterion_b);
+	char ka[64], kb[64], kd[96];
+	fig_text(ka, sizeof ka, &cm->kappa_a, NULL);
+	fig_text(kb, sizeof kb, &cm->kappa_b, NULL);
+	fig_text(kd, sizeof kd, &cm->kappa_diff, &cm->kappa_diff_ci);
+	fprintf(out, "judges compared: %s ~ %s on %zu labelled run%s both answered\n", a, b, cm->n,
+	        cm->n == 1 ? "" : "s");
+	fprintf(out, "  kappa against the humans: %s %s, %s %s; difference %s\n", a, ka, b, kb, kd);
+	fprintf(out, "  McNemar's exact test: p = %.4g (%s alone agrees on %zu, %s alone on %zu, "
+	        "neither on %zu)\n", cm->mcnemar_p, a, cm->only_a, b, cm->only_b, cm->none_agrees);
+	for (size_t i = 0; i < cm->n_one_agrees; i++) {
+		size_t e = cm->one_agrees[i];
+		char *id = visible(rv->entries[e].id ? rv->entries[e].id : "?");
+		char *src = visible(rv->entries[e].source);
+		fprintf(out, "    %s (%s): only %s agrees\n", id, src, i < cm->only_a ? a : b);
+		free(id);
+		free(src);
+	}
+	if (cm->note) {
+		char *note = visible(cm->note);
+		fprintf(out, "  note: %s\n", note);
+		free(note);
+	}
+	fputc('\n', out);
+	free(a);
+	free(b);
+}
+
+static void sweep_block(FILE *out, const struct calib_sweep *sw)
+{
+	char scale[64];
+	calib_scale_name(&sw->span, scale, sizeof scale);
+	char *id = visible(sw->criterion);
+	fprintf(out, "sweep: %s  (%s, configured to pass at >= %g)\n", id, scale, sw->threshold);
+	free(id);
+	struct tbl t = { .ncols = 5 };
+	const char *head[] = { "threshold", "n", "kappa", "tpr", "tnr" };
+	tbl_row(&t, head);
+	for (size_t i = 0; i < sw->npoints; i++) {
+		const struct calib_sweep_point *pt = &sw->points[i];
+		char th[64], n[32], k[32], tp[32], tn[32];
+		snprintf(th, sizeof th, "%s%g%s", i == sw->best ? "* " : "", pt->threshold,
+		         pt->threshold == sw->threshold ? " (configured)" : "");
+		snprintf(n, sizeof n, "%zu", pt->n);
+		fig_text(k, sizeof k, &pt->kappa, NULL);
+		fig_text(tp, sizeof tp, &pt->tpr, NULL);
+		fig_text(tn, sizeof tn, &pt->tnr, NULL);
+		const char *row[] = { th, n, k, tp, tn };
+		tbl_row(&t, row);
+	}
+	tbl_print(out, &t, "  ");
+	if (sw->best < sw->npoints)
+		fprintf(out, "  * the threshold with the best kappa against the humans' pass/fail\n");
+	if (sw->note)
+		fprintf(out, "  note: %s\n", sw->note);
+	fputc('\n', out);
+}
+
+void stats_write_table(FILE *out, const struct calib *c, struct review *rv,
+                       const struct stats_meta *m)
+{
+	fprintf(out, "%zu run%s, %zu labelled by %zu reviewer%s; %zu stale label%s %s\n\n",
+	        m->runs, m->runs == 1 ? "" : "s", c->labelled_runs, c->nreviewers,
+	        c->nreviewers == 1 ? "" : "s", c->stale_total, c->stale_total == 1 ? "" : "s",
+	        m->include_stale ? "counted (--include-stale)" : "left out");
+	if (m->no_labels)
+		fprintf(out, "%s\n\n", m->no_labels);
+	for (size_t i = 0; i < c->npairs;) {
+		size_t k = i + 1;
+		while (k < c->npairs && !strcmp(c->pairs[k].criterion, c->pairs[i].criterion))
+			k++;
+		criterion_block(out, &c->pairs[i], k - i);
+		i = k;
+	}
+	for (size_t i = 0; i < c->ncompares; i++)
+		compare_block(out, &c->compares[i], rv);
+	for (size_t i = 0; i < c->nsweeps; i++)
+		sweep_block(out, &c->sweeps[i]);
+}
