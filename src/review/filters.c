@@ -13,6 +13,8 @@
 #include "review/labels.h"
 #include "session_int.h"
 
+#include "judge/judge.h"
+
 #include "util/xalloc.h"
 
 /* The machine's pass/fail on a row, when it has one (an ok verdict). */
@@ -67,26 +69,48 @@ static bool row_shown(struct review *rv, size_t entry, size_t row)
 	return !rv->blind || !review_row_hidden(rv, entry, row);
 }
 
+/* Whether the YAML's compare: (when given) pairs this scorer and judge,
+ * as it does for the figures of `tcreview stats`. */
+static bool compared(const struct review *rv, size_t scorer, size_t judge)
+{
+	if (!rv->cfg->has_compare)
+		return true;
+	for (size_t i = 0; i < rv->cfg->ncompare; i++)
+		if (strcmp(rv->cfg->compare[i].scorer, rv->cfg->scorers[scorer].id) == 0 &&
+		    strcmp(rv->cfg->compare[i].judge, rv->cfg->judges[judge].id) == 0)
+			return true;
+	return false;
+}
+
+/* A code scorer and a judge that differ on pass/fail. */
+static bool code_judge_differ(struct review *rv, size_t entry)
+{
+	const struct review_entry *e = &rv->entries[entry];
+	size_t ns = review_nscorers(rv);
+	for (size_t i = 0; i < ns; i++) {
+		bool pc, pj;
+		if (!row_shown(rv, entry, i) || !machine_passed(rv, e, i, &pc))
+			continue;
+		for (size_t j = 0; j < review_njudges(rv); j++)
+			if (compared(rv, i, j) && row_shown(rv, entry, ns + j) &&
+			    machine_passed(rv, e, ns + j, &pj) && pc != pj)
+				return true;
+	}
+	return false;
+}
+
 /* Scorers among themselves, and code against judges, on pass/fail. */
 static unsigned machine_disagreements(struct review *rv, size_t entry)
 {
 	const struct review_entry *e = &rv->entries[entry];
-	bool code[2] = { false, false }, judge[2] = { false, false };
-	for (size_t i = 0; i < review_nrows(rv); i++) {
+	bool code[2] = { false, false };
+	for (size_t i = 0; i < review_nscorers(rv); i++) {
 		bool p;
-		if (!row_shown(rv, entry, i) || !machine_passed(rv, e, i, &p))
-			continue;
-		if (i < review_nscorers(rv))
+		if (row_shown(rv, entry, i) && machine_passed(rv, e, i, &p))
 			code[p] = true;
-		else
-			judge[p] = true;
 	}
-	unsigned k = 0;
-	if (code[0] && code[1])
-		k |= DIS_SCORERS;
-	if ((code[0] && judge[1]) || (code[1] && judge[0]))
-		k |= DIS_CODE_JUDGE;
-	return k;
+	unsigned k = code[0] && code[1] ? DIS_SCORERS : 0;
+	return k | (code_judge_differ(rv, entry) ? DIS_CODE_JUDGE : 0);
 }
 
 unsigned review_entry_disagreements(struct review *rv, size_t entry)
