@@ -49,7 +49,7 @@
 	X(CALIB,       "calibration",     "K",                    "Calibration: agreement of each scorer and judge with the labels, a confusion matrix (K or Esc closes)") \
 	X(LEFT,        "left",            "h Left",               "In the calibration, the previous cell of the matrix") \
 	X(RIGHT,       "right",           "l Right",              "In the calibration, the next cell of the matrix") \
-	X(CANCEL,      "cancel",          "Esc",                  "Close a prompt or the help; cancel pending work") \
+	X(CANCEL,      "cancel",          "Esc",                  "Close a prompt, the help or the calibration; cancel pending work") \
 	X(REDRAW,      "redraw",          "C-l",                  "Redraw the screen") \
 	X(HELP,        "help",            "?",                    "Show the keys") \
 	X(QUIT,        "quit",            "q",                    "Quit (every decision is already saved)")
