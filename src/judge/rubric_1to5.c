@@ -281,4 +281,5 @@ const struct rubric_ops rubric_1to5 = {
 	.free = r15_free,
 	.sections = r15_sections,
 	.vars = NULL,
+	.reason_key = P "_reason",
 };

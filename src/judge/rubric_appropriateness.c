@@ -246,4 +246,5 @@ const struct rubric_ops rubric_appropriateness = {
 	.free = appr_free,
 	.sections = appr_sections,
 	.vars = appr_vars,
+	.reason_key = "reason",
 };

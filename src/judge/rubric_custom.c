@@ -172,4 +172,5 @@ const struct rubric_ops rubric_custom = {
 	.free = custom_free,
 	.sections = custom_sections,
 	.vars = custom_vars,
+	.reason_key = "reason",
 };

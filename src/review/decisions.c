@@ -209,8 +209,8 @@ static int accept_one(struct review *rv, const struct review_run *rr, size_t sco
 static int refuse_blind(struct review *rv, char *err, size_t errlen)
 {
 	return review_fail(rv, REVIEW_BLIND, err, errlen,
-	                   "blind review: type a label (a digit, or o for a score); "
-	                   "accepting a hidden verdict would not be blind");
+	                   "blind: type a label (a digit, or o); accepting a hidden verdict "
+	                   "would not be blind");
 }
 
 int review_accept(struct review *rv, size_t scorer, char *err, size_t errlen)

@@ -386,7 +386,8 @@ static void resume_step(struct tui *t)
 		struct review_entry *e = review_view_entry(rv, t->resume_scan);
 		if (!e->summarized)
 			return;
-		if (review_mark_of(rv, rv->view[t->resume_scan]) == MARK_UNREVIEWED) {
+		/* a record that could not be read has nothing to decide */
+		if (!e->load_failed && review_mark_of(rv, rv->view[t->resume_scan]) == MARK_UNREVIEWED) {
 			if (t->resume_scan != review_cursor(rv)) {
 				review_move_to(rv, t->resume_scan);
 				t->dirty |= list_moved(t);

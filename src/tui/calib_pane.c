@@ -55,8 +55,7 @@ unsigned calpane_open(struct tui *t)
 	if (t->rv->blind) {
 		/* The figures and the cells compare labels with machine verdicts
 		 * the reviewer has not seen. */
-		tui_message(t, true, "the calibration shows machine verdicts, so not in blind mode "
-		            "(review without --blind to calibrate)");
+		tui_message(t, true, "no calibration in blind mode: it shows the machine's verdicts");
 		return REDRAW_STATUS;
 	}
 	if (review_nrows(t->rv) == 0) {
@@ -218,7 +217,7 @@ void calpane_draw(const struct tui *t)
 	attr_t head = screen_attr(t, SLOT_TITLE_FOCUS);
 	draw_fill(0, 0, COLS, head);
 	static const char title[] = "[calibration] \xe2\x86\x91\xe2\x86\x93 criterion  \xe2\x86\x90\xe2\x86\x92 cell  "
-	                            "Enter shows its runs  Esc or K closes";
+	                            "PgUp/PgDn row  Enter its runs  Esc or K closes";
 	draw_text(0, 0, COLS, title, sizeof title - 1, head);
 	int y = 1;
 	if (!t->cal.built) {
@@ -274,13 +273,21 @@ static unsigned cell_filter(struct tui *t)
 	return list_moved(t);
 }
 
-static unsigned move_cell(struct tui *t, int dir)
+/* Left and Right step through the cells in reading order (wrapping);
+ * PgDn and PgUp go a row down or up in the same column. */
+static unsigned move_cell(struct tui *t, long step)
 {
 	const struct calib_pair *p = selected_pair(t);
-	size_t cells = p ? p->ncats * p->ncats : 0;
+	long cells = p ? (long)(p->ncats * p->ncats) : 0;
 	if (cells)
-		t->cal.cell = (t->cal.cell + cells + (size_t)(dir > 0 ? 1 : cells - 1)) % cells;
+		t->cal.cell = (size_t)((((long)t->cal.cell + step) % cells + cells) % cells);
 	return REDRAW_ALL;
+}
+
+static unsigned move_row(struct tui *t, long dir)
+{
+	const struct calib_pair *p = selected_pair(t);
+	return p ? move_cell(t, dir * (long)p->ncats) : REDRAW_ALL;
 }
 
 static unsigned move_criterion(struct tui *t, long delta)
@@ -301,6 +308,8 @@ unsigned calpane_key(struct tui *t, enum tcr_action a)
 	case ACT_LAST:   return move_criterion(t, (long)review_nrows(t->rv));
 	case ACT_RIGHT:  return move_cell(t, 1);
 	case ACT_LEFT:   return move_cell(t, -1);
+	case ACT_PAGE_DOWN: return move_row(t, 1);
+	case ACT_PAGE_UP:   return move_row(t, -1);
 	case ACT_TOGGLE: return cell_filter(t);
 	case ACT_CALIB: case ACT_CANCEL: case ACT_QUIT:
 		t->cal.shown = false;

@@ -37,7 +37,7 @@ static void judge_details(const struct review_row *row, struct strbuf *out)
 	const json_t *d = c->v.details;
 	if (c->v.message)
 		strbuf_addf(out, "%s: %s\n", verdict_status_name(c->v.status), c->v.message);
-	const char *reason = json_string_value(json_object_get(d, "reason"));
+	const char *reason = judge_reason(row->judge, &c->v);
 	if (reason)
 		strbuf_addf(out, "reason: %s\n", reason);
 	json_t *an = json_object_get(d, "analyzeStepResult");
@@ -174,7 +174,7 @@ static const char *reason_line(const struct tui *t, const struct review_run *rr,
 	    row.state != ROW_READY || row.v->status != VERDICT_OK ||
 	    review_row_hidden(t->rv, rr->entry, s))
 		return NULL;
-	const char *r = json_string_value(json_object_get(row.v->details, "reason"));
+	const char *r = judge_reason(row.judge, row.v);
 	while (r && (*r == ' ' || *r == '\n' || *r == '\t'))
 		r++;
 	if (!r || !*r)
