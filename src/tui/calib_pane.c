@@ -207,8 +207,14 @@ static int footnotes_draw(const struct tui *t, const struct calib_pair *p, int y
 		int len = snprintf(line, sizeof line, DASH " %s: %s", figs[i].name, figs[i].f->why);
 		draw_text_cut(y++, 2, COLS - 2, line, (size_t)len, dim);
 	}
-	if (p->note && y < LINES - 1)
-		draw_text_cut(y++, 2, COLS - 2, p->note, strlen(p->note), dim);
+	/* The pair's note repeats the reasons above in stats' words; what it
+	 * adds for a person is what was left out. */
+	if ((p->ties || p->stale) && y < LINES - 1) {
+		char line[160];
+		int len = snprintf(line, sizeof line, "left out: %zu tie%s (no consensus), %zu stale label%s",
+		                   p->ties, p->ties == 1 ? "" : "s", p->stale, p->stale == 1 ? "" : "s");
+		draw_text_cut(y++, 2, COLS - 2, line, (size_t)len, dim);
+	}
 	return y;
 }
 
