@@ -411,7 +411,7 @@ static int stats_report(struct stats_run *sr, const struct stats_opts *o, const 
 	struct calib_opts co = {
 		.include_stale = o->include_stale, .bootstrap = o->bootstrap, .seed = o->seed,
 		.criteria = sel, .ncriteria = nsel,
-		.reviewers = o->reviewers, .nreviewers = o->nreviewers,
+		.reviewers = o->nreviewers ? o->reviewers : NULL, .nreviewers = o->nreviewers,
 		.compare_judges = o->judges, .ncompare_judges = o->njudges, .sweep = o->sweep,
 	};
 	struct calib c;

@@ -198,7 +198,8 @@ static void crit_gather(struct calib_ctx *x, struct crit *cr, bool *labelled)
 			cr->rated++;
 			cr->passing += u.m_pass;
 		}
-		size_t nl = review_labels(rv, e, cr->row, x->o->reviewers, x->o->nreviewers, l, LABELS_MAX);
+		size_t nl = review_labels(rv, e, cr->row, x->o->nreviewers ? x->o->reviewers : NULL,
+		                          x->o->nreviewers, l, LABELS_MAX);
 		u.nlab = labels_take(x, cr, l, nl);
 		if (!u.has_m && u.nlab == 0)
 			continue;
