@@ -156,11 +156,14 @@ screen_has calib-pane-code "> scorer:tool-order"
 screen_has calib-pane-code "scorer:tool-order (rows) against human (columns), 4 labelled runs"
 check_screen calib-pane
 screen_has calib-pane "> judge:helpful"
-screen_has calib-pane "judge:helpful (rows) against human (columns), 4 labelled runs"
+screen_has calib-pane "judge:helpful (rows) against human (columns), 2 labelled runs"
+# en-pass (qa 2, rb 4) and zh-refund (qa 5, rb 4) are ties on 1..5: left out
+screen_has calib-pane "left out: 2 ties (no consensus), 0 stale labels"
+screen_has calib-pane "– TPR: no true passes"
 screen_has calib-pane "                       1         2         3         4         5"
 # the judge's 4 against the humans' 2 (ja-fail: qa and rb both gave 2)
 check_screen calib-pane-cell
-screen_has calib-pane-cell "  4                   0  [██    1]        0         0   ██    1"
+screen_has calib-pane-cell "  4                   0  [██    1]        0         0         0"
 check_screen calib-cell
 screen_has calib-cell "filter: kappa cell judge:helpful 4/2 (1)"
 screen_has calib-cell ">✎ ja-fail"
