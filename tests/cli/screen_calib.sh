@@ -210,7 +210,12 @@ screen_has calib-blind ">2 lookup                 ·       hidden (blind)"
 assert_eq "a blind label records blind: true" "$(annot_fields "$ANNOT")" "en-pass|tool-order|override|0|qa|true"
 SCREEN_COLS=80 SCREEN_LINES=24
 
-# ---- --assign ----------------------------------------------------------------------
+# ---- --assign, and the help that names both flags ----------------------------------
+
+run_tcr "$TMP/rhelp.out" "$TMP/rhelp.err" review --help
+assert_rc "review --help exits 0" 0
+assert_grep "review --help names --blind" "$TMP/rhelp.out" "--blind             hide each verdict"
+assert_grep "review --help names --assign" "$TMP/rhelp.out" "--assign K/N[:OVERLAP%]  review only share K of N"
 
 run_screen calib-assign '' --assign 2/3:20% screen-runs.jsonl
 check_screen calib-assign
