@@ -31,7 +31,11 @@ struct label {
 
 /* The labels of every reviewer (or only those named, when reviewers is
  * not NULL) on row `row` of entry `entry`, sorted by reviewer name.
- * Returns how many were written to out (at most max). */
+ * An accept of a verdict without a score (skipped, an error) is no label.
+ * A label is stale when its decision recorded a run_hash and the entry's
+ * record now hashes otherwise; a v1 decision (no run_hash) never is.
+ * Returns how many were written to out (at most max); 0 for an entry not
+ * summarized yet. */
 size_t review_labels(struct review *rv, size_t entry, size_t row,
                      const char *const *reviewers, size_t nreviewers,
                      struct label *out, size_t max);
@@ -42,16 +46,22 @@ enum consensus_result {
 	CONSENSUS_TIE,
 };
 /* The consensus of labels on a span with a threshold; stale ones are
- * left out unless include_stale. */
+ * left out unless include_stale. Each label passes when its score reaches
+ * the threshold. Binary: the majority of pass and fail (score lo or hi of
+ * the span), an even split a tie. 1..5: the median, a tie when an even
+ * count's middle two differ. 0..1 (and other continuous spans): the
+ * median, the mean of the middle two for an even count. *score and
+ * *passed are set only for CONSENSUS_OK. */
 enum consensus_result labels_consensus(const struct label *l, size_t n, const struct scale *span,
                                        double threshold, bool include_stale, double *score,
                                        bool *passed);
 
-/* The row's pass threshold (a scorer's threshold, a judge's). */
+/* The row's pass threshold (a scorer's params threshold, a judge's);
+ * NAN when there is no such row. */
 double review_row_threshold(const struct review *rv, size_t row);
 
-/* Whether the entry's label by this reviewer... any label on the entry is
- * stale (the filter "stale label"). */
+/* Whether any label on the entry, of any reviewer on any row, is stale
+ * (the filter "stale label"). False before the entry is summarized. */
 bool review_entry_has_stale(struct review *rv, size_t entry);
 
 #endif
