@@ -21,6 +21,7 @@ static const struct command commands[] = {
 	{ "review", cli_review, "the review screen (the default when files, or none, are given)" },
 	{ "score", cli_score, "score every run with the configured scorers (jsonl, table, junit)" },
 	{ "judge", cli_judge, "ask the configured LLM judges about every run (jsonl)" },
+	{ "stats", cli_stats, "agreement of scorers and judges with the reviewers' labels (calibration)" },
 	{ "export", cli_export, "write the labelled set: runs, verdicts, labels, splits (jsonl, csv, openai-ft)" },
 };
 

@@ -5,7 +5,8 @@
  * and the test looks at the review state and at the lines the annotations
  * file gained. The judge part asks a judge at the local fake server
  * (tests/fake_llm), cancels it with Esc, asks again and decides on the
- * judge's row. */
+ * judge's row. The calibration part opens the overlay, reads another
+ * reviewer's label through review_refresh and filters a confusion cell. */
 #include <errno.h>
 #include <poll.h>
 #include <setjmp.h>
@@ -228,7 +229,16 @@ static void test_filters(void **s)
 			fails |= e->cells[c].status == VERDICT_OK && !e->cells[c].passed;
 		assert_true(fails);
 	}
-	keys(&fx, "ffff");                             /* round to all */
+	keys(&fx, "fff");
+	assert_int_equal(rv->filter, FILTER_ERRORS);
+	/* no judges here: the cycle leaves out the filters about judges */
+	key(&fx, 'f');
+	assert_int_equal(rv->filter, FILTER_CODE_HUMAN);
+	key(&fx, 'f');
+	assert_int_equal(rv->filter, FILTER_REVIEWERS);
+	key(&fx, 'f');
+	assert_int_equal(rv->filter, FILTER_STALE);
+	key(&fx, 'f');                                 /* round to all */
 	assert_int_equal(rv->filter, FILTER_ALL);
 	assert_string_equal(fx.t.msg.text, "filter: all");
 	assert_int_equal(review_view_count(rv), 6);
@@ -307,9 +317,12 @@ static void test_decisions(void **s)
 	assert_true(fx.t.msg.error);
 	assert_string_equal(fx.t.msg.text, "words: 5 is not on its scale (0..1)");
 	assert_int_equal(annot_lines(&fx, 0, NULL, 0), 2);
-	/* a label on it decides and moves to the next run */
+	/* a label on it decides and, the run being reviewed, moves to the next
+	 * unreviewed run, on its first undecided row */
 	key(&fx, '1');
 	assert_int_equal(review_cursor(rv), 1);
+	assert_int_equal(fx.t.vd.sel, 0);
+	assert_string_equal(fx.t.msg.text, "words labelled 1 (saved)");
 	assert_non_null(review_decision(rv, e0, 2));
 	assert_int_equal(review_mark_of(rv, e0), MARK_OVERRIDDEN);
 	assert_int_equal(annot_lines(&fx, 2, line, sizeof line), 3);
@@ -319,7 +332,7 @@ static void test_decisions(void **s)
 	key(&fx, KEYCODE_FN | KF_BTAB);
 	key(&fx, KEYCODE_FN | KF_BTAB);
 	key(&fx, 'k');
-	keys(&fx, "\t\t");
+	keys(&fx, "\t\tjj");
 	assert_int_equal(fx.t.vd.sel, 2);
 	key(&fx, 'x');
 	assert_string_equal(fx.t.msg.text, "decision taken back (saved)");
@@ -352,6 +365,132 @@ static void test_decisions(void **s)
 	assert_int_equal(review_cursor(rv), 1);
 	assert_int_equal(annot_lines(&fx, 5, line, sizeof line), 6);
 	assert_has(line, "\"scorer\":\"words\"");
+	close_fixture(&fx);
+}
+
+/* ---- calibration: the overlay, labels from another reviewer, a cell's runs -------- */
+
+/* A second reviewer labels a run's row in a session of their own on the
+ * same annotations file, as another process would. */
+static void other_reviewer_labels(struct fixture *fx, const char *id, size_t row, double score)
+{
+	struct review other;
+	char rpath[320], err[512];
+	snprintf(rpath, sizeof rpath, "%s/screen-runs.jsonl", dir);
+	char *runs[] = { rpath };
+	const char *annots[] = { fx->annot };
+	if (review_open(&other, &fx->cfg, fx->ex, runs, 1, annots, 1, "other", err, sizeof err) < 0)
+		fail_msg("review_open: %s", err);
+	while (review_step(&other, 50))
+		;
+	size_t n = review_view_count(&other), i = 0;
+	while (i < n && strcmp(review_view_entry(&other, i)->id, id) != 0)
+		i++;
+	assert_true(i < n);
+	review_move_to(&other, i);
+	bool accepted;
+	assert_int_equal(review_label(&other, row, score, &accepted, err, sizeof err), 0);
+	review_close(&other);
+}
+
+static void test_calibration(void **s)
+{
+	(void)s;
+	struct fixture fx;
+	open_fixture(&fx, NULL);
+	struct review *rv = &fx.rv;
+	/* digits: en-pass's three rows, then on to ja-fail */
+	keys(&fx, "11");
+	assert_int_equal(fx.t.vd.sel, 2);
+	assert_string_equal(cursor_id(&fx), "en-pass");
+	keys(&fx, "1");
+	assert_string_equal(cursor_id(&fx), "ja-fail");
+	assert_int_equal(fx.t.vd.sel, 0);
+	assert_int_equal(annot_lines(&fx, 0, NULL, 0), 3);
+
+	/* Left and Right outside the overlay say where they work */
+	key(&fx, KEY_FN(KF_RIGHT));
+	assert_has(fx.t.msg.text, "calibration's matrix (K opens it)");
+
+	key(&fx, 'K');
+	assert_true(fx.t.cal.shown);
+	calpane_fit(&fx.t);
+	assert_true(fx.t.cal.built);
+	const struct calib_pair *p = calib_find(&fx.t.cal.c, "tool-order");
+	assert_non_null(p);
+	assert_int_equal(p->n, 1);
+	/* another reviewer's label, read by the refresh the loop does */
+	other_reviewer_labels(&fx, "ja-fail", 0, 0);
+	assert_true(review_refresh(rv) > 0);
+	calpane_fit(&fx.t);
+	p = calib_find(&fx.t.cal.c, "tool-order");
+	assert_int_equal(p->n, 2);
+	assert_int_equal(p->counts[0], 1);                 /* fail/fail: ja-fail */
+	assert_int_equal(p->counts[3], 1);                 /* pass/pass: en-pass */
+
+	/* keys in the overlay: criteria, cells, an empty cell, then a cell's runs */
+	key(&fx, 'j');
+	assert_int_equal(fx.t.cal.sel, 1);
+	key(&fx, 'k');
+	key(&fx, KEY_FN(KF_RIGHT));
+	assert_int_equal(fx.t.cal.cell, 1);
+	key(&fx, KEY_FN(KF_PGDN));
+	assert_int_equal(fx.t.cal.cell, 3);
+	key(&fx, KEY_FN(KF_RIGHT));
+	assert_int_equal(fx.t.cal.cell, 0);                /* wraps */
+	key(&fx, KEY_FN(KF_LEFT));
+	assert_int_equal(fx.t.cal.cell, 3);
+	key(&fx, KEY_FN(KF_PGUP));
+	key(&fx, KEY_FN(KF_LEFT));
+	assert_int_equal(fx.t.cal.cell, 0);
+	key(&fx, KEY_FN(KF_RIGHT));
+	key(&fx, '\n');                                   /* fail/pass: empty */
+	assert_true(fx.t.msg.error);
+	assert_has(fx.t.msg.text, "no run in the cell scorer:tool-order fail / human pass");
+	assert_true(fx.t.cal.shown);
+	key(&fx, KEY_FN(KF_LEFT));
+	key(&fx, '\n');
+	assert_false(fx.t.cal.shown);
+	assert_int_equal(rv->filter, FILTER_CELL);
+	assert_string_equal(review_filter_label(rv), "kappa cell scorer:tool-order fail/fail (1)");
+	assert_int_equal(review_view_count(rv), 1);
+	assert_string_equal(cursor_id(&fx), "ja-fail");
+	key(&fx, 'f');
+	assert_int_equal(rv->filter, FILTER_ALL);
+
+	/* Esc and K close it; other keys say what works there */
+	key(&fx, 'K');
+	key(&fx, 'a');
+	assert_has(fx.t.msg.text, "Esc or K closes");
+	assert_int_equal(annot_lines(&fx, 0, NULL, 0), 4);   /* 'a' decided nothing */
+	key(&fx, 27);
+	assert_false(fx.t.cal.shown);
+	key(&fx, 'K');
+	key(&fx, 'K');
+	assert_false(fx.t.cal.shown);
+
+	/* ]: every label agrees with the machine on pass/fail (en-pass's words:
+	 * 0.5 and the label 1 both pass; ja-fail's 0 and 0), so it finds none */
+	review_move_to(rv, 0);
+	key(&fx, ']');
+	assert_string_equal(fx.t.msg.text, "no run in view has a disagreement");
+
+	/* blind: accepts and the overlay are refused */
+	rv->blind = true;
+	key(&fx, 'K');
+	assert_false(fx.t.cal.shown);
+	assert_has(fx.t.msg.text, "no calibration in blind mode");
+	review_move_to(rv, 2);
+	key(&fx, 'a');
+	assert_has(fx.t.msg.text, "not saved: blind: type a label");
+	key(&fx, 'A');
+	assert_has(fx.t.msg.text, "not saved: blind: type a label");
+	assert_int_equal(review_last_error(rv), REVIEW_BLIND);
+	key(&fx, '0');
+	assert_int_equal(annot_lines(&fx, 4, NULL, 0), 5);
+	char line[2048];
+	annot_lines(&fx, 4, line, sizeof line);
+	assert_has(line, "\"blind\":true");
 	close_fixture(&fx);
 }
 
@@ -486,6 +625,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_moves),
 		cmocka_unit_test(test_filters),
 		cmocka_unit_test(test_decisions),
+		cmocka_unit_test(test_calibration),
 		cmocka_unit_test(test_judge),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);

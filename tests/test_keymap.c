@@ -142,6 +142,15 @@ static void test_actions(void **state)
 	assert_int_equal(action_find(NULL), ACT_NONE);
 	assert_string_equal(action_name(ACT_ACCEPT), "accept");
 	assert_string_equal(action_default_keys(ACT_DOWN), "j Down");
+	/* the calibration's keys */
+	assert_int_equal(action_find("next-disagreement"), ACT_NEXT_DISAGREE);
+	assert_int_equal(action_find("prev-disagreement"), ACT_PREV_DISAGREE);
+	assert_int_equal(action_find("calibration"), ACT_CALIB);
+	assert_string_equal(action_default_keys(ACT_NEXT_DISAGREE), "]");
+	assert_string_equal(action_default_keys(ACT_PREV_DISAGREE), "[");
+	assert_string_equal(action_default_keys(ACT_CALIB), "K");
+	assert_string_equal(action_default_keys(ACT_LEFT), "h Left");
+	assert_string_equal(action_default_keys(ACT_RIGHT), "l Right");
 	assert_string_equal(action_help(ACT_QUIT), "Quit (every decision is already saved)");
 	assert_string_equal(action_name(ACT_NONE), "none");
 	assert_string_equal(action_help(ACT_COUNT), "");
@@ -307,9 +316,9 @@ static void test_print_plain(void **state)
 	assert_string_equal(p, "");
 	assert_int_equal(lines, ACT_COUNT);
 	/* The widest key list ("PgDn, C-f, Space") and the widest action name
-	 * ("next-unreviewed") set the columns. */
-	assert_int_equal(col, 2 + strlen("PgDn, C-f, Space") + 2 + strlen("next-unreviewed") + 2);
-	assert_non_null(strstr(s, "  j, Down" "           " "down             " "Next run;"));
+	 * ("next-disagreement") set the columns. */
+	assert_int_equal(col, 2 + strlen("PgDn, C-f, Space") + 2 + strlen("next-disagreement") + 2);
+	assert_non_null(strstr(s, "  j, Down" "           " "down               " "Next run;"));
 	free(s);
 
 	/* A non-ASCII key pads by columns, not bytes; an unbound action says so. */
@@ -317,8 +326,8 @@ static void test_print_plain(void **state)
 	assert_int_equal(keymap_bind(&km, ACT_QUIT, "é", err, sizeof err), 0);
 	assert_int_equal(keymap_bind(&km, ACT_JUDGE, "", err, sizeof err), 0);
 	s = print_to_string(&km, false);
-	assert_non_null(strstr(s, "\n  é" "                 " "quit             " "Quit"));
-	assert_non_null(strstr(s, "\n  (unbound)" "         " "judge            " "Ask the LLM"));
+	assert_non_null(strstr(s, "\n  é" "                 " "quit               " "Quit"));
+	assert_non_null(strstr(s, "\n  (unbound)" "         " "judge              " "Ask the LLM"));
 	free(s);
 	keymap_free(&km);
 }

@@ -188,6 +188,26 @@ static void test_ask_and_answer(void **st)
 	close_session(&rv, &jg);
 }
 
+/* Blind: the answer lands in the cell, but the status line does not say
+ * what the row hides until the reviewer labels it. */
+static void test_blind_note(void **st)
+{
+	(void)st;
+	struct review rv;
+	struct judging jg;
+	open_session(&rv, &jg);
+	rv.blind = true;
+	move_to_id(&rv, "ja-fail");
+	size_t entry = current_entry(&rv);
+	struct judging_note note, last = { 0 };
+	assert_true(judging_ask(&jg, -1, &note));
+	assert_int_equal(drive(&jg, &last), 1);
+	assert_string_equal(last.text, "acc answered (hidden until you label it: blind)");
+	assert_true(review_row_hidden(&rv, entry, 0));
+	assert_int_equal(review_judge_cell(&rv, entry, 0)->state, JUDGE_DONE);
+	close_session(&rv, &jg);
+}
+
 static void test_skipped_at_once(void **st)
 {
 	(void)st;
@@ -480,6 +500,7 @@ int main(int argc, char **argv)
 	argv0 = argv[0];
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_ask_and_answer),
+		cmocka_unit_test(test_blind_note),
 		cmocka_unit_test(test_skipped_at_once),
 		cmocka_unit_test(test_cancel),
 		cmocka_unit_test(test_unreadable_and_no_judges),

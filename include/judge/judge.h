@@ -141,6 +141,9 @@ struct rubric_ops {
 	 * ones (judge_common_vars); both NULL-terminated. */
 	const char *const *sections;
 	const char *const *vars;
+	/* The key of the verdict's details that holds the judge's reason, so
+	 * the screen shows it without knowing each rubric's details. */
+	const char *reason_key;
 };
 
 extern const struct rubric_ops *const rubric_table[];
@@ -188,6 +191,8 @@ enum score_scale judge_scale(const struct judge_conf *j);
 bool judge_scale_accepts(const struct judge_conf *j, double v);
 /* The judge's scale with its range (a custom judge's min..max). */
 struct scale judge_span(const struct judge_conf *j);
+/* The judge's reason in a verdict of its (NULL when it gave none). */
+const char *judge_reason(const struct judge_conf *j, const struct verdict *v);
 
 /* Pulls a JSON object out of a model's reply: the whole text, a ```json
  * fenced block, or the first balanced {...} among other text. NULL when

@@ -29,22 +29,27 @@
 	X(SEARCH,      "search",          "/",                    "Search run ids, messages, tool names and arguments") \
 	X(SEARCH_NEXT, "search-next",     "n",                    "Next match") \
 	X(SEARCH_PREV, "search-prev",     "N",                    "Previous match") \
-	X(FILTER,      "filter",          "f",                    "Filter: all, unreviewed, failing, disagreement, overridden, errors") \
+	X(FILTER,      "filter",          "f",                    "Filter: all, unreviewed, failing, disagreement, overridden, errors, judge \xe2\x89\xa0 human, code \xe2\x89\xa0 human, code \xe2\x89\xa0 judge, reviewers disagree, stale label") \
+	X(NEXT_DISAGREE, "next-disagreement", "]",               "Next run with a disagreement of the filter's kind (else machine \xe2\x89\xa0 human, code \xe2\x89\xa0 judge, reviewers)") \
+	X(PREV_DISAGREE, "prev-disagreement", "[",               "Previous run with such a disagreement") \
 	X(SORT,        "sort",            "s",                    "Sort: file order, id, score, review state") \
 	X(NEXT_TODO,   "next-unreviewed", "u",                    "Jump to the next unreviewed run") \
-	X(ACCEPT,      "accept",          "a",                    "Accept the selected verdict") \
-	X(ACCEPT_ALL,  "accept-all",      "A",                    "Accept every verdict of the run and go to the next unreviewed") \
+	X(ACCEPT,      "accept",          "a",                    "Accept the selected verdict (not with --blind: type a label)") \
+	X(ACCEPT_ALL,  "accept-all",      "A",                    "Accept every verdict of the run and go to the next unreviewed (not with --blind)") \
 	X(OVERRIDE,    "override",        "o",                    "Override the selected verdict: a score on its scale, then a reason") \
-	X(LABEL_0,     "label-0",         "0",                    "Human score 0 for the selected verdict, then the next run") \
-	X(LABEL_1,     "label-1",         "1",                    "Human score 1 for the selected verdict, then the next run") \
-	X(LABEL_2,     "label-2",         "2",                    "Human score 2 (1..5 scales), then the next run") \
-	X(LABEL_3,     "label-3",         "3",                    "Human score 3 (1..5 scales), then the next run") \
-	X(LABEL_4,     "label-4",         "4",                    "Human score 4 (1..5 scales), then the next run") \
-	X(LABEL_5,     "label-5",         "5",                    "Human score 5 (1..5 scales), then the next run") \
+	X(LABEL_0,     "label-0",         "0",                    "Label the selected verdict 0 (an accept when the machine said 0), then the next undecided row or run") \
+	X(LABEL_1,     "label-1",         "1",                    "Label it 1, then the next undecided row or run") \
+	X(LABEL_2,     "label-2",         "2",                    "Label it 2 (1..5 scales), then the next undecided row or run") \
+	X(LABEL_3,     "label-3",         "3",                    "Label it 3 (1..5 scales), then the next undecided row or run") \
+	X(LABEL_4,     "label-4",         "4",                    "Label it 4 (1..5 scales), then the next undecided row or run") \
+	X(LABEL_5,     "label-5",         "5",                    "Label it 5 (1..5 scales), then the next undecided row or run") \
 	X(NOTE,        "note",            "c",                    "Write a note on the run") \
 	X(RETRACT,     "retract",         "x",                    "Take back the last decision on the selected verdict") \
 	X(JUDGE,       "judge",           "J",                    "Ask the LLM judges about this run") \
-	X(CANCEL,      "cancel",          "Esc",                  "Close a prompt or the help; cancel pending work") \
+	X(CALIB,       "calibration",     "K",                    "Calibration: agreement of each scorer and judge with the labels, a confusion matrix (K or Esc closes)") \
+	X(LEFT,        "left",            "h Left",               "In the calibration, the previous cell of the matrix") \
+	X(RIGHT,       "right",           "l Right",              "In the calibration, the next cell of the matrix") \
+	X(CANCEL,      "cancel",          "Esc",                  "Close a prompt, the help or the calibration; cancel pending work") \
 	X(REDRAW,      "redraw",          "C-l",                  "Redraw the screen") \
 	X(HELP,        "help",            "?",                    "Show the keys") \
 	X(QUIT,        "quit",            "q",                    "Quit (every decision is already saved)")

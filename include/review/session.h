@@ -20,6 +20,7 @@
 #include "scorers/evaluate.h"
 #include "scorers/scorer.h"
 #include "review/rows.h"
+#include "review/assign.h"
 
 struct format_ops;
 struct run;
@@ -31,7 +32,26 @@ enum review_filter {
 	FILTER_DISAGREE,        /* the scorers disagree on pass/fail */
 	FILTER_OVERRIDDEN,      /* any verdict overridden by this reviewer */
 	FILTER_ERRORS,          /* a verdict is an error, or the record did not load */
+	/* Against the human labels (the consensus of the reviewers, labels.h);
+	 * "differs" compares pass/fail. */
+	FILTER_JUDGE_HUMAN,     /* a judge's verdict differs from the human label */
+	FILTER_CODE_HUMAN,      /* a code scorer's verdict differs from the human label */
+	FILTER_CODE_JUDGE,      /* a code scorer and a judge differ on the run */
+	FILTER_REVIEWERS,       /* two reviewers gave one row different labels */
+	FILTER_STALE,           /* a label was made on a record that changed since */
+	FILTER_CELL,            /* exactly the runs of a set (a confusion cell); not in the f cycle */
 	FILTER_COUNT,
+};
+
+/* The kinds of disagreement a run may hold (review_entry_disagreements). */
+enum {
+	DIS_SCORERS     = 1u << 0,  /* code scorers among themselves (FILTER_DISAGREE) */
+	DIS_JUDGE_HUMAN = 1u << 1,
+	DIS_CODE_HUMAN  = 1u << 2,
+	DIS_CODE_JUDGE  = 1u << 3,
+	DIS_REVIEWERS   = 1u << 4,
+	/* `]` and `[` under a filter that is not about one kind */
+	DIS_ANY_LABELLED = DIS_JUDGE_HUMAN | DIS_CODE_HUMAN | DIS_CODE_JUDGE | DIS_REVIEWERS,
 };
 
 enum review_sort {
@@ -67,6 +87,7 @@ enum review_error {
 	REVIEW_OFF_SCALE,           /* a score the row's scale does not hold */
 	REVIEW_NOTHING_TO_RETRACT,
 	REVIEW_STORE,               /* the annotations file refused the decision */
+	REVIEW_BLIND,               /* an accept in blind mode: the verdict is hidden */
 };
 
 /* One record of the inputs. Until it is summarized only `rec` and
@@ -86,6 +107,7 @@ struct review_entry {
 	/* Kept so filters, sorts and counts need no look-ups in the store. */
 	uint8_t mark;               /* enum review_mark, once summarized */
 	bool any_override;          /* a standing override of this reviewer */
+	bool in_share;              /* in this reviewer's share (--assign), once summarized */
 	struct review_run *cached;  /* its parsed run while in the cache */
 };
 
@@ -112,7 +134,11 @@ struct review {
 	struct evaluator ev;
 	struct annot_store *annot;
 	char *reviewer;
-	bool blind;                 /* decisions are made with the machine's verdict hidden */
+	/* --blind: decisions are made with the machine's verdict hidden: a
+	 * row's verdict, the judge's answer and other reviewers' labels stay
+	 * hidden until this reviewer decides it (review_row_hidden); the
+	 * decisions record it. */
+	bool blind;
 
 	struct review_entry *entries;
 	size_t nentries, entries_cap;
@@ -131,6 +157,15 @@ struct review {
 	bool view_hold;
 	double view_age_ms;         /* step time since the last rebuild */
 	size_t nreviewed;
+	/* FILTER_CELL: the entries it holds (sorted) and what the status line
+	 * calls it ("kappa cell judge:J fail/pass (3)"). */
+	struct { size_t *entries; size_t n; char name[192]; } cell;
+	/* --assign: only this reviewer's share is in view, before any filter. */
+	struct review_assign assign;
+	size_t share_total, share_reviewed;
+	/* Counts every change of labels (decisions, refreshes) and of judge
+	 * answers, so figures built from them know when they are old. */
+	unsigned long labels_gen;
 
 	struct review_run *lru_head, *lru_tail;
 	size_t cache_bytes, cache_limit;
@@ -156,6 +191,9 @@ int  review_open(struct review *rv, const struct config *cfg, struct expectation
                  const char *const *annot_paths, size_t nannot,
                  const char *reviewer, char *err, size_t errlen);
 void review_close(struct review *rv);
+/* Shows only share a->k of the runs from now on (NULL or a->on false: all
+ * of them); the status line's progress counts that share. */
+void review_set_assign(struct review *rv, const struct review_assign *a);
 /* The same for a command that only reads (stats, export): the annotations
  * files are read (none is created or written, they need not be
  * writable; with none there are no labels), and decisions would go to a
@@ -184,6 +222,14 @@ struct review_run *review_current(struct review *rv);
 struct review_run *review_run_at(struct review *rv, size_t entry);
 
 void review_set_filter(struct review *rv, enum review_filter f);
+/* The filter after f in the `f` cycle (FILTER_CELL is not in it: it is set
+ * from the calibration pane, and f leaves it for "all"). */
+enum review_filter review_filter_next(const struct review *rv, enum review_filter f);
+/* Filters the view to exactly these entries (copied), named for the status
+ * line; the filter becomes FILTER_CELL. */
+void review_set_cell_filter(struct review *rv, const size_t *entries, size_t n, const char *name);
+/* The filter's name for the status line: a cell filter says its own. */
+const char *review_filter_label(const struct review *rv);
 void review_set_sort(struct review *rv, enum review_sort s);
 const char *review_filter_name(enum review_filter f);
 const char *review_sort_name(enum review_sort s);
@@ -195,6 +241,16 @@ const char *review_sort_name(enum review_sort s);
 bool review_search(struct review *rv, const char *query, int direction);
 /* Moves to the next run (after the cursor, wrapping) that is unreviewed. */
 bool review_next_unreviewed(struct review *rv);
+/* The DIS_ kinds of disagreement a summarized entry holds. In blind mode
+ * only rows this reviewer has decided take part (nothing hidden leaks). */
+unsigned review_entry_disagreements(struct review *rv, size_t entry);
+/* The kinds `]` and `[` look for under the current filter: its own kind
+ * under a disagreement filter, else DIS_ANY_LABELLED. */
+unsigned review_disagreement_kinds(const struct review *rv);
+/* Moves to the next (direction +1) or previous (-1) run in view, from the
+ * cursor and wrapping, that holds a disagreement of those kinds; false
+ * when none does (the cursor stays). *wrapped says it went past an end. */
+bool review_next_disagreement(struct review *rv, int direction, bool *wrapped);
 
 /* Review state. */
 enum review_mark review_mark_of(struct review *rv, size_t entry);
@@ -213,7 +269,32 @@ int review_override(struct review *rv, size_t scorer, double score, const char *
                     char *err, size_t errlen);
 int review_retract(struct review *rv, size_t scorer, char *err, size_t errlen);
 int review_note(struct review *rv, const char *text, char *err, size_t errlen);
+/* A label: `score` on row `row` of the run under the cursor, written as
+ * an accept when it equals the machine's score (so "overridden" keeps
+ * meaning a person disagreed) and as an override otherwise. Works in
+ * blind mode, where accepts are refused. *accepted says which. */
+int review_label(struct review *rv, size_t row, double score, bool *accepted,
+                 char *err, size_t errlen);
 
+/* Where a label moves on to (always forward). */
+enum review_forward {
+	FORWARD_ROW,                /* another row of the same run */
+	FORWARD_RUN,                /* the next unreviewed run, its first undecided row */
+	FORWARD_DONE,               /* nothing left undecided in view; nothing moved */
+};
+/* After a decision on `row`: the next row of the run under the cursor
+ * that counts and has no decision of this reviewer (after `row`, then
+ * from the top); when none is left, the next unreviewed run in view and
+ * its first undecided row. *next_row is the row to select. */
+enum review_forward review_forward(struct review *rv, size_t row, size_t *next_row);
+/* The first row of entry at or after `from` (wrapping) that counts and has
+ * no decision of this reviewer; SIZE_MAX when none. */
+size_t review_undecided_row(struct review *rv, size_t entry, size_t from);
+/* Whether a row waits for this reviewer: a code scorer always, a judge
+ * once it answered (not asked, pending or failed judges do not). */
+bool review_row_counts_at(struct review *rv, size_t entry, size_t row);
+/* Blind mode: the row's verdict is hidden until this reviewer decides it. */
+bool review_row_hidden(struct review *rv, size_t entry, size_t row);
 /* Why the last call that returned -1 failed. */
 enum review_error review_last_error(const struct review *rv);
 

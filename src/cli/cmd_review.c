@@ -19,7 +19,8 @@ static void review_usage(FILE *out)
 {
 	fprintf(out,
 	"usage: tcreview [review] [-c FILE] [--expect FILE] [-a ANNOTATIONS]... [--theme NAME]\n"
-	"                [--reviewer NAME] [--format NAME] FILE...\n"
+	"                [--reviewer NAME] [--format NAME] [--blind] [--assign K/N[:OVERLAP%%]]\n"
+	"                FILE...\n"
 	"\n"
 	"Opens the review screen: the runs, each run's timeline beside its verdicts,\n"
 	"and the reviewer's decisions, saved to the annotations file as they are made.\n"
@@ -31,6 +32,12 @@ static void review_usage(FILE *out)
 	"      --theme NAME        dark (default), light or mono; NO_COLOR is respected\n"
 	"      --reviewer NAME     who decides (default $USER)\n"
 	"      --format NAME       read every record with this loader\n"
+	"      --blind             hide each verdict, judge answer and other reviewer's label\n"
+	"                          until you label the row (digits, o); a and A are refused;\n"
+	"                          decisions record \"blind\": true\n"
+	"      --assign K/N[:OVERLAP%%]  review only share K of N (a split by a hash of the\n"
+	"                          run id, the same for every reviewer); OVERLAP%% of the runs\n"
+	"                          are in every share, for the reviewers' agreement\n"
 	"      --ca-file FILE      a private certificate authority for the judges\n"
 	"      --max-iterations N  stop after N turns of the event loop (smoke tests)\n"
 	"  -h, --help              this help; `tcreview --help keys` lists the keys\n"
@@ -55,6 +62,8 @@ struct review_opts {
 	const char *reviewer, *format, *ca_file;
 	long max_iter;
 	const char *script;             /* TCR_SCRIPT, or NULL */
+	bool blind;
+	struct review_assign assign;    /* --assign, off when not given */
 };
 
 /* Reads the options into o; returns -1 to go on, else the exit status
@@ -70,10 +79,13 @@ static int review_parse_args(int argc, char **argv, struct review_opts *o)
 		{ "format", required_argument, NULL, 'F' },
 		{ "max-iterations", required_argument, NULL, 'M' },
 		{ "ca-file", required_argument, NULL, 'A' },
+		{ "blind", no_argument, NULL, 'B' },
+		{ "assign", required_argument, NULL, 'S' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int ch;
+	char err[256];
 	optind = 1;
 	while ((ch = getopt_long(argc, argv, "c:a:h", longopts, NULL)) != -1) {
 		switch (ch) {
@@ -88,6 +100,13 @@ static int review_parse_args(int argc, char **argv, struct review_opts *o)
 		case 'F': o->format = optarg; break;
 		case 'M': o->max_iter = strtol(optarg, NULL, 10); break;
 		case 'A': o->ca_file = optarg; break;
+		case 'B': o->blind = true; break;
+		case 'S':
+			if (review_assign_parse(&o->assign, optarg, err, sizeof err) < 0) {
+				fprintf(stderr, "tcreview: --assign: %s\n", err);
+				return EXIT_USAGE;
+			}
+			break;
 		case 'h':
 			review_usage(stdout);
 			return EXIT_DONE;
@@ -149,6 +168,9 @@ static int review_run(const struct config *c, const struct review_opts *o,
 	}
 	if (forced)
 		rv.forced = forced;
+	rv.blind = o->blind;
+	if (o->assign.on)
+		review_set_assign(&rv, &o->assign);
 	struct tui_opts to = {
 		.theme = o->theme,
 		.datadir = datadir,

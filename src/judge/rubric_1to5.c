@@ -307,4 +307,5 @@ const struct rubric_ops rubric_1to5 = {
 	.answer = r15_answer,
 	.sections = r15_sections,
 	.vars = NULL,
+	.reason_key = P "_reason",
 };

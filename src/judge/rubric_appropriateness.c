@@ -296,4 +296,5 @@ const struct rubric_ops rubric_appropriateness = {
 	.answer = appr_answer,
 	.sections = appr_sections,
 	.vars = appr_vars,
+	.reason_key = "reason",
 };

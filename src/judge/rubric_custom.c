@@ -193,4 +193,5 @@ const struct rubric_ops rubric_custom = {
 	.answer = custom_answer,
 	.sections = custom_sections,
 	.vars = custom_vars,
+	.reason_key = "reason",
 };

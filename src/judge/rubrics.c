@@ -118,6 +118,14 @@ struct scale judge_span(const struct judge_conf *j)
 	return s;
 }
 
+const char *judge_reason(const struct judge_conf *j, const struct verdict *v)
+{
+	if (!j || !j->rubric->reason_key || !v)
+		return NULL;
+	const char *r = json_string_value(json_object_get(v->details, j->rubric->reason_key));
+	return r && r[0] ? r : NULL;
+}
+
 bool judge_scale_accepts(const struct judge_conf *j, double v)
 {
 	struct scale s = judge_span(j);

@@ -20,18 +20,41 @@ size_t review_reviewed_count(struct review *rv)
 	return rv->nreviewed;
 }
 
+/* Whether the view changes with decisions: the marks, the labels, and in
+ * blind mode every verdict a decision reveals. */
 static bool view_uses_marks(const struct review *rv)
 {
-	return rv->filter == FILTER_UNREVIEWED || rv->filter == FILTER_OVERRIDDEN ||
-	       rv->sort == SORT_STATE;
+	switch (rv->filter) {
+	case FILTER_ALL: case FILTER_CELL:
+		break;
+	case FILTER_FAILING: case FILTER_DISAGREE: case FILTER_ERRORS:
+		if (!rv->blind)
+			break;
+		return true;
+	default:
+		return true;
+	}
+	return rv->sort == SORT_STATE || (rv->blind && rv->sort == SORT_SCORE);
 }
 
 void review_remark_all(struct review *rv)
 {
+	rv->labels_gen++;
 	for (size_t i = 0; i < rv->nentries; i++)
 		if (rv->entries[i].summarized)
 			review_entry_mark(rv, &rv->entries[i]);
 	if (view_uses_marks(rv))
+		rv->view_dirty = true;
+}
+
+void review_entry_judged(struct review *rv, size_t entry)
+{
+	rv->labels_gen++;
+	struct review_entry *e = &rv->entries[entry];
+	if (!e->summarized)
+		return;
+	review_entry_mark(rv, e);
+	if (rv->filter != FILTER_ALL || rv->sort != SORT_FILE)
 		rv->view_dirty = true;
 }
 
@@ -77,6 +100,7 @@ int review_parse_score(const struct scorer_conf *sc, const char *text, double *o
 static void decided(struct review *rv, size_t entry)
 {
 	const char *id = rv->entries[entry].id;
+	rv->labels_gen++;
 	for (size_t i = 0; i < rv->nentries; i++) {
 		struct review_entry *e = &rv->entries[i];
 		if (e->summarized && (i == entry || strcmp(e->id, id) == 0))
@@ -180,14 +204,27 @@ static int accept_one(struct review *rv, const struct review_run *rr, size_t sco
 	return decide(rv, rr, DEC_ACCEPT, scorer, ok, ok ? v->score : 0, NULL, err, errlen);
 }
 
+/* Accepting a verdict one has not seen would record agreement with it:
+ * in blind mode the reviewer gives a label instead. */
+static int refuse_blind(struct review *rv, char *err, size_t errlen)
+{
+	return review_fail(rv, REVIEW_BLIND, err, errlen,
+	                   "blind: type a label (a digit, or o); accepting a hidden verdict "
+	                   "would not be blind");
+}
+
 int review_accept(struct review *rv, size_t scorer, char *err, size_t errlen)
 {
+	if (rv->blind)
+		return refuse_blind(rv, err, errlen);
 	struct review_run *rr = current_for_decision(rv, err, errlen);
 	return rr ? accept_one(rv, rr, scorer, err, errlen) : -1;
 }
 
 int review_accept_all(struct review *rv, char *err, size_t errlen)
 {
+	if (rv->blind)
+		return refuse_blind(rv, err, errlen);
 	struct review_run *rr = current_for_decision(rv, err, errlen);
 	if (!rr)
 		return -1;
@@ -224,6 +261,28 @@ int review_override(struct review *rv, size_t scorer, double score, const char *
 	}
 	return decide(rv, rr, DEC_OVERRIDE, scorer, true, score == 0 ? 0 : score,
 	              reason && reason[0] ? reason : NULL, err, errlen);
+}
+
+int review_label(struct review *rv, size_t row, double score, bool *accepted,
+                 char *err, size_t errlen)
+{
+	*accepted = false;
+	struct review_run *rr = current_for_decision(rv, err, errlen);
+	if (!rr)
+		return -1;
+	struct review_row r;
+	if (decidable_row(rv, rr, row, &r, err, errlen) < 0)
+		return -1;
+	if (!scale_holds(&r.span, score)) {
+		char want[64];
+		scale_describe(&r.span, want, sizeof want);
+		return review_fail(rv, REVIEW_OFF_SCALE, err, errlen, "expected %s", want);
+	}
+	if (r.v->status == VERDICT_OK && r.v->score == score) {
+		*accepted = true;
+		return accept_one(rv, rr, row, err, errlen);
+	}
+	return decide(rv, rr, DEC_OVERRIDE, row, true, score == 0 ? 0 : score, NULL, err, errlen);
 }
 
 int review_retract(struct review *rv, size_t scorer, char *err, size_t errlen)

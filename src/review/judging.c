@@ -250,7 +250,12 @@ static void on_done(void *ctx, struct judge_job *job, uint64_t tag)
 	struct verdict v;
 	judge_job_verdict(job, &v);
 	review_judge_done(jg->rv, a->entry, a->judge, &v);
-	answer_note(&jg->last, cfg_of(jg)->judges[a->judge].id, &v);
+	const char *id = cfg_of(jg)->judges[a->judge].id;
+	/* blind: the status line must not say what the hidden row shows */
+	if (review_row_hidden(jg->rv, a->entry, cfg_of(jg)->nscorers + a->judge))
+		note_set(&jg->last, false, "%s answered (hidden until you label it: blind)", id);
+	else
+		answer_note(&jg->last, id, &v);
 	verdict_clear(&v);
 	judge_job_free(job);
 	free(a);

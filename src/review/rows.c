@@ -44,6 +44,7 @@ void review_judge_pending(struct review *rv, size_t entry, size_t judge, double 
 	verdict_clear(&c->v);
 	c->state = JUDGE_PENDING;
 	c->started_ms = now_ms;
+	review_entry_judged(rv, entry);
 }
 
 void review_judge_done(struct review *rv, size_t entry, size_t judge, const struct verdict *v)
@@ -53,6 +54,12 @@ void review_judge_done(struct review *rv, size_t entry, size_t judge, const stru
 		return;
 	verdict_copy(&c->v, v);
 	c->state = JUDGE_DONE;
+	review_entry_judged(rv, entry);
+}
+
+bool review_row_hidden(struct review *rv, size_t entry, size_t row)
+{
+	return rv->blind && !review_decision(rv, entry, row);
 }
 
 static void scorer_row(const struct review *rv, const struct review_run *rr, size_t row,

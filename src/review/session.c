@@ -185,6 +185,8 @@ static void entry_fill(struct review *rv, size_t entry, const struct review_run 
 		rv->judge_fill(rv->judge_fill_ctx, rv, entry, r);
 	e->summarized = true;
 	rv->nsummarized++;
+	e->in_share = rv->assign.on && review_assign_holds(&rv->assign, e->id);
+	rv->share_total += e->in_share;
 	e->mark = MARK_UNREVIEWED;
 	review_entry_mark(rv, e);
 	review_view_offer(rv, entry, false);
@@ -325,12 +327,27 @@ void review_close(struct review *rv)
 		free(e->jcells);
 	}
 	free(rv->entries);
+	free(rv->cell.entries);
 	free(rv->view);
 	free(rv->search);
 	free(rv->reviewer);
 	annot_close(rv->annot);
 	dataset_close(&rv->ds);
 	memset(rv, 0, sizeof(*rv));
+}
+
+void review_set_assign(struct review *rv, const struct review_assign *a)
+{
+	rv->assign = a ? *a : (struct review_assign){ 0 };
+	rv->share_total = rv->share_reviewed = 0;
+	for (size_t i = 0; i < rv->nentries; i++) {
+		struct review_entry *e = &rv->entries[i];
+		e->in_share = e->summarized && rv->assign.on && review_assign_holds(&rv->assign, e->id);
+		rv->share_total += e->in_share;
+		rv->share_reviewed += e->in_share && e->mark != MARK_UNREVIEWED;
+	}
+	rv->view_hold = false;
+	review_view_rebuild(rv);
 }
 
 char *review_annot_default(const char *first_input)

@@ -39,6 +39,12 @@ int review_fail(struct review *rv, enum review_error kind, char *err, size_t err
 	return -1;
 }
 
+/* filters.c: whether entry i is in view under filter f (and the share) */
+bool review_entry_passes(struct review *rv, size_t entry, enum review_filter f);
+
+/* marks.c: whether a row waits for this reviewer's decision */
+bool review_row_counts(const struct review *rv, const struct review_entry *e, size_t row);
+
 /* view.c */
 void review_view_rebuild(struct review *rv);
 /* A dirty view is rebuilt once the background work is done. */
@@ -51,5 +57,8 @@ void review_view_offer(struct review *rv, size_t entry, bool is_new);
 /* decisions.c */
 void review_entry_mark(struct review *rv, struct review_entry *e);
 void review_remark_all(struct review *rv);
+/* A judge's cell changed: the entry is marked again and views that depend
+ * on judges or labels are rebuilt later (not held). */
+void review_entry_judged(struct review *rv, size_t entry);
 
 #endif

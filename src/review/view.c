@@ -14,34 +14,6 @@
 
 /* ---- the view ----------------------------------------------------------- */
 
-static bool entry_passes(const struct review *rv, const struct review_entry *e,
-                         enum review_filter f)
-{
-	if (f == FILTER_ALL)
-		return true;
-	if (!e->summarized)
-		return false;
-	bool any_pass = false, any_fail = false, any_error = false;
-	for (size_t i = 0; i < review_nscorers(rv); i++) {
-		const struct verdict_cell *c = &e->cells[i];
-		if (c->status == VERDICT_OK) {
-			any_pass |= c->passed;
-			any_fail |= !c->passed;
-		} else if (c->status == VERDICT_ERROR) {
-			any_error = true;
-		}
-	}
-	switch (f) {
-	/* a record that could not be read has nothing to review (see errors) */
-	case FILTER_UNREVIEWED: return e->mark == MARK_UNREVIEWED && !(e->summarized && e->load_failed);
-	case FILTER_FAILING:    return any_fail;
-	case FILTER_DISAGREE:   return any_pass && any_fail;
-	case FILTER_OVERRIDDEN: return e->any_override;
-	case FILTER_ERRORS:     return e->load_failed || any_error;
-	default:                return true;
-	}
-}
-
 struct sort_key {
 	size_t entry;
 	const char *id;         /* SORT_ID; NULL sorts last */
@@ -106,7 +78,9 @@ static void view_sort(struct review *rv)
 			double sum = 0;
 			size_t n = 0;
 			for (size_t i = 0; i < review_nscorers(rv); i++)
-				if (e->cells[i].status == VERDICT_OK) {
+				/* blind: a hidden score must not order the list */
+				if (e->cells[i].status == VERDICT_OK &&
+				    !(rv->blind && review_row_hidden(rv, key->entry, i))) {
 					sum += e->cells[i].score;
 					n++;
 				}
@@ -128,7 +102,7 @@ void review_view_rebuild(struct review *rv)
 	view_reserve(rv, rv->nentries);
 	rv->nview = 0;
 	for (size_t i = 0; i < rv->nentries; i++)
-		if (entry_passes(rv, &rv->entries[i], rv->filter))
+		if (review_entry_passes(rv, i, rv->filter))
 			rv->view[rv->nview++] = i;
 	if (rv->sort != SORT_FILE && rv->nview > 1)
 		view_sort(rv);
@@ -183,7 +157,7 @@ void review_view_release(struct review *rv)
  * the view's order, otherwise the view is rebuilt later. */
 void review_view_offer(struct review *rv, size_t entry, bool is_new)
 {
-	if (rv->filter == FILTER_ALL) {
+	if (rv->filter == FILTER_ALL && !rv->assign.on) {
 		/* Unsummarized entries sort last in file order under every sort,
 		 * so a new one goes at the end; a summarized one moves. */
 		if (is_new) {
@@ -194,7 +168,7 @@ void review_view_offer(struct review *rv, size_t entry, bool is_new)
 		}
 		return;
 	}
-	if (is_new || !entry_passes(rv, &rv->entries[entry], rv->filter))
+	if (is_new || !review_entry_passes(rv, entry, rv->filter))
 		return;
 	if (rv->sort == SORT_FILE && (rv->nview == 0 || rv->view[rv->nview - 1] < entry)) {
 		view_reserve(rv, rv->nview + 1);
@@ -263,14 +237,6 @@ void review_set_sort(struct review *rv, enum review_sort s)
 	rv->sort = s;
 	rv->view_hold = false;
 	review_view_rebuild(rv);
-}
-
-const char *review_filter_name(enum review_filter f)
-{
-	static const char *const names[FILTER_COUNT] = {
-		"all", "unreviewed", "failing", "disagreement", "overridden", "errors",
-	};
-	return (unsigned)f < FILTER_COUNT ? names[f] : "?";
 }
 
 const char *review_sort_name(enum review_sort s)

@@ -83,7 +83,7 @@ static unsigned search_again(struct tui *t, int dir)
  * message only says when it is back to that one. */
 static unsigned next_filter(struct tui *t)
 {
-	review_set_filter(t->rv, (enum review_filter)((t->rv->filter + 1) % FILTER_COUNT));
+	review_set_filter(t->rv, review_filter_next(t->rv, t->rv->filter));
 	tui_message(t, false, "%s", t->rv->filter == FILTER_ALL ? "filter: all" : "");
 	return list_moved(t);
 }
@@ -93,6 +93,29 @@ static unsigned next_sort(struct tui *t)
 	review_set_sort(t->rv, (enum review_sort)((t->rv->sort + 1) % SORT_COUNT));
 	tui_message(t, false, "%s", t->rv->sort == SORT_FILE ? "sort: file order" : "");
 	return list_moved(t);
+}
+
+/* ] and [: the next run with a disagreement of the filter's kind. */
+static unsigned next_disagreement(struct tui *t, int dir)
+{
+	bool wrapped;
+	if (!review_next_disagreement(t->rv, dir, &wrapped)) {
+		tui_message(t, false, "no run in view has a disagreement%s",
+		            review_disagreement_kinds(t->rv) == DIS_ANY_LABELLED ? "" : " of that kind");
+		return REDRAW_STATUS;
+	}
+	tui_message(t, false, "%s", wrapped ? (dir > 0 ? "disagreement (from the top)"
+	                                             : "disagreement (from the bottom)") : "");
+	return list_moved(t);
+}
+
+/* Left and Right mean something only in the calibration's matrix. */
+static unsigned sideways(struct tui *t)
+{
+	char keys[64];
+	keymap_keys_of(&t->km, ACT_CALIB, keys, sizeof keys);
+	tui_message(t, false, "left and right move over the calibration's matrix (%s opens it)", keys);
+	return REDRAW_STATUS;
 }
 
 static unsigned next_todo(struct tui *t)
@@ -175,6 +198,10 @@ unsigned tui_act(struct tui *t, enum tcr_action a)
 	case ACT_NOTE:        return decide_note(t);
 	case ACT_RETRACT:     return decide_retract(t);
 	case ACT_JUDGE:       return judge_menu(t);
+	case ACT_NEXT_DISAGREE: return next_disagreement(t, 1);
+	case ACT_PREV_DISAGREE: return next_disagreement(t, -1);
+	case ACT_CALIB:       return calpane_open(t);
+	case ACT_LEFT: case ACT_RIGHT: return sideways(t);
 	case ACT_CANCEL:      return cancel(t);
 	case ACT_REDRAW:      return REDRAW_ALL | RELAYOUT | REDRAW_CLEAR;
 	case ACT_HELP:        return toggle_help(t);
@@ -191,6 +218,8 @@ unsigned tui_key(struct tui *t, keycode_t key)
 	enum tcr_action a = keymap_lookup(&t->km, key);
 	if (t->help.shown)
 		return help_key(t, a);
+	if (t->cal.shown)
+		return calpane_key(t, a);
 	if (a == ACT_NONE) {
 		char name[32];
 		keycode_name(key, name, sizeof name);
@@ -248,6 +277,9 @@ static void draw(struct tui *t)
 	} else if (t->help.shown) {
 		help_fit(t);
 		help_draw(t);
+	} else if (t->cal.shown) {
+		calpane_fit(t);
+		calpane_draw(t);
 	} else {
 		draw_panes(t);
 	}
@@ -354,7 +386,8 @@ static void resume_step(struct tui *t)
 		struct review_entry *e = review_view_entry(rv, t->resume_scan);
 		if (!e->summarized)
 			return;
-		if (review_mark_of(rv, rv->view[t->resume_scan]) == MARK_UNREVIEWED) {
+		/* a record that could not be read has nothing to decide */
+		if (!e->load_failed && review_mark_of(rv, rv->view[t->resume_scan]) == MARK_UNREVIEWED) {
 			if (t->resume_scan != review_cursor(rv)) {
 				review_move_to(rv, t->resume_scan);
 				t->dirty |= list_moved(t);
@@ -399,7 +432,9 @@ static int terminal_turn(struct tui *t, bool busy)
 	pfds[0] = (struct pollfd){ .fd = 0, .events = POLLIN };
 	int jtimeout;
 	int nj = tui_judges_pollfds(t, pfds + 1, 64, &jtimeout);
-	int pr = poll(pfds, (nfds_t)(1 + nj), busy ? 0 : jtimeout);
+	/* Idle, it still wakes each second to read other reviewers' labels. */
+	int wait = busy ? 0 : jtimeout < 0 || jtimeout > 1000 ? 1000 : jtimeout;
+	int pr = poll(pfds, (nfds_t)(1 + nj), wait);
 	if (pr < 0 && errno != EINTR)
 		return -1;
 	if (t->judging.pending) {
@@ -432,6 +467,19 @@ static int terminal_turn(struct tui *t, bool busy)
 	return 0;
 }
 
+/* Labels other reviewers append to the annotations files show up (marks,
+ * filters, the calibration): each turn of a script, each second at the
+ * terminal. */
+static void refresh_labels(struct tui *t)
+{
+	double now = now_ms();
+	if (!t->script.f && now - t->loop.last_refresh < 1000)
+		return;
+	t->loop.last_refresh = now;
+	if (review_refresh(t->rv))
+		t->dirty |= REDRAW_ALL | RELAYOUT;
+}
+
 static int tui_loop(struct tui *t)
 {
 	t->dirty = REDRAW_ALL | RELAYOUT;
@@ -449,6 +497,7 @@ static int tui_loop(struct tui *t)
 		if (t->loop.max_iterations > 0 && ++t->loop.iterations >= t->loop.max_iterations)
 			break;
 		tui_judges_fill(t, current_entry(t));
+		refresh_labels(t);
 		if (t->script.f)
 			script_turn(t, busy);
 		else if (terminal_turn(t, busy) < 0)
@@ -477,6 +526,7 @@ void tui_init(struct tui *t, struct review *rv, const struct config *cfg)
 
 void tui_free(struct tui *t)
 {
+	calpane_free(t);
 	script_close(t);
 	timeline_free(t);
 	strbuf_release(&t->pr.input);

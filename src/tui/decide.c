@@ -86,7 +86,24 @@ unsigned decide_override(struct tui *t)
 	return REDRAW_STATUS;
 }
 
-/* A digit labels the selected row with that score and moves on. */
+/* After a label: the next row of the run that waits for this reviewer,
+ * else the first undecided row of the next unreviewed run. */
+static unsigned label_forward(struct tui *t, size_t row, const char *what)
+{
+	size_t next;
+	enum review_forward f = review_forward(t->rv, row, &next);
+	t->vd.sel = next;
+	t->vd.detail_top = 0;
+	if (f == FORWARD_RUN) {
+		list_moved(t);
+	} else if (f == FORWARD_DONE) {
+		tui_message(t, false, "%s (saved); every run in view is reviewed", what);
+	}
+	return REDRAW_ALL | RELAYOUT;
+}
+
+/* A digit labels the selected row with that score and moves on, always
+ * forward (review_forward). Off its scale, it says what the row takes. */
 unsigned decide_label(struct tui *t, int digit)
 {
 	struct review_row row;
@@ -104,15 +121,12 @@ unsigned decide_label(struct tui *t, int digit)
 	}
 	/* A label that agrees with the machine is an accept: "overridden" must
 	 * keep meaning that a person disagreed. */
-	bool agrees = row.v && row.v->status == VERDICT_OK && row.v->score == score;
-	int rc = agrees ? review_accept(t->rv, row.index, err, sizeof err)
-	                : review_override(t->rv, row.index, score, NULL, err, sizeof err);
+	bool agrees = false;
+	int rc = review_label(t->rv, row.index, score, &agrees, err, sizeof err);
 	char what[128];
 	snprintf(what, sizeof what, "%s labelled %d%s", row.id, digit, agrees ? " (agrees: accepted)" : "");
 	unsigned r = decide_report(t, rc, err, what);
-	if (rc == 0) {
-		review_move(t->rv, 1);
-		list_moved(t);
-	}
+	if (rc == 0)
+		r |= label_forward(t, row.index, what);
 	return r;
 }

@@ -163,6 +163,11 @@ static void list_row(const struct tui *t, const struct list_cols *c, int y, size
 		review_row_get(rv, NULL, s, &row);
 		int slot;
 		const char *g = row.kind == ROW_SCORER ? cell_glyph(e, row.slot, &slot) : judge_glyph(e, row.slot, &slot);
+		/* blind: a verdict shows once this reviewer has decided its row */
+		if (e->summarized && !e->load_failed && g[0] != ' ' && review_row_hidden(rv, rv->view[vi], s)) {
+			g = "\xc2\xb7";                                      /* · */
+			slot = SLOT_DIM;
+		}
 		draw_text(y, c->cells_x + (int)s * 2, 1, g, strlen(g), sel ? base : screen_attr(t, slot));
 	}
 }

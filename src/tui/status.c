@@ -16,6 +16,37 @@ static const char *base_name(const char *path)
 	return s && s[1] ? s + 1 : path;
 }
 
+/* Where the reviewer is: the file, the run, the progress (in the share
+ * with --assign), blind, the filter and sort, what is loading. Returns
+ * the file's name, which gives way first when the row is short. */
+static const char *status_where(struct review *rv, struct strbuf *sb)
+{
+	size_t n = review_view_count(rv);
+	size_t cur = n ? review_cursor(rv) + 1 : 0;
+	const char *file = rv->ds.nfiles ? base_name(rv->ds.files[0].path) : "-";
+	strbuf_addf(sb, "%s%s  run %zu of %zu", file, rv->ds.nfiles > 1 ? " +" : "", cur, n);
+	/* With --assign the progress that matters is the reviewer's share. */
+	if (rv->assign.on)
+		strbuf_addf(sb, "  share %u/%u: %zu of %zu reviewed", rv->assign.k, rv->assign.n,
+		            rv->share_reviewed, rv->share_total);
+	else
+		strbuf_addf(sb, "  reviewed %zu of %zu", review_reviewed_count(rv), rv->nentries);
+	if (rv->blind)
+		strbuf_addstr(sb, "  blind");
+	if (rv->filter != FILTER_ALL)
+		strbuf_addf(sb, "  filter: %s", review_filter_label(rv));
+	if (rv->sort != SORT_FILE)
+		strbuf_addf(sb, "  sort: %s", review_sort_name(rv->sort));
+	if (review_busy(rv)) {
+		double ip = review_index_progress(rv), sp = review_score_progress(rv);
+		if (ip < 1)
+			strbuf_addf(sb, "  indexing %.0f%%", ip * 100);
+		else
+			strbuf_addf(sb, "  scoring %.0f%%", sp * 100);
+	}
+	return file;
+}
+
 void status_draw(const struct tui *t)
 {
 	const struct rect *r = &t->lay.status;
@@ -28,23 +59,10 @@ void status_draw(const struct tui *t)
 		draw_text(r->y, x, COLS - x, in, strlen(in), a);
 		return;
 	}
-	char left[512];
-	size_t n = review_view_count(rv);
-	size_t cur = n ? review_cursor(rv) + 1 : 0;
-	const char *file = rv->ds.nfiles ? base_name(rv->ds.files[0].path) : "-";
-	int len = snprintf(left, sizeof left, "%s%s  run %zu of %zu  reviewed %zu of %zu", file,
-	                   rv->ds.nfiles > 1 ? " +" : "", cur, n, review_reviewed_count(rv), rv->nentries);
-	if (rv->filter != FILTER_ALL)
-		len += snprintf(left + len, sizeof left - (size_t)len, "  filter: %s", review_filter_name(rv->filter));
-	if (rv->sort != SORT_FILE)
-		len += snprintf(left + len, sizeof left - (size_t)len, "  sort: %s", review_sort_name(rv->sort));
-	if (review_busy(rv)) {
-		double ip = review_index_progress(rv), sp = review_score_progress(rv);
-		if (ip < 1)
-			len += snprintf(left + len, sizeof left - (size_t)len, "  indexing %.0f%%", ip * 100);
-		else
-			len += snprintf(left + len, sizeof left - (size_t)len, "  scoring %.0f%%", sp * 100);
-	}
+	struct strbuf sb = STRBUF_INIT;
+	const char *file = status_where(rv, &sb);
+	const char *left = sb.buf;
+	int len = (int)sb.len;
 	/* The message says what the reviewer just did: when the row is too
 	 * short for both, the file name gives way, and a message still too
 	 * long ends with '…'. */
@@ -66,6 +84,7 @@ void status_draw(const struct tui *t)
 	int hw = (int)sizeof hint - 1;
 	if (COLS - x > hw + 2)
 		draw_text(r->y, COLS - hw, hw, hint, (size_t)hw, a);
+	strbuf_release(&sb);
 }
 
 /* Where a help line's description starts: after the keys (which end at

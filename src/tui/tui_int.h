@@ -7,6 +7,7 @@
 #include <stdio.h>
 
 #include "util/strbuf.h"
+#include "review/calib.h"
 #include "review/judging.h"
 #include "tui/tui.h"
 
@@ -66,6 +67,18 @@ struct verdicts_state {
 	size_t detail_top;          /* first details line shown, when they do not fit */
 };
 
+/* The calibration overlay (K): the figures of each criterion against the
+ * reviewers' labels, the selected one's confusion matrix. */
+struct calib_state {
+	bool shown;
+	size_t sel;                 /* the criterion: a verdict row */
+	size_t cell;                /* the matrix cell, row-major */
+	struct calib c;
+	bool built;
+	unsigned long gen;          /* rv->labels_gen the figures were built at */
+	char err[256];              /* why there are none */
+};
+
 struct prompt_state {
 	enum prompt_kind kind;
 	struct strbuf input;
@@ -101,10 +114,11 @@ struct tui {
 	struct verdicts_state vd;
 	struct prompt_state pr;
 	struct { bool shown; size_t top; } help;
+	struct calib_state cal;
 	struct { char text[512]; bool error; } msg;
 	struct script_state script;
 	struct { bool headless; SCREEN *screen; FILE *out, *in; } term;
-	struct { long iterations, max_iterations; double last_busy_draw; } loop;
+	struct { long iterations, max_iterations; double last_busy_draw, last_refresh; } loop;
 	struct { FILE *f; bool first_done; double started_ms; } trace;  /* TCR_TRACE */
 
 	struct judging judging;     /* the judges asked from the screen */
@@ -163,6 +177,14 @@ void prompt_start(struct tui *t, enum prompt_kind k, const char *label);
 void help_fit(struct tui *t);
 void help_draw(const struct tui *t);
 unsigned help_key(struct tui *t, enum tcr_action a);
+
+/* calib_pane.c: the calibration overlay */
+unsigned calpane_open(struct tui *t);
+unsigned calpane_key(struct tui *t, enum tcr_action a);
+/* Rebuilds the figures when labels changed since (before a draw). */
+void calpane_fit(struct tui *t);
+void calpane_draw(const struct tui *t);
+void calpane_free(struct tui *t);
 
 /* list.c: the run list */
 /* The run under the cursor changed: the other panes start over. */

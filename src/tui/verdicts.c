@@ -6,18 +6,24 @@
 #include <string.h>
 
 #include "judge/judge.h"
+#include "review/labels.h"
 #include "util/jsonw.h"
 #include "tui_int.h"
 #include "util/wtext.h"
+
+/* What a judge is, without its answer. */
+static void judge_line(const struct judge_conf *jc, struct strbuf *out)
+{
+	strbuf_addf(out, "%s: judge, rubric %s, model %s, passes at %g\n", jc->id, jc->rubric->name,
+	            jc->model, jc->threshold);
+}
 
 /* A judge's answer for a person: its reason, each call's evaluation, what
  * it found missing, and on failure the cause and the raw reply. */
 static void judge_details(const struct review_row *row, struct strbuf *out)
 {
-	const struct judge_conf *jc = row->judge;
 	const struct judge_cell *c = row->cell;
-	strbuf_addf(out, "%s: judge, rubric %s, model %s, passes at %g\n", jc->id, jc->rubric->name,
-	            jc->model, jc->threshold);
+	judge_line(row->judge, out);
 	if (!c || c->state == JUDGE_NONE) {
 		strbuf_addstr(out, "not asked yet: J asks the judges about this run\n");
 		return;
@@ -31,7 +37,7 @@ static void judge_details(const struct review_row *row, struct strbuf *out)
 	const json_t *d = c->v.details;
 	if (c->v.message)
 		strbuf_addf(out, "%s: %s\n", verdict_status_name(c->v.status), c->v.message);
-	const char *reason = json_string_value(json_object_get(d, "reason"));
+	const char *reason = judge_reason(row->judge, &c->v);
 	if (reason)
 		strbuf_addf(out, "reason: %s\n", reason);
 	json_t *an = json_object_get(d, "analyzeStepResult");
@@ -60,17 +66,33 @@ static void judge_details(const struct review_row *row, struct strbuf *out)
 		strbuf_addf(out, "raw reply: %s\n", raw);
 }
 
-/* The selected verdict's details as lines (explain, decision, note). */
-static void detail_lines(const struct tui *t, struct strbuf *out)
+/* The other reviewers' labels on the row ("other labels: bob 0 (fail),
+ * carol 1 (pass, stale)"), so a reviewer sees where the others stand. */
+static void other_labels(struct review *rv, size_t entry, size_t row, struct strbuf *out)
 {
-	struct review_run *rr = review_current(t->rv);
-	size_t nrows = review_nrows(t->rv);
-	if (!rr || nrows == 0)
+	struct label l[LABELS_MAX];
+	size_t n = review_labels(rv, entry, row, NULL, 0, l, LABELS_MAX), shown = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (strcmp(l[i].reviewer, rv->reviewer) == 0)
+			continue;
+		struct strbuf num = STRBUF_INIT;
+		jsonw_number(&num, l[i].score);
+		strbuf_addf(out, "%s%s %s (%s%s)", shown++ ? ", " : "other labels: ", l[i].reviewer,
+		            num.buf, l[i].passed ? "pass" : "fail", l[i].stale ? ", stale" : "");
+		strbuf_release(&num);
+	}
+	if (shown)
+		strbuf_addch(out, '\n');
+}
+
+/* This reviewer's decision on the row. */
+static void own_decision(const struct decision *d, bool hidden, struct strbuf *out)
+{
+	if (hidden) {
+		strbuf_addstr(out, "human: no decision yet; the verdict is hidden (blind) until you "
+		              "label it (digits, or o for a score)\n");
 		return;
-	size_t s = t->vd.sel < nrows ? t->vd.sel : 0;
-	struct review_row row;
-	review_row_get(t->rv, rr, s, &row);
-	const struct decision *d = review_decision(t->rv, rr->entry, s);
+	}
 	if (d) {
 		if (d->kind == DEC_ACCEPT)
 			strbuf_addf(out, "human: accepted by %s at %s\n", d->reviewer, d->at);
@@ -84,11 +106,37 @@ static void detail_lines(const struct tui *t, struct strbuf *out)
 	} else {
 		strbuf_addstr(out, "human: no decision yet (a accept, o override, digits label)\n");
 	}
-	if (row.kind == ROW_SCORER) {
+}
+
+/* What a scorer is, without its verdict (blind mode before a decision). */
+static void scorer_line(const struct scorer_conf *sc, struct strbuf *out)
+{
+	strbuf_addf(out, "%s: %s, scale %s, passes at %g\n", sc->id, sc->ops->type,
+	            scale_name(sc->ops->scale), sc->threshold);
+}
+
+/* The selected verdict's details as lines (explain, decision, note). */
+static void detail_lines(const struct tui *t, struct strbuf *out)
+{
+	struct review_run *rr = review_current(t->rv);
+	size_t nrows = review_nrows(t->rv);
+	if (!rr || nrows == 0)
+		return;
+	size_t s = t->vd.sel < nrows ? t->vd.sel : 0;
+	struct review_row row;
+	review_row_get(t->rv, rr, s, &row);
+	bool hidden = review_row_hidden(t->rv, rr->entry, s);
+	own_decision(review_decision(t->rv, rr->entry, s), hidden, out);
+	if (!hidden)
+		other_labels(t->rv, rr->entry, s, out);
+	if (hidden && row.kind == ROW_SCORER) {
+		scorer_line(row.scorer, out);
+	} else if (hidden) {
+		judge_line(row.judge, out);
+	} else if (row.kind == ROW_SCORER) {
 		const struct scorer_conf *sc = row.scorer;
 		const struct verdict *v = row.v;
-		strbuf_addf(out, "%s: %s, scale %s, passes at %g\n", sc->id, sc->ops->type,
-		            scale_name(sc->ops->scale), sc->threshold);
+		scorer_line(sc, out);
 		if (v->status == VERDICT_OK && sc->ops->explain && v->details)
 			sc->ops->explain(v->details, out);
 		else if (v->message)
@@ -115,9 +163,45 @@ static void detail_wrap(const struct tui *t, struct wtext_wrapped *wr)
 	strbuf_release(&sb);
 }
 
+/* A judge's reason, first line, shown under its row so code and judge
+ * verdicts compare without opening the details; NULL when there is none
+ * (or in blind mode before a decision). */
+static const char *reason_line(const struct tui *t, const struct review_run *rr, size_t s,
+                               size_t *len)
+{
+	struct review_row row;
+	if (!rr || !review_row_get(t->rv, rr, s, &row) || row.kind != ROW_JUDGE ||
+	    row.state != ROW_READY || row.v->status != VERDICT_OK ||
+	    review_row_hidden(t->rv, rr->entry, s))
+		return NULL;
+	const char *r = judge_reason(row.judge, row.v);
+	while (r && (*r == ' ' || *r == '\n' || *r == '\t'))
+		r++;
+	if (!r || !*r)
+		return NULL;
+	*len = strcspn(r, "\r\n");
+	return r;
+}
+
+/* The screen lines of verdict row s: itself, and its reason when it has one. */
+static int row_lines(const struct tui *t, const struct review_run *rr, size_t s)
+{
+	size_t len;
+	return reason_line(t, rr, s, &len) ? 2 : 1;
+}
+
+static int all_row_lines(const struct tui *t, const struct review_run *rr, size_t from)
+{
+	int n = 0;
+	for (size_t s = from; s < review_nrows(t->rv); s++)
+		n += row_lines(t, rr, s);
+	return n;
+}
+
 int verdicts_rows_wanted(struct tui *t)
 {
-	int rows = (int)review_nrows(t->rv) + 1;      /* the header row */
+	struct review_run *rr = review_current(t->rv);
+	int rows = (rr ? all_row_lines(t, rr, 0) : (int)review_nrows(t->rv)) + 1; /* the header row */
 	if (t->vd.open) {
 		struct wtext_wrapped wr;
 		detail_wrap(t, &wr);
@@ -141,14 +225,19 @@ size_t verdicts_selected(struct tui *t)
 struct verdict_cells {
 	char score[32], result[32], human[64], hnum[32];
 	int slot;                   /* the result's colour */
+	bool hidden;                /* blind, and not decided yet */
 	const struct decision *d;
 };
 
-static void verdict_result(const struct review_row *row, struct verdict_cells *c)
+static void verdict_result(const struct review_row *row, bool hidden, struct verdict_cells *c)
 {
 	const struct verdict *v = row->v;
 	c->slot = SLOT_NORMAL;
-	if (row->state == ROW_PENDING) {
+	if (hidden && (row->state == ROW_READY || row->state == ROW_PENDING)) {
+		/* blind: neither the score nor whether the judge is still at it */
+		snprintf(c->result, sizeof c->result, "\xc2\xb7");           /* · */
+		c->slot = SLOT_DIM;
+	} else if (row->state == ROW_PENDING) {
 		spinner_judging(row->cell, c->result, sizeof c->result);
 		c->slot = SLOT_SKIPPED;
 	} else if (row->state == ROW_NOT_ASKED) {
@@ -207,6 +296,11 @@ static void verdict_human_cell(const struct tui *t, const struct review_row *row
                                struct verdict_cells *c, int y, int x, bool sel, attr_t base)
 {
 	const struct rect *r = &t->lay.pane[PANE_VERDICTS];
+	if (c->hidden) {
+		const char *h = r->x + r->w - x >= 14 ? "hidden (blind)" : "hidden";
+		draw_text(y, x, r->x + r->w - x, h, strlen(h), sel ? base : screen_attr(t, SLOT_DIM));
+		return;
+	}
 	if (c->hnum[0] && draw_width(c->human, strlen(c->human)) > r->x + r->w - x)
 		snprintf(c->human, sizeof c->human, "\xe2\x9c\x8e %s", c->hnum);         /* ✎ */
 	if (!c->d && row->state == ROW_READY && row->kind == ROW_JUDGE &&
@@ -225,7 +319,8 @@ static void verdict_row(const struct tui *t, const struct review_run *rr, size_t
 	struct review_row row;
 	review_row_get(t->rv, rr, s, &row);
 	struct verdict_cells c = { .score = "" };
-	verdict_result(&row, &c);
+	c.hidden = review_row_hidden(t->rv, rr->entry, s);
+	verdict_result(&row, c.hidden, &c);
 	verdict_human(review_decision(t->rv, rr->entry, s), &c);
 	bool sel = s == t->vd.sel;
 	attr_t base = sel ? screen_attr(t, t->focus == PANE_VERDICTS ? SLOT_SELECTION : SLOT_SELECTION_DIM)
@@ -242,32 +337,65 @@ static void verdict_row(const struct tui *t, const struct review_run *rr, size_t
 		         row.id, c.score);
 	int x = r->x + draw_text(y, r->x, r->w, line, strlen(line), base);
 	x += draw_text(y, x, r->x + r->w - x, c.result, strlen(c.result), sel ? base : screen_attr(t, c.slot));
-	int pad = 8 - (int)strlen(c.result);
+	int pad = 8 - draw_width(c.result, strlen(c.result));
 	x += draw_text(y, x, r->x + r->w - x, "        ", (size_t)(pad > 0 ? pad : 1), base);
 	verdict_human_cell(t, &row, &c, y, x, sel, base);
 }
 
-/* Rows the open details may take below the selected row: the verdicts
- * below it keep their rows. */
-static long details_room(const struct tui *t, int y_sel, size_t n)
+/* The judge's reason under its row, dim and cut to the pane. */
+static void reason_draw(const struct tui *t, const char *text, size_t len, int y)
 {
 	const struct rect *r = &t->lay.pane[PANE_VERDICTS];
-	long room = (long)(r->y + r->h - y_sel - 1) - (long)(n - t->vd.sel - 1);
+	int x = r->x + 3;
+	x += draw_text(y, x, 2, "\xe2\x86\xb3 ", 4, screen_attr(t, SLOT_DIM));       /* ↳ */
+	draw_text_cut(y, x, r->x + r->w - x, text, len, screen_attr(t, SLOT_DIM));
+}
+
+/* Rows the open details may take below the selected row: the verdicts
+ * below it keep their rows. */
+static long details_room(const struct tui *t, const struct review_run *rr, int y_sel)
+{
+	const struct rect *r = &t->lay.pane[PANE_VERDICTS];
+	long below = all_row_lines(t, rr, t->vd.sel + 1);
+	long room = (long)(r->y + r->h - y_sel - 1) - below;
 	return room < 0 ? 0 : room;
 }
 
 /* Draws the open details below the selected row (y); returns the last row
  * used. Details that do not fit are cut, and their last row says how much
  * is missing (PgDn/PgUp scroll them). */
-static int details_draw(const struct tui *t, const struct wtext_wrapped *details, int y, size_t n)
+static size_t details_fit(const struct tui *t, const struct review_run *rr,
+                          const struct wtext_wrapped *details, int y, size_t *left, long *room)
+{
+	*room = details_room(t, rr, y);
+	size_t top = t->vd.detail_top;
+	*left = top < details->nlines ? details->nlines - top : 0;
+	size_t shown = *left;
+	if ((long)shown > *room)
+		shown = *room > 0 ? (size_t)*room - 1 : 0;
+	return shown;
+}
+
+/* The lines the open details take below pane row `rel` (0 is below the
+ * title), as details_draw would draw them. */
+static int details_lines_shown(const struct tui *t, const struct review_run *rr, int rel)
+{
+	struct wtext_wrapped details;
+	detail_wrap(t, &details);
+	size_t left;
+	long room;
+	size_t shown = details_fit(t, rr, &details, t->lay.pane[PANE_VERDICTS].y + 1 + rel, &left, &room);
+	wtext_wrapped_free(&details);
+	return (int)shown + (shown < left && room > 0);
+}
+
+static int details_draw(const struct tui *t, const struct review_run *rr,
+                        const struct wtext_wrapped *details, int y)
 {
 	const struct rect *r = &t->lay.pane[PANE_VERDICTS];
-	long room = details_room(t, y, n);
-	size_t top = t->vd.detail_top;
-	size_t left = details->nlines - top;
-	size_t shown = left;
-	if ((long)shown > room)
-		shown = room > 0 ? (size_t)room - 1 : 0;
+	size_t top = t->vd.detail_top, left;
+	long room;
+	size_t shown = details_fit(t, rr, details, y, &left, &room);
 	for (size_t k = top; k < top + shown; k++) {
 		y++;
 		draw_wide(y, r->x + 4, r->w - 4, details->text + details->lines[k].start,
@@ -302,8 +430,12 @@ static void verdicts_draw(const struct tui *t)
 		detail_wrap(t, &details);
 	for (size_t s = 0; s < n && y < bottom; s++, y++) {
 		verdict_row(t, rr, s, y);
+		size_t len;
+		const char *why = reason_line(t, rr, s, &len);
+		if (why && y + 1 < bottom)
+			reason_draw(t, why, len, ++y);
 		if (s == t->vd.sel && t->vd.open)
-			y = details_draw(t, &details, y, n);
+			y = details_draw(t, rr, &details, y);
 	}
 	if (t->vd.open)
 		wtext_wrapped_free(&details);
@@ -367,8 +499,20 @@ static unsigned verdicts_click(struct tui *t, int row)
 {
 	if (row < 1)                   /* the column header */
 		return 0;
-	size_t i = (size_t)(row - 1);
-	if (i >= review_nrows(t->rv))
+	/* Rows above the selected one may carry a reason line, and the
+	 * selected one its open details: walk the lines as they are drawn. */
+	struct review_run *rr = review_current(t->rv);
+	int line = 1;
+	size_t i = 0, n = review_nrows(t->rv);
+	for (; i < n; i++) {
+		int h = rr ? row_lines(t, rr, i) : 1;
+		if (i == t->vd.sel && t->vd.open && rr)
+			h += details_lines_shown(t, rr, line + h - 1);
+		if (row < line + h)
+			break;
+		line += h;
+	}
+	if (i >= n)
 		return 0;
 	if (t->vd.sel == i)
 		t->vd.open = !t->vd.open;

@@ -58,7 +58,7 @@ else
 fi
 
 # Paging down stops with the last line at the bottom, not on an empty page.
-run_screen help-end '?<PgDn><PgDn><PgDn><PgDn>'
+run_screen help-end '?<PgDn><PgDn><PgDn><PgDn><PgDn><PgDn>'
 check_screen help-end
 screen_has help-end "Quit (every decision is already saved)"
 
@@ -79,11 +79,23 @@ f
 :save-display %D/filter-overridden.screen
 f
 :save-display %D/filter-errors.screen
+f
+:save-display %D/filter-code-human.screen
+f
+:save-display %D/filter-reviewers.screen
+f
+:save-display %D/filter-stale.screen
 f'
 SCREEN_ANNOT=
-for f in unreviewed failing disagreement overridden errors all; do
+for f in unreviewed failing disagreement overridden errors code-human reviewers stale all; do
 	check_screen "filter-$f"
 done
+# the override of ja-fail's lookup (0 by the machine, 1 by qa) is the one
+# code ≠ human; no judges here, so the filters about judges are left out
+screen_has filter-code-human "filter: code ≠ human"
+screen_has filter-code-human ">✎ ja-fail"
+screen_has filter-reviewers "filter: reviewers disagree"
+screen_has filter-stale "filter: stale label"
 
 # en-pass accepted (reviewed), zh-refund with one override (overridden).
 run_screen sort-file 'A
@@ -176,13 +188,22 @@ screen_has label-refused "tool-order: 3 is not on its scale (0 or 1)"
 assert_eq "an off-scale label writes nothing" "$(lines_of "$ANNOT")" 0
 
 # A label that differs from the machine is an override, one that agrees an
-# accept; each moves to the next run.
+# accept; each moves forward: to the next row of the run without a
+# decision, and once the run is reviewed to the next unreviewed run, on
+# its first row (zh-refund's lookup is selected at the end).
 run_screen labels 'j1
-<Tab><Tab>jj0
-k1'
+:save-display %D/labels-row2.screen
+0
+0
+1'
 check_screen labels
+screen_has labels-row2 ">2 lookup              0  fail"
+screen_has labels-row2 "tool-order labelled 1 (saved)"
+screen_has labels ">  zh-refund"
+screen_has labels ">2 lookup              1  pass"
+screen_has labels "tool-order labelled 1 (agrees: accepted) (saved)"
 assert_eq "digit labels write overrides, or accepts when they agree" "$(annot_fields "$ANNOT" | tr '\n' ' ')" \
-	"ja-fail|tool-order|override|1|null|qa zh-refund|words|override|0|null|qa esc-codes|lookup|accept|1|null|qa "
+	"ja-fail|tool-order|override|1|null|qa ja-fail|lookup|accept|0|null|qa ja-fail|words|accept|0|null|qa zh-refund|tool-order|accept|1|null|qa "
 
 run_screen retract 'a
 :save-display %D/retract-before.screen

@@ -34,19 +34,20 @@ trap '$T kill-server >/dev/null 2>&1; rm -rf "$TMP"' EXIT
 cp "$TCR_SRCDIR/tests/data/screen.yaml" "$TCR_SRCDIR/tests/data/screen-tasks.jsonl" \
 	"$TCR_SRCDIR/tests/data/screen-runs.jsonl" "$TMP/"
 
-# start NAME TERM: runs the screen in a new detached 80x24 session NAME. The
+# start NAME TERM [ARGS]: runs the screen in a new detached 80x24 session NAME
+# (ARGS go before the runs, e.g. --blind). The
 # pane runs a shell that saves the tty settings, runs the program (its pid
 # in $TMP/NAME.pid), then says whether the settings came back and how the
 # program exited; remain-on-exit keeps the pane to read that.
 start() {
-	name=$1 term=$2
+	name=$1 term=$2 extra=${3:-}
 	cat > "$TMP/$name.sh" <<EOF
 cd "$TMP" || exit 1
 trap 'true' INT    # Ctrl-C is for the program; this shell stays to report
 before=\$(stty -g)
 sh -c 'echo \$\$ > $name.pid; exec env TERM=$term LANG=C.UTF-8 LC_ALL=C.UTF-8 TZ=UTC NO_COLOR=1 \
 	HOME="$TMP" TCR_FAKE_NOW=2026-01-15T09:30:00Z "$TCR_BIN" -c screen.yaml -a $name.annot.jsonl \
-	--reviewer qa screen-runs.jsonl'
+	--reviewer qa $extra screen-runs.jsonl'
 rc=\$?
 after=\$(stty -g)
 if [ "\$before" = "\$after" ]; then echo "TTY RESTORED"; else echo "TTY CHANGED"; echo "\$before" > $name.stty-before; echo "\$after" > $name.stty-after; fi
@@ -135,6 +136,45 @@ expect main "q restores the tty settings" "TTY RESTORED"
 expect_gone main "q leaves the alternate screen: the list is gone" "[runs]"
 assert_eq "the pane is back on the normal screen" "$($T display -p -t main '#{alternate_on}')" 0
 assert_eq "the accept reached the file" "$(grep -c '"decision":"accept"' "$TMP/main.annot.jsonl" 2>/dev/null)" 1
+
+# ---- calibrating: digits, the calibration overlay, another reviewer ------------
+
+start calib "$PANE_TERM"
+expect calib "the list shows before labelling" "$LOADED"
+$T send-keys -t calib 1
+expect calib "a digit labels the selected row (an accept: it agrees)" "tool-order labelled 1 (agrees: accepted) (saved)"
+expect calib "and the next row of the run is selected" ">2 lookup"
+$T send-keys -t calib 1
+expect calib "the next digit labels lookup" ">3 words"
+$T send-keys -t calib 1
+expect calib "the last row of the run: an override of 0.5" "words labelled 1 (saved)"
+expect calib "the run reviewed, the next unreviewed run is selected" ">  ja-fail"
+expect calib "and its first row" ">1 tool-order          0  fail"
+expect calib "the first run shows as overridden" " ✎ en-pass"
+$T send-keys -t calib K
+expect calib "K opens the calibration" "[calibration]"
+expect calib "one labelled run per criterion" "> scorer:tool-order           1   1.00"
+expect calib "words: the label 1 agrees with the machine's pass" "  scorer:words                1   1.00"
+expect calib "an undefined kappa says why" "– kappa: one category only"
+# Another reviewer labels ja-fail's tool-order in a process of their own,
+# on the same file; the open overlay reads it within a second or so.
+printf 'j0\n' > "$TMP/rb.keys"
+(cd "$TMP" && TCR_SCRIPT="$TMP/rb.keys" TCR_FAKE_NOW=2026-01-15T09:31:00Z "$TCR_BIN" -c screen.yaml \
+	-a calib.annot.jsonl --reviewer rb screen-runs.jsonl >/dev/null 2>"$TMP/rb.err" </dev/null)
+assert_eq "the other reviewer's screen wrote its label" "$(grep -c '"reviewer":"rb"' "$TMP/calib.annot.jsonl")" 1
+expect calib "the overlay counts the other reviewer's label" "> scorer:tool-order           2   1.00   1.00"
+$T send-keys -t calib Right
+$T send-keys -t calib Enter
+expect calib "Enter on an empty cell says so" "no run in the cell scorer:tool-order fail / human"
+$T send-keys -t calib Left
+$T send-keys -t calib Enter
+expect calib "Enter on the cell fail/fail filters the runs" "filter: kappa cell scorer:tool-order fail/fail (1)"
+expect calib "to exactly its run" "[runs] 1 run"
+$T send-keys -t calib f
+expect calib "f leaves the cell filter" "[runs] 6 runs"
+$T send-keys -t calib q
+expect calib "q quits after calibrating" "EXITED 0"
+assert_eq "qa's three labels are in the file" "$(grep -c '"reviewer":"qa"' "$TMP/calib.annot.jsonl")" 3
 
 # ---- the mouse ------------------------------------------------------------
 
