@@ -22,6 +22,7 @@ static const struct command commands[] = {
 	{ "score", cli_score, "score every run with the configured scorers (jsonl, table, junit)" },
 	{ "judge", cli_judge, "ask the configured LLM judges about every run (jsonl)" },
 	{ "stats", cli_stats, "agreement of scorers and judges with the reviewers' labels (calibration)" },
+	{ "export", cli_export, "write the labelled set: runs, verdicts, labels, splits (jsonl, csv, openai-ft)" },
 };
 
 #define NCOMMANDS (sizeof commands / sizeof *commands)

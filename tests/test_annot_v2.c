@@ -1,7 +1,8 @@
 /* test_annot_v2.c - the annotations store's schema v2 and several files:
  * v1 lines still read, v2 lines round trip, several files with precedence
  * by `at`, a read-only second file, retractions per file, the reviewers
- * list and the walk over standing decisions. (test_annot covers the one
+ * list, the walk over standing decisions and files opened only to read.
+ * (test_annot covers the one
  * file: exact lines, crashes, concurrent writers, errors.) */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -529,6 +530,53 @@ static void test_each_current(void **st)
 	annot_close(s);
 }
 
+/* annot_open_readonly: files another may only read, none created, no
+ * append. */
+static int readonly_open(void *ctx)
+{
+	const char *path = ctx;
+	char err[400];
+	struct annot_store *s = annot_open_readonly(&path, 1, err, sizeof err);
+	if (!s) {
+		fprintf(stderr, "%s\n", err);
+		return 1;
+	}
+	const struct decision *d = annot_current(s, "r1", "tca", "bob");
+	int rc = !d || d->score != 0.25 ? 2 : 0;
+	struct decision more = scorer_override("r2", "me", "2026-12-02T09:00:00Z", 1);
+	if (!rc && annot_append(s, &more, err, sizeof err) == 0)
+		rc = 3;
+	annot_close(s);
+	return rc;
+}
+
+static void test_open_readonly(void **st)
+{
+	(void)st;
+	char a[300], missing[300], err[400], want[500];
+	path_in(a, sizeof a, "readonly.jsonl");
+	struct annot_store *w = annot_open(a, err, sizeof err);
+	assert_non_null(w);
+	struct decision d = scorer_override("r1", "bob", "2026-12-01T09:00:00Z", 0.25);
+	append_ok(w, &d);
+	annot_close(w);
+	assert_int_equal(chmod(a, 0444), 0);
+	assert_int_equal(chmod(dir, 0755), 0);
+	assert_int_equal(test_as_reader(readonly_open, a), 0);
+	assert_int_equal(chmod(a, 0644), 0);
+	assert_int_equal(chmod(dir, 0700), 0);
+	char *text = test_slurp(a);
+	assert_null(strstr(text, "\"r2\""));
+	free(text);
+
+	path_in(missing, sizeof missing, "readonly-nobody.jsonl");
+	const char *paths[] = { missing };
+	assert_null(annot_open_readonly(paths, 1, err, sizeof err));
+	snprintf(want, sizeof want, "%s: No such file or directory", missing);
+	assert_string_equal(err, want);
+	assert_int_equal(access(missing, F_OK), -1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -541,6 +589,7 @@ int main(void)
 		cmocka_unit_test(test_warnings_of_each_file),
 		cmocka_unit_test(test_reviewers),
 		cmocka_unit_test(test_each_current),
+		cmocka_unit_test(test_open_readonly),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

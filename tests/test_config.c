@@ -1254,7 +1254,7 @@ static void test_judges_errors(void **state)
 	assert_error(JA "    model: openai/x\n    temperature: 0\n",
 	             "t.yaml:5:5: unknown key 'temperature' for a judge (known: id, rubric, model, base_url, "
 	             "endpoint, api_version, api_key_env, tools, threshold, scale, prompt_file, timeout, "
-	             "max_retries)");
+	             "max_retries, examples)");
 	assert_error(JA "    model: openai/x\n    model: openai/y\n",
 	             "t.yaml:5:5: duplicate key 'model' (first at line 4)");
 
@@ -1363,7 +1363,7 @@ static void test_judge_prompt_errors(void **state)
 	tmp_write("bad.txt", "=== system\nBe fair.\n=== user\nRate: {{inptu}}\n");
 	snprintf(want, sizeof want, "%s/bad.txt:4:7: unknown placeholder '{{inptu}}' (known: input, "
 	         "output, conversation, tool_calls, tools_called, tools, tool_definitions, expected, "
-	         "run_id, min, max, pass)", tmpdir);
+	         "run_id, examples, min, max, pass)", tmpdir);
 	assert_error_in_tmp(JC "    prompt_file: bad.txt\n    scale: {min: 1, max: 5, pass: 4}\n", want);
 
 	tmp_write("bad.txt", "Some words\n=== user\nRate {{output}}\n");
@@ -1395,6 +1395,129 @@ static void test_judge_prompt_errors(void **state)
 #undef JC
 
 /* keys: and theme: are read by readers their owners hand down. */
+/* ---- a judge's examples ------------------------------------------------ */
+
+#define JX "judges:\n  - id: a\n    rubric: tool-call-accuracy-1to5\n    model: openai/x\n"
+
+static void examples_of(const char *yaml, struct judge_examples_conf *e, char hash[17],
+                        char base[17])
+{
+	struct config c;
+	assert_loads(&c, yaml);
+	assert_int_equal(c.njudges, 1);
+	*e = c.judges[0].examples;
+	e->splits = NULL;           /* freed with the configuration */
+	memcpy(hash, c.judges[0].hash, 17);
+	memcpy(base, c.judges[0].base_hash, 17);
+	config_free(&c);
+}
+
+/* examples: read with its defaults (the splits export uses, seed 0); in the
+ * judge's hash, while base_hash stays the hash of the judge without them. */
+static void test_judge_examples(void **state)
+{
+	(void)state;
+	judges_datadir();
+	struct judge_examples_conf e;
+	char none[17], none_base[17], h[17], b[17], h2[17];
+	examples_of(JX, &e, none, none_base);
+	assert_int_equal(e.k, 0);
+	assert_string_equal(none, none_base);
+
+	examples_of(JX "    examples: {k: 4, pick: disagreements, split: train}\n", &e, h, b);
+	assert_int_equal(e.k, 4);
+	assert_int_equal(e.pick, PICK_DISAGREEMENTS);
+	assert_string_equal(e.split, "train");
+	assert_int_equal(e.seed, 0);
+	assert_int_equal(e.spec.n, 3);
+	assert_string_equal(e.spec.names[2], "test");
+	assert_int_equal(e.line, 5);
+	assert_int_equal(e.col, 15);
+	assert_string_not_equal(h, none);
+	assert_string_equal(b, none);
+
+	/* The default splits are SPLIT_DEFAULT: the same judge when written out. */
+	examples_of(JX "    examples: {k: 4, pick: disagreements, split: train,"
+	            " splits: \"train=0.6,dev=0.2,test=0.2\", seed: 0}\n", &e, h2, b);
+	assert_string_equal(h2, h);
+	static const char *const other[] = {
+		"{k: 3, pick: disagreements, split: train}",
+		"{k: 4, pick: recent, split: train}",
+		"{k: 4, pick: disagreements, split: dev}",
+		"{k: 4, pick: disagreements, split: train, seed: 7}",
+		"{k: 4, pick: disagreements, split: train, splits: \"train=0.5,dev=0.25,test=0.25\"}",
+	};
+	for (size_t i = 0; i < sizeof other / sizeof *other; i++) {
+		char yaml[512];
+		snprintf(yaml, sizeof yaml, JX "    examples: %s\n", other[i]);
+		examples_of(yaml, &e, h2, b);
+		assert_string_not_equal(h2, h);
+		assert_string_equal(b, none);
+	}
+	examples_of(JX "    examples:\n      k: 20\n      pick: stratified\n      split: a\n"
+	            "      splits: a=3,b=1\n      seed: 12\n", &e, h2, b);
+	assert_int_equal(e.k, 20);
+	assert_int_equal(e.pick, PICK_STRATIFIED);
+	assert_int_equal(e.seed, 12);
+	assert_int_equal(e.spec.n, 2);
+	assert_true(e.spec.upto[0] == 0.75);
+}
+
+static void test_judge_examples_errors(void **state)
+{
+	(void)state;
+	judges_datadir();
+	assert_error(JX "    examples: 4\n", "t.yaml:5:15: 'examples' must be a mapping, got a value");
+	assert_error(JX "    examples: {pick: recent, split: train}\n",
+	             "t.yaml:5:15: 'examples' needs 'k' (how many examples to show, 1..20)");
+	assert_error(JX "    examples: {k: 4, split: train}\n",
+	             "t.yaml:5:15: 'examples' needs 'pick' (disagreements, stratified or recent)");
+	assert_error(JX "    examples: {k: 4, pick: recent}\n",
+	             "t.yaml:5:15: 'examples' needs 'split' (the split they come from, e.g. train)");
+	assert_error(JX "    examples:\n      k: 0\n      pick: recent\n      split: train\n",
+	             "t.yaml:6:10: 'k' must be a whole number from 1 to 20");
+	assert_error(JX "    examples:\n      k: 21\n      pick: recent\n      split: train\n",
+	             "t.yaml:6:10: 'k' must be a whole number from 1 to 20");
+	assert_error(JX "    examples:\n      k: 2.5\n      pick: recent\n      split: train\n",
+	             "t.yaml:6:10: 'k' must be a whole number from 1 to 20");
+	assert_error(JX "    examples:\n      k: 4\n      pick: best\n      split: train\n",
+	             "t.yaml:7:13: unknown pick 'best' (known: disagreements, stratified, recent)");
+	assert_error(JX "    examples:\n      k: 4\n      pick: recent\n      split: holdout\n",
+	             "t.yaml:8:14: unknown split 'holdout' (the splits are train, dev, test)");
+	assert_error(JX "    examples:\n      k: 4\n      pick: recent\n      split: train\n"
+	             "      splits: a=1,b=2\n",
+	             "t.yaml:8:14: unknown split 'train' (the splits are a, b)");
+	assert_error(JX "    examples:\n      k: 4\n      pick: recent\n      split: a\n"
+	             "      splits: a=1,b=x\n",
+	             "t.yaml:9:15: 'splits': weight of b is not a number");
+	assert_error(JX "    examples:\n      k: 4\n      pick: recent\n      split: train\n"
+	             "      seed: -1\n",
+	             "t.yaml:9:13: 'seed' must be a whole number from 0 to 9007199254740991");
+	assert_error(JX "    examples:\n      k: 4\n      pick: recent\n      split: train\n"
+	             "      n: 3\n",
+	             "t.yaml:9:7: unknown key 'n' in 'examples' (known: k, pick, split, splits, seed)");
+	/* A prompt with nowhere to show them. */
+#define JC "judges:\n  - id: h\n    rubric: custom\n    model: openai/x\n"
+	tmp_write("plain.txt", "=== user\nRate {{output}} from {{min}} to {{max}}.\n");
+	char want[512];
+	snprintf(want, sizeof want, "t.yaml:6:15: judge 'h' has examples but its prompt (%s/plain.txt) "
+	         "has no {{examples}} placeholder to show them in", tmpdir);
+	assert_error_in_tmp(JC "    scale: {min: 1, max: 5, pass: 4}\n"
+	                    "    examples: {k: 2, pick: recent, split: train}\n"
+	                    "    prompt_file: plain.txt\n", want);
+	tmp_write("shots.txt", "=== user\n{{examples}}Rate {{output}} from {{min}} to {{max}}.\n");
+	struct config c;
+	if (load_in_tmp(&c, JC "    scale: {min: 1, max: 5, pass: 4}\n"
+	                "    examples: {k: 2, pick: recent, split: train}\n"
+	                "    prompt_file: shots.txt\n") != 0)
+		fail_msg("unexpected error: %s", errbuf);
+	assert_int_equal(c.judges[0].examples.k, 2);
+	config_free(&c);
+#undef JC
+	tmp_unlink("plain.txt");
+	tmp_unlink("shots.txt");
+}
+
 static void test_section_readers(void **state)
 {
 	(void)state;
@@ -1546,6 +1669,8 @@ int main(void)
 		cmocka_unit_test(test_judge_hash),
 		cmocka_unit_test(test_judges_errors),
 		cmocka_unit_test(test_judge_prompt_errors),
+		cmocka_unit_test(test_judge_examples),
+		cmocka_unit_test(test_judge_examples_errors),
 		cmocka_unit_test(test_compare),
 		cmocka_unit_test(test_compare_errors),
 	};

@@ -960,6 +960,186 @@ static void test_custom(void **state)
 	run_free(r);
 }
 
+/* ---- a label as the judge's answer ---------------------------------------- */
+
+/* The answer a job gives for a label (dumped, NULL when none, with the
+ * reason in why), and what the same judge makes of that answer when a
+ * model sends it: the verdict, whose score must be the label's. */
+static char *label_answer(const char *judge, const char *run_text, double score,
+                          const char *reason, const struct verdict *machine, char *why,
+                          size_t whylen, struct verdict *back)
+{
+	struct run *r = run_of(run_text);
+	struct judge_job *job = judge_job_new(judge_named(judge), r, NULL);
+	json_t *a = judge_job_label_answer(job, score, reason, machine, why, whylen);
+	char *text = a ? dump(a) : NULL;
+	json_decref(a);
+	memset(back, 0, sizeof *back);
+	if (text) {
+		struct judge_prompt p;
+		answer(job, text);
+		/* appropriateness asks for its reason in a second step */
+		if (judge_job_next_prompt(job, &p))
+			answer(job, "The reviewer's reason.");
+		assert_true(judge_job_done(job));
+		judge_job_verdict(job, back);
+	}
+	judge_job_free(job);
+	run_free(r);
+	return text;
+}
+
+static void test_label_answers(void **state)
+{
+	(void)state;
+	char why[256] = "";
+	struct verdict v;
+	/* 1..5: the level and the reason, read back as the same verdict. */
+	char *t = label_answer("acc", RUN_WEATHER, 2, "Invented a city.", NULL, why, sizeof why, &v);
+	assert_string_equal(t, "{\"reason\":\"Invented a city.\",\"score\":2,\"status\":\"completed\","
+	                       "\"properties\":null}");
+	assert_int_equal(v.status, VERDICT_OK);
+	assert_true(v.score == 2);
+	assert_false(v.passed);
+	assert_string_equal(json_string_value(json_object_get(v.details, "tool_call_accuracy_reason")),
+	                    "Invented a city.");
+	free(t);
+	verdict_clear(&v);
+	/* The judge's counters come along when the label is its own score. */
+	struct verdict machine = run_1to5("acc", RUN_WEATHER, "{\"reason\": \"r\", \"score\": 3, "
+	                                  "\"status\": \"completed\", " PROPS "}", NULL);
+	t = label_answer("acc", RUN_WEATHER, 3, "Fine.", &machine, why, sizeof why, &v);
+	assert_non_null(strstr(t, "\"properties\":{\"tool_calls_made_by_agent\":3,"));
+	assert_true(v.score == 3);
+	free(t);
+	verdict_clear(&v);
+	/* An accept has no reason of its own: the judge's stands. */
+	t = label_answer("acc", RUN_WEATHER, 3, "", &machine, why, sizeof why, &v);
+	assert_non_null(strstr(t, "{\"reason\":\"r\",\"score\":3,"));
+	free(t);
+	verdict_clear(&v);
+	t = label_answer("acc", RUN_WEATHER, 4, "", &machine, why, sizeof why, &v);
+	assert_non_null(strstr(t, "{\"reason\":\"\",\"score\":4,"));
+	free(t);
+	verdict_clear(&v);
+	t = label_answer("acc", RUN_WEATHER, 4, "Better.", &machine, why, sizeof why, &v);
+	assert_non_null(strstr(t, "\"properties\":null"));
+	assert_true(v.score == 4);
+	free(t);
+	verdict_clear(&v);
+	verdict_clear(&machine);
+	assert_null(label_answer("acc", RUN_WEATHER, 3.5, "x", NULL, why, sizeof why, &v));
+	assert_string_equal(why, "a label of 3.5 is not a level from 1 to 5");
+
+	/* A job skipped at once (custom's {{expected}} without an expectation)
+	 * asks nothing, so it has no answer. */
+	assert_null(label_answer("help", RUN_WEATHER, 4, "x", NULL, why, sizeof why, &v));
+	assert_string_equal(why, "help asks nothing about this run: the prompt uses {{expected}} but "
+	                         "this run has no expectation");
+}
+
+/* A custom judge with an expectation: the answer reads back to the label. */
+static void test_label_answer_custom(void **state)
+{
+	(void)state;
+	struct run *r = run_of(RUN_WEATHER);
+	json_t *expected = parse_q("{'answer':'sunny'}");
+	char why[256] = "";
+	struct judge_job *job = judge_job_new(judge_named("help"), r, expected);
+	json_t *a = judge_job_label_answer(job, 4.5, "Helpful.", NULL, why, sizeof why);
+	char *t = dump(a);
+	assert_string_equal(t, "{\"score\":4.5,\"reason\":\"Helpful.\"}");
+	answer(job, t);
+	struct verdict v;
+	judge_job_verdict(job, &v);
+	assert_int_equal(v.status, VERDICT_OK);
+	assert_true(v.score == 4.5);
+	assert_string_equal(json_string_value(json_object_get(v.details, "reason")), "Helpful.");
+	json_decref(a);
+	free(t);
+	judge_job_free(job);
+	/* Without a reason, the judge's own when the label is its score. */
+	job = judge_job_new(judge_named("help"), r, expected);
+	a = judge_job_label_answer(job, 4.5, "", &v, why, sizeof why);
+	t = dump(a);
+	assert_string_equal(t, "{\"score\":4.5,\"reason\":\"Helpful.\"}");
+	json_decref(a);
+	free(t);
+	a = judge_job_label_answer(job, 2, "", &v, why, sizeof why);
+	t = dump(a);
+	assert_string_equal(t, "{\"score\":2,\"reason\":\"\"}");
+	json_decref(a);
+	free(t);
+	verdict_clear(&v);
+	judge_job_free(job);
+	job = judge_job_new(judge_named("help"), r, expected);
+	assert_null(judge_job_label_answer(job, 0.5, "x", NULL, why, sizeof why));
+	assert_string_equal(why, "a label of 0.5 is outside the scale 1..5");
+	judge_job_free(job);
+	json_decref(expected);
+	run_free(r);
+}
+
+static void test_label_answer_appr(void **state)
+{
+	(void)state;
+	char why[256] = "";
+	struct verdict v;
+	/* 1 rates every call appropriate, 0 none. */
+	char *t = label_answer("appr", RUN_WEATHER, 1, "All asked for.", NULL, why, sizeof why, &v);
+	assert_string_equal(t, "{\"evaluations\":["
+	                       "{\"toolCalled\":\"weather\",\"wasAppropriate\":true,\"reasoning\":\"All asked for.\"},"
+	                       "{\"toolCalled\":\"search\",\"wasAppropriate\":true,\"reasoning\":\"All asked for.\"},"
+	                       "{\"toolCalled\":\"weather\",\"wasAppropriate\":true,\"reasoning\":\"All asked for.\"}],"
+	                       "\"missingTools\":[]}");
+	assert_true(v.score == 1);
+	free(t);
+	verdict_clear(&v);
+	t = label_answer("appr", RUN_WEATHER, 0, "None.", NULL, why, sizeof why, &v);
+	assert_int_equal(v.status, VERDICT_OK);
+	assert_true(v.score == 0);
+	free(t);
+	verdict_clear(&v);
+	/* In between, only the judge's own ratings say which calls. */
+	assert_null(label_answer("appr", RUN_WEATHER, 0.67, "x", NULL, why, sizeof why, &v));
+	assert_string_equal(why, "a label of 0.67 does not say which of the 3 calls were appropriate");
+	struct run *r = run_of(RUN_WEATHER);
+	struct judge_job *job = judge_job_new(judge_named("appr"), r, NULL);
+	answer(job, "{\"evaluations\": ["
+	            "{\"toolCalled\": \"weather\", \"wasAppropriate\": true, \"reasoning\": \"asked\"},"
+	            "{\"toolCalled\": \"search\", \"wasAppropriate\": false, \"reasoning\": \"not asked\"},"
+	            "{\"toolCalled\": \"weather\", \"wasAppropriate\": true, \"reasoning\": \"again\"}],"
+	            " \"missingTools\": []}");
+	answer(job, "Two of three.");
+	struct verdict machine;
+	judge_job_verdict(job, &machine);
+	judge_job_free(job);
+	run_free(r);
+	t = label_answer("appr", RUN_WEATHER, 0.67, "Agreed.", &machine, why, sizeof why, &v);
+	assert_non_null(strstr(t, "\"reasoning\":\"not asked\""));
+	assert_true(v.score == 0.67);
+	free(t);
+	verdict_clear(&v);
+	/* A label that differs from the judge's does not take its ratings. */
+	t = label_answer("appr", RUN_WEATHER, 1, "All fine.", &machine, why, sizeof why, &v);
+	assert_null(strstr(t, "not asked"));
+	assert_true(v.score == 1);
+	free(t);
+	verdict_clear(&v);
+	verdict_clear(&machine);
+	/* No calls: 1 is "nothing to call", 0 would need the missing tools. */
+	t = label_answer("appr", RUN_NO_CALLS, 1, "Asking was right.", NULL, why, sizeof why, &v);
+	assert_string_equal(t, "{\"evaluations\":[],\"missingTools\":[]}");
+	assert_true(v.score == 1);
+	free(t);
+	verdict_clear(&v);
+	assert_null(label_answer("appr", RUN_NO_CALLS, 0, "x", NULL, why, sizeof why, &v));
+	assert_string_equal(why, "a label of 0 on a run without calls would have to name the missing tools");
+	/* A run the judge does not apply to has no prompt to answer. */
+	assert_null(label_answer("appr", RUN_NO_DEFS, 1, "x", NULL, why, sizeof why, &v));
+	assert_non_null(strstr(why, "appr asks nothing about this run: no tool definitions"));
+}
+
 static void test_providers(void **state)
 {
 	(void)state;
@@ -1008,6 +1188,9 @@ int main(void)
 		cmocka_unit_test(test_1to5_bad_scores),
 		cmocka_unit_test(test_1to5_not_applicable),
 		cmocka_unit_test(test_custom),
+		cmocka_unit_test(test_label_answers),
+		cmocka_unit_test(test_label_answer_custom),
+		cmocka_unit_test(test_label_answer_appr),
 		cmocka_unit_test(test_providers),
 	};
 	return cmocka_run_group_tests(tests, group_setup, group_teardown);

@@ -1002,6 +1002,88 @@ static void test_cache(void **st)
 	unsetenv("TCR_FAKE_NOW");
 }
 
+/* The keys of a judge with examples: the ids shown are part of the key,
+ * the verdicts on a run share a group whatever the examples, and the key
+ * of the judge without examples is its base. */
+static void test_cache_examples(void **st)
+{
+	(void)st;
+	char path[320], err[512];
+	snprintf(path, sizeof path, "%s/shots.judgements.jsonl", dir);
+	unlink(path);
+	struct judge_conf j;
+	memset(&j, 0, sizeof j);
+	j.id = "acc";
+	j.model = "m";
+	memcpy(j.hash, "1111111111111111", 17);
+	memcpy(j.base_hash, "5555555555555555", 17);
+	memcpy(j.prompt_hash, "2222222222222222", 17);
+	json_t *rec = json_pack("{s:s,s:[]}", "id", "r1", "messages");
+	struct run *r = run_new(rec, "runs.jsonl", 1, -1);
+	json_decref(rec);
+
+	char group[17], k0[17], k1[17], k2[17], k3[17], base[17];
+	judge_cache_key(r, &j, group);
+	judge_cache_key_examples(r, &j, NULL, k0);
+	assert_string_equal(k0, group);
+	json_t *none = json_array(), *one = json_pack("[s]", "a"), *two = json_pack("[s,s]", "a", "b");
+	json_t *swapped = json_pack("[s,s]", "b", "a");
+	judge_cache_key_examples(r, &j, none, k1);
+	judge_cache_key_examples(r, &j, one, k2);
+	judge_cache_key_examples(r, &j, two, k3);
+	assert_string_not_equal(k1, group);             /* asked for examples, none shown */
+	assert_string_not_equal(k2, k1);
+	assert_string_not_equal(k3, k2);
+	judge_cache_key_examples(r, &j, swapped, k0);
+	assert_string_not_equal(k0, k3);                /* the order is shown too */
+	judge_cache_key_base(r, &j, base);
+	assert_string_not_equal(base, group);
+	struct judge_conf plain = j;
+	memcpy(plain.hash, j.base_hash, 17);
+	judge_cache_key(r, &plain, k0);
+	assert_string_equal(k0, base);                  /* the same judge without examples */
+	plain.base_hash[0] = '\0';
+	judge_cache_key_base(r, &plain, k0);
+	assert_string_equal(k0, base);                  /* a judge made by hand: its hash */
+
+	struct judge_cache *c = judge_cache_open(path, err, sizeof err);
+	assert_non_null(c);
+	assert_null(judge_cache_get_latest(c, group));
+	struct verdict v = { .status = VERDICT_OK, .score = 2, .passed = false };
+	assert_int_equal(judge_cache_put_in(c, k2, group, r, &j, &v, err, sizeof err), 0);
+	v.score = 5;
+	v.passed = true;
+	assert_int_equal(judge_cache_put_in(c, k3, group, r, &j, &v, err, sizeof err), 0);
+	assert_true(judge_cache_get(c, k2)->score == 2);
+	assert_true(judge_cache_get_latest(c, group)->score == 5);
+	assert_null(judge_cache_get(c, group));
+	assert_int_equal(judge_cache_put_in(c, k2, "nonsense", r, &j, &v, err, sizeof err), -1);
+	judge_cache_close(c);
+	char *text = test_slurp(path);
+	char want[64];
+	snprintf(want, sizeof want, "\"key\":\"%s\",\"group\":\"%s\",\"run\"", k3, group);
+	assert_non_null(strstr(text, want));
+	free(text);
+	/* Read back: the group is known again. */
+	c = judge_cache_open(path, err, sizeof err);
+	assert_non_null(c);
+	assert_null(judge_cache_warning(c));
+	assert_true(judge_cache_get_latest(c, group)->score == 5);
+	/* Without examples a line has no group: its key is its group. */
+	assert_int_equal(judge_cache_put_in(c, base, base, r, &j, &v, err, sizeof err), 0);
+	assert_non_null(judge_cache_get_latest(c, base));
+	judge_cache_close(c);
+	text = test_slurp(path);
+	snprintf(want, sizeof want, "\"key\":\"%s\",\"run\"", base);
+	assert_non_null(strstr(text, want));
+	free(text);
+	json_decref(none);
+	json_decref(one);
+	json_decref(two);
+	json_decref(swapped);
+	run_free(r);
+}
+
 static void test_ca_file(void **st)
 {
 	(void)st;
@@ -1050,6 +1132,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test_setup_teardown(test_azure_wire, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_no_key_in_files, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_cache, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_cache_examples, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_ca_file, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

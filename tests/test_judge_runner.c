@@ -2,7 +2,9 @@
  * local fake server (tests/fake_llm): a miss is asked and put in the
  * cache, a hit is not asked, a skipped run asks nothing, --refresh asks
  * again, errors are not cached, the run may go before its answer comes,
- * and standard input has no cache. Talks only to 127.0.0.1. */
+ * and standard input has no cache; a judge with examples sends the chosen
+ * labelled runs with their grades and reasons, lists them in the details,
+ * and asks again when they change. Talks only to 127.0.0.1. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -20,6 +22,7 @@
 #include "judge/runner.h"
 #include "runs/format.h"
 #include "runs/run.h"
+#include "util/strbuf.h"
 #include "judge_fixture.h"
 #include "test_files.h"
 
@@ -341,6 +344,254 @@ static void test_free_while_asking(void **st)
 	run_free(run);
 }
 
+/* ---- few-shot examples ------------------------------------------------------ */
+
+/* Judges like the fixture's "acc" (so acc's verdicts are their verdicts
+ * without examples) with examples from one split holding every run. */
+static void examples_config(struct config *c)
+{
+	char yaml[2048];
+	static const char judge[] =
+		"    rubric: tool-call-accuracy-1to5\n"
+		"    model: openai/judge-model\n"
+		"    base_url: http://127.0.0.1:%d/v1\n"
+		"    max_retries: 0\n"
+		"    tools: [{name: get_order, description: looks an order up},"
+		" {name: track_parcel, description: tracks a parcel},"
+		" {name: refund_order, description: refunds an order}]\n";
+	char one[1024];
+	struct strbuf sb = STRBUF_INIT;
+	strbuf_addstr(&sb, "judges:\n");
+	snprintf(one, sizeof one, judge, fx.srv.port);
+	strbuf_addf(&sb, "  - id: recent2\n%s    examples: {k: 2, pick: recent, split: train,"
+	            " splits: \"train=1\"}\n", one);
+	strbuf_addf(&sb, "  - id: mistakes1\n%s    examples: {k: 1, pick: disagreements,"
+	            " split: train, splits: \"train=1\"}\n", one);
+	snprintf(yaml, sizeof yaml, "%s", sb.buf);
+	strbuf_release(&sb);
+	char err[1024];
+	if (config_load_string(c, "t.yaml", fx.dir, yaml, strlen(yaml), err, sizeof err) < 0)
+		fail_msg("%s", err);
+}
+
+struct labelled {
+	struct run *runs[3];
+	struct judge_example ex[3];
+	size_t n;
+	size_t asked;               /* how often the runner asked for them */
+};
+
+static size_t candidates(void *ctx, const char *judge_id, const struct judge_example **out)
+{
+	struct labelled *l = ctx;
+	(void)judge_id;
+	l->asked++;
+	*out = l->ex;
+	return l->n;
+}
+
+/* zh-refund graded 2 (a fail) is the latest label; esc-codes 4; no-task
+ * has no calls, so the judge skips it. */
+static void labels_make(struct labelled *l)
+{
+	static const struct { int line; double score; const char *reason, *at; } L[] = {
+		{ 3, 2, "refunded the order before checking the damage", "2026-03-03T09:00:00Z" },
+		{ 4, 4, "looked the order up; fine", "2026-03-02T09:00:00Z" },
+		{ 5, 1, "nothing was done", "2026-03-01T09:00:00Z" },
+	};
+	memset(l, 0, sizeof *l);
+	for (size_t i = 0; i < 3; i++) {
+		l->runs[i] = run_at(L[i].line);
+		l->ex[i] = (struct judge_example){
+			.run_id = l->runs[i]->id, .run = l->runs[i], .score = L[i].score,
+			.passed = L[i].score >= 3, .reason = L[i].reason, .at = L[i].at,
+		};
+	}
+	l->n = 3;
+}
+
+static void labels_free(struct labelled *l)
+{
+	for (size_t i = 0; i < 3; i++)
+		run_free(l->runs[i]);
+}
+
+static struct judge_runner *runner_with(struct labelled *l)
+{
+	struct judge_runner_opts o = { .first_input = fx.runs_path, .examples = candidates,
+	                               .examples_ctx = l };
+	char err[256];
+	struct judge_runner *r = judge_runner_new(&o, err, sizeof err);
+	assert_non_null(r);
+	return r;
+}
+
+/* The user message of the last request the server logged. */
+static char *last_user_message(void)
+{
+	char *log = test_slurp(fx.srv.log);
+	assert_non_null(log);
+	char *last = log, *p;
+	while ((p = strchr(last, '\n')) && p[1])
+		last = p + 1;
+	json_error_t je;
+	json_t *line = json_loads(last, JSON_DISABLE_EOF_CHECK, &je);
+	free(log);
+	assert_non_null(line);
+	json_t *msgs = json_object_get(json_object_get(line, "body"), "messages");
+	char *user = NULL;
+	size_t i;
+	json_t *m;
+	json_array_foreach(msgs, i, m)
+		if (!strcmp(json_string_value(json_object_get(m, "role")), "user"))
+			user = strdup(json_string_value(json_object_get(m, "content")));
+	json_decref(line);
+	assert_non_null(user);
+	return user;
+}
+
+static json_t *verdict_examples(const struct judge_job *job)
+{
+	struct verdict v;
+	judge_job_verdict(job, &v);
+	assert_int_equal(v.status, VERDICT_OK);
+	json_t *ids = json_incref(json_object_get(v.details, "examples"));
+	verdict_clear(&v);
+	assert_non_null(ids);
+	return ids;
+}
+
+static void assert_ids(json_t *ids, const char *want)
+{
+	char *s = json_dumps(ids, JSON_COMPACT);
+	assert_string_equal(s, want);
+	free(s);
+	json_decref(ids);
+}
+
+/* The prompt sent holds the chosen runs with their grades and reasons
+ * (never the run judged), the details list them, the same examples are a
+ * hit, other examples ask again. */
+static void test_examples_sent(void **st)
+{
+	(void)st;
+	remove_cache();
+	struct config c;
+	examples_config(&c);
+	const struct judge_conf *j = &c.judges[0];
+	struct labelled l;
+	labels_make(&l);
+	struct run *run = run_at(1);                /* en-pass */
+	l.ex[2].run_id = run->id;                   /* a label on the run judged: never shown */
+	l.ex[2].run = run;
+
+	struct judge_runner *r = runner_with(&l);
+	assert_int_equal(judge_runner_candidates(r, j), 3);
+	struct answered a = { 0 };
+	struct judge_job *job;
+	size_t asked0 = fake_server_requests(&fx.srv);
+	assert_int_equal(judge_runner_start(r, j, run, 1, on_done, &a, &job), JUDGE_ASKED);
+	drive(r, &a, 1);
+	assert_int_equal(fake_server_requests(&fx.srv), asked0 + 1);
+	assert_ids(verdict_examples(job), "[\"zh-refund\",\"esc-codes\"]");
+	judge_job_free(job);
+
+	char *user = last_user_message();
+	const char *e1 = strstr(user, "--- Example 1 of 2 ---");
+	const char *e2 = strstr(user, "--- Example 2 of 2 ---");
+	const char *conv = strstr(user, "The conversation:");
+	assert_true(e1 && e2 && conv && e1 < e2 && e2 < conv);
+	assert_non_null(strstr(e1, "我的订单 2087 收到时已经损坏了，我想退款。"));
+	assert_non_null(strstr(e1, "\"name\":\"refund_order\""));
+	assert_non_null(strstr(e1, "The reviewer's grade: 2 (on 1..5; a fail)\n"
+	                           "The reviewer's reason: refunded the order before checking the "
+	                           "damage\n"));
+	assert_non_null(strstr(e2, "The reviewer's grade: 4 (on 1..5; a pass)\n"
+	                           "The reviewer's reason: looked the order up; fine\n"));
+	assert_null(strstr(user, "nothing was done"));
+	/* The run judged appears once, after the examples. */
+	const char *own = strstr(user, "Where is my order 1042?");
+	assert_true(own && own > conv && !strstr(own + 1, "Where is my order 1042?"));
+	free(user);
+	judge_runner_free(r);
+
+	/* The same examples: cached. */
+	r = runner_with(&l);
+	char key[17];
+	assert_int_equal(judge_runner_prepare(r, j, run, &job, key), JUDGE_CACHED);
+	assert_ids(verdict_examples(job), "[\"zh-refund\",\"esc-codes\"]");
+	judge_job_free(job);
+	/* Another set (zh-refund's label is gone): asked again, though what
+	 * was judged before is still there to show. */
+	l.ex[0] = l.ex[1];
+	l.n = 2;
+	assert_non_null(judge_runner_cached(r, j, run));
+	assert_int_equal(judge_runner_prepare(r, j, run, &job, key), JUDGE_TO_ASK);
+	a.n = 0;
+	judge_runner_submit(r, j, run, job, key, 1, on_done, &a);
+	drive(r, &a, 1);
+	assert_ids(verdict_examples(job), "[\"esc-codes\"]");
+	judge_job_free(job);
+	assert_int_equal(fake_server_requests(&fx.srv), asked0 + 2);
+	char *text = cache_text();
+	assert_non_null(strstr(text, "\"group\":"));
+	free(text);
+	judge_runner_free(r);
+
+	/* No candidates at all: asked with an empty block, no examples listed. */
+	l.n = 0;
+	r = runner_with(&l);
+	assert_int_equal(judge_runner_candidates(r, j), 0);
+	a.n = 0;
+	assert_int_equal(judge_runner_start(r, j, run, 1, on_done, &a, &job), JUDGE_ASKED);
+	drive(r, &a, 1);
+	assert_ids(verdict_examples(job), "[]");
+	judge_job_free(job);
+	user = last_user_message();
+	assert_true(strncmp(user, "The conversation:", 17) == 0);
+	free(user);
+	judge_runner_free(r);
+	run_free(run);
+	labels_free(&l);
+	config_free(&c);
+}
+
+/* disagreements: the runs where the judge's verdict without examples (the
+ * fixture's acc, the same judge without them) differs from the label. */
+static void test_examples_disagreements(void **st)
+{
+	(void)st;
+	remove_cache();
+	struct config c;
+	examples_config(&c);
+	const struct judge_conf *j = &c.judges[1];
+	struct labelled l;
+	labels_make(&l);
+	l.ex[0].at = "2026-03-01T00:00:00Z";        /* zh-refund is no longer the latest */
+	struct judge_runner *r = runner_with(&l);
+	struct answered a = { 0 };
+	struct judge_job *job;
+	for (size_t i = 0; i < 2; i++) {            /* acc says 4, a pass, of both */
+		assert_int_equal(judge_runner_start(r, &fx.cfg.judges[0], l.runs[i], 1, on_done, &a,
+		                                    &job), JUDGE_ASKED);
+		drive(r, &a, (int)i + 1);
+		judge_job_free(job);
+	}
+	struct run *run = run_at(1);
+	const struct judge_example *out[JUDGE_EXAMPLES_MAX];
+	assert_int_equal(judge_runner_examples(r, j, run, out), 1);
+	assert_string_equal(out[0]->run_id, "zh-refund");   /* graded 2: the judge was wrong */
+	a.n = 0;
+	assert_int_equal(judge_runner_start(r, j, run, 1, on_done, &a, &job), JUDGE_ASKED);
+	drive(r, &a, 1);
+	assert_ids(verdict_examples(job), "[\"zh-refund\"]");
+	judge_job_free(job);
+	judge_runner_free(r);
+	run_free(run);
+	labels_free(&l);
+	config_free(&c);
+}
+
 int main(int argc, char **argv)
 {
 	(void)argc;
@@ -354,6 +605,8 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_run_freed_before_answer),
 		cmocka_unit_test(test_no_cache_for_stdin),
 		cmocka_unit_test(test_free_while_asking),
+		cmocka_unit_test(test_examples_sent),
+		cmocka_unit_test(test_examples_disagreements),
 	};
 	return cmocka_run_group_tests(tests, group_setup, group_teardown);
 }

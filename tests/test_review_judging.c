@@ -4,8 +4,10 @@
  * cell with its status-line note; a run the rubric does not apply to is
  * skipped at once; cancelling ends the requests about the run under the
  * cursor; a reopened session shows the cached verdict once the run is
- * looked at; a session opened with the cache only fills every run's cells
- * as it summarizes them and asks nothing. Talks only to 127.0.0.1. */
+ * looked at; a judge with examples is shown the session's labelled runs,
+ * gathered again when the labels change, and says so when it has none; a
+ * session opened with the cache only fills every run's cells as it
+ * summarizes them and asks nothing. Talks only to 127.0.0.1. */
 #include <poll.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -20,7 +22,9 @@
 #include "config/config.h"
 #include "judge/judge.h"
 #include "review/judging.h"
+#include "review/fewshot.h"
 #include "review/session.h"
+#include "util/strbuf.h"
 #include "judge_fixture.h"
 #include "test_files.h"
 
@@ -259,6 +263,152 @@ static void test_unreadable_and_no_judges(void **st)
 	close_session(&rv, &jg);
 }
 
+/* ---- few-shot examples ------------------------------------------------------ */
+
+/* The fixture's judge with examples from a split holding every run
+ * (zh-refund stays out of them: the server answers it late). */
+static void examples_config(struct config *c)
+{
+	struct strbuf sb = STRBUF_INIT;
+	strbuf_addf(&sb,
+		"judges:\n"
+		"  - id: fs\n"
+		"    rubric: tool-call-accuracy-1to5\n"
+		"    model: openai/judge-model\n"
+		"    base_url: http://127.0.0.1:%d/v1\n"
+		"    max_retries: 0\n"
+		"    tools: [{name: get_order, description: looks an order up},"
+		" {name: track_parcel, description: tracks a parcel},"
+		" {name: refund_order, description: refunds an order}]\n"
+		"    examples: {k: 2, pick: recent, split: train, splits: \"train=1\"}\n", fx.srv.port);
+	char err[1024];
+	if (config_load_string(c, "t.yaml", fx.dir, sb.buf, sb.len, err, sizeof err) < 0)
+		fail_msg("%s", err);
+	strbuf_release(&sb);
+}
+
+static void label_on(struct annot_store *s, const char *run, const char *reviewer, double score,
+                     const char *reason, const char *at)
+{
+	struct decision d = {
+		.kind = DEC_OVERRIDE, .run = run, .source = "runs.jsonl", .scorer = "fs",
+		.scorer_type = "tool-call-accuracy-1to5", .has_machine_score = true,
+		.machine_score = 3, .has_machine_passed = true, .machine_passed = true,
+		.has_score = true, .score = score, .reason = reason, .reviewer = reviewer, .at = at,
+		.config = "0123456789abcdef", .model = "openai/judge-model",
+		.prompt_hash = "fedcba9876543210",
+	};
+	char err[256] = "";
+	if (annot_append(s, &d, err, sizeof err) != 0)
+		fail_msg("append: %s", err);
+}
+
+static void open_with(struct review *rv, struct judging *jg, const struct config *c,
+                      const char *annot)
+{
+	char err[512];
+	char *paths[] = { fx.runs_path };
+	const char *apaths[] = { annot };
+	assert_int_equal(review_open(rv, c, NULL, paths, 1, apaths, 1, "ann", err, sizeof err), 0);
+	int n = 0;
+	while (review_step(rv, 0))
+		assert_true(++n < 1000);
+	struct judging_note note;
+	assert_int_equal(judging_open(jg, rv, NULL, &note, err, sizeof err), 0);
+}
+
+/* The user message of the last request the server logged. */
+static char *last_user_message(void)
+{
+	char *log = test_slurp(fx.srv.log);
+	assert_non_null(log);
+	char *last = log, *p;
+	while ((p = strchr(last, '\n')) && p[1])
+		last = p + 1;
+	json_error_t je;
+	json_t *line = json_loads(last, JSON_DISABLE_EOF_CHECK, &je);
+	free(log);
+	assert_non_null(line);
+	json_t *msgs = json_object_get(json_object_get(line, "body"), "messages");
+	char *user = NULL;
+	size_t i;
+	json_t *m;
+	json_array_foreach(msgs, i, m)
+		if (!strcmp(json_string_value(json_object_get(m, "role")), "user"))
+			user = strdup(json_string_value(json_object_get(m, "content")));
+	json_decref(line);
+	assert_non_null(user);
+	return user;
+}
+
+static char *asked_examples(struct review *rv, struct judging *jg, struct judging_note *note)
+{
+	move_to_id(rv, "en-pass");
+	size_t entry = current_entry(rv);
+	assert_true(judging_ask(jg, -1, note));
+	struct judging_note last = { 0 };
+	assert_int_equal(drive(jg, &last), 1);
+	struct judge_cell *c = review_judge_cell(rv, entry, 0);
+	assert_int_equal(c->v.status, VERDICT_OK);
+	return json_dumps(json_object_get(c->v.details, "examples"), JSON_COMPACT);
+}
+
+static void test_examples(void **st)
+{
+	(void)st;
+	struct config c;
+	examples_config(&c);
+	char annot[160], err[256];
+	snprintf(annot, sizeof annot, "%s/labelled.jsonl", fx.dir);
+	unlink(annot);
+	struct annot_store *s = annot_open(annot, err, sizeof err);
+	assert_non_null(s);
+	label_on(s, "ja-fail", "ann", 2, "tracked a parcel number nobody gave", "2026-01-02T09:00:00Z");
+	label_on(s, "esc-codes", "bob", 5, "straight to the order", "2026-01-03T09:00:00Z");
+	annot_close(s);
+
+	struct review rv;
+	struct judging jg;
+	open_with(&rv, &jg, &c, annot);
+	struct judging_note note;
+	char *ids = asked_examples(&rv, &jg, &note);
+	assert_string_equal(note.text, "asking 1 judge (Esc cancels)");
+	assert_string_equal(ids, "[\"esc-codes\",\"ja-fail\"]");
+	free(ids);
+	char *user = last_user_message();
+	const char *e1 = strstr(user, "--- Example 1 of 2 ---");
+	assert_non_null(e1);
+	assert_non_null(strstr(e1, "The reviewer's grade: 5 (on 1..5; a pass)\n"
+	                           "The reviewer's reason: straight to the order\n"));
+	assert_non_null(strstr(e1, "The reviewer's grade: 2 (on 1..5; a fail)\n"
+	                           "The reviewer's reason: tracked a parcel number nobody gave\n"));
+	free(user);
+
+	/* A new label, saved in the session's store: gathered again, and the
+	 * judge is shown the latest two. */
+	label_on(rv.annot, "no-task", "ann", 1, "did nothing at all", "2026-01-04T09:00:00Z");
+	ids = asked_examples(&rv, &jg, &note);
+	assert_string_equal(ids, "[\"no-task\",\"esc-codes\"]");
+	free(ids);
+	user = last_user_message();
+	assert_non_null(strstr(user, "did nothing at all"));
+	assert_null(strstr(user, "nobody gave"));
+	free(user);
+	assert_false(judging_shots_update(&jg));        /* nothing changed since */
+	close_session(&rv, &jg);
+
+	/* No labels: asked all the same, and the note says why there are none. */
+	unlink(annot);
+	open_with(&rv, &jg, &c, annot);
+	ids = asked_examples(&rv, &jg, &note);
+	assert_string_equal(note.text, "asking 1 judge (Esc cancels); fs has no labelled run in split "
+	                    "train to show as an example");
+	assert_string_equal(ids, "[]");
+	free(ids);
+	close_session(&rv, &jg);
+	config_free(&c);
+}
+
 /* A session opened with the cache only (as `tcreview stats` opens it):
  * every run it summarizes gets its cached verdict, no run need be looked
  * at, nothing is asked, and a missing cache file is not created. */
@@ -333,6 +483,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_skipped_at_once),
 		cmocka_unit_test(test_cancel),
 		cmocka_unit_test(test_unreadable_and_no_judges),
+		cmocka_unit_test(test_examples),
 		cmocka_unit_test(test_cache_fills_every_run),
 	};
 	return cmocka_run_group_tests(tests, group_setup, group_teardown);

@@ -73,6 +73,10 @@ struct annot_store *annot_open(const char *path, char *err, size_t errlen);
  * written to; the others must exist and are only read (and followed). */
 struct annot_store *annot_open_many(const char *const *paths, size_t npaths,
                                     char *err, size_t errlen);
+/* Opens several files only to read them (each must exist; annot_append
+ * refuses): for commands that use labels and write none. */
+struct annot_store *annot_open_readonly(const char *const *paths, size_t npaths,
+                                        char *err, size_t errlen);
 void annot_close(struct annot_store *s);
 const char *annot_path(const struct annot_store *s);
 

@@ -4,8 +4,11 @@
  * FIRST_INPUT.judgements.jsonl, append-only, one line per verdict:
  *   {"v":1,"key","run","judge","model","prompt_hash","at",
  *    "verdict":{"status","score","passed","details","error"}}
- * The key covers the run's content, the judge's configuration, the prompt
- * and the model, so a change to any of them asks again. No API key is ever
+ * and "group" for a verdict made with few-shot examples (examples.h): the
+ * key of the run and judge whatever examples were shown.
+ * The key covers the run's content, the judge's configuration, the prompt,
+ * the model and the ids of the examples shown, so a change to any of them
+ * asks again. No API key is ever
  * written. Lines are appended like the annotations file's (O_APPEND, one
  * write, fsync). */
 #ifndef TCR_JUDGE_CACHE_H
@@ -27,13 +30,30 @@ char *judge_cache_path(const char *first_input);
 const char *judge_cache_warning(const struct judge_cache *c);
 
 /* 16 hex digits and a NUL: FNV-1a of the run's record (compact JSON), the
- * judge's hash, its prompt hash and model. */
+ * judge's hash, its prompt hash and model. For a judge with examples this
+ * is the group of its verdicts on the run, whatever examples it was shown. */
 void judge_cache_key(const struct run *r, const struct judge_conf *j, char key[17]);
+/* The key with the ids of the examples shown (a JSON array of strings);
+ * judge_cache_key's when ids is NULL. */
+void judge_cache_key_examples(const struct run *r, const struct judge_conf *j, const json_t *ids,
+                              char key[17]);
+/* The key the judge's verdict made without examples has: the same judge
+ * configured without `examples:` (j->base_hash). judge_cache_key's for a
+ * judge without examples. */
+void judge_cache_key_base(const struct run *r, const struct judge_conf *j, char key[17]);
 
 /* The latest cached verdict for a key, or NULL. Valid until close. */
 const struct verdict *judge_cache_get(const struct judge_cache *c, const char *key);
+/* The newest cached verdict of a group (judge_cache_key), made with any
+ * examples or none, or NULL. Valid until close. */
+const struct verdict *judge_cache_get_latest(const struct judge_cache *c, const char *group);
 /* Appends a verdict. Returns 0 once it is on disk, -1 with a reason. */
 int judge_cache_put(struct judge_cache *c, const char *key, const struct run *r,
                     const struct judge_conf *j, const struct verdict *v, char *err, size_t errlen);
+/* The same for a key of a group (judge_cache_key_examples within
+ * judge_cache_key); group NULL or equal to key: judge_cache_put. */
+int judge_cache_put_in(struct judge_cache *c, const char *key, const char *group,
+                       const struct run *r, const struct judge_conf *j, const struct verdict *v,
+                       char *err, size_t errlen);
 
 #endif

@@ -19,6 +19,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "judge/examples.h"
 #include "runs/run.h"
 #include "scorers/scorer.h"
 
@@ -48,7 +49,10 @@ struct judge_conf {
 	char *prompt_text;          /* the prompt template in use (file or built-in) */
 	char *prompt_source;        /* the file it came from, for messages */
 	char prompt_hash[17];
+	struct judge_examples_conf examples;    /* k == 0: none */
 	char hash[17];              /* of everything above that changes a verdict */
+	char base_hash[17];         /* the same without the examples: the judge's
+	                             * verdicts made without them (== hash when none) */
 	double timeout_s;           /* per request; default 60 */
 	int max_retries;            /* on 429/5xx/timeouts; default 4 */
 	int line, col;
@@ -79,6 +83,12 @@ struct judge_job;
  * tool definitions, a required value missing) the job is finished at once
  * with a skipped verdict. */
 struct judge_job *judge_job_new(const struct judge_conf *j, const struct run *r, json_t *expected);
+/* The same with few-shot examples: `examples` fills {{examples}} (NULL or
+ * "" for none, judge_examples_render) and `example_ids`, when not NULL, is
+ * recorded in the verdict's details as "examples". */
+struct judge_job *judge_job_new_with(const struct judge_conf *j, const struct run *r,
+                                     json_t *expected, const char *examples,
+                                     const json_t *example_ids);
 void judge_job_free(struct judge_job *job);
 /* The next request to send, or false when the job is finished. */
 bool judge_job_next_prompt(struct judge_job *job, struct judge_prompt *out);
@@ -95,6 +105,17 @@ void judge_job_verdict(const struct judge_job *job, struct verdict *out);
 void judge_job_set_verdict(struct judge_job *job, const struct verdict *v);
 /* Finishes a job with an error verdict (cancelled, out of retries). */
 void judge_job_fail(struct judge_job *job, const char *why);
+/* The answer the job's first prompt asks for, written for a given score
+ * and reason (a reviewer's label) so that a model trained on it answers in
+ * the judge's own format: what the rubric's absorb reads back to that
+ * score. `machine` is the judge's own verdict on the run, or NULL; an
+ * answer that says more than a score (appropriateness rates each call)
+ * takes the rest from it when the label agrees with it, as does a label
+ * without a reason (an accept) its reason. NULL with a reason
+ * in why when the job asks nothing (skipped, finished) or the score cannot
+ * be said in the rubric's form. */
+json_t *judge_job_label_answer(const struct judge_job *job, double score, const char *reason,
+                               const struct verdict *machine, char *why, size_t whylen);
 
 /* A rubric: one file in src/judge/ and one line in the table. */
 struct rubric_ops {
@@ -105,12 +126,16 @@ struct rubric_ops {
 	const char *prompt_file;    /* its default prompt, under prompts/ */
 	/* The rubric's private state for one job; see rubric_*.c. */
 	void *(*start)(const struct judge_conf *j, const struct run *r, json_t *expected,
-	               char *skip, size_t skiplen);
+	               const char *examples, char *skip, size_t skiplen);
 	bool  (*prompt)(void *st, int step, struct judge_prompt *out);
 	/* 0 parsed; -1 not usable (err says why: "missing field evaluations") */
 	int   (*absorb)(void *st, int step, const char *text, char *err, size_t errlen);
 	void  (*finish)(void *st, struct verdict *out, const struct judge_conf *j);
 	void  (*free)(void *st);
+	/* The first step's answer for a label (judge_job_label_answer);
+	 * machine is an ok verdict or NULL. */
+	json_t *(*answer)(void *st, double score, const char *reason, const struct verdict *machine,
+	                  char *why, size_t whylen);
 	/* Its prompt file (prompt.h): the sections it needs besides the
 	 * optional "system", and the placeholders it offers besides the common
 	 * ones (judge_common_vars); both NULL-terminated. */
@@ -125,7 +150,8 @@ const struct rubric_ops *rubric_find(const char *name);
  * output (the agent's final answer), conversation, tool_calls (the calls
  * judged, as JSON with arguments and results), tools_called (their names),
  * tools ("name: description" lines), tool_definitions (JSON), expected,
- * run_id. NULL-terminated. */
+ * run_id, examples (labelled runs, judge/examples.h; "" without).
+ * NULL-terminated. */
 extern const char *const judge_common_vars[];
 
 /* Checks a prompt text against a rubric: known sections, the needed ones

@@ -1,8 +1,8 @@
 /* runner.h - the one judging path, used by `tcreview judge` and the screen.
  *
  * For one run and one judge:
- *   expectation lookup -> job -> skipped? -> cache key -> cached verdict?
- *   -> request (judge_client) -> verdict -> cache put
+ *   expectation lookup -> examples chosen -> job -> skipped? -> cache key
+ *   -> cached verdict? -> request (judge_client) -> verdict -> cache put
  * The cache lives beside the first input (judge_cache_path); standard input
  * has none. The runner owns the client and the cache; jobs stay the
  * caller's (free them once finished: after done for a job that was sent).
@@ -29,6 +29,10 @@ struct judge_runner_opts {
 	bool refresh;                       /* ask again even when a verdict is cached */
 	const char *first_input;            /* the cache goes beside it; NULL or "-": no cache */
 	const struct expectations *expect;  /* NULL: no expectations */
+	/* The candidate examples of the judges with `examples:` (examples.h);
+	 * NULL: none, and such a judge is shown an empty {{examples}}. */
+	judge_examples_fn examples;
+	void *examples_ctx;
 	/* No client: only the cached verdicts are read (judge_runner_cached,
 	 * judge_runner_prepare); nothing may be submitted. A cache file that
 	 * does not exist is then left uncreated and the runner has no cache,
@@ -79,8 +83,21 @@ enum judge_start judge_runner_start(struct judge_runner *r, const struct judge_c
 int judge_runner_keep(struct judge_runner *r, const struct judge_conf *j, const struct run *run,
                       const char key[17], const struct judge_job *job);
 /* The cached verdict for a run and judge, or NULL (also under refresh:
- * this is for showing what was judged before, not for deciding to ask). */
+ * this is for showing what was judged before, not for deciding to ask).
+ * For a judge with examples: the verdict made with the examples it would
+ * be shown now, else its latest on the run with other examples. */
 const struct verdict *judge_runner_cached(const struct judge_runner *r, const struct judge_conf *j,
                                           const struct run *run);
+/* The examples judge j is shown for run `run` now, into out (room for
+ * JUDGE_EXAMPLES_MAX); 0 for a judge without examples. pick: disagreements
+ * reads the judge's verdicts made without examples from the cache. */
+size_t judge_runner_examples(const struct judge_runner *r, const struct judge_conf *j,
+                             const struct run *run, const struct judge_example **out);
+/* How many candidates the provider has for judge j (before the split and
+ * the run judged are left out); for the note that a judge has none. */
+size_t judge_runner_candidates(const struct judge_runner *r, const struct judge_conf *j);
+/* Replaces the provider of candidates (the screen's, rebuilt as labels
+ * change: the pointer may stay and its lists change). */
+void judge_runner_set_examples(struct judge_runner *r, judge_examples_fn fn, void *ctx);
 
 #endif

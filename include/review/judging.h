@@ -2,7 +2,9 @@
  * flight, their answers into the session's judge cells, cached verdicts
  * shown when a run is looked at. No curses: the screen polls the sockets
  * (judging_pollfds), runs the client (judging_run) and shows the notes
- * these calls hand back on its status line. */
+ * these calls hand back on its status line. A judge with examples is shown
+ * labelled runs of the session (review/fewshot.h), gathered again when the
+ * labels have changed since. */
 #ifndef TCR_REVIEW_JUDGING_H
 #define TCR_REVIEW_JUDGING_H
 
@@ -20,6 +22,7 @@ struct judging_note {
 
 struct judging_asked;
 struct judge_runner;
+struct fewshot;
 
 struct judging {
 	struct review *rv;
@@ -29,6 +32,10 @@ struct judging {
 	size_t filled;                  /* the entry whose cached verdicts were looked up */
 	size_t answered;                /* jobs finished since the last judging_run */
 	struct judging_note last;       /* what the last answer says */
+	struct fewshot *shots;          /* the examples' candidates; NULL: no judge has examples */
+	size_t shots_decisions;         /* annot_count when they were gathered */
+	size_t shots_summarized;        /* and the entries summarized then */
+	bool shots_built;
 };
 
 /* Opens the runner (the client, and the cache beside the first input)
@@ -56,6 +63,10 @@ bool judging_fill(struct judging *jg, size_t entry);
  * cursor. Judges already answering are left alone; asking after an answer
  * or a failure asks again. True when cells changed (false: only the note). */
 bool judging_ask(struct judging *jg, long which, struct judging_note *note);
+/* Gathers the examples' candidates again when the labels or the runs
+ * known have changed since (judging_ask and judging_fill do it first).
+ * True when they were gathered. */
+bool judging_shots_update(struct judging *jg);
 /* Cancels the requests about the run under the cursor; how many. */
 size_t judging_cancel(struct judging *jg, struct judging_note *note);
 /* For the event loop: the client's sockets and when it next needs to run

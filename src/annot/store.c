@@ -399,8 +399,10 @@ static void warn_rebuild(struct annot_store *s)
 
 /* ---- the interface ---------------------------------------------------- */
 
-struct annot_store *annot_open_many(const char *const *paths, size_t npaths,
-                                    char *err, size_t errlen)
+/* first_writable: paths[0] is created if missing and appended to; else
+ * every file is only read. */
+static struct annot_store *store_open(const char *const *paths, size_t npaths,
+                                      bool first_writable, char *err, size_t errlen)
 {
 	if (!npaths) {
 		set_err(err, errlen, "no annotations file");
@@ -424,8 +426,8 @@ struct annot_store *annot_open_many(const char *const *paths, size_t npaths,
 			.parse_unended = true,  /* an editor may leave a whole line unended */
 			.follow = true,
 		};
-		s->logs[i] = i ? jsonl_log_open_readonly(paths[i], &rd, err, errlen)
-		               : jsonl_log_open(paths[i], &rd, err, errlen);
+		s->logs[i] = i || !first_writable ? jsonl_log_open_readonly(paths[i], &rd, err, errlen)
+		                                  : jsonl_log_open(paths[i], &rd, err, errlen);
 		if (!s->logs[i]) {
 			annot_close(s);
 			return NULL;
@@ -433,6 +435,18 @@ struct annot_store *annot_open_many(const char *const *paths, size_t npaths,
 	}
 	warn_rebuild(s);
 	return s;
+}
+
+struct annot_store *annot_open_many(const char *const *paths, size_t npaths,
+                                    char *err, size_t errlen)
+{
+	return store_open(paths, npaths, true, err, errlen);
+}
+
+struct annot_store *annot_open_readonly(const char *const *paths, size_t npaths,
+                                        char *err, size_t errlen)
+{
+	return store_open(paths, npaths, false, err, errlen);
 }
 
 struct annot_store *annot_open(const char *path, char *err, size_t errlen)

@@ -4,12 +4,14 @@
  * cached verdict (unless --refresh), and the client keeps up to
  * --concurrency requests in flight while further runs are read. Verdicts
  * go to stdout as JSONL lines like `score`'s and to the cache beside the
- * first input. */
+ * first input. A judge with examples is shown labelled runs from the
+ * annotations (only read here), chosen by the judge layer for each run. */
 #include <getopt.h>
 #include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -23,6 +25,7 @@
 #include "judge/client.h"
 #include "judge/provider.h"
 #include "judge/runner.h"
+#include "review/fewshot.h"
 #include "util/jsonw.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
@@ -30,14 +33,18 @@
 static void judge_usage(FILE *out)
 {
 	fprintf(out,
-	"usage: tcreview judge [-c FILE] [--judge ID] [--concurrency N] [--limit N] [--refresh]\n"
-	"                      [--expect FILE] [--format NAME] [--ca-file FILE] FILE...\n"
+	"usage: tcreview judge [-c FILE] [-a FILE]... [--judge ID] [--concurrency N] [--limit N]\n"
+	"                      [--refresh] [--expect FILE] [--format NAME] [--ca-file FILE] FILE...\n"
 	"\n"
 	"Asks the configured LLM judges about every run and writes one JSON line per\n"
 	"run and judge, like `tcreview score`. Verdicts are cached in\n"
 	"FIRST_INPUT.judgements.jsonl; --refresh asks again.\n"
 	"\n"
 	"  -c, --config FILE    the judges (judges: in the YAML)\n"
+	"  -a, --annotations FILE\n"
+	"                       labels the examples of judges with examples: come from\n"
+	"                       (repeatable; default FIRST_INPUT.annotations.jsonl when it\n"
+	"                       exists; only read)\n"
 	"      --judge ID       only this judge (repeatable)\n"
 	"      --concurrency N  requests in flight per provider (default 8)\n"
 	"      --limit N        judge at most N runs\n"
@@ -67,6 +74,8 @@ struct judge_flags {
 	const char *batch_out, *batch_in;
 	const char *only[32];
 	size_t nonly;
+	const char *annot[16];
+	size_t nannot;
 	long concurrency, limit;
 	bool refresh;
 };
@@ -447,6 +456,7 @@ static int parse_flags(int argc, char **argv, struct judge_flags *f, bool *stop)
 {
 	static const struct option longopts[] = {
 		{ "config", required_argument, NULL, 'c' },
+		{ "annotations", required_argument, NULL, 'a' },
 		{ "judge", required_argument, NULL, 'J' },
 		{ "concurrency", required_argument, NULL, 'C' },
 		{ "limit", required_argument, NULL, 'L' },
@@ -465,9 +475,16 @@ static int parse_flags(int argc, char **argv, struct judge_flags *f, bool *stop)
 	*stop = false;
 	int ch;
 	optind = 1;
-	while ((ch = getopt_long(argc, argv, "c:h", longopts, NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, "c:a:h", longopts, NULL)) != -1) {
 		switch (ch) {
 		case 'c': f->config = optarg; break;
+		case 'a':
+			if (f->nannot == sizeof f->annot / sizeof *f->annot) {
+				fprintf(stderr, "tcreview judge: at most %zu -a files\n", f->nannot);
+				return EXIT_USAGE;
+			}
+			f->annot[f->nannot++] = optarg;
+			break;
 		case 'J':
 			if (f->nonly < 32)
 				f->only[f->nonly++] = optarg;
@@ -532,12 +549,113 @@ static int pick_judges(const struct config *c, const struct judge_flags *f, stru
 	return EXIT_DONE;
 }
 
+/* ---- the examples of judges with examples: ------------------------------------ */
+
+/* What the examples are chosen from: the annotations (read, never
+ * written) and the labelled runs of the inputs. */
+struct judge_shots {
+	struct annot_store *store;
+	struct fewshot fs;
+	bool on;
+};
+
+static bool uses_examples(const struct judge_batch *b)
+{
+	for (size_t i = 0; i < b->nuse; i++)
+		if (b->use[i]->examples.k > 0)
+			return true;
+	return false;
+}
+
+/* The -a files, or FIRST_INPUT.annotations.jsonl when it is there. Each
+ * must exist: reading labels never creates a file. */
+static int shots_store(struct judge_shots *sh, const struct judge_flags *f, const char *first)
+{
+	const char *paths[16];
+	size_t n = 0;
+	char *dflt = NULL;
+	struct stat st;
+	for (size_t i = 0; i < f->nannot; i++) {
+		if (stat(f->annot[i], &st) < 0) {
+			fprintf(stderr, "tcreview judge: %s: no such annotations file\n", f->annot[i]);
+			return EXIT_INPUT;
+		}
+		paths[n++] = f->annot[i];
+	}
+	if (n == 0 && first && strcmp(first, "-") != 0) {
+		struct strbuf sb = STRBUF_INIT;
+		strbuf_addf(&sb, "%s.annotations.jsonl", first);
+		dflt = strbuf_detach(&sb);
+		if (stat(dflt, &st) == 0)
+			paths[n++] = dflt;
+	}
+	char err[1024];
+	if (n && !(sh->store = annot_open_readonly(paths, n, err, sizeof err))) {
+		fprintf(stderr, "tcreview judge: %s\n", err);
+		free(dflt);
+		return EXIT_INPUT;
+	}
+	free(dflt);
+	return EXIT_DONE;
+}
+
+/* Says of each judge with examples how many labelled runs it may be
+ * shown, and when none, that it is asked without examples. */
+static void shots_note(const struct judge_batch *b, const struct judge_shots *sh)
+{
+	for (size_t i = 0; i < b->nuse; i++) {
+		const struct judge_conf *j = b->use[i];
+		const struct judge_example *list;
+		if (j->examples.k <= 0)
+			continue;
+		size_t n = fewshot_candidates((void *)&sh->fs, j->id, &list);
+		if (n == 0)
+			fprintf(stderr, "tcreview judge: %s: no labelled run to show as an example%s; "
+			        "asked without examples\n", j->id,
+			        sh->store ? "" : " (no annotations file)");
+		else
+			fprintf(stderr, "tcreview judge: %s: %zu labelled run%s to choose %d example%s "
+			        "from (split %s)\n", j->id, n, n == 1 ? "" : "s", j->examples.k,
+			        j->examples.k == 1 ? "" : "s", j->examples.split);
+	}
+	if (sh->fs.stale)
+		fprintf(stderr, "tcreview judge: %zu stale label%s left out of the examples (the run "
+		        "changed since)\n", sh->fs.stale, sh->fs.stale == 1 ? "" : "s");
+}
+
+static int shots_open(struct judge_shots *sh, const struct judge_batch *b,
+                      const struct judge_flags *f, struct dataset *ds,
+                      const struct format_ops *forced, const char *first)
+{
+	memset(sh, 0, sizeof *sh);
+	if (!uses_examples(b))
+		return EXIT_DONE;
+	int rc = shots_store(sh, f, first);
+	if (rc != EXIT_DONE)
+		return rc;
+	sh->on = true;
+	fewshot_init(&sh->fs, b->cfg, sh->store);
+	size_t unreadable;
+	fewshot_offer_dataset(&sh->fs, ds, forced, b->cfg->run_id_path, &unreadable);
+	shots_note(b, sh);
+	return EXIT_DONE;
+}
+
+static void shots_close(struct judge_shots *sh)
+{
+	if (sh->on)
+		fewshot_free(&sh->fs);
+	if (sh->store)
+		annot_close(sh->store);
+}
+
 static int open_runner(struct judge_batch *b, const struct judge_flags *f, const char *first,
-                       const struct expectations *ex)
+                       const struct expectations *ex, struct judge_shots *sh)
 {
 	struct judge_runner_opts ro = {
 		.concurrency = (int)f->concurrency, .ca_file = f->ca_file, .refresh = f->refresh,
 		.first_input = first, .expect = ex,
+		.examples = sh->on ? fewshot_candidates : NULL, .examples_ctx = &sh->fs,
 	};
 	char err[1024];
 	b->runner = judge_runner_new(&ro, err, sizeof err);
@@ -581,7 +699,10 @@ static int judge_inputs(struct judge_batch *b, const struct judge_flags *f, char
 		fprintf(stderr, "tcreview judge: %s\n", err);
 		return EXIT_INPUT;
 	}
-	int rc = open_runner(b, f, files[0], ex);
+	struct judge_shots sh;
+	int rc = shots_open(&sh, b, f, &ds, forced, files[0]);
+	if (rc == EXIT_DONE)
+		rc = open_runner(b, f, files[0], ex, &sh);
 	if (rc == EXIT_DONE)
 		rc = open_batch_files(b, f);
 	if (rc == EXIT_DONE) {
@@ -595,6 +716,7 @@ static int judge_inputs(struct judge_batch *b, const struct judge_flags *f, char
 		fclose(b->bout);
 	json_decref(b->bin);
 	judge_runner_free(b->runner);
+	shots_close(&sh);
 	dataset_close(&ds);
 	return rc;
 }

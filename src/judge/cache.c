@@ -36,6 +36,7 @@
 
 struct entry {
 	char key[17];
+	char group[17];             /* the key without the examples' ids; == key without them */
 	struct verdict v;
 };
 
@@ -47,19 +48,46 @@ struct judge_cache {
 	struct entry **ents;
 	size_t nents, ents_cap;
 	struct htab newest;             /* the newest struct entry * per key */
+	struct htab latest;             /* the newest struct entry * per group */
 };
 
 /* ---- keys -------------------------------------------------------------------- */
 
-void judge_cache_key(const struct run *r, const struct judge_conf *j, char key[17])
+static uint64_t key_of(const struct run *r, const struct judge_conf *j, const char *judge_hash)
 {
 	struct strbuf sb = STRBUF_INIT;
 	jsonw_value(&sb, r ? r->record : NULL);
 	uint64_t h = hash_fnv1a_part(HASH_FNV_SEED, sb.len ? sb.buf : "null");
-	h = hash_fnv1a_part(h, j->hash);
+	h = hash_fnv1a_part(h, judge_hash);
 	h = hash_fnv1a_part(h, j->prompt_hash);
 	h = hash_fnv1a_part(h, j->model);
 	strbuf_release(&sb);
+	return h;
+}
+
+void judge_cache_key(const struct run *r, const struct judge_conf *j, char key[17])
+{
+	hash_hex(key_of(r, j, j->hash), key);
+}
+
+void judge_cache_key_base(const struct run *r, const struct judge_conf *j, char key[17])
+{
+	/* A judge read by hand (tests) may have no base hash: it has no examples. */
+	hash_hex(key_of(r, j, j->base_hash[0] ? j->base_hash : j->hash), key);
+}
+
+void judge_cache_key_examples(const struct run *r, const struct judge_conf *j, const json_t *ids,
+                              char key[17])
+{
+	uint64_t h = key_of(r, j, j->hash);
+	if (ids) {
+		/* An empty list differs from none: the judge asked for examples. */
+		h = hash_fnv1a_part(h, "examples");
+		size_t i;
+		json_t *id;
+		json_array_foreach(ids, i, id)
+			h = hash_fnv1a_part(h, json_string_value(id));
+	}
 	hash_hex(h, key);
 }
 
@@ -84,6 +112,12 @@ static bool entry_eq(const void *item, const void *key)
 	return strcmp(e->key, key) == 0;
 }
 
+static bool group_eq(const void *item, const void *key)
+{
+	const struct entry *e = item;
+	return strcmp(e->group, key) == 0;
+}
+
 static void cache_add(struct judge_cache *c, struct entry *e)
 {
 	if (c->nents == c->ents_cap) {
@@ -98,6 +132,7 @@ static void cache_add(struct judge_cache *c, struct entry *e)
 	}
 	c->ents[c->nents++] = e;
 	*htab_put(&c->newest, key_hash(e->key), entry_eq, e->key) = e;
+	*htab_put(&c->latest, key_hash(e->group), group_eq, e->group) = e;
 }
 
 /* ---- lines ------------------------------------------------------------------- */
@@ -154,8 +189,14 @@ static struct entry *entry_from_json(json_t *o, char *why, size_t whylen)
 		snprintf(why, whylen, "\"error\" is not a string");
 		return NULL;
 	}
+	json_t *g = json_object_get(o, "group");
+	if (g && (!json_is_string(g) || !key_ok(json_string_value(g)))) {
+		snprintf(why, whylen, "a \"group\" that is not 16 hex digits");
+		return NULL;
+	}
 	struct entry *e = xcalloc(1, sizeof *e);
 	memcpy(e->key, json_string_value(k), 17);
+	memcpy(e->group, g ? json_string_value(g) : e->key, 17);
 	e->v.status = status;
 	e->v.score = json_is_number(score) ? json_number_value(score) : 0;
 	e->v.passed = json_is_true(passed);
@@ -223,6 +264,7 @@ void judge_cache_close(struct judge_cache *c)
 		entry_free(c->ents[i]);
 	free(c->ents);
 	htab_free(&c->newest);
+	htab_free(&c->latest);
 	free(c);
 }
 
@@ -239,6 +281,14 @@ const struct verdict *judge_cache_get(const struct judge_cache *c, const char *k
 	return e ? &e->v : NULL;
 }
 
+const struct verdict *judge_cache_get_latest(const struct judge_cache *c, const char *group)
+{
+	if (!c || !group || !key_ok(group))
+		return NULL;
+	const struct entry *e = htab_get(&c->latest, key_hash(group), group_eq, group);
+	return e ? &e->v : NULL;
+}
+
 static void put_str(struct strbuf *sb, const char *name, const char *v)
 {
 	strbuf_addf(sb, ",\"%s\":", name);
@@ -251,7 +301,47 @@ static void put_str(struct strbuf *sb, const char *name, const char *v)
 int judge_cache_put(struct judge_cache *c, const char *key, const struct run *r,
                     const struct judge_conf *j, const struct verdict *v, char *err, size_t errlen)
 {
-	if (!key || !key_ok(key)) {
+	return judge_cache_put_in(c, key, NULL, r, j, v, err, errlen);
+}
+
+/* The line of a verdict, its key and group (NULL: the key's own). */
+static void line_build(struct strbuf *sb, const char *key, const char *group,
+                       const struct run *r, const struct judge_conf *j, const struct verdict *v)
+{
+	char at[24];
+	now_iso(at);
+	strbuf_addstr(sb, "{\"v\":1");
+	put_str(sb, "key", key);
+	if (group)
+		put_str(sb, "group", group);
+	put_str(sb, "run", r ? r->id : NULL);
+	put_str(sb, "judge", j->id);
+	put_str(sb, "model", j->model);
+	put_str(sb, "prompt_hash", j->prompt_hash);
+	put_str(sb, "at", at);
+	const char *status = verdict_status_name(v->status);
+	strbuf_addstr(sb, ",\"verdict\":{\"status\":");
+	jsonw_string(sb, status, strlen(status));
+	strbuf_addstr(sb, ",\"score\":");
+	if (v->status == VERDICT_OK)
+		jsonw_number(sb, v->score);
+	else
+		strbuf_addstr(sb, "null");
+	strbuf_addf(sb, ",\"passed\":%s,\"details\":",
+	            v->status == VERDICT_OK ? (v->passed ? "true" : "false") : "null");
+	jsonw_value(sb, v->details);
+	put_str(sb, "error", v->status != VERDICT_OK ? v->message : NULL);
+	strbuf_addstr(sb, "}}");
+	provider_redact(j, sb->buf);
+}
+
+int judge_cache_put_in(struct judge_cache *c, const char *key, const char *group,
+                       const struct run *r, const struct judge_conf *j, const struct verdict *v,
+                       char *err, size_t errlen)
+{
+	if (group && key && !strcmp(group, key))
+		group = NULL;
+	if (!key || !key_ok(key) || (group && !key_ok(group))) {
 		set_err(err, errlen, "%s: not a cache key", jsonl_log_path(c->log));
 		return -1;
 	}
@@ -259,30 +349,8 @@ int judge_cache_put(struct judge_cache *c, const char *key, const struct run *r,
 		set_err(err, errlen, "%s: the score is not a finite number", jsonl_log_path(c->log));
 		return -1;
 	}
-	char at[24];
-	now_iso(at);
 	struct strbuf sb = STRBUF_INIT;
-	strbuf_addstr(&sb, "{\"v\":1");
-	put_str(&sb, "key", key);
-	put_str(&sb, "run", r ? r->id : NULL);
-	put_str(&sb, "judge", j->id);
-	put_str(&sb, "model", j->model);
-	put_str(&sb, "prompt_hash", j->prompt_hash);
-	put_str(&sb, "at", at);
-	const char *status = verdict_status_name(v->status);
-	strbuf_addstr(&sb, ",\"verdict\":{\"status\":");
-	jsonw_string(&sb, status, strlen(status));
-	strbuf_addstr(&sb, ",\"score\":");
-	if (v->status == VERDICT_OK)
-		jsonw_number(&sb, v->score);
-	else
-		strbuf_addstr(&sb, "null");
-	strbuf_addf(&sb, ",\"passed\":%s,\"details\":",
-	            v->status == VERDICT_OK ? (v->passed ? "true" : "false") : "null");
-	jsonw_value(&sb, v->details);
-	put_str(&sb, "error", v->status != VERDICT_OK ? v->message : NULL);
-	strbuf_addstr(&sb, "}}");
-	provider_redact(j, sb.buf);
+	line_build(&sb, key, group, r, j, v);
 
 	/* Memory gets the verdict as a reader of the file will. */
 	json_error_t je;

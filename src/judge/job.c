@@ -26,6 +26,7 @@ struct judge_job {
 	struct judge_prompt base;   /* the rubric's prompt for this step */
 	char *user;                 /* the user text we send: base.user and our notes */
 	struct verdict v;
+	json_t *example_ids;        /* the examples shown, for the details; NULL: none configured */
 	long prompt_tokens, completion_tokens;   /* -1 while no reply has said */
 	int requests;
 	double seconds;
@@ -86,6 +87,8 @@ static void add_meta(struct judge_job *job)
 	json_object_set_new(v->details, "model", json_string(sb.buf));
 	strbuf_release(&sb);
 	json_object_set_new(v->details, "prompt_hash", json_string(job->j->prompt_hash));
+	if (job->example_ids)
+		json_object_set(v->details, "examples", job->example_ids);
 
 	json_t *u = json_object();
 	long pt = job->prompt_tokens, ct = job->completion_tokens;
@@ -126,10 +129,19 @@ static void load_step(struct judge_job *job)
 
 struct judge_job *judge_job_new(const struct judge_conf *j, const struct run *r, json_t *expected)
 {
+	return judge_job_new_with(j, r, expected, NULL, NULL);
+}
+
+struct judge_job *judge_job_new_with(const struct judge_conf *j, const struct run *r,
+                                     json_t *expected, const char *examples,
+                                     const json_t *example_ids)
+{
 	struct judge_job *job = xcalloc1(sizeof *job);
 	job->j = j;
 	job->ops = j->rubric;
 	job->prompt_tokens = job->completion_tokens = -1;
+	/* A copy: the ids must not change under the job once it is made. */
+	job->example_ids = example_ids ? json_deep_copy(example_ids) : NULL;
 
 	if (r->load_error) {
 		verdict_error(&job->v, "run: %s", r->load_error);
@@ -137,7 +149,7 @@ struct judge_job *judge_job_new(const struct judge_conf *j, const struct run *r,
 		return job;
 	}
 	char skip[512] = "";
-	job->st = job->ops->start(j, r, expected, skip, sizeof skip);
+	job->st = job->ops->start(j, r, expected, examples, skip, sizeof skip);
 	if (!job->st) {
 		verdict_skip(&job->v, "%s", skip[0] ? skip : "the rubric does not apply to this run");
 		finish(job);
@@ -154,6 +166,7 @@ void judge_job_free(struct judge_job *job)
 	if (job->st)
 		job->ops->free(job->st);
 	verdict_clear(&job->v);
+	json_decref(job->example_ids);
 	free(job->user);
 	free(job);
 }
@@ -259,4 +272,21 @@ void judge_job_fail(struct judge_job *job, const char *why)
 		.completion_tokens = -1,
 	};
 	judge_job_take_reply(job, &r);
+}
+
+json_t *judge_job_label_answer(const struct judge_job *job, double score, const char *reason,
+                               const struct verdict *machine, char *why, size_t whylen)
+{
+	if (job->done || !job->have_prompt || job->step != 0) {
+		snprintf(why, whylen, "%s asks nothing about this run%s%s", job->j->id,
+		         job->v.message ? ": " : "", job->v.message ? job->v.message : "");
+		return NULL;
+	}
+	if (!job->ops->answer) {
+		snprintf(why, whylen, "rubric %s cannot write a label as its answer", job->ops->name);
+		return NULL;
+	}
+	if (machine && machine->status != VERDICT_OK)
+		machine = NULL;
+	return job->ops->answer(job->st, score, reason ? reason : "", machine, why, whylen);
 }

@@ -23,7 +23,7 @@
 /* ---- judges ------------------------------------------------------------ */
 
 #define JUDGE_KEYS "id, rubric, model, base_url, endpoint, api_version, api_key_env, tools, " \
-                   "threshold, scale, prompt_file, timeout, max_retries"
+                   "threshold, scale, prompt_file, timeout, max_retries, examples"
 
 static void judge_free(struct judge_conf *j)
 {
@@ -36,6 +36,7 @@ static void judge_free(struct judge_conf *j)
 	json_decref(j->tools);
 	free(j->prompt_text);
 	free(j->prompt_source);
+	free(j->examples.splits);
 	memset(j, 0, sizeof *j);
 }
 
@@ -207,6 +208,21 @@ static int judge_prompt_load(struct conf *x, struct judge_conf *j,
 	return 0;
 }
 
+/* The examples go last, after base_hash is taken: the judge without
+ * them is the same judge, whose verdicts pick: disagreements reads. */
+static void examples_hash(uint64_t *h, const struct judge_examples_conf *e)
+{
+	char num[160];
+	snprintf(num, sizeof num, "examples=%d,%s,%s,seed=%llu,splits=", e->k,
+	         judge_pick_name(e->pick), e->split, (unsigned long long)e->seed);
+	hash_add_str(h, num);
+	for (size_t i = 0; i < e->spec.n; i++) {
+		snprintf(num, sizeof num, "%s<%.17g;", e->spec.names[i], e->spec.upto[i]);
+		hash_add_str(h, num);
+	}
+	hash_add_str(h, "\n");
+}
+
 /* FNV-1a over what decides a verdict. The id, the key's variable and the
  * timeouts are left out: renaming a judge or moving its key keeps its
  * cached verdicts. */
@@ -236,6 +252,9 @@ static void judge_hash(struct judge_conf *j)
 	hash_add_str(&h, num);
 	hash_add_str(&h, j->prompt_hash);
 	hash_add_str(&h, "\n");
+	hash_hex(h, j->base_hash);
+	if (j->examples.k)
+		examples_hash(&h, &j->examples);
 	hash_hex(h, j->hash);
 }
 
@@ -244,7 +263,7 @@ static void judge_hash(struct judge_conf *j)
 
 enum judge_key {
 	K_ID, K_RUBRIC, K_BASE_URL, K_MODEL, K_ENDPOINT, K_API_VERSION, K_API_KEY_ENV, K_TOOLS,
-	K_SCALE, K_THRESHOLD, K_TIMEOUT, K_MAX_RETRIES, K_PROMPT_FILE, K_COUNT
+	K_SCALE, K_THRESHOLD, K_TIMEOUT, K_MAX_RETRIES, K_EXAMPLES, K_PROMPT_FILE, K_COUNT
 };
 
 /* What the key readers share while one judge is read. */
@@ -484,19 +503,153 @@ static int retries_read(struct conf *x, const struct conf_node *v, void *store)
 	return 0;
 }
 
+#define LATER CONF_LATER
+#define ALWAYS (CONF_LATER | CONF_ALWAYS)
+
+/* ---- examples: {k, pick, split, splits, seed} ---------------------------- */
+
+enum examples_key { EX_K, EX_PICK, EX_SEED, EX_SPLITS, EX_SPLIT, EX_COUNT };
+
+struct examples_read {
+	struct judge_examples_conf *e;
+	const struct conf_node *slots[EX_COUNT];
+};
+
+static int ex_k_read(struct conf *x, const struct conf_node *v, void *store)
+{
+	struct examples_read *r = store;
+	long k;
+	if (conf_int(x, v, "k", 1, JUDGE_EXAMPLES_MAX, &k))
+		return -1;
+	r->e->k = (int)k;
+	return 0;
+}
+
+static int ex_pick_read(struct conf *x, const struct conf_node *v, void *store)
+{
+	struct examples_read *r = store;
+	char *name;
+	if (conf_str(x, v, "pick", &name))
+		return -1;
+	int p = judge_pick_find(name);
+	if (p < 0)
+		conf_fail(x, v, "unknown pick '%s' (known: %s, %s, %s)", name,
+		          judge_pick_name(PICK_DISAGREEMENTS), judge_pick_name(PICK_STRATIFIED),
+		          judge_pick_name(PICK_RECENT));
+	free(name);
+	r->e->pick = p < 0 ? PICK_DISAGREEMENTS : (enum judge_pick)p;
+	return p < 0 ? -1 : 0;
+}
+
+static int ex_seed_read(struct conf *x, const struct conf_node *v, void *store)
+{
+	struct examples_read *r = store;
+	long seed;
+	/* Whole numbers a double holds exactly, as YAML numbers are read. */
+	if (conf_int(x, v, "seed", 0, 9007199254740991L, &seed))
+		return -1;
+	r->e->seed = (uint64_t)seed;
+	return 0;
+}
+
+/* The splits as `tcreview export --split` takes them; SPLIT_DEFAULT when
+ * not given, so a judge's examples come from the split export calls so. */
+static int ex_splits_read(struct conf *x, const struct conf_node *v, void *store)
+{
+	struct examples_read *r = store;
+	struct judge_examples_conf *e = r->e;
+	char why[256];
+	if (v && conf_str(x, v, "splits", &e->splits))
+		return -1;
+	if (!v)
+		e->splits = xstrdup(SPLIT_DEFAULT);
+	if (split_parse(&e->spec, e->splits, e->seed, why, sizeof why) < 0)
+		return conf_fail(x, v, "'splits': %s", why);
+	return 0;
+}
+
+static int ex_split_read(struct conf *x, const struct conf_node *v, void *store)
+{
+	struct examples_read *r = store;
+	struct judge_examples_conf *e = r->e;
+	char *name;
+	if (conf_str(x, v, "split", &name))
+		return -1;
+	int rc = 0;
+	if (split_find(&e->spec, name) < 0 || strlen(name) >= sizeof e->split) {
+		struct strbuf sb = STRBUF_INIT;
+		for (size_t i = 0; i < e->spec.n; i++)
+			strbuf_addf(&sb, "%s%s", i ? ", " : "", e->spec.names[i]);
+		rc = conf_fail(x, v, "unknown split '%s' (the splits are %s)", name, sb.buf);
+		strbuf_release(&sb);
+	} else {
+		snprintf(e->split, sizeof e->split, "%s", name);
+	}
+	free(name);
+	return rc;
+}
+
+static const struct conf_key examples_keys[] = {
+	[EX_K] = { .name = "k", .kind = CONF_K_FN, .flags = CONF_REQUIRED, .read = ex_k_read,
+	           .missing = "'examples' needs 'k' (how many examples to show, 1..20)" },
+	[EX_PICK] = { .name = "pick", .kind = CONF_K_FN, .flags = CONF_REQUIRED,
+	              .read = ex_pick_read,
+	              .missing = "'examples' needs 'pick' (disagreements, stratified or recent)" },
+	[EX_SEED] = { .name = "seed", .kind = CONF_K_FN, .flags = LATER, .read = ex_seed_read },
+	[EX_SPLITS] = { .name = "splits", .kind = CONF_K_FN, .flags = ALWAYS,
+	                .read = ex_splits_read },
+	[EX_SPLIT] = { .name = "split", .kind = CONF_K_FN, .flags = LATER | CONF_REQUIRED,
+	               .read = ex_split_read,
+	               .missing = "'examples' needs 'split' (the split they come from, e.g. train)" },
+	[EX_COUNT] = { .name = NULL },
+};
+
+static const struct conf_table examples_table = {
+	.keys = examples_keys,
+	.known = "k, pick, split, splits, seed",
+	.unknown_for = "in 'examples'",
+};
+
+static int examples_read(struct conf *x, const struct conf_node *v, void *store)
+{
+	struct judge_read *r = store;
+	struct examples_read er = { .e = &r->j->examples };
+	if (conf_map(x, v, "examples"))
+		return -1;
+	er.e->line = v->line;
+	er.e->col = v->col;
+	if (conf_keys(x, v, &examples_table, &er, er.slots))
+		return -1;
+	return 0;
+}
+
+/* A judge shown examples its prompt has no place for would be asked as
+ * if it had none, under another cache key: refused. */
+static int examples_placed(struct conf *x, const struct judge_read *r)
+{
+	const struct judge_conf *j = r->j;
+	struct prompt_doc doc;
+	int line, col;
+	char msg[256];
+	if (!j->examples.k || prompt_parse(j->prompt_text, &doc, &line, &col, msg, sizeof msg) < 0)
+		return 0;
+	for (size_t i = 0; i < doc.n; i++)
+		if (prompt_uses(&doc.sec[i], "examples"))
+			return 0;
+	return conf_fail(x, r->slots[K_EXAMPLES], "judge '%s' has examples but its prompt (%s) has no "
+	                 "{{examples}} placeholder to show them in", j->id, j->prompt_source);
+}
+
 /* Last, as it needs the rubric; then everything that decides a verdict is
  * known and hashed. */
 static int prompt_file_read(struct conf *x, const struct conf_node *v, void *store)
 {
 	struct judge_read *r = store;
-	if (judge_prompt_load(x, r->j, v, r->slots[K_RUBRIC]))
+	if (judge_prompt_load(x, r->j, v, r->slots[K_RUBRIC]) || examples_placed(x, r))
 		return -1;
 	judge_hash(r->j);
 	return 0;
 }
-
-#define LATER CONF_LATER
-#define ALWAYS (CONF_LATER | CONF_ALWAYS)
 
 /* In the order they are read; indexed by enum judge_key. */
 static const struct conf_key judge_keys[] = {
@@ -514,6 +667,7 @@ static const struct conf_key judge_keys[] = {
 	[K_TIMEOUT] = { .name = "timeout", .kind = CONF_K_FN, .flags = LATER, .read = timeout_read },
 	[K_MAX_RETRIES] = { .name = "max_retries", .kind = CONF_K_FN, .flags = LATER,
 	                    .read = retries_read },
+	[K_EXAMPLES] = { .name = "examples", .kind = CONF_K_FN, .flags = LATER, .read = examples_read },
 	[K_PROMPT_FILE] = { .name = "prompt_file", .kind = CONF_K_FN, .flags = ALWAYS,
 	                    .read = prompt_file_read },
 	[K_COUNT] = { .name = NULL },

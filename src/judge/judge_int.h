@@ -22,6 +22,7 @@ struct judge_view {
 	char *tool_definitions;     /* a JSON array, one definition a line */
 	char *expected;             /* compact JSON; "" when there is no expectation */
 	char *run_id;
+	char *examples;             /* {{examples}}: "" when the judge is shown none */
 	bool has_expected;
 	json_t *tool_list;          /* [{name, description, parameters?}] */
 	json_t *actual_tools;       /* the names as Mastra's preprocess step has them */
@@ -29,10 +30,11 @@ struct judge_view {
 	size_t ncalls;              /* calls judged (scorer_counted_calls) */
 };
 
-#define JUDGE_VIEW_NVARS 9
+#define JUDGE_VIEW_NVARS 10
 
+/* examples: the text of {{examples}}, or NULL for none. */
 void judge_view_init(struct judge_view *v, const struct judge_conf *j, const struct run *r,
-                     json_t *expected);
+                     json_t *expected, const char *examples);
 void judge_view_free(struct judge_view *v);
 /* The common placeholders (judge_common_vars) with their values; vars
  * must have room for JUDGE_VIEW_NVARS. Returns the count. */

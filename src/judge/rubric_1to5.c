@@ -116,12 +116,12 @@ static bool intermediate_response(const struct run *r)
 }
 
 static void *r15_start(const struct judge_conf *j, const struct run *r, json_t *expected,
-                       char *skip, size_t skiplen)
+                       const char *examples, char *skip, size_t skiplen)
 {
 	struct r15 *a = calloc(1, sizeof *a);
 	if (!a)
 		abort();
-	judge_view_init(&a->view, j, r, expected);
+	judge_view_init(&a->view, j, r, expected, examples);
 	const char *why = NULL;
 	const json_t *undefined = NULL;
 	if (a->view.ncalls == 0) {
@@ -266,6 +266,31 @@ static void r15_free(void *st)
 	free(a);
 }
 
+/* A label as the answer: the level and the reason, and the judge's own
+ * counters (and its reason, when the label has none) when the label is
+ * the judge's score (the reviewer stood by them); otherwise no counters,
+ * which the answer may leave null. */
+static json_t *r15_answer(void *st, double score, const char *reason, const struct verdict *machine,
+                          char *why, size_t whylen)
+{
+	(void)st;
+	if (!scale_accepts(SCALE_1TO5, score)) {
+		judge_err(why, whylen, "a label of %g is not a level from 1 to 5", score);
+		return NULL;
+	}
+	bool own = machine && machine->score == score;
+	json_t *props = own ? json_object_get(machine->details, P "_properties") : NULL;
+	const char *mine = own ? json_string_value(json_object_get(machine->details, P "_reason")) : NULL;
+	if (!reason[0] && mine)
+		reason = mine;
+	json_t *o = json_pack("{s:s, s:I, s:s, s:O}", "reason", reason, "score", (json_int_t)score,
+	                      "status", "completed",
+	                      "properties", json_is_object(props) ? props : json_null());
+	if (!o)
+		judge_err(why, whylen, "the reason is not valid UTF-8");
+	return o;
+}
+
 static const char *const r15_sections[] = { "user", NULL };
 
 const struct rubric_ops rubric_1to5 = {
@@ -279,6 +304,7 @@ const struct rubric_ops rubric_1to5 = {
 	.absorb = r15_absorb,
 	.finish = r15_finish,
 	.free = r15_free,
+	.answer = r15_answer,
 	.sections = r15_sections,
 	.vars = NULL,
 };

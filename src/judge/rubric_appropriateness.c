@@ -49,13 +49,13 @@ struct appr {
 };
 
 static void *appr_start(const struct judge_conf *j, const struct run *r, json_t *expected,
-                        char *skip, size_t skiplen)
+                        const char *examples, char *skip, size_t skiplen)
 {
 	struct appr *a = calloc(1, sizeof *a);
 	if (!a)
 		abort();
 	a->j = j;
-	judge_view_init(&a->view, j, r, expected);
+	judge_view_init(&a->view, j, r, expected, examples);
 	if (r->mastra != MASTRA_NONE && r->mastra_io_empty) {
 		a->io_empty = true;
 		return a;
@@ -230,6 +230,55 @@ static void appr_free(void *st)
 	free(a);
 }
 
+/* Every call judged alike: all appropriate (1) or none (0), each with the
+ * label's reason. */
+static json_t *appr_uniform(const struct appr *a, bool ok, const char *reason)
+{
+	json_t *ev = json_array();
+	size_t i;
+	json_t *name;
+	json_array_foreach(a->view.actual_tools, i, name) {
+		json_t *e = json_pack("{s:O, s:b, s:s}", "toolCalled", name, "wasAppropriate", ok,
+		                      "reasoning", reason);
+		if (!e) {
+			json_decref(ev);
+			return NULL;
+		}
+		json_array_append_new(ev, e);
+	}
+	return json_pack("{s:o, s:[]}", "evaluations", ev, "missingTools");
+}
+
+/* A label as the analysis: the judge's own when the label is its score
+ * (the reviewer stood by its ratings); else 1 rates every call
+ * appropriate and 0 none. A score in between does not say which calls
+ * were the right ones, and 0 on a run without calls would have to name
+ * the missing tools, so those have no answer. */
+static json_t *appr_answer(void *st, double score, const char *reason, const struct verdict *machine,
+                           char *why, size_t whylen)
+{
+	struct appr *a = st;
+	json_t *mine = machine ? json_object_get(machine->details, "analyzeStepResult") : NULL;
+	char err[256];
+	if (mine && machine->score == score && analysis_check(mine, err, sizeof err) == 0)
+		return json_deep_copy(mine);
+	size_t n = json_array_size(a->view.actual_tools);
+	if (score != 0 && score != 1) {
+		judge_err(why, whylen, "a label of %g does not say which of the %zu calls were "
+		          "appropriate", score, n);
+		return NULL;
+	}
+	if (n == 0 && score == 0) {
+		judge_err(why, whylen, "a label of 0 on a run without calls would have to name the "
+		          "missing tools");
+		return NULL;
+	}
+	json_t *o = appr_uniform(a, score == 1, reason);
+	if (!o)
+		judge_err(why, whylen, "the reason is not valid UTF-8");
+	return o;
+}
+
 static const char *const appr_sections[] = { "analyse", "reason", NULL };
 static const char *const appr_vars[] = { "score", "evaluations", "missing_tools", NULL };
 
@@ -244,6 +293,7 @@ const struct rubric_ops rubric_appropriateness = {
 	.absorb = appr_absorb,
 	.finish = appr_finish,
 	.free = appr_free,
+	.answer = appr_answer,
 	.sections = appr_sections,
 	.vars = appr_vars,
 };

@@ -58,7 +58,7 @@ static bool template_uses(const struct judge_conf *j, const char *name)
 }
 
 static void *custom_start(const struct judge_conf *j, const struct run *r, json_t *expected,
-                          char *skip, size_t skiplen)
+                          const char *examples, char *skip, size_t skiplen)
 {
 	if (!expected && template_uses(j, "expected")) {
 		snprintf(skip, skiplen, "the prompt uses {{expected}} but this run has no expectation");
@@ -69,7 +69,7 @@ static void *custom_start(const struct judge_conf *j, const struct run *r, json_
 		abort();
 	a->min = j->scale_min;
 	a->max = j->scale_max;
-	judge_view_init(&a->view, j, r, expected);
+	judge_view_init(&a->view, j, r, expected, examples);
 	char *min = number_text(j->scale_min), *max = number_text(j->scale_max);
 	char *pass = number_text(j->threshold);
 	struct prompt_var vars[JUDGE_VIEW_NVARS + 3];
@@ -156,6 +156,26 @@ static void custom_free(void *st)
 	free(a);
 }
 
+/* A label as the answer: {score, reason}, the score on the judge's scale;
+ * a label without a reason that is the judge's score takes the judge's. */
+static json_t *custom_answer(void *st, double score, const char *reason,
+                             const struct verdict *machine, char *why, size_t whylen)
+{
+	struct custom *a = st;
+	const char *mine = machine && machine->score == score
+	                 ? json_string_value(json_object_get(machine->details, "reason")) : NULL;
+	if (!reason[0] && mine)
+		reason = mine;
+	if (score < a->min || score > a->max) {
+		judge_err(why, whylen, "a label of %g is outside the scale %g..%g", score, a->min, a->max);
+		return NULL;
+	}
+	json_t *o = json_pack("{s:f, s:s}", "score", score, "reason", reason);
+	if (!o)
+		judge_err(why, whylen, "the reason is not valid UTF-8");
+	return o;
+}
+
 static const char *const custom_sections[] = { "user", NULL };
 static const char *const custom_vars[] = { "min", "max", "pass", NULL };
 
@@ -170,6 +190,7 @@ const struct rubric_ops rubric_custom = {
 	.absorb = custom_absorb,
 	.finish = custom_finish,
 	.free = custom_free,
+	.answer = custom_answer,
 	.sections = custom_sections,
 	.vars = custom_vars,
 };

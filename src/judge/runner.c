@@ -17,6 +17,7 @@ struct sent {
 	struct judge_runner *r;
 	const struct judge_conf *j;
 	char key[17];
+	char group[17];             /* judge_cache_key: the key without the examples */
 	char *run_id;
 	judge_done_fn done;
 	void *ctx;
@@ -29,6 +30,8 @@ struct judge_runner {
 	char *cache_error;
 	bool refresh;
 	const struct expectations *expect;
+	judge_examples_fn examples;
+	void *examples_ctx;
 	struct sent *sent;
 };
 
@@ -65,6 +68,8 @@ struct judge_runner *judge_runner_new(const struct judge_runner_opts *o, char *e
 	r->client = client;
 	r->refresh = o->refresh;
 	r->expect = o->expect;
+	r->examples = o->examples;
+	r->examples_ctx = o->examples_ctx;
 	open_cache(r, o->first_input, o->cache_only);
 	return r;
 }
@@ -116,6 +121,61 @@ struct judge_client *judge_runner_client(const struct judge_runner *r)
 	return r->client;
 }
 
+void judge_runner_set_examples(struct judge_runner *r, judge_examples_fn fn, void *ctx)
+{
+	r->examples = fn;
+	r->examples_ctx = ctx;
+}
+
+size_t judge_runner_candidates(const struct judge_runner *r, const struct judge_conf *j)
+{
+	const struct judge_example *list = NULL;
+	return r->examples && j->examples.k ? r->examples(r->examples_ctx, j->id, &list) : 0;
+}
+
+struct verdict_ctx {
+	const struct judge_runner *r;
+	const struct judge_conf *j;
+};
+
+/* What the judge said of a candidate without examples: its verdicts with
+ * examples change with the examples, and choosing by them would change
+ * the examples of every run on the next pass, and so its cache key. */
+static int zero_shot_verdict(void *ctx, const struct judge_example *c)
+{
+	const struct verdict_ctx *vc = ctx;
+	char key[17];
+	judge_cache_key_base(c->run, vc->j, key);
+	const struct verdict *v = judge_cache_get(vc->r->cache, key);
+	return v && v->status == VERDICT_OK ? v->passed : -1;
+}
+
+size_t judge_runner_examples(const struct judge_runner *r, const struct judge_conf *j,
+                             const struct run *run, const struct judge_example **out)
+{
+	if (!j->examples.k || !r->examples)
+		return 0;
+	const struct judge_example *list = NULL;
+	size_t n = r->examples(r->examples_ctx, j->id, &list);
+	struct verdict_ctx vc = { r, j };
+	return judge_examples_pick(j, run->id, list, n, r->cache ? zero_shot_verdict : NULL, &vc,
+	                           out);
+}
+
+/* The ids of the examples shown (NULL for a judge without examples) and,
+ * when text is not NULL, their text for {{examples}}. */
+static json_t *examples_for(const struct judge_runner *r, const struct judge_conf *j,
+                            const struct run *run, char **text)
+{
+	if (!j->examples.k)
+		return NULL;
+	const struct judge_example *ex[JUDGE_EXAMPLES_MAX];
+	size_t n = judge_runner_examples(r, j, run, ex);
+	if (text)
+		*text = judge_examples_render(j, ex, n);
+	return judge_examples_ids(ex, n);
+}
+
 enum judge_start judge_runner_prepare(struct judge_runner *r, const struct judge_conf *j,
                                       const struct run *run, struct judge_job **job, char key[17])
 {
@@ -123,8 +183,12 @@ enum judge_start judge_runner_prepare(struct judge_runner *r, const struct judge
 	char why[256];
 	if (r->expect && !run->load_error)
 		expected = expect_lookup(r->expect, run->record, why, sizeof why);
-	*job = judge_job_new(j, run, expected);
-	judge_cache_key(run, j, key);
+	char *text = NULL;
+	json_t *ids = run->load_error ? NULL : examples_for(r, j, run, &text);
+	*job = judge_job_new_with(j, run, expected, text, ids);
+	judge_cache_key_examples(run, j, ids, key);
+	free(text);
+	json_decref(ids);
 	const struct verdict *hit = !r->refresh && r->cache ? judge_cache_get(r->cache, key) : NULL;
 	if (hit) {
 		judge_job_set_verdict(*job, hit);
@@ -138,7 +202,7 @@ enum judge_start judge_runner_prepare(struct judge_runner *r, const struct judge
 
 /* The cache line names the run only by its id. */
 static void put_verdict(struct judge_runner *r, const struct judge_conf *j, const char *key,
-                        const char *run_id, const struct judge_job *job)
+                        const char *group, const char *run_id, const struct judge_job *job)
 {
 	if (!r->cache)
 		return;
@@ -147,7 +211,7 @@ static void put_verdict(struct judge_runner *r, const struct judge_conf *j, cons
 	if (v.status != VERDICT_ERROR) {
 		struct run id_only = { .id = run_id };
 		char err[256];
-		judge_cache_put(r->cache, key, &id_only, j, &v, err, sizeof err);
+		judge_cache_put_in(r->cache, key, group, &id_only, j, &v, err, sizeof err);
 	}
 	verdict_clear(&v);
 }
@@ -156,7 +220,7 @@ static void on_answered(void *ctx, struct judge_job *job, uint64_t tag)
 {
 	struct sent *s = ctx;
 	sent_unlink(s->r, s);
-	put_verdict(s->r, s->j, s->key, s->run_id, job);
+	put_verdict(s->r, s->j, s->key, s->group, s->run_id, job);
 	judge_done_fn done = s->done;
 	void *dctx = s->ctx;
 	sent_free(s);
@@ -179,6 +243,7 @@ void judge_runner_submit(struct judge_runner *r, const struct judge_conf *j, con
 	s->r = r;
 	s->j = j;
 	memcpy(s->key, key, 17);
+	judge_cache_key(run, j, s->group);
 	s->run_id = run->id ? xstrdup(run->id) : NULL;
 	s->done = done;
 	s->ctx = ctx;
@@ -210,7 +275,9 @@ int judge_runner_keep(struct judge_runner *r, const struct judge_conf *j, const 
 {
 	if (!r->cache)
 		return -1;
-	put_verdict(r, j, key, run->id, job);
+	char group[17];
+	judge_cache_key(run, j, group);
+	put_verdict(r, j, key, group, run->id, job);
 	return 0;
 }
 
@@ -219,7 +286,13 @@ const struct verdict *judge_runner_cached(const struct judge_runner *r, const st
 {
 	if (!r->cache)
 		return NULL;
-	char key[17];
-	judge_cache_key(run, j, key);
-	return judge_cache_get(r->cache, key);
+	char key[17], group[17];
+	json_t *ids = examples_for(r, j, run, NULL);
+	judge_cache_key_examples(run, j, ids, key);
+	json_decref(ids);
+	const struct verdict *v = judge_cache_get(r->cache, key);
+	if (v || !j->examples.k)
+		return v;
+	judge_cache_key(run, j, group);
+	return judge_cache_get_latest(r->cache, group);
 }

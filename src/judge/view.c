@@ -19,7 +19,7 @@
 
 const char *const judge_common_vars[] = {
 	"input", "output", "conversation", "tool_calls", "tools_called", "tools",
-	"tool_definitions", "expected", "run_id", NULL,
+	"tool_definitions", "expected", "run_id", "examples", NULL,
 };
 
 int judge_err(char *err, size_t errlen, const char *fmt, ...)
@@ -238,11 +238,12 @@ static const char *request_text(const struct run *r)
 }
 
 void judge_view_init(struct judge_view *v, const struct judge_conf *j, const struct run *r,
-                     json_t *expected)
+                     json_t *expected, const char *examples)
 {
 	struct strbuf sb = STRBUF_INIT;
 	memset(v, 0, sizeof *v);
 
+	v->examples = dup_str(examples);
 	v->input = dup_str(request_text(r));
 	v->output = dup_str(run_final_agent_text(r));
 	v->run_id = dup_str(r->id);
@@ -304,6 +305,7 @@ void judge_view_free(struct judge_view *v)
 	free(v->tool_definitions);
 	free(v->expected);
 	free(v->run_id);
+	free(v->examples);
 	json_decref(v->tool_list);
 	json_decref(v->actual_tools);
 	json_decref(v->call_infos);
@@ -322,6 +324,7 @@ size_t judge_view_vars(const struct judge_view *v, struct prompt_var *vars)
 	vars[n++] = (struct prompt_var){ "tool_definitions", v->tool_definitions };
 	vars[n++] = (struct prompt_var){ "expected", v->expected };
 	vars[n++] = (struct prompt_var){ "run_id", v->run_id };
+	vars[n++] = (struct prompt_var){ "examples", v->examples };
 	return n;
 }
 

@@ -4,7 +4,9 @@
  * Everything goes through judge/runner (one judging path with `tcreview
  * judge`). The screen asks again when told to, so the runner is opened
  * with refresh; cached verdicts are shown by judging_fill instead. Jobs
- * are tagged entry + 1, so cancelling a run's requests is one call. */
+ * are tagged entry + 1, so cancelling a run's requests is one call. The
+ * examples of judges with examples are the session's labelled runs,
+ * gathered when asked for and again once labels or runs changed. */
 #include "review/judging.h"
 
 #include <stdarg.h>
@@ -13,6 +15,7 @@
 #include <string.h>
 
 #include "judge/runner.h"
+#include "review/fewshot.h"
 #include "util/clock.h"
 #include "util/xalloc.h"
 
@@ -91,9 +94,19 @@ static int open_runner(struct judging *jg, struct review *rv, const char *ca_fil
 		.first_input = rv->ds.nfiles ? rv->ds.files[0].path : NULL,
 		.expect = rv->ev.expect, .cache_only = cache_only,
 	};
+	if (fewshot_needed(rv->cfg)) {
+		jg->shots = xcalloc(1, sizeof *jg->shots);
+		fewshot_init(jg->shots, rv->cfg, NULL);
+		o.examples = fewshot_candidates;
+		o.examples_ctx = jg->shots;
+	}
 	jg->runner = judge_runner_new(&o, err, errlen);
-	if (!jg->runner)
+	if (!jg->runner) {
+		fewshot_free(jg->shots);
+		free(jg->shots);
+		jg->shots = NULL;
 		return -1;
+	}
 	if (judge_runner_cache_error(jg->runner))
 		note_set(note, true, "%s: %s", cache_only ? "no cached judge verdicts"
 		         : "judge verdicts will not be kept", judge_runner_cache_error(jg->runner));
@@ -137,6 +150,59 @@ void judging_close(struct judging *jg)
 		free(a);
 	}
 	jg->pending = 0;
+	if (jg->shots) {
+		fewshot_free(jg->shots);
+		free(jg->shots);
+		jg->shots = NULL;
+	}
+}
+
+/* Every summarized entry whose run has a label on a judge with examples
+ * is loaded on its own (the session's run cache may evict its copy). */
+static void shots_gather(struct judging *jg)
+{
+	struct review *rv = jg->rv;
+	char err[512], hash[65];
+	fewshot_free(jg->shots);
+	fewshot_init(jg->shots, rv->cfg, rv->annot);
+	for (size_t i = 0; i < rv->nentries; i++) {
+		const struct review_entry *e = &rv->entries[i];
+		if (!e->id || e->load_failed || !fewshot_wants(jg->shots, e->id))
+			continue;
+		if (!review_entry_hash(e, hash))
+			continue;
+		struct run *r = dataset_load_run(&rv->ds, &rv->ds.recs[e->rec], rv->forced,
+		                                 rv->cfg->run_id_path, err, sizeof err);
+		if (r && !fewshot_offer(jg->shots, r, hash))
+			run_free(r);
+	}
+}
+
+/* eager: also while the runs are still being summarized, when more of
+ * them may have been found (asking); else that waits until all are
+ * (moving from run to run, where gathering at each step would cost). */
+static bool shots_update(struct judging *jg, bool eager)
+{
+	if (!jg->shots)
+		return false;
+	struct review *rv = jg->rv;
+	size_t decisions = annot_count(rv->annot);
+	/* More runs known only matter while some labelled run is not found. */
+	bool more_runs = rv->nsummarized != jg->shots_summarized &&
+	                 jg->shots->nruns < jg->shots->nids &&
+	                 (eager || rv->nsummarized == rv->nentries);
+	if (jg->shots_built && decisions == jg->shots_decisions && !more_runs)
+		return false;
+	shots_gather(jg);
+	jg->shots_built = true;
+	jg->shots_decisions = decisions;
+	jg->shots_summarized = rv->nsummarized;
+	return true;
+}
+
+bool judging_shots_update(struct judging *jg)
+{
+	return shots_update(jg, true);
 }
 
 bool judging_fill(struct judging *jg, size_t entry)
@@ -145,6 +211,7 @@ bool judging_fill(struct judging *jg, size_t entry)
 	    entry == jg->filled)
 		return false;
 	jg->filled = entry;
+	shots_update(jg, false);
 	struct review *rv = jg->rv;
 	struct review_run *rr = review_run_at(rv, entry);
 	if (!rr || !rr->run)
@@ -241,16 +308,26 @@ bool judging_ask(struct judging *jg, long which, struct judging_note *note)
 		note_set(note, true, "this record could not be read; there is nothing to judge");
 		return false;
 	}
+	judging_shots_update(jg);
 	size_t asked = 0;
+	const struct judge_conf *bare = NULL;   /* a judge with examples but none to show */
 	for (size_t j = 0; j < cfg_of(jg)->njudges; j++) {
 		if (which >= 0 && (size_t)which != j)
 			continue;
 		struct judge_cell *c = review_judge_cell(rv, rr->entry, j);
 		if (c->state == JUDGE_PENDING)
 			continue;
+		const struct judge_conf *jc = &cfg_of(jg)->judges[j];
+		const struct judge_example *ex[JUDGE_EXAMPLES_MAX];
+		if (jc->examples.k > 0 && judge_runner_examples(jg->runner, jc, rr->run, ex) == 0)
+			bare = jc;
 		asked += ask_one(jg, rr, j);
 	}
-	if (asked)
+	if (asked && bare)
+		note_set(note, false, "asking %zu judge%s (Esc cancels); %s has no labelled run in split "
+		         "%s to show as an example", asked, asked == 1 ? "" : "s", bare->id,
+		         bare->examples.split);
+	else if (asked)
 		note_set(note, false, "asking %zu judge%s (Esc cancels)", asked, asked == 1 ? "" : "s");
 	else
 		note_set(note, false, "nothing to ask");
