@@ -44,7 +44,7 @@ static void fig_text(char *buf, size_t n, const struct calib_fig *f, const struc
 		snprintf(buf, n, "%s", f->why ? "undef" : "-");
 		return;
 	}
-	if (ci && ci->ok)
+	if (ci && ci->ok && isfinite(ci->lo) && isfinite(ci->hi))
 		snprintf(buf, n, "%.3f [%.3f, %.3f]", f->v, ci->lo, ci->hi);
 	else
 		snprintf(buf, n, "%.3f", f->v);
