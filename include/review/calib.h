@@ -27,6 +27,7 @@
 #include "verdict/scale.h"
 
 struct review;
+struct split_spec;
 
 enum calib_kind {
 	CALIB_MACHINE_HUMAN,        /* "machine-human" */
@@ -122,6 +123,12 @@ struct calib_opts {
 	const char *const *compare_judges;  /* --judge A --judge B (two or more) */
 	size_t ncompare_judges;
 	bool sweep;
+	/* Only the runs of these splits (annot/split.h), so a judge given
+	 * few-shot examples from train is measured on test; none = every run.
+	 * The pass rate is then over the split's runs too. */
+	const struct split_spec *split;
+	const char *const *only_splits;
+	size_t nonly_splits;
 };
 
 struct calib {

@@ -19,6 +19,7 @@
 #include "cli/cli.h"
 #include "cli/stats_report.h"
 #include "judge/judge.h"
+#include "annot/split.h"
 #include "review/calib.h"
 #include "review/judging.h"
 #include "review/session.h"
@@ -35,7 +36,8 @@ static void stats_usage(FILE *out)
 	"usage: tcreview stats [-c FILE] [-a FILE]... [--criterion ID]... [--judge ID]...\n"
 	"                      [--reviewer NAME]... [-o table|jsonl|csv] [--bootstrap N] [--seed N]\n"
 	"                      [--min-kappa X] [--min-tpr X] [--min-tnr X] [--sweep]\n"
-	"                      [--include-stale] [--expect FILE] [--format NAME] FILE...\n"
+	"                      [--include-stale] [--only-split NAME]... [--split SPEC]\n"
+	"                      [--split-seed N] [--expect FILE] [--format NAME] FILE...\n"
 	"\n"
 	"How far each scorer and judge agrees with the reviewers' labels, the reviewers\n"
 	"with each other, and code scorers with judges. Judge verdicts are read from the\n"
@@ -60,6 +62,9 @@ static void stats_usage(FILE *out)
 	"      --min-tnr X       the same for its true negative rate\n"
 	"      --sweep           a 1..5 or 0..1 judge's kappa, TPR and TNR at every threshold\n"
 	"      --include-stale   count labels made on a run that has changed since\n"
+	"      --only-split NAME only the runs of this split (repeatable), as export\n"
+	"                        places them: --split SPEC (default train=0.6,dev=0.2,\n"
+	"                        test=0.2) and --split-seed N (default 0)\n"
 	"      --expect FILE     expectations file, instead of expectations.file\n"
 	"      --format NAME     read every record with this loader\n"
 	"  -h, --help            this help\n"
@@ -74,8 +79,11 @@ static void stats_usage(FILE *out)
 
 struct stats_opts {
 	const char *config, *expect, *format, *output;
-	const char **annots, **criteria, **judges, **reviewers;
-	size_t nannots, ncriteria, njudges, nreviewers;
+	const char **annots, **criteria, **judges, **reviewers, **only_splits;
+	size_t nannots, ncriteria, njudges, nreviewers, nonly_splits;
+	const char *split_text;     /* --split, as export takes it */
+	unsigned long long split_seed;
+	struct split_spec split;
 	unsigned long bootstrap;
 	unsigned long long seed;
 	bool include_stale, sweep;
@@ -125,6 +133,10 @@ static int option_value(int ch, struct stats_opts *o)
 	case 'E': o->expect = optarg; return 0;
 	case 'F': o->format = optarg; return 0;
 	case 'S': o->sweep = true; return 0;
+	case 'O': o->only_splits[o->nonly_splits++] = optarg; return 0;
+	case 'L': o->split_text = optarg; return 0;
+	case 'Q':
+		return count_arg("--split-seed", optarg, ~0ULL, &o->split_seed);
 	case 'I': o->include_stale = true; return 0;
 	case 'B':
 		if (count_arg("--bootstrap", optarg, 1000000, &v) < 0)
@@ -140,6 +152,24 @@ static int option_value(int ch, struct stats_opts *o)
 	}
 	}
 	return -1;
+}
+
+/* --split and --only-split: the spec parses and names the splits asked for. */
+static int splits_check(struct stats_opts *o)
+{
+	char err[256];
+	if (split_parse(&o->split, o->split_text ? o->split_text : SPLIT_DEFAULT,
+	                (uint64_t)o->split_seed, err, sizeof err) < 0) {
+		fprintf(stderr, PROG ": --split: %s\n", err);
+		return -1;
+	}
+	for (size_t i = 0; i < o->nonly_splits; i++)
+		if (split_find(&o->split, o->only_splits[i]) < 0) {
+			fprintf(stderr, PROG ": --only-split: no split '%s' in '%s'\n", o->only_splits[i],
+			        o->split_text ? o->split_text : SPLIT_DEFAULT);
+			return -1;
+		}
+	return 0;
 }
 
 /* Reads the options into o; returns -1 to go on, else the exit status. */
@@ -158,6 +188,9 @@ static int stats_parse_args(int argc, char **argv, struct stats_opts *o)
 		{ "min-tpr", required_argument, NULL, 'P' },
 		{ "min-tnr", required_argument, NULL, 'N' },
 		{ "sweep", no_argument, NULL, 'S' },
+		{ "only-split", required_argument, NULL, 'O' },
+		{ "split", required_argument, NULL, 'L' },
+		{ "split-seed", required_argument, NULL, 'Q' },
 		{ "include-stale", no_argument, NULL, 'I' },
 		{ "expect", required_argument, NULL, 'E' },
 		{ "format", required_argument, NULL, 'F' },
@@ -169,6 +202,7 @@ static int stats_parse_args(int argc, char **argv, struct stats_opts *o)
 	o->criteria = xcalloc(n, sizeof *o->criteria);
 	o->judges = xcalloc(n, sizeof *o->judges);
 	o->reviewers = xcalloc(n, sizeof *o->reviewers);
+	o->only_splits = xcalloc(n, sizeof *o->only_splits);
 	o->bootstrap = 1000;
 	o->seed = 1;
 	int ch;
@@ -188,6 +222,8 @@ static int stats_parse_args(int argc, char **argv, struct stats_opts *o)
 		fprintf(stderr, PROG ": no input files (give FILE..., or - for standard input)\n");
 		return EXIT_USAGE;
 	}
+	if (splits_check(o) < 0)
+		return EXIT_USAGE;
 	if (o->output && !stats_format_known(o->output)) {
 		fprintf(stderr, PROG ": unknown output '%s' (expected one of: %s)\n", o->output,
 		        stats_formats);
@@ -202,6 +238,7 @@ static void opts_free(struct stats_opts *o)
 	free(o->criteria);
 	free(o->judges);
 	free(o->reviewers);
+	free(o->only_splits);
 }
 
 /* ---- checks before any work ------------------------------------------------------ */
@@ -413,6 +450,7 @@ static int stats_report(struct stats_run *sr, const struct stats_opts *o, const 
 		.criteria = sel, .ncriteria = nsel,
 		.reviewers = o->nreviewers ? o->reviewers : NULL, .nreviewers = o->nreviewers,
 		.compare_judges = o->judges, .ncompare_judges = o->njudges, .sweep = o->sweep,
+		.split = &o->split, .only_splits = o->only_splits, .nonly_splits = o->nonly_splits,
 	};
 	struct calib c;
 	char err[1024];

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "calib_int.h"
+#include "annot/split.h"
 #include "judge/judge.h"
 #include "review/labels.h"
 #include "review/session.h"
@@ -184,13 +185,25 @@ static uint32_t labels_take(struct calib_ctx *x, struct crit *cr, const struct l
 	return taken;
 }
 
+/* Whether a run is in one of the splits asked for (every run when none). */
+static bool in_splits(const struct calib_opts *o, const char *id)
+{
+	if (!o->split || !o->nonly_splits)
+		return true;
+	const char *name = split_of(o->split, id);
+	for (size_t i = 0; i < o->nonly_splits; i++)
+		if (!strcmp(name, o->only_splits[i]))
+			return true;
+	return false;
+}
+
 static void crit_gather(struct calib_ctx *x, struct crit *cr, bool *labelled)
 {
 	struct review *rv = x->rv;
 	struct label l[LABELS_MAX];
 	for (size_t e = 0; e < rv->nentries; e++) {
 		const struct review_entry *en = &rv->entries[e];
-		if (!en->summarized)
+		if (!en->summarized || !in_splits(x->o, en->id))
 			continue;
 		struct cunit u = { .entry = e, .lab = cr->nlabs };
 		u.has_m = machine_of(rv, en, cr, &u.m, &u.m_pass);

@@ -267,6 +267,24 @@ stats crit2 -c stats.yaml -o jsonl --criterion nope runs.jsonl
 assert_rc "--criterion nope: exit 2" 2
 assert_grep "--criterion nope: the known criteria" "$TMP/crit2.err" "unknown criterion 'nope' (criteria: lookup, j5, j5b)"
 
+# ---- --only-split: the runs of one split, placed as export places them ----------
+
+stats splitall -c stats.yaml -o jsonl --bootstrap 0 runs.jsonl -a others.jsonl -a runs.jsonl.annotations.jsonl
+ALL=$(field "$(pair "$TMP/splitall.out" lookup scorer:lookup '"human:alice"')" n)
+stats splita -c stats.yaml -o jsonl --bootstrap 0 --split a=1,b=1 --split-seed 3 --only-split a runs.jsonl -a others.jsonl -a runs.jsonl.annotations.jsonl
+assert_rc "--only-split a: exit 0" 0
+NA=$(field "$(pair "$TMP/splita.out" lookup scorer:lookup '"human:alice"')" n)
+stats splitb -c stats.yaml -o jsonl --bootstrap 0 --split a=1,b=1 --split-seed 3 --only-split b runs.jsonl -a others.jsonl -a runs.jsonl.annotations.jsonl
+NB=$(field "$(pair "$TMP/splitb.out" lookup scorer:lookup '"human:alice"')" n)
+assert_eq "--only-split a and b share out alice's $ALL labelled runs" "$((${NA:-0} + ${NB:-0}))" "$ALL"
+stats splitab -c stats.yaml -o jsonl --bootstrap 0 --split a=1,b=1 --split-seed 3 --only-split a --only-split b runs.jsonl -a others.jsonl -a runs.jsonl.annotations.jsonl
+assert_eq "--only-split a --only-split b: every run again" "$(cmp -s "$TMP/splitab.out" "$TMP/splitall.out" && echo same)" same
+stats splitbad -c stats.yaml --only-split test --split a=1 runs.jsonl
+assert_rc "--only-split of a split the spec lacks: exit 2" 2
+assert_grep "--only-split: the message names it" "$TMP/splitbad.err" "no split 'test' in 'a=1'"
+stats splitbad2 -c stats.yaml --split a=x runs.jsonl
+assert_rc "--split that does not parse: exit 2" 2
+
 # ---- compare:, --judge, --sweep -------------------------------------------------
 
 stats cmp -c compare.yaml -o jsonl runs.jsonl
