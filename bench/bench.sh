@@ -11,7 +11,8 @@
 #   parse-only  json_loadb + json_decref of every line (parse_only), the baseline
 #   score       tcreview score -c SRCDIR/examples/scorers.yaml -o jsonl FILE > /dev/null
 # and, once, the review session on the file (review_bench: first screenful,
-# random moves, search, filter and sort), and the review screen through its
+# random moves, search, filter and sort, the calibration figures on two
+# reviewers' labels), and the review screen through its
 # script mode: time to first screen on a 1 GB file, and key latency,
 # and prints a table checked against the targets. A missed target prints
 # MISSED and still exits 0; a real error (a helper that does not build or
@@ -182,6 +183,19 @@ BEGIN {
 # ---- the review session (one pass; times in ms) ------------------------------
 "$OUT/review_bench" "$CONF" "$FILE" > "$OUT/review.log" || die "review_bench failed (status $?)"
 echo "review session: $(cat "$OUT/review.log")"
+# The calibration pane rebuilds its figures on each saved label while it is
+# open, so it must stay well inside a keystroke's patience; the baseline is
+# the same session's sort of every run by id (a pass over all entries).
+awk -v tp="${BENCH_TARGET_CALIB_MS:-250}" '{
+	for (i = 1; i <= NF; i++) { split($i, kv, "="); f[kv[1]] = kv[2] }
+	printf "\n%-18s %7.1f ms  %d runs, %d labels, %d pairs  %-16s %s\n", "calibration pane",
+	       f["calib_pane_ms"], f["runs"], f["labels"], f["calib_pairs"],
+	       sprintf("target <= %g ms", tp), f["calib_pane_ms"] <= tp ? "ok" : "MISSED"
+	ratio = f["sort_ms"] > 0 ? f["calib_pane_ms"] / f["sort_ms"] : 0
+	printf "%-18s %7.2fx the sort of every run by id (%.1f ms)\n", "  ratio", ratio, f["sort_ms"]
+	printf "%-18s %7.0f ms  with 1000 bootstrap resamples (tcreview stats)\n", "calibration stats",
+	       f["calib_boot1000_ms"]
+}' "$OUT/review.log"
 
 # ---- the review screen, through its script mode --------------------------------
 # Time to first screen on a BENCH_BIG_MB (default 1000) MB file: the binary

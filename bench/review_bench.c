@@ -14,7 +14,13 @@
  *   search    one review_search that matches nothing (every record read)
  *   filter    review_set_filter(failing), then back to all
  *   sort      review_set_sort(id), then back to file order
- * and prints one line of KEY=VALUE fields (milliseconds). Not part of
+ *   calib     calib_build as the calibration pane does (no bootstrap) and as
+ *             `tcreview stats` does (1000 resamples), once two reviewers
+ *             have labelled every row of 30% of the runs (lines appended
+ *             to the session's annotations file, read by review_refresh)
+ * The annotations go to FILE.bench-labels.jsonl, emptied first and removed
+ * at the end, so a run of the benchmark never sees an earlier one's. It
+ * prints one line of KEY=VALUE fields (milliseconds). Not part of
  * `make check`; bench/bench.sh builds and runs it. */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -26,6 +32,8 @@
 
 #include "config/config.h"
 #include "runs/expect.h"
+#include "review/calib.h"
+#include "review/rows.h"
 #include "review/session.h"
 
 #define FIRST_SCREEN 50
@@ -36,6 +44,50 @@ static double now_ms(void)
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+/* Two reviewers' labels on every row of about 30% of the runs: a on the
+ * machine's side mostly, b disagreeing now and then, so every figure has
+ * something to count. Returns how many labels were written. */
+static size_t write_labels(struct review *rv, const char *path)
+{
+	FILE *f = fopen(path, "a");
+	if (!f)
+		return 0;
+	size_t n = 0;
+	for (size_t e = 0; e < rv->nentries; e++) {
+		const struct review_entry *en = &rv->entries[e];
+		if (!en->summarized || e % 10 >= 3)
+			continue;
+		for (size_t r = 0; r < review_nrows(rv); r++) {
+			for (int who = 0; who < 2; who++) {
+				int score = (int)((e / 10 + r + (size_t)who * (e % 7 == 0)) % 2);
+				fprintf(f, "{\"v\":2,\"run\":\"%s\",\"scorer\":\"%s\",\"decision\":"
+				        "\"override\",\"score\":%d,\"reviewer\":\"%s\","
+				        "\"at\":\"2026-01-01T00:00:00Z\"}\n", en->id, review_row_id(rv, r),
+				        score, who ? "b" : "a");
+				n++;
+			}
+		}
+	}
+	fclose(f);
+	return n;
+}
+
+static double calib_time(struct review *rv, size_t resamples, size_t *pairs)
+{
+	struct calib_opts o = { .bootstrap = resamples, .seed = 1 };
+	struct calib c;
+	char err[256];
+	double t0 = now_ms();
+	if (calib_build(&c, rv, &o, err, sizeof err) < 0) {
+		fprintf(stderr, "review_bench: %s\n", err);
+		exit(1);
+	}
+	double t = now_ms() - t0;
+	*pairs = c.npairs;
+	calib_free(&c);
+	return t;
 }
 
 static bool first_screen_ready(const struct review *rv)
@@ -67,9 +119,15 @@ int main(int argc, char **argv)
 		return 1;
 	}
 
+	char labels[4096];
+	snprintf(labels, sizeof labels, "%s.bench-labels.jsonl", argv[2]);
+	FILE *empty = fopen(labels, "w");
+	if (empty)
+		fclose(empty);
+	const char *apaths[] = { labels };
 	double t0 = now_ms();
 	struct review rv;
-	if (review_open(&rv, &cfg, ex, argv + 2, 1, NULL, 0, "bench", err, sizeof err) < 0) {
+	if (review_open(&rv, &cfg, ex, argv + 2, 1, apaths, 1, "bench", err, sizeof err) < 0) {
 		fprintf(stderr, "review_bench: %s\n", err);
 		expect_free(ex);
 		config_free(&cfg);
@@ -127,13 +185,24 @@ int main(int argc, char **argv)
 	review_set_sort(&rv, SORT_FILE);
 	double t_sort = now_ms() - t0;
 
+	size_t nlabels = write_labels(&rv, labels);
+	t0 = now_ms();
+	review_refresh(&rv);
+	double t_refresh = now_ms() - t0;
+	size_t npairs = 0;
+	double t_pane = calib_time(&rv, 0, &npairs);
+	double t_stats = calib_time(&rv, 1000, &npairs);
+
 	printf("runs=%zu first_ms=%.1f first_steps=%d first_indexed=%zu index_ms=%.1f "
 	       "moves=%d moves_ms=%.1f move_avg_ms=%.3f move_worst_ms=%.2f score_ms=%.0f "
-	       "search_ms=%.1f%s filter_ms=%.1f failing=%zu sort_ms=%.1f cache_mb=%.1f cached=%zu\n",
+	       "search_ms=%.1f%s filter_ms=%.1f failing=%zu sort_ms=%.1f cache_mb=%.1f cached=%zu "
+	       "labels=%zu refresh_ms=%.1f calib_pairs=%zu calib_pane_ms=%.1f calib_boot1000_ms=%.0f\n",
 	       rv.nentries, t_first, steps, first_indexed, t_index, NMOVES, t_moves,
 	       t_moves / NMOVES, worst, t_score, t_search, hit ? " (matched!)" : "", t_filter,
-	       nfailing, t_sort, (double)rv.cache_bytes / (1 << 20), rv.ncached);
+	       nfailing, t_sort, (double)rv.cache_bytes / (1 << 20), rv.ncached,
+	       nlabels, t_refresh, npairs, t_pane, t_stats);
 	review_close(&rv);
+	remove(labels);
 	expect_free(ex);
 	config_free(&cfg);
 	return 0;
