@@ -26,6 +26,7 @@
 #include "judge/provider.h"
 #include "judge/runner.h"
 #include "review/fewshot.h"
+#include "review/session.h"
 #include "util/jsonw.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
@@ -583,9 +584,8 @@ static int shots_store(struct judge_shots *sh, const struct judge_flags *f, cons
 		paths[n++] = f->annot[i];
 	}
 	if (n == 0 && first && strcmp(first, "-") != 0) {
-		struct strbuf sb = STRBUF_INIT;
-		strbuf_addf(&sb, "%s.annotations.jsonl", first);
-		dflt = strbuf_detach(&sb);
+		/* Where the screen keeps the labels of this input. */
+		dflt = review_annot_default(first);
 		if (stat(dflt, &st) == 0)
 			paths[n++] = dflt;
 	}
