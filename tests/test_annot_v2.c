@@ -454,8 +454,14 @@ static void test_reviewers(void **st)
 	size_t n = annot_reviewers(s, &names);
 	assert_int_equal(n, 4);
 	const char *want[] = { "ann", "bob", "mia", "zoe" };
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < n; i++) {
 		assert_string_equal(names[i], want[i]);
+		assert_true(annot_has_reviewer(s, want[i]));
+	}
+	assert_false(annot_has_reviewer(s, "amy"));    /* before the first */
+	assert_false(annot_has_reviewer(s, "cal"));    /* between two */
+	assert_false(annot_has_reviewer(s, "zz"));     /* after the last */
+	assert_false(annot_has_reviewer(s, NULL));
 	annot_close(s);
 
 	/* none yet */
@@ -463,6 +469,7 @@ static void test_reviewers(void **st)
 	s = annot_open(a, err, sizeof err);
 	assert_non_null(s);
 	assert_int_equal(annot_reviewers(s, &names), 0);
+	assert_false(annot_has_reviewer(s, "ann"));
 	annot_close(s);
 }
 

@@ -108,6 +108,8 @@ size_t annot_count(const struct annot_store *s);
 /* Every reviewer with a decision in the files, sorted by name; valid
  * until the next read or append (annot_refresh, annot_append). */
 size_t annot_reviewers(const struct annot_store *s, const char *const **out);
+/* Whether `name` has a decision in the files. */
+bool annot_has_reviewer(const struct annot_store *s, const char *name);
 
 /* Visits every standing accept or override (all runs, scorers and
  * reviewers), in the order the triples first appeared. */

@@ -156,6 +156,27 @@ static const char *store_intern(struct annot_store *s, const char *str)
 	return *item;
 }
 
+/* Where name is in the sorted list of reviewers (true), or where it
+ * would go (false). */
+static bool reviewer_find(const struct annot_store *s, const char *name, size_t *at)
+{
+	size_t lo = 0, hi = s->nreviewers;
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		int c = strcmp(s->reviewers[mid], name);
+		if (c == 0) {
+			*at = mid;
+			return true;
+		}
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	*at = lo;
+	return false;
+}
+
 /* Keeps the sorted list of reviewers; they are few, so a sorted insert
  * is cheaper than sorting whenever the list is asked for. */
 static void reviewer_seen(struct annot_store *s, const char *name)
@@ -163,17 +184,9 @@ static void reviewer_seen(struct annot_store *s, const char *name)
 	if (name == s->last_reviewer)
 		return;
 	s->last_reviewer = name;
-	size_t lo = 0, hi = s->nreviewers;
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-		int c = strcmp(s->reviewers[mid], name);
-		if (c == 0)
-			return;
-		if (c < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	size_t lo;
+	if (reviewer_find(s, name, &lo))
+		return;
 	if (s->nreviewers == s->reviewers_cap) {
 		s->reviewers_cap = s->reviewers_cap ? 2 * s->reviewers_cap : 8;
 		s->reviewers = xrealloc(s->reviewers, s->reviewers_cap * sizeof *s->reviewers);
@@ -630,6 +643,12 @@ size_t annot_reviewers(const struct annot_store *s, const char *const **out)
 {
 	*out = s->reviewers;
 	return s->nreviewers;
+}
+
+bool annot_has_reviewer(const struct annot_store *s, const char *name)
+{
+	size_t at;
+	return name && reviewer_find(s, name, &at);
 }
 
 void annot_each_current(const struct annot_store *s,

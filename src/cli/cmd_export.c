@@ -380,13 +380,8 @@ static int check_annotations(const char *const *paths, size_t n, bool given)
 
 static void warn_reviewers(const struct export_job *x)
 {
-	const char *const *all;
-	size_t n = annot_reviewers(x->rv->annot, &all);
 	for (size_t k = 0; k < x->f->nreviewers; k++) {
-		bool found = false;
-		for (size_t i = 0; i < n; i++)
-			found |= !strcmp(all[i], x->f->reviewers[k]);
-		if (!found)
+		if (!annot_has_reviewer(x->rv->annot, x->f->reviewers[k]))
 			fprintf(stderr, PROG ": --reviewer %s: no decision of that reviewer in the "
 			        "annotations\n", x->f->reviewers[k]);
 	}

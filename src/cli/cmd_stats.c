@@ -392,15 +392,9 @@ static void session_finish(struct stats_run *sr, const struct stats_opts *o)
 	if (failed)
 		fprintf(stderr, PROG ": warning: %zu record%s could not be read; %s left out\n", failed,
 		        failed == 1 ? "" : "s", failed == 1 ? "it is" : "they are");
-	const char *const *names;
-	size_t n = annot_reviewers(sr->rv.annot, &names);
-	for (size_t i = 0; i < o->nreviewers; i++) {
-		size_t k = 0;
-		while (k < n && strcmp(names[k], o->reviewers[i]) != 0)
-			k++;
-		if (k == n)
+	for (size_t i = 0; i < o->nreviewers; i++)
+		if (!annot_has_reviewer(sr->rv.annot, o->reviewers[i]))
 			fprintf(stderr, PROG ": warning: no labels by '%s'\n", o->reviewers[i]);
-	}
 }
 
 /* ---- the gates ---------------------------------------------------------------------- */
