@@ -1593,15 +1593,20 @@ static void test_compare(void **state)
 	assert_string_equal(c.compare[1].scorer, "words");
 	assert_int_equal(c.compare[1].scorer_line, 1);
 	assert_int_equal(c.compare[1].scorer_col, 25);
+	assert_true(config_compares(&c, "tca", "appr"));
+	assert_true(config_compares(&c, "words", "appr"));
+	assert_false(config_compares(&c, "appr", "tca"));
 	config_free(&c);
 	/* Absent: every pair; empty: none. */
 	assert_loads(&c, compare_ids);
 	assert_false(c.has_compare);
+	assert_true(config_compares(&c, "tca", "appr"));
 	config_free(&c);
 	snprintf(text, sizeof text, "%scompare: []\n", compare_ids);
 	assert_loads(&c, text);
 	assert_true(c.has_compare);
 	assert_int_equal(c.ncompare, 0);
+	assert_false(config_compares(&c, "tca", "appr"));
 	config_free(&c);
 	compare_load("compare:\n  - [tca, appr]\n", NULL);
 }

@@ -58,6 +58,10 @@ int  config_load_string(struct config *c, const char *name, const char *dir,
                         const char *text, size_t len, char *err, size_t errlen);
 void config_free(struct config *c);
 
+/* Whether the code-vs-judge pair of this scorer and judge is reported:
+ * always without a compare: section, else only when it names the pair. */
+bool config_compares(const struct config *c, const char *scorer_id, const char *judge_id);
+
 /* Reads one section's value into the configuration. Returns 0, or -1 after
  * conf_fail. */
 typedef int (*config_reader)(struct conf *cf, const struct conf_node *value, struct config *c);

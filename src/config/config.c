@@ -277,6 +277,16 @@ int config_load(struct config *c, const char *path, char *err, size_t errlen)
 	return rc;
 }
 
+bool config_compares(const struct config *c, const char *scorer_id, const char *judge_id)
+{
+	if (!c->has_compare)
+		return true;
+	for (size_t i = 0; i < c->ncompare; i++)
+		if (!strcmp(c->compare[i].scorer, scorer_id) && !strcmp(c->compare[i].judge, judge_id))
+			return true;
+	return false;
+}
+
 void config_free(struct config *c)
 {
 	if (!c)

@@ -365,16 +365,6 @@ static void reviewers_alpha(struct calib_ctx *x, const struct crit *cr)
 	free(vals);
 }
 
-static bool compare_allowed(const struct config *cfg, const char *scorer, const char *judge)
-{
-	if (!cfg->has_compare)
-		return true;
-	for (size_t i = 0; i < cfg->ncompare; i++)
-		if (!strcmp(cfg->compare[i].scorer, scorer) && !strcmp(cfg->compare[i].judge, judge))
-			return true;
-	return false;
-}
-
 /* A code scorer and a judge on the runs both scored, pass/fail; both
  * criteria hold their units by entry, so one merge walk pairs them. */
 static void code_judge_pair(struct calib_ctx *x, const struct crit *sc, const struct crit *jc)
@@ -412,7 +402,7 @@ static void crit_pairs(struct calib_ctx *x, const struct crit *cr)
 		return;
 	for (size_t s = 0; s < x->ncrits; s++) {
 		const struct crit *sc = &x->crits[s];
-		if (!sc->judge && sc->emit && compare_allowed(x->rv->cfg, sc->id, cr->id))
+		if (!sc->judge && sc->emit && config_compares(x->rv->cfg, sc->id, cr->id))
 			code_judge_pair(x, sc, cr);
 	}
 }

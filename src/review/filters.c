@@ -73,13 +73,7 @@ static bool row_shown(struct review *rv, size_t entry, size_t row)
  * as it does for the figures of `tcreview stats`. */
 static bool compared(const struct review *rv, size_t scorer, size_t judge)
 {
-	if (!rv->cfg->has_compare)
-		return true;
-	for (size_t i = 0; i < rv->cfg->ncompare; i++)
-		if (strcmp(rv->cfg->compare[i].scorer, rv->cfg->scorers[scorer].id) == 0 &&
-		    strcmp(rv->cfg->compare[i].judge, rv->cfg->judges[judge].id) == 0)
-			return true;
-	return false;
+	return config_compares(rv->cfg, rv->cfg->scorers[scorer].id, rv->cfg->judges[judge].id);
 }
 
 /* A code scorer and a judge that differ on pass/fail. */
