@@ -40,6 +40,14 @@ size_t review_labels(struct review *rv, size_t entry, size_t row,
                      const char *const *reviewers, size_t nreviewers,
                      struct label *out, size_t max);
 
+/* The same from a store, for callers without a session (the judges'
+ * examples): the labels on row `row_id` of run `run_id`; run_hash is the
+ * record's SHA-256 in hex now, or NULL when unknown (nothing is stale). */
+size_t labels_in_store(const struct annot_store *s, const char *run_id, const char *row_id,
+                       const char *run_hash, double threshold,
+                       const char *const *reviewers, size_t nreviewers,
+                       struct label *out, size_t max);
+
 enum consensus_result {
 	CONSENSUS_NONE,             /* no label */
 	CONSENSUS_OK,

@@ -99,19 +99,10 @@ bool fewshot_wants(const struct fewshot *fs, const char *run_id)
 static size_t labels_of(struct fewshot *fs, const struct judge_conf *j, const char *run_id,
                         const char *run_hash, struct label *out, size_t max)
 {
-	const char *const *names = NULL;
-	size_t nnames = annot_reviewers(fs->store, &names), n = 0;
-	for (size_t i = 0; i < nnames && n < max; i++) {
-		const struct decision *d = annot_current(fs->store, run_id, j->id, names[i]);
-		if (!d || !d->has_score)
-			continue;
-		bool stale = d->run_hash && run_hash && strcmp(d->run_hash, run_hash) != 0;
-		fs->stale += stale;
-		out[n++] = (struct label){
-			.reviewer = names[i], .score = d->score, .passed = d->score >= j->threshold,
-			.stale = stale, .d = d,
-		};
-	}
+	size_t n = labels_in_store(fs->store, run_id, j->id, run_hash, j->threshold, NULL, 0, out,
+	                           max);
+	for (size_t i = 0; i < n; i++)
+		fs->stale += out[i].stale;
 	return n;
 }
 

@@ -47,6 +47,33 @@ static bool decision_stale(const struct decision *d, const char *hex, bool have_
 	return d->run_hash && have_hex && strcmp(d->run_hash, hex) != 0;
 }
 
+size_t labels_in_store(const struct annot_store *s, const char *run_id, const char *row_id,
+                       const char *run_hash, double threshold,
+                       const char *const *reviewers, size_t nreviewers,
+                       struct label *out, size_t max)
+{
+	const char *const *all;
+	size_t nall = annot_reviewers(s, &all);
+	size_t n = 0;
+	/* The store's list is sorted, so the labels come out sorted too. */
+	for (size_t i = 0; i < nall && n < max; i++) {
+		if (reviewers && !named(all[i], reviewers, nreviewers))
+			continue;
+		const struct decision *d = annot_current(s, run_id, row_id, all[i]);
+		double score;
+		if (!d || !decision_score(d, &score))
+			continue;
+		out[n++] = (struct label){
+			.reviewer = d->reviewer,
+			.score = score,
+			.passed = score >= threshold,
+			.stale = decision_stale(d, run_hash, run_hash != NULL),
+			.d = d,
+		};
+	}
+	return n;
+}
+
 size_t review_labels(struct review *rv, size_t entry, size_t row,
                      const char *const *reviewers, size_t nreviewers,
                      struct label *out, size_t max)
@@ -56,28 +83,8 @@ size_t review_labels(struct review *rv, size_t entry, size_t row,
 	const struct review_entry *e = &rv->entries[entry];
 	char hex[65];
 	bool have_hex = review_entry_hash(e, hex);
-	double threshold = review_row_threshold(rv, row);
-	const char *row_id = review_row_id(rv, row);
-	const char *const *all;
-	size_t nall = annot_reviewers(rv->annot, &all);
-	size_t n = 0;
-	/* The store's list is sorted, so the labels come out sorted too. */
-	for (size_t i = 0; i < nall && n < max; i++) {
-		if (reviewers && !named(all[i], reviewers, nreviewers))
-			continue;
-		const struct decision *d = annot_current(rv->annot, e->id, row_id, all[i]);
-		double score;
-		if (!d || !decision_score(d, &score))
-			continue;
-		out[n++] = (struct label){
-			.reviewer = d->reviewer,
-			.score = score,
-			.passed = score >= threshold,
-			.stale = decision_stale(d, hex, have_hex),
-			.d = d,
-		};
-	}
-	return n;
+	return labels_in_store(rv->annot, e->id, review_row_id(rv, row), have_hex ? hex : NULL,
+	                       review_row_threshold(rv, row), reviewers, nreviewers, out, max);
 }
 
 static int cmp_double(const void *a, const void *b)
