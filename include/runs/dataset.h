@@ -1,10 +1,13 @@
 /* dataset.h - transcript inputs: files, folders and stdin, as records.
  *
- * Files are memory-mapped. A JSONL file is split at newlines without
- * parsing; a record is parsed only when asked for. Streaming readers drop
- * the pages they have passed so memory stays bounded by the largest record,
- * not by the file. A .json file is parsed whole: one run, or an array of
- * runs. */
+ * Files are memory-mapped, with one spare zero page mapped behind each so
+ * every record, the last one included, has the readable padding the fast
+ * parser (util/jdoc.h) needs without copying anything. A JSONL file is
+ * split at newlines without parsing; a record is parsed only when asked
+ * for. Streaming readers drop the pages they have passed so memory stays
+ * bounded by the largest record, not by the file. A .json file is parsed
+ * whole once to find its records (one run, or an array of runs), whose
+ * byte ranges are then parsed one at a time like JSONL lines. */
 #ifndef TCR_RUNS_DATASET_H
 #define TCR_RUNS_DATASET_H
 
@@ -14,6 +17,7 @@
 #include <stdint.h>
 #include "runs/run.h"
 #include "runs/format.h"
+#include "util/jdoc.h"
 
 enum input_kind {
 	INPUT_JSONL,
@@ -23,12 +27,17 @@ enum input_kind {
 struct input_file {
 	char *path;             /* as given, or found inside a given folder */
 	enum input_kind kind;
-	const char *data;       /* mapped (or read, for stdin) bytes */
+	const char *data;       /* mapped (or read, for stdin) bytes, JDOC_PADDING readable after */
 	size_t size;
 	bool mapped;
-	json_t *doc;            /* INPUT_JSON: the parsed document */
+	size_t map_len;         /* the whole mapping, spare page included */
+	struct jdoc *doc;       /* INPUT_JSON: the parsed document, while its records are listed */
+	bool doc_listed;        /* INPUT_JSON: its records are known (doc may be freed) */
 	char *doc_error;        /* INPUT_JSON: why it did not parse */
 	int doc_error_line;
+	/* INPUT_JSON: the records' byte ranges, one per run. */
+	struct record_ref *doc_recs;
+	size_t ndoc_recs;
 };
 
 /* One record: a JSONL line or an element of a JSON file. */
@@ -36,8 +45,8 @@ struct record_ref {
 	uint32_t file;
 	uint32_t line;          /* 1-based line (JSONL) or line where the element starts (JSON) */
 	int64_t  index;         /* index in a JSON array, -1 otherwise */
-	uint64_t off;           /* JSONL: byte offset of the line */
-	uint64_t len;           /* JSONL: length without the line end */
+	uint64_t off;           /* byte offset of the line, or of the JSON element */
+	uint64_t len;           /* its length (without the line end) */
 };
 
 struct dataset {
@@ -80,7 +89,11 @@ void dataset_cursor_init(struct dataset_cursor *cur);
 /* Fills rec and returns true, or returns false at the end. */
 bool dataset_next(struct dataset *ds, struct dataset_cursor *cur, struct record_ref *rec);
 
-/* The record's JSON (new reference), or NULL with "FILE:LINE: message". */
+/* The record's tape, or NULL with "FILE:LINE: message (column N)". */
+struct jdoc *dataset_parse_doc(struct dataset *ds, const struct record_ref *rec, char *err,
+                               size_t errlen);
+/* The record's JSON as a jansson tree (new reference), or NULL as above:
+ * for callers that want the whole tree anyway. */
 json_t *dataset_parse(struct dataset *ds, const struct record_ref *rec, char *err, size_t errlen);
 
 /* The SHA-256 of the record's bytes, so a label knows when the run it was

@@ -6,6 +6,7 @@
 #include <stddef.h>
 
 #include "conf/conf.h"
+#include "runs/run.h"
 
 /* expectations: {file, match} as configured: which record fields join
  * a run to its expectation. */
@@ -39,6 +40,6 @@ size_t expect_duplicates(const struct expectations *e);
 
 /* The expectation for a run (borrowed), or NULL with a sentence saying why
  * in why (e.g. "no expectation has task_id = 7"). */
-json_t *expect_lookup(const struct expectations *e, json_t *run_record, char *why, size_t whylen);
+json_t *expect_lookup(const struct expectations *e, struct run *run, char *why, size_t whylen);
 
 #endif

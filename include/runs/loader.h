@@ -7,41 +7,45 @@
  *
  * Paths in error messages are JSON paths into the record, built as the
  * loaders walk it: "messages[3]", "traj[2].tool_calls[0].function". A
- * bare array of messages has the empty name, so its paths read "[3]". */
+ * bare array of messages has the empty name, so its paths read "[3]".
+ *
+ * Loaders read the record only through util/jdoc.h (values are jv of
+ * r->doc) and these helpers; strings they keep are borrowed from the tape,
+ * which lives as long as the run. */
 #ifndef TCR_RUNS_LOADER_H
 #define TCR_RUNS_LOADER_H
 
-#include <jansson.h>
 #include <stdbool.h>
 #include <stddef.h>
 
 #include "runs/run.h"
+#include "util/jdoc.h"
 
 /* ---- values ------------------------------------------------------------ */
 
 /* The string, or dflt when v is not a string. */
-const char *loader_str(json_t *v, const char *dflt);
+const char *loader_str(const struct run *r, jv v, const char *dflt);
 bool        loader_ends_with(const char *s, const char *suffix);
 /* A call id as the record has it: a string ("" is no id at all), or a
  * number, which still names a call and is printed rather than dropped.
  * NULL for anything else. */
-const char *loader_id(struct run *r, json_t *v);
+const char *loader_id(struct run *r, jv v);
 
 /* ---- the agent's model -------------------------------------------------- */
 
 /* The fixtures' _corpus.agent_model: a string, or a list when a session
  * switched models (its first). */
-const char *loader_corpus_model(json_t *rec);
+const char *loader_corpus_model(const struct run *r, jv rec);
 /* The record's own top-level "model" string, else loader_corpus_model.
  * Formats that keep the model elsewhere look there first themselves. */
-const char *loader_model(json_t *rec);
+const char *loader_model(const struct run *r, jv rec);
 
 /* ---- the record --------------------------------------------------------- */
 
 /* rec[key] must be an array: "KEY: not an array" or "KEY: missing". */
-int  loader_array(json_t *rec, const char *key, json_t **out, char *err, size_t errlen);
+int  loader_array(const struct run *r, jv rec, const char *key, jv *out, char *err, size_t errlen);
 /* The tools a record declares under "tools", unless absent or null. */
-void loader_tools(struct run *r, json_t *rec);
+void loader_tools(struct run *r, jv rec);
 
 enum {
 	LOADER_BARE_ARRAY = 0,      /* the record is the message list */
@@ -51,23 +55,23 @@ enum {
  * the list's name in paths ("messages" or ""). Returns LOADER_OBJECT or
  * LOADER_BARE_ARRAY, or -1 with shape_error (or the loader_array message
  * for a bad "messages") in err. */
-int loader_messages_or_array(json_t *rec, json_t **list, const char **where,
+int loader_messages_or_array(const struct run *r, jv rec, jv *list, const char **where,
                              const char *shape_error, char *err, size_t errlen);
 
 /* ---- walking lists ------------------------------------------------------ */
 
 /* Called for one element of a list, already known to be an object, with
  * its path ("WHERE[i]"). Returns a count (>= 0) or -1 on error. */
-typedef int (*loader_item_fn)(struct run *r, json_t *item, const char *path, size_t i,
+typedef int (*loader_item_fn)(struct run *r, jv item, const char *path, size_t i,
                               void *ctx, char *err, size_t errlen);
 /* Calls fn on every element of list (nothing when it is not an array);
  * an element that is not an object is "WHERE[i]: not an object". Returns
  * the sum of what fn returned, or -1 at the first error. */
-int loader_each(struct run *r, json_t *list, const char *where, loader_item_fn fn, void *ctx,
+int loader_each(struct run *r, jv list, const char *where, loader_item_fn fn, void *ctx,
                 char *err, size_t errlen);
 /* loader_each over list, the value of field KEY of the object at PATH
  * (a message's tool_calls): its elements are "PATH.KEY[i]". */
-int loader_each_field(struct run *r, json_t *list, const char *path, const char *key,
+int loader_each_field(struct run *r, jv list, const char *path, const char *key,
                       loader_item_fn fn, void *ctx, char *err, size_t errlen);
 
 /* ---- fields ------------------------------------------------------------- */
@@ -78,17 +82,20 @@ enum loader_role_errors {
 };
 /* A message's role, one run_role_parse knows, else
  * "PATH.role: unknown role \"x\"". */
-int loader_role(json_t *m, const char *path, enum loader_role_errors style, enum run_role *role,
+int loader_role(const struct run *r, jv m, const char *path, enum loader_role_errors style,
+                enum run_role *role,
                 char *err, size_t errlen);
 /* m.content: a string, a list, null or absent, else
  * "PATH.content: not a string, a list or null". */
-int loader_content(json_t *m, const char *path, json_t **content, char *err, size_t errlen);
-/* obj[key] when it is a string, null or absent, else "PATH.KEY: not a string". */
-int loader_opt_string(json_t *obj, const char *key, const char *path, json_t **out,
+int loader_content(const struct run *r, jv m, const char *path, jv *content, char *err,
+                   size_t errlen);
+/* obj[key] when it is a string, null or absent (JV_NONE), else
+ * "PATH.KEY: not a string". */
+int loader_opt_string(const struct run *r, jv obj, const char *key, const char *path, jv *out,
                       char *err, size_t errlen);
 /* obj[key] when it is an array, null or absent, else "PATH.KEY: WHAT". */
-int loader_opt_array(json_t *obj, const char *key, const char *path, const char *what,
-                     json_t **out, char *err, size_t errlen);
+int loader_opt_array(const struct run *r, jv obj, const char *key, const char *path,
+                     const char *what, jv *out, char *err, size_t errlen);
 
 /* ---- typed calls (tau-bench, tau2, Azure) ------------------------------- */
 
@@ -96,12 +103,12 @@ int loader_opt_array(json_t *obj, const char *key, const char *path, const char 
  * string or null, arguments an object, a string or null, else
  * "PATH.name: not a string" or "PATH.arguments: ARGS_WHAT". path names
  * the object holding them. */
-int loader_call_fields(json_t *fields, const char *path, const char *args_what, json_t **name,
-                       json_t **args, char *err, size_t errlen);
+int loader_call_fields(const struct run *r, jv fields, const char *path, const char *args_what,
+                       jv *name, jv *args, char *err, size_t errlen);
 /* Adds a call with values loader_opt_string and loader_call_fields have
  * checked: the id string as it is, the name when it is a string, null
  * arguments as none. */
-struct run_call *loader_add_call(struct run *r, size_t mi, json_t *id, json_t *name, json_t *args,
+struct run_call *loader_add_call(struct run *r, size_t mi, jv id, jv name, jv args,
                                  long src_msg);
 
 /* ---- results ------------------------------------------------------------ */
@@ -115,7 +122,7 @@ struct run_call *loader_add_call(struct run *r, size_t mi, json_t *id, json_t *n
 bool loader_is_error_text(const char *text, const char *prefix);
 /* Makes message mi the output of a tool call: it answers call_id (NULL
  * when it names none) and holds result. */
-struct run_msg *loader_tool_output(struct run *r, size_t mi, const char *call_id, json_t *result);
+struct run_msg *loader_tool_output(struct run *r, size_t mi, const char *call_id, jv result);
 /* Marks a tool output failed, with text as its error, or "error" when
  * there is no text to show. */
 void loader_mark_failed(struct run_msg *msg, const char *text);

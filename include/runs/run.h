@@ -2,9 +2,13 @@
  *
  * Every loader turns one record of its format into this shape; scorers,
  * judges and the screen read only this (plus the original record, kept for
- * field references and for showing the run verbatim). Strings are either
- * borrowed from the record (which the run holds a reference to) or copied
- * into the run's arena, so freeing a run is one call. */
+ * field references and for showing the run verbatim).
+ *
+ * The record is held as its parsed tape (util/jdoc.h), not as a jansson
+ * tree: strings are borrowed from the tape or copied into the run's arena,
+ * and arguments, results and the record itself stay values of the tape
+ * (jv) until something asks for a tree through the run_*() accessors
+ * below, which build it once and keep it. Freeing a run is one call. */
 #ifndef TCR_RUNS_RUN_H
 #define TCR_RUNS_RUN_H
 
@@ -12,6 +16,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include "util/arena.h"
+#include "util/jdoc.h"
 
 enum run_role {
 	ROLE_SYSTEM,
@@ -43,10 +48,9 @@ enum msg_origin {
 struct run_call {
 	const char *id;             /* NULL when the format gave none */
 	const char *name;           /* "" when missing */
-	json_t *args;               /* parsed arguments; NULL when none or unparsable */
-	const char *args_text;      /* the raw string when it was not valid JSON */
-	bool args_invalid;          /* arguments came as text that is not JSON */
-	json_t *result;             /* the joined result, NULL when none */
+	jv args;                    /* arguments as the record has them (an object, or a
+	                               string holding JSON); JV_NONE when none */
+	jv result;                  /* the joined result, JV_NONE when none */
 	bool has_result;
 	bool is_error;
 	const char *error_text;     /* NULL when none */
@@ -59,29 +63,36 @@ struct run_call {
 	/* Exact values as the record has them, for scorers that must mirror a
 	 * peer bit for bit (Mastra compares ids and names as JSON values and
 	 * states as exact strings, and numbers invocations its own way). */
-	json_t *raw_id;
-	json_t *raw_name;
+	jv raw_id;
+	jv raw_name;
 	const char *raw_state;      /* NULL when absent or not a string */
 	long src_msg_index;         /* index in the record's own message list */
 	long src_call_index;        /* Mastra's invocation index; -1 when n/a */
+
+	/* Built on demand by run_call_args / run_call_result; owned. */
+	json_t *args_tree;
+	json_t *result_tree;
+	bool args_parsed;           /* args_tree (or args_bad) is known */
+	bool args_bad;              /* string arguments that are not JSON */
 };
 
 struct run_msg {
 	enum run_role role;
 	enum msg_origin origin;
 	const char *text;           /* joined text parts; "" when none */
-	json_t *raw;                /* the message as in the record (borrowed) */
+	jv raw;                     /* the message as in the record */
 	size_t first_call;          /* its calls are calls[first_call .. +ncalls) */
 	size_t ncalls;
 	/* A tool-result message (role tool, or a user message made only of
 	 * tool_result blocks) names the call it answers. */
 	const char *answers_call_id;
 	bool is_tool_output;
-	json_t *result;             /* what the call receives as its result (borrowed) */
+	jv result;                  /* what the call receives as its result */
 	bool result_is_error;
 	const char *result_error_text;
 	bool unmatched_result;      /* a result whose call id matches no call */
 	long src_index;             /* index within its origin list; -1 if n/a */
+	json_t *result_tree;        /* built on demand by run_msg_result; owned */
 };
 
 enum mastra_shape {
@@ -97,13 +108,15 @@ struct run {
 	long array_index;           /* index in a JSON array; -1 otherwise */
 	const char *source;         /* "FILE:LINE" or "FILE[INDEX]" or "FILE" */
 	const char *format;         /* loader name, e.g. "openai-chat" */
-	json_t *record;             /* the original record (owned reference) */
+	struct jdoc *doc;           /* the record's tape (owned); the record is jdoc_root */
+	json_t *record_tree;        /* built on demand by run_record; owned */
 
 	struct run_msg *msgs;
 	size_t nmsgs, msgs_cap;
 	struct run_call *calls;
 	size_t ncalls, calls_cap;
-	json_t *tool_defs;          /* tool definitions when the record has them */
+	jv tool_defs;               /* tool definitions when the record has them */
+	json_t *tool_defs_tree;     /* built on demand by run_tool_defs; owned */
 	const char *model;          /* the agent's model when the record says */
 
 	enum mastra_shape mastra;
@@ -113,27 +126,55 @@ struct run {
 	struct arena arena;
 };
 
-/* Lifecycle. run_new takes its own reference to the record. */
+/* Lifecycle. run_new_doc takes the document; run_new copies a jansson
+ * record into one (tests, records built in memory). */
+struct run *run_new_doc(struct jdoc *doc, const char *file, size_t line, long array_index);
 struct run *run_new(json_t *record, const char *file, size_t line, long array_index);
 void        run_free(struct run *r);
+/* The bytes the run holds: its tape, arena, lists and the trees built on
+ * demand (the run cache's measure). */
+size_t      run_bytes(const struct run *r);
 
-/* Builders for loaders. Indexes stay valid; pointers may move on the next add. */
+/* The record as the loaders see it. */
+static inline jv run_root(const struct run *r)
+{
+	return jdoc_root(r->doc);
+}
+
+/* ---- trees on demand (borrowed; built once, freed with the run) -------- */
+
+json_t *run_record(struct run *r);
+json_t *run_tool_defs(struct run *r);               /* NULL when none */
+/* The value at a util/jsonpath path in the record (new reference), or NULL. */
+json_t *run_path(struct run *r, const char *path);
+/* Parsed arguments: the object, or the JSON a string argument holds ("" and
+ * white space are {}); NULL when none or when a string is not JSON. */
+json_t *run_call_args(struct run *r, struct run_call *c);
+/* Arguments that came as a string that is not JSON, and that string. */
+bool        run_call_args_invalid(struct run *r, struct run_call *c);
+const char *run_call_args_text(struct run *r, struct run_call *c);
+json_t *run_call_result(struct run *r, struct run_call *c);   /* NULL when none */
+json_t *run_msg_result(struct run *r, struct run_msg *m);     /* NULL when none */
+
+/* ---- builders for loaders ------------------------------------------------ */
+
+/* Indexes stay valid; pointers may move on the next add. */
 size_t           run_add_msg(struct run *r, enum run_role role, enum msg_origin origin,
-                             const char *text, json_t *raw);
+                             const char *text, jv raw);
 struct run_call *run_add_call(struct run *r, size_t msg_index);
 
-/* Sets a call's arguments from a JSON value that may be a string holding
- * JSON (parsed; kept as text and flagged when it does not parse). */
-void run_call_set_args(struct run *r, struct run_call *c, json_t *args);
+/* Sets a call's arguments: a value of r->doc that may be a string holding
+ * JSON (checked only when someone asks; see run_call_args). */
+void run_call_set_args(struct run *r, struct run_call *c, jv args);
 /* Joins tool-result messages to calls by id: each result goes to the
  * nearest preceding call with that id that has no result yet (tau-bench
  * reuses ids). Unmatched results are flagged and stay visible. */
 void run_join_results(struct run *r);
-void run_set_result(struct run_call *c, json_t *result, bool is_error, const char *error_text,
+void run_set_result(struct run_call *c, jv result, bool is_error, const char *error_text,
                     long result_msg);
 
 /* Text helpers shared by loaders. */
-const char *run_text_of(struct run *r, json_t *content);   /* string or list of text parts */
+const char *run_text_of(struct run *r, jv content);   /* string or list of text parts */
 const char *run_strdup(struct run *r, const char *s);
 enum run_role run_role_parse(const char *s, bool *ok);
 const char *run_role_name(enum run_role role);

@@ -63,7 +63,7 @@ static inline bool scorer_param_given(const struct scorer_conf *sc, const char *
  * reference that finds nothing (and has no default) leaves its parameter
  * absent and is described in *unset (malloc'd, NULL when none). A
  * parameter not configured at all gets its declared default, if any. */
-json_t *scorer_resolve_params(const struct scorer_conf *sc, json_t *record, json_t *expected,
+json_t *scorer_resolve_params(const struct scorer_conf *sc, struct run *run, json_t *expected,
                               const char *expect_miss, char **unset);
 
 #endif
