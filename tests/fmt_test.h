@@ -25,6 +25,7 @@
 
 #include "runs/format.h"
 #include "runs/run.h"
+#include "util/jdoc.h"
 
 static inline json_t *fmt_parse(const char *text)
 {
@@ -100,9 +101,9 @@ static inline void fmt_expect_errors(const char *format, const struct fmt_error_
 	}
 }
 
-/* Detection reads a tape: f's score for a record built in memory, and the
- * loader detection picks for it. */
-static inline int fmt_score_tree(const struct format_ops *f, const json_t *rec)
+/* What f's detector says of a jansson record, read through a tape as
+ * records are read. */
+static inline int fmt_detect_json(const struct format_ops *f, json_t *rec)
 {
 	struct jdoc *d = jdoc_from_json(rec);
 	assert_non_null(d);
@@ -111,7 +112,8 @@ static inline int fmt_score_tree(const struct format_ops *f, const json_t *rec)
 	return s;
 }
 
-static inline const struct format_ops *fmt_detect_tree(const json_t *rec)
+/* format_detect of a jansson record. */
+static inline const struct format_ops *fmt_detect_tree(json_t *rec)
 {
 	struct jdoc *d = jdoc_from_json(rec);
 	assert_non_null(d);
@@ -125,7 +127,7 @@ static inline int fmt_score(const char *format, const char *text)
 	const struct format_ops *f = format_find(format);
 	assert_non_null(f);
 	json_t *rec = fmt_parse(text);
-	int s = fmt_score_tree(f, rec);
+	int s = fmt_detect_json(f, rec);
 	json_decref(rec);
 	return s;
 }
@@ -264,7 +266,9 @@ static inline size_t fmt_check_samples(const char *mine)
 			assert_int_equal(score, 0);
 			continue;
 		}
-		const struct format_ops *f = fmt_detect(s->json);
+		json_t *rec = fmt_parse(s->json);
+		const struct format_ops *f = fmt_detect_tree(rec);
+		json_decref(rec);
 		assert_non_null(f);
 		if (strcmp(f->name, mine) != 0)
 			fprintf(stderr, "the %s sample went to %s\n", s->label, f->name);
@@ -349,7 +353,7 @@ static inline void fmt_claim_one(json_t *rec, const char *file, size_t line, voi
 	bool own = false;
 	for (size_t i = 0; c->own_files && c->own_files[i]; i++)
 		own = own || !strcmp(base, c->own_files[i]);
-	int score = fmt_score_tree(c->mine, rec);
+	int score = fmt_detect_json(c->mine, rec);
 	if (own) {
 		const struct format_ops *f = fmt_detect_tree(rec);
 		assert_non_null(f);
