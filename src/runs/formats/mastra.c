@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "runs/format.h"
+#include "runs/loader.h"
 
 static jv mastra_input_messages(const struct jdoc *d, jv rec)
 {
@@ -116,12 +117,14 @@ static const char *msg_text(struct run *r, jv m)
 	return run_text_of(r, jv_get(d, m, "parts"));
 }
 
-/* The compact JSON text of an id or name that is not a string (a number,
- * in practice), as it was shown before the tape: such values are rare, so
- * a throwaway tree of the one value is cheaper than a writer of our own
- * and prints numbers exactly as jansson did (5.0 stays "5.0"). */
+/* The text shown for an id or name that is not a string. Numbers are
+ * printed by loader_id, as every format prints a number id; anything else
+ * (true, a list, an object: never seen in practice) as its compact JSON,
+ * from a throwaway tree of that one value, as jansson printed it before. */
 static const char *shown_value(struct run *r, jv v)
 {
+	if (jv_is_number(r->doc, v))
+		return loader_id(r, v);
 	json_t *tree = jv_to_json(r->doc, v);
 	char *s = tree ? json_dumps(tree, JSON_ENCODE_ANY | JSON_COMPACT) : NULL;
 	json_decref(tree);
