@@ -17,24 +17,42 @@ bool loader_ends_with(const char *s, const char *suffix)
 	return n >= k && !strcmp(s + n - k, suffix);
 }
 
+/* A real as json_dumps prints it: 17 significant digits, ".0" when that
+ * reads as an integer, and the exponent without "+" or leading zeros. */
+static void real_text(char *buf, size_t len, double value)
+{
+	snprintf(buf, len, "%.17g", value);
+	char *e = strchr(buf, 'e');
+	if (!e) {
+		if (!strchr(buf, '.'))
+			strncat(buf, ".0", len - strlen(buf) - 1);
+		return;
+	}
+	char *digits = e + 1;
+	if (*digits == '-')
+		digits++;
+	char *from = e + 1;
+	while (*from == '+' || *from == '-' || *from == '0')
+		from++;
+	/* "e+20" -> "e20", "e-05" -> "e-5" */
+	memmove(digits, from, strlen(from) + 1);
+}
+
 /* A number id printed as json_dumps printed the jansson value the loaders
- * used to read: an int64 integer in decimal, a real with 17 significant
- * digits and ".0" when that reads as an integer. Numbers jansson could not
- * hold (beyond int64 or a double's range) keep the record's own text. */
+ * used to read: an int64 integer in decimal, a real as real_text. Numbers
+ * jansson could not hold (beyond int64 or a double's range; it refused
+ * such records) keep the record's own text. */
 static const char *number_id(struct run *r, jv v)
 {
 	const struct jdoc *d = r->doc;
 	unsigned flags = d->nodes[v].flags;
 	char buf[64];
-	if (flags & JVF_INT64) {
+	if (flags & JVF_INT64)
 		snprintf(buf, sizeof buf, "%" PRId64, jv_int(d, v));
-		return run_strdup(r, buf);
-	}
-	if ((flags & JVF_INTEGER) || (flags & JVF_RANGE))
+	else if (flags & (JVF_INTEGER | JVF_RANGE))
 		return jv_number_text(d, v);
-	snprintf(buf, sizeof buf, "%.17g", jv_real(d, v));
-	if (!strpbrk(buf, ".eE"))
-		strcat(buf, ".0");
+	else
+		real_text(buf, sizeof buf, jv_real(d, v));
 	return run_strdup(r, buf);
 }
 
