@@ -8,10 +8,34 @@
 
 #include <jansson.h>
 #include <stdbool.h>
+#include <stddef.h>
 
 /* Checks the syntax; on error returns false and points *err at a message. */
 bool    jsonpath_valid(const char *path, const char **err);
 /* Borrowed reference to the value, or NULL when any step finds nothing. */
 json_t *jsonpath_get(json_t *root, const char *path);
+
+/* The scanner both use, for walkers of other trees (util/jdoc's jv_path),
+ * so that every tree reads a path the same way. */
+enum jsonpath_seg_kind {
+	JSONPATH_KEY,
+	JSONPATH_INDEX,
+};
+
+struct jsonpath_seg {
+	enum jsonpath_seg_kind kind;
+	const char *key;        /* JSONPATH_KEY: start of the key text in the path */
+	size_t keylen;
+	bool escaped;           /* the key holds backslash escapes to undo */
+	long index;             /* JSONPATH_INDEX; negative counts from the end */
+};
+
+/* Reads the next segment at *pp. Returns 1 with *s filled, 0 at the end of
+ * the path, -1 with *err set on a syntax error. `first` tells whether a
+ * leading '.' is required before a bare key. */
+int    jsonpath_next(const char **pp, bool first, struct jsonpath_seg *s, const char **err);
+/* Writes an escaped key's text with its escapes undone to out (keylen + 1
+ * bytes, NUL-terminated); returns its length. */
+size_t jsonpath_unescape(const struct jsonpath_seg *s, char *out);
 
 #endif

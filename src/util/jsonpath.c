@@ -16,19 +16,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum seg_kind {
-	SEG_KEY,
-	SEG_INDEX,
-};
-
-struct seg {
-	enum seg_kind kind;
-	const char *key;        /* SEG_KEY: start of the key text in the path */
-	size_t keylen;
-	bool escaped;           /* the key holds backslash escapes to undo */
-	long index;             /* SEG_INDEX */
-};
-
 static bool key_byte(unsigned char c)
 {
 	/* Spaces and quotes are refused in bare keys so that a typo such as
@@ -37,13 +24,13 @@ static bool key_byte(unsigned char c)
 	       c != '"' && c != '\'';
 }
 
-static int scan_bracket(const char **pp, struct seg *s, const char **err)
+static int scan_bracket(const char **pp, struct jsonpath_seg *s, const char **err)
 {
 	const char *p = *pp + 1;        /* past '[' */
 
 	if (*p == '"' || *p == '\'') {
 		char q = *p++;
-		s->kind = SEG_KEY;
+		s->kind = JSONPATH_KEY;
 		s->key = p;
 		s->escaped = false;
 		while (*p && *p != q) {
@@ -92,16 +79,13 @@ static int scan_bracket(const char **pp, struct seg *s, const char **err)
 		*err = "index too large";
 		return -1;
 	}
-	s->kind = SEG_INDEX;
+	s->kind = JSONPATH_INDEX;
 	s->index = v;
 	*pp = p + 1;
 	return 1;
 }
 
-/* Reads the next segment at *pp. Returns 1 with *s filled, 0 at the end of
- * the path, -1 with *err set on a syntax error. `first` tells whether a
- * leading '.' is required before a bare key. */
-static int scan_next(const char **pp, bool first, struct seg *s, const char **err)
+int jsonpath_next(const char **pp, bool first, struct jsonpath_seg *s, const char **err)
 {
 	const char *p = *pp;
 
@@ -125,7 +109,7 @@ static int scan_next(const char **pp, bool first, struct seg *s, const char **er
 			*err = "spaces, quotes and control characters need a quoted key: [\"...\"]";
 		return -1;
 	}
-	s->kind = SEG_KEY;
+	s->kind = JSONPATH_KEY;
 	s->key = p;
 	s->escaped = false;
 	while (key_byte((unsigned char)*p))
@@ -150,14 +134,26 @@ bool jsonpath_valid(const char *path, const char **err)
 		return false;
 	}
 	const char *p = path;
-	struct seg s;
+	struct jsonpath_seg s;
 	int r;
-	for (bool first = true; (r = scan_next(&p, first, &s, err)) > 0; first = false)
+	for (bool first = true; (r = jsonpath_next(&p, first, &s, err)) > 0; first = false)
 		;
 	return r == 0;
 }
 
-static json_t *step_key(json_t *v, const struct seg *s)
+size_t jsonpath_unescape(const struct jsonpath_seg *s, char *out)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < s->keylen; i++) {
+		if (s->key[i] == '\\')
+			i++;
+		out[n++] = s->key[i];
+	}
+	out[n] = 0;
+	return n;
+}
+
+static json_t *step_key(json_t *v, const struct jsonpath_seg *s)
 {
 	if (!json_is_object(v))
 		return NULL;
@@ -169,12 +165,7 @@ static json_t *step_key(json_t *v, const struct seg *s)
 	char *k = malloc(s->keylen + 1);
 	if (!k)
 		return NULL;
-	size_t n = 0;
-	for (size_t i = 0; i < s->keylen; i++) {
-		if (s->key[i] == '\\')
-			i++;
-		k[n++] = s->key[i];
-	}
+	size_t n = jsonpath_unescape(s, k);
 	json_t *r = json_object_getn(v, k, n);
 	free(k);
 	return r;
@@ -205,10 +196,10 @@ json_t *jsonpath_get(json_t *root, const char *path)
 		return NULL;
 	const char *p = path, *err;
 	json_t *v = root;
-	struct seg s;
+	struct jsonpath_seg s;
 	int r;
-	for (bool first = true; (r = scan_next(&p, first, &s, &err)) > 0; first = false) {
-		v = s.kind == SEG_KEY ? step_key(v, &s) : step_index(v, s.index);
+	for (bool first = true; (r = jsonpath_next(&p, first, &s, &err)) > 0; first = false) {
+		v = s.kind == JSONPATH_KEY ? step_key(v, &s) : step_index(v, s.index);
 		if (!v)
 			return NULL;
 	}

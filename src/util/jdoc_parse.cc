@@ -1,0 +1,521 @@
+/* jdoc_parse.cc - the tape of util/jdoc filled by simdjson's on-demand parser.
+ *
+ * The only C++ in the program. simdjson finds the structure and checks
+ * UTF-8, string escapes and the grammar between tokens; what on-demand
+ * leaves to the caller is checked here: number and atom tokens (it only
+ * reads the ones asked for), nesting depth (it only counts it in debug
+ * builds) and what follows the value. Every value is visited once, so a
+ * record is validated whole, as jansson validated it.
+ *
+ * No exceptions: every simdjson call goes through its error codes. */
+#include <simdjson.h>
+
+#include <cerrno>
+#include <charconv>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <string_view>
+#include <utility>
+
+#include "jdoc_int.h"
+extern "C" {
+#include "util/xalloc.h"
+}
+
+using namespace simdjson;
+
+namespace {
+
+/* One parser per thread: its buffers grow to the largest record seen and
+ * are reused for every record after it. */
+thread_local ondemand::parser tl_parser;
+
+struct walker {
+	struct jdoc *d;
+	const char *base;       /* the bytes parsed; node offsets count from here */
+	const char *limit;      /* base + len */
+	ondemand::parser *parser;
+	uint8_t *out;           /* next free byte of d->strings */
+	const char *errat;      /* where an error found here lies */
+	const char *errmsg;     /* its wording, when simdjson has none for it */
+	unsigned depth;
+};
+
+inline bool is_ws(char c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
+inline size_t trim(const char *s, size_t n)
+{
+	while (n && is_ws(s[n - 1]))
+		n--;
+	return n;
+}
+
+inline bool is_digit(char c)
+{
+	return c >= '0' && c <= '9';
+}
+
+uint32_t push(walker &w, uint8_t type, const char *src)
+{
+	struct jdoc *d = w.d;
+	if (d->nnodes == d->nodes_cap) {
+		size_t cap = (size_t)d->nodes_cap * 2 + 16;
+		if (cap > (size_t)UINT32_MAX - 1)
+			cap = (size_t)UINT32_MAX - 1;
+		d->nodes = (struct jdoc_node *)xrealloc(d->nodes, cap * sizeof *d->nodes);
+		d->nodes_cap = (uint32_t)cap;
+	}
+	uint32_t i = d->nnodes++;
+	struct jdoc_node *n = &d->nodes[i];
+	n->type = type;
+	n->flags = 0;
+	n->unused = 0;
+	n->end = i + 1;
+	n->count = 0;
+	n->text = 0;
+	n->src = (uint32_t)(src - w.base);
+	n->src_len = 0;
+	return i;
+}
+
+/* The JVF_* flags of a number token, or -1 when it breaks the grammar
+ * -? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)? */
+int number_flags(const char *s, size_t n)
+{
+	size_t i = 0;
+	bool neg = false;
+	if (i < n && s[i] == '-') {
+		neg = true;
+		i++;
+	}
+	size_t int_start = i;
+	if (i < n && s[i] == '0')
+		i++;
+	else if (i < n && s[i] >= '1' && s[i] <= '9')
+		while (i < n && is_digit(s[i]))
+			i++;
+	else
+		return -1;
+	size_t int_digits = i - int_start;
+	bool integer = true, exponent = false;
+	if (i < n && s[i] == '.') {
+		size_t f = ++i;
+		while (i < n && is_digit(s[i]))
+			i++;
+		if (i == f)
+			return -1;
+		integer = false;
+	}
+	if (i < n && (s[i] == 'e' || s[i] == 'E')) {
+		i++;
+		if (i < n && (s[i] == '+' || s[i] == '-'))
+			i++;
+		size_t e = i;
+		while (i < n && is_digit(s[i]))
+			i++;
+		if (i == e)
+			return -1;
+		integer = false;
+		exponent = true;
+	}
+	if (i != n)
+		return -1;
+
+	int flags = 0;
+	if (integer) {
+		flags |= JVF_INTEGER;
+		if (int_digits < 19 ||
+		    (int_digits == 19 &&
+		     memcmp(s + int_start, neg ? "9223372036854775808" : "9223372036854775807", 19) <= 0))
+			flags |= JVF_INT64;
+	}
+	/* Only an exponent or a very long integer part can leave a double's
+	 * range (about 1.8e308), so the others skip the conversion. */
+	if ((exponent || int_digits > 308) && std::isinf(jdoc_text_real(s, n)))
+		flags |= JVF_RANGE;
+	return flags;
+}
+
+error_code put_number(walker &w, const char *tok, size_t n)
+{
+	int flags = number_flags(tok, n);
+	if (flags < 0) {
+		w.errat = tok;
+		return NUMBER_ERROR;
+	}
+	uint32_t i = push(w, JV_NUMBER, tok);
+	struct jdoc_node *node = &w.d->nodes[i];
+	node->flags = (uint8_t)flags;
+	node->src_len = (uint32_t)n;
+	node->count = (uint32_t)n;
+	node->text = (uint32_t)(w.out - (uint8_t *)w.d->strings);
+	memcpy(w.out, tok, n);
+	w.out += n;
+	*w.out++ = 0;
+	return SUCCESS;
+}
+
+error_code put_atom(walker &w, ondemand::json_type t, const char *tok, size_t n)
+{
+	bool ok;
+	uint8_t type;
+	if (t == ondemand::json_type::null) {
+		ok = n == 4 && !memcmp(tok, "null", 4);
+		type = JV_NULL;
+	} else if (n == 4 && !memcmp(tok, "true", 4)) {
+		ok = true;
+		type = JV_TRUE;
+	} else {
+		ok = n == 5 && !memcmp(tok, "false", 5);
+		type = JV_FALSE;
+	}
+	if (!ok) {
+		w.errat = tok;
+		return t == ondemand::json_type::null ? N_ATOM_ERROR : *tok == 't' ? T_ATOM_ERROR : F_ATOM_ERROR;
+	}
+	uint32_t i = push(w, type, tok);
+	w.d->nodes[i].src_len = (uint32_t)n;
+	return SUCCESS;
+}
+
+/* A string whose opening quote is at open and whose source ends at end
+ * (just past the closing quote), decoded straight into d->strings. */
+error_code put_string(walker &w, ondemand::raw_json_string raw, const char *open, const char *end)
+{
+	uint32_t i = push(w, JV_STRING, open);
+	uint8_t *start = w.out;
+	std::string_view s;
+	error_code e = w.parser->unescape(raw, w.out).get(s);
+	if (e) {
+		w.errat = open;
+		return e;
+	}
+	struct jdoc_node *node = &w.d->nodes[i];
+	node->text = (uint32_t)(start - (uint8_t *)w.d->strings);
+	node->count = (uint32_t)s.size();
+	node->src_len = (uint32_t)(end - open);
+	*w.out++ = 0;
+	return SUCCESS;
+}
+
+error_code walk_array(walker &w, ondemand::array &a, const char *open);
+error_code walk_object(walker &w, ondemand::object &o, const char *open);
+
+/* A value inside a container; tok is its token as simdjson cut it (up to
+ * the next structural character, so with any white space after it). */
+error_code walk_value(walker &w, ondemand::value &v)
+{
+	std::string_view tok = v.raw_json_token();
+	ondemand::json_type t;
+	error_code e = v.type().get(t);
+	if (e) {
+		w.errat = tok.data();
+		return e;
+	}
+	switch (t) {
+	case ondemand::json_type::array: {
+		ondemand::array a;
+		if ((e = v.get_array().get(a)))
+			return e;
+		return walk_array(w, a, tok.data());
+	}
+	case ondemand::json_type::object: {
+		ondemand::object o;
+		if ((e = v.get_object().get(o)))
+			return e;
+		return walk_object(w, o, tok.data());
+	}
+	case ondemand::json_type::string: {
+		size_t n = trim(tok.data(), tok.size());
+		ondemand::raw_json_string raw;
+		if ((e = v.get_raw_json_string().get(raw)))
+			return e;
+		if (n < 2 || tok[n - 1] != '"') {
+			w.errat = tok.data();
+			return STRING_ERROR;
+		}
+		return put_string(w, raw, tok.data(), tok.data() + n);
+	}
+	case ondemand::json_type::number:
+		return put_number(w, tok.data(), trim(tok.data(), tok.size()));
+	default:
+		return put_atom(w, t, tok.data(), trim(tok.data(), tok.size()));
+	}
+}
+
+/* Where a container closes: after its last member (or its opening
+ * bracket) only white space can come before the closing one. */
+error_code close_container(walker &w, uint32_t i, const char *from, char closer)
+{
+	while (from < w.limit && is_ws(*from))
+		from++;
+	if (from >= w.limit || *from != closer) {
+		w.errat = from;
+		return TAPE_ERROR;
+	}
+	struct jdoc_node *node = &w.d->nodes[i];
+	node->src_len = (uint32_t)(from + 1 - (w.base + node->src));
+	node->end = w.d->nnodes;
+	w.depth--;
+	return SUCCESS;
+}
+
+error_code enter(walker &w, const char *open)
+{
+	if (++w.depth > JDOC_MAX_DEPTH) {
+		w.errat = open;
+		w.errmsg = "maximum parsing depth reached";
+		return DEPTH_ERROR;
+	}
+	return SUCCESS;
+}
+
+inline const char *node_end(const walker &w, uint32_t i)
+{
+	const struct jdoc_node *n = &w.d->nodes[i];
+	return w.base + n->src + n->src_len;
+}
+
+error_code walk_array(walker &w, ondemand::array &a, const char *open)
+{
+	error_code e = enter(w, open);
+	if (e)
+		return e;
+	uint32_t i = push(w, JV_ARRAY, open);
+	uint32_t count = 0;
+	const char *last = open + 1;
+	for (auto elt : a) {
+		ondemand::value v;
+		if ((e = elt.get(v)))
+			return e;
+		uint32_t child = w.d->nnodes;
+		if ((e = walk_value(w, v)))
+			return e;
+		last = node_end(w, child);
+		count++;
+	}
+	w.d->nodes[i].count = count;
+	return close_container(w, i, last, ']');
+}
+
+error_code walk_object(walker &w, ondemand::object &o, const char *open)
+{
+	error_code e = enter(w, open);
+	if (e)
+		return e;
+	uint32_t i = push(w, JV_OBJECT, open);
+	uint32_t count = 0;
+	const char *last = open + 1;
+	for (auto fr : o) {
+		ondemand::field f;
+		if ((e = std::move(fr).get(f)))
+			return e;
+		ondemand::raw_json_string key = f.key();
+		const char *kopen = (const char *)key.raw() - 1;
+		ondemand::value &v = f.value();
+		/* The key's closing quote: back from its value over the colon. */
+		const char *vstart = v.raw_json_token().data();
+		const char *kend = vstart;
+		while (kend > kopen && is_ws(kend[-1]))
+			kend--;
+		if (kend > kopen && kend[-1] == ':')
+			kend--;
+		while (kend > kopen && is_ws(kend[-1]))
+			kend--;
+		if (kend - kopen < 2 || kend[-1] != '"') {
+			w.errat = kopen;
+			return TAPE_ERROR;
+		}
+		if ((e = put_string(w, key, kopen, kend)))
+			return e;
+		uint32_t child = w.d->nnodes;
+		if ((e = walk_value(w, v)))
+			return e;
+		last = node_end(w, child);
+		count++;
+	}
+	w.d->nodes[i].count = count;
+	return close_container(w, i, last, '}');
+}
+
+error_code walk_root(walker &w, ondemand::document &doc)
+{
+	std::string_view tok;
+	error_code e = doc.raw_json_token().get(tok);
+	if (e)
+		return e;
+	w.errat = tok.data();
+	ondemand::json_type t;
+	if ((e = doc.type().get(t)))
+		return e;
+	switch (t) {
+	case ondemand::json_type::array: {
+		ondemand::array a;
+		if ((e = doc.get_array().get(a)))
+			return e;
+		return walk_array(w, a, tok.data());
+	}
+	case ondemand::json_type::object: {
+		ondemand::object o;
+		if ((e = doc.get_object().get(o)))
+			return e;
+		return walk_object(w, o, tok.data());
+	}
+	case ondemand::json_type::string: {
+		size_t n = trim(tok.data(), tok.size());
+		ondemand::raw_json_string raw;
+		if ((e = doc.get_raw_json_string().get(raw)))
+			return e;
+		if (n < 2 || tok[n - 1] != '"')
+			return STRING_ERROR;
+		return put_string(w, raw, tok.data(), tok.data() + n);
+	}
+	case ondemand::json_type::number:
+		return put_number(w, tok.data(), trim(tok.data(), tok.size()));
+	default:
+		return put_atom(w, t, tok.data(), trim(tok.data(), tok.size()));
+	}
+}
+
+void set_msg(char *msg, size_t msglen, const char *text)
+{
+	if (!msglen)
+		return;
+	size_t n = strlen(text);
+	if (n >= msglen)
+		n = msglen - 1;
+	memcpy(msg, text, n);
+	msg[n] = 0;
+}
+
+} // namespace
+
+extern "C" enum jdoc_fill_status jdoc_fill(struct jdoc *d, const char *buf, size_t len, size_t cap,
+                                           char *msg, size_t msglen, size_t *pos)
+{
+	ondemand::parser &parser = tl_parser;
+	*pos = 0;
+	if (parser.capacity() < len) {
+		/* Round up so that a run of slowly growing records does not
+		 * reallocate for each. */
+		size_t want = len < ((size_t)1 << 31) ? len + len / 4 + 4096 : len;
+		if (want > SIMDJSON_MAXSIZE_BYTES)
+			want = SIMDJSON_MAXSIZE_BYTES;
+		if (parser.allocate(want, JDOC_MAX_DEPTH + 1)) {
+			set_msg(msg, msglen, "out of memory for the parser");
+			return JDOC_FILL_ERROR;
+		}
+	}
+
+	/* Decoded strings never outgrow their escaped text, and each value
+	 * takes at least one byte of the record besides its NUL, so len + 1
+	 * bytes hold them all; simdjson may write SIMDJSON_PADDING past the
+	 * end of each one. */
+	size_t scap = len + 2 + SIMDJSON_PADDING;
+	if (d->strings_cap < scap) {
+		d->strings = (char *)xrealloc(d->strings, scap);
+		d->strings_cap = scap;
+	}
+	size_t ncap = len / 8 + 16;
+	if (ncap > (size_t)UINT32_MAX - 1)
+		ncap = (size_t)UINT32_MAX - 1;
+	if (d->nodes_cap < ncap) {
+		d->nodes = (struct jdoc_node *)xrealloc(d->nodes, ncap * sizeof *d->nodes);
+		d->nodes_cap = (uint32_t)ncap;
+	}
+	d->nnodes = 0;
+
+	walker w;
+	w.d = d;
+	w.base = buf;
+	w.limit = buf + len;
+	w.parser = &parser;
+	w.out = (uint8_t *)d->strings;
+	w.errat = nullptr;
+	w.errmsg = nullptr;
+	w.depth = 0;
+
+	ondemand::document doc;
+	error_code e = parser.iterate(buf, len, cap).get(doc);
+	if (e == UTF8_ERROR)
+		return JDOC_FILL_UTF8;
+	bool started = !e;
+	if (!e)
+		e = walk_root(w, doc);
+	if (!e) {
+		/* Nothing but white space after the value. */
+		const char *p = node_end(w, 0);
+		while (p < w.limit && is_ws(*p))
+			p++;
+		if (p < w.limit) {
+			w.errat = p;
+			w.errmsg = "trailing content after the JSON value";
+			e = TAPE_ERROR;
+		}
+	}
+	if (e) {
+		d->nnodes = 0;
+		d->strings_len = 0;
+		if (!w.errat && started) {
+			const char *at;
+			if (!doc.current_location().get(at))
+				w.errat = at;
+		}
+		if (w.errat && w.errat >= buf && w.errat <= w.limit)
+			*pos = (size_t)(w.errat - buf);
+		set_msg(msg, msglen, w.errmsg ? w.errmsg : error_message(e));
+		return JDOC_FILL_ERROR;
+	}
+	d->strings_len = (size_t)((char *)w.out - d->strings);
+	return JDOC_FILL_OK;
+}
+
+extern "C" double jdoc_text_real(const char *text, size_t len)
+{
+	double v = 0;
+	auto r = std::from_chars(text, text + len, v);
+	if (r.ec != std::errc::result_out_of_range)
+		return v;
+	/* Out of range: overflow when the value is at least 1, which its
+	 * decimal exponent tells; otherwise it underflows to zero. */
+	const char *p = text, *end = text + len;
+	bool neg = p < end && *p == '-';
+	if (neg)
+		p++;
+	long mag = 0;           /* the power of ten of the first non-zero digit, plus one */
+	bool seen = false, point = false;
+	for (; p < end && (is_digit(*p) || *p == '.'); p++) {
+		if (*p == '.') {
+			point = true;
+			continue;
+		}
+		if (!seen && *p != '0') {
+			seen = true;
+			if (!point)
+				mag++;
+		} else if (seen && !point) {
+			mag++;
+		} else if (!seen && point) {
+			mag--;
+		}
+	}
+	long exp = 0;
+	if (p < end && (*p == 'e' || *p == 'E')) {
+		p++;
+		bool eneg = p < end && *p == '-';
+		if (p < end && (*p == '-' || *p == '+'))
+			p++;
+		for (; p < end && is_digit(*p); p++)
+			if (exp < 100000000)
+				exp = exp * 10 + (*p - '0');
+		if (eneg)
+			exp = -exp;
+	}
+	if (seen && exp + mag > 0)
+		return neg ? -HUGE_VAL : HUGE_VAL;
+	return neg ? -0.0 : 0.0;
+}
