@@ -45,9 +45,19 @@ static void check_tape(const struct jdoc *d, jv v)
 	const char *raw = jv_raw(d, v, &rl);
 	assert_ptr_equal(raw, d->src + n->src);
 	assert_int_equal(rl, n->src_len);
+	/* (Long slices are left out: deep documents would parse each level
+	 * again, quadratic in the depth.) */
 	json_error_t jerr;
-	json_t *alone = json_loadb(raw, rl, LOAD_FLAGS, &jerr);
-	if (alone) {
+	json_t *alone = rl < 1000 ? json_loadb(raw, rl, LOAD_FLAGS, &jerr) : NULL;
+	if (rl >= 1000) {
+		/* Only its ends: the brackets or quotes that open and close it. */
+		if (n->type == JV_ARRAY)
+			assert_true(raw[0] == '[' && raw[rl - 1] == ']');
+		else if (n->type == JV_OBJECT)
+			assert_true(raw[0] == '{' && raw[rl - 1] == '}');
+		else if (n->type == JV_STRING)
+			assert_true(raw[0] == '"' && raw[rl - 1] == '"');
+	} else if (alone) {
 		json_t *mine = jv_to_json(d, v);
 		if (!json_equal(alone, mine))
 			fail_msg("node %u: raw slice '%.*s' disagrees", v, (int)rl, raw);
