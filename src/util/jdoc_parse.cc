@@ -31,6 +31,7 @@ namespace {
 /* One parser per thread: its buffers grow to the largest record seen and
  * are reused for every record after it. */
 thread_local ondemand::parser tl_parser;
+constexpr size_t PARSER_KEEP = (size_t)64 << 20;
 
 struct frame;
 
@@ -62,16 +63,20 @@ inline bool is_digit(char c)
 	return c >= '0' && c <= '9';
 }
 
-uint32_t push(walker &w, uint8_t type, const char *src)
+__attribute__((noinline, cold)) void grow_nodes(struct jdoc *d)
+{
+	size_t cap = (size_t)d->nodes_cap * 2 + 16;
+	if (cap > (size_t)UINT32_MAX - 1)
+		cap = (size_t)UINT32_MAX - 1;
+	d->nodes = (struct jdoc_node *)xrealloc(d->nodes, cap * sizeof *d->nodes);
+	d->nodes_cap = (uint32_t)cap;
+}
+
+inline __attribute__((always_inline)) uint32_t push(walker &w, uint8_t type, const char *src)
 {
 	struct jdoc *d = w.d;
-	if (d->nnodes == d->nodes_cap) {
-		size_t cap = (size_t)d->nodes_cap * 2 + 16;
-		if (cap > (size_t)UINT32_MAX - 1)
-			cap = (size_t)UINT32_MAX - 1;
-		d->nodes = (struct jdoc_node *)xrealloc(d->nodes, cap * sizeof *d->nodes);
-		d->nodes_cap = (uint32_t)cap;
-	}
+	if (__builtin_expect(d->nnodes == d->nodes_cap, 0))
+		grow_nodes(d);
 	uint32_t i = d->nnodes++;
 	struct jdoc_node *n = &d->nodes[i];
 	n->type = type;
@@ -410,12 +415,9 @@ void set_msg(char *msg, size_t msglen, const char *text)
 	msg[n] = 0;
 }
 
-} // namespace
-
-extern "C" enum jdoc_fill_status jdoc_fill(struct jdoc *d, const char *buf, size_t len, size_t cap,
-                                           char *msg, size_t msglen, size_t *pos)
+enum jdoc_fill_status fill(ondemand::parser &parser, struct jdoc *d, const char *buf, size_t len,
+                           size_t cap, char *msg, size_t msglen, size_t *pos)
 {
-	ondemand::parser &parser = tl_parser;
 	*pos = 0;
 	if (parser.capacity() < len) {
 		/* Round up so that a run of slowly growing records does not
@@ -438,7 +440,9 @@ extern "C" enum jdoc_fill_status jdoc_fill(struct jdoc *d, const char *buf, size
 		d->strings = (char *)xrealloc(d->strings, scap);
 		d->strings_cap = scap;
 	}
-	size_t ncap = len / 8 + 16;
+	/* Records of agent transcripts hold a value per 20 bytes or so; a
+	 * denser one grows the array by doubling. */
+	size_t ncap = len / 16 + 16;
 	if (ncap > (size_t)UINT32_MAX - 1)
 		ncap = (size_t)UINT32_MAX - 1;
 	if (d->nodes_cap < ncap) {
@@ -490,7 +494,30 @@ extern "C" enum jdoc_fill_status jdoc_fill(struct jdoc *d, const char *buf, size
 		return JDOC_FILL_ERROR;
 	}
 	d->strings_len = (size_t)((char *)w.out - d->strings);
+	/* The document lives as long as its run: give back what a generous
+	 * reservation left unused (shrinking stays in place in glibc). */
+	if (d->nodes_cap > d->nnodes + d->nnodes / 4 + 16) {
+		d->nodes = (struct jdoc_node *)xrealloc(d->nodes, (size_t)d->nnodes * sizeof *d->nodes);
+		d->nodes_cap = d->nnodes;
+	}
+	if (d->strings_cap > d->strings_len + d->strings_len / 4 + 256) {
+		d->strings = (char *)xrealloc(d->strings, d->strings_len + 1);
+		d->strings_cap = d->strings_len + 1;
+	}
 	return JDOC_FILL_OK;
+}
+
+} // namespace
+
+extern "C" enum jdoc_fill_status jdoc_fill(struct jdoc *d, const char *buf, size_t len, size_t cap,
+                                           char *msg, size_t msglen, size_t *pos)
+{
+	enum jdoc_fill_status st = fill(tl_parser, d, buf, len, cap, msg, msglen, pos);
+	/* The parser keeps about five times the largest record it has seen;
+	 * after an unusually large one, let that go. */
+	if (tl_parser.capacity() > PARSER_KEEP)
+		tl_parser = ondemand::parser();
+	return st;
 }
 
 extern "C" double jdoc_text_real(const char *text, size_t len)
