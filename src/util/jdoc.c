@@ -256,10 +256,10 @@ bool jv_truthy(const struct jdoc *d, jv v)
 	}
 }
 
+/* As JavaScript holds them: doubles (so 2^53 + 1 equals 2^53, as
+ * JSON.parse reads them, and as the loaders compared ids before). */
 static bool number_equal(const struct jdoc *a, jv va, const struct jdoc *b, jv vb)
 {
-	if ((a->nodes[va].flags & JVF_INT64) && (b->nodes[vb].flags & JVF_INT64))
-		return jv_int(a, va) == jv_int(b, vb);
 	return jv_real(a, va) == jv_real(b, vb);
 }
 
