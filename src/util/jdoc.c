@@ -337,18 +337,9 @@ jv jv_at(const struct jdoc *d, jv arr, long i)
 {
 	if (!jv_is_array(d, arr))
 		return JV_NONE;
-	size_t n = d->nodes[arr].count;
 	size_t k;
-	if (i < 0) {
-		size_t back = (size_t)-(i + 1) + 1;     /* no overflow at LONG_MIN */
-		if (back > n)
-			return JV_NONE;
-		k = n - back;
-	} else {
-		k = (size_t)i;
-		if (k >= n)
-			return JV_NONE;
-	}
+	if (!jsonpath_index(i, d->nodes[arr].count, &k))
+		return JV_NONE;
 	jv e = arr + 1;
 	while (k--)
 		e = d->nodes[e].end;
