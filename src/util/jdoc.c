@@ -91,6 +91,7 @@ static char *utf8_repair(const char *s, size_t n, size_t *outlen)
 			i++;
 		}
 	}
+	out = xrealloc(out, o + JDOC_PADDING);  /* exact, as jdoc_bytes counts it */
 	memset(out + o, 0, JDOC_PADDING);
 	*outlen = o;
 	return out;

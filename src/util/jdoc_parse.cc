@@ -10,7 +10,6 @@
  * No exceptions: every simdjson call goes through its error codes. */
 #include <simdjson.h>
 
-#include <cerrno>
 #include <charconv>
 #include <cmath>
 #include <cstdint>
