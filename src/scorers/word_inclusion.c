@@ -124,8 +124,8 @@ static bool word_set_put(struct word_set *ws, size_t off, size_t len)
 	return true;
 }
 
-static void wi_score(const struct scorer_conf *sc, const struct run *r, json_t *params,
-                     const char *unset, struct verdict *out)
+static void wi_score(const struct scorer_conf *sc, const struct run *r, struct scorer_shared *sh,
+                     json_t *params, const char *unset, struct verdict *out)
 {
 	const char *in = json_string_value(json_object_get(params, "input"));
 	const char *outp = json_string_value(json_object_get(params, "output"));
