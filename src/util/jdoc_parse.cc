@@ -210,6 +210,13 @@ error_code walk_object(walker &w, ondemand::object &o, const char *open);
 error_code walk_value(walker &w, ondemand::value &v)
 {
 	std::string_view tok = v.raw_json_token();
+	/* jansson counts every value, scalars too, toward its depth, so the
+	 * root is level 1 and nothing may sit at level JDOC_MAX_DEPTH + 1. */
+	if (w.depth >= JDOC_MAX_DEPTH) {
+		w.errat = tok.data();
+		w.errmsg = "maximum parsing depth reached";
+		return DEPTH_ERROR;
+	}
 	ondemand::json_type t;
 	error_code e = v.type().get(t);
 	if (e) {
@@ -264,16 +271,6 @@ error_code close_container(walker &w, uint32_t i, const char *from, char closer)
 	return SUCCESS;
 }
 
-error_code enter(walker &w, const char *open)
-{
-	if (++w.depth > JDOC_MAX_DEPTH) {
-		w.errat = open;
-		w.errmsg = "maximum parsing depth reached";
-		return DEPTH_ERROR;
-	}
-	return SUCCESS;
-}
-
 inline const char *node_end(const walker &w, uint32_t i)
 {
 	const struct jdoc_node *n = &w.d->nodes[i];
@@ -282,9 +279,8 @@ inline const char *node_end(const walker &w, uint32_t i)
 
 error_code walk_array(walker &w, ondemand::array &a, const char *open)
 {
-	error_code e = enter(w, open);
-	if (e)
-		return e;
+	error_code e;
+	w.depth++;
 	uint32_t i = push(w, JV_ARRAY, open);
 	uint32_t count = 0;
 	const char *last = open + 1;
@@ -304,9 +300,8 @@ error_code walk_array(walker &w, ondemand::array &a, const char *open)
 
 error_code walk_object(walker &w, ondemand::object &o, const char *open)
 {
-	error_code e = enter(w, open);
-	if (e)
-		return e;
+	error_code e;
+	w.depth++;
 	uint32_t i = push(w, JV_OBJECT, open);
 	uint32_t count = 0;
 	const char *last = open + 1;
