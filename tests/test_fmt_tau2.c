@@ -209,8 +209,8 @@ static void test_reused_ids(void **state)
 	    " {'role':'tool','id':'x','content':'to second','requestor':'assistant','error':false},"
 	    " {'role':'tool','id':'x','content':'to first','requestor':'assistant','error':false},"
 	    " {'role':'tool','id':'x','content':'surplus','requestor':'assistant','error':false}]}", TAU2);
-	assert_string_equal(json_string_value(r->calls[1].result), "to second");
-	assert_string_equal(json_string_value(r->calls[0].result), "to first");
+	assert_string_equal(jv_str(r->doc, r->calls[1].result), "to second");
+	assert_string_equal(json_string_value(run_call_result(r, &r->calls[0])), "to first");
 	assert_false(r->msgs[2].unmatched_result);
 	assert_false(r->msgs[3].unmatched_result);
 	assert_true(r->msgs[4].unmatched_result);

@@ -10,7 +10,9 @@ void scorer_run(const struct scorer_conf *sc, const struct run *r, json_t *expec
 {
 	memset(out, 0, sizeof(*out));
 	char *unset = NULL;
-	json_t *params = scorer_resolve_params(sc, r->record, expected, expect_miss, &unset);
+	/* The run's trees are built on demand and kept: a cache, which a
+	 * const run may fill. */
+	json_t *params = scorer_resolve_params(sc, (struct run *)r, expected, expect_miss, &unset);
 	if (r->load_error)
 		verdict_error(out, "run: %s", r->load_error);
 	else

@@ -93,7 +93,7 @@ static bool tca_counts(const struct run *r, const struct run_call *c)
 {
 	const struct run_msg *m = &r->msgs[c->msg_index];
 	if (r->mastra != MASTRA_NONE)
-		return m->origin == MSG_IN_OUTPUT && json_truthy(c->raw_name) &&
+		return m->origin == MSG_IN_OUTPUT && jv_truthy(r->doc, c->raw_name) &&
 		       state_counted(c->raw_state, r->mastra);
 	return c->requestor == REQ_AGENT && c->state != CALL_PARTIAL &&
 	       m->role == ROLE_ASSISTANT && m->origin == MSG_IN_OUTPUT && c->name[0];
@@ -121,8 +121,9 @@ static void tca_extract(const struct run *r, json_t *tools, json_t *infos)
 		if (!tca_counts(r, c))
 			continue;
 		if (r->mastra != MASTRA_NONE) {
-			name = json_incref(c->raw_name);
-			id = json_truthy(c->raw_id) ? json_incref(c->raw_id) : NULL;
+			/* Mastra compares these as JSON values: a tree of each. */
+			name = jv_to_json(r->doc, c->raw_name);
+			id = jv_truthy(r->doc, c->raw_id) ? jv_to_json(r->doc, c->raw_id) : NULL;
 			mi = c->src_msg_index;
 			ii = c->src_call_index;
 		} else {
