@@ -17,6 +17,7 @@
 #include <cstring>
 #include <string_view>
 #include <utility>
+#include <vector>
 
 #include "jdoc_int.h"
 extern "C" {
@@ -30,6 +31,9 @@ namespace {
 /* One parser per thread: its buffers grow to the largest record seen and
  * are reused for every record after it. */
 thread_local ondemand::parser tl_parser;
+constexpr size_t PARSER_KEEP = (size_t)64 << 20;
+
+struct frame;
 
 struct walker {
 	struct jdoc *d;
@@ -39,7 +43,7 @@ struct walker {
 	uint8_t *out;           /* next free byte of d->strings */
 	const char *errat;      /* where an error found here lies */
 	const char *errmsg;     /* its wording, when simdjson has none for it */
-	unsigned depth;
+	std::vector<struct frame> *stack;       /* the containers open around the walk */
 };
 
 inline bool is_ws(char c)
@@ -59,16 +63,20 @@ inline bool is_digit(char c)
 	return c >= '0' && c <= '9';
 }
 
-uint32_t push(walker &w, uint8_t type, const char *src)
+__attribute__((noinline, cold)) void grow_nodes(struct jdoc *d)
+{
+	size_t cap = (size_t)d->nodes_cap * 2 + 16;
+	if (cap > (size_t)UINT32_MAX - 1)
+		cap = (size_t)UINT32_MAX - 1;
+	d->nodes = (struct jdoc_node *)xrealloc(d->nodes, cap * sizeof *d->nodes);
+	d->nodes_cap = (uint32_t)cap;
+}
+
+inline __attribute__((always_inline)) uint32_t push(walker &w, uint8_t type, const char *src)
 {
 	struct jdoc *d = w.d;
-	if (d->nnodes == d->nodes_cap) {
-		size_t cap = (size_t)d->nodes_cap * 2 + 16;
-		if (cap > (size_t)UINT32_MAX - 1)
-			cap = (size_t)UINT32_MAX - 1;
-		d->nodes = (struct jdoc_node *)xrealloc(d->nodes, cap * sizeof *d->nodes);
-		d->nodes_cap = (uint32_t)cap;
-	}
+	if (__builtin_expect(d->nnodes == d->nodes_cap, 0))
+		grow_nodes(d);
 	uint32_t i = d->nnodes++;
 	struct jdoc_node *n = &d->nodes[i];
 	n->type = type;
@@ -202,51 +210,6 @@ error_code put_string(walker &w, ondemand::raw_json_string raw, const char *open
 	return SUCCESS;
 }
 
-error_code walk_array(walker &w, ondemand::array &a, const char *open);
-error_code walk_object(walker &w, ondemand::object &o, const char *open);
-
-/* A value inside a container; tok is its token as simdjson cut it (up to
- * the next structural character, so with any white space after it). */
-error_code walk_value(walker &w, ondemand::value &v)
-{
-	std::string_view tok = v.raw_json_token();
-	ondemand::json_type t;
-	error_code e = v.type().get(t);
-	if (e) {
-		w.errat = tok.data();
-		return e;
-	}
-	switch (t) {
-	case ondemand::json_type::array: {
-		ondemand::array a;
-		if ((e = v.get_array().get(a)))
-			return e;
-		return walk_array(w, a, tok.data());
-	}
-	case ondemand::json_type::object: {
-		ondemand::object o;
-		if ((e = v.get_object().get(o)))
-			return e;
-		return walk_object(w, o, tok.data());
-	}
-	case ondemand::json_type::string: {
-		size_t n = trim(tok.data(), tok.size());
-		ondemand::raw_json_string raw;
-		if ((e = v.get_raw_json_string().get(raw)))
-			return e;
-		if (n < 2 || tok[n - 1] != '"') {
-			w.errat = tok.data();
-			return STRING_ERROR;
-		}
-		return put_string(w, raw, tok.data(), tok.data() + n);
-	}
-	case ondemand::json_type::number:
-		return put_number(w, tok.data(), trim(tok.data(), tok.size()));
-	default:
-		return put_atom(w, t, tok.data(), trim(tok.data(), tok.size()));
-	}
-}
-
 /* Where a container closes: after its last member (or its opening
  * bracket) only white space can come before the closing one. */
 error_code close_container(walker &w, uint32_t i, const char *from, char closer)
@@ -260,17 +223,6 @@ error_code close_container(walker &w, uint32_t i, const char *from, char closer)
 	struct jdoc_node *node = &w.d->nodes[i];
 	node->src_len = (uint32_t)(from + 1 - (w.base + node->src));
 	node->end = w.d->nnodes;
-	w.depth--;
-	return SUCCESS;
-}
-
-error_code enter(walker &w, const char *open)
-{
-	if (++w.depth > JDOC_MAX_DEPTH) {
-		w.errat = open;
-		w.errmsg = "maximum parsing depth reached";
-		return DEPTH_ERROR;
-	}
 	return SUCCESS;
 }
 
@@ -280,105 +232,176 @@ inline const char *node_end(const walker &w, uint32_t i)
 	return w.base + n->src + n->src_len;
 }
 
-error_code walk_array(walker &w, ondemand::array &a, const char *open)
+/* An open container. The walk keeps these on a stack of its own rather
+ * than recursing, so the depth jansson allows fits any thread's stack and
+ * the sanitizers' larger frames. */
+struct frame {
+	ondemand::array_iterator arr;
+	ondemand::object_iterator obj;
+	const char *last;       /* just past its last member so far */
+	uint32_t node;
+	uint32_t count;
+	bool is_object;
+	bool started;
+};
+
+thread_local std::vector<frame> tl_stack;
+
+void open_frame(walker &w, bool is_object, const char *open)
 {
-	error_code e = enter(w, open);
-	if (e)
-		return e;
-	uint32_t i = push(w, JV_ARRAY, open);
-	uint32_t count = 0;
-	const char *last = open + 1;
-	for (auto elt : a) {
-		ondemand::value v;
-		if ((e = elt.get(v)))
-			return e;
-		uint32_t child = w.d->nnodes;
-		if ((e = walk_value(w, v)))
-			return e;
-		last = node_end(w, child);
-		count++;
-	}
-	w.d->nodes[i].count = count;
-	return close_container(w, i, last, ']');
+	frame f;
+	f.node = push(w, is_object ? JV_OBJECT : JV_ARRAY, open);
+	f.count = 0;
+	f.last = open + 1;
+	f.is_object = is_object;
+	f.started = false;
+	w.stack->push_back(f);
 }
 
-error_code walk_object(walker &w, ondemand::object &o, const char *open)
+/* A scalar or an empty-handed container: tok is its token as simdjson cut
+ * it (up to the next structural character, so with any white space after
+ * it). Containers are opened on the stack; the rest go on the tape. */
+template <typename V>
+error_code visit(walker &w, V &v, const char *tok, size_t toklen)
 {
-	error_code e = enter(w, open);
-	if (e)
+	ondemand::json_type t;
+	error_code e = v.type().get(t);
+	if (e) {
+		w.errat = tok;
 		return e;
-	uint32_t i = push(w, JV_OBJECT, open);
-	uint32_t count = 0;
-	const char *last = open + 1;
-	for (auto fr : o) {
-		ondemand::field f;
-		if ((e = std::move(fr).get(f)))
+	}
+	switch (t) {
+	case ondemand::json_type::array: {
+		ondemand::array a;
+		if ((e = v.get_array().get(a)))
 			return e;
-		ondemand::raw_json_string key = f.key();
-		const char *kopen = (const char *)key.raw() - 1;
-		ondemand::value &v = f.value();
-		/* The key's closing quote: back from its value over the colon. */
-		const char *vstart = v.raw_json_token().data();
-		const char *kend = vstart;
-		while (kend > kopen && is_ws(kend[-1]))
-			kend--;
-		if (kend > kopen && kend[-1] == ':')
-			kend--;
-		while (kend > kopen && is_ws(kend[-1]))
-			kend--;
-		if (kend - kopen < 2 || kend[-1] != '"') {
-			w.errat = kopen;
-			return TAPE_ERROR;
+		open_frame(w, false, tok);
+		return a.begin().get(w.stack->back().arr);
+	}
+	case ondemand::json_type::object: {
+		ondemand::object o;
+		if ((e = v.get_object().get(o)))
+			return e;
+		open_frame(w, true, tok);
+		return o.begin().get(w.stack->back().obj);
+	}
+	case ondemand::json_type::string: {
+		size_t n = trim(tok, toklen);
+		ondemand::raw_json_string raw;
+		if ((e = v.get_raw_json_string().get(raw)))
+			return e;
+		if (n < 2 || tok[n - 1] != '"') {
+			w.errat = tok;
+			return STRING_ERROR;
 		}
-		if ((e = put_string(w, key, kopen, kend)))
-			return e;
-		uint32_t child = w.d->nnodes;
-		if ((e = walk_value(w, v)))
-			return e;
-		last = node_end(w, child);
-		count++;
+		return put_string(w, raw, tok, tok + n);
 	}
-	w.d->nodes[i].count = count;
-	return close_container(w, i, last, '}');
+	case ondemand::json_type::number:
+		return put_number(w, tok, trim(tok, toklen));
+	default:
+		return put_atom(w, t, tok, trim(tok, toklen));
+	}
 }
 
-error_code walk_root(walker &w, ondemand::document &doc)
+/* jansson counts every value, scalars too, toward its depth: the root is
+ * level 1 and nothing may sit on level JDOC_MAX_DEPTH + 1. */
+inline error_code check_depth(walker &w, const char *tok)
+{
+	if (w.stack->size() >= JDOC_MAX_DEPTH) {
+		w.errat = tok;
+		w.errmsg = "maximum parsing depth reached";
+		return DEPTH_ERROR;
+	}
+	return SUCCESS;
+}
+
+/* The next member of the innermost open object: its key onto the tape,
+ * then its value visited. */
+error_code next_member(walker &w, frame &f)
+{
+	ondemand::field fld;
+	error_code e = (*f.obj).get(fld);
+	if (e)
+		return e;
+	ondemand::raw_json_string key = fld.key();
+	const char *kopen = (const char *)key.raw() - 1;
+	ondemand::value &v = fld.value();
+	std::string_view tok = v.raw_json_token();
+	/* The key's closing quote: back from its value over the colon. */
+	const char *kend = tok.data();
+	while (kend > kopen && is_ws(kend[-1]))
+		kend--;
+	if (kend > kopen && kend[-1] == ':')
+		kend--;
+	while (kend > kopen && is_ws(kend[-1]))
+		kend--;
+	if (kend - kopen < 2 || kend[-1] != '"') {
+		w.errat = kopen;
+		return TAPE_ERROR;
+	}
+	if ((e = put_string(w, key, kopen, kend)))
+		return e;
+	if ((e = check_depth(w, tok.data())))
+		return e;
+	f.count++;
+	return visit(w, v, tok.data(), tok.size());
+}
+
+error_code next_element(walker &w, frame &f)
+{
+	ondemand::value v;
+	error_code e = (*f.arr).get(v);
+	if (e)
+		return e;
+	std::string_view tok = v.raw_json_token();
+	if ((e = check_depth(w, tok.data())))
+		return e;
+	f.count++;
+	return visit(w, v, tok.data(), tok.size());
+}
+
+error_code walk(walker &w, ondemand::document &doc)
 {
 	std::string_view tok;
 	error_code e = doc.raw_json_token().get(tok);
 	if (e)
 		return e;
 	w.errat = tok.data();
-	ondemand::json_type t;
-	if ((e = doc.type().get(t)))
+	if ((e = visit(w, doc, tok.data(), tok.size())))
 		return e;
-	switch (t) {
-	case ondemand::json_type::array: {
-		ondemand::array a;
-		if ((e = doc.get_array().get(a)))
+	w.errat = nullptr;
+	while (!w.stack->empty()) {
+		frame &f = w.stack->back();
+		if (f.started) {
+			if (f.is_object)
+				++f.obj;
+			else
+				++f.arr;
+		}
+		f.started = true;
+		/* (The iterators' != ignores its argument: it asks whether the
+		 * container still has members.) */
+		bool more = f.is_object ? f.obj != f.obj : f.arr != f.arr;
+		if (!more) {
+			uint32_t node = f.node;
+			w.d->nodes[node].count = f.count;
+			if ((e = close_container(w, node, f.last, f.is_object ? '}' : ']')))
+				return e;
+			w.stack->pop_back();
+			if (!w.stack->empty())
+				w.stack->back().last = node_end(w, node);
+			continue;
+		}
+		size_t depth = w.stack->size();
+		if ((e = f.is_object ? next_member(w, f) : next_element(w, f)))
 			return e;
-		return walk_array(w, a, tok.data());
+		/* A scalar member is complete already: note where it ends. (The
+		 * frame may have moved if a container was opened, hence the
+		 * depth test before touching it.) */
+		if (w.stack->size() == depth)
+			w.stack->back().last = node_end(w, w.d->nnodes - 1);
 	}
-	case ondemand::json_type::object: {
-		ondemand::object o;
-		if ((e = doc.get_object().get(o)))
-			return e;
-		return walk_object(w, o, tok.data());
-	}
-	case ondemand::json_type::string: {
-		size_t n = trim(tok.data(), tok.size());
-		ondemand::raw_json_string raw;
-		if ((e = doc.get_raw_json_string().get(raw)))
-			return e;
-		if (n < 2 || tok[n - 1] != '"')
-			return STRING_ERROR;
-		return put_string(w, raw, tok.data(), tok.data() + n);
-	}
-	case ondemand::json_type::number:
-		return put_number(w, tok.data(), trim(tok.data(), tok.size()));
-	default:
-		return put_atom(w, t, tok.data(), trim(tok.data(), tok.size()));
-	}
+	return SUCCESS;
 }
 
 void set_msg(char *msg, size_t msglen, const char *text)
@@ -392,12 +415,9 @@ void set_msg(char *msg, size_t msglen, const char *text)
 	msg[n] = 0;
 }
 
-} // namespace
-
-extern "C" enum jdoc_fill_status jdoc_fill(struct jdoc *d, const char *buf, size_t len, size_t cap,
-                                           char *msg, size_t msglen, size_t *pos)
+enum jdoc_fill_status fill(ondemand::parser &parser, struct jdoc *d, const char *buf, size_t len,
+                           size_t cap, char *msg, size_t msglen, size_t *pos)
 {
-	ondemand::parser &parser = tl_parser;
 	*pos = 0;
 	if (parser.capacity() < len) {
 		/* Round up so that a run of slowly growing records does not
@@ -420,7 +440,9 @@ extern "C" enum jdoc_fill_status jdoc_fill(struct jdoc *d, const char *buf, size
 		d->strings = (char *)xrealloc(d->strings, scap);
 		d->strings_cap = scap;
 	}
-	size_t ncap = len / 8 + 16;
+	/* Records of agent transcripts hold a value per 20 bytes or so; a
+	 * denser one grows the array by doubling. */
+	size_t ncap = len / 16 + 16;
 	if (ncap > (size_t)UINT32_MAX - 1)
 		ncap = (size_t)UINT32_MAX - 1;
 	if (d->nodes_cap < ncap) {
@@ -437,7 +459,8 @@ extern "C" enum jdoc_fill_status jdoc_fill(struct jdoc *d, const char *buf, size
 	w.out = (uint8_t *)d->strings;
 	w.errat = nullptr;
 	w.errmsg = nullptr;
-	w.depth = 0;
+	w.stack = &tl_stack;
+	w.stack->clear();
 
 	ondemand::document doc;
 	error_code e = parser.iterate(buf, len, cap).get(doc);
@@ -445,7 +468,7 @@ extern "C" enum jdoc_fill_status jdoc_fill(struct jdoc *d, const char *buf, size
 		return JDOC_FILL_UTF8;
 	bool started = !e;
 	if (!e)
-		e = walk_root(w, doc);
+		e = walk(w, doc);
 	if (!e) {
 		/* Nothing but white space after the value. */
 		const char *p = node_end(w, 0);
@@ -471,7 +494,30 @@ extern "C" enum jdoc_fill_status jdoc_fill(struct jdoc *d, const char *buf, size
 		return JDOC_FILL_ERROR;
 	}
 	d->strings_len = (size_t)((char *)w.out - d->strings);
+	/* The document lives as long as its run: give back what a generous
+	 * reservation left unused (shrinking stays in place in glibc). */
+	if (d->nodes_cap > d->nnodes + d->nnodes / 4 + 16) {
+		d->nodes = (struct jdoc_node *)xrealloc(d->nodes, (size_t)d->nnodes * sizeof *d->nodes);
+		d->nodes_cap = d->nnodes;
+	}
+	if (d->strings_cap > d->strings_len + d->strings_len / 4 + 256) {
+		d->strings = (char *)xrealloc(d->strings, d->strings_len + 1);
+		d->strings_cap = d->strings_len + 1;
+	}
 	return JDOC_FILL_OK;
+}
+
+} // namespace
+
+extern "C" enum jdoc_fill_status jdoc_fill(struct jdoc *d, const char *buf, size_t len, size_t cap,
+                                           char *msg, size_t msglen, size_t *pos)
+{
+	enum jdoc_fill_status st = fill(tl_parser, d, buf, len, cap, msg, msglen, pos);
+	/* The parser keeps about five times the largest record it has seen;
+	 * after an unusually large one, let that go. */
+	if (tl_parser.capacity() > PARSER_KEEP)
+		tl_parser = ondemand::parser();
+	return st;
 }
 
 extern "C" double jdoc_text_real(const char *text, size_t len)
