@@ -3,6 +3,7 @@
 
 #include <float.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -121,6 +122,17 @@ void jsonw_number(struct strbuf *sb, double d)
 	}
 }
 
+/* Whether any of the 8 bytes in w needs an escape: is below 0x20, or is
+ * '"' or '\\' (the classic "has a zero byte" test on w, w ^ '"' and
+ * w ^ '\\', and "has a byte below n" for the control characters). */
+static inline bool needs_escape8(uint64_t w)
+{
+	const uint64_t ones = 0x0101010101010101ULL, highs = 0x8080808080808080ULL;
+	uint64_t q = w ^ (ones * '"'), b = w ^ (ones * '\\');
+	uint64_t t = ((w - ones * 0x20) & ~w) | ((q - ones) & ~q) | ((b - ones) & ~b);
+	return (t & highs) != 0;
+}
+
 void jsonw_string(struct strbuf *sb, const char *s, size_t len)
 {
 	static const char hex[] = "0123456789abcdef";
@@ -128,6 +140,16 @@ void jsonw_string(struct strbuf *sb, const char *s, size_t len)
 	sb->buf[sb->len++] = '"';
 	size_t start = 0;
 	for (size_t i = 0; i < len; i++) {
+		/* Eight plain bytes at a time, the usual case. */
+		while (i + 8 <= len) {
+			uint64_t w;
+			memcpy(&w, s + i, 8);
+			if (needs_escape8(w))
+				break;
+			i += 8;
+		}
+		if (i >= len)
+			break;
 		unsigned char c = (unsigned char)s[i];
 		if (c >= 0x20 && c != '"' && c != '\\')
 			continue;
