@@ -19,7 +19,8 @@ void scorer_run_shared(const struct scorer_conf *sc, const struct run *r, struct
 	char *unset = NULL;
 	/* The run's trees are built on demand and kept: a cache, which a
 	 * const run may fill. */
-	json_t *params = scorer_resolve_params(sc, (struct run *)r, expected, expect_miss, &unset);
+	json_t *params = sc->fixed ? json_incref(sc->fixed)
+	               : scorer_resolve_params(sc, (struct run *)r, expected, expect_miss, &unset);
 	if (r->load_error)
 		verdict_error(out, "run: %s", r->load_error);
 	else
