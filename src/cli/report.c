@@ -41,13 +41,10 @@ static void add_str(struct strbuf *sb, const char *s)
 		strbuf_addstr(sb, "null");
 }
 
-static void jsonl_row(void *state, const struct report_row *row)
+static void jsonl_render(const struct report_row *row, struct strbuf *sb)
 {
-	struct jsonl_state *st = state;
-	struct strbuf *sb = &st->line;
 	const struct verdict *v = row->v;
 	bool ok = v->status == VERDICT_OK;
-	strbuf_reset(sb);
 	strbuf_addch(sb, '{');
 	add_key(sb, "run", true);
 	add_str(sb, row->run_id);
@@ -75,7 +72,20 @@ static void jsonl_row(void *state, const struct report_row *row)
 		add_str(sb, v->message);
 	}
 	strbuf_addstr(sb, "}\n");
-	fwrite(sb->buf, 1, sb->len, st->out);
+}
+
+static void jsonl_emit(void *state, const char *text, size_t len)
+{
+	struct jsonl_state *st = state;
+	fwrite(text, 1, len, st->out);
+}
+
+static void jsonl_row(void *state, const struct report_row *row)
+{
+	struct jsonl_state *st = state;
+	strbuf_reset(&st->line);
+	jsonl_render(row, &st->line);
+	jsonl_emit(st, st->line.buf, st->line.len);
 }
 
 static void jsonl_close(void *state, const struct score_stats *stats)
@@ -277,9 +287,9 @@ static void junit_close(void *state, const struct score_stats *stats)
 }
 
 static const struct report_ops report_table_ops[] = {
-	{ "jsonl", jsonl_open, jsonl_row, jsonl_close },
-	{ "table", table_open, table_row, table_close },
-	{ "junit", junit_open, junit_row, junit_close },
+	{ "jsonl", jsonl_open, jsonl_row, jsonl_close, jsonl_render, jsonl_emit },
+	{ "table", table_open, table_row, table_close, NULL, NULL },
+	{ "junit", junit_open, junit_row, junit_close, NULL, NULL },
 };
 
 const struct report_ops *report_find(const char *name)
