@@ -13,9 +13,9 @@
  * dataset drops behind its cursor are seldom still being read. */
 #include "cli/score_stream.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
-#include <threads.h>
 #include <unistd.h>
 
 #include "util/textvis.h"
@@ -76,9 +76,9 @@ struct pool {
 	size_t tail;                    /* next batch to fill */
 	uint64_t inflight;              /* bytes of the batches queued or being scored */
 	bool closing;
-	mtx_t lock;
-	cnd_t work_ready;               /* a batch was queued, or closing */
-	cnd_t batch_done;
+	pthread_mutex_t lock;
+	pthread_cond_t work_ready;               /* a batch was queued, or closing */
+	pthread_cond_t batch_done;
 };
 
 unsigned score_workers(void)
@@ -209,27 +209,27 @@ static void write_batch(struct pool *p, struct batch *b)
 
 /* ---- the workers ---------------------------------------------------------- */
 
-static int worker_main(void *arg)
+static void *worker_main(void *arg)
 {
 	struct pool *p = arg;
-	mtx_lock(&p->lock);
+	pthread_mutex_lock(&p->lock);
 	for (;;) {
 		while (!p->closing && p->next_work == p->tail)
-			cnd_wait(&p->work_ready, &p->lock);
+			pthread_cond_wait(&p->work_ready, &p->lock);
 		if (p->next_work == p->tail)
 			break;              /* closing, nothing left */
 		struct batch *b = &p->ring[p->next_work % p->nring];
 		p->next_work++;
 		b->state = BATCH_WORKING;
-		mtx_unlock(&p->lock);
+		pthread_mutex_unlock(&p->lock);
 		score_batch(p, b);
-		mtx_lock(&p->lock);
+		pthread_mutex_lock(&p->lock);
 		b->state = BATCH_DONE;
 		p->inflight -= b->bytes;
-		cnd_broadcast(&p->batch_done);
+		pthread_cond_broadcast(&p->batch_done);
 	}
-	mtx_unlock(&p->lock);
-	return 0;
+	pthread_mutex_unlock(&p->lock);
+	return NULL;
 }
 
 /* Fills the batch at the tail from the cursor; false when no record is left. */
@@ -281,9 +281,9 @@ static void write_done(struct pool *p)
 {
 	while (p->head != p->tail && p->ring[p->head % p->nring].state == BATCH_DONE) {
 		struct batch *b = &p->ring[p->head % p->nring];
-		mtx_unlock(&p->lock);
+		pthread_mutex_unlock(&p->lock);
 		write_batch(p, b);
-		mtx_lock(&p->lock);
+		pthread_mutex_lock(&p->lock);
 		b->state = BATCH_FREE;
 		p->head++;
 	}
@@ -302,13 +302,13 @@ static void stream_parallel(struct pool *p, unsigned workers)
 	p->ring = xcalloc(p->nring, sizeof *p->ring);
 	for (size_t i = 0; i < p->nring; i++)
 		batch_init(&p->ring[i], p->nscorers);
-	mtx_init(&p->lock, mtx_plain);
-	cnd_init(&p->work_ready);
-	cnd_init(&p->batch_done);
-	thrd_t th[WORKERS_MAX];
+	pthread_mutex_init(&p->lock, NULL);
+	pthread_cond_init(&p->work_ready, NULL);
+	pthread_cond_init(&p->batch_done, NULL);
+	pthread_t th[WORKERS_MAX];
 	unsigned started = 0;
 	for (; started < workers; started++)
-		if (thrd_create(&th[started], worker_main, p) != thrd_success)
+		if (pthread_create(&th[started], NULL, worker_main, p) != 0)
 			break;
 	if (!started) {
 		/* No thread to be had: the loop runs here. */
@@ -316,39 +316,39 @@ static void stream_parallel(struct pool *p, unsigned workers)
 	} else {
 		struct dataset_cursor cur;
 		dataset_cursor_init(&cur);
-		mtx_lock(&p->lock);
+		pthread_mutex_lock(&p->lock);
 		for (;;) {
 			write_done(p);
 			if (!room(p)) {
-				cnd_wait(&p->batch_done, &p->lock);
+				pthread_cond_wait(&p->batch_done, &p->lock);
 				continue;
 			}
 			struct batch *b = &p->ring[p->tail % p->nring];
-			mtx_unlock(&p->lock);
+			pthread_mutex_unlock(&p->lock);
 			bool more = fill_batch(p, b, &cur);
-			mtx_lock(&p->lock);
+			pthread_mutex_lock(&p->lock);
 			if (!more)
 				break;
 			b->state = BATCH_QUEUED;
 			p->inflight += b->bytes;
 			p->tail++;
-			cnd_signal(&p->work_ready);
+			pthread_cond_signal(&p->work_ready);
 		}
 		p->closing = true;
-		cnd_broadcast(&p->work_ready);
+		pthread_cond_broadcast(&p->work_ready);
 		for (;;) {
 			write_done(p);
 			if (p->head == p->tail)
 				break;
-			cnd_wait(&p->batch_done, &p->lock);
+			pthread_cond_wait(&p->batch_done, &p->lock);
 		}
-		mtx_unlock(&p->lock);
+		pthread_mutex_unlock(&p->lock);
 	}
 	for (unsigned i = 0; i < started; i++)
-		thrd_join(th[i], NULL);
-	cnd_destroy(&p->batch_done);
-	cnd_destroy(&p->work_ready);
-	mtx_destroy(&p->lock);
+		pthread_join(th[i], NULL);
+	pthread_cond_destroy(&p->batch_done);
+	pthread_cond_destroy(&p->work_ready);
+	pthread_mutex_destroy(&p->lock);
 	for (size_t i = 0; i < p->nring; i++)
 		batch_free(&p->ring[i]);
 	free(p->ring);
