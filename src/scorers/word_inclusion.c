@@ -124,6 +124,62 @@ static bool word_set_put(struct word_set *ws, size_t off, size_t len)
 	return true;
 }
 
+/* The pairs of adjacent word bytes of the answer, and its word bytes: a
+ * word can occur in the answer only if each of its bytes, and each pair
+ * of its adjacent bytes, does. Most words that do not occur are told so
+ * here, without a search; a word of one byte is answered exactly. */
+struct hay_pairs {
+	uint64_t pairs[64];     /* 64 x 64 bits: symbol of the first byte, of the second */
+	uint64_t bytes;
+};
+
+static unsigned word_symbol(unsigned char c)
+{
+	if (c >= 'a' && c <= 'z')
+		return c - 'a' + 1;
+	if (c >= 'A' && c <= 'Z')
+		return c - 'A' + 27;
+	if (c >= '0' && c <= '9')
+		return c - '0' + 53;
+	return 63;              /* '_' */
+}
+
+static void hay_pairs_init(struct hay_pairs *hp, const char *hay, size_t n)
+{
+	memset(hp, 0, sizeof *hp);
+	unsigned prev = 0;
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)hay[i];
+		if (!is_word(c)) {
+			prev = 0;
+			continue;
+		}
+		unsigned sym = word_symbol(c);
+		hp->bytes |= 1ULL << sym;
+		if (prev)
+			hp->pairs[prev] |= 1ULL << sym;
+		prev = sym;
+	}
+}
+
+/* Whether the word w (word bytes only) occurs in hay as a substring. */
+static bool hay_has(const struct hay_pairs *hp, const char *hay, size_t n, const char *w,
+                    size_t len)
+{
+	unsigned prev = word_symbol((unsigned char)w[0]);
+	if (!(hp->bytes & (1ULL << prev)))
+		return false;
+	if (len == 1)
+		return true;
+	for (size_t i = 1; i < len; i++) {
+		unsigned sym = word_symbol((unsigned char)w[i]);
+		if (!(hp->pairs[prev] & (1ULL << sym)))
+			return false;
+		prev = sym;
+	}
+	return memmem(hay, n, w, len) != NULL;
+}
+
 static void wi_score(const struct scorer_conf *sc, const struct run *r, struct scorer_shared *sh,
                      json_t *params, const char *unset, struct verdict *out)
 {
@@ -155,6 +211,8 @@ static void wi_score(const struct scorer_conf *sc, const struct run *r, struct s
 	const char *s = qin.buf ? qin.buf : "";
 	struct word_set seen;
 	word_set_init(&seen, s);
+	struct hay_pairs hp;
+	hay_pairs_init(&hp, hay, haylen);
 	for (size_t i = 0; s[i];) {
 		if (!is_word((unsigned char)s[i])) {
 			i++;
@@ -165,7 +223,7 @@ static void wi_score(const struct scorer_conf *sc, const struct run *r, struct s
 			j++;
 		if (word_set_put(&seen, i, j - i)) {
 			total++;
-			if (memmem(hay, haylen, s + i, j - i))
+			if (hay_has(&hp, hay, haylen, s + i, j - i))
 				matched++;
 		}
 		i = j;
