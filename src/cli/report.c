@@ -41,7 +41,7 @@ static void add_str(struct strbuf *sb, const char *s)
 		strbuf_addstr(sb, "null");
 }
 
-static void jsonl_render(const struct report_row *row, struct strbuf *sb)
+static void jsonl_render(const struct report_row *row, struct jsonw_memo *memo, struct strbuf *sb)
 {
 	const struct verdict *v = row->v;
 	bool ok = v->status == VERDICT_OK;
@@ -64,7 +64,7 @@ static void jsonl_render(const struct report_row *row, struct strbuf *sb)
 	add_key(sb, "passed", false);
 	strbuf_addstr(sb, ok ? (v->passed ? "true" : "false") : "null");
 	add_key(sb, "details", false);
-	jsonw_value(sb, ok ? v->details : NULL);
+	jsonw_value_memo(sb, ok ? v->details : NULL, memo);
 	add_key(sb, "error", false);
 	add_str(sb, v->status == VERDICT_ERROR ? v->message : NULL);
 	if (v->status == VERDICT_SKIPPED) {
@@ -84,7 +84,7 @@ static void jsonl_row(void *state, const struct report_row *row)
 {
 	struct jsonl_state *st = state;
 	strbuf_reset(&st->line);
-	jsonl_render(row, &st->line);
+	jsonl_render(row, NULL, &st->line);
 	jsonl_emit(st, st->line.buf, st->line.len);
 }
 

@@ -127,6 +127,10 @@ static void score_record(struct pool *p, struct batch *b, size_t k)
 		b->tallies[k * p->nscorers + i] = (struct tally){ v->status, v->score, v->passed };
 	}
 	if (p->rep->render) {
+		/* The rows of the run are rendered while all its verdicts live,
+		 * so what they share (tool-call-accuracy's list of calls, an
+		 * expectation) is written once and copied. */
+		struct jsonw_memo memo = { .n = 0 };
 		for (size_t i = 0; i < p->nscorers; i++) {
 			struct report_row row = {
 				.run_id = r ? r->id : ro->src,
@@ -134,9 +138,10 @@ static void score_record(struct pool *p, struct batch *b, size_t k)
 				.sc = &p->c->scorers[i],
 				.v = &verdicts[i],
 			};
-			p->rep->render(&row, &b->out);
-			verdict_clear(&verdicts[i]);
+			p->rep->render(&row, &memo, &b->out);
 		}
+		for (size_t i = 0; i < p->nscorers; i++)
+			verdict_clear(&verdicts[i]);
 		run_free(r);
 	} else {
 		ro->run = r;

@@ -144,11 +144,13 @@ static void tca_extract(const struct run *r, json_t *tools, json_t *infos)
 			id = json_string(buf);
 		}
 		json_array_append(tools, name);
+		/* The keys here and in the details are ASCII literals: the
+		 * setters that skip jansson's UTF-8 check of the key will do. */
 		json_t *info = json_object();
-		json_object_set_new(info, "toolName", name);
-		json_object_set_new(info, "toolCallId", id);
-		json_object_set_new(info, "messageIndex", json_integer(mi));
-		json_object_set_new(info, "invocationIndex", json_integer(ii));
+		json_object_set_new_nocheck(info, "toolName", name);
+		json_object_set_new_nocheck(info, "toolCallId", id);
+		json_object_set_new_nocheck(info, "messageIndex", json_integer(mi));
+		json_object_set_new_nocheck(info, "invocationIndex", json_integer(ii));
 		json_array_append_new(infos, info);
 	}
 }
@@ -262,15 +264,15 @@ static void tca_score(const struct scorer_conf *sc, const struct run *r, struct 
 
 	json_t *d = json_object();
 	if (expected_tool)
-		json_object_set(d, "expectedTool", expected_tool);
-	json_object_set(d, "actualTools", tools);
-	json_object_set(d, "strictMode", strict_mode ? strict_mode : json_false());
+		json_object_set_nocheck(d, "expectedTool", expected_tool);
+	json_object_set_nocheck(d, "actualTools", tools);
+	json_object_set_nocheck(d, "strictMode", strict_mode ? strict_mode : json_false());
 	if (order)
-		json_object_set(d, "expectedToolOrder", order);
-	json_object_set_new(d, "hasToolCalls", json_boolean(n > 0));
-	json_object_set_new(d, "correctToolCalled", json_boolean(correct_tool));
-	json_object_set(d, "toolCallInfos", sh->infos);
-	json_object_set_new(d, "correctOrderCalled", correct_order);
+		json_object_set_nocheck(d, "expectedToolOrder", order);
+	json_object_set_new_nocheck(d, "hasToolCalls", json_boolean(n > 0));
+	json_object_set_new_nocheck(d, "correctToolCalled", json_boolean(correct_tool));
+	json_object_set_nocheck(d, "toolCallInfos", sh->infos);
+	json_object_set_new_nocheck(d, "correctOrderCalled", correct_order);
 	verdict_ok(out, sc->threshold, score, d);
 }
 

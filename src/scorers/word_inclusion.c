@@ -233,9 +233,9 @@ static void wi_score(const struct scorer_conf *sc, const struct run *r, struct s
 	strbuf_release(&qout);
 
 	double score = total ? (double)matched / (double)total : 0;
-	json_t *d = json_object();
-	json_object_set_new(d, "totalWords", json_integer((json_int_t)total));
-	json_object_set_new(d, "matchedWords", json_integer((json_int_t)matched));
+	json_t *d = json_object();      /* ASCII keys: no UTF-8 check needed */
+	json_object_set_new_nocheck(d, "totalWords", json_integer((json_int_t)total));
+	json_object_set_new_nocheck(d, "matchedWords", json_integer((json_int_t)matched));
 	verdict_ok(out, sc->threshold, score, d);
 }
 

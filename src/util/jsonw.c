@@ -173,7 +173,7 @@ void jsonw_string(struct strbuf *sb, const char *s, size_t len)
 	put_ch(sb, '"');
 }
 
-void jsonw_value(struct strbuf *sb, const json_t *v)
+static void value_plain(struct strbuf *sb, const json_t *v, struct jsonw_memo *memo)
 {
 	const char *key;
 	json_t *item;
@@ -193,7 +193,7 @@ void jsonw_value(struct strbuf *sb, const json_t *v)
 			first = false;
 			jsonw_string(sb, key, strlen(key));
 			put_ch(sb, ':');
-			jsonw_value(sb, item);
+			jsonw_value_memo(sb, item, memo);
 		}
 		put_ch(sb, '}');
 		break;
@@ -203,7 +203,7 @@ void jsonw_value(struct strbuf *sb, const json_t *v)
 		json_array_foreach((json_t *)v, i, item) {
 			if (i)
 				put_ch(sb, ',');
-			jsonw_value(sb, item);
+			jsonw_value_memo(sb, item, memo);
 		}
 		put_ch(sb, ']');
 		break;
@@ -226,6 +226,37 @@ void jsonw_value(struct strbuf *sb, const json_t *v)
 		PUT_LIT(sb, "null");
 		break;
 	}
+}
+
+void jsonw_value_memo(struct strbuf *sb, const json_t *v, struct jsonw_memo *memo)
+{
+	/* Only a container held more than once can turn up again. */
+	if (!memo || !v || !(json_is_object(v) || json_is_array(v)) || v->refcount <= 1) {
+		value_plain(sb, v, memo);
+		return;
+	}
+	for (size_t k = 0; k < memo->n; k++)
+		if (memo->v[k] == v) {
+			/* Grown first: the text copied lies in the same buffer. */
+			strbuf_grow(sb, memo->len[k]);
+			memcpy(sb->buf + sb->len, sb->buf + memo->at[k], memo->len[k]);
+			sb->len += memo->len[k];
+			sb->buf[sb->len] = '\0';
+			return;
+		}
+	size_t at = sb->len;
+	value_plain(sb, v, memo);
+	if (memo->n < JSONW_MEMO_MAX) {
+		memo->v[memo->n] = v;
+		memo->at[memo->n] = at;
+		memo->len[memo->n] = sb->len - at;
+		memo->n++;
+	}
+}
+
+void jsonw_value(struct strbuf *sb, const json_t *v)
+{
+	value_plain(sb, v, NULL);
 }
 
 bool json_truthy(const json_t *v)
