@@ -25,6 +25,7 @@
 
 #include "runs/format.h"
 #include "runs/run.h"
+#include "util/jdoc.h"
 
 static inline json_t *fmt_parse(const char *text)
 {
@@ -100,12 +101,33 @@ static inline void fmt_expect_errors(const char *format, const struct fmt_error_
 	}
 }
 
+/* What f's detector says of a jansson record, read through a tape as
+ * records are read. */
+static inline int fmt_detect_json(const struct format_ops *f, json_t *rec)
+{
+	struct jdoc *d = jdoc_from_json(rec);
+	assert_non_null(d);
+	int s = f->detect(d, jdoc_root(d));
+	jdoc_free(d);
+	return s;
+}
+
+/* format_detect of a jansson record. */
+static inline const struct format_ops *fmt_detect_tree(json_t *rec)
+{
+	struct jdoc *d = jdoc_from_json(rec);
+	assert_non_null(d);
+	const struct format_ops *f = format_detect(d, jdoc_root(d));
+	jdoc_free(d);
+	return f;
+}
+
 static inline int fmt_score(const char *format, const char *text)
 {
 	const struct format_ops *f = format_find(format);
 	assert_non_null(f);
 	json_t *rec = fmt_parse(text);
-	int s = f->detect(rec);
+	int s = fmt_detect_json(f, rec);
 	json_decref(rec);
 	return s;
 }
@@ -114,7 +136,7 @@ static inline int fmt_score(const char *format, const char *text)
 static inline const struct format_ops *fmt_detect(const char *text)
 {
 	json_t *rec = fmt_parse(text);
-	const struct format_ops *f = format_detect(rec);
+	const struct format_ops *f = fmt_detect_tree(rec);
 	json_decref(rec);
 	return f;
 }
@@ -245,7 +267,7 @@ static inline size_t fmt_check_samples(const char *mine)
 			continue;
 		}
 		json_t *rec = fmt_parse(s->json);
-		const struct format_ops *f = format_detect(rec);
+		const struct format_ops *f = fmt_detect_tree(rec);
 		json_decref(rec);
 		assert_non_null(f);
 		if (strcmp(f->name, mine) != 0)
@@ -331,9 +353,9 @@ static inline void fmt_claim_one(json_t *rec, const char *file, size_t line, voi
 	bool own = false;
 	for (size_t i = 0; c->own_files && c->own_files[i]; i++)
 		own = own || !strcmp(base, c->own_files[i]);
-	int score = c->mine->detect(rec);
+	int score = fmt_detect_json(c->mine, rec);
 	if (own) {
-		const struct format_ops *f = format_detect(rec);
+		const struct format_ops *f = fmt_detect_tree(rec);
 		assert_non_null(f);
 		assert_string_equal(f->name, c->mine->name);
 	} else if (score != 0) {

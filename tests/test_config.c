@@ -681,13 +681,15 @@ static void test_resolve_found(void **state)
 	assert_loads(&c, refs_yaml);
 	json_t *rec = parse("{\"id\": 1, \"tool\": \"search\", \"cfg\": {\"opts\": {\"k\": 1}}}");
 	json_t *exp = parse("{\"id\": 1, \"strict\": false, \"order\": [\"a\", \"b\"]}");
+	struct run *run = run_new(rec, "t.jsonl", 1, -1);
 	char *unset = (char *)"untouched";
 
-	json_t *p = scorer_resolve_params(&c.scorers[0], rec, exp, NULL, &unset);
+	json_t *p = scorer_resolve_params(&c.scorers[0], run, exp, NULL, &unset);
 	assert_null(unset);
 	assert_json(p, "{\"expectedTool\":\"search\",\"expectedToolOrder\":[\"a\",\"b\"],"
 	               "\"options\":{\"k\":1},\"strictMode\":false}");
 	json_decref(p);
+	run_free(run);
 	json_decref(rec);
 	json_decref(exp);
 	config_free(&c);
@@ -700,11 +702,12 @@ static void test_resolve_missing(void **state)
 	assert_loads(&c, refs_yaml);
 	json_t *rec = parse("{\"id\": 1, \"tool\": null}");
 	json_t *exp = parse("{\"id\": 1}");
+	struct run *run = run_new(rec, "t.jsonl", 1, -1);
 	char *unset = NULL;
 
 	/* A found null is set; a missing one falls back to its default or is
 	 * left out and described. */
-	json_t *p = scorer_resolve_params(&c.scorers[0], rec, exp, NULL, &unset);
+	json_t *p = scorer_resolve_params(&c.scorers[0], run, exp, NULL, &unset);
 	assert_json(p, "{\"expectedTool\":null,\"strictMode\":true}");
 	assert_string_equal(unset, "expectedToolOrder: expected.order not found; "
 	                           "options: cfg.opts not found");
@@ -712,14 +715,14 @@ static void test_resolve_missing(void **state)
 	json_decref(p);
 
 	/* No expectation joined: the reason is passed through. */
-	p = scorer_resolve_params(&c.scorers[0], rec, NULL, "no expectation has id = 1", &unset);
+	p = scorer_resolve_params(&c.scorers[0], run, NULL, "no expectation has id = 1", &unset);
 	assert_json(p, "{\"expectedTool\":null,\"strictMode\":true}");
 	assert_string_equal(unset, "expectedToolOrder: no expectation for this run "
 	                           "(no expectation has id = 1); options: cfg.opts not found");
 	free(unset);
 	json_decref(p);
 
-	p = scorer_resolve_params(&c.scorers[0], rec, NULL, NULL, &unset);
+	p = scorer_resolve_params(&c.scorers[0], run, NULL, NULL, &unset);
 	assert_string_equal(unset, "expectedToolOrder: no expectation for this run; "
 	                           "options: cfg.opts not found");
 	free(unset);
@@ -730,6 +733,7 @@ static void test_resolve_missing(void **state)
 	assert_json(p, "{\"strictMode\":true}");
 	json_decref(p);
 
+	run_free(run);
 	json_decref(rec);
 	json_decref(exp);
 	config_free(&c);

@@ -49,15 +49,6 @@ static void write_file(const char *text)
 	fclose(f);
 }
 
-static json_t *parse(const char *text)
-{
-	json_error_t e;
-	json_t *v = json_loads(text, 0, &e);
-	if (!v)
-		fail_msg("bad fixture %s: %s", text, e.text);
-	return v;
-}
-
 /* A conf with one key path on each side; paths point at static strings. */
 static struct expect_conf conf1(char **run, char **exp)
 {
@@ -69,11 +60,22 @@ static char *task_id[] = { (char *)"task_id" };
 
 /* Looks up a run given as JSON text; returns the expectation's "tag"
  * field, or NULL and the reason in why. */
+/* A run read as records are read: its text straight into a tape. */
+static struct run *run_of(const char *text)
+{
+	struct jdoc_error jerr;
+	struct jdoc *d = jdoc_parse_str(text, &jerr);
+	if (!d)
+		fail_msg("bad fixture %s: %s", text, jerr.text);
+	return run_new_doc(d, "runs.jsonl", 1, -1);
+}
+
 static const char *lookup_tag(const struct expectations *e, const char *run, char *why, size_t n)
 {
-	json_t *r = parse(run);
+	struct run *r = run_of(run);
 	json_t *x = expect_lookup(e, r, why, n);
-	json_decref(r);
+	assert_null(r->record_tree);        /* the key was read from the tape */
+	run_free(r);
 	return x ? json_string_value(json_object_get(x, "tag")) : NULL;
 }
 
@@ -116,9 +118,9 @@ static void test_numbers_and_strings(void **state)
 	assert_null(lookup_tag(e, "{\"id\": 7}", why, sizeof why));
 	assert_string_equal(why, "the run has no task_id");
 	/* why may be omitted. */
-	json_t *r = parse("{\"id\": 7}");
+	struct run *r = run_of("{\"id\": 7}");
 	assert_null(expect_lookup(e, r, NULL, 0));
-	json_decref(r);
+	run_free(r);
 
 	expect_free(e);
 }
@@ -195,6 +197,51 @@ static void test_other_key_types(void **state)
 	assert_string_equal(lookup_tag(e, "{\"k\": \"1e+300\"}", why, sizeof why), "huge");
 	assert_null(lookup_tag(e, "{\"k\": {\"a\": [true], \"b\": 1}}", why, sizeof why));
 	assert_string_equal(why, "no expectation has k = {\"a\":[true],\"b\":1}");
+	expect_free(e);
+}
+
+/* A run's key is read from its tape, not from a tree, yet shows and
+ * compares as jansson's compact sorted dump of the tree would. */
+static void test_run_keys_read_as_trees(void **state)
+{
+	(void)state;
+	write_file("{\"k\": {\"a\": 1, \"b\": [\"x\\\"\\\\\\n\\u0001/\u00e9\"]}, \"tag\": \"object\"}\n"
+	           "{\"k\": 2.5e-7, \"tag\": \"tiny\"}\n");
+	char *k[] = { (char *)"k" };
+	struct expect_conf ec = conf1(k, k);
+	char err[256], why[512], want[512];
+	struct expectations *e = expect_load(&ec, NULL, err, sizeof err);
+	assert_non_null(e);
+	static const char *const values[] = {
+		"{\"b\": 1, \"a\": [true, null, \"x\\\"\\\\\\n\\u0001\\u001f/\u00e9\\t\\b\\f\\r\"]}",
+		"{\"z\": {\"y\": 1, \"x\": 2}, \"a\": {}, \"ab\": [], \"\": 0}",
+		"{\"a\": 1, \"a\": 2}",               /* the last of a repeated key, as jansson keeps it */
+		"[0.1, 1e300, -2.5e-7, 5.0, -0.0, 12345678901234567, -9223372036854775808]",
+		"0.1", "1e300", "5.0", "-3", "true", "false", "null", "\"say \\\"hi\\\"\"",
+		NULL,
+	};
+	for (size_t i = 0; values[i]; i++) {
+		char run[512];
+		snprintf(run, sizeof run, "{\"k\": %s}", values[i]);
+		json_error_t jerr;
+		json_t *tree = json_loads(values[i], JSON_DECODE_ANY, &jerr);
+		assert_non_null(tree);
+		char *dump = json_dumps(tree, JSON_COMPACT | JSON_SORT_KEYS | JSON_ENCODE_ANY);
+		json_decref(tree);
+		assert_non_null(dump);
+		snprintf(want, sizeof want, "no expectation has k = %s", dump);
+		free(dump);
+		assert_null(lookup_tag(e, run, why, sizeof why));
+		assert_string_equal(why, want);
+	}
+	assert_string_equal(lookup_tag(e, "{\"k\": {\"b\": [\"x\\\"\\\\\\n\\u0001/\u00e9\"], \"a\": 1}}",
+	                               why, sizeof why), "object");
+	assert_string_equal(lookup_tag(e, "{\"k\": 0.00000025}", why, sizeof why), "tiny");
+	/* numbers no C type holds are keys too, as the reals the tree would hold */
+	assert_null(lookup_tag(e, "{\"k\": 1e400}", why, sizeof why));
+	assert_string_equal(why, "no expectation has k = 1.7976931348623157e308");
+	assert_null(lookup_tag(e, "{\"k\": [123456789012345678901234567890]}", why, sizeof why));
+	assert_string_equal(why, "no expectation has k = [1.2345678901234568e29]");
 	expect_free(e);
 }
 
@@ -377,6 +424,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_composite_keys, remove_file),
 		cmocka_unit_test_teardown(test_missing_and_duplicates, remove_file),
 		cmocka_unit_test_teardown(test_other_key_types, remove_file),
+		cmocka_unit_test_teardown(test_run_keys_read_as_trees, remove_file),
 		cmocka_unit_test_teardown(test_crlf_blank_lines_no_final_newline, remove_file),
 		cmocka_unit_test_teardown(test_empty_file, remove_file),
 		cmocka_unit_test_teardown(test_bad_lines, remove_file),

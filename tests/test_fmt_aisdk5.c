@@ -46,7 +46,7 @@ static void test_roles_and_text(void **state)
 	/* Reasoning, sources and data parts are not text. */
 	assert_string_equal(r->msgs[1].text, "2087 已发货 📦");
 	assert_int_equal(r->msgs[1].src_index, 1);
-	assert_ptr_equal(r->msgs[1].raw, json_array_get(json_object_get(r->record, "messages"), 1));
+	assert_int_equal(r->msgs[1].raw, jv_at(r->doc, jv_get(r->doc, run_root(r), "messages"), 1));
 	assert_false(r->msgs[1].is_tool_output);
 	run_free(r);
 }
@@ -57,21 +57,25 @@ static void test_tool_parts(void **state)
 	assert_int_equal(r->ncalls, 3);
 	assert_int_equal(r->msgs[1].ncalls, 3);
 	struct run_call *c = r->calls;
+	const struct jdoc *d = r->doc;
 	assert_string_equal(c[0].name, "lookup_order");
-	assert_null(c[0].raw_name);     /* named by its part type only */
+	assert_int_equal(c[0].raw_name, JV_NONE);     /* named by its part type only */
 	assert_string_equal(c[0].id, "c1");
-	assert_string_equal(json_string_value(c[0].raw_id), "c1");
+	assert_string_equal(jv_str(d, c[0].raw_id), "c1");
 	assert_string_equal(c[0].raw_state, "output-available");
-	assert_string_equal(json_string_value(json_object_get(c[0].args, "order")), "2087");
+	assert_string_equal(jv_str(d, jv_get(d, c[0].args, "order")), "2087");
+	assert_string_equal(json_string_value(json_object_get(run_call_args(r, &c[0]), "order")), "2087");
 	assert_int_equal(c[0].state, CALL_COMPLETED);
-	assert_string_equal(json_string_value(json_object_get(c[0].result, "status")), "shipped");
+	assert_string_equal(jv_str(d, jv_get(d, c[0].result, "status")), "shipped");
+	assert_string_equal(json_string_value(json_object_get(run_call_result(r, &c[0]), "status")),
+	                    "shipped");
 	assert_int_equal(c[0].result_msg, -1);
 	assert_int_equal(c[0].src_msg_index, 1);
 	/* Parallel calls of one step. */
 	assert_int_equal(c[1].index_in_msg, 1);
-	assert_string_equal(json_string_value(json_object_get(c[1].result, "status")), "packing");
+	assert_string_equal(jv_str(d, jv_get(d, c[1].result, "status")), "packing");
 	assert_string_equal(c[2].name, "track_parcel");
-	assert_string_equal(json_string_value(c[2].raw_name), "track_parcel");
+	assert_string_equal(jv_str(d, c[2].raw_name), "track_parcel");
 	assert_int_equal(c[2].state, CALL_FAILED);
 	assert_true(c[2].is_error);
 	assert_string_equal(c[2].error_text, "上游超时");
@@ -114,11 +118,12 @@ static void test_states(void **state)
 	assert_int_equal(c[6].state, CALL_FAILED);
 	assert_string_equal(c[6].error_text, "error");
 	assert_int_equal(c[7].state, CALL_COMPLETED);
-	assert_true(json_is_null(c[7].result));
+	assert_true(jv_is_null(r->doc, c[7].result));
 	assert_int_equal(c[8].state, CALL_COMPLETED);
 	assert_null(c[8].raw_state);
 	assert_string_equal(c[9].name, "");
-	assert_null(c[9].args);
+	assert_int_equal(c[9].args, JV_NONE);
+	assert_null(run_call_args(r, &c[9]));
 	/* Partial calls never count. */
 	assert_int_equal(run_agent_calls(r, NULL), 9);
 	run_free(r);
@@ -133,12 +138,17 @@ static void test_arguments_and_ids(void **state)
 		" {'type': 'tool-h', 'toolCallId': 7, 'state': 'input-available', 'input': [1, 2]},"
 		" {'type': 'tool-k', 'state': 'input-available'}]}]",
 		SDK);
-	assert_string_equal(json_string_value(json_object_get(r->calls[0].args, "q")), "東京");
-	assert_true(r->calls[1].args_invalid);
-	assert_string_equal(r->calls[1].args_text, "{q: broken");
+	/* String arguments stay the record's string until someone asks. */
+	assert_string_equal(jv_str(r->doc, r->calls[0].args), "{\"q\":\"東京\"}");
+	assert_string_equal(json_string_value(json_object_get(run_call_args(r, &r->calls[0]), "q")),
+	                    "東京");
+	assert_false(run_call_args_invalid(r, &r->calls[0]));
+	assert_true(run_call_args_invalid(r, &r->calls[1]));
+	assert_string_equal(run_call_args_text(r, &r->calls[1]), "{q: broken");
 	assert_string_equal(r->calls[2].id, "7");
-	assert_true(json_is_integer(r->calls[2].raw_id));
-	assert_true(json_is_array(r->calls[2].args));
+	assert_true(jv_is_integer(r->doc, r->calls[2].raw_id));
+	assert_true(jv_is_array(r->doc, r->calls[2].args));
+	assert_true(json_is_array(run_call_args(r, &r->calls[2])));
 	assert_null(r->calls[3].id);
 	run_free(r);
 }

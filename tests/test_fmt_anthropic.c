@@ -67,7 +67,7 @@ static void test_messages_and_splitting(void **state)
 	/* Thinking is not text; it is still in raw. */
 	assert_int_equal(r->msgs[2].role, ROLE_ASSISTANT);
 	assert_string_equal(r->msgs[2].text, "調べます。");
-	assert_ptr_equal(r->msgs[2].raw, json_array_get(json_object_get(r->record, "messages"), 1));
+	assert_int_equal(r->msgs[2].raw, jv_at(r->doc, jv_get(r->doc, run_root(r), "messages"), 1));
 	/* One tool message per tool_result block, then the text. */
 	for (size_t i = 3; i <= 4; i++) {
 		assert_int_equal(r->msgs[i].role, ROLE_TOOL);
@@ -87,7 +87,8 @@ static void test_messages_and_splitting(void **state)
 	assert_string_equal(run_first_user_text(r), "注文 2087 と 2088 はどこですか？");
 	assert_string_equal(run_final_agent_text(r), "2087 已发货 📦\n2088 未找到");
 	assert_string_equal(r->model, "claude-sonnet-4-5");
-	assert_ptr_equal(r->tool_defs, json_object_get(r->record, "tools"));
+	assert_int_equal(r->tool_defs, jv_get(r->doc, run_root(r), "tools"));
+	assert_true(json_is_array(run_tool_defs(r)));
 	run_free(r);
 }
 
@@ -97,9 +98,9 @@ static void test_calls_and_results(void **state)
 	assert_int_equal(r->ncalls, 3);
 	struct run_call *c = r->calls;
 	assert_string_equal(c[0].id, "toolu_1");
-	assert_string_equal(json_string_value(c[0].raw_id), "toolu_1");
+	assert_string_equal(jv_str(r->doc, c[0].raw_id), "toolu_1");
 	assert_string_equal(c[0].name, "lookup_order");
-	assert_string_equal(json_string_value(json_object_get(c[0].args, "order")), "2087");
+	assert_string_equal(json_string_value(json_object_get(run_call_args(r, &c[0]), "order")), "2087");
 	assert_int_equal(c[0].msg_index, 2);
 	assert_int_equal(c[0].src_msg_index, 1);
 	assert_int_equal(c[0].index_in_msg, 0);
@@ -108,15 +109,16 @@ static void test_calls_and_results(void **state)
 	/* Parallel results come back out of order; ids decide. */
 	assert_int_equal(c[0].state, CALL_COMPLETED);
 	assert_int_equal(c[0].result_msg, 4);
-	assert_string_equal(json_string_value(c[0].result), "{\"status\":\"shipped\"}");
+	assert_string_equal(json_string_value(run_call_result(r, &c[0])), "{\"status\":\"shipped\"}");
 	assert_int_equal(c[1].state, CALL_FAILED);
 	assert_int_equal(c[1].result_msg, 3);
 	assert_string_equal(c[1].error_text, "order not found");
-	assert_true(json_is_array(c[1].result));
+	assert_true(json_is_array(run_call_result(r, &c[1])));
 	/* is_error with no content still says something. */
 	assert_int_equal(c[2].state, CALL_FAILED);
 	assert_string_equal(c[2].error_text, "error");
-	assert_null(c[2].result);
+	assert_int_equal(c[2].result, JV_NONE);
+	assert_null(run_call_result(r, &c[2]));
 	assert_int_equal(run_agent_calls(r, NULL), 3);
 	for (size_t i = 0; i < r->nmsgs; i++)
 		assert_false(r->msgs[i].unmatched_result);
@@ -236,7 +238,7 @@ static size_t count_tool_results(json_t *rec)
 static void check_real_record(json_t *rec, const char *file, size_t line, void *ctx)
 {
 	size_t *runs = ctx;
-	const struct format_ops *f = format_detect(rec);
+	const struct format_ops *f = fmt_detect_tree(rec);
 	assert_non_null(f);
 	assert_string_equal(f->name, ANTH);
 	struct run *r = run_new(rec, file, line, -1);
@@ -254,10 +256,10 @@ static void check_real_record(json_t *rec, const char *file, size_t line, void *
 	}
 	assert_int_equal(tool_msgs, count_tool_results(rec));
 	for (size_t i = 0; i < r->ncalls; i++) {
-		const struct run_call *c = &r->calls[i];
+		struct run_call *c = &r->calls[i];
 		assert_non_null(c->id);
 		assert_true(c->name[0] != '\0');
-		assert_true(json_is_object(c->args));
+		assert_true(json_is_object(run_call_args(r, c)));
 		assert_int_equal(fmt_msg_of(r, c)->role, ROLE_ASSISTANT);
 		if (c->has_result && c->is_error)
 			assert_non_null(c->error_text);

@@ -92,16 +92,16 @@ static void test_flat(void **state)
 	struct run_call *c = &r->calls[0];
 	assert_string_equal(c->id, "call_a1");
 	assert_string_equal(c->name, "get_order");
-	assert_string_equal(json_string_value(c->raw_id), "call_a1");
-	assert_string_equal(json_string_value(c->raw_name), "get_order");
-	assert_string_equal(json_string_value(json_object_get(c->args, "order_id")), "1042");
+	assert_string_equal(jv_str(r->doc, c->raw_id), "call_a1");
+	assert_string_equal(jv_str(r->doc, c->raw_name), "get_order");
+	assert_string_equal(json_string_value(json_object_get(run_call_args(r, c), "order_id")), "1042");
 	assert_int_equal(c->msg_index, 2);
 	assert_int_equal(c->src_msg_index, 0);
 	assert_int_equal(c->requestor, REQ_AGENT);
 	assert_true(c->has_result);
 	assert_int_equal(c->state, CALL_COMPLETED);
 	assert_int_equal(c->result_msg, 3);
-	assert_string_equal(json_string_value(json_object_get(c->result, "tracking")), "JD014");
+	assert_string_equal(json_string_value(json_object_get(run_call_result(r, c), "tracking")), "JD014");
 
 	/* No error flag in Azure: the "Error" text decides. */
 	c = &r->calls[1];
@@ -109,8 +109,9 @@ static void test_flat(void **state)
 	assert_int_equal(c->state, CALL_FAILED);
 	assert_string_equal(c->error_text, "Error: upstream timeout");
 
-	assert_true(json_is_array(r->tool_defs));
-	assert_int_equal(json_array_size(r->tool_defs), 2);
+	assert_true(jv_is_array(r->doc, r->tool_defs));
+	assert_int_equal(jv_len(r->doc, r->tool_defs), 2);
+	assert_int_equal(json_array_size(run_tool_defs(r)), 2);
 	assert_int_equal(fmt_count_unmatched(r), 0);
 	assert_int_equal(run_agent_calls(r, NULL), 2);
 	run_free(r);
@@ -132,18 +133,20 @@ static void test_nested_and_string_args(void **state)
 	struct run_call *c = &r->calls[0];
 	assert_string_equal(c->id, "n1");
 	assert_string_equal(c->name, "get_order");
-	assert_string_equal(json_string_value(json_object_get(c->args, "order_id")), "7");
+	assert_string_equal(json_string_value(json_object_get(run_call_args(r, c), "order_id")), "7");
 	assert_true(c->has_result);
 	/* "Error" is a prefix test, as documented. */
 	assert_true(c->is_error);
 	c = &r->calls[1];
 	assert_string_equal(c->name, "get_user");
-	assert_string_equal(json_string_value(json_object_get(c->args, "user_id")), "王芳");
-	assert_true(json_is_array(c->result));
+	assert_string_equal(json_string_value(json_object_get(run_call_args(r, c), "user_id")), "王芳");
+	assert_true(jv_is_array(r->doc, c->result));
+	assert_int_equal(json_array_size(run_call_result(r, c)), 2);
 	assert_false(c->is_error);
 	c = &r->calls[2];
-	assert_true(c->args_invalid);
-	assert_string_equal(c->args_text, "{oops");
+	assert_true(run_call_args_invalid(r, c));
+	assert_null(run_call_args(r, c));
+	assert_string_equal(run_call_args_text(r, c), "{oops");
 	assert_false(c->has_result);
 	assert_int_equal(c->state, CALL_REQUESTED);
 	run_free(r);
@@ -166,12 +169,12 @@ static void test_responses_items(void **state)
 	assert_string_equal(r->msgs[0].text, "天気は？");
 	assert_int_equal(r->ncalls, 2);
 	assert_string_equal(r->calls[0].id, "call_w");
-	assert_string_equal(json_string_value(json_object_get(r->calls[0].args, "city")), "東京");
-	assert_string_equal(json_string_value(r->calls[0].result), "晴れ");
+	assert_string_equal(json_string_value(json_object_get(run_call_args(r, &r->calls[0]), "city")), "東京");
+	assert_string_equal(jv_str(r->doc, r->calls[0].result), "晴れ");
 	assert_int_equal(r->calls[0].result_msg, 2);
 	assert_string_equal(r->calls[1].id, "call_o");
 	assert_string_equal(r->calls[1].name, "forecast");
-	assert_string_equal(json_string_value(json_object_get(r->calls[1].result, "d1")), "雨");
+	assert_string_equal(json_string_value(json_object_get(run_call_result(r, &r->calls[1]), "d1")), "雨");
 	assert_string_equal(run_final_agent_text(r), "東京は晴れです。");
 	run_free(r);
 }
@@ -220,7 +223,8 @@ static void test_string_response_and_tool_calls(void **state)
 	assert_int_equal(r->calls[0].state, CALL_COMPLETED);
 	assert_true(r->calls[1].is_error);
 	assert_false(r->calls[2].has_result);
-	assert_true(json_is_object(r->tool_defs));
+	assert_true(jv_is_object(r->doc, r->tool_defs));
+	assert_true(json_is_object(run_tool_defs(r)));
 	assert_int_equal(run_agent_calls(r, NULL), 3);
 	assert_string_equal(run_final_agent_text(r), "包裹已发货。");
 	run_free(r);
@@ -264,13 +268,13 @@ static void test_unmatched_and_reused(void **state)
 	    " {'role':'tool','content':'no id at all'},"
 	    " {'role':'tool','tool_call_id':'e','content':'plain text result'},"
 	    " {'role':'tool','content':[{'type':'function_call_output','id':'d','output':'own id only'}]}]}", AZURE);
-	assert_string_equal(json_string_value(r->calls[1].result), "for b");
-	assert_string_equal(json_string_value(r->calls[0].result), "for a");
+	assert_string_equal(jv_str(r->doc, r->calls[1].result), "for b");
+	assert_string_equal(json_string_value(run_call_result(r, &r->calls[0])), "for a");
 	assert_true(r->msgs[5].unmatched_result);
 	assert_true(r->msgs[6].unmatched_result);
 	assert_true(r->msgs[6].is_tool_output);
 	assert_true(r->msgs[7].unmatched_result);
-	assert_string_equal(json_string_value(r->msgs[7].result), "plain text result");
+	assert_string_equal(jv_str(r->doc, r->msgs[7].result), "plain text result");
 	/* An output item's own id is not a call id. */
 	assert_true(r->msgs[8].unmatched_result);
 	assert_int_equal(fmt_count_unmatched(r), 4);

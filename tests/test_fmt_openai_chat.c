@@ -62,10 +62,11 @@ static void test_roles_and_text(void **state)
 	for (size_t i = 0; i < r->nmsgs; i++) {
 		assert_int_equal(r->msgs[i].src_index, (long)i);
 		assert_int_equal(r->msgs[i].origin, MSG_IN_OUTPUT);
-		assert_ptr_equal(r->msgs[i].raw, json_array_get(json_object_get(r->record, "messages"), i));
+		assert_int_equal(r->msgs[i].raw, jv_at(r->doc, jv_get(r->doc, run_root(r), "messages"), i));
 	}
 	assert_string_equal(r->model, "gpt-4o-mini");
-	assert_ptr_equal(r->tool_defs, json_object_get(r->record, "tools"));
+	assert_int_equal(r->tool_defs, jv_get(r->doc, run_root(r), "tools"));
+	assert_true(json_is_array(run_tool_defs(r)));
 	run_free(r);
 }
 
@@ -75,12 +76,12 @@ static void test_calls_and_results(void **state)
 	assert_int_equal(r->ncalls, 2);
 	struct run_call *c = &r->calls[0];
 	assert_string_equal(c->id, "call_1");
-	assert_string_equal(json_string_value(c->raw_id), "call_1");
+	assert_string_equal(jv_str(r->doc, c->raw_id), "call_1");
 	assert_string_equal(c->name, "lookup_order");
-	assert_string_equal(json_string_value(c->raw_name), "lookup_order");
-	assert_true(json_is_object(c->args));
-	assert_string_equal(json_string_value(json_object_get(c->args, "order")), "2087");
-	assert_false(c->args_invalid);
+	assert_string_equal(jv_str(r->doc, c->raw_name), "lookup_order");
+	assert_true(json_is_object(run_call_args(r, c)));
+	assert_string_equal(json_string_value(json_object_get(run_call_args(r, c), "order")), "2087");
+	assert_false(run_call_args_invalid(r, c));
 	assert_int_equal(c->msg_index, 3);
 	assert_int_equal(c->src_msg_index, 3);
 	assert_int_equal(c->index_in_msg, 0);
@@ -89,7 +90,7 @@ static void test_calls_and_results(void **state)
 	assert_int_equal(c->state, CALL_COMPLETED);
 	assert_false(c->is_error);
 	assert_int_equal(c->result_msg, 4);
-	assert_string_equal(json_string_value(c->result), "{\"status\":\"shipped\"}");
+	assert_string_equal(json_string_value(run_call_result(r, c)), "{\"status\":\"shipped\"}");
 
 	c = &r->calls[1];
 	assert_string_equal(c->name, "track_parcel");
@@ -116,20 +117,20 @@ static void test_arguments(void **state)
 		CHAT);
 	assert_int_equal(r->ncalls, 5);
 	/* Invalid JSON is kept as text and flagged. */
-	assert_null(r->calls[0].args);
-	assert_true(r->calls[0].args_invalid);
-	assert_string_equal(r->calls[0].args_text, "{order: 2087");
+	assert_null(run_call_args(r, &r->calls[0]));
+	assert_true(run_call_args_invalid(r, &r->calls[0]));
+	assert_string_equal(run_call_args_text(r, &r->calls[0]), "{order: 2087");
 	/* "" means no arguments. */
-	assert_true(json_is_object(r->calls[1].args));
-	assert_int_equal(json_object_size(r->calls[1].args), 0);
-	assert_false(r->calls[1].args_invalid);
-	assert_string_equal(json_string_value(json_object_get(r->calls[2].args, "already")), "parsed");
-	assert_null(r->calls[3].args);
-	assert_false(r->calls[3].args_invalid);
+	assert_true(json_is_object(run_call_args(r, &r->calls[1])));
+	assert_int_equal(json_object_size(run_call_args(r, &r->calls[1])), 0);
+	assert_false(run_call_args_invalid(r, &r->calls[1]));
+	assert_string_equal(json_string_value(json_object_get(run_call_args(r, &r->calls[2]), "already")), "parsed");
+	assert_null(run_call_args(r, &r->calls[3]));
+	assert_false(run_call_args_invalid(r, &r->calls[3]));
 	/* Custom tools take free text: a string value, not a parse error. */
 	assert_string_equal(r->calls[4].name, "apply_patch");
-	assert_string_equal(json_string_value(r->calls[4].args), "*** 補丁 ***");
-	assert_false(r->calls[4].args_invalid);
+	assert_string_equal(json_string_value(run_call_args(r, &r->calls[4])), "*** 補丁 ***");
+	assert_false(run_call_args_invalid(r, &r->calls[4]));
 	for (size_t i = 0; i < 5; i++) {
 		assert_int_equal(r->calls[i].index_in_msg, i);
 		assert_int_equal(r->calls[i].state, CALL_REQUESTED);
@@ -153,12 +154,12 @@ static void test_parallel_calls(void **state)
 	assert_int_equal(r->ncalls, 3);
 	assert_int_equal(r->msgs[1].ncalls, 3);
 	assert_int_equal(r->msgs[1].first_call, 0);
-	assert_string_equal(json_string_value(r->calls[0].result), "one");
+	assert_string_equal(json_string_value(run_call_result(r, &r->calls[0])), "one");
 	assert_int_equal(r->calls[0].result_msg, 3);
 	assert_int_equal(r->calls[1].result_msg, 4);
-	assert_true(json_is_array(r->calls[1].result));
+	assert_true(json_is_array(run_call_result(r, &r->calls[1])));
 	assert_string_equal(r->msgs[4].text, "two");
-	assert_string_equal(json_string_value(r->calls[2].result), "three");
+	assert_string_equal(json_string_value(run_call_result(r, &r->calls[2])), "three");
 	assert_int_equal(r->calls[2].result_msg, 2);
 	for (size_t i = 0; i < 3; i++) {
 		assert_int_equal(r->calls[i].msg_index, 1);
@@ -182,7 +183,8 @@ static void test_unmatched_and_unanswered(void **state)
 	/* A call without result stays requested. */
 	assert_false(r->calls[1].has_result);
 	assert_int_equal(r->calls[1].state, CALL_REQUESTED);
-	assert_null(r->calls[1].result);
+	assert_int_equal(r->calls[1].result, JV_NONE);
+	assert_null(run_call_result(r, &r->calls[1]));
 	/* A result for no call stays visible and flagged. */
 	assert_int_equal(r->nmsgs, 5);
 	assert_false(r->msgs[2].unmatched_result);
@@ -206,8 +208,8 @@ static void test_reused_ids(void **state)
 		"   'function': {'name': 'second', 'arguments': '{}'}}]},"
 		" {'role': 'tool', 'tool_call_id': 'same', 'content': '2'}]",
 		CHAT);
-	assert_string_equal(json_string_value(r->calls[0].result), "1");
-	assert_string_equal(json_string_value(r->calls[1].result), "2");
+	assert_string_equal(json_string_value(run_call_result(r, &r->calls[0])), "1");
+	assert_string_equal(json_string_value(run_call_result(r, &r->calls[1])), "2");
 	run_free(r);
 }
 
@@ -232,7 +234,7 @@ static void test_legacy_function_call(void **state)
 	for (size_t i = 0; i < 3; i++)
 		assert_null(r->calls[i].id);
 	assert_string_equal(r->calls[0].name, "get_weather");
-	assert_string_equal(json_string_value(json_object_get(r->calls[0].args, "city")), "東京");
+	assert_string_equal(json_string_value(json_object_get(run_call_args(r, &r->calls[0]), "city")), "東京");
 	assert_int_equal(r->calls[0].result_msg, 2);
 	assert_int_equal(r->calls[0].state, CALL_COMPLETED);
 	/* The second weather reply goes to the nearest unanswered weather

@@ -57,12 +57,13 @@ static void test_messages_and_order(void **state)
 	assert_int_equal(r->msgs[3].ncalls, 0);
 	assert_int_equal(r->msgs[3].origin, MSG_IN_OUTPUT);
 	assert_int_equal(r->msgs[3].src_index, 0);
-	assert_ptr_equal(r->msgs[3].raw, json_array_get(json_object_get(r->record, "output"), 0));
+	assert_int_equal(r->msgs[3].raw, jv_at(r->doc, jv_get(r->doc, run_root(r), "output"), 0));
 	assert_int_equal(r->msgs[8].role, ROLE_ASSISTANT);
 	assert_string_equal(run_final_agent_text(r), "已发货 📦");
 	assert_string_equal(run_first_user_text(r), "注文 2087 はどこですか？");
 	assert_string_equal(r->model, "gpt-4.1");
-	assert_ptr_equal(r->tool_defs, json_object_get(r->record, "tools"));
+	assert_int_equal(r->tool_defs, jv_get(r->doc, run_root(r), "tools"));
+	assert_true(json_is_array(run_tool_defs(r)));
 	run_free(r);
 }
 
@@ -73,15 +74,15 @@ static void test_function_calls(void **state)
 	struct run_call *c = &r->calls[0];
 	/* call_id is the link key; the item's own id is not the call's. */
 	assert_string_equal(c->id, "call_1");
-	assert_string_equal(json_string_value(c->raw_id), "call_1");
+	assert_string_equal(jv_str(r->doc, c->raw_id), "call_1");
 	assert_string_equal(c->name, "lookup_order");
-	assert_string_equal(json_string_value(json_object_get(c->args, "order")), "2087");
+	assert_string_equal(json_string_value(json_object_get(run_call_args(r, c), "order")), "2087");
 	assert_int_equal(c->msg_index, 4);
 	assert_int_equal(c->src_msg_index, 1);
 	assert_string_equal(c->raw_state, "completed");
 	assert_int_equal(c->state, CALL_COMPLETED);
 	assert_int_equal(c->result_msg, 7);
-	assert_true(json_is_array(c->result));
+	assert_true(json_is_array(run_call_result(r, c)));
 	assert_string_equal(r->msgs[7].text, "{\"status\":\"shipped\"}");
 	c = &r->calls[1];
 	assert_int_equal(c->msg_index, 5);
@@ -104,8 +105,8 @@ static void test_states_args_and_unmatched(void **state)
 		" {'type': 'function_call_output', 'output': 'no call_id'}]",
 		RESP);
 	assert_int_equal(r->ncalls, 3);
-	assert_true(r->calls[0].args_invalid);
-	assert_string_equal(r->calls[0].args_text, "{bad");
+	assert_true(run_call_args_invalid(r, &r->calls[0]));
+	assert_string_equal(run_call_args_text(r, &r->calls[0]), "{bad");
 	assert_int_equal(r->calls[0].state, CALL_REQUESTED);
 	assert_false(r->calls[0].has_result);
 	assert_int_equal(r->calls[1].state, CALL_PARTIAL);
@@ -132,8 +133,8 @@ static void test_parallel_calls(void **state)
 	/* One message per item, so each message's raw is one item. */
 	assert_int_equal(r->calls[0].msg_index, 0);
 	assert_int_equal(r->calls[1].msg_index, 1);
-	assert_string_equal(json_string_value(r->calls[0].result), "晴");
-	assert_string_equal(json_string_value(r->calls[1].result), "雨");
+	assert_string_equal(json_string_value(run_call_result(r, &r->calls[0])), "晴");
+	assert_string_equal(json_string_value(run_call_result(r, &r->calls[1])), "雨");
 	assert_int_equal(r->calls[0].result_msg, 3);
 	assert_int_equal(r->calls[1].result_msg, 2);
 	run_free(r);
@@ -165,29 +166,29 @@ static void test_custom_mcp_and_builtins(void **state)
 	/* Custom tools take free text: kept as a string, not flagged. */
 	assert_string_equal(c[0].id, "cu1");
 	assert_string_equal(c[0].name, "apply_patch");
-	assert_string_equal(json_string_value(c[0].args), "*** Begin Patch ***");
-	assert_false(c[0].args_invalid);
+	assert_string_equal(json_string_value(run_call_args(r, &c[0])), "*** Begin Patch ***");
+	assert_false(run_call_args_invalid(r, &c[0]));
 	assert_int_equal(c[0].state, CALL_COMPLETED);
 	assert_int_equal(c[0].result_msg, 1);
 	/* An MCP call holds its own outcome. */
 	assert_string_equal(c[1].id, "mcp_1");
 	assert_string_equal(c[1].name, "stock");
-	assert_string_equal(json_string_value(json_object_get(c[1].args, "sku")), "A1");
+	assert_string_equal(json_string_value(json_object_get(run_call_args(r, &c[1]), "sku")), "A1");
 	assert_int_equal(c[1].state, CALL_COMPLETED);
 	assert_int_equal(c[1].result_msg, -1);
-	assert_string_equal(json_string_value(c[1].result), "在庫あり");
+	assert_string_equal(json_string_value(run_call_result(r, &c[1])), "在庫あり");
 	assert_int_equal(c[2].state, CALL_FAILED);
 	assert_string_equal(c[2].error_text, "server unreachable");
 	/* Hosted tools are named by their type. */
 	assert_string_equal(c[3].name, "web_search_call");
 	assert_string_equal(c[3].id, "ws_1");
 	assert_int_equal(c[3].state, CALL_COMPLETED);
-	assert_string_equal(json_string_value(json_object_get(c[3].args, "query")), "順豊 追跡");
+	assert_string_equal(json_string_value(json_object_get(run_call_args(r, &c[3]), "query")), "順豊 追跡");
 	assert_string_equal(c[4].name, "file_search_call");
-	assert_true(json_is_array(c[4].result));
+	assert_true(json_is_array(run_call_result(r, &c[4])));
 	assert_string_equal(c[5].name, "code_interpreter_call");
 	assert_int_equal(c[5].state, CALL_REQUESTED);
-	assert_string_equal(json_string_value(c[5].args), "print(1)");
+	assert_string_equal(json_string_value(run_call_args(r, &c[5])), "print(1)");
 	/* The computer tool runs on the client: its output is a separate item. */
 	assert_string_equal(c[6].name, "computer_call");
 	assert_string_equal(c[6].id, "cmp1");

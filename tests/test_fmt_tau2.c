@@ -94,7 +94,8 @@ static void test_roles_and_text(void **state)
 	assert_string_equal(run_first_user_text(r), "海外でモバイルデータが使えません。");
 	assert_string_equal(run_final_agent_text(r), "请打开数据漫游。");
 	assert_string_equal(r->model, "gpt-4.1-mini");
-	assert_null(r->tool_defs);
+	assert_int_equal(r->tool_defs, JV_NONE);
+	assert_null(run_tool_defs(r));
 	run_free(r);
 }
 
@@ -109,17 +110,17 @@ static void test_calls(void **state)
 	struct run_call *c = &r->calls[0];
 	assert_string_equal(c->id, "call_1");
 	assert_string_equal(c->name, "get_customer_by_phone");
-	assert_true(json_is_string(c->raw_id));
-	assert_string_equal(json_string_value(c->raw_name), "get_customer_by_phone");
-	assert_string_equal(json_string_value(json_object_get(c->args, "phone_number")), "555-0101");
+	assert_true(jv_is_string(r->doc, c->raw_id));
+	assert_string_equal(jv_str(r->doc, c->raw_name), "get_customer_by_phone");
+	assert_string_equal(json_string_value(json_object_get(run_call_args(r, c), "phone_number")), "555-0101");
 	assert_int_equal(c->src_msg_index, 2);
 	assert_int_equal(c->index_in_msg, 0);
 	assert_int_equal(c->requestor, REQ_AGENT);
 
 	/* Arguments given as a string are parsed. */
 	c = &r->calls[1];
-	assert_false(c->args_invalid);
-	assert_string_equal(json_string_value(json_object_get(c->args, "line_id")), "L1");
+	assert_false(run_call_args_invalid(r, c));
+	assert_string_equal(json_string_value(json_object_get(run_call_args(r, c), "line_id")), "L1");
 	assert_int_equal(c->index_in_msg, 1);
 	run_free(r);
 }
@@ -132,7 +133,8 @@ static void test_results_and_errors(void **state)
 	assert_false(c->is_error);
 	assert_int_equal(c->state, CALL_COMPLETED);
 	assert_int_equal(c->result_msg, 3);
-	assert_string_equal(json_string_value(c->result), "{\"customer_id\": \"C7\"}");
+	assert_string_equal(jv_str(r->doc, c->result), "{\"customer_id\": \"C7\"}");
+	assert_string_equal(json_string_value(run_call_result(r, c)), "{\"customer_id\": \"C7\"}");
 
 	/* error: true, even though the text has no "Error:" prefix. */
 	c = &r->calls[1];
@@ -207,8 +209,8 @@ static void test_reused_ids(void **state)
 	    " {'role':'tool','id':'x','content':'to second','requestor':'assistant','error':false},"
 	    " {'role':'tool','id':'x','content':'to first','requestor':'assistant','error':false},"
 	    " {'role':'tool','id':'x','content':'surplus','requestor':'assistant','error':false}]}", TAU2);
-	assert_string_equal(json_string_value(r->calls[1].result), "to second");
-	assert_string_equal(json_string_value(r->calls[0].result), "to first");
+	assert_string_equal(jv_str(r->doc, r->calls[1].result), "to second");
+	assert_string_equal(json_string_value(run_call_result(r, &r->calls[0])), "to first");
 	assert_false(r->msgs[2].unmatched_result);
 	assert_false(r->msgs[3].unmatched_result);
 	assert_true(r->msgs[4].unmatched_result);
@@ -225,13 +227,18 @@ static void test_args_variants(void **state)
 	    "   {'name':'noid','arguments':null,'requestor':'assistant'}]},"
 	    " {'role':'tool','content':'no id','requestor':'assistant'}]}", TAU2);
 	assert_int_equal(r->ncalls, 4);
-	assert_true(r->calls[0].args_invalid);
-	assert_null(r->calls[0].args);
-	assert_string_equal(r->calls[0].args_text, "{not json");
-	assert_true(json_is_object(r->calls[1].args));
-	assert_null(r->calls[2].args);
+	assert_true(run_call_args_invalid(r, &r->calls[0]));
+	assert_null(run_call_args(r, &r->calls[0]));
+	assert_string_equal(run_call_args_text(r, &r->calls[0]), "{not json");
+	/* "" is no arguments at all: {}. */
+	assert_false(run_call_args_invalid(r, &r->calls[1]));
+	assert_true(json_is_object(run_call_args(r, &r->calls[1])));
+	assert_int_equal(json_object_size(run_call_args(r, &r->calls[1])), 0);
+	assert_int_equal(r->calls[2].args, JV_NONE);
+	assert_null(run_call_args(r, &r->calls[2]));
 	assert_null(r->calls[3].id);
-	assert_null(r->calls[3].args);
+	assert_int_equal(r->calls[3].args, JV_NONE);
+	assert_null(run_call_args(r, &r->calls[3]));
 	assert_string_equal(r->msgs[0].text, "两个调用");
 	/* A result without an id links to nothing and says so. */
 	assert_true(r->msgs[1].unmatched_result);
@@ -297,8 +304,8 @@ static void count_record(json_t *rec, size_t *ncalls, size_t *nuser_calls)
 static void check_real_record(json_t *rec, const char *file, size_t line, void *ctx)
 {
 	size_t *telecom = ctx;
-	assert_ptr_equal(format_detect(rec), &format_tau2);
 	struct run *r = run_new(rec, file, line, -1);
+	assert_ptr_equal(format_detect(r->doc, run_root(r)), &format_tau2);
 	char err[256] = "";
 	if (format_load(r, NULL, err, sizeof(err)) != 0)
 		fail_msg("line %zu: %s", line, err);

@@ -4,6 +4,7 @@
  * so they read like the JSON they stand for; a real apostrophe would be
  * \u0027. */
 #include "fmt_test.h"
+#include "runs/loader.h"
 
 #define TAUBENCH "taubench"
 
@@ -76,7 +77,7 @@ static void test_roles_and_text(void **state)
 		assert_int_equal(r->msgs[i].role, roles[i]);
 		assert_int_equal(r->msgs[i].origin, MSG_IN_OUTPUT);
 		assert_int_equal(r->msgs[i].src_index, (long)i);
-		assert_ptr_equal(r->msgs[i].raw, json_array_get(json_object_get(r->record, "traj"), i));
+		assert_int_equal(r->msgs[i].raw, jv_at(r->doc, jv_get(r->doc, run_root(r), "traj"), (long)i));
 	}
 	assert_string_equal(r->msgs[0].text, "# 小売エージェントのポリシー");
 	assert_string_equal(r->msgs[2].text, "");
@@ -97,9 +98,9 @@ static void test_calls_and_reused_id(void **state)
 	struct run_call *c = &r->calls[0];
 	assert_string_equal(c->id, "call_x1");
 	assert_string_equal(c->name, "get_order_details");
-	assert_string_equal(json_string_value(c->raw_name), "get_order_details");
-	assert_string_equal(json_string_value(c->raw_id), "call_x1");
-	assert_string_equal(json_string_value(json_object_get(c->args, "order_id")), "#W1042");
+	assert_string_equal(jv_str(r->doc, c->raw_name), "get_order_details");
+	assert_string_equal(jv_str(r->doc, c->raw_id), "call_x1");
+	assert_string_equal(json_string_value(json_object_get(run_call_args(r, c), "order_id")), "#W1042");
 	assert_int_equal(c->msg_index, 2);
 	assert_int_equal(c->src_msg_index, 2);
 	assert_int_equal(c->requestor, REQ_AGENT);
@@ -107,7 +108,8 @@ static void test_calls_and_reused_id(void **state)
 	assert_false(c->is_error);
 	assert_int_equal(c->state, CALL_COMPLETED);
 	assert_int_equal(c->result_msg, 3);
-	assert_string_equal(json_string_value(c->result), "{\"status\": \"delivered\"}");
+	assert_string_equal(jv_str(r->doc, c->result), "{\"status\": \"delivered\"}");
+	assert_string_equal(json_string_value(run_call_result(r, c)), "{\"status\": \"delivered\"}");
 
 	/* Same id: the second result belongs to the second call. */
 	c = &r->calls[1];
@@ -135,8 +137,8 @@ static void test_nearest_preceding(void **state)
 	    " {'role':'tool','tool_call_id':'c','name':'b','content':'for b'},"
 	    " {'role':'tool','tool_call_id':'c','name':'a','content':'for a'},"
 	    " {'role':'tool','tool_call_id':'c','name':'a','content':'again'}]}", TAUBENCH);
-	assert_string_equal(json_string_value(r->calls[1].result), "for b");
-	assert_string_equal(json_string_value(r->calls[0].result), "for a");
+	assert_string_equal(jv_str(r->doc, r->calls[1].result), "for b");
+	assert_string_equal(json_string_value(run_call_result(r, &r->calls[0])), "for a");
 	assert_false(r->msgs[2].unmatched_result);
 	assert_false(r->msgs[3].unmatched_result);
 	assert_true(r->msgs[4].unmatched_result);
@@ -158,16 +160,17 @@ static void test_args_unmatched_unanswered(void **state)
 	assert_int_equal(r->msgs[1].ncalls, 3);
 	assert_string_equal(r->msgs[1].text, "让我看看。");
 	/* Arguments as an object are taken as they are. */
-	assert_string_equal(json_string_value(json_object_get(r->calls[0].args, "reservation_id")),
+	assert_string_equal(json_string_value(json_object_get(run_call_args(r, &r->calls[0]), "reservation_id")),
 	                    "ZFA04Y");
 	assert_true(r->calls[0].has_result);
 	/* Unparsable argument text is kept and flagged. */
-	assert_true(r->calls[1].args_invalid);
-	assert_null(r->calls[1].args);
-	assert_string_equal(r->calls[1].args_text, "{\"reservation_id\": ");
+	assert_true(run_call_args_invalid(r, &r->calls[1]));
+	assert_null(run_call_args(r, &r->calls[1]));
+	assert_string_equal(run_call_args_text(r, &r->calls[1]), "{\"reservation_id\": ");
 	assert_false(r->calls[1].has_result);
 	assert_int_equal(r->calls[1].state, CALL_REQUESTED);
-	assert_null(r->calls[2].args);
+	assert_int_equal(r->calls[2].args, JV_NONE);
+	assert_null(run_call_args(r, &r->calls[2]));
 	assert_false(r->calls[2].has_result);
 	/* A result for an id nobody used, and one with no id at all. */
 	assert_true(r->msgs[3].unmatched_result);
@@ -214,8 +217,8 @@ struct real_counts {
 static void check_real_record(json_t *rec, const char *file, size_t line, void *ctx)
 {
 	struct real_counts *n = ctx;
-	assert_ptr_equal(format_detect(rec), &format_taubench);
 	struct run *r = run_new(rec, file, line, -1);
+	assert_ptr_equal(format_detect(r->doc, run_root(r)), &format_taubench);
 	char err[256] = "";
 	if (format_load(r, NULL, err, sizeof(err)) != 0)
 		fail_msg("line %zu: %s", line, err);
@@ -236,7 +239,7 @@ static void check_real_record(json_t *rec, const char *file, size_t line, void *
 	}
 	for (i = 0; i < r->ncalls; i++) {
 		assert_true(r->calls[i].has_result);
-		assert_false(r->calls[i].args_invalid);
+		assert_false(run_call_args_invalid(r, &r->calls[i]));
 		n->errors += r->calls[i].is_error;
 		for (size_t k = 0; k < i; k++)
 			if (strcmp(r->calls[k].id, r->calls[i].id) == 0) {
@@ -258,6 +261,72 @@ static void test_real_sample(void **state)
 	assert_true(n.reused > 0);
 }
 
+/* loader_id (loader.c, which every loader shares; tau-bench itself refuses
+ * numeric ids): a number still names a call, printed exactly as json_dumps
+ * printed the jansson value the loaders read before the tape, and a number
+ * jansson refused (beyond int64, beyond a double) keeps the record's text. */
+static struct run *tape_run(const char *text)
+{
+	struct jdoc_error jerr;
+	struct jdoc *d = jdoc_parse_str(text, &jerr);
+	assert_non_null(d);
+	return run_new_doc(d, "test.jsonl", 1, -1);
+}
+
+static const char *id_of(struct run *r)
+{
+	return loader_id(r, jv_get(r->doc, run_root(r), "id"));
+}
+
+static void test_loader_id(void **state)
+{
+	static const char *const as_jansson[] = {
+		"5", "-0", "5.0", "0.1", "1e20", "1E+2", "-2.5e-7", "1.5e300", "123.456",
+		"9223372036854775807", "-9223372036854775808",
+	};
+	for (size_t i = 0; i < sizeof(as_jansson) / sizeof(as_jansson[0]); i++) {
+		char text[64];
+		snprintf(text, sizeof text, "{\"id\": %s}", as_jansson[i]);
+		json_t *rec = json_loads(text, 0, NULL);
+		assert_non_null(rec);
+		char *want = json_dumps(json_object_get(rec, "id"), JSON_ENCODE_ANY | JSON_COMPACT);
+		struct run *r = run_new(rec, "test.jsonl", 1, -1);
+		json_decref(rec);
+		/* run_new went through a tree; the tape of the text is what a
+		 * file gives, so check both. */
+		assert_string_equal(id_of(r), want);
+		run_free(r);
+		r = tape_run(text);
+		if (strcmp(id_of(r), want) != 0)
+			fprintf(stderr, "%s: %s, json_dumps %s\n", as_jansson[i], id_of(r), want);
+		assert_string_equal(id_of(r), want);
+		run_free(r);
+		free(want);
+	}
+	static const char *const own_text[] = {
+		"9223372036854775808", "123456789012345678901234567890", "1e400", "-1E400",
+	};
+	for (size_t i = 0; i < sizeof(own_text) / sizeof(own_text[0]); i++) {
+		char text[64];
+		snprintf(text, sizeof text, "{\"id\": %s}", own_text[i]);
+		assert_null(json_loads(text, 0, NULL));
+		struct run *r = tape_run(text);
+		assert_string_equal(id_of(r), own_text[i]);
+		run_free(r);
+	}
+	/* "" is no id at all; anything but a string or a number neither. */
+	static const char *const none[] = { "{\"id\": \"\"}", "{\"id\": null}", "{\"id\": true}",
+	                                    "{\"id\": [1]}", "{}" };
+	for (size_t i = 0; i < sizeof(none) / sizeof(none[0]); i++) {
+		struct run *r = tape_run(none[i]);
+		assert_null(id_of(r));
+		run_free(r);
+	}
+	struct run *r = tape_run("{\"id\": \"c\\u00e9\"}");
+	assert_string_equal(id_of(r), "c\xc3\xa9");
+	run_free(r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -267,6 +336,7 @@ int main(void)
 		cmocka_unit_test(test_nearest_preceding),
 		cmocka_unit_test(test_args_unmatched_unanswered),
 		cmocka_unit_test(test_malformed),
+		cmocka_unit_test(test_loader_id),
 		cmocka_unit_test(test_real_sample),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

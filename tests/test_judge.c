@@ -429,7 +429,7 @@ static void test_tool_list_shapes(void **state)
 		json_t *rec = parse_q(records[i]);
 		struct run *r = run_new(rec, "t.jsonl", 1, -1);
 		json_decref(rec);
-		r->tool_defs = json_object_get(r->record, "tools");
+		r->tool_defs = jv_get(r->doc, run_root(r), "tools");
 		json_t *list = judge_tool_list(NULL, r);
 		char *s = dump(list);
 		assert_string_equal(s, want[i]);

@@ -69,7 +69,7 @@ static struct run *run_for(int i)
 	char err[256] = "";
 	if (format_load(r, format_find("openai-chat"), err, sizeof err) < 0)
 		fail_msg("run does not load: %s", err);
-	r->id = json_string_value(json_object_get(r->record, "id"));
+	r->id = jv_str(r->doc, jv_get(r->doc, run_root(r), "id"));
 	return r;
 }
 

@@ -55,7 +55,7 @@ static struct run *run_at(int line)
 	char err[256];
 	assert_int_equal(format_load(r, format_find("openai-chat"), err, sizeof err), 0);
 	/* as the dataset names runs by their "id" */
-	r->id = json_string_value(json_object_get(r->record, "id"));
+	r->id = jv_str(r->doc, jv_get(r->doc, run_root(r), "id"));
 	return r;
 }
 

@@ -56,33 +56,45 @@ static json_t *num(double v)
 }
 
 /* Why a call failed: its error text, else what came back as its result. */
-static json_t *call_error(const struct run_call *c)
+static json_t *call_error(const struct run *r, const struct run_call *c)
 {
 	if (c->error_text)
 		return export_str(c->error_text);
 	if (!c->is_error)
 		return json_null();
-	if (json_is_string(c->result))
-		return json_incref(c->result);
+	if (jv_is_string(r->doc, c->result))
+		return jv_to_json(r->doc, c->result);
 	return export_str("the call failed");
 }
 
-/* The agent's calls, as the scorers count them. */
-static json_t *calls_of(const struct run *r)
+/* The call's arguments: parsed, else the text that is not JSON, else null. */
+static json_t *call_args(struct run *r, struct run_call *c)
 {
+	json_t *args = run_call_args(r, c);
+	if (args)
+		return json_incref(args);
+	if (run_call_args_invalid(r, c))
+		return export_str(run_call_args_text(r, c));
+	return json_null();
+}
+
+/* The agent's calls, as the scorers count them. The run is const to its
+ * readers; the trees it builds on demand are a cache it keeps. */
+static json_t *calls_of(const struct run *cr)
+{
+	struct run *r = (struct run *)cr;
 	size_t n = run_agent_calls(r, NULL);
 	size_t *idx = xcalloc(n + 1, sizeof *idx);
 	run_agent_calls(r, idx);
 	json_t *list = json_array();
 	for (size_t i = 0; i < n; i++) {
-		const struct run_call *c = &r->calls[idx[i]];
+		struct run_call *c = &r->calls[idx[i]];
 		json_t *o = json_object();
+		json_t *result = c->has_result ? run_call_result(r, c) : NULL;
 		json_object_set_new(o, "name", export_str(c->name));
-		json_object_set_new(o, "arguments", c->args ? json_incref(c->args)
-		                                  : c->args_text ? export_str(c->args_text) : json_null());
-		json_object_set_new(o, "result", c->has_result && c->result ? json_incref(c->result)
-		                                                           : json_null());
-		json_object_set_new(o, "error", call_error(c));
+		json_object_set_new(o, "arguments", call_args(r, c));
+		json_object_set_new(o, "result", result ? json_incref(result) : json_null());
+		json_object_set_new(o, "error", call_error(r, c));
 		json_array_append_new(list, o);
 	}
 	free(idx);

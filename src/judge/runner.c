@@ -181,8 +181,9 @@ enum judge_start judge_runner_prepare(struct judge_runner *r, const struct judge
 {
 	json_t *expected = NULL;
 	char why[256];
+	/* The join reads the record on demand; a const run may fill its cache. */
 	if (r->expect && !run->load_error)
-		expected = expect_lookup(r->expect, run->record, why, sizeof why);
+		expected = expect_lookup(r->expect, (struct run *)run, why, sizeof why);
 	char *text = NULL;
 	json_t *ids = run->load_error ? NULL : examples_for(r, j, run, &text);
 	*job = judge_job_new_with(j, run, expected, text, ids);

@@ -106,7 +106,8 @@ json_t *judge_tool_list(const struct judge_conf *j, const struct run *r)
 	if (j && j->tools)
 		return json_deep_copy(j->tools);
 	json_t *out = json_array();
-	json_t *defs = r ? r->tool_defs : NULL;
+	/* The run's trees are built on demand and kept: a const run may fill them. */
+	json_t *defs = r ? run_tool_defs((struct run *)r) : NULL;
 	if (json_is_array(defs)) {
 		size_t i;
 		json_t *d;
@@ -151,7 +152,7 @@ static json_t *clipped(const json_t *v)
 	return out;
 }
 
-static void calls_text(struct strbuf *sb, const struct run *r)
+static void calls_text(struct strbuf *sb, struct run *r)
 {
 	size_t *idx = calloc(r->ncalls ? r->ncalls : 1, sizeof *idx);
 	if (!idx)
@@ -164,18 +165,20 @@ static void calls_text(struct strbuf *sb, const struct run *r)
 	}
 	strbuf_addstr(sb, "[\n");
 	for (size_t k = 0; k < n; k++) {
-		const struct run_call *c = &r->calls[idx[k]];
+		struct run_call *c = &r->calls[idx[k]];
 		json_t *o = json_object();
+		json_t *args = run_call_args(r, c);
+		json_t *result = c->has_result ? run_call_result(r, c) : NULL;
 		json_object_set_new(o, "id", c->id ? json_string(c->id) : json_null());
 		json_object_set_new(o, "name", json_string(c->name));
-		if (c->args)
-			json_object_set(o, "arguments", c->args);
-		else if (c->args_text)
-			json_object_set_new(o, "arguments", json_string(c->args_text));
+		if (args)
+			json_object_set(o, "arguments", args);
+		else if (run_call_args_invalid(r, c))
+			json_object_set_new(o, "arguments", json_string(run_call_args_text(r, c)));
 		else
 			json_object_set_new(o, "arguments", json_object());
-		if (c->has_result && c->result)
-			json_object_set_new(o, "result", clipped(c->result));
+		if (result)
+			json_object_set_new(o, "result", clipped(result));
 		if (c->is_error)
 			json_object_set_new(o, "error", json_string(c->error_text ? c->error_text : "failed"));
 		strbuf_addstr(sb, "  ");
@@ -187,19 +190,20 @@ static void calls_text(struct strbuf *sb, const struct run *r)
 	free(idx);
 }
 
-static void conversation_text(struct strbuf *sb, const struct run *r)
+static void conversation_text(struct strbuf *sb, struct run *r)
 {
 	for (size_t i = 0; i < r->nmsgs; i++) {
-		const struct run_msg *m = &r->msgs[i];
+		struct run_msg *m = &r->msgs[i];
 		if (m->role == ROLE_TOOL || m->is_tool_output) {
 			/* Results of the calls judged are shown with those calls;
 			 * earlier ones are context. */
-			if (m->origin != MSG_IN_INPUT || !m->result)
+			json_t *result = m->origin == MSG_IN_INPUT ? run_msg_result(r, m) : NULL;
+			if (!result)
 				continue;
 			if (sb->len)
 				strbuf_addch(sb, '\n');
 			strbuf_addstr(sb, "[tool] ");
-			json_t *c = clipped(m->result);
+			json_t *c = clipped(result);
 			add_value(sb, c);
 			json_decref(c);
 			continue;
@@ -248,9 +252,11 @@ void judge_view_init(struct judge_view *v, const struct judge_conf *j, const str
 	v->output = dup_str(run_final_agent_text(r));
 	v->run_id = dup_str(r->id);
 
-	conversation_text(&sb, r);
+	/* The texts read the run's arguments and results as trees, which the
+	 * run builds on demand and keeps: a cache a const run may fill. */
+	conversation_text(&sb, (struct run *)r);
 	v->conversation = strbuf_detach(&sb);
-	calls_text(&sb, r);
+	calls_text(&sb, (struct run *)r);
 	v->tool_calls = strbuf_detach(&sb);
 
 	v->actual_tools = json_array();

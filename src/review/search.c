@@ -177,20 +177,11 @@ static bool entry_matches(struct review *rv, size_t entry, const struct needles 
 	const struct review_entry *e = &rv->entries[entry];
 	if (e->id && needles_in(ns, e->id, strlen(e->id)))
 		return true;
+	/* A JSONL line and a .json element alike are a byte range of the
+	 * mapped file, searched where they lie. */
 	const struct record_ref *rec = &rv->ds.recs[e->rec];
 	const struct input_file *f = &rv->ds.files[rec->file];
-	if (f->kind == INPUT_JSONL)
-		return needles_in(ns, f->data + rec->off, (size_t)rec->len);
-	/* A .json element has no text of its own: its dump stands in. */
-	char err[256];
-	json_t *v = dataset_parse(&rv->ds, rec, err, sizeof err);
-	if (!v)
-		return false;
-	char *text = json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY);
-	json_decref(v);
-	bool hit = text && needles_in(ns, text, strlen(text));
-	free(text);
-	return hit;
+	return f->data && needles_in(ns, f->data + rec->off, (size_t)rec->len);
 }
 
 bool review_search(struct review *rv, const char *query, int direction)

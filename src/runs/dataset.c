@@ -1,9 +1,14 @@
-/* dataset.c - inputs as records: mapping, line index, lazy parsing. */
+/* dataset.c - inputs as records: mapping, line index, lazy parsing.
+ *
+ * Records are parsed where they lie in the mapping: every file is mapped
+ * with a spare zero page behind it, so the parser's padding after the last
+ * record is readable and nothing is copied. */
 #include "runs/dataset.h"
 
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,9 +18,8 @@
 
 #include "util/digest.h"
 #include "util/jsonw.h"
-#include "util/jsonpath.h"
 #include "util/strbuf.h"
-#include "util/textvis.h"
+#include "util/xalloc.h"
 
 /* Streaming readers release what they passed in steps of this size, so a
  * 1 GB file never sits in our resident set all at once. */
@@ -100,61 +104,158 @@ static int walk_dir(const char *dir, struct path_list *out, int depth, char *err
 	return rc;
 }
 
+static size_t skip_ws(const char *s, size_t i, size_t n)
+{
+	while (i < n && (s[i] == ' ' || s[i] == '\t' || s[i] == '\r' || s[i] == '\n'))
+		i++;
+	return i;
+}
+
+/* Bytes readable from offset off of the file's data on: the rest of the
+ * file and the padding behind it. */
+static size_t readable_from(const struct input_file *f, uint64_t off)
+{
+	return f->map_len > off ? f->map_len - (size_t)off : 0;
+}
+
+static void set_error(struct jdoc_error *err, const char *text, int line, int column,
+                      size_t position)
+{
+	snprintf(err->text, sizeof err->text, "%s", text);
+	err->line = line;
+	err->column = column;
+	err->position = position;
+}
+
+/* A record, or a whole .json document, must be an object or an array, as
+ * json_loadb without JSON_DECODE_ANY demanded; jdoc takes any value. What
+ * is refused, and the words for it, stay jansson's: it reads the bytes
+ * again on this error path only (after jdoc's UTF-8 repair when jdoc read
+ * them, as the repaired bytes were read again before). */
+static struct jdoc *parse_container(const char *text, size_t len, size_t readable,
+                                    struct jdoc_error *err)
+{
+	size_t i = skip_ws(text, 0, len);
+	if (i < len && (text[i] == '[' || text[i] == '{'))
+		return jdoc_parse(text, len, readable, err);
+	struct jdoc *d = jdoc_parse(text, len, readable, err);
+	json_error_t jerr;
+	json_t *v = json_loadb(d ? d->src : text, d ? d->src_len : len, 0, &jerr);
+	if (v)
+		set_error(err, "'[' or '{' expected", 1, 1, 0);   /* not reached */
+	else
+		set_error(err, jerr.text, jerr.line, jerr.column, jerr.position);
+	json_decref(v);
+	jdoc_free(d);
+	return NULL;
+}
+
 /* Is this a single document, or one record per line? */
-static enum input_kind sniff_kind(const char *path, const char *data, size_t size)
+static enum input_kind sniff_kind(const char *path, const struct input_file *f)
 {
 	if (has_suffix(path, ".jsonl") || has_suffix(path, ".ndjson"))
 		return INPUT_JSONL;
 	if (has_suffix(path, ".json"))
 		return INPUT_JSON;
-	size_t i = 0;
-	while (i < size && (data[i] == ' ' || data[i] == '\t' || data[i] == '\r' || data[i] == '\n'))
-		i++;
-	if (i < size && data[i] == '[')
+	const char *data = f->data;
+	size_t i = skip_ws(data, 0, f->size);
+	if (i < f->size && data[i] == '[')
 		return INPUT_JSON;
-	const char *nl = memchr(data + i, '\n', size - i);
-	if (!nl)
+	const char *nl = memchr(data + i, '\n', f->size - i);
+	if (!nl || data[i] != '{')
 		return INPUT_JSON;
-	json_error_t jerr;
-	json_t *first = json_loadb(data + i, (size_t)(nl - (data + i)), 0, &jerr);
+	/* A first line that is a whole object: one record per line. */
+	struct jdoc_error jerr;
+	struct jdoc *first = jdoc_parse(data + i, (size_t)(nl - (data + i)), readable_from(f, i), &jerr);
 	if (!first)
 		return INPUT_JSON;
-	json_decref(first);
+	jdoc_free(first);
 	return INPUT_JSONL;
 }
 
-static int read_all(int fd, char **out, size_t *outlen)
+/* Reads fd to its end into a buffer with JDOC_PADDING zero bytes after
+ * the data, as a mapping has its spare page. */
+static int read_padded(int fd, char **out, size_t *outlen)
 {
-	struct strbuf sb = STRBUF_INIT;
-	char buf[65536];
+	size_t cap = 1 << 16, len = 0;
+	char *buf = xrealloc(NULL, cap);
 	for (;;) {
-		ssize_t n = read(fd, buf, sizeof buf);
+		if (cap - len < (1 << 15) + JDOC_PADDING + 1) {
+			cap *= 2;
+			buf = xrealloc(buf, cap);
+		}
+		ssize_t n = read(fd, buf + len, cap - len - JDOC_PADDING - 1);
 		if (n < 0) {
 			if (errno == EINTR)
 				continue;
-			strbuf_release(&sb);
+			int e = errno;
+			free(buf);
+			errno = e;
 			return -1;
 		}
 		if (n == 0)
 			break;
-		strbuf_add(&sb, buf, (size_t)n);
+		len += (size_t)n;
 	}
-	*outlen = sb.len;
-	*out = strbuf_detach(&sb);
+	memset(buf + len, 0, JDOC_PADDING + 1);
+	*out = buf;
+	*outlen = len;
 	return 0;
+}
+
+/* What an empty file points at: readable, and nothing to parse. */
+static const char empty_data[JDOC_PADDING + 1];
+
+/* Maps size bytes of fd with one zero page after them: an anonymous
+ * mapping of the rounded-up size plus a page is reserved, and the file is
+ * mapped over its start. The tail of the file's last page reads as zeros
+ * too, so every record has JDOC_PADDING readable bytes behind it. */
+static int map_padded(struct input_file *f, int fd)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	size_t rounded = (f->size + page - 1) / page * page;
+	size_t total = rounded + page;
+	void *base = mmap(NULL, total, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (base == MAP_FAILED)
+		return -1;
+	void *p = mmap(base, f->size, PROT_READ, MAP_PRIVATE | MAP_FIXED, fd, 0);
+	if (p == MAP_FAILED) {
+		int e = errno;
+		munmap(base, total);
+		errno = e;
+		return -1;
+	}
+	madvise(p, f->size, MADV_SEQUENTIAL);
+	f->data = p;
+	f->map_len = total;
+	f->mapped = true;
+	return 0;
+}
+
+static void release_data(struct input_file *f)
+{
+	if (f->mapped)
+		munmap((void *)f->data, f->map_len);
+	else if (f->map_len)
+		free((void *)f->data);          /* stdin, or a repaired document */
+	f->data = empty_data;
+	f->mapped = false;
+	f->map_len = 0;
 }
 
 static int open_file(struct dataset *ds, char *path, char *err, size_t errlen)
 {
 	struct input_file f = { 0 };
 	f.path = path;
+	f.data = empty_data;
 	if (strcmp(path, "-") == 0) {
 		char *buf;
-		if (read_all(0, &buf, &f.size) < 0) {
+		if (read_padded(0, &buf, &f.size) < 0) {
 			snprintf(err, errlen, "-: %s", strerror(errno));
 			return -1;
 		}
 		f.data = buf;
+		f.map_len = f.size + JDOC_PADDING;
 	} else {
 		int fd = open(path, O_RDONLY | O_CLOEXEC);
 		if (fd < 0) {
@@ -168,22 +269,14 @@ static int open_file(struct dataset *ds, char *path, char *err, size_t errlen)
 			return -1;
 		}
 		f.size = (size_t)st.st_size;
-		if (f.size > 0) {
-			void *p = mmap(NULL, f.size, PROT_READ, MAP_PRIVATE, fd, 0);
-			if (p == MAP_FAILED) {
-				snprintf(err, errlen, "%s: %s", path, strerror(errno));
-				close(fd);
-				return -1;
-			}
-			madvise(p, f.size, MADV_SEQUENTIAL);
-			f.data = p;
-			f.mapped = true;
-		} else {
-			f.data = "";
+		if (f.size > 0 && map_padded(&f, fd) < 0) {
+			snprintf(err, errlen, "%s: %s", path, strerror(errno));
+			close(fd);
+			return -1;
 		}
 		close(fd);
 	}
-	f.kind = sniff_kind(path, f.data, f.size);
+	f.kind = sniff_kind(path, &f);
 	ds->files = realloc(ds->files, (ds->nfiles + 1) * sizeof(*ds->files));
 	if (!ds->files)
 		abort();
@@ -224,12 +317,10 @@ void dataset_close(struct dataset *ds)
 {
 	for (size_t i = 0; i < ds->nfiles; i++) {
 		struct input_file *f = &ds->files[i];
-		if (f->mapped)
-			munmap((void *)f->data, f->size);
-		else if (strcmp(f->path, "-") == 0)
-			free((void *)f->data);
-		json_decref(f->doc);
+		release_data(f);
+		jdoc_free(f->doc);
 		free(f->doc_error);
+		free(f->doc_recs);
 		free(f->path);
 	}
 	free(ds->files);
@@ -240,42 +331,106 @@ void dataset_close(struct dataset *ds)
 /* A JSON file holds one run, or an array of runs. A bare array of chat
  * messages or Responses items is one run too: its elements are messages,
  * not runs. */
-static bool array_is_one_run(json_t *arr)
+static bool array_is_one_run(const struct jdoc *d, jv arr)
 {
-	json_t *first = json_array_get(arr, 0);
-	if (!json_is_object(first))
+	jv first = jv_first(d, arr);
+	if (!jv_is_object(d, first))
 		return false;
 	static const char *const run_keys[] = {
 		"messages", "traj", "inputMessages", "output", "query", "input", NULL
 	};
 	for (size_t i = 0; run_keys[i]; i++)
-		if (json_object_get(first, run_keys[i]))
+		if (jv_get(d, first, run_keys[i]) != JV_NONE)
 			return false;
-	return json_object_get(first, "role") || json_object_get(first, "type");
+	return jv_get(d, first, "role") != JV_NONE || jv_get(d, first, "type") != JV_NONE;
 }
 
-static void load_doc(struct input_file *f)
+static uint32_t count_lines(const char *s, size_t n)
 {
-	if (f->doc || f->doc_error)
+	uint32_t lines = 0;
+	const char *end = s + n;
+	while ((s = memchr(s, '\n', (size_t)(end - s)))) {
+		lines++;
+		s++;
+	}
+	return lines;
+}
+
+/* The parse repaired invalid UTF-8, so the values' offsets are into the
+ * repaired text: it becomes the file's bytes (rare; one copy of a file
+ * that was not UTF-8). */
+static void adopt_repaired(struct dataset *ds, struct input_file *f, const struct jdoc *d)
+{
+	char *copy = xrealloc(NULL, d->src_len + JDOC_PADDING);
+	memcpy(copy, d->src, d->src_len);
+	memset(copy + d->src_len, 0, JDOC_PADDING);
+	ds->bytes_total = ds->bytes_total - f->size + d->src_len;
+	release_data(f);
+	f->data = copy;
+	f->size = d->src_len;
+	f->map_len = d->src_len + JDOC_PADDING;
+}
+
+/* Parses a .json file once and lists its records' byte ranges; the tape
+ * is freed right after, so what stays is 32 bytes a run. */
+static void load_doc(struct dataset *ds, size_t fi)
+{
+	struct input_file *f = &ds->files[fi];
+	if (f->doc_listed || f->doc_error)
 		return;
-	json_error_t jerr;
-	f->doc = json_loadb(f->data, f->size, 0, &jerr);
-	if (!f->doc) {
+	struct jdoc_error jerr;
+	struct jdoc *d = parse_container(f->data, f->size, readable_from(f, 0), &jerr);
+	if (!d) {
 		char buf[400];
 		snprintf(buf, sizeof buf, "%s (column %d)", jerr.text, jerr.column);
-		f->doc_error = strdup(buf);
+		f->doc_error = xstrdup(buf);
 		f->doc_error_line = jerr.line;
+		return;
 	}
+	if (d->src != f->data)
+		adopt_repaired(ds, f, d);
+	f->doc = d;
+	jv root = jdoc_root(d);
+	bool many = jv_is_array(d, root) && !array_is_one_run(d, root);
+	size_t n = many ? jv_len(d, root) : 1;
+	f->doc_recs = xcalloc(n ? n : 1, sizeof(*f->doc_recs));
+	uint32_t line = 1;
+	size_t counted = 0;
+	size_t k = 0;
+	for (jv e = many ? jv_first(d, root) : root; e != JV_NONE;
+	     e = many ? jv_next(d, root, e) : JV_NONE) {
+		const struct jdoc_node *node = &d->nodes[e];
+		line += count_lines(f->data + counted, node->src - counted);
+		counted = node->src;
+		f->doc_recs[k] = (struct record_ref){
+			.file = (uint32_t)fi, .line = line, .index = many ? (int64_t)k : -1,
+			.off = node->src, .len = node->src_len,
+		};
+		k++;
+	}
+	f->ndoc_recs = k;
+	jdoc_free(d);
+	f->doc = NULL;
+	f->doc_listed = true;
+	/* Every page was read to list the runs; they come back one run at a
+	 * time when parsed, so the file is not resident twice. */
+	if (f->mapped)
+		madvise((void *)f->data, f->size, MADV_DONTNEED);
 }
 
-/* Number of records a parsed JSON document holds. */
-static size_t doc_records(struct input_file *f)
+/* The records of a .json file: its runs, or the one that reports why it
+ * does not parse. */
+static size_t doc_records(const struct input_file *f)
 {
-	if (!f->doc)
-		return 1;                  /* the parse error is reported as one record */
-	if (json_is_array(f->doc) && !array_is_one_run(f->doc))
-		return json_array_size(f->doc);
-	return 1;
+	return f->doc_error ? 1 : f->ndoc_recs;
+}
+
+static struct record_ref doc_record(const struct input_file *f, size_t fi, size_t i)
+{
+	if (f->doc_error)
+		return (struct record_ref){ .file = (uint32_t)fi, .line = (uint32_t)f->doc_error_line,
+		                            .index = -1 };
+	return f->doc_recs[i];
 }
 
 /* Finds the next non-blank line at or after *off; fills rec. */
@@ -340,12 +495,10 @@ bool dataset_index_step(struct dataset *ds, uint64_t budget)
 			ds->index_dropped = 0;
 		}
 		if (f->kind == INPUT_JSON) {
-			load_doc(f);
+			load_doc(ds, ds->index_file);
 			size_t n = doc_records(f);
 			for (size_t i = 0; i < n; i++) {
-				rec.line = f->doc ? 0 : (uint32_t)f->doc_error_line;
-				rec.index = (f->doc && json_is_array(f->doc) && !array_is_one_run(f->doc))
-				            ? (int64_t)i : -1;
+				rec = doc_record(f, ds->index_file, i);
 				recs_push(ds, &rec);
 			}
 			spent += f->size;
@@ -394,20 +547,13 @@ bool dataset_next(struct dataset *ds, struct dataset_cursor *cur, struct record_
 		rec->file = (uint32_t)cur->file;
 		rec->index = -1;
 		if (f->kind == INPUT_JSON) {
-			load_doc(f);
-			size_t n = doc_records(f);
-			if (cur->elem < n) {
-				rec->line = f->doc ? 0 : (uint32_t)f->doc_error_line;
-				if (f->doc && json_is_array(f->doc) && !array_is_one_run(f->doc))
-					rec->index = (int64_t)cur->elem;
+			load_doc(ds, cur->file);
+			if (cur->elem < doc_records(f)) {
+				*rec = doc_record(f, cur->file, cur->elem);
 				cur->elem++;
+				drop_behind(f, &cur->dropped, rec->off);
 				return true;
 			}
-			/* Done with this document: let it go. */
-			json_decref(f->doc);
-			f->doc = NULL;
-			if (!f->doc_error)
-				f->doc_error = strdup("");   /* marks it consumed */
 		} else {
 			if (next_line(f, &cur->off, &cur->line, rec)) {
 				drop_behind(f, &cur->dropped, rec->off);
@@ -426,7 +572,7 @@ bool dataset_next(struct dataset *ds, struct dataset_cursor *cur, struct record_
 void record_source(const struct dataset *ds, const struct record_ref *rec, char *buf, size_t n)
 {
 	const struct input_file *f = &ds->files[rec->file];
-	if (f->kind == INPUT_JSONL || (rec->line && rec->index < 0 && !f->doc))
+	if (f->kind == INPUT_JSONL || f->doc_error)
 		snprintf(buf, n, "%s:%u", f->path, rec->line);
 	else if (rec->index >= 0)
 		snprintf(buf, n, "%s[%lld]", f->path, (long long)rec->index);
@@ -434,55 +580,40 @@ void record_source(const struct dataset *ds, const struct record_ref *rec, char 
 		snprintf(buf, n, "%s", f->path);
 }
 
-/* jansson refuses invalid UTF-8 outright; a transcript with one bad byte
- * should still open, so bad sequences become U+FFFD and we parse again. */
-static char *utf8_repair(const char *s, size_t n, size_t *outlen)
+struct jdoc *dataset_parse_doc(struct dataset *ds, const struct record_ref *rec, char *err,
+                               size_t errlen)
 {
-	struct strbuf sb = STRBUF_INIT;
-	size_t i = 0;
-	while (i < n) {
-		size_t len = utf8_seq_len(s + i, n - i);
-		if (len) {
-			strbuf_add(&sb, s + i, len);
-			i += len;
-		} else {
-			strbuf_addstr(&sb, "\xef\xbf\xbd");
-			i++;
+	struct input_file *f = &ds->files[rec->file];
+	struct jdoc_error jerr;
+	struct jdoc *d;
+	if (f->kind == INPUT_JSON) {
+		load_doc(ds, rec->file);
+		if (f->doc_error) {
+			snprintf(err, errlen, "%s:%d: %s", f->path, f->doc_error_line, f->doc_error);
+			return NULL;
 		}
+		/* An element of a list of runs may be any value; its loader says
+		 * what is wrong with it. */
+		d = jdoc_parse(f->data + rec->off, (size_t)rec->len, readable_from(f, rec->off), &jerr);
+	} else {
+		d = parse_container(f->data + rec->off, (size_t)rec->len, readable_from(f, rec->off),
+		                    &jerr);
 	}
-	*outlen = sb.len;
-	return strbuf_detach(&sb);
+	if (!d) {
+		char src[512];
+		record_source(ds, rec, src, sizeof src);
+		snprintf(err, errlen, "%s: %s (column %d)", src, jerr.text, jerr.column);
+	}
+	return d;
 }
 
 json_t *dataset_parse(struct dataset *ds, const struct record_ref *rec, char *err, size_t errlen)
 {
-	struct input_file *f = &ds->files[rec->file];
-	char src[512];
-	record_source(ds, rec, src, sizeof src);
-	if (f->kind == INPUT_JSON) {
-		load_doc(f);
-		if (!f->doc) {
-			snprintf(err, errlen, "%s:%d: %s", f->path, f->doc_error_line,
-			         f->doc_error ? f->doc_error : "not readable");
-			return NULL;
-		}
-		if (rec->index >= 0)
-			return json_incref(json_array_get(f->doc, (size_t)rec->index));
-		return json_incref(f->doc);
-	}
-	json_error_t jerr;
-	const char *text = f->data + rec->off;
-	json_t *v = json_loadb(text, rec->len, 0, &jerr);
-	if (!v && json_error_code(&jerr) == json_error_invalid_utf8) {
-		size_t n;
-		char *fixed = utf8_repair(text, rec->len, &n);
-		v = json_loadb(fixed, n, 0, &jerr);
-		free(fixed);
-	}
-	if (!v) {
-		snprintf(err, errlen, "%s: %s (column %d)", src, jerr.text, jerr.column);
+	struct jdoc *d = dataset_parse_doc(ds, rec, err, errlen);
+	if (!d)
 		return NULL;
-	}
+	json_t *v = jv_to_json(d, jdoc_root(d));
+	jdoc_free(d);
 	return v;
 }
 
@@ -494,11 +625,12 @@ int dataset_record_hash_raw(struct dataset *ds, const struct record_ref *rec,
 		sha256_raw(f->data + rec->off, (size_t)rec->len, out);
 		return 0;
 	}
-	load_doc(f);
-	if (!f->doc)
-		return -1;
-	json_t *v = rec->index >= 0 ? json_array_get(f->doc, (size_t)rec->index) : f->doc;
+	/* The element's compact text as the tree of it dumps, as the hashes in
+	 * annotation files were made when the whole file was one tree. */
+	char err[16];
+	json_t *v = dataset_parse(ds, rec, err, sizeof err);
 	char *text = v ? json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY) : NULL;
+	json_decref(v);
 	if (!text)
 		return -1;
 	sha256_raw(text, strlen(text), out);
@@ -517,36 +649,45 @@ int dataset_record_hash(struct dataset *ds, const struct record_ref *rec, char o
 	return 0;
 }
 
-static const char *id_text(struct run *r, json_t *v)
+/* A run's name from an id field: a non-empty string as it is, a number as
+ * the output prints it (integers as integers, reals as JavaScript prints
+ * them), and a number no C type holds as the record writes it. */
+static const char *id_text(struct run *r, jv v)
 {
-	if (json_is_string(v) && json_string_length(v))
-		return json_string_value(v);
-	if (json_is_integer(v) || json_is_real(v)) {
-		struct strbuf sb = STRBUF_INIT;
-		jsonw_value(&sb, v);
-		const char *s = run_strdup(r, sb.buf);
-		strbuf_release(&sb);
-		return s;
-	}
-	return NULL;
+	const struct jdoc *d = r->doc;
+	if (jv_is_string(d, v) && jv_strlen(d, v))
+		return jv_str(d, v);
+	if (!jv_is_number(d, v))
+		return NULL;
+	uint8_t flags = d->nodes[v].flags;
+	if (flags & JVF_INT64)
+		return arena_printf(&r->arena, "%" PRId64, jv_int(d, v));
+	if (flags & (JVF_INTEGER | JVF_RANGE))
+		return jv_number_text(d, v);
+	struct strbuf sb = STRBUF_INIT;
+	jsonw_number(&sb, jv_real(d, v));
+	const char *s = run_strdup(r, sb.buf);
+	strbuf_release(&sb);
+	return s;
 }
 
 struct run *dataset_load_run(struct dataset *ds, const struct record_ref *rec,
                              const struct format_ops *forced, const char *id_path,
                              char *err, size_t errlen)
 {
-	json_t *v = dataset_parse(ds, rec, err, errlen);
-	if (!v)
+	struct jdoc *d = dataset_parse_doc(ds, rec, err, errlen);
+	if (!d)
 		return NULL;
 	const struct input_file *f = &ds->files[rec->file];
-	struct run *r = run_new(v, f->path, f->kind == INPUT_JSONL ? rec->line : 0, (long)rec->index);
-	json_decref(v);
+	struct run *r = run_new_doc(d, f->path, f->kind == INPUT_JSONL ? rec->line : 0,
+	                            (long)rec->index);
+	jv root = run_root(r);
 	const char *id = NULL;
 	if (id_path)
-		id = id_text(r, jsonpath_get(r->record, id_path));
+		id = id_text(r, jv_path(d, root, id_path));
 	static const char *const id_keys[] = { "id", "runId", "run_id", NULL };
 	for (size_t i = 0; !id && id_keys[i]; i++)
-		id = id_text(r, json_object_get(r->record, id_keys[i]));
+		id = id_text(r, jv_get(d, root, id_keys[i]));
 	if (id)
 		r->id = id;
 	char lerr[512] = "";

@@ -2,10 +2,16 @@
  *
  * Records are keyed by a canonical text of their key values, so that a task
  * id written as 7 in one file and "7" in the other still joins. A jansson
- * object serves as the hash map from that text to the record. */
+ * object serves as the hash map from that text to the record. The
+ * expectations are a file read once, as trees; a run's key is read from
+ * its tape. */
 #include "runs/expect.h"
 
 #include <errno.h>
+#include <float.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -89,6 +95,163 @@ static long record_key(json_t *rec, char *const *paths, size_t n, struct strbuf 
 		if (i)
 			strbuf_addch(sb, KEY_SEP);
 		key_value(sb, v);
+	}
+	return -1;
+}
+
+/* ---- the run's side, read from its tape --------------------------------
+ * The same texts as key_value and json_dumps(JSON_COMPACT | JSON_SORT_KEYS
+ * | JSON_ENCODE_ANY) give for the tree jv_to_json would build, written
+ * straight from the tape so a lookup builds no tree of the record. */
+
+static void jv_dump(struct strbuf *sb, const struct jdoc *d, jv v);
+
+/* A string as jansson's dump_string writes it without JSON_ENSURE_ASCII:
+ * only \\, \" and control characters are escaped, the rest is copied. */
+static void dump_string(struct strbuf *sb, const char *s, size_t n)
+{
+	strbuf_addch(sb, '"');
+	size_t from = 0;
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)s[i];
+		if (c != '\\' && c != '"' && c >= 0x20)
+			continue;
+		strbuf_add(sb, s + from, i - from);
+		from = i + 1;
+		switch (c) {
+		case '\\': strbuf_addstr(sb, "\\\\"); break;
+		case '"':  strbuf_addstr(sb, "\\\""); break;
+		case '\b': strbuf_addstr(sb, "\\b"); break;
+		case '\f': strbuf_addstr(sb, "\\f"); break;
+		case '\n': strbuf_addstr(sb, "\\n"); break;
+		case '\r': strbuf_addstr(sb, "\\r"); break;
+		case '\t': strbuf_addstr(sb, "\\t"); break;
+		default:   strbuf_addf(sb, "\\u%04X", c); break;
+		}
+	}
+	strbuf_add(sb, s + from, n - from);
+	strbuf_addch(sb, '"');
+}
+
+/* A number as the tree would hold it: an integer within int64_t, else a
+ * real (+-DBL_MAX past a double's range), printed by jansson itself so
+ * that its real format is matched exactly. */
+static void dump_number(struct strbuf *sb, const struct jdoc *d, jv v)
+{
+	if (jv_is_integer(d, v)) {
+		strbuf_addf(sb, "%" PRId64, jv_int(d, v));
+		return;
+	}
+	double x = jv_real(d, v);
+	if (!isfinite(x))
+		x = x < 0 ? -DBL_MAX : DBL_MAX;
+	char buf[64];
+	json_t *real = json_real(x);
+	size_t n = real ? json_dumpb(real, buf, sizeof buf, JSON_ENCODE_ANY) : 0;
+	json_decref(real);
+	if (n == 0 || n > sizeof buf)
+		oom();
+	strbuf_add(sb, buf, n);
+}
+
+struct member {
+	const char *key;
+	size_t len;
+	jv value;
+	size_t order;
+};
+
+/* jansson's compare_keys: bytes, then length; a repeated key keeps its
+ * last value, as the parser keeps it. */
+static int member_cmp(const void *a, const void *b)
+{
+	const struct member *x = a, *y = b;
+	int c = memcmp(x->key, y->key, x->len < y->len ? x->len : y->len);
+	if (c)
+		return c;
+	if (x->len != y->len)
+		return x->len < y->len ? -1 : 1;
+	return x->order < y->order ? 1 : x->order > y->order ? -1 : 0;
+}
+
+static void dump_object(struct strbuf *sb, const struct jdoc *d, jv obj)
+{
+	size_t n = jv_len(d, obj), k = 0;
+	struct member *m = calloc(n ? n : 1, sizeof *m);
+	if (!m)
+		oom();
+	JV_EACH_KEY(d, obj, key) {
+		m[k] = (struct member){ jv_str(d, key), jv_strlen(d, key), jv_value(key), k };
+		k++;
+	}
+	qsort(m, k, sizeof *m, member_cmp);
+	strbuf_addch(sb, '{');
+	bool first = true;
+	for (size_t i = 0; i < k; i++) {
+		if (i && m[i].len == m[i - 1].len && memcmp(m[i].key, m[i - 1].key, m[i].len) == 0)
+			continue;   /* an earlier duplicate: the last one sorted first */
+		if (!first)
+			strbuf_addch(sb, ',');
+		first = false;
+		dump_string(sb, m[i].key, m[i].len);
+		strbuf_addch(sb, ':');
+		jv_dump(sb, d, m[i].value);
+	}
+	strbuf_addch(sb, '}');
+	free(m);
+}
+
+static void jv_dump(struct strbuf *sb, const struct jdoc *d, jv v)
+{
+	switch (jv_type(d, v)) {
+	case JV_MISSING:
+	case JV_NULL:   strbuf_addstr(sb, "null"); break;
+	case JV_FALSE:  strbuf_addstr(sb, "false"); break;
+	case JV_TRUE:   strbuf_addstr(sb, "true"); break;
+	case JV_NUMBER: dump_number(sb, d, v); break;
+	case JV_STRING: dump_string(sb, jv_str(d, v), jv_strlen(d, v)); break;
+	case JV_OBJECT: dump_object(sb, d, v); break;
+	case JV_ARRAY: {
+		bool first = true;
+		strbuf_addch(sb, '[');
+		JV_EACH(d, v, e) {
+			if (!first)
+				strbuf_addch(sb, ',');
+			first = false;
+			jv_dump(sb, d, e);
+		}
+		strbuf_addch(sb, ']');
+		break;
+	}
+	}
+}
+
+/* key_value of the tree the value would become. */
+static void key_jv(struct strbuf *sb, const struct jdoc *d, jv v)
+{
+	if (jv_is_string(d, v))
+		strbuf_add(sb, jv_str(d, v), jv_strlen(d, v));
+	else if (jv_is_integer(d, v))
+		strbuf_addf(sb, "%" PRId64, jv_int(d, v));
+	else if (jv_is_number(d, v))
+		key_number(sb, jv_real(d, v));
+	else
+		jv_dump(sb, d, v);
+}
+
+/* record_key for a run: its key paths resolved through the tape. */
+static long run_key(const struct jdoc *d, jv root, char *const *paths, size_t n,
+                    struct strbuf *sb)
+{
+	strbuf_reset(sb);
+	strbuf_add(sb, "", 0);
+	for (size_t i = 0; i < n; i++) {
+		jv v = jv_path(d, root, paths[i]);
+		if (v == JV_NONE)
+			return (long)i;
+		if (i)
+			strbuf_addch(sb, KEY_SEP);
+		key_jv(sb, d, v);
 	}
 	return -1;
 }
@@ -289,7 +452,7 @@ static void why_set(char *why, size_t whylen, const char *msg)
 		snprintf(why, whylen, "%s", msg);
 }
 
-json_t *expect_lookup(const struct expectations *e, json_t *run_record, char *why, size_t whylen)
+json_t *expect_lookup(const struct expectations *e, struct run *run, char *why, size_t whylen)
 {
 	if (!e) {
 		why_set(why, whylen, "no expectations are loaded");
@@ -298,7 +461,9 @@ json_t *expect_lookup(const struct expectations *e, json_t *run_record, char *wh
 
 	struct strbuf key = STRBUF_INIT, msg = STRBUF_INIT;
 	json_t *found = NULL;
-	long missing = record_key(run_record, e->run_keys, e->nkeys, &key);
+	const struct jdoc *d = run->doc;
+	jv root = run_root(run);
+	long missing = run_key(d, root, e->run_keys, e->nkeys, &key);
 	if (missing >= 0) {
 		strbuf_addf(&msg, "the run has no %s", e->run_keys[missing]);
 	} else {
@@ -306,12 +471,8 @@ json_t *expect_lookup(const struct expectations *e, json_t *run_record, char *wh
 		if (!found) {
 			strbuf_addstr(&msg, "no expectation has ");
 			for (size_t i = 0; i < e->nkeys; i++) {
-				json_t *v = jsonpath_get(run_record, e->run_keys[i]);
-				char *shown = json_dumps(v, JSON_COMPACT | JSON_SORT_KEYS | JSON_ENCODE_ANY);
-				if (!shown)
-					oom();
-				strbuf_addf(&msg, "%s%s = %s", i ? ", " : "", e->exp_keys[i], shown);
-				free(shown);
+				strbuf_addf(&msg, "%s%s = ", i ? ", " : "", e->exp_keys[i]);
+				jv_dump(&msg, d, jv_path(d, root, e->run_keys[i]));
 			}
 		}
 	}

@@ -36,12 +36,12 @@ const struct format_ops *format_find(const char *name)
 	return NULL;
 }
 
-const struct format_ops *format_detect(json_t *record)
+const struct format_ops *format_detect(const struct jdoc *d, jv record)
 {
 	const struct format_ops *best = NULL;
 	int best_score = 0;
 	for (size_t i = 0; format_table[i]; i++) {
-		int s = format_table[i]->detect(record);
+		int s = format_table[i]->detect(d, record);
 		if (s > best_score) {
 			best = format_table[i];
 			best_score = s;
@@ -52,7 +52,7 @@ const struct format_ops *format_detect(json_t *record)
 
 int format_load(struct run *r, const struct format_ops *forced, char *err, size_t errlen)
 {
-	const struct format_ops *f = forced ? forced : format_detect(r->record);
+	const struct format_ops *f = forced ? forced : format_detect(r->doc, run_root(r));
 	if (!f) {
 		snprintf(err, errlen, "not a transcript format tcreview knows "
 		         "(try --format; see tcreview --help formats)");

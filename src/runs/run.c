@@ -8,13 +8,21 @@
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
-struct run *run_new(json_t *record, const char *file, size_t line, long array_index)
+/* About what one jansson value costs in the heap (the node, its malloc
+ * header, a slot in its parent's table), for run_bytes' estimate of the
+ * trees built on demand; their strings are bounded by the value's text. */
+#define TREE_NODE_BYTES 80
+/* The arena allocates in chunks; the newest one is partly unused. */
+#define ARENA_SLACK 8192
+
+struct run *run_new_doc(struct jdoc *doc, const char *file, size_t line, long array_index)
 {
 	struct run *r = calloc(1, sizeof(*r));
 	if (!r)
 		abort();
 	arena_init(&r->arena);
-	r->record = json_incref(record);
+	r->doc = doc;
+	r->tool_defs = JV_NONE;
 	r->file = arena_strdup(&r->arena, file ? file : "-");
 	r->line = line;
 	r->array_index = array_index;
@@ -29,23 +37,62 @@ struct run *run_new(json_t *record, const char *file, size_t line, long array_in
 	return r;
 }
 
+struct run *run_new(json_t *record, const char *file, size_t line, long array_index)
+{
+	return run_new_doc(record ? jdoc_from_json(record) : NULL, file, line, array_index);
+}
+
 void run_free(struct run *r)
 {
 	if (!r)
 		return;
 	for (size_t i = 0; i < r->ncalls; i++) {
-		json_decref(r->calls[i].args);
-		json_decref(r->calls[i].result);
+		json_decref(r->calls[i].args_tree);
+		json_decref(r->calls[i].result_tree);
 	}
+	for (size_t i = 0; i < r->nmsgs; i++)
+		json_decref(r->msgs[i].result_tree);
 	free(r->msgs);
 	free(r->calls);
-	json_decref(r->record);
+	json_decref(r->record_tree);
+	json_decref(r->tool_defs_tree);
+	jdoc_free(r->doc);
 	arena_free(&r->arena);
 	free(r);
 }
 
+/* A tree built from value v of the tape: a node per value of it, and its
+ * strings, which its text bounds. */
+static size_t tree_estimate(const struct jdoc *d, jv v, const json_t *tree)
+{
+	if (!tree || v == JV_NONE)
+		return 0;
+	return (size_t)(d->nodes[v].end - v) * TREE_NODE_BYTES + d->nodes[v].src_len;
+}
+
+size_t run_bytes(const struct run *r)
+{
+	size_t n = sizeof(*r);
+	n += jdoc_bytes(r->doc);
+	n += r->arena.used_bytes + (r->arena.head ? ARENA_SLACK : 0);
+	n += r->msgs_cap * sizeof(*r->msgs) + r->calls_cap * sizeof(*r->calls);
+	n += tree_estimate(r->doc, run_root(r), r->record_tree);
+	n += tree_estimate(r->doc, r->tool_defs, r->tool_defs_tree);
+	for (size_t i = 0; i < r->ncalls; i++) {
+		const struct run_call *c = &r->calls[i];
+		if (c->args_tree && jv_is_string(r->doc, c->args))
+			n += jv_strlen(r->doc, c->args) * 2 + TREE_NODE_BYTES;   /* parsed from text */
+		else
+			n += tree_estimate(r->doc, c->args, c->args_tree);
+		n += tree_estimate(r->doc, c->result, c->result_tree);
+	}
+	for (size_t i = 0; i < r->nmsgs; i++)
+		n += tree_estimate(r->doc, r->msgs[i].result, r->msgs[i].result_tree);
+	return n;
+}
+
 size_t run_add_msg(struct run *r, enum run_role role, enum msg_origin origin,
-                   const char *text, json_t *raw)
+                   const char *text, jv raw)
 {
 	if (r->nmsgs == r->msgs_cap) {
 		r->msgs_cap = r->msgs_cap ? r->msgs_cap * 2 : 8;
@@ -57,6 +104,7 @@ size_t run_add_msg(struct run *r, enum run_role role, enum msg_origin origin,
 	m->origin = origin;
 	m->text = text ? text : "";
 	m->raw = raw;
+	m->result = JV_NONE;        /* jv 0 is the root: "none" must be said */
 	m->first_call = r->ncalls;
 	m->src_index = -1;
 	return r->nmsgs++;
@@ -76,6 +124,10 @@ struct run_call *run_add_call(struct run *r, size_t msg_index)
 	if (m->ncalls == 0)
 		m->first_call = r->ncalls;
 	c->name = "";
+	c->args = JV_NONE;
+	c->result = JV_NONE;
+	c->raw_id = JV_NONE;
+	c->raw_name = JV_NONE;
 	c->msg_index = msg_index;
 	c->index_in_msg = m->ncalls++;
 	c->state = CALL_REQUESTED;
@@ -87,42 +139,95 @@ struct run_call *run_add_call(struct run *r, size_t msg_index)
 	return c;
 }
 
-void run_call_set_args(struct run *r, struct run_call *c, json_t *args)
+void run_call_set_args(struct run *r, struct run_call *c, jv args)
 {
-	json_decref(c->args);
-	c->args = NULL;
-	c->args_text = NULL;
-	c->args_invalid = false;
-	if (!args)
-		return;
-	if (json_is_string(args)) {
-		const char *s = json_string_value(args);
-		size_t n = json_string_length(args);
-		size_t i = 0;
-		while (i < n && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\r'))
-			i++;
-		if (i == n) {
-			/* "" is how several providers write "no arguments". */
-			c->args = json_object();
-			return;
-		}
-		json_error_t jerr;
-		c->args = json_loadb(s, n, JSON_DECODE_ANY | JSON_ALLOW_NUL, &jerr);
-		if (!c->args) {
-			c->args_text = s;
-			c->args_invalid = true;
-		}
-		(void)r;
-		return;
-	}
-	c->args = json_incref(args);
+	(void)r;
+	json_decref(c->args_tree);
+	c->args_tree = NULL;
+	c->args_parsed = false;
+	c->args_bad = false;
+	c->args = args;
 }
 
-void run_set_result(struct run_call *c, json_t *result, bool is_error, const char *error_text,
+json_t *run_call_args(struct run *r, struct run_call *c)
+{
+	if (c->args_parsed)
+		return c->args_tree;
+	c->args_parsed = true;
+	if (c->args == JV_NONE)
+		return NULL;
+	if (!jv_is_string(r->doc, c->args)) {
+		c->args_tree = jv_to_json(r->doc, c->args);
+		return c->args_tree;
+	}
+	const char *s = jv_str(r->doc, c->args);
+	size_t n = jv_strlen(r->doc, c->args);
+	size_t i = 0;
+	while (i < n && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\r'))
+		i++;
+	if (i == n) {
+		/* "" is how several providers write "no arguments". */
+		c->args_tree = json_object();
+		return c->args_tree;
+	}
+	json_error_t jerr;
+	c->args_tree = json_loadb(s, n, JSON_DECODE_ANY | JSON_ALLOW_NUL, &jerr);
+	c->args_bad = c->args_tree == NULL;
+	return c->args_tree;
+}
+
+bool run_call_args_invalid(struct run *r, struct run_call *c)
+{
+	run_call_args(r, c);
+	return c->args_bad;
+}
+
+const char *run_call_args_text(struct run *r, struct run_call *c)
+{
+	/* Kept, never dropped: the screen shows what the agent wrote. */
+	return run_call_args_invalid(r, c) ? jv_str(r->doc, c->args) : NULL;
+}
+
+json_t *run_call_result(struct run *r, struct run_call *c)
+{
+	if (!c->result_tree && c->result != JV_NONE)
+		c->result_tree = jv_to_json(r->doc, c->result);
+	return c->result_tree;
+}
+
+json_t *run_msg_result(struct run *r, struct run_msg *m)
+{
+	if (!m->result_tree && m->result != JV_NONE)
+		m->result_tree = jv_to_json(r->doc, m->result);
+	return m->result_tree;
+}
+
+json_t *run_record(struct run *r)
+{
+	if (!r->record_tree && run_root(r) != JV_NONE)
+		r->record_tree = jv_to_json(r->doc, run_root(r));
+	return r->record_tree;
+}
+
+json_t *run_tool_defs(struct run *r)
+{
+	if (!r->tool_defs_tree && r->tool_defs != JV_NONE)
+		r->tool_defs_tree = jv_to_json(r->doc, r->tool_defs);
+	return r->tool_defs_tree;
+}
+
+json_t *run_path(struct run *r, const char *path)
+{
+	jv v = jv_path(r->doc, run_root(r), path);
+	return v == JV_NONE ? NULL : jv_to_json(r->doc, v);
+}
+
+void run_set_result(struct run_call *c, jv result, bool is_error, const char *error_text,
                     long result_msg)
 {
-	json_decref(c->result);
-	c->result = json_incref(result);
+	json_decref(c->result_tree);
+	c->result_tree = NULL;
+	c->result = result;
 	c->has_result = true;
 	c->is_error = is_error;
 	c->error_text = error_text;
@@ -165,30 +270,27 @@ const char *run_strdup(struct run *r, const char *s)
 	return arena_strdup(&r->arena, s ? s : "");
 }
 
-/* A content value that is a string, or a list of parts with text. */
-const char *run_text_of(struct run *r, json_t *content)
+/* A content value that is a string, or a list of parts with text. One
+ * part's text is borrowed from the tape; several are joined in the arena. */
+const char *run_text_of(struct run *r, jv content)
 {
-	if (!content || json_is_null(content))
-		return "";
-	if (json_is_string(content))
-		return json_string_value(content);
-	if (!json_is_array(content))
+	const struct jdoc *d = r->doc;
+	if (jv_is_string(d, content))
+		return jv_str(d, content);
+	if (!jv_is_array(d, content))
 		return "";
 	struct strbuf sb = STRBUF_INIT;
-	size_t i;
-	json_t *part;
 	size_t nparts = 0;
 	const char *only = NULL;
-	json_array_foreach(content, i, part) {
+	JV_EACH(d, content, part) {
 		const char *t = NULL;
-		if (json_is_string(part))
-			t = json_string_value(part);
-		else if (json_is_object(part)) {
-			json_t *type = json_object_get(part, "type");
-			const char *ty = json_string_value(type);
+		if (jv_is_string(d, part))
+			t = jv_str(d, part);
+		else if (jv_is_object(d, part)) {
+			const char *ty = jv_str(d, jv_get(d, part, "type"));
 			if (!ty || strcmp(ty, "text") == 0 || strcmp(ty, "input_text") == 0 ||
 			    strcmp(ty, "output_text") == 0)
-				t = json_string_value(json_object_get(part, "text"));
+				t = jv_str(d, jv_get(d, part, "text"));
 		}
 		if (!t)
 			continue;

@@ -3,7 +3,8 @@
  *
  * A parameter is a literal, checked now against the declared kind and
  * range, or a reference {from: PATH, default: V} resolved per run against
- * the run's record or (expected.PATH) its expectation. */
+ * the run's record (walked on its tape: only the value found becomes a
+ * tree) or (expected.PATH) its expectation. */
 #include "scorers/params.h"
 
 #include <stdint.h>
@@ -306,7 +307,15 @@ void scorers_free(struct scorer_conf *list, size_t n)
 	free(list);
 }
 
-json_t *scorer_resolve_params(const struct scorer_conf *sc, json_t *record, json_t *expected,
+/* The value at path in the run's record (new reference), or NULL. */
+static json_t *record_value(const struct run *run, const char *path)
+{
+	if (!run)
+		return NULL;
+	return jv_to_json(run->doc, jv_path(run->doc, run_root(run), path));
+}
+
+json_t *scorer_resolve_params(const struct scorer_conf *sc, struct run *run, json_t *expected,
                               const char *expect_miss, char **unset)
 {
 	json_t *out = json_object();
@@ -327,12 +336,13 @@ json_t *scorer_resolve_params(const struct scorer_conf *sc, json_t *record, json
 		}
 		bool no_expect = p->from_expected && !expected;
 		json_t *v = no_expect ? NULL
-		          : jsonpath_get(p->from_expected ? expected : record, p->from_path);
+		          : p->from_expected ? json_incref(jsonpath_get(expected, p->from_path))
+		          : record_value(run, p->from_path);
 		if (!v)
-			v = p->deflt;
+			v = json_incref(p->deflt);
 		if (v) {
 			/* A found null is set: the scorer must see "given as null". */
-			json_object_set(out, p->name, v);
+			json_object_set_new(out, p->name, v);
 			continue;
 		}
 		if (why.len)

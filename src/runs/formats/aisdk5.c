@@ -18,38 +18,34 @@ static bool sdk_is_tool_part(const char *ty)
 	return !strncmp(ty, TOOL_PREFIX, strlen(TOOL_PREFIX)) || !strcmp(ty, "dynamic-tool");
 }
 
-static json_t *sdk_list(json_t *rec)
+static jv sdk_list(const struct jdoc *d, jv rec)
 {
-	if (json_is_array(rec))
+	if (jv_is_array(d, rec))
 		return rec;
-	if (!json_is_object(rec) || json_object_get(rec, "inputMessages") ||
-	    json_object_get(rec, "reward_info") || json_object_get(rec, "termination_reason"))
-		return NULL;
-	return json_object_get(rec, "messages");
+	if (!jv_is_object(d, rec) || jv_get(d, rec, "inputMessages") != JV_NONE ||
+	    jv_get(d, rec, "reward_info") != JV_NONE || jv_get(d, rec, "termination_reason") != JV_NONE)
+		return JV_NONE;
+	return jv_get(d, rec, "messages");
 }
 
-static int sdk_detect(json_t *rec)
+static int sdk_detect(const struct jdoc *d, jv rec)
 {
-	json_t *list = sdk_list(rec);
-	if (!json_is_array(list))
+	jv list = sdk_list(d, rec);
+	if (!jv_is_array(d, list))
 		return 0;
 	bool seen = false, tools = false;
-	size_t i;
-	json_t *m;
-	json_array_foreach(list, i, m) {
-		if (!json_is_object(m))
+	JV_EACH(d, list, m) {
+		if (!jv_is_object(d, m))
 			continue;
-		json_t *content = json_object_get(m, "content");
-		json_t *parts = json_object_get(m, "parts");
+		jv content = jv_get(d, m, "content");
+		jv parts = jv_get(d, m, "parts");
 		/* A v4 message (Mastra 0.x) has parts beside its content. */
-		if ((content && !json_is_null(content)) || !json_is_array(parts) ||
-		    !json_is_string(json_object_get(m, "role")))
+		if ((content != JV_NONE && !jv_is_null(d, content)) || !jv_is_array(d, parts) ||
+		    !jv_is_string(d, jv_get(d, m, "role")))
 			return 0;
 		seen = true;
-		size_t k;
-		json_t *p;
-		json_array_foreach(parts, k, p) {
-			const char *ty = loader_str(json_object_get(p, "type"), "");
+		JV_EACH(d, parts, p) {
+			const char *ty = jv_str_or(d, jv_get(d, p, "type"), "");
 			if (sdk_is_tool_part(ty))
 				tools = true;
 		}
@@ -62,82 +58,85 @@ static int sdk_detect(json_t *rec)
 /* Maps a tool part's state onto the model. Approval states wait on a
  * human, so the call is still requested; a denial is a failure whose
  * reason is the approver's. */
-static void sdk_apply_state(struct run_call *c, json_t *p)
+static void sdk_apply_state(struct run *r, struct run_call *c, jv p)
 {
+	const struct jdoc *d = r->doc;
 	const char *st = c->raw_state ? c->raw_state : "";
-	json_t *output = json_object_get(p, "output");
+	jv output = jv_get(d, p, "output");
 	if (!strcmp(st, "input-streaming")) {
 		c->state = CALL_PARTIAL;
 	} else if (!strcmp(st, "output-available")) {
 		run_set_result(c, output, false, NULL, -1);
 	} else if (!strcmp(st, "output-error")) {
-		run_set_result(c, output, true, loader_str(json_object_get(p, "errorText"), "error"), -1);
+		run_set_result(c, output, true, loader_str(r, jv_get(d, p, "errorText"), "error"), -1);
 	} else if (!strcmp(st, "output-denied")) {
-		json_t *approval = json_object_get(p, "approval");
-		const char *reason = loader_str(json_object_get(approval, "reason"), "");
-		run_set_result(c, NULL, true, reason[0] ? reason : "denied", -1);
+		jv approval = jv_get(d, p, "approval");
+		const char *reason = loader_str(r, jv_get(d, approval, "reason"), "");
+		run_set_result(c, JV_NONE, true, reason[0] ? reason : "denied", -1);
 	} else if (!strcmp(st, "input-available") || !strcmp(st, "approval-requested") ||
 	           !strcmp(st, "approval-responded")) {
 		c->state = CALL_REQUESTED;
-	} else if (output) {
+	} else if (output != JV_NONE) {
 		/* A state this loader does not know, but an output: done. */
 		run_set_result(c, output, false, NULL, -1);
 	}
 }
 
-static void sdk_add_tool(struct run *r, size_t mi, json_t *p, const char *ty, size_t src,
+static void sdk_add_tool(struct run *r, size_t mi, jv p, const char *ty, size_t src,
                          enum call_requestor who)
 {
+	const struct jdoc *d = r->doc;
 	struct run_call *c = run_add_call(r, mi);
 	if (!strcmp(ty, "dynamic-tool")) {
-		c->raw_name = json_object_get(p, "toolName");
-		c->name = loader_str(c->raw_name, "");
+		c->raw_name = jv_get(d, p, "toolName");
+		c->name = loader_str(r, c->raw_name, "");
 	} else {
 		/* Static tools are named only by their part type; there is no
-		 * JSON value for raw_name to point at. */
+		 * JSON value for raw_name to point at (it stays JV_NONE). */
 		c->name = ty + strlen(TOOL_PREFIX);
 	}
-	c->raw_id = json_object_get(p, "toolCallId");
+	c->raw_id = jv_get(d, p, "toolCallId");
 	c->id = loader_id(r, c->raw_id);
-	c->raw_state = loader_str(json_object_get(p, "state"), NULL);
+	c->raw_state = loader_str(r, jv_get(d, p, "state"), NULL);
 	c->src_msg_index = (long)src;
 	c->requestor = who;
-	run_call_set_args(r, c, json_object_get(p, "input"));
-	sdk_apply_state(c, p);
+	run_call_set_args(r, c, jv_get(d, p, "input"));
+	sdk_apply_state(r, c, p);
 }
 
-static int sdk_load_msg(struct run *r, json_t *m, const char *path, size_t i, void *ctx,
+static int sdk_load_msg(struct run *r, jv m, const char *path, size_t i, void *ctx,
                         char *err, size_t errlen)
 {
+	const struct jdoc *d = r->doc;
 	enum run_role role;
-	if (loader_role(m, path, ROLE_ERRORS_SPLIT, &role, err, errlen) < 0)
+	if (loader_role(r, m, path, ROLE_ERRORS_SPLIT, &role, err, errlen) < 0)
 		return -1;
-	json_t *parts = json_object_get(m, "parts");
-	if (parts && !json_is_array(parts)) {
+	jv parts = jv_get(d, m, "parts");
+	if (parts != JV_NONE && !jv_is_array(d, parts)) {
 		snprintf(err, errlen, "%s.parts: not an array", path);
 		return -1;
 	}
-	size_t k;
-	json_t *p;
-	json_array_foreach(parts, k, p) {
-		if (!json_is_object(p)) {
+	size_t k = 0;
+	JV_EACH(d, parts, p) {
+		if (!jv_is_object(d, p)) {
 			snprintf(err, errlen, "%s.parts[%zu]: not an object", path, k);
 			return -1;
 		}
-		json_t *type = json_object_get(p, "type");
-		if (!json_is_string(type)) {
+		jv type = jv_get(d, p, "type");
+		if (!jv_is_string(d, type)) {
 			snprintf(err, errlen, "%s.parts[%zu].type: %s", path, k,
-			         type ? "not a string" : "missing");
+			         type != JV_NONE ? "not a string" : "missing");
 			return -1;
 		}
+		k++;
 	}
 	/* run_text_of reads only text parts: reasoning has text too but is
 	 * typed "reasoning", and tool parts have none. */
 	size_t mi = run_add_msg(r, role, MSG_IN_OUTPUT, run_text_of(r, parts), m);
 	r->msgs[mi].src_index = (long)i;
 	enum call_requestor who = role == ROLE_USER ? REQ_USER : REQ_AGENT;
-	json_array_foreach(parts, k, p) {
-		const char *ty = json_string_value(json_object_get(p, "type"));
+	JV_EACH(d, parts, p) {
+		const char *ty = jv_str(d, jv_get(d, p, "type"));
 		if (sdk_is_tool_part(ty))
 			sdk_add_tool(r, mi, p, ty, i, who);
 	}
@@ -146,16 +145,16 @@ static int sdk_load_msg(struct run *r, json_t *m, const char *path, size_t i, vo
 
 static int sdk_load(struct run *r, char *err, size_t errlen)
 {
-	json_t *rec = r->record;
-	json_t *list;
+	jv rec = run_root(r);
+	jv list;
 	const char *where;
-	int shape = loader_messages_or_array(rec, &list, &where, "an ai-sdk-v5 record must be "
+	int shape = loader_messages_or_array(r, rec, &list, &where, "an ai-sdk-v5 record must be "
 	                                     "an array of messages or {messages}", err, errlen);
 	if (shape < 0)
 		return -1;
 	if (shape == LOADER_OBJECT) {
 		loader_tools(r, rec);
-		r->model = loader_model(rec);
+		r->model = loader_model(r, rec);
 	}
 	return loader_each(r, list, where, sdk_load_msg, NULL, err, errlen) < 0 ? -1 : 0;
 }

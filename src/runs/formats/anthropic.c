@@ -30,109 +30,164 @@ static bool anth_specific_block(const char *ty)
 	       !strcmp(ty, "thinking") || !strcmp(ty, "redacted_thinking");
 }
 
-static int anth_detect(json_t *rec)
+static int anth_detect(const struct jdoc *d, jv rec)
 {
-	json_t *list = rec;
-	if (json_is_object(rec)) {
-		if (json_object_get(rec, "reward_info") || json_object_get(rec, "termination_reason") ||
-		    json_object_get(rec, "traj") || json_object_get(rec, "inputMessages") ||
-		    json_object_get(rec, "output") ||
-		    (json_object_get(rec, "query") && json_object_get(rec, "response")))
+	jv list = rec, sys = JV_NONE;
+	if (jv_is_object(d, rec)) {
+		bool query = false, response = false;
+		list = JV_NONE;
+		JV_EACH_KEY(d, rec, k) {
+			if (jv_streq(d, k, "messages"))
+				list = jv_value(k);
+			else if (jv_streq(d, k, "system"))
+				sys = jv_value(k);
+			else if (jv_streq(d, k, "query"))
+				query = true;
+			else if (jv_streq(d, k, "response"))
+				response = true;
+			else if (jv_streq(d, k, "reward_info") || jv_streq(d, k, "termination_reason") ||
+			         jv_streq(d, k, "traj") || jv_streq(d, k, "inputMessages") ||
+			         jv_streq(d, k, "output"))
+				return 0;
+		}
+		if (query && response)
 			return 0;
-		list = json_object_get(rec, "messages");
 	}
-	if (!json_is_array(list))
+	if (!jv_is_array(d, list))
 		return 0;
 	bool specific = false, seen = false;
-	size_t i;
-	json_t *m;
-	json_array_foreach(list, i, m) {
-		if (!json_is_object(m))
+	JV_EACH(d, list, m) {
+		if (!jv_is_object(d, m))
 			continue;
-		const char *role = loader_str(json_object_get(m, "role"), NULL);
-		if (!role)
+		jv role = JV_NONE, content = JV_NONE;
+		bool parts = false, openai = false;
+		JV_EACH_KEY(d, m, k) {
+			if (jv_streq(d, k, "role"))
+				role = jv_value(k);
+			else if (jv_streq(d, k, "content"))
+				content = jv_value(k);
+			else if (jv_streq(d, k, "parts"))
+				parts = true;
+			else if (jv_streq(d, k, "tool_calls") || jv_streq(d, k, "tool_call_id") ||
+			         jv_streq(d, k, "function_call") || jv_streq(d, k, "toolInvocations"))
+				openai = true;
+		}
+		const char *role_name = jv_str(d, role);
+		if (!role_name)
 			return 0;
-		json_t *content = json_object_get(m, "content");
 		/* OpenAI, AI SDK and Mastra messages. A "type" key proves
 		 * nothing: API responses are {type: "message", role, content}. */
-		if (!strcmp(role, "tool") || !strcmp(role, "function") ||
-		    json_object_get(m, "tool_calls") || json_object_get(m, "tool_call_id") ||
-		    json_object_get(m, "function_call") ||
-		    json_object_get(m, "toolInvocations") || json_is_object(content) ||
-		    (!content && json_object_get(m, "parts")))
+		if (!strcmp(role_name, "tool") || !strcmp(role_name, "function") || openai ||
+		    jv_is_object(d, content) || (content == JV_NONE && parts))
 			return 0;
 		seen = true;
-		size_t k;
-		json_t *b;
-		json_array_foreach(content, k, b) {
-			const char *ty = loader_str(json_object_get(b, "type"), NULL);
+		if (specific)
+			continue;
+		JV_EACH(d, content, b) {
+			const char *ty = jv_str(d, jv_get(d, b, "type"));
 			if (ty && anth_specific_block(ty))
 				specific = true;
 		}
 	}
 	if (specific)
 		return 60;
-	json_t *sys = json_is_object(rec) ? json_object_get(rec, "system") : NULL;
-	if (seen && (json_is_string(sys) || json_is_array(sys)))
+	if (seen && (jv_is_string(d, sys) || jv_is_array(d, sys)))
 		return 45;
 	return 0;
 }
 
 /* Checks a content list before anything is added, so a failed load never
- * leaves half a message behind. */
-static int anth_check_blocks(json_t *content, const char *path, char *err, size_t errlen)
+ * leaves half a message behind. Counts its tool_result blocks. */
+static int anth_check_blocks(const struct jdoc *d, jv content, const char *path,
+                             size_t *nresults, char *err, size_t errlen)
 {
-	size_t k;
-	json_t *b;
-	json_array_foreach(content, k, b) {
-		if (!json_is_object(b)) {
+	size_t k = 0;
+	*nresults = 0;
+	JV_EACH(d, content, b) {
+		if (!jv_is_object(d, b)) {
 			snprintf(err, errlen, "%s.content[%zu]: not an object", path, k);
 			return -1;
 		}
-		json_t *type = json_object_get(b, "type");
-		if (!json_is_string(type)) {
+		jv type = JV_NONE, rc = JV_NONE;
+		JV_EACH_KEY(d, b, key) {
+			if (jv_streq(d, key, "type"))
+				type = jv_value(key);
+			else if (jv_streq(d, key, "content"))
+				rc = jv_value(key);
+		}
+		const char *ty = jv_str(d, type);
+		if (!ty) {
 			snprintf(err, errlen, "%s.content[%zu].type: %s", path, k,
-			         type ? "not a string" : "missing");
+			         type != JV_NONE ? "not a string" : "missing");
 			return -1;
 		}
-		if (!loader_ends_with(json_string_value(type), "tool_result"))
-			continue;
-		json_t *rc = json_object_get(b, "content");
-		if (!strcmp(json_string_value(type), "tool_result") && rc && !json_is_null(rc) &&
-		    !json_is_string(rc) && !json_is_array(rc)) {
-			snprintf(err, errlen, "%s.content[%zu].content: not a string or a list", path, k);
-			return -1;
+		if (!strcmp(ty, "tool_result")) {
+			enum jv_type t = jv_type(d, rc);
+			if (t != JV_MISSING && t != JV_NULL && t != JV_STRING && t != JV_ARRAY) {
+				snprintf(err, errlen, "%s.content[%zu].content: not a string or a list",
+				         path, k);
+				return -1;
+			}
+			(*nresults)++;
 		}
+		k++;
 	}
 	return 0;
 }
 
-/* One tool_result block as its own tool message. */
-static void anth_tool_result(struct run *r, json_t *b, size_t src)
+/* A block's members, read in one pass. */
+struct anth_block {
+	jv type, id, name, input, content, tool_use_id, is_error;
+};
+
+static void anth_block_fields(const struct jdoc *d, jv b, struct anth_block *f)
 {
-	json_t *content = json_object_get(b, "content");
-	const char *text = run_text_of(r, content);
+	*f = (struct anth_block){ JV_NONE, JV_NONE, JV_NONE, JV_NONE, JV_NONE, JV_NONE, JV_NONE };
+	JV_EACH_KEY(d, b, k) {
+		jv v = jv_value(k);
+		if (jv_streq(d, k, "type"))
+			f->type = v;
+		else if (jv_streq(d, k, "id"))
+			f->id = v;
+		else if (jv_streq(d, k, "name"))
+			f->name = v;
+		else if (jv_streq(d, k, "input"))
+			f->input = v;
+		else if (jv_streq(d, k, "content"))
+			f->content = v;
+		else if (jv_streq(d, k, "tool_use_id"))
+			f->tool_use_id = v;
+		else if (jv_streq(d, k, "is_error"))
+			f->is_error = v;
+	}
+}
+
+/* One tool_result block as its own tool message. */
+static void anth_tool_result(struct run *r, jv b, const struct anth_block *f, size_t src)
+{
+	const char *text = run_text_of(r, f->content);
 	size_t mi = run_add_msg(r, ROLE_TOOL, MSG_IN_OUTPUT, text, b);
 	r->msgs[mi].src_index = (long)src;
-	const char *id = loader_id(r, json_object_get(b, "tool_use_id"));
-	struct run_msg *m = loader_tool_output(r, mi, id, content);
+	const char *id = loader_id(r, f->tool_use_id);
+	struct run_msg *m = loader_tool_output(r, mi, id, f->content);
 	/* An error with no text still needs something to show: "error". */
-	if (json_is_true(json_object_get(b, "is_error")))
+	if (jv_type(r->doc, f->is_error) == JV_TRUE)
 		loader_mark_failed(m, text);
 }
 
 /* A server tool's result sits beside its call; an error is a content
  * object typed *_error with an error_code, or is_error on MCP results. */
-static void anth_server_result(struct run *r, json_t *b, size_t src)
+static void anth_server_result(struct run *r, jv b, const struct anth_block *f, size_t src)
 {
-	const char *id = loader_id(r, json_object_get(b, "tool_use_id"));
-	json_t *content = json_object_get(b, "content");
-	bool is_error = json_is_true(json_object_get(b, "is_error"));
+	const struct jdoc *d = r->doc;
+	const char *id = loader_id(r, f->tool_use_id);
+	jv content = f->content;
+	bool is_error = jv_type(d, f->is_error) == JV_TRUE;
 	const char *error_text = NULL;
-	if (json_is_object(content) &&
-	    loader_ends_with(loader_str(json_object_get(content, "type"), ""), "_error")) {
+	if (jv_is_object(d, content) &&
+	    loader_ends_with(loader_str(r, jv_get(d, content, "type"), ""), "_error")) {
 		is_error = true;
-		error_text = loader_str(json_object_get(content, "error_code"), NULL);
+		error_text = loader_str(r, jv_get(d, content, "error_code"), NULL);
 	}
 	if (is_error && !error_text) {
 		const char *t = run_text_of(r, content);
@@ -154,65 +209,81 @@ static void anth_server_result(struct run *r, json_t *b, size_t src)
 	m->unmatched_result = true;
 }
 
-/* The message itself: its text and calls, everything but tool_result. */
-static void anth_body(struct run *r, json_t *m, json_t *content, enum run_role role, size_t src)
+/* A server tool's *_tool_result block, not the client's tool_result. */
+static bool anth_is_server_result(const char *ty)
 {
+	return loader_ends_with(ty, "tool_result") && strcmp(ty, "tool_result") != 0;
+}
+
+/* The message itself: its text and calls, everything but tool_result. */
+static void anth_body(struct run *r, jv m, jv content, enum run_role role, size_t src)
+{
+	const struct jdoc *d = r->doc;
 	size_t mi = run_add_msg(r, role, MSG_IN_OUTPUT, run_text_of(r, content), m);
 	r->msgs[mi].src_index = (long)src;
-	size_t k;
-	json_t *b;
-	json_array_foreach(content, k, b) {
-		const char *ty = json_string_value(json_object_get(b, "type"));
+	bool server_results = false;
+	JV_EACH(d, content, b) {
+		const char *ty = jv_str(d, jv_get(d, b, "type"));
+		server_results = server_results || anth_is_server_result(ty);
 		if (!anth_is_call(ty))
 			continue;
+		struct anth_block f;
+		anth_block_fields(d, b, &f);
 		struct run_call *c = run_add_call(r, mi);
-		c->raw_id = json_object_get(b, "id");
-		c->id = loader_id(r, c->raw_id);
-		c->raw_name = json_object_get(b, "name");
-		c->name = loader_str(c->raw_name, "");
+		c->raw_id = f.id;
+		c->id = loader_id(r, f.id);
+		c->raw_name = f.name;
+		c->name = loader_str(r, f.name, "");
 		c->src_msg_index = (long)src;
 		c->requestor = role == ROLE_USER ? REQ_USER : REQ_AGENT;
-		run_call_set_args(r, c, json_object_get(b, "input"));
+		run_call_set_args(r, c, f.input);
 	}
-	json_array_foreach(content, k, b) {
-		const char *ty = json_string_value(json_object_get(b, "type"));
-		if (loader_ends_with(ty, "tool_result") && strcmp(ty, "tool_result") != 0)
-			anth_server_result(r, b, src);
+	/* After every call of the message: a result may come before its call. */
+	if (!server_results)
+		return;
+	JV_EACH(d, content, b) {
+		struct anth_block f;
+		anth_block_fields(d, b, &f);
+		if (anth_is_server_result(jv_str(d, f.type)))
+			anth_server_result(r, b, &f, src);
 	}
 }
 
-static int anth_load_msg(struct run *r, json_t *m, const char *path, size_t i, void *ctx,
+static int anth_load_msg(struct run *r, jv m, const char *path, size_t i, void *ctx,
                          char *err, size_t errlen)
 {
+	(void)ctx;
+	const struct jdoc *d = r->doc;
 	enum run_role role;
-	if (loader_role(m, path, ROLE_ERRORS_SPLIT, &role, err, errlen) < 0)
+	if (loader_role(r, m, path, ROLE_ERRORS_SPLIT, &role, err, errlen) < 0)
 		return -1;
-	json_t *content = json_object_get(m, "content");
-	if (!content || json_is_null(content) || json_is_string(content)) {
+	jv content = jv_get(d, m, "content");
+	if (content == JV_NONE || jv_is_null(d, content) || jv_is_string(d, content)) {
 		size_t mi = run_add_msg(r, role, MSG_IN_OUTPUT, run_text_of(r, content), m);
 		r->msgs[mi].src_index = (long)i;
 		return 0;
 	}
-	if (!json_is_array(content)) {
+	if (!jv_is_array(d, content)) {
 		snprintf(err, errlen, "%s.content: not a string or a list", path);
 		return -1;
 	}
-	if (anth_check_blocks(content, path, err, errlen) < 0)
+	size_t nresults;
+	if (anth_check_blocks(d, content, path, &nresults, err, errlen) < 0)
 		return -1;
-	size_t k, nresults = 0;
-	json_t *b;
-	json_array_foreach(content, k, b)
-		if (!strcmp(json_string_value(json_object_get(b, "type")), "tool_result"))
-			nresults++;
-	bool has_body = nresults < json_array_size(content) || nresults == 0;
+	bool has_body = nresults < jv_len(d, content) || nresults == 0;
 	/* In a user message the results answer the previous turn and come
 	 * first; anywhere else they follow what the message says. */
 	bool results_first = role == ROLE_USER;
 	if (has_body && !results_first)
 		anth_body(r, m, content, role, i);
-	json_array_foreach(content, k, b)
-		if (!strcmp(json_string_value(json_object_get(b, "type")), "tool_result"))
-			anth_tool_result(r, b, i);
+	if (nresults) {
+		JV_EACH(d, content, b) {
+			struct anth_block f;
+			anth_block_fields(d, b, &f);
+			if (jv_streq(d, f.type, "tool_result"))
+				anth_tool_result(r, b, &f, i);
+		}
+	}
 	if (has_body && results_first)
 		anth_body(r, m, content, role, i);
 	return 0;
@@ -220,31 +291,33 @@ static int anth_load_msg(struct run *r, json_t *m, const char *path, size_t i, v
 
 static int anth_load(struct run *r, char *err, size_t errlen)
 {
-	json_t *rec = r->record;
-	json_t *list;
+	const struct jdoc *d = r->doc;
+	jv rec = run_root(r);
+	jv list;
 	const char *where;
-	int shape = loader_messages_or_array(rec, &list, &where, "an anthropic record must be "
+	int shape = loader_messages_or_array(r, rec, &list, &where, "an anthropic record must be "
 	                                     "an object or an array of messages", err, errlen);
 	if (shape < 0)
 		return -1;
 	if (shape == LOADER_OBJECT) {
-		json_t *sys = json_object_get(rec, "system");
-		if (json_is_array(sys)) {
-			size_t k;
-			json_t *b;
-			json_array_foreach(sys, k, b)
-				if (!json_is_object(b) && !json_is_string(b)) {
+		jv sys = jv_get(d, rec, "system");
+		if (jv_is_array(d, sys)) {
+			size_t k = 0;
+			JV_EACH(d, sys, b) {
+				if (!jv_is_object(d, b) && !jv_is_string(d, b)) {
 					snprintf(err, errlen, "system[%zu]: not an object", k);
 					return -1;
 				}
-		} else if (sys && !json_is_null(sys) && !json_is_string(sys)) {
+				k++;
+			}
+		} else if (sys != JV_NONE && !jv_is_null(d, sys) && !jv_is_string(d, sys)) {
 			snprintf(err, errlen, "system: not a string or a list");
 			return -1;
 		}
-		if (sys && !json_is_null(sys))
+		if (sys != JV_NONE && !jv_is_null(d, sys))
 			run_add_msg(r, ROLE_SYSTEM, MSG_IN_OUTPUT, run_text_of(r, sys), sys);
 		loader_tools(r, rec);
-		r->model = loader_model(rec);
+		r->model = loader_model(r, rec);
 	}
 	if (loader_each(r, list, where, anth_load_msg, NULL, err, errlen) < 0)
 		return -1;

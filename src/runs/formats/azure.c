@@ -28,13 +28,13 @@
 /* What Azure's samples start a failed tool's result with. */
 #define AZURE_ERROR_PREFIX "Error"
 
-static int azure_detect(json_t *rec)
+static int azure_detect(const struct jdoc *d, jv rec)
 {
-	if (!json_is_object(rec) || !json_object_get(rec, "query"))
+	if (!jv_is_object(d, rec) || jv_get(d, rec, "query") == JV_NONE)
 		return 0;
-	if (json_object_get(rec, "response"))
+	if (jv_get(d, rec, "response") != JV_NONE)
 		return 80;
-	if (json_object_get(rec, "tool_definitions") || json_object_get(rec, "tool_calls"))
+	if (jv_get(d, rec, "tool_definitions") != JV_NONE || jv_get(d, rec, "tool_calls") != JV_NONE)
 		return 60;
 	return 0;
 }
@@ -61,34 +61,34 @@ static bool azure_approval_type(const char *t)
 
 /* A result item's value: tool_result, or the key Azure renames to it
  * (named after the item type), or the Responses API's own output. */
-static json_t *azure_result_value(json_t *item, const char *type)
+static jv azure_result_value(const struct jdoc *d, jv item, const char *type)
 {
-	json_t *v = json_object_get(item, "tool_result");
-	if (!v && type)
-		v = json_object_get(item, type);
-	if (!v)
-		v = json_object_get(item, "output");
+	jv v = jv_get(d, item, "tool_result");
+	if (v == JV_NONE && type)
+		v = jv_get(d, item, type);
+	if (v == JV_NONE)
+		v = jv_get(d, item, "output");
 	return v;
 }
 
-static bool azure_result_failed(json_t *v)
+static bool azure_result_failed(const struct jdoc *d, jv v)
 {
-	return loader_is_error_text(json_string_value(v), AZURE_ERROR_PREFIX);
+	return loader_is_error_text(jv_str(d, v), AZURE_ERROR_PREFIX);
 }
 
 /* The first of the id keys present: tool_call_id (flat items), call_id
  * (Responses items, whose "id" is the item's own), id (nested calls; a
  * result item's own id never names a call, so results skip it). */
-static int azure_id_of(json_t *obj, bool is_call, json_t **out, const char *path,
+static int azure_id_of(const struct jdoc *d, jv obj, bool is_call, jv *out, const char *path,
                        char *err, size_t errlen)
 {
 	static const char *const keys[] = { "tool_call_id", "call_id", "id" };
-	*out = NULL;
+	*out = JV_NONE;
 	for (size_t k = 0; k < (is_call ? 3u : 2u); k++) {
-		json_t *v = json_object_get(obj, keys[k]);
-		if (!v || json_is_null(v))
+		jv v = jv_get(d, obj, keys[k]);
+		if (v == JV_NONE || jv_is_null(d, v))
 			continue;
-		if (!json_is_string(v)) {
+		if (!jv_is_string(d, v)) {
 			snprintf(err, errlen, "%s.%s: not a string", path, keys[k]);
 			return -1;
 		}
@@ -99,45 +99,47 @@ static int azure_id_of(json_t *obj, bool is_call, json_t **out, const char *path
 }
 
 /* Adds one call from a content item or a top-level tool_calls entry. */
-static int azure_add_call(struct run *r, size_t mi, json_t *item, const char *path, long src_msg,
+static int azure_add_call(struct run *r, size_t mi, jv item, const char *path, long src_msg,
                           char *err, size_t errlen)
 {
+	const struct jdoc *d = r->doc;
 	char where[256];
-	json_t *inner = item;
+	jv inner = item;
 	snprintf(where, sizeof(where), "%s", path);
-	json_t *nested = json_object_get(item, "tool_call");
-	if (nested) {
-		if (!json_is_object(nested)) {
+	jv nested = jv_get(d, item, "tool_call");
+	if (nested != JV_NONE) {
+		if (!jv_is_object(d, nested)) {
 			snprintf(err, errlen, "%s.tool_call: not an object", path);
 			return -1;
 		}
 		inner = nested;
 		snprintf(where, sizeof(where), "%s.tool_call", path);
 	}
-	json_t *id;
-	if (azure_id_of(inner, true, &id, where, err, errlen) < 0)
+	jv id;
+	if (azure_id_of(d, inner, true, &id, where, err, errlen) < 0)
 		return -1;
-	json_t *fields = inner;
-	json_t *fn = json_object_get(inner, "function");
-	if (fn) {
-		if (!json_is_object(fn)) {
+	jv fields = inner;
+	jv fn = jv_get(d, inner, "function");
+	if (fn != JV_NONE) {
+		if (!jv_is_object(d, fn)) {
 			snprintf(err, errlen, "%s.function: not an object", where);
 			return -1;
 		}
 		fields = fn;
 		snprintf(where + strlen(where), sizeof(where) - strlen(where), ".function");
 	}
-	json_t *name, *args;
-	if (loader_call_fields(fields, where, "not an object or a string", &name, &args, err, errlen) < 0)
+	jv name, args;
+	if (loader_call_fields(r, fields, where, "not an object or a string", &name, &args,
+	                       err, errlen) < 0)
 		return -1;
 	struct run_call *c = loader_add_call(r, mi, id, name, args, src_msg);
 	/* Azure's own call lists carry the joined result on the call. */
-	json_t *res = json_object_get(item, "tool_result");
-	if (!res && inner != item)
-		res = json_object_get(inner, "tool_result");
-	if (res) {
-		bool failed = azure_result_failed(res);
-		run_set_result(c, res, failed, failed ? json_string_value(res) : NULL, -1);
+	jv res = jv_get(d, item, "tool_result");
+	if (res == JV_NONE && inner != item)
+		res = jv_get(d, inner, "tool_result");
+	if (res != JV_NONE) {
+		bool failed = azure_result_failed(d, res);
+		run_set_result(c, res, failed, failed ? jv_str(d, res) : NULL, -1);
 	}
 	return 0;
 }
@@ -145,42 +147,45 @@ static int azure_add_call(struct run *r, size_t mi, json_t *item, const char *pa
 /* Checks a message's content items: -1 when one is neither a string nor
  * an object, 1 when the message is an MCP approval round trip (Azure drops
  * those before judging: they are neither calls nor conversation), else 0. */
-static int azure_check_items(json_t *content, const char *path, char *err, size_t errlen)
+static int azure_check_items(const struct jdoc *d, jv content, const char *path, char *err,
+                             size_t errlen)
 {
-	size_t k;
-	json_t *item;
-	json_array_foreach(content, k, item) {
-		if (json_is_string(item))
+	size_t k = 0;
+	JV_EACH(d, content, item) {
+		if (jv_is_string(d, item)) {
+			k++;
 			continue;
-		if (!json_is_object(item)) {
+		}
+		if (!jv_is_object(d, item)) {
 			snprintf(err, errlen, "%s.content[%zu]: not an object", path, k);
 			return -1;
 		}
-		if (azure_approval_type(json_string_value(json_object_get(item, "type"))))
+		if (azure_approval_type(jv_str(d, jv_get(d, item, "type"))))
 			return 1;
+		k++;
 	}
 	return 0;
 }
 
 /* A tool message, or one carrying a result item (the first one counts):
  * its output, joined to its call by tool_call_id or the item's own id. */
-static int azure_load_result(struct run *r, size_t mi, json_t *content, json_t *tcid,
-                             json_t *res_item, const char *res_type, const char *ipath,
-                             char *err, size_t errlen)
+static int azure_load_result(struct run *r, size_t mi, jv content, jv tcid, jv res_item,
+                             const char *res_type, const char *ipath, char *err, size_t errlen)
 {
-	struct run_msg *msg = loader_tool_output(r, mi, json_string_value(tcid), content);
-	if (res_item) {
-		msg->result = azure_result_value(res_item, res_type);
+	const struct jdoc *d = r->doc;
+	struct run_msg *msg = loader_tool_output(r, mi, jv_str(d, tcid), content);
+	if (res_item != JV_NONE) {
+		msg->result = azure_result_value(d, res_item, res_type);
 		/* Responses-style outputs name their call on the item. */
 		if (!msg->answers_call_id) {
-			json_t *iid;
-			if (azure_id_of(res_item, false, &iid, ipath, err, errlen) < 0)
+			jv iid;
+			if (azure_id_of(d, res_item, false, &iid, ipath, err, errlen) < 0)
 				return -1;
-			msg->answers_call_id = json_string_value(iid);
+			msg->answers_call_id = jv_str(d, iid);
 		}
 	}
-	if (azure_result_failed(msg->result))
-		loader_mark_failed(msg, json_string_value(msg->result));
+	if (azure_result_failed(d, msg->result))
+		loader_mark_failed(msg, jv_str(d, msg->result));
 	if (!msg->answers_call_id)
 		msg->unmatched_result = true;
 	return 0;
@@ -189,42 +194,42 @@ static int azure_load_result(struct run *r, size_t mi, json_t *content, json_t *
 /* Loads one message of query or response (ctx: its enum msg_origin).
  * Returns 1 when it made calls, 0 when not (or when it was dropped), -1 on
  * a malformed message. */
-static int azure_load_msg(struct run *r, json_t *m, const char *path, size_t i, void *ctx,
+static int azure_load_msg(struct run *r, jv m, const char *path, size_t i, void *ctx,
                           char *err, size_t errlen)
 {
+	const struct jdoc *d = r->doc;
 	enum msg_origin origin = *(const enum msg_origin *)ctx;
 	enum run_role role;
-	json_t *content, *tcid;
-	if (loader_role(m, path, ROLE_ERRORS_JOINED, &role, err, errlen) < 0 ||
-	    loader_content(m, path, &content, err, errlen) < 0 ||
-	    loader_opt_string(m, "tool_call_id", path, &tcid, err, errlen) < 0)
+	jv content, tcid;
+	if (loader_role(r, m, path, ROLE_ERRORS_JOINED, &role, err, errlen) < 0 ||
+	    loader_content(r, m, path, &content, err, errlen) < 0 ||
+	    loader_opt_string(r, m, "tool_call_id", path, &tcid, err, errlen) < 0)
 		return -1;
-	int items = azure_check_items(content, path, err, errlen);
+	int items = azure_check_items(d, content, path, err, errlen);
 	if (items != 0)
 		return items < 0 ? -1 : 0;
 
 	size_t mi = run_add_msg(r, role, origin, run_text_of(r, content), m);
 	r->msgs[mi].src_index = (long)i;
 	bool made_calls = false;
-	json_t *res_item = NULL;
+	jv res_item = JV_NONE;
 	const char *res_type = NULL;
 	char ipath[160], res_path[160] = "";
-	size_t k;
-	json_t *item;
-	json_array_foreach(content, k, item) {
-		const char *t = json_string_value(json_object_get(item, "type"));
-		snprintf(ipath, sizeof(ipath), "%s.content[%zu]", path, k);
+	size_t k = 0;
+	JV_EACH(d, content, item) {
+		const char *t = jv_str(d, jv_get(d, item, "type"));
+		snprintf(ipath, sizeof(ipath), "%s.content[%zu]", path, k++);
 		if (azure_call_type(t)) {
 			if (azure_add_call(r, mi, item, ipath, (long)i, err, errlen) < 0)
 				return -1;
 			made_calls = true;
-		} else if (azure_result_type(t) && !res_item) {
+		} else if (azure_result_type(t) && res_item == JV_NONE) {
 			res_item = item;
 			res_type = t;
 			memcpy(res_path, ipath, sizeof res_path);
 		}
 	}
-	if (role != ROLE_TOOL && !res_item)
+	if (role != ROLE_TOOL && res_item == JV_NONE)
 		return made_calls;
 	if (azure_load_result(r, mi, content, tcid, res_item, res_type, res_path, err, errlen) < 0)
 		return -1;
@@ -233,17 +238,18 @@ static int azure_load_msg(struct run *r, json_t *m, const char *path, size_t i, 
 
 /* query or response: a string is one message of the given role. Returns
  * the number of messages that made calls, or -1. */
-static int azure_load_side(struct run *r, json_t *v, const char *list, enum msg_origin origin,
+static int azure_load_side(struct run *r, jv v, const char *list, enum msg_origin origin,
                            enum run_role string_role, char *err, size_t errlen)
 {
-	if (!v || json_is_null(v))
+	const struct jdoc *d = r->doc;
+	if (v == JV_NONE || jv_is_null(d, v))
 		return 0;
-	if (json_is_string(v)) {
-		if (json_string_length(v))
-			run_add_msg(r, string_role, origin, json_string_value(v), v);
+	if (jv_is_string(d, v)) {
+		if (jv_strlen(d, v))
+			run_add_msg(r, string_role, origin, jv_str(d, v), v);
 		return 0;
 	}
-	if (!json_is_array(v)) {
+	if (!jv_is_array(d, v)) {
 		snprintf(err, errlen, "%s: not a string or a list", list);
 		return -1;
 	}
@@ -252,32 +258,33 @@ static int azure_load_side(struct run *r, json_t *v, const char *list, enum msg_
 
 /* The top-level tool_calls, used only when the response gave none (as
  * Azure does), shown as one assistant message after the response. */
-static int azure_load_tool_calls(struct run *r, json_t *tcs, char *err, size_t errlen)
+static int azure_load_tool_calls(struct run *r, jv tcs, char *err, size_t errlen)
 {
-	if (!json_is_object(tcs) && !json_is_array(tcs)) {
+	const struct jdoc *d = r->doc;
+	bool is_list = jv_is_array(d, tcs);
+	if (!jv_is_object(d, tcs) && !is_list) {
 		snprintf(err, errlen, "tool_calls: not an object or a list");
 		return -1;
 	}
-	size_t n = json_is_array(tcs) ? json_array_size(tcs) : 1;
-	for (size_t j = 0; j < n; j++) {
-		json_t *item = json_is_array(tcs) ? json_array_get(tcs, j) : tcs;
-		if (!json_is_object(item)) {
-			snprintf(err, errlen, "tool_calls[%zu]: not an object", j);
-			return -1;
+	if (is_list) {
+		size_t j = 0;
+		JV_EACH(d, tcs, item) {
+			if (!jv_is_object(d, item)) {
+				snprintf(err, errlen, "tool_calls[%zu]: not an object", j);
+				return -1;
+			}
+			j++;
 		}
+		if (j == 0)
+			return 0;
 	}
-	if (n == 0)
-		return 0;
 	size_t mi = run_add_msg(r, ROLE_ASSISTANT, MSG_IN_OUTPUT, "", tcs);
-	for (size_t j = 0; j < n; j++) {
+	if (!is_list)
+		return azure_add_call(r, mi, tcs, "tool_calls", -1, err, errlen) < 0 ? -1 : 0;
+	size_t j = 0;
+	JV_EACH(d, tcs, item) {
 		char path[48];
-		json_t *item = tcs;
-		if (json_is_array(tcs)) {
-			item = json_array_get(tcs, j);
-			snprintf(path, sizeof(path), "tool_calls[%zu]", j);
-		} else {
-			snprintf(path, sizeof(path), "tool_calls");
-		}
+		snprintf(path, sizeof(path), "tool_calls[%zu]", j++);
 		if (azure_add_call(r, mi, item, path, -1, err, errlen) < 0)
 			return -1;
 	}
@@ -286,28 +293,29 @@ static int azure_load_tool_calls(struct run *r, json_t *tcs, char *err, size_t e
 
 static int azure_load(struct run *r, char *err, size_t errlen)
 {
-	json_t *rec = r->record;
-	if (!json_is_object(rec)) {
+	const struct jdoc *d = r->doc;
+	jv rec = run_root(r);
+	if (!jv_is_object(d, rec)) {
 		snprintf(err, errlen, "an Azure evaluation input must be a JSON object");
 		return -1;
 	}
-	json_t *query = json_object_get(rec, "query");
-	if (!query || json_is_null(query)) {
+	jv query = jv_get(d, rec, "query");
+	if (query == JV_NONE || jv_is_null(d, query)) {
 		snprintf(err, errlen, "query: missing");
 		return -1;
 	}
-	json_t *defs = json_object_get(rec, "tool_definitions");
-	if (json_is_array(defs) || json_is_object(defs))
+	jv defs = jv_get(d, rec, "tool_definitions");
+	if (jv_is_array(d, defs) || jv_is_object(d, defs))
 		r->tool_defs = defs;
-	r->model = loader_model(rec);
+	r->model = loader_model(r, rec);
 	if (azure_load_side(r, query, "query", MSG_IN_INPUT, ROLE_USER, err, errlen) < 0)
 		return -1;
-	int with_calls = azure_load_side(r, json_object_get(rec, "response"), "response",
+	int with_calls = azure_load_side(r, jv_get(d, rec, "response"), "response",
 	                                 MSG_IN_OUTPUT, ROLE_ASSISTANT, err, errlen);
 	if (with_calls < 0)
 		return -1;
-	json_t *tcs = json_object_get(rec, "tool_calls");
-	if (with_calls == 0 && tcs && !json_is_null(tcs) &&
+	jv tcs = jv_get(d, rec, "tool_calls");
+	if (with_calls == 0 && tcs != JV_NONE && !jv_is_null(d, tcs) &&
 	    azure_load_tool_calls(r, tcs, err, errlen) < 0)
 		return -1;
 	run_join_results(r);

@@ -1,13 +1,14 @@
 /* loader.c - helpers the transcript loaders share (see loader.h). */
 #include "runs/loader.h"
 
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-const char *loader_str(json_t *v, const char *dflt)
+const char *loader_str(const struct run *r, jv v, const char *dflt)
 {
-	return json_is_string(v) ? json_string_value(v) : dflt;
+	return jv_str_or(r->doc, v, dflt);
 }
 
 bool loader_ends_with(const char *s, const char *suffix)
@@ -16,76 +17,111 @@ bool loader_ends_with(const char *s, const char *suffix)
 	return n >= k && !strcmp(s + n - k, suffix);
 }
 
-const char *loader_id(struct run *r, json_t *v)
+/* A real as json_dumps prints it: 17 significant digits, ".0" when that
+ * reads as an integer, and the exponent without "+" or leading zeros. */
+static void real_text(char *buf, size_t len, double value)
 {
-	if (json_is_string(v))
-		return json_string_length(v) ? json_string_value(v) : NULL;
-	if (json_is_number(v)) {
-		char *s = json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT);
-		const char *out = run_strdup(r, s ? s : "");
-		free(s);
-		return out;
+	snprintf(buf, len, "%.17g", value);
+	char *e = strchr(buf, 'e');
+	if (!e) {
+		if (!strchr(buf, '.'))
+			strncat(buf, ".0", len - strlen(buf) - 1);
+		return;
 	}
+	char *digits = e + 1;
+	if (*digits == '-')
+		digits++;
+	char *from = e + 1;
+	while (*from == '+' || *from == '-' || *from == '0')
+		from++;
+	/* "e+20" -> "e20", "e-05" -> "e-5" */
+	memmove(digits, from, strlen(from) + 1);
+}
+
+/* A number id printed as json_dumps printed the jansson value the loaders
+ * used to read: an int64 integer in decimal, a real as real_text. Numbers
+ * jansson could not hold (beyond int64 or a double's range; it refused
+ * such records) keep the record's own text. */
+static const char *number_id(struct run *r, jv v)
+{
+	const struct jdoc *d = r->doc;
+	unsigned flags = d->nodes[v].flags;
+	char buf[64];
+	if (flags & JVF_INT64)
+		snprintf(buf, sizeof buf, "%" PRId64, jv_int(d, v));
+	else if (flags & (JVF_INTEGER | JVF_RANGE))
+		return jv_number_text(d, v);
+	else
+		real_text(buf, sizeof buf, jv_real(d, v));
+	return run_strdup(r, buf);
+}
+
+const char *loader_id(struct run *r, jv v)
+{
+	if (jv_is_string(r->doc, v))
+		return jv_strlen(r->doc, v) ? jv_str(r->doc, v) : NULL;
+	if (jv_is_number(r->doc, v))
+		return number_id(r, v);
 	return NULL;
 }
 
-const char *loader_corpus_model(json_t *rec)
+const char *loader_corpus_model(const struct run *r, jv rec)
 {
-	json_t *m = json_object_get(json_object_get(rec, "_corpus"), "agent_model");
-	if (json_is_array(m))
-		m = json_array_get(m, 0);
-	return json_string_value(m);
+	const struct jdoc *d = r->doc;
+	jv m = jv_get(d, jv_get(d, rec, "_corpus"), "agent_model");
+	if (jv_is_array(d, m))
+		m = jv_first(d, m);
+	return jv_str(d, m);
 }
 
-const char *loader_model(json_t *rec)
+const char *loader_model(const struct run *r, jv rec)
 {
-	const char *m = json_string_value(json_object_get(rec, "model"));
-	return m ? m : loader_corpus_model(rec);
+	const char *m = jv_str(r->doc, jv_get(r->doc, rec, "model"));
+	return m ? m : loader_corpus_model(r, rec);
 }
 
-int loader_array(json_t *rec, const char *key, json_t **out, char *err, size_t errlen)
+int loader_array(const struct run *r, jv rec, const char *key, jv *out, char *err, size_t errlen)
 {
-	*out = json_object_get(rec, key);
-	if (!json_is_array(*out)) {
-		snprintf(err, errlen, "%s: %s", key, *out ? "not an array" : "missing");
+	*out = jv_get(r->doc, rec, key);
+	if (!jv_is_array(r->doc, *out)) {
+		snprintf(err, errlen, "%s: %s", key, *out != JV_NONE ? "not an array" : "missing");
 		return -1;
 	}
 	return 0;
 }
 
-void loader_tools(struct run *r, json_t *rec)
+void loader_tools(struct run *r, jv rec)
 {
-	json_t *tools = json_object_get(rec, "tools");
-	if (tools && !json_is_null(tools))
+	jv tools = jv_get(r->doc, rec, "tools");
+	if (tools != JV_NONE && !jv_is_null(r->doc, tools))
 		r->tool_defs = tools;
 }
 
-int loader_messages_or_array(json_t *rec, json_t **list, const char **where,
+int loader_messages_or_array(const struct run *r, jv rec, jv *list, const char **where,
                              const char *shape_error, char *err, size_t errlen)
 {
 	*list = rec;
 	*where = "";
-	if (json_is_object(rec)) {
+	if (jv_is_object(r->doc, rec)) {
 		*where = "messages";
-		return loader_array(rec, "messages", list, err, errlen) < 0 ? -1 : LOADER_OBJECT;
+		return loader_array(r, rec, "messages", list, err, errlen) < 0 ? -1 : LOADER_OBJECT;
 	}
-	if (!json_is_array(rec)) {
+	if (!jv_is_array(r->doc, rec)) {
 		snprintf(err, errlen, "%s", shape_error);
 		return -1;
 	}
 	return LOADER_BARE_ARRAY;
 }
 
-int loader_each(struct run *r, json_t *list, const char *where, loader_item_fn fn, void *ctx,
+int loader_each(struct run *r, jv list, const char *where, loader_item_fn fn, void *ctx,
                 char *err, size_t errlen)
 {
 	int total = 0;
-	size_t i;
-	json_t *item;
-	json_array_foreach(list, i, item) {
+	size_t i = 0;
+	JV_EACH(r->doc, list, item) {
 		char path[128];
 		snprintf(path, sizeof(path), "%s[%zu]", where, i);
-		if (!json_is_object(item)) {
+		if (!jv_is_object(r->doc, item)) {
 			snprintf(err, errlen, "%s: not an object", path);
 			return -1;
 		}
@@ -93,11 +129,12 @@ int loader_each(struct run *r, json_t *list, const char *where, loader_item_fn f
 		if (rc < 0)
 			return -1;
 		total += rc;
+		i++;
 	}
 	return total;
 }
 
-int loader_each_field(struct run *r, json_t *list, const char *path, const char *key,
+int loader_each_field(struct run *r, jv list, const char *path, const char *key,
                       loader_item_fn fn, void *ctx, char *err, size_t errlen)
 {
 	char where[128];
@@ -105,86 +142,93 @@ int loader_each_field(struct run *r, json_t *list, const char *path, const char 
 	return loader_each(r, list, where, fn, ctx, err, errlen);
 }
 
-int loader_role(json_t *m, const char *path, enum loader_role_errors style, enum run_role *role,
-                char *err, size_t errlen)
+int loader_role(const struct run *r, jv m, const char *path, enum loader_role_errors style,
+                enum run_role *role, char *err, size_t errlen)
 {
-	json_t *jrole = json_object_get(m, "role");
-	if (!json_is_string(jrole)) {
+	jv jrole = jv_get(r->doc, m, "role");
+	const char *s = jv_str(r->doc, jrole);
+	if (!s) {
 		if (style == ROLE_ERRORS_JOINED)
 			snprintf(err, errlen, "%s.role: missing or not a string", path);
 		else
-			snprintf(err, errlen, "%s.role: %s", path, jrole ? "not a string" : "missing");
+			snprintf(err, errlen, "%s.role: %s", path,
+			         jrole != JV_NONE ? "not a string" : "missing");
 		return -1;
 	}
 	bool ok;
-	*role = run_role_parse(json_string_value(jrole), &ok);
+	*role = run_role_parse(s, &ok);
 	if (!ok) {
-		snprintf(err, errlen, "%s.role: unknown role \"%s\"", path, json_string_value(jrole));
+		snprintf(err, errlen, "%s.role: unknown role \"%s\"", path, s);
 		return -1;
 	}
 	return 0;
 }
 
-int loader_content(json_t *m, const char *path, json_t **content, char *err, size_t errlen)
+int loader_content(const struct run *r, jv m, const char *path, jv *content, char *err,
+                   size_t errlen)
 {
-	json_t *c = json_object_get(m, "content");
+	jv c = jv_get(r->doc, m, "content");
+	enum jv_type t = jv_type(r->doc, c);
 	*content = c;
-	if (c && !json_is_null(c) && !json_is_string(c) && !json_is_array(c)) {
+	if (t != JV_MISSING && t != JV_NULL && t != JV_STRING && t != JV_ARRAY) {
 		snprintf(err, errlen, "%s.content: not a string, a list or null", path);
 		return -1;
 	}
 	return 0;
 }
 
-int loader_opt_string(json_t *obj, const char *key, const char *path, json_t **out,
+int loader_opt_string(const struct run *r, jv obj, const char *key, const char *path, jv *out,
                       char *err, size_t errlen)
 {
-	json_t *v = json_object_get(obj, key);
+	jv v = jv_get(r->doc, obj, key);
+	enum jv_type t = jv_type(r->doc, v);
 	*out = v;
-	if (v && !json_is_null(v) && !json_is_string(v)) {
+	if (t != JV_MISSING && t != JV_NULL && t != JV_STRING) {
 		snprintf(err, errlen, "%s.%s: not a string", path, key);
 		return -1;
 	}
 	return 0;
 }
 
-int loader_opt_array(json_t *obj, const char *key, const char *path, const char *what,
-                     json_t **out, char *err, size_t errlen)
+int loader_opt_array(const struct run *r, jv obj, const char *key, const char *path,
+                     const char *what, jv *out, char *err, size_t errlen)
 {
-	json_t *v = json_object_get(obj, key);
+	jv v = jv_get(r->doc, obj, key);
+	enum jv_type t = jv_type(r->doc, v);
 	*out = v;
-	if (v && !json_is_null(v) && !json_is_array(v)) {
+	if (t != JV_MISSING && t != JV_NULL && t != JV_ARRAY) {
 		snprintf(err, errlen, "%s.%s: %s", path, key, what);
 		return -1;
 	}
 	return 0;
 }
 
-int loader_call_fields(json_t *fields, const char *path, const char *args_what, json_t **name,
-                       json_t **args, char *err, size_t errlen)
+int loader_call_fields(const struct run *r, jv fields, const char *path, const char *args_what,
+                       jv *name, jv *args, char *err, size_t errlen)
 {
-	if (loader_opt_string(fields, "name", path, name, err, errlen) < 0)
+	if (loader_opt_string(r, fields, "name", path, name, err, errlen) < 0)
 		return -1;
-	json_t *a = json_object_get(fields, "arguments");
+	jv a = jv_get(r->doc, fields, "arguments");
+	enum jv_type t = jv_type(r->doc, a);
 	*args = a;
-	if (a && !json_is_null(a) && !json_is_object(a) && !json_is_string(a)) {
+	if (t != JV_MISSING && t != JV_NULL && t != JV_OBJECT && t != JV_STRING) {
 		snprintf(err, errlen, "%s.arguments: %s", path, args_what);
 		return -1;
 	}
 	return 0;
 }
 
-struct run_call *loader_add_call(struct run *r, size_t mi, json_t *id, json_t *name, json_t *args,
+struct run_call *loader_add_call(struct run *r, size_t mi, jv id, jv name, jv args,
                                  long src_msg)
 {
 	struct run_call *c = run_add_call(r, mi);
-	c->id = json_string_value(id);
-	if (json_is_string(name))
-		c->name = json_string_value(name);
+	c->id = jv_str(r->doc, id);
+	if (jv_is_string(r->doc, name))
+		c->name = jv_str(r->doc, name);
 	c->raw_id = id;
 	c->raw_name = name;
 	c->src_msg_index = src_msg;
-	run_call_set_args(r, c, json_is_null(args) ? NULL : args);
+	run_call_set_args(r, c, jv_is_null(r->doc, args) ? JV_NONE : args);
 	return c;
 }
 
@@ -193,7 +237,7 @@ bool loader_is_error_text(const char *text, const char *prefix)
 	return text && strncmp(text, prefix, strlen(prefix)) == 0;
 }
 
-struct run_msg *loader_tool_output(struct run *r, size_t mi, const char *call_id, json_t *result)
+struct run_msg *loader_tool_output(struct run *r, size_t mi, const char *call_id, jv result)
 {
 	struct run_msg *msg = &r->msgs[mi];
 	msg->is_tool_output = true;

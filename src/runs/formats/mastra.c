@@ -5,78 +5,80 @@
  *
  * Calls are extracted exactly as Mastra's own scorers extract them, merge
  * order and invocation numbering included, because the tool-call-accuracy
- * scorer must reproduce Mastra's answers bit for bit. */
+ * scorer must reproduce Mastra's answers bit for bit.
+ *
+ * The record is read through its tape (util/jdoc.h): every call points at
+ * the invocation object as the record has it (raw_id, raw_name, args and
+ * result are values of r->doc), so the merge below only chooses and orders
+ * invocations and never builds a value of its own. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "runs/format.h"
-#include "util/jsonw.h"
+#include "runs/loader.h"
 
-static json_t *mastra_input_messages(json_t *rec)
+static jv mastra_input_messages(const struct jdoc *d, jv rec)
 {
-	json_t *input = json_object_get(rec, "input");
-	if (json_is_object(input) && json_object_get(input, "inputMessages"))
-		return json_object_get(input, "inputMessages");
-	return json_object_get(rec, "inputMessages");
+	jv input = jv_get(d, rec, "input");
+	if (jv_is_object(d, input) && jv_get(d, input, "inputMessages") != JV_NONE)
+		return jv_get(d, input, "inputMessages");
+	return jv_get(d, rec, "inputMessages");
 }
 
 /* Mastra refuses a run whose input or output is missing or empty. */
-static bool mastra_list_empty(json_t *v)
+static bool mastra_list_empty(const struct jdoc *d, jv v)
 {
-	if (!v || json_is_null(v))
+	if (v == JV_NONE || jv_is_null(d, v))
 		return true;
-	if (json_is_array(v))
-		return json_array_size(v) == 0;
-	if (json_is_string(v))
-		return json_string_length(v) == 0;
+	if (jv_is_array(d, v))
+		return jv_len(d, v) == 0;
+	if (jv_is_string(d, v))
+		return jv_strlen(d, v) == 0;
 	return false;
 }
 
-static bool looks_like_mastra_msg(json_t *m)
+static bool looks_like_mastra_msg(const struct jdoc *d, jv m)
 {
-	if (!json_is_object(m) || !json_is_string(json_object_get(m, "role")))
+	if (!jv_is_object(d, m) || !jv_is_string(d, jv_get(d, m, "role")))
 		return false;
 	/* Responses API items carry a type; Mastra messages do not need one. */
-	const char *type = json_string_value(json_object_get(m, "type"));
+	const char *type = jv_str(d, jv_get(d, m, "type"));
 	if (type && strcmp(type, "message") == 0)
 		return false;
-	json_t *content = json_object_get(m, "content");
-	if (json_is_object(content))
+	if (jv_is_object(d, jv_get(d, m, "content")))
 		return true;
-	return json_is_array(json_object_get(m, "toolInvocations"));
+	return jv_is_array(d, jv_get(d, m, "toolInvocations"));
 }
 
-static json_t *first_message(json_t *list)
+static jv first_message(const struct jdoc *d, jv list)
 {
-	size_t i;
-	json_t *m;
-	if (!json_is_array(list))
-		return NULL;
-	json_array_foreach(list, i, m)
-		if (json_is_object(m))
+	JV_EACH(d, list, m)
+		if (jv_is_object(d, m))
 			return m;
-	return NULL;
+	return JV_NONE;
 }
 
-static int mastra_detect(json_t *rec)
+static int mastra_detect(const struct jdoc *d, jv rec)
 {
-	if (!json_is_object(rec))
+	if (!jv_is_object(d, rec))
 		return 0;
-	json_t *in = mastra_input_messages(rec);
-	json_t *out = json_object_get(rec, "output");
-	if (in && (out || json_object_get(rec, "runId") || json_object_get(rec, "input")))
+	jv in = mastra_input_messages(d, rec);
+	jv out = jv_get(d, rec, "output");
+	if (in != JV_NONE && (out != JV_NONE || jv_get(d, rec, "runId") != JV_NONE ||
+	                      jv_get(d, rec, "input") != JV_NONE))
 		return 90;
-	if (in)
+	if (in != JV_NONE)
 		return 70;
-	json_t *m = first_message(out);
-	if (m && looks_like_mastra_msg(m))
+	jv m = first_message(d, out);
+	if (m != JV_NONE && looks_like_mastra_msg(d, m))
 		return 60;
 	return 0;
 }
 
-static int no_detect(json_t *rec)
+static int no_detect(const struct jdoc *d, jv rec)
 {
+	(void)d;
 	(void)rec;
 	return 0;
 }
@@ -84,73 +86,83 @@ static int no_detect(json_t *rec)
 /* 1.x messages have object content; 0.x messages a string content and a
  * top-level toolInvocations. The input messages decide first, as they are
  * what the test helpers of each version write. */
-static enum mastra_shape mastra_shape_of(json_t *rec)
+static enum mastra_shape mastra_shape_of(const struct jdoc *d, jv rec)
 {
-	json_t *lists[2] = { mastra_input_messages(rec), json_object_get(rec, "output") };
+	jv lists[2] = { mastra_input_messages(d, rec), jv_get(d, rec, "output") };
 	for (int l = 0; l < 2; l++) {
-		json_t *m = first_message(lists[l]);
-		if (!m)
+		jv m = first_message(d, lists[l]);
+		if (m == JV_NONE)
 			continue;
-		json_t *content = json_object_get(m, "content");
-		if (json_is_object(content))
+		jv content = jv_get(d, m, "content");
+		if (jv_is_object(d, content))
 			return MASTRA_1X;
-		if (json_is_string(content) || json_is_array(json_object_get(m, "toolInvocations")))
+		if (jv_is_string(d, content) || jv_is_array(d, jv_get(d, m, "toolInvocations")))
 			return MASTRA_0X;
 	}
 	return MASTRA_1X;
 }
 
-static const char *msg_text(struct run *r, json_t *m, enum mastra_shape shape)
+static const char *msg_text(struct run *r, jv m)
 {
-	json_t *content = json_object_get(m, "content");
-	if (json_is_string(content))
-		return json_string_value(content);
-	if (json_is_object(content)) {
-		const char *s = json_string_value(json_object_get(content, "content"));
+	const struct jdoc *d = r->doc;
+	jv content = jv_get(d, m, "content");
+	if (jv_is_string(d, content))
+		return jv_str(d, content);
+	if (jv_is_object(d, content)) {
+		const char *s = jv_str(d, jv_get(d, content, "content"));
 		if (s && *s)
 			return s;
-		return run_text_of(r, json_object_get(content, "parts"));
+		return run_text_of(r, jv_get(d, content, "parts"));
 	}
-	(void)shape;
-	return run_text_of(r, json_object_get(m, "parts"));
+	return run_text_of(r, jv_get(d, m, "parts"));
+}
+
+/* The text shown for an id or name that is not a string. Numbers are
+ * printed by loader_id, as every format prints a number id; anything else
+ * (true, a list, an object: never seen in practice) as its compact JSON,
+ * from a throwaway tree of that one value, as jansson printed it before. */
+static const char *shown_value(struct run *r, jv v)
+{
+	if (jv_is_number(r->doc, v))
+		return loader_id(r, v);
+	json_t *tree = jv_to_json(r->doc, v);
+	char *s = tree ? json_dumps(tree, JSON_ENCODE_ANY | JSON_COMPACT) : NULL;
+	json_decref(tree);
+	const char *out = run_strdup(r, s ? s : "");
+	free(s);
+	return out;
 }
 
 /* Turns one invocation object into a call of the model. */
-static void add_invocation(struct run *r, size_t msg, json_t *inv, long src_msg, long src_idx)
+static void add_invocation(struct run *r, size_t msg, jv inv, long src_msg, long src_idx)
 {
+	const struct jdoc *d = r->doc;
 	struct run_call *c = run_add_call(r, msg);
-	json_t *id = json_object_get(inv, "toolCallId");
-	json_t *name = json_object_get(inv, "toolName");
+	jv id = jv_get(d, inv, "toolCallId");
+	jv name = jv_get(d, inv, "toolName");
 	c->raw_id = id;
 	c->raw_name = name;
-	c->raw_state = json_string_value(json_object_get(inv, "state"));
+	c->raw_state = jv_str(d, jv_get(d, inv, "state"));
 	c->src_msg_index = src_msg;
 	c->src_call_index = src_idx;
-	if (json_is_string(id) && json_string_length(id))
-		c->id = json_string_value(id);
-	else if (json_truthy(id)) {
-		char *s = json_dumps(id, JSON_ENCODE_ANY | JSON_COMPACT);
-		c->id = run_strdup(r, s ? s : "");
-		free(s);
-	}
-	if (json_is_string(name))
-		c->name = json_string_value(name);
-	else if (name && !json_is_null(name)) {
-		char *s = json_dumps(name, JSON_ENCODE_ANY | JSON_COMPACT);
-		c->name = run_strdup(r, s ? s : "");
-		free(s);
-	}
-	run_call_set_args(r, c, json_object_get(inv, "args"));
+	if (jv_is_string(d, id) && jv_strlen(d, id))
+		c->id = jv_str(d, id);
+	else if (jv_truthy(d, id))
+		c->id = shown_value(r, id);
+	if (jv_is_string(d, name))
+		c->name = jv_str(d, name);
+	else if (name != JV_NONE && !jv_is_null(d, name))
+		c->name = shown_value(r, name);
+	run_call_set_args(r, c, jv_get(d, inv, "args"));
 	const char *st = c->raw_state ? c->raw_state : "";
-	json_t *is_error = json_object_get(inv, "isError");
-	const char *err_text = json_string_value(json_object_get(inv, "errorText"));
+	jv result = jv_get(d, inv, "result");
+	const char *err_text = jv_str(d, jv_get(d, inv, "errorText"));
 	if (!strcmp(st, "partial-call") || !strcmp(st, "input-streaming"))
 		c->state = CALL_PARTIAL;
-	else if (!strcmp(st, "output-error") || json_is_true(is_error))
-		run_set_result(c, json_object_get(inv, "result"), true,
-		               err_text ? err_text : "error", -1);
-	else if (!strcmp(st, "result") || json_object_get(inv, "result"))
-		run_set_result(c, json_object_get(inv, "result"), false, NULL, -1);
+	else if (!strcmp(st, "output-error") || jv_type(d, jv_get(d, inv, "isError")) == JV_TRUE)
+		run_set_result(c, result, true, err_text ? err_text : "error", -1);
+	else if (!strcmp(st, "result") || result != JV_NONE)
+		run_set_result(c, result, false, NULL, -1);
 	else
 		c->state = CALL_REQUESTED;
 }
@@ -158,150 +170,138 @@ static void add_invocation(struct run *r, size_t msg, json_t *inv, long src_msg,
 /* Two ids are the same call when they are the same JavaScript value, as a
  * Map or Set key: equal strings, or equal numbers (JSON's 5 and 5.0 are one
  * number there), never a string and a number. */
-static bool id_same(json_t *a, json_t *b)
+static bool id_same(const struct jdoc *d, jv a, jv b)
 {
-	if (!a || !b)
+	if (a == JV_NONE || b == JV_NONE)
 		return false;
-	if (json_is_number(a) && json_is_number(b))
-		return json_number_value(a) == json_number_value(b);
-	return json_typeof(a) == json_typeof(b) && json_equal(a, b);
+	if (jv_is_number(d, a) && jv_is_number(d, b))
+		return jv_real(d, a) == jv_real(d, b);
+	return jv_type(d, a) == jv_type(d, b) && jv_equal(d, a, d, b);
 }
 
-static bool id_in(json_t *id, json_t *const *ids, size_t n)
+/* The invocation a part of a 1.x message carries: a tool-invocation part's
+ * toolInvocation unless null, else JV_NONE. These parts, in order, are
+ * Mastra's P. */
+static jv part_invocation(const struct jdoc *d, jv part)
 {
-	if (!json_truthy(id))
+	const char *type = jv_str(d, jv_get(d, part, "type"));
+	if (!type || strcmp(type, "tool-invocation") != 0)
+		return JV_NONE;
+	jv inv = jv_get(d, part, "toolInvocation");
+	return jv_is_null(d, inv) ? JV_NONE : inv;
+}
+
+/* id is truthy and the truthy toolCallId of one of the parts' invocations.
+ * Mastra gathers those ids into a set first; scanning the parts again
+ * answers the same without a list of our own. */
+static bool id_in_parts(const struct jdoc *d, jv id, jv parts)
+{
+	if (!jv_truthy(d, id))
 		return false;
-	for (size_t i = 0; i < n; i++)
-		if (id_same(ids[i], id))
+	JV_EACH(d, parts, part) {
+		jv pid = jv_get(d, part_invocation(d, part), "toolCallId");
+		if (jv_truthy(d, pid) && id_same(d, pid, id))
 			return true;
+	}
 	return false;
 }
 
-/* The tool-invocation parts (P) of a 1.x message, in order, and the
- * truthy toolCallIds among them. -1 on a null part. */
-struct parts_1x {
-	json_t **inv, **ids;
-	size_t ninv, nids;
-};
-
-static int collect_parts_1x(json_t *parts, long mi, struct parts_1x *out, char *err,
-                            size_t errlen)
-{
-	size_t n = parts ? json_array_size(parts) : 0;
-	out->inv = calloc(n + 1, sizeof(*out->inv));
-	out->ids = calloc(n + 1, sizeof(*out->ids));
-	out->ninv = out->nids = 0;
-	for (size_t i = 0; i < n; i++) {
-		json_t *part = json_array_get(parts, i);
-		if (json_is_null(part)) {
-			snprintf(err, errlen, "output[%ld].content.parts[%zu]: null part", mi, i);
-			return -1;
-		}
-		const char *type = json_string_value(json_object_get(part, "type"));
-		if (!type || strcmp(type, "tool-invocation") != 0)
-			continue;
-		json_t *inv = json_object_get(part, "toolInvocation");
-		if (!inv || json_is_null(inv))
-			continue;
-		out->inv[out->ninv++] = inv;
-		json_t *id = json_object_get(inv, "toolCallId");
-		if (json_truthy(id))
-			out->ids[out->nids++] = id;
-	}
-	return 0;
-}
-
 /* A legacy invocation is emitted unless a part carries its id. */
-static void emit_legacy(struct run *r, size_t msg, json_t *legacy, size_t k,
-                        const struct parts_1x *p, long mi, long *out_idx)
+static void emit_legacy(struct run *r, size_t msg, jv l, jv parts, long mi, long *out_idx)
 {
-	json_t *l = json_array_get(legacy, k);
-	if (!json_is_null(l) && !id_in(json_object_get(l, "toolCallId"), p->ids, p->nids))
+	const struct jdoc *d = r->doc;
+	if (!jv_is_null(d, l) && !id_in_parts(d, jv_get(d, l, "toolCallId"), parts))
 		add_invocation(r, msg, l, mi, (*out_idx)++);
 }
 
 /* Merges content.toolInvocations (L) and tool-invocation parts (P) of one
  * 1.x message the way Mastra does: part versions win, legacy-only calls
- * keep their place between anchors, and leftovers go after all parts. */
-static int merge_1x(struct run *r, size_t msg, json_t *m, long mi, char *err, size_t errlen)
+ * keep their place between anchors, and leftovers go after all parts.
+ * L is walked with a cursor (lcur is L[li]), as li only moves forward. */
+static int merge_1x(struct run *r, size_t msg, jv m, long mi, char *err, size_t errlen)
 {
-	json_t *content = json_object_get(m, "content");
-	if (!json_is_object(content))
+	const struct jdoc *d = r->doc;
+	jv content = jv_get(d, m, "content");
+	if (!jv_is_object(d, content))
 		return 0;
-	json_t *legacy = json_object_get(content, "toolInvocations");
-	json_t *parts = json_object_get(content, "parts");
-	if (legacy && !json_is_array(legacy)) {
+	jv legacy = jv_get(d, content, "toolInvocations");
+	jv parts = jv_get(d, content, "parts");
+	if (legacy != JV_NONE && !jv_is_array(d, legacy)) {
 		snprintf(err, errlen, "output[%ld].content.toolInvocations: not a list", mi);
 		return -1;
 	}
-	if (parts && !json_is_array(parts)) {
+	if (parts != JV_NONE && !jv_is_array(d, parts)) {
 		snprintf(err, errlen, "output[%ld].content.parts: not a list", mi);
 		return -1;
 	}
-	struct parts_1x p;
-	if (collect_parts_1x(parts, mi, &p, err, errlen) < 0) {
-		free(p.inv);
-		free(p.ids);
-		return -1;
+	/* A null part fails the message before any of its calls is taken. */
+	size_t i = 0;
+	JV_EACH(d, parts, part) {
+		if (jv_is_null(d, part)) {
+			snprintf(err, errlen, "output[%ld].content.parts[%zu]: null part", mi, i);
+			return -1;
+		}
+		i++;
 	}
-	size_t nl = legacy ? json_array_size(legacy) : 0;
 	long out_idx = 0;
 	size_t li = 0;
-	for (size_t pi = 0; pi < p.ninv; pi++) {
-		json_t *pid = json_object_get(p.inv[pi], "toolCallId");
+	jv lcur = jv_first(d, legacy);
+	JV_EACH(d, parts, part) {
+		jv inv = part_invocation(d, part);
+		if (inv == JV_NONE)
+			continue;
+		jv pid = jv_get(d, inv, "toolCallId");
 		long s = -1;
-		if (json_truthy(pid))
-			for (size_t k = 0; k < nl; k++) {      /* the last twin wins */
-				json_t *lid = json_object_get(json_array_get(legacy, k), "toolCallId");
-				if (id_same(lid, pid))
-					s = (long)k;
+		if (jv_truthy(d, pid)) {
+			long k = 0;
+			JV_EACH(d, legacy, l) {         /* the last twin wins */
+				if (id_same(d, jv_get(d, l, "toolCallId"), pid))
+					s = k;
+				k++;
 			}
-		if (s >= 0 && (size_t)s >= li) {
-			while (li < (size_t)s)
-				emit_legacy(r, msg, legacy, li++, &p, mi, &out_idx);
-			li++;
 		}
-		add_invocation(r, msg, p.inv[pi], mi, out_idx++);
+		if (s >= 0 && (size_t)s >= li) {
+			for (; li < (size_t)s; li++, lcur = jv_next(d, legacy, lcur))
+				emit_legacy(r, msg, lcur, parts, mi, &out_idx);
+			li++;
+			lcur = jv_next(d, legacy, lcur);
+		}
+		add_invocation(r, msg, inv, mi, out_idx++);
 	}
-	for (; li < nl; li++)
-		emit_legacy(r, msg, legacy, li, &p, mi, &out_idx);
-	free(p.inv);
-	free(p.ids);
+	for (; lcur != JV_NONE; lcur = jv_next(d, legacy, lcur))
+		emit_legacy(r, msg, lcur, parts, mi, &out_idx);
 	return 0;
 }
 
-static void calls_0x(struct run *r, size_t msg, json_t *m, long mi)
+static void calls_0x(struct run *r, size_t msg, jv m, long mi)
 {
-	json_t *list = json_object_get(m, "toolInvocations");
-	size_t i;
-	json_t *inv;
-	if (!json_is_array(list))
-		return;
-	json_array_foreach(list, i, inv) {
-		if (json_is_null(inv))
-			continue;            /* still uses up its index, as in 0.x */
-		add_invocation(r, msg, inv, mi, (long)i);
+	const struct jdoc *d = r->doc;
+	long i = 0;
+	JV_EACH(d, jv_get(d, m, "toolInvocations"), inv) {
+		/* A null still uses up its index, as in 0.x. */
+		if (!jv_is_null(d, inv))
+			add_invocation(r, msg, inv, mi, i);
+		i++;
 	}
 }
 
-static int load_list(struct run *r, json_t *list, enum msg_origin origin, enum mastra_shape shape,
+static int load_list(struct run *r, jv list, enum msg_origin origin, enum mastra_shape shape,
                      char *err, size_t errlen)
 {
-	size_t i;
-	json_t *m;
-	if (!json_is_array(list))
-		return 0;
-	json_array_foreach(list, i, m) {
-		if (!json_is_object(m))
+	const struct jdoc *d = r->doc;
+	long i = -1;
+	JV_EACH(d, list, m) {
+		i++;
+		if (!jv_is_object(d, m))
 			continue;
 		bool ok;
-		enum run_role role = run_role_parse(json_string_value(json_object_get(m, "role")), &ok);
-		size_t mi = run_add_msg(r, role, origin, msg_text(r, m, shape), m);
-		r->msgs[mi].src_index = (long)i;
+		enum run_role role = run_role_parse(jv_str(d, jv_get(d, m, "role")), &ok);
+		size_t mi = run_add_msg(r, role, origin, msg_text(r, m), m);
+		r->msgs[mi].src_index = i;
 		/* Only output messages carry calls Mastra counts; calls inside
 		 * input messages are shown but tagged by their origin. */
 		if (shape == MASTRA_1X) {
-			if (merge_1x(r, mi, m, (long)i, err, errlen) < 0) {
+			if (merge_1x(r, mi, m, i, err, errlen) < 0) {
 				if (origin == MSG_IN_INPUT) {
 					/* Mastra never looks inside input messages. */
 					err[0] = '\0';
@@ -310,7 +310,7 @@ static int load_list(struct run *r, json_t *list, enum msg_origin origin, enum m
 				return -1;
 			}
 		} else {
-			calls_0x(r, mi, m, (long)i);
+			calls_0x(r, mi, m, i);
 		}
 	}
 	return 0;
@@ -318,27 +318,28 @@ static int load_list(struct run *r, json_t *list, enum msg_origin origin, enum m
 
 static int mastra_load_shape(struct run *r, enum mastra_shape shape, char *err, size_t errlen)
 {
-	json_t *rec = r->record;
-	if (!json_is_object(rec)) {
+	const struct jdoc *d = r->doc;
+	jv rec = run_root(r);
+	if (!jv_is_object(d, rec)) {
 		snprintf(err, errlen, "a Mastra run must be a JSON object");
 		return -1;
 	}
-	json_t *in = mastra_input_messages(rec);
-	json_t *out = json_object_get(rec, "output");
+	jv in = mastra_input_messages(d, rec);
+	jv out = jv_get(d, rec, "output");
 	r->mastra = shape;
-	r->mastra_io_empty = mastra_list_empty(in) || mastra_list_empty(out);
+	r->mastra_io_empty = mastra_list_empty(d, in) || mastra_list_empty(d, out);
 	if (load_list(r, in, MSG_IN_INPUT, shape, err, errlen) < 0)
 		return -1;
 	if (load_list(r, out, MSG_IN_OUTPUT, shape, err, errlen) < 0)
 		return -1;
-	if (json_is_string(out) && json_string_length(out))
-		run_add_msg(r, ROLE_ASSISTANT, MSG_IN_OUTPUT, json_string_value(out), out);
+	if (jv_is_string(d, out) && jv_strlen(d, out))
+		run_add_msg(r, ROLE_ASSISTANT, MSG_IN_OUTPUT, jv_str(d, out), out);
 	return 0;
 }
 
 static int mastra_load(struct run *r, char *err, size_t errlen)
 {
-	return mastra_load_shape(r, mastra_shape_of(r->record), err, errlen);
+	return mastra_load_shape(r, mastra_shape_of(r->doc, run_root(r)), err, errlen);
 }
 
 static int mastra_load_1x(struct run *r, char *err, size_t errlen)

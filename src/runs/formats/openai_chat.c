@@ -8,25 +8,105 @@
  *
  * The format has no error flag. By the convention tau-bench and most
  * OpenAI-style harnesses follow, a result whose text starts with "Error:"
- * is a failed call; its text becomes the error text. */
+ * is a failed call; its text becomes the error text.
+ *
+ * This is the format the benchmark reads, so detection and loading read
+ * each object's members in one pass over the tape (the *_fields functions,
+ * where a repeated key's last value wins, as with jv_get) instead of one
+ * lookup per key, and a field's path is written only for an error. */
 #include <stdio.h>
 #include <string.h>
 
 #include "runs/format.h"
 #include "runs/loader.h"
 
-/* Keys that belong to formats sharing the {messages} or array shape. */
-static bool chat_foreign_record(json_t *rec)
+/* Key k of an object is the literal `lit`. Lengths first: most keys differ
+ * there, and a key holding a NUL is not the literal. */
+#define CHAT_KEY_IS(d, k, lit) chat_key_is((d), (k), (lit), sizeof(lit) - 1)
+
+static inline bool chat_key_is(const struct jdoc *d, jv k, const char *lit, size_t n)
 {
-	return json_object_get(rec, "reward_info") || json_object_get(rec, "termination_reason") ||
-	       json_object_get(rec, "traj") || json_object_get(rec, "inputMessages") ||
-	       json_object_get(rec, "output") || json_object_get(rec, "input") ||
-	       (json_object_get(rec, "query") && json_object_get(rec, "response"));
+	const struct jdoc_node *key = &d->nodes[k];
+	return key->count == n && !memcmp(d->strings + key->text, lit, n);
 }
 
-static bool is_anthropic_block(json_t *part)
+/* A message's members, as detection and loading read them. */
+struct chat_msg_fields {
+	jv role, content, tool_calls, tool_call_id, function_call, refusal;
+	jv type, parts, tool_invocations;   /* other formats' keys, for detection */
+};
+
+static void chat_msg_fields(const struct jdoc *d, jv m, struct chat_msg_fields *f)
 {
-	const char *ty = json_string_value(json_object_get(part, "type"));
+	*f = (struct chat_msg_fields){ JV_NONE, JV_NONE, JV_NONE, JV_NONE, JV_NONE,
+	                               JV_NONE, JV_NONE, JV_NONE, JV_NONE };
+	JV_EACH_KEY(d, m, k) {
+		jv v = jv_value(k);
+		switch (d->nodes[k].count) {
+		case 4:
+			if (CHAT_KEY_IS(d, k, "role"))
+				f->role = v;
+			else if (CHAT_KEY_IS(d, k, "type"))
+				f->type = v;
+			break;
+		case 5:
+			if (CHAT_KEY_IS(d, k, "parts"))
+				f->parts = v;
+			break;
+		case 7:
+			if (CHAT_KEY_IS(d, k, "content"))
+				f->content = v;
+			else if (CHAT_KEY_IS(d, k, "refusal"))
+				f->refusal = v;
+			break;
+		case 10:
+			if (CHAT_KEY_IS(d, k, "tool_calls"))
+				f->tool_calls = v;
+			break;
+		case 12:
+			if (CHAT_KEY_IS(d, k, "tool_call_id"))
+				f->tool_call_id = v;
+			break;
+		case 13:
+			if (CHAT_KEY_IS(d, k, "function_call"))
+				f->function_call = v;
+			break;
+		case 15:
+			if (CHAT_KEY_IS(d, k, "toolInvocations"))
+				f->tool_invocations = v;
+			break;
+		}
+	}
+}
+
+/* ---- detection ------------------------------------------------------------ */
+
+/* Keys that belong to formats sharing the {messages} or array shape; sets
+ * *messages and *system on the way. */
+static bool chat_foreign_record(const struct jdoc *d, jv rec, jv *messages, jv *system)
+{
+	bool foreign = false, query = false, response = false;
+	*messages = *system = JV_NONE;
+	JV_EACH_KEY(d, rec, k) {
+		if (CHAT_KEY_IS(d, k, "messages"))
+			*messages = jv_value(k);
+		else if (CHAT_KEY_IS(d, k, "system"))
+			*system = jv_value(k);
+		else if (CHAT_KEY_IS(d, k, "query"))
+			query = true;
+		else if (CHAT_KEY_IS(d, k, "response"))
+			response = true;
+		else if (CHAT_KEY_IS(d, k, "reward_info") || CHAT_KEY_IS(d, k, "termination_reason") ||
+		         CHAT_KEY_IS(d, k, "traj") || CHAT_KEY_IS(d, k, "inputMessages") ||
+		         CHAT_KEY_IS(d, k, "output") || CHAT_KEY_IS(d, k, "input"))
+			foreign = true;
+	}
+	return foreign || (query && response);
+}
+
+static bool is_anthropic_block(const struct jdoc *d, jv part)
+{
+	const char *ty = jv_str(d, jv_get(d, part, "type"));
 	if (!ty)
 		return false;
 	size_t n = strlen(ty);
@@ -35,67 +115,66 @@ static bool is_anthropic_block(json_t *part)
 	       (n >= 11 && !strcmp(ty + n - 11, "tool_result"));
 }
 
+/* A tool_calls entry with a function or a custom object. */
+static bool chat_typed_call(const struct jdoc *d, jv tc)
+{
+	jv function = JV_NONE, custom = JV_NONE;
+	JV_EACH_KEY(d, tc, k) {
+		if (CHAT_KEY_IS(d, k, "function"))
+			function = jv_value(k);
+		else if (CHAT_KEY_IS(d, k, "custom"))
+			custom = jv_value(k);
+	}
+	return jv_is_object(d, function) || jv_is_object(d, custom);
+}
+
 /* 0 when the message rules the record out, 1 when it is a plain
  * role/content message, 2 when it has keys only OpenAI writes. */
-static int chat_score_msg(json_t *m)
+static int chat_score_msg(const struct jdoc *d, jv m)
 {
-	if (!json_is_string(json_object_get(m, "role")))
+	struct chat_msg_fields f;
+	chat_msg_fields(d, m, &f);
+	const char *role = jv_str(d, f.role);
+	if (!role)
 		return 0;
 	/* Responses message items, AI SDK UI messages, Mastra messages. */
-	if (!strcmp(loader_str(json_object_get(m, "type"), ""), "message") ||
-	    json_object_get(m, "toolInvocations"))
+	if (!strcmp(jv_str_or(d, f.type, ""), "message") || f.tool_invocations != JV_NONE)
 		return 0;
-	json_t *content = json_object_get(m, "content");
-	if (!content && json_object_get(m, "parts"))
+	if (f.content == JV_NONE && f.parts != JV_NONE)
 		return 0;
-	if (json_is_object(content))
+	if (jv_is_object(d, f.content))
 		return 0;
-	if (json_is_array(content)) {
-		size_t i;
-		json_t *part;
-		json_array_foreach(content, i, part)
-			if (is_anthropic_block(part))
-				return 0;
-	}
+	JV_EACH(d, f.content, part)
+		if (is_anthropic_block(d, part))
+			return 0;
 	int score = 1;
-	json_t *calls = json_object_get(m, "tool_calls");
-	if (json_is_array(calls)) {
-		size_t i;
-		json_t *tc;
-		json_array_foreach(calls, i, tc)
-			if (json_is_object(json_object_get(tc, "function")) ||
-			    json_is_object(json_object_get(tc, "custom")))
-				score = 2;
-	}
-	if (json_is_string(json_object_get(m, "tool_call_id")) ||
-	    json_is_object(json_object_get(m, "function_call")) ||
-	    !strcmp(json_string_value(json_object_get(m, "role")), "function"))
+	JV_EACH(d, f.tool_calls, tc)
+		if (chat_typed_call(d, tc))
+			score = 2;
+	if (jv_is_string(d, f.tool_call_id) || jv_is_object(d, f.function_call) ||
+	    !strcmp(role, "function"))
 		score = 2;
 	return score;
 }
 
-static int chat_detect(json_t *rec)
+static int chat_detect(const struct jdoc *d, jv rec)
 {
-	json_t *list = rec;
-	if (json_is_object(rec)) {
-		if (chat_foreign_record(rec))
-			return 0;
-		list = json_object_get(rec, "messages");
-	}
-	if (!json_is_array(list))
+	jv list = rec, system = JV_NONE;
+	if (jv_is_object(d, rec) && chat_foreign_record(d, rec, &list, &system))
 		return 0;
-	size_t i, seen = 0;
-	json_t *m;
+	if (!jv_is_array(d, list))
+		return 0;
+	size_t seen = 0;
 	int best = 0;
-	json_array_foreach(list, i, m) {
-		if (!json_is_object(m)) {
+	JV_EACH(d, list, m) {
+		if (!jv_is_object(d, m)) {
 			/* A bare array must be all messages; inside "messages" a
 			 * bad element is for load to report. */
 			if (list == rec)
 				return 0;
 			continue;
 		}
-		int s = chat_score_msg(m);
+		int s = chat_score_msg(d, m);
 		if (s == 0)
 			return 0;
 		if (s > best)
@@ -107,135 +186,230 @@ static int chat_detect(json_t *rec)
 	if (best == 2)
 		return 40;
 	/* A top-level system prompt is how Anthropic writes it, not OpenAI. */
-	if (list != rec && json_object_get(rec, "system"))
+	if (list != rec && system != JV_NONE)
 		return 0;
 	return 20;
 }
 
-/* Checks a content value and returns its text: a string, null, or a list
- * of parts of which text (and refusal) parts are read. */
-static int chat_content_text(struct run *r, json_t *m, const char *path, const char **text,
-                             char *err, size_t errlen)
-{
-	json_t *content;
-	if (loader_content(m, path, &content, err, errlen) < 0)
-		return -1;
-	size_t i;
-	json_t *part;
-	json_array_foreach(content, i, part) {
-		if (!json_is_object(part) && !json_is_string(part)) {
-			snprintf(err, errlen, "%s.content[%zu]: not an object", path, i);
-			return -1;
-		}
-	}
-	*text = run_text_of(r, content);
-	/* A refusal is the model's answer; scorers reading the final text
-	 * should see it. */
-	json_array_foreach(content, i, part) {
-		if ((*text)[0])
-			break;
-		if (!strcmp(loader_str(json_object_get(part, "type"), ""), "refusal"))
-			*text = loader_str(json_object_get(part, "refusal"), "");
-	}
-	if (!(*text)[0] && json_is_string(json_object_get(m, "refusal")))
-		*text = json_string_value(json_object_get(m, "refusal"));
-	return 0;
-}
+/* ---- loading --------------------------------------------------------------- */
 
-/* Where a message's calls go: its index, and who asked for them. */
-struct chat_msg_ctx {
-	size_t mi;
-	long src;
+/* Where a message is, for its paths in errors, and where its calls go. */
+struct chat_at {
+	const char *where;      /* the list's name: "messages" or "" */
+	size_t i;               /* the message's index in it */
+	size_t mi;              /* its index in r->msgs */
 	enum call_requestor who;
 };
 
-/* One entry of tool_calls[]. */
-static int chat_add_tool_call(struct run *r, json_t *tc, const char *path, size_t k, void *ctx,
+static void chat_msg_path(char *path, size_t len, const struct chat_at *at)
+{
+	snprintf(path, len, "%s[%zu]", at->where, at->i);
+}
+
+static void chat_call_path(char *path, size_t len, const struct chat_at *at, size_t k)
+{
+	snprintf(path, len, "%s[%zu].tool_calls[%zu]", at->where, at->i, k);
+}
+
+/* Checks a content value and returns its text: a string, null, or a list
+ * of parts of which text (and refusal) parts are read. */
+static int chat_content_text(struct run *r, jv m, const struct chat_msg_fields *f,
+                             const struct chat_at *at, const char **text, char *err,
+                             size_t errlen)
+{
+	const struct jdoc *d = r->doc;
+	char path[128];
+	enum jv_type t = jv_type(d, f->content);
+	if (t != JV_MISSING && t != JV_NULL && t != JV_STRING && t != JV_ARRAY) {
+		jv content;
+		chat_msg_path(path, sizeof(path), at);
+		if (loader_content(r, m, path, &content, err, errlen) < 0)
+			return -1;
+	}
+	size_t k = 0;
+	JV_EACH(d, f->content, part) {
+		if (!jv_is_object(d, part) && !jv_is_string(d, part)) {
+			chat_msg_path(path, sizeof(path), at);
+			snprintf(err, errlen, "%s.content[%zu]: not an object", path, k);
+			return -1;
+		}
+		k++;
+	}
+	*text = run_text_of(r, f->content);
+	/* A refusal is the model's answer; scorers reading the final text
+	 * should see it. */
+	JV_EACH(d, f->content, part) {
+		if ((*text)[0])
+			break;
+		if (jv_streq(d, jv_get(d, part, "type"), "refusal"))
+			*text = loader_str(r, jv_get(d, part, "refusal"), "");
+	}
+	if (!(*text)[0] && jv_is_string(d, f->refusal))
+		*text = jv_str(d, f->refusal);
+	return 0;
+}
+
+/* Custom tools take free text, not JSON: the run keeps it as the value it
+ * is rather than as a string to parse, so its tree is made here (one
+ * string; custom calls are rare) and marked known. */
+static void chat_args_verbatim(struct run *r, struct run_call *c, jv input)
+{
+	c->args = input;
+	if (jv_is_string(r->doc, input)) {
+		c->args_tree = jv_to_json(r->doc, input);
+		c->args_parsed = true;
+	}
+}
+
+/* A function or custom object's members. */
+struct chat_body_fields {
+	jv name, arguments, input;
+};
+
+static void chat_body_fields(const struct jdoc *d, jv body, struct chat_body_fields *f)
+{
+	*f = (struct chat_body_fields){ JV_NONE, JV_NONE, JV_NONE };
+	JV_EACH_KEY(d, body, k) {
+		if (CHAT_KEY_IS(d, k, "name"))
+			f->name = jv_value(k);
+		else if (CHAT_KEY_IS(d, k, "arguments"))
+			f->arguments = jv_value(k);
+		else if (CHAT_KEY_IS(d, k, "input"))
+			f->input = jv_value(k);
+	}
+}
+
+/* Entry k of tool_calls[]. */
+static int chat_add_tool_call(struct run *r, jv tc, const struct chat_at *at, size_t k,
                               char *err, size_t errlen)
 {
-	const struct chat_msg_ctx *at = ctx;
-	json_t *type = json_object_get(tc, "type");
-	if (type && !json_is_string(type)) {
+	const struct jdoc *d = r->doc;
+	jv type = JV_NONE, id = JV_NONE, function = JV_NONE, custom = JV_NONE;
+	JV_EACH_KEY(d, tc, key) {
+		if (CHAT_KEY_IS(d, key, "function"))
+			function = jv_value(key);
+		else if (CHAT_KEY_IS(d, key, "id"))
+			id = jv_value(key);
+		else if (CHAT_KEY_IS(d, key, "type"))
+			type = jv_value(key);
+		else if (CHAT_KEY_IS(d, key, "custom"))
+			custom = jv_value(key);
+	}
+	char path[128];
+	if (type != JV_NONE && !jv_is_string(d, type)) {
+		chat_call_path(path, sizeof(path), at, k);
 		snprintf(err, errlen, "%s.type: not a string", path);
 		return -1;
 	}
 	/* Old exports leave type out; function is the only type they knew. */
-	const char *ty = type ? json_string_value(type) : "function";
-	json_t *body = json_object_get(tc, ty);
-	bool known = !strcmp(ty, "function") || !strcmp(ty, "custom");
-	if (known && !json_is_object(body)) {
+	const char *ty = type != JV_NONE ? jv_str(d, type) : "function";
+	bool is_function = !strcmp(ty, "function"), is_custom = !strcmp(ty, "custom");
+	jv body = is_function ? function : is_custom ? custom : jv_get(d, tc, ty);
+	if ((is_function || is_custom) && !jv_is_object(d, body)) {
+		chat_call_path(path, sizeof(path), at, k);
 		snprintf(err, errlen, "%s.%s: not an object", path, ty);
 		return -1;
 	}
 	struct run_call *c = run_add_call(r, at->mi);
-	c->raw_id = json_object_get(tc, "id");
-	c->id = loader_id(r, c->raw_id);
-	c->src_msg_index = at->src;
+	c->raw_id = id;
+	c->id = loader_id(r, id);
+	c->src_msg_index = (long)at->i;
 	c->requestor = at->who;
-	if (!json_is_object(body)) {
+	if (!jv_is_object(d, body)) {
 		/* A call type newer than this loader: keep it visible under
 		 * its type rather than refuse the whole run. */
 		c->name = ty;
 		return 0;
 	}
-	c->raw_name = json_object_get(body, "name");
-	c->name = loader_str(c->raw_name, "");
-	if (!strcmp(ty, "custom")) {
-		/* Custom tools take free text, not JSON: keep it as a string
-		 * value instead of flagging it as unparsable arguments. */
-		json_t *input = json_object_get(body, "input");
-		if (input)
-			c->args = json_incref(input);
+	struct chat_body_fields f;
+	chat_body_fields(d, body, &f);
+	c->raw_name = f.name;
+	c->name = loader_str(r, f.name, "");
+	if (is_custom) {
+		if (f.input != JV_NONE)
+			chat_args_verbatim(r, c, f.input);
 	} else {
-		run_call_set_args(r, c, json_object_get(body, "arguments"));
+		run_call_set_args(r, c, f.arguments);
 	}
 	return 0;
 }
 
 /* The legacy function_call {name, arguments} has no id: c->id stays NULL
  * and chat_join_by_name links its reply by position. */
-static int chat_add_function_call(struct run *r, size_t mi, json_t *fc, const char *path,
-                                  long src, enum call_requestor who, char *err, size_t errlen)
+static int chat_add_function_call(struct run *r, jv fc, const struct chat_at *at, char *err,
+                                  size_t errlen)
 {
-	if (!json_is_object(fc)) {
+	if (!jv_is_object(r->doc, fc)) {
+		char path[128];
+		chat_msg_path(path, sizeof(path), at);
 		snprintf(err, errlen, "%s.function_call: not an object", path);
 		return -1;
 	}
-	struct run_call *c = run_add_call(r, mi);
-	c->raw_name = json_object_get(fc, "name");
-	c->name = loader_str(c->raw_name, "");
-	c->src_msg_index = src;
-	c->requestor = who;
-	run_call_set_args(r, c, json_object_get(fc, "arguments"));
+	struct chat_body_fields f;
+	chat_body_fields(r->doc, fc, &f);
+	struct run_call *c = run_add_call(r, at->mi);
+	c->raw_name = f.name;
+	c->name = loader_str(r, f.name, "");
+	c->src_msg_index = (long)at->i;
+	c->requestor = at->who;
+	run_call_set_args(r, c, f.arguments);
 	return 0;
 }
 
-static int chat_load_msg(struct run *r, json_t *m, const char *path, size_t i, void *ctx,
+/* Loads message i of the list. *idless is set when it is a result that
+ * names no call, for chat_join_by_name. */
+static int chat_load_msg(struct run *r, jv m, const char *where, size_t i, bool *idless,
                          char *err, size_t errlen)
 {
-	enum run_role role;
-	if (loader_role(m, path, ROLE_ERRORS_SPLIT, &role, err, errlen) < 0)
+	const struct jdoc *d = r->doc;
+	struct chat_at at = { where, i, 0, REQ_AGENT };
+	char path[128];
+	struct chat_msg_fields f;
+	chat_msg_fields(d, m, &f);
+	enum run_role role = ROLE_USER;
+	bool known = false;
+	const char *role_name = jv_str(d, f.role);
+	if (role_name)
+		role = run_role_parse(role_name, &known);
+	if (!known) {
+		/* The shared helper words the error. */
+		chat_msg_path(path, sizeof(path), &at);
+		if (loader_role(r, m, path, ROLE_ERRORS_SPLIT, &role, err, errlen) < 0)
+			return -1;
+	}
+	const char *text = "";
+	if (chat_content_text(r, m, &f, &at, &text, err, errlen) < 0)
 		return -1;
-	const char *text;
-	if (chat_content_text(r, m, path, &text, err, errlen) < 0)
-		return -1;
-	json_t *calls;
-	if (loader_opt_array(m, "tool_calls", path, "not an array", &calls, err, errlen) < 0)
-		return -1;
-	size_t mi = run_add_msg(r, role, MSG_IN_OUTPUT, text, m);
-	r->msgs[mi].src_index = (long)i;
-	struct chat_msg_ctx at = { mi, (long)i, role == ROLE_USER ? REQ_USER : REQ_AGENT };
+	if (f.tool_calls != JV_NONE && !jv_is_null(d, f.tool_calls) &&
+	    !jv_is_array(d, f.tool_calls)) {
+		jv calls;
+		chat_msg_path(path, sizeof(path), &at);
+		if (loader_opt_array(r, m, "tool_calls", path, "not an array", &calls, err, errlen) < 0)
+			return -1;
+	}
+	at.mi = run_add_msg(r, role, MSG_IN_OUTPUT, text, m);
+	at.who = role == ROLE_USER ? REQ_USER : REQ_AGENT;
+	r->msgs[at.mi].src_index = (long)i;
 	if (role == ROLE_TOOL) {
-		const char *id = loader_id(r, json_object_get(m, "tool_call_id"));
-		struct run_msg *msg = loader_tool_output(r, mi, id, json_object_get(m, "content"));
+		const char *id = loader_id(r, f.tool_call_id);
+		struct run_msg *msg = loader_tool_output(r, at.mi, id, f.content);
 		if (loader_is_error_text(text, LOADER_ERROR_PREFIX))
 			loader_mark_failed(msg, text);
+		*idless = *idless || !id;
 	}
-	if (loader_each_field(r, calls, path, "tool_calls", chat_add_tool_call, &at, err, errlen) < 0)
-		return -1;
-	json_t *fc = json_object_get(m, "function_call");
-	if (fc && !json_is_null(fc) &&
-	    chat_add_function_call(r, mi, fc, path, at.src, at.who, err, errlen) < 0)
+	size_t k = 0;
+	JV_EACH(d, f.tool_calls, tc) {
+		if (!jv_is_object(d, tc)) {
+			chat_call_path(path, sizeof(path), &at, k);
+			snprintf(err, errlen, "%s: not an object", path);
+			return -1;
+		}
+		if (chat_add_tool_call(r, tc, &at, k, err, errlen) < 0)
+			return -1;
+		k++;
+	}
+	if (f.function_call != JV_NONE && !jv_is_null(d, f.function_call) &&
+	    chat_add_function_call(r, f.function_call, &at, err, errlen) < 0)
 		return -1;
 	return 0;
 }
@@ -250,7 +424,7 @@ static void chat_join_by_name(struct run *r)
 		struct run_msg *m = &r->msgs[mi];
 		if (!m->is_tool_output || m->answers_call_id)
 			continue;
-		const char *name = json_string_value(json_object_get(m->raw, "name"));
+		const char *name = jv_str(r->doc, jv_get(r->doc, m->raw, "name"));
 		struct run_call *hit = NULL;
 		for (size_t ci = r->ncalls; ci-- > 0;) {
 			struct run_call *c = &r->calls[ci];
@@ -269,21 +443,32 @@ static void chat_join_by_name(struct run *r)
 
 static int chat_load(struct run *r, char *err, size_t errlen)
 {
-	json_t *rec = r->record;
-	json_t *list;
+	const struct jdoc *d = r->doc;
+	jv rec = run_root(r);
+	jv list;
 	const char *where;
-	int shape = loader_messages_or_array(rec, &list, &where, "an openai-chat record must be "
-	                                     "an object or an array of messages", err, errlen);
+	int shape = loader_messages_or_array(r, rec, &list, &where, "an openai-chat record must "
+	                                     "be an object or an array of messages", err, errlen);
 	if (shape < 0)
 		return -1;
 	if (shape == LOADER_OBJECT) {
 		loader_tools(r, rec);
-		r->model = loader_model(rec);
+		r->model = loader_model(r, rec);
 	}
-	if (loader_each(r, list, where, chat_load_msg, NULL, err, errlen) < 0)
-		return -1;
+	size_t i = 0;
+	bool idless = false;
+	JV_EACH(d, list, m) {
+		if (!jv_is_object(d, m)) {
+			snprintf(err, errlen, "%s[%zu]: not an object", where, i);
+			return -1;
+		}
+		if (chat_load_msg(r, m, where, i, &idless, err, errlen) < 0)
+			return -1;
+		i++;
+	}
 	run_join_results(r);
-	chat_join_by_name(r);
+	if (idless)
+		chat_join_by_name(r);
 	return 0;
 }
 

@@ -46,28 +46,95 @@ static bool resp_in(const char *s, const char *const *list)
 	return false;
 }
 
+/* An item's members, read in one pass (a repeated key's last value wins,
+ * as with jv_get). */
+struct resp_fields {
+	jv type, role, content, name, call_id, id, arguments, status, error;
+	jv input, action, queries, code;        /* arguments other than "arguments" */
+	jv output, results, outputs, result;    /* a call's or an output's outcome */
+	bool foreign;                           /* tool_calls, tool_call_id, parts, toolInvocations */
+};
+
+static void resp_fields(const struct jdoc *d, jv it, struct resp_fields *f)
+{
+	*f = (struct resp_fields){
+		.type = JV_NONE, .role = JV_NONE, .content = JV_NONE, .name = JV_NONE,
+		.call_id = JV_NONE, .id = JV_NONE, .arguments = JV_NONE, .status = JV_NONE,
+		.error = JV_NONE, .input = JV_NONE, .action = JV_NONE, .queries = JV_NONE,
+		.code = JV_NONE, .output = JV_NONE, .results = JV_NONE, .outputs = JV_NONE,
+		.result = JV_NONE,
+	};
+	JV_EACH_KEY(d, it, k) {
+		jv v = jv_value(k);
+		if (jv_streq(d, k, "type"))
+			f->type = v;
+		else if (jv_streq(d, k, "role"))
+			f->role = v;
+		else if (jv_streq(d, k, "content"))
+			f->content = v;
+		else if (jv_streq(d, k, "name"))
+			f->name = v;
+		else if (jv_streq(d, k, "call_id"))
+			f->call_id = v;
+		else if (jv_streq(d, k, "id"))
+			f->id = v;
+		else if (jv_streq(d, k, "arguments"))
+			f->arguments = v;
+		else if (jv_streq(d, k, "status"))
+			f->status = v;
+		else if (jv_streq(d, k, "error"))
+			f->error = v;
+		else if (jv_streq(d, k, "input"))
+			f->input = v;
+		else if (jv_streq(d, k, "action"))
+			f->action = v;
+		else if (jv_streq(d, k, "queries"))
+			f->queries = v;
+		else if (jv_streq(d, k, "code"))
+			f->code = v;
+		else if (jv_streq(d, k, "output"))
+			f->output = v;
+		else if (jv_streq(d, k, "results"))
+			f->results = v;
+		else if (jv_streq(d, k, "outputs"))
+			f->outputs = v;
+		else if (jv_streq(d, k, "result"))
+			f->result = v;
+		else if (jv_streq(d, k, "tool_calls") || jv_streq(d, k, "tool_call_id") ||
+		         jv_streq(d, k, "parts") || jv_streq(d, k, "toolInvocations"))
+			f->foreign = true;
+	}
+}
+
+/* The first of values that is present (null counts), or JV_NONE. */
+static jv resp_first(const jv *values, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (values[i] != JV_NONE)
+			return values[i];
+	return JV_NONE;
+}
+
 /* 2 = a list with known item types, 1 = role/content messages only,
  * 0 = not Responses items (chat, Mastra or AI SDK messages). */
-static int resp_score_items(json_t *list)
+static int resp_score_items(const struct jdoc *d, jv list)
 {
-	size_t i;
-	json_t *it;
 	int score = 0;
-	if (!json_is_array(list))
+	if (!jv_is_array(d, list))
 		return 0;
-	json_array_foreach(list, i, it) {
-		if (!json_is_object(it))
+	JV_EACH(d, list, it) {
+		if (!jv_is_object(d, it))
 			return 0;
-		if (json_object_get(it, "tool_calls") || json_object_get(it, "tool_call_id") ||
-		    json_object_get(it, "parts") || json_object_get(it, "toolInvocations") ||
-		    json_is_object(json_object_get(it, "content")))
+		struct resp_fields f;
+		resp_fields(d, it, &f);
+		if (f.foreign || jv_is_object(d, f.content))
 			return 0;
-		const char *ty = loader_str(json_object_get(it, "type"), NULL);
+		const char *ty = jv_str(d, f.type);
 		if (resp_in(ty, resp_known_types))
 			score = 2;
 		else if (ty)
 			continue;       /* an item type newer than this list */
-		else if (!json_is_string(json_object_get(it, "role")))
+		else if (!jv_is_string(d, f.role))
 			return 0;
 		else if (score < 1)
 			score = 1;
@@ -75,20 +142,31 @@ static int resp_score_items(json_t *list)
 	return score;
 }
 
-static int resp_detect(json_t *rec)
+static int resp_detect(const struct jdoc *d, jv rec)
 {
-	if (json_is_array(rec))
-		return resp_score_items(rec) == 2 ? 50 : 0;
-	if (!json_is_object(rec))
+	if (jv_is_array(d, rec))
+		return resp_score_items(d, rec) == 2 ? 50 : 0;
+	if (!jv_is_object(d, rec))
 		return 0;
-	if (json_object_get(rec, "inputMessages") || json_object_get(rec, "messages") ||
-	    json_object_get(rec, "traj") || json_object_get(rec, "reward_info") ||
-	    (json_object_get(rec, "query") && json_object_get(rec, "response")))
+	jv in = JV_NONE, out = JV_NONE;
+	bool query = false, response = false;
+	JV_EACH_KEY(d, rec, k) {
+		if (jv_streq(d, k, "input"))
+			in = jv_value(k);
+		else if (jv_streq(d, k, "output"))
+			out = jv_value(k);
+		else if (jv_streq(d, k, "query"))
+			query = true;
+		else if (jv_streq(d, k, "response"))
+			response = true;
+		else if (jv_streq(d, k, "inputMessages") || jv_streq(d, k, "messages") ||
+		         jv_streq(d, k, "traj") || jv_streq(d, k, "reward_info"))
+			return 0;
+	}
+	if (query && response)
 		return 0;
-	json_t *in = json_object_get(rec, "input");
-	json_t *out = json_object_get(rec, "output");
-	int si = resp_score_items(in), so = resp_score_items(out);
-	if ((in && json_is_array(in) && si == 0) || (out && json_is_array(out) && so == 0))
+	int si = resp_score_items(d, in), so = resp_score_items(d, out);
+	if ((jv_is_array(d, in) && si == 0) || (jv_is_array(d, out) && so == 0))
 		return 0;
 	if (si == 2 || so == 2)
 		return 50;
@@ -101,34 +179,33 @@ static int resp_detect(json_t *rec)
 
 /* Text of a message's or an output's content: a string, or a list of
  * input_text / output_text parts (refusals count: they are the answer). */
-static const char *resp_text(struct run *r, json_t *content)
+static const char *resp_text(struct run *r, jv content)
 {
+	const struct jdoc *d = r->doc;
 	const char *text = run_text_of(r, content);
-	size_t i;
-	json_t *part;
-	if (text[0] || !json_is_array(content))
+	if (text[0] || !jv_is_array(d, content))
 		return text;
-	json_array_foreach(content, i, part)
-		if (!strcmp(loader_str(json_object_get(part, "type"), ""), "refusal"))
-			return loader_str(json_object_get(part, "refusal"), "");
+	JV_EACH(d, content, part)
+		if (jv_streq(d, jv_get(d, part, "type"), "refusal"))
+			return loader_str(r, jv_get(d, part, "refusal"), "");
 	return "";
 }
 
-static int resp_message(struct run *r, json_t *it, const char *path, size_t src,
+static int resp_message(struct run *r, jv it, const char *path, size_t src,
                         char *err, size_t errlen)
 {
 	enum run_role role;
-	json_t *content;
-	if (loader_role(it, path, ROLE_ERRORS_SPLIT, &role, err, errlen) < 0 ||
-	    loader_content(it, path, &content, err, errlen) < 0)
+	jv content;
+	if (loader_role(r, it, path, ROLE_ERRORS_SPLIT, &role, err, errlen) < 0 ||
+	    loader_content(r, it, path, &content, err, errlen) < 0)
 		return -1;
 	size_t mi = run_add_msg(r, role, MSG_IN_OUTPUT, resp_text(r, content), it);
 	r->msgs[mi].src_index = (long)src;
 	return 0;
 }
 
-static struct run_call *resp_add_call(struct run *r, json_t *it, size_t src, const char *name,
-                                      json_t *raw_id)
+static struct run_call *resp_add_call(struct run *r, jv it, const struct resp_fields *f,
+                                      size_t src, const char *name, jv raw_id)
 {
 	size_t mi = run_add_msg(r, ROLE_ASSISTANT, MSG_IN_OUTPUT, "", it);
 	r->msgs[mi].src_index = (long)src;
@@ -137,7 +214,7 @@ static struct run_call *resp_add_call(struct run *r, json_t *it, size_t src, con
 	c->id = loader_id(r, raw_id);
 	c->name = name;
 	c->src_msg_index = (long)src;
-	c->raw_state = loader_str(json_object_get(it, "status"), NULL);
+	c->raw_state = loader_str(r, f->status, NULL);
 	return c;
 }
 
@@ -149,71 +226,80 @@ static void resp_state_from_status(struct run_call *c)
 		c->state = CALL_PARTIAL;
 }
 
-static void resp_client_call(struct run *r, json_t *it, const char *ty, size_t src)
+/* Free text (a custom tool's input, code) and built-ins' action objects
+ * are arguments as they are, not a JSON string to parse: the run keeps
+ * them as values, and a string's tree is made here (one string; such
+ * calls are rare) and marked known. */
+static void resp_args_verbatim(struct run *r, struct run_call *c, jv a)
 {
-	json_t *raw_name = json_object_get(it, "name");
-	const char *name = loader_str(raw_name, "");
+	c->args = a;
+	if (jv_is_string(r->doc, a)) {
+		c->args_tree = jv_to_json(r->doc, a);
+		c->args_parsed = true;
+	}
+}
+
+static void resp_client_call(struct run *r, jv it, const struct resp_fields *f, const char *ty,
+                             size_t src)
+{
+	const char *name = loader_str(r, f->name, "");
 	if (strcmp(ty, "function_call") != 0 && strcmp(ty, "custom_tool_call") != 0)
 		name = ty;      /* built-ins have no name but their type */
-	struct run_call *c = resp_add_call(r, it, src, name, json_object_get(it, "call_id"));
-	c->raw_name = raw_name;
+	struct run_call *c = resp_add_call(r, it, f, src, name, f->call_id);
+	c->raw_name = f->name;
 	if (!strcmp(ty, "function_call")) {
-		run_call_set_args(r, c, json_object_get(it, "arguments"));
+		run_call_set_args(r, c, f->arguments);
 	} else {
-		/* Custom tools take free text and built-ins an action object:
-		 * neither is a JSON string to parse. */
-		json_t *a = json_object_get(it, "input");
-		if (!a)
-			a = json_object_get(it, "action");
-		if (a)
-			c->args = json_incref(a);
+		jv a = f->input != JV_NONE ? f->input : f->action;
+		if (a != JV_NONE)
+			resp_args_verbatim(r, c, a);
 	}
 	resp_state_from_status(c);
 }
 
-static const char *resp_error_text(struct run *r, json_t *e)
+static const char *resp_error_text(struct run *r, jv e)
 {
-	if (json_is_string(e))
-		return json_string_value(e);
-	if (json_is_object(e) && json_is_string(json_object_get(e, "message")))
-		return json_string_value(json_object_get(e, "message"));
-	char *s = json_dumps(e, JSON_ENCODE_ANY | JSON_COMPACT);
+	const struct jdoc *d = r->doc;
+	if (jv_is_string(d, e))
+		return jv_str(d, e);
+	jv message = jv_is_object(d, e) ? jv_get(d, e, "message") : JV_NONE;
+	if (jv_is_string(d, message))
+		return jv_str(d, message);
+	/* Shown compact, as the program prints JSON; only failed calls with
+	 * an unusual error value come here. */
+	json_t *tree = jv_to_json(d, e);
+	char *s = tree ? json_dumps(tree, JSON_ENCODE_ANY | JSON_COMPACT) : NULL;
 	const char *out = run_strdup(r, s ? s : "error");
 	free(s);
+	json_decref(tree);
 	return out;
 }
 
 /* mcp_call and the hosted tools (web_search_call, file_search_call, ...)
  * run on OpenAI's side: call and outcome are one item. */
-static void resp_server_call(struct run *r, json_t *it, const char *ty, size_t src)
+static void resp_server_call(struct run *r, jv it, const struct resp_fields *f, const char *ty,
+                             size_t src)
 {
+	const struct jdoc *d = r->doc;
 	bool mcp = !strcmp(ty, "mcp_call");
-	json_t *raw_name = mcp ? json_object_get(it, "name") : NULL;
-	json_t *raw_id = json_object_get(it, "call_id");
-	if (!raw_id)
-		raw_id = json_object_get(it, "id");
-	struct run_call *c = resp_add_call(r, it, src, mcp ? loader_str(raw_name, "") : ty, raw_id);
+	jv raw_name = mcp ? f->name : JV_NONE;
+	jv raw_id = f->call_id != JV_NONE ? f->call_id : f->id;
+	struct run_call *c = resp_add_call(r, it, f, src, mcp ? loader_str(r, raw_name, "") : ty,
+	                                   raw_id);
 	c->raw_name = raw_name;
-	if (json_object_get(it, "arguments")) {
-		run_call_set_args(r, c, json_object_get(it, "arguments"));
+	if (f->arguments != JV_NONE) {
+		run_call_set_args(r, c, f->arguments);
 	} else {
-		static const char *const arg_keys[] = { "action", "queries", "code", "input", NULL };
-		for (size_t k = 0; arg_keys[k]; k++) {
-			json_t *a = json_object_get(it, arg_keys[k]);
-			if (a) {
-				c->args = json_incref(a);
-				break;
-			}
-		}
+		const jv arg_keys[] = { f->action, f->queries, f->code, f->input };
+		jv a = resp_first(arg_keys, sizeof(arg_keys) / sizeof(arg_keys[0]));
+		if (a != JV_NONE)
+			resp_args_verbatim(r, c, a);
 	}
-	json_t *result = NULL;
-	static const char *const result_keys[] = { "output", "results", "outputs", "result", NULL };
-	for (size_t k = 0; result_keys[k] && !result; k++)
-		result = json_object_get(it, result_keys[k]);
-	json_t *error = json_object_get(it, "error");
+	const jv result_keys[] = { f->output, f->results, f->outputs, f->result };
+	jv result = resp_first(result_keys, sizeof(result_keys) / sizeof(result_keys[0]));
 	const char *st = c->raw_state ? c->raw_state : "completed";
-	if (error && !json_is_null(error))
-		run_set_result(c, result, true, resp_error_text(r, error), -1);
+	if (f->error != JV_NONE && !jv_is_null(d, f->error))
+		run_set_result(c, result, true, resp_error_text(r, f->error), -1);
 	else if (!strcmp(st, "failed"))
 		run_set_result(c, result, true, "failed", -1);
 	else if (!strcmp(st, "incomplete"))
@@ -223,40 +309,42 @@ static void resp_server_call(struct run *r, json_t *it, const char *ty, size_t s
 	/* in_progress, searching, interpreting, ...: still requested. */
 }
 
-static void resp_output(struct run *r, json_t *it, size_t src)
+static void resp_output(struct run *r, jv it, const struct resp_fields *f, size_t src)
 {
-	json_t *output = json_object_get(it, "output");
-	const char *text = resp_text(r, output);
+	const char *text = resp_text(r, f->output);
 	size_t mi = run_add_msg(r, ROLE_TOOL, MSG_IN_OUTPUT, text, it);
 	r->msgs[mi].src_index = (long)src;
-	const char *id = loader_id(r, json_object_get(it, "call_id"));
-	struct run_msg *m = loader_tool_output(r, mi, id, output);
+	const char *id = loader_id(r, f->call_id);
+	struct run_msg *m = loader_tool_output(r, mi, id, f->output);
 	if (loader_is_error_text(text, LOADER_ERROR_PREFIX))
 		loader_mark_failed(m, text);
 }
 
-static int resp_item(struct run *r, json_t *it, const char *path, size_t i, void *ctx,
+static int resp_item(struct run *r, jv it, const char *path, size_t i, void *ctx,
                      char *err, size_t errlen)
 {
-	json_t *type = json_object_get(it, "type");
-	if (type && !json_is_string(type)) {
+	(void)ctx;
+	const struct jdoc *d = r->doc;
+	struct resp_fields f;
+	resp_fields(d, it, &f);
+	if (f.type != JV_NONE && !jv_is_string(d, f.type)) {
 		snprintf(err, errlen, "%s.type: not a string", path);
 		return -1;
 	}
-	const char *ty = json_string_value(type);
+	const char *ty = jv_str(d, f.type);
 	if (!ty || !strcmp(ty, "message")) {
-		if (!ty && !json_object_get(it, "role")) {
+		if (!ty && f.role == JV_NONE) {
 			snprintf(err, errlen, "%s.type: missing", path);
 			return -1;
 		}
 		return resp_message(r, it, path, i, err, errlen);
 	}
 	if (resp_in(ty, resp_client_calls))
-		resp_client_call(r, it, ty, i);
+		resp_client_call(r, it, &f, ty, i);
 	else if (loader_ends_with(ty, "_call"))
-		resp_server_call(r, it, ty, i);
+		resp_server_call(r, it, &f, ty, i);
 	else if (loader_ends_with(ty, "_call_output"))
-		resp_output(r, it, i);
+		resp_output(r, it, &f, i);
 	else {
 		/* reasoning, mcp_list_tools, approvals, item references and
 		 * types newer than this loader. */
@@ -269,16 +357,16 @@ static int resp_item(struct run *r, json_t *it, const char *path, size_t i, void
 
 /* input and output may also be a plain string: one user message (a
  * request's input) or one assistant message (a text-only output). */
-static int resp_list(struct run *r, const char *key, enum run_role text_role,
+static int resp_list(struct run *r, jv v, const char *key, enum run_role text_role,
                      enum msg_origin origin, char *err, size_t errlen)
 {
-	json_t *v = json_object_get(r->record, key);
-	if (!v || json_is_null(v))
+	const struct jdoc *d = r->doc;
+	if (v == JV_NONE || jv_is_null(d, v))
 		return 0;
 	size_t first = r->nmsgs;
-	if (json_is_string(v)) {
-		run_add_msg(r, text_role, MSG_IN_OUTPUT, json_string_value(v), v);
-	} else if (!json_is_array(v)) {
+	if (jv_is_string(d, v)) {
+		run_add_msg(r, text_role, MSG_IN_OUTPUT, jv_str(d, v), v);
+	} else if (!jv_is_array(d, v)) {
 		snprintf(err, errlen, "%s: not an array or a string", key);
 		return -1;
 	} else if (loader_each(r, v, key, resp_item, NULL, err, errlen) < 0) {
@@ -291,34 +379,36 @@ static int resp_list(struct run *r, const char *key, enum run_role text_role,
 
 static int resp_load(struct run *r, char *err, size_t errlen)
 {
-	json_t *rec = r->record;
-	if (json_is_array(rec)) {
+	const struct jdoc *d = r->doc;
+	jv rec = run_root(r);
+	if (jv_is_array(d, rec)) {
 		if (loader_each(r, rec, "", resp_item, NULL, err, errlen) < 0)
 			return -1;
 		run_join_results(r);
 		return 0;
 	}
-	if (!json_is_object(rec)) {
+	if (!jv_is_object(d, rec)) {
 		snprintf(err, errlen, "an openai-responses record must be an array of items or an object");
 		return -1;
 	}
-	if (!json_object_get(rec, "input") && !json_object_get(rec, "output")) {
+	jv in = jv_get(d, rec, "input"), out = jv_get(d, rec, "output");
+	if (in == JV_NONE && out == JV_NONE) {
 		snprintf(err, errlen, "input, output: missing");
 		return -1;
 	}
 	loader_tools(r, rec);
-	r->model = loader_model(rec);
+	r->model = loader_model(r, rec);
 	/* With both lists, input is what was sent (context, as Azure's query
 	 * and Mastra's inputMessages are) and output is the run being judged;
 	 * input alone is a whole trajectory logged as one request. */
-	json_t *out = json_object_get(rec, "output");
-	enum msg_origin in_origin = out && !json_is_null(out) ? MSG_IN_INPUT : MSG_IN_OUTPUT;
+	enum msg_origin in_origin = out != JV_NONE && !jv_is_null(d, out) ? MSG_IN_INPUT
+	                                                                   : MSG_IN_OUTPUT;
 	/* A Response object's instructions are its system prompt. */
-	json_t *instr = json_object_get(rec, "instructions");
-	if (json_is_string(instr) && json_string_length(instr))
-		run_add_msg(r, ROLE_SYSTEM, in_origin, json_string_value(instr), instr);
-	if (resp_list(r, "input", ROLE_USER, in_origin, err, errlen) < 0 ||
-	    resp_list(r, "output", ROLE_ASSISTANT, MSG_IN_OUTPUT, err, errlen) < 0)
+	jv instr = jv_get(d, rec, "instructions");
+	if (jv_strlen(d, instr))
+		run_add_msg(r, ROLE_SYSTEM, in_origin, jv_str(d, instr), instr);
+	if (resp_list(r, in, "input", ROLE_USER, in_origin, err, errlen) < 0 ||
+	    resp_list(r, out, "output", ROLE_ASSISTANT, MSG_IN_OUTPUT, err, errlen) < 0)
 		return -1;
 	run_join_results(r);
 	return 0;

@@ -15,80 +15,81 @@
 #include "runs/loader.h"
 
 /* A tau2 call is flat: no OpenAI "function" wrapper, and a requestor. */
-static bool tau2_flat_call(json_t *tc)
+static bool tau2_flat_call(const struct jdoc *d, jv tc)
 {
-	return json_is_object(tc) && json_object_get(tc, "id") && json_object_get(tc, "name") &&
-	       json_object_get(tc, "arguments") && json_is_string(json_object_get(tc, "requestor")) &&
-	       !json_object_get(tc, "function");
+	return jv_is_object(d, tc) && jv_get(d, tc, "id") != JV_NONE &&
+	       jv_get(d, tc, "name") != JV_NONE && jv_get(d, tc, "arguments") != JV_NONE &&
+	       jv_is_string(d, jv_get(d, tc, "requestor")) && jv_get(d, tc, "function") == JV_NONE;
 }
 
-static int tau2_detect(json_t *rec)
+static int tau2_detect(const struct jdoc *d, jv rec)
 {
-	if (!json_is_object(rec))
+	if (!jv_is_object(d, rec))
 		return 0;
-	json_t *msgs = json_object_get(rec, "messages");
-	if (!json_is_array(msgs))
+	jv msgs = jv_get(d, rec, "messages");
+	if (!jv_is_array(d, msgs))
 		return 0;
-	if (json_object_get(rec, "reward_info") || json_object_get(rec, "termination_reason"))
+	if (jv_get(d, rec, "reward_info") != JV_NONE || jv_get(d, rec, "termination_reason") != JV_NONE)
 		return 90;
-	size_t i;
-	json_t *m;
-	json_array_foreach(msgs, i, m) {
-		json_t *tcs = json_object_get(m, "tool_calls");
-		if (json_is_array(tcs) && json_array_size(tcs) > 0)
-			return tau2_flat_call(json_array_get(tcs, 0)) ? 70 : 0;
+	JV_EACH(d, msgs, m) {
+		jv tcs = jv_get(d, m, "tool_calls");
+		if (jv_is_array(d, tcs) && jv_len(d, tcs) > 0)
+			return tau2_flat_call(d, jv_first(d, tcs)) ? 70 : 0;
 	}
 	return 0;
 }
 
 /* SimulationRun itself has no model; a results file keeps it in
  * info.agent_info.llm, and the fixtures in _corpus.agent_model. */
-static const char *tau2_model(json_t *rec)
+static const char *tau2_model(const struct run *r, jv rec)
 {
-	json_t *ai = json_object_get(json_object_get(rec, "info"), "agent_info");
-	if (!ai)
-		ai = json_object_get(rec, "agent_info");
-	const char *m = json_string_value(json_object_get(ai, "llm"));
+	const struct jdoc *d = r->doc;
+	jv ai = jv_get(d, jv_get(d, rec, "info"), "agent_info");
+	if (ai == JV_NONE)
+		ai = jv_get(d, rec, "agent_info");
+	const char *m = jv_str(d, jv_get(d, ai, "llm"));
 	if (m)
 		return m;
-	return loader_corpus_model(rec);
+	return loader_corpus_model(r, rec);
 }
 
 /* One flat call of a message's tool_calls. */
-static int tau2_add_call(struct run *r, json_t *tc, const char *path, size_t j, void *ctx,
+static int tau2_add_call(struct run *r, jv tc, const char *path, size_t j, void *ctx,
                          char *err, size_t errlen)
 {
 	const size_t *mi = ctx;
-	json_t *id, *name, *args, *req;
-	if (loader_opt_string(tc, "id", path, &id, err, errlen) < 0 ||
-	    loader_call_fields(tc, path, "not an object or a string", &name, &args, err, errlen) < 0 ||
-	    loader_opt_string(tc, "requestor", path, &req, err, errlen) < 0)
+	jv id, name, args, req;
+	if (loader_opt_string(r, tc, "id", path, &id, err, errlen) < 0 ||
+	    loader_call_fields(r, tc, path, "not an object or a string", &name, &args,
+	                       err, errlen) < 0 ||
+	    loader_opt_string(r, tc, "requestor", path, &req, err, errlen) < 0)
 		return -1;
 	struct run_msg *msg = &r->msgs[*mi];
 	struct run_call *c = loader_add_call(r, *mi, id, name, args, msg->src_index);
 	/* Submissions without requestor still put user calls in user
 	 * messages, so the role decides as well. */
-	const char *rq = json_string_value(req);
+	const char *rq = jv_str(r->doc, req);
 	if ((rq && strcmp(rq, "user") == 0) || msg->role == ROLE_USER)
 		c->requestor = REQ_USER;
 	return 0;
 }
 
-static int tau2_load_msg(struct run *r, json_t *m, const char *path, size_t i, void *ctx,
+static int tau2_load_msg(struct run *r, jv m, const char *path, size_t i, void *ctx,
                          char *err, size_t errlen)
 {
+	const struct jdoc *d = r->doc;
 	enum run_role role;
-	json_t *content, *tcs;
-	if (loader_role(m, path, ROLE_ERRORS_JOINED, &role, err, errlen) < 0 ||
-	    loader_content(m, path, &content, err, errlen) < 0 ||
-	    loader_opt_array(m, "tool_calls", path, "not a list or null", &tcs, err, errlen) < 0)
+	jv content, tcs;
+	if (loader_role(r, m, path, ROLE_ERRORS_JOINED, &role, err, errlen) < 0 ||
+	    loader_content(r, m, path, &content, err, errlen) < 0 ||
+	    loader_opt_array(r, m, "tool_calls", path, "not a list or null", &tcs, err, errlen) < 0)
 		return -1;
-	json_t *id = NULL, *error = NULL;
+	jv id = JV_NONE, error = JV_NONE;
 	if (role == ROLE_TOOL) {
-		if (loader_opt_string(m, "id", path, &id, err, errlen) < 0)
+		if (loader_opt_string(r, m, "id", path, &id, err, errlen) < 0)
 			return -1;
-		error = json_object_get(m, "error");
-		if (error && !json_is_null(error) && !json_is_boolean(error)) {
+		error = jv_get(d, m, "error");
+		if (error != JV_NONE && !jv_is_null(d, error) && !jv_is_bool(d, error)) {
 			snprintf(err, errlen, "%s.error: not a boolean", path);
 			return -1;
 		}
@@ -100,10 +101,11 @@ static int tau2_load_msg(struct run *r, json_t *m, const char *path, size_t i, v
 		return -1;
 	if (role != ROLE_TOOL)
 		return 0;
-	struct run_msg *msg = loader_tool_output(r, mi, json_string_value(id), content);
+	struct run_msg *msg = loader_tool_output(r, mi, jv_str(d, id), content);
 	/* The flag is authoritative when present. Some submissions drop it;
 	 * tau2's environment then still writes "Error: ..." text. */
-	if (json_is_boolean(error) ? json_is_true(error) : loader_is_error_text(text, LOADER_ERROR_PREFIX))
+	if (jv_is_bool(d, error) ? jv_type(d, error) == JV_TRUE
+	                         : loader_is_error_text(text, LOADER_ERROR_PREFIX))
 		loader_mark_failed(msg, text);
 	if (!msg->answers_call_id)
 		msg->unmatched_result = true;
@@ -112,15 +114,15 @@ static int tau2_load_msg(struct run *r, json_t *m, const char *path, size_t i, v
 
 static int tau2_load(struct run *r, char *err, size_t errlen)
 {
-	json_t *rec = r->record;
-	if (!json_is_object(rec)) {
+	jv rec = run_root(r);
+	if (!jv_is_object(r->doc, rec)) {
 		snprintf(err, errlen, "a tau2 run must be a JSON object");
 		return -1;
 	}
-	json_t *msgs;
-	if (loader_array(rec, "messages", &msgs, err, errlen) < 0)
+	jv msgs;
+	if (loader_array(r, rec, "messages", &msgs, err, errlen) < 0)
 		return -1;
-	r->model = tau2_model(rec);
+	r->model = tau2_model(r, rec);
 	if (loader_each(r, msgs, "messages", tau2_load_msg, NULL, err, errlen) < 0)
 		return -1;
 	run_join_results(r);

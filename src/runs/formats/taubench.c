@@ -19,11 +19,11 @@
 #include "runs/format.h"
 #include "runs/loader.h"
 
-static int taubench_detect(json_t *rec)
+static int taubench_detect(const struct jdoc *d, jv rec)
 {
-	if (!json_is_object(rec) || !json_is_array(json_object_get(rec, "traj")))
+	if (!jv_is_object(d, rec) || !jv_is_array(d, jv_get(d, rec, "traj")))
 		return 0;
-	if (json_object_get(rec, "task_id") || json_object_get(rec, "info"))
+	if (jv_get(d, rec, "task_id") != JV_NONE || jv_get(d, rec, "info") != JV_NONE)
 		return 90;
 	/* A bare traj list is still nobody else's key. */
 	return 50;
@@ -31,35 +31,37 @@ static int taubench_detect(json_t *rec)
 
 /* One entry of a message's tool_calls: {id, type, function{name, arguments}}.
  * The type is not read; function is the only kind tau-bench writes. */
-static int taubench_add_call(struct run *r, json_t *tc, const char *path, size_t j, void *ctx,
+static int taubench_add_call(struct run *r, jv tc, const char *path, size_t j, void *ctx,
                              char *err, size_t errlen)
 {
 	const size_t *mi = ctx;
-	json_t *id, *name, *args;
-	if (loader_opt_string(tc, "id", path, &id, err, errlen) < 0)
+	jv id, name, args;
+	if (loader_opt_string(r, tc, "id", path, &id, err, errlen) < 0)
 		return -1;
-	json_t *fn = json_object_get(tc, "function");
-	if (!json_is_object(fn)) {
-		snprintf(err, errlen, "%s.function: %s", path, fn ? "not an object" : "missing");
+	jv fn = jv_get(r->doc, tc, "function");
+	if (!jv_is_object(r->doc, fn)) {
+		snprintf(err, errlen, "%s.function: %s", path,
+		         fn != JV_NONE ? "not an object" : "missing");
 		return -1;
 	}
 	char fpath[160];
 	snprintf(fpath, sizeof(fpath), "%s.function", path);
-	if (loader_call_fields(fn, fpath, "not a string or an object", &name, &args, err, errlen) < 0)
+	if (loader_call_fields(r, fn, fpath, "not a string or an object", &name, &args,
+	                       err, errlen) < 0)
 		return -1;
 	loader_add_call(r, *mi, id, name, args, r->msgs[*mi].src_index);
 	return 0;
 }
 
-static int taubench_load_msg(struct run *r, json_t *m, const char *path, size_t i, void *ctx,
+static int taubench_load_msg(struct run *r, jv m, const char *path, size_t i, void *ctx,
                              char *err, size_t errlen)
 {
 	enum run_role role;
-	json_t *content, *tcs, *tcid;
-	if (loader_role(m, path, ROLE_ERRORS_JOINED, &role, err, errlen) < 0 ||
-	    loader_content(m, path, &content, err, errlen) < 0 ||
-	    loader_opt_array(m, "tool_calls", path, "not a list or null", &tcs, err, errlen) < 0 ||
-	    loader_opt_string(m, "tool_call_id", path, &tcid, err, errlen) < 0)
+	jv content, tcs, tcid;
+	if (loader_role(r, m, path, ROLE_ERRORS_JOINED, &role, err, errlen) < 0 ||
+	    loader_content(r, m, path, &content, err, errlen) < 0 ||
+	    loader_opt_array(r, m, "tool_calls", path, "not a list or null", &tcs, err, errlen) < 0 ||
+	    loader_opt_string(r, m, "tool_call_id", path, &tcid, err, errlen) < 0)
 		return -1;
 	/* ###STOP### stays in the user's text: it is what the simulator
 	 * said, and the screen shows it as such. */
@@ -69,7 +71,7 @@ static int taubench_load_msg(struct run *r, json_t *m, const char *path, size_t 
 	if (loader_each_field(r, tcs, path, "tool_calls", taubench_add_call, &mi, err, errlen) < 0)
 		return -1;
 	if (role == ROLE_TOOL) {
-		struct run_msg *msg = loader_tool_output(r, mi, json_string_value(tcid), content);
+		struct run_msg *msg = loader_tool_output(r, mi, jv_str(r->doc, tcid), content);
 		if (loader_is_error_text(text, LOADER_ERROR_PREFIX))
 			loader_mark_failed(msg, text);
 		/* Without an id there is nothing to link by; say so rather
@@ -82,17 +84,17 @@ static int taubench_load_msg(struct run *r, json_t *m, const char *path, size_t 
 
 static int taubench_load(struct run *r, char *err, size_t errlen)
 {
-	json_t *rec = r->record;
-	if (!json_is_object(rec)) {
+	jv rec = run_root(r);
+	if (!jv_is_object(r->doc, rec)) {
 		snprintf(err, errlen, "a tau-bench record must be a JSON object");
 		return -1;
 	}
-	json_t *traj;
-	if (loader_array(rec, "traj", &traj, err, errlen) < 0)
+	jv traj;
+	if (loader_array(r, rec, "traj", &traj, err, errlen) < 0)
 		return -1;
 	/* The fixtures' _corpus names the agent model; tau-bench itself keeps
 	 * it only in the results file name. */
-	r->model = loader_model(rec);
+	r->model = loader_model(r, rec);
 	if (loader_each(r, traj, "traj", taubench_load_msg, NULL, err, errlen) < 0)
 		return -1;
 	run_join_results(r);
