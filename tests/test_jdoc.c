@@ -304,20 +304,25 @@ static bool beyond_jansson(const char *jansson_text)
 	       !strncmp(jansson_text, "NUL byte in object key", 22);
 }
 
-/* jdoc and jansson agree on any bytes: the same verdict, the same tree,
- * the same error; invalid UTF-8 is only checked for not crashing. */
-static void assert_agree(const char *text, size_t len)
+/* jdoc and jansson agree on the len bytes at text: the same verdict, the
+ * same tree, the same error; invalid UTF-8 is only checked for not
+ * crashing. `readable` as for jdoc_parse: with room after the record it is
+ * parsed in place, whatever lies behind it. */
+static void assert_agree_in(const char *text, size_t len, size_t readable)
 {
-	char *buf = exact_copy(text, len);
+	char *buf = readable > len ? (char *)text : exact_copy(text, len);
 	struct jdoc_error err;
-	struct jdoc *d = jdoc_parse(buf, len, len, &err);
+	struct jdoc *d = jdoc_parse(buf, len, readable, &err);
+	if (d && readable >= len + JDOC_PADDING)
+		assert_null(d->own_src);
 	if (!valid_utf8(text, len)) {
 		if (d) {
 			assert_true(d->repaired);
 			check_tape(d, jdoc_root(d));
 		}
 		jdoc_free(d);
-		free(buf);
+		if (buf != text)
+			free(buf);
 		return;
 	}
 	json_error_t jerr;
@@ -342,7 +347,13 @@ static void assert_agree(const char *text, size_t len)
 		assert_int_equal(err.position, (size_t)jerr.position);
 	}
 	jdoc_free(d);
-	free(buf);
+	if (buf != text)
+		free(buf);
+}
+
+static void assert_agree(const char *text, size_t len)
+{
+	assert_agree_in(text, len, len);
 }
 
 /* ---- tests ---------------------------------------------------------------- */
@@ -847,13 +858,16 @@ static void test_equal(void **state)
 		{ "\"a\\u0000b\"", "\"a\\u0000b\"" }, { "\"\\u00e9\"", "\"\xc3\xa9\"" },
 		{ "[]", "[ ]" }, { "{}", "{ }" }, { "null", "null" }, { "true", "true" },
 		{ "9223372036854775807", "9223372036854775807" },
+		/* Numbers are doubles to JavaScript: these two read the same. */
+		{ "9007199254740993", "9007199254740992" }, { "1e400", "2e400" },
 	};
 	static const char *differ[][2] = {
 		{ "5", "6" }, { "5", "\"5\"" }, { "true", "1" }, { "null", "false" }, { "[]", "{}" },
 		{ "[1,2]", "[2,1]" }, { "[1]", "[1,1]" }, { "{\"a\":1}", "{\"a\":1,\"b\":2}" },
 		{ "{\"a\":1,\"b\":2}", "{\"a\":1}" }, { "{\"a\":1,\"a\":2}", "{\"a\":1}" },
 		{ "\"a\\u0000b\"", "\"a\\u0000c\"" }, { "\"a\"", "\"a\\u0000\"" },
-		{ "9223372036854775807", "9223372036854775806" }, { "{\"a\":[1]}", "{\"a\":[2]}" },
+		{ "9007199254740991", "9007199254740990" }, { "{\"a\":[1]}", "{\"a\":[2]}" },
+		{ "1e400", "-1e400" },
 	};
 	for (size_t i = 0; i < sizeof same / sizeof *same; i++) {
 		struct jdoc *a = parse_str(same[i][0]), *b = parse_str(same[i][1]);
@@ -977,6 +991,34 @@ static void test_fuzz(void **state)
 	}
 }
 
+/* Parsed in place, a record ends at its length even when what lies in the
+ * padding after it would complete it: every prefix of a record, followed
+ * in memory by the rest of it. */
+static void test_in_place_prefixes(void **state)
+{
+	(void)state;
+	static const char *docs[] = {
+		"{\"a\":[1,2.5e3,\"x\\u00e9y\\\"\",{\"b\":null,\"c\":true}],\"d\":false}",
+		"\"abcdefghijklmnopqrstuvwxyz0123456789abcdefghijklmnopqrstuvwxyz\\n\"",
+		"[12345678901234567890, -0.5e-7, true, false, null, \"\\ud83d\\ude00\"]",
+		"123456", "true", "nulls",
+	};
+	for (size_t i = 0; i < sizeof docs / sizeof *docs; i++) {
+		size_t n = strlen(docs[i]);
+		char *buf = malloc(n + JDOC_PADDING);
+		memcpy(buf, docs[i], n);
+		memset(buf + n, '"', JDOC_PADDING);
+		for (size_t k = 0; k <= n; k++)
+			assert_agree_in(buf, k, n + JDOC_PADDING);
+		free(buf);
+	}
+	/* NUL bytes, in strings and out. */
+	assert_agree("[\"a\0b\"]", 7);
+	assert_agree("[1]\0", 4);
+	assert_agree("\0", 1);
+	assert_agree("[1,\0]", 5);
+}
+
 static void test_too_large(void **state)
 {
 	(void)state;
@@ -1004,6 +1046,7 @@ int main(void)
 		cmocka_unit_test(test_from_json),
 		cmocka_unit_test(test_depth),
 		cmocka_unit_test(test_fuzz),
+		cmocka_unit_test(test_in_place_prefixes),
 		cmocka_unit_test(test_too_large),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -37,5 +37,8 @@ int    jsonpath_next(const char **pp, bool first, struct jsonpath_seg *s, const 
 /* Writes an escaped key's text with its escapes undone to out (keylen + 1
  * bytes, NUL-terminated); returns its length. */
 size_t jsonpath_unescape(const struct jsonpath_seg *s, char *out);
+/* The element index idx names among n (a negative one counts from the
+ * end); false when there is none. */
+bool   jsonpath_index(long idx, size_t n, size_t *pos);
 
 #endif

@@ -91,6 +91,7 @@ static char *utf8_repair(const char *s, size_t n, size_t *outlen)
 			i++;
 		}
 	}
+	out = xrealloc(out, o + JDOC_PADDING);  /* exact, as jdoc_bytes counts it */
 	memset(out + o, 0, JDOC_PADDING);
 	*outlen = o;
 	return out;
@@ -256,10 +257,10 @@ bool jv_truthy(const struct jdoc *d, jv v)
 	}
 }
 
+/* As JavaScript holds them: doubles (so 2^53 + 1 equals 2^53, as
+ * JSON.parse reads them, and as the loaders compared ids before). */
 static bool number_equal(const struct jdoc *a, jv va, const struct jdoc *b, jv vb)
 {
-	if ((a->nodes[va].flags & JVF_INT64) && (b->nodes[vb].flags & JVF_INT64))
-		return jv_int(a, va) == jv_int(b, vb);
 	return jv_real(a, va) == jv_real(b, vb);
 }
 
@@ -337,18 +338,9 @@ jv jv_at(const struct jdoc *d, jv arr, long i)
 {
 	if (!jv_is_array(d, arr))
 		return JV_NONE;
-	size_t n = d->nodes[arr].count;
 	size_t k;
-	if (i < 0) {
-		size_t back = (size_t)-(i + 1) + 1;     /* no overflow at LONG_MIN */
-		if (back > n)
-			return JV_NONE;
-		k = n - back;
-	} else {
-		k = (size_t)i;
-		if (k >= n)
-			return JV_NONE;
-	}
+	if (!jsonpath_index(i, d->nodes[arr].count, &k))
+		return JV_NONE;
 	jv e = arr + 1;
 	while (k--)
 		e = d->nodes[e].end;

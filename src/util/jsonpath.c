@@ -171,22 +171,28 @@ static json_t *step_key(json_t *v, const struct jsonpath_seg *s)
 	return r;
 }
 
+bool jsonpath_index(long idx, size_t n, size_t *pos)
+{
+	if (idx < 0) {
+		size_t back = (size_t)-(idx + 1) + 1;   /* no overflow at LONG_MIN */
+		if (back > n)
+			return false;
+		*pos = n - back;
+	} else {
+		if ((size_t)idx >= n)
+			return false;
+		*pos = (size_t)idx;
+	}
+	return true;
+}
+
 static json_t *step_index(json_t *v, long idx)
 {
 	if (!json_is_array(v))
 		return NULL;
-	size_t n = json_array_size(v);
 	size_t i;
-	if (idx < 0) {
-		size_t back = (size_t)-(idx + 1) + 1;   /* no overflow at LONG_MIN+1 */
-		if (back > n)
-			return NULL;
-		i = n - back;
-	} else {
-		i = (size_t)idx;
-		if (i >= n)
-			return NULL;
-	}
+	if (!jsonpath_index(idx, json_array_size(v), &i))
+		return NULL;
 	return json_array_get(v, i);
 }
 
