@@ -1,26 +1,36 @@
 #!/bin/sh
-# bench.sh - `make bench`: how fast tcreview reads and scores a big JSONL file.
+# bench.sh - `make bench`: how fast tcreview reads and scores big JSONL files.
 #
 #   sh bench/bench.sh BUILDDIR SRCDIR
 #
-# Compiles the helpers of bench/ into BUILDDIR/bench/out/, generates a
-# BENCH_MB (default 200) MB file of synthetic OpenAI Chat runs there once
-# (kept while its size and gen.c stay the same), warms the page cache, then
-# takes the best of BENCH_REPEAT (default 3) runs of:
+# Compiles the helpers of bench/ into BUILDDIR/bench/out/, generates there
+# once (kept while the size and gen.c stay the same) a BENCH_MB (default
+# 200) MB file of synthetic OpenAI Chat runs and a BENCH_MASTRA_MB (default
+# 200) MB file of small Mastra runs (gen -m mastra), warms the page cache,
+# then takes the best of BENCH_REPEAT (default 3) runs of:
 #   indexing    dataset_index_all and the streaming cursor (index_bench)
-#   parse-only  json_loadb + json_decref of every line (parse_only), the baseline
+#   parse (old) json_loadb + json_decref of every line (parse_only): the
+#               jansson baseline the program started from
+#   parse-fast  jdoc_parse + jdoc_free of every line (parse_fast): the
+#               baseline of the program's own parser
 #   score       tcreview score -c SRCDIR/examples/scorers.yaml -o jsonl FILE > /dev/null
-# and, once, the review session on the file (review_bench: first screenful,
-# random moves, search, filter and sort, the calibration figures on two
-# reviewers' labels), and the review screen through its
-# script mode: time to first screen on a 1 GB file, and key latency,
+#               (four scorers), on both files
+# and, once, the review session on the chat file (review_bench: first
+# screenful, random moves, search, filter and sort, the calibration figures
+# on two reviewers' labels), and the review screen through its script mode:
+# time to first screen on a 1 GB file, key latency, and the peak memory of
+# opening one run whose single message is BENCH_HUGE_MB (default 100) MB,
 # and prints a table checked against the targets. A missed target prints
 # MISSED and still exits 0; a real error (a helper that does not build or
 # fails, a run that tcreview cannot load) exits 1.
 #
 # 1 MB = 10^6 bytes and 1 GB = 10^9 bytes for sizes and rates; peak RSS is
 # ru_maxrss (the worst of the repeats) in MiB. Targets can be changed with
-# BENCH_TARGET_GBPS (1), BENCH_TARGET_RATIO (1.5) and BENCH_TARGET_RSS_MB (64).
+# BENCH_TARGET_GBPS (indexing, 1), BENCH_TARGET_MBPS (score on the chat
+# file, 400), BENCH_TARGET_MASTRA_MBPS (250), BENCH_TARGET_RATIO (score /
+# parse-fast, 2), BENCH_TARGET_RSS_MB (64), BENCH_TARGET_HUGE_X (the huge
+# message's peak RSS over its record, 3), BENCH_TARGET_FIRST_MS (200),
+# BENCH_TARGET_KEY_MS (16) and BENCH_TARGET_CALIB_MS (250).
 # POSIX sh and awk only.
 set -eu
 
@@ -34,10 +44,15 @@ BUILD=$1
 SRC=$2
 OUT=$BUILD/bench/out
 MB=${BENCH_MB:-200}
+MASTRA_MB=${BENCH_MASTRA_MB:-200}
+HUGE_MB=${BENCH_HUGE_MB:-100}
 REPEAT=${BENCH_REPEAT:-3}
 T_GBPS=${BENCH_TARGET_GBPS:-1}
-T_RATIO=${BENCH_TARGET_RATIO:-1.5}
+T_MBPS=${BENCH_TARGET_MBPS:-400}
+T_MMBPS=${BENCH_TARGET_MASTRA_MBPS:-250}
+T_RATIO=${BENCH_TARGET_RATIO:-2}
 T_RSS=${BENCH_TARGET_RSS_MB:-64}
+T_HUGE=${BENCH_TARGET_HUGE_X:-3}
 CC=${CC:-cc}
 TCR=$BUILD/tcreview
 CONF=$SRC/examples/scorers.yaml
@@ -58,11 +73,27 @@ if command -v nm >/dev/null 2>&1 && nm "$BUILD/libtcr.a" 2>/dev/null | grep -q '
 	SAN="-fsanitize=address,undefined"
 	echo "bench: warning: libtcr.a is built with sanitizers; the numbers below mean little" >&2
 fi
+# libtcr.a holds the parser's C++ object (simdjson); a library from before
+# it (to measure an older commit) has no jdoc_parse and no parse-fast line.
+FAST=yes
+if command -v nm >/dev/null 2>&1 && ! nm "$BUILD/libtcr.a" 2>/dev/null | grep -q ' T jdoc_parse$'; then
+	FAST=
+	echo "bench: warning: libtcr.a has no jdoc_parse (an older build): no parse-fast baseline" >&2
+fi
+if [ -n "$FAST" ]; then
+	SIMD_LIBS=$(pkg-config --libs simdjson) || die "pkg-config does not know simdjson"
+	ALL_LIBS="$ALL_LIBS $SIMD_LIBS -lstdc++"
+fi
 
 echo "bench: compiling helpers into $OUT"
 $CC -O2 -o "$OUT/gen" "$SRC/bench/gen.c" || die "bench/gen.c does not build"
 $CC -O2 $J_CFLAGS -o "$OUT/parse_only" "$SRC/bench/parse_only.c" $J_LIBS ||
 	die "bench/parse_only.c does not build"
+if [ -n "$FAST" ]; then
+	$CC -O2 -std=c11 $SAN -I"$SRC/include" $ALL_CFLAGS -o "$OUT/parse_fast" \
+		"$SRC/bench/parse_fast.c" "$BUILD/libtcr.a" $ALL_LIBS -lm ||
+		die "bench/parse_fast.c does not build"
+fi
 $CC -O2 -o "$OUT/runstat" "$SRC/bench/runstat.c" || die "bench/runstat.c does not build"
 $CC -O2 -std=c11 $SAN -I"$SRC/include" $ALL_CFLAGS -o "$OUT/index_bench" \
 	"$SRC/bench/index_bench.c" "$BUILD/libtcr.a" $ALL_LIBS -lm ||
@@ -71,26 +102,30 @@ $CC -O2 -std=c11 $SAN -I"$SRC/include" $ALL_CFLAGS -o "$OUT/review_bench" \
 	"$SRC/bench/review_bench.c" "$BUILD/libtcr.a" $ALL_LIBS -lm ||
 	die "bench/review_bench.c does not build"
 
-# ---- the input file -----------------------------------------------------------
+# ---- the input files ----------------------------------------------------------
+GEN_SUM=$(cksum < "$SRC/bench/gen.c" | awk '{ print $1 }')
+# input FILE MODE MB: generates FILE unless its stamp says it is already
+# what gen writes for that mode and size.
+input() {
+	want="mode=$2 mb=$3 gen=$GEN_SUM"
+	if [ -f "$1" ] && [ -f "$1.stamp" ] &&
+	   [ "$(sed -n 1p "$1.stamp")" = "$want bytes=$(wc -c < "$1" | tr -d ' ')" ]; then
+		echo "bench: reusing $1"
+		return 0
+	fi
+	echo "bench: generating $1 ($3 MB, $2)"
+	rm -f "$1.stamp"
+	"$OUT/gen" -m "$2" "$3" "$1.tmp" || die "gen failed for $1"
+	mv "$1.tmp" "$1"
+	echo "$want bytes=$(wc -c < "$1" | tr -d ' ')" > "$1.stamp"
+}
 FILE=$OUT/runs.jsonl
-STAMP=$OUT/runs.jsonl.stamp
-want="mb=$MB gen=$(cksum < "$SRC/bench/gen.c" | awk '{ print $1 }')"
-have=
-if [ -f "$FILE" ] && [ -f "$STAMP" ]; then
-	have="$(sed -n 1p "$STAMP")"
-	[ "$have" = "$want bytes=$(wc -c < "$FILE" | tr -d ' ')" ] || have=
-fi
-if [ -n "$have" ]; then
-	echo "bench: reusing $FILE"
-else
-	echo "bench: generating $FILE ($MB MB)"
-	rm -f "$STAMP"
-	"$OUT/gen" "$MB" "$FILE.tmp" || die "gen failed"
-	mv "$FILE.tmp" "$FILE"
-	echo "$want bytes=$(wc -c < "$FILE" | tr -d ' ')" > "$STAMP"
-fi
+MFILE=$OUT/mastra.jsonl
+input "$FILE" chat "$MB"
+input "$MFILE" mastra "$MASTRA_MB"
 BYTES=$(wc -c < "$FILE" | tr -d ' ')
-cat "$FILE" > /dev/null
+MBYTES=$(wc -c < "$MFILE" | tr -d ' ')
+cat "$FILE" "$MFILE" > /dev/null
 
 # min (or max) of KEY=VALUE fields over the lines of a log
 stat_min() {
@@ -105,80 +140,153 @@ stat_max() {
 }
 
 # ---- check that tcreview reads every run (untimed) ---------------------------
-echo "bench: checking tcreview score on the file"
-"$TCR" score -c "$CONF" -o jsonl "$FILE" > "$OUT/score.jsonl" 2> "$OUT/score.err" ||
-	die "tcreview score exited with status $? (see $OUT/score.err)"
-CHECK=$(awk '{ n++ } /"status":"error"/ { e++ } /"status":"skipped"/ { s++ }
-	END { printf "rows=%d errors=%d skipped=%d\n", n, e, s }' "$OUT/score.jsonl")
-rm -f "$OUT/score.jsonl"
-ERRS=$(echo "$CHECK" | stat_min - errors)
-[ "$ERRS" -eq 0 ] || die "tcreview score gave $ERRS error verdicts on the generated runs (see $OUT/score.err)"
-if [ -s "$OUT/score.err" ]; then
-	echo "bench: warning: tcreview score wrote to stderr:" >&2
-	sed -n 1,5p "$OUT/score.err" >&2
-fi
+# check FILE NAME: scores FILE once and prints rows=, errors= and skipped=.
+check() {
+	"$TCR" score -c "$CONF" -o jsonl "$1" > "$OUT/score.jsonl" 2> "$OUT/score-$2.err" ||
+		die "tcreview score exited with status $? on $1 (see $OUT/score-$2.err)"
+	c=$(awk '{ n++ } /"status":"error"/ { e++ } /"status":"skipped"/ { s++ }
+		END { printf "rows=%d errors=%d skipped=%d\n", n, e, s }' "$OUT/score.jsonl")
+	rm -f "$OUT/score.jsonl"
+	e=$(echo "$c" | stat_min - errors)
+	[ "$e" -eq 0 ] || die "tcreview score gave $e error verdicts on $1 (see $OUT/score-$2.err)"
+	if [ -s "$OUT/score-$2.err" ]; then
+		echo "bench: warning: tcreview score wrote to stderr on $1:" >&2
+		sed -n 1,5p "$OUT/score-$2.err" >&2
+	fi
+	echo "$c"
+}
+echo "bench: checking tcreview score on the files"
+CHECK=$(check "$FILE" chat)
+MCHECK=$(check "$MFILE" mastra)
 
 # ---- measure ------------------------------------------------------------------
-: > "$OUT/index.log"
-: > "$OUT/parse.log"
-: > "$OUT/score.log"
+# timed LOG COMMAND...: runs COMMAND under runstat, appending its output
+# (a KEY=VALUE line, if any) and runstat's figures as one line to LOG.
+timed() {
+	log=$1
+	shift
+	"$OUT/runstat" -o "$OUT/stat.txt" "$@" > "$OUT/timed.out" 2>> "$OUT/timed.err" ||
+		die "$* failed (status $?; see $OUT/timed.err)"
+	echo "$(sed -n 1p "$OUT/timed.out") $(cat "$OUT/stat.txt")" >> "$log"
+}
+for log in index parse parse-m fast fast-m score score-m; do
+	: > "$OUT/$log.log"
+done
+: > "$OUT/timed.err"
 i=0
 while [ "$i" -lt "$REPEAT" ]; do
 	i=$((i + 1))
 	echo "bench: pass $i of $REPEAT"
 	"$OUT/index_bench" "$FILE" >> "$OUT/index.log" || die "index_bench failed (status $?)"
-	"$OUT/runstat" -o "$OUT/stat.txt" "$OUT/parse_only" "$FILE" > "$OUT/parse.out" ||
-		die "parse_only failed (status $?)"
-	echo "$(cat "$OUT/parse.out") $(cat "$OUT/stat.txt")" >> "$OUT/parse.log"
-	"$OUT/runstat" -o "$OUT/stat.txt" "$TCR" score -c "$CONF" -o jsonl "$FILE" > /dev/null 2>> "$OUT/score.err" ||
-		die "tcreview score failed (status $?)"
-	cat "$OUT/stat.txt" >> "$OUT/score.log"
+	timed "$OUT/parse.log" "$OUT/parse_only" "$FILE"
+	timed "$OUT/parse-m.log" "$OUT/parse_only" "$MFILE"
+	if [ -n "$FAST" ]; then
+		timed "$OUT/fast.log" "$OUT/parse_fast" "$FILE"
+		timed "$OUT/fast-m.log" "$OUT/parse_fast" "$MFILE"
+	fi
+	timed "$OUT/score.log" "$TCR" score -c "$CONF" -o jsonl "$FILE"
+	timed "$OUT/score-m.log" "$TCR" score -c "$CONF" -o jsonl "$MFILE"
 done
 
 RUNS=$(stat_min "$OUT/index.log" records) || die "no index_bench output"
 PRUNS=$(stat_min "$OUT/parse.log" runs) || die "no parse_only output"
 [ "$RUNS" -eq "$PRUNS" ] || die "index_bench counts $RUNS runs, parse_only $PRUNS"
+MRUNS=$(stat_min "$OUT/parse-m.log" runs) || die "no parse_only output"
 IDX_S=$(stat_min "$OUT/index.log" index_seconds)
 STR_S=$(stat_min "$OUT/index.log" stream_seconds)
-PAR_S=$(stat_min "$OUT/parse.log" wall)
-PAR_IN=$(stat_min "$OUT/parse.log" seconds)     # parse loop alone, without process start
-PAR_RSS=$(stat_max "$OUT/parse.log" maxrss_kb)
-SCO_S=$(stat_min "$OUT/score.log" wall)
-SCO_U=$(stat_min "$OUT/score.log" user)
-SCO_SYS=$(stat_min "$OUT/score.log" sys)
-SCO_RSS=$(stat_max "$OUT/score.log" maxrss_kb)
+# figures LOG: "WALL LOOP RSS_KB" of the best (wall) and worst (RSS) run; a
+# dash for the loop alone when the command prints no seconds= field.
+figures() {
+	if [ ! -s "$1" ]; then
+		echo "0 0 0"
+		return 0
+	fi
+	echo "$(stat_min "$1" wall) $(stat_min "$1" seconds || echo -) $(stat_max "$1" maxrss_kb)"
+}
+if [ -n "$FAST" ]; then
+	FRUNS=$(stat_min "$OUT/fast.log" runs) || die "no parse_fast output"
+	[ "$RUNS" -eq "$FRUNS" ] || die "index_bench counts $RUNS runs, parse_fast $FRUNS"
+	FMRUNS=$(stat_min "$OUT/fast-m.log" runs) || die "no parse_fast output"
+	[ "$MRUNS" -eq "$FMRUNS" ] || die "parse_only counts $MRUNS Mastra runs, parse_fast $FMRUNS"
+fi
 
 # ---- report -------------------------------------------------------------------
-awk -v bytes="$BYTES" -v runs="$RUNS" -v idx="$IDX_S" -v str="$STR_S" \
-    -v par="$PAR_S" -v parin="$PAR_IN" -v prss="$PAR_RSS" \
-    -v sco="$SCO_S" -v su="$SCO_U" -v ss="$SCO_SYS" -v srss="$SCO_RSS" \
-    -v tg="$T_GBPS" -v tr="$T_RATIO" -v tm="$T_RSS" -v verdicts="$CHECK" -v rep="$REPEAT" '
+# Each part of the report goes to the terminal and to report.txt, whose
+# MISSED lines are counted at the end.
+: > "$OUT/report.txt"
+report() {
+	cat "$OUT/part.txt"
+	cat "$OUT/part.txt" >> "$OUT/report.txt"
+}
+awk -v bytes="$BYTES" -v runs="$RUNS" -v mbytes="$MBYTES" -v mruns="$MRUNS" \
+    -v idx="$IDX_S" -v str="$STR_S" -v rep="$REPEAT" -v fast="$FAST" \
+    -v par="$(figures "$OUT/parse.log")" -v parm="$(figures "$OUT/parse-m.log")" \
+    -v fst="$(figures "$OUT/fast.log")" -v fstm="$(figures "$OUT/fast-m.log")" \
+    -v sco="$(figures "$OUT/score.log")" -v scom="$(figures "$OUT/score-m.log")" \
+    -v su="$(stat_min "$OUT/score.log" user)" -v ss="$(stat_min "$OUT/score.log" sys)" \
+    -v tg="$T_GBPS" -v tmb="$T_MBPS" -v tmm="$T_MMBPS" -v tr="$T_RATIO" -v tm="$T_RSS" \
+    -v verdicts="$CHECK" -v mverdicts="$MCHECK" '
 function rate(s, d) { return s > 0 ? d / s : 0 }
 function verdict(ok) { if (!ok) missed++; return ok ? "ok" : "MISSED" }
-BEGIN {
-	mb = bytes / 1e6
-	printf "\n"
-	printf "file: %.1f MB, %d runs (%.1f KB per run); best of %d\n", mb, runs, rate(runs, bytes) / 1e3, rep
-	gbps = rate(idx, bytes) / 1e9
-	printf "%-18s %7.3f s  %5.2f GB/s     %-22s %s\n", "indexing", idx, gbps,
-	       sprintf("target >= %g GB/s", tg), verdict(gbps >= tg)
-	printf "%-18s %7.3f s  %5.2f GB/s\n", "streaming cursor", str, rate(str, bytes) / 1e9
-	printf "%-18s %7.3f s  %5.0f MB/s  %6.0f runs/s  peak RSS %.0f MB\n", "parse-only", par,
-	       rate(par, mb), rate(par, runs), prss / 1024
-	printf "%-18s %7.3f s  %5.0f MB/s  %6.0f runs/s  peak RSS %.0f MB\n", "score", sco,
-	       rate(sco, mb), rate(sco, runs), srss / 1024
-	ratio = par > 0 ? sco / par : 0
-	printf "%-18s %6.2fx                  %-22s %s\n", "score / parse-only", ratio,
-	       sprintf("target <= %gx", tr), verdict(ratio <= tr)
-	printf "%-18s %4.0f MB                  %-22s %s\n", "peak RSS (score)", srss / 1024,
-	       sprintf("target < %g MB", tm), verdict(srss / 1024 < tm)
-	printf "\n(parse loop alone %.3f s; score user %.3f s, sys %.3f s; score check: %s)\n",
-	       parin, su, ss, verdicts
-	if (missed)
-		printf "bench: %d target%s MISSED\n", missed, (missed > 1 ? "s" : "")
+# a line of the table: what was measured, then the target and its verdict, if any
+function out(left, target, v) {
+	if (target != "")
+		printf "%-80s  %-20s %s\n", left, target, v
 	else
-		printf "bench: all targets met\n"
-}'
+		printf "%s\n", left
+}
+# a parse or score line from figures "WALL LOOP RSS", the bytes and runs read
+function line(name, f, b, n, target, v,   x) {
+	split(f, x, " ")
+	out(sprintf("%-24s %7.3f s  %5.0f MB/s  %7.0f runs/s  peak RSS %4.0f MB", name, x[1],
+	            rate(x[1], b / 1e6), rate(x[1], n), x[3] / 1024), target, v)
+}
+function wall(f,   x) { split(f, x, " "); return x[1] + 0 }
+function rss(f,   x) { split(f, x, " "); return x[3] / 1024 }
+function loop(f,   x) { split(f, x, " "); return x[2] }
+function ratio(name, a, b, target, v) {
+	out(sprintf("%-24s %6.2fx", name, b > 0 ? a / b : 0), target, v)
+}
+BEGIN {
+	printf "\n"
+	printf "chat file:   %6.1f MB, %7d runs (%5.1f KB per run)\n", bytes / 1e6, runs, rate(runs, bytes) / 1e3
+	printf "Mastra file: %6.1f MB, %7d runs (%5.1f KB per run); best of %d\n", mbytes / 1e6, mruns,
+	       rate(mruns, mbytes) / 1e3, rep
+	gbps = rate(idx, bytes) / 1e9
+	out(sprintf("%-24s %7.3f s  %5.2f GB/s", "indexing", idx, gbps), sprintf("target >= %g GB/s", tg),
+	    verdict(gbps >= tg))
+	out(sprintf("%-24s %7.3f s  %5.2f GB/s", "streaming cursor", str, rate(str, bytes) / 1e9))
+
+	printf "\nthe chat file (four scorers):\n"
+	line("parse (jansson, old)", par, bytes, runs)
+	if (fast)
+		line("parse-fast (jdoc)", fst, bytes, runs)
+	mbps = rate(wall(sco), bytes / 1e6)
+	line("score", sco, bytes, runs, sprintf("target >= %g MB/s", tmb), verdict(mbps >= tmb))
+	out(sprintf("%-24s %6.0f MB", "peak RSS (score)", rss(sco)), sprintf("target < %g MB", tm),
+	    verdict(rss(sco) < tm))
+	if (fast)
+		ratio("score / parse-fast", wall(sco), wall(fst), sprintf("target <= %gx", tr),
+		      verdict(wall(sco) <= tr * wall(fst)))
+	else
+		out(sprintf("%-24s %7s", "score / parse-fast", "n/a"), sprintf("target <= %gx", tr), verdict(0))
+	ratio("score / parse (old)", wall(sco), wall(par))
+
+	printf "\nthe Mastra file (four scorers):\n"
+	line("parse (jansson, old)", parm, mbytes, mruns)
+	if (fast)
+		line("parse-fast (jdoc)", fstm, mbytes, mruns)
+	mmbps = rate(wall(scom), mbytes / 1e6)
+	line("score", scom, mbytes, mruns, sprintf("target >= %g MB/s", tmm), verdict(mmbps >= tmm))
+	if (fast)
+		ratio("score / parse-fast", wall(scom), wall(fstm))
+	ratio("score / parse (old)", wall(scom), wall(parm))
+
+	printf "\n(parse loops alone: old %s s, fast %s s; score user %.3f s, sys %.3f s;\n",
+	       loop(par), fast ? loop(fst) : "n/a", su, ss
+	printf " score check: %s; Mastra: %s)\n", verdicts, mverdicts
+}' > "$OUT/part.txt" || die "the report failed"
+report
 
 # ---- the review session (one pass; times in ms) ------------------------------
 "$OUT/review_bench" "$CONF" "$FILE" > "$OUT/review.log" || die "review_bench failed (status $?)"
@@ -195,7 +303,8 @@ awk -v tp="${BENCH_TARGET_CALIB_MS:-250}" '{
 	printf "%-18s %7.2fx the sort of every run by id (%.1f ms)\n", "  ratio", ratio, f["sort_ms"]
 	printf "%-18s %7.0f ms  with 1000 bootstrap resamples (tcreview stats)\n", "calibration stats",
 	       f["calib_boot1000_ms"]
-}' "$OUT/review.log"
+}' "$OUT/review.log" > "$OUT/part.txt" || die "the review report failed"
+report
 
 # ---- the review screen, through its script mode --------------------------------
 # Time to first screen on a BENCH_BIG_MB (default 1000) MB file: the binary
@@ -205,10 +314,7 @@ awk -v tp="${BENCH_TARGET_CALIB_MS:-250}" '{
 # decisions, each key timed from its handling to the end of its redraw.
 BIG_MB=${BENCH_BIG_MB:-1000}
 BIG="$OUT/big.jsonl"
-if [ ! -f "$BIG" ] || [ "$(wc -c < "$BIG")" -lt $((BIG_MB * 1000000)) ]; then
-	echo "bench: generating $BIG_MB MB for the first-screen measure"
-	"$OUT/gen" "$BIG_MB" "$BIG" > /dev/null 2>&1 || die "gen failed for the big file"
-fi
+input "$BIG" chat "$BIG_MB"
 cat "$BIG" > /dev/null
 SCREEN_ENV="LINES=24 COLUMNS=80 LANG=C.UTF-8 TERM=dumb NO_COLOR=1"
 best_first=""
@@ -256,8 +362,61 @@ END {
 	       sprintf("target <= %g ms", tf), first <= tf ? "ok" : "MISSED"
 	printf "%-18s %7.2f ms  p50 %.2f, p99 %.2f over %d keys  %-12s %s\n", "key latency max", mx, p50, p99, n,
 	       sprintf("target <= %g ms", tk), mx <= tk ? "ok" : "MISSED"
-}' "$OUT/keys.trace" || die "no key timings"
+}' "$OUT/keys.trace" > "$OUT/part.txt" || die "no key timings"
+report
+
+# ---- one huge message in the screen ---------------------------------------------
+# A file of one run whose final answer is a single BENCH_HUGE_MB message
+# (gen -m huge), opened in the screen through its script mode: the first
+# screen, the timeline focused, paged through, its end and back, the
+# message unfolded and folded. The peak RSS over the record's size (the
+# mapped record counts) must stay under BENCH_TARGET_HUGE_X.
+HUGE="$OUT/huge.jsonl"
+input "$HUGE" huge "$HUGE_MB"
+HBYTES=$(wc -c < "$HUGE" | tr -d ' ')
+cat "$HUGE" > /dev/null
+{
+	echo '<Tab>'
+	n=0
+	while [ "$n" -lt 20 ]; do echo '<PgDn>'; n=$((n + 1)); done
+	echo G; echo '<PgUp>'; echo g; echo j; echo j; echo '<Enter>'; echo '<Enter>'; echo k
+} > "$OUT/huge.keys"
+rm -f "$OUT/bench.annotations.jsonl"
+: > "$OUT/huge.log"
+i=0
+while [ "$i" -lt "$REPEAT" ]; do
+	i=$((i + 1))
+	rm -f "$OUT/bench.annotations.jsonl"
+	env $SCREEN_ENV TCR_SCRIPT="$OUT/huge.keys" TCR_TRACE="$OUT/huge.trace" \
+		"$OUT/runstat" -o "$OUT/stat.txt" "$TCR" -c "$CONF" -a "$OUT/bench.annotations.jsonl" \
+		"$HUGE" > /dev/null 2>&1 < /dev/null || die "tcreview in script mode failed on $HUGE"
+	t=$(awk '/^first-screen/ { print $2 }' "$OUT/huge.trace")
+	[ -n "$t" ] || die "no first-screen line in the trace of $HUGE"
+	k=$(awk '/^key / { if ($3 + 0 > m) m = $3 + 0 } END { print m + 0 }' "$OUT/huge.trace")
+	echo "first_ms=$t key_max_ms=$k $(cat "$OUT/stat.txt")" >> "$OUT/huge.log"
+done
+rm -f "$OUT/bench.annotations.jsonl"
+awk -v bytes="$HBYTES" -v rss="$(stat_max "$OUT/huge.log" maxrss_kb)" \
+    -v first="$(stat_min "$OUT/huge.log" first_ms)" -v key="$(stat_min "$OUT/huge.log" key_max_ms)" \
+    -v wall="$(stat_min "$OUT/huge.log" wall)" -v tx="$T_HUGE" 'BEGIN {
+	x = bytes > 0 ? rss * 1024 / bytes : 0
+	printf "\n%-18s %5.0f MB peak RSS for a %.0f MB record: %.2fx   %-16s %s\n", "huge message",
+	       rss / 1024, bytes / 1e6, x, sprintf("target < %gx", tx), x < tx ? "ok" : "MISSED"
+	printf "%-18s first screen %.0f ms, slowest key %.1f ms, whole script %.2f s\n", "", first, key, wall
+}' > "$OUT/part.txt" || die "the huge message report failed"
+report
 
 # ---- LLM judges in batch, against the local test server ------------------------
-sh "$SRC/bench/judge_bench.sh" "$BUILD" "$SRC" "$FILE" || die "the judge benchmark failed"
+sh "$SRC/bench/judge_bench.sh" "$BUILD" "$SRC" "$FILE" > "$OUT/part.txt" || {
+	cat "$OUT/part.txt"
+	die "the judge benchmark failed"
+}
+report
+
+missed=$(grep -c 'MISSED$' "$OUT/report.txt" || true)
+if [ "$missed" -gt 0 ]; then
+	echo "bench: $missed target$( [ "$missed" -gt 1 ] && echo s) MISSED"
+else
+	echo "bench: all targets met"
+fi
 exit 0

@@ -1,17 +1,31 @@
 /* gen.c - writes the benchmark input: synthetic Kumo Outfitters support
- * runs in the OpenAI Chat Completions shape of examples/runs/openai-chat.jsonl,
- * one run per line.
+ * runs, one per line.
  *
- *   gen [-s SEED] [SIZE_MB] [OUT]      (SIZE_MB default 200, OUT default stdout)
+ *   gen [-s SEED] [-m chat|mastra|huge] [SIZE_MB] [OUT]
+ *                                      (SIZE_MB default 200, OUT default stdout)
  *
- * The output is a function of SEED and SIZE_MB only (1 MB = 10^6 bytes; the
- * file stops at the first record boundary at or past the size). Each run is
- * {"id","task_id","model","messages":[system, user, assistant tool_calls,
- * tool results, ..., final assistant text],"tools":[...]} with 2-12 tool
- * calls, texts in English, Japanese and Chinese, parallel calls, retries
- * after malformed arguments, "Error:" results, follow-up questions, and now
- * and then a huge (~100 KB) tool result. task_ids are those of
- * examples/tasks.jsonl, so examples/scorers.yaml applies to every run.
+ * The output is a function of SEED, the mode and SIZE_MB only (1 MB = 10^6
+ * bytes; the file stops at the first record boundary at or past the size).
+ *
+ * chat (the default): the OpenAI Chat Completions shape of
+ * examples/runs/openai-chat.jsonl. Each run is {"id","task_id","model",
+ * "messages":[system, user, assistant tool_calls, tool results, ..., final
+ * assistant text],"tools":[...]} with 2-12 tool calls, texts in English,
+ * Japanese and Chinese, parallel calls, retries after malformed arguments,
+ * "Error:" results, follow-up questions, and now and then a huge (~100 KB)
+ * tool result.
+ *
+ * mastra: small Mastra scorer runs in the 1.x shape of
+ * examples/runs/mastra.jsonl ({"id","task_id","inputMessages":[user],
+ * "output":[assistant]}, MastraDBMessage content with parts and
+ * toolInvocations), 0-4 calls, a few hundred bytes to a few KB each.
+ *
+ * huge: one OpenAI Chat run whose final answer is a single message of
+ * about SIZE_MB (paragraphs in three scripts, emoji, tabs, escapes), for
+ * the review screen's memory.
+ *
+ * task_ids are those of examples/tasks.jsonl, so examples/scorers.yaml
+ * applies to every run.
  *
  * Needs only libc. */
 #define _POSIX_C_SOURCE 200809L
@@ -785,23 +799,29 @@ static void call_id(char out[32])
 	rand_alnum(out + 5, 24);
 }
 
+/* The customer, order and parcel of one run. */
+static void ctx_init(struct ctx *c)
+{
+	unsigned lr = below(100);
+	c->lang = lr < 64 ? EN : lr < 88 ? JA : ZH;
+	c->ti = (int)below(NELEM(tasks));
+	c->task = &tasks[c->ti];
+	c->cust = c->lang == EN ? &PICK(cust_en) : c->lang == JA ? &PICK(cust_ja) : &PICK(cust_zh);
+	c->prod = &PICK(products);
+	c->color = &PICK(colors);
+	c->size = PICK(sizes);
+	c->carrier = c->lang == JA ? &carriers[3 + below(2)] : c->lang == ZH ? &carriers[5] : &carriers[below(3)];
+	snprintf(c->order, sizeof c->order, "KO-%06u", 100000 + below(900000));
+	snprintf(c->tracking, sizeof c->tracking, "%010u%02u", (unsigned)(rnd() % 4000000000u), below(100));
+	c->place = places[c->lang][below(8)];
+	c->stock = between(1, 25);
+}
+
 static void write_run(struct buf *b, unsigned long n)
 {
 	struct ctx c;
 	struct buf tmp = { 0 }, args = { 0 }, res = { 0 };
-	unsigned lr = below(100);
-	c.lang = lr < 64 ? EN : lr < 88 ? JA : ZH;
-	c.ti = (int)below(NELEM(tasks));
-	c.task = &tasks[c.ti];
-	c.cust = c.lang == EN ? &PICK(cust_en) : c.lang == JA ? &PICK(cust_ja) : &PICK(cust_zh);
-	c.prod = &PICK(products);
-	c.color = &PICK(colors);
-	c.size = PICK(sizes);
-	c.carrier = c.lang == JA ? &carriers[3 + below(2)] : c.lang == ZH ? &carriers[5] : &carriers[below(3)];
-	snprintf(c.order, sizeof c.order, "KO-%06u", 100000 + below(900000));
-	snprintf(c.tracking, sizeof c.tracking, "%010u%02u", (unsigned)(rnd() % 4000000000u), below(100));
-	c.place = places[c.lang][below(8)];
-	c.stock = between(1, 25);
+	ctx_init(&c);
 
 	/* Tool sequence: the task's expected tools, sometimes wrong, plus extras. */
 	int seq[16];
@@ -931,22 +951,232 @@ static void write_run(struct buf *b, unsigned long n)
 	free(res.p);
 }
 
+/* ---- Mastra mode ------------------------------------------------------ */
+
+static void put_uuid(struct buf *b)
+{
+	uint64_t x = rnd(), y = rnd();
+	putf(b, "\"%08x-%04x-4%03x-%04x-%012llx\"", (unsigned)(x >> 32), (unsigned)(x >> 16) & 0xffff,
+	     (unsigned)x & 0xfff, 0x8000u | ((unsigned)(y >> 48) & 0x3fff),
+	     (unsigned long long)(y & 0xffffffffffffULL));
+}
+
+/* The fields every MastraDBMessage carries before its content. */
+static void mastra_head(struct buf *b, const char *role, unsigned long n, unsigned *minute)
+{
+	puts_(b, "{\"id\":");
+	put_uuid(b);
+	putf(b, ",\"role\":\"%s\",\"createdAt\":\"2025-03-%02uT%02u:%02u:%02u.%03uZ\"", role,
+	     1 + (unsigned)(n % 28), (*minute / 60) % 24, *minute % 60, below(60), below(1000));
+	putf(b, ",\"threadId\":\"thread-%06lu\",\"resourceId\":\"kumo-support\"", n);
+	*minute += 1 + below(3);
+}
+
+/* A message with text only: content.content and one text part. */
+static void mastra_text_msg(struct buf *b, const char *role, const char *text, size_t len,
+                            unsigned long n, unsigned *minute)
+{
+	mastra_head(b, role, n, minute);
+	puts_(b, ",\"content\":{\"format\":2,\"content\":");
+	put_jstr(b, text, len);
+	puts_(b, ",\"parts\":[{\"type\":\"text\",\"text\":");
+	put_jstr(b, text, len);
+	puts_(b, "}]}}");
+}
+
+struct mcall {
+	int tool;
+	char id[32];
+	bool failed;
+};
+
+/* One invocation object: the shape of a part's toolInvocation (with its
+ * step, state first) or of content.toolInvocations (state last). */
+static void mastra_invocation(struct buf *b, const struct mcall *k, unsigned step, bool in_part,
+                              const char *args, const char *result)
+{
+	if (in_part)
+		putf(b, "{\"state\":\"%s\",\"step\":%u,", k->failed ? "output-error" : "result", step);
+	else
+		puts_(b, "{");
+	putf(b, "\"toolCallId\":\"%s\",\"toolName\":\"%s\",\"args\":%s", k->id, tool_name[k->tool], args);
+	if (k->failed)
+		puts_(b, ",\"errorText\":\"upstream timeout after 30s\",\"isError\":true");
+	else
+		putf(b, ",\"result\":%s", result);
+	if (!in_part)
+		putf(b, ",\"state\":\"%s\"", k->failed ? "output-error" : "result");
+	puts_(b, "}");
+}
+
+/* A Mastra scorer run in the 1.x shape of examples/runs/mastra.jsonl:
+ * {id, task_id, inputMessages: [user], output: [assistant]}, the calls in
+ * the assistant's content.parts, in content.toolInvocations or in both (as
+ * Mastra writes them), a few hundred bytes to a few KB. */
+static void write_run_mastra(struct buf *b, unsigned long n)
+{
+	struct ctx c;
+	struct buf tmp = { 0 }, args[4] = { { 0 } }, res[4] = { { 0 } };
+	ctx_init(&c);
+	unsigned minute = below(1440);
+
+	/* The task's tools, now and then one forgotten, swapped or extra. */
+	struct mcall calls[4];
+	unsigned nc = 0;
+	for (int i = 0; i < c.task->nexp; i++)
+		calls[nc++].tool = c.task->expected[i];
+	unsigned v = below(100);
+	if (v < 8 && nc > 0) {
+		nc--;
+	} else if (v < 14 && nc > 1) {
+		int t = calls[0].tool;
+		calls[0].tool = calls[1].tool;
+		calls[1].tool = t;
+	} else if (v < 24 && nc < 4) {
+		calls[nc++].tool = extra_tool(&c);
+	}
+	for (unsigned k = 0; k < nc; k++) {
+		call_id(calls[k].id);
+		calls[k].failed = chance(0.03);
+		args_json(&args[k], calls[k].tool, &c);
+		result_json(&res[k], calls[k].tool, &c, false);
+	}
+	/* Where the calls are: parts and toolInvocations, or only one of them. */
+	unsigned where = below(10);
+	bool in_parts = where < 7, in_legacy = where < 4 || where >= 7;
+
+	putf(b, "{\"id\":\"mastra-%06lu\"", n);
+	kv(b, false, "task_id", c.task->id);
+	puts_(b, ",\"inputMessages\":[");
+	tmp.len = 0;
+	expand(&tmp, pick_tmpl(first_msg[c.ti][c.lang], 3), &c);
+	for (unsigned k = below(3); k > 0; k--)
+		puts_(&tmp, more_user[c.lang][below(6)]);
+	mastra_text_msg(b, "user", tmp.p, tmp.len, n, &minute);
+	puts_(b, "],\"output\":[");
+
+	tmp.len = 0;
+	expand(&tmp, final_core[c.ti][c.lang], &c);
+	unsigned ncl = chance(0.1) ? between(3, 8) : between(0, 2);
+	for (unsigned k = 0; k < ncl; k++)
+		expand(&tmp, closing[c.lang][below(10)], &c);
+	if (nc == 0) {
+		mastra_text_msg(b, "assistant", tmp.p, tmp.len, n, &minute);
+	} else {
+		mastra_head(b, "assistant", n, &minute);
+		puts_(b, ",\"content\":{\"format\":2,\"content\":");
+		put_jstr(b, tmp.p, tmp.len);
+		puts_(b, ",\"parts\":[{\"type\":\"step-start\"}");
+		for (unsigned k = 0; in_parts && k < nc; k++) {
+			puts_(b, ",{\"type\":\"tool-invocation\",\"toolInvocation\":");
+			mastra_invocation(b, &calls[k], k, true, args[k].p, res[k].p);
+			puts_(b, "},{\"type\":\"step-start\"}");
+		}
+		puts_(b, ",{\"type\":\"text\",\"text\":");
+		put_jstr(b, tmp.p, tmp.len);
+		puts_(b, "}]");
+		if (in_legacy) {
+			puts_(b, ",\"toolInvocations\":[");
+			for (unsigned k = 0; k < nc; k++) {
+				if (k)
+					puts_(b, ",");
+				mastra_invocation(b, &calls[k], k, false, args[k].p, res[k].p);
+			}
+			puts_(b, "]");
+		}
+		puts_(b, "}}");
+	}
+	puts_(b, "]}\n");
+	free(tmp.p);
+	for (unsigned k = 0; k < 4; k++) {
+		free(args[k].p);
+		free(res[k].p);
+	}
+}
+
+/* ---- huge mode ----------------------------------------------------------- */
+
+/* Pieces of the huge message: sentences in three scripts, emoji (a ZWJ
+ * sequence, a skin tone, a flag, a variation selector), combining marks,
+ * tabs and the controls the screen must show escaped. */
+static const char *const huge_bits[] = {
+	"The parcel left the Sapporo warehouse this morning. ", "Thanks for your patience! \xf0\x9f\x99\x82 ",
+	"\xe8\x8d\xb7\xe7\x89\xa9\xe3\x81\xaf\xe6\x9c\xad\xe5\xb9\x8c\xe3\x82\x92\xe5\x87\xba\xe7\x99\xba\xe3\x81\x97\xe3\x81\xbe\xe3\x81\x97\xe3\x81\x9f\xe3\x80\x82",
+	"\xe5\x8c\x85\xe8\xa3\xb9\xe5\xb7\xb2\xe7\xbb\x8f\xe5\x8f\x91\xe5\x87\xba\xef\xbc\x8c\xe8\xaf\xb7\xe8\x80\x90\xe5\xbf\x83\xe7\xad\x89\xe5\xbe\x85\xe3\x80\x82",
+	"Team: \xf0\x9f\x91\xa9\xe2\x80\x8d\xf0\x9f\x92\xbb\xf0\x9f\x91\x8d\xf0\x9f\x8f\xbd \xf0\x9f\x87\xaf\xf0\x9f\x87\xb5 \xe2\x9d\xa4\xef\xb8\x8f. ",
+	"Cafe\xcc\x81 au lait, nai\xcc\x88ve re\xcc\x81sume\xcc\x81. ", "item\tqty\tprice\t", "KO-204817\t1\t189.0\t",
+	"raw carrier code \x1b[31mEXC\x1b[0m ", "\xe2\x80\xae reversed? ",
+	"Supercalifragilisticexpialidocious-and-then-some-more-without-any-space-at-all ",
+};
+
+/* One OpenAI Chat run whose final assistant message is about SIZE_MB of
+ * text, for the screen's memory: paragraphs of a few hundred bytes to a
+ * few KB, and every ~8 MB one of ~1 MB without a newline. */
+static void write_huge(FILE *f, uint64_t target)
+{
+	struct buf b = { 0 };
+	puts_(&b, "{\"id\":\"huge-000001\",\"task_id\":\"where-is-my-order\",\"model\":\"gpt-4o\",\"messages\":[");
+	puts_(&b, "{\"role\":\"system\",\"content\":");
+	put_js(&b, system_prompt);
+	puts_(&b, "},{\"role\":\"user\",\"content\":\"Where is my order KO-204817?\"},");
+	puts_(&b, "{\"role\":\"assistant\",\"content\":null,\"tool_calls\":[{\"id\":\"call_huge1\",\"type\":\"function\","
+	          "\"function\":{\"name\":\"get_order\",\"arguments\":\"{\\\"order_id\\\":\\\"KO-204817\\\"}\"}}]},");
+	puts_(&b, "{\"role\":\"tool\",\"tool_call_id\":\"call_huge1\",\"content\":\"{\\\"status\\\":\\\"shipped\\\"}\"},");
+	puts_(&b, "{\"role\":\"assistant\",\"content\":\"");
+	struct buf text = { 0 }, esc = { 0 };
+	uint64_t written = 0, next_long = 4000000;
+	while (written + b.len < target) {
+		text.len = 0;
+		size_t want = written + b.len >= next_long ? 1000000 : between(100, 4000);
+		if (want == 1000000)
+			next_long += 8000000;
+		while (text.len < want)
+			puts_(&text, PICK(huge_bits));
+		if (want != 1000000 && chance(0.3))
+			puts_(&text, "\n");
+		puts_(&text, "\n");
+		esc.len = 0;
+		put_jstr(&esc, text.p, text.len);
+		put(&b, esc.p + 1, esc.len - 2);        /* without its quotes */
+		if (b.len > (1u << 20)) {
+			if (fwrite(b.p, 1, b.len, f) != b.len)
+				break;
+			written += b.len;
+			b.len = 0;
+		}
+	}
+	puts_(&b, "\"}]}\n");
+	fwrite(b.p, 1, b.len, f);
+	free(b.p);
+	free(text.p);
+	free(esc.p);
+}
+
 static void usage(void)
 {
-	fputs("usage: gen [-s SEED] [SIZE_MB] [OUT]\n", stderr);
+	fputs("usage: gen [-s SEED] [-m chat|mastra|huge] [SIZE_MB] [OUT]\n", stderr);
 	exit(2);
 }
 
 int main(int argc, char **argv)
 {
 	uint64_t seed = 20250301;
+	const char *mode = "chat";
 	int i = 1;
-	if (i < argc && !strcmp(argv[i], "-s")) {
+	while (i < argc && (!strcmp(argv[i], "-s") || !strcmp(argv[i], "-m"))) {
 		if (i + 1 >= argc)
 			usage();
-		seed = strtoull(argv[i + 1], NULL, 10);
+		if (argv[i][1] == 's')
+			seed = strtoull(argv[i + 1], NULL, 10);
+		else
+			mode = argv[i + 1];
 		i += 2;
 	}
+	void (*write_one)(struct buf *, unsigned long) = write_run;
+	if (!strcmp(mode, "mastra"))
+		write_one = write_run_mastra;
+	else if (strcmp(mode, "chat") && strcmp(mode, "huge"))
+		usage();
 	double mb = 200;
 	if (i < argc) {
 		char *end;
@@ -968,9 +1198,14 @@ int main(int argc, char **argv)
 	uint64_t written = 0;
 	unsigned long n = 0;
 	struct buf b = { 0 };
-	while (written < target) {
+	if (!strcmp(mode, "huge")) {
+		write_huge(f, target);
+		n = 1;
+		written = (uint64_t)ftello(f);
+	}
+	while (written < target && strcmp(mode, "huge")) {
 		b.len = 0;
-		write_run(&b, ++n);
+		write_one(&b, ++n);
 		if (fwrite(b.p, 1, b.len, f) != b.len) {
 			fprintf(stderr, "gen: %s: %s\n", out, strerror(errno));
 			return 1;
@@ -978,7 +1213,7 @@ int main(int argc, char **argv)
 		written += b.len;
 	}
 	free(b.p);
-	if (fflush(f) != 0 || (f != stdout && fclose(f) != 0)) {
+	if (ferror(f) || fflush(f) != 0 || (f != stdout && fclose(f) != 0)) {
 		fprintf(stderr, "gen: %s: %s\n", out, strerror(errno));
 		return 1;
 	}

@@ -123,7 +123,11 @@ struct review_run {
 	struct run *run;            /* NULL when the record did not parse */
 	char *error;                /* why, when it did not parse */
 	struct verdict *verdicts;   /* one per scorer */
-	size_t bytes;               /* what it costs the cache */
+	size_t bytes;               /* what it costs the cache: own_bytes and run_bytes,
+	                               measured again each time it is handed out */
+	size_t own_bytes;           /* this, its verdicts (details too) and its error */
+	unsigned long serial;       /* which load this is (a run read again has a new one),
+	                               for holders of pointers into it, such as the screen */
 	struct review_run *lru_prev, *lru_next;
 };
 
@@ -170,6 +174,7 @@ struct review {
 	struct review_run *lru_head, *lru_tail;
 	size_t cache_bytes, cache_limit;
 	size_t ncached;
+	unsigned long nloads;       /* runs loaded so far: the last serial */
 	enum review_error error;    /* why the last failing call failed */
 
 	/* Called once for each entry as it is summarized, with its parsed run

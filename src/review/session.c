@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -36,6 +37,9 @@
  * often (of step time), so a big list is not re-sorted for every slice. */
 #define REBUILD_EVERY_MS 100.0
 #define CACHE_DEFAULT ((size_t)64 << 20)
+/* A record this long gives its mapped pages back once read (see
+ * record_pages_release). */
+#define RELEASE_MIN ((size_t)1 << 20)
 
 static const struct config empty_config;
 
@@ -56,27 +60,84 @@ static void rrun_free(const struct review *rv, struct review_run *rr)
 	free(rr);
 }
 
+/* About what a jansson value costs in the heap: the node, its malloc
+ * header and its slot in the parent's table. */
+#define JSON_NODE_BYTES 80
+
+static size_t json_bytes(const json_t *v)
+{
+	if (!v)
+		return 0;
+	size_t n = JSON_NODE_BYTES;
+	if (json_is_string(v)) {
+		n += json_string_length(v) + 1;
+	} else if (json_is_array(v)) {
+		size_t i;
+		const json_t *e;
+		json_array_foreach(v, i, e)
+			n += json_bytes(e);
+	} else if (json_is_object(v)) {
+		const char *k;
+		const json_t *e;
+		json_object_foreach((json_t *)v, k, e)
+			n += strlen(k) + 1 + json_bytes(e);
+	}
+	return n;
+}
+
+/* The bytes a loaded run holds: what the run itself counts (its tape,
+ * arena, lists and the trees built on demand so far, which grow as the
+ * screen and the judges ask for them) and, measured once, the verdicts. */
+static size_t rrun_measure(struct review_run *rr)
+{
+	size_t run = rr->run ? run_bytes(rr->run) : 0;
+	rr->bytes = rr->own_bytes + run;
+	return rr->bytes;
+}
+
+/* A big record's pages of the mapped file, given back once it is parsed
+ * or hashed: its run holds what it needs in its tape, and the pages are
+ * read again from the file when something asks (a search, the record
+ * shown raw), so a 100 MB record is not held twice. The indexer gave them
+ * back already; reading the record took them again. Small records are
+ * left alone: their pages are shared with their neighbours. */
+static void record_pages_release(const struct review *rv, const struct record_ref *rec)
+{
+	const struct input_file *f = &rv->ds.files[rec->file];
+	if (!f->mapped || rec->len < RELEASE_MIN || rec->off + rec->len > f->size)
+		return;
+	uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+	uintptr_t a = ((uintptr_t)f->data + (uintptr_t)rec->off + page - 1) / page * page;
+	uintptr_t b = ((uintptr_t)f->data + (uintptr_t)(rec->off + rec->len)) / page * page;
+	if (b > a)
+		madvise((void *)a, (size_t)(b - a), MADV_DONTNEED);
+}
+
 /* Parses and scores one record; the only place a run is loaded. */
 static struct review_run *rrun_load(struct review *rv, size_t entry)
 {
 	const struct record_ref *rec = &rv->ds.recs[rv->entries[entry].rec];
 	struct review_run *rr = xcalloc(1, sizeof(*rr));
 	rr->entry = entry;
+	rr->serial = ++rv->nloads;
 	rr->verdicts = xcalloc(review_nscorers(rv) + 1, sizeof(*rr->verdicts));
 	char err[1024] = "";
 	rr->run = dataset_load_run(&rv->ds, rec, rv->forced, rv->cfg->run_id_path, err, sizeof err);
+	record_pages_release(rv, rec);
 	if (!rr->run) {
 		rr->error = xstrdup(err[0] ? err : "the record could not be read");
 		evaluator_fail_all(&rv->ev, rr->error, rr->verdicts);
 	} else {
 		evaluator_run(&rv->ev, rr->run, rr->verdicts);
 	}
-	/* A JSONL run holds its parsed record (about three times the text)
-	 * and its arena; a .json element is borrowed from the document the
-	 * dataset keeps anyway. */
-	rr->bytes = sizeof(*rr) + (review_nscorers(rv) + 1) * sizeof(*rr->verdicts) + (size_t)rec->len * 3;
-	if (rr->run)
-		rr->bytes += rr->run->arena.used_bytes + sizeof(*rr->run);
+	rr->own_bytes = sizeof(*rr) + (review_nscorers(rv) + 1) * sizeof(*rr->verdicts);
+	if (rr->error)
+		rr->own_bytes += strlen(rr->error) + 1;
+	for (size_t i = 0; i < review_nscorers(rv); i++) {
+		const struct verdict *v = &rr->verdicts[i];
+		rr->own_bytes += json_bytes(v->details) + (v->message ? strlen(v->message) + 1 : 0);
+	}
+	rrun_measure(rr);
 	return rr;
 }
 
@@ -172,6 +233,7 @@ static void entry_fill(struct review *rv, size_t entry, const struct review_run 
 	e->ncalls = r ? (unsigned)run_agent_calls(r, NULL) : 0;
 	e->load_failed = !r || r->load_error;
 	e->has_hash = dataset_record_hash_raw(&rv->ds, &rv->ds.recs[e->rec], e->hash) == 0;
+	record_pages_release(rv, &rv->ds.recs[e->rec]);
 	e->cells = xcalloc(review_nscorers(rv), sizeof(*e->cells));
 	for (size_t i = 0; i < review_nscorers(rv); i++) {
 		const struct verdict *v = &rr->verdicts[i];
@@ -193,7 +255,10 @@ static void entry_fill(struct review *rv, size_t entry, const struct review_run 
 }
 
 /* Background scoring: the run is kept only when the cache has room, at
- * its cold end, so it never pushes out what the reviewer looked at. */
+ * its cold end, so it never pushes out what the reviewer looked at. The
+ * run under the cursor is what the reviewer looks at: it is kept as
+ * review_current would keep it, so a run bigger than the cache is not
+ * read twice. */
 static void entry_summarize(struct review *rv, size_t entry)
 {
 	struct review_entry *e = &rv->entries[entry];
@@ -205,10 +270,15 @@ static void entry_summarize(struct review *rv, size_t entry)
 	}
 	struct review_run *rr = rrun_load(rv, entry);
 	entry_fill(rv, entry, rr);
-	if (rv->cache_bytes + rr->bytes <= rv->cache_limit)
+	bool shown = rv->cursor < rv->nview && rv->view[rv->cursor] == entry;
+	if (shown) {
+		cache_add(rv, rr, true);
+		cache_trim(rv, rr);
+	} else if (rv->cache_bytes + rr->bytes <= rv->cache_limit) {
 		cache_add(rv, rr, false);
-	else
+	} else {
 		rrun_free(rv, rr);
+	}
 }
 
 /* The rows on screen come first: below the cursor, then above it. */
@@ -443,6 +513,9 @@ struct review_run *review_run_at(struct review *rv, size_t entry)
 	if (rr) {
 		lru_unlink(rv, rr);
 		lru_push_head(rv, rr);
+		/* Trees built since it was last handed out count now. */
+		rv->cache_bytes -= rr->bytes;
+		rv->cache_bytes += rrun_measure(rr);
 	} else {
 		rr = rrun_load(rv, entry);
 		cache_add(rv, rr, true);

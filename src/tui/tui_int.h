@@ -31,13 +31,18 @@ enum prompt_kind {
 	PROMPT_JUDGE,               /* which judge: Enter all, a digit one */
 };
 
-/* One display line of the timeline, decoded and sanitised once. */
+/* Display lines of the timeline: one line, decoded and sanitised once, or
+ * `count` lines of a long text that stays text until they are drawn
+ * (tui/lazytext.h), so a huge message costs its checkpoints, not its lines. */
 struct tl_line {
 	size_t entry;               /* the timeline entry it belongs to */
 	int indent;
 	int slot;                   /* enum theme_slot */
-	wchar_t *text;
+	size_t first;               /* number of its first line in the timeline */
+	size_t count;               /* 1, or the lazy text's first `count` lines */
+	wchar_t *text;              /* the one line; NULL with lazy */
 	size_t len;
+	struct lazytext *lazy;      /* owned */
 };
 
 /* A timeline entry: a message or a tool call (or an unmatched result). */
@@ -50,9 +55,11 @@ struct tl_entry {
 /* The timeline of the run shown, rebuilt when the run or width changes. */
 struct timeline_state {
 	size_t for_entry;           /* review entry the lines describe; SIZE_MAX = none */
+	unsigned long for_serial;   /* ... and the load of its run (lazy lines borrow its text) */
 	int width;
 	struct tl_line *lines;
-	size_t nlines, lines_cap;
+	size_t nsegs, segs_cap;     /* lines[0 .. nsegs) */
+	size_t nlines;              /* display lines in all */
 	struct tl_entry *entries;
 	size_t nentries, entries_cap;
 	bool *expanded;             /* per call of the run shown */
