@@ -25,53 +25,48 @@ static void *jsonl_open(FILE *out, const struct config *c)
 	return st;
 }
 
-static void add_key(struct strbuf *sb, const char *key, bool first)
-{
-	if (!first)
-		strbuf_addch(sb, ',');
-	jsonw_string(sb, key, strlen(key));
-	strbuf_addch(sb, ':');
-}
+/* A key with what comes before it, as jsonw_string writes an ASCII key
+ * needing no escape: the row's keys are written as ready text. */
+#define ADD_KEY(sb, text) strbuf_add((sb), (text), sizeof(text) - 1)
 
 static void add_str(struct strbuf *sb, const char *s)
 {
 	if (s)
 		jsonw_string(sb, s, strlen(s));
 	else
-		strbuf_addstr(sb, "null");
+		strbuf_add(sb, "null", 4);
 }
 
 static void jsonl_render(const struct report_row *row, struct jsonw_memo *memo, struct strbuf *sb)
 {
 	const struct verdict *v = row->v;
 	bool ok = v->status == VERDICT_OK;
-	strbuf_addch(sb, '{');
-	add_key(sb, "run", true);
+	ADD_KEY(sb, "{\"run\":");
 	add_str(sb, row->run_id);
-	add_key(sb, "source", false);
+	ADD_KEY(sb, ",\"source\":");
 	add_str(sb, row->source);
-	add_key(sb, "scorer", false);
+	ADD_KEY(sb, ",\"scorer\":");
 	add_str(sb, row->sc->id);
-	add_key(sb, "type", false);
+	ADD_KEY(sb, ",\"type\":");
 	add_str(sb, row->sc->ops->type);
-	add_key(sb, "status", false);
+	ADD_KEY(sb, ",\"status\":");
 	add_str(sb, verdict_status_name(v->status));
-	add_key(sb, "score", false);
+	ADD_KEY(sb, ",\"score\":");
 	if (ok)
 		jsonw_number(sb, v->score);
 	else
-		strbuf_addstr(sb, "null");
-	add_key(sb, "passed", false);
+		strbuf_add(sb, "null", 4);
+	ADD_KEY(sb, ",\"passed\":");
 	strbuf_addstr(sb, ok ? (v->passed ? "true" : "false") : "null");
-	add_key(sb, "details", false);
+	ADD_KEY(sb, ",\"details\":");
 	jsonw_value_memo(sb, ok ? v->details : NULL, memo);
-	add_key(sb, "error", false);
+	ADD_KEY(sb, ",\"error\":");
 	add_str(sb, v->status == VERDICT_ERROR ? v->message : NULL);
 	if (v->status == VERDICT_SKIPPED) {
-		add_key(sb, "reason", false);
+		ADD_KEY(sb, ",\"reason\":");
 		add_str(sb, v->message);
 	}
-	strbuf_addstr(sb, "}\n");
+	strbuf_add(sb, "}\n", 2);
 }
 
 static void jsonl_emit(void *state, const char *text, size_t len)

@@ -77,6 +77,19 @@ static int shortest_digits(double d, char digits[24], int *exp)
 /* Number.prototype.toString: the shortest digits that read back to the
  * same double, laid out in plain notation for exponents -7 < e < 21 and in
  * exponent notation otherwise. */
+static void number_layout(struct strbuf *sb, double d);
+
+/* Scores repeat (2/3, 0.75, ...) and their digits take a few rounds of
+ * printf and strtod: the text of the reals printed last, per thread, by
+ * their bits. */
+#define NUM_CACHE 64
+struct num_cached {
+	uint64_t bits;
+	uint8_t len;            /* 0: empty */
+	char text[31];
+};
+static _Thread_local struct num_cached num_cache[NUM_CACHE];
+
 void jsonw_number(struct strbuf *sb, double d)
 {
 	if (!isfinite(d)) {
@@ -93,6 +106,26 @@ void jsonw_number(struct strbuf *sb, double d)
 		put_int(sb, (long long)d);
 		return;
 	}
+	uint64_t bits;
+	memcpy(&bits, &d, sizeof bits);
+	struct num_cached *nc = &num_cache[(bits ^ (bits >> 29) ^ (bits >> 47)) % NUM_CACHE];
+	if (nc->len && nc->bits == bits) {
+		put(sb, nc->text, nc->len);
+		return;
+	}
+	size_t at = sb->len;
+	number_layout(sb, d);
+	size_t len = sb->len - at;
+	if (len < sizeof nc->text) {
+		nc->bits = bits;
+		nc->len = (uint8_t)len;
+		memcpy(nc->text, sb->buf + at, len);
+	}
+}
+
+/* Number.prototype.toString of a finite, non-integral or large d. */
+static void number_layout(struct strbuf *sb, double d)
+{
 	char digits[24];
 	int e;
 	int k = shortest_digits(d, digits, &e);
