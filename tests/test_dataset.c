@@ -1,6 +1,8 @@
 /* test_dataset.c - inputs: the JSONL line index (CRLF, blank lines, no
  * final newline, a 10 MB line), JSON files, folders, bad records, and
- * each record's SHA-256. */
+ * each record's SHA-256; records parsed in place in the mapping (the last
+ * one too), what the fast parser accepts that jansson refused, and every
+ * error in jansson's words at FILE:LINE (column N). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -11,8 +13,12 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include <fcntl.h>
+#include <jansson.h>
+
 #include "runs/dataset.h"
 #include "util/digest.h"
+#include "util/jdoc.h"
 
 static char dir[256];
 
@@ -288,6 +294,436 @@ static void test_record_hash(void **s)
 	free(pb);
 }
 
+
+/* Opens one file and indexes it. */
+static void open_one(struct dataset *ds, char *path)
+{
+	char err[512];
+	char *paths[] = { path };
+	if (dataset_open(ds, paths, 1, err, sizeof err) != 0)
+		fail_msg("%s", err);
+	dataset_index_all(ds);
+}
+
+/* What the parse of record i says: NULL and the message, or the tape. */
+static struct jdoc *parse_rec(struct dataset *ds, size_t i, char *err, size_t n)
+{
+	assert_true(i < ds->nrecs);
+	err[0] = '\0';
+	struct jdoc *d = dataset_parse_doc(ds, &ds->recs[i], err, n);
+	if (d)
+		assert_null(d->own_src);    /* parsed where it lies: nothing was copied */
+	else
+		assert_true(err[0] != '\0');
+	return d;
+}
+
+/* The message jansson gave for these bytes, as "PREFIX: TEXT (column N)". */
+static void jansson_says(const char *prefix, const char *text, size_t len, char *out, size_t n)
+{
+	json_error_t jerr;
+	json_t *v = json_loadb(text, len, 0, &jerr);
+	assert_null(v);
+	snprintf(out, n, "%s: %s (column %d)", prefix, jerr.text, jerr.column);
+}
+
+/* Valid JSON jansson refused: NULs in strings, integers beyond 2^53 and
+ * beyond int64_t, reals beyond a double. Accepted now, with their text. */
+static void test_what_jansson_refused(void **s)
+{
+	(void)s;
+	static const char text[] =
+		"{\"id\":\"nul\",\"t\":\"a\\u0000b\"}\n"
+		"{\"id\":12345678901234567890123,\"a\":9007199254740993,\"b\":1e400,"
+		"\"c\":-98765432109876543210,\"messages\":[]}\n"
+		"{\"id\":9007199254740993}\n"
+		"{\"id\":0.1}\n"
+		"{\"id\":5.0}\n"
+		"{\"id\":1e21}\n"
+		"{\"id\":-1e400}\n"
+		"{\"id\":\"\",\"runId\":7}\n";
+	char *p = write_file("refused.jsonl", text, sizeof text - 1);
+	struct dataset ds;
+	char err[512];
+	open_one(&ds, p);
+	assert_int_equal(ds.nrecs, 8);
+
+	struct run *r = dataset_load_run(&ds, &ds.recs[0], NULL, NULL, err, sizeof err);
+	assert_non_null(r);
+	assert_string_equal(r->id, "nul");
+	jv t = jv_get(r->doc, run_root(r), "t");
+	assert_int_equal(jv_strlen(r->doc, t), 3);
+	assert_memory_equal(jv_str(r->doc, t), "a\0b", 4);
+	size_t n;
+	const char *raw = jv_raw(r->doc, t, &n);
+	assert_int_equal(n, strlen("\"a\\u0000b\""));
+	assert_memory_equal(raw, "\"a\\u0000b\"", n);
+	json_t *rec = run_record(r);
+	assert_int_equal(json_string_length(json_object_get(rec, "t")), 3);
+	assert_memory_equal(json_string_value(json_object_get(rec, "t")), "a\0b", 4);
+	run_free(r);
+
+	r = dataset_load_run(&ds, &ds.recs[1], NULL, NULL, err, sizeof err);
+	assert_non_null(r);
+	assert_string_equal(r->id, "12345678901234567890123");   /* beyond int64: its text */
+	const struct jdoc *d = r->doc;
+	jv root = run_root(r);
+	jv a = jv_get(d, root, "a"), b = jv_get(d, root, "b"), c = jv_get(d, root, "c");
+	assert_true(jv_is_integer(d, a));
+	assert_true(jv_int(d, a) == 9007199254740993LL);        /* exact beyond 2^53 */
+	assert_string_equal(jv_number_text(d, b), "1e400");
+	raw = jv_raw(d, b, &n);
+	assert_memory_equal(raw, "1e400", n);
+	assert_false(jv_is_integer(d, c));
+	assert_string_equal(jv_number_text(d, c), "-98765432109876543210");
+	rec = run_record(r);
+	assert_true(json_integer_value(json_object_get(rec, "a")) == 9007199254740993LL);
+	run_free(r);
+
+	/* ids print as the output prints numbers */
+	static const char *const ids[] = { "9007199254740993", "0.1", "5", "1e+21", "-1e400", "7" };
+	for (size_t i = 0; i < 6; i++) {
+		r = dataset_load_run(&ds, &ds.recs[2 + i], NULL, NULL, err, sizeof err);
+		assert_non_null(r);
+		assert_string_equal(r->id, ids[i]);
+		run_free(r);
+	}
+	/* and from id_path */
+	r = dataset_load_run(&ds, &ds.recs[1], NULL, "a", err, sizeof err);
+	assert_string_equal(r->id, "9007199254740993");
+	run_free(r);
+	dataset_close(&ds);
+	free(p);
+}
+
+/* Syntax errors, too-deep nesting and records that are no object or
+ * array: FILE:LINE: the words jansson used (column N), as before. */
+static void test_errors_in_jansson_words(void **s)
+{
+	(void)s;
+	static const char *const bad[] = {
+		"{\"id\": \"x\",, }", "[1,2", "{\"a\":1} x", "{\"a\":tru}", "{\"a\":\"\\q\"}",
+		"{\"a\":\"\xe6\x97\xa5\" x}", "5", "\"abc\"", "nope", "true", "1e400", "-",
+		"\"a\\u0000\"", "null", NULL,
+	};
+	struct strbuf_like { char buf[16384]; size_t n; } *all = calloc(1, sizeof *all);
+	assert_non_null(all);
+	size_t nbad = 0;
+	all->n += (size_t)sprintf(all->buf, "{\"id\":\"ok\"}\r\n");
+	for (; bad[nbad]; nbad++)
+		all->n += (size_t)sprintf(all->buf + all->n, "%s\r\n", bad[nbad]);
+	/* nesting jansson refused (2049 deep) and the deepest it took (2048) */
+	memset(all->buf + all->n, '[', 2049);
+	all->n += 2049;
+	all->buf[all->n++] = '\n';
+	memset(all->buf + all->n, '[', 2048);
+	memset(all->buf + all->n + 2048, ']', 2048);
+	all->n += 4096;
+	char *p = write_file("errors.jsonl", all->buf, all->n);
+	struct dataset ds;
+	char err[512], want[1024], src[600];
+	open_one(&ds, p);
+	assert_int_equal(ds.nrecs, nbad + 3);
+	struct jdoc *ok = parse_rec(&ds, 0, err, sizeof err);
+	assert_non_null(ok);
+	jdoc_free(ok);
+	for (size_t i = 0; i < nbad; i++) {
+		snprintf(src, sizeof src, "%s:%zu", p, i + 2);
+		jansson_says(src, bad[i], strlen(bad[i]), want, sizeof want);
+		assert_null(parse_rec(&ds, i + 1, err, sizeof err));
+		assert_string_equal(err, want);
+		/* dataset_load_run says the same */
+		assert_null(dataset_load_run(&ds, &ds.recs[i + 1], NULL, NULL, err, sizeof err));
+		assert_string_equal(err, want);
+	}
+	snprintf(src, sizeof src, "%s:%zu", p, nbad + 2);
+	const struct record_ref *deep = &ds.recs[nbad + 1];
+	jansson_says(src, ds.files[0].data + deep->off, (size_t)deep->len, want, sizeof want);
+	assert_non_null(strstr(want, "maximum parsing depth reached"));
+	assert_null(parse_rec(&ds, nbad + 1, err, sizeof err));
+	assert_string_equal(err, want);
+	struct jdoc *d = parse_rec(&ds, nbad + 2, err, sizeof err);
+	assert_non_null(d);
+	jdoc_free(d);
+	dataset_close(&ds);
+	free(p);
+	free(all);
+
+	/* a .json document: the line and column in the whole file */
+	static const char doc[] = "[\n  {\"id\": \"a\"},\n  {\"id\": \"b\",}\n]\n";
+	p = write_file("errors.json", doc, sizeof doc - 1);
+	open_one(&ds, p);
+	assert_int_equal(ds.nrecs, 1);
+	json_error_t jerr;
+	assert_null(json_loadb(doc, sizeof doc - 1, 0, &jerr));
+	snprintf(want, sizeof want, "%s:%d: %s (column %d)", p, jerr.line, jerr.text, jerr.column);
+	assert_int_equal(jerr.line, 3);
+	assert_null(dataset_parse_doc(&ds, &ds.recs[0], err, sizeof err));
+	assert_string_equal(err, want);
+	record_source(&ds, &ds.recs[0], src, sizeof src);
+	snprintf(want, sizeof want, "%s:3", p);
+	assert_string_equal(src, want);
+	dataset_close(&ds);
+	free(p);
+	/* a document that is no object or array, and an empty one */
+	static const char *const docs[] = { "  5\n", "\"text\"", "", " \n ", NULL };
+	for (size_t i = 0; docs[i]; i++) {
+		p = write_file("scalar.json", docs[i], strlen(docs[i]));
+		open_one(&ds, p);
+		assert_int_equal(ds.nrecs, 1);
+		assert_null(json_loadb(docs[i], strlen(docs[i]), 0, &jerr));
+		snprintf(want, sizeof want, "%s:%d: %s (column %d)", p, jerr.line, jerr.text, jerr.column);
+		assert_null(dataset_load_run(&ds, &ds.recs[0], NULL, NULL, err, sizeof err));
+		assert_string_equal(err, want);
+		dataset_close(&ds);
+		free(p);
+	}
+}
+
+/* The last record of a file needs readable padding behind it: a file whose
+ * size is a whole number of pages, and one with no final newline, are
+ * parsed in place (the spare page), not copied. */
+static void test_last_record_in_place(void **s)
+{
+	(void)s;
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	for (int k = 1; k <= 2; k++) {
+		size_t size = page * (size_t)k;
+		char *buf = malloc(size + 1);
+		size_t n = (size_t)sprintf(buf, "{\"id\":\"first\"}\n{\"id\":\"last\",\"pad\":\"");
+		size_t tail = strlen("\"}");
+		memset(buf + n, 'x', size - n - tail);
+		memcpy(buf + size - tail, "\"}", tail);
+		char *p = write_file("pages.jsonl", buf, size);
+		struct dataset ds;
+		char err[512];
+		open_one(&ds, p);
+		assert_int_equal(ds.files[0].size, size);
+		assert_true(ds.files[0].mapped);
+		assert_true(ds.files[0].map_len >= size + JDOC_PADDING);
+		assert_int_equal(ds.nrecs, 2);
+		assert_int_equal(ds.recs[1].off + ds.recs[1].len, size);    /* ends at the end of the file */
+		struct jdoc *d = parse_rec(&ds, 1, err, sizeof err);
+		assert_non_null(d);
+		assert_string_equal(jv_str(d, jv_get(d, jdoc_root(d), "id")), "last");
+		jdoc_free(d);
+		struct run *r = dataset_load_run(&ds, &ds.recs[1], NULL, NULL, err, sizeof err);
+		assert_string_equal(r->id, "last");
+		assert_null(r->doc->own_src);
+		run_free(r);
+		dataset_close(&ds);
+		/* the same bytes as one .json document */
+		memcpy(buf, "{\"id\":\"doc\" ,\"pad\":\"", strlen("{\"id\":\"doc\" ,\"pad\":\""));
+		for (size_t i = strlen("{\"id\":\"doc\" ,\"pad\":\""); i < size - tail; i++)
+			buf[i] = 'y';
+		free(p);
+		p = write_file("pages.json", buf, size);
+		open_one(&ds, p);
+		assert_int_equal(ds.nrecs, 1);
+		assert_int_equal(ds.recs[0].len, size);
+		r = dataset_load_run(&ds, &ds.recs[0], NULL, NULL, err, sizeof err);
+		assert_non_null(r);
+		assert_string_equal(r->id, "doc");
+		assert_null(r->doc->own_src);
+		run_free(r);
+		dataset_close(&ds);
+		free(p);
+		free(buf);
+	}
+	/* no final newline, not a page multiple */
+	static const char text[] = "{\"id\":\"a\"}\n\n{\"id\":\"b\"}";
+	char *p = write_file("nofinal.jsonl", text, sizeof text - 1);
+	struct dataset ds;
+	char err[512];
+	open_one(&ds, p);
+	assert_int_equal(ds.nrecs, 2);
+	assert_int_equal(ds.recs[1].line, 3);
+	struct jdoc *d = parse_rec(&ds, 1, err, sizeof err);
+	assert_string_equal(jv_str(d, jv_get(d, jdoc_root(d), "id")), "b");
+	jdoc_free(d);
+	dataset_close(&ds);
+	free(p);
+}
+
+/* "-" reads stdin into a buffer with padding; its records parse in place. */
+static void test_stdin(void **s)
+{
+	(void)s;
+	static const char text[] = "{\"id\":\"s1\"}\r\n\r\n{\"id\":\"s2\",\"messages\":[]}";
+	char *p = write_file("stdin.jsonl", text, sizeof text - 1);
+	int saved = dup(0);
+	int fd = open(p, O_RDONLY);
+	assert_true(fd >= 0 && saved >= 0);
+	assert_int_equal(dup2(fd, 0), 0);
+	close(fd);
+	struct dataset ds;
+	char err[512];
+	char *paths[] = { (char *)"-" };
+	int rc = dataset_open(&ds, paths, 1, err, sizeof err);
+	dup2(saved, 0);
+	close(saved);
+	assert_int_equal(rc, 0);
+	assert_int_equal(ds.files[0].kind, INPUT_JSONL);
+	assert_false(ds.files[0].mapped);
+	dataset_index_all(&ds);
+	assert_int_equal(ds.nrecs, 2);
+	const char *want[] = { "s1", "s2" };
+	for (size_t i = 0; i < 2; i++) {
+		struct run *r = dataset_load_run(&ds, &ds.recs[i], NULL, NULL, err, sizeof err);
+		assert_non_null(r);
+		assert_string_equal(r->id, want[i]);
+		assert_null(r->doc->own_src);
+		assert_string_equal(r->file, "-");
+		run_free(r);
+	}
+	char src[64];
+	record_source(&ds, &ds.recs[1], src, sizeof src);
+	assert_string_equal(src, "-:3");
+	dataset_close(&ds);
+	free(p);
+}
+
+/* A .json file is parsed once to list its runs as byte ranges, then its
+ * tape is let go; each run is parsed from its range, and its line is where
+ * it starts. Invalid UTF-8 is repaired in .json files too. */
+static void test_json_ranges(void **s)
+{
+	(void)s;
+	static const char doc[] = "[\n  {\"id\": \"r1\", \"messages\": []},\n\n  {\"id\": \"r\xff\", \"n\": [1, 2]},"
+	                          "\n  7\n]\n";
+	char *p = write_file("ranges.json", doc, sizeof doc - 1);
+	struct dataset ds;
+	char err[512];
+	open_one(&ds, p);
+	const struct input_file *f = &ds.files[0];
+	assert_true(f->doc_listed);
+	assert_null(f->doc);
+	assert_int_equal(f->ndoc_recs, 3);
+	assert_int_equal(ds.nrecs, 3);
+	static const unsigned lines[] = { 2, 4, 5 };
+	for (size_t i = 0; i < 3; i++) {
+		assert_int_equal(ds.recs[i].index, (int64_t)i);
+		assert_int_equal(ds.recs[i].line, lines[i]);
+	}
+	assert_memory_equal(f->data + ds.recs[0].off, "{\"id\": \"r1\", \"messages\": []}", ds.recs[0].len);
+	struct run *r = dataset_load_run(&ds, &ds.recs[1], NULL, NULL, err, sizeof err);
+	assert_non_null(r);
+	assert_string_equal(r->id, "r\xef\xbf\xbd");
+	assert_int_equal(r->line, 0);
+	assert_int_equal(r->array_index, 1);
+	assert_non_null(strstr(r->source, "ranges.json[1]"));
+	run_free(r);
+	/* an element that is not an object is a run its loader refuses */
+	r = dataset_load_run(&ds, &ds.recs[2], NULL, NULL, err, sizeof err);
+	assert_non_null(r);
+	assert_non_null(r->load_error);
+	run_free(r);
+	/* streaming sees the same ranges */
+	struct dataset_cursor cur;
+	struct record_ref rec;
+	dataset_cursor_init(&cur);
+	for (size_t i = 0; i < 3; i++) {
+		assert_true(dataset_next(&ds, &cur, &rec));
+		assert_int_equal(rec.off, ds.recs[i].off);
+		assert_int_equal(rec.len, ds.recs[i].len);
+		assert_int_equal(rec.index, (int64_t)i);
+	}
+	assert_false(dataset_next(&ds, &cur, &rec));
+	dataset_close(&ds);
+	free(p);
+}
+
+/* The hash of a .json element is what it was when jansson read the whole
+ * file into one tree and dumped the element (annotation files hold these). */
+static void test_json_hash_as_before(void **s)
+{
+	(void)s;
+	static const char doc[] =
+		"[ {\"id\": \"r1\", \"z\": 1, \"a\": [0.1, 1e300, -2.5e-7, 5.0, -0.0, 12345678901234567],\n"
+		"   \"t\": \"\\u00e9\\u65e5\\ud83d\\ude00 \\\"q\\\" \\\\ \\/ \\n\\t\\u0001\",\n"
+		"   \"dup\": 1, \"dup\": {\"b\": null, \"a\": true}, \"messages\": []},\n"
+		"  {\"id\": \"r2\", \"messages\": [{\"role\": \"user\", \"content\": \"\xe6\x97\xa5\"}]} ]\n";
+	char *p = write_file("hash.json", doc, sizeof doc - 1);
+	struct dataset ds;
+	open_one(&ds, p);
+	assert_int_equal(ds.nrecs, 2);
+	json_error_t jerr;
+	json_t *tree = json_loadb(doc, sizeof doc - 1, 0, &jerr);
+	assert_non_null(tree);
+	for (size_t i = 0; i < 2; i++) {
+		char *text = json_dumps(json_array_get(tree, i), JSON_COMPACT | JSON_ENCODE_ANY);
+		char want[65], hex[65];
+		sha256_hex(text, strlen(text), want);
+		free(text);
+		assert_int_equal(dataset_record_hash(&ds, &ds.recs[i], hex), 0);
+		assert_string_equal(hex, want);
+	}
+	json_decref(tree);
+	dataset_close(&ds);
+	free(p);
+}
+
+/* Mastra compares ids as JavaScript values: 5 and 5.0 are one call, read
+ * from a file as the record writes them. */
+static void test_mastra_ids_from_a_file(void **s)
+{
+	(void)s;
+	static const char text[] =
+		"{\"id\":\"m\",\"inputMessages\":[{\"role\":\"user\",\"content\":{\"format\":2,\"content\":\"hi\"}}],"
+		"\"output\":[{\"role\":\"assistant\",\"content\":{\"format\":2,\"parts\":["
+		"{\"type\":\"tool-invocation\",\"toolInvocation\":{\"toolCallId\":5.0,\"toolName\":\"P\","
+		"\"state\":\"result\",\"result\":\"p\"}}],"
+		"\"toolInvocations\":[{\"toolCallId\":5,\"toolName\":\"L\",\"state\":\"call\"},"
+		"{\"toolCallId\":\"5\",\"toolName\":\"S\",\"state\":\"call\"}]}}]}\n";
+	char *p = write_file("mastra.jsonl", text, sizeof text - 1);
+	struct dataset ds;
+	char err[512];
+	open_one(&ds, p);
+	struct run *r = dataset_load_run(&ds, &ds.recs[0], NULL, NULL, err, sizeof err);
+	assert_non_null(r);
+	assert_null(r->load_error);
+	assert_string_equal(r->format, "mastra");
+	assert_int_equal(r->ncalls, 2);                 /* L is P's twin; "5" is another id */
+	size_t named_p = 0, named_l = 0;
+	for (size_t i = 0; i < r->ncalls; i++) {
+		named_p += strcmp(r->calls[i].name, "P") == 0;
+		named_l += strcmp(r->calls[i].name, "L") == 0;
+	}
+	assert_int_equal(named_p, 1);
+	assert_int_equal(named_l, 0);
+	run_free(r);
+	dataset_close(&ds);
+	free(p);
+}
+
+/* The screen's cache counts run_bytes: a run with one big message holds
+ * under three times the record. */
+static void test_big_message_bytes(void **s)
+{
+	(void)s;
+	size_t big = 8u << 20;
+	char *data = malloc(big + 256);
+	size_t n = (size_t)sprintf(data, "{\"id\":\"big\",\"messages\":[{\"role\":\"user\",\"content\":\"");
+	memset(data + n, 'x', big);
+	n += big;
+	n += (size_t)sprintf(data + n, "\"}]}\n");
+	char *p = write_file("bigmsg.jsonl", data, n);
+	free(data);
+	struct dataset ds;
+	char err[512];
+	open_one(&ds, p);
+	struct run *r = dataset_load_run(&ds, &ds.recs[0], NULL, NULL, err, sizeof err);
+	assert_non_null(r);
+	assert_int_equal(strlen(r->msgs[0].text), big);
+	size_t bytes = run_bytes(r);
+	assert_true(bytes >= big);
+	if (bytes >= 3 * (size_t)ds.recs[0].len)
+		fail_msg("run_bytes %zu for a record of %zu bytes", bytes, (size_t)ds.recs[0].len);
+	run_free(r);
+	dataset_close(&ds);
+	free(p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -297,6 +733,14 @@ int main(void)
 		cmocka_unit_test(test_json_files_and_folders),
 		cmocka_unit_test(test_index_in_steps),
 		cmocka_unit_test(test_record_hash),
+		cmocka_unit_test(test_what_jansson_refused),
+		cmocka_unit_test(test_errors_in_jansson_words),
+		cmocka_unit_test(test_last_record_in_place),
+		cmocka_unit_test(test_stdin),
+		cmocka_unit_test(test_json_ranges),
+		cmocka_unit_test(test_json_hash_as_before),
+		cmocka_unit_test(test_mastra_ids_from_a_file),
+		cmocka_unit_test(test_big_message_bytes),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -4,6 +4,7 @@
  * so they read like the JSON they stand for; a real apostrophe would be
  * \u0027. */
 #include "fmt_test.h"
+#include "runs/loader.h"
 
 #define TAUBENCH "taubench"
 
@@ -260,6 +261,72 @@ static void test_real_sample(void **state)
 	assert_true(n.reused > 0);
 }
 
+/* loader_id (loader.c, which every loader shares; tau-bench itself refuses
+ * numeric ids): a number still names a call, printed exactly as json_dumps
+ * printed the jansson value the loaders read before the tape, and a number
+ * jansson refused (beyond int64, beyond a double) keeps the record's text. */
+static struct run *tape_run(const char *text)
+{
+	struct jdoc_error jerr;
+	struct jdoc *d = jdoc_parse_str(text, &jerr);
+	assert_non_null(d);
+	return run_new_doc(d, "test.jsonl", 1, -1);
+}
+
+static const char *id_of(struct run *r)
+{
+	return loader_id(r, jv_get(r->doc, run_root(r), "id"));
+}
+
+static void test_loader_id(void **state)
+{
+	static const char *const as_jansson[] = {
+		"5", "-0", "5.0", "0.1", "1e20", "1E+2", "-2.5e-7", "1.5e300", "123.456",
+		"9223372036854775807", "-9223372036854775808",
+	};
+	for (size_t i = 0; i < sizeof(as_jansson) / sizeof(as_jansson[0]); i++) {
+		char text[64];
+		snprintf(text, sizeof text, "{\"id\": %s}", as_jansson[i]);
+		json_t *rec = json_loads(text, 0, NULL);
+		assert_non_null(rec);
+		char *want = json_dumps(json_object_get(rec, "id"), JSON_ENCODE_ANY | JSON_COMPACT);
+		struct run *r = run_new(rec, "test.jsonl", 1, -1);
+		json_decref(rec);
+		/* run_new went through a tree; the tape of the text is what a
+		 * file gives, so check both. */
+		assert_string_equal(id_of(r), want);
+		run_free(r);
+		r = tape_run(text);
+		if (strcmp(id_of(r), want) != 0)
+			fprintf(stderr, "%s: %s, json_dumps %s\n", as_jansson[i], id_of(r), want);
+		assert_string_equal(id_of(r), want);
+		run_free(r);
+		free(want);
+	}
+	static const char *const own_text[] = {
+		"9223372036854775808", "123456789012345678901234567890", "1e400", "-1E400",
+	};
+	for (size_t i = 0; i < sizeof(own_text) / sizeof(own_text[0]); i++) {
+		char text[64];
+		snprintf(text, sizeof text, "{\"id\": %s}", own_text[i]);
+		assert_null(json_loads(text, 0, NULL));
+		struct run *r = tape_run(text);
+		assert_string_equal(id_of(r), own_text[i]);
+		run_free(r);
+	}
+	/* "" is no id at all; anything but a string or a number neither. */
+	static const char *const none[] = { "{\"id\": \"\"}", "{\"id\": null}", "{\"id\": true}",
+	                                    "{\"id\": [1]}", "{}" };
+	for (size_t i = 0; i < sizeof(none) / sizeof(none[0]); i++) {
+		struct run *r = tape_run(none[i]);
+		assert_null(id_of(r));
+		run_free(r);
+	}
+	struct run *r = tape_run("{\"id\": \"c\\u00e9\"}");
+	assert_string_equal(id_of(r), "c\xc3\xa9");
+	run_free(r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -269,6 +336,7 @@ int main(void)
 		cmocka_unit_test(test_nearest_preceding),
 		cmocka_unit_test(test_args_unmatched_unanswered),
 		cmocka_unit_test(test_malformed),
+		cmocka_unit_test(test_loader_id),
 		cmocka_unit_test(test_real_sample),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

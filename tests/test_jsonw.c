@@ -58,6 +58,39 @@ static void test_values_keep_key_order(void **s)
 	json_decref(v);
 }
 
+/* A container written twice with a memo is copied the second time; what
+ * is written is what jsonw_value writes, also when the buffer grows in
+ * between, and a container held once is never remembered. */
+static void test_memo(void **s)
+{
+	(void)s;
+	json_error_t e;
+	json_t *shared = json_loads("[{\"a\":1,\"b\":[0.5,\"x\"]},\"y\"]", 0, &e);
+	json_t *one = json_pack("{s:O,s:s}", "calls", shared, "k", "v");
+	json_t *two = json_pack("{s:O,s:O}", "again", shared, "more", shared);
+	struct strbuf plain = STRBUF_INIT, memo_out = STRBUF_INIT;
+	struct jsonw_memo memo = { .n = 0 };
+	jsonw_value(&plain, one);
+	jsonw_value(&plain, two);
+	jsonw_value_memo(&memo_out, one, &memo);
+	assert_int_equal(memo.n, 1);        /* `shared`; `one` is held once */
+	jsonw_value_memo(&memo_out, two, &memo);
+	assert_int_equal(memo.n, 1);
+	assert_string_equal(memo_out.buf, plain.buf);
+	assert_int_equal(memo_out.len, plain.len);
+	/* Many copies, each forcing the buffer to grow. */
+	for (int i = 0; i < 200; i++) {
+		jsonw_value(&plain, shared);
+		jsonw_value_memo(&memo_out, shared, &memo);
+	}
+	assert_string_equal(memo_out.buf, plain.buf);
+	strbuf_release(&plain);
+	strbuf_release(&memo_out);
+	json_decref(one);
+	json_decref(two);
+	json_decref(shared);
+}
+
 static void test_truthiness(void **s)
 {
 	(void)s;
@@ -77,6 +110,7 @@ int main(void)
 		cmocka_unit_test(test_numbers_like_js),
 		cmocka_unit_test(test_strings_escaped),
 		cmocka_unit_test(test_values_keep_key_order),
+		cmocka_unit_test(test_memo),
 		cmocka_unit_test(test_truthiness),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -94,6 +94,21 @@ static void test_js_details(void **s)
 	score_chat(0, "\xc4\xb0stanbul", "i love stanbul", 1, 2, 2);
 }
 
+/* A long request: 300 distinct words, each written three times, of which
+ * the answer holds every third. */
+static void test_many_words(void **s)
+{
+	(void)s;
+	char query[300 * 3 * 8 + 1] = "", answer[100 * 8 + 1] = "";
+	size_t qn = 0, an = 0;
+	for (int round = 0; round < 3; round++)
+		for (int i = 0; i < 300; i++)
+			qn += (size_t)snprintf(query + qn, sizeof query - qn, "w%03d ", i);
+	for (int i = 0; i < 300; i += 3)
+		an += (size_t)snprintf(answer + an, sizeof answer - an, "W%03d ", i);
+	score_chat(0, query, answer, 100.0 / 300.0, 300, 100);
+}
+
 static void test_parameters_from_record(void **s)
 {
 	(void)s;
@@ -105,6 +120,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_docs_examples),
 		cmocka_unit_test(test_js_details),
+		cmocka_unit_test(test_many_words),
 		cmocka_unit_test(test_parameters_from_record),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);

@@ -5,6 +5,8 @@
 #include <stdio.h>
 #include "config/config.h"
 #include "scorers/scorer.h"
+#include "util/jsonw.h"
+#include "util/strbuf.h"
 
 /* Totals per scorer, kept while scoring; also decide --fail-under. */
 struct score_stats {
@@ -24,6 +26,12 @@ struct report_ops {
 	void *(*open)(FILE *out, const struct config *c);
 	void  (*row)(void *state, const struct report_row *row);
 	void  (*close)(void *state, const struct score_stats *stats);   /* one per scorer */
+	/* Optional, for a format whose rows stand alone (jsonl): appends the
+	 * text row() would write, touching no state, so any thread may render
+	 * rows; emit() then writes rendered text where row() writes. memo (may
+	 * be NULL) is util/jsonw's for out, for the rows of one run. */
+	void  (*render)(const struct report_row *row, struct jsonw_memo *memo, struct strbuf *out);
+	void  (*emit)(void *state, const char *text, size_t len);
 };
 
 const struct report_ops *report_find(const char *name);

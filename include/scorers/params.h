@@ -34,6 +34,10 @@ struct scorer_conf {
 	double threshold;
 	char hash[17];          /* 64-bit hash of type and parameters, hex */
 	int line, col;
+	/* The resolved parameters when none is a reference: the same for
+	 * every run, so made once when the entry is read (owned; NULL when a
+	 * parameter is a reference, or for an entry made by hand). */
+	json_t *fixed;
 };
 
 /* Called with each scorer's id as soon as it is read and found unique

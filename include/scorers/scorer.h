@@ -41,6 +41,17 @@ struct param_spec {
 
 struct scorer_conf;
 
+/* What the scorers of one run share, so that what they read of the run is
+ * made once however many of them read it: the first scorer that needs a
+ * part fills it, and scorer_shared_clear releases it all once the run's
+ * scorers are done. Starts zeroed; belongs to one run. */
+struct scorer_shared {
+	json_t *tools;          /* tool-call-accuracy's actualTools, NULL until made */
+	json_t *infos;          /* ... and its toolCallInfos */
+};
+
+void scorer_shared_clear(struct scorer_shared *sh);
+
 struct scorer_ops {
 	const char *type;               /* the YAML `type:` */
 	const char *summary;
@@ -51,8 +62,10 @@ struct scorer_ops {
 	 * returns an error message (static storage) or NULL. */
 	const char *(*check)(json_t *literals);
 	/* Scores one run. `params` holds the resolved parameters; `unset` is
-	 * NULL or a sentence naming references that found nothing. */
-	void (*score)(const struct scorer_conf *sc, const struct run *r,
+	 * NULL or a sentence naming references that found nothing; `sh` is
+	 * what the run's scorers share (read-only once filled: verdicts may
+	 * hold references to it). */
+	void (*score)(const struct scorer_conf *sc, const struct run *r, struct scorer_shared *sh,
 	              json_t *params, const char *unset, struct verdict *out);
 	/* Optional: explains a verdict's details for a person, as lines of
 	 * text ("expected  auth-tool, fetch-tool", "missing   fetch-tool"). */
@@ -69,6 +82,9 @@ const struct scorer_ops *scorer_find(const char *type);
  * explaining why), then calls its score operation. */
 void scorer_run(const struct scorer_conf *sc, const struct run *r, json_t *expected,
                 const char *expect_miss, struct verdict *out);
+/* The same, sharing with the run's other scorers what they read of it. */
+void scorer_run_shared(const struct scorer_conf *sc, const struct run *r, struct scorer_shared *sh,
+                       json_t *expected, const char *expect_miss, struct verdict *out);
 
 /* The calls tool-call-accuracy counts for this run, in its order: indexes
  * into r->calls, written to idx (r->ncalls entries at most; may be NULL).

@@ -15,6 +15,20 @@ void jsonw_number(struct strbuf *sb, double d);
 void jsonw_string(struct strbuf *sb, const char *s, size_t len);
 void jsonw_value(struct strbuf *sb, const json_t *v);   /* compact, keys in order */
 
+/* Where containers shared by several values (a reference count above one)
+ * were written into one buffer, so that writing one again copies its text
+ * (`score` writes a run's list of calls in each of its verdicts). Valid
+ * while those containers live unchanged and the buffer is only appended
+ * to; zero it to start. */
+#define JSONW_MEMO_MAX 16
+struct jsonw_memo {
+	const json_t *v[JSONW_MEMO_MAX];
+	size_t at[JSONW_MEMO_MAX], len[JSONW_MEMO_MAX];
+	size_t n;
+};
+/* jsonw_value, with memo (may be NULL) for sb. */
+void jsonw_value_memo(struct strbuf *sb, const json_t *v, struct jsonw_memo *memo);
+
 /* Truthiness of a JSON value as JavaScript sees it; NULL is undefined. */
 bool json_truthy(const json_t *v);
 

@@ -11,7 +11,7 @@
 #include "runs/expect.h"
 #include "runs/format.h"
 #include "cli/report.h"
-#include "util/textvis.h"
+#include "cli/score_stream.h"
 
 static void score_usage(FILE *out)
 {
@@ -55,68 +55,6 @@ static int parse_number(const char *s, double *out)
 	char *end;
 	*out = strtod(s, &end);
 	return (*s && !*end) ? 0 : -1;
-}
-
-/* One scorer's tally for the run just scored. */
-static void stats_add(struct score_stats *s, const struct verdict *v)
-{
-	s->runs++;
-	if (v->status == VERDICT_OK) {
-		s->scored++;
-		s->sum += v->score;
-		s->passed += v->passed;
-	} else if (v->status == VERDICT_SKIPPED) {
-		s->skipped++;
-	} else {
-		s->errors++;
-	}
-}
-
-/* Scores the records of the dataset one at a time; memory stays bounded
- * by the largest record. */
-static void score_stream(struct dataset *ds, const struct config *c, const struct evaluator *ev,
-                         const struct format_ops *forced, const struct report_ops *rep,
-                         void *rep_state, struct score_stats *stats)
-{
-	struct verdict *verdicts = calloc(c->nscorers + 1, sizeof(*verdicts));
-	struct dataset_cursor cur;
-	struct record_ref rec;
-	dataset_cursor_init(&cur);
-	while (dataset_next(ds, &cur, &rec)) {
-		char err[1024];
-		char src[512];
-		record_source(ds, &rec, src, sizeof src);
-		struct run *r = dataset_load_run(ds, &rec, forced, c->run_id_path, err, sizeof err);
-		/* Messages quote the record; its escape codes must not reach
-		 * the terminal. */
-		if (!r) {
-			fputs("tcreview: ", stderr);
-			textvis_fputs(stderr, err);
-			fputc('\n', stderr);
-			evaluator_fail_all(ev, err, verdicts);
-		} else {
-			if (r->load_error) {
-				fprintf(stderr, "tcreview: %s: ", r->source);
-				textvis_fputs(stderr, r->load_error);
-				fputc('\n', stderr);
-			}
-			evaluator_run(ev, r, verdicts);
-		}
-		for (size_t i = 0; i < c->nscorers; i++) {
-			struct verdict *v = &verdicts[i];
-			stats_add(&stats[i], v);
-			struct report_row row = {
-				.run_id = r ? r->id : src,
-				.source = r ? r->source : src,
-				.sc = &c->scorers[i],
-				.v = v,
-			};
-			rep->row(rep_state, &row);
-			verdict_clear(v);
-		}
-		run_free(r);
-	}
-	free(verdicts);
 }
 
 /* Reads the options into o; returns -1 to go on, else the exit status
@@ -193,8 +131,12 @@ static int score_report(struct dataset *ds, const struct config *c, const struct
 {
 	int rc = EXIT_DONE;
 	struct score_stats *stats = calloc(c->nscorers, sizeof(*stats));
+	/* Rows go out by the hundred thousand: a pipe or a file gets them in
+	 * large writes (a terminal keeps its line buffering). */
+	if (!isatty(fileno(stdout)))
+		setvbuf(stdout, NULL, _IOFBF, 1 << 18);
 	void *rep_state = rep->open(stdout, c);
-	score_stream(ds, c, ev, forced, rep, rep_state, stats);
+	score_stream(ds, c, ev, forced, rep, rep_state, stats, score_workers());
 	rep->close(rep_state, stats);
 	if (o->fail_under_set) {
 		for (size_t i = 0; i < c->nscorers; i++) {

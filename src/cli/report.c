@@ -25,57 +25,62 @@ static void *jsonl_open(FILE *out, const struct config *c)
 	return st;
 }
 
-static void add_key(struct strbuf *sb, const char *key, bool first)
-{
-	if (!first)
-		strbuf_addch(sb, ',');
-	jsonw_string(sb, key, strlen(key));
-	strbuf_addch(sb, ':');
-}
+/* A key with what comes before it, as jsonw_string writes an ASCII key
+ * needing no escape: the row's keys are written as ready text. */
+#define ADD_KEY(sb, text) strbuf_add((sb), (text), sizeof(text) - 1)
 
 static void add_str(struct strbuf *sb, const char *s)
 {
 	if (s)
 		jsonw_string(sb, s, strlen(s));
 	else
-		strbuf_addstr(sb, "null");
+		strbuf_add(sb, "null", 4);
+}
+
+static void jsonl_render(const struct report_row *row, struct jsonw_memo *memo, struct strbuf *sb)
+{
+	const struct verdict *v = row->v;
+	bool ok = v->status == VERDICT_OK;
+	ADD_KEY(sb, "{\"run\":");
+	add_str(sb, row->run_id);
+	ADD_KEY(sb, ",\"source\":");
+	add_str(sb, row->source);
+	ADD_KEY(sb, ",\"scorer\":");
+	add_str(sb, row->sc->id);
+	ADD_KEY(sb, ",\"type\":");
+	add_str(sb, row->sc->ops->type);
+	ADD_KEY(sb, ",\"status\":");
+	add_str(sb, verdict_status_name(v->status));
+	ADD_KEY(sb, ",\"score\":");
+	if (ok)
+		jsonw_number(sb, v->score);
+	else
+		strbuf_add(sb, "null", 4);
+	ADD_KEY(sb, ",\"passed\":");
+	strbuf_addstr(sb, ok ? (v->passed ? "true" : "false") : "null");
+	ADD_KEY(sb, ",\"details\":");
+	jsonw_value_memo(sb, ok ? v->details : NULL, memo);
+	ADD_KEY(sb, ",\"error\":");
+	add_str(sb, v->status == VERDICT_ERROR ? v->message : NULL);
+	if (v->status == VERDICT_SKIPPED) {
+		ADD_KEY(sb, ",\"reason\":");
+		add_str(sb, v->message);
+	}
+	strbuf_add(sb, "}\n", 2);
+}
+
+static void jsonl_emit(void *state, const char *text, size_t len)
+{
+	struct jsonl_state *st = state;
+	fwrite(text, 1, len, st->out);
 }
 
 static void jsonl_row(void *state, const struct report_row *row)
 {
 	struct jsonl_state *st = state;
-	struct strbuf *sb = &st->line;
-	const struct verdict *v = row->v;
-	bool ok = v->status == VERDICT_OK;
-	strbuf_reset(sb);
-	strbuf_addch(sb, '{');
-	add_key(sb, "run", true);
-	add_str(sb, row->run_id);
-	add_key(sb, "source", false);
-	add_str(sb, row->source);
-	add_key(sb, "scorer", false);
-	add_str(sb, row->sc->id);
-	add_key(sb, "type", false);
-	add_str(sb, row->sc->ops->type);
-	add_key(sb, "status", false);
-	add_str(sb, verdict_status_name(v->status));
-	add_key(sb, "score", false);
-	if (ok)
-		jsonw_number(sb, v->score);
-	else
-		strbuf_addstr(sb, "null");
-	add_key(sb, "passed", false);
-	strbuf_addstr(sb, ok ? (v->passed ? "true" : "false") : "null");
-	add_key(sb, "details", false);
-	jsonw_value(sb, ok ? v->details : NULL);
-	add_key(sb, "error", false);
-	add_str(sb, v->status == VERDICT_ERROR ? v->message : NULL);
-	if (v->status == VERDICT_SKIPPED) {
-		add_key(sb, "reason", false);
-		add_str(sb, v->message);
-	}
-	strbuf_addstr(sb, "}\n");
-	fwrite(sb->buf, 1, sb->len, st->out);
+	strbuf_reset(&st->line);
+	jsonl_render(row, NULL, &st->line);
+	jsonl_emit(st, st->line.buf, st->line.len);
 }
 
 static void jsonl_close(void *state, const struct score_stats *stats)
@@ -277,9 +282,9 @@ static void junit_close(void *state, const struct score_stats *stats)
 }
 
 static const struct report_ops report_table_ops[] = {
-	{ "jsonl", jsonl_open, jsonl_row, jsonl_close },
-	{ "table", table_open, table_row, table_close },
-	{ "junit", junit_open, junit_row, junit_close },
+	{ "jsonl", jsonl_open, jsonl_row, jsonl_close, jsonl_render, jsonl_emit },
+	{ "table", table_open, table_row, table_close, NULL, NULL },
+	{ "junit", junit_open, junit_row, junit_close, NULL, NULL },
 };
 
 const struct report_ops *report_find(const char *name)

@@ -8,9 +8,11 @@ void evaluator_run(const struct evaluator *ev, const struct run *r, struct verdi
 	/* The join reads the record on demand; a const run may fill its cache. */
 	if (ev->expect && !r->load_error)
 		expected = expect_lookup(ev->expect, (struct run *)r, why, sizeof why);
+	struct scorer_shared sh = { 0 };
 	for (size_t i = 0; i < ev->nscorers; i++)
-		scorer_run(&ev->scorers[i], r, expected,
-		           ev->expect ? why : "no expectations are configured", &verdicts[i]);
+		scorer_run_shared(&ev->scorers[i], r, &sh, expected,
+		                  ev->expect ? why : "no expectations are configured", &verdicts[i]);
+	scorer_shared_clear(&sh);
 }
 
 void evaluator_fail_all(const struct evaluator *ev, const char *why, struct verdict *verdicts)

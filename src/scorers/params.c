@@ -274,6 +274,11 @@ static int scorer_read(struct conf *x, struct scorer_conf *list, size_t n,
 	if (type_read(x, sc, typen) || params_read(x, sc, m) || literals_check(x, sc, m))
 		return -1;
 	scorer_hash(sc);
+	bool refs = false;
+	for (size_t i = 0; i < sc->nparams; i++)
+		refs = refs || sc->params[i].from;
+	if (!refs)
+		sc->fixed = scorer_resolve_params(sc, NULL, NULL, NULL, NULL);
 	return 0;
 }
 
@@ -303,6 +308,7 @@ void scorers_free(struct scorer_conf *list, size_t n)
 		}
 		free(sc->params);
 		free(sc->id);
+		json_decref(sc->fixed);
 	}
 	free(list);
 }

@@ -47,35 +47,41 @@ static bool js_same(const json_t *a, const json_t *b)
 	}
 }
 
-/* The effective options: `options` first, then the separate parameters. */
-static json_t *tca_options(json_t *params)
+/* The effective options (borrowed from the parameters): `options` first,
+ * then the separate parameters. */
+struct tca_opts {
+	json_t *tool;           /* expectedTool */
+	json_t *strict;         /* strictMode */
+	json_t *order;          /* expectedToolOrder */
+};
+
+static json_t *tca_option(json_t *params, json_t *bundle, const char *key)
 {
-	json_t *opts = json_object();
+	json_t *v = json_object_get(params, key);
+	if (!v && json_is_object(bundle))
+		v = json_object_get(bundle, key);
+	return v;
+}
+
+static void tca_options(json_t *params, struct tca_opts *o)
+{
 	json_t *bundle = json_object_get(params, "options");
-	static const char *const keys[] = { "expectedTool", "strictMode", "expectedToolOrder", NULL };
-	for (size_t i = 0; keys[i]; i++) {
-		json_t *v = json_object_get(params, keys[i]);
-		if (!v && json_is_object(bundle))
-			v = json_object_get(bundle, keys[i]);
-		if (v)
-			json_object_set(opts, keys[i], v);
-	}
-	return opts;
+	o->tool = tca_option(params, bundle, "expectedTool");
+	o->strict = tca_option(params, bundle, "strictMode");
+	o->order = tca_option(params, bundle, "expectedToolOrder");
 }
 
 /* Mastra's factory check: the scorer cannot be created without a target. */
-static bool tca_creatable(json_t *opts)
+static bool tca_creatable(const struct tca_opts *o)
 {
-	json_t *order = json_object_get(opts, "expectedToolOrder");
-	return json_truthy(json_object_get(opts, "expectedTool")) || (order && !json_is_null(order));
+	return json_truthy(o->tool) || (o->order && !json_is_null(o->order));
 }
 
 static const char *tca_check(json_t *literals)
 {
-	json_t *opts = tca_options(literals);
-	bool ok = tca_creatable(opts);
-	json_decref(opts);
-	return ok ? NULL : TCA_NEED_OPTION;
+	struct tca_opts o;
+	tca_options(literals, &o);
+	return tca_creatable(&o) ? NULL : TCA_NEED_OPTION;
 }
 
 static bool state_counted(const char *st, enum mastra_shape shape)
@@ -138,11 +144,13 @@ static void tca_extract(const struct run *r, json_t *tools, json_t *infos)
 			id = json_string(buf);
 		}
 		json_array_append(tools, name);
+		/* The keys here and in the details are ASCII literals: the
+		 * setters that skip jansson's UTF-8 check of the key will do. */
 		json_t *info = json_object();
-		json_object_set_new(info, "toolName", name);
-		json_object_set_new(info, "toolCallId", id);
-		json_object_set_new(info, "messageIndex", json_integer(mi));
-		json_object_set_new(info, "invocationIndex", json_integer(ii));
+		json_object_set_new_nocheck(info, "toolName", name);
+		json_object_set_new_nocheck(info, "toolCallId", id);
+		json_object_set_new_nocheck(info, "messageIndex", json_integer(mi));
+		json_object_set_new_nocheck(info, "invocationIndex", json_integer(ii));
 		json_array_append_new(infos, info);
 	}
 }
@@ -150,6 +158,17 @@ static void tca_extract(const struct run *r, json_t *tools, json_t *infos)
 void scorer_tool_call_infos(const struct run *r, json_t *tools, json_t *infos)
 {
 	tca_extract(r, tools, infos);
+}
+
+/* The run's actualTools and toolCallInfos, made once for all the scorers
+ * of the run: they depend on the run only. */
+static void tca_shared(const struct run *r, struct scorer_shared *sh)
+{
+	if (sh->tools)
+		return;
+	sh->tools = json_array();
+	sh->infos = json_array();
+	tca_extract(r, sh->tools, sh->infos);
 }
 
 static long index_of(json_t *tools, json_t *name)
@@ -186,17 +205,17 @@ static bool check_order(json_t *tools, json_t *order, bool strict)
 
 /* Why a run cannot be scored with these options, as a verdict; false when
  * it can. */
-static bool tca_refused(json_t *opts, const struct run *r, const char *unset, struct verdict *out)
+static bool tca_refused(const struct tca_opts *o, const struct run *r, const char *unset,
+                        struct verdict *out)
 {
-	if (!tca_creatable(opts)) {
+	if (!tca_creatable(o)) {
 		if (unset)
 			verdict_skip(out, "%s", unset);
 		else
 			verdict_error(out, "create: " TCA_NEED_OPTION);
 		return true;
 	}
-	json_t *order = json_object_get(opts, "expectedToolOrder");
-	if (json_truthy(order) && !json_is_array(order)) {
+	if (json_truthy(o->order) && !json_is_array(o->order)) {
 		verdict_error(out, "create: expectedToolOrder must be a list of tool names");
 		return true;
 	}
@@ -207,21 +226,19 @@ static bool tca_refused(json_t *opts, const struct run *r, const char *unset, st
 	return false;
 }
 
-static void tca_score(const struct scorer_conf *sc, const struct run *r, json_t *params,
-                      const char *unset, struct verdict *out)
+static void tca_score(const struct scorer_conf *sc, const struct run *r, struct scorer_shared *sh,
+                      json_t *params, const char *unset, struct verdict *out)
 {
-	json_t *opts = tca_options(params);
-	if (tca_refused(opts, r, unset, out)) {
-		json_decref(opts);
+	struct tca_opts o;
+	tca_options(params, &o);
+	if (tca_refused(&o, r, unset, out))
 		return;
-	}
-	json_t *expected_tool = json_object_get(opts, "expectedTool");
-	json_t *strict_mode = json_object_get(opts, "strictMode");
-	json_t *order = json_object_get(opts, "expectedToolOrder");
+	json_t *expected_tool = o.tool;
+	json_t *strict_mode = o.strict;
+	json_t *order = o.order;
 	bool strict = json_truthy(strict_mode);
-	json_t *tools = json_array();
-	json_t *infos = json_array();
-	tca_extract(r, tools, infos);
+	tca_shared(r, sh);
+	json_t *tools = sh->tools;
 	size_t n = json_array_size(tools);
 
 	bool correct_tool = false;
@@ -247,16 +264,15 @@ static void tca_score(const struct scorer_conf *sc, const struct run *r, json_t 
 
 	json_t *d = json_object();
 	if (expected_tool)
-		json_object_set(d, "expectedTool", expected_tool);
-	json_object_set_new(d, "actualTools", tools);
-	json_object_set(d, "strictMode", strict_mode ? strict_mode : json_false());
+		json_object_set_nocheck(d, "expectedTool", expected_tool);
+	json_object_set_nocheck(d, "actualTools", tools);
+	json_object_set_nocheck(d, "strictMode", strict_mode ? strict_mode : json_false());
 	if (order)
-		json_object_set(d, "expectedToolOrder", order);
-	json_object_set_new(d, "hasToolCalls", json_boolean(n > 0));
-	json_object_set_new(d, "correctToolCalled", json_boolean(correct_tool));
-	json_object_set_new(d, "toolCallInfos", infos);
-	json_object_set_new(d, "correctOrderCalled", correct_order);
-	json_decref(opts);
+		json_object_set_nocheck(d, "expectedToolOrder", order);
+	json_object_set_new_nocheck(d, "hasToolCalls", json_boolean(n > 0));
+	json_object_set_new_nocheck(d, "correctToolCalled", json_boolean(correct_tool));
+	json_object_set_nocheck(d, "toolCallInfos", sh->infos);
+	json_object_set_new_nocheck(d, "correctOrderCalled", correct_order);
 	verdict_ok(out, sc->threshold, score, d);
 }
 

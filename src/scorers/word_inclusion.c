@@ -6,6 +6,7 @@
  * are runs of ASCII [A-Za-z0-9_] (the /\b\w+\b/ regex without the u flag,
  * so Japanese or Chinese text has no words and scores 0), and a word counts
  * as matched when it occurs anywhere in the answer as a substring. */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -49,8 +50,138 @@ static bool is_word(unsigned char c)
 	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
 }
 
-static void wi_score(const struct scorer_conf *sc, const struct run *r, json_t *params,
-                     const char *unset, struct verdict *out)
+/* The distinct words seen so far, as (offset, length) into the lower-cased
+ * request: an open-addressing set, so a word costs no allocation. */
+struct word_set {
+	const char *text;
+	uint32_t *slots;        /* offset + 1, 0 for empty */
+	uint32_t *lens;
+	size_t cap, n;
+	uint32_t small_slots[64], small_lens[64];
+};
+
+static uint64_t word_hash(const char *w, size_t n)
+{
+	uint64_t h = 1469598103934665603ULL;
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ (unsigned char)w[i]) * 1099511628211ULL;
+	return h;
+}
+
+static void word_set_init(struct word_set *ws, const char *text)
+{
+	memset(ws, 0, sizeof *ws);
+	ws->text = text;
+	ws->slots = ws->small_slots;
+	ws->lens = ws->small_lens;
+	ws->cap = 64;
+}
+
+static void word_set_free(struct word_set *ws)
+{
+	if (ws->slots != ws->small_slots) {
+		free(ws->slots);
+		free(ws->lens);
+	}
+}
+
+static bool word_set_put(struct word_set *ws, size_t off, size_t len);
+
+static void word_set_grow(struct word_set *ws)
+{
+	uint32_t *slots = ws->slots, *lens = ws->lens;
+	size_t cap = ws->cap;
+	ws->cap = cap * 2;
+	ws->slots = calloc(ws->cap, sizeof *ws->slots);
+	ws->lens = calloc(ws->cap, sizeof *ws->lens);
+	if (!ws->slots || !ws->lens)
+		abort();
+	ws->n = 0;
+	for (size_t i = 0; i < cap; i++)
+		if (slots[i])
+			word_set_put(ws, slots[i] - 1, lens[i]);
+	if (slots != ws->small_slots) {
+		free(slots);
+		free(lens);
+	}
+}
+
+/* Adds the word at text[off .. off+len); false when it was there already. */
+static bool word_set_put(struct word_set *ws, size_t off, size_t len)
+{
+	if ((ws->n + 1) * 2 > ws->cap)
+		word_set_grow(ws);
+	const char *w = ws->text + off;
+	size_t i = (size_t)word_hash(w, len) & (ws->cap - 1);
+	while (ws->slots[i]) {
+		if (ws->lens[i] == len && memcmp(ws->text + ws->slots[i] - 1, w, len) == 0)
+			return false;
+		i = (i + 1) & (ws->cap - 1);
+	}
+	ws->slots[i] = (uint32_t)off + 1;
+	ws->lens[i] = (uint32_t)len;
+	ws->n++;
+	return true;
+}
+
+/* The pairs of adjacent word bytes of the answer, and its word bytes: a
+ * word can occur in the answer only if each of its bytes, and each pair
+ * of its adjacent bytes, does. Most words that do not occur are told so
+ * here, without a search; a word of one byte is answered exactly. */
+struct hay_pairs {
+	uint64_t pairs[64];     /* 64 x 64 bits: symbol of the first byte, of the second */
+	uint64_t bytes;
+};
+
+static unsigned word_symbol(unsigned char c)
+{
+	if (c >= 'a' && c <= 'z')
+		return c - 'a' + 1;
+	if (c >= 'A' && c <= 'Z')
+		return c - 'A' + 27;
+	if (c >= '0' && c <= '9')
+		return c - '0' + 53;
+	return 63;              /* '_' */
+}
+
+static void hay_pairs_init(struct hay_pairs *hp, const char *hay, size_t n)
+{
+	memset(hp, 0, sizeof *hp);
+	unsigned prev = 0;
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)hay[i];
+		if (!is_word(c)) {
+			prev = 0;
+			continue;
+		}
+		unsigned sym = word_symbol(c);
+		hp->bytes |= 1ULL << sym;
+		if (prev)
+			hp->pairs[prev] |= 1ULL << sym;
+		prev = sym;
+	}
+}
+
+/* Whether the word w (word bytes only) occurs in hay as a substring. */
+static bool hay_has(const struct hay_pairs *hp, const char *hay, size_t n, const char *w,
+                    size_t len)
+{
+	unsigned prev = word_symbol((unsigned char)w[0]);
+	if (!(hp->bytes & (1ULL << prev)))
+		return false;
+	if (len == 1)
+		return true;
+	for (size_t i = 1; i < len; i++) {
+		unsigned sym = word_symbol((unsigned char)w[i]);
+		if (!(hp->pairs[prev] & (1ULL << sym)))
+			return false;
+		prev = sym;
+	}
+	return memmem(hay, n, w, len) != NULL;
+}
+
+static void wi_score(const struct scorer_conf *sc, const struct run *r, struct scorer_shared *sh,
+                     json_t *params, const char *unset, struct verdict *out)
 {
 	const char *in = json_string_value(json_object_get(params, "input"));
 	const char *outp = json_string_value(json_object_get(params, "output"));
@@ -73,10 +204,15 @@ static void wi_score(const struct scorer_conf *sc, const struct run *r, json_t *
 	js_lower(&qout, outp);
 	const char *hay = qout.buf ? qout.buf : "";
 
-	/* Distinct words in order of first appearance. */
-	json_t *seen = json_object();
+	/* Distinct words in order of first appearance; a word is matched
+	 * where it occurs in the answer as a substring (strstr's test). */
 	size_t total = 0, matched = 0;
+	size_t haylen = qout.len;
 	const char *s = qin.buf ? qin.buf : "";
+	struct word_set seen;
+	word_set_init(&seen, s);
+	struct hay_pairs hp;
+	hay_pairs_init(&hp, hay, haylen);
 	for (size_t i = 0; s[i];) {
 		if (!is_word((unsigned char)s[i])) {
 			i++;
@@ -85,24 +221,21 @@ static void wi_score(const struct scorer_conf *sc, const struct run *r, json_t *
 		size_t j = i;
 		while (s[j] && is_word((unsigned char)s[j]))
 			j++;
-		char *w = strndup(s + i, j - i);
-		if (!json_object_get(seen, w)) {
-			json_object_set_new(seen, w, json_true());
+		if (word_set_put(&seen, i, j - i)) {
 			total++;
-			if (strstr(hay, w))
+			if (hay_has(&hp, hay, haylen, s + i, j - i))
 				matched++;
 		}
-		free(w);
 		i = j;
 	}
-	json_decref(seen);
+	word_set_free(&seen);
 	strbuf_release(&qin);
 	strbuf_release(&qout);
 
 	double score = total ? (double)matched / (double)total : 0;
-	json_t *d = json_object();
-	json_object_set_new(d, "totalWords", json_integer((json_int_t)total));
-	json_object_set_new(d, "matchedWords", json_integer((json_int_t)matched));
+	json_t *d = json_object();      /* ASCII keys: no UTF-8 check needed */
+	json_object_set_new_nocheck(d, "totalWords", json_integer((json_int_t)total));
+	json_object_set_new_nocheck(d, "matchedWords", json_integer((json_int_t)matched));
 	verdict_ok(out, sc->threshold, score, d);
 }
 

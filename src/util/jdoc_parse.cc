@@ -166,11 +166,11 @@ error_code put_number(walker &w, const char *tok, size_t n)
 	return SUCCESS;
 }
 
-error_code put_atom(walker &w, ondemand::json_type t, const char *tok, size_t n)
+error_code put_atom(walker &w, const char *tok, size_t n)
 {
 	bool ok;
 	uint8_t type;
-	if (t == ondemand::json_type::null) {
+	if (*tok == 'n') {
 		ok = n == 4 && !memcmp(tok, "null", 4);
 		type = JV_NULL;
 	} else if (n == 4 && !memcmp(tok, "true", 4)) {
@@ -182,7 +182,7 @@ error_code put_atom(walker &w, ondemand::json_type t, const char *tok, size_t n)
 	}
 	if (!ok) {
 		w.errat = tok;
-		return t == ondemand::json_type::null ? N_ATOM_ERROR : *tok == 't' ? T_ATOM_ERROR : F_ATOM_ERROR;
+		return *tok == 'n' ? N_ATOM_ERROR : *tok == 't' ? T_ATOM_ERROR : F_ATOM_ERROR;
 	}
 	uint32_t i = push(w, type, tok);
 	w.d->nodes[i].src_len = (uint32_t)n;
@@ -263,28 +263,24 @@ void open_frame(walker &w, bool is_object, const char *open)
 template <typename V>
 error_code visit(walker &w, V &v, const char *tok, size_t toklen)
 {
-	ondemand::json_type t;
-	error_code e = v.type().get(t);
-	if (e) {
-		w.errat = tok;
-		return e;
-	}
-	switch (t) {
-	case ondemand::json_type::array: {
+	/* The first byte tells the type, as simdjson's type() reads it. */
+	error_code e;
+	switch (*tok) {
+	case '[': {
 		ondemand::array a;
 		if ((e = v.get_array().get(a)))
 			return e;
 		open_frame(w, false, tok);
 		return a.begin().get(w.stack->back().arr);
 	}
-	case ondemand::json_type::object: {
+	case '{': {
 		ondemand::object o;
 		if ((e = v.get_object().get(o)))
 			return e;
 		open_frame(w, true, tok);
 		return o.begin().get(w.stack->back().obj);
 	}
-	case ondemand::json_type::string: {
+	case '"': {
 		size_t n = trim(tok, toklen);
 		ondemand::raw_json_string raw;
 		if ((e = v.get_raw_json_string().get(raw)))
@@ -295,10 +291,14 @@ error_code visit(walker &w, V &v, const char *tok, size_t toklen)
 		}
 		return put_string(w, raw, tok, tok + n);
 	}
-	case ondemand::json_type::number:
+	case '-': case '0': case '1': case '2': case '3': case '4':
+	case '5': case '6': case '7': case '8': case '9':
 		return put_number(w, tok, trim(tok, toklen));
+	case 't': case 'f': case 'n':
+		return put_atom(w, tok, trim(tok, toklen));
 	default:
-		return put_atom(w, t, tok, trim(tok, toklen));
+		w.errat = tok;
+		return TAPE_ERROR;
 	}
 }
 

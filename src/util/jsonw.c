@@ -1,10 +1,48 @@
 /* jsonw.c - compact JSON output that prints numbers as JavaScript does. */
 #include "util/jsonw.h"
 
+#include <float.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* Appends without a call per byte: the writer runs for every line of
+ * `score`'s output. */
+static inline void put(struct strbuf *sb, const char *s, size_t n)
+{
+	strbuf_grow(sb, n);
+	if (n)
+		memcpy(sb->buf + sb->len, s, n);
+	sb->len += n;
+	sb->buf[sb->len] = '\0';
+}
+
+static inline void put_ch(struct strbuf *sb, char c)
+{
+	if (sb->len + 2 > sb->cap)
+		strbuf_grow(sb, 1);
+	sb->buf[sb->len++] = c;
+	sb->buf[sb->len] = '\0';
+}
+
+#define PUT_LIT(sb, lit) put((sb), (lit), sizeof(lit) - 1)
+
+/* An integer in decimal, as printf's %lld writes it. */
+static void put_int(struct strbuf *sb, long long v)
+{
+	char tmp[24];
+	char *p = tmp + sizeof tmp;
+	unsigned long long u = v < 0 ? 0ULL - (unsigned long long)v : (unsigned long long)v;
+	do {
+		*--p = (char)('0' + u % 10);
+		u /= 10;
+	} while (u);
+	if (v < 0)
+		*--p = '-';
+	put(sb, p, (size_t)(tmp + sizeof tmp - p));
+}
 
 /* The shortest digits of d (no sign, trailing zeros dropped) that read
  * back to the same double, into digits; returns their count and puts the
@@ -12,7 +50,13 @@
 static int shortest_digits(double d, char digits[24], int *exp)
 {
 	char buf[40];
-	for (int prec = 1; prec <= 17; prec++) {
+	/* The shortest p with a round trip is found from 15 up: when fewer
+	 * digits read back, the 15-digit rounding is those digits followed by
+	 * zeros (a double is within 2^-53 of them, far under half a unit of
+	 * the 15th digit), which are dropped below. So this is the search from
+	 * 1 up, in at most three tries instead of up to seventeen. Subnormal
+	 * numbers hold fewer bits, so the bound does not hold for them. */
+	for (int prec = fabs(d) < DBL_MIN ? 1 : 15; prec <= 17; prec++) {
 		snprintf(buf, sizeof buf, "%.*e", prec - 1, d);
 		if (strtod(buf, NULL) == d)
 			break;
@@ -33,22 +77,55 @@ static int shortest_digits(double d, char digits[24], int *exp)
 /* Number.prototype.toString: the shortest digits that read back to the
  * same double, laid out in plain notation for exponents -7 < e < 21 and in
  * exponent notation otherwise. */
+static void number_layout(struct strbuf *sb, double d);
+
+/* Scores repeat (2/3, 0.75, ...) and their digits take a few rounds of
+ * printf and strtod: the text of the reals printed last, per thread, by
+ * their bits. */
+#define NUM_CACHE 64
+struct num_cached {
+	uint64_t bits;
+	uint8_t len;            /* 0: empty */
+	char text[31];
+};
+static _Thread_local struct num_cached num_cache[NUM_CACHE];
+
 void jsonw_number(struct strbuf *sb, double d)
 {
 	if (!isfinite(d)) {
-		strbuf_addstr(sb, "null");
+		PUT_LIT(sb, "null");
 		return;
 	}
 	if (d == 0) {
-		strbuf_addch(sb, '0');       /* -0 prints as 0 in JS */
+		put_ch(sb, '0');             /* -0 prints as 0 in JS */
 		return;
 	}
 	/* Integral values below 2^53 print as plain integers; scores of 0 and
 	 * 1 take this path, which skips the digit search below. */
 	if (d > -9007199254740992.0 && d < 9007199254740992.0 && d == (double)(long long)d) {
-		strbuf_addf(sb, "%lld", (long long)d);
+		put_int(sb, (long long)d);
 		return;
 	}
+	uint64_t bits;
+	memcpy(&bits, &d, sizeof bits);
+	struct num_cached *nc = &num_cache[(bits ^ (bits >> 29) ^ (bits >> 47)) % NUM_CACHE];
+	if (nc->len && nc->bits == bits) {
+		put(sb, nc->text, nc->len);
+		return;
+	}
+	size_t at = sb->len;
+	number_layout(sb, d);
+	size_t len = sb->len - at;
+	if (len < sizeof nc->text) {
+		nc->bits = bits;
+		nc->len = (uint8_t)len;
+		memcpy(nc->text, sb->buf + at, len);
+	}
+}
+
+/* Number.prototype.toString of a finite, non-integral or large d. */
+static void number_layout(struct strbuf *sb, double d)
+{
 	char digits[24];
 	int e;
 	int k = shortest_digits(d, digits, &e);
@@ -78,89 +155,141 @@ void jsonw_number(struct strbuf *sb, double d)
 	}
 }
 
+/* Whether any of the 8 bytes in w needs an escape: is below 0x20, or is
+ * '"' or '\\' (the classic "has a zero byte" test on w, w ^ '"' and
+ * w ^ '\\', and "has a byte below n" for the control characters). */
+static inline bool needs_escape8(uint64_t w)
+{
+	const uint64_t ones = 0x0101010101010101ULL, highs = 0x8080808080808080ULL;
+	uint64_t q = w ^ (ones * '"'), b = w ^ (ones * '\\');
+	uint64_t t = ((w - ones * 0x20) & ~w) | ((q - ones) & ~q) | ((b - ones) & ~b);
+	return (t & highs) != 0;
+}
+
 void jsonw_string(struct strbuf *sb, const char *s, size_t len)
 {
 	static const char hex[] = "0123456789abcdef";
 	strbuf_grow(sb, len + 2);
-	strbuf_addch(sb, '"');
+	sb->buf[sb->len++] = '"';
 	size_t start = 0;
 	for (size_t i = 0; i < len; i++) {
+		/* Eight plain bytes at a time, the usual case. */
+		while (i + 8 <= len) {
+			uint64_t w;
+			memcpy(&w, s + i, 8);
+			if (needs_escape8(w))
+				break;
+			i += 8;
+		}
+		if (i >= len)
+			break;
 		unsigned char c = (unsigned char)s[i];
 		if (c >= 0x20 && c != '"' && c != '\\')
 			continue;
-		strbuf_add(sb, s + start, i - start);
+		put(sb, s + start, i - start);
 		start = i + 1;
 		switch (c) {
-		case '"':  strbuf_addstr(sb, "\\\""); break;
-		case '\\': strbuf_addstr(sb, "\\\\"); break;
-		case '\n': strbuf_addstr(sb, "\\n"); break;
-		case '\r': strbuf_addstr(sb, "\\r"); break;
-		case '\t': strbuf_addstr(sb, "\\t"); break;
-		case '\b': strbuf_addstr(sb, "\\b"); break;
-		case '\f': strbuf_addstr(sb, "\\f"); break;
+		case '"':  PUT_LIT(sb, "\\\""); break;
+		case '\\': PUT_LIT(sb, "\\\\"); break;
+		case '\n': PUT_LIT(sb, "\\n"); break;
+		case '\r': PUT_LIT(sb, "\\r"); break;
+		case '\t': PUT_LIT(sb, "\\t"); break;
+		case '\b': PUT_LIT(sb, "\\b"); break;
+		case '\f': PUT_LIT(sb, "\\f"); break;
 		default: {
-			char u[7] = { '\\', 'u', '0', '0', hex[c >> 4], hex[c & 15], 0 };
-			strbuf_addstr(sb, u);
+			char u[6] = { '\\', 'u', '0', '0', hex[c >> 4], hex[c & 15] };
+			put(sb, u, sizeof u);
 		}
 		}
 	}
-	strbuf_add(sb, s + start, len - start);
-	strbuf_addch(sb, '"');
+	put(sb, s + start, len - start);
+	put_ch(sb, '"');
 }
 
-void jsonw_value(struct strbuf *sb, const json_t *v)
+static void value_plain(struct strbuf *sb, const json_t *v, struct jsonw_memo *memo)
 {
 	const char *key;
 	json_t *item;
 	size_t i;
 
 	if (!v) {
-		strbuf_addstr(sb, "null");
+		PUT_LIT(sb, "null");
 		return;
 	}
 	switch (json_typeof(v)) {
 	case JSON_OBJECT: {
 		bool first = true;
-		strbuf_addch(sb, '{');
+		put_ch(sb, '{');
 		json_object_foreach((json_t *)v, key, item) {
 			if (!first)
-				strbuf_addch(sb, ',');
+				put_ch(sb, ',');
 			first = false;
 			jsonw_string(sb, key, strlen(key));
-			strbuf_addch(sb, ':');
-			jsonw_value(sb, item);
+			put_ch(sb, ':');
+			jsonw_value_memo(sb, item, memo);
 		}
-		strbuf_addch(sb, '}');
+		put_ch(sb, '}');
 		break;
 	}
 	case JSON_ARRAY:
-		strbuf_addch(sb, '[');
+		put_ch(sb, '[');
 		json_array_foreach((json_t *)v, i, item) {
 			if (i)
-				strbuf_addch(sb, ',');
-			jsonw_value(sb, item);
+				put_ch(sb, ',');
+			jsonw_value_memo(sb, item, memo);
 		}
-		strbuf_addch(sb, ']');
+		put_ch(sb, ']');
 		break;
 	case JSON_STRING:
 		jsonw_string(sb, json_string_value(v), json_string_length(v));
 		break;
 	case JSON_INTEGER:
-		strbuf_addf(sb, "%" JSON_INTEGER_FORMAT, json_integer_value(v));
+		put_int(sb, (long long)json_integer_value(v));
 		break;
 	case JSON_REAL:
 		jsonw_number(sb, json_real_value(v));
 		break;
 	case JSON_TRUE:
-		strbuf_addstr(sb, "true");
+		PUT_LIT(sb, "true");
 		break;
 	case JSON_FALSE:
-		strbuf_addstr(sb, "false");
+		PUT_LIT(sb, "false");
 		break;
 	case JSON_NULL:
-		strbuf_addstr(sb, "null");
+		PUT_LIT(sb, "null");
 		break;
 	}
+}
+
+void jsonw_value_memo(struct strbuf *sb, const json_t *v, struct jsonw_memo *memo)
+{
+	/* Only a container held more than once can turn up again. */
+	if (!memo || !v || !(json_is_object(v) || json_is_array(v)) || v->refcount <= 1) {
+		value_plain(sb, v, memo);
+		return;
+	}
+	for (size_t k = 0; k < memo->n; k++)
+		if (memo->v[k] == v) {
+			/* Grown first: the text copied lies in the same buffer. */
+			strbuf_grow(sb, memo->len[k]);
+			memcpy(sb->buf + sb->len, sb->buf + memo->at[k], memo->len[k]);
+			sb->len += memo->len[k];
+			sb->buf[sb->len] = '\0';
+			return;
+		}
+	size_t at = sb->len;
+	value_plain(sb, v, memo);
+	if (memo->n < JSONW_MEMO_MAX) {
+		memo->v[memo->n] = v;
+		memo->at[memo->n] = at;
+		memo->len[memo->n] = sb->len - at;
+		memo->n++;
+	}
+}
+
+void jsonw_value(struct strbuf *sb, const json_t *v)
+{
+	value_plain(sb, v, NULL);
 }
 
 bool json_truthy(const json_t *v)

@@ -1,0 +1,210 @@
+/* test_score_stream.c - `score`'s loop on several threads writes what it
+ * writes on one: the same rows in input order, the same messages on
+ * stderr before each record's rows, the same totals, for a report that
+ * renders its rows (jsonl) and for one that keeps state (table). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "cli/score_stream.h"
+#include "config/config.h"
+#include "util/strbuf.h"
+
+static char dir[] = "/tmp/tcr-score-stream-XXXXXX";
+static char runs_path[256];
+static struct config cfg;
+
+/* Records of every kind the loop handles: ordinary chat runs with calls,
+ * lines that do not parse, records no loader knows, blank lines, records
+ * with escape codes in what their messages quote, and now and then one
+ * larger than a batch. */
+static void write_runs(const char *path, int n)
+{
+	FILE *f = fopen(path, "w");
+	assert_non_null(f);
+	for (int i = 0; i < n; i++) {
+		switch (i % 97) {
+		case 13:
+			fprintf(f, "{\"id\": \"bad-%d\", \"messages\": [\n", i);        /* does not parse */
+			continue;
+		case 29:
+			/* malformed for its format, with an escape code in the message */
+			fprintf(f, "{\"id\": \"odd-%d\", \"messages\": [{\"role\": \"\\u001b[31mboss\", "
+			           "\"content\": \"x\"}]}\n", i);
+			continue;
+		case 61:
+			fprintf(f, "{\"id\": \"what-%d\", \"what\": 1}\n", i);              /* no format */
+			continue;
+		case 41:
+			fputs("   \n", f);
+			continue;
+		default:
+			break;
+		}
+		fprintf(f, "{\"id\": \"run-%d\", \"config\": {\"expectedTool\": \"t%d\"}, \"messages\": ["
+		           "{\"role\": \"user\", \"content\": \"find order %d and ship it\"},"
+		           "{\"role\": \"assistant\", \"content\": \"\", \"tool_calls\": ["
+		           "{\"id\": \"c%d\", \"type\": \"function\", \"function\": {\"name\": \"t%d\", "
+		           "\"arguments\": \"{\\\"n\\\": %d}\"}}]},"
+		           "{\"role\": \"tool\", \"tool_call_id\": \"c%d\", \"content\": \"",
+		        i, i % 3, i, i, i % 5, i, i);
+		/* One run in 250 carries a result longer than a batch. */
+		size_t pad = i % 250 == 7 ? 300000 : (size_t)(i % 11) * 40;
+		for (size_t k = 0; k < pad; k++)
+			fputc('a' + (int)(k % 26), f);
+		fprintf(f, "\"}, {\"role\": \"assistant\", \"content\": \"Order %d ships today.\"}]}\n", i);
+	}
+	fclose(f);
+}
+
+static int setup(void **state)
+{
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(runs_path, sizeof runs_path, "%s/runs.jsonl", dir);
+	write_runs(runs_path, 3000);
+	static const char yaml[] =
+		"scorers:\n"
+		"  - id: tool\n"
+		"    type: tool-call-accuracy\n"
+		"    options: {from: config}\n"
+		"  - id: order\n"
+		"    type: tool-call-accuracy\n"
+		"    expectedToolOrder: [t0, t1]\n"
+		"  - id: words\n"
+		"    type: word-inclusion\n";
+	char err[512];
+	assert_int_equal(config_load_string(&cfg, "t.yaml", ".", yaml, sizeof yaml - 1, err, sizeof err), 0);
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	config_free(&cfg);
+	unlink(runs_path);
+	rmdir(dir);
+	return 0;
+}
+
+struct result {
+	char *out, *err;
+	struct score_stats stats[8];
+};
+
+static char *read_all(FILE *f)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char buf[65536];
+	size_t n;
+	rewind(f);
+	while ((n = fread(buf, 1, sizeof buf, f)) > 0)
+		strbuf_add(&sb, buf, n);
+	fclose(f);
+	return strbuf_detach(&sb);
+}
+
+/* Runs the loop on the file with `workers` threads, stdout and stderr
+ * caught in temporary files. */
+static struct result run_with(const char *report, unsigned workers)
+{
+	struct result res;
+	memset(&res, 0, sizeof res);
+	struct dataset ds = { 0 };
+	char err[512];
+	char *paths[] = { runs_path };
+	assert_int_equal(dataset_open(&ds, paths, 1, err, sizeof err), 0);
+	struct evaluator ev = { .scorers = cfg.scorers, .nscorers = cfg.nscorers, .expect = NULL };
+	const struct report_ops *rep = report_find(report);
+	assert_non_null(rep);
+	FILE *out = tmpfile(), *errf = tmpfile();
+	assert_non_null(out);
+	assert_non_null(errf);
+	fflush(stderr);
+	int saved = dup(2);
+	assert_true(saved >= 0);
+	assert_true(dup2(fileno(errf), 2) >= 0);
+	void *st = rep->open(out, &cfg);
+	score_stream(&ds, &cfg, &ev, NULL, rep, st, res.stats, workers);
+	rep->close(st, res.stats);
+	fflush(stderr);
+	assert_true(dup2(saved, 2) >= 0);
+	close(saved);
+	dataset_close(&ds);
+	res.out = read_all(out);
+	res.err = read_all(errf);
+	return res;
+}
+
+static void expect_same(const struct result *a, const struct result *b)
+{
+	assert_string_equal(a->out, b->out);
+	assert_string_equal(a->err, b->err);
+	for (size_t i = 0; i < cfg.nscorers; i++) {
+		assert_int_equal(a->stats[i].runs, b->stats[i].runs);
+		assert_int_equal(a->stats[i].scored, b->stats[i].scored);
+		assert_int_equal(a->stats[i].passed, b->stats[i].passed);
+		assert_int_equal(a->stats[i].skipped, b->stats[i].skipped);
+		assert_int_equal(a->stats[i].errors, b->stats[i].errors);
+		/* Summed in the same order: the same double, to the bit. */
+		assert_memory_equal(&a->stats[i].sum, &b->stats[i].sum, sizeof(double));
+	}
+}
+
+static void result_free(struct result *r)
+{
+	free(r->out);
+	free(r->err);
+}
+
+static void check_report(const char *report)
+{
+	struct result one = run_with(report, 0);
+	/* What the loop must have seen: every run, its rows in order. */
+	assert_int_equal(one.stats[0].runs, 3000 - 3000 / 97 - (3000 % 97 > 41));
+	assert_non_null(strstr(one.err, "runs.jsonl:14: "));
+	assert_non_null(strstr(one.err, "runs.jsonl:30: messages[0].role: unknown role \"^[[31mboss\"\n"));
+	assert_non_null(strstr(one.err, "runs.jsonl:62: not a transcript format"));
+	assert_null(strstr(one.err, "\x1b"));
+	for (unsigned workers = 1; workers <= 4; workers++) {
+		struct result many = run_with(report, workers);
+		expect_same(&one, &many);
+		result_free(&many);
+	}
+	result_free(&one);
+}
+
+static void test_jsonl_same_as_serial(void **s)
+{
+	(void)s;
+	check_report("jsonl");
+	struct result one = run_with("jsonl", 0);
+	/* Rows in input order: run-0 first, run-2999 last, run-1000 before run-1001. */
+	assert_true(strncmp(one.out, "{\"run\":\"run-0\",", 15) == 0);
+	const char *a = strstr(one.out, "\"run\":\"run-1000\""), *b = strstr(one.out, "\"run\":\"run-1001\"");
+	assert_non_null(a);
+	assert_non_null(b);
+	assert_true(a < b);
+	result_free(&one);
+}
+
+static void test_table_same_as_serial(void **s)
+{
+	(void)s;
+	check_report("table");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_jsonl_same_as_serial),
+		cmocka_unit_test(test_table_same_as_serial),
+	};
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
