@@ -7,7 +7,7 @@
 # once (kept while the size and gen.c stay the same) a BENCH_MB (default
 # 200) MB file of synthetic OpenAI Chat runs and a BENCH_MASTRA_MB (default
 # 200) MB file of small Mastra runs (gen -m mastra), warms the page cache,
-# then takes the best of BENCH_REPEAT (default 3) runs of:
+# then takes the best of BENCH_REPEAT (default 5) runs of:
 #   indexing    dataset_index_all and the streaming cursor (index_bench)
 #   parse (old) json_loadb + json_decref of every line (parse_only): the
 #               jansson baseline the program started from
@@ -46,7 +46,7 @@ OUT=$BUILD/bench/out
 MB=${BENCH_MB:-200}
 MASTRA_MB=${BENCH_MASTRA_MB:-200}
 HUGE_MB=${BENCH_HUGE_MB:-100}
-REPEAT=${BENCH_REPEAT:-3}
+REPEAT=${BENCH_REPEAT:-5}
 T_GBPS=${BENCH_TARGET_GBPS:-1}
 T_MBPS=${BENCH_TARGET_MBPS:-400}
 T_MMBPS=${BENCH_TARGET_MASTRA_MBPS:-250}
