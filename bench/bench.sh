@@ -160,14 +160,20 @@ CHECK=$(check "$FILE" chat)
 MCHECK=$(check "$MFILE" mastra)
 
 # ---- measure ------------------------------------------------------------------
-# timed LOG COMMAND...: runs COMMAND under runstat, appending its output
-# (a KEY=VALUE line, if any) and runstat's figures as one line to LOG.
+# timed LOG OUTPUT COMMAND...: runs COMMAND under runstat, its standard
+# output to OUTPUT, and appends runstat's figures to LOG, after the first
+# line of OUTPUT (a helper's KEY=VALUE line) unless that is /dev/null.
 timed() {
 	log=$1
-	shift
-	"$OUT/runstat" -o "$OUT/stat.txt" "$@" > "$OUT/timed.out" 2>> "$OUT/timed.err" ||
+	output=$2
+	shift 2
+	"$OUT/runstat" -o "$OUT/stat.txt" "$@" > "$output" 2>> "$OUT/timed.err" ||
 		die "$* failed (status $?; see $OUT/timed.err)"
-	echo "$(sed -n 1p "$OUT/timed.out") $(cat "$OUT/stat.txt")" >> "$log"
+	if [ "$output" = /dev/null ]; then
+		cat "$OUT/stat.txt" >> "$log"
+	else
+		echo "$(sed -n 1p "$output") $(cat "$OUT/stat.txt")" >> "$log"
+	fi
 }
 for log in index parse parse-m fast fast-m score score-m; do
 	: > "$OUT/$log.log"
@@ -177,15 +183,16 @@ i=0
 while [ "$i" -lt "$REPEAT" ]; do
 	i=$((i + 1))
 	echo "bench: pass $i of $REPEAT"
+	cat "$FILE" "$MFILE" > /dev/null
 	"$OUT/index_bench" "$FILE" >> "$OUT/index.log" || die "index_bench failed (status $?)"
-	timed "$OUT/parse.log" "$OUT/parse_only" "$FILE"
-	timed "$OUT/parse-m.log" "$OUT/parse_only" "$MFILE"
+	timed "$OUT/parse.log" "$OUT/timed.out" "$OUT/parse_only" "$FILE"
+	timed "$OUT/parse-m.log" "$OUT/timed.out" "$OUT/parse_only" "$MFILE"
 	if [ -n "$FAST" ]; then
-		timed "$OUT/fast.log" "$OUT/parse_fast" "$FILE"
-		timed "$OUT/fast-m.log" "$OUT/parse_fast" "$MFILE"
+		timed "$OUT/fast.log" "$OUT/timed.out" "$OUT/parse_fast" "$FILE"
+		timed "$OUT/fast-m.log" "$OUT/timed.out" "$OUT/parse_fast" "$MFILE"
 	fi
-	timed "$OUT/score.log" "$TCR" score -c "$CONF" -o jsonl "$FILE"
-	timed "$OUT/score-m.log" "$TCR" score -c "$CONF" -o jsonl "$MFILE"
+	timed "$OUT/score.log" /dev/null "$TCR" score -c "$CONF" -o jsonl "$FILE"
+	timed "$OUT/score-m.log" /dev/null "$TCR" score -c "$CONF" -o jsonl "$MFILE"
 done
 
 RUNS=$(stat_min "$OUT/index.log" records) || die "no index_bench output"
@@ -378,7 +385,7 @@ cat "$HUGE" > /dev/null
 {
 	echo '<Tab>'
 	n=0
-	while [ "$n" -lt 20 ]; do echo '<PgDn>'; n=$((n + 1)); done
+	while [ "$n" -lt 200 ]; do echo '<PgDn>'; n=$((n + 1)); done
 	echo G; echo '<PgUp>'; echo g; echo j; echo j; echo '<Enter>'; echo '<Enter>'; echo k
 } > "$OUT/huge.keys"
 rm -f "$OUT/bench.annotations.jsonl"

@@ -351,9 +351,11 @@ static void save_display(struct tui *t)
 static void handle_script_line_keys(struct tui *t)
 {
 	keycode_t key;
-	/* The next scripted key is taken only once nothing is loading, so a
-	 * script never races the program. */
-	if (review_busy(t->rv))
+	/* The next scripted key is taken only once nothing is loading and the
+	 * cursor has resumed, so a script never races the program (the last
+	 * slice of scoring and the end of the script came in one turn, and
+	 * the screen quit before resuming). */
+	if (review_busy(t->rv) || t->resuming)
 		return;
 	if (!script_next(t, &key)) {
 		t->quit = true;
