@@ -18,7 +18,7 @@
 #include "util/strbuf.h"
 #include "util/textvis.h"
 
-static char dir[] = "/tmp/tcr-score-stream-XXXXXX";
+static char dir[256];
 static char runs_path[256];
 static struct config cfg;
 
@@ -70,6 +70,8 @@ static void write_runs(const char *path, int n)
 static int setup(void **state)
 {
 	(void)state;
+	const char *tmp = getenv("TMPDIR");
+	snprintf(dir, sizeof dir, "%s/tcr-score-stream.XXXXXX", tmp && *tmp ? tmp : "/tmp");
 	assert_non_null(mkdtemp(dir));
 	snprintf(runs_path, sizeof runs_path, "%s/runs.jsonl", dir);
 	write_runs(runs_path, 3000);
