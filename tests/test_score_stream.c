@@ -19,7 +19,7 @@
 #include "util/textvis.h"
 
 static char dir[256];
-static char runs_path[256];
+static char runs_path[sizeof dir + 16];
 static struct config cfg;
 
 /* Records of every kind the loop handles: ordinary chat runs with calls,
