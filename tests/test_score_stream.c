@@ -1,7 +1,8 @@
-/* test_score_stream.c - `score`'s loop on several threads writes what it
- * writes on one: the same rows in input order, the same messages on
- * stderr before each record's rows, the same totals, for a report that
- * renders its rows (jsonl) and for one that keeps state (table). */
+/* test_score_stream.c - `score`'s loop, on none to four worker threads,
+ * writes what a plain loop over the records writes: the same rows in input
+ * order, the same messages on stderr before each record's rows, the same
+ * totals, for a report that renders its rows (jsonl) and for one that
+ * keeps state (table). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -15,21 +16,24 @@
 #include "cli/score_stream.h"
 #include "config/config.h"
 #include "util/strbuf.h"
+#include "util/textvis.h"
 
-static char dir[] = "/tmp/tcr-score-stream-XXXXXX";
-static char runs_path[256];
+static char dir[256];
+static char runs_path[sizeof dir + 16];
 static struct config cfg;
 
 /* Records of every kind the loop handles: ordinary chat runs with calls,
  * lines that do not parse, records no loader knows, blank lines, records
- * with escape codes in what their messages quote, and now and then one
- * larger than a batch. */
+ * with escape codes in what their messages quote (in the first half), and
+ * now and then one larger than a batch. */
 static void write_runs(const char *path, int n)
 {
 	FILE *f = fopen(path, "w");
 	assert_non_null(f);
 	for (int i = 0; i < n; i++) {
-		switch (i % 97) {
+		/* The second half has nothing for stderr, so its batches are
+		 * written whole. */
+		switch (i < n / 2 ? i % 97 : 0) {
 		case 13:
 			fprintf(f, "{\"id\": \"bad-%d\", \"messages\": [\n", i);        /* does not parse */
 			continue;
@@ -66,6 +70,8 @@ static void write_runs(const char *path, int n)
 static int setup(void **state)
 {
 	(void)state;
+	const char *tmp = getenv("TMPDIR");
+	snprintf(dir, sizeof dir, "%s/tcr-score-stream.XXXXXX", tmp && *tmp ? tmp : "/tmp");
 	assert_non_null(mkdtemp(dir));
 	snprintf(runs_path, sizeof runs_path, "%s/runs.jsonl", dir);
 	write_runs(runs_path, 3000);
@@ -110,9 +116,55 @@ static char *read_all(FILE *f)
 	return strbuf_detach(&sb);
 }
 
-/* Runs the loop on the file with `workers` threads, stdout and stderr
- * caught in temporary files. */
-static struct result run_with(const char *report, unsigned workers)
+/* The loop `score` had before it had threads, as the reference: one
+ * record at a time, its message on stderr, then its rows. */
+static void reference_loop(struct dataset *ds, const struct evaluator *ev,
+                           const struct report_ops *rep, void *st, struct score_stats *stats)
+{
+	struct verdict v[8];
+	struct dataset_cursor cur;
+	struct record_ref rec;
+	dataset_cursor_init(&cur);
+	while (dataset_next(ds, &cur, &rec)) {
+		char err[1024], src[512];
+		record_source(ds, &rec, src, sizeof src);
+		struct run *r = dataset_load_run(ds, &rec, NULL, cfg.run_id_path, err, sizeof err);
+		if (!r) {
+			fputs("tcreview: ", stderr);
+			textvis_fputs(stderr, err);
+			fputc('\n', stderr);
+			evaluator_fail_all(ev, err, v);
+		} else {
+			if (r->load_error) {
+				fprintf(stderr, "tcreview: %s: ", r->source);
+				textvis_fputs(stderr, r->load_error);
+				fputc('\n', stderr);
+			}
+			evaluator_run(ev, r, v);
+		}
+		for (size_t i = 0; i < cfg.nscorers; i++) {
+			struct score_stats *s = &stats[i];
+			s->runs++;
+			if (v[i].status == VERDICT_OK) {
+				s->scored++;
+				s->sum += v[i].score;
+				s->passed += v[i].passed;
+			} else if (v[i].status == VERDICT_SKIPPED) {
+				s->skipped++;
+			} else {
+				s->errors++;
+			}
+			struct report_row row = { r ? r->id : src, r ? r->source : src, &cfg.scorers[i], &v[i] };
+			rep->row(st, &row);
+			verdict_clear(&v[i]);
+		}
+		run_free(r);
+	}
+}
+
+/* Runs the loop on the file with `workers` threads (the reference loop
+ * when workers < 0), stdout and stderr caught in temporary files. */
+static struct result run_with(const char *report, int workers)
 {
 	struct result res;
 	memset(&res, 0, sizeof res);
@@ -131,7 +183,10 @@ static struct result run_with(const char *report, unsigned workers)
 	assert_true(saved >= 0);
 	assert_true(dup2(fileno(errf), 2) >= 0);
 	void *st = rep->open(out, &cfg);
-	score_stream(&ds, &cfg, &ev, NULL, rep, st, res.stats, workers);
+	if (workers < 0)
+		reference_loop(&ds, &ev, rep, st, res.stats);
+	else
+		score_stream(&ds, &cfg, &ev, NULL, rep, st, res.stats, (unsigned)workers);
 	rep->close(st, res.stats);
 	fflush(stderr);
 	assert_true(dup2(saved, 2) >= 0);
@@ -165,14 +220,14 @@ static void result_free(struct result *r)
 
 static void check_report(const char *report)
 {
-	struct result one = run_with(report, 0);
+	struct result one = run_with(report, -1);
 	/* What the loop must have seen: every run, its rows in order. */
-	assert_int_equal(one.stats[0].runs, 3000 - 3000 / 97 - (3000 % 97 > 41));
+	assert_int_equal(one.stats[0].runs, 3000 - 1500 / 97 - (1500 % 97 > 41));
 	assert_non_null(strstr(one.err, "runs.jsonl:14: "));
 	assert_non_null(strstr(one.err, "runs.jsonl:30: messages[0].role: unknown role \"^[[31mboss\"\n"));
 	assert_non_null(strstr(one.err, "runs.jsonl:62: not a transcript format"));
 	assert_null(strstr(one.err, "\x1b"));
-	for (unsigned workers = 1; workers <= 4; workers++) {
+	for (int workers = 0; workers <= 4; workers++) {
 		struct result many = run_with(report, workers);
 		expect_same(&one, &many);
 		result_free(&many);
@@ -184,7 +239,7 @@ static void test_jsonl_same_as_serial(void **s)
 {
 	(void)s;
 	check_report("jsonl");
-	struct result one = run_with("jsonl", 0);
+	struct result one = run_with("jsonl", 2);
 	/* Rows in input order: run-0 first, run-2999 last, run-1000 before run-1001. */
 	assert_true(strncmp(one.out, "{\"run\":\"run-0\",", 15) == 0);
 	const char *a = strstr(one.out, "\"run\":\"run-1000\""), *b = strstr(one.out, "\"run\":\"run-1001\"");

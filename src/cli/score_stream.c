@@ -178,6 +178,12 @@ static void stats_add(struct score_stats *s, const struct tally *t)
 static void write_batch(struct pool *p, struct batch *b)
 {
 	size_t err_at = 0, out_at = 0;
+	/* With nothing for stderr, the batch's rows go out in one piece:
+	 * the order between the streams is all that writing each record's
+	 * part in turn keeps. */
+	bool whole = p->rep->render && !b->err.len;
+	if (whole && b->out.len)
+		p->rep->emit(p->rep_state, b->out.buf, b->out.len);
 	for (size_t k = 0; k < b->n; k++) {
 		struct rec_out *ro = &b->res[k];
 		if (ro->err_end > err_at)
@@ -185,7 +191,9 @@ static void write_batch(struct pool *p, struct batch *b)
 		err_at = ro->err_end;
 		for (size_t i = 0; i < p->nscorers; i++)
 			stats_add(&p->stats[i], &b->tallies[k * p->nscorers + i]);
-		if (p->rep->render) {
+		if (whole) {
+			/* written above */
+		} else if (p->rep->render) {
 			if (ro->out_end > out_at)
 				p->rep->emit(p->rep_state, b->out.buf + out_at, ro->out_end - out_at);
 			out_at = ro->out_end;
