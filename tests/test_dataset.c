@@ -341,12 +341,13 @@ static void test_what_jansson_refused(void **s)
 		"{\"id\":5.0}\n"
 		"{\"id\":1e21}\n"
 		"{\"id\":-1e400}\n"
-		"{\"id\":\"\",\"runId\":7}\n";
+		"{\"id\":\"\",\"runId\":7}\n"
+		"{\"id\":\"a\\u0000b\"}\n";
 	char *p = write_file("refused.jsonl", text, sizeof text - 1);
 	struct dataset ds;
 	char err[512];
 	open_one(&ds, p);
-	assert_int_equal(ds.nrecs, 8);
+	assert_int_equal(ds.nrecs, 9);
 
 	struct run *r = dataset_load_run(&ds, &ds.recs[0], NULL, NULL, err, sizeof err);
 	assert_non_null(r);
@@ -388,6 +389,11 @@ static void test_what_jansson_refused(void **s)
 		assert_string_equal(r->id, ids[i]);
 		run_free(r);
 	}
+	/* an id holding a NUL is not cut there: the NUL shows as U+FFFD */
+	r = dataset_load_run(&ds, &ds.recs[8], NULL, NULL, err, sizeof err);
+	assert_non_null(r);
+	assert_string_equal(r->id, "a\xef\xbf\xbd" "b");
+	run_free(r);
 	/* and from id_path */
 	r = dataset_load_run(&ds, &ds.recs[1], NULL, "a", err, sizeof err);
 	assert_string_equal(r->id, "9007199254740993");

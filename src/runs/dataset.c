@@ -652,11 +652,30 @@ int dataset_record_hash(struct dataset *ds, const struct record_ref *rec, char o
 /* A run's name from an id field: a non-empty string as it is, a number as
  * the output prints it (integers as integers, reals as JavaScript prints
  * them), and a number no C type holds as the record writes it. */
+/* An id is a C string everywhere after this (keys, output, the screen):
+ * one holding "\u0000" would be cut there and could then equal another
+ * run's id, so its NULs become U+FFFD, as invalid UTF-8 does. */
+static const char *string_id(struct run *r, const char *s, size_t n)
+{
+	if (strlen(s) == n)
+		return s;
+	struct strbuf sb = STRBUF_INIT;
+	for (size_t i = 0; i < n; i++) {
+		if (s[i])
+			strbuf_addch(&sb, s[i]);
+		else
+			strbuf_addstr(&sb, "\xef\xbf\xbd");
+	}
+	const char *out = arena_strndup(&r->arena, sb.buf, sb.len);
+	strbuf_release(&sb);
+	return out;
+}
+
 static const char *id_text(struct run *r, jv v)
 {
 	const struct jdoc *d = r->doc;
 	if (jv_is_string(d, v) && jv_strlen(d, v))
-		return jv_str(d, v);
+		return string_id(r, jv_str(d, v), jv_strlen(d, v));
 	if (!jv_is_number(d, v))
 		return NULL;
 	uint8_t flags = d->nodes[v].flags;
