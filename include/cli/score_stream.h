@@ -9,6 +9,9 @@
 #include "runs/format.h"
 #include "scorers/evaluate.h"
 
+/* The most workers score_stream starts (more are clamped to it). */
+#define SCORE_WORKERS_MAX 16
+
 /* Workers worth starting here: the cores online, 0 when there is one
  * (the loop then runs in the calling thread alone). */
 unsigned score_workers(void);

@@ -17,7 +17,7 @@ static void score_usage(FILE *out)
 {
 	fprintf(out,
 	"usage: tcreview score [-c FILE] [--expect FILE] [--format NAME] [-o jsonl|table|junit]\n"
-	"                      [--fail-under X] FILE...\n"
+	"                      [--fail-under X] [-j N] FILE...\n"
 	"\n"
 	"Scores every run of the inputs with every scorer of the configuration.\n"
 	"\n"
@@ -27,6 +27,8 @@ static void score_usage(FILE *out)
 	"  -o, --output FMT    jsonl (default when stdout is not a terminal), table\n"
 	"                      (default on a terminal) or junit\n"
 	"      --fail-under X  exit 1 when a scorer's mean score is below X\n"
+	"  -j, --jobs N        threads that read and score beside the one writing\n"
+	"                      (default: one per core; 0 does everything in one)\n"
 	"  -h, --help          this help; --help formats lists the transcript formats\n"
 	"\n"
 	"FILE may be a .json or .jsonl file, a folder (read recursively), or - for\n"
@@ -48,6 +50,7 @@ struct score_opts {
 	const char *output;
 	bool fail_under_set;
 	double fail_under;
+	int jobs;                   /* -1: one worker per core */
 };
 
 static int parse_number(const char *s, double *out)
@@ -67,12 +70,13 @@ static int score_parse_args(int argc, char **argv, struct score_opts *o)
 		{ "format", required_argument, NULL, 'F' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "fail-under", required_argument, NULL, 'U' },
+		{ "jobs", required_argument, NULL, 'j' },
 		{ "help", optional_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int ch;
 	optind = 1;
-	while ((ch = getopt_long(argc, argv, "c:o:h", longopts, NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, "c:o:j:h", longopts, NULL)) != -1) {
 		switch (ch) {
 		case 'c': o->config = optarg; break;
 		case 'E': o->expect = optarg; break;
@@ -85,6 +89,17 @@ static int score_parse_args(int argc, char **argv, struct score_opts *o)
 			}
 			o->fail_under_set = true;
 			break;
+		case 'j': {
+			char *end;
+			long n = strtol(optarg, &end, 10);
+			if (!*optarg || *end || n < 0 || n > SCORE_WORKERS_MAX) {
+				fprintf(stderr, "tcreview score: --jobs needs a number from 0 to %d, not '%s'\n",
+				        SCORE_WORKERS_MAX, optarg);
+				return EXIT_USAGE;
+			}
+			o->jobs = (int)n;
+			break;
+		}
 		case 'h':
 			if ((optarg && !strcmp(optarg, "formats")) ||
 			    (!optarg && optind < argc && !strcmp(argv[optind], "formats")))
@@ -136,7 +151,8 @@ static int score_report(struct dataset *ds, const struct config *c, const struct
 	if (!isatty(fileno(stdout)))
 		setvbuf(stdout, NULL, _IOFBF, 1 << 18);
 	void *rep_state = rep->open(stdout, c);
-	score_stream(ds, c, ev, forced, rep, rep_state, stats, score_workers());
+	score_stream(ds, c, ev, forced, rep, rep_state, stats,
+	             o->jobs >= 0 ? (unsigned)o->jobs : score_workers());
 	rep->close(rep_state, stats);
 	if (o->fail_under_set) {
 		for (size_t i = 0; i < c->nscorers; i++) {
@@ -154,7 +170,7 @@ static int score_report(struct dataset *ds, const struct config *c, const struct
 
 int cli_score(int argc, char **argv)
 {
-	struct score_opts o = { 0 };
+	struct score_opts o = { .jobs = -1 };
 	int rc = score_parse_args(argc, argv, &o);
 	if (rc >= 0)
 		return rc;

@@ -24,7 +24,7 @@
 #define BATCH_BYTES (128u << 10)
 #define BATCH_RECS 256
 #define INFLIGHT_BYTES (768u << 10)
-#define WORKERS_MAX 16
+#define WORKERS_MAX SCORE_WORKERS_MAX
 
 /* What stats need of a verdict, kept once the verdict is written. */
 struct tally {

@@ -58,4 +58,16 @@ scorers:
 YAML
 run_tcr "$TMP/out4" "$TMP/err" score -c "$TMP/ids.yaml" -o jsonl "$TMP/tree"
 assert_grep "runs.id names runs" "$TMP/out4" '{"run":"t9","source":"'"$TMP"'/tree/sub/b.jsonl:3"'
+# --jobs changes how many threads score, never what is written
+cat "$D/mini-runs.jsonl" "$D/mini-runs.jsonl" "$D/mini-runs.jsonl" > "$TMP/three.jsonl"
+run_tcr "$TMP/j-default" "$TMP/err" score -c "$D/mini.yaml" -o jsonl "$TMP/three.jsonl"
+for j in 0 1 3; do
+	run_tcr "$TMP/j$j" "$TMP/err" score -c "$D/mini.yaml" -o jsonl -j "$j" "$TMP/three.jsonl"
+	assert_eq "--jobs $j writes what the default writes" \
+	  "$(cmp -s "$TMP/j-default" "$TMP/j$j" && echo same)" same
+done
+assert_eq "--jobs: every row" "$(wc -l < "$TMP/j0" | tr -d ' ')" 27
+run_tcr "$TMP/o" "$TMP/err" score -c "$D/mini.yaml" --jobs 17 "$TMP/three.jsonl"
+assert_rc "--jobs past 16 is a usage error" 2
+assert_grep "--jobs says what it takes" "$TMP/err" "tcreview score: --jobs needs a number from 0 to 16, not '17'"
 finish
