@@ -186,7 +186,7 @@ static struct result run_with(const char *report, int workers)
 	if (workers < 0)
 		reference_loop(&ds, &ev, rep, st, res.stats);
 	else
-		score_stream(&ds, &cfg, &ev, NULL, rep, st, res.stats, (unsigned)workers);
+		score_stream(&ds, &cfg, &ev, NULL, rep, st, res.stats, NULL, (unsigned)workers);
 	rep->close(st, res.stats);
 	fflush(stderr);
 	assert_true(dup2(saved, 2) >= 0);

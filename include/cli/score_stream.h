@@ -16,14 +16,22 @@
  * (the loop then runs in the calling thread alone). */
 unsigned score_workers(void);
 
+/* How many records each input held and how many of them were read (parsed
+ * and loaded without a load error): arrays of ds->nfiles, zeroed by the
+ * caller, so it can tell an input of which nothing could be read. */
+struct score_reading {
+	size_t *records;
+	size_t *read;
+};
+
 /* Scores every record of ds with ev and hands each verdict to rep (rows in
  * input order, as a loop over the records would) and to stats[nscorers].
  * Records that do not parse or load are reported on stderr, each before
  * its rows. With workers > 0 that many threads load and score while the
  * caller reads the inputs and writes; memory stays bounded by the largest
- * record and a few hundred KB of small ones in flight. */
+ * record and a few hundred KB of small ones in flight. reading may be NULL. */
 void score_stream(struct dataset *ds, const struct config *c, const struct evaluator *ev,
                   const struct format_ops *forced, const struct report_ops *rep, void *rep_state,
-                  struct score_stats *stats, unsigned workers);
+                  struct score_stats *stats, struct score_reading *reading, unsigned workers);
 
 #endif

@@ -12,6 +12,7 @@
 #include "runs/format.h"
 #include "cli/report.h"
 #include "cli/score_stream.h"
+#include "util/xalloc.h"
 
 static void score_usage(FILE *out)
 {
@@ -33,7 +34,7 @@ static void score_usage(FILE *out)
 	"\n"
 	"FILE may be a .json or .jsonl file, a folder (read recursively), or - for\n"
 	"standard input. Exit status: 0 done, 1 --fail-under not met, 2 usage or\n"
-	"configuration error, 3 an input could not be read.\n");
+	"configuration error, 3 an input could not be read, or none of its records.\n");
 }
 
 static void list_formats(FILE *out)
@@ -151,9 +152,26 @@ static int score_report(struct dataset *ds, const struct config *c, const struct
 	if (!isatty(fileno(stdout)))
 		setvbuf(stdout, NULL, _IOFBF, 1 << 18);
 	void *rep_state = rep->open(stdout, c);
-	score_stream(ds, c, ev, forced, rep, rep_state, stats,
+	struct score_reading reading = {
+		.records = xcalloc(ds->nfiles ? ds->nfiles : 1, sizeof(size_t)),
+		.read = xcalloc(ds->nfiles ? ds->nfiles : 1, sizeof(size_t)),
+	};
+	score_stream(ds, c, ev, forced, rep, rep_state, stats, &reading,
 	             o->jobs >= 0 ? (unsigned)o->jobs : score_workers());
 	rep->close(rep_state, stats);
+	/* A file of another format reads as a row of errors per record; the
+	 * exit status must not call that done. */
+	bool unread = false;
+	for (size_t f = 0; f < ds->nfiles; f++) {
+		if (!reading.records[f] || reading.read[f])
+			continue;
+		fprintf(stderr, "tcreview score: %s: none of its %zu record%s could be read "
+		        "(see tcreview score --help formats)\n", ds->files[f].path,
+		        reading.records[f], reading.records[f] == 1 ? "" : "s");
+		unread = true;
+	}
+	free(reading.records);
+	free(reading.read);
 	if (o->fail_under_set) {
 		for (size_t i = 0; i < c->nscorers; i++) {
 			double mean = stats[i].scored ? stats[i].sum / (double)stats[i].scored : 0;
@@ -165,7 +183,7 @@ static int score_report(struct dataset *ds, const struct config *c, const struct
 		}
 	}
 	free(stats);
-	return rc;
+	return unread ? EXIT_INPUT : rc;
 }
 
 int cli_score(int argc, char **argv)

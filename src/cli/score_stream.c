@@ -39,6 +39,7 @@ struct rec_out {
 	char *src;              /* the source, for a record that did not parse (owned) */
 	size_t err_end;         /* end of its text in the batch's err */
 	size_t out_end;         /* ... and in its out */
+	bool read;              /* it parsed and loaded without a load error */
 };
 
 enum batch_state {
@@ -67,6 +68,7 @@ struct pool {
 	const struct report_ops *rep;
 	void *rep_state;
 	struct score_stats *stats;
+	struct score_reading *reading;
 	size_t nscorers;
 
 	struct batch *ring;
@@ -109,6 +111,7 @@ static void score_record(struct pool *p, struct batch *b, size_t k)
 	struct run *r = dataset_load_run(p->ds, rec, p->forced, p->c->run_id_path, err, sizeof err);
 	ro->run = NULL;
 	ro->src = NULL;
+	ro->read = r && !r->load_error;
 	if (!r) {
 		char src[512];
 		record_source(p->ds, rec, src, sizeof src);
@@ -191,6 +194,10 @@ static void write_batch(struct pool *p, struct batch *b)
 		err_at = ro->err_end;
 		for (size_t i = 0; i < p->nscorers; i++)
 			stats_add(&p->stats[i], &b->tallies[k * p->nscorers + i]);
+		if (p->reading) {
+			p->reading->records[b->recs[k].file]++;
+			p->reading->read[b->recs[k].file] += ro->read;
+		}
 		if (whole) {
 			/* written above */
 		} else if (p->rep->render) {
@@ -369,9 +376,10 @@ static void stream_parallel(struct pool *p, unsigned workers)
 
 void score_stream(struct dataset *ds, const struct config *c, const struct evaluator *ev,
                   const struct format_ops *forced, const struct report_ops *rep, void *rep_state,
-                  struct score_stats *stats, unsigned workers)
+                  struct score_stats *stats, struct score_reading *reading, unsigned workers)
 {
 	struct pool p = {
+		.reading = reading,
 		.ds = ds, .c = c, .ev = ev, .forced = forced, .rep = rep, .rep_state = rep_state,
 		.stats = stats, .nscorers = c->nscorers,
 	};

@@ -68,4 +68,19 @@ assert_rc "tcreview -c FILE RUNS off a terminal exits 2" 2
 assert_grep "and suggests tcreview score" "$TMP/err" "tcreview score"
 run_tcr "$TMP/o" "$TMP/err" frobnicate
 assert_rc "an unknown command exits 2" 2
+
+# an input none of whose records could be read is not "done"
+printf '{"foo": 1}\n{"bar": 2}\n' > "$TMP/other.jsonl"
+run_tcr "$TMP/o" "$TMP/err" score -c "$D/mini.yaml" -o jsonl "$D/mini-runs.jsonl" "$TMP/other.jsonl"
+assert_rc "an input of which nothing could be read exits 3" 3
+assert_grep "and says which, with its count" "$TMP/err" \
+  "tcreview score: $TMP/other.jsonl: none of its 2 records could be read (see tcreview score --help formats)"
+assert_eq "the other input is still scored" "$(grep -c '"run":"pass-1"' "$TMP/o")" 3
+printf '{"foo": 1}\n' > "$TMP/half.jsonl"
+cat "$D/mini-runs.jsonl" >> "$TMP/half.jsonl"
+run_tcr "$TMP/o" "$TMP/err" score -c "$D/mini.yaml" -o jsonl "$TMP/half.jsonl"
+assert_rc "an input with some records read exits 0" 0
+: > "$TMP/empty.jsonl"
+run_tcr "$TMP/o" "$TMP/err" score -c "$D/mini.yaml" -o jsonl "$TMP/empty.jsonl"
+assert_rc "an empty input (nothing to read) exits 0" 0
 finish

@@ -31,17 +31,17 @@ assert_grep "the table counts the errors" "$TMP/table" "order                too
 # escape codes in ids and in error messages are shown, never sent
 printf '{"id":"\\u001b[2J\\u001b]0;pwned\\u0007x","messages":[{"role":"\\u001b[31mnarrator","content":"hi"}]}\n' > "$TMP/esc.jsonl"
 run_tcr "$TMP/out" "$TMP/err" score -c "$D/mini.yaml" -o table "$TMP/esc.jsonl"
-assert_rc "escape codes: exits 0" 0
+assert_rc "escape codes: exits 3 (its one record does not load), not a crash" 3
 assert_grep "escape codes in a run id are visible in the table" "$TMP/out" '^[[2J^[]0;pwned^Gx'
 assert_grep "escape codes in an error message are visible" "$TMP/err" 'unknown role "^[[31mnarrator"'
 if grep -q "$(printf '\033')" "$TMP/out" "$TMP/err"; then fail "no raw ESC reaches the terminal"; else pass "no raw ESC reaches the terminal"; fi
 
 printf '[{"id":"a","messages":[]},' > "$TMP/cut.json"
 run_tcr "$TMP/out" "$TMP/err" score -c "$D/mini.yaml" -o jsonl "$TMP/cut.json"
-assert_rc "a truncated .json still exits 0" 0
+assert_rc "a truncated .json exits 3 (nothing in it could be read), not a crash" 3
 assert_grep "a truncated .json is reported with its line" "$TMP/err" "$TMP/cut.json:1: "
 
 printf '\000\001\002garbage' > "$TMP/bin.jsonl"
 run_tcr "$TMP/out" "$TMP/err" score -c "$D/mini.yaml" -o jsonl "$TMP/bin.jsonl"
-assert_rc "binary garbage does not crash" 0
+assert_rc "binary garbage does not crash (exits 3: nothing could be read)" 3
 finish
