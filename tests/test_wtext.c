@@ -91,6 +91,21 @@ static void check_truncate(const char *in, size_t cols, bool ellipsis, const cha
 	free(w);
 }
 
+static void check_middle(const char *in, size_t cols, const char *want, size_t want_width)
+{
+	size_t n, width = 999;
+	wchar_t *w = dec(in, 0, &n);
+	size_t k = wtext_cut_middle(w, n, cols, &width);
+	assert_int_equal(wcslen(w), k);
+	char *got = enc(w, k);
+	if (strcmp(got, want) != 0 || width != want_width)
+		fail_msg("cut_middle('%s', %zu): got '%s' (%zu columns), want '%s' (%zu)", in, cols, got,
+		         width, want, want_width);
+	assert_true(width <= cols);
+	free(got);
+	free(w);
+}
+
 /* Wraps and compares with the lines joined by '|'. */
 static void check_wrap(const char *in, size_t cols, const char *want)
 {
@@ -326,6 +341,23 @@ static void test_fit(void **state)
 	free(s);
 }
 
+/* Long ids lose their middle: the start, then the end that tells runs of
+ * one benchmark apart. */
+static void test_cut_middle(void **state)
+{
+	(void)state;
+	check_middle("tau1-airline-gpt4o-task000-trial0", 33, "tau1-airline-gpt4o-task000-trial0", 33);
+	check_middle("tau1-airline-gpt4o-task000-trial0", 25, "tau1-airl…-task000-trial0", 25);
+	check_middle("tau1-airline-gpt4o-task000-trial0", 12, "tau1…-trial0", 12);
+	check_middle("abcdef", 3, "…ef", 3);
+	check_middle("abcdef", 2, "a…", 2);          /* too narrow: cut at the end */
+	check_middle("abcdef", 0, "", 0);
+	/* Never half a wide character or a cluster, on either side. */
+	check_middle("日本語のテキスト", 9, "日…キスト", 9);
+	check_middle("日本語のテキスト", 8, "日…スト", 7);
+	check_middle("e\xcc\x81" "abcdefgh" "e\xcc\x81", 6, "e\xcc\x81" "a…ghe\xcc\x81", 6);
+}
+
 static void test_truncate(void **state)
 {
 	(void)state;
@@ -518,6 +550,7 @@ int main(void)
 		cmocka_unit_test(test_wrap_every_width),
 		cmocka_unit_test(test_wrap_free),
 		cmocka_unit_test(test_wrap_kinsoku),
+		cmocka_unit_test(test_cut_middle),
 	};
 	return cmocka_run_group_tests(tests, setup, NULL);
 }

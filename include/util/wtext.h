@@ -61,6 +61,13 @@ size_t wtext_fit(const wchar_t *s, size_t n, size_t cols, size_t *width);
  * not fit. */
 size_t wtext_truncate(wchar_t *s, size_t n, size_t cols, bool ellipsis, size_t *width);
 
+/* Cuts s in place to at most cols columns by taking out its middle: the
+ * start, '…', then the end (which gets the larger share), never splitting
+ * a cluster. Text that fits is left as it is; under 3 columns it is cut at
+ * the end as wtext_truncate cuts it. Returns the new length; its width in
+ * *width (may be NULL). */
+size_t wtext_cut_middle(wchar_t *s, size_t n, size_t cols, size_t *width);
+
 /* One line of wrapped text: text[start .. start + len), `width` columns. */
 struct wtext_span {
 	size_t start, len, width;

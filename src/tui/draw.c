@@ -65,6 +65,18 @@ int draw_text_cut(int y, int x, int w, const char *s, size_t len, attr_t a)
 	return used;
 }
 
+int draw_text_cut_middle(int y, int x, int w, const char *s, size_t len, attr_t a)
+{
+	if (w <= 0)
+		return 0;
+	size_t n, width;
+	wchar_t *ws = wtext_decode(s, len, WTEXT_TABS, &n);
+	n = wtext_cut_middle(ws, n, (size_t)w, &width);
+	int used = draw_wide(y, x, w, ws, n, a);
+	free(ws);
+	return used;
+}
+
 void draw_pane_title(const struct tui *t, enum pane p, const char *title, const char *extra)
 {
 	const struct rect *r = &t->lay.pane[p];

@@ -163,6 +163,8 @@ int  draw_text(int y, int x, int w, const char *s, size_t len, attr_t a);
 int  draw_wide(int y, int x, int w, const wchar_t *s, size_t n, attr_t a);
 /* Like draw_text, but a text that does not fit ends with '…'. */
 int  draw_text_cut(int y, int x, int w, const char *s, size_t len, attr_t a);
+/* The same, cut in the middle (wtext_cut_middle): for ids whose end matters. */
+int  draw_text_cut_middle(int y, int x, int w, const char *s, size_t len, attr_t a);
 void draw_fill(int y, int x, int w, attr_t a);
 int  draw_width(const char *s, size_t len);
 /* A pane's title row: "[title] extra", highlighted when it has the focus. */

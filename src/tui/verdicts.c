@@ -147,6 +147,10 @@ static void detail_lines(const struct tui *t, struct strbuf *out)
 	const struct decision *note = review_note_of(t->rv, rr->entry);
 	if (note)
 		strbuf_addf(out, "note by %s: %s\n", note->reviewer, note->reason ? note->reason : "");
+	/* The list cuts long ids in the middle: the whole id, the format it
+	 * was read as and where it came from are here. */
+	if (rr->run)
+		strbuf_addf(out, "run %s (%s, %s)\n", rr->run->id, rr->run->format, rr->run->source);
 }
 
 /* The details wrap to the pane; a person reads them whole. */

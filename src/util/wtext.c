@@ -213,6 +213,32 @@ size_t wtext_truncate(wchar_t *s, size_t n, size_t cols, bool ellipsis, size_t *
 	return k;
 }
 
+size_t wtext_cut_middle(wchar_t *s, size_t n, size_t cols, size_t *width)
+{
+	size_t total = wtext_width(s, n);
+	if (total <= cols || cols < 3)
+		return wtext_truncate(s, n, cols, true, width);
+	/* The end is what tells runs of one benchmark apart (the task, the
+	 * trial, the line): it gets the larger share. */
+	size_t head_w, head = wtext_fit(s, n, (cols - 1) * 2 / 5, &head_w);
+	size_t tail_cols = cols - 1 - head_w;       /* a wide character's spare column too */
+	/* The tail starts at the first cluster boundary after the head from
+	 * which what is left fits. */
+	size_t at = head, left = total - head_w;
+	while (at < n && left > tail_cols) {
+		size_t cw, len = wtext_cluster(s + at, n - at, &cw);
+		at += len;
+		left -= cw;
+	}
+	s[head] = ELLIPSIS;
+	memmove(s + head + 1, s + at, (n - at) * sizeof *s);
+	size_t k = head + 1 + (n - at);
+	s[k] = L'\0';
+	if (width)
+		*width = head_w + char_width(ELLIPSIS) + left;
+	return k;
+}
+
 /* ---- wrapping ------------------------------------------------------------ */
 
 static void span_add(struct wtext_wrapped *w, size_t *cap, size_t start, size_t end, size_t width)
