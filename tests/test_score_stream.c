@@ -154,7 +154,8 @@ static void reference_loop(struct dataset *ds, const struct evaluator *ev,
 			} else {
 				s->errors++;
 			}
-			struct report_row row = { r ? r->id : src, r ? r->source : src, &cfg.scorers[i], &v[i] };
+			struct report_row row = { r ? r->id : src, r ? r->source : src, &cfg.scorers[i], &v[i],
+			                          r ? r->format : NULL };
 			rep->row(st, &row);
 			verdict_clear(&v[i]);
 		}

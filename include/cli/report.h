@@ -19,6 +19,7 @@ struct report_row {
 	const char *source;
 	const struct scorer_conf *sc;
 	const struct verdict *v;
+	const char *format;         /* the loader that read the run; NULL when it did not parse */
 };
 
 struct report_ops {

@@ -45,6 +45,8 @@ static void jsonl_render(const struct report_row *row, struct jsonw_memo *memo, 
 	add_str(sb, row->run_id);
 	ADD_KEY(sb, ",\"source\":");
 	add_str(sb, row->source);
+	ADD_KEY(sb, ",\"format\":");
+	add_str(sb, row->format);
 	ADD_KEY(sb, ",\"scorer\":");
 	add_str(sb, row->sc->id);
 	ADD_KEY(sb, ",\"type\":");

@@ -138,6 +138,7 @@ static void score_record(struct pool *p, struct batch *b, size_t k)
 			struct report_row row = {
 				.run_id = r ? r->id : ro->src,
 				.source = r ? r->source : ro->src,
+				.format = r ? r->format : NULL,
 				.sc = &p->c->scorers[i],
 				.v = &verdicts[i],
 			};
@@ -211,6 +212,7 @@ static void write_batch(struct pool *p, struct batch *b)
 				struct report_row row = {
 					.run_id = r ? r->id : ro->src,
 					.source = r ? r->source : ro->src,
+				.format = r ? r->format : NULL,
 					.sc = &p->c->scorers[i],
 					.v = v,
 				};

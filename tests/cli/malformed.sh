@@ -21,7 +21,7 @@ assert_grep "a truncated line is reported with FILE:LINE" "$TMP/err" "$TMP/broke
 assert_grep "a non-JSON line is reported with FILE:LINE" "$TMP/err" "$TMP/broken.jsonl:4: "
 assert_grep "a record of no known shape is named with its line" "$TMP/err" "$TMP/broken.jsonl:5: not a transcript format"
 assert_grep "records after the broken ones are scored" "$TMP/out" '"run":"skip-3"'
-assert_grep "a broken record is an error verdict" "$TMP/out" '"run":"'"$TMP"'/broken.jsonl:2","source":"'"$TMP"'/broken.jsonl:2","scorer":"order","type":"tool-call-accuracy","status":"error"'
+assert_grep "a broken record is an error verdict" "$TMP/out" '"run":"'"$TMP"'/broken.jsonl:2","source":"'"$TMP"'/broken.jsonl:2","format":null,"scorer":"order","type":"tool-call-accuracy","status":"error"'
 assert_grep "escape codes are kept as JSON escapes in the output" "$TMP/out" '"run":"esc"'
 assert_grep "invalid UTF-8 is repaired, not refused" "$TMP/out" '"run":"bad-utf8"'
 assert_eq "every record has a verdict per scorer" "$(wc -l < "$TMP/out" | tr -d ' ')" 21

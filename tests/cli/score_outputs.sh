@@ -7,10 +7,10 @@ run_tcr "$TMP/out" "$TMP/err" score -c "$D/mini.yaml" -o jsonl "$D/mini-runs.jso
 assert_rc "jsonl exits 0" 0
 assert_eq "jsonl: one line per run and scorer" "$(wc -l < "$TMP/out" | tr -d ' ')" 9
 assert_grep "jsonl: key order and values of a pass" "$TMP/out" \
-  '{"run":"pass-1","source":"'"$D"'/mini-runs.jsonl:1","scorer":"order","type":"tool-call-accuracy","status":"ok","score":1,"passed":true,"details":{"actualTools":["get_order","track_parcel"],"strictMode":false,"expectedToolOrder":["get_order","track_parcel"],"hasToolCalls":true,"correctToolCalled":false,"toolCallInfos":[{"toolName":"get_order","toolCallId":"c1","messageIndex":1,"invocationIndex":0},{"toolName":"track_parcel","toolCallId":"c2","messageIndex":3,"invocationIndex":0}],"correctOrderCalled":true},"error":null}'
-assert_grep "jsonl: a fail" "$TMP/out" '"run":"fail-2","source":"'"$D"'/mini-runs.jsonl:2","scorer":"order","type":"tool-call-accuracy","status":"ok","score":0,"passed":false'
+  '{"run":"pass-1","source":"'"$D"'/mini-runs.jsonl:1","format":"openai-chat","scorer":"order","type":"tool-call-accuracy","status":"ok","score":1,"passed":true,"details":{"actualTools":["get_order","track_parcel"],"strictMode":false,"expectedToolOrder":["get_order","track_parcel"],"hasToolCalls":true,"correctToolCalled":false,"toolCallInfos":[{"toolName":"get_order","toolCallId":"c1","messageIndex":1,"invocationIndex":0},{"toolName":"track_parcel","toolCallId":"c2","messageIndex":3,"invocationIndex":0}],"correctOrderCalled":true},"error":null}'
+assert_grep "jsonl: a fail" "$TMP/out" '"run":"fail-2","source":"'"$D"'/mini-runs.jsonl:2","format":"openai-chat","scorer":"order","type":"tool-call-accuracy","status":"ok","score":0,"passed":false'
 assert_grep "jsonl: a missing expectation is skipped with its reason" "$TMP/out" \
-  '"run":"skip-3","source":"'"$D"'/mini-runs.jsonl:3","scorer":"order","type":"tool-call-accuracy","status":"skipped","score":null,"passed":null,"details":null,"error":null,"reason":"expectedToolOrder: no expectation for this run (no expectation has task_id = \"t9\")"}'
+  '"run":"skip-3","source":"'"$D"'/mini-runs.jsonl:3","format":"openai-chat","scorer":"order","type":"tool-call-accuracy","status":"skipped","score":null,"passed":null,"details":null,"error":null,"reason":"expectedToolOrder: no expectation for this run (no expectation has task_id = \"t9\")"}'
 assert_grep "jsonl: word inclusion details" "$TMP/out" '"scorer":"words","type":"word-inclusion","status":"ok","score":0.75,"passed":true,"details":{"totalWords":4,"matchedWords":3}'
 
 # jsonl is the default when stdout is not a terminal
@@ -39,7 +39,7 @@ fi
 # --expect overrides the YAML's file; standard input works
 printf '%s\n' '{"task_id": "t9", "tools": ["nothing"]}' > "$TMP/other.jsonl"
 run_tcr "$TMP/out3" "$TMP/err" score -c "$D/mini.yaml" --expect "$TMP/other.jsonl" -o jsonl "$D/mini-runs.jsonl"
-assert_grep "--expect replaces the expectations file" "$TMP/out3" '"run":"skip-3","source":"'"$D"'/mini-runs.jsonl:3","scorer":"order","type":"tool-call-accuracy","status":"ok","score":0'
+assert_grep "--expect replaces the expectations file" "$TMP/out3" '"run":"skip-3","source":"'"$D"'/mini-runs.jsonl:3","format":"openai-chat","scorer":"order","type":"tool-call-accuracy","status":"ok","score":0'
 "$TCR_BIN" score -c "$D/mini.yaml" -o jsonl - < "$D/mini-runs.jsonl" > "$TMP/stdin" 2>"$TMP/err"
 RC=$?
 assert_rc "standard input exits 0" 0
