@@ -200,6 +200,10 @@ static void test_decode_controls(void **state)
 	check_decode("\x1b[31mred\x1b[0m", 0, "^[[31mred^[[0m");
 	check_decode("\x1b]0;title\x07ok", 0, "^[]0;title^Gok");
 	check_decode("a\rb\x7f\x01", 0, "a^Mb^?^A");
+	/* line ends: "\r\n" is a newline, a last "\r" overwrites nothing */
+	check_decode("a\r\nb\r\n", WTEXT_NEWLINES, "a\nb\n");
+	check_decode("a\r", 0, "a");
+	check_decode("a\r\r\nb", WTEXT_NEWLINES, "a^M\nb");
 	check_decode("a\nb", 0, "a^Jb");
 	check_decode("a\nb", WTEXT_NEWLINES, "a\nb");
 	check_decode("a\tb", 0, "a^Ib");
@@ -437,6 +441,8 @@ static void test_wrap_words(void **state)
 	check_wrap("a\tb", 10, "a   b");
 	check_wrap("\x1b[1mbold\x1b[0m", 6, "^[[1mb|old^[[|0m");
 	check_wrap("a\rb", 10, "a^Mb");
+	check_wrap("one\r\ntwo\r\n", 10, "one|two|");
+	check_wrap("one\r\ntwo", 10, "one|two");
 	/* Width 0 counts as 1. */
 	check_wrap("ab", 0, "a|b");
 }

@@ -97,6 +97,14 @@ wchar_t *wtext_decode(const char *s, size_t len, unsigned flags, size_t *outlen)
 			i++;
 			continue;
 		}
+		/* "\r\n" ends a line as "\n" does, and a "\r" that ends the text
+		 * overwrites nothing: neither is shown. A "\r" with text after
+		 * it on its line would overwrite that text on a terminal, so it
+		 * stays visible (below) as ^M. */
+		if (c == '\r' && (i + 1 == len || p[i + 1] == '\n')) {
+			i++;
+			continue;
+		}
 		if (c == '\t' && (flags & WTEXT_TABS)) {
 			do
 				wbuf_put_char(&b, L' ');
