@@ -16,12 +16,11 @@ static inline struct run *fmt_wild_run(struct dataset *dsp, const char *rel, con
 	char full[4096];
 	if (!fmt_shared_path(full, sizeof(full), path))
 		return NULL;
-#define ds (*dsp)
 	char *paths[] = { full };
-	assert_int_equal(dataset_open(&ds, paths, 1, err, sizeof err), 0);
-	dataset_index_all(&ds);
-	assert_int_equal(ds.nrecs, runs);
-	struct run *r = dataset_load_run(&ds, &ds.recs[0], NULL, NULL, err, sizeof err);
+	assert_int_equal(dataset_open(dsp, paths, 1, err, sizeof err), 0);
+	dataset_index_all(dsp);
+	assert_int_equal(dsp->nrecs, runs);
+	struct run *r = dataset_load_run(dsp, &dsp->recs[0], NULL, NULL, err, sizeof err);
 	assert_non_null(r);
 	if (r->load_error)
 		fprintf(stderr, "%s: %s\n", rel, r->load_error);
@@ -30,7 +29,6 @@ static inline struct run *fmt_wild_run(struct dataset *dsp, const char *rel, con
 	if (r->ncalls != calls)
 		fprintf(stderr, "%s: %zu calls, README says %zu\n", rel, r->ncalls, calls);
 	assert_int_equal(r->ncalls, calls);
-#undef ds
 	return r;
 }
 

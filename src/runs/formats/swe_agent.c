@@ -93,8 +93,7 @@ static struct run_call *swe_action_call(struct run *r, size_t mi, jv action, lon
 /* Makes message mi the result of call ci, linked where it is read. */
 static void swe_link(struct run *r, size_t ci, size_t mi, jv result)
 {
-	struct run_msg *msg = loader_tool_output(r, mi, NULL, result);
-	(void)msg;
+	loader_tool_output(r, mi, NULL, result);
 	run_set_result(&r->calls[ci], result, false, NULL, (long)mi);
 }
 
