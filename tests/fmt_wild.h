@@ -7,7 +7,7 @@
 #include "runs/dataset.h"
 
 /* Loads the first run of wild/REL into *dsp (close it after freeing the run), checking the file holds `runs` runs and
- * the first has `calls` calls; NULL (test skipped) without the folder. */
+ * the first has `calls` calls and is claimed by `format` alone; NULL (test skipped) without the folder. */
 static inline struct run *fmt_wild_run(struct dataset *dsp, const char *rel, const char *format,
                                        size_t runs, size_t calls)
 {
@@ -26,6 +26,15 @@ static inline struct run *fmt_wild_run(struct dataset *dsp, const char *rel, con
 		fprintf(stderr, "%s: %s\n", rel, r->load_error);
 	assert_null(r->load_error);
 	assert_string_equal(r->format, format);
+	/* and no other format claims it at all */
+	for (size_t i = 0; format_table[i]; i++) {
+		if (!strcmp(format_table[i]->name, format))
+			continue;
+		int score = format_table[i]->detect(r->doc, run_root(r));
+		if (score != 0)
+			fprintf(stderr, "%s claims %s (%d)\n", format_table[i]->name, rel, score);
+		assert_int_equal(score, 0);
+	}
 	if (r->ncalls != calls)
 		fprintf(stderr, "%s: %zu calls, README says %zu\n", rel, r->ncalls, calls);
 	assert_int_equal(r->ncalls, calls);
