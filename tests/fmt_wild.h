@@ -6,8 +6,9 @@
 #include "fmt_test.h"
 #include "runs/dataset.h"
 
-/* Loads the first run of wild/REL into *dsp (close it after freeing the run), checking the file holds `runs` runs and
- * the first has `calls` calls and is claimed by `format` alone; NULL (test skipped) without the folder. */
+/* Loads the first run of wild/REL into *dsp (close it after freeing the
+ * run), checking that the file holds `runs` runs and the first has `calls`
+ * calls and is claimed by `format` alone; NULL (skip) without the folder. */
 static inline struct run *fmt_wild_run(struct dataset *dsp, const char *rel, const char *format,
                                        size_t runs, size_t calls)
 {
