@@ -249,6 +249,30 @@ static const struct fmt_sample fmt_samples[] = {
 	  "     'name': 'lookup_order', 'arguments': {'order': '2087'}, 'requestor': 'assistant'}]},"
 	  "   {'role': 'tool', 'id': 'call_1', 'content': 'shipped', 'requestor': 'assistant',"
 	  "    'error': false, 'turn_idx': 3}]}" },
+	{ "swe-agent", "swe-agent trajectory",
+	  "{'environment': 'swe_main', 'info': {'exit_status': 'submitted'},"
+	  " 'history': [{'role': 'system', 'content': 'SETTING', 'agent': 'primary'},"
+	  "   {'role': 'user', 'content': '注文 2087 はどこですか？', 'agent': 'primary'}],"
+	  " 'trajectory': [{'thought': '調べます。', 'action': 'lookup_order 2087\\n',"
+	  "   'observation': 'shipped', 'response': '調べます。', 'state': '{}'},"
+	  "  {'thought': '已发货 📦', 'action': 'submit', 'observation': ''}]}" },
+	{ "swe-agent", "swe-agent history with function calls",
+	  "{'history': [{'role': 'user', 'content': '注文 2087 はどこですか？', 'agent': 'main'},"
+	  "  {'role': 'assistant', 'content': '調べます。', 'thought': '調べます。', 'action': 'lookup_order 2087',"
+	  "   'agent': 'main', 'tool_calls': [{'id': 'call_1', 'type': 'function',"
+	  "     'function': {'name': 'lookup_order', 'arguments': '{\\'order\\':\\'2087\\'}'}}]},"
+	  "  {'role': 'tool', 'content': 'shipped', 'agent': 'main', 'tool_call_ids': ['call_1']}]}" },
+	{ "mini-swe-agent", "mini-swe-agent trajectory",
+	  "{'trajectory_format': 'mini-swe-agent-1.1', 'instance_id': 'shop-2087',"
+	  " 'info': {'mini_version': '2.2.7', 'exit_status': 'Submitted',"
+	  "   'config': {'model': {'model_name': 'deepseek/deepseek-chat'}}},"
+	  " 'messages': [{'role': 'system', 'content': 'You are a shop assistant.'},"
+	  "  {'role': 'user', 'content': '注文 2087 はどこですか？'},"
+	  "  {'role': 'assistant', 'content': '', 'reasoning_content': '調べます。', 'tool_calls': [{'index': 0,"
+	  "    'id': 'call_1', 'type': 'function',"
+	  "    'function': {'name': 'bash', 'arguments': '{\\'command\\':\\'lookup 2087\\'}'}}]},"
+	  "  {'role': 'tool', 'tool_call_id': 'call_1', 'content': 'shipped'},"
+	  "  {'role': 'exit', 'content': '已发货 📦', 'extra': {'exit_status': 'Submitted'}}]}" },
 	{ NULL, NULL, NULL },
 };
 

@@ -169,6 +169,37 @@ static void test_bad_records(void **s)
 	free(p);
 }
 
+/* SWE-agent's .traj files are inputs, and each is one JSON document: a
+ * one-line .traj is not read as JSONL (its source has no line), and a
+ * folder lists it beside .json files. */
+static void test_traj_files(void **s)
+{
+	(void)s;
+	static const char one[] = "{\"history\":[{\"role\":\"user\",\"content\":\"hi\",\"agent\":\"main\"}]}\n";
+	static const char pretty[] = "{\n  \"trajectory\": [],\n  \"history\": []\n}\n";
+	free(write_file("t/a.traj", one, sizeof one - 1));
+	free(write_file("t/b.traj", pretty, sizeof pretty - 1));
+	free(write_file("t/c.trajectory", one, sizeof one - 1));
+	char *folder;
+	assert_true(asprintf(&folder, "%s/t", dir) > 0);
+	struct dataset ds;
+	char err[256];
+	char *paths[] = { folder };
+	assert_int_equal(dataset_open(&ds, paths, 1, err, sizeof err), 0);
+	assert_int_equal(ds.nfiles, 2);
+	assert_int_equal(ds.files[0].kind, INPUT_JSON);
+	assert_int_equal(ds.files[1].kind, INPUT_JSON);
+	dataset_index_all(&ds);
+	assert_int_equal(ds.nrecs, 2);
+	struct run *r = dataset_load_run(&ds, &ds.recs[0], NULL, NULL, err, sizeof err);
+	assert_non_null(r);
+	assert_string_equal(r->source + strlen(r->source) - 7, "/a.traj");
+	assert_int_equal(r->line, 0);
+	run_free(r);
+	dataset_close(&ds);
+	free(folder);
+}
+
 static void test_json_files_and_folders(void **s)
 {
 	(void)s;
@@ -737,6 +768,7 @@ int main(void)
 		cmocka_unit_test(test_ten_megabyte_line),
 		cmocka_unit_test(test_bad_records),
 		cmocka_unit_test(test_json_files_and_folders),
+		cmocka_unit_test(test_traj_files),
 		cmocka_unit_test(test_index_in_steps),
 		cmocka_unit_test(test_record_hash),
 		cmocka_unit_test(test_what_jansson_refused),

@@ -23,6 +23,8 @@ static const struct format_case cases[] = {
 	{ "mastra-0x", true, { NULL } },
 	{ "tau2", false, { "tau2_sample.jsonl", NULL } },
 	{ "taubench", false, { "taubench_v1_airline_sample.jsonl", NULL } },
+	{ "swe-agent", false, { NULL } },
+	{ "mini-swe-agent", false, { NULL } },
 	{ "azure", false, { NULL } },
 	{ "anthropic", false, { "anthropic_claude_code_sample.jsonl", NULL } },
 	{ "openai-responses", false, { NULL } },

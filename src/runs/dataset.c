@@ -39,7 +39,9 @@ static bool is_input_name(const char *name)
 	 * would be wrong. */
 	if (has_suffix(name, ".annotations.jsonl") || has_suffix(name, ".judgements.jsonl"))
 		return false;
-	return has_suffix(name, ".json") || has_suffix(name, ".jsonl") || has_suffix(name, ".ndjson");
+	/* SWE-agent names its trajectories .traj; they are JSON. */
+	return has_suffix(name, ".json") || has_suffix(name, ".jsonl") || has_suffix(name, ".ndjson") ||
+	       has_suffix(name, ".traj");
 }
 
 static int cmp_str(const void *a, const void *b)
@@ -155,7 +157,7 @@ static enum input_kind sniff_kind(const char *path, const struct input_file *f)
 {
 	if (has_suffix(path, ".jsonl") || has_suffix(path, ".ndjson"))
 		return INPUT_JSONL;
-	if (has_suffix(path, ".json"))
+	if (has_suffix(path, ".json") || has_suffix(path, ".traj"))
 		return INPUT_JSON;
 	const char *data = f->data;
 	size_t i = skip_ws(data, 0, f->size);

@@ -12,6 +12,7 @@ extern const struct format_ops format_anthropic;
 extern const struct format_ops format_azure;
 extern const struct format_ops format_taubench;
 extern const struct format_ops format_tau2;
+extern const struct format_ops format_swe_agent, format_mini_swe_agent;
 
 /* Order matters only for ties in detection: earlier wins. */
 const struct format_ops *const format_table[] = {
@@ -20,6 +21,8 @@ const struct format_ops *const format_table[] = {
 	&format_mastra_0x,
 	&format_tau2,
 	&format_taubench,
+	&format_swe_agent,
+	&format_mini_swe_agent,
 	&format_azure,
 	&format_anthropic,
 	&format_openai_responses,

@@ -98,7 +98,8 @@ static bool chat_foreign_record(const struct jdoc *d, jv rec, jv *messages, jv *
 			response = true;
 		else if (CHAT_KEY_IS(d, k, "reward_info") || CHAT_KEY_IS(d, k, "termination_reason") ||
 		         CHAT_KEY_IS(d, k, "traj") || CHAT_KEY_IS(d, k, "inputMessages") ||
-		         CHAT_KEY_IS(d, k, "output") || CHAT_KEY_IS(d, k, "input"))
+		         CHAT_KEY_IS(d, k, "output") || CHAT_KEY_IS(d, k, "input") ||
+		         CHAT_KEY_IS(d, k, "trajectory_format"))   /* mini-swe-agent */
 			foreign = true;
 	}
 	return foreign || (query && response);
