@@ -10,7 +10,10 @@
  * turn: each block becomes its own ROLE_TOOL message (raw = the block), and
  * any text or images beside them become a user message after them.
  * Thinking blocks are left out of the text scorers read; they stay in the
- * message's raw value for display. */
+ * message's raw value for display.
+ *
+ * anthropic-message, at the end, reads one API response (a single
+ * assistant message) with the same block rules. */
 #include <stdio.h>
 #include <string.h>
 
