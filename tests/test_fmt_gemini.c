@@ -159,6 +159,14 @@ static void test_edges(void **state)
 	assert_string_equal(r->msgs[2].text, "");
 	assert_int_equal(r->ncalls, 0);
 	run_free(r);
+	/* Cut off while thinking: a content of nothing but its role. */
+	const char *cut = "{'candidates': [{'content': {'role': 'model'}, 'finishReason': 'MAX_TOKENS'}],"
+	                  " 'modelVersion': 'gemini-2.5-flash'}";
+	assert_int_equal(fmt_score(GEM, cut), 50);
+	r = fmt_load(cut, GEM);
+	assert_int_equal(r->nmsgs, 1);
+	assert_string_equal(r->msgs[0].text, "");
+	run_free(r);
 }
 
 static void test_malformed(void **state)

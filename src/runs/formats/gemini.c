@@ -45,8 +45,12 @@ static int gem_detect(const struct jdoc *d, jv rec)
 			if (!jv_is_object(d, c))
 				return 0;
 			jv content = jv_get(d, c, "content");
-			/* A candidate blocked for safety has no content at all. */
-			if (content != JV_NONE && !gem_is_content(d, content))
+			/* A candidate blocked for safety has no content at all, and
+			 * one cut off by MAX_TOKENS while thinking has a content of
+			 * nothing but its role. */
+			bool bare = jv_is_object(d, content) && jv_len(d, content) == 1 &&
+			            jv_is_string(d, jv_get(d, content, "role"));
+			if (content != JV_NONE && !bare && !gem_is_content(d, content))
 				return 0;
 			seen++;
 		}
