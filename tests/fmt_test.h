@@ -273,6 +273,35 @@ static const struct fmt_sample fmt_samples[] = {
 	  "    'function': {'name': 'bash', 'arguments': '{\\'command\\':\\'lookup 2087\\'}'}}]},"
 	  "  {'role': 'tool', 'tool_call_id': 'call_1', 'content': 'shipped'},"
 	  "  {'role': 'exit', 'content': '已发货 📦', 'extra': {'exit_status': 'Submitted'}}]}" },
+	{ "chat-completions-response", "chat completions response",
+	  "{'id': 'chatcmpl-2087', 'object': 'chat.completion', 'created': 1764665845, 'model': 'gpt-4o-mini',"
+	  " 'choices': [{'index': 0, 'message': {'role': 'assistant', 'content': null,"
+	  "   'tool_calls': [{'id': 'call_1', 'type': 'function',"
+	  "     'function': {'name': 'lookup_order', 'arguments': '{\\'order\\':\\'2087\\'}'}}]},"
+	  "  'logprobs': null, 'finish_reason': 'tool_calls'}],"
+	  " 'usage': {'prompt_tokens': 30, 'completion_tokens': 9, 'total_tokens': 39}}" },
+	{ "anthropic-message", "anthropic messages response",
+	  "{'id': 'msg_2087', 'type': 'message', 'role': 'assistant', 'model': 'claude-sonnet-4-5',"
+	  " 'content': [{'type': 'text', 'text': '調べます。'},"
+	  "   {'type': 'tool_use', 'id': 'toolu_1', 'name': 'lookup_order', 'input': {'order': '2087'}}],"
+	  " 'stop_reason': 'tool_use', 'stop_sequence': null,"
+	  " 'usage': {'input_tokens': 30, 'output_tokens': 9}}" },
+	{ "gemini", "gemini generateContent response",
+	  "{'candidates': [{'content': {'role': 'model', 'parts': ["
+	  "   {'text': '調べます。'},"
+	  "   {'functionCall': {'name': 'lookup_order', 'args': {'order': '2087'}}}]},"
+	  "  'finishReason': 'STOP', 'index': 0}],"
+	  " 'usageMetadata': {'promptTokenCount': 30, 'candidatesTokenCount': 9, 'totalTokenCount': 39},"
+	  " 'modelVersion': 'gemini-2.5-flash', 'responseId': 'r-2087'}" },
+	{ "gemini", "gemini history",
+	  "{'systemInstruction': {'parts': [{'text': 'You are a shop assistant.'}]},"
+	  " 'contents': [{'role': 'user', 'parts': [{'text': '注文 2087 はどこですか？'}]},"
+	  "   {'role': 'model', 'parts': [{'functionCall': {'name': 'lookup_order', 'args': {'order': '2087'}}}]},"
+	  "   {'role': 'user', 'parts': [{'functionResponse': {'name': 'lookup_order',"
+	  "     'response': {'status': 'shipped'}}}]},"
+	  "   {'role': 'model', 'parts': [{'text': '已发货 📦'}]}],"
+	  " 'tools': [{'functionDeclarations': [{'name': 'lookup_order',"
+	  "   'parameters': {'type': 'object', 'properties': {'order': {'type': 'string'}}}}]}]}" },
 	{ NULL, NULL, NULL },
 };
 
@@ -427,6 +456,130 @@ static inline const struct run_msg *fmt_msg_of(const struct run *r, const struct
 {
 	assert_true(c->msg_index < r->nmsgs);
 	return &r->msgs[c->msg_index];
+}
+
+
+/* Reads the shared JSON file rel (one record: a whole API response) and
+ * loads it with the format detection picks, which must be `format`; NULL
+ * (and the test skipped) when the file is absent. */
+static inline struct run *fmt_load_shared_json(const char *rel, const char *format)
+{
+	char path[4096];
+	if (!fmt_shared_path(path, sizeof(path), rel)) {
+		skip();
+		return NULL;
+	}
+	FILE *f = fopen(path, "rb");
+	assert_non_null(f);
+	char *buf = NULL;
+	size_t len = 0, cap = 0, n;
+	do {
+		if (cap - len < 65536) {
+			cap = cap ? cap * 2 : 1 << 20;
+			buf = realloc(buf, cap);
+			assert_non_null(buf);
+		}
+		n = fread(buf + len, 1, cap - len, f);
+		len += n;
+	} while (n > 0);
+	fclose(f);
+	json_error_t je;
+	json_t *rec = json_loadb(buf, len, JSON_DECODE_ANY, &je);
+	free(buf);
+	assert_non_null(rec);
+	struct run *r = run_new(rec, path, 0, -1);
+	json_decref(rec);
+	char err[256] = "";
+	int rc = format_load(r, NULL, err, sizeof(err));
+	if (rc != 0)
+		fprintf(stderr, "%s: %s\n", rel, err);
+	assert_int_equal(rc, 0);
+	assert_string_equal(r->format, format);
+	return r;
+}
+
+
+/* Whether f claims rec: it must not unless own, and when own detection
+ * must pick it. */
+static inline void fmt_wild_one(const struct format_ops *f, json_t *rec, bool own,
+                                const char *path, size_t line)
+{
+	int score = fmt_detect_json(f, rec);
+	if (own) {
+		const struct format_ops *g = fmt_detect_tree(rec);
+		assert_non_null(g);
+		assert_string_equal(g->name, f->name);
+	} else if (score != 0) {
+		fprintf(stderr, "%s claims %s:%zu (%d)\n", f->name, path, line, score);
+		assert_int_equal(score, 0);
+	}
+}
+
+/* Runs the loader's detector over every file of the shared wild folder
+ * (each subfolder one format; .jsonl line by line, anything else as one
+ * JSON document, files that are not JSON skipped): the files of subfolder
+ * own go to it, it claims nothing else. Returns the records checked. */
+static inline size_t fmt_check_wild(const char *mine, const char *own)
+{
+	char top[4096];
+	const struct format_ops *f = format_find(mine);
+	assert_non_null(f);
+	if (!fmt_shared_path(top, sizeof(top), "fixtures/real/wild")) {
+		skip();
+		return 0;
+	}
+	size_t checked = 0;
+	DIR *dir = opendir(top);
+	assert_non_null(dir);
+	struct dirent *sub;
+	while ((sub = readdir(dir))) {
+		if (sub->d_name[0] == '.')
+			continue;
+		char subpath[4400];
+		snprintf(subpath, sizeof(subpath), "%s/%s", top, sub->d_name);
+		DIR *sd = opendir(subpath);
+		if (!sd)
+			continue;
+		bool is_own = !strcmp(sub->d_name, own);
+		struct dirent *e;
+		while ((e = readdir(sd))) {
+			if (e->d_name[0] == '.' || !strcmp(e->d_name, "README.md"))
+				continue;
+			char path[4800];
+			snprintf(path, sizeof(path), "%s/%s", subpath, e->d_name);
+			size_t n = strlen(e->d_name);
+			json_error_t jerr;
+			if (n > 6 && !strcmp(e->d_name + n - 6, ".jsonl")) {
+				FILE *in = fopen(path, "r");
+				assert_non_null(in);
+				char *line = NULL;
+				size_t cap = 0, lineno = 0;
+				ssize_t len;
+				while ((len = getline(&line, &cap, in)) > 0) {
+					lineno++;
+					json_t *rec = json_loadb(line, (size_t)len, JSON_DECODE_ANY, &jerr);
+					if (!rec)
+						continue;
+					fmt_wild_one(f, rec, is_own, path, lineno);
+					json_decref(rec);
+					checked++;
+				}
+				free(line);
+				fclose(in);
+				continue;
+			}
+			json_t *rec = json_load_file(path, JSON_DECODE_ANY, &jerr);
+			if (!rec)
+				continue;
+			fmt_wild_one(f, rec, is_own, path, 0);
+			json_decref(rec);
+			checked++;
+		}
+		closedir(sd);
+	}
+	closedir(dir);
+	assert_true(checked > 0);
+	return checked;
 }
 
 #endif

@@ -8,7 +8,9 @@ extern const struct format_ops format_mastra, format_mastra_1x, format_mastra_0x
 extern const struct format_ops format_aisdk5;
 extern const struct format_ops format_openai_chat;
 extern const struct format_ops format_openai_responses;
-extern const struct format_ops format_anthropic;
+extern const struct format_ops format_anthropic, format_anthropic_message;
+extern const struct format_ops format_chat_response;
+extern const struct format_ops format_gemini;
 extern const struct format_ops format_azure;
 extern const struct format_ops format_taubench;
 extern const struct format_ops format_tau2;
@@ -25,6 +27,9 @@ const struct format_ops *const format_table[] = {
 	&format_mini_swe_agent,
 	&format_azure,
 	&format_anthropic,
+	&format_anthropic_message,
+	&format_chat_response,
+	&format_gemini,
 	&format_openai_responses,
 	&format_aisdk5,
 	&format_openai_chat,

@@ -10,7 +10,10 @@
  * turn: each block becomes its own ROLE_TOOL message (raw = the block), and
  * any text or images beside them become a user message after them.
  * Thinking blocks are left out of the text scorers read; they stay in the
- * message's raw value for display. */
+ * message's raw value for display.
+ *
+ * anthropic-message, at the end, reads one API response (a single
+ * assistant message) with the same block rules. */
 #include <stdio.h>
 #include <string.h>
 
@@ -97,15 +100,17 @@ static int anth_detect(const struct jdoc *d, jv rec)
 }
 
 /* Checks a content list before anything is added, so a failed load never
- * leaves half a message behind. Counts its tool_result blocks. */
-static int anth_check_blocks(const struct jdoc *d, jv content, const char *path,
+ * leaves half a message behind. Counts its tool_result blocks. cpath is
+ * the list's own path ("messages[2].content", or "content" for a single
+ * message). */
+static int anth_check_blocks(const struct jdoc *d, jv content, const char *cpath,
                              size_t *nresults, char *err, size_t errlen)
 {
 	size_t k = 0;
 	*nresults = 0;
 	JV_EACH(d, content, b) {
 		if (!jv_is_object(d, b)) {
-			snprintf(err, errlen, "%s.content[%zu]: not an object", path, k);
+			snprintf(err, errlen, "%s[%zu]: not an object", cpath, k);
 			return -1;
 		}
 		jv type = JV_NONE, rc = JV_NONE;
@@ -117,15 +122,15 @@ static int anth_check_blocks(const struct jdoc *d, jv content, const char *path,
 		}
 		const char *ty = jv_str(d, type);
 		if (!ty) {
-			snprintf(err, errlen, "%s.content[%zu].type: %s", path, k,
+			snprintf(err, errlen, "%s[%zu].type: %s", cpath, k,
 			         type != JV_NONE ? "not a string" : "missing");
 			return -1;
 		}
 		if (!strcmp(ty, "tool_result")) {
 			enum jv_type t = jv_type(d, rc);
 			if (t != JV_MISSING && t != JV_NULL && t != JV_STRING && t != JV_ARRAY) {
-				snprintf(err, errlen, "%s.content[%zu].content: not a string or a list",
-				         path, k);
+				snprintf(err, errlen, "%s[%zu].content: not a string or a list",
+				         cpath, k);
 				return -1;
 			}
 			(*nresults)++;
@@ -249,14 +254,12 @@ static void anth_body(struct run *r, jv m, jv content, enum run_role role, size_
 	}
 }
 
-static int anth_load_msg(struct run *r, jv m, const char *path, size_t i, void *ctx,
-                         char *err, size_t errlen)
+/* A message with its role known: its content (at cpath) as a message, its
+ * calls and its results. */
+static int anth_load_content(struct run *r, jv m, enum run_role role, const char *cpath,
+                             size_t i, char *err, size_t errlen)
 {
-	(void)ctx;
 	const struct jdoc *d = r->doc;
-	enum run_role role;
-	if (loader_role(r, m, path, ROLE_ERRORS_SPLIT, &role, err, errlen) < 0)
-		return -1;
 	jv content = jv_get(d, m, "content");
 	if (content == JV_NONE || jv_is_null(d, content) || jv_is_string(d, content)) {
 		size_t mi = run_add_msg(r, role, MSG_IN_OUTPUT, run_text_of(r, content), m);
@@ -264,11 +267,11 @@ static int anth_load_msg(struct run *r, jv m, const char *path, size_t i, void *
 		return 0;
 	}
 	if (!jv_is_array(d, content)) {
-		snprintf(err, errlen, "%s.content: not a string or a list", path);
+		snprintf(err, errlen, "%s: not a string or a list", cpath);
 		return -1;
 	}
 	size_t nresults;
-	if (anth_check_blocks(d, content, path, &nresults, err, errlen) < 0)
+	if (anth_check_blocks(d, content, cpath, &nresults, err, errlen) < 0)
 		return -1;
 	bool has_body = nresults < jv_len(d, content) || nresults == 0;
 	/* In a user message the results answer the previous turn and come
@@ -287,6 +290,18 @@ static int anth_load_msg(struct run *r, jv m, const char *path, size_t i, void *
 	if (has_body && results_first)
 		anth_body(r, m, content, role, i);
 	return 0;
+}
+
+static int anth_load_msg(struct run *r, jv m, const char *path, size_t i, void *ctx,
+                         char *err, size_t errlen)
+{
+	(void)ctx;
+	enum run_role role;
+	if (loader_role(r, m, path, ROLE_ERRORS_SPLIT, &role, err, errlen) < 0)
+		return -1;
+	char cpath[128];
+	snprintf(cpath, sizeof(cpath), "%s.content", path);
+	return anth_load_content(r, m, role, cpath, i, err, errlen);
 }
 
 static int anth_load(struct run *r, char *err, size_t errlen)
@@ -330,4 +345,79 @@ const struct format_ops format_anthropic = {
 	.summary = "Anthropic Messages {system?, messages, tools?} with tool_use / tool_result blocks",
 	.detect = anth_detect,
 	.load = anth_load,
+};
+
+/* ---- one response: anthropic-message ------------------------------------ */
+
+/* A Messages API response, {id, type: "message", role: "assistant", model,
+ * content: [blocks], stop_reason, usage}: one assistant message with its
+ * calls, server tools (server_tool_use, named as the API names them) and
+ * their *_tool_result blocks beside them. Not the conversation format: a
+ * response has no "messages", so the anthropic detector never sees it. */
+static int anth_message_detect(const struct jdoc *d, jv rec)
+{
+	if (!jv_is_object(d, rec))
+		return 0;
+	jv type = JV_NONE, role = JV_NONE, content = JV_NONE;
+	bool stop_reason = false;
+	JV_EACH_KEY(d, rec, k) {
+		if (jv_streq(d, k, "type"))
+			type = jv_value(k);
+		else if (jv_streq(d, k, "role"))
+			role = jv_value(k);
+		else if (jv_streq(d, k, "content"))
+			content = jv_value(k);
+		else if (jv_streq(d, k, "stop_reason"))
+			stop_reason = true;
+		else if (jv_streq(d, k, "messages") || jv_streq(d, k, "choices") ||
+		         jv_streq(d, k, "candidates") || jv_streq(d, k, "output"))
+			return 0;
+	}
+	if (!jv_streq(d, type, "message") || !jv_streq(d, role, "assistant") ||
+	    !jv_is_array(d, content))
+		return 0;
+	/* An OpenAI Responses message item is {type: message, role, content}
+	 * too; stop_reason or a block of Anthropic's own tells them apart. */
+	bool specific = false;
+	JV_EACH(d, content, b) {
+		const char *ty = jv_str(d, jv_get(d, b, "type"));
+		if (!ty || !strcmp(ty, "output_text") || !strcmp(ty, "input_text") ||
+		    !strcmp(ty, "refusal"))
+			return 0;
+		specific = specific || anth_specific_block(ty);
+	}
+	return stop_reason || specific ? 55 : 0;
+}
+
+static int anth_message_load(struct run *r, char *err, size_t errlen)
+{
+	const struct jdoc *d = r->doc;
+	jv rec = run_root(r);
+	if (!jv_is_object(d, rec)) {
+		snprintf(err, errlen, "an anthropic-message record must be an object");
+		return -1;
+	}
+	jv role = jv_get(d, rec, "role");
+	if (!jv_is_string(d, role)) {
+		snprintf(err, errlen, "role: %s", role == JV_NONE ? "missing" : "not a string");
+		return -1;
+	}
+	/* A response is the model's turn; a role this loader does not know
+	 * is kept as that. */
+	bool known = false;
+	enum run_role rr = run_role_parse(jv_str(d, role), &known);
+	if (!known)
+		rr = ROLE_ASSISTANT;
+	r->model = loader_model(r, rec);
+	if (anth_load_content(r, rec, rr, "content", 0, err, errlen) < 0)
+		return -1;
+	run_join_results(r);
+	return 0;
+}
+
+const struct format_ops format_anthropic_message = {
+	.name = "anthropic-message",
+	.summary = "one Anthropic Messages response {type: message, role, content: [blocks], stop_reason}",
+	.detect = anth_message_detect,
+	.load = anth_message_load,
 };
