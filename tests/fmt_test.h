@@ -302,6 +302,39 @@ static const struct fmt_sample fmt_samples[] = {
 	  "   {'role': 'model', 'parts': [{'text': '已发货 📦'}]}],"
 	  " 'tools': [{'functionDeclarations': [{'name': 'lookup_order',"
 	  "   'parameters': {'type': 'object', 'properties': {'order': {'type': 'string'}}}}]}]}" },
+	{ "langchain", "langchain messages_to_dict",
+	  "{'messages': [{'type': 'system', 'data': {'content': 'You are a shop assistant.', 'type': 'system'}},"
+	  "  {'type': 'human', 'data': {'content': '注文 2087 はどこですか？', 'additional_kwargs': {},"
+	  "    'response_metadata': {}, 'type': 'human', 'name': null, 'id': 'h1'}},"
+	  "  {'type': 'ai', 'data': {'content': '', 'type': 'ai', 'id': 'run-1', 'additional_kwargs': {},"
+	  "    'response_metadata': {'finish_reason': 'tool_calls'}, 'invalid_tool_calls': [],"
+	  "    'tool_calls': [{'name': 'lookup_order', 'args': {'order': '2087'}, 'id': 'call_1',"
+	  "      'type': 'tool_call'}]}},"
+	  "  {'type': 'tool', 'data': {'content': '{\\'status\\':\\'shipped\\'}', 'type': 'tool',"
+	  "    'name': 'lookup_order', 'tool_call_id': 'call_1', 'status': 'success'}},"
+	  "  {'type': 'ai', 'data': {'content': [{'type': 'text', 'text': '已发货 📦'}], 'type': 'ai',"
+	  "    'tool_calls': [], 'invalid_tool_calls': []}}]}" },
+	{ "langchain", "langchain serialized lc messages",
+	  "[{'lc': 1, 'type': 'constructor', 'id': ['langchain', 'schema', 'messages', 'HumanMessage'],"
+	  "  'kwargs': {'content': 'こんにちは', 'type': 'human'}},"
+	  " {'lc': 1, 'type': 'constructor', 'id': ['langchain', 'schema', 'messages', 'AIMessage'],"
+	  "  'kwargs': {'content': '你好 👋', 'type': 'ai', 'tool_calls': [], 'invalid_tool_calls': []}}]" },
+	{ "langsmith", "langsmith run tree",
+	  "{'id': 'r-root', 'name': 'LangGraph', 'run_type': 'chain', 'start_time': '2025-03-01T09:00:00.000000',"
+	  " 'inputs': {'messages': [{'role': 'user', 'content': '注文 2087 はどこですか？'}]},"
+	  " 'outputs': {}, 'error': null, 'child_runs': ["
+	  "  {'id': 'r-llm', 'name': 'ChatOpenAI', 'run_type': 'llm', 'start_time': '2025-03-01T09:00:01.000000',"
+	  "   'inputs': {'messages': [[{'lc': 1, 'type': 'constructor',"
+	  "     'id': ['langchain', 'schema', 'messages', 'HumanMessage'],"
+	  "     'kwargs': {'content': '注文 2087 はどこですか？', 'type': 'human'}}]]},"
+	  "   'outputs': {'generations': [[{'text': '', 'type': 'ChatGeneration', 'message': {'lc': 1,"
+	  "     'type': 'constructor', 'id': ['langchain', 'schema', 'messages', 'AIMessage'],"
+	  "     'kwargs': {'content': '', 'type': 'ai', 'tool_calls': [{'name': 'lookup_order',"
+	  "       'args': {'order': '2087'}, 'id': 'call_1', 'type': 'tool_call'}]}}}]]}, 'child_runs': []},"
+	  "  {'id': 'r-tool', 'name': 'lookup_order', 'run_type': 'tool', 'start_time': '2025-03-01T09:00:02.000000',"
+	  "   'inputs': {'order': '2087'}, 'outputs': {'output': {'lc': 1, 'type': 'constructor',"
+	  "     'id': ['langchain', 'schema', 'messages', 'ToolMessage'], 'kwargs': {'content': 'shipped',"
+	  "     'type': 'tool', 'tool_call_id': 'call_1', 'status': 'success'}}}, 'error': null, 'child_runs': []}]}" },
 	{ NULL, NULL, NULL },
 };
 

@@ -21,6 +21,8 @@ static const struct format_case cases[] = {
 	{ "mastra", false, { "mastra_0x_seed_examples.jsonl", "mastra_1x_seed_examples.jsonl", NULL } },
 	{ "mastra-1x", true, { NULL } },
 	{ "mastra-0x", true, { NULL } },
+	{ "langsmith", false, { NULL } },
+	{ "langchain", false, { NULL } },
 	{ "tau2", false, { "tau2_sample.jsonl", NULL } },
 	{ "taubench", false, { "taubench_v1_airline_sample.jsonl", NULL } },
 	{ "swe-agent", false, { NULL } },
