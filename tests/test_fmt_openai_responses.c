@@ -1,5 +1,6 @@
 /* test_fmt_openai_responses.c - the OpenAI Responses items loader. */
 #include "fmt_test.h"
+#include "fmt_wild.h"
 
 #define RESP "openai-responses"
 
@@ -263,6 +264,90 @@ static void test_malformed(void **state)
 	fmt_expect_errors(RESP, cases);
 }
 
+static void test_shell_patch_and_image(void **state)
+{
+	struct run *r = fmt_load(
+		"{'input': [], 'output': ["
+		" {'type': 'shell_call', 'id': 'sh_1', 'call_id': 's1', 'status': 'completed',"
+		"  'action': {'commands': ['ls -a', 'cat 说明.txt'], 'timeout_ms': 1000}},"
+		" {'type': 'shell_call_output', 'call_id': 's1', 'output': ["
+		"  {'stdout': 'a.txt', 'stderr': '', 'outcome': {'type': 'exit', 'exit_code': 0}},"
+		"  {'stdout': '', 'stderr': 'cat: 说明.txt: No such file', 'outcome': {'type': 'exit', 'exit_code': 1}}]},"
+		" {'type': 'apply_patch_call', 'id': 'apc_1', 'call_id': 'ap1', 'status': 'completed',"
+		"  'operation': {'type': 'update_file', 'path': 'README.md', 'diff': '-a\\n+b\\n'}},"
+		" {'type': 'apply_patch_call_output', 'call_id': 'ap1', 'status': 'failed', 'output': 'hunk 1 rejected'},"
+		" {'type': 'local_shell_call', 'id': 'ls_1', 'call_id': 'l1', 'status': 'completed',"
+		"  'action': {'type': 'exec', 'command': ['echo', 'hi'], 'env': {}}},"
+		" {'type': 'local_shell_call_output', 'id': 'l1', 'output': 'hi'},"
+		" {'type': 'image_generation_call', 'id': 'ig_1', 'status': 'completed', 'result': 'iVBORw0K'},"
+		" {'type': 'image_generation_call', 'id': 'ig_2', 'status': 'failed', 'result': null}]}",
+		RESP);
+	assert_int_equal(r->ncalls, 5);
+	struct run_call *c = r->calls;
+	/* shell_call: named by its type, its action the arguments, its output
+	 * item's streams the result text. */
+	assert_string_equal(c[0].name, "shell_call");
+	assert_string_equal(c[0].id, "s1");
+	assert_true(json_is_array(json_object_get(run_call_args(r, &c[0]), "commands")));
+	assert_int_equal(c[0].state, CALL_COMPLETED);
+	assert_int_equal(c[0].result_msg, 1);
+	assert_string_equal(r->msgs[1].text, "a.txt\ncat: 说明.txt: No such file");
+	/* apply_patch_call: the operation is the arguments; a failed output fails it. */
+	assert_string_equal(c[1].name, "apply_patch_call");
+	assert_string_equal(json_string_value(json_object_get(run_call_args(r, &c[1]), "path")), "README.md");
+	assert_false(run_call_args_invalid(r, &c[1]));
+	assert_int_equal(c[1].state, CALL_FAILED);
+	assert_string_equal(c[1].error_text, "hunk 1 rejected");
+	/* local_shell_call_output names its call by id. */
+	assert_string_equal(c[2].name, "local_shell_call");
+	assert_int_equal(c[2].state, CALL_COMPLETED);
+	assert_int_equal(c[2].result_msg, 5);
+	/* Image generation carries its own result; status failed fails it. */
+	assert_string_equal(c[3].name, "image_generation_call");
+	assert_string_equal(c[3].id, "ig_1");
+	assert_int_equal(c[3].state, CALL_COMPLETED);
+	assert_string_equal(json_string_value(run_call_result(r, &c[3])), "iVBORw0K");
+	assert_int_equal(c[4].state, CALL_FAILED);
+	assert_string_equal(c[4].error_text, "failed");
+	assert_int_equal(fmt_count_unmatched(r), 0);
+	run_free(r);
+	/* Detected by these types alone, and an empty input says nothing. */
+	assert_int_equal(fmt_score(RESP, "{'input': [], 'output': [{'type': 'shell_call', 'call_id': 'x',"
+	                                 " 'action': {}}]}"), 50);
+	assert_int_equal(fmt_score(RESP, "{'input': [], 'output': []}"), 0);
+}
+
+static void test_wild_samples(void **state)
+{
+	(void)state;
+	struct dataset ds;
+	struct run *r = fmt_wild_run(&ds, "openai-responses/openai-apply-patch-tool.1.json", RESP, 1, 1);
+	if (!r) {
+		skip();
+		return;
+	}
+	assert_string_equal(r->calls[0].name, "apply_patch_call");
+	assert_string_equal(json_string_value(json_object_get(run_call_args(r, &r->calls[0]), "path")),
+	                    "shopping-checklist.md");
+	assert_int_equal(r->calls[0].state, CALL_REQUESTED);    /* no output item in the response */
+	run_free(r);
+	dataset_close(&ds);
+
+	r = fmt_wild_run(&ds, "openai-responses/openai-local-shell-tool.1.json", RESP, 1, 1);
+	assert_string_equal(r->calls[0].name, "local_shell_call");
+	assert_true(json_is_object(run_call_args(r, &r->calls[0])));
+	run_free(r);
+	dataset_close(&ds);
+
+	/* The "parallel" wrapper stays one call, as the README counts it. */
+	r = fmt_wild_run(&ds, "openai-responses/parallel-tool-call-wrapper.1.json", RESP, 1, 1);
+	assert_string_equal(r->calls[0].name, "parallel");
+	assert_true(json_is_array(json_object_get(run_call_args(r, &r->calls[0]), "tool_uses")));
+	run_free(r);
+	dataset_close(&ds);
+	fmt_check_wild(RESP, "openai-responses");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -275,6 +360,8 @@ int main(void)
 		cmocka_unit_test(test_string_input_and_output),
 		cmocka_unit_test(test_input_and_output_origins),
 		cmocka_unit_test(test_malformed),
+		cmocka_unit_test(test_shell_patch_and_image),
+		cmocka_unit_test(test_wild_samples),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -9,9 +9,13 @@
  * lists, approvals) become assistant messages with no text: visible in the
  * timeline, never read by scorers.
  *
- * A call's link key is call_id, not the item's own id. Output items have no
- * error flag; as in Chat Completions, an output whose text starts with
- * "Error:" marks its call failed. */
+ * A call's link key is call_id, not the item's own id. A built-in call
+ * (shell_call, local_shell_call, apply_patch_call, computer_call, hosted
+ * tools) is named by its type and its action / operation / code / queries
+ * is its arguments as a value. An output item with status "failed" or an
+ * error marks its call failed; as in Chat Completions, so does an output
+ * whose text starts with "Error:". A "parallel" wrapper function_call
+ * stays one call, as the shared sample's README counts it. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,7 +30,8 @@ static const char *const resp_known_types[] = {
 	"mcp_approval_request", "mcp_approval_response", "reasoning",
 	"web_search_call", "file_search_call", "code_interpreter_call", "computer_call",
 	"computer_call_output", "image_generation_call", "local_shell_call",
-	"local_shell_call_output", "item_reference",
+	"local_shell_call_output", "shell_call", "shell_call_output", "apply_patch_call",
+	"apply_patch_call_output", "item_reference",
 	NULL,
 };
 
@@ -50,7 +55,7 @@ static bool resp_in(const char *s, const char *const *list)
  * as with jv_get). */
 struct resp_fields {
 	jv type, role, content, name, call_id, id, arguments, status, error;
-	jv input, action, queries, code;        /* arguments other than "arguments" */
+	jv input, action, operation, queries, code; /* arguments other than "arguments" */
 	jv output, results, outputs, result;    /* a call's or an output's outcome */
 	bool foreign;                           /* tool_calls, tool_call_id, parts, toolInvocations */
 };
@@ -60,7 +65,8 @@ static void resp_fields(const struct jdoc *d, jv it, struct resp_fields *f)
 	*f = (struct resp_fields){
 		.type = JV_NONE, .role = JV_NONE, .content = JV_NONE, .name = JV_NONE,
 		.call_id = JV_NONE, .id = JV_NONE, .arguments = JV_NONE, .status = JV_NONE,
-		.error = JV_NONE, .input = JV_NONE, .action = JV_NONE, .queries = JV_NONE,
+		.error = JV_NONE, .input = JV_NONE, .action = JV_NONE, .operation = JV_NONE,
+		.queries = JV_NONE,
 		.code = JV_NONE, .output = JV_NONE, .results = JV_NONE, .outputs = JV_NONE,
 		.result = JV_NONE,
 	};
@@ -88,6 +94,8 @@ static void resp_fields(const struct jdoc *d, jv it, struct resp_fields *f)
 			f->input = v;
 		else if (jv_streq(d, k, "action"))
 			f->action = v;
+		else if (jv_streq(d, k, "operation"))
+			f->operation = v;
 		else if (jv_streq(d, k, "queries"))
 			f->queries = v;
 		else if (jv_streq(d, k, "code"))
@@ -116,12 +124,15 @@ static jv resp_first(const jv *values, size_t n)
 }
 
 /* 2 = a list with known item types, 1 = role/content messages only,
- * 0 = not Responses items (chat, Mastra or AI SDK messages). */
+ * 0 = not Responses items (chat, Mastra or AI SDK messages), -1 = an
+ * empty list (a Response with no input says nothing either way). */
 static int resp_score_items(const struct jdoc *d, jv list)
 {
 	int score = 0;
 	if (!jv_is_array(d, list))
 		return 0;
+	if (jv_len(d, list) == 0)
+		return -1;
 	JV_EACH(d, list, it) {
 		if (!jv_is_object(d, it))
 			return 0;
@@ -250,7 +261,10 @@ static void resp_client_call(struct run *r, jv it, const struct resp_fields *f, 
 	if (!strcmp(ty, "function_call")) {
 		run_call_set_args(r, c, f->arguments);
 	} else {
-		jv a = f->input != JV_NONE ? f->input : f->action;
+		/* custom tools' input, computer and shell actions, apply_patch's
+		 * operation {type, path, diff} */
+		const jv arg_keys[] = { f->input, f->action, f->operation };
+		jv a = resp_first(arg_keys, sizeof(arg_keys) / sizeof(arg_keys[0]));
 		if (a != JV_NONE)
 			resp_args_verbatim(r, c, a);
 	}
@@ -309,14 +323,63 @@ static void resp_server_call(struct run *r, jv it, const struct resp_fields *f, 
 	/* in_progress, searching, interpreting, ...: still requested. */
 }
 
+/* shell_call_output's output is a list of {stdout, stderr, outcome}: its
+ * text is their streams, one after another. */
+static const char *resp_shell_text(struct run *r, jv output)
+{
+	const struct jdoc *d = r->doc;
+	size_t n = 0;
+	JV_EACH(d, output, o)
+		if (jv_is_object(d, o))
+			n += jv_strlen(d, jv_get(d, o, "stdout")) + jv_strlen(d, jv_get(d, o, "stderr")) + 2;
+	if (n == 0)
+		return "";
+	char *buf = malloc(n + 1), *p = buf;
+	if (!buf)
+		return "";
+	JV_EACH(d, output, o) {
+		if (!jv_is_object(d, o))
+			continue;
+		const char *streams[] = { "stdout", "stderr" };
+		for (size_t i = 0; i < 2; i++) {
+			jv s = jv_get(d, o, streams[i]);
+			size_t len = jv_strlen(d, s);
+			if (!len)
+				continue;
+			if (p > buf && p[-1] != '\n')
+				*p++ = '\n';
+			memcpy(p, jv_str(d, s), len);
+			p += len;
+		}
+	}
+	*p = '\0';
+	const char *out = run_strdup(r, buf);
+	free(buf);
+	return out;
+}
+
+/* An output item answers the call whose call_id it names (an older
+ * local_shell_call_output names it by id). Its status "failed" (apply_patch,
+ * shell), or text starting "Error:", marks the call failed. */
 static void resp_output(struct run *r, jv it, const struct resp_fields *f, size_t src)
 {
-	const char *text = resp_text(r, f->output);
+	const struct jdoc *d = r->doc;
+	const char *text = jv_is_array(d, f->output) && !jv_streq(d, f->type, "function_call_output") &&
+	                   !jv_streq(d, f->type, "custom_tool_call_output")
+	                   ? resp_shell_text(r, f->output) : "";
+	if (!text[0])
+		text = resp_text(r, f->output);
 	size_t mi = run_add_msg(r, ROLE_TOOL, MSG_IN_OUTPUT, text, it);
 	r->msgs[mi].src_index = (long)src;
-	const char *id = loader_id(r, f->call_id);
+	jv raw_id = f->call_id == JV_NONE && jv_streq(d, f->type, "local_shell_call_output")
+	            ? f->id : f->call_id;
+	const char *id = loader_id(r, raw_id);
 	struct run_msg *m = loader_tool_output(r, mi, id, f->output);
-	if (loader_is_error_text(text, LOADER_ERROR_PREFIX))
+	if (f->error != JV_NONE && !jv_is_null(d, f->error))
+		loader_mark_failed(m, resp_error_text(r, f->error));
+	else if (jv_streq(d, f->status, "failed"))
+		loader_mark_failed(m, text[0] ? text : "failed");
+	else if (loader_is_error_text(text, LOADER_ERROR_PREFIX))
 		loader_mark_failed(m, text);
 }
 
