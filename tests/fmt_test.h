@@ -335,6 +335,14 @@ static const struct fmt_sample fmt_samples[] = {
 	  "   'inputs': {'order': '2087'}, 'outputs': {'output': {'lc': 1, 'type': 'constructor',"
 	  "     'id': ['langchain', 'schema', 'messages', 'ToolMessage'], 'kwargs': {'content': 'shipped',"
 	  "     'type': 'tool', 'tool_call_id': 'call_1', 'status': 'success'}}}, 'error': null, 'child_runs': []}]}" },
+	{ "openai-agents", "agents sdk run state",
+	  "{'$schemaVersion': '1.17', 'original_input': '注文 2087 はどこですか？', 'generated_items': ["
+	  " {'type': 'tool_call_item', 'raw_item': {'type': 'function_call', 'call_id': 'call_1',"
+	  "  'name': 'lookup_order', 'arguments': '{\\'order\\':\\'2087\\'}'}},"
+	  " {'type': 'tool_call_output_item', 'raw_item': {'type': 'function_call_output', 'call_id': 'call_1',"
+	  "  'output': 'shipped'}},"
+	  " {'type': 'message_output_item', 'raw_item': {'type': 'message', 'role': 'assistant',"
+	  "  'content': [{'type': 'output_text', 'text': '已发货 📦'}]}}]}" },
 	{ NULL, NULL, NULL },
 };
 

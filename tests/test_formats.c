@@ -32,6 +32,7 @@ static const struct format_case cases[] = {
 	{ "anthropic-message", false, { NULL } },
 	{ "chat-completions-response", false, { NULL } },
 	{ "gemini", false, { NULL } },
+	{ "openai-agents", false, { NULL } },
 	{ "openai-responses", false, { NULL } },
 	{ "ai-sdk-v5", false, { NULL } },
 	{ "openai-chat", false, { NULL } },

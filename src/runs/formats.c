@@ -8,6 +8,7 @@ extern const struct format_ops format_mastra, format_mastra_1x, format_mastra_0x
 extern const struct format_ops format_aisdk5;
 extern const struct format_ops format_openai_chat;
 extern const struct format_ops format_openai_responses;
+extern const struct format_ops format_openai_agents;
 extern const struct format_ops format_anthropic, format_anthropic_message;
 extern const struct format_ops format_chat_response;
 extern const struct format_ops format_gemini;
@@ -34,6 +35,7 @@ const struct format_ops *const format_table[] = {
 	&format_anthropic_message,
 	&format_chat_response,
 	&format_gemini,
+	&format_openai_agents,
 	&format_openai_responses,
 	&format_aisdk5,
 	&format_openai_chat,

@@ -22,6 +22,7 @@
 
 #include "runs/format.h"
 #include "runs/loader.h"
+#include "openai_responses.h"
 
 /* Item types that say "this is a Responses list". */
 static const char *const resp_known_types[] = {
@@ -383,8 +384,8 @@ static void resp_output(struct run *r, jv it, const struct resp_fields *f, size_
 		loader_mark_failed(m, text);
 }
 
-static int resp_item(struct run *r, jv it, const char *path, size_t i, void *ctx,
-                     char *err, size_t errlen)
+int resp_read_item(struct run *r, jv it, const char *path, size_t i, void *ctx, char *err,
+                   size_t errlen)
 {
 	(void)ctx;
 	const struct jdoc *d = r->doc;
@@ -404,13 +405,15 @@ static int resp_item(struct run *r, jv it, const char *path, size_t i, void *ctx
 	}
 	if (resp_in(ty, resp_client_calls))
 		resp_client_call(r, it, &f, ty, i);
-	else if (loader_ends_with(ty, "_call"))
+	else if (loader_ends_with(ty, "_call") && strcmp(ty, "tool_search_call") != 0)
 		resp_server_call(r, it, &f, ty, i);
-	else if (loader_ends_with(ty, "_call_output"))
+	else if (loader_ends_with(ty, "_call_output") && strcmp(ty, "tool_search_call_output") != 0)
 		resp_output(r, it, &f, i);
 	else {
-		/* reasoning, mcp_list_tools, approvals, item references and
-		 * types newer than this loader. */
+		/* reasoning, mcp_list_tools, tool_search_call / _output (the
+		 * model looking up deferred tools, as mcp_list_tools lists
+		 * them: not a tool run), approvals, item references and types
+		 * newer than this loader. */
 		enum run_role role = !strcmp(ty, "mcp_approval_response") ? ROLE_USER : ROLE_ASSISTANT;
 		size_t mi = run_add_msg(r, role, MSG_IN_OUTPUT, "", it);
 		r->msgs[mi].src_index = (long)i;
@@ -432,7 +435,7 @@ static int resp_list(struct run *r, jv v, const char *key, enum run_role text_ro
 	} else if (!jv_is_array(d, v)) {
 		snprintf(err, errlen, "%s: not an array or a string", key);
 		return -1;
-	} else if (loader_each(r, v, key, resp_item, NULL, err, errlen) < 0) {
+	} else if (loader_each(r, v, key, resp_read_item, NULL, err, errlen) < 0) {
 		return -1;
 	}
 	for (size_t i = first; i < r->nmsgs; i++)
@@ -445,7 +448,7 @@ static int resp_load(struct run *r, char *err, size_t errlen)
 	const struct jdoc *d = r->doc;
 	jv rec = run_root(r);
 	if (jv_is_array(d, rec)) {
-		if (loader_each(r, rec, "", resp_item, NULL, err, errlen) < 0)
+		if (loader_each(r, rec, "", resp_read_item, NULL, err, errlen) < 0)
 			return -1;
 		run_join_results(r);
 		return 0;
