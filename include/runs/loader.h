@@ -110,6 +110,14 @@ int loader_call_fields(const struct run *r, jv fields, const char *path, const c
  * arguments as none. */
 struct run_call *loader_add_call(struct run *r, size_t mi, jv id, jv name, jv args,
                                  long src_msg);
+/* A loader_item_fn for one entry of a Chat-style tool_calls list,
+ * {id, type, function{name, arguments}} (tau-bench, SWE-agent histories,
+ * mini-swe-agent): ctx is the size_t index of the message it belongs to.
+ * The type is not read; function is the only kind these formats write.
+ * "PATH.function: not an object" or "PATH.function: missing", else the
+ * errors of loader_opt_string and loader_call_fields. */
+int loader_function_call(struct run *r, jv tc, const char *path, size_t j, void *ctx,
+                         char *err, size_t errlen);
 
 /* ---- results ------------------------------------------------------------ */
 

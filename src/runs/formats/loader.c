@@ -232,6 +232,29 @@ struct run_call *loader_add_call(struct run *r, size_t mi, jv id, jv name, jv ar
 	return c;
 }
 
+int loader_function_call(struct run *r, jv tc, const char *path, size_t j, void *ctx,
+                         char *err, size_t errlen)
+{
+	(void)j;
+	const size_t *mi = ctx;
+	jv id, name, args;
+	if (loader_opt_string(r, tc, "id", path, &id, err, errlen) < 0)
+		return -1;
+	jv fn = jv_get(r->doc, tc, "function");
+	if (!jv_is_object(r->doc, fn)) {
+		snprintf(err, errlen, "%s.function: %s", path,
+		         fn != JV_NONE ? "not an object" : "missing");
+		return -1;
+	}
+	char fpath[160];
+	snprintf(fpath, sizeof(fpath), "%s.function", path);
+	if (loader_call_fields(r, fn, fpath, "not a string or an object", &name, &args,
+	                       err, errlen) < 0)
+		return -1;
+	loader_add_call(r, *mi, id, name, args, r->msgs[*mi].src_index);
+	return 0;
+}
+
 bool loader_is_error_text(const char *text, const char *prefix)
 {
 	return text && strncmp(text, prefix, strlen(prefix)) == 0;

@@ -63,30 +63,6 @@ static const char *mini_model(const struct run *r, jv rec)
 	return m ? m : loader_model(r, rec);
 }
 
-/* One entry of tool_calls: {index?, id, type, function{name, arguments}}. */
-static int mini_add_call(struct run *r, jv tc, const char *path, size_t j, void *ctx,
-                         char *err, size_t errlen)
-{
-	(void)j;
-	const size_t *mi = ctx;
-	jv id, name, args;
-	if (loader_opt_string(r, tc, "id", path, &id, err, errlen) < 0)
-		return -1;
-	jv fn = jv_get(r->doc, tc, "function");
-	if (!jv_is_object(r->doc, fn)) {
-		snprintf(err, errlen, "%s.function: %s", path,
-		         fn != JV_NONE ? "not an object" : "missing");
-		return -1;
-	}
-	char fpath[160];
-	snprintf(fpath, sizeof(fpath), "%s.function", path);
-	if (loader_call_fields(r, fn, fpath, "not a string or an object", &name, &args,
-	                       err, errlen) < 0)
-		return -1;
-	loader_add_call(r, *mi, id, name, args, r->msgs[*mi].src_index);
-	return 0;
-}
-
 /* The exit message, or a role we do not know: a note from the harness. */
 static const char *mini_note_text(struct run *r, jv m, const char *role, const char *text)
 {
@@ -129,7 +105,7 @@ static int mini_load_msg(struct run *r, jv m, const char *path, size_t i, void *
 	}
 	size_t mi = run_add_msg(r, role, MSG_IN_OUTPUT, text, m);
 	r->msgs[mi].src_index = (long)i;
-	if (loader_each_field(r, tcs, path, "tool_calls", mini_add_call, &mi, err, errlen) < 0)
+	if (loader_each_field(r, tcs, path, "tool_calls", loader_function_call, &mi, err, errlen) < 0)
 		return -1;
 	if (role == ROLE_TOOL) {
 		struct run_msg *msg = loader_tool_output(r, mi, jv_str(d, tcid), content);

@@ -168,29 +168,6 @@ struct swe_hist {
 	long pending;           /* an action call waiting for its observation, or -1 */
 };
 
-static int swe_add_tool_call(struct run *r, jv tc, const char *path, size_t j, void *ctx,
-                             char *err, size_t errlen)
-{
-	(void)j;
-	const size_t *mi = ctx;
-	jv id, name, args;
-	if (loader_opt_string(r, tc, "id", path, &id, err, errlen) < 0)
-		return -1;
-	jv fn = jv_get(r->doc, tc, "function");
-	if (!jv_is_object(r->doc, fn)) {
-		snprintf(err, errlen, "%s.function: %s", path,
-		         fn != JV_NONE ? "not an object" : "missing");
-		return -1;
-	}
-	char fpath[160];
-	snprintf(fpath, sizeof(fpath), "%s.function", path);
-	if (loader_call_fields(r, fn, fpath, "not a string or an object", &name, &args,
-	                       err, errlen) < 0)
-		return -1;
-	loader_add_call(r, *mi, id, name, args, r->msgs[*mi].src_index);
-	return 0;
-}
-
 /* The call a tool message answers: tool_call_ids' first, or tool_call_id. */
 static int swe_answer_id(struct run *r, jv m, const char *path, const char **id, char *err,
                          size_t errlen)
@@ -241,7 +218,7 @@ static int swe_load_hist_msg(struct run *r, jv m, const char *path, size_t i, vo
 	if (role == ROLE_ASSISTANT) {
 		h->pending = -1;
 		if (jv_is_array(d, tcs) && jv_len(d, tcs) > 0) {
-			if (loader_each_field(r, tcs, path, "tool_calls", swe_add_tool_call, &mi,
+			if (loader_each_field(r, tcs, path, "tool_calls", loader_function_call, &mi,
 			                      err, errlen) < 0)
 				return -1;
 		} else if (jv_is_string(d, action) && jv_strlen(d, action) > 0) {

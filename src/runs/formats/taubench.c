@@ -29,30 +29,6 @@ static int taubench_detect(const struct jdoc *d, jv rec)
 	return 50;
 }
 
-/* One entry of a message's tool_calls: {id, type, function{name, arguments}}.
- * The type is not read; function is the only kind tau-bench writes. */
-static int taubench_add_call(struct run *r, jv tc, const char *path, size_t j, void *ctx,
-                             char *err, size_t errlen)
-{
-	const size_t *mi = ctx;
-	jv id, name, args;
-	if (loader_opt_string(r, tc, "id", path, &id, err, errlen) < 0)
-		return -1;
-	jv fn = jv_get(r->doc, tc, "function");
-	if (!jv_is_object(r->doc, fn)) {
-		snprintf(err, errlen, "%s.function: %s", path,
-		         fn != JV_NONE ? "not an object" : "missing");
-		return -1;
-	}
-	char fpath[160];
-	snprintf(fpath, sizeof(fpath), "%s.function", path);
-	if (loader_call_fields(r, fn, fpath, "not a string or an object", &name, &args,
-	                       err, errlen) < 0)
-		return -1;
-	loader_add_call(r, *mi, id, name, args, r->msgs[*mi].src_index);
-	return 0;
-}
-
 static int taubench_load_msg(struct run *r, jv m, const char *path, size_t i, void *ctx,
                              char *err, size_t errlen)
 {
@@ -68,7 +44,7 @@ static int taubench_load_msg(struct run *r, jv m, const char *path, size_t i, vo
 	const char *text = run_text_of(r, content);
 	size_t mi = run_add_msg(r, role, MSG_IN_OUTPUT, text, m);
 	r->msgs[mi].src_index = (long)i;
-	if (loader_each_field(r, tcs, path, "tool_calls", taubench_add_call, &mi, err, errlen) < 0)
+	if (loader_each_field(r, tcs, path, "tool_calls", loader_function_call, &mi, err, errlen) < 0)
 		return -1;
 	if (role == ROLE_TOOL) {
 		struct run_msg *msg = loader_tool_output(r, mi, jv_str(r->doc, tcid), content);
