@@ -12,14 +12,14 @@ cd "$(dirname "$0")"
 # Debian packages, and a file or command each one provides.
 PKGS="build-essential:cc autoconf:autoreconf automake:aclocal libtool:libtoolize pkg-config:pkg-config
 libjansson-dev:jansson libyaml-dev:yaml-0.1 libcurl4-openssl-dev:libcurl libncurses-dev:ncursesw
-nettle-dev:nettle libcmocka-dev:cmocka libsimdjson-dev:simdjson g++:g++ tmux:tmux curl:curl"
+nettle-dev:nettle libcmocka-dev:cmocka libsimdjson-dev:simdjson libutf8proc-dev:libutf8proc libzip-dev:libzip g++:g++ tmux:tmux curl:curl"
 
 missing=""
 for entry in $PKGS; do
 	pkg=${entry%%:*}
 	probe=${entry#*:}
 	case $probe in
-	jansson|yaml-0.1|libcurl|ncursesw|nettle|cmocka|simdjson)
+	jansson|yaml-0.1|libcurl|ncursesw|nettle|cmocka|simdjson|libutf8proc|libzip)
 		if command -v pkg-config >/dev/null 2>&1 && pkg-config --exists "$probe"; then continue; fi ;;
 	*)
 		if command -v "$probe" >/dev/null 2>&1; then continue; fi ;;

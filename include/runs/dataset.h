@@ -38,6 +38,10 @@ struct input_file {
 	/* INPUT_JSON: the records' byte ranges, one per run. */
 	struct record_ref *doc_recs;
 	size_t ndoc_recs;
+	/* The format that claimed the whole file (a UNIT_FILE or splitting
+	 * format): its records are loaded with it unless --format says else. */
+	const struct format_ops *container;
+	bool sniffed;           /* INPUT_JSONL: its first lines were looked at */
 };
 
 /* One record: a JSONL line or an element of a JSON file. */
@@ -63,12 +67,23 @@ struct dataset {
 	bool indexed;
 	uint64_t bytes_total;   /* sum of input sizes, for progress */
 	uint64_t bytes_indexed;
+	/* --format: set after dataset_open, before reading, so a JSONL file is
+	 * read as the events of one run when the forced format says so. */
+	const struct format_ops *forced;
 };
 
 /* Opens every path (files, folders read recursively in sorted order, "-"
  * for stdin). Returns 0, or -1 with "PATH: reason" in err when an input
- * cannot be read. Folders contribute .json, .jsonl and .ndjson files, and
- * never our own .annotations.jsonl / .judgements.jsonl files. */
+ * cannot be read. Folders contribute .json, .jsonl, .ndjson, .traj and
+ * .eval files, and never our own .annotations.jsonl / .judgements.jsonl
+ * files.
+ *
+ * How a file becomes records: a JSONL file whose first lines a UNIT_FILE
+ * format detects (or that --format names) is read as one document, the
+ * array of its lines; a .json document (or such a file) that a splitting
+ * format detects is cut by it (runs/format.h); else a JSONL line is a
+ * record and a .json file is one run or an array of runs. An Inspect .eval
+ * archive reads as its .json log would (runs/archive.h). */
 int  dataset_open(struct dataset *ds, char *const *paths, size_t npaths, char *err, size_t errlen);
 void dataset_close(struct dataset *ds);
 

@@ -23,6 +23,10 @@ enum run_role {
 	ROLE_USER,
 	ROLE_ASSISTANT,
 	ROLE_TOOL,
+	/* Not a message: an event, role or block the loader kept but does not
+	 * know (a Claude Code event type of next year, a line that is not
+	 * JSON). Its one part is a PART_NOTE saying what it is. */
+	ROLE_NOTE,
 };
 
 enum call_state {
@@ -76,6 +80,23 @@ struct run_call {
 	bool args_bad;              /* string arguments that are not JSON */
 };
 
+/* The pieces of a message in the order the record has them, so a summary
+ * is drawn after the calls it sums up. msg->text stays the join of the
+ * message's PART_TEXT parts (what scorers and judges read). */
+enum part_kind {
+	PART_TEXT,
+	PART_THINKING,              /* reasoning or thinking the model showed */
+	PART_CALL,                  /* calls[call] */
+	PART_NOTE,                  /* a block the loader kept but does not know */
+};
+
+struct run_part {
+	enum part_kind kind;
+	const char *text;           /* TEXT, THINKING, NOTE: never NULL ("" when empty) */
+	size_t call;                /* CALL: index into run->calls */
+	jv raw;                     /* the block as in the record; JV_NONE when none */
+};
+
 struct run_msg {
 	enum run_role role;
 	enum msg_origin origin;
@@ -83,6 +104,8 @@ struct run_msg {
 	jv raw;                     /* the message as in the record */
 	size_t first_call;          /* its calls are calls[first_call .. +ncalls) */
 	size_t ncalls;
+	size_t first_part;          /* its parts are parts[first_part .. +nparts) */
+	size_t nparts;
 	/* A tool-result message (role tool, or a user message made only of
 	 * tool_result blocks) names the call it answers. */
 	const char *answers_call_id;
@@ -115,6 +138,11 @@ struct run {
 	size_t nmsgs, msgs_cap;
 	struct run_call *calls;
 	size_t ncalls, calls_cap;
+	struct run_part *parts;
+	size_t nparts, parts_cap;
+	size_t nnotes;              /* PART_NOTE parts: what the loader did not know */
+	/* A run that is part of another (a Claude Code subagent): that run's id. */
+	const char *parent_id;
 	jv tool_defs;               /* tool definitions when the record has them */
 	json_t *tool_defs_tree;     /* built on demand by run_tool_defs; owned */
 	const char *model;          /* the agent's model when the record says */
@@ -158,10 +186,26 @@ json_t *run_msg_result(struct run *r, struct run_msg *m);     /* NULL when none 
 
 /* ---- builders for loaders ------------------------------------------------ */
 
-/* Indexes stay valid; pointers may move on the next add. */
+/* Indexes stay valid; pointers may move on the next add. A message's parts
+ * and calls are added while it is the newest message. run_add_msg with a
+ * non-empty text adds it as the message's first PART_TEXT; run_add_call
+ * adds a PART_CALL. */
 size_t           run_add_msg(struct run *r, enum run_role role, enum msg_origin origin,
                              const char *text, jv raw);
 struct run_call *run_add_call(struct run *r, size_t msg_index);
+/* A text part (skipped when empty), joined into msg->text with '\n'. */
+void run_add_text(struct run *r, size_t msg_index, const char *text, jv raw);
+/* Reasoning or thinking, kept apart from msg->text. An empty one (encrypted,
+ * redacted) is kept: the timeline says there was thinking it cannot show. */
+void run_add_thinking(struct run *r, size_t msg_index, const char *text, jv raw);
+/* Something kept as it is: a note part in the message, its text made
+ * printf-style (e.g. "block type \"x\" (not read)"). Counted in nnotes. */
+void run_add_note(struct run *r, size_t msg_index, jv raw, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+/* The same as a ROLE_NOTE message of its own (an unknown event or role);
+ * returns its index. */
+size_t run_add_note_msg(struct run *r, enum msg_origin origin, jv raw, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
 
 /* Sets a call's arguments: a value of r->doc that may be a string holding
  * JSON (checked only when someone asks; see run_call_args). */

@@ -6,6 +6,7 @@
 #ifndef TCR_UTIL_ARENA_H
 #define TCR_UTIL_ARENA_H
 
+#include <stdarg.h>
 #include <stddef.h>
 
 struct arena_chunk;
@@ -22,5 +23,7 @@ char *arena_strdup(struct arena *a, const char *s);
 char *arena_strndup(struct arena *a, const char *s, size_t n);
 char *arena_printf(struct arena *a, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+char *arena_vprintf(struct arena *a, const char *fmt, va_list ap)
+	__attribute__((format(printf, 2, 0)));
 
 #endif

@@ -699,6 +699,7 @@ static int judge_inputs(struct judge_batch *b, const struct judge_flags *f, char
 		fprintf(stderr, "tcreview judge: %s\n", err);
 		return EXIT_INPUT;
 	}
+	ds.forced = forced;
 	struct judge_shots sh;
 	int rc = shots_open(&sh, b, f, &ds, forced, files[0]);
 	if (rc == EXIT_DONE)

@@ -214,6 +214,7 @@ int cli_score(int argc, char **argv)
 	}
 	if (rc == EXIT_DONE)
 		rc = score_open_inputs(&ds, argc, argv);
+	ds.forced = forced;
 	if (rc == EXIT_DONE) {
 		struct evaluator ev = { .scorers = c.scorers, .nscorers = c.nscorers, .expect = ex };
 		rc = score_report(&ds, &c, &ev, forced, rep, &o);

@@ -361,6 +361,7 @@ int review_open(struct review *rv, const struct config *cfg, struct expectations
 		dataset_close(&rv->ds);
 		return -1;
 	}
+	rv->ds.forced = rv->forced;
 	if (nannot) {
 		rv->annot = annot_open_many(annot_paths, nannot, err, errlen);
 	} else {

@@ -1,6 +1,7 @@
 /* run.c - building and querying the run model. */
 #include "runs/run.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -54,6 +55,7 @@ void run_free(struct run *r)
 		json_decref(r->msgs[i].result_tree);
 	free(r->msgs);
 	free(r->calls);
+	free(r->parts);
 	json_decref(r->record_tree);
 	json_decref(r->tool_defs_tree);
 	jdoc_free(r->doc);
@@ -76,6 +78,7 @@ size_t run_bytes(const struct run *r)
 	n += jdoc_bytes(r->doc);
 	n += r->arena.used_bytes + (r->arena.head ? ARENA_SLACK : 0);
 	n += r->msgs_cap * sizeof(*r->msgs) + r->calls_cap * sizeof(*r->calls);
+	n += r->parts_cap * sizeof(*r->parts);
 	n += tree_estimate(r->doc, run_root(r), r->record_tree);
 	n += tree_estimate(r->doc, r->tool_defs, r->tool_defs_tree);
 	for (size_t i = 0; i < r->ncalls; i++) {
@@ -89,6 +92,62 @@ size_t run_bytes(const struct run *r)
 	for (size_t i = 0; i < r->nmsgs; i++)
 		n += tree_estimate(r->doc, r->msgs[i].result, r->msgs[i].result_tree);
 	return n;
+}
+
+static struct run_part *add_part(struct run *r, size_t msg_index, enum part_kind kind,
+                                 const char *text, jv raw)
+{
+	if (r->nparts == r->parts_cap) {
+		r->parts_cap = r->parts_cap ? r->parts_cap * 2 : 16;
+		r->parts = xrealloc(r->parts, r->parts_cap * sizeof(*r->parts));
+	}
+	struct run_msg *m = &r->msgs[msg_index];
+	/* Parts of one message are contiguous, as its calls are. */
+	if (m->nparts == 0)
+		m->first_part = r->nparts;
+	m->nparts++;
+	struct run_part *p = &r->parts[r->nparts++];
+	*p = (struct run_part){ .kind = kind, .text = text ? text : "", .raw = raw };
+	if (kind == PART_NOTE)
+		r->nnotes++;
+	return p;
+}
+
+void run_add_text(struct run *r, size_t msg_index, const char *text, jv raw)
+{
+	if (!text || !text[0])
+		return;
+	add_part(r, msg_index, PART_TEXT, text, raw);
+	struct run_msg *m = &r->msgs[msg_index];
+	if (!m->text[0])
+		m->text = text;
+	else
+		m->text = arena_printf(&r->arena, "%s\n%s", m->text, text);
+}
+
+void run_add_thinking(struct run *r, size_t msg_index, const char *text, jv raw)
+{
+	add_part(r, msg_index, PART_THINKING, text, raw);
+}
+
+void run_add_note(struct run *r, size_t msg_index, jv raw, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	char *text = arena_vprintf(&r->arena, fmt, ap);
+	va_end(ap);
+	add_part(r, msg_index, PART_NOTE, text, raw);
+}
+
+size_t run_add_note_msg(struct run *r, enum msg_origin origin, jv raw, const char *fmt, ...)
+{
+	size_t mi = run_add_msg(r, ROLE_NOTE, origin, NULL, raw);
+	va_list ap;
+	va_start(ap, fmt);
+	char *text = arena_vprintf(&r->arena, fmt, ap);
+	va_end(ap);
+	add_part(r, mi, PART_NOTE, text, raw);
+	return mi;
 }
 
 size_t run_add_msg(struct run *r, enum run_role role, enum msg_origin origin,
@@ -106,8 +165,12 @@ size_t run_add_msg(struct run *r, enum run_role role, enum msg_origin origin,
 	m->raw = raw;
 	m->result = JV_NONE;        /* jv 0 is the root: "none" must be said */
 	m->first_call = r->ncalls;
+	m->first_part = r->nparts;
 	m->src_index = -1;
-	return r->nmsgs++;
+	size_t mi = r->nmsgs++;
+	if (m->text[0])
+		add_part(r, mi, PART_TEXT, m->text, JV_NONE);
+	return mi;
 }
 
 struct run_call *run_add_call(struct run *r, size_t msg_index)
@@ -135,6 +198,7 @@ struct run_call *run_add_call(struct run *r, size_t msg_index)
 	c->result_msg = -1;
 	c->src_msg_index = -1;
 	c->src_call_index = -1;
+	add_part(r, msg_index, PART_CALL, NULL, JV_NONE)->call = r->ncalls;
 	r->ncalls++;
 	return c;
 }
@@ -317,6 +381,7 @@ static const char *const role_names[] = {
 	[ROLE_USER] = "user",
 	[ROLE_ASSISTANT] = "assistant",
 	[ROLE_TOOL] = "tool",
+	[ROLE_NOTE] = "note",
 };
 
 const char *run_role_name(enum run_role role)
