@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "runs/archive.h"
+#include "dataset_int.h"
 #include "util/digest.h"
 #include "util/jsonw.h"
 #include "util/strbuf.h"
@@ -114,12 +115,6 @@ static size_t skip_ws(const char *s, size_t i, size_t n)
 	return i;
 }
 
-/* Bytes readable from offset off of the file's data on: the rest of the
- * file and the padding behind it. */
-static size_t readable_from(const struct input_file *f, uint64_t off)
-{
-	return f->map_len > off ? f->map_len - (size_t)off : 0;
-}
 
 static void set_error(struct jdoc_error *err, const char *text, int line, int column,
                       size_t position)
@@ -235,7 +230,7 @@ static int map_padded(struct input_file *f, int fd)
 	return 0;
 }
 
-static void release_data(struct input_file *f)
+void dataset_release_data(struct input_file *f)
 {
 	if (f->mapped)
 		munmap((void *)f->data, f->map_len);
@@ -328,7 +323,7 @@ void dataset_close(struct dataset *ds)
 {
 	for (size_t i = 0; i < ds->nfiles; i++) {
 		struct input_file *f = &ds->files[i];
-		release_data(f);
+		dataset_release_data(f);
 		jdoc_free(f->doc);
 		free(f->doc_error);
 		free(f->doc_recs);
@@ -337,34 +332,6 @@ void dataset_close(struct dataset *ds)
 	free(ds->files);
 	free(ds->recs);
 	memset(ds, 0, sizeof(*ds));
-}
-
-/* A JSON file holds one run, or an array of runs. A bare array of chat
- * messages or Responses items is one run too: its elements are messages,
- * not runs. */
-static bool array_is_one_run(const struct jdoc *d, jv arr)
-{
-	jv first = jv_first(d, arr);
-	if (!jv_is_object(d, first))
-		return false;
-	static const char *const run_keys[] = {
-		"messages", "traj", "inputMessages", "output", "query", "input", NULL
-	};
-	for (size_t i = 0; run_keys[i]; i++)
-		if (jv_get(d, first, run_keys[i]) != JV_NONE)
-			return false;
-	return jv_get(d, first, "role") != JV_NONE || jv_get(d, first, "type") != JV_NONE;
-}
-
-static uint32_t count_lines(const char *s, size_t n)
-{
-	uint32_t lines = 0;
-	const char *end = s + n;
-	while ((s = memchr(s, '\n', (size_t)(end - s)))) {
-		lines++;
-		s++;
-	}
-	return lines;
 }
 
 /* The parse repaired invalid UTF-8, so the values' offsets are into the
@@ -376,172 +343,10 @@ static void adopt_repaired(struct dataset *ds, struct input_file *f, const struc
 	memcpy(copy, d->src, d->src_len);
 	memset(copy + d->src_len, 0, JDOC_PADDING);
 	ds->bytes_total = ds->bytes_total - f->size + d->src_len;
-	release_data(f);
+	dataset_release_data(f);
 	f->data = copy;
 	f->size = d->src_len;
 	f->map_len = d->src_len + JDOC_PADDING;
-}
-
-static bool next_line(const struct input_file *f, uint64_t *off, uint32_t *line,
-                      struct record_ref *rec);
-
-/* ---- containers: files a format cuts into runs ------------------------ */
-
-struct doc_group {
-	size_t first, n;            /* vals[first .. first + n) */
-};
-
-struct doc_groups {
-	struct doc_group *groups;
-	size_t ngroups, groups_cap;
-	jv *vals;
-	size_t nvals, vals_cap;
-};
-
-void doc_group_begin(struct doc_groups *g)
-{
-	if (g->ngroups == g->groups_cap) {
-		g->groups_cap = g->groups_cap ? g->groups_cap * 2 : 16;
-		g->groups = xrealloc(g->groups, g->groups_cap * sizeof(*g->groups));
-	}
-	g->groups[g->ngroups++] = (struct doc_group){ g->nvals, 0 };
-}
-
-void doc_group_add(struct doc_groups *g, jv value)
-{
-	if (g->ngroups == 0 || value == JV_NONE)
-		return;
-	if (g->nvals == g->vals_cap) {
-		g->vals_cap = g->vals_cap ? g->vals_cap * 2 : 64;
-		g->vals = xrealloc(g->vals, g->vals_cap * sizeof(*g->vals));
-	}
-	g->vals[g->nvals++] = value;
-	g->groups[g->ngroups - 1].n++;
-}
-
-static void doc_groups_free(struct doc_groups *g)
-{
-	free(g->groups);
-	free(g->vals);
-}
-
-/* Where every line of s[0..n) starts, for the line of any offset. */
-struct line_index {
-	uint64_t *starts;
-	size_t n;
-};
-
-static void line_index_build(struct line_index *li, const char *s, size_t n)
-{
-	size_t cap = 64;
-	li->starts = xrealloc(NULL, cap * sizeof(*li->starts));
-	li->starts[0] = 0;
-	li->n = 1;
-	for (const char *p = s, *end = s + n; (p = memchr(p, '\n', (size_t)(end - p))); p++) {
-		if (li->n == cap) {
-			cap *= 2;
-			li->starts = xrealloc(li->starts, cap * sizeof(*li->starts));
-		}
-		li->starts[li->n++] = (uint64_t)(p - s) + 1;
-	}
-}
-
-static uint32_t line_of(const struct line_index *li, uint64_t off)
-{
-	size_t lo = 0, hi = li->n;
-	while (hi - lo > 1) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (li->starts[mid] <= off)
-			lo = mid;
-		else
-			hi = mid;
-	}
-	return (uint32_t)lo + 1;
-}
-
-/* The runs a splitting format cut the document into. Runs of one value are
- * that value's bytes in the file; when any run gathers several, every run
- * is written into a new text (a run of several as the JSON array of them),
- * which becomes the file's bytes, and each record keeps the line where
- * its first value stood. */
-static void list_groups(struct dataset *ds, struct input_file *f, size_t fi, const struct jdoc *d,
-                        const struct doc_groups *g)
-{
-	struct line_index li;
-	line_index_build(&li, f->data, f->size);
-	bool gathered = false;
-	for (size_t k = 0; k < g->ngroups; k++)
-		if (g->groups[k].n != 1)
-			gathered = true;
-	f->doc_recs = xcalloc(g->ngroups ? g->ngroups : 1, sizeof(*f->doc_recs));
-	struct strbuf text = STRBUF_INIT;
-	size_t nrec = 0;
-	for (size_t k = 0; k < g->ngroups; k++) {
-		const struct doc_group *gr = &g->groups[k];
-		if (!gathered && gr->n == 0)
-			continue;
-		jv first = gr->n ? g->vals[gr->first] : JV_NONE;
-		const struct jdoc_node *fn = first != JV_NONE ? &d->nodes[first] : NULL;
-		struct record_ref rec = {
-			.file = (uint32_t)fi, .line = fn ? line_of(&li, fn->src) : 1,
-			.index = first == jdoc_root(d) && g->ngroups == 1 ? -1 : (int64_t)nrec,
-		};
-		if (!gathered) {
-			rec.off = fn->src;
-			rec.len = fn->src_len;
-		} else {
-			rec.off = text.len;
-			if (gr->n != 1)
-				strbuf_addch(&text, '[');
-			for (size_t i = 0; i < gr->n; i++) {
-				const struct jdoc_node *node = &d->nodes[g->vals[gr->first + i]];
-				if (i)
-					strbuf_addch(&text, ',');
-				strbuf_add(&text, f->data + node->src, node->src_len);
-			}
-			if (gr->n != 1)
-				strbuf_addch(&text, ']');
-			rec.len = text.len - rec.off;
-			strbuf_addch(&text, '\n');
-		}
-		f->doc_recs[nrec++] = rec;
-	}
-	f->ndoc_recs = nrec;
-	free(li.starts);
-	if (gathered) {
-		strbuf_grow(&text, JDOC_PADDING + 1);
-		memset(text.buf + text.len, 0, JDOC_PADDING + 1);
-		ds->bytes_total = ds->bytes_total - f->size + text.len;
-		release_data(f);
-		f->size = text.len;
-		f->map_len = text.len + JDOC_PADDING;
-		f->data = strbuf_detach(&text);
-	}
-}
-
-/* The records of a document no container format cut: one run, or an
- * array of runs. */
-static void list_elements(struct input_file *f, size_t fi, const struct jdoc *d, bool whole)
-{
-	jv root = jdoc_root(d);
-	bool many = !whole && jv_is_array(d, root) && !array_is_one_run(d, root);
-	size_t n = many ? jv_len(d, root) : 1;
-	f->doc_recs = xcalloc(n ? n : 1, sizeof(*f->doc_recs));
-	uint32_t line = 1;
-	size_t counted = 0;
-	size_t k = 0;
-	for (jv e = many ? jv_first(d, root) : root; e != JV_NONE;
-	     e = many ? jv_next(d, root, e) : JV_NONE) {
-		const struct jdoc_node *node = &d->nodes[e];
-		line += count_lines(f->data + counted, node->src - counted);
-		counted = node->src;
-		f->doc_recs[k] = (struct record_ref){
-			.file = (uint32_t)fi, .line = line, .index = many ? (int64_t)k : -1,
-			.off = node->src, .len = node->src_len,
-		};
-		k++;
-	}
-	f->ndoc_recs = k;
 }
 
 /* Parses a .json file once and lists its records' byte ranges; the tape
@@ -563,24 +368,7 @@ static void load_doc(struct dataset *ds, size_t fi)
 	if (d->src != f->data)
 		adopt_repaired(ds, f, d);
 	f->doc = d;
-	/* Which format the whole document is: the one the file's lines were
-	 * read for, else --format, else whichever detects it. Only a format
-	 * that cuts documents or reads whole files keeps the file. */
-	const struct format_ops *fmt = f->container;
-	if (!fmt)
-		fmt = ds->forced ? ds->forced : format_detect(d, jdoc_root(d));
-	if (fmt && (fmt->split || fmt->unit == UNIT_FILE))
-		f->container = fmt;
-	else
-		fmt = NULL;
-	if (fmt && fmt->split) {
-		struct doc_groups g = { 0 };
-		fmt->split(d, jdoc_root(d), &g);
-		list_groups(ds, f, fi, d, &g);
-		doc_groups_free(&g);
-	} else {
-		list_elements(f, fi, d, fmt != NULL);
-	}
+	container_list(ds, fi, d);
 	jdoc_free(d);
 	f->doc = NULL;
 	f->doc_listed = true;
@@ -588,109 +376,6 @@ static void load_doc(struct dataset *ds, size_t fi)
 	 * time when parsed, so the file is not resident twice. */
 	if (f->mapped)
 		madvise((void *)f->data, f->size, MADV_DONTNEED);
-}
-
-/* ---- JSONL files that are the events of one run ------------------------ */
-
-/* How many of a JSONL file's first non-blank lines are asked about. */
-#define SNIFF_LINES 16
-
-/* The format that reads this JSONL file whole, or NULL when its lines are
- * runs: --format when it is such a format, else the format of the first
- * of its first lines that any format detects. */
-static const struct format_ops *events_format(const struct dataset *ds, const struct input_file *f)
-{
-	if (ds->forced)
-		return ds->forced->unit == UNIT_FILE ? ds->forced : NULL;
-	uint64_t off = 0;
-	uint32_t line = 0;
-	struct record_ref rec;
-	for (int k = 0; k < SNIFF_LINES && next_line(f, &off, &line, &rec); k++) {
-		struct jdoc_error jerr;
-		struct jdoc *d = jdoc_parse(f->data + rec.off, (size_t)rec.len, readable_from(f, rec.off),
-		                            &jerr);
-		if (!d)
-			continue;
-		const struct format_ops *fmt = jv_is_object(d, jdoc_root(d)) ? format_detect(d, jdoc_root(d))
-		                                                            : NULL;
-		jdoc_free(d);
-		if (fmt)
-			return fmt->unit == UNIT_FILE ? fmt : NULL;
-	}
-	return NULL;
-}
-
-/* Writes the file's lines as one JSON array, each element starting on the
- * line it came from; lines that are not JSON become null when `check`. */
-static void events_text(const struct input_file *f, bool check, struct strbuf *out)
-{
-	strbuf_reset(out);
-	strbuf_addch(out, '[');
-	bool first = true;
-	const char *d = f->data;
-	size_t off = 0;
-	while (off < f->size) {
-		const char *nl = memchr(d + off, '\n', f->size - off);
-		size_t end = nl ? (size_t)(nl - d) : f->size;
-		size_t len = end - off;
-		if (len && d[off + len - 1] == '\r')
-			len--;
-		size_t k = 0;
-		while (k < len && (d[off + k] == ' ' || d[off + k] == '\t'))
-			k++;
-		if (k < len) {
-			if (!first)
-				strbuf_addch(out, ',');
-			first = false;
-			bool ok = true;
-			if (check) {
-				struct jdoc_error jerr;
-				struct jdoc *one = jdoc_parse(d + off, len, readable_from(f, off), &jerr);
-				ok = one != NULL;
-				jdoc_free(one);
-			}
-			if (ok)
-				strbuf_add(out, d + off, len);
-			else
-				strbuf_addstr(out, "null");
-		}
-		strbuf_addch(out, '\n');
-		off = nl ? end + 1 : f->size;
-	}
-	strbuf_addch(out, ']');
-}
-
-/* A JSONL file a UNIT_FILE format claims becomes the document of its
- * lines: tried whole first, and line by line only when some line is not
- * JSON (a session cut off mid-line while it was being written). */
-static void sniff_events(struct dataset *ds, size_t fi)
-{
-	struct input_file *f = &ds->files[fi];
-	if (f->kind != INPUT_JSONL || f->sniffed)
-		return;
-	f->sniffed = true;
-	const struct format_ops *fmt = events_format(ds, f);
-	if (!fmt)
-		return;
-	struct strbuf text = STRBUF_INIT;
-	events_text(f, false, &text);
-	strbuf_grow(&text, JDOC_PADDING + 1);
-	memset(text.buf + text.len, 0, JDOC_PADDING + 1);
-	struct jdoc_error jerr;
-	struct jdoc *whole = jdoc_parse(text.buf, text.len, text.len + JDOC_PADDING, &jerr);
-	if (!whole) {
-		events_text(f, true, &text);
-		strbuf_grow(&text, JDOC_PADDING + 1);
-		memset(text.buf + text.len, 0, JDOC_PADDING + 1);
-	}
-	jdoc_free(whole);
-	ds->bytes_total = ds->bytes_total - f->size + text.len;
-	release_data(f);
-	f->size = text.len;
-	f->map_len = text.len + JDOC_PADDING;
-	f->data = strbuf_detach(&text);
-	f->kind = INPUT_JSON;
-	f->container = fmt;
 }
 
 /* The records of a .json file: its runs, or the one that reports why it
@@ -709,7 +394,7 @@ static struct record_ref doc_record(const struct input_file *f, size_t fi, size_
 }
 
 /* Finds the next non-blank line at or after *off; fills rec. */
-static bool next_line(const struct input_file *f, uint64_t *off, uint32_t *line, struct record_ref *rec)
+bool dataset_next_line(const struct input_file *f, uint64_t *off, uint32_t *line, struct record_ref *rec)
 {
 	const char *d = f->data;
 	size_t size = f->size;
@@ -768,7 +453,7 @@ bool dataset_index_step(struct dataset *ds, uint64_t budget)
 		if (ds->index_off == 0) {
 			ds->index_line = 0;
 			ds->index_dropped = 0;
-			sniff_events(ds, ds->index_file);
+			dataset_sniff_events(ds, ds->index_file);
 		}
 		if (f->kind == INPUT_JSON) {
 			load_doc(ds, ds->index_file);
@@ -783,7 +468,7 @@ bool dataset_index_step(struct dataset *ds, uint64_t budget)
 			ds->index_off = 0;
 		} else {
 			uint64_t before = ds->index_off;
-			while (spent < budget && next_line(f, &ds->index_off, &ds->index_line, &rec)) {
+			while (spent < budget && dataset_next_line(f, &ds->index_off, &ds->index_line, &rec)) {
 				recs_push(ds, &rec);
 				spent += ds->index_off - before;
 				ds->bytes_indexed += ds->index_off - before;
@@ -823,7 +508,7 @@ bool dataset_next(struct dataset *ds, struct dataset_cursor *cur, struct record_
 		rec->file = (uint32_t)cur->file;
 		rec->index = -1;
 		if (cur->off == 0 && cur->elem == 0)
-			sniff_events(ds, cur->file);
+			dataset_sniff_events(ds, cur->file);
 		if (f->kind == INPUT_JSON) {
 			load_doc(ds, cur->file);
 			if (cur->elem < doc_records(f)) {
@@ -833,7 +518,7 @@ bool dataset_next(struct dataset *ds, struct dataset_cursor *cur, struct record_
 				return true;
 			}
 		} else {
-			if (next_line(f, &cur->off, &cur->line, rec)) {
+			if (dataset_next_line(f, &cur->off, &cur->line, rec)) {
 				drop_behind(f, &cur->dropped, rec->off);
 				return true;
 			}
