@@ -40,16 +40,19 @@ static bool oh_is_event(const struct jdoc *d, jv e)
 	return jv_is_string(d, jv_get(d, e, "action")) || jv_is_string(d, jv_get(d, e, "observation"));
 }
 
+static jv oh_first_object(const struct jdoc *d, jv arr)
+{
+	JV_EACH(d, arr, e)
+		if (jv_is_object(d, e))
+			return e;
+	return JV_NONE;
+}
+
 /* An array whose first object is an event (a stream may start with
  * anything the loader will keep as a note). */
 static bool oh_is_stream(const struct jdoc *d, jv arr)
 {
-	if (!jv_is_array(d, arr))
-		return false;
-	JV_EACH(d, arr, e)
-		if (jv_is_object(d, e))
-			return oh_is_event(d, e);
-	return false;
+	return jv_is_array(d, arr) && oh_is_event(d, oh_first_object(d, arr));
 }
 
 /* An evaluation output: the events under history, an instance beside. */
@@ -285,7 +288,8 @@ static int oh_load(struct run *r, char *err, size_t errlen)
 {
 	const struct jdoc *d = r->doc;
 	jv rec = run_root(r);
-	if (jv_is_array(d, rec))
+	/* lines that are not JSON are kept as notes, but a stream has events */
+	if (jv_is_array(d, rec) && (jv_len(d, rec) == 0 || oh_first_object(d, rec) != JV_NONE))
 		return oh_events(r, rec, "", err, errlen);
 	if (!jv_is_object(d, rec)) {
 		snprintf(err, errlen, "an OpenHands event stream must be a JSON array of events");
