@@ -36,7 +36,8 @@
 	" 'output': {'model': 'none', 'choices': []},"                                           \
 	" 'model_usage': {'openai/gpt-4o-mini': {'input_tokens': 9}},"                           \
 	" 'scores': {'includes': {'value': 0}, 'judge': {'value': {'a': 1}}},"                   \
-	" 'error': {'message': 'RuntimeError: sandbox gone', 'traceback': ''}}"
+	" 'error': {'message': 'RuntimeError: sandbox gone', 'traceback': ''},"                  \
+	" 'limit': {'type': 'token', 'limit': 1000}}"
 
 #define SAMPLE_REFS                                                                           \
 	"{'id': 'q-7', 'epoch': 1, 'input': 'attachment://aaa', 'target': '',"                   \
@@ -110,10 +111,12 @@ static void test_json_log(void **state)
 	assert_string_equal(r->parts[r->msgs[2].first_part].text, "image block (not shown)");
 	assert_string_equal(r->parts[r->msgs[2].first_part + 1].text,
 	                    "block type \"citation_x\" (not read)");
-	assert_string_equal(r->parts[r->msgs[r->nmsgs - 2].first_part].text,
+	assert_string_equal(r->parts[r->msgs[r->nmsgs - 3].first_part].text,
 	                    "sample error: RuntimeError: sandbox gone");
+	assert_string_equal(r->parts[r->msgs[r->nmsgs - 2].first_part].text,
+	                    "limit reached: token 1000");
 	assert_string_equal(fmt_last_note(r), "scores: includes 0; judge {\"a\": 1}");
-	assert_int_equal(r->nnotes, 5);
+	assert_int_equal(r->nnotes, 6);
 	run_free(r);
 
 	r = fmt_run_at(&ds, 2, "inspect");
@@ -169,6 +172,18 @@ static void test_eval_archive(void **state)
 	assert_int_equal(r->calls[0].state, CALL_FAILED);
 	run_free(r);
 	dataset_close(&ds);
+
+	/* no header and no journal: the samples are still the runs */
+	assert_true(asprintf(&path, "%s/headless.eval", fmt_dir) > 0);
+	za = zip_open(path, ZIP_CREATE | ZIP_TRUNCATE, &code);
+	assert_non_null(za);
+	add_entry(za, "samples/q-7_epoch_1.json", SAMPLE_REFS);
+	assert_int_equal(zip_close(za), 0);
+	assert_int_equal(fmt_open(&ds, path), 1);
+	r = fmt_run_at(&ds, 0, "inspect");
+	assert_string_equal(r->id, "q-7");
+	run_free(r);
+	dataset_close(&ds);
 }
 
 static void test_bare_sample_and_empty_log(void **state)
@@ -198,6 +213,8 @@ static void test_detection(void **state)
 	assert_int_equal(fmt_score("inspect", "{'id': 1, 'epoch': 1, 'messages': []}"), 0);
 	assert_int_equal(fmt_score("inspect", "{'messages': [{'role': 'user', 'content': 'x'}]}"), 0);
 	assert_int_equal(fmt_score("inspect", "{'eval': {'task': 3, 'model': 'm'}, 'samples': []}"), 0);
+	assert_int_equal(fmt_score("inspect", "{'samples': [{'id': 1}]}"), 0);
+	assert_true(fmt_score("inspect", "{'samples': [" SAMPLE_ORDER "]}") > 0);
 	assert_int_equal(fmt_score("inspect", "{'id': 'x', 'epoch': '1', 'messages': [], 'target': ''}"), 0);
 }
 

@@ -51,16 +51,19 @@ static bool insp_is_sample(const struct jdoc *d, jv rec)
 	       jv_get(d, rec, "input") != JV_NONE;
 }
 
-/* A whole log: its eval spec names the task and the model. */
+/* A whole log: its eval spec names the task and the model. An .eval
+ * archive that lost its header (cut off before even the journal's start)
+ * is still its samples. */
 static bool insp_is_log(const struct jdoc *d, jv rec)
 {
-	if (!jv_is_object(d, rec))
-		return false;
-	jv ev = jv_get(d, rec, "eval");
-	if (!jv_is_object(d, ev) || !jv_is_string(d, jv_get(d, ev, "task")) ||
-	    jv_get(d, ev, "model") == JV_NONE)
+	if (!jv_is_object(d, rec) || jv_get(d, rec, "messages") != JV_NONE)
 		return false;
 	jv samples = jv_get(d, rec, "samples");
+	jv ev = jv_get(d, rec, "eval");
+	if (!jv_is_object(d, ev))
+		return jv_is_array(d, samples) && insp_is_sample(d, jv_first(d, samples));
+	if (!jv_is_string(d, jv_get(d, ev, "task")) || jv_get(d, ev, "model") == JV_NONE)
+		return false;
 	return jv_is_array(d, samples) || samples == JV_NONE;
 }
 
@@ -307,7 +310,8 @@ static void insp_score_text(const struct jdoc *d, jv scores, struct strbuf *sb)
 	}
 }
 
-/* What the sample ends with besides messages: an error, the scores. */
+/* What the sample ends with besides messages: an error, the limit it
+ * hit (messages, tokens, time), the scores. */
 static void insp_tail(struct run *r, jv rec)
 {
 	const struct jdoc *d = r->doc;
@@ -315,6 +319,14 @@ static void insp_tail(struct run *r, jv rec)
 	if (jv_is_object(d, error))
 		run_add_note_msg(r, MSG_IN_OUTPUT, error, "sample error: %s",
 		                 loader_str(r, jv_get(d, error, "message"), "(no message)"));
+	jv limit = jv_get(d, rec, "limit");
+	if (jv_is_object(d, limit)) {
+		size_t n = 0;
+		const char *raw = jv_raw(d, jv_get(d, limit, "limit"), &n);
+		run_add_note_msg(r, MSG_IN_OUTPUT, limit, "limit reached: %s %.*s",
+		                 loader_str(r, jv_get(d, limit, "type"), "(no type)"), raw ? (int)n : 0,
+		                 raw ? raw : "");
+	}
 	jv scores = jv_get(d, rec, "scores");
 	if (!jv_is_object(d, scores) || jv_len(d, scores) == 0)
 		return;
@@ -365,7 +377,7 @@ static int insp_load(struct run *r, char *err, size_t errlen)
 		snprintf(err, errlen, "an Inspect sample must be a JSON object");
 		return -1;
 	}
-	if (insp_is_log(d, rec) && !jv_is_array(d, jv_get(d, rec, "messages"))) {
+	if (insp_is_log(d, rec)) {
 		snprintf(err, errlen, "an Inspect log: its samples are the runs (read it as a file)");
 		return -1;
 	}
