@@ -570,7 +570,7 @@ static int mt_load(struct run *r, char *err, size_t errlen)
 
 const struct format_ops format_mastra_tracing = {
 	.name = "mastra-tracing",
-	.summary = "Mastra AI tracing exports: span trees {span, children} or spans with parentSpanId; each agent_run a run",
+	.summary = "Mastra AI tracing: span trees {span, children} or flat spans (parentSpanId); each agent_run a run",
 	.detect = mt_detect,
 	.unit = UNIT_FILE,
 	.split = mt_split,
