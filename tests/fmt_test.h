@@ -343,6 +343,39 @@ static const struct fmt_sample fmt_samples[] = {
 	  "  'output': 'shipped'}},"
 	  " {'type': 'message_output_item', 'raw_item': {'type': 'message', 'role': 'assistant',"
 	  "  'content': [{'type': 'output_text', 'text': '已发货 📦'}]}}]}" },
+	{ "inspect", "inspect ai sample",
+	  "{'id': 2087, 'epoch': 1, 'input': '注文 2087 はどこですか？', 'target': 'shipped',"
+	  " 'messages': [{'id': 'm1', 'role': 'user', 'content': '注文 2087 はどこですか？', 'source': 'input'},"
+	  "  {'id': 'm2', 'role': 'assistant', 'content': [{'type': 'text', 'text': '調べます。'}],"
+	  "   'tool_calls': [{'id': 'call_1', 'function': 'lookup_order', 'arguments': {'order': '2087'},"
+	  "     'type': 'function'}]},"
+	  "  {'id': 'm3', 'role': 'tool', 'tool_call_id': 'call_1', 'function': 'lookup_order',"
+	  "   'content': 'attachment://a1'},"
+	  "  {'id': 'm4', 'role': 'assistant', 'content': '已发货 📦'}],"
+	  " 'output': {'model': 'gpt-4o-mini', 'choices': []},"
+	  " 'scores': {'match': {'value': 'C', 'answer': 'shipped'}}, 'metadata': {},"
+	  " 'attachments': {'a1': 'shipped'}}" },
+	{ "openhands", "openhands event stream",
+	  "[{'id': 0, 'source': 'user', 'message': '注文 2087 はどこですか？', 'action': 'message',"
+	  "  'args': {'content': '注文 2087 はどこですか？', 'image_urls': null}},"
+	  " {'id': 1, 'source': 'agent', 'message': 'Running command: lookup 2087', 'action': 'run',"
+	  "  'args': {'command': 'lookup 2087', 'thought': '調べます。'},"
+	  "  'tool_call_metadata': {'function_name': 'execute_bash', 'tool_call_id': 'toolu_1'}},"
+	  " {'id': 2, 'source': 'agent', 'cause': 1, 'observation': 'run', 'content': 'shipped',"
+	  "  'extras': {'metadata': {'exit_code': 0}}},"
+	  " {'id': 3, 'source': 'agent', 'action': 'finish', 'args': {'final_thought': '已发货 📦'}}]" },
+	{ "mastra-tracing", "mastra ai tracing span tree",
+	  "{'span': {'id': 's1', 'traceId': 't1', 'name': 'agent run: shop', 'type': 'agent_run',"
+	  "  'input': '注文 2087 はどこですか？', 'output': {'text': '已发货 📦'}},"
+	  " 'children': [{'span': {'id': 's2', 'traceId': 't1', 'name': 'llm', 'type': 'model_generation',"
+	  "   'parentId': 's1', 'attributes': {'model': 'gpt-4o-mini'}, 'output': {'text': '已发货 📦'}},"
+	  "  'children': [{'span': {'id': 's3', 'traceId': 't1', 'name': 'step: 0', 'type': 'model_step',"
+	  "    'output': {'text': '調べます。'}},"
+	  "   'children': [{'span': {'id': 's4', 'traceId': 't1', 'name': 'tool: lookup_order',"
+	  "     'type': 'tool_call', 'entityType': 'tool', 'entityId': 'lookup_order',"
+	  "     'input': {'order': '2087'}, 'output': {'status': 'shipped'}}}]},"
+	  "   {'span': {'id': 's5', 'traceId': 't1', 'name': 'step: 1', 'type': 'model_step',"
+	  "    'output': {'text': '已发货 📦'}}}]}]}" },
 	{ NULL, NULL, NULL },
 };
 

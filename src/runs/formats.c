@@ -18,12 +18,18 @@ extern const struct format_ops format_tau2;
 extern const struct format_ops format_swe_agent, format_mini_swe_agent;
 extern const struct format_ops format_langchain;
 extern const struct format_ops format_langsmith;
+extern const struct format_ops format_inspect;
+extern const struct format_ops format_openhands;
+extern const struct format_ops format_mastra_tracing;
 
 /* Order matters only for ties in detection: earlier wins. */
 const struct format_ops *const format_table[] = {
 	&format_mastra,
 	&format_mastra_1x,
 	&format_mastra_0x,
+	&format_inspect,
+	&format_openhands,
+	&format_mastra_tracing,
 	&format_langsmith,
 	&format_langchain,
 	&format_tau2,

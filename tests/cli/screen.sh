@@ -288,6 +288,18 @@ else
 	fail "no raw ESC or BEL byte reaches the screen" "$(od -c "$TMP/escapes.screen" | grep -m3 '033')"
 fi
 
+# ---- an Inspect AI log: each sample a run ------------------------------------
+
+# The log's two epochs of one sample are two runs; the timeline shows the
+# call whose result was an attachment, resolved (the reasoning and the
+# scores are parts the timeline draws as it learns to).
+SCREEN_CONFIG=screen-inspect.yaml
+run_screen inspect-log '' screen-inspect.json
+SCREEN_CONFIG=screen.yaml
+check_screen inspect-log
+screen_has inspect-log "order-2087#2"
+screen_has inspect-log '⇐ {"status": "shipped"}'
+
 # ---- sizes ----------------------------------------------------------------
 
 run_screen resize-100x30 ':resize 100 30'
