@@ -33,8 +33,9 @@ struct formats_guess {
  * `max` that came closest, best first: loads that read messages (by calls,
  * then messages), then failures by how far they got (messages and calls
  * made before the error, the depth of the field path it names, how far
- * along the lists of that path), then loads that read nothing. Returns how
- * many were kept (0 when the record does not parse). */
+ * along the lists of that path), then loads that read nothing, then
+ * failures at the record's top level ("messages: missing"). Ties keep the
+ * table's order. Returns how many were kept (0 when it does not parse). */
 size_t formats_closest(struct dataset *ds, const struct record_ref *rec,
                        struct formats_guess *out, size_t max);
 

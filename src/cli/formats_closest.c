@@ -76,12 +76,13 @@ static void try_loader(struct dataset *ds, const struct record_ref *rec,
 	run_free(r);
 }
 
-/* Loads that read something, then failures, then loads that read nothing. */
+/* Loads that read something, then failures that got somewhere, then
+ * loads that read nothing, then failures at the record's top. */
 static int guess_class(const struct formats_guess *g)
 {
-	if (!g->loaded)
-		return 1;
-	return g->msgs || g->calls ? 0 : 2;
+	if (g->loaded)
+		return g->msgs || g->calls ? 0 : 2;
+	return g->msgs || g->calls || g->depth ? 1 : 3;
 }
 
 static int cmp_size(size_t a, size_t b)
