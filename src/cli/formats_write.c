@@ -80,10 +80,11 @@ static void text_rec(struct strbuf *sb, const struct formats_rec *fr)
 	}
 	for (size_t i = 0; i < fr->nclosest; i++)
 		text_guess(sb, &fr->closest[i], i == 0);
-	/* The best one failing at the top is as good as none. */
+	/* The best one reading nothing and failing at the top are as good
+	 * as none. */
 	const struct formats_guess *best = fr->nclosest ? &fr->closest[0] : NULL;
-	if (best && !best->loaded && !best->depth && !best->msgs && !best->calls)
-		strbuf_addstr(sb, "    (none got past the record's top level)\n");
+	if (best && !best->depth && !best->msgs && !best->calls)
+		strbuf_addstr(sb, "    (no loader read anything of it)\n");
 	if (fr->status == FORMATS_NO_FORMAT && fr->analysed && !fr->nclosest)
 		strbuf_addstr(sb, "    closest: none (no loader could be tried)\n");
 }

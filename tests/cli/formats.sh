@@ -36,6 +36,7 @@ assert_grep "its shape" "$TMP/o" "    record:  an object {messages}"
 assert_grep "the closest format, with its loader's message and how far it read" "$TMP/o" \
 	"    closest: tau2: messages[1].role: missing or not a string (after 1 message, 0 calls)"
 assert_eq "three closest formats" "$(grep -c '^    closest: \|^             ' "$TMP/o")" 3
+assert_no_grep "loaders read some of it" "$TMP/o" "(no loader read anything of it)"
 assert_grep "the broken line: FILE:LINE, parse error and column" "$TMP/o" \
 	"$D/a.jsonl:3  not JSON: '}' expected near ']' (column 58)"
 assert_grep "the file of three records ends with its totals" "$TMP/o" \
@@ -110,7 +111,7 @@ printf '{"turns":[{"who":"user"}]}\n{"turns":[]}\n' > "$TMP/none.jsonl"
 run_tcr "$TMP/o" "$TMP/err" formats "$D/b.json" "$TMP/none.jsonl"
 assert_rc "an input none of whose records were read: exit 3" 3
 assert_grep "it is named on stderr" "$TMP/err" "tcreview formats: $TMP/none.jsonl: none of its 2 records could be read"
-assert_grep "it still gets its report" "$TMP/o" "(none got past the record's top level)"
+assert_grep "it still gets its report" "$TMP/o" "    (no loader read anything of it)"
 run_tcr "$TMP/o" "$TMP/err" formats "$TMP/nothing-here.jsonl"
 assert_rc "an input that cannot be opened: exit 3" 3
 assert_grep "it is named" "$TMP/err" "$TMP/nothing-here.jsonl: No such file or directory"
