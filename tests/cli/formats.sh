@@ -3,7 +3,7 @@
 # an Anthropic document) with a record no format claims and a line that is
 # not JSON; the closest formats of the unknown record with their loaders'
 # messages; a load error under --format; --json's fixed keys and summary;
-# --unread; standard input; escape codes kept off the terminal; and the exit
+# --unread; -c (runs: id and format); standard input; escape codes kept off the terminal; and the exit
 # statuses (0 all read, 1 some not, 2 usage, 3 none of an input).
 . "$TCR_SRCDIR/tests/cli/lib.sh"
 
@@ -96,6 +96,13 @@ assert_no_grep "--format: no closest formats" "$TMP/o" "closest:"
 assert_grep "--format: load errors are counted per format" "$TMP/o" \
 	"  openai-chat                       1        1        1        0"
 
+printf 'runs:\n  format: openai-chat\n  id: messages[0].content\n' > "$TMP/runs.yaml"
+run_tcr "$TMP/o" "$TMP/err" formats -c "$TMP/runs.yaml" "$D/a.jsonl"
+assert_grep "-c: runs.id names the runs" "$TMP/o" "$D/a.jsonl:1  openai-chat  Where is order 2087?  messages 4"
+assert_grep "-c: runs.format forces the loader" "$TMP/o" "$D/a.jsonl:2  openai-chat  hi"
+run_tcr "$TMP/o" "$TMP/err" formats -c "$TMP/runs.yaml" --format anthropic "$D/b.json"
+assert_grep "--format wins over runs.format" "$TMP/o" "$D/b.json  anthropic  "
+
 "$TCR_BIN" formats - < "$D/b.json" > "$TMP/o" 2>"$TMP/err"; RC=$?
 assert_rc "standard input: exit 0 when every record was read" 0
 assert_grep "standard input is named -" "$TMP/o" "-  anthropic  run-4"
@@ -124,6 +131,11 @@ assert_rc "an unknown option: exit 2" 2
 run_tcr "$TMP/o" "$TMP/err" formats "$TMP/empty.jsonl"
 assert_rc "an empty file has nothing unread: exit 0" 0
 assert_grep "and no records" "$TMP/o" "summary: 1 file, 0 records, 0 read; 0 calls, 0 notes"
+
+printf '{"messages": [\n  {"role": "user", "content": "hi"},\n  oops\n]}\n' > "$TMP/broken.json"
+run_tcr "$TMP/o" "$TMP/err" formats "$TMP/broken.json"
+assert_rc "a .json file that does not parse: exit 3" 3
+assert_grep "its parse error at FILE:LINE with the column" "$TMP/o" "$TMP/broken.json:3  not JSON: invalid token near 'oops' (column 6)"
 
 # ---- the bound on the closest-format analysis ----------------------------------------
 : > "$TMP/many.jsonl"
