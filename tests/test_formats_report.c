@@ -16,6 +16,7 @@
 
 #include "cli/formats_report.h"
 #include "runs/format.h"
+#include "runs/run.h"
 
 static char path[512];
 
@@ -242,17 +243,76 @@ static void test_file_line_and_guesses(void **state)
 		.index = -1, .id = "f.jsonl:2", .analysed = true, .nclosest = 2,
 		.shape = "an object {x}",
 	};
-	fr.closest[0] = (struct formats_guess){ .format = "a", .loaded = true, .notes = 3 };
-	fr.closest[1] = (struct formats_guess){ .format = "b", .msgs = 1, .depth = 2, .at = 1,
+	fr.closest[0] = (struct formats_guess){ .format = "b", .msgs = 1, .depth = 2, .at = 1,
 	                                        .error = "messages[1].role: missing" };
+	fr.closest[1] = (struct formats_guess){ .format = "a", .loaded = true, .notes = 3 };
 	char *text = written(&fr, NULL, false);
 	assert_string_equal(text, "f.jsonl:2  (no format)  -\n"
 	                    "    record:  an object {x}\n"
-	                    "    closest: a: loads, but knows none of it (3 notes)\n"
-	                    "             b: messages[1].role: missing (after 1 message, 0 calls)\n");
+	                    "    closest: b: messages[1].role: missing (after 1 message, 0 calls)\n"
+	                    "             a: loads, but knows none of it (3 notes)\n");
 	free(text);
 	assert_string_equal(formats_status_name(FORMATS_NOT_JSON), "not-json");
 	assert_string_equal(formats_status_name(FORMATS_LOAD_ERROR), "load-error");
+}
+
+/* Notes by their text, most frequent first, the ones past the table
+ * counted; the summary lists them. */
+static void test_note_kinds(void **state)
+{
+	(void)state;
+	struct formats_notes notes = { .nkinds = 0 };
+	struct run *r = run_new(NULL, "n.jsonl", 1, -1);
+	size_t m = run_add_msg(r, ROLE_ASSISTANT, MSG_IN_OUTPUT, "hi", JV_NONE);
+	run_add_note(r, m, JV_NONE, "block type \"%s\" (not read)", "x");
+	run_add_note_msg(r, MSG_IN_OUTPUT, JV_NONE, "event type \"%s\" (not read)", "y");
+	run_add_note_msg(r, MSG_IN_OUTPUT, JV_NONE, "event type \"%s\" (not read)", "y");
+	assert_int_equal(r->nnotes, 3);
+	formats_notes_add(&notes, r);
+	formats_notes_add(&notes, r);
+	run_free(r);
+	formats_notes_sort(&notes);
+	assert_int_equal(notes.nkinds, 2);
+	assert_string_equal(notes.kinds[0].text, "event type \"y\" (not read)");
+	assert_int_equal(notes.kinds[0].count, 4);
+	assert_string_equal(notes.kinds[1].text, "block type \"x\" (not read)");
+	assert_int_equal(notes.kinds[1].count, 2);
+
+	struct formats_tally none = { 0 };
+	size_t n = table_size();
+	struct formats_tally *by_format = calloc(n, sizeof(*by_format));
+	assert_non_null(by_format);
+	struct formats_summary s = { .format_tally = by_format, .all = none, .notes = &notes };
+	char *text = written(NULL, &s, false);
+	assert_non_null(strstr(text, "  notes (what the loaders kept without knowing it):\n"
+	                       "         4  event type \"y\" (not read)\n"
+	                       "         2  block type \"x\" (not read)\n"));
+	assert_null(strstr(text, "other kinds"));
+	free(text);
+	char *json = written(NULL, &s, true);
+	assert_non_null(strstr(json, "\"note_kinds\":[{\"note\":\"event type \\\"y\\\" (not read)\","
+	                       "\"count\":4},{\"note\":\"block type \\\"x\\\" (not read)\",\"count\":2}],"
+	                       "\"other_notes\":0,"));
+	free(json);
+
+	/* past the table, and past what the text lists */
+	r = run_new(NULL, "n.jsonl", 1, -1);
+	for (int i = 0; i < FORMATS_NOTE_KINDS + 5; i++)
+		run_add_note_msg(r, MSG_IN_OUTPUT, JV_NONE, "role \"r%d\" (not read)", i);
+	formats_notes_add(&notes, r);
+	run_free(r);
+	formats_notes_sort(&notes);
+	assert_int_equal(notes.nkinds, FORMATS_NOTE_KINDS);
+	assert_int_equal(notes.other, 7);      /* the two kinds above took two places */
+	text = written(NULL, &s, false);
+	/* 10 listed (the two frequent ones first), 64 - 10 kinds of 1 and 7 beyond */
+	char want[64];
+	snprintf(want, sizeof want, "  %8d  of other kinds\n", FORMATS_NOTE_KINDS - 10 + 7);
+	assert_non_null(strstr(text, want));
+	free(text);
+	formats_notes_free(&notes);
+	assert_int_equal(notes.nkinds, 0);
+	free(by_format);
 }
 
 int main(void)
@@ -265,6 +325,7 @@ int main(void)
 		cmocka_unit_test(test_shapes),
 		cmocka_unit_test(test_notes_are_written),
 		cmocka_unit_test(test_file_line_and_guesses),
+		cmocka_unit_test(test_note_kinds),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -76,6 +76,27 @@ struct formats_tally {
 	size_t calls, notes;
 };
 
+/* The notes of every record read, by their text (`event type "x" (not
+ * read)`): what the loaders kept without knowing it, most frequent first
+ * in the summary. Texts past FORMATS_NOTE_KINDS distinct ones are only
+ * counted. */
+#define FORMATS_NOTE_KINDS 64
+/* Kinds the text summary lists (the JSON one has them all). */
+#define FORMATS_NOTE_KINDS_SHOWN 10
+struct formats_note_kind {
+	char *text;
+	size_t count;
+};
+struct formats_notes {
+	struct formats_note_kind kinds[FORMATS_NOTE_KINDS];
+	size_t nkinds;
+	size_t other;               /* notes of kinds past the table */
+};
+void formats_notes_add(struct formats_notes *n, const struct run *r);
+/* Most frequent first (ties by text), for the summary. */
+void formats_notes_sort(struct formats_notes *n);
+void formats_notes_free(struct formats_notes *n);
+
 /* What the summary says. formats[i] is format_table[i]'s tally. */
 struct formats_summary {
 	size_t nfiles;
@@ -84,6 +105,7 @@ struct formats_summary {
 	const struct formats_tally *format_tally;   /* one per format_table entry */
 	struct formats_tally all;
 	size_t not_analysed;        /* NO_FORMAT records past those bounds */
+	const struct formats_notes *notes;      /* sorted */
 };
 
 void formats_write_rec(FILE *out, const struct formats_rec *fr, bool json);

@@ -138,6 +138,7 @@ struct formats_pass {
 	struct formats_tally *file_tally, *format_tally, all;
 	size_t nformats;
 	size_t analysed, not_analysed;
+	struct formats_notes notes;
 };
 
 static size_t format_index(const struct formats_pass *p, const char *name)
@@ -199,6 +200,7 @@ static void examine(struct formats_pass *p, const struct record_ref *rec)
 		bool known = format_find(r->format) != NULL;
 		fr.format = known ? r->format : NULL;
 		count_calls(r, &fr);
+		formats_notes_add(&p->notes, r);
 		fr.status = !r->load_error ? FORMATS_READ : known ? FORMATS_LOAD_ERROR
 		                                                   : FORMATS_NO_FORMAT;
 	}
@@ -277,12 +279,15 @@ static int formats_pass(struct dataset *ds, const struct format_ops *forced, con
 	struct formats_summary s = {
 		.nfiles = ds->nfiles, .files = ds->files, .file_tally = p.file_tally,
 		.format_tally = p.format_tally, .all = p.all, .not_analysed = p.not_analysed,
+		.notes = &p.notes,
 	};
+	formats_notes_sort(&p.notes);
 	formats_write_summary(stdout, &s, o->json);
 	fflush(stdout);
 	int rc = reading_status(&p);
 	free(p.file_tally);
 	free(p.format_tally);
+	formats_notes_free(&p.notes);
 	return rc;
 }
 

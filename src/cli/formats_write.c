@@ -124,6 +124,26 @@ void formats_write_file(FILE *out, const char *path, const struct formats_tally 
 	strbuf_release(&sb);
 }
 
+/* The most frequent notes, and how many more. */
+static void text_notes(struct strbuf *sb, const struct formats_notes *n)
+{
+	if (!n || (!n->nkinds && !n->other))
+		return;
+	strbuf_addstr(sb, "  notes (what the loaders kept without knowing it):\n");
+	size_t more = n->other;
+	for (size_t i = 0; i < n->nkinds; i++) {
+		if (i >= FORMATS_NOTE_KINDS_SHOWN) {
+			more += n->kinds[i].count;
+			continue;
+		}
+		strbuf_addf(sb, "  %8zu  ", n->kinds[i].count);
+		vis(sb, n->kinds[i].text);
+		strbuf_addch(sb, '\n');
+	}
+	if (more)
+		strbuf_addf(sb, "  %8zu  of other kinds\n", more);
+}
+
 static void text_summary(struct strbuf *sb, const struct formats_summary *s)
 {
 	strbuf_addf(sb, "summary: %zu file%s, ", s->nfiles, plural(s->nfiles));
@@ -142,6 +162,7 @@ static void text_summary(struct strbuf *sb, const struct formats_summary *s)
 		            t->by_status[FORMATS_READ], t->by_status[FORMATS_LOAD_ERROR], t->calls,
 		            t->notes);
 	}
+	text_notes(sb, s->notes);
 	if (s->not_analysed)
 		strbuf_addf(sb, "  closest formats worked out for the first %d records no format "
 		            "claims in each file (%d in all); %zu more not analysed\n",
@@ -268,6 +289,18 @@ static void json_summary(struct strbuf *sb, const struct formats_summary *s)
 		strbuf_addch(sb, '}');
 	}
 	strbuf_addch(sb, '}');
+	json_key(sb, "note_kinds", false);
+	strbuf_addch(sb, '[');
+	for (size_t i = 0; s->notes && i < s->notes->nkinds; i++) {
+		const struct formats_note_kind *k = &s->notes->kinds[i];
+		strbuf_addstr(sb, i ? ",{" : "{");
+		json_key(sb, "note", true);
+		jsonw_string(sb, k->text, strlen(k->text));
+		json_num(sb, "count", k->count);
+		strbuf_addch(sb, '}');
+	}
+	strbuf_addch(sb, ']');
+	json_num(sb, "other_notes", s->notes ? s->notes->other : 0);
 	json_key(sb, "per_file", false);
 	strbuf_addch(sb, '[');
 	for (size_t f = 0; f < s->nfiles; f++) {

@@ -77,7 +77,7 @@ assert_grep "--json: the broken line" "$TMP/j" \
 	"\"status\":\"not-json\",\"format\":null,\"id\":null,\"messages\":0,\"calls\":0,\"results\":0,\"failed\":0,\"notes\":0,\"error\":\"'}' expected near ']' (column 58)\",\"closest\":null,\"shape\":null}"
 assert_eq "--json: the broken line has the fixed keys" "$(keys '"not-json"')" "$REC_KEYS"
 assert_grep "--json: the summary" "$TMP/j" \
-	'{"type":"summary","files":2,"records":4,"read":2,"unread":2,"load_errors":0,"no_format":1,"not_json":1,"calls":2,"notes":0,"not_analysed":0,"formats":{"anthropic":{"read":1,"load_errors":0,"calls":1,"notes":0},"openai-chat":{"read":1,"load_errors":0,"calls":1,"notes":0}},"per_file":[{"file":'
+	'{"type":"summary","files":2,"records":4,"read":2,"unread":2,"load_errors":0,"no_format":1,"not_json":1,"calls":2,"notes":0,"not_analysed":0,"formats":{"anthropic":{"read":1,"load_errors":0,"calls":1,"notes":0},"openai-chat":{"read":1,"load_errors":0,"calls":1,"notes":0}},"note_kinds":[],"other_notes":0,"per_file":[{"file":'
 assert_grep "--json: a file's totals" "$TMP/j" \
 	"{\"file\":\"$D/a.jsonl\",\"records\":3,\"read\":1,\"unread\":2,\"load_errors\":0,\"no_format\":1,\"not_json\":1,\"calls\":1,\"notes\":0}"
 if command -v jq >/dev/null 2>&1; then
