@@ -1,6 +1,6 @@
 /* test_detect_all.c - detection across all formats, as files are read:
- * every sample of tests/fmt_test.h, written as a .json file and as a
- * JSONL line, and every file of the shared wild folder (read in place,
+ * every sample of tests/fmt_test.h, written as a .json file and (for the
+ * formats of records) as a JSONL line, and every file of the shared wild folder (read in place,
  * skipped when absent) goes through the dataset and is read as its own
  * format, and no record as a wrong one.
  *
@@ -93,8 +93,9 @@ static void write_file(const char *path, const char *text)
 	fclose(f);
 }
 
-/* Every sample, alone in a .json file and on one line of a .jsonl file,
- * is one run read as its own format. */
+/* Every sample, alone in a .json file (and, for a format of records, on
+ * one line of a .jsonl file), is read as its own format: one run, or the
+ * runs a container format cuts it into. */
 static void test_samples_read_as_their_format(void **state)
 {
 	(void)state;
@@ -120,9 +121,16 @@ static void test_samples_read_as_their_format(void **state)
 		write_file(json_path, text);
 		char *one[] = { json_path };
 		size_t runs = read_all(one, 1, s->format).records;
-		if (runs != 1)
+		/* A container (an Inspect log) may hold several runs. */
+		if (!f->split && runs != 1)
 			fprintf(stderr, "the %s sample as .json is %zu runs\n", s->label, runs);
-		assert_int_equal(runs, 1);
+		assert_true(f->split ? runs >= 1 : runs == 1);
+		/* A line of a JSONL file is a record of its own only for formats
+		 * that read records; a file or a container is read whole. */
+		if (f->unit != UNIT_RECORD || f->split) {
+			free(text);
+			continue;
+		}
 		size_t len = strlen(text);
 		char *line = malloc(len + 2);
 		assert_non_null(line);
