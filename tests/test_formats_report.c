@@ -19,6 +19,7 @@
 #include "runs/run.h"
 
 static char path[512];
+static char last_ties[512];     /* what the last formats_closest tied */
 
 /* A dataset of one JSONL file holding `line`; its first record in *rec. */
 static void open_one(struct dataset *ds, struct record_ref *rec, const char *line)
@@ -58,7 +59,9 @@ static size_t closest_of(const char *line, struct formats_guess *g, size_t max)
 	struct dataset ds;
 	struct record_ref rec;
 	open_one(&ds, &rec, line);
-	size_t n = formats_closest(&ds, &rec, g, max);
+	char ties[512];
+	size_t n = formats_closest(&ds, &rec, g, max, ties, sizeof ties);
+	snprintf(last_ties, sizeof last_ties, "%s", ties);
 	close_one(&ds);
 	for (size_t i = 1; i < n; i++)
 		assert_true(rank_class(&g[i - 1]) <= rank_class(&g[i]));
@@ -81,6 +84,7 @@ static void test_every_loader_is_tried(void **state)
 	struct formats_guess *g = calloc(n + 4, sizeof(*g));
 	assert_non_null(g);
 	assert_int_equal(closest_of("{\"turns\": [1]}", g, n + 4), n);
+	assert_string_equal(last_ties, "");     /* all were kept */
 	for (size_t i = 0; i < n; i++)
 		for (size_t j = i + 1; j < n; j++)
 			assert_string_not_equal(g[i].format, g[j].format);
@@ -112,6 +116,12 @@ static void test_failures_ranked_by_how_far_they_got(void **state)
 		assert_int_equal(g[i].depth, 2);        /* messages, [1]; role is missing */
 		assert_int_equal(g[i].at, 1);
 	}
+	/* openai-chat stops there too: among the three, or named as far */
+	bool shown = strstr(last_ties, "openai-chat") != NULL;
+	for (size_t i = 0; i < n; i++)
+		shown = shown || !strcmp(g[i].format, "openai-chat");
+	assert_true(shown);
+	assert_true(last_ties[0] != '\0');
 }
 
 /* A list of role/content messages whose third is not one: read as far as
@@ -198,7 +208,7 @@ static void test_notes_are_written(void **state)
 	assert_string_equal(json, "{\"type\":\"record\",\"source\":\"s.jsonl\",\"file\":\"s.jsonl\","
 	                    "\"line\":1,\"index\":null,\"status\":\"read\",\"format\":\"openai-chat\","
 	                    "\"id\":\"sess-1\",\"messages\":7,\"calls\":3,\"results\":2,\"failed\":1,"
-	                    "\"notes\":4,\"error\":null,\"closest\":null,\"shape\":null}\n");
+	                    "\"notes\":4,\"error\":null,\"closest\":null,\"ties\":null,\"shape\":null}\n");
 	free(json);
 
 	size_t n = table_size();

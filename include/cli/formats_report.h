@@ -35,9 +35,11 @@ struct formats_guess {
  * made before the error, the depth of the field path it names, how far
  * along the lists of that path), then loads that read nothing, then
  * failures at the record's top level ("messages: missing"). Ties keep the
- * table's order. Returns how many were kept (0 when it does not parse). */
+ * table's order. Returns how many were kept (0 when it does not parse);
+ * ties gets the names of the others that got exactly as far as the last
+ * one kept, comma-separated ("" when none). */
 size_t formats_closest(struct dataset *ds, const struct record_ref *rec,
-                       struct formats_guess *out, size_t max);
+                       struct formats_guess *out, size_t max, char *ties, size_t tieslen);
 
 /* What the record is, for one who wonders why no format claims it: "an
  * object of type \"user\" {parentUuid, type, message, ...}". "" when it
@@ -67,6 +69,7 @@ struct formats_rec {
 	char shape[512];
 	struct formats_guess closest[FORMATS_GUESSES];
 	size_t nclosest;
+	char ties[512];             /* loaders as far as the last of closest[] */
 };
 
 /* Records of one kind added up: a file's, a format's, or all of them. */

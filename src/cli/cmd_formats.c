@@ -209,7 +209,8 @@ static void examine(struct formats_pass *p, const struct record_ref *rec)
 		if (p->analysed < FORMATS_ANALYSED_MAX && in_file < FORMATS_ANALYSED_PER_FILE) {
 			p->analysed++;
 			fr.analysed = true;
-			fr.nclosest = formats_closest(p->ds, rec, fr.closest, FORMATS_GUESSES);
+			fr.nclosest = formats_closest(p->ds, rec, fr.closest, FORMATS_GUESSES,
+			                              fr.ties, sizeof fr.ties);
 			formats_shape(p->ds, rec, fr.shape, sizeof fr.shape);
 		} else {
 			p->not_analysed++;

@@ -159,9 +159,22 @@ void formats_shape(struct dataset *ds, const struct record_ref *rec, char *buf, 
 	jdoc_free(d);
 }
 
-size_t formats_closest(struct dataset *ds, const struct record_ref *rec,
-                       struct formats_guess *out, size_t max)
+/* The names of the guesses past the kept ones that got as far as the
+ * last kept one: the record stops them all at the same place. */
+static void list_ties(const struct formats_guess *all, size_t got, size_t keep, char *ties,
+                      size_t tieslen)
 {
+	struct strbuf sb = STRBUF_INIT;
+	for (size_t i = keep; keep && i < got && cmp_guess(&all[keep - 1], &all[i]) == 0; i++)
+		strbuf_addf(&sb, "%s%s", sb.len ? ", " : "", all[i].format);
+	snprintf(ties, tieslen, "%s", sb.len ? sb.buf : "");
+	strbuf_release(&sb);
+}
+
+size_t formats_closest(struct dataset *ds, const struct record_ref *rec,
+                       struct formats_guess *out, size_t max, char *ties, size_t tieslen)
+{
+	ties[0] = '\0';
 	size_t n = 0;
 	while (format_table[n])
 		n++;
@@ -189,6 +202,7 @@ size_t formats_closest(struct dataset *ds, const struct record_ref *rec,
 	}
 	size_t keep = got < max ? got : max;
 	memcpy(out, all, keep * sizeof(*out));
+	list_ties(all, got, keep, ties, tieslen);
 	free(all);
 	return keep;
 }

@@ -52,6 +52,27 @@ static void text_guess(struct strbuf *sb, const struct formats_guess *g, bool fi
 	strbuf_addch(sb, '\n');
 }
 
+/* The loaders as far as the last guess: the first few by name. */
+#define TIES_SHOWN 6
+
+static void text_ties(struct strbuf *sb, const char *ties)
+{
+	strbuf_addstr(sb, "             (as far: ");
+	size_t n = 0;
+	const char *t = ties;
+	while (*t) {
+		size_t len = strcspn(t, ",");
+		if (n < TIES_SHOWN)
+			strbuf_addf(sb, "%s%.*s", n ? ", " : "", (int)len, t);
+		n++;
+		t += len;
+		t += strspn(t, ", ");
+	}
+	if (n > TIES_SHOWN)
+		strbuf_addf(sb, " and %zu more", n - TIES_SHOWN);
+	strbuf_addstr(sb, ")\n");
+}
+
 static void text_rec(struct strbuf *sb, const struct formats_rec *fr)
 {
 	vis(sb, fr->source);
@@ -80,6 +101,8 @@ static void text_rec(struct strbuf *sb, const struct formats_rec *fr)
 	}
 	for (size_t i = 0; i < fr->nclosest; i++)
 		text_guess(sb, &fr->closest[i], i == 0);
+	if (fr->ties[0])
+		text_ties(sb, fr->ties);
 	/* The best one reading nothing and failing at the top are as good
 	 * as none. */
 	const struct formats_guess *best = fr->nclosest ? &fr->closest[0] : NULL;
@@ -243,6 +266,23 @@ static void json_rec(struct strbuf *sb, const struct formats_rec *fr)
 			if (i)
 				strbuf_addch(sb, ',');
 			json_guess(sb, &fr->closest[i]);
+		}
+		strbuf_addch(sb, ']');
+	}
+	json_key(sb, "ties", false);
+	if (!fr->analysed) {
+		strbuf_addstr(sb, "null");
+	} else {
+		/* the names, as a list */
+		strbuf_addch(sb, '[');
+		for (const char *t = fr->ties; *t;) {
+			size_t n = strcspn(t, ",");
+			jsonw_string(sb, t, n);
+			t += n;
+			if (*t) {
+				strbuf_addch(sb, ',');
+				t += strspn(t, ", ");
+			}
 		}
 		strbuf_addch(sb, ']');
 	}
