@@ -23,6 +23,7 @@ static const struct command commands[] = {
 	{ "judge", cli_judge, "ask the configured LLM judges about every run (jsonl)" },
 	{ "stats", cli_stats, "agreement of scorers and judges with the reviewers' labels (calibration)" },
 	{ "export", cli_export, "write the labelled set: runs, verdicts, labels, splits (jsonl, csv, openai-ft)" },
+	{ "formats", cli_formats, "which format each record is read as, or which came closest and why" },
 };
 
 #define NCOMMANDS (sizeof commands / sizeof *commands)

@@ -18,6 +18,7 @@ int cli_review(int argc, char **argv);
 int cli_judge(int argc, char **argv);
 int cli_stats(int argc, char **argv);
 int cli_export(int argc, char **argv);
+int cli_formats(int argc, char **argv);
 
 /* Loads -c FILE, else ./tcreview.yaml, else an empty configuration.
  * Prints FILE:LINE:COLUMN: message and returns -1 on error. */

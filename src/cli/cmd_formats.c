@@ -1,0 +1,316 @@
+/* cmd_formats.c - `tcreview formats`: which format every record was read as, headless.
+ *
+ * The records are streamed (dataset_next) and loaded one at a time as
+ * `score` loads them, so a 1 GB JSONL costs a read of it and memory stays
+ * bounded by the largest record. For a record no format claims, every
+ * loader is forced on it to say which came closest and why; that is
+ * bounded too (a few records a file and FORMATS_ANALYSED_MAX in all, the
+ * rest only counted). */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli/cli.h"
+#include "cli/formats_report.h"
+#include "runs/dataset.h"
+#include "runs/format.h"
+#include "util/xalloc.h"
+
+#define PROG "tcreview formats"
+/* Some records were read and some were not: a check for scripts, as
+ * diff and grep answer 1. */
+#define EXIT_SOME_UNREAD 1
+
+static void formats_usage(FILE *out)
+{
+	fprintf(out,
+	"usage: tcreview formats [-c FILE] [--format NAME] [--json] [--unread] FILE...\n"
+	"\n"
+	"Says, for every record of the inputs, which transcript format it was read as\n"
+	"(its source, run id, messages, tool calls, results, failed calls and notes: what\n"
+	"the loader kept without knowing it), or why it was not read: its load error, its\n"
+	"parse error, or, when no format claims it, the formats that came closest with\n"
+	"their loaders' own messages. Ends with a summary: records per format, records not\n"
+	"read, notes.\n"
+	"\n"
+	"  -c, --config FILE   runs: id and format (default: ./tcreview.yaml when present)\n"
+	"      --format NAME   read every record with this loader (see --help formats)\n"
+	"      --json          one JSON object per record, then a summary object\n"
+	"      --unread        only the records that were not read, and the totals\n"
+	"  -h, --help          this help; --help formats lists the transcript formats\n"
+	"\n"
+	"FILE may be a .json or .jsonl file, a folder (read recursively), or - for\n"
+	"standard input. Exit status: 0 every record was read, 1 some were not,\n"
+	"2 usage or configuration error, 3 an input could not be read, or none of its\n"
+	"records.\n");
+}
+
+static void list_formats(FILE *out)
+{
+	fprintf(out, "transcript formats (detected per record unless --format is given):\n");
+	for (size_t i = 0; format_table[i]; i++)
+		fprintf(out, "  %-18s %s\n", format_table[i]->name, format_table[i]->summary);
+}
+
+struct formats_opts {
+	const char *config, *format;
+	bool json, unread_only;
+};
+
+/* Reads the options; returns -1 to go on, else the exit status. */
+static int formats_parse_args(int argc, char **argv, struct formats_opts *o)
+{
+	static const struct option longopts[] = {
+		{ "config", required_argument, NULL, 'c' },
+		{ "format", required_argument, NULL, 'F' },
+		{ "json", no_argument, NULL, 'J' },
+		{ "unread", no_argument, NULL, 'U' },
+		{ "help", optional_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int ch;
+	optind = 1;
+	while ((ch = getopt_long(argc, argv, "c:h", longopts, NULL)) != -1) {
+		switch (ch) {
+		case 'c': o->config = optarg; break;
+		case 'F': o->format = optarg; break;
+		case 'J': o->json = true; break;
+		case 'U': o->unread_only = true; break;
+		case 'h':
+			if ((optarg && !strcmp(optarg, "formats")) ||
+			    (!optarg && optind < argc && !strcmp(argv[optind], "formats")))
+				list_formats(stdout);
+			else
+				formats_usage(stdout);
+			return EXIT_DONE;
+		default:
+			formats_usage(stderr);
+			return EXIT_USAGE;
+		}
+	}
+	return -1;
+}
+
+static int resolve_format(const char *name, const struct format_ops **forced)
+{
+	*forced = NULL;
+	if (!name)
+		return EXIT_DONE;
+	if ((*forced = format_find(name)))
+		return EXIT_DONE;
+	fprintf(stderr, PROG ": unknown format '%s'\ntranscript formats:", name);
+	for (size_t i = 0; format_table[i]; i++)
+		fprintf(stderr, " %s", format_table[i]->name);
+	fputc('\n', stderr);
+	return EXIT_USAGE;
+}
+
+static int open_inputs(struct dataset *ds, int argc, char **argv)
+{
+	char *stdin_only[] = { "-" };
+	char *const *paths = argv + optind;
+	size_t npaths = (size_t)(argc - optind);
+	if (npaths == 0) {
+		if (isatty(0)) {
+			fprintf(stderr, PROG ": no input files (give FILE..., or - for standard input)\n");
+			return EXIT_USAGE;
+		}
+		paths = stdin_only;
+		npaths = 1;
+	}
+	char err[1024];
+	if (dataset_open(ds, paths, npaths, err, sizeof err) < 0) {
+		fprintf(stderr, PROG ": %s\n", err);
+		return EXIT_INPUT;
+	}
+	return EXIT_DONE;
+}
+
+/* ---- one record ---------------------------------------------------------- */
+
+struct formats_pass {
+	struct dataset *ds;
+	const struct format_ops *forced;
+	const char *id_path;
+	const struct formats_opts *o;
+	struct formats_tally *file_tally, *format_tally, all;
+	size_t nformats;
+	size_t analysed, not_analysed;
+	struct formats_notes notes;
+};
+
+static size_t format_index(const struct formats_pass *p, const char *name)
+{
+	for (size_t i = 0; i < p->nformats; i++)
+		if (format_table[i]->name == name || !strcmp(format_table[i]->name, name))
+			return i;
+	return p->nformats;
+}
+
+static void count_calls(const struct run *r, struct formats_rec *fr)
+{
+	for (size_t i = 0; i < r->nmsgs; i++)
+		fr->msgs += r->msgs[i].role != ROLE_NOTE;
+	fr->calls = r->ncalls;
+	fr->notes = r->nnotes;
+	for (size_t i = 0; i < r->ncalls; i++) {
+		const struct run_call *c = &r->calls[i];
+		fr->results += c->has_result;
+		fr->failed += c->is_error || c->state == CALL_FAILED;
+	}
+}
+
+static void tally_add(struct formats_tally *t, const struct formats_rec *fr)
+{
+	t->records++;
+	t->by_status[fr->status]++;
+	t->calls += fr->calls;
+	t->notes += fr->notes;
+}
+
+/* A parse error is "SOURCE: message (column N)"; the source is shown once. */
+static const char *without_source(const char *err, const char *src)
+{
+	size_t n = strlen(src);
+	if (!strncmp(err, src, n) && !strncmp(err + n, ": ", 2))
+		return err + n + 2;
+	return err;
+}
+
+static void examine(struct formats_pass *p, const struct record_ref *rec)
+{
+	char err[1024], src[1024];
+	struct run *r = dataset_load_run(p->ds, rec, p->forced, p->id_path, err, sizeof err);
+	struct formats_rec fr = {
+		.file = p->ds->files[rec->file].path,
+		.line = rec->line,
+		.index = (long)rec->index,
+	};
+	record_source(p->ds, rec, src, sizeof src);
+	fr.source = src;
+	if (!r) {
+		fr.status = FORMATS_NOT_JSON;
+		fr.error = without_source(err, src);
+	} else {
+		fr.source = r->source;
+		fr.id = r->id;
+		fr.error = r->load_error;
+		bool known = format_find(r->format) != NULL;
+		fr.format = known ? r->format : NULL;
+		count_calls(r, &fr);
+		formats_notes_add(&p->notes, r);
+		fr.status = !r->load_error ? FORMATS_READ : known ? FORMATS_LOAD_ERROR
+		                                                   : FORMATS_NO_FORMAT;
+	}
+	if (fr.status == FORMATS_NO_FORMAT) {
+		size_t in_file = p->file_tally[rec->file].by_status[FORMATS_NO_FORMAT];
+		if (p->analysed < FORMATS_ANALYSED_MAX && in_file < FORMATS_ANALYSED_PER_FILE) {
+			p->analysed++;
+			fr.analysed = true;
+			fr.nclosest = formats_closest(p->ds, rec, fr.closest, FORMATS_GUESSES,
+			                              fr.ties, sizeof fr.ties);
+			formats_shape(p->ds, rec, fr.shape, sizeof fr.shape);
+		} else {
+			p->not_analysed++;
+		}
+	}
+	tally_add(&p->file_tally[rec->file], &fr);
+	tally_add(&p->all, &fr);
+	if (fr.format)
+		tally_add(&p->format_tally[format_index(p, fr.format)], &fr);
+	if (!p->o->unread_only || fr.status != FORMATS_READ)
+		formats_write_rec(stdout, &fr, p->o->json);
+	run_free(r);
+}
+
+/* ---- the pass ------------------------------------------------------------ */
+
+static void file_done(const struct formats_pass *p, size_t f)
+{
+	const struct formats_tally *t = &p->file_tally[f];
+	if (p->o->json || t->records < 2)
+		return;
+	if (p->o->unread_only && t->by_status[FORMATS_READ] == t->records)
+		return;
+	formats_write_file(stdout, p->ds->files[f].path, t);
+}
+
+/* The exit status the tallies call for, with a word on stderr for every
+ * input of which nothing could be read. */
+static int reading_status(const struct formats_pass *p)
+{
+	int rc = EXIT_DONE;
+	for (size_t f = 0; f < p->ds->nfiles; f++) {
+		const struct formats_tally *t = &p->file_tally[f];
+		if (!t->records || t->by_status[FORMATS_READ])
+			continue;
+		fprintf(stderr, PROG ": %s: none of its %zu record%s could be read\n",
+		        p->ds->files[f].path, t->records, t->records == 1 ? "" : "s");
+		rc = EXIT_INPUT;
+	}
+	if (rc == EXIT_DONE && p->all.by_status[FORMATS_READ] < p->all.records)
+		rc = EXIT_SOME_UNREAD;
+	return rc;
+}
+
+static int formats_pass(struct dataset *ds, const struct format_ops *forced, const char *id_path,
+                        const struct formats_opts *o)
+{
+	struct formats_pass p = { .ds = ds, .forced = forced, .id_path = id_path, .o = o };
+	while (format_table[p.nformats])
+		p.nformats++;
+	p.file_tally = xcalloc(ds->nfiles ? ds->nfiles : 1, sizeof(*p.file_tally));
+	p.format_tally = xcalloc(p.nformats + 1, sizeof(*p.format_tally));
+	if (!isatty(fileno(stdout)))
+		setvbuf(stdout, NULL, _IOFBF, 1 << 18);
+	struct dataset_cursor cur;
+	struct record_ref rec;
+	dataset_cursor_init(&cur);
+	size_t file = SIZE_MAX;
+	while (dataset_next(ds, &cur, &rec)) {
+		if (rec.file != file && file != SIZE_MAX)
+			file_done(&p, file);
+		file = rec.file;
+		examine(&p, &rec);
+	}
+	if (file != SIZE_MAX)
+		file_done(&p, file);
+	struct formats_summary s = {
+		.nfiles = ds->nfiles, .files = ds->files, .file_tally = p.file_tally,
+		.format_tally = p.format_tally, .all = p.all, .not_analysed = p.not_analysed,
+		.notes = &p.notes,
+	};
+	formats_notes_sort(&p.notes);
+	formats_write_summary(stdout, &s, o->json);
+	fflush(stdout);
+	int rc = reading_status(&p);
+	free(p.file_tally);
+	free(p.format_tally);
+	formats_notes_free(&p.notes);
+	return rc;
+}
+
+int cli_formats(int argc, char **argv)
+{
+	struct formats_opts o = { 0 };
+	int rc = formats_parse_args(argc, argv, &o);
+	if (rc >= 0)
+		return rc;
+	struct config c;
+	if (cli_load_config(&c, o.config) < 0)
+		return EXIT_USAGE;
+	const struct format_ops *forced = NULL;
+	struct dataset ds = { 0 };
+	rc = resolve_format(o.format ? o.format : c.format, &forced);
+	if (rc == EXIT_DONE)
+		rc = open_inputs(&ds, argc, argv);
+	if (rc == EXIT_DONE) {
+		ds.forced = forced;
+		rc = formats_pass(&ds, forced, c.run_id_path, &o);
+	}
+	dataset_close(&ds);
+	config_free(&c);
+	return rc;
+}
