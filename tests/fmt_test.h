@@ -343,6 +343,15 @@ static const struct fmt_sample fmt_samples[] = {
 	  "  'output': 'shipped'}},"
 	  " {'type': 'message_output_item', 'raw_item': {'type': 'message', 'role': 'assistant',"
 	  "  'content': [{'type': 'output_text', 'text': '已发货 📦'}]}}]}" },
+	{ "ai-sdk-ui-stream", "ai sdk ui message stream chunks",
+	  "[{'type': 'start', 'messageId': 'msg-2087'}, {'type': 'start-step'},"
+	  " {'type': 'tool-input-start', 'toolCallId': 'c1', 'toolName': 'lookup_order'},"
+	  " {'type': 'tool-input-available', 'toolCallId': 'c1', 'toolName': 'lookup_order',"
+	  "  'input': {'order': '2087'}},"
+	  " {'type': 'tool-output-available', 'toolCallId': 'c1', 'output': {'status': 'shipped'}},"
+	  " {'type': 'finish-step'}, {'type': 'start-step'},"
+	  " {'type': 'text-start', 'id': 't1'}, {'type': 'text-delta', 'id': 't1', 'delta': '已发货 📦'},"
+	  " {'type': 'text-end', 'id': 't1'}, {'type': 'finish-step'}, {'type': 'finish'}]" },
 	{ NULL, NULL, NULL },
 };
 
