@@ -150,6 +150,22 @@ static inline size_t fmt_count_unmatched(const struct run *r)
 	return n;
 }
 
+/* The kinds of message mi's parts in order, "thinking text call note",
+ * for tests of part order; "" when it has none. */
+static inline const char *fmt_parts(const struct run *r, size_t mi)
+{
+	static char buf[512];
+	static const char *const names[] = { "text", "thinking", "call", "note" };
+	const struct run_msg *m = &r->msgs[mi];
+	buf[0] = '\0';
+	for (size_t k = 0; k < m->nparts; k++) {
+		size_t n = strlen(buf);
+		snprintf(buf + n, sizeof buf - n, "%s%s", k ? " " : "",
+		         names[r->parts[m->first_part + k].kind]);
+	}
+	return buf;
+}
+
 struct fmt_sample {
 	const char *format;         /* the loader that must win */
 	const char *label;
