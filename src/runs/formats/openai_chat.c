@@ -6,6 +6,10 @@
  * Results are role "tool" messages linked by tool_call_id, or legacy role
  * "function" messages, which carry only the function's name.
  *
+ * reasoning_content (DeepSeek, vLLM) or reasoning (vLLM, OpenRouter) is
+ * a thinking part before the message's text. A role this loader does not
+ * know is kept as a note message, not refused.
+ *
  * The format has no error flag. By the convention tau-bench and most
  * OpenAI-style harnesses follow, a result whose text starts with "Error:"
  * is a failed call; its text becomes the error text.
@@ -33,13 +37,14 @@ static inline bool chat_key_is(const struct jdoc *d, jv k, const char *lit, size
 /* A message's members, as detection and loading read them. */
 struct chat_msg_fields {
 	jv role, content, tool_calls, tool_call_id, function_call, refusal;
+	jv reasoning;                       /* reasoning_content (DeepSeek, vLLM) or reasoning */
 	jv type, parts, tool_invocations;   /* other formats' keys, for detection */
 };
 
 static void chat_msg_fields(const struct jdoc *d, jv m, struct chat_msg_fields *f)
 {
 	*f = (struct chat_msg_fields){ JV_NONE, JV_NONE, JV_NONE, JV_NONE, JV_NONE,
-	                               JV_NONE, JV_NONE, JV_NONE, JV_NONE };
+	                               JV_NONE, JV_NONE, JV_NONE, JV_NONE, JV_NONE };
 	JV_EACH_KEY(d, m, k) {
 		jv v = jv_value(k);
 		switch (d->nodes[k].count) {
@@ -58,6 +63,14 @@ static void chat_msg_fields(const struct jdoc *d, jv m, struct chat_msg_fields *
 				f->content = v;
 			else if (CHAT_KEY_IS(d, k, "refusal"))
 				f->refusal = v;
+			break;
+		case 9:
+			if (CHAT_KEY_IS(d, k, "reasoning") && f->reasoning == JV_NONE)
+				f->reasoning = v;
+			break;
+		case 17:
+			if (CHAT_KEY_IS(d, k, "reasoning_content"))
+				f->reasoning = v;
 			break;
 		case 10:
 			if (CHAT_KEY_IS(d, k, "tool_calls"))
@@ -372,7 +385,7 @@ static int chat_load_msg(struct run *r, jv m, const char *where, size_t i, bool 
 	const char *role_name = jv_str(d, f.role);
 	if (role_name)
 		role = run_role_parse(role_name, &known);
-	if (!known) {
+	if (!role_name) {
 		/* The shared helper words the error. */
 		chat_msg_path(path, sizeof(path), &at);
 		if (loader_role(r, m, path, ROLE_ERRORS_SPLIT, &role, err, errlen) < 0)
@@ -381,6 +394,11 @@ static int chat_load_msg(struct run *r, jv m, const char *where, size_t i, bool 
 	const char *text = "";
 	if (chat_content_text(r, m, &f, &at, &text, err, errlen) < 0)
 		return -1;
+	if (!known) {
+		/* A role of next year's API: kept and shown, not refused. */
+		loader_note_role(r, m, text, (long)i);
+		return 0;
+	}
 	if (f.tool_calls != JV_NONE && !jv_is_null(d, f.tool_calls) &&
 	    !jv_is_array(d, f.tool_calls)) {
 		jv calls;
@@ -388,7 +406,11 @@ static int chat_load_msg(struct run *r, jv m, const char *where, size_t i, bool 
 		if (loader_opt_array(r, m, "tool_calls", path, "not an array", &calls, err, errlen) < 0)
 			return -1;
 	}
-	at.mi = run_add_msg(r, role, MSG_IN_OUTPUT, text, m);
+	/* Reasoning the server returned beside the answer comes before it. */
+	at.mi = run_add_msg(r, role, MSG_IN_OUTPUT, NULL, m);
+	if (jv_is_string(d, f.reasoning) && jv_strlen(d, f.reasoning))
+		run_add_thinking(r, at.mi, jv_str(d, f.reasoning), f.reasoning);
+	run_add_text(r, at.mi, text, JV_NONE);
 	at.who = role == ROLE_USER ? REQ_USER : REQ_AGENT;
 	r->msgs[at.mi].src_index = (long)i;
 	if (role == ROLE_TOOL) {
