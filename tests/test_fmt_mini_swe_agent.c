@@ -66,6 +66,12 @@ static void test_exit_with_exception(void **state)
 	assert_string_equal(r->msgs[1].text,
 	                    "[exit: InternalServerError]\nlitellm.InternalServerError: boom");
 	assert_string_equal(r->msgs[2].text, "[exit]\nTimeout");
+	run_free(r);
+	/* a role mini-swe-agent does not write is a note message */
+	r = fmt_load("{'info': {'mini_version': '2.2.7'}, 'messages': [{'role': 'user', 'content': 'a'},"
+	             " {'role': 'observer', 'content': 'b'}]}", "mini-swe-agent");
+	assert_int_equal(r->msgs[1].role, ROLE_NOTE);
+	assert_string_equal(r->parts[r->msgs[1].first_part].text, "role \"observer\": b");
 	assert_null(r->model);
 	run_free(r);
 }

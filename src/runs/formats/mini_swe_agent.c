@@ -13,7 +13,8 @@
  * InternalServerError) and what it submitted. It is no error of the
  * record, so it stays visible as a user-side note whose text names the
  * status and adds extra.exception_str when the content does not already
- * say it. Other roles mini-swe-agent does not write are kept the same way.
+ * say it (judges read it as the run's end). Roles mini-swe-agent does not
+ * write are note messages.
  *
  * A call with no tool reply (the final submit, answered by the exit)
  * stays requested. mini-swe-agent marks no result as failed: a nonzero
@@ -96,6 +97,10 @@ static int mini_load_msg(struct run *r, jv m, const char *path, size_t i, void *
 	    loader_opt_string(r, m, "reasoning_content", path, &reasoning, err, errlen) < 0)
 		return -1;
 	const char *text = run_text_of(r, content);
+	if (!known && strcmp(rs, "exit") != 0) {
+		loader_note_role(r, m, text, (long)i);
+		return 0;
+	}
 	if (!known) {
 		role = ROLE_USER;
 		text = mini_note_text(r, m, rs, text ? text : "");
