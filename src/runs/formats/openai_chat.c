@@ -370,6 +370,43 @@ static int chat_add_function_call(struct run *r, jv fc, const struct chat_at *at
 	return 0;
 }
 
+/* The message with its parts: reasoning the server returned beside the
+ * answer comes before its text. */
+static size_t chat_add_message(struct run *r, enum run_role role, jv m,
+                               const struct chat_msg_fields *f, const char *text, size_t i)
+{
+	const struct jdoc *d = r->doc;
+	size_t mi = run_add_msg(r, role, MSG_IN_OUTPUT, NULL, m);
+	if (jv_is_string(d, f->reasoning) && jv_strlen(d, f->reasoning))
+		run_add_thinking(r, mi, jv_str(d, f->reasoning), f->reasoning);
+	run_add_text(r, mi, text, JV_NONE);
+	r->msgs[mi].src_index = (long)i;
+	return mi;
+}
+
+/* Its tool_calls[] and legacy function_call. */
+static int chat_add_calls(struct run *r, const struct chat_msg_fields *f,
+                          const struct chat_at *at, char *err, size_t errlen)
+{
+	const struct jdoc *d = r->doc;
+	char path[128];
+	size_t k = 0;
+	JV_EACH(d, f->tool_calls, tc) {
+		if (!jv_is_object(d, tc)) {
+			chat_call_path(path, sizeof(path), at, k);
+			snprintf(err, errlen, "%s: not an object", path);
+			return -1;
+		}
+		if (chat_add_tool_call(r, tc, at, k, err, errlen) < 0)
+			return -1;
+		k++;
+	}
+	if (f->function_call != JV_NONE && !jv_is_null(d, f->function_call) &&
+	    chat_add_function_call(r, f->function_call, at, err, errlen) < 0)
+		return -1;
+	return 0;
+}
+
 /* Loads message i of the list. *idless is set when it is a result that
  * names no call, for chat_join_by_name. */
 static int chat_load_msg(struct run *r, jv m, const char *where, size_t i, bool *idless,
@@ -383,14 +420,13 @@ static int chat_load_msg(struct run *r, jv m, const char *where, size_t i, bool 
 	enum run_role role = ROLE_USER;
 	bool known = false;
 	const char *role_name = jv_str(d, f.role);
-	if (role_name)
-		role = run_role_parse(role_name, &known);
 	if (!role_name) {
 		/* The shared helper words the error. */
 		chat_msg_path(path, sizeof(path), &at);
 		if (loader_role(r, m, path, ROLE_ERRORS_SPLIT, &role, err, errlen) < 0)
 			return -1;
 	}
+	role = run_role_parse(role_name, &known);
 	const char *text = "";
 	if (chat_content_text(r, m, &f, &at, &text, err, errlen) < 0)
 		return -1;
@@ -406,13 +442,8 @@ static int chat_load_msg(struct run *r, jv m, const char *where, size_t i, bool 
 		if (loader_opt_array(r, m, "tool_calls", path, "not an array", &calls, err, errlen) < 0)
 			return -1;
 	}
-	/* Reasoning the server returned beside the answer comes before it. */
-	at.mi = run_add_msg(r, role, MSG_IN_OUTPUT, NULL, m);
-	if (jv_is_string(d, f.reasoning) && jv_strlen(d, f.reasoning))
-		run_add_thinking(r, at.mi, jv_str(d, f.reasoning), f.reasoning);
-	run_add_text(r, at.mi, text, JV_NONE);
+	at.mi = chat_add_message(r, role, m, &f, text, i);
 	at.who = role == ROLE_USER ? REQ_USER : REQ_AGENT;
-	r->msgs[at.mi].src_index = (long)i;
 	if (role == ROLE_TOOL) {
 		const char *id = loader_id(r, f.tool_call_id);
 		struct run_msg *msg = loader_tool_output(r, at.mi, id, f.content);
@@ -420,21 +451,7 @@ static int chat_load_msg(struct run *r, jv m, const char *where, size_t i, bool 
 			loader_mark_failed(msg, text);
 		*idless = *idless || !id;
 	}
-	size_t k = 0;
-	JV_EACH(d, f.tool_calls, tc) {
-		if (!jv_is_object(d, tc)) {
-			chat_call_path(path, sizeof(path), &at, k);
-			snprintf(err, errlen, "%s: not an object", path);
-			return -1;
-		}
-		if (chat_add_tool_call(r, tc, &at, k, err, errlen) < 0)
-			return -1;
-		k++;
-	}
-	if (f.function_call != JV_NONE && !jv_is_null(d, f.function_call) &&
-	    chat_add_function_call(r, f.function_call, &at, err, errlen) < 0)
-		return -1;
-	return 0;
+	return chat_add_calls(r, &f, &at, err, errlen);
 }
 
 /* Results without an id (legacy role "function" replies, or a tool message
