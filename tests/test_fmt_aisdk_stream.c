@@ -245,6 +245,7 @@ static void test_jsonl_file(void **state)
 		"{\"type\":\"text-delta\",\"id\":\"t\",\"delta\":\"hi \"}\n"
 		"{\"type\":\"tool-input-available\",\"toolCallId\":\"c\",\"toolName\":\"f\",\"input\":{}}\n"
 		"{\"type\":\"text-delta\",\"id\":\"t\",\"delta\":\"there\"}\n"
+		"{\"type\":\"text-delta\",\"id\":\"t\",\"del\n"
 		"{\"type\":\"finish\"}\n";
 	assert_int_equal(write(fd, lines, strlen(lines)), (ssize_t)strlen(lines));
 	close(fd);
@@ -263,6 +264,9 @@ static void test_jsonl_file(void **state)
 	assert_string_equal(r->msgs[0].text, "hi there");
 	assert_int_equal(r->parts[r->msgs[0].first_part].kind, PART_TEXT);
 	assert_int_equal(r->parts[r->msgs[0].first_part + 1].kind, PART_CALL);
+	/* a line cut off while it was written is a note where it was */
+	assert_string_equal(fmt_parts(r, 0), "text call note");
+	assert_string_equal(r->parts[r->msgs[0].first_part + 2].text, "a line that is not JSON");
 	run_free(r);
 	dataset_close(&ds);
 	unlink(path);

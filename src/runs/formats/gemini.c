@@ -8,8 +8,9 @@
  * functionCall {name, args, id?}, functionResponse {name, response,
  * id?}, executableCode {language, code} and codeExecutionResult {outcome,
  * output} (the hosted code tool: a call named code_execution and its
- * result), inlineData and fileData (notes). A message's parts keep the
- * record's order. Each candidate of a response is one assistant message. In a
+ * result), inlineData and fileData (notes); a part of nothing but a
+ * thoughtSignature says nothing and is skipped, any other part is a note.
+ * A message's parts keep the record's order. Each candidate of a response is one assistant message. In a
  * history, role "model" is the assistant, "user" the human, and
  * functionResponse parts (in a "user", "function" or "tool" turn) each
  * become a tool message, followed by any text beside them.
