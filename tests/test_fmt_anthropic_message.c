@@ -137,6 +137,8 @@ static void test_wild_samples(void **state)
 	assert_true(r->calls[0].has_result);
 	assert_false(r->calls[1].has_result);
 	assert_int_equal(fmt_count_unmatched(r), 0);
+	/* the text between the search and the call stays between them */
+	assert_string_equal(fmt_parts(r, 0), "text call text call");
 	run_free(r);
 
 	r = fmt_load_shared_json(WILD "anthropic-code-execution-20250825.pptx-skill.json", MSG);
