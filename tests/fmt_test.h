@@ -150,6 +150,22 @@ static inline size_t fmt_count_unmatched(const struct run *r)
 	return n;
 }
 
+/* The kinds of message mi's parts in order, "thinking text call note",
+ * for tests of part order; "" when it has none. */
+static inline const char *fmt_parts(const struct run *r, size_t mi)
+{
+	static char buf[512];
+	static const char *const names[] = { "text", "thinking", "call", "note" };
+	const struct run_msg *m = &r->msgs[mi];
+	buf[0] = '\0';
+	for (size_t k = 0; k < m->nparts; k++) {
+		size_t n = strlen(buf);
+		snprintf(buf + n, sizeof buf - n, "%s%s", k ? " " : "",
+		         names[r->parts[m->first_part + k].kind]);
+	}
+	return buf;
+}
+
 struct fmt_sample {
 	const char *format;         /* the loader that must win */
 	const char *label;
@@ -376,6 +392,15 @@ static const struct fmt_sample fmt_samples[] = {
 	  "     'input': {'order': '2087'}, 'output': {'status': 'shipped'}}}]},"
 	  "   {'span': {'id': 's5', 'traceId': 't1', 'name': 'step: 1', 'type': 'model_step',"
 	  "    'output': {'text': '已发货 📦'}}}]}]}" },
+	{ "ai-sdk-ui-stream", "ai sdk ui message stream chunks",
+	  "[{'type': 'start', 'messageId': 'msg-2087'}, {'type': 'start-step'},"
+	  " {'type': 'tool-input-start', 'toolCallId': 'c1', 'toolName': 'lookup_order'},"
+	  " {'type': 'tool-input-available', 'toolCallId': 'c1', 'toolName': 'lookup_order',"
+	  "  'input': {'order': '2087'}},"
+	  " {'type': 'tool-output-available', 'toolCallId': 'c1', 'output': {'status': 'shipped'}},"
+	  " {'type': 'finish-step'}, {'type': 'start-step'},"
+	  " {'type': 'text-start', 'id': 't1'}, {'type': 'text-delta', 'id': 't1', 'delta': '已发货 📦'},"
+	  " {'type': 'text-end', 'id': 't1'}, {'type': 'finish-step'}, {'type': 'finish'}]" },
 	{ NULL, NULL, NULL },
 };
 

@@ -91,6 +91,23 @@ static void test_edges(void **state)
 	run_free(r);
 }
 
+/* The blocks in the response's order; results are their calls'. */
+static void test_parts_in_order(void **state)
+{
+	(void)state;
+	struct run *r = fmt_load(response, MSG);
+	assert_int_equal(r->nmsgs, 1);
+	assert_string_equal(fmt_parts(r, 0), "thinking text call call call call");
+	assert_string_equal(r->parts[0].text, "search first, then look up both");
+	assert_string_equal(r->msgs[0].text, "調べます。");
+	run_free(r);
+	r = fmt_load("{'type': 'message', 'role': 'assistant', 'stop_reason': 'end_turn', 'content': ["
+	             " {'type': 'tool_use', 'id': 't', 'name': 'f', 'input': {}},"
+	             " {'type': 'text', 'text': 'done'}]}", MSG);
+	assert_string_equal(fmt_parts(r, 0), "call text");
+	run_free(r);
+}
+
 static void test_malformed(void **state)
 {
 	(void)state;
@@ -120,6 +137,8 @@ static void test_wild_samples(void **state)
 	assert_true(r->calls[0].has_result);
 	assert_false(r->calls[1].has_result);
 	assert_int_equal(fmt_count_unmatched(r), 0);
+	/* the text between the search and the call stays between them */
+	assert_string_equal(fmt_parts(r, 0), "text call text call");
 	run_free(r);
 
 	r = fmt_load_shared_json(WILD "anthropic-code-execution-20250825.pptx-skill.json", MSG);
@@ -149,6 +168,7 @@ int main(void)
 		cmocka_unit_test(test_detect),
 		cmocka_unit_test(test_one_message_with_its_calls),
 		cmocka_unit_test(test_edges),
+		cmocka_unit_test(test_parts_in_order),
 		cmocka_unit_test(test_malformed),
 		cmocka_unit_test(test_wild_samples),
 		cmocka_unit_test(test_wild_claims),

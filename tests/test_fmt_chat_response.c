@@ -100,6 +100,24 @@ static void test_no_content(void **state)
 	run_free(r);
 }
 
+/* The reasoning returned beside the answer is a thinking part before
+ * its text and calls, and not the text. */
+static void test_reasoning_part(void **state)
+{
+	(void)state;
+	struct run *r = fmt_load(two_choices, RESP);
+	assert_string_equal(fmt_parts(r, 0), "thinking text call call");
+	assert_string_equal(r->parts[r->msgs[0].first_part].text, "two lookups at once");
+	assert_string_equal(r->msgs[0].text, "調べます。");
+	assert_string_equal(fmt_parts(r, 1), "text");
+	run_free(r);
+	r = fmt_load("{'object': 'chat.completion', 'choices': [{'message': {'role': 'assistant',"
+	             " 'content': null, 'reasoning': 'thinking only'}}]}", RESP);
+	assert_string_equal(fmt_parts(r, 0), "thinking");
+	assert_string_equal(r->msgs[0].text, "");
+	run_free(r);
+}
+
 static void test_malformed(void **state)
 {
 	(void)state;
@@ -176,6 +194,7 @@ int main(void)
 		cmocka_unit_test(test_detect),
 		cmocka_unit_test(test_several_choices),
 		cmocka_unit_test(test_no_content),
+		cmocka_unit_test(test_reasoning_part),
 		cmocka_unit_test(test_malformed),
 		cmocka_unit_test(test_wild_samples),
 		cmocka_unit_test(test_wild_claims),

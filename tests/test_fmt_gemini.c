@@ -157,7 +157,11 @@ static void test_edges(void **state)
 	assert_int_equal(r->nmsgs, 3);
 	assert_string_equal(r->msgs[0].text, "Be brief.");
 	assert_string_equal(r->msgs[2].text, "");
-	assert_int_equal(r->ncalls, 0);
+	/* The code run is the hosted code tool's call; the image a note. */
+	assert_int_equal(r->ncalls, 1);
+	assert_string_equal(r->calls[0].name, "code_execution");
+	assert_string_equal(fmt_parts(r, 2), "call note");
+	assert_string_equal(r->parts[r->msgs[2].first_part + 1].text, "inline data image/png");
 	run_free(r);
 	/* Cut off while thinking: a content of nothing but its role. */
 	const char *cut = "{'candidates': [{'content': {'role': 'model'}, 'finishReason': 'MAX_TOKENS'}],"
@@ -166,6 +170,45 @@ static void test_edges(void **state)
 	r = fmt_load(cut, GEM);
 	assert_int_equal(r->nmsgs, 1);
 	assert_string_equal(r->msgs[0].text, "");
+	run_free(r);
+}
+
+/* Parts in their order: thinking apart, the summary after the calls, the
+ * hosted code tool with its code and result, unknown parts noted. */
+static void test_parts_in_order(void **state)
+{
+	(void)state;
+	struct run *r = fmt_load(parallel, GEM);
+	assert_string_equal(fmt_parts(r, 0), "thinking text call call");
+	assert_string_equal(r->parts[r->msgs[0].first_part].text, "which orders first");
+	assert_string_equal(fmt_parts(r, 1), "text text");
+	assert_string_equal(fmt_parts(r, 2), "");
+	run_free(r);
+
+	r = fmt_load("{'contents': [{'role': 'user', 'parts': [{'text': 'sum?'}]},"
+	             " {'role': 'model', 'parts': [{'text': 'computing', 'thought': true},"
+	             "   {'text': '調べます。'},"
+	             "   {'executableCode': {'language': 'PYTHON', 'code': 'print(1+1)'}},"
+	             "   {'codeExecutionResult': {'outcome': 'OUTCOME_OK', 'output': '2'}},"
+	             "   {'executableCode': {'language': 'PYTHON', 'code': '1/0'}},"
+	             "   {'codeExecutionResult': {'outcome': 'OUTCOME_FAILED', 'output': 'ZeroDivisionError'}},"
+	             "   {'functionCall': {'name': 'lookup', 'args': {}}},"
+	             "   {'videoMetadata': {}},"
+	             "   {'text': '2 です'}]}]}", GEM);
+	assert_string_equal(fmt_parts(r, 1), "thinking text call call call note text");
+	assert_string_equal(r->msgs[1].text, "調べます。\n2 です");
+	struct run_call *c = r->calls;
+	assert_int_equal(r->ncalls, 3);
+	assert_string_equal(c[0].name, "code_execution");
+	assert_string_equal(json_string_value(json_object_get(run_call_args(r, &c[0]), "code")),
+	                    "print(1+1)");
+	assert_int_equal(c[0].state, CALL_COMPLETED);
+	assert_string_equal(json_string_value(json_object_get(run_call_result(r, &c[0]), "output")), "2");
+	assert_int_equal(c[1].state, CALL_FAILED);
+	assert_string_equal(c[1].error_text, "ZeroDivisionError");
+	assert_int_equal(c[2].state, CALL_REQUESTED);
+	assert_string_equal(r->parts[r->msgs[1].first_part + 5].text,
+	                    "a part with no text, call or data (not read)");
 	run_free(r);
 }
 
@@ -214,6 +257,7 @@ int main(void)
 		cmocka_unit_test(test_response_candidates),
 		cmocka_unit_test(test_history),
 		cmocka_unit_test(test_edges),
+		cmocka_unit_test(test_parts_in_order),
 		cmocka_unit_test(test_malformed),
 		cmocka_unit_test(test_wild_claims),
 	};

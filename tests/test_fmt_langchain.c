@@ -74,8 +74,10 @@ static void test_load(void **state)
 	assert_int_equal(r->msgs[5].role, ROLE_ASSISTANT);
 	assert_string_equal(r->calls[3].name, "refund");
 	assert_int_equal(r->calls[3].state, CALL_REQUESTED);
-	/* An unknown type is kept, headed by its type. */
-	assert_string_equal(r->msgs[6].text, "[remove]");
+	/* An unknown type is kept as a note saying its type. */
+	assert_int_equal(r->msgs[6].role, ROLE_NOTE);
+	assert_string_equal(fmt_parts(r, 6), "note");
+	assert_string_equal(r->parts[r->msgs[6].first_part].text, "message type \"remove\"");
 	assert_int_equal(r->msgs[7].role, ROLE_ASSISTANT);
 	/* The function message answers by name. */
 	assert_null(r->calls[4].id);
@@ -85,6 +87,29 @@ static void test_load(void **state)
 	assert_int_equal(r->calls[3].msg_index, 5);
 	assert_string_equal(run_final_agent_text(r), "2087 已发货 📦");
 	assert_int_equal(run_agent_calls(r, NULL), 5);
+	run_free(r);
+}
+
+/* Thinking and reasoning blocks and DeepSeek's reasoning_content are
+ * thinking parts, in the content's order; the text stays the text. */
+static void test_thinking_parts(void **state)
+{
+	(void)state;
+	struct run *r = fmt_load(
+		"[{'type': 'human', 'data': {'content': 'hi'}},"
+		" {'type': 'ai', 'data': {'content': [{'type': 'thinking', 'thinking': 'greet', 'signature': 's'},"
+		"   {'type': 'text', 'text': 'hello'}, {'type': 'reasoning', 'reasoning': 'then ask'},"
+		"   {'type': 'text', 'text': 'how are you?'}], 'tool_calls': [{'name': 'f', 'args': {}, 'id': 'c'}]}},"
+		" {'type': 'ai', 'data': {'content': 'ok', 'additional_kwargs': {'reasoning_content': 'fine'}}},"
+		" {'type': 'critic', 'data': {'content': 'meh'}}]", LC);
+	assert_string_equal(fmt_parts(r, 1), "thinking text thinking text call");
+	assert_string_equal(r->parts[r->msgs[1].first_part].text, "greet");
+	assert_string_equal(r->msgs[1].text, "hello\nhow are you?");
+	assert_string_equal(fmt_parts(r, 2), "thinking text");
+	assert_string_equal(r->msgs[2].text, "ok");
+	assert_int_equal(r->msgs[3].role, ROLE_NOTE);
+	assert_string_equal(r->parts[r->msgs[3].first_part].text, "message type \"critic\": meh");
+	assert_int_equal(r->msgs[3].src_index, 3);
 	run_free(r);
 }
 
@@ -205,6 +230,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_detect),
 		cmocka_unit_test(test_load),
+		cmocka_unit_test(test_thinking_parts),
 		cmocka_unit_test(test_bare_and_unmatched),
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_wild_not_claimed),

@@ -28,9 +28,13 @@ static void test_calls_results_and_exit(void **state)
 	assert_string_equal(r->model, "deepseek/deepseek-chat");
 	assert_int_equal(r->nmsgs, 6);
 	assert_int_equal(r->ncalls, 2);
-	/* empty content: the reasoning is the text; content wins otherwise */
-	assert_string_equal(r->msgs[2].text, "look first");
+	/* the reasoning is a thinking part before the text, never the text */
+	assert_string_equal(r->msgs[2].text, "");
+	assert_string_equal(fmt_parts(r, 2), "thinking call");
+	assert_string_equal(r->parts[r->msgs[2].first_part].text, "look first");
 	assert_string_equal(r->msgs[4].text, "submit 📦");
+	assert_string_equal(fmt_parts(r, 4), "thinking text call");
+	assert_string_equal(run_final_agent_text(r), "submit 📦");
 	assert_string_equal(r->calls[0].id, "call_00_a");
 	assert_string_equal(r->calls[0].name, "bash");
 	assert_int_equal(r->calls[0].state, CALL_COMPLETED);
@@ -62,6 +66,12 @@ static void test_exit_with_exception(void **state)
 	assert_string_equal(r->msgs[1].text,
 	                    "[exit: InternalServerError]\nlitellm.InternalServerError: boom");
 	assert_string_equal(r->msgs[2].text, "[exit]\nTimeout");
+	run_free(r);
+	/* a role mini-swe-agent does not write is a note message */
+	r = fmt_load("{'info': {'mini_version': '2.2.7'}, 'messages': [{'role': 'user', 'content': 'a'},"
+	             " {'role': 'observer', 'content': 'b'}]}", "mini-swe-agent");
+	assert_int_equal(r->msgs[1].role, ROLE_NOTE);
+	assert_string_equal(r->parts[r->msgs[1].first_part].text, "role \"observer\": b");
 	assert_null(r->model);
 	run_free(r);
 }
@@ -130,7 +140,9 @@ static void test_wild_samples(void **state)
 	const struct run_msg *last = &r->msgs[r->nmsgs - 1];
 	assert_int_equal(last->role, ROLE_USER);
 	assert_non_null(strstr(last->text, "[exit: InternalServerError]"));
-	assert_true(r->msgs[2].text[0] != '\0');        /* reasoning shown, content empty */
+	/* content empty: the reasoning is shown as thinking */
+	assert_int_equal(r->parts[r->msgs[2].first_part].kind, PART_THINKING);
+	assert_true(r->parts[r->msgs[2].first_part].text[0] != '\0');
 	run_free(r);
 	dataset_close(&ds);
 

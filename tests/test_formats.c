@@ -38,6 +38,7 @@ static const struct format_case cases[] = {
 	{ "openai-agents", false, { NULL } },
 	{ "openai-responses", false, { NULL } },
 	{ "ai-sdk-v5", false, { NULL } },
+	{ "ai-sdk-ui-stream", false, { NULL } },
 	{ "openai-chat", false, { NULL } },
 };
 

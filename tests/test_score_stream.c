@@ -39,8 +39,8 @@ static void write_runs(const char *path, int n)
 			continue;
 		case 29:
 			/* malformed for its format, with an escape code in the message */
-			fprintf(f, "{\"id\": \"odd-%d\", \"messages\": [{\"role\": \"\\u001b[31mboss\", "
-			           "\"content\": \"x\"}]}\n", i);
+			fprintf(f, "{\"id\": \"odd-%d\", \"task_id\": 1, \"traj\": [{\"role\": "
+			           "\"\\u001b[31mboss\", \"content\": \"x\"}]}\n", i);
 			continue;
 		case 61:
 			fprintf(f, "{\"id\": \"what-%d\", \"what\": 1}\n", i);              /* no format */
@@ -225,7 +225,7 @@ static void check_report(const char *report)
 	/* What the loop must have seen: every run, its rows in order. */
 	assert_int_equal(one.stats[0].runs, 3000 - 1500 / 97 - (1500 % 97 > 41));
 	assert_non_null(strstr(one.err, "runs.jsonl:14: "));
-	assert_non_null(strstr(one.err, "runs.jsonl:30: messages[0].role: unknown role \"^[[31mboss\"\n"));
+	assert_non_null(strstr(one.err, "runs.jsonl:30: traj[0].role: unknown role \"^[[31mboss\"\n"));
 	assert_non_null(strstr(one.err, "runs.jsonl:62: not a transcript format"));
 	assert_null(strstr(one.err, "\x1b"));
 	for (int workers = 0; workers <= 4; workers++) {

@@ -85,6 +85,11 @@ enum loader_role_errors {
 int loader_role(const struct run *r, jv m, const char *path, enum loader_role_errors style,
                 enum run_role *role,
                 char *err, size_t errlen);
+/* m.role is a string run_role_parse does not know. Such a message is not
+ * refused: loader_note_role keeps it as a ROLE_NOTE message saying
+ * `role "x": TEXT` (raw m, src_index src) and returns its index. */
+bool   loader_role_unknown(const struct run *r, jv m);
+size_t loader_note_role(struct run *r, jv m, const char *text, long src);
 /* m.content: a string, a list, null or absent, else
  * "PATH.content: not a string, a list or null". */
 int loader_content(const struct run *r, jv m, const char *path, jv *content, char *err,

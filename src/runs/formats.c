@@ -6,6 +6,7 @@
 
 extern const struct format_ops format_mastra, format_mastra_1x, format_mastra_0x;
 extern const struct format_ops format_aisdk5;
+extern const struct format_ops format_aisdk_stream;
 extern const struct format_ops format_openai_chat;
 extern const struct format_ops format_openai_responses;
 extern const struct format_ops format_openai_agents;
@@ -44,6 +45,7 @@ const struct format_ops *const format_table[] = {
 	&format_openai_agents,
 	&format_openai_responses,
 	&format_aisdk5,
+	&format_aisdk_stream,
 	&format_openai_chat,
 	NULL,
 };

@@ -29,7 +29,7 @@ run_tcr "$TMP/table" "$TMP/err" score -c "$D/mini.yaml" -o table "$TMP/broken.js
 assert_grep "the table counts the errors" "$TMP/table" "order                tool-call-accuracy        7      2      1  0.500       2      3"
 
 # escape codes in ids and in error messages are shown, never sent
-printf '{"id":"\\u001b[2J\\u001b]0;pwned\\u0007x","messages":[{"role":"\\u001b[31mnarrator","content":"hi"}]}\n' > "$TMP/esc.jsonl"
+printf '{"id":"\\u001b[2J\\u001b]0;pwned\\u0007x","task_id":1,"traj":[{"role":"\\u001b[31mnarrator","content":"hi"}]}\n' > "$TMP/esc.jsonl"
 run_tcr "$TMP/out" "$TMP/err" score -c "$D/mini.yaml" -o table "$TMP/esc.jsonl"
 assert_rc "escape codes: exits 3 (its one record does not load), not a crash" 3
 assert_grep "escape codes in a run id are visible in the table" "$TMP/out" '^[[2J^[]0;pwned^Gx'

@@ -1,10 +1,12 @@
 /* aisdk5.c - Vercel AI SDK v5 UI messages: a bare array, or {messages}.
  *
- * A message has {id, role, parts} and no content. Text is the text parts
- * joined; each tool part (type "tool-<name>", or "dynamic-tool" with
- * toolName) is one call holding its own outcome, so there is nothing to
- * join by id afterwards. Other parts (reasoning, step-start, file, sources,
- * data-*) are not text; they stay in the message's raw value. */
+ * A message has {id, role, parts} and no content. Its parts keep their
+ * order: text parts (joined, the text scorers read), reasoning as
+ * thinking, and each tool part (type "tool-<name>", or "dynamic-tool"
+ * with toolName) one call holding its own outcome, so there is nothing to
+ * join by id afterwards. step-start parts are skipped; sources, files,
+ * data-* and unknown part types are notes. A role this loader does not
+ * know is a note message. */
 #include <stdio.h>
 #include <string.h>
 
@@ -104,13 +106,38 @@ static void sdk_add_tool(struct run *r, size_t mi, jv p, const char *ty, size_t 
 	sdk_apply_state(r, c, p);
 }
 
+/* One part of the message, in the record's order. Steps mark where the
+ * model was called again and say nothing; sources, files and data parts
+ * are kept as notes, and so is a part type this loader does not know. */
+static void sdk_add_part(struct run *r, size_t mi, jv p, size_t src, enum call_requestor who)
+{
+	const struct jdoc *d = r->doc;
+	const char *ty = jv_str(d, jv_get(d, p, "type"));
+	if (!strcmp(ty, "text"))
+		run_add_text(r, mi, loader_str(r, jv_get(d, p, "text"), ""), p);
+	else if (!strcmp(ty, "reasoning"))
+		run_add_thinking(r, mi, loader_str(r, jv_get(d, p, "text"), ""), p);
+	else if (sdk_is_tool_part(ty))
+		sdk_add_tool(r, mi, p, ty, src, who);
+	else if (!strcmp(ty, "step-start"))
+		return;
+	else if (!strcmp(ty, "source-url"))
+		run_add_note(r, mi, p, "source %s", loader_str(r, jv_get(d, p, "url"), ""));
+	else if (!strcmp(ty, "source-document"))
+		run_add_note(r, mi, p, "source document %s", loader_str(r, jv_get(d, p, "title"), ""));
+	else if (!strcmp(ty, "file"))
+		run_add_note(r, mi, p, "file %s", loader_str(r, jv_get(d, p, "mediaType"), ""));
+	else if (!strncmp(ty, "data-", 5))
+		run_add_note(r, mi, p, "data part \"%s\"", ty);
+	else
+		run_add_note(r, mi, p, "part type \"%s\" (not read)", ty);
+}
+
 static int sdk_load_msg(struct run *r, jv m, const char *path, size_t i, void *ctx,
                         char *err, size_t errlen)
 {
+	(void)ctx;
 	const struct jdoc *d = r->doc;
-	enum run_role role;
-	if (loader_role(r, m, path, ROLE_ERRORS_SPLIT, &role, err, errlen) < 0)
-		return -1;
 	jv parts = jv_get(d, m, "parts");
 	if (parts != JV_NONE && !jv_is_array(d, parts)) {
 		snprintf(err, errlen, "%s.parts: not an array", path);
@@ -130,16 +157,18 @@ static int sdk_load_msg(struct run *r, jv m, const char *path, size_t i, void *c
 		}
 		k++;
 	}
-	/* run_text_of reads only text parts: reasoning has text too but is
-	 * typed "reasoning", and tool parts have none. */
-	size_t mi = run_add_msg(r, role, MSG_IN_OUTPUT, run_text_of(r, parts), m);
+	if (loader_role_unknown(r, m)) {
+		loader_note_role(r, m, run_text_of(r, parts), (long)i);
+		return 0;
+	}
+	enum run_role role;
+	if (loader_role(r, m, path, ROLE_ERRORS_SPLIT, &role, err, errlen) < 0)
+		return -1;
+	size_t mi = run_add_msg(r, role, MSG_IN_OUTPUT, NULL, m);
 	r->msgs[mi].src_index = (long)i;
 	enum call_requestor who = role == ROLE_USER ? REQ_USER : REQ_AGENT;
-	JV_EACH(d, parts, p) {
-		const char *ty = jv_str(d, jv_get(d, p, "type"));
-		if (sdk_is_tool_part(ty))
-			sdk_add_tool(r, mi, p, ty, i, who);
-	}
+	JV_EACH(d, parts, p)
+		sdk_add_part(r, mi, p, i, who);
 	return 0;
 }
 

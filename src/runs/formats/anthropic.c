@@ -9,8 +9,10 @@
  * A user message made of tool_result blocks is tool output, not a human
  * turn: each block becomes its own ROLE_TOOL message (raw = the block), and
  * any text or images beside them become a user message after them.
- * Thinking blocks are left out of the text scorers read; they stay in the
- * message's raw value for display.
+ * A message's blocks become its parts in their order (a summary stays
+ * after the calls it sums up): text, thinking (left out of the text
+ * scorers read), calls, and a note for any block this loader does not
+ * read (images and documents say their media type).
  *
  * anthropic-message, at the end, reads one API response (a single
  * assistant message) with the same block rules. */
@@ -220,28 +222,63 @@ static bool anth_is_server_result(const char *ty)
 	return loader_ends_with(ty, "tool_result") && strcmp(ty, "tool_result") != 0;
 }
 
-/* The message itself: its text and calls, everything but tool_result. */
+/* A text block: the only blocks read into msg->text (as run_text_of read
+ * them, so scorers see what they saw before parts). */
+static bool anth_is_text(const char *ty)
+{
+	return !strcmp(ty, "text") || !strcmp(ty, "input_text") || !strcmp(ty, "output_text");
+}
+
+static void anth_add_call(struct run *r, size_t mi, jv b, enum run_role role, size_t src)
+{
+	struct anth_block f;
+	anth_block_fields(r->doc, b, &f);
+	struct run_call *c = run_add_call(r, mi);
+	c->raw_id = f.id;
+	c->id = loader_id(r, f.id);
+	c->raw_name = f.name;
+	c->name = loader_str(r, f.name, "");
+	c->src_msg_index = (long)src;
+	c->requestor = role == ROLE_USER ? REQ_USER : REQ_AGENT;
+	run_call_set_args(r, c, f.input);
+}
+
+/* One block of the message body as its part, in the record's order:
+ * text, thinking (redacted thinking is thinking that cannot be shown), a
+ * call; a server tool's result is its call's, the client's tool_result a
+ * message of its own; anything else a note saying what it is. */
+static void anth_part(struct run *r, size_t mi, jv b, const char *ty, enum run_role role,
+                      size_t src)
+{
+	const struct jdoc *d = r->doc;
+	if (anth_is_text(ty))
+		run_add_text(r, mi, loader_str(r, jv_get(d, b, "text"), ""), b);
+	else if (!strcmp(ty, "thinking"))
+		run_add_thinking(r, mi, loader_str(r, jv_get(d, b, "thinking"), ""), b);
+	else if (!strcmp(ty, "redacted_thinking"))
+		run_add_thinking(r, mi, "", b);
+	else if (anth_is_call(ty))
+		anth_add_call(r, mi, b, role, src);
+	else if (loader_ends_with(ty, "tool_result"))
+		return;
+	else if (!strcmp(ty, "image") || !strcmp(ty, "document"))
+		run_add_note(r, mi, b, "%s %s", ty,
+		             loader_str(r, jv_get(d, jv_get(d, b, "source"), "media_type"), ""));
+	else
+		run_add_note(r, mi, b, "block type \"%s\" (not read)", ty);
+}
+
+/* The message itself: its blocks in order, everything but tool_result. */
 static void anth_body(struct run *r, jv m, jv content, enum run_role role, size_t src)
 {
 	const struct jdoc *d = r->doc;
-	size_t mi = run_add_msg(r, role, MSG_IN_OUTPUT, run_text_of(r, content), m);
+	size_t mi = run_add_msg(r, role, MSG_IN_OUTPUT, NULL, m);
 	r->msgs[mi].src_index = (long)src;
 	bool server_results = false;
 	JV_EACH(d, content, b) {
 		const char *ty = jv_str(d, jv_get(d, b, "type"));
 		server_results = server_results || anth_is_server_result(ty);
-		if (!anth_is_call(ty))
-			continue;
-		struct anth_block f;
-		anth_block_fields(d, b, &f);
-		struct run_call *c = run_add_call(r, mi);
-		c->raw_id = f.id;
-		c->id = loader_id(r, f.id);
-		c->raw_name = f.name;
-		c->name = loader_str(r, f.name, "");
-		c->src_msg_index = (long)src;
-		c->requestor = role == ROLE_USER ? REQ_USER : REQ_AGENT;
-		run_call_set_args(r, c, f.input);
+		anth_part(r, mi, b, ty, role, src);
 	}
 	/* After every call of the message: a result may come before its call. */
 	if (!server_results)
@@ -297,6 +334,10 @@ static int anth_load_msg(struct run *r, jv m, const char *path, size_t i, void *
 {
 	(void)ctx;
 	enum run_role role;
+	if (loader_role_unknown(r, m)) {
+		loader_note_role(r, m, run_text_of(r, jv_get(r->doc, m, "content")), (long)i);
+		return 0;
+	}
 	if (loader_role(r, m, path, ROLE_ERRORS_SPLIT, &role, err, errlen) < 0)
 		return -1;
 	char cpath[128];

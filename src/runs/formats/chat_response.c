@@ -6,8 +6,9 @@
  * The run is what the model answered: each choice's message becomes an
  * assistant message, in the record's order (n > 1 gives several), with its
  * text and tool_calls. There is no conversation before it, so no user turn
- * and no results. reasoning_content (DeepSeek, vLLM) is thinking: it stays
- * in the message's raw value and out of the text scorers read. */
+ * and no results. reasoning_content (DeepSeek, vLLM) or reasoning is a
+ * thinking part before the text, out of the text scorers read. A role this
+ * loader does not know is still the model's turn. */
 #include <stdio.h>
 #include <string.h>
 
@@ -77,6 +78,23 @@ static int resp_tool_call(struct run *r, jv tc, const char *path, size_t i, void
 	return 1;
 }
 
+/* The message with its parts: DeepSeek and vLLM return the reasoning
+ * beside the answer; it comes first, and is not the text scorers read. */
+static size_t resp_add_message(struct run *r, enum run_role role, jv m, const char *text,
+                               size_t i)
+{
+	const struct jdoc *d = r->doc;
+	size_t mi = run_add_msg(r, role, MSG_IN_OUTPUT, NULL, m);
+	r->msgs[mi].src_index = (long)i;
+	jv reasoning = jv_get(d, m, "reasoning_content");
+	if (!jv_is_string(d, reasoning))
+		reasoning = jv_get(d, m, "reasoning");
+	if (jv_is_string(d, reasoning) && jv_strlen(d, reasoning))
+		run_add_thinking(r, mi, jv_str(d, reasoning), reasoning);
+	run_add_text(r, mi, text, JV_NONE);
+	return mi;
+}
+
 /* Choice i: its message as one assistant message. */
 static int resp_choice_load(struct run *r, jv ch, const char *path, size_t i, void *ctx,
                             char *err, size_t errlen)
@@ -121,8 +139,7 @@ static int resp_choice_load(struct run *r, jv ch, const char *path, size_t i, vo
 	/* A refusal is the model's answer; scorers of the final text see it. */
 	if (!text[0])
 		text = loader_str(r, jv_get(d, m, "refusal"), "");
-	size_t mi = run_add_msg(r, rr, MSG_IN_OUTPUT, text, m);
-	r->msgs[mi].src_index = (long)i;
+	size_t mi = resp_add_message(r, rr, m, text, i);
 	size_t first = r->ncalls;
 	int n = loader_each_field(r, calls, mpath, "tool_calls", resp_tool_call, &mi, err, errlen);
 	if (n < 0)

@@ -5,8 +5,12 @@
  *
  * Parts are untyped objects told apart by their one key: text (with
  * thought: true it is thinking, kept out of the text scorers read),
- * functionCall {name, args, id?} and functionResponse {name, response,
- * id?}. Each candidate of a response is one assistant message. In a
+ * functionCall {name, args, id?}, functionResponse {name, response,
+ * id?}, executableCode {language, code} and codeExecutionResult {outcome,
+ * output} (the hosted code tool: a call named code_execution and its
+ * result), inlineData and fileData (notes); a part of nothing but a
+ * thoughtSignature says nothing and is skipped, any other part is a note.
+ * A message's parts keep the record's order. Each candidate of a response is one assistant message. In a
  * history, role "model" is the assistant, "user" the human, and
  * functionResponse parts (in a "user", "function" or "tool" turn) each
  * become a tool message, followed by any text beside them.
@@ -22,6 +26,9 @@
 #include "runs/format.h"
 #include "runs/loader.h"
 #include "util/strbuf.h"
+
+/* Gemini's hosted code execution, shown as a call of this name. */
+#define GEM_CODE_CALL "code_execution"
 
 /* ---- detection -------------------------------------------------------------- */
 
@@ -71,12 +78,13 @@ static int gem_detect(const struct jdoc *d, jv rec)
 
 /* A part's members. */
 struct gem_part {
-	jv text, thought, call, response;
+	jv text, thought, call, response, code, code_result, inline_data, file_data;
 };
 
 static void gem_part_fields(const struct jdoc *d, jv p, struct gem_part *f)
 {
-	*f = (struct gem_part){ JV_NONE, JV_NONE, JV_NONE, JV_NONE };
+	*f = (struct gem_part){ JV_NONE, JV_NONE, JV_NONE, JV_NONE,
+	                        JV_NONE, JV_NONE, JV_NONE, JV_NONE };
 	JV_EACH_KEY(d, p, k) {
 		if (jv_streq(d, k, "text"))
 			f->text = jv_value(k);
@@ -86,6 +94,14 @@ static void gem_part_fields(const struct jdoc *d, jv p, struct gem_part *f)
 			f->call = jv_value(k);
 		else if (jv_streq(d, k, "functionResponse"))
 			f->response = jv_value(k);
+		else if (jv_streq(d, k, "executableCode"))
+			f->code = jv_value(k);
+		else if (jv_streq(d, k, "codeExecutionResult"))
+			f->code_result = jv_value(k);
+		else if (jv_streq(d, k, "inlineData"))
+			f->inline_data = jv_value(k);
+		else if (jv_streq(d, k, "fileData"))
+			f->file_data = jv_value(k);
 	}
 }
 
@@ -184,9 +200,63 @@ static void gem_response(struct run *r, jv part, jv fr, size_t src)
 	}
 }
 
-/* Content i of a list (or candidate i), at path, as role: its text and
- * calls as one message, its function responses as tool messages (first,
- * as they answer the previous turn). */
+/* A codeExecutionResult answers the newest code run of the message that
+ * has none yet; an outcome other than OUTCOME_OK is a failure. */
+static void gem_code_result(struct run *r, size_t mi, jv p, jv res)
+{
+	const struct jdoc *d = r->doc;
+	struct run_msg *m = &r->msgs[mi];
+	for (size_t k = m->ncalls; k-- > 0;) {
+		struct run_call *c = &r->calls[m->first_call + k];
+		if (c->has_result || strcmp(c->name, GEM_CODE_CALL) != 0)
+			continue;
+		const char *outcome = loader_str(r, jv_get(d, res, "outcome"), "OUTCOME_OK");
+		bool failed = strcmp(outcome, "OUTCOME_OK") != 0;
+		const char *out = loader_str(r, jv_get(d, res, "output"), "");
+		run_set_result(c, res, failed, failed ? (out[0] ? out : outcome) : NULL, -1);
+		return;
+	}
+	run_add_note(r, mi, p, "code execution result with no code run before it");
+}
+
+/* One part of the message, in the record's order: text, thinking (a text
+ * with thought: true), a call, a code run (Gemini's hosted code execution,
+ * a call named code_execution whose input is the code) and its result;
+ * data and files, and parts this loader does not know, as notes. */
+static void gem_add_part(struct run *r, size_t mi, jv p, enum run_role role, size_t i)
+{
+	const struct jdoc *d = r->doc;
+	struct gem_part f;
+	gem_part_fields(d, p, &f);
+	if (f.response != JV_NONE)
+		return;                 /* a tool message of its own, added before */
+	if (jv_is_string(d, f.text) && jv_type(d, f.thought) == JV_TRUE) {
+		run_add_thinking(r, mi, jv_str(d, f.text), p);
+	} else if (jv_is_string(d, f.text)) {
+		run_add_text(r, mi, jv_str(d, f.text), p);
+	} else if (f.call != JV_NONE || f.code != JV_NONE) {
+		jv fc = f.call;
+		struct run_call *call = loader_add_call(r, mi, jv_get(d, fc, "id"), jv_get(d, fc, "name"),
+		                                        fc != JV_NONE ? jv_get(d, fc, "args") : f.code,
+		                                        (long)i);
+		call->id = loader_id(r, call->raw_id);
+		call->requestor = role == ROLE_USER ? REQ_USER : REQ_AGENT;
+		if (fc == JV_NONE)
+			call->name = GEM_CODE_CALL;
+	} else if (f.code_result != JV_NONE) {
+		gem_code_result(r, mi, p, f.code_result);
+	} else if (f.inline_data != JV_NONE || f.file_data != JV_NONE) {
+		jv data = f.inline_data != JV_NONE ? f.inline_data : f.file_data;
+		run_add_note(r, mi, p, "%s %s", f.inline_data != JV_NONE ? "inline data" : "file",
+		             loader_str(r, jv_get(d, data, "mimeType"), ""));
+	} else if (jv_get(d, p, "thoughtSignature") == JV_NONE || jv_len(d, p) > 1) {
+		run_add_note(r, mi, p, "a part with no text, call or data (not read)");
+	}
+}
+
+/* Content i of a list (or candidate i), at path, as role: its function
+ * responses as tool messages (first, as they answer the previous turn),
+ * then its other parts, in order, as one message. */
 static int gem_load_content(struct run *r, jv c, enum run_role role, const char *path,
                             size_t i, char *err, size_t errlen)
 {
@@ -207,17 +277,10 @@ static int gem_load_content(struct run *r, jv c, enum run_role role, const char 
 		return 0;
 	if (role == ROLE_TOOL)
 		role = ROLE_USER;
-	size_t mi = run_add_msg(r, role, MSG_IN_OUTPUT, gem_text(r, parts), c);
+	size_t mi = run_add_msg(r, role, MSG_IN_OUTPUT, NULL, c);
 	r->msgs[mi].src_index = (long)i;
-	JV_EACH(d, parts, p) {
-		jv fc = jv_get(d, p, "functionCall");
-		if (fc == JV_NONE)
-			continue;
-		struct run_call *call = loader_add_call(r, mi, jv_get(d, fc, "id"), jv_get(d, fc, "name"),
-		                                        jv_get(d, fc, "args"), (long)i);
-		call->id = loader_id(r, call->raw_id);
-		call->requestor = role == ROLE_USER ? REQ_USER : REQ_AGENT;
-	}
+	JV_EACH(d, parts, p)
+		gem_add_part(r, mi, p, role, i);
 	return 0;
 }
 

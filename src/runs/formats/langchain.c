@@ -10,7 +10,9 @@
  * answers tool_call_id, and status "error" marks the call failed. Content
  * is a string or a list of blocks, of which the text blocks are read
  * (tool_use blocks repeat tool_calls, which is the list LangChain keeps
- * normalized). An unknown type is kept as a user turn headed by its type. */
+ * normalized); thinking and reasoning blocks, and a DeepSeek
+ * additional_kwargs.reasoning_content, are thinking parts. An unknown type
+ * (RemoveMessage's "remove") is kept as a note message. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -160,6 +162,36 @@ static int lc_add_calls(struct run *r, size_t mi, jv body, const char *path, con
 	return 0;
 }
 
+/* The message's text and thinking in order: reasoning the provider put
+ * in additional_kwargs.reasoning_content (DeepSeek) first, then the
+ * content's blocks, text read as run_text_of reads it and thinking or
+ * reasoning blocks (Anthropic's, LangChain's standard ones) as thinking.
+ * tool_use blocks repeat tool_calls, which are added after. */
+static void lc_add_parts(struct run *r, size_t mi, jv body, jv content)
+{
+	const struct jdoc *d = r->doc;
+	jv rc = jv_get(d, jv_get(d, body, "additional_kwargs"), "reasoning_content");
+	if (jv_is_string(d, rc) && jv_strlen(d, rc))
+		run_add_thinking(r, mi, jv_str(d, rc), rc);
+	if (jv_is_string(d, content)) {
+		run_add_text(r, mi, jv_str(d, content), JV_NONE);
+		return;
+	}
+	JV_EACH(d, content, b) {
+		if (jv_is_string(d, b)) {
+			run_add_text(r, mi, jv_str(d, b), b);
+			continue;
+		}
+		const char *ty = jv_str(d, jv_get(d, b, "type"));
+		if (!ty || !strcmp(ty, "text") || !strcmp(ty, "input_text") || !strcmp(ty, "output_text"))
+			run_add_text(r, mi, loader_str(r, jv_get(d, b, "text"), ""), b);
+		else if (!strcmp(ty, "thinking"))
+			run_add_thinking(r, mi, loader_str(r, jv_get(d, b, "thinking"), ""), b);
+		else if (!strcmp(ty, "reasoning"))
+			run_add_thinking(r, mi, loader_str(r, jv_get(d, b, "reasoning"), ""), b);
+	}
+}
+
 long lc_load_message(struct run *r, jv m, const char *path, bool flat, char *err,
                      size_t errlen)
 {
@@ -189,18 +221,16 @@ long lc_load_message(struct run *r, jv m, const char *path, bool flat, char *err
 		return -1;
 	bool known;
 	enum run_role role = lc_role(d, type, body, &known);
-	const char *text = run_text_of(r, content);
 	if (!known) {
-		/* Shown as what it is rather than refused. */
-		size_t n = strlen(type) + strlen(text) + 4;
-		char *s = malloc(n);
-		if (s) {
-			snprintf(s, n, "[%s]%s%s", type, *text ? " " : "", text);
-			text = run_strdup(r, s);
-			free(s);
-		}
+		/* Shown as what it is (a RemoveMessage, a type of next year)
+		 * rather than refused or taken for a human turn. */
+		const char *text = run_text_of(r, content);
+		return (long)run_add_note_msg(r, MSG_IN_OUTPUT, m, text[0] ? "message type \"%s\": %s"
+		                              : "message type \"%s\"%s", type, text);
 	}
-	size_t mi = run_add_msg(r, role, MSG_IN_OUTPUT, text, m);
+	size_t mi = run_add_msg(r, role, MSG_IN_OUTPUT, NULL, m);
+	lc_add_parts(r, mi, body, content);
+	const char *text = r->msgs[mi].text;
 	if (role == ROLE_TOOL) {
 		jv id;
 		if (loader_opt_string(r, body, "tool_call_id", bpath, &id, err, errlen) < 0)

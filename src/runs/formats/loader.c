@@ -164,6 +164,26 @@ int loader_role(const struct run *r, jv m, const char *path, enum loader_role_er
 	return 0;
 }
 
+bool loader_role_unknown(const struct run *r, jv m)
+{
+	bool ok;
+	const char *s = jv_str(r->doc, jv_get(r->doc, m, "role"));
+	if (!s)
+		return false;
+	run_role_parse(s, &ok);
+	return !ok;
+}
+
+size_t loader_note_role(struct run *r, jv m, const char *text, long src)
+{
+	const char *role = jv_str_or(r->doc, jv_get(r->doc, m, "role"), "");
+	size_t mi = text && text[0]
+	            ? run_add_note_msg(r, MSG_IN_OUTPUT, m, "role \"%s\": %s", role, text)
+	            : run_add_note_msg(r, MSG_IN_OUTPUT, m, "role \"%s\"", role);
+	r->msgs[mi].src_index = src;
+	return mi;
+}
+
 int loader_content(const struct run *r, jv m, const char *path, jv *content, char *err,
                    size_t errlen)
 {

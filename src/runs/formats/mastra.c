@@ -7,6 +7,10 @@
  * order and invocation numbering included, because the tool-call-accuracy
  * scorer must reproduce Mastra's answers bit for bit.
  *
+ * A 1.x message's text and reasoning parts keep their place among its
+ * calls when its text stays what Mastra reads (parts_in_order); the calls
+ * and their order are Mastra's either way.
+ *
  * The record is read through its tape (util/jdoc.h): every call points at
  * the invocation object as the record has it (raw_id, raw_name, args and
  * result are values of r->doc), so the merge below only chooses and orders
@@ -214,11 +218,54 @@ static void emit_legacy(struct run *r, size_t msg, jv l, jv parts, long mi, long
 		add_invocation(r, msg, l, mi, (*out_idx)++);
 }
 
+/* A part run_text_of reads as text: a string, or an object typed text
+ * (input_text, output_text) or not typed, with a string text. */
+static const char *part_text(const struct jdoc *d, jv part)
+{
+	if (jv_is_string(d, part))
+		return jv_str(d, part);
+	const char *ty = jv_str(d, jv_get(d, part, "type"));
+	if (ty && strcmp(ty, "text") && strcmp(ty, "input_text") && strcmp(ty, "output_text"))
+		return NULL;
+	return jv_str(d, jv_get(d, part, "text"));
+}
+
+/* A 1.x message's parts can be its parts in order when that leaves its
+ * text as Mastra reads it: the text parts, none empty, joined are the
+ * message's text (content.content, when it is there, says the same). The
+ * calls are the same either way; only where the text sits changes. */
+static bool parts_in_order(struct run *r, jv m, const char *text)
+{
+	const struct jdoc *d = r->doc;
+	jv content = jv_get(d, m, "content");
+	jv parts = jv_get(d, content, "parts");
+	if (!jv_is_object(d, content) || !jv_is_array(d, parts))
+		return false;
+	JV_EACH(d, parts, part) {
+		const char *t = part_text(d, part);
+		if (t && !t[0])
+			return false;
+	}
+	return !strcmp(text, run_text_of(r, parts));
+}
+
+/* A text or reasoning part in its place among the calls. */
+static void add_text_part(struct run *r, size_t msg, jv part)
+{
+	const struct jdoc *d = r->doc;
+	const char *t = part_text(d, part);
+	if (t)
+		run_add_text(r, msg, t, part);
+	else if (jv_streq(d, jv_get(d, part, "type"), "reasoning"))
+		run_add_thinking(r, msg, jv_str_or(d, jv_get(d, part, "text"), ""), part);
+}
+
 /* Merges content.toolInvocations (L) and tool-invocation parts (P) of one
  * 1.x message the way Mastra does: part versions win, legacy-only calls
  * keep their place between anchors, and leftovers go after all parts.
  * L is walked with a cursor (lcur is L[li]), as li only moves forward. */
-static int merge_1x(struct run *r, size_t msg, jv m, long mi, char *err, size_t errlen)
+static int merge_1x(struct run *r, size_t msg, jv m, long mi, bool ordered, char *err,
+                    size_t errlen)
 {
 	const struct jdoc *d = r->doc;
 	jv content = jv_get(d, m, "content");
@@ -248,8 +295,11 @@ static int merge_1x(struct run *r, size_t msg, jv m, long mi, char *err, size_t 
 	jv lcur = jv_first(d, legacy);
 	JV_EACH(d, parts, part) {
 		jv inv = part_invocation(d, part);
-		if (inv == JV_NONE)
+		if (inv == JV_NONE) {
+			if (ordered)
+				add_text_part(r, msg, part);
 			continue;
+		}
 		jv pid = jv_get(d, inv, "toolCallId");
 		long s = -1;
 		if (jv_truthy(d, pid)) {
@@ -296,15 +346,20 @@ static int load_list(struct run *r, jv list, enum msg_origin origin, enum mastra
 			continue;
 		bool ok;
 		enum run_role role = run_role_parse(jv_str(d, jv_get(d, m, "role")), &ok);
-		size_t mi = run_add_msg(r, role, origin, msg_text(r, m), m);
+		const char *text = msg_text(r, m);
+		bool ordered = shape == MASTRA_1X && parts_in_order(r, m, text);
+		size_t mi = run_add_msg(r, role, origin, ordered ? NULL : text, m);
 		r->msgs[mi].src_index = i;
 		/* Only output messages carry calls Mastra counts; calls inside
 		 * input messages are shown but tagged by their origin. */
 		if (shape == MASTRA_1X) {
-			if (merge_1x(r, mi, m, i, err, errlen) < 0) {
+			if (merge_1x(r, mi, m, i, ordered, err, errlen) < 0) {
 				if (origin == MSG_IN_INPUT) {
-					/* Mastra never looks inside input messages. */
+					/* Mastra never looks inside input messages;
+					 * the text is still the message's. */
 					err[0] = '\0';
+					if (ordered)
+						run_add_text(r, mi, text, JV_NONE);
 					continue;
 				}
 				return -1;

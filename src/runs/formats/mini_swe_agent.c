@@ -5,16 +5,16 @@
  * assistant tool_calls[{index, id, type, function{name, arguments}}] with
  * arguments a JSON string, results as role "tool" messages linked by
  * tool_call_id. DeepSeek reasoners add reasoning_content and often leave
- * content empty; the reasoning is then the message's text, so the turn
- * still says something on screen (when both are there, content wins: it
- * is what the agent said).
+ * content empty; the reasoning is a thinking part before the text (shown
+ * under its own label), and the text is only what the agent said.
  *
  * The run ends with a role "exit" message: how the agent stopped
  * (extra.exit_status: Submitted, or an exception such as
  * InternalServerError) and what it submitted. It is no error of the
  * record, so it stays visible as a user-side note whose text names the
  * status and adds extra.exception_str when the content does not already
- * say it. Other roles mini-swe-agent does not write are kept the same way.
+ * say it (judges read it as the run's end). Roles mini-swe-agent does not
+ * write are note messages.
  *
  * A call with no tool reply (the final submit, answered by the exit)
  * stays requested. mini-swe-agent marks no result as failed: a nonzero
@@ -97,14 +97,19 @@ static int mini_load_msg(struct run *r, jv m, const char *path, size_t i, void *
 	    loader_opt_string(r, m, "reasoning_content", path, &reasoning, err, errlen) < 0)
 		return -1;
 	const char *text = run_text_of(r, content);
+	if (!known && strcmp(rs, "exit") != 0) {
+		loader_note_role(r, m, text, (long)i);
+		return 0;
+	}
 	if (!known) {
 		role = ROLE_USER;
 		text = mini_note_text(r, m, rs, text ? text : "");
-	} else if ((!text || !text[0]) && jv_is_string(d, reasoning)) {
-		text = jv_str(d, reasoning);
 	}
-	size_t mi = run_add_msg(r, role, MSG_IN_OUTPUT, text, m);
+	size_t mi = run_add_msg(r, role, MSG_IN_OUTPUT, NULL, m);
 	r->msgs[mi].src_index = (long)i;
+	if (known && jv_is_string(d, reasoning) && jv_strlen(d, reasoning))
+		run_add_thinking(r, mi, jv_str(d, reasoning), reasoning);
+	run_add_text(r, mi, text, JV_NONE);
 	if (loader_each_field(r, tcs, path, "tool_calls", loader_function_call, &mi, err, errlen) < 0)
 		return -1;
 	if (role == ROLE_TOOL) {

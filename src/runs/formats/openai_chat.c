@@ -6,6 +6,10 @@
  * Results are role "tool" messages linked by tool_call_id, or legacy role
  * "function" messages, which carry only the function's name.
  *
+ * reasoning_content (DeepSeek, vLLM) or reasoning (vLLM, OpenRouter) is
+ * a thinking part before the message's text. A role this loader does not
+ * know is kept as a note message, not refused.
+ *
  * The format has no error flag. By the convention tau-bench and most
  * OpenAI-style harnesses follow, a result whose text starts with "Error:"
  * is a failed call; its text becomes the error text.
@@ -33,13 +37,14 @@ static inline bool chat_key_is(const struct jdoc *d, jv k, const char *lit, size
 /* A message's members, as detection and loading read them. */
 struct chat_msg_fields {
 	jv role, content, tool_calls, tool_call_id, function_call, refusal;
+	jv reasoning;                       /* reasoning_content (DeepSeek, vLLM) or reasoning */
 	jv type, parts, tool_invocations;   /* other formats' keys, for detection */
 };
 
 static void chat_msg_fields(const struct jdoc *d, jv m, struct chat_msg_fields *f)
 {
 	*f = (struct chat_msg_fields){ JV_NONE, JV_NONE, JV_NONE, JV_NONE, JV_NONE,
-	                               JV_NONE, JV_NONE, JV_NONE, JV_NONE };
+	                               JV_NONE, JV_NONE, JV_NONE, JV_NONE, JV_NONE };
 	JV_EACH_KEY(d, m, k) {
 		jv v = jv_value(k);
 		switch (d->nodes[k].count) {
@@ -58,6 +63,14 @@ static void chat_msg_fields(const struct jdoc *d, jv m, struct chat_msg_fields *
 				f->content = v;
 			else if (CHAT_KEY_IS(d, k, "refusal"))
 				f->refusal = v;
+			break;
+		case 9:
+			if (CHAT_KEY_IS(d, k, "reasoning") && f->reasoning == JV_NONE)
+				f->reasoning = v;
+			break;
+		case 17:
+			if (CHAT_KEY_IS(d, k, "reasoning_content"))
+				f->reasoning = v;
 			break;
 		case 10:
 			if (CHAT_KEY_IS(d, k, "tool_calls"))
@@ -357,6 +370,43 @@ static int chat_add_function_call(struct run *r, jv fc, const struct chat_at *at
 	return 0;
 }
 
+/* The message with its parts: reasoning the server returned beside the
+ * answer comes before its text. */
+static size_t chat_add_message(struct run *r, enum run_role role, jv m,
+                               const struct chat_msg_fields *f, const char *text, size_t i)
+{
+	const struct jdoc *d = r->doc;
+	size_t mi = run_add_msg(r, role, MSG_IN_OUTPUT, NULL, m);
+	if (jv_is_string(d, f->reasoning) && jv_strlen(d, f->reasoning))
+		run_add_thinking(r, mi, jv_str(d, f->reasoning), f->reasoning);
+	run_add_text(r, mi, text, JV_NONE);
+	r->msgs[mi].src_index = (long)i;
+	return mi;
+}
+
+/* Its tool_calls[] and legacy function_call. */
+static int chat_add_calls(struct run *r, const struct chat_msg_fields *f,
+                          const struct chat_at *at, char *err, size_t errlen)
+{
+	const struct jdoc *d = r->doc;
+	char path[128];
+	size_t k = 0;
+	JV_EACH(d, f->tool_calls, tc) {
+		if (!jv_is_object(d, tc)) {
+			chat_call_path(path, sizeof(path), at, k);
+			snprintf(err, errlen, "%s: not an object", path);
+			return -1;
+		}
+		if (chat_add_tool_call(r, tc, at, k, err, errlen) < 0)
+			return -1;
+		k++;
+	}
+	if (f->function_call != JV_NONE && !jv_is_null(d, f->function_call) &&
+	    chat_add_function_call(r, f->function_call, at, err, errlen) < 0)
+		return -1;
+	return 0;
+}
+
 /* Loads message i of the list. *idless is set when it is a result that
  * names no call, for chat_join_by_name. */
 static int chat_load_msg(struct run *r, jv m, const char *where, size_t i, bool *idless,
@@ -370,17 +420,21 @@ static int chat_load_msg(struct run *r, jv m, const char *where, size_t i, bool 
 	enum run_role role = ROLE_USER;
 	bool known = false;
 	const char *role_name = jv_str(d, f.role);
-	if (role_name)
-		role = run_role_parse(role_name, &known);
-	if (!known) {
+	if (!role_name) {
 		/* The shared helper words the error. */
 		chat_msg_path(path, sizeof(path), &at);
 		if (loader_role(r, m, path, ROLE_ERRORS_SPLIT, &role, err, errlen) < 0)
 			return -1;
 	}
+	role = run_role_parse(role_name, &known);
 	const char *text = "";
 	if (chat_content_text(r, m, &f, &at, &text, err, errlen) < 0)
 		return -1;
+	if (!known) {
+		/* A role of next year's API: kept and shown, not refused. */
+		loader_note_role(r, m, text, (long)i);
+		return 0;
+	}
 	if (f.tool_calls != JV_NONE && !jv_is_null(d, f.tool_calls) &&
 	    !jv_is_array(d, f.tool_calls)) {
 		jv calls;
@@ -388,9 +442,8 @@ static int chat_load_msg(struct run *r, jv m, const char *where, size_t i, bool 
 		if (loader_opt_array(r, m, "tool_calls", path, "not an array", &calls, err, errlen) < 0)
 			return -1;
 	}
-	at.mi = run_add_msg(r, role, MSG_IN_OUTPUT, text, m);
+	at.mi = chat_add_message(r, role, m, &f, text, i);
 	at.who = role == ROLE_USER ? REQ_USER : REQ_AGENT;
-	r->msgs[at.mi].src_index = (long)i;
 	if (role == ROLE_TOOL) {
 		const char *id = loader_id(r, f.tool_call_id);
 		struct run_msg *msg = loader_tool_output(r, at.mi, id, f.content);
@@ -398,21 +451,7 @@ static int chat_load_msg(struct run *r, jv m, const char *where, size_t i, bool 
 			loader_mark_failed(msg, text);
 		*idless = *idless || !id;
 	}
-	size_t k = 0;
-	JV_EACH(d, f.tool_calls, tc) {
-		if (!jv_is_object(d, tc)) {
-			chat_call_path(path, sizeof(path), &at, k);
-			snprintf(err, errlen, "%s: not an object", path);
-			return -1;
-		}
-		if (chat_add_tool_call(r, tc, &at, k, err, errlen) < 0)
-			return -1;
-		k++;
-	}
-	if (f.function_call != JV_NONE && !jv_is_null(d, f.function_call) &&
-	    chat_add_function_call(r, f.function_call, &at, err, errlen) < 0)
-		return -1;
-	return 0;
+	return chat_add_calls(r, &f, &at, err, errlen);
 }
 
 /* Results without an id (legacy role "function" replies, or a tool message
