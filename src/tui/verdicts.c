@@ -151,6 +151,8 @@ static void detail_lines(const struct tui *t, struct strbuf *out)
 	 * was read as and where it came from are here. */
 	if (rr->run)
 		strbuf_addf(out, "run %s (%s, %s)\n", rr->run->id, rr->run->format, rr->run->source);
+	if (rr->run && rr->run->parent_id)
+		strbuf_addf(out, "subagent of %s\n", rr->run->parent_id);
 }
 
 /* The details wrap to the pane; a person reads them whole. */
