@@ -72,7 +72,8 @@ void status_draw(const struct tui *t)
 	const char *file = status_where(rv, &sb, true);
 	size_t skip = strlen(file) + (rv->ds.nfiles > 1 ? 2 : 0) + 2;
 	int mw = t->msg.text[0] ? 2 + draw_width(t->msg.text, strlen(t->msg.text)) : 0;
-	if (mw && draw_width(sb.buf, sb.len) + mw > COLS && draw_width(sb.buf + skip, sb.len - skip) + mw > COLS) {
+	if (draw_width(sb.buf, sb.len) + mw > COLS &&
+	    (!mw || sb.len <= skip || draw_width(sb.buf + skip, sb.len - skip) + mw > COLS)) {
 		strbuf_reset(&sb);
 		status_where(rv, &sb, false);
 	}

@@ -225,7 +225,7 @@ static void timeline_build(struct tui *t, struct review_run *rr, size_t entry)
 /* A run shown for the first time opens at its first user message (a long
  * system prompt or a benchmark's policy comes before it), as far down as
  * the lines allow; at the top when it has none. */
-static void place_fresh(struct tui *t, const struct run *r, size_t rows)
+static void place_fresh(struct tui *t, const struct run *r)
 {
 	t->tl.fresh = false;
 	t->tl.sel = 0;
@@ -237,9 +237,8 @@ static void place_fresh(struct tui *t, const struct run *r, size_t rows)
 		const struct run_msg *m = &r->msgs[en->msg];
 		if (m->role != ROLE_USER || m->is_tool_output)
 			continue;
-		size_t max = t->tl.nlines > rows ? t->tl.nlines - rows : 0;
 		t->tl.sel = e;
-		t->tl.top = en->first_line < max ? en->first_line : max;
+		t->tl.top = en->first_line;     /* fit keeps the last line at the bottom */
 		return;
 	}
 }
@@ -255,7 +254,11 @@ static void timeline_fit(struct tui *t)
 	timeline_build(t, rr, entry);
 	int rows = t->lay.pane[PANE_TIMELINE].h - 1;
 	if (t->tl.fresh && rows >= 1)
-		place_fresh(t, rr ? rr->run : NULL, (size_t)rows);
+		place_fresh(t, rr ? rr->run : NULL);
+	/* A relayout that made the lines fewer (wider, folded) leaves no
+	 * empty rows below the last line. */
+	if (rows >= 1 && t->tl.top + (size_t)rows > t->tl.nlines)
+		t->tl.top = t->tl.nlines > (size_t)rows ? t->tl.nlines - (size_t)rows : 0;
 	if (rows >= 1 && t->tl.sel < t->tl.nentries) {
 		size_t first = t->tl.entries[t->tl.sel].first_line;
 		if (first < t->tl.top)
