@@ -186,7 +186,27 @@ static void keep_open(struct tui *t, bool **keep, size_t *nkeep)
 	*nkeep = t->tl.nentries;
 }
 
-static void timeline_build(struct tui *t, struct review_run *rr, size_t entry)
+/* A run shown for the first time opens at its first user message (a long
+ * system prompt or a benchmark's policy comes before it), as far down as
+ * the lines allow; at the top when it has none. */
+static void place_fresh(struct tui *t, const struct run *r)
+{
+	t->tl.sel = 0;
+	t->tl.top = 0;
+	for (size_t e = 0; r && e < t->tl.nentries; e++) {
+		const struct tl_entry *en = &t->tl.entries[e];
+		if (en->msg < 0 || en->call >= 0 || en->part >= 0)
+			continue;
+		const struct run_msg *m = &r->msgs[en->msg];
+		if (m->role != ROLE_USER || m->is_tool_output)
+			continue;
+		t->tl.sel = e;
+		t->tl.top = en->first_line;     /* fit keeps the last line at the bottom */
+		return;
+	}
+}
+
+void tl_build(struct tui *t, struct review_run *rr, size_t entry)
 {
 	int width = t->lay.pane[PANE_TIMELINE].w - 1;
 	unsigned long serial = rr ? rr->serial : 0;
@@ -205,9 +225,6 @@ static void timeline_build(struct tui *t, struct review_run *rr, size_t entry)
 	t->tl.for_entry = entry;
 	t->tl.for_serial = serial;
 	t->tl.width = width;
-	t->tl.fresh = !same_run;
-	if (!same_run)
-		t->tl.sel = t->tl.top = 0;
 	if (rr && !rr->run) {
 		size_t e = tl_add_entry(t, -1, -1, -1, false);
 		tl_add_line(t, e, 0, SLOT_ERROR, "this record could not be read:", 30);
@@ -218,29 +235,10 @@ static void timeline_build(struct tui *t, struct review_run *rr, size_t entry)
 	free(t->tl.keep);
 	t->tl.keep = NULL;
 	t->tl.nkeep = 0;
+	if (!same_run)
+		place_fresh(t, rr ? rr->run : NULL);
 	if (t->tl.sel >= t->tl.nentries)
 		t->tl.sel = t->tl.nentries ? t->tl.nentries - 1 : 0;
-}
-
-/* A run shown for the first time opens at its first user message (a long
- * system prompt or a benchmark's policy comes before it), as far down as
- * the lines allow; at the top when it has none. */
-static void place_fresh(struct tui *t, const struct run *r)
-{
-	t->tl.fresh = false;
-	t->tl.sel = 0;
-	t->tl.top = 0;
-	for (size_t e = 0; r && e < t->tl.nentries; e++) {
-		const struct tl_entry *en = &t->tl.entries[e];
-		if (en->msg < 0 || en->call >= 0 || en->part >= 0)
-			continue;
-		const struct run_msg *m = &r->msgs[en->msg];
-		if (m->role != ROLE_USER || m->is_tool_output)
-			continue;
-		t->tl.sel = e;
-		t->tl.top = en->first_line;     /* fit keeps the last line at the bottom */
-		return;
-	}
 }
 
 /* Builds the lines of the run under the cursor and keeps the selected
@@ -250,11 +248,8 @@ static void timeline_fit(struct tui *t)
 	struct review *rv = t->rv;
 	size_t n = review_view_count(rv);
 	size_t entry = n ? rv->view[review_cursor(rv)] : SIZE_MAX;
-	struct review_run *rr = review_current(rv);
-	timeline_build(t, rr, entry);
+	tl_build(t, review_current(rv), entry);
 	int rows = t->lay.pane[PANE_TIMELINE].h - 1;
-	if (t->tl.fresh && rows >= 1)
-		place_fresh(t, rr ? rr->run : NULL);
 	/* A relayout that made the lines fewer (wider, folded) leaves no
 	 * empty rows below the last line. */
 	if (rows >= 1 && t->tl.top + (size_t)rows > t->tl.nlines)

@@ -25,6 +25,13 @@ bool   tl_add_folded(struct tui *t, size_t entry, int indent, int slot, const ch
 /* How many lines the timeline wraps text to at `indent`. */
 size_t tl_count_lines(const char *text, int indent, int width);
 
+/* The lines of rr (NULL: none), the run of review entry `entry`, for the
+ * pane's width; again only when the run, its load or the width changed
+ * (width -1 forces it). Another run than the last opens at its first user
+ * message; the same run keeps what was unfolded. Tests call it with runs
+ * they built. */
+void   tl_build(struct tui *t, struct review_run *rr, size_t entry);
+
 /* timeline_parts.c: the run's lines (its load error, its messages). */
 void   tl_add_run(struct tui *t, struct run *r, int width);
 

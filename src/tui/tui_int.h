@@ -70,7 +70,6 @@ struct timeline_state {
 	size_t nentries, entries_cap;
 	bool *keep;                 /* while rebuilding the same run: what was open, per entry */
 	size_t nkeep;
-	bool fresh;                 /* a run just built for the first time: fit places it */
 	size_t sel;                 /* selected timeline entry */
 	size_t top;                 /* first line shown */
 };
@@ -213,6 +212,9 @@ void timeline_free(struct tui *t);
 int    verdicts_rows_wanted(struct tui *t);
 /* The selected verdict row, clamped to the rows there are; SIZE_MAX when none. */
 size_t verdicts_selected(struct tui *t);
+/* The selected verdict's details as lines: its explanation, the decisions,
+ * the note, and the run (id, format, source; the run it is a subagent of). */
+void   verdicts_details(const struct tui *t, struct strbuf *out);
 
 /* decide.c: decisions on the selected verdict row */
 unsigned decide_accept(struct tui *t);
