@@ -206,9 +206,8 @@ static void add_text_part(struct tui *t, struct run *r, size_t mi, const struct 
 	if (p->kind == PART_NOTE) {
 		tl_add_text(t, *e, indent, SLOT_DIM, "note: ", p->text, width);
 	} else if (m->role == ROLE_SYSTEM) {
-		struct tl_entry *en = &t->tl.entries[*e];
-		if (tl_add_folded(t, *e, indent, SLOT_NORMAL, NULL, p->text, false, width, en->open,
-		                  SYSTEM_FOLD_LINES))
+		if (tl_add_folded(t, *e, indent, SLOT_NORMAL, NULL, p->text, false, width,
+		                  t->tl.entries[*e].open, SYSTEM_FOLD_LINES))
 			t->tl.entries[*e].foldable = true;
 	} else {
 		tl_add_text(t, *e, indent, SLOT_NORMAL, NULL, p->text, width);
