@@ -173,9 +173,10 @@ static void test_moves(void **s)
 	keys(&fx, "g\t");
 	assert_int_equal(fx.t.focus, PANE_TIMELINE);
 	timeline_pane.fit(&fx.t);                      /* the draw step builds its lines */
-	assert_true(fx.t.tl.nentries > 2);
+	assert_true(fx.t.tl.nentries > 3);
+	assert_int_equal(fx.t.tl.sel, 1);              /* it opens at the user's message */
 	keys(&fx, "jj");
-	assert_int_equal(fx.t.tl.sel, 2);
+	assert_int_equal(fx.t.tl.sel, 3);
 	assert_int_equal(review_cursor(rv), 0);        /* the run stays */
 	key(&fx, '\t');
 	assert_int_equal(fx.t.focus, PANE_VERDICTS);
@@ -188,7 +189,11 @@ static void test_moves(void **s)
 	key(&fx, KEYCODE_FN | KF_BTAB);
 	assert_int_equal(fx.t.focus, PANE_LIST);
 	key(&fx, 'j');                                 /* a new run: the timeline starts over */
-	assert_int_equal(fx.t.tl.sel, 0);
+	timeline_pane.fit(&fx.t);
+	assert_int_equal(fx.t.tl.sel, 1);              /* at ja-fail's user message */
+	/* ja-fail fits in the pane: nothing is scrolled off for it */
+	assert_true(fx.t.tl.nlines <= (size_t)pane_rows(&fx.t, PANE_TIMELINE));
+	assert_int_equal(fx.t.tl.top, 0);
 
 	/* A click on the third run's row selects it. */
 	const struct rect *lp = &fx.t.lay.pane[PANE_LIST];

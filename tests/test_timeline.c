@@ -4,7 +4,13 @@
  * gives (the result folded to six lines and its "more lines" hint); their
  * lines read back as wtext_wrap's; and when the run is dropped from the
  * cache and read again, the timeline rebuilds instead of reading the old
- * run's text. Small runs keep their golden screens (tests/cli/screen.sh). */
+ * run's text. Small runs keep their golden screens (tests/cli/screen.sh).
+ *
+ * Runs built with the run.h builders show as they happened: a message's
+ * parts in their order (text, call, text), thinking folded under its
+ * label and unfolded by Enter, notes as notes, a long system prompt folded
+ * with the run opened at its first user message, folds kept across a
+ * relayout, and a call's input of any shape. */
 #include <locale.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -13,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <limits.h>
 #include <wchar.h>
 
 #include <cmocka.h>
@@ -22,7 +29,7 @@
 #include "tui/lazytext.h"
 #include "util/strbuf.h"
 #include "util/wtext.h"
-#include "../src/tui/tui_int.h"
+#include "../src/tui/timeline_int.h"
 
 static char dir[64];
 static char runs_path[128];
@@ -267,12 +274,409 @@ static void test_a_run_read_again_rebuilds_the_timeline(void **s)
 	close_fixture(&fx);
 }
 
+/* ---- runs built with the run.h builders -------------------------------- */
+
+/* A screen state with no terminal and no review: the timeline of the runs
+ * handed to tl_build, in an 80x24 layout. */
+static void tl_open(struct tui *t, int cols, int lines)
+{
+	memset(t, 0, sizeof *t);
+	t->tl.for_entry = SIZE_MAX;
+	t->tl.width = -1;
+	t->lay = layout_compute(cols, lines, 3);
+}
+
+/* A run whose record is `json` (its values are what calls' inputs point at). */
+static struct run *built_run(const char *json)
+{
+	json_error_t jerr;
+	json_t *rec = json_loads(json, 0, &jerr);
+	assert_non_null(rec);
+	struct run *r = run_new(rec, "t.jsonl", 1, -1);
+	json_decref(rec);
+	assert_non_null(r);
+	r->id = "built";
+	r->format = "test";
+	return r;
+}
+
+/* The timeline's lines as text, one per line, each indented as drawn;
+ * the slot of each line in slots (may be NULL; as many as lines). */
+static char *tl_dump(const struct tui *t, int *slots)
+{
+	struct strbuf sb = STRBUF_INIT;
+	size_t n = 0;
+	for (size_t i = 0; i < t->tl.nsegs; i++) {
+		const struct tl_line *l = &t->tl.lines[i];
+		assert_null(l->lazy);               /* small texts only here */
+		for (int k = 0; k < l->indent; k++)
+			strbuf_addch(&sb, ' ');
+		mbstate_t st;
+		memset(&st, 0, sizeof st);
+		for (size_t k = 0; k < l->len; k++) {
+			char mb[MB_LEN_MAX];
+			size_t w = wcrtomb(mb, l->text[k], &st);
+			if (w != (size_t)-1)
+				strbuf_add(&sb, mb, w);
+		}
+		strbuf_addch(&sb, '\n');
+		if (slots)
+			slots[n] = l->slot;
+		n++;
+	}
+	return strbuf_detach(&sb);
+}
+
+/* Where `line` (a whole line of the dump) is; fails when it is not there. */
+static size_t line_at(const char *dump, const char *line)
+{
+	size_t n = strlen(line);
+	for (const char *p = dump; *p;) {
+		const char *nl = strchr(p, '\n');
+		size_t len = nl ? (size_t)(nl - p) : strlen(p);
+		if (len == n && !memcmp(p, line, n))
+			return (size_t)(p - dump);
+		p += len + (nl ? 1 : 0);
+	}
+	fail_msg("no line \"%s\" in:\n%s", line, dump);
+	return 0;
+}
+
+static bool has_line(const char *dump, const char *line)
+{
+	size_t n = strlen(line);
+	for (const char *p = dump; (p = strstr(p, line)); p++)
+		if ((p == dump || p[-1] == '\n') && (p[n] == '\n' || !p[n]))
+			return true;
+	return false;
+}
+
+/* The entry of a thinking part, of a call, or the first one of message mi
+ * after its head (SIZE_MAX when none). */
+static size_t entry_where(const struct tui *t, long msg, long call, bool thinking)
+{
+	for (size_t e = 0; e < t->tl.nentries; e++) {
+		const struct tl_entry *en = &t->tl.entries[e];
+		if (call >= 0 ? en->call == call : thinking ? en->part >= 0 && en->msg == msg : en->msg == msg)
+			return e;
+	}
+	return SIZE_MAX;
+}
+
+/* An assistant message of text, a call and text again is drawn in that
+ * order: the summary after the call it sums up, in an entry of its own. */
+static void test_parts_in_their_order(void **s)
+{
+	(void)s;
+	struct run *r = built_run("{\"args\": {\"order_id\": \"7\"}}");
+	run_add_msg(r, ROLE_SYSTEM, MSG_IN_OUTPUT, "You help with orders.", JV_NONE);
+	run_add_msg(r, ROLE_USER, MSG_IN_OUTPUT, "Where is order 7?", JV_NONE);
+	size_t a = run_add_msg(r, ROLE_ASSISTANT, MSG_IN_OUTPUT, "Let me look it up.", JV_NONE);
+	struct run_call *c = run_add_call(r, a);
+	c->name = "get_order";
+	c->id = "c1";
+	run_call_set_args(r, c, jv_get(r->doc, run_root(r), "args"));
+	run_add_text(r, a, "It has shipped.", JV_NONE);
+	struct review_run rr = { .entry = 0, .run = r, .serial = 1 };
+	struct tui t;
+	tl_open(&t, 80, 24);
+	tl_build(&t, &rr, 0);
+	char *d = tl_dump(&t, NULL);
+	size_t text1 = line_at(d, "  Let me look it up."), call = line_at(d, "  #1 get_order  id c1  [no result]");
+	size_t args = line_at(d, "      \"order_id\": \"7\""), text2 = line_at(d, "  It has shipped.");
+	assert_true(text1 < call && call < args && args < text2);
+	/* entries: system, user, assistant (its first text), the call, the text after it */
+	assert_int_equal(t.tl.nentries, 5);
+	assert_int_equal(t.tl.entries[3].call, 0);
+	assert_int_equal(t.tl.entries[4].msg, (long)a);
+	assert_int_equal(t.tl.entries[4].call, -1);
+	assert_false(t.tl.entries[4].foldable);
+	assert_false(t.tl.entries[0].foldable);         /* a short system prompt is whole */
+	free(d);
+	timeline_free(&t);
+	run_free(r);
+}
+
+/* A message built without parts (an older loader's) shows its text, then
+ * its calls, as it always did. */
+static void test_a_message_without_parts(void **s)
+{
+	(void)s;
+	struct run *r = built_run("{}");
+	run_add_msg(r, ROLE_USER, MSG_IN_OUTPUT, "Cancel order 9.", JV_NONE);
+	size_t a = run_add_msg(r, ROLE_ASSISTANT, MSG_IN_OUTPUT, NULL, JV_NONE);
+	run_add_call(r, a)->name = "cancel_order";
+	run_add_text(r, a, "Cancelled.", JV_NONE);
+	r->msgs[a].nparts = 0;                          /* as built before parts */
+	struct review_run rr = { .entry = 0, .run = r, .serial = 1 };
+	struct tui t;
+	tl_open(&t, 80, 24);
+	tl_build(&t, &rr, 0);
+	char *d = tl_dump(&t, NULL);
+	assert_true(line_at(d, "  Cancelled.") < line_at(d, "  #1 cancel_order  [no result]"));
+	assert_int_equal(t.tl.nentries, 3);             /* user, assistant, the call */
+	free(d);
+	timeline_free(&t);
+	run_free(r);
+}
+
+/* Thinking is one dim line under its own label, its text hidden; Enter
+ * unfolds it and folds it again. Thinking the record does not show
+ * (encrypted, redacted) says so and does not fold. */
+static void test_thinking_folds(void **s)
+{
+	(void)s;
+	struct run *r = built_run("{}");
+	run_add_msg(r, ROLE_USER, MSG_IN_OUTPUT, "Is the tent in stock?", JV_NONE);
+	size_t a = run_add_msg(r, ROLE_ASSISTANT, MSG_IN_OUTPUT, NULL, JV_NONE);
+	run_add_thinking(r, a, "The user asks about stock.\nI should check.\nThen answer.", JV_NONE);
+	run_add_text(r, a, "Yes, it is.", JV_NONE);
+	size_t b = run_add_msg(r, ROLE_ASSISTANT, MSG_IN_OUTPUT, NULL, JV_NONE);
+	run_add_thinking(r, b, "", JV_NONE);
+	struct review_run rr = { .entry = 0, .run = r, .serial = 1 };
+	struct tui t;
+	tl_open(&t, 80, 24);
+	tl_build(&t, &rr, 0);
+	int slots[64];
+	char *d = tl_dump(&t, slots);
+	size_t fold = line_at(d, "  \xe2\x96\xb8 thinking (3 lines)");
+	assert_true(line_at(d, "assistant") < fold && fold < line_at(d, "  Yes, it is."));
+	assert_null(strstr(d, "I should check."));
+	assert_true(has_line(d, "  thinking (not shown in the record)"));
+	size_t e = entry_where(&t, (long)a, -1, true), none = entry_where(&t, (long)b, -1, true);
+	assert_true(e != SIZE_MAX && none != SIZE_MAX);
+	assert_true(t.tl.entries[e].foldable);
+	assert_false(t.tl.entries[none].foldable);
+	size_t li = t.tl.entries[e].first_line;
+	assert_int_equal(slots[li], SLOT_DIM);
+	free(d);
+
+	t.tl.sel = e;
+	assert_int_equal(timeline_pane.toggle(&t), REDRAW_TIMELINE);
+	tl_build(&t, &rr, 0);
+	d = tl_dump(&t, NULL);
+	size_t head = line_at(d, "  \xe2\x96\xbe thinking (3 lines)");
+	assert_true(head < line_at(d, "    I should check.") && line_at(d, "    Then answer.") < line_at(d, "  Yes, it is."));
+	assert_true(t.tl.entries[e].open);
+	assert_int_equal(t.tl.sel, e);                  /* the same run keeps its place */
+	free(d);
+
+	timeline_pane.toggle(&t);
+	tl_build(&t, &rr, 0);
+	d = tl_dump(&t, NULL);
+	assert_true(has_line(d, "  \xe2\x96\xb8 thinking (3 lines)"));
+	assert_null(strstr(d, "I should check."));
+	free(d);
+	t.tl.sel = none;
+	assert_int_equal(timeline_pane.toggle(&t), 0);  /* nothing to unfold */
+	timeline_free(&t);
+	run_free(r);
+}
+
+/* A note part and a note message say what was kept, dim, without a role. */
+static void test_notes(void **s)
+{
+	(void)s;
+	struct run *r = built_run("{}");
+	size_t u = run_add_msg(r, ROLE_USER, MSG_IN_OUTPUT, "Hi", JV_NONE);
+	run_add_note(r, u, JV_NONE, "block type \"%s\" (kept as is)", "audio");
+	run_add_note_msg(r, MSG_IN_OUTPUT, JV_NONE, "event type \"%s\" (kept as is)", "progress");
+	struct review_run rr = { .entry = 0, .run = r, .serial = 1 };
+	struct tui t;
+	tl_open(&t, 80, 24);
+	tl_build(&t, &rr, 0);
+	int slots[16];
+	char *d = tl_dump(&t, slots);
+	assert_string_equal(d, "user\n"
+	                       "  Hi\n"
+	                       "  note: block type \"audio\" (kept as is)\n"
+	                       "note: event type \"progress\" (kept as is)\n");
+	assert_int_equal(slots[2], SLOT_DIM);
+	assert_int_equal(slots[3], SLOT_DIM);
+	assert_int_equal(t.tl.nentries, 2);
+	assert_int_equal(t.tl.entries[1].msg, 1);
+	free(d);
+	timeline_free(&t);
+	run_free(r);
+}
+
+/* A run with a long system prompt and a conversation longer than the pane. */
+static struct run *policy_run(void)
+{
+	struct run *r = built_run("{}");
+	struct strbuf sb = STRBUF_INIT;
+	for (int i = 1; i <= 12; i++)
+		strbuf_addf(&sb, "%sRule %d: be kind.", i > 1 ? "\n" : "", i);
+	run_add_msg(r, ROLE_SYSTEM, MSG_IN_OUTPUT, run_strdup(r, sb.buf), JV_NONE);
+	strbuf_release(&sb);
+	run_add_msg(r, ROLE_USER, MSG_IN_OUTPUT, "My tent is torn.", JV_NONE);
+	for (int i = 0; i < 30; i++)
+		run_add_msg(r, ROLE_ASSISTANT, MSG_IN_OUTPUT, "Sorry to hear that.", JV_NONE);
+	return r;
+}
+
+/* A system prompt of more than four lines shows four and the hint; the
+ * run opens at the first user message; Enter on the prompt unfolds it. */
+static void test_long_system_prompt(void **s)
+{
+	(void)s;
+	struct run *r = policy_run();
+	struct review_run rr = { .entry = 0, .run = r, .serial = 1 };
+	struct tui t;
+	tl_open(&t, 80, 24);
+	tl_build(&t, &rr, 0);
+	char *d = tl_dump(&t, NULL);
+	assert_true(has_line(d, "  Rule 4: be kind."));
+	assert_false(has_line(d, "  Rule 5: be kind."));
+	assert_true(line_at(d, "  Rule 4: be kind.") < line_at(d, "  \xe2\x80\xa6 8 more lines (Enter in the timeline to"));
+	assert_true(t.tl.entries[0].foldable);
+	assert_int_equal(t.tl.sel, 1);                  /* the user's message */
+	assert_int_equal(t.tl.top, t.tl.entries[1].first_line);
+	assert_int_equal(t.tl.top, 7);                  /* head, 4 lines, 2 of the hint */
+	free(d);
+
+	t.tl.sel = 0;
+	timeline_pane.toggle(&t);
+	tl_build(&t, &rr, 0);
+	d = tl_dump(&t, NULL);
+	assert_true(line_at(d, "  Rule 12: be kind.") < line_at(d, "user"));
+	assert_null(strstr(d, "more lines"));
+	assert_int_equal(t.tl.sel, 0);
+	assert_int_equal(t.tl.top, 7);                  /* kept: only fit scrolls */
+	free(d);
+	timeline_free(&t);
+	run_free(r);
+}
+
+/* With no user message the run opens at the top. */
+static void test_no_user_message_opens_at_the_top(void **s)
+{
+	(void)s;
+	struct run *r = policy_run();
+	r->msgs[1].role = ROLE_ASSISTANT;
+	struct review_run rr = { .entry = 0, .run = r, .serial = 1 };
+	struct tui t;
+	tl_open(&t, 80, 24);
+	t.tl.sel = 5;
+	t.tl.top = 9;
+	tl_build(&t, &rr, 0);
+	assert_int_equal(t.tl.sel, 0);
+	assert_int_equal(t.tl.top, 0);
+	timeline_free(&t);
+	run_free(r);
+}
+
+/* A relayout (another width) of the same run keeps what was unfolded and
+ * where the reviewer was; another run starts folded. */
+static void test_relayout_keeps_folds(void **s)
+{
+	(void)s;
+	struct run *r = built_run("{\"args\": {\"a\": 1, \"b\": 2, \"c\": 3, \"d\": 4, \"e\": 5, \"f\": 6, \"g\": 7}}");
+	run_add_msg(r, ROLE_USER, MSG_IN_OUTPUT, "Go.", JV_NONE);
+	size_t a = run_add_msg(r, ROLE_ASSISTANT, MSG_IN_OUTPUT, NULL, JV_NONE);
+	run_add_thinking(r, a, "Plan it.", JV_NONE);
+	run_call_set_args(r, run_add_call(r, a), jv_get(r->doc, run_root(r), "args"));
+	struct review_run rr = { .entry = 0, .run = r, .serial = 1 };
+	struct tui t;
+	tl_open(&t, 80, 24);
+	tl_build(&t, &rr, 0);
+	size_t th = entry_where(&t, (long)a, -1, true), call = entry_where(&t, -1, 0, false);
+	char *d = tl_dump(&t, NULL);
+	assert_false(has_line(d, "      \"g\": 7"));   /* folded to six lines */
+	free(d);
+	t.tl.sel = th;
+	timeline_pane.toggle(&t);
+	t.tl.sel = call;
+	timeline_pane.toggle(&t);
+	tl_build(&t, &rr, 0);
+	t.tl.top = 1;
+	t.lay = layout_compute(120, 30, 3);
+	tl_build(&t, &rr, 0);
+	assert_int_equal(t.tl.width, t.lay.pane[PANE_TIMELINE].w - 1);
+	assert_true(t.tl.entries[th].open && t.tl.entries[call].open);
+	assert_int_equal(t.tl.sel, call);
+	assert_int_equal(t.tl.top, 1);
+	d = tl_dump(&t, NULL);
+	assert_true(has_line(d, "    Plan it."));
+	assert_true(has_line(d, "      \"g\": 7"));
+	free(d);
+
+	struct review_run other = { .entry = 1, .run = r, .serial = 2 };
+	tl_build(&t, &other, 1);
+	assert_false(t.tl.entries[th].open || t.tl.entries[call].open);
+	timeline_free(&t);
+	run_free(r);
+}
+
+/* A hosted tool's input that is not an object is drawn: a string as it
+ * is, a list as JSON, a string that should be JSON and is not as sent. */
+static void test_call_inputs_of_any_shape(void **s)
+{
+	(void)s;
+	struct run *r = built_run("{\"cmd\": \"ls -la /tmp\", \"queries\": [\"tent sizes\", \"tent prices\"],"
+	                          " \"bad\": \"{not json\"}");
+	run_add_msg(r, ROLE_USER, MSG_IN_OUTPUT, "Look.", JV_NONE);
+	size_t a = run_add_msg(r, ROLE_ASSISTANT, MSG_IN_OUTPUT, NULL, JV_NONE);
+	struct run_call *c = run_add_call(r, a);
+	c->name = "shell_call";
+	/* as the Responses loader keeps free text: a value, not JSON to parse */
+	c->args = jv_get(r->doc, run_root(r), "cmd");
+	c->args_tree = jv_to_json(r->doc, c->args);
+	c->args_parsed = true;
+	c = run_add_call(r, a);
+	c->name = "web_search_call";
+	run_call_set_args(r, c, jv_get(r->doc, run_root(r), "queries"));
+	c = run_add_call(r, a);
+	c->name = "exec";
+	run_call_set_args(r, c, jv_get(r->doc, run_root(r), "bad"));
+	struct review_run rr = { .entry = 0, .run = r, .serial = 1 };
+	struct tui t;
+	tl_open(&t, 80, 24);
+	tl_build(&t, &rr, 0);
+	char *d = tl_dump(&t, NULL);
+	assert_true(line_at(d, "  #1 shell_call  [no result]") < line_at(d, "    ls -la /tmp"));
+	assert_true(line_at(d, "  #2 web_search_call  [no result]") < line_at(d, "      \"tent sizes\","));
+	assert_true(has_line(d, "      \"tent prices\""));
+	assert_true(line_at(d, "    arguments (not valid JSON, shown as sent):") < line_at(d, "      {not json"));
+	free(d);
+	timeline_free(&t);
+	run_free(r);
+}
+
+/* The verdict details name the run's format and, for a subagent's run,
+ * the run it belongs to. */
+static void test_details_name_format_and_parent(void **s)
+{
+	(void)s;
+	struct fixture fx;
+	open_fixture(&fx);
+	struct strbuf sb = STRBUF_INIT;
+	verdicts_details(&fx.t, &sb);
+	assert_non_null(strstr(sb.buf, "run run-big (openai-chat, "));
+	assert_null(strstr(sb.buf, "subagent of"));
+	review_current(&fx.rv)->run->parent_id = "session-1";
+	strbuf_reset(&sb);
+	verdicts_details(&fx.t, &sb);
+	assert_non_null(strstr(sb.buf, "\nsubagent of session-1\n"));
+	strbuf_release(&sb);
+	close_fixture(&fx);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_huge_texts_are_lazy_segments),
 		cmocka_unit_test(test_unfolding_a_huge_result),
 		cmocka_unit_test(test_a_run_read_again_rebuilds_the_timeline),
+		cmocka_unit_test(test_parts_in_their_order),
+		cmocka_unit_test(test_a_message_without_parts),
+		cmocka_unit_test(test_thinking_folds),
+		cmocka_unit_test(test_notes),
+		cmocka_unit_test(test_long_system_prompt),
+		cmocka_unit_test(test_no_user_message_opens_at_the_top),
+		cmocka_unit_test(test_relayout_keeps_folds),
+		cmocka_unit_test(test_call_inputs_of_any_shape),
+		cmocka_unit_test(test_details_name_format_and_parent),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -25,7 +25,7 @@
 	X(LAST,        "last",            "G End",                "Last run (or bottom of the pane)") \
 	X(FOCUS_NEXT,  "focus-next",      "Tab",                  "Focus: run list, timeline, verdicts") \
 	X(FOCUS_PREV,  "focus-prev",      "BTab",                 "Focus the previous pane") \
-	X(TOGGLE,      "toggle",          "Enter",                "Expand or fold the selected tool call or verdict") \
+	X(TOGGLE,      "toggle",          "Enter",                "Unfold or fold the selected call, thinking, system prompt or verdict") \
 	X(SEARCH,      "search",          "/",                    "Search run ids, messages, tool names and arguments") \
 	X(SEARCH_NEXT, "search-next",     "n",                    "Next match") \
 	X(SEARCH_PREV, "search-prev",     "N",                    "Previous match") \

@@ -210,8 +210,8 @@ static void list_fit(struct tui *t)
 unsigned list_moved(struct tui *t)
 {
 	t->vd.detail_top = 0;
-	t->tl.sel = 0;
-	t->tl.top = 0;
+	/* The timeline of another run opens at its first user message when it
+	 * is built (timeline.c); the same run keeps its place. */
 	return REDRAW_ALL | RELAYOUT;   /* the verdict details, and so the panes, change with the run */
 }
 

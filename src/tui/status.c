@@ -16,15 +16,21 @@ static const char *base_name(const char *path)
 	return s && s[1] ? s + 1 : path;
 }
 
-/* Where the reviewer is: the file, the run, the progress (in the share
- * with --assign), blind, the filter and sort, what is loading. Returns
- * the file's name, which gives way first when the row is short. */
-static const char *status_where(struct review *rv, struct strbuf *sb)
+/* Where the reviewer is: the file, the run and (with_format) its format,
+ * the progress (in the share with --assign), blind, the filter and sort,
+ * what is loading. Returns the file's name, which gives way first when
+ * the row is short; the format gives way next. */
+static const char *status_where(struct review *rv, struct strbuf *sb, bool with_format)
 {
 	size_t n = review_view_count(rv);
 	size_t cur = n ? review_cursor(rv) + 1 : 0;
 	const char *file = rv->ds.nfiles ? base_name(rv->ds.files[0].path) : "-";
 	strbuf_addf(sb, "%s%s  run %zu of %zu", file, rv->ds.nfiles > 1 ? " +" : "", cur, n);
+	/* The format the run was read as: a file of several formats, or one
+	 * detected otherwise than expected, shows here first. */
+	const struct review_run *rr = n && with_format ? review_current(rv) : NULL;
+	if (rr && rr->run && rr->run->format)
+		strbuf_addf(sb, " (%s)", rr->run->format);
 	/* With --assign the progress that matters is the reviewer's share. */
 	if (rv->assign.on)
 		strbuf_addf(sb, "  share %u/%u: %zu of %zu reviewed", rv->assign.k, rv->assign.n,
@@ -59,20 +65,23 @@ void status_draw(const struct tui *t)
 		draw_text(r->y, x, COLS - x, in, strlen(in), a);
 		return;
 	}
-	struct strbuf sb = STRBUF_INIT;
-	const char *file = status_where(rv, &sb);
-	const char *left = sb.buf;
-	int len = (int)sb.len;
 	/* The message says what the reviewer just did: when the row is too
-	 * short for both, the file name gives way, and a message still too
-	 * long ends with '…'. */
-	const char *lp = left;
-	if (t->msg.text[0] && draw_width(left, (size_t)len) + 2 + draw_width(t->msg.text, strlen(t->msg.text)) > COLS) {
-		size_t skip = strlen(file) + (rv->ds.nfiles > 1 ? 2 : 0) + 2;
-		if ((size_t)len > skip) {
-			lp += skip;
-			len -= (int)skip;
-		}
+	 * short for both, the file name gives way, then the run's format, and
+	 * a message still too long ends with '…'. */
+	struct strbuf sb = STRBUF_INIT;
+	const char *file = status_where(rv, &sb, true);
+	size_t skip = strlen(file) + (rv->ds.nfiles > 1 ? 2 : 0) + 2;
+	int mw = t->msg.text[0] ? 2 + draw_width(t->msg.text, strlen(t->msg.text)) : 0;
+	if (draw_width(sb.buf, sb.len) + mw > COLS &&
+	    (!mw || sb.len <= skip || draw_width(sb.buf + skip, sb.len - skip) + mw > COLS)) {
+		strbuf_reset(&sb);
+		status_where(rv, &sb, false);
+	}
+	const char *lp = sb.buf;
+	int len = (int)sb.len;
+	if (mw && draw_width(lp, (size_t)len) + mw > COLS && (size_t)len > skip) {
+		lp += skip;
+		len -= (int)skip;
 	}
 	int x = draw_text(r->y, 0, COLS, lp, (size_t)len, a);
 	if (t->msg.text[0]) {

@@ -1,25 +1,20 @@
 /* timeline.c - the selected run's messages and tool calls, in order.
  *
  * The run is turned into display lines once per run and width (and again
- * when a call is folded or unfolded); drawing then only copies the lines
+ * when an entry is folded or unfolded); drawing then only copies the lines
  * that are on screen. A text of LAZY_MIN bytes or more is not turned into
  * lines at all: it is counted, and wrapped when its lines are drawn
  * (tui/lazytext.h), borrowing the run's text, so a 100 MB message costs
- * kilobytes here. A tool call is its own entry: name, id, arguments as
- * indented JSON (long ones folded), and its result or error joined to it.
- * Calls a scorer counted are numbered #1, #2, ...; a simulated user's calls
- * are marked as such. */
+ * kilobytes here. What the lines say is timeline_parts.c's; this file
+ * keeps them, draws them and moves in them. A run shown for the first time
+ * opens at its first user message. */
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
-#include "util/jsonw.h"
-#include "scorers/scorer.h"
 #include "tui/lazytext.h"
-#include "tui_int.h"
+#include "timeline_int.h"
 #include "util/wtext.h"
 
-#define FOLD_LINES 6
 /* Texts this long or longer stay text until drawn. */
 #define LAZY_MIN ((size_t)64 << 10)
 
@@ -38,7 +33,7 @@ static struct tl_line *new_seg(struct tui *t, size_t entry, int indent, int slot
 	return l;
 }
 
-static void add_line(struct tui *t, size_t entry, int indent, int slot, const char *s, size_t n)
+void tl_add_line(struct tui *t, size_t entry, int indent, int slot, const char *s, size_t n)
 {
 	struct tl_line *l = new_seg(t, entry, indent, slot, 1);
 	l->text = wtext_decode(s, n, WTEXT_TABS, &l->len);
@@ -58,7 +53,7 @@ static const struct tl_line *seg_at(const struct tui *t, size_t li)
 	return &t->tl.lines[lo];
 }
 
-static size_t add_entry(struct tui *t, long msg, long call)
+size_t tl_add_entry(struct tui *t, long msg, long call, long part, bool foldable)
 {
 	if (t->tl.nentries == t->tl.entries_cap) {
 		t->tl.entries_cap = t->tl.entries_cap ? t->tl.entries_cap * 2 : 32;
@@ -66,8 +61,12 @@ static size_t add_entry(struct tui *t, long msg, long call)
 		if (!t->tl.entries)
 			abort();
 	}
-	t->tl.entries[t->tl.nentries] = (struct tl_entry){ msg, call, t->tl.nlines };
-	return t->tl.nentries++;
+	size_t e = t->tl.nentries++;
+	t->tl.entries[e] = (struct tl_entry){
+		.msg = msg, .call = call, .part = part, .first_line = t->tl.nlines,
+		.foldable = foldable, .open = e < t->tl.nkeep && t->tl.keep[e],
+	};
+	return e;
 }
 
 /* Wrapped text (prefix, then the body_len bytes of body), each line
@@ -119,147 +118,45 @@ static void add_text_of(struct tui *t, size_t entry, int indent, int slot, const
 		*total = n;
 }
 
-static void add_text(struct tui *t, size_t entry, int indent, int slot, const char *s, int width)
+void tl_add_text(struct tui *t, size_t entry, int indent, int slot, const char *prefix,
+                 const char *s, int width)
 {
-	add_text_of(t, entry, indent, slot, NULL, s, strlen(s), false, width, 0, NULL, NULL);
+	add_text_of(t, entry, indent, slot, prefix, s, strlen(s), false, width, 0, NULL, NULL);
 }
 
-static char *json_text(const json_t *v, bool indent)
-{
-	if (json_is_string(v))
-		return strdup(json_string_value(v));
-	char *s = json_dumps(v, JSON_ENCODE_ANY | (indent ? JSON_INDENT(2) : JSON_COMPACT));
-	return s ? s : strdup("");
-}
-
-/* A value of the run as the timeline shows it: a string as it is,
- * borrowed from the run's tape (no tree, no copy: it may be huge), and
- * anything else as JSON made from its tree (*own set). */
-static const char *value_text(const struct run *r, jv v, json_t *tree, bool indent, bool *own)
-{
-	*own = !jv_is_string(r->doc, v);
-	return *own ? json_text(tree, indent) : jv_str(r->doc, v);
-}
-
-static void add_folded(struct tui *t, size_t entry, int indent, int slot, const char *prefix,
-                       const char *text, bool own, int width, bool open)
+bool tl_add_folded(struct tui *t, size_t entry, int indent, int slot, const char *prefix,
+                   const char *text, bool own, int width, bool open, size_t max_lines)
 {
 	size_t shown, total;
 	add_text_of(t, entry, indent, slot, prefix, text, strlen(text), own, width,
-	            open ? 0 : FOLD_LINES, &shown, &total);
+	            open ? 0 : max_lines, &shown, &total);
 	if (shown < total) {
 		/* wrapped like any text: a narrow pane must not cut the hint */
 		char more[96];
-		snprintf(more, sizeof more, "\xe2\x80\xa6 %zu more lines (Enter in the timeline to unfold)",
-		         total - shown);
-		add_text(t, entry, indent, SLOT_DIM, more, width);
+		snprintf(more, sizeof more, "\xe2\x80\xa6 %zu more line%s (Enter in the timeline to unfold)",
+		         total - shown, total - shown == 1 ? "" : "s");
+		tl_add_text(t, entry, indent, SLOT_DIM, NULL, more, width);
 	}
+	return total > max_lines;
 }
 
-static const char *role_label(const struct run_msg *m)
+size_t tl_count_lines(const char *text, int indent, int width)
 {
-	if (m->is_tool_output)
-		return "tool result";
-	return run_role_name(m->role);
-}
-
-static int role_slot(enum run_role r)
-{
-	switch (r) {
-	case ROLE_SYSTEM:    return SLOT_ROLE_SYSTEM;
-	case ROLE_USER:      return SLOT_ROLE_USER;
-	case ROLE_ASSISTANT: return SLOT_ROLE_ASSISTANT;
-	default:             return SLOT_ROLE_TOOL;
-	}
-}
-
-static void add_call(struct tui *t, struct run *r, size_t ci, long number, int width)
-{
-	struct run_call *c = &r->calls[ci];
-	size_t e = add_entry(t, (long)c->msg_index, (long)ci);
-	struct strbuf head = STRBUF_INIT;
-	if (number > 0)
-		strbuf_addf(&head, "#%ld ", number);
-	else
-		strbuf_addstr(&head, "\xc2\xb7 ");           /* · not counted */
-	strbuf_addstr(&head, c->name[0] ? c->name : "(no name)");
-	if (c->id)
-		strbuf_addf(&head, "  id %s", c->id);
-	if (c->requestor == REQ_USER)
-		strbuf_addstr(&head, "  [simulated user]");
-	if (c->state == CALL_PARTIAL)
-		strbuf_addstr(&head, "  [partial]");
-	else if (!c->has_result)
-		strbuf_addstr(&head, "  [no result]");
-	int slot = c->requestor == REQ_USER ? SLOT_USER_TOOL : SLOT_TOOL_NAME;
-	add_line(t, e, 2, slot, head.buf, head.len);
-	strbuf_release(&head);
-	bool open = ci < t->tl.nexpanded && t->tl.expanded[ci];
-	if (run_call_args_invalid(r, c)) {
-		const char *sent = run_call_args_text(r, c);
-		add_line(t, e, 4, SLOT_ERROR, "arguments (not valid JSON, shown as sent):", 42);
-		add_folded(t, e, 6, SLOT_JSON_VALUE, NULL, sent ? sent : "", false, width, open);
+	int w = width - indent;
+	size_t n, len = strlen(text);
+	if (w < 8)
+		w = 8;
+	if (len >= LAZY_MIN) {
+		struct lazytext *z = lazytext_new(NULL, text, len, false, (size_t)w);
+		n = lazytext_count(z);
+		lazytext_free(z);
 	} else {
-		json_t *args = run_call_args(r, c);
-		if (args && !(json_is_object(args) && json_object_size(args) == 0))
-			add_folded(t, e, 4, SLOT_JSON_KEY, NULL, json_text(args, true), true, width, open);
+		struct wtext_wrapped wr;
+		wtext_wrap(&wr, text, len, (size_t)w, WTEXT_TABS);
+		n = wr.nlines;
+		wtext_wrapped_free(&wr);
 	}
-	bool own;
-	if (c->is_error) {
-		const char *et = c->error_text;
-		if (!et && c->result != JV_NONE)
-			et = value_text(r, c->result, jv_is_string(r->doc, c->result) ? NULL : run_call_result(r, c),
-			                false, &own);
-		else
-			own = false;
-		if (!et)
-			et = "";
-		/* "✗ error: ", unless the text says so itself ("Error: ...") */
-		add_folded(t, e, 4, SLOT_FAIL, strncasecmp(et, "error", 5) ? "\xe2\x9c\x97 error: " : "\xe2\x9c\x97 ",
-		           et, own, width, open);
-	} else if (c->has_result && c->result != JV_NONE) {
-		const char *rt = value_text(r, c->result,
-		                            jv_is_string(r->doc, c->result) ? NULL : run_call_result(r, c), true, &own);
-		add_folded(t, e, 4, SLOT_JSON_VALUE, "\xe2\x87\x90 ", rt, own, width, open);   /* ⇐ */
-	}
-}
-
-/* A message: its role (and what is odd about it), its text or result,
- * then the calls it made. A result joined to its call is shown with the
- * call. */
-static void add_message(struct tui *t, struct run *r, size_t mi, const long *number, int width)
-{
-	struct run_msg *m = &r->msgs[mi];
-	if (m->is_tool_output && !m->unmatched_result)
-		return;
-	bool has_text = m->text && m->text[0];
-	if (has_text || m->ncalls == 0 || m->is_tool_output) {
-		size_t e = add_entry(t, (long)mi, -1);
-		struct strbuf h = STRBUF_INIT;
-		strbuf_addstr(&h, role_label(m));
-		if (m->origin == MSG_IN_INPUT && r->mastra != MASTRA_NONE)
-			strbuf_addstr(&h, " (input)");
-		if (m->unmatched_result)
-			strbuf_addf(&h, "  for call id %s, which no call has",
-			            m->answers_call_id ? m->answers_call_id : "(none)");
-		add_line(t, e, 0, m->unmatched_result ? SLOT_ERROR : role_slot(m->role), h.buf, h.len);
-		strbuf_release(&h);
-		if (has_text) {
-			add_text(t, e, 2, SLOT_NORMAL, m->text, width);
-		} else if (m->is_tool_output && m->result != JV_NONE) {
-			bool own;
-			const char *rt = value_text(r, m->result,
-			                            jv_is_string(r->doc, m->result) ? NULL : run_msg_result(r, m), true, &own);
-			add_folded(t, e, 2, SLOT_JSON_VALUE, NULL, rt, own, width, false);
-		}
-	} else {
-		size_t e = add_entry(t, (long)mi, -1);
-		add_line(t, e, 0, role_slot(m->role), role_label(m), strlen(role_label(m)));
-	}
-	for (size_t k = 0; k < m->ncalls; k++) {
-		size_t ci = m->first_call + k;
-		add_call(t, r, ci, number[ci], width);
-	}
+	return n;
 }
 
 void timeline_free(struct tui *t)
@@ -270,15 +167,46 @@ void timeline_free(struct tui *t)
 	}
 	free(t->tl.lines);
 	free(t->tl.entries);
-	free(t->tl.expanded);
+	free(t->tl.keep);
 	t->tl.lines = NULL;
 	t->tl.entries = NULL;
-	t->tl.expanded = NULL;
+	t->tl.keep = NULL;
 	t->tl.nsegs = t->tl.segs_cap = t->tl.nlines = 0;
-	t->tl.nentries = t->tl.entries_cap = t->tl.nexpanded = 0;
+	t->tl.nentries = t->tl.entries_cap = t->tl.nkeep = 0;
 }
 
-static void timeline_build(struct tui *t, struct review_run *rr, size_t entry)
+/* What is unfolded, entry by entry, for the rebuild of the same run. */
+static void keep_open(struct tui *t, bool **keep, size_t *nkeep)
+{
+	*keep = calloc(t->tl.nentries + 1, sizeof(bool));
+	if (!*keep)
+		abort();
+	for (size_t e = 0; e < t->tl.nentries; e++)
+		(*keep)[e] = t->tl.entries[e].open;
+	*nkeep = t->tl.nentries;
+}
+
+/* A run shown for the first time opens at its first user message (a long
+ * system prompt or a benchmark's policy comes before it), as far down as
+ * the lines allow; at the top when it has none. */
+static void place_fresh(struct tui *t, const struct run *r)
+{
+	t->tl.sel = 0;
+	t->tl.top = 0;
+	for (size_t e = 0; r && e < t->tl.nentries; e++) {
+		const struct tl_entry *en = &t->tl.entries[e];
+		if (en->msg < 0 || en->call >= 0 || en->part >= 0)
+			continue;
+		const struct run_msg *m = &r->msgs[en->msg];
+		if (m->role != ROLE_USER || m->is_tool_output)
+			continue;
+		t->tl.sel = e;
+		t->tl.top = en->first_line;     /* fit keeps the last line at the bottom */
+		return;
+	}
+}
+
+void tl_build(struct tui *t, struct review_run *rr, size_t entry)
 {
 	int width = t->lay.pane[PANE_TIMELINE].w - 1;
 	unsigned long serial = rr ? rr->serial : 0;
@@ -289,47 +217,26 @@ static void timeline_build(struct tui *t, struct review_run *rr, size_t entry)
 	bool same_run = entry == t->tl.for_entry;
 	bool *keep = NULL;
 	size_t nkeep = 0;
-	if (same_run) {                     /* a relayout keeps what was unfolded */
-		keep = t->tl.expanded;
-		nkeep = t->tl.nexpanded;
-		t->tl.expanded = NULL;
-	}
+	if (same_run)                       /* a relayout keeps what was unfolded */
+		keep_open(t, &keep, &nkeep);
 	timeline_free(t);
+	t->tl.keep = keep;
+	t->tl.nkeep = nkeep;
 	t->tl.for_entry = entry;
 	t->tl.for_serial = serial;
 	t->tl.width = width;
-	if (!rr) {
-		free(keep);
-		return;
+	if (rr && !rr->run) {
+		size_t e = tl_add_entry(t, -1, -1, -1, false);
+		tl_add_line(t, e, 0, SLOT_ERROR, "this record could not be read:", 30);
+		tl_add_text(t, e, 2, SLOT_ERROR, NULL, rr->error ? rr->error : "?", width);
+	} else if (rr) {
+		tl_add_run(t, rr->run, width);
 	}
-	if (!rr->run) {
-		size_t e = add_entry(t, -1, -1);
-		add_line(t, e, 0, SLOT_ERROR, "this record could not be read:", 30);
-		add_text(t, e, 2, SLOT_ERROR, rr->error ? rr->error : "?", width);
-		free(keep);
-		return;
-	}
-	struct run *r = rr->run;
-	t->tl.nexpanded = r->ncalls;
-	t->tl.expanded = calloc(r->ncalls + 1, sizeof(bool));
-	if (keep)
-		memcpy(t->tl.expanded, keep, (nkeep < r->ncalls ? nkeep : r->ncalls) * sizeof(bool));
-	free(keep);
-	/* Number the calls the tool-call scorer counts, in its order. */
-	size_t *counted = calloc(r->ncalls + 1, sizeof(size_t));
-	long *number = calloc(r->ncalls + 1, sizeof(long));
-	size_t nc = scorer_counted_calls(r, counted);
-	for (size_t i = 0; i < nc; i++)
-		number[counted[i]] = (long)i + 1;
-	if (r->load_error) {
-		size_t e = add_entry(t, -1, -1);
-		add_line(t, e, 0, SLOT_ERROR, "this run is malformed:", 22);
-		add_text(t, e, 2, SLOT_ERROR, r->load_error, width);
-	}
-	for (size_t mi = 0; mi < r->nmsgs; mi++)
-		add_message(t, r, mi, number, width);
-	free(counted);
-	free(number);
+	free(t->tl.keep);
+	t->tl.keep = NULL;
+	t->tl.nkeep = 0;
+	if (!same_run)
+		place_fresh(t, rr ? rr->run : NULL);
 	if (t->tl.sel >= t->tl.nentries)
 		t->tl.sel = t->tl.nentries ? t->tl.nentries - 1 : 0;
 }
@@ -341,8 +248,12 @@ static void timeline_fit(struct tui *t)
 	struct review *rv = t->rv;
 	size_t n = review_view_count(rv);
 	size_t entry = n ? rv->view[review_cursor(rv)] : SIZE_MAX;
-	timeline_build(t, review_current(rv), entry);
+	tl_build(t, review_current(rv), entry);
 	int rows = t->lay.pane[PANE_TIMELINE].h - 1;
+	/* A relayout that made the lines fewer (wider, folded) leaves no
+	 * empty rows below the last line. */
+	if (rows >= 1 && t->tl.top + (size_t)rows > t->tl.nlines)
+		t->tl.top = t->tl.nlines > (size_t)rows ? t->tl.nlines - (size_t)rows : 0;
 	if (rows >= 1 && t->tl.sel < t->tl.nentries) {
 		size_t first = t->tl.entries[t->tl.sel].first_line;
 		if (first < t->tl.top)
@@ -441,15 +352,13 @@ static unsigned timeline_end(struct tui *t, bool last)
 	return REDRAW_TIMELINE;
 }
 
-/* Enter unfolds (or folds) the selected call's arguments and result. */
+/* Enter unfolds (or folds) the selected entry: a call's arguments and
+ * result, a thinking part, a long system prompt. */
 static unsigned timeline_toggle(struct tui *t)
 {
-	if (t->tl.sel >= t->tl.nentries)
+	if (t->tl.sel >= t->tl.nentries || !t->tl.entries[t->tl.sel].foldable)
 		return 0;
-	long call = t->tl.entries[t->tl.sel].call;
-	if (call < 0 || (size_t)call >= t->tl.nexpanded)
-		return 0;
-	t->tl.expanded[call] = !t->tl.expanded[call];
+	t->tl.entries[t->tl.sel].open = !t->tl.entries[t->tl.sel].open;
 	t->tl.width = -1;       /* rebuild the lines */
 	return REDRAW_TIMELINE;
 }

@@ -45,11 +45,17 @@ struct tl_line {
 	struct lazytext *lazy;      /* owned */
 };
 
-/* A timeline entry: a message or a tool call (or an unmatched result). */
+/* A timeline entry: a message (its head, or the parts after a call), a
+ * tool call, a thinking part (or an unmatched result). Enter folds and
+ * unfolds a foldable one; `open` survives a relayout of the same run, as
+ * the same run gives the same entries. */
 struct tl_entry {
 	long msg;                   /* index in run->msgs, or -1 */
 	long call;                  /* index in run->calls, or -1 */
+	long part;                  /* index in run->parts of a thinking part, or -1 */
 	size_t first_line;
+	bool foldable;
+	bool open;                  /* unfolded */
 };
 
 /* The timeline of the run shown, rebuilt when the run or width changes. */
@@ -62,8 +68,8 @@ struct timeline_state {
 	size_t nlines;              /* display lines in all */
 	struct tl_entry *entries;
 	size_t nentries, entries_cap;
-	bool *expanded;             /* per call of the run shown */
-	size_t nexpanded;
+	bool *keep;                 /* while rebuilding the same run: what was open, per entry */
+	size_t nkeep;
 	size_t sel;                 /* selected timeline entry */
 	size_t top;                 /* first line shown */
 };
@@ -206,6 +212,9 @@ void timeline_free(struct tui *t);
 int    verdicts_rows_wanted(struct tui *t);
 /* The selected verdict row, clamped to the rows there are; SIZE_MAX when none. */
 size_t verdicts_selected(struct tui *t);
+/* The selected verdict's details as lines: its explanation, the decisions,
+ * the note, and the run (id, format, source; the run it is a subagent of). */
+void   verdicts_details(const struct tui *t, struct strbuf *out);
 
 /* decide.c: decisions on the selected verdict row */
 unsigned decide_accept(struct tui *t);

@@ -116,7 +116,7 @@ static void scorer_line(const struct scorer_conf *sc, struct strbuf *out)
 }
 
 /* The selected verdict's details as lines (explain, decision, note). */
-static void detail_lines(const struct tui *t, struct strbuf *out)
+void verdicts_details(const struct tui *t, struct strbuf *out)
 {
 	struct review_run *rr = review_current(t->rv);
 	size_t nrows = review_nrows(t->rv);
@@ -151,13 +151,15 @@ static void detail_lines(const struct tui *t, struct strbuf *out)
 	 * was read as and where it came from are here. */
 	if (rr->run)
 		strbuf_addf(out, "run %s (%s, %s)\n", rr->run->id, rr->run->format, rr->run->source);
+	if (rr->run && rr->run->parent_id)
+		strbuf_addf(out, "subagent of %s\n", rr->run->parent_id);
 }
 
 /* The details wrap to the pane; a person reads them whole. */
 static void detail_wrap(const struct tui *t, struct wtext_wrapped *wr)
 {
 	struct strbuf sb = STRBUF_INIT;
-	detail_lines(t, &sb);
+	verdicts_details(t, &sb);
 	while (sb.len && sb.buf[sb.len - 1] == '\n')
 		sb.buf[--sb.len] = '\0';
 	int w = t->lay.pane[PANE_VERDICTS].w - 4;

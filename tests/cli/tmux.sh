@@ -107,15 +107,15 @@ if ! $T has-session -t main 2>/dev/null; then
 	finish
 fi
 expect main "the list shows in a real terminal (TERM=$PANE_TERM)" "$LOADED"
-expect main "the status line counts the runs" "run 1 of 6  reviewed 0 of 6"
+expect main "the status line counts the runs, with the run's format" "run 1 of 6 (openai-chat)  reviewed 0 of 6"
 assert_eq "the screen is on the alternate screen" "$($T display -p -t main '#{alternate_on}')" 1
 $T send-keys -t main j
 expect main "j selects the next run" ">  ja-fail"
 expect main "and the timeline shows it, in Japanese" "注文番号1042の荷物はどこにありますか？月"
 $T send-keys -t main Tab
-expect main "Tab moves the focus to the timeline" ">system"
+expect main "Tab moves the focus to the timeline, on the first user message" ">user"
 $T send-keys -t main BTab
-expect_gone main "BTab moves it back" ">system"
+expect_gone main "BTab moves it back" ">user"
 
 # Wider, the verdicts pane has room for the type column; narrower again, not.
 $T resize-window -t main -x 120 -y 30

@@ -1,0 +1,38 @@
+/* timeline_int.h - what timeline.c (lines, entries, keys) and
+ * timeline_parts.c (what a run's messages and parts become) share. Not a
+ * public header. */
+#ifndef TCR_TUI_TIMELINE_INT_H
+#define TCR_TUI_TIMELINE_INT_H
+
+#include "runs/run.h"
+#include "tui_int.h"
+
+/* Tool calls' arguments and results are folded to this many lines. */
+#define TL_FOLD_LINES 6
+
+/* A new entry; its `open` is what it was before a relayout of the same run. */
+size_t tl_add_entry(struct tui *t, long msg, long call, long part, bool foldable);
+/* One line of n bytes. */
+void   tl_add_line(struct tui *t, size_t entry, int indent, int slot, const char *s, size_t n);
+/* A text wrapped to the pane, after prefix (may be NULL). */
+void   tl_add_text(struct tui *t, size_t entry, int indent, int slot, const char *prefix,
+                   const char *s, int width);
+/* A text of which at most max_lines lines are shown unless open, then
+ * "… N more lines (Enter ...)". A text that is `own`ed is the timeline's
+ * to free. Returns whether the text has more lines than max_lines. */
+bool   tl_add_folded(struct tui *t, size_t entry, int indent, int slot, const char *prefix,
+                     const char *text, bool own, int width, bool open, size_t max_lines);
+/* How many lines the timeline wraps text to at `indent`. */
+size_t tl_count_lines(const char *text, int indent, int width);
+
+/* The lines of rr (NULL: none), the run of review entry `entry`, for the
+ * pane's width; again only when the run, its load or the width changed
+ * (width -1 forces it). Another run than the last opens at its first user
+ * message; the same run keeps what was unfolded. Tests call it with runs
+ * they built. */
+void   tl_build(struct tui *t, struct review_run *rr, size_t entry);
+
+/* timeline_parts.c: the run's lines (its load error, its messages). */
+void   tl_add_run(struct tui *t, struct run *r, int width);
+
+#endif

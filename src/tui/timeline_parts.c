@@ -1,0 +1,265 @@
+/* timeline_parts.c - what a run's messages become in the timeline, part by part.
+ *
+ * A message is drawn as the record has it: a role line, then its parts in
+ * their order (text, thinking, tool calls, notes), so a summary comes after
+ * the calls it sums up. A tool call is its own entry: name, id, its input
+ * (an object as indented JSON, a string as it is, any other value as JSON;
+ * long ones folded), and its result or error joined to it. Calls a scorer
+ * counted are numbered #1, #2, ...; a simulated user's calls are marked as
+ * such. Thinking is an entry of its own, folded to one line; a long system
+ * prompt is folded to its first lines (runs of one benchmark share a long
+ * policy that would push the conversation off the screen). Notes say what
+ * the loader kept without knowing it. A message built without parts (an
+ * older loader's) shows its text, then its calls. */
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "scorers/scorer.h"
+#include "timeline_int.h"
+
+/* A system prompt of more lines than this is folded to them. */
+#define SYSTEM_FOLD_LINES 4
+
+static char *json_text(const json_t *v, bool indent)
+{
+	if (json_is_string(v))
+		return strdup(json_string_value(v));
+	char *s = json_dumps(v, JSON_ENCODE_ANY | (indent ? JSON_INDENT(2) : JSON_COMPACT));
+	return s ? s : strdup("");
+}
+
+/* A value of the run as the timeline shows it: a string as it is,
+ * borrowed from the run's tape (no tree, no copy: it may be huge), and
+ * anything else as JSON made from its tree (*own set). */
+static const char *value_text(const struct run *r, jv v, json_t *tree, bool indent, bool *own)
+{
+	*own = !jv_is_string(r->doc, v);
+	return *own ? json_text(tree, indent) : jv_str(r->doc, v);
+}
+
+static const char *role_label(const struct run_msg *m)
+{
+	if (m->is_tool_output)
+		return "tool result";
+	return run_role_name(m->role);
+}
+
+static int role_slot(enum run_role r)
+{
+	switch (r) {
+	case ROLE_SYSTEM:    return SLOT_ROLE_SYSTEM;
+	case ROLE_USER:      return SLOT_ROLE_USER;
+	case ROLE_ASSISTANT: return SLOT_ROLE_ASSISTANT;
+	default:             return SLOT_ROLE_TOOL;
+	}
+}
+
+static void add_call_head(struct tui *t, size_t e, const struct run_call *c, long number)
+{
+	struct strbuf head = STRBUF_INIT;
+	if (number > 0)
+		strbuf_addf(&head, "#%ld ", number);
+	else
+		strbuf_addstr(&head, "\xc2\xb7 ");           /* · not counted */
+	strbuf_addstr(&head, c->name[0] ? c->name : "(no name)");
+	if (c->id)
+		strbuf_addf(&head, "  id %s", c->id);
+	if (c->requestor == REQ_USER)
+		strbuf_addstr(&head, "  [simulated user]");
+	if (c->state == CALL_PARTIAL)
+		strbuf_addstr(&head, "  [partial]");
+	else if (!c->has_result)
+		strbuf_addstr(&head, "  [no result]");
+	int slot = c->requestor == REQ_USER ? SLOT_USER_TOOL : SLOT_TOOL_NAME;
+	tl_add_line(t, e, 2, slot, head.buf, head.len);
+	strbuf_release(&head);
+}
+
+/* The call's input: any value but none and {} (a hosted tool's input may
+ * be a string, such as a shell command, or a list of queries). */
+static void add_call_args(struct tui *t, size_t e, struct run *r, struct run_call *c, int width,
+                          bool open)
+{
+	if (run_call_args_invalid(r, c)) {
+		const char *sent = run_call_args_text(r, c);
+		tl_add_line(t, e, 4, SLOT_ERROR, "arguments (not valid JSON, shown as sent):", 42);
+		tl_add_folded(t, e, 6, SLOT_JSON_VALUE, NULL, sent ? sent : "", false, width, open,
+		              TL_FOLD_LINES);
+		return;
+	}
+	json_t *args = run_call_args(r, c);
+	if (!args || json_is_null(args) || (json_is_object(args) && json_object_size(args) == 0))
+		return;
+	if (json_is_string(args) && !json_string_value(args)[0])
+		return;
+	tl_add_folded(t, e, 4, SLOT_JSON_KEY, NULL, json_text(args, true), true, width, open,
+	              TL_FOLD_LINES);
+}
+
+static void add_call_outcome(struct tui *t, size_t e, struct run *r, struct run_call *c, int width,
+                             bool open)
+{
+	bool own = false;
+	if (c->is_error) {
+		const char *et = c->error_text;
+		if (!et && c->result != JV_NONE)
+			et = value_text(r, c->result, jv_is_string(r->doc, c->result) ? NULL : run_call_result(r, c),
+			                false, &own);
+		if (!et)
+			et = "";
+		/* "✗ error: ", unless the text says so itself ("Error: ...") */
+		tl_add_folded(t, e, 4, SLOT_FAIL,
+		              strncasecmp(et, "error", 5) ? "\xe2\x9c\x97 error: " : "\xe2\x9c\x97 ", et, own,
+		              width, open, TL_FOLD_LINES);
+	} else if (c->has_result && c->result != JV_NONE) {
+		const char *rt = value_text(r, c->result,
+		                            jv_is_string(r->doc, c->result) ? NULL : run_call_result(r, c), true, &own);
+		tl_add_folded(t, e, 4, SLOT_JSON_VALUE, "\xe2\x87\x90 ", rt, own, width, open,  /* ⇐ */
+		              TL_FOLD_LINES);
+	}
+}
+
+static void add_call(struct tui *t, struct run *r, size_t ci, long number, int width)
+{
+	struct run_call *c = &r->calls[ci];
+	size_t e = tl_add_entry(t, (long)c->msg_index, (long)ci, -1, true);
+	bool open = t->tl.entries[e].open;
+	add_call_head(t, e, c, number);
+	add_call_args(t, e, r, c, width, open);
+	add_call_outcome(t, e, r, c, width, open);
+}
+
+/* Thinking: one dim line saying how long it is, its text when unfolded.
+ * An empty one (encrypted, redacted) says there was thinking. */
+static void add_thinking(struct tui *t, size_t mi, size_t pi, const char *text, int width)
+{
+	if (!text[0]) {
+		size_t e = tl_add_entry(t, (long)mi, -1, (long)pi, false);
+		static const char none[] = "thinking (not shown in the record)";
+		tl_add_line(t, e, 2, SLOT_DIM, none, sizeof none - 1);
+		return;
+	}
+	size_t e = tl_add_entry(t, (long)mi, -1, (long)pi, true);
+	bool open = t->tl.entries[e].open;
+	size_t n = tl_count_lines(text, 4, width);
+	char head[96];
+	int len = snprintf(head, sizeof head, "%s thinking (%zu line%s)",
+	                   open ? "\xe2\x96\xbe" : "\xe2\x96\xb8", n, n == 1 ? "" : "s");   /* ▾ ▸ */
+	tl_add_line(t, e, 2, SLOT_DIM, head, (size_t)len);
+	if (open)
+		tl_add_text(t, e, 4, SLOT_DIM, NULL, text, width);
+}
+
+/* The message's role line, and what is odd about it. */
+static size_t add_head(struct tui *t, struct run *r, size_t mi)
+{
+	struct run_msg *m = &r->msgs[mi];
+	size_t e = tl_add_entry(t, (long)mi, -1, -1, false);
+	struct strbuf h = STRBUF_INIT;
+	strbuf_addstr(&h, role_label(m));
+	if (m->origin == MSG_IN_INPUT && r->mastra != MASTRA_NONE)
+		strbuf_addstr(&h, " (input)");
+	if (m->unmatched_result)
+		strbuf_addf(&h, "  for call id %s, which no call has",
+		            m->answers_call_id ? m->answers_call_id : "(none)");
+	tl_add_line(t, e, 0, m->unmatched_result ? SLOT_ERROR : role_slot(m->role), h.buf, h.len);
+	strbuf_release(&h);
+	return e;
+}
+
+/* A result that no call has (joined ones are shown with their call). */
+static void add_tool_output(struct tui *t, struct run *r, size_t mi, int width)
+{
+	struct run_msg *m = &r->msgs[mi];
+	size_t e = add_head(t, r, mi);
+	if (m->text && m->text[0]) {
+		tl_add_text(t, e, 2, SLOT_NORMAL, NULL, m->text, width);
+	} else if (m->result != JV_NONE) {
+		bool own;
+		const char *rt = value_text(r, m->result,
+		                            jv_is_string(r->doc, m->result) ? NULL : run_msg_result(r, m), true, &own);
+		tl_add_folded(t, e, 2, SLOT_JSON_VALUE, NULL, rt, own, width, false, TL_FOLD_LINES);
+	}
+}
+
+/* A message built without parts: its text, then its calls. */
+static void add_unparted(struct tui *t, struct run *r, size_t mi, const long *number, int width)
+{
+	struct run_msg *m = &r->msgs[mi];
+	size_t e = add_head(t, r, mi);
+	if (m->text && m->text[0])
+		tl_add_text(t, e, 2, SLOT_NORMAL, NULL, m->text, width);
+	for (size_t k = 0; k < m->ncalls; k++)
+		add_call(t, r, m->first_call + k, number[m->first_call + k], width);
+}
+
+/* A text or note part goes to the message's entry, or after a call or
+ * thinking to a new entry of the message (*e is SIZE_MAX then). */
+static void add_text_part(struct tui *t, struct run *r, size_t mi, const struct run_part *p,
+                          size_t *e, int width)
+{
+	const struct run_msg *m = &r->msgs[mi];
+	if (*e == SIZE_MAX)
+		*e = tl_add_entry(t, (long)mi, -1, -1, false);
+	int indent = m->role == ROLE_NOTE ? 0 : 2;
+	if (p->kind == PART_NOTE) {
+		tl_add_text(t, *e, indent, SLOT_DIM, "note: ", p->text, width);
+	} else if (m->role == ROLE_SYSTEM) {
+		if (tl_add_folded(t, *e, indent, SLOT_NORMAL, NULL, p->text, false, width,
+		                  t->tl.entries[*e].open, SYSTEM_FOLD_LINES))
+			t->tl.entries[*e].foldable = true;
+	} else {
+		tl_add_text(t, *e, indent, SLOT_NORMAL, NULL, p->text, width);
+	}
+}
+
+static void add_message(struct tui *t, struct run *r, size_t mi, const long *number, int width)
+{
+	struct run_msg *m = &r->msgs[mi];
+	if (m->is_tool_output) {
+		if (m->unmatched_result)
+			add_tool_output(t, r, mi, width);
+		return;
+	}
+	if (m->nparts == 0) {
+		add_unparted(t, r, mi, number, width);
+		return;
+	}
+	/* A note that is a message of its own has no role to show. */
+	size_t e = m->role == ROLE_NOTE ? SIZE_MAX : add_head(t, r, mi);
+	for (size_t k = 0; k < m->nparts; k++) {
+		size_t pi = m->first_part + k;
+		const struct run_part *p = &r->parts[pi];
+		if (p->kind == PART_CALL) {
+			add_call(t, r, p->call, number[p->call], width);
+			e = SIZE_MAX;
+		} else if (p->kind == PART_THINKING) {
+			add_thinking(t, mi, pi, p->text, width);
+			e = SIZE_MAX;
+		} else {
+			add_text_part(t, r, mi, p, &e, width);
+		}
+	}
+}
+
+void tl_add_run(struct tui *t, struct run *r, int width)
+{
+	/* Number the calls the tool-call scorer counts, in its order. */
+	size_t *counted = calloc(r->ncalls + 1, sizeof(size_t));
+	long *number = calloc(r->ncalls + 1, sizeof(long));
+	if (!counted || !number)
+		abort();
+	size_t nc = scorer_counted_calls(r, counted);
+	for (size_t i = 0; i < nc; i++)
+		number[counted[i]] = (long)i + 1;
+	if (r->load_error) {
+		size_t e = tl_add_entry(t, -1, -1, -1, false);
+		tl_add_line(t, e, 0, SLOT_ERROR, "this run is malformed:", 22);
+		tl_add_text(t, e, 2, SLOT_ERROR, NULL, r->load_error, width);
+	}
+	for (size_t mi = 0; mi < r->nmsgs; mi++)
+		add_message(t, r, mi, number, width);
+	free(counted);
+	free(number);
+}
