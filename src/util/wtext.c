@@ -13,6 +13,7 @@
 _Static_assert(WCHAR_MAX >= 0x10FFFF, "wchar_t must hold every code point");
 
 #define VS16 0xFE0F
+#define ZWJ 0x200D
 #define ELLIPSIS 0x2026         /* East Asian Width "ambiguous": 1 column here */
 #define NONE SIZE_MAX
 /* Below this code point nothing joins a cluster (the first combining
@@ -190,23 +191,36 @@ static size_t cluster_width(const wchar_t *s, size_t n)
 	for (size_t i = 0; i < n; i++) {
 		cells += curses_cells(s[i]);
 		if (drawn == 0)
-			drawn = (size_t)utf8proc_charwidth((utf8proc_int32_t)s[i]);
+			drawn = (size_t)utf8proc_get_property((utf8proc_int32_t)s[i])->charwidth;
 		if (s[i] == VS16 && i > 0 && emoji_base(s[0]) && drawn < 2)
 			drawn = 2;
 	}
 	return cells > drawn ? cells : drawn;
 }
 
+/* Whether next, below FIRST_JOINER, cannot join a: only a Prepend
+ * character (an Arabic number sign) takes what follows, and a ZWJ an
+ * emoji (© and ® are ones). */
+static bool stands_alone(wchar_t a, wchar_t next)
+{
+	if ((uint32_t)next >= FIRST_JOINER || a == ZWJ)
+		return false;
+	return is_printable_ascii((uint32_t)a) ||
+	       utf8proc_get_property((utf8proc_int32_t)a)->boundclass != UTF8PROC_BOUNDCLASS_PREPEND;
+}
+
 size_t wtext_cluster(const wchar_t *s, size_t n, size_t *width)
 {
-	size_t i = 1, w = 1;
+	size_t i = 1, w;
 	if (n == 0) {
 		i = w = 0;
-	} else if (!is_printable_ascii((uint32_t)s[0]) || (n > 1 && (uint32_t)s[1] >= FIRST_JOINER)) {
+	} else if (is_printable_ascii((uint32_t)s[0]) && (n == 1 || (uint32_t)s[1] < FIRST_JOINER)) {
+		w = 1;
+	} else {
 		/* Lines and words end at '\n' and ' ', so nothing may swallow
 		 * them (a space still carries the marks that follow it). */
 		utf8proc_int32_t state = 0;
-		while (i < n && s[i] != L'\n' && s[i] != L' ' &&
+		while (i < n && s[i] != L'\n' && s[i] != L' ' && !stands_alone(s[i - 1], s[i]) &&
 		       !utf8proc_grapheme_break_stateful((utf8proc_int32_t)s[i - 1],
 		                                         (utf8proc_int32_t)s[i], &state))
 			i++;
@@ -221,8 +235,11 @@ size_t wtext_width(const wchar_t *s, size_t n)
 {
 	size_t w = 0;
 	for (size_t i = 0; i < n;) {
-		size_t cw;
-		i += wtext_cluster(s + i, n - i, &cw);
+		size_t cw = 1;
+		if (is_printable_ascii((uint32_t)s[i]) && (i + 1 == n || (uint32_t)s[i + 1] < FIRST_JOINER))
+			i++;
+		else
+			i += wtext_cluster(s + i, n - i, &cw);
 		w += cw;
 	}
 	return w;
