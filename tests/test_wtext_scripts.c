@@ -264,6 +264,42 @@ static void test_wrap_mixed(void **state)
 	wtext_wrapped_free(&ww);
 }
 
+/* Where a text decoded in pieces may be cut: between clusters only, as
+ * the decoded characters have them. */
+static void test_can_cut(void **state)
+{
+	(void)state;
+	assert_true(wtext_can_cut("ab", 2, 0));
+	assert_true(wtext_can_cut("ab", 2, 1));
+	assert_true(wtext_can_cut("ab", 2, 2));
+	assert_true(wtext_can_cut("日本", 6, 3));
+	assert_false(wtext_can_cut(HEART, 6, 3));                /* ❤ | VS16 */
+	assert_false(wtext_can_cut("e\xcc\x81", 3, 1));
+	assert_false(wtext_can_cut("\xf0\x9f\x87\xaf\xf0\x9f\x87\xb5", 8, 4));   /* a flag */
+	assert_false(wtext_can_cut(FAMILY, strlen(FAMILY), 4));   /* before a ZWJ */
+	assert_false(wtext_can_cut(FAMILY, strlen(FAMILY), 7));   /* after one */
+	assert_false(wtext_can_cut("\xe1\x84\x80\xe1\x85\xa1", 6, 3));   /* jamo L | V */
+	assert_false(wtext_can_cut("\x1b\xcc\x81", 3, 1));     /* the mark goes on ^[ */
+	assert_true(wtext_can_cut("\xe2\x80\x8b\xcc\x81", 5, 3));  /* nothing joins ZWSP */
+	assert_true(wtext_can_cut("a b", 3, 2));
+	assert_false(wtext_can_cut("a\rb", 3, 2));               /* the "\r" is ^M whole */
+	/* The widths of the two sides add up where it says so. */
+	const char *s = FAMILY " " HEART "x" KEYCAP_1 "\xe1\x84\x80\xe1\x85\xa1" "e\xcc\x81";
+	size_t len = strlen(s), n, whole;
+	wchar_t *w = dec(s, &n);
+	whole = wtext_width(w, n);
+	free(w);
+	for (size_t at = 1; at < len; at++) {
+		if ((s[at] & 0xc0) == 0x80 || !wtext_can_cut(s, len, at))
+			continue;
+		size_t na, nb;
+		wchar_t *a = wtext_decode(s, at, 0, &na), *b = wtext_decode(s + at, len - at, 0, &nb);
+		assert_int_equal(wtext_width(a, na) + wtext_width(b, nb), whole);
+		free(a);
+		free(b);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -273,6 +309,7 @@ int main(void)
 		cmocka_unit_test(test_east_asian),
 		cmocka_unit_test(test_never_split),
 		cmocka_unit_test(test_wrap_mixed),
+		cmocka_unit_test(test_can_cut),
 	};
 	return cmocka_run_group_tests(tests, setup, NULL);
 }

@@ -81,6 +81,13 @@ size_t wtext_width(const wchar_t *s, size_t n);
  * a look at the Unicode tables. */
 size_t wtext_cluster(const wchar_t *s, size_t n, size_t *width);
 
+/* Whether cutting the UTF-8 text s[0..len) at byte `at` (a character
+ * boundary) and decoding the two sides apart cuts no cluster of the whole,
+ * judged by the characters either side: then the widths of the sides add
+ * up to the whole's (they need not inside a cluster: ❤ is 1 column and
+ * ❤ + VS16 is 2). For the screen's texts decoded in pieces. */
+bool wtext_can_cut(const char *s, size_t len, size_t at);
+
 /* The longest prefix of s[0..n) that fits in cols columns without splitting
  * a cluster: returns its length, its width in *width (may be NULL). */
 size_t wtext_fit(const wchar_t *s, size_t n, size_t cols, size_t *width);

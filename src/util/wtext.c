@@ -174,6 +174,11 @@ wchar_t *wtext_decode(const char *s, size_t len, unsigned flags, size_t *outlen)
 
 /* A base that VS16 turns into a colour emoji: an emoji proper, or a keycap
  * digit, '#' or '*'. */
+static bool is_regional(wchar_t c)
+{
+	return c >= 0x1F1E6 && c <= 0x1F1FF;
+}
+
 static bool emoji_base(wchar_t c)
 {
 	if ((c >= L'0' && c <= L'9') || c == L'#' || c == L'*')
@@ -243,6 +248,37 @@ size_t wtext_width(const wchar_t *s, size_t n)
 		w += cw;
 	}
 	return w;
+}
+
+/* Whether a cluster can go on from a to b whatever came before a: UAX #29
+ * without its state, and a ZWJ or a regional indicator may always join. */
+static bool may_join(wchar_t a, wchar_t b)
+{
+	if (b == L' ' || b == L'\n' || stands_alone(a, b))
+		return false;
+	if (a == ZWJ || (is_regional(a) && is_regional(b)))
+		return true;
+	return !utf8proc_grapheme_break((utf8proc_int32_t)a, (utf8proc_int32_t)b);
+}
+
+bool wtext_can_cut(const char *s, size_t len, size_t at)
+{
+	if (at == 0 || at >= len)
+		return true;
+	size_t back = 1, next = utf8_seq_len(s + at, len - at);
+	for (size_t k = 4; k >= 2; k--)
+		if (at >= k && utf8_seq_len(s + at - k, k) == k) {
+			back = k;
+			break;
+		}
+	size_t an, bn;
+	wchar_t *a = wtext_decode(s + at - back, back, WTEXT_TABS, &an);
+	wchar_t *b = wtext_decode(s + at, next ? next : 1, WTEXT_TABS, &bn);
+	/* A "\r" that ends what is decoded vanishes, but not in the text. */
+	bool cut = an > 0 && (bn == 0 || !may_join(a[an - 1], b[0]));
+	free(a);
+	free(b);
+	return cut;
 }
 
 size_t wtext_fit(const wchar_t *s, size_t n, size_t cols, size_t *width)
