@@ -71,16 +71,6 @@ static void wbuf_put_tab(struct wbuf *b)
 	b->measured = b->len;
 }
 
-/* Invisible characters that can change what a reader sees: bidirectional
- * overrides and isolates reorder text on terminals that do bidi ("Trojan
- * source"), and tag characters carry hidden text (prompt smuggling).
- * A reviewer must see them. */
-static bool shown_as_code(uint32_t cp)
-{
-	return (cp >= 0x80 && cp <= 0x9f) || (cp >= 0x202a && cp <= 0x202e) ||
-	       (cp >= 0x2066 && cp <= 0x2069) || (cp >= 0xe0000 && cp <= 0xe007f);
-}
-
 /* What cannot be drawn: unassigned code points and noncharacters, the
  * line and paragraph separators (a terminal would break the line), and
  * what the C library does not know yet (Unicode newer than its tables):
@@ -117,7 +107,7 @@ static size_t put_decoded(struct wbuf *b, const unsigned char *p, size_t len)
 	uint32_t cp = utf8_decode(p, n);
 	if (is_printable_ascii(cp)) {
 		wbuf_put(b, (wchar_t)cp);
-	} else if (shown_as_code(cp)) {
+	} else if (textvis_spelled_out(cp)) {
 		snprintf(tmp, sizeof tmp, "<U+%04X>", (unsigned)cp);
 		wbuf_put_ascii(b, tmp);
 	} else if (undrawable(cp)) {
