@@ -30,15 +30,16 @@
  * to curses), a vowel sign that takes a cell (the i of षि, Thai sara am,
  * the half-width dakuten of ｶﾞ), an Arabic number sign; and on ❤️ (curses
  * 1, a terminal 2), a lone Hangul vowel jamo (curses 0, drawn 1), and
- * where utf8proc's Unicode is newer than the C library's. Taking the larger
- * keeps the screen aligned: what curses is given never needs more cells
- * than were counted, so it never spills into the next field or wraps past
- * the pane (which a smaller count would make it do: the family counted 2
- * would push 6 cells of text over the next field), and neither kind of
- * terminal draws a cluster wider than counted (short of one set to draw
- * ambiguous characters wide). Where the terminal draws it
- * narrower, the line ends a few columns early; nothing is lost or
- * overwritten. utf8proc (2.6 to 2.8) counts East Asian "ambiguous"
+ * where utf8proc's Unicode is newer than the C library's. Taking the
+ * larger keeps the screen aligned: what curses is given never needs more
+ * cells than were counted, so it never spills into the next field or
+ * wraps past the pane (a smaller count would: the family counted 2 would
+ * push 6 cells of text over the next field), and neither kind of terminal
+ * draws a cluster wider than counted (short of one set to draw ambiguous
+ * characters wide). Where a terminal draws a cluster narrower than curses
+ * counts it (kitty's family), the rest of that field moves left by the
+ * difference and its last columns keep what was there before: a gap,
+ * never text cut or drawn over. utf8proc counts East Asian "ambiguous"
  * characters (①, Greek, box drawing, '…') as 1, as glibc does in C.UTF-8.
  *
  * No curses here: the screen passes the results to curses' wide-character
