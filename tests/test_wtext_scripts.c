@@ -264,6 +264,20 @@ static void test_wrap_mixed(void **state)
 	wtext_wrapped_free(&ww);
 }
 
+/* What cannot be drawn becomes U+FFFD: unassigned code points and
+ * noncharacters (utf8proc_category), the paragraph separator; private use
+ * characters are assigned and stay. */
+static void test_decode_undrawable(void **state)
+{
+	(void)state;
+	size_t n;
+	wchar_t *w = dec("\xf4\x8f\xbf\xbf|\xef\xb7\x90|\xe2\x80\xa9|\xee\x80\x80|\xf0\x9f\xaf\xbf", &n);
+	const wchar_t want[] = { 0xFFFD, L'|', 0xFFFD, L'|', 0xFFFD, L'|', 0xE000, L'|', 0xFFFD, 0 };
+	assert_int_equal(n, 9);
+	assert_true(wcscmp(w, want) == 0);             /* U+10FFFF, U+FDD0, U+2029, U+E000, U+1FBFF */
+	free(w);
+}
+
 /* Where a text decoded in pieces may be cut: between clusters only, as
  * the decoded characters have them. */
 static void test_can_cut(void **state)
@@ -310,6 +324,7 @@ int main(void)
 		cmocka_unit_test(test_never_split),
 		cmocka_unit_test(test_wrap_mixed),
 		cmocka_unit_test(test_can_cut),
+		cmocka_unit_test(test_decode_undrawable),
 	};
 	return cmocka_run_group_tests(tests, setup, NULL);
 }
