@@ -86,6 +86,7 @@ static const char *const bits[] = {
 	"e\xcc\x81", "a\xcc\x81\xcc\x82\xcc\x83\xcc\x84", "\x1b[31m", "\x7f", "\xe2\x80\xae",
 	"\xc2\x85", "\xff", "\xe3\x81", "\xed\xa0\x80", "Supercalifragilisticexpialidocious",
 	"https://example.com/a/very/long/path/without/any/space/at/all/index.html", "-", "\xc3\xa9",
+	"\xe1\x84\x80\xe1\x85\xa1\xe1\x86\xa8", "1\xef\xb8\x8f\xe2\x83\xa3",     /* jamo ᄀ ᅡ ᆨ, keycap 1️⃣ */
 };
 
 /* A text of n pieces drawn from bits, seeded. */

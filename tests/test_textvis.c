@@ -24,6 +24,11 @@ static void test_controls_are_visible(void **s)
 	check("a\nb\tc\rd\x7f", 0, "a^Jb^Ic^Md^?");
 	check("a\nb\tc", 1, "a\nb\tc");
 	check("\xc2\x9b" "2J", 0, "<U+009B>2J");          /* the 8-bit CSI */
+	/* Bidi overrides and isolates, tag characters: spelt out as wtext does. */
+	check("abc\xe2\x80\xae" "cba", 0, "abc<U+202E>cba");
+	check("\xe2\x81\xa6x\xe2\x81\xa9", 0, "<U+2066>x<U+2069>");
+	check("hi\xf3\xa0\x80\x81", 0, "hi<U+E0001>");
+	check("\xe2\x80\x8f\xe2\x80\x8d", 0, "\xe2\x80\x8f\xe2\x80\x8d");     /* RLM, ZWJ stay */
 }
 
 static void test_text_is_kept(void **s)

@@ -271,7 +271,7 @@ static void test_width(void **state)
 	assert_int_equal(width_of("e\xcc\x81"), 1);                    /* combining acute */
 	assert_int_equal(width_of("a\xcc\x81\xcc\xa7\xcc\x88"), 1);    /* three marks */
 	assert_int_equal(width_of("😀"), 2);                            /* emoji */
-	assert_int_equal(width_of("\xe2\x9d\xa4\xef\xb8\x8f"), 1);      /* ❤ + VS16: as curses counts */
+	assert_int_equal(width_of("\xe2\x9d\xa4\xef\xb8\x8f"), 2);      /* ❤ + VS16: a colour emoji */
 	assert_int_equal(width_of("👍🏽"), 4);                          /* + skin tone */
 	/* 👨‍👩‍👧: three emoji joined by ZWJ, counted as curses counts cells */
 	assert_int_equal(width_of("\xf0\x9f\x91\xa8\xe2\x80\x8d\xf0\x9f\x91\xa9\xe2\x80\x8d"
@@ -391,7 +391,8 @@ static void test_truncate(void **state)
 	check_truncate("\xf0\x9f\x91\xa8\xe2\x80\x8d\xf0\x9f\x91\xa9 ok", 4, false,
 	               "\xf0\x9f\x91\xa8\xe2\x80\x8d\xf0\x9f\x91\xa9", 4);
 	check_truncate("\xf0\x9f\x91\xa8\xe2\x80\x8d\xf0\x9f\x91\xa9 ok", 3, true, "…", 1);
-	check_truncate("\xe2\x9d\xa4\xef\xb8\x8f!", 1, false, "\xe2\x9d\xa4\xef\xb8\x8f", 1);
+	check_truncate("\xe2\x9d\xa4\xef\xb8\x8f!", 1, false, "", 0);
+	check_truncate("\xe2\x9d\xa4\xef\xb8\x8f!", 2, false, "\xe2\x9d\xa4\xef\xb8\x8f", 2);
 	/* Visible escapes are cut like any text. */
 	check_truncate("\x1b[31mred", 4, true, "^[[…", 4);
 	/* Every width from 1 to 10, with and without the ellipsis. */
@@ -467,7 +468,8 @@ static void test_wrap_cjk(void **state)
 	check_wrap("\xf0\x9f\x91\xa8\xe2\x80\x8d\xf0\x9f\x91\xa9\xe2\x80\x8d\xf0\x9f\x91\xa7", 4,
 	           "\xf0\x9f\x91\xa8\xe2\x80\x8d\xf0\x9f\x91\xa9\xe2\x80\x8d\xf0\x9f\x91\xa7");
 	check_wrap("ok 😀😀😀", 4, "ok|😀😀|😀");
-	check_wrap("I \xe2\x9d\xa4\xef\xb8\x8f it", 3, "I \xe2\x9d\xa4\xef\xb8\x8f|it");
+	check_wrap("I \xe2\x9d\xa4\xef\xb8\x8f it", 3, "I|\xe2\x9d\xa4\xef\xb8\x8f|it");
+	check_wrap("I \xe2\x9d\xa4\xef\xb8\x8f it", 4, "I \xe2\x9d\xa4\xef\xb8\x8f|it");
 }
 
 static void test_wrap_every_width(void **state)

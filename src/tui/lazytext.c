@@ -161,6 +161,26 @@ static size_t boundary(const struct lazytext *z, size_t a, size_t p, size_t end)
 	return p;
 }
 
+/* Where a piece that should end near p ends: the first character
+ * boundary from there that cuts no cluster (widths add up only between
+ * clusters: ❤ and its VS16 are 1 + 0 columns apart, 2 together), within a
+ * few dozen characters (past them only zero-width marks can follow). */
+static size_t piece_end(const struct lazytext *z, size_t a, size_t p, size_t end)
+{
+	size_t q = boundary(z, a, p, end);
+	for (size_t tries = 0; tries < 64 && q < end; tries++) {
+		char around[8];
+		size_t from = q - a > 4 ? q - 4 : a, to = end - q > 4 ? q + 4 : end;
+		for (size_t i = from; i < to; i++)
+			around[i - from] = (char)byte_at(z, i);
+		if (wtext_can_cut(around, to - from, q - from))
+			break;
+		size_t n = utf8_seq_len(around + (q - from), to - q);
+		q += n ? n : 1;
+	}
+	return q;
+}
+
 /* ---- decoding and wrapping ------------------------------------------------ */
 
 /* Appends the characters of bytes [a, b) (boundaries inside one paragraph),
@@ -249,7 +269,7 @@ static void step_window(struct lazytext *z, struct lt_pos *pos, size_t *line, lt
 		size_t b = pos->byte;
 		unsigned col = pos->col;
 		while (b < pos->end && z->dec_len < pos->skip + want) {
-			size_t c = pos->end - b > z->piece ? boundary(z, b, b + z->piece, pos->end) : pos->end;
+			size_t c = pos->end - b > z->piece ? piece_end(z, b, b + z->piece, pos->end) : pos->end;
 			if (z->npieces == z->pieces_cap) {
 				z->pieces_cap = z->pieces_cap ? 2 * z->pieces_cap : 32;
 				z->pieces = xrealloc(z->pieces, z->pieces_cap * sizeof *z->pieces);

@@ -1,6 +1,7 @@
-/* textvis.c - control characters and broken UTF-8 made visible. */
+/* textvis.c - control characters, invisible marks and broken UTF-8 made visible. */
 #include "util/textvis.h"
 
+#include <stdio.h>
 #include <string.h>
 
 size_t utf8_seq_len(const char *str, size_t n)
@@ -22,9 +23,23 @@ size_t utf8_seq_len(const char *str, size_t n)
 	return len;
 }
 
+bool textvis_spelled_out(uint32_t cp)
+{
+	return (cp >= 0x80 && cp <= 0x9f) || (cp >= 0x202a && cp <= 0x202e) ||
+	       (cp >= 0x2066 && cp <= 0x2069) || (cp >= 0xe0000 && cp <= 0xe007f);
+}
+
+static uint32_t code_point(const unsigned char *p, size_t n)
+{
+	uint32_t cp = n == 2 ? (uint32_t)(p[0] & 0x1f) : n == 3 ? (uint32_t)(p[0] & 0x0f)
+	            : (uint32_t)(p[0] & 0x07);
+	for (size_t i = 1; i < n; i++)
+		cp = (cp << 6) | (p[i] & 0x3f);
+	return cp;
+}
+
 void textvis_append(struct strbuf *sb, const char *s, size_t len, int keep_newlines)
 {
-	static const char hex[] = "0123456789ABCDEF";
 	const unsigned char *p = (const unsigned char *)s;
 	size_t i = 0;
 	while (i < len) {
@@ -45,8 +60,10 @@ void textvis_append(struct strbuf *sb, const char *s, size_t len, int keep_newli
 			i++;
 			continue;
 		}
-		if (n == 2 && c == 0xc2 && p[i + 1] < 0xa0) {    /* C1 controls U+0080..U+009F */
-			char u[9] = { '<', 'U', '+', '0', '0', hex[p[i + 1] >> 4], hex[p[i + 1] & 15], '>', 0 };
+		uint32_t cp = n > 1 ? code_point(p + i, n) : c;
+		if (textvis_spelled_out(cp)) {
+			char u[16];
+			snprintf(u, sizeof u, "<U+%04X>", (unsigned)cp);
 			strbuf_addstr(sb, u);
 		} else {
 			strbuf_add(sb, s + i, n);

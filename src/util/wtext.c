@@ -5,20 +5,26 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <utf8proc.h>
 
 #include "util/textvis.h"
 #include "util/xalloc.h"
 
 _Static_assert(WCHAR_MAX >= 0x10FFFF, "wchar_t must hold every code point");
 
+#define VS16 0xFE0F
 #define ZWJ 0x200D
-#define ELLIPSIS 0x2026
+#define ELLIPSIS 0x2026         /* East Asian Width "ambiguous": 1 column here */
 #define NONE SIZE_MAX
+/* Below this code point nothing joins a cluster (the first combining
+ * marks, U+0300, are the first Extend characters). */
+#define FIRST_JOINER 0x300
 
 struct wbuf {
 	wchar_t *s;
 	size_t len, cap;
-	size_t col;                 /* columns since the last kept newline */
+	size_t col;                 /* width of s[.. measured) since the last kept newline */
+	size_t measured;
 };
 
 static void wbuf_put(struct wbuf *b, wchar_t c)
@@ -31,43 +37,50 @@ static void wbuf_put(struct wbuf *b, wchar_t c)
 	b->s[b->len] = L'\0';
 }
 
-/* Printable ASCII is one column in any locale; skipping wcwidth() for it
- * makes long texts wrap about twice as fast (the screen's longest work). */
+/* Printable ASCII is one column in any locale and never joins what
+ * follows unless a combining mark does; skipping the Unicode tables for
+ * it keeps long texts wrapping fast (the screen's longest work). */
 static bool is_printable_ascii(uint32_t c)
 {
 	return c >= 0x20 && c < 0x7f;
 }
 
-static size_t char_width(wchar_t c)
+/* The cells curses gives c: mvwaddnwstr asks wcwidth() of each character
+ * and puts a zero-width one in the cell before. */
+static size_t curses_cells(wchar_t c)
 {
-	if (is_printable_ascii((uint32_t)c))
-		return 1;
 	int w = wcwidth(c);
 	return w < 0 ? 1 : (size_t)w;
 }
 
 static void wbuf_put_ascii(struct wbuf *b, const char *s)
 {
-	for (; *s; s++) {
+	for (; *s; s++)
 		wbuf_put(b, (wchar_t)(unsigned char)*s);
+}
+
+/* A tab reaches the next tab stop after what its line already holds,
+ * measured by clusters as the screen measures it. */
+static void wbuf_put_tab(struct wbuf *b)
+{
+	b->col += wtext_width(b->s + b->measured, b->len - b->measured);
+	do {
+		wbuf_put(b, L' ');
 		b->col++;
-	}
+	} while (b->col % WTEXT_TABSTOP);
+	b->measured = b->len;
 }
 
-static void wbuf_put_char(struct wbuf *b, wchar_t c)
+/* What cannot be drawn: unassigned code points and noncharacters, the
+ * line and paragraph separators (a terminal would break the line), and
+ * what the C library does not know yet (Unicode newer than its tables):
+ * curses could not give it a width. */
+static bool undrawable(uint32_t cp)
 {
-	wbuf_put(b, c);
-	b->col += char_width(c);
-}
-
-/* Invisible characters that can change what a reader sees: bidirectional
- * overrides and isolates reorder text on terminals that do bidi ("Trojan
- * source"), and tag characters carry hidden text (prompt smuggling).
- * A reviewer must see them. */
-static bool shown_as_code(uint32_t cp)
-{
-	return (cp >= 0x80 && cp <= 0x9f) || (cp >= 0x202a && cp <= 0x202e) ||
-	       (cp >= 0x2066 && cp <= 0x2069) || (cp >= 0xe0000 && cp <= 0xe007f);
+	utf8proc_category_t cat = utf8proc_category((utf8proc_int32_t)cp);
+	return cat == UTF8PROC_CATEGORY_CN || cat == UTF8PROC_CATEGORY_CS ||
+	       cat == UTF8PROC_CATEGORY_ZL || cat == UTF8PROC_CATEGORY_ZP ||
+	       wcwidth((wchar_t)cp) < 0;
 }
 
 static uint32_t utf8_decode(const unsigned char *p, size_t n)
@@ -81,63 +94,65 @@ static uint32_t utf8_decode(const unsigned char *p, size_t n)
 	return cp;
 }
 
+/* Puts the code point (or what shows it) that starts at p[i]; returns
+ * the bytes it took. */
+static size_t put_decoded(struct wbuf *b, const unsigned char *p, size_t len)
+{
+	char tmp[16];
+	size_t n = utf8_seq_len((const char *)p, len);
+	if (n == 0) {
+		wbuf_put(b, 0xFFFD);
+		return 1;
+	}
+	uint32_t cp = utf8_decode(p, n);
+	if (is_printable_ascii(cp)) {
+		wbuf_put(b, (wchar_t)cp);
+	} else if (textvis_spelled_out(cp)) {
+		snprintf(tmp, sizeof tmp, "<U+%04X>", (unsigned)cp);
+		wbuf_put_ascii(b, tmp);
+	} else if (undrawable(cp)) {
+		wbuf_put(b, 0xFFFD);
+	} else {
+		wbuf_put(b, (wchar_t)cp);
+	}
+	return n;
+}
+
 wchar_t *wtext_decode(const char *s, size_t len, unsigned flags, size_t *outlen)
 {
-	struct wbuf b = { NULL, 0, 0, 0 };
+	struct wbuf b = { NULL, 0, 0, 0, 0 };
 	const unsigned char *p = (const unsigned char *)s;
-	char tmp[16];
+	char tmp[4];
 
 	wbuf_put(&b, L'\0');        /* an empty text is still a string */
 	b.len = 0;
 	for (size_t i = 0; s && i < len;) {
 		unsigned char c = p[i];
-		if (c == '\n' && (flags & WTEXT_NEWLINES)) {
+		if (is_printable_ascii(c)) {
+			wbuf_put(&b, (wchar_t)c);
+			i++;
+		} else if (c == '\n' && (flags & WTEXT_NEWLINES)) {
 			wbuf_put(&b, L'\n');
 			b.col = 0;
+			b.measured = b.len;
 			i++;
-			continue;
-		}
-		/* "\r\n" ends a line as "\n" does, and a "\r" that ends the text
-		 * overwrites nothing: neither is shown. A "\r" with text after
-		 * it on its line would overwrite that text on a terminal, so it
-		 * stays visible (below) as ^M. */
-		if (c == '\r' && (i + 1 == len || p[i + 1] == '\n')) {
+		} else if (c == '\r' && (i + 1 == len || p[i + 1] == '\n')) {
+			/* "\r\n" ends a line as "\n" does, and a "\r" that ends
+			 * the text overwrites nothing: neither is shown. A "\r"
+			 * with text after it on its line would overwrite that
+			 * text on a terminal, so it stays visible (below) as ^M. */
 			i++;
-			continue;
-		}
-		if (c == '\t' && (flags & WTEXT_TABS)) {
-			do
-				wbuf_put_char(&b, L' ');
-			while (b.col % WTEXT_TABSTOP);
+		} else if (c == '\t' && (flags & WTEXT_TABS)) {
+			wbuf_put_tab(&b);
 			i++;
-			continue;
-		}
-		if (c < 0x20 || c == 0x7f) {
+		} else if (c < 0x20 || c == 0x7f) {
 			tmp[0] = '^';
 			tmp[1] = c == 0x7f ? '?' : (char)(c + '@');
 			tmp[2] = '\0';
 			wbuf_put_ascii(&b, tmp);
 			i++;
-			continue;
-		}
-		size_t n = utf8_seq_len(s + i, len - i);
-		if (n == 0) {
-			wbuf_put_char(&b, 0xFFFD);
-			i++;
-			continue;
-		}
-		uint32_t cp = utf8_decode(p + i, n);
-		i += n;
-		if (is_printable_ascii(cp)) {
-			wbuf_put(&b, (wchar_t)cp);
-			b.col++;
-		} else if (shown_as_code(cp)) {
-			snprintf(tmp, sizeof tmp, "<U+%04X>", (unsigned)cp);
-			wbuf_put_ascii(&b, tmp);
-		} else if (wcwidth((wchar_t)cp) < 0) {
-			wbuf_put_char(&b, 0xFFFD);
 		} else {
-			wbuf_put_char(&b, (wchar_t)cp);
+			i += put_decoded(&b, p + i, len - i);
 		}
 	}
 	if (outlen)
@@ -145,50 +160,115 @@ wchar_t *wtext_decode(const char *s, size_t len, unsigned flags, size_t *outlen)
 	return b.s;
 }
 
-size_t wtext_width(const wchar_t *s, size_t n)
-{
-	size_t w = 0;
-	for (size_t i = 0; i < n; i++)
-		w += char_width(s[i]);
-	return w;
-}
+/* ---- clusters ------------------------------------------------------------ */
 
+/* A base that VS16 turns into a colour emoji: an emoji proper, or a keycap
+ * digit, '#' or '*'. */
 static bool is_regional(wchar_t c)
 {
 	return c >= 0x1F1E6 && c <= 0x1F1FF;
 }
 
-static bool is_skin_tone(wchar_t c)
+static bool emoji_base(wchar_t c)
 {
-	return c >= 0x1F3FB && c <= 0x1F3FF;
+	if ((c >= L'0' && c <= L'9') || c == L'#' || c == L'*')
+		return true;
+	int bc = utf8proc_get_property((utf8proc_int32_t)c)->boundclass;
+	return bc == UTF8PROC_BOUNDCLASS_EXTENDED_PICTOGRAPHIC || bc == UTF8PROC_BOUNDCLASS_E_ZWG;
+}
+
+/* The cluster s[0..n)'s width: the larger of what a terminal that draws
+ * clusters shows (its first character with a width, 2 for an emoji
+ * presentation) and what curses counts (see the header for why). */
+static size_t cluster_width(const wchar_t *s, size_t n)
+{
+	size_t cells = 0, drawn = 0;
+	for (size_t i = 0; i < n; i++) {
+		cells += curses_cells(s[i]);
+		if (drawn == 0)
+			drawn = (size_t)utf8proc_get_property((utf8proc_int32_t)s[i])->charwidth;
+		if (s[i] == VS16 && i > 0 && emoji_base(s[0]) && drawn < 2)
+			drawn = 2;
+	}
+	return cells > drawn ? cells : drawn;
+}
+
+/* Whether next, below FIRST_JOINER, cannot join a: only a Prepend
+ * character (an Arabic number sign) takes what follows, and a ZWJ an
+ * emoji (© and ® are ones). */
+static bool stands_alone(wchar_t a, wchar_t next)
+{
+	if ((uint32_t)next >= FIRST_JOINER || a == ZWJ)
+		return false;
+	return is_printable_ascii((uint32_t)a) ||
+	       utf8proc_get_property((utf8proc_int32_t)a)->boundclass != UTF8PROC_BOUNDCLASS_PREPEND;
 }
 
 size_t wtext_cluster(const wchar_t *s, size_t n, size_t *width)
 {
+	size_t i = 1, w;
 	if (n == 0) {
-		if (width)
-			*width = 0;
-		return 0;
-	}
-	size_t i = 1, w = char_width(s[0]);
-	bool flag_open = is_regional(s[0]);
-	/* Lines and words end at '\n' and ' ', so nothing may swallow them. */
-	while (i < n && s[i] != L'\n' && s[i] != L' ') {
-		wchar_t c = s[i];
-		bool join = s[i - 1] == ZWJ && i > 1;
-		if (join || (!is_printable_ascii((uint32_t)c) && wcwidth(c) == 0) || is_skin_tone(c)) {
-			;
-		} else if (flag_open && is_regional(c)) {
-			flag_open = false;
-		} else {
-			break;
-		}
-		w += char_width(c);
-		i++;
+		i = w = 0;
+	} else if (is_printable_ascii((uint32_t)s[0]) && (n == 1 || (uint32_t)s[1] < FIRST_JOINER)) {
+		w = 1;
+	} else {
+		/* Lines and words end at '\n' and ' ', so nothing may swallow
+		 * them (a space still carries the marks that follow it). */
+		utf8proc_int32_t state = 0;
+		while (i < n && s[i] != L'\n' && s[i] != L' ' && !stands_alone(s[i - 1], s[i]) &&
+		       !utf8proc_grapheme_break_stateful((utf8proc_int32_t)s[i - 1],
+		                                         (utf8proc_int32_t)s[i], &state))
+			i++;
+		w = cluster_width(s, i);
 	}
 	if (width)
 		*width = w;
 	return i;
+}
+
+size_t wtext_width(const wchar_t *s, size_t n)
+{
+	size_t w = 0;
+	for (size_t i = 0; i < n;) {
+		size_t cw = 1;
+		if (is_printable_ascii((uint32_t)s[i]) && (i + 1 == n || (uint32_t)s[i + 1] < FIRST_JOINER))
+			i++;
+		else
+			i += wtext_cluster(s + i, n - i, &cw);
+		w += cw;
+	}
+	return w;
+}
+
+/* Whether a cluster can go on from a to b whatever came before a: UAX #29
+ * without its state, and a ZWJ or a regional indicator may always join. */
+static bool may_join(wchar_t a, wchar_t b)
+{
+	if (b == L' ' || b == L'\n' || stands_alone(a, b))
+		return false;
+	if (a == ZWJ || (is_regional(a) && is_regional(b)))
+		return true;
+	return !utf8proc_grapheme_break((utf8proc_int32_t)a, (utf8proc_int32_t)b);
+}
+
+bool wtext_can_cut(const char *s, size_t len, size_t at)
+{
+	if (at == 0 || at >= len)
+		return true;
+	size_t back = 1, next = utf8_seq_len(s + at, len - at);
+	for (size_t k = 4; k >= 2; k--)
+		if (at >= k && utf8_seq_len(s + at - k, k) == k) {
+			back = k;
+			break;
+		}
+	size_t an, bn;
+	wchar_t *a = wtext_decode(s + at - back, back, WTEXT_TABS, &an);
+	wchar_t *b = wtext_decode(s + at, next ? next : 1, WTEXT_TABS, &bn);
+	/* A "\r" that ends what is decoded vanishes, but not in the text. */
+	bool cut = an > 0 && (bn == 0 || !may_join(a[an - 1], b[0]));
+	free(a);
+	free(b);
+	return cut;
 }
 
 size_t wtext_fit(const wchar_t *s, size_t n, size_t cols, size_t *width)
@@ -213,7 +293,7 @@ size_t wtext_truncate(wchar_t *s, size_t n, size_t cols, bool ellipsis, size_t *
 	if (k < n && ellipsis && cols > 0) {
 		k = wtext_fit(s, n, cols - 1, &w);
 		s[k++] = ELLIPSIS;
-		w += char_width(ELLIPSIS);
+		w += 1;
 	}
 	s[k] = L'\0';
 	if (width)
@@ -243,7 +323,7 @@ size_t wtext_cut_middle(wchar_t *s, size_t n, size_t cols, size_t *width)
 	size_t k = head + 1 + (n - at);
 	s[k] = L'\0';
 	if (width)
-		*width = head_w + char_width(ELLIPSIS) + left;
+		*width = head_w + 1 + left;
 	return k;
 }
 
