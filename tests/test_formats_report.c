@@ -131,7 +131,7 @@ static void test_the_index_where_loaders_stopped(void **state)
 	(void)state;
 	struct formats_guess g[FORMATS_GUESSES];
 	size_t n = closest_of("[{\"role\": \"user\", \"content\": \"hi\"}, "
-	                      "{\"role\": \"assistant\", \"content\": \"x\"}, {\"kind\": \"x\"}]",
+	                      "{\"role\": \"assistant\", \"content\": \"x\"}, 42]",
 	                      g, FORMATS_GUESSES);
 	assert_int_equal(n, FORMATS_GUESSES);
 	assert_false(g[0].loaded);

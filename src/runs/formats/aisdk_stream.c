@@ -111,6 +111,7 @@ struct gather {
 	size_t nmsgs;               /* messages begun (0 until the first content) */
 	const char *msg_id;         /* the current message's messageId, or NULL */
 	jv msg_raw[64];             /* the first messages' start chunks */
+	size_t known;               /* chunks of a type the stream protocol has */
 };
 
 static void gather_free(struct gather *g)
@@ -369,6 +370,7 @@ static int on_chunk(struct gather *g, jv c, size_t i, char *err, size_t errlen)
 		add_note(g, c, "%s", "a chunk with no type");
 		return 0;
 	}
+	g->known++;
 	if (!strcmp(ty, "start"))
 		on_start(g, c);
 	else if (is_metadata(ty))
@@ -379,8 +381,10 @@ static int on_chunk(struct gather *g, jv c, size_t i, char *err, size_t errlen)
 		return on_text(g, c, IT_THINK, ty + 10, i, err, errlen);
 	else if (!strncmp(ty, "tool-", 5) && stream_type_known(ty))
 		return on_tool(g, c, ty + 5, i, err, errlen);
-	else if (!on_other(g, c, ty))
+	else if (!on_other(g, c, ty)) {
+		g->known--;
 		add_note(g, c, "chunk type \"%s\" (not read)", ty);
+	}
 	return 0;
 }
 
@@ -496,6 +500,14 @@ static int stream_load(struct run *r, char *err, size_t errlen)
 			gather_free(&g);
 			return -1;
 		}
+	}
+	/* Notes keep what a stream of next year adds; a list in which nothing
+	 * is a stream chunk is not a stream (forced on a chat history, say). */
+	if (g.known == 0 && jv_len(d, rec) > 0) {
+		snprintf(err, errlen, "no chunk of a UI message stream (start, text-delta, "
+		         "tool-input-available, finish...)");
+		gather_free(&g);
+		return -1;
 	}
 	write_run(r, &g);
 	gather_free(&g);
