@@ -158,6 +158,16 @@ screen_has fold-closed "… 6 more lines (Enter in the timeline"
 screen_has fold-open '"note": "torn on arrival"'
 SCREEN_LINES=24
 
+# A Claude Code session of our own (screen-claude-code.jsonl): the file of
+# its events is one run, named by its sessionId; an assistant turn written
+# over several lines is one message, its thinking, text and call in order.
+SCREEN_LINES=30 SCREEN_COLS=100
+run_screen claude-code '<Tab>' screen-claude-code.jsonl
+check_screen claude-code
+screen_has claude-code "Running the parser test."
+screen_has claude-code "Bash"
+SCREEN_LINES=24 SCREEN_COLS=80
+
 # ---- decisions, each checked in the file ----------------------------------
 
 # 30 rows, so the open details show the human decision whole (at 24 they
