@@ -425,6 +425,11 @@ static void test_errors(void **state)
 		{ NULL, NULL },
 	};
 	fmt_expect_errors("claude-code", cases);
+	/* a record built in memory has no lines: notes name the element */
+	struct run *r = fmt_load("[" EV("user", "u", "null") "'message': {'role': 'user', 'content': 'x'}}, 42]",
+	                         "claude-code");
+	assert_string_equal(part(r, 1, 0)->text, "[1]: not an event (a number)");
+	run_free(r);
 	/* one event alone is a session of one line */
 	char err[256];
 	assert_int_equal(fmt_load_err(EV("user", "u", "null") "'message': {'role': 'user', 'content': 'x'}}",

@@ -410,11 +410,13 @@ static void cc_link_messages(const struct jdoc *d, struct cc_session *s)
 /* The file line of every element: the dataset writes each line of the file
  * as an element starting on its own line of the document, so it is one
  * more than the newlines before it. Only a run that is the whole file
- * knows them (a session gathered out of a file of several is one line). */
+ * knows them: a session gathered out of a file of several, like a record
+ * built in memory, is one line, and its notes say "[i]" instead. */
 static void cc_lines(const struct run *r, struct cc_session *s)
 {
 	const struct jdoc *d = r->doc;
-	if (r->array_index >= 0 || !jv_is_array(d, run_root(r)))
+	if (r->array_index >= 0 || !jv_is_array(d, run_root(r)) ||
+	    !memchr(d->src, '\n', d->src_len))
 		return;
 	size_t line = 1, counted = 0;
 	for (size_t i = 0; i < s->n; i++) {
