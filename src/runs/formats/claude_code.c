@@ -17,7 +17,8 @@
  * read once. One assistant turn is written as several lines sharing
  * message.id, one content block each, sometimes with tool results between
  * them: they are one assistant message, its parts (text, thinking, calls)
- * in the order of its lines, read where its first line stands.
+ * in the order of its lines, read where its first line stands. A loop of
+ * parentUuids, and what waits for it, is read at the end in file order.
  *
  * Events. user: text, or tool_result blocks (each a tool message, joined
  * to its call by tool_use_id; is_error marks it failed). assistant: text,
@@ -31,7 +32,11 @@
  * else is kept as a note naming its line: an unknown event type, a line
  * with no type, a line that is JSON but not an object, a line that was not
  * JSON (null in the array), a user or assistant line whose message is not
- * an object, an unknown block. A session is never rejected for a line. */
+ * an object, an unknown block. A note says "line N" when the run is the
+ * whole file, else "[i]", the element of the run's array (a session cut
+ * out of a file of several is gathered onto one line). Text blocks of bare
+ * newlines, which streaming leaves, are dropped. A session is never
+ * rejected for a line; a record with no event at all is. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
