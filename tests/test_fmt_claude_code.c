@@ -414,6 +414,35 @@ static void test_detection(void **state)
 	assert_int_equal(fmt_check_samples("claude-code"), 1);
 }
 
+/* No other format scores a line of our sessions at all (the number and
+ * the cut line aside, which no format claims). */
+static void test_lines_are_ours_alone(void **state)
+{
+	(void)state;
+	const char *const texts[] = { session_text, subagent_text, NULL };
+	size_t checked = 0;
+	for (size_t t = 0; texts[t]; t++) {
+		char *copy = strdup(texts[t]);
+		assert_non_null(copy);
+		for (char *line = strtok(copy, "\n"); line; line = strtok(NULL, "\n")) {
+			if (line[0] != '{' || line[strlen(line) - 1] != '}')
+				continue;
+			json_t *rec = fmt_parse(line);
+			for (size_t i = 0; format_table[i]; i++) {
+				int score = fmt_detect_json(format_table[i], rec);
+				bool mine = !strcmp(format_table[i]->name, "claude-code");
+				if (!mine && score != 0)
+					fprintf(stderr, "%s claims %s\n", format_table[i]->name, line);
+				assert_true(mine ? score > 0 : score == 0);
+			}
+			json_decref(rec);
+			checked++;
+		}
+		free(copy);
+	}
+	assert_int_equal(checked, 20);
+}
+
 static void test_errors(void **state)
 {
 	(void)state;
@@ -496,6 +525,7 @@ int main(void)
 		cmocka_unit_test(test_folder),
 		cmocka_unit_test(test_blocks),
 		cmocka_unit_test(test_detection),
+		cmocka_unit_test(test_lines_are_ours_alone),
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_wild),
 		cmocka_unit_test(test_wild_claims),
