@@ -264,7 +264,8 @@ static void test_two_sessions(void **state)
 	    "{'silly': 'this'}\n"
 	    "{'type': 'assistant', 'uuid': 'b2', 'parentUuid': 'b1', 'sessionId': 'B',"
 	    " 'message': {'id': 'mb', 'role': 'assistant', 'content': [{'type': 'tool_use', 'id': 't1',"
-	    " 'name': 'Read', 'input': {}}]}}\n");
+	    " 'name': 'Read', 'input': {}}]}}\n"
+	    "{'type': 'agent-name', 'uuid': 'b3', 'parentUuid': 'b2', 'sessionId': 'B', 'name': 'x'}\n");
 	open_runs(&ds, path, 2);
 	struct run *a = load_nth(&ds, 0), *b = load_nth(&ds, 1);
 	assert_string_equal(a->id, "A");
@@ -280,9 +281,11 @@ static void test_two_sessions(void **state)
 	assert_string_equal(a->msgs[2].text, "second A");
 	assert_string_equal(part(a, 3, 0)->text, "[4]: not an event (a list)");
 	/* B: the silly object, nearer B's last line */
-	assert_int_equal(b->nmsgs, 3);
+	assert_int_equal(b->nmsgs, 4);
 	assert_string_equal(b->msgs[0].text, "first B");
 	assert_string_equal(part(b, 1, 0)->text, "[1]: an event with no type");
+	/* a line gathered out of the file is found by its uuid */
+	assert_string_equal(part(b, 3, 0)->text, "[3] (uuid b3): event type \"agent-name\" (not read)");
 	assert_null(note_with(a, "no type"));
 	assert_int_equal(b->ncalls, 1);
 	assert_int_equal(b->calls[0].state, CALL_REQUESTED);

@@ -33,10 +33,10 @@
  * with no type, a line that is JSON but not an object, a line that was not
  * JSON (null in the array), a user or assistant line whose message is not
  * an object, an unknown block. A note says "line N" when the run is the
- * whole file, else "[i]", the element of the run's array (a session cut
- * out of a file of several is gathered onto one line). Text blocks of bare
- * newlines, which streaming leaves, are dropped. A session is never
- * rejected for a line; a record with no event at all is. */
+ * whole file, else "[i]", the element of the run's array, and its uuid (a
+ * session cut out of a file of several is gathered onto one line). Text
+ * blocks of bare newlines, which streaming leaves, are dropped. A session
+ * is never rejected for a line; a record with no event at all is. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -22,11 +22,14 @@ static bool cc_metadata(const char *ty)
 }
 
 /* Where an event is, for notes: "line N" of the file, or "[i]" in the
- * session's array when its lines are not known. */
+ * session's array when its lines are not known, with its uuid to find it
+ * by when it has one. */
 static void cc_where(const struct cc_session *s, size_t i, char *buf, size_t len)
 {
 	if (s->ev[i].line)
 		snprintf(buf, len, "line %zu", s->ev[i].line);
+	else if (s->ev[i].uuid)
+		snprintf(buf, len, "[%zu] (uuid %.60s)", i, s->ev[i].uuid);
 	else
 		snprintf(buf, len, "[%zu]", i);
 }
@@ -37,7 +40,7 @@ static void cc_note_event(struct run *r, const struct cc_session *s, size_t i, c
 static void cc_note_event(struct run *r, const struct cc_session *s, size_t i, const char *fmt,
                           ...)
 {
-	char where[48], what[256];
+	char where[112], what[256];
 	cc_where(s, i, where, sizeof where);
 	va_list ap;
 	va_start(ap, fmt);
