@@ -320,6 +320,41 @@ static void test_subagent_file(void **state)
 	dataset_close(&ds);
 }
 
+/* A main file holding sidechain lines: those with an agentId are that
+ * subagent's run, those of older versions without one a run of their own,
+ * and the session keeps its own lines and calls. */
+static void test_sidechains_in_main_file(void **state)
+{
+	(void)state;
+	struct dataset ds = { 0 };
+	open_runs(&ds, write_session("mixed.jsonl",
+	    "{'type': 'user', 'uuid': 'm1', 'parentUuid': null, 'sessionId': 'S', 'isSidechain': false,"
+	    " 'message': {'role': 'user', 'content': 'main'}}\n"
+	    "{'type': 'user', 'uuid': 'o1', 'parentUuid': null, 'sessionId': 'S', 'isSidechain': true,"
+	    " 'message': {'role': 'user', 'content': 'old subagent'}}\n"
+	    "{'type': 'assistant', 'uuid': 'o2', 'parentUuid': 'o1', 'sessionId': 'S', 'isSidechain': true,"
+	    " 'message': {'id': 'mo', 'role': 'assistant', 'content': [{'type': 'tool_use', 'id': 'to',"
+	    " 'name': 'Grep', 'input': {}}]}}\n"
+	    "{'type': 'user', 'uuid': 'n1', 'parentUuid': null, 'sessionId': 'S', 'isSidechain': true,"
+	    " 'agentId': 'b2', 'message': {'role': 'user', 'content': 'new subagent'}}\n"
+	    "{'type': 'assistant', 'uuid': 'm2', 'parentUuid': 'm1', 'sessionId': 'S', 'isSidechain': false,"
+	    " 'message': {'id': 'mm', 'role': 'assistant', 'content': 'done'}}\n"), 3);
+	static const char *const ids[] = { "S", "S/sidechain", "S/agent-b2" };
+	static const size_t nmsgs[] = { 2, 2, 1 }, ncalls[] = { 0, 1, 0 };
+	for (size_t k = 0; k < 3; k++) {
+		struct run *r = load_nth(&ds, k);
+		assert_string_equal(r->id, ids[k]);
+		if (k)
+			assert_string_equal(r->parent_id, "S");
+		else
+			assert_null(r->parent_id);
+		assert_int_equal(r->nmsgs, nmsgs[k]);
+		assert_int_equal(r->ncalls, ncalls[k]);
+		run_free(r);
+	}
+	dataset_close(&ds);
+}
+
 /* A project folder: one run per session file, the subagent's among them. */
 static void test_folder(void **state)
 {
@@ -525,6 +560,7 @@ int main(void)
 		cmocka_unit_test(test_long_reversed_chain),
 		cmocka_unit_test(test_two_sessions),
 		cmocka_unit_test(test_subagent_file),
+		cmocka_unit_test(test_sidechains_in_main_file),
 		cmocka_unit_test(test_folder),
 		cmocka_unit_test(test_blocks),
 		cmocka_unit_test(test_detection),

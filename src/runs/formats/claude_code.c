@@ -7,9 +7,10 @@
  * the session of the nearest line that has one (the earlier on a tie). A
  * subagent's file (<uuid>/subagents/agent-<id>.jsonl: every line
  * isSidechain with agentId, sessionId the parent's) is a run of its own,
- * named SESSION/agent-AGENT with parent_id SESSION; sidechain lines that
- * carry an agentId inside a main file are cut into such runs too. A main
- * session's run is named by its sessionId.
+ * named SESSION/agent-AGENT with parent_id SESSION; sidechain lines inside
+ * a main file are cut into such runs too, by their agentId, or, written by
+ * versions before subagent files with none, into one run
+ * SESSION/sidechain. A main session's run is named by its sessionId.
  *
  * Order. Lines are read in file order, except that a line whose parentUuid
  * names a line that comes later (or that waits itself) is read right after
@@ -202,8 +203,10 @@ static void cc_run_key(const struct jdoc *d, jv e, const char **session, const c
 	if (!jv_is_string(d, s) || !jv_strlen(d, s))
 		return;
 	*session = jv_str(d, s);
+	/* Claude Code before subagent files wrote a subagent's lines into the
+	 * session's file with no agentId: "" keeps them apart still. */
 	if (jv_type(d, jv_get(d, e, "isSidechain")) == JV_TRUE)
-		*agent = jv_str(d, jv_get(d, e, "agentId"));
+		*agent = jv_str_or(d, jv_get(d, e, "agentId"), "");
 }
 
 /* Elements that name no session take the group of the nearest one that

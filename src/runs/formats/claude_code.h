@@ -31,7 +31,9 @@ struct cc_session {
 
 /* One event of the session, ev[i], read into the run. */
 void cc_load_event(struct run *r, const struct cc_session *s, size_t i);
-/* The run's id and parent_id from its events' sessionId and agentId. */
+/* The run's id and parent_id from its first event with a sessionId: a
+ * sidechain line makes it a subagent's run, SESSION/agent-AGENT (or
+ * SESSION/sidechain with no agentId), whose parent is SESSION. */
 void cc_name_run(struct run *r, const struct cc_session *s);
 
 #endif

@@ -318,23 +318,25 @@ void cc_load_event(struct run *r, const struct cc_session *s, size_t i)
 void cc_name_run(struct run *r, const struct cc_session *s)
 {
 	const struct jdoc *d = r->doc;
-	const char *session = NULL, *agent = NULL;
-	for (size_t i = 0; i < s->n && !(session && agent); i++) {
-		jv v = s->ev[i].v;
-		if (!jv_is_object(d, v))
-			continue;
-		jv sid = jv_get(d, v, "sessionId"), aid = jv_get(d, v, "agentId");
-		if (!session && jv_strlen(d, sid))
-			session = jv_str(d, sid);
-		if (!agent && jv_type(d, jv_get(d, v, "isSidechain")) == JV_TRUE && jv_strlen(d, aid))
-			agent = jv_str(d, aid);
-	}
-	if (!session)
+	jv first = JV_NONE;
+	for (size_t i = 0; i < s->n && first == JV_NONE; i++)
+		if (jv_strlen(d, jv_get(d, s->ev[i].v, "sessionId")))
+			first = s->ev[i].v;
+	if (first == JV_NONE)
 		return;
-	if (agent)
+	const char *session = jv_str(d, jv_get(d, first, "sessionId"));
+	bool sidechain = jv_type(d, jv_get(d, first, "isSidechain")) == JV_TRUE;
+	const char *agent = jv_strlen(d, jv_get(d, first, "agentId"))
+	                    ? jv_str(d, jv_get(d, first, "agentId")) : NULL;
+	if (sidechain)
 		r->parent_id = session;
 	/* an id path of the configuration named the run already */
 	if (r->id != r->source)
 		return;
-	r->id = agent ? arena_printf(&r->arena, "%s/agent-%s", session, agent) : session;
+	if (!sidechain)
+		r->id = session;
+	else if (agent)
+		r->id = arena_printf(&r->arena, "%s/agent-%s", session, agent);
+	else
+		r->id = arena_printf(&r->arena, "%s/sidechain", session);
 }
