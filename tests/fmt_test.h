@@ -401,6 +401,21 @@ static const struct fmt_sample fmt_samples[] = {
 	  " {'type': 'finish-step'}, {'type': 'start-step'},"
 	  " {'type': 'text-start', 'id': 't1'}, {'type': 'text-delta', 'id': 't1', 'delta': '已发货 📦'},"
 	  " {'type': 'text-end', 'id': 't1'}, {'type': 'finish-step'}, {'type': 'finish'}]" },
+	{ "claude-code", "claude code session lines",
+	  "[{'type': 'user', 'uuid': 'u1', 'parentUuid': null, 'sessionId': 's-2087', 'isSidechain': false,"
+	  "  'message': {'role': 'user', 'content': '注文 2087 はどこですか？'}},"
+	  " {'type': 'assistant', 'uuid': 'a1', 'parentUuid': 'u1', 'sessionId': 's-2087', 'isSidechain': false,"
+	  "  'message': {'id': 'msg_1', 'type': 'message', 'role': 'assistant', 'model': 'claude-sonnet-4-5',"
+	  "   'content': [{'type': 'text', 'text': '調べます。'}]}},"
+	  " {'type': 'assistant', 'uuid': 'a2', 'parentUuid': 'a1', 'sessionId': 's-2087', 'isSidechain': false,"
+	  "  'message': {'id': 'msg_1', 'type': 'message', 'role': 'assistant', 'model': 'claude-sonnet-4-5',"
+	  "   'content': [{'type': 'tool_use', 'id': 'toolu_1', 'name': 'lookup_order', 'input': {'order': '2087'}}]}},"
+	  " {'type': 'user', 'uuid': 'u2', 'parentUuid': 'a2', 'sessionId': 's-2087', 'isSidechain': false,"
+	  "  'message': {'role': 'user', 'content': [{'type': 'tool_result', 'tool_use_id': 'toolu_1',"
+	  "   'content': 'shipped'}]}},"
+	  " {'type': 'assistant', 'uuid': 'a3', 'parentUuid': 'u2', 'sessionId': 's-2087', 'isSidechain': false,"
+	  "  'message': {'id': 'msg_2', 'type': 'message', 'role': 'assistant', 'model': 'claude-sonnet-4-5',"
+	  "   'content': [{'type': 'text', 'text': '已发货 📦'}]}}]" },
 	{ NULL, NULL, NULL },
 };
 
@@ -614,6 +629,41 @@ static inline void fmt_wild_one(const struct format_ops *f, json_t *rec, bool ow
 	}
 }
 
+/* An own JSONL file of a UNIT_FILE format: no line is won by another
+ * format, and the array of its lines (null for a line that is not JSON,
+ * as the dataset reads it) is won by f. Returns the lines checked. */
+static inline size_t fmt_wild_events(const struct format_ops *f, const char *path)
+{
+	FILE *in = fopen(path, "r");
+	assert_non_null(in);
+	json_t *lines = json_array();
+	char *line = NULL;
+	size_t cap = 0, lineno = 0;
+	ssize_t len;
+	while ((len = getline(&line, &cap, in)) > 0) {
+		lineno++;
+		if (strspn(line, " \t\r\n") == (size_t)len)
+			continue;
+		json_error_t jerr;
+		json_t *rec = json_loadb(line, (size_t)len, JSON_DECODE_ANY, &jerr);
+		if (rec) {
+			const struct format_ops *g = fmt_detect_tree(rec);
+			if (g && g != f)
+				fprintf(stderr, "%s claims %s:%zu\n", g->name, path, lineno);
+			assert_true(!g || g == f);
+		}
+		json_array_append_new(lines, rec ? rec : json_null());
+	}
+	free(line);
+	fclose(in);
+	const struct format_ops *g = fmt_detect_tree(lines);
+	if (g != f)
+		fprintf(stderr, "%s: the lines go to %s\n", path, g ? g->name : "no format");
+	assert_ptr_equal(g, f);
+	json_decref(lines);
+	return lineno;
+}
+
 /* Runs the loader's detector over every file of the shared wild folder
  * (each subfolder one format; .jsonl line by line, anything else as one
  * JSON document, files that are not JSON skipped): the files of subfolder
@@ -648,6 +698,14 @@ static inline size_t fmt_check_wild(const char *mine, const char *own)
 			snprintf(path, sizeof(path), "%s/%s", subpath, e->d_name);
 			size_t n = strlen(e->d_name);
 			json_error_t jerr;
+			/* A format that reads a JSONL file whole claims the file, not
+			 * each line: a line of its own need not be claimed alone
+			 * (edge cases hold 42 and {"silly": "this"}), but no other
+			 * format may win it. */
+			if (is_own && f->unit == UNIT_FILE && n > 6 && !strcmp(e->d_name + n - 6, ".jsonl")) {
+				checked += fmt_wild_events(f, path);
+				continue;
+			}
 			if (n > 6 && !strcmp(e->d_name + n - 6, ".jsonl")) {
 				FILE *in = fopen(path, "r");
 				assert_non_null(in);

@@ -24,6 +24,7 @@ static const struct format_case cases[] = {
 	{ "inspect", false, { NULL } },
 	{ "openhands", false, { NULL } },
 	{ "mastra-tracing", false, { NULL } },
+	{ "claude-code", false, { NULL } },
 	{ "langsmith", false, { NULL } },
 	{ "langchain", false, { NULL } },
 	{ "tau2", false, { "tau2_sample.jsonl", NULL } },
@@ -111,6 +112,58 @@ static void check_not_a_transcript(void **state)
 	}
 }
 
+/* A format that reads a JSONL file whole (UNIT_FILE), forced on one: the
+ * file is one record, the array of its lines, where a line that is not
+ * JSON is null; text that is not UTF-8 gives the loader the same answer
+ * as text that is. */
+static struct run *load_whole(const struct format_ops *f, const char *path, const char *text)
+{
+	FILE *out = fopen(path, "wb");
+	assert_non_null(out);
+	fputs(text, out);
+	fclose(out);
+	struct dataset ds = { 0 };
+	char *paths[] = { (char *)path }, err[512];
+	assert_int_equal(dataset_open(&ds, paths, 1, err, sizeof err), 0);
+	ds.forced = f;
+	struct dataset_cursor cur;
+	struct record_ref rec, more;
+	dataset_cursor_init(&cur);
+	assert_true(dataset_next(&ds, &cur, &rec));
+	assert_false(dataset_next(&ds, &cur, &more));
+	struct run *r = dataset_load_run(&ds, &rec, f, NULL, err, sizeof err);
+	assert_non_null(r);
+	assert_string_equal(r->format, f->name);
+	dataset_close(&ds);
+	unlink(path);
+	return r;
+}
+
+static void check_whole_file(const struct format_ops *f, const char *path)
+{
+	struct run *bytes = load_whole(f, path,
+	    "{\"messages\": [{\"role\": \"user\", \"content\": \"ok\"}]}\n"
+	    "{\"messages\": [\n"
+	    "{\"messages\": [{\"role\": \"user\", \"content\": \"\xff\xfe\"}]}\n");
+	jv root = run_root(bytes);
+	assert_true(jv_is_array(bytes->doc, root));
+	assert_int_equal(jv_len(bytes->doc, root), 3);
+	assert_true(jv_is_null(bytes->doc, jv_at(bytes->doc, root, 1)));
+	struct run *ok = load_whole(f, path,
+	    "{\"messages\": [{\"role\": \"user\", \"content\": \"ok\"}]}\n"
+	    "{\"messages\": [\n"
+	    "{\"messages\": [{\"role\": \"user\", \"content\": \"ok\"}]}\n");
+	if (ok->load_error) {
+		assert_non_null(bytes->load_error);
+		assert_string_equal(bytes->load_error, ok->load_error);
+	} else {
+		assert_null(bytes->load_error);
+		assert_int_equal(bytes->nmsgs, ok->nmsgs);
+	}
+	run_free(ok);
+	run_free(bytes);
+}
+
 /* Through a file, as records reach a loader: a line that is not JSON is
  * refused with FILE:LINE before any loader sees it; text that is not
  * UTF-8 gives the loader the same answer as text that is; and an empty
@@ -125,6 +178,10 @@ static void check_from_a_file(void **state)
 	snprintf(path, sizeof path, "%s/tcr-formats-%d-%s.jsonl", tmp && *tmp ? tmp : "/tmp",
 	         (int)getpid(), c->name);
 	snprintf(empty, sizeof empty, "%s.empty.jsonl", path);
+	if (f->unit == UNIT_FILE) {
+		check_whole_file(f, path);
+		return;
+	}
 	FILE *out = fopen(path, "wb");
 	assert_non_null(out);
 	fputs("{\"messages\": [{\"role\": \"user\", \"content\": \"ok\"}]}\n"

@@ -302,8 +302,19 @@ void run_set_result(struct run_call *c, jv result, bool is_error, const char *er
 
 void run_join_results(struct run *r)
 {
+	/* Calls are added in the order of their messages, so the calls before
+	 * message mi end at a cursor that only moves forward: a session of
+	 * thousands of calls is joined in linear time, not by scanning every
+	 * later call for each result. A loader that broke the order gets the
+	 * whole list scanned. */
+	bool ordered = true;
+	for (size_t ci = 1; ci < r->ncalls && ordered; ci++)
+		ordered = r->calls[ci - 1].msg_index <= r->calls[ci].msg_index;
+	size_t before = 0;
 	for (size_t mi = 0; mi < r->nmsgs; mi++) {
 		struct run_msg *m = &r->msgs[mi];
+		while (before < r->ncalls && r->calls[before].msg_index < mi)
+			before++;
 		if (!m->is_tool_output)
 			continue;
 		if (!m->answers_call_id) {
@@ -312,7 +323,7 @@ void run_join_results(struct run *r)
 		}
 		struct run_call *hit = NULL;
 		/* Nearest preceding call with the id that is still unanswered. */
-		for (size_t ci = r->ncalls; ci-- > 0;) {
+		for (size_t ci = ordered ? before : r->ncalls; ci-- > 0;) {
 			struct run_call *c = &r->calls[ci];
 			if (c->msg_index >= mi || !c->id || strcmp(c->id, m->answers_call_id) != 0)
 				continue;

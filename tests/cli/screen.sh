@@ -216,6 +216,15 @@ if grep -qF "note: " "$TMP/note-kept.screen"; then
 else
 	skip "a note on the screen" "openai-chat keeps no unknown role as a note yet"
 fi
+# A Claude Code session of our own (screen-claude-code.jsonl): the file of
+# its events is one run, named by its sessionId; an assistant turn written
+# over several lines is one message, its thinking, text and call in order.
+SCREEN_LINES=30 SCREEN_COLS=100
+run_screen claude-code '<Tab>' screen-claude-code.jsonl
+check_screen claude-code
+screen_has claude-code "Running the parser test."
+screen_has claude-code "Bash"
+SCREEN_LINES=24 SCREEN_COLS=80
 
 # ---- decisions, each checked in the file ----------------------------------
 
