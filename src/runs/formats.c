@@ -9,6 +9,7 @@ extern const struct format_ops format_aisdk5;
 extern const struct format_ops format_openai_chat;
 extern const struct format_ops format_openai_responses;
 extern const struct format_ops format_openai_agents;
+extern const struct format_ops format_codex;
 extern const struct format_ops format_anthropic, format_anthropic_message;
 extern const struct format_ops format_chat_response;
 extern const struct format_ops format_gemini;
@@ -36,6 +37,7 @@ const struct format_ops *const format_table[] = {
 	&format_chat_response,
 	&format_gemini,
 	&format_openai_agents,
+	&format_codex,
 	&format_openai_responses,
 	&format_aisdk5,
 	&format_openai_chat,
