@@ -362,6 +362,7 @@ static void test_malformed(void **state)
 	(void)state;
 	static const struct fmt_error_case cases[] = {
 		{ "{'type': 'event_msg', 'payload': {}}", "a codex rollout is read as the array of its lines" },
+		{ "[null, 12, 'x']", "no line of the rollout is a JSON object" },
 		{ NULL, NULL },
 	};
 	fmt_expect_errors(CODEX, cases);

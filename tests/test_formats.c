@@ -33,6 +33,7 @@ static const struct format_case cases[] = {
 	{ "chat-completions-response", false, { NULL } },
 	{ "gemini", false, { NULL } },
 	{ "openai-agents", false, { NULL } },
+	{ "codex", false, { NULL } },
 	{ "openai-responses", false, { NULL } },
 	{ "ai-sdk-v5", false, { NULL } },
 	{ "openai-chat", false, { NULL } },

@@ -292,6 +292,14 @@ static int codex_load(struct run *r, char *err, size_t errlen)
 		snprintf(err, errlen, "a codex rollout is read as the array of its lines");
 		return -1;
 	}
+	bool any = false;
+	JV_EACH(d, root, line)
+		any = any || jv_is_object(d, line);
+	if (jv_len(d, root) > 0 && !any) {
+		/* notes alone would stand for a session there is no sign of */
+		snprintf(err, errlen, "no line of the rollout is a JSON object");
+		return -1;
+	}
 	struct codex_ctx cx = {
 		.has_lines = d->src && memchr(d->src, '\n', d->src_len) != NULL,
 		.line_no = 1,

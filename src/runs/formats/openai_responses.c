@@ -558,6 +558,13 @@ static bool resp_listing(struct run *r, jv it, const struct resp_fields *f, cons
 	return true;
 }
 
+/* A type newer than this loader: kept, and said to be unread. */
+static void resp_unknown(struct run *r, jv it, const char *ty, size_t src)
+{
+	size_t mi = run_add_note_msg(r, MSG_IN_OUTPUT, it, "item type \"%s\" (not read)", ty);
+	r->msgs[mi].src_index = (long)src;
+}
+
 int resp_read_item(struct run *r, jv it, const char *path, size_t i, void *ctx, char *err,
                    size_t errlen)
 {
@@ -586,8 +593,7 @@ int resp_read_item(struct run *r, jv it, const char *path, size_t i, void *ctx, 
 	else if (!strcmp(ty, "reasoning"))
 		resp_reasoning(r, it, &f, i);
 	else if (!resp_listing(r, it, &f, ty, i))
-		r->msgs[run_add_note_msg(r, MSG_IN_OUTPUT, it, "item type \"%s\" (not read)", ty)]
-			.src_index = (long)i;
+		resp_unknown(r, it, ty, i);
 	return 0;
 }
 
