@@ -357,6 +357,30 @@ static void test_older_cli(void **state)
 	dataset_close(&ds);
 }
 
+/* With user_message events, a user message none of them repeats is the
+ * CLI's context; one without text (an image alone) stays the user's. */
+static void test_user_turns(void **state)
+{
+	(void)state;
+	struct run *r = fmt_load(
+		"[{'type': 'response_item', 'payload': {'type': 'message', 'role': 'user',"
+		"   'content': [{'type': 'input_text', 'text': '# AGENTS.md instructions for /shop'}]}},"
+		" {'type': 'response_item', 'payload': {'type': 'message', 'role': 'user',"
+		"   'content': [{'type': 'input_text', 'text': '注文 2087 は？\\n'},"
+		"     {'type': 'input_image', 'image_url': 'data:'}]}},"
+		" {'type': 'event_msg', 'payload': {'type': 'user_message', 'message': '注文 2087 は？'}},"
+		" {'type': 'response_item', 'payload': {'type': 'message', 'role': 'user',"
+		"   'content': [{'type': 'input_image', 'image_url': 'data:'}]}},"
+		" {'type': 'event_msg', 'payload': {'type': 'user_message', 'message': '', 'images': ['data:']}}]",
+		CODEX);
+	assert_int_equal(r->nmsgs, 3);
+	assert_int_equal(r->msgs[0].role, ROLE_SYSTEM);
+	assert_int_equal(r->msgs[1].role, ROLE_USER);
+	assert_int_equal(r->msgs[2].role, ROLE_USER);
+	assert_string_equal(run_first_user_text(r), "注文 2087 は？\n");
+	run_free(r);
+}
+
 static void test_malformed(void **state)
 {
 	(void)state;
@@ -436,6 +460,7 @@ int main(void)
 		cmocka_unit_test(test_calls),
 		cmocka_unit_test(test_notes),
 		cmocka_unit_test(test_older_cli),
+		cmocka_unit_test(test_user_turns),
 		cmocka_unit_test(test_malformed),
 		cmocka_unit_test(test_wild_samples),
 	};

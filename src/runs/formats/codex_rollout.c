@@ -249,7 +249,8 @@ static void codex_events(struct run *r, const struct codex_ctx *cx)
 		return;     /* nothing tells the user's turns apart */
 	for (size_t mi = 0; mi < r->nmsgs; mi++) {
 		struct run_msg *m = &r->msgs[mi];
-		if (m->role == ROLE_USER && !m->is_tool_output && !codex_user_turn(r, cx, m->text))
+		if (m->role == ROLE_USER && !m->is_tool_output && m->text[0] &&
+		    !codex_user_turn(r, cx, m->text))
 			m->role = ROLE_SYSTEM;
 	}
 }
