@@ -381,6 +381,28 @@ static void test_user_turns(void **state)
 	run_free(r);
 }
 
+/* An error the turn ended on and an interrupted turn are said nowhere
+ * else: notes; the other events add nothing. */
+static void test_error_events(void **state)
+{
+	(void)state;
+	struct run *r = fmt_load(
+		"[{'type': 'event_msg', 'payload': {'type': 'task_started', 'turn_id': 't1'}},"
+		" {'type': 'event_msg', 'payload': {'type': 'error',"
+		"   'message': 'stream disconnected before completion'}},"
+		" {'type': 'event_msg', 'payload': {'type': 'turn_aborted', 'reason': 'interrupted'}},"
+		" {'type': 'event_msg', 'payload': {'type': 'error'}},"
+		" {'type': 'event_msg', 'payload': {'type': 'task_complete', 'last_agent_message': null}}]",
+		CODEX);
+	assert_int_equal(r->nmsgs, 3);
+	assert_int_equal(r->nnotes, 3);
+	assert_string_equal(part_of(r, 0, 0)->text, "line 2: error: stream disconnected before completion");
+	assert_string_equal(part_of(r, 1, 0)->text, "line 3: turn aborted (interrupted)");
+	assert_string_equal(part_of(r, 2, 0)->text, "line 4: error: (no message)");
+	assert_int_equal(r->msgs[0].raw, jv_at(r->doc, run_root(r), 1));
+	run_free(r);
+}
+
 static void test_malformed(void **state)
 {
 	(void)state;
@@ -461,6 +483,7 @@ int main(void)
 		cmocka_unit_test(test_notes),
 		cmocka_unit_test(test_older_cli),
 		cmocka_unit_test(test_user_turns),
+		cmocka_unit_test(test_error_events),
 		cmocka_unit_test(test_malformed),
 		cmocka_unit_test(test_wild_samples),
 	};

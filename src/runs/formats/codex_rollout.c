@@ -12,12 +12,13 @@
  * them, event_msg lines and ghost_snapshot items (the worktree kept for
  * undo) are metadata and are not shown: event_msg repeats what the
  * response items hold (agent_message, user_message, exec_command_end,
- * patch_apply_end, token_count), so nothing is read twice. Two of them
+ * patch_apply_end, token_count), so nothing is read twice. A few of them
  * are still asked one thing each: exec_command_end's exit code and
  * patch_apply_end's success mark their call failed, which the outputs do
  * not say, and user_message tells the user's own turns from the context
  * the CLI writes as user messages (AGENTS.md, <environment_context>),
- * which are shown as system messages. A compacted line is the summary
+ * which are shown as system messages; an error event and an aborted turn,
+ * said nowhere else, are notes. A compacted line is the summary
  * that replaced the history before it: a system message.
  *
  * A line that is not JSON (null in the array: a session cut off while it
@@ -136,6 +137,28 @@ static void codex_compacted(struct run *r, jv p)
 	            jv_strlen(d, summary) ? jv_str(d, summary) : "(context compacted)", p);
 }
 
+/* Events repeat the items, but for what nothing else says: an error the
+ * turn ended on, a turn the user interrupted (notes where they happened),
+ * and which user messages were the user's own. */
+static void codex_event(struct run *r, struct codex_ctx *cx, jv line, jv p, size_t n)
+{
+	const struct jdoc *d = r->doc;
+	jv ty = jv_get(d, p, "type"), message = jv_get(d, p, "message");
+	if (jv_streq(d, ty, "user_message")) {
+		if (cx->nturns == cx->turns_cap) {
+			cx->turns_cap = cx->turns_cap ? 2 * cx->turns_cap : 8;
+			cx->turns = xrealloc(cx->turns, cx->turns_cap * sizeof(*cx->turns));
+		}
+		cx->turns[cx->nturns++] = message;
+	} else if (jv_streq(d, ty, "error")) {
+		run_add_note_msg(r, MSG_IN_OUTPUT, line, "line %zu: error: %s", n,
+		                 jv_str_or(d, message, "(no message)"));
+	} else if (jv_streq(d, ty, "turn_aborted")) {
+		run_add_note_msg(r, MSG_IN_OUTPUT, line, "line %zu: turn aborted (%s)", n,
+		                 jv_str_or(d, jv_get(d, p, "reason"), "no reason given"));
+	}
+}
+
 static void codex_read_line(struct run *r, struct codex_ctx *cx, jv line, size_t i)
 {
 	const struct jdoc *d = r->doc;
@@ -176,14 +199,11 @@ static void codex_read_line(struct run *r, struct codex_ctx *cx, jv line, size_t
 		}
 	} else if (!strcmp(ty, "compacted")) {
 		codex_compacted(r, p);
-	} else if (jv_streq(d, jv_get(d, p, "type"), "user_message")) {
-		if (cx->nturns == cx->turns_cap) {
-			cx->turns_cap = cx->turns_cap ? 2 * cx->turns_cap : 8;
-			cx->turns = xrealloc(cx->turns, cx->turns_cap * sizeof(*cx->turns));
-		}
-		cx->turns[cx->nturns++] = jv_get(d, p, "message");
+	} else if (!strcmp(ty, "event_msg")) {
+		codex_event(r, cx, line, p, n);
 	}
 }
+
 
 /* ---- what event_msg lines add ------------------------------------------ */
 
