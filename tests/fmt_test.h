@@ -416,6 +416,20 @@ static const struct fmt_sample fmt_samples[] = {
 	  " {'type': 'assistant', 'uuid': 'a3', 'parentUuid': 'u2', 'sessionId': 's-2087', 'isSidechain': false,"
 	  "  'message': {'id': 'msg_2', 'type': 'message', 'role': 'assistant', 'model': 'claude-sonnet-4-5',"
 	  "   'content': [{'type': 'text', 'text': '已发货 📦'}]}}]" },
+	{ "codex", "codex rollout lines",
+	  "[{'timestamp': '2026-03-01T09:00:00.000Z', 'type': 'session_meta', 'payload': {'id': 'sess-2087',"
+	  "   'cwd': '/shop', 'cli_version': '0.125.0', 'model_provider': 'openai'}},"
+	  " {'timestamp': '2026-03-01T09:00:00.001Z', 'type': 'turn_context', 'payload': {'model': 'gpt-5-codex'}},"
+	  " {'timestamp': '2026-03-01T09:00:01.000Z', 'type': 'response_item', 'payload': {'type': 'message',"
+	  "   'role': 'user', 'content': [{'type': 'input_text', 'text': '注文 2087 はどこですか？'}]}},"
+	  " {'timestamp': '2026-03-01T09:00:01.001Z', 'type': 'event_msg', 'payload': {'type': 'user_message',"
+	  "   'message': '注文 2087 はどこですか？'}},"
+	  " {'timestamp': '2026-03-01T09:00:02.000Z', 'type': 'response_item', 'payload': {'type': 'function_call',"
+	  "   'name': 'lookup_order', 'arguments': '{\\'order\\':\\'2087\\'}', 'call_id': 'call_1'}},"
+	  " {'timestamp': '2026-03-01T09:00:02.100Z', 'type': 'response_item', 'payload': {"
+	  "   'type': 'function_call_output', 'call_id': 'call_1', 'output': 'shipped'}},"
+	  " {'timestamp': '2026-03-01T09:00:03.000Z', 'type': 'response_item', 'payload': {'type': 'message',"
+	  "   'role': 'assistant', 'content': [{'type': 'output_text', 'text': '已发货 📦'}]}}]" },
 	{ NULL, NULL, NULL },
 };
 

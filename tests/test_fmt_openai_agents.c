@@ -56,10 +56,10 @@ static void test_items(void **state)
 	assert_string_equal(c[0].name, "lookup_order");
 	assert_int_equal(c[0].state, CALL_COMPLETED);
 	assert_string_equal(json_string_value(run_call_result(r, &c[0])), "shipped");
-	assert_string_equal(c[1].name, "shell_call");
+	assert_string_equal(c[1].name, "shell");
 	assert_int_equal(c[1].state, CALL_COMPLETED);
 	assert_string_equal(r->msgs[c[1].result_msg].text, "a.txt");
-	assert_string_equal(c[2].name, "stock");
+	assert_string_equal(c[2].name, "shop.stock");
 	assert_int_equal(c[2].state, CALL_FAILED);
 	assert_string_equal(c[2].error_text, "down");
 	assert_string_equal(c[3].name, "refund");

@@ -52,9 +52,12 @@ static void test_messages_and_order(void **state)
 	assert_int_equal(r->msgs[1].src_index, 0);
 	assert_int_equal(r->msgs[2].role, ROLE_SYSTEM);
 	assert_string_equal(r->msgs[2].text, "Be brief.");
-	/* Reasoning stays visible as a message without text. */
+	/* Reasoning is a thinking part of a message without text. */
 	assert_int_equal(r->msgs[3].role, ROLE_ASSISTANT);
 	assert_string_equal(r->msgs[3].text, "");
+	assert_int_equal(r->msgs[3].nparts, 1);
+	assert_int_equal(r->parts[r->msgs[3].first_part].kind, PART_THINKING);
+	assert_string_equal(r->parts[r->msgs[3].first_part].text, "look it up");
 	assert_int_equal(r->msgs[3].ncalls, 0);
 	assert_int_equal(r->msgs[3].origin, MSG_IN_OUTPUT);
 	assert_int_equal(r->msgs[3].src_index, 0);
@@ -173,30 +176,31 @@ static void test_custom_mcp_and_builtins(void **state)
 	assert_int_equal(c[0].result_msg, 1);
 	/* An MCP call holds its own outcome. */
 	assert_string_equal(c[1].id, "mcp_1");
-	assert_string_equal(c[1].name, "stock");
+	assert_string_equal(c[1].name, "shop.stock");
 	assert_string_equal(json_string_value(json_object_get(run_call_args(r, &c[1]), "sku")), "A1");
 	assert_int_equal(c[1].state, CALL_COMPLETED);
 	assert_int_equal(c[1].result_msg, -1);
 	assert_string_equal(json_string_value(run_call_result(r, &c[1])), "在庫あり");
 	assert_int_equal(c[2].state, CALL_FAILED);
 	assert_string_equal(c[2].error_text, "server unreachable");
-	/* Hosted tools are named by their type. */
-	assert_string_equal(c[3].name, "web_search_call");
+	/* Hosted tools are named by their tool's type. */
+	assert_string_equal(c[3].name, "web_search");
 	assert_string_equal(c[3].id, "ws_1");
 	assert_int_equal(c[3].state, CALL_COMPLETED);
 	assert_string_equal(json_string_value(json_object_get(run_call_args(r, &c[3]), "query")), "順豊 追跡");
-	assert_string_equal(c[4].name, "file_search_call");
+	assert_string_equal(c[4].name, "file_search");
 	assert_true(json_is_array(run_call_result(r, &c[4])));
-	assert_string_equal(c[5].name, "code_interpreter_call");
+	assert_string_equal(c[5].name, "code_interpreter");
 	assert_int_equal(c[5].state, CALL_REQUESTED);
 	assert_string_equal(json_string_value(run_call_args(r, &c[5])), "print(1)");
 	/* The computer tool runs on the client: its output is a separate item. */
-	assert_string_equal(c[6].name, "computer_call");
+	assert_string_equal(c[6].name, "computer");
 	assert_string_equal(c[6].id, "cmp1");
 	assert_int_equal(c[6].state, CALL_COMPLETED);
 	assert_int_equal(c[6].result_msg, 9);
 	assert_string_equal(r->msgs[2].text, "");       /* mcp_list_tools */
 	assert_int_equal(r->msgs[2].ncalls, 0);
+	assert_string_equal(r->parts[r->msgs[2].first_part].text, "MCP server shop lists 0 tools");
 	for (size_t i = 0; i < r->nmsgs; i++)
 		assert_false(r->msgs[i].unmatched_result);
 	run_free(r);
@@ -286,24 +290,24 @@ static void test_shell_patch_and_image(void **state)
 	struct run_call *c = r->calls;
 	/* shell_call: named by its type, its action the arguments, its output
 	 * item's streams the result text. */
-	assert_string_equal(c[0].name, "shell_call");
+	assert_string_equal(c[0].name, "shell");
 	assert_string_equal(c[0].id, "s1");
 	assert_true(json_is_array(json_object_get(run_call_args(r, &c[0]), "commands")));
 	assert_int_equal(c[0].state, CALL_COMPLETED);
 	assert_int_equal(c[0].result_msg, 1);
 	assert_string_equal(r->msgs[1].text, "a.txt\ncat: 说明.txt: No such file");
 	/* apply_patch_call: the operation is the arguments; a failed output fails it. */
-	assert_string_equal(c[1].name, "apply_patch_call");
+	assert_string_equal(c[1].name, "apply_patch");
 	assert_string_equal(json_string_value(json_object_get(run_call_args(r, &c[1]), "path")), "README.md");
 	assert_false(run_call_args_invalid(r, &c[1]));
 	assert_int_equal(c[1].state, CALL_FAILED);
 	assert_string_equal(c[1].error_text, "hunk 1 rejected");
 	/* local_shell_call_output names its call by id. */
-	assert_string_equal(c[2].name, "local_shell_call");
+	assert_string_equal(c[2].name, "local_shell");
 	assert_int_equal(c[2].state, CALL_COMPLETED);
 	assert_int_equal(c[2].result_msg, 5);
 	/* Image generation carries its own result; status failed fails it. */
-	assert_string_equal(c[3].name, "image_generation_call");
+	assert_string_equal(c[3].name, "image_generation");
 	assert_string_equal(c[3].id, "ig_1");
 	assert_int_equal(c[3].state, CALL_COMPLETED);
 	assert_string_equal(json_string_value(run_call_result(r, &c[3])), "iVBORw0K");
@@ -317,6 +321,160 @@ static void test_shell_patch_and_image(void **state)
 	assert_int_equal(fmt_score(RESP, "{'input': [], 'output': []}"), 0);
 }
 
+static const struct run_part *part_of(const struct run *r, size_t mi, size_t k)
+{
+	assert_true(k < r->msgs[mi].nparts);
+	return &r->parts[r->msgs[mi].first_part + k];
+}
+
+static void test_reasoning_parts(void **state)
+{
+	struct run *r = fmt_load(
+		"[{'type': 'message', 'role': 'user', 'content': '注文 2087 は？'},"
+		" {'type': 'reasoning', 'id': 'rs_1', 'summary': [{'type': 'summary_text', 'text': '**Plan**'},"
+		"   {'type': 'summary_text', 'text': '调用工具'}]},"
+		" {'type': 'reasoning', 'id': 'rs_2', 'summary': [],"
+		"  'content': [{'type': 'reasoning_text', 'text': 'raw chain'}]},"
+		" {'type': 'reasoning', 'id': 'rs_3', 'summary': [], 'content': null,"
+		"  'encrypted_content': 'gAAAA'},"
+		" {'type': 'message', 'role': 'assistant', 'content': [{'type': 'output_text', 'text': '已发货'}]}]",
+		RESP);
+	assert_int_equal(r->nmsgs, 5);
+	/* summaries joined, else the content, else an empty thinking part */
+	static const char *const want[] = { "**Plan**\n调用工具", "raw chain", "" };
+	for (size_t i = 0; i < 3; i++) {
+		assert_int_equal(r->msgs[1 + i].role, ROLE_ASSISTANT);
+		assert_string_equal(r->msgs[1 + i].text, "");
+		assert_int_equal(r->msgs[1 + i].nparts, 1);
+		assert_int_equal(part_of(r, 1 + i, 0)->kind, PART_THINKING);
+		assert_string_equal(part_of(r, 1 + i, 0)->text, want[i]);
+	}
+	assert_int_equal(r->nnotes, 0);
+	assert_string_equal(run_final_agent_text(r), "已发货");
+	run_free(r);
+}
+
+static void test_hosted_names_and_inputs(void **state)
+{
+	struct run *r = fmt_load(
+		"{'output': ["
+		" {'type': 'web_search_call', 'status': 'completed',"
+		"  'action': {'type': 'search', 'query': '順豊', 'queries': ['順豊', 'SF 2087']}},"
+		" {'type': 'code_interpreter_call', 'id': 'ci_1', 'status': 'completed', 'code': 'print(2087)',"
+		"  'container_id': 'cntr', 'outputs': [{'type': 'logs', 'logs': '2087'}]},"
+		" {'type': 'mcp_call', 'id': 'mcp_1', 'server_label': 'deepwiki', 'name': 'ask_question',"
+		"  'arguments': '{\\'q\\':\\'x\\'}', 'output': 'answer', 'status': 'completed'},"
+		" {'type': 'mcp_call', 'id': 'mcp_2', 'name': 'ask_question', 'arguments': '{}', 'output': 'a'},"
+		" {'type': 'file_search_call', 'id': 'fs_1', 'status': 'failed', 'queries': ['退货']},"
+		" {'type': 'local_shell_call', 'call_id': 'l1', 'status': 'completed',"
+		"  'action': {'type': 'exec', 'command': ['ls']}}]}",
+		RESP);
+	assert_int_equal(r->ncalls, 6);
+	struct run_call *c = r->calls;
+	/* Codex writes web searches with no id and no outcome but their
+	 * status: done, no result, no error, not an unmatched anything. */
+	assert_string_equal(c[0].name, "web_search");
+	assert_null(c[0].id);
+	assert_int_equal(c[0].state, CALL_COMPLETED);
+	assert_false(c[0].is_error);
+	assert_null(run_call_result(r, &c[0]));
+	json_t *a = run_call_args(r, &c[0]);
+	assert_string_equal(json_string_value(json_object_get(a, "query")), "順豊");
+	assert_int_equal(json_array_size(json_object_get(a, "queries")), 2);
+	assert_string_equal(c[1].name, "code_interpreter");
+	assert_string_equal(json_string_value(run_call_args(r, &c[1])), "print(2087)");
+	assert_true(json_is_array(run_call_result(r, &c[1])));
+	/* MCP: the server's label and the tool's name; raw_name is the tool's */
+	assert_string_equal(c[2].name, "deepwiki.ask_question");
+	assert_string_equal(jv_str(r->doc, c[2].raw_name), "ask_question");
+	assert_string_equal(json_string_value(run_call_result(r, &c[2])), "answer");
+	assert_string_equal(c[3].name, "ask_question");
+	assert_string_equal(c[4].name, "file_search");
+	assert_int_equal(c[4].state, CALL_FAILED);
+	assert_string_equal(c[5].name, "local_shell");
+	assert_int_equal(c[5].state, CALL_REQUESTED);
+	assert_int_equal(fmt_count_unmatched(r), 0);
+	run_free(r);
+}
+
+static void test_listings_and_unknown_items(void **state)
+{
+	struct run *r = fmt_load(
+		"[{'type': 'mcp_list_tools', 'id': 'ml_1', 'server_label': 'shop',"
+		"  'tools': [{'name': 'stock'}, {'name': 'refund'}]},"
+		" {'type': 'tool_search_call', 'arguments': {'query': 'account balance'}, 'status': 'completed'},"
+		" {'type': 'tool_search_output', 'tools': [{'type': 'function', 'name': 'lookup'}]},"
+		" {'type': 'mcp_approval_request', 'id': 'ar_1', 'server_label': 'shop', 'name': 'refund',"
+		"  'arguments': '{}'},"
+		" {'type': 'mcp_approval_response', 'approval_request_id': 'ar_1', 'approve': true},"
+		" {'type': 'item_reference', 'id': 'msg_9'},"
+		" {'type': 'hologram_call_v2_thing', 'id': 'x'}]",
+		RESP);
+	assert_int_equal(r->nmsgs, 7);
+	assert_int_equal(r->ncalls, 0);
+	assert_int_equal(run_agent_calls(r, NULL), 0);
+	static const char *const want[] = {
+		"MCP server shop lists 2 tools: stock, refund",
+		"tool search: account balance",
+		"tool search found 1 tools: lookup",
+		"asks approval to call shop.refund",
+		"MCP call approved",
+		"reference to item msg_9",
+		"item type \"hologram_call_v2_thing\" (not read)",
+	};
+	for (size_t i = 0; i < 7; i++) {
+		assert_string_equal(r->msgs[i].text, "");
+		assert_int_equal(part_of(r, i, 0)->kind, PART_NOTE);
+		assert_string_equal(part_of(r, i, 0)->text, want[i]);
+		assert_int_equal(r->msgs[i].src_index, (long)i);
+	}
+	assert_int_equal(r->msgs[4].role, ROLE_USER);
+	assert_int_equal(r->msgs[6].role, ROLE_NOTE);
+	assert_int_equal(r->nnotes, 7);
+	run_free(r);
+	/* a long list is cut after its first eight names */
+	r = fmt_load("[{'type': 'mcp_list_tools', 'server_label': 's', 'tools': [{'name': 'a'}, {'name': 'b'},"
+	             " {'name': 'c'}, {'name': 'd'}, {'name': 'e'}, {'name': 'f'}, {'name': 'g'},"
+	             " {'name': 'h'}, {'name': 'i'}, {'name': 'j'}]}]", RESP);
+	assert_string_equal(part_of(r, 0, 0)->text,
+	                    "MCP server s lists 10 tools: a, b, c, d, e, f, g, h and 2 more");
+	run_free(r);
+}
+
+static void test_parallel_wrapper(void **state)
+{
+	struct run *r = fmt_load(
+		"[{'type': 'function_call', 'id': 'fc_p', 'call_id': 'call_p', 'name': 'parallel',"
+		"  'arguments': '{\\'tool_uses\\':[{\\'recipient_name\\':\\'functions.lookup_order\\',"
+		"\\'parameters\\':{\\'order\\':\\'2087\\'}},{\\'recipient_name\\':\\'functions.track_parcel\\',"
+		"\\'parameters\\':{\\'tracking\\':\\'SF88\\'}}]}', 'status': 'completed'},"
+		" {'type': 'function_call_output', 'call_id': 'call_p', 'output': 'both done'},"
+		" {'type': 'function_call', 'call_id': 'c2', 'name': 'parallel', 'arguments': '{\\'x\\':1}'}]",
+		RESP);
+	assert_int_equal(r->ncalls, 3);
+	struct run_call *c = r->calls;
+	/* unwrapped: one message, two calls with their own names and arguments */
+	assert_int_equal(r->msgs[0].ncalls, 2);
+	assert_string_equal(c[0].name, "lookup_order");
+	assert_string_equal(json_string_value(json_object_get(run_call_args(r, &c[0]), "order")), "2087");
+	assert_false(run_call_args_invalid(r, &c[0]));
+	assert_string_equal(c[1].name, "track_parcel");
+	assert_string_equal(json_string_value(json_object_get(run_call_args(r, &c[1]), "tracking")), "SF88");
+	assert_int_equal(c[1].src_call_index, 1);
+	assert_string_equal(c[0].id, "call_p");
+	assert_string_equal(c[1].id, "call_p");
+	/* the wrapper's output answers the last of them */
+	assert_int_equal(c[1].state, CALL_COMPLETED);
+	assert_int_equal(c[1].result_msg, 1);
+	assert_int_equal(c[0].state, CALL_REQUESTED);
+	assert_int_equal(fmt_count_unmatched(r), 0);
+	/* a "parallel" that wraps nothing stays the call it is */
+	assert_string_equal(c[2].name, "parallel");
+	assert_int_equal(json_integer_value(json_object_get(run_call_args(r, &c[2]), "x")), 1);
+	assert_int_equal(run_agent_calls(r, NULL), 3);
+	run_free(r);
+}
+
 static void test_wild_samples(void **state)
 {
 	(void)state;
@@ -326,7 +484,7 @@ static void test_wild_samples(void **state)
 		skip();
 		return;
 	}
-	assert_string_equal(r->calls[0].name, "apply_patch_call");
+	assert_string_equal(r->calls[0].name, "apply_patch");
 	assert_string_equal(json_string_value(json_object_get(run_call_args(r, &r->calls[0]), "path")),
 	                    "shopping-checklist.md");
 	assert_int_equal(r->calls[0].state, CALL_REQUESTED);    /* no output item in the response */
@@ -334,15 +492,21 @@ static void test_wild_samples(void **state)
 	dataset_close(&ds);
 
 	r = fmt_wild_run(&ds, "openai-responses/openai-local-shell-tool.1.json", RESP, 1, 1);
-	assert_string_equal(r->calls[0].name, "local_shell_call");
+	assert_string_equal(r->calls[0].name, "local_shell");
 	assert_true(json_is_object(run_call_args(r, &r->calls[0])));
 	run_free(r);
 	dataset_close(&ds);
 
-	/* The "parallel" wrapper stays one call, as the README counts it. */
-	r = fmt_wild_run(&ds, "openai-responses/parallel-tool-call-wrapper.1.json", RESP, 1, 1);
-	assert_string_equal(r->calls[0].name, "parallel");
-	assert_true(json_is_array(json_object_get(run_call_args(r, &r->calls[0]), "tool_uses")));
+	/* The README counts the "parallel" wrapper as 1 and says a loader
+	 * should unwrap it into its 2 inner calls: 2 here. */
+	r = fmt_wild_run(&ds, "openai-responses/parallel-tool-call-wrapper.1.json", RESP, 1, 2);
+	assert_string_equal(r->calls[0].name, "weather");
+	assert_string_equal(json_string_value(json_object_get(run_call_args(r, &r->calls[0]), "location")),
+	                    "San Francisco");
+	assert_string_equal(r->calls[1].name, "cityAttractions");
+	assert_string_equal(json_string_value(json_object_get(run_call_args(r, &r->calls[1]), "city")),
+	                    "Rome");
+	assert_int_equal(r->calls[1].msg_index, r->calls[0].msg_index);
 	run_free(r);
 	dataset_close(&ds);
 	fmt_check_wild(RESP, "openai-responses");
@@ -361,6 +525,10 @@ int main(void)
 		cmocka_unit_test(test_input_and_output_origins),
 		cmocka_unit_test(test_malformed),
 		cmocka_unit_test(test_shell_patch_and_image),
+		cmocka_unit_test(test_reasoning_parts),
+		cmocka_unit_test(test_hosted_names_and_inputs),
+		cmocka_unit_test(test_listings_and_unknown_items),
+		cmocka_unit_test(test_parallel_wrapper),
 		cmocka_unit_test(test_wild_samples),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -37,6 +37,7 @@ static const struct format_case cases[] = {
 	{ "chat-completions-response", false, { NULL } },
 	{ "gemini", false, { NULL } },
 	{ "openai-agents", false, { NULL } },
+	{ "codex", false, { NULL } },
 	{ "openai-responses", false, { NULL } },
 	{ "ai-sdk-v5", false, { NULL } },
 	{ "ai-sdk-ui-stream", false, { NULL } },

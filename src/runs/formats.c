@@ -10,6 +10,7 @@ extern const struct format_ops format_aisdk_stream;
 extern const struct format_ops format_openai_chat;
 extern const struct format_ops format_openai_responses;
 extern const struct format_ops format_openai_agents;
+extern const struct format_ops format_codex;
 extern const struct format_ops format_anthropic, format_anthropic_message;
 extern const struct format_ops format_chat_response;
 extern const struct format_ops format_gemini;
@@ -45,6 +46,7 @@ const struct format_ops *const format_table[] = {
 	&format_chat_response,
 	&format_gemini,
 	&format_openai_agents,
+	&format_codex,
 	&format_openai_responses,
 	&format_aisdk5,
 	&format_aisdk_stream,

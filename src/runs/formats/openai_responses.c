@@ -3,25 +3,32 @@
  * request with its response), input items first.
  *
  * Every item becomes one message, so a message's raw value is exactly one
- * item of the record: a call item is an assistant message holding one call
+ * item of the record: a call item is an assistant message holding its call
  * (parallel calls are consecutive such messages), an output item is a tool
- * message. Items that are neither text nor calls (reasoning, MCP tool
- * lists, approvals) become assistant messages with no text: visible in the
- * timeline, never read by scorers.
+ * message. A reasoning item is an assistant message whose one part is the
+ * thinking (its summary, else its content; empty when encrypted). Items
+ * that are neither (MCP tool lists, tool searches, approvals, item
+ * references) are assistant messages with a note saying what they were;
+ * an item type this loader does not know is a note of its own. None of
+ * them has text: scorers never read them.
  *
  * A call's link key is call_id, not the item's own id. A built-in call
  * (shell_call, local_shell_call, apply_patch_call, computer_call, hosted
- * tools) is named by its type and its action / operation / code / queries
- * is its arguments as a value. An output item with status "failed" or an
- * error marks its call failed; as in Chat Completions, so does an output
- * whose text starts with "Error:". A "parallel" wrapper function_call
- * stays one call, as the shared sample's README counts it. */
+ * tools) is named by its tool's type, the item type without "_call"
+ * (web_search, code_interpreter), an MCP call by server_label.name; its
+ * action / operation / code / queries is its arguments as a value. An
+ * output item with status "failed" or an error marks its call failed; as
+ * in Chat Completions, so does an output whose text starts with "Error:".
+ * A "parallel" wrapper function_call (the model's multi_tool_use.parallel,
+ * arguments {tool_uses: [{recipient_name: "functions.X", parameters}]})
+ * is unwrapped into its inner calls, in one message, sharing its call_id. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "runs/format.h"
 #include "runs/loader.h"
+#include "util/strbuf.h"
 #include "openai_responses.h"
 
 /* Item types that say "this is a Responses list". */
@@ -58,6 +65,7 @@ struct resp_fields {
 	jv type, role, content, name, call_id, id, arguments, status, error;
 	jv input, action, operation, queries, code; /* arguments other than "arguments" */
 	jv output, results, outputs, result;    /* a call's or an output's outcome */
+	jv server_label, summary, tools;        /* MCP, reasoning, tool lists */
 	bool foreign;                           /* tool_calls, tool_call_id, parts, toolInvocations */
 };
 
@@ -69,7 +77,7 @@ static void resp_fields(const struct jdoc *d, jv it, struct resp_fields *f)
 		.error = JV_NONE, .input = JV_NONE, .action = JV_NONE, .operation = JV_NONE,
 		.queries = JV_NONE,
 		.code = JV_NONE, .output = JV_NONE, .results = JV_NONE, .outputs = JV_NONE,
-		.result = JV_NONE,
+		.result = JV_NONE, .server_label = JV_NONE, .summary = JV_NONE, .tools = JV_NONE,
 	};
 	JV_EACH_KEY(d, it, k) {
 		jv v = jv_value(k);
@@ -109,6 +117,12 @@ static void resp_fields(const struct jdoc *d, jv it, struct resp_fields *f)
 			f->outputs = v;
 		else if (jv_streq(d, k, "result"))
 			f->result = v;
+		else if (jv_streq(d, k, "server_label"))
+			f->server_label = v;
+		else if (jv_streq(d, k, "summary"))
+			f->summary = v;
+		else if (jv_streq(d, k, "tools"))
+			f->tools = v;
 		else if (jv_streq(d, k, "tool_calls") || jv_streq(d, k, "tool_call_id") ||
 		         jv_streq(d, k, "parts") || jv_streq(d, k, "toolInvocations"))
 			f->foreign = true;
@@ -251,15 +265,75 @@ static void resp_args_verbatim(struct run *r, struct run_call *c, jv a)
 	}
 }
 
+/* The model's multi_tool_use.parallel, written as one function_call
+ * "parallel" whose arguments hold {tool_uses: [{recipient_name:
+ * "functions.X", parameters}]}: its inner calls, in the one message of
+ * the item, sharing its call_id (an output naming it answers the last).
+ * Their arguments are trees of the parsed string (rare, small). false
+ * when the arguments are not such a list: one call "parallel" then. */
+static bool resp_parallel(struct run *r, jv it, const struct resp_fields *f, size_t src)
+{
+	const struct jdoc *d = r->doc;
+	if (!jv_streq(d, f->name, "parallel") && !jv_streq(d, f->name, "multi_tool_use.parallel"))
+		return false;
+	json_error_t jerr;
+	json_t *args = jv_is_string(d, f->arguments)
+	               ? json_loadb(jv_str(d, f->arguments), jv_strlen(d, f->arguments), 0, &jerr)
+	               : jv_to_json(d, f->arguments);
+	json_t *uses = json_object_get(args, "tool_uses");
+	size_t k;
+	json_t *u;
+	bool ok = json_array_size(uses) > 0;
+	json_array_foreach(uses, k, u)
+		ok = ok && json_is_string(json_object_get(u, "recipient_name"));
+	if (!ok) {
+		json_decref(args);
+		return false;
+	}
+	size_t mi = run_add_msg(r, ROLE_ASSISTANT, MSG_IN_OUTPUT, "", it);
+	r->msgs[mi].src_index = (long)src;
+	json_array_foreach(uses, k, u) {
+		const char *to = json_string_value(json_object_get(u, "recipient_name"));
+		const char *dot = strrchr(to, '.');
+		struct run_call *c = run_add_call(r, mi);
+		c->raw_id = f->call_id;
+		c->id = loader_id(r, f->call_id);
+		c->name = run_strdup(r, dot ? dot + 1 : to);
+		c->src_msg_index = (long)src;
+		c->src_call_index = (long)k;
+		c->raw_state = loader_str(r, f->status, NULL);
+		c->args = f->arguments;
+		json_t *params = json_object_get(u, "parameters");
+		c->args_tree = params ? json_incref(params) : json_object();
+		c->args_parsed = true;
+		resp_state_from_status(c);
+	}
+	json_decref(args);
+	return true;
+}
+
+/* A built-in tool's name: its item type without "_call", the type its
+ * tool has in the request's tools list (web_search, code_interpreter). */
+static const char *resp_builtin_name(struct run *r, const char *ty)
+{
+	size_t n = strlen(ty);
+	if (loader_ends_with(ty, "_call"))
+		n -= 5;
+	return arena_strndup(&r->arena, ty, n);
+}
+
 static void resp_client_call(struct run *r, jv it, const struct resp_fields *f, const char *ty,
                              size_t src)
 {
 	const char *name = loader_str(r, f->name, "");
-	if (strcmp(ty, "function_call") != 0 && strcmp(ty, "custom_tool_call") != 0)
-		name = ty;      /* built-ins have no name but their type */
+	bool function = !strcmp(ty, "function_call");
+	if (function && resp_parallel(r, it, f, src))
+		return;
+	if (!function && strcmp(ty, "custom_tool_call") != 0)
+		name = resp_builtin_name(r, ty);    /* built-ins have no name but their type */
 	struct run_call *c = resp_add_call(r, it, f, src, name, f->call_id);
 	c->raw_name = f->name;
-	if (!strcmp(ty, "function_call")) {
+	if (function) {
 		run_call_set_args(r, c, f->arguments);
 	} else {
 		/* custom tools' input, computer and shell actions, apply_patch's
@@ -299,8 +373,14 @@ static void resp_server_call(struct run *r, jv it, const struct resp_fields *f, 
 	bool mcp = !strcmp(ty, "mcp_call");
 	jv raw_name = mcp ? f->name : JV_NONE;
 	jv raw_id = f->call_id != JV_NONE ? f->call_id : f->id;
-	struct run_call *c = resp_add_call(r, it, f, src, mcp ? loader_str(r, raw_name, "") : ty,
-	                                   raw_id);
+	const char *name = resp_builtin_name(r, ty);
+	if (mcp) {
+		/* The server says which of several "search" tools it was. */
+		name = loader_str(r, raw_name, "");
+		if (jv_strlen(d, f->server_label))
+			name = arena_printf(&r->arena, "%s.%s", jv_str(d, f->server_label), name);
+	}
+	struct run_call *c = resp_add_call(r, it, f, src, name, raw_id);
 	c->raw_name = raw_name;
 	if (f->arguments != JV_NONE) {
 		run_call_set_args(r, c, f->arguments);
@@ -384,6 +464,107 @@ static void resp_output(struct run *r, jv it, const struct resp_fields *f, size_
 		loader_mark_failed(m, text);
 }
 
+/* The texts of a list of {type, text} parts (a reasoning item's summary
+ * or content), one after another; "" when none. */
+static const char *resp_part_texts(struct run *r, jv parts)
+{
+	const struct jdoc *d = r->doc;
+	struct strbuf sb = STRBUF_INIT;
+	JV_EACH(d, parts, p) {
+		jv t = jv_is_object(d, p) ? jv_get(d, p, "text") : JV_NONE;
+		if (!jv_strlen(d, t))
+			continue;
+		if (sb.len)
+			strbuf_addch(&sb, '\n');
+		strbuf_add(&sb, jv_str(d, t), jv_strlen(d, t));
+	}
+	const char *out = sb.len ? arena_strndup(&r->arena, sb.buf, sb.len) : "";
+	strbuf_release(&sb);
+	return out;
+}
+
+/* Reasoning is the model's thinking, not an answer: a thinking part,
+ * empty when only encrypted_content was kept. */
+static void resp_reasoning(struct run *r, jv it, const struct resp_fields *f, size_t src)
+{
+	const char *text = resp_part_texts(r, f->summary);
+	if (!text[0])
+		text = resp_part_texts(r, f->content);
+	size_t mi = run_add_msg(r, ROLE_ASSISTANT, MSG_IN_OUTPUT, "", it);
+	r->msgs[mi].src_index = (long)src;
+	run_add_thinking(r, mi, text, it);
+}
+
+/* The names of a tool list (mcp_list_tools, tool_search_output), the
+ * first few of them. */
+static const char *resp_tool_names(struct run *r, jv tools)
+{
+	const struct jdoc *d = r->doc;
+	enum { SHOWN = 8 };
+	struct strbuf sb = STRBUF_INIT;
+	size_t n = 0;
+	JV_EACH(d, tools, t) {
+		jv name = jv_is_object(d, t) ? jv_get(d, t, "name") : JV_NONE;
+		if (!jv_is_string(d, name) || n++ >= SHOWN)
+			continue;
+		strbuf_addstr(&sb, sb.len ? ", " : ": ");
+		strbuf_add(&sb, jv_str(d, name), jv_strlen(d, name));
+	}
+	if (n > SHOWN)
+		strbuf_addf(&sb, " and %zu more", n - SHOWN);
+	const char *out = run_strdup(r, sb.buf ? sb.buf : "");
+	strbuf_release(&sb);
+	return out;
+}
+
+/* Items that say what tools there are or may run, not a tool run: an
+ * assistant (or, answering an approval, user) message with a note saying
+ * what they list. false for a type that is none of them. */
+static bool resp_listing(struct run *r, jv it, const struct resp_fields *f, const char *ty,
+                         size_t src)
+{
+	const struct jdoc *d = r->doc;
+	const char *label = jv_str_or(d, f->server_label, "?");
+	size_t mi;
+	if (!strcmp(ty, "mcp_approval_response")) {
+		jv ok = jv_get(d, it, "approve");
+		mi = run_add_msg(r, ROLE_USER, MSG_IN_OUTPUT, "", it);
+		run_add_note(r, mi, it, "MCP call %s", jv_truthy(d, ok) ? "approved" : "not approved");
+	} else if (!strcmp(ty, "mcp_list_tools") || !strcmp(ty, "tool_search_output") ||
+	           !strcmp(ty, "tool_search_call_output")) {
+		mi = run_add_msg(r, ROLE_ASSISTANT, MSG_IN_OUTPUT, "", it);
+		if (ty[0] == 'm')
+			run_add_note(r, mi, it, "MCP server %s lists %zu tools%s", label,
+			             jv_len(d, f->tools), resp_tool_names(r, f->tools));
+		else
+			run_add_note(r, mi, it, "tool search found %zu tools%s", jv_len(d, f->tools),
+			             resp_tool_names(r, f->tools));
+	} else if (!strcmp(ty, "tool_search_call")) {
+		jv q = jv_is_object(d, f->arguments) ? jv_get(d, f->arguments, "query") : JV_NONE;
+		mi = run_add_msg(r, ROLE_ASSISTANT, MSG_IN_OUTPUT, "", it);
+		run_add_note(r, mi, it, "tool search%s%s", jv_strlen(d, q) ? ": " : "",
+		             jv_str_or(d, q, ""));
+	} else if (!strcmp(ty, "mcp_approval_request")) {
+		mi = run_add_msg(r, ROLE_ASSISTANT, MSG_IN_OUTPUT, "", it);
+		run_add_note(r, mi, it, "asks approval to call %s.%s", label,
+		             jv_str_or(d, f->name, "?"));
+	} else if (!strcmp(ty, "item_reference")) {
+		mi = run_add_msg(r, ROLE_ASSISTANT, MSG_IN_OUTPUT, "", it);
+		run_add_note(r, mi, it, "reference to item %s", jv_str_or(d, f->id, "?"));
+	} else {
+		return false;
+	}
+	r->msgs[mi].src_index = (long)src;
+	return true;
+}
+
+/* A type newer than this loader: kept, and said to be unread. */
+static void resp_unknown(struct run *r, jv it, const char *ty, size_t src)
+{
+	size_t mi = run_add_note_msg(r, MSG_IN_OUTPUT, it, "item type \"%s\" (not read)", ty);
+	r->msgs[mi].src_index = (long)src;
+}
+
 int resp_read_item(struct run *r, jv it, const char *path, size_t i, void *ctx, char *err,
                    size_t errlen)
 {
@@ -409,15 +590,10 @@ int resp_read_item(struct run *r, jv it, const char *path, size_t i, void *ctx, 
 		resp_server_call(r, it, &f, ty, i);
 	else if (loader_ends_with(ty, "_call_output") && strcmp(ty, "tool_search_call_output") != 0)
 		resp_output(r, it, &f, i);
-	else {
-		/* reasoning, mcp_list_tools, tool_search_call / _output (the
-		 * model looking up deferred tools, as mcp_list_tools lists
-		 * them: not a tool run), approvals, item references and types
-		 * newer than this loader. */
-		enum run_role role = !strcmp(ty, "mcp_approval_response") ? ROLE_USER : ROLE_ASSISTANT;
-		size_t mi = run_add_msg(r, role, MSG_IN_OUTPUT, "", it);
-		r->msgs[mi].src_index = (long)i;
-	}
+	else if (!strcmp(ty, "reasoning"))
+		resp_reasoning(r, it, &f, i);
+	else if (!resp_listing(r, it, &f, ty, i))
+		resp_unknown(r, it, ty, i);
 	return 0;
 }
 
