@@ -706,7 +706,9 @@ static inline size_t fmt_check_wild(const char *mine, const char *own)
 		bool is_own = !strcmp(sub->d_name, own);
 		struct dirent *e;
 		while ((e = readdir(sd))) {
-			if (e->d_name[0] == '.' || !strcmp(e->d_name, "README.md"))
+			/* the program's own outputs are not samples (the dataset skips them too) */
+			if (e->d_name[0] == '.' || !strcmp(e->d_name, "README.md") ||
+			    strstr(e->d_name, ".annotations.jsonl") || strstr(e->d_name, ".judgements.jsonl"))
 				continue;
 			char path[4800];
 			snprintf(path, sizeof(path), "%s/%s", subpath, e->d_name);
