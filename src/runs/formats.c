@@ -18,12 +18,14 @@ extern const struct format_ops format_tau2;
 extern const struct format_ops format_swe_agent, format_mini_swe_agent;
 extern const struct format_ops format_langchain;
 extern const struct format_ops format_langsmith;
+extern const struct format_ops format_otel;
 
 /* Order matters only for ties in detection: earlier wins. */
 const struct format_ops *const format_table[] = {
 	&format_mastra,
 	&format_mastra_1x,
 	&format_mastra_0x,
+	&format_otel,
 	&format_langsmith,
 	&format_langchain,
 	&format_tau2,
