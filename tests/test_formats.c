@@ -21,6 +21,7 @@ static const struct format_case cases[] = {
 	{ "mastra", false, { "mastra_0x_seed_examples.jsonl", "mastra_1x_seed_examples.jsonl", NULL } },
 	{ "mastra-1x", true, { NULL } },
 	{ "mastra-0x", true, { NULL } },
+	{ "otel", false, { NULL } },
 	{ "langsmith", false, { NULL } },
 	{ "langchain", false, { NULL } },
 	{ "tau2", false, { "tau2_sample.jsonl", NULL } },

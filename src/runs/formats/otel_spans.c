@@ -543,11 +543,11 @@ static void build_run(struct run *r, struct spans *sp)
 	}
 	free(b.fps);
 	run_join_results(r);
-	if (r->nmsgs == 0)
-		run_add_note_msg(r, MSG_IN_OUTPUT, run_root(r), "%zu span%s with no GenAI messages%s%s%s",
-		                 sp->n, sp->n == 1 ? "" : "s", sp->n && sp->v[0].name ? " (first: " : "",
-		                 sp->n && sp->v[0].name ? sp->v[0].name : "",
-		                 sp->n && sp->v[0].name ? ")" : "");
+	/* a trace of named spans that held no conversation says so; an empty
+	 * record stays empty */
+	if (r->nmsgs == 0 && sp->n && sp->v[0].name)
+		run_add_note_msg(r, MSG_IN_OUTPUT, run_root(r), "%zu span%s with no GenAI messages (first: %s)",
+		                 sp->n, sp->n == 1 ? "" : "s", sp->v[0].name);
 }
 
 static int otel_load(struct run *r, char *err, size_t errlen)
