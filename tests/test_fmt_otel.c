@@ -342,6 +342,49 @@ static void test_aisdk_spans(void **state)
 	free_all(&l);
 }
 
+/* ---- JSONL of single spans (the Python SDK's to_json, one a line) --------- */
+
+static const char *const python_spans =
+	"{'name': 'execute_tool refund', 'context': {'trace_id': '0xc0ffee', 'span_id': '0x2'},"
+	" 'start_time': '2025-05-01T10:00:02.000000Z', 'status': {'status_code': 'ERROR', 'description': 'refused'},"
+	" 'attributes': {'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': 'refund',"
+	"  'gen_ai.tool.call.id': 'r1', 'gen_ai.tool.call.arguments': '{\\'order\\': 2087}'}}\n"
+	"{'name': 'chat', 'context': {'trace_id': '0xbeef', 'span_id': '0x9'},"
+	" 'start_time': '2025-05-01T09:00:00.000000Z', 'attributes': {'gen_ai.operation.name': 'chat',"
+	"  'gen_ai.output.messages': '[{\\'role\\': \\'assistant\\', \\'parts\\': [{\\'type\\': \\'text\\', \\'content\\': \\'other\\'}]}]'}}\n"
+	"{'name': 'chat', 'context': {'trace_id': '0xc0ffee', 'span_id': '0x1'},"
+	" 'start_time': '2025-05-01T10:00:01.000000Z', 'attributes': {'gen_ai.operation.name': 'chat',"
+	"  'gen_ai.request.model': 'o3',"
+	"  'gen_ai.input.messages': '[{\\'role\\': \\'user\\', \\'parts\\': [{\\'type\\': \\'text\\', \\'content\\': \\'Refund 2087\\'}]}]',"
+	"  'gen_ai.output.messages': '[{\\'role\\': \\'assistant\\', \\'parts\\': [{\\'type\\': \\'reasoning\\', \\'content\\': \\'policy allows\\'},"
+	"    {\\'type\\': \\'tool_call\\', \\'id\\': \\'r1\\', \\'name\\': \\'refund\\', \\'arguments\\': {\\'order\\': 2087}}]}]'}}\n";
+
+static void test_span_lines(void **state)
+{
+	(void)state;
+	struct loaded l;
+	load_all(&l, write_fixture("spans.jsonl", python_spans));
+	/* the file's lines are spans of two traces, not three runs */
+	assert_int_equal(l.n, 2);
+	struct run *r = l.runs[0];
+	assert_string_equal(r->id, "0xc0ffee");
+	assert_string_equal(r->model, "o3");
+	assert_int_equal(r->nmsgs, 2);
+	/* the chat span started first although its line comes last */
+	assert_string_equal(r->msgs[0].text, "Refund 2087");
+	struct run_msg *m = &r->msgs[1];
+	assert_int_equal(m->nparts, 2);
+	assert_int_equal(r->parts[m->first_part].kind, PART_THINKING);
+	assert_string_equal(r->parts[m->first_part].text, "policy allows");
+	assert_int_equal(r->parts[m->first_part + 1].kind, PART_CALL);
+	assert_int_equal(r->ncalls, 1);
+	assert_int_equal(r->calls[0].state, CALL_FAILED);
+	assert_string_equal(r->calls[0].error_text, "refused");
+	assert_string_equal(l.runs[1]->id, "0xbeef");
+	assert_string_equal(run_final_agent_text(l.runs[1]), "other");
+	free_all(&l);
+}
+
 /* ---- flat attribute maps and single records ---------------------------------- */
 
 static const char *const flat_tool =
@@ -481,6 +524,7 @@ int main(void)
 		cmocka_unit_test(test_otlp_jsonl),
 		cmocka_unit_test(test_otlp_openinference),
 		cmocka_unit_test(test_aisdk_spans),
+		cmocka_unit_test(test_span_lines),
 		cmocka_unit_test(test_flat_maps),
 		cmocka_unit_test(test_detect),
 		cmocka_unit_test(test_errors),

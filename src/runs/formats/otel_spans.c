@@ -491,9 +491,15 @@ static void add_messages(struct build *b, const struct otel_msgs *m, bool dedupe
 
 static bool span_failed(const struct jdoc *d, jv span, const char **text)
 {
+	/* OTLP and the JS SDK: {code: 2 or STATUS_CODE_ERROR, message};
+	 * the Python SDK: {status_code: ERROR, description} */
 	jv status = jv_get(d, span, "status");
 	jv code = jv_get(d, status, "code");
+	if (code == JV_NONE)
+		code = jv_get(d, status, "status_code");
 	*text = jv_str(d, jv_get(d, status, "message"));
+	if (!*text)
+		*text = jv_str(d, jv_get(d, status, "description"));
 	return (jv_is_number(d, code) && jv_int(d, code) == 2) ||
 	       jv_streq(d, code, "STATUS_CODE_ERROR") || jv_streq(d, code, "ERROR");
 }
