@@ -5,6 +5,7 @@
 #include "test_files.h"
 
 #include "runs/dataset.h"
+#include "runs/loader.h"
 
 #define OTEL "otel"
 #define TRACE_A "5b8efff798038103d269b633813fc60c"
@@ -385,6 +386,32 @@ static void test_span_lines(void **state)
 	free_all(&l);
 }
 
+/* A line cut off as it was written is a run of its own that says so; the
+ * traces around it are read. */
+static void test_broken_line(void **state)
+{
+	(void)state;
+	char *path = write_fixture("cut.jsonl", "{'resourceSpans': [{'scopeSpans': [{'spans': ["
+	                                        "{'traceId': 't1', 'spanId': 's1', 'name': 'x', 'attributes': {}}]}]}]}\n"
+	                                        "{'resourceSpans': [{'scopeSp\n");
+	struct dataset ds;
+	char err[512];
+	char *paths[] = { path };
+	assert_int_equal(dataset_open(&ds, paths, 1, err, sizeof err), 0);
+	dataset_index_all(&ds);
+	assert_int_equal(ds.nrecs, 2);
+	struct run *ok = dataset_load_run(&ds, &ds.recs[0], NULL, NULL, err, sizeof err);
+	struct run *cut = dataset_load_run(&ds, &ds.recs[1], NULL, NULL, err, sizeof err);
+	assert_null(ok->load_error);
+	assert_string_equal(ok->id, "t1");
+	assert_string_equal(cut->load_error, "a line that is not JSON, or null");
+	assert_true(loader_ends_with(cut->source, "cut.jsonl[1]"));
+	run_free(ok);
+	run_free(cut);
+	dataset_close(&ds);
+	free(path);
+}
+
 /* ---- flat attribute maps and single records ---------------------------------- */
 
 static const char *const flat_tool =
@@ -438,6 +465,7 @@ static void test_errors(void **state)
 	static const struct fmt_error_case cases[] = {
 		{ "'x'", "not an OpenTelemetry span, list of spans or OTLP export" },
 		{ "[1]", "[0]: not an object" },
+		{ "null", "a line that is not JSON, or null" },
 		{ "{'resourceSpans': [{'scopeSpans': {}}]}", "resourceSpans[0].scopeSpans: not an array" },
 		{ "{'resourceSpans': [{'scopeSpans': [{'spans': 3}]}]}",
 		  "resourceSpans[0].scopeSpans[0].spans: not an array" },
@@ -525,6 +553,7 @@ int main(void)
 		cmocka_unit_test(test_otlp_openinference),
 		cmocka_unit_test(test_aisdk_spans),
 		cmocka_unit_test(test_span_lines),
+		cmocka_unit_test(test_broken_line),
 		cmocka_unit_test(test_flat_maps),
 		cmocka_unit_test(test_detect),
 		cmocka_unit_test(test_errors),

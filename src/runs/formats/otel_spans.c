@@ -123,8 +123,8 @@ static int batch_spans(const struct jdoc *d, jv batch, const char *where, span_f
 	return 0;
 }
 
-/* Calls fn on each span of v: a batch's, a list's (of batches or spans;
- * null elements, lines that were not JSON, are passed over) or v itself. */
+/* Calls fn on each span of v: a batch's, a list's (of batches or spans)
+ * or v itself. */
 static int each_span(const struct jdoc *d, jv v, span_fn fn, void *ctx, char *err, size_t errlen)
 {
 	if (is_batch(d, v))
@@ -135,8 +135,6 @@ static int each_span(const struct jdoc *d, jv v, span_fn fn, void *ctx, char *er
 	JV_EACH(d, v, e) {
 		char path[40];
 		snprintf(path, sizeof path, "[%zu]", i++);
-		if (jv_is_null(d, e))
-			continue;
 		int rc = is_batch(d, e) ? batch_spans(d, e, path, fn, ctx, err, errlen)
 		                        : fn(d, e, path, ctx);
 		if (rc < 0)
@@ -561,7 +559,10 @@ static int otel_load(struct run *r, char *err, size_t errlen)
 	struct jdoc *d = r->doc;
 	jv root = run_root(r);
 	if (!jv_is_object(d, root) && !jv_is_array(d, root)) {
-		snprintf(err, errlen, "not an OpenTelemetry span, list of spans or OTLP export");
+		/* split makes each line of a JSONL file that is not JSON (null
+		 * in the file's document) a run of its own, which says so */
+		snprintf(err, errlen, jv_is_null(d, root) ? "a line that is not JSON, or null"
+		                                          : "not an OpenTelemetry span, list of spans or OTLP export");
 		return -1;
 	}
 	struct spans sp = { 0 };
