@@ -412,6 +412,41 @@ static void test_broken_line(void **state)
 	free(path);
 }
 
+/* ---- Phoenix: OpenInference attributes unflattened ---------------------------- */
+
+static const char *const phoenix_spans =
+	"[{'name': 'ChatCompletion', 'context': {'trace_id': 'ph1', 'span_id': '1'}, 'span_kind': 'LLM',"
+	"  'start_time': '2025-01-01T00:00:00Z', 'status_code': 'OK', 'attributes': {"
+	"  'openinference': {'span': {'kind': 'LLM'}}, 'llm': {'model_name': 'gpt-4o',"
+	"   'input_messages': [{'message': {'role': 'user', 'contents': [{'message_content': {'type': 'text', 'text': 'Stock?'}}]}}],"
+	"   'output_messages': [{'message': {'role': 'assistant', 'tool_calls': [{'tool_call': {'id': 'k1',"
+	"     'function': {'name': 'stock', 'arguments': '{\\'sku\\': 1}'}}}]}}]}}},\n"
+	" {'name': 'stock', 'context': {'trace_id': 'ph1', 'span_id': '2'}, 'span_kind': 'TOOL',"
+	"  'start_time': '2025-01-01T00:00:01Z', 'status_code': 'ERROR',"
+	"  'events': [{'name': 'exception', 'attributes': {'exception.message': 'timeout'}}],"
+	"  'attributes': {'openinference': {'span': {'kind': 'TOOL'}}, 'tool': {'name': 'stock'},"
+	"   'input': {'value': '{\\'sku\\': 1}'}}}]\n";
+
+static void test_phoenix(void **state)
+{
+	(void)state;
+	struct loaded l;
+	load_all(&l, write_fixture("phoenix.json", phoenix_spans));
+	assert_int_equal(l.n, 1);
+	struct run *r = l.runs[0];
+	assert_string_equal(r->id, "ph1");
+	assert_string_equal(r->model, "gpt-4o");
+	assert_int_equal(r->nmsgs, 2);
+	assert_string_equal(r->msgs[0].text, "Stock?");
+	assert_int_equal(r->ncalls, 1);
+	assert_string_equal(r->calls[0].id, "k1");
+	assert_string_equal(args_text(r, &r->calls[0]), "{\"sku\":1}");
+	/* the failure's text is the exception event's */
+	assert_int_equal(r->calls[0].state, CALL_FAILED);
+	assert_string_equal(r->calls[0].error_text, "timeout");
+	free_all(&l);
+}
+
 /* ---- flat attribute maps and single records ---------------------------------- */
 
 static const char *const flat_tool =
@@ -478,6 +513,11 @@ static void test_errors(void **state)
 	assert_int_equal(r->nmsgs, 1);
 	assert_int_equal(r->msgs[0].role, ROLE_NOTE);
 	assert_string_equal(r->parts[0].text, "gen_ai.input.messages: not a JSON list of messages");
+	run_free(r);
+	r = fmt_load("{'gen_ai.input.messages': '[{\\'parts\\': [{\\'type\\': \\'text\\', \\'content\\': \\'x\\'}]}]'}", OTEL);
+	assert_int_equal(r->nmsgs, 1);
+	assert_int_equal(r->msgs[0].role, ROLE_NOTE);
+	assert_string_equal(r->parts[0].text, "a message without a role (not read)");
 	run_free(r);
 }
 
@@ -554,6 +594,7 @@ int main(void)
 		cmocka_unit_test(test_aisdk_spans),
 		cmocka_unit_test(test_span_lines),
 		cmocka_unit_test(test_broken_line),
+		cmocka_unit_test(test_phoenix),
 		cmocka_unit_test(test_flat_maps),
 		cmocka_unit_test(test_detect),
 		cmocka_unit_test(test_errors),

@@ -6,6 +6,7 @@
 #include "otel_attrs.h"
 
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -35,8 +36,11 @@ static jv any_value(const struct jdoc *d, jv v)
 
 jv otel_attr(const struct jdoc *d, const struct otel_attrs *a, const char *key)
 {
-	if (a->obj != JV_NONE)
-		return jv_get(d, a->obj, key);
+	if (a->obj != JV_NONE) {
+		/* Phoenix keeps attributes unflattened: {llm: {model_name: ...}} */
+		jv v = jv_get(d, a->obj, key);
+		return v != JV_NONE || !strchr(key, '.') ? v : jv_path(d, a->obj, key);
+	}
 	JV_EACH(d, a->list, kv)
 		if (jv_streq(d, jv_get(d, kv, "key"), key))
 			return any_value(d, jv_get(d, kv, "value"));
@@ -422,10 +426,52 @@ static void flat_message(struct run *r, const struct flat_entry *e, size_t n, jv
 	}
 }
 
-/* Messages written one attribute per field under prefix. */
+/* OpenInference's messages unflattened, as Phoenix exports them:
+ * [{message: {role, content, contents: [{message_content: {type, text}}],
+ * tool_calls: [{tool_call: {id, function: {name, arguments}}}]}}]. */
+static void read_nested_oi(struct run *r, jv list, jv raw, struct otel_msgs *m)
+{
+	const struct jdoc *d = r->doc;
+	JV_EACH(d, list, e) {
+		jv msg = jv_get(d, e, "message");
+		if (msg == JV_NONE)
+			msg = e;
+		struct otel_msg *om = push_msg(m, jv_str(d, jv_get(d, msg, "role")), raw);
+		om->answers = loader_id(r, jv_get(d, msg, "tool_call_id"));
+		push_text(r, m, OTEL_TEXT, jv_get(d, msg, "content"), raw);
+		JV_EACH(d, jv_get(d, msg, "contents"), c) {
+			jv mc = jv_get(d, c, "message_content");
+			if (mc == JV_NONE)
+				mc = c;
+			const char *type = jv_str(d, jv_get(d, mc, "type"));
+			if (!type || !strcmp(type, "text"))
+				push_text(r, m, OTEL_TEXT, jv_get(d, mc, "text"), raw);
+			else
+				push_note(r, m, raw, "content type", type);
+		}
+		JV_EACH(d, jv_get(d, msg, "tool_calls"), tc) {
+			jv t = jv_get(d, tc, "tool_call");
+			if (t == JV_NONE)
+				t = tc;
+			jv fn = jv_get(d, t, "function");
+			push_call(r, m, raw, jv_get(d, t, "id"), jv_get(d, fn, "name"),
+			          jv_get(d, fn, "arguments"));
+		}
+	}
+}
+
+/* Messages written one attribute per field under prefix (or, unflattened,
+ * the list at the prefix's path). */
 static bool read_flat(struct run *r, const struct otel_attrs *a, const char *prefix, jv raw,
                       struct otel_msgs *m)
 {
+	char path[40];
+	snprintf(path, sizeof path, "%.*s", (int)strlen(prefix) - 1, prefix);
+	jv nested = otel_attr(r->doc, a, path);
+	if (jv_is_array(r->doc, nested)) {
+		read_nested_oi(r, nested, raw, m);
+		return true;
+	}
 	struct flat_ctx f = { .prefix = prefix };
 	attrs_each(r->doc, a, flat_key, &f);
 	if (f.n == 0)

@@ -444,8 +444,13 @@ static void add_message(struct run *r, const struct otel_msgs *m, const struct o
 	bool ok;
 	enum run_role role = run_role_parse(om->role, &ok);
 	if (!om->role) {
-		/* notes of a list that was not one */
+		/* the notes of a list that was not one, else a message of no role */
+		bool notes = om->n > 0;
 		for (size_t i = 0; i < om->n; i++)
+			notes = notes && m->parts[om->first + i].kind == OTEL_NOTE;
+		if (!notes)
+			run_add_note_msg(r, MSG_IN_OUTPUT, om->raw, "a message without a role (not read)");
+		for (size_t i = 0; notes && i < om->n; i++)
 			run_add_note_msg(r, MSG_IN_OUTPUT, om->raw, "%s", m->parts[om->first + i].text);
 		return;
 	}
@@ -495,9 +500,22 @@ static bool span_failed(const struct jdoc *d, jv span, const char **text)
 	jv code = jv_get(d, status, "code");
 	if (code == JV_NONE)
 		code = jv_get(d, status, "status_code");
+	if (code == JV_NONE)
+		code = jv_get(d, span, "status_code");         /* Phoenix */
 	*text = jv_str(d, jv_get(d, status, "message"));
 	if (!*text)
 		*text = jv_str(d, jv_get(d, status, "description"));
+	if (!*text)
+		*text = jv_str(d, jv_get(d, span, "status_message"));
+	/* else the exception event the SDK recorded */
+	JV_EACH(d, jv_get(d, span, "events"), ev) {
+		if (*text || !jv_streq(d, jv_get(d, ev, "name"), "exception"))
+			continue;
+		jv attrs = jv_get(d, ev, "attributes");
+		struct otel_attrs a = { jv_is_object(d, attrs) ? attrs : JV_NONE,
+		                        jv_is_array(d, attrs) ? attrs : JV_NONE };
+		*text = otel_attr_str(d, &a, "exception.message");
+	}
 	return (jv_is_number(d, code) && jv_int(d, code) == 2) ||
 	       jv_streq(d, code, "STATUS_CODE_ERROR") || jv_streq(d, code, "ERROR");
 }
