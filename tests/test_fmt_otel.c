@@ -489,6 +489,9 @@ static void test_detect(void **state)
 	assert_int_equal(fmt_score(OTEL, "{'llm.input_messages.0.message.role': 'user'}"), 50);
 	/* a span needs its ids; a map needs a GenAI attribute */
 	assert_int_equal(fmt_score(OTEL, "{'name': 'x', 'attributes': {}}"), 0);
+	/* other tools' span records that borrow the ids */
+	assert_int_equal(fmt_score(OTEL, "{'traceId': 't', 'spanId': 's', 'name': 'x', 'spanType': 'agent_run'}"), 0);
+	assert_int_equal(fmt_score(OTEL, "[{'traceId': 't', 'spanId': 's', 'name': 'x', 'type': 'GENERATION'}]"), 0);
 	assert_int_equal(fmt_score(OTEL, "{'input': 'x', 'output': 'y'}"), 0);
 	assert_int_equal(fmt_score(OTEL, "[{'role': 'user', 'content': 'x'}]"), 0);
 	assert_int_equal(fmt_score(OTEL, "[]"), 0);

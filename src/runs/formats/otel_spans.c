@@ -43,10 +43,13 @@ static jv trace_id(const struct jdoc *d, jv v)
 	return t != JV_NONE ? t : jv_get(d, c, "trace_id");
 }
 
-/* A span object (not a flat map of attributes). */
+/* A span object (not a flat map of attributes). OpenTelemetry spans have
+ * a kind, never a type: records of trace exports of other tools that
+ * borrow the ids (Mastra's spanType, Langfuse's type) are not spans. */
 static bool is_span(const struct jdoc *d, jv v)
 {
-	if (!jv_is_object(d, v))
+	if (!jv_is_object(d, v) || jv_get(d, v, "spanType") != JV_NONE ||
+	    jv_is_string(d, jv_get(d, v, "type")))
 		return false;
 	bool ids = jv_is_string(d, trace_id(d, v)) &&
 	           (jv_get(d, v, "spanId") != JV_NONE || span_context(d, v) != JV_NONE);
