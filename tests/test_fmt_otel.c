@@ -447,6 +447,42 @@ static void test_phoenix(void **state)
 	free_all(&l);
 }
 
+/* ---- span events (Azure AI Inference, Semantic Kernel, OpenLIT) ------------- */
+
+static const char *const event_spans =
+	"[{'traceId': 'ev1', 'spanId': '1', 'name': 'chat', 'startTimeUnixNano': '1', 'attributes': ["
+	"   {'key': 'gen_ai.operation.name', 'value': {'stringValue': 'chat'}}], 'events': ["
+	"   {'name': 'gen_ai.system.message', 'attributes': [{'key': 'gen_ai.event.content',"
+	"    'value': {'stringValue': '{\\'content\\': \\'Be kind.\\'}'}}]},"
+	"   {'name': 'gen_ai.user.message', 'attributes': [{'key': 'gen_ai.event.content',"
+	"    'value': {'stringValue': '{\\'role\\': \\'user\\', \\'content\\': \\'Track 2087\\'}'}}]},"
+	"   {'name': 'gen_ai.choice', 'attributes': [{'key': 'gen_ai.event.content',"
+	"    'value': {'stringValue': '{\\'finish_reason\\': \\'tool_calls\\', \\'message\\': {\\'tool_calls\\': [{\\'id\\': \\'e1\\',"
+	"     \\'type\\': \\'function\\', \\'function\\': {\\'name\\': \\'track\\', \\'arguments\\': \\'{}\\'}}]}}'}}]}]},\n"
+	" {'traceId': 'ev1', 'spanId': '2', 'name': 'chat', 'startTimeUnixNano': '2', 'attributes': [], 'events': ["
+	"   {'name': 'gen_ai.tool.message', 'attributes': [{'key': 'gen_ai.event.content',"
+	"    'value': {'stringValue': '{\\'content\\': \\'in transit\\', \\'id\\': \\'e1\\'}'}}]},"
+	"   {'name': 'gen_ai.content.completion', 'attributes': [{'key': 'gen_ai.completion',"
+	"    'value': {'stringValue': 'On its way.'}}]}]}]\n";
+
+static void test_events(void **state)
+{
+	(void)state;
+	struct loaded l;
+	load_all(&l, write_fixture("events.json", event_spans));
+	assert_int_equal(l.n, 1);
+	struct run *r = l.runs[0];
+	assert_int_equal(r->nmsgs, 5);
+	assert_int_equal(r->msgs[0].role, ROLE_SYSTEM);
+	assert_string_equal(r->msgs[0].text, "Be kind.");
+	assert_string_equal(r->msgs[1].text, "Track 2087");
+	assert_int_equal(r->ncalls, 1);
+	assert_string_equal(r->calls[0].name, "track");
+	assert_string_equal(result_text(r, &r->calls[0]), "in transit");
+	assert_string_equal(run_final_agent_text(r), "On its way.");
+	free_all(&l);
+}
+
 /* ---- flat attribute maps and single records ---------------------------------- */
 
 static const char *const flat_tool =
@@ -598,6 +634,7 @@ int main(void)
 		cmocka_unit_test(test_span_lines),
 		cmocka_unit_test(test_broken_line),
 		cmocka_unit_test(test_phoenix),
+		cmocka_unit_test(test_events),
 		cmocka_unit_test(test_flat_maps),
 		cmocka_unit_test(test_detect),
 		cmocka_unit_test(test_errors),

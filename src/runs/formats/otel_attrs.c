@@ -533,6 +533,79 @@ static bool read_ai_prompt(struct run *r, jv v, jv raw, struct otel_msgs *m)
 	return true;
 }
 
+/* ---- span events: the conventions before message attributes ------------------- */
+
+static const char *event_role(const char *name)
+{
+	static const char *const roles[][2] = {
+		{ "gen_ai.system.message", "system" }, { "gen_ai.user.message", "user" },
+		{ "gen_ai.assistant.message", "assistant" }, { "gen_ai.tool.message", "tool" },
+		{ "gen_ai.choice", "assistant" }, { NULL, NULL },
+	};
+	for (size_t i = 0; name && roles[i][0]; i++)
+		if (!strcmp(name, roles[i][0]))
+			return roles[i][1];
+	return NULL;
+}
+
+/* A message event: gen_ai.event.content holds {role, content, tool_calls,
+ * id} as JSON (gen_ai.choice: {message: {...}, finish_reason}). */
+static void read_message_event(struct run *r, const char *role, bool choice, jv content, jv raw,
+                               struct otel_msgs *m)
+{
+	const struct jdoc *d = r->doc;
+	jv body = attr_json(r, content);
+	if (choice && jv_is_object(d, jv_get(d, body, "message")))
+		body = jv_get(d, body, "message");
+	if (!jv_is_object(d, body)) {
+		push_msg(m, role, raw);
+		push_text(r, m, OTEL_TEXT, content, raw);
+		return;
+	}
+	read_json_message(r, body, m);
+	struct otel_msg *om = &m->msgs[m->n - 1];
+	om->raw = raw;
+	if (!om->role)
+		om->role = role;
+	if (!om->answers)
+		om->answers = loader_id(r, jv_get(d, body, "id"));
+}
+
+/* gen_ai.content.prompt / gen_ai.content.completion events with
+ * gen_ai.prompt / gen_ai.completion (JSON messages or text), and the
+ * message events; returns whether the span had any. */
+static bool read_events(struct run *r, jv span, struct otel_span_io *io)
+{
+	const struct jdoc *d = r->doc;
+	bool any = false;
+	JV_EACH(d, jv_get(d, span, "events"), ev) {
+		const char *name = jv_str(d, jv_get(d, ev, "name"));
+		jv attrs = jv_get(d, ev, "attributes");
+		struct otel_attrs a = { jv_is_object(d, attrs) ? attrs : JV_NONE,
+		                        jv_is_array(d, attrs) ? attrs : JV_NONE };
+		bool prompt = name && !strcmp(name, "gen_ai.content.prompt");
+		if (prompt || (name && !strcmp(name, "gen_ai.content.completion"))) {
+			struct otel_msgs *m = prompt ? &io->in : &io->out;
+			jv v = otel_attr(d, &a, prompt ? "gen_ai.prompt" : "gen_ai.completion");
+			jv list = attr_json(r, v);
+			if (jv_is_array(d, list)) {
+				read_json_messages(r, list, m);
+			} else {
+				push_msg(m, prompt ? "user" : "assistant", ev);
+				push_text(r, m, OTEL_TEXT, v, ev);
+			}
+			any = true;
+		} else if (event_role(name)) {
+			bool choice = !strcmp(name, "gen_ai.choice");
+			read_message_event(r, event_role(name), choice,
+			                   otel_attr(d, &a, "gen_ai.event.content"), ev,
+			                   choice ? &io->out : &io->in);
+			any = true;
+		}
+	}
+	return any;
+}
+
 /* ---- the span ------------------------------------------------------------------ */
 
 static bool streq_or(const char *s, const char *a, const char *b)
@@ -642,7 +715,7 @@ void otel_read_span(struct run *r, const struct otel_attrs *a, const char *name,
 		return;
 	}
 	bool agent = streq_or(op, "invoke_agent", "create_agent") || streq_or(oi, "AGENT", "CHAIN");
-	if (read_llm(r, a, raw, io) || read_io_values(r, a, raw, io)) {
+	if (read_llm(r, a, raw, io) || read_events(r, raw, io) || read_io_values(r, a, raw, io)) {
 		io->kind = agent ? OTEL_SPAN_AGENT : OTEL_SPAN_LLM;
 		return;
 	}
