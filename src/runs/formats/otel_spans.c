@@ -608,7 +608,7 @@ static int otel_load(struct run *r, char *err, size_t errlen)
 
 const struct format_ops format_otel = {
 	.name = "otel",
-	.summary = "OpenTelemetry GenAI / OpenInference / AI SDK spans (OTLP JSON, span lists); one trace = one run",
+	.summary = "OpenTelemetry traces {resourceSpans} (.json, collector .jsonl), span lists, attribute maps (GenAI, OpenInference, AI SDK); one trace a run",
 	.detect = otel_detect,
 	.unit = UNIT_FILE,
 	.split = otel_split,
