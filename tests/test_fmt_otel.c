@@ -506,6 +506,13 @@ static void test_flat_maps(void **state)
 	assert_string_equal(args_text(r, &r->calls[0]), "{\"city\":\"Oslo\"}");
 	assert_string_equal(result_text(r, &r->calls[0]), "snow");
 	run_free(r);
+	/* pydantic-ai's running-tool span, as Logfire shows its attributes */
+	r = fmt_load("{'gen_ai.tool.name': 'stock', 'gen_ai.tool.call.id': 'p1',"
+	             " 'tool_arguments': '{\\'sku\\': 1}', 'tool_response': '3 left'}", OTEL);
+	assert_int_equal(r->ncalls, 1);
+	assert_string_equal(args_text(r, &r->calls[0]), "{\"sku\":1}");
+	assert_string_equal(result_text(r, &r->calls[0]), "3 left");
+	run_free(r);
 	r = fmt_load(flat_io, OTEL);
 	assert_int_equal(r->nmsgs, 2);
 	assert_string_equal(r->msgs[0].text, "hi");

@@ -613,6 +613,8 @@ static bool streq_or(const char *s, const char *a, const char *b)
 	return s && (!strcmp(s, a) || (b && !strcmp(s, b)));
 }
 
+/* The tool span's name, id, arguments and result (pydantic-ai, through
+ * Logfire, writes tool_arguments and tool_response). */
 static void read_tool(struct run *r, const struct otel_attrs *a, struct otel_tool *t)
 {
 	static const char *const names[] = { "gen_ai.tool.name", "tool.name", "ai.toolCall.name", NULL };
@@ -621,11 +623,11 @@ static void read_tool(struct run *r, const struct otel_attrs *a, struct otel_too
 	};
 	static const char *const args[] = {
 		"gen_ai.tool.call.arguments", "ai.toolCall.args", "ai.toolCall.input", "input.value",
-		"input", NULL
+		"tool_arguments", "input", NULL
 	};
 	static const char *const results[] = {
 		"gen_ai.tool.call.result", "ai.toolCall.result", "ai.toolCall.output", "output.value",
-		"output", NULL
+		"tool_response", "output", NULL
 	};
 	t->raw_name = attr_any(r->doc, a, names);
 	t->name = loader_str(r, t->raw_name, "");
