@@ -521,6 +521,25 @@ static void test_flat_maps(void **state)
 	run_free(r);
 }
 
+/* A model span that gives its call no id, and the tool span that ran it
+ * and gives one: one call, answered. */
+static void test_tool_span_by_name(void **state)
+{
+	(void)state;
+	struct run *r = fmt_load("[{'traceId': 'n1', 'spanId': '1', 'name': 'chat', 'startTimeUnixNano': '1',"
+	                         "  'attributes': {'gen_ai.prompt.0.role': 'user', 'gen_ai.prompt.0.content': 'q',"
+	                         "   'gen_ai.completion.0.role': 'assistant',"
+	                         "   'gen_ai.completion.0.tool_calls.0.name': 'search'}},"
+	                         " {'traceId': 'n1', 'spanId': '2', 'name': 'execute_tool', 'startTimeUnixNano': '2',"
+	                         "  'attributes': {'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': 'search',"
+	                         "   'gen_ai.tool.call.id': 'x9', 'gen_ai.tool.call.result': 'found'}}]", OTEL);
+	assert_int_equal(r->ncalls, 1);
+	assert_null(r->calls[0].id);
+	assert_string_equal(result_text(r, &r->calls[0]), "found");
+	assert_string_equal(r->id, "n1");
+	run_free(r);
+}
+
 static void test_detect(void **state)
 {
 	(void)state;
@@ -643,6 +662,7 @@ int main(void)
 		cmocka_unit_test(test_phoenix),
 		cmocka_unit_test(test_events),
 		cmocka_unit_test(test_flat_maps),
+		cmocka_unit_test(test_tool_span_by_name),
 		cmocka_unit_test(test_detect),
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_samples),

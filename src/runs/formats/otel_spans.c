@@ -359,18 +359,20 @@ static void fp_push(struct build *b, uint64_t fp)
 	b->fps[b->nfps++] = fp;
 }
 
-/* The newest unanswered call with this id, or with this name when the
- * tool names no id. */
+/* The call a tool span ran: the one of its id (NULL when that one has its
+ * result), else the newest unanswered call of its name that names no
+ * other id (model spans that give no ids, tool spans that give none). */
 static struct run_call *find_call(struct run *r, const char *id, const char *name)
 {
+	for (size_t i = r->ncalls; id && i-- > 0;) {
+		struct run_call *c = &r->calls[i];
+		if (c->id && !strcmp(c->id, id))
+			return c->has_result ? NULL : c;
+	}
 	for (size_t i = r->ncalls; i-- > 0;) {
 		struct run_call *c = &r->calls[i];
-		if (id ? c->id && !strcmp(c->id, id) : !strcmp(c->name, name)) {
-			if (!c->has_result)
-				return c;
-			if (id)
-				return NULL;
-		}
+		if ((!id || !c->id) && !c->has_result && !strcmp(c->name, name))
+			return c;
 	}
 	return NULL;
 }
