@@ -430,6 +430,27 @@ static const struct fmt_sample fmt_samples[] = {
 	  "   'type': 'function_call_output', 'call_id': 'call_1', 'output': 'shipped'}},"
 	  " {'timestamp': '2026-03-01T09:00:03.000Z', 'type': 'response_item', 'payload': {'type': 'message',"
 	  "   'role': 'assistant', 'content': [{'type': 'output_text', 'text': '已发货 📦'}]}}]" },
+	{ "otel", "otel spans of one trace",
+	  "[{'traceId': '5b8efff798038103d269b633813fc60c', 'spanId': 'a1', 'name': 'chat gpt-4o',"
+	  "  'startTimeUnixNano': '1000', 'attributes': ["
+	  "  {'key': 'gen_ai.operation.name', 'value': {'stringValue': 'chat'}},"
+	  "  {'key': 'gen_ai.input.messages', 'value': {'stringValue': '[{\\'role\\': \\'user\\', \\'parts\\': [{\\'type\\': \\'text\\', \\'content\\': \\'注文 2087 はどこですか？\\'}]}]'}},"
+	  "  {'key': 'gen_ai.output.messages', 'value': {'stringValue': '[{\\'role\\': \\'assistant\\', \\'parts\\': [{\\'type\\': \\'tool_call\\', \\'id\\': \\'call_1\\', \\'name\\': \\'lookup_order\\', \\'arguments\\': {\\'order\\': \\'2087\\'}}]}]'}}]},"
+	  " {'traceId': '5b8efff798038103d269b633813fc60c', 'spanId': 'a2', 'name': 'execute_tool lookup_order',"
+	  "  'startTimeUnixNano': '2000', 'attributes': ["
+	  "  {'key': 'gen_ai.operation.name', 'value': {'stringValue': 'execute_tool'}},"
+	  "  {'key': 'gen_ai.tool.name', 'value': {'stringValue': 'lookup_order'}},"
+	  "  {'key': 'gen_ai.tool.call.id', 'value': {'stringValue': 'call_1'}},"
+	  "  {'key': 'gen_ai.tool.call.result', 'value': {'stringValue': 'shipped'}}]},"
+	  " {'traceId': '5b8efff798038103d269b633813fc60c', 'spanId': 'a3', 'name': 'chat gpt-4o',"
+	  "  'startTimeUnixNano': '3000', 'attributes': ["
+	  "  {'key': 'gen_ai.output.messages', 'value': {'stringValue': '[{\\'role\\': \\'assistant\\', \\'parts\\': [{\\'type\\': \\'text\\', \\'content\\': \\'已发货 📦\\'}]}]'}}]}]" },
+	{ "otel", "openinference flat attribute map",
+	  "{'openinference.span.kind': 'LLM', 'llm.model_name': 'gpt-4o',"
+	  " 'llm.input_messages.0.message.role': 'user',"
+	  " 'llm.input_messages.0.message.content': '注文 2087 はどこですか？',"
+	  " 'llm.output_messages.0.message.role': 'assistant',"
+	  " 'llm.output_messages.0.message.content': '已发货 📦'}" },
 	{ NULL, NULL, NULL },
 };
 

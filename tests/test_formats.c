@@ -25,6 +25,7 @@ static const struct format_case cases[] = {
 	{ "openhands", false, { NULL } },
 	{ "mastra-tracing", false, { NULL } },
 	{ "claude-code", false, { NULL } },
+	{ "otel", false, { NULL } },
 	{ "langsmith", false, { NULL } },
 	{ "langchain", false, { NULL } },
 	{ "tau2", false, { "tau2_sample.jsonl", NULL } },

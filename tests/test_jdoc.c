@@ -1029,6 +1029,40 @@ static void test_too_large(void **state)
 	assert_string_equal(err.text, "record too large (4 GiB or more)");
 }
 
+/* A string attribute holding JSON read into the same tape: its values
+ * answer the accessors, the record is unchanged, and strings borrowed
+ * before the graft are still readable after it. */
+static void test_graft(void **state)
+{
+	(void)state;
+	struct jdoc *d = jdoc_parse_str("{\"id\": \"t1\", \"attr\": "
+	                                "\"[{\\\"role\\\": \\\"user\\\", \\\"n\\\": 5}]\", "
+	                                "\"bad\": \"{nope\", \"num\": 3}", NULL);
+	assert_non_null(d);
+	const char *before = jv_str(d, jv_get(d, jdoc_root(d), "id"));
+	uint32_t record_end = d->nodes[0].end;
+	jv g = JV_NONE;
+	for (int i = 0; i < 40; i++)        /* enough to outgrow the string buffer */
+		g = jdoc_graft(d, jv_get(d, jdoc_root(d), "attr"));
+	assert_true(jv_is_array(d, g));
+	assert_int_equal(jv_len(d, g), 1);
+	jv m = jv_first(d, g);
+	assert_string_equal(jv_str(d, jv_get(d, m, "role")), "user");
+	assert_int_equal(jv_int(d, jv_get(d, m, "n")), 5);
+	assert_string_equal(before, "t1");
+	assert_int_equal(d->nodes[0].end, record_end);
+	assert_int_equal(jv_len(d, jdoc_root(d)), 4);
+	json_t *t = jv_to_json(d, g);
+	char *text = json_dumps(t, JSON_COMPACT);
+	assert_string_equal(text, "[{\"role\":\"user\",\"n\":5}]");
+	free(text);
+	json_decref(t);
+	assert_int_equal(jdoc_graft(d, jv_get(d, jdoc_root(d), "bad")), JV_NONE);
+	assert_int_equal(jdoc_graft(d, jv_get(d, jdoc_root(d), "num")), JV_NONE);
+	assert_true(jdoc_bytes(d) > 0);
+	jdoc_free(d);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1048,6 +1082,7 @@ int main(void)
 		cmocka_unit_test(test_fuzz),
 		cmocka_unit_test(test_in_place_prefixes),
 		cmocka_unit_test(test_too_large),
+		cmocka_unit_test(test_graft),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -72,6 +72,10 @@ struct jdoc {
 	size_t src_len;
 	char *own_src;          /* a copy made to repair invalid UTF-8 or to pad; NULL if none */
 	bool repaired;          /* invalid UTF-8 was replaced by U+FFFD */
+	/* String buffers jdoc_graft outgrew, kept until jdoc_free so that the
+	 * strings borrowed from them stay valid. */
+	char **retired;
+	size_t nretired;
 };
 
 struct jdoc_error {
@@ -98,6 +102,14 @@ struct jdoc *jdoc_from_json(const json_t *v);
 void         jdoc_free(struct jdoc *d);
 /* Memory the document holds (its own buffers, not the borrowed bytes). */
 size_t       jdoc_bytes(const struct jdoc *d);
+
+/* Reads the JSON a string value of d holds (an OpenTelemetry attribute
+ * that is a JSON text) into d itself, after the record: returns the new
+ * value, which no walk from the root reaches, or JV_NONE when str is not
+ * a string holding JSON. Strings borrowed from d before stay valid (the
+ * buffer they live in is kept); the new values' jv_raw is str's. Only the
+ * owner of d may graft (a loader on its run's document). */
+jv jdoc_graft(struct jdoc *d, jv str);
 
 /* ---- values ---------------------------------------------------------- */
 

@@ -24,6 +24,7 @@ extern const struct format_ops format_inspect;
 extern const struct format_ops format_openhands;
 extern const struct format_ops format_mastra_tracing;
 extern const struct format_ops format_claude_code;
+extern const struct format_ops format_otel;
 
 /* Order matters only for ties in detection: earlier wins. */
 const struct format_ops *const format_table[] = {
@@ -34,6 +35,7 @@ const struct format_ops *const format_table[] = {
 	&format_openhands,
 	&format_mastra_tracing,
 	&format_claude_code,
+	&format_otel,
 	&format_langsmith,
 	&format_langchain,
 	&format_tau2,

@@ -179,6 +179,9 @@ void jdoc_free(struct jdoc *d)
 	free(d->nodes);
 	free(d->strings);
 	free(d->own_src);
+	for (size_t i = 0; i < d->nretired; i++)
+		free(d->retired[i]);
+	free(d->retired);
 	free(d);
 }
 
@@ -186,8 +189,63 @@ size_t jdoc_bytes(const struct jdoc *d)
 {
 	if (!d)
 		return 0;
+	/* retired buffers: each at most half the next, so together under one */
 	return sizeof *d + (size_t)d->nodes_cap * sizeof *d->nodes + d->strings_cap +
+	       (d->nretired ? d->strings_cap : 0) +
 	       (d->own_src ? d->src_len + JDOC_PADDING : 0);
+}
+
+/* ---- grafts ------------------------------------------------------------ */
+
+/* Room for n more bytes of strings. A new buffer is taken rather than
+ * the old one grown, because loaders hold pointers into the old one. */
+static void graft_room(struct jdoc *d, size_t n)
+{
+	if (d->strings_len + n <= d->strings_cap)
+		return;
+	size_t cap = d->strings_cap * 2;
+	if (cap < d->strings_len + n)
+		cap = d->strings_len + n;
+	char *s = xrealloc(NULL, cap);
+	memcpy(s, d->strings, d->strings_len);
+	d->retired = xrealloc(d->retired, (d->nretired + 1) * sizeof *d->retired);
+	d->retired[d->nretired++] = d->strings;
+	d->strings = s;
+	d->strings_cap = cap;
+}
+
+jv jdoc_graft(struct jdoc *d, jv str)
+{
+	if (!jv_is_string(d, str))
+		return JV_NONE;
+	struct jdoc *t = jdoc_parse(jv_str(d, str), jv_strlen(d, str), 0, NULL);
+	if (!t)
+		return JV_NONE;
+	if ((uint64_t)d->nnodes + t->nnodes >= UINT32_MAX ||
+	    (uint64_t)d->strings_len + t->strings_len >= UINT32_MAX) {
+		jdoc_free(t);
+		return JV_NONE;
+	}
+	graft_room(d, t->strings_len);
+	uint32_t base = d->nnodes, sbase = (uint32_t)d->strings_len;
+	memcpy(d->strings + d->strings_len, t->strings, t->strings_len);
+	d->strings_len += t->strings_len;
+	if (d->nnodes + t->nnodes > d->nodes_cap) {
+		d->nodes_cap = d->nnodes + t->nnodes;
+		d->nodes = xrealloc(d->nodes, (size_t)d->nodes_cap * sizeof *d->nodes);
+	}
+	for (uint32_t i = 0; i < t->nnodes; i++) {
+		struct jdoc_node n = t->nodes[i];
+		n.end += base;
+		if (n.type == JV_STRING || n.type == JV_NUMBER)
+			n.text += sbase;
+		n.src = d->nodes[str].src;
+		n.src_len = d->nodes[str].src_len;
+		d->nodes[base + i] = n;
+	}
+	d->nnodes += t->nnodes;
+	jdoc_free(t);
+	return base;
 }
 
 /* ---- scalars ---------------------------------------------------------- */
