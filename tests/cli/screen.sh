@@ -224,6 +224,8 @@ run_screen claude-code '<Tab>' screen-claude-code.jsonl
 check_screen claude-code
 screen_has claude-code "Running the parser test."
 screen_has claude-code "Bash"
+screen_has claude-code "▸ thinking (1 line)"
+screen_has claude-code "(claude-code)"
 SCREEN_LINES=24 SCREEN_COLS=80
 
 # ---- decisions, each checked in the file ----------------------------------
@@ -367,6 +369,10 @@ SCREEN_CONFIG=screen.yaml
 check_screen inspect-log
 screen_has inspect-log "order-2087#2"
 screen_has inspect-log '⇐ {"status": "shipped"}'
+screen_has inspect-log "note: scores: match C (answer shipped)"
+screen_has inspect-log "▸ thinking (1 line)"
+screen_has inspect-log "(inspect)"
+
 
 # ---- sizes ----------------------------------------------------------------
 
