@@ -17,6 +17,7 @@
 #include <jansson.h>
 
 #include "runs/dataset.h"
+#include "runs/format.h"
 #include "util/digest.h"
 #include "util/jdoc.h"
 
@@ -761,6 +762,123 @@ static void test_big_message_bytes(void **s)
 	free(p);
 }
 
+/* A JSONL file whose first lines are a whole-file format's events is one
+ * record (the array of its lines, each element on the line it came from,
+ * a line that is not JSON null there); --format naming a per-record format
+ * reads the same file line by line, and one naming the whole-file format
+ * reads a file no detector would take whole. */
+static void test_event_files(void **s)
+{
+	(void)s;
+	static const char session[] =
+	    "{\"type\":\"summary\",\"summary\":\"s\",\"leafUuid\":\"a1\"}\n"
+	    "\n"
+	    "{\"type\":\"user\",\"uuid\":\"u1\",\"parentUuid\":null,\"sessionId\":\"S\","
+	    "\"message\":{\"role\":\"user\",\"content\":\"hi\"}}\n"
+	    "{\"type\":\"assistant\",\"uuid\":\"a1\",\"parentUuid\":\"u1\",\"sessionId\":\"S\","
+	    "\"message\":{\"id\":\"m1\",\"role\":\"assistant\",\"content\":[{\"type\":\"text\",\"text\":\"yo\"}]}}\n"
+	    "{\"type\":\"assistant\",\"uuid\":\"a2\",\"parentUuid\":\"a1\",\"sessionId\":\"S\",\"mess\n";
+	char *p = write_file("ev/session.jsonl", session, sizeof session - 1);
+	struct dataset ds;
+	char err[256];
+	char *paths[] = { p };
+	assert_int_equal(dataset_open(&ds, paths, 1, err, sizeof err), 0);
+	dataset_index_all(&ds);
+	assert_int_equal(ds.nrecs, 1);
+	assert_string_equal(ds.files[0].container->name, "claude-code");
+	struct jdoc *d = dataset_parse_doc(&ds, &ds.recs[0], err, sizeof err);
+	assert_non_null(d);
+	jv root = jdoc_root(d);
+	assert_int_equal(jv_len(d, root), 4);                  /* the blank line is no element */
+	assert_true(jv_is_null(d, jv_at(d, root, 3)));         /* the cut-off line */
+	/* each element starts on its own line of the file */
+	jv third = jv_at(d, root, 2);
+	size_t line = 1;
+	for (size_t i = 0; i < d->nodes[third].src; i++)
+		line += d->src[i] == '\n';
+	assert_int_equal(line, 4);
+	jdoc_free(d);
+	struct run *r = dataset_load_run(&ds, &ds.recs[0], NULL, NULL, err, sizeof err);
+	assert_non_null(r);
+	assert_string_equal(r->format, "claude-code");
+	assert_string_equal(r->id, "S");
+	run_free(r);
+	dataset_close(&ds);
+
+	/* forced to a per-record format: one record per non-blank line */
+	assert_int_equal(dataset_open(&ds, paths, 1, err, sizeof err), 0);
+	ds.forced = format_find("openai-chat");
+	dataset_index_all(&ds);
+	assert_int_equal(ds.nrecs, 4);
+	assert_int_equal(ds.recs[1].line, 3);
+	assert_null(ds.files[0].container);
+	dataset_close(&ds);
+	free(p);
+
+	/* forced to the whole-file format on lines no detector claims */
+	static const char plain[] = "{\"a\":1}\n{\"b\":2}\n";
+	p = write_file("ev/plain.jsonl", plain, sizeof plain - 1);
+	paths[0] = p;
+	assert_int_equal(dataset_open(&ds, paths, 1, err, sizeof err), 0);
+	dataset_index_all(&ds);
+	assert_int_equal(ds.nrecs, 2);
+	dataset_close(&ds);
+	assert_int_equal(dataset_open(&ds, paths, 1, err, sizeof err), 0);
+	ds.forced = format_find("claude-code");
+	dataset_index_all(&ds);
+	assert_int_equal(ds.nrecs, 1);
+	dataset_close(&ds);
+	free(p);
+}
+
+/* A splitting format gathers scattered values into runs of their own: two
+ * traces interleaved over two OTLP batch lines become two records, each
+ * the array of its spans, keeping the line its first span stood on. */
+static void test_split_gathers(void **s)
+{
+	(void)s;
+	static const char otlp[] =
+	    "{\"resourceSpans\":[{\"scopeSpans\":[{\"spans\":["
+	    "{\"traceId\":\"t1\",\"spanId\":\"a\",\"name\":\"chat\",\"startTimeUnixNano\":\"1\"},"
+	    "{\"traceId\":\"t2\",\"spanId\":\"b\",\"name\":\"chat\",\"startTimeUnixNano\":\"2\"}]}]}]}\n"
+	    "{\"resourceSpans\":[{\"scopeSpans\":[{\"spans\":["
+	    "{\"traceId\":\"t1\",\"spanId\":\"c\",\"name\":\"chat\",\"startTimeUnixNano\":\"3\"}]}]}]}\n";
+	char *p = write_file("sp/trace.jsonl", otlp, sizeof otlp - 1);
+	struct dataset ds;
+	char err[256];
+	char *paths[] = { p };
+	assert_int_equal(dataset_open(&ds, paths, 1, err, sizeof err), 0);
+	dataset_index_all(&ds);
+	assert_int_equal(ds.nrecs, 2);
+	assert_int_equal(ds.recs[0].line, 1);
+	assert_int_equal(ds.recs[1].line, 1);
+	for (size_t i = 0; i < 2; i++) {
+		struct jdoc *d = dataset_parse_doc(&ds, &ds.recs[i], err, sizeof err);
+		assert_non_null(d);
+		/* a run of several values is their array; a run of one is that value */
+		if (i == 0) {
+			assert_true(jv_is_array(d, jdoc_root(d)));
+			assert_int_equal(jv_len(d, jdoc_root(d)), 2);
+		} else {
+			assert_string_equal(jv_str(d, jv_get(d, jdoc_root(d), "spanId")), "b");
+		}
+		jdoc_free(d);
+		char src[300];
+		record_source(&ds, &ds.recs[i], src, sizeof src);
+		assert_non_null(strstr(src, i ? "[1]" : "[0]"));
+	}
+	/* the streaming cursor sees the same two */
+	struct dataset_cursor cur;
+	struct record_ref rec;
+	size_t k = 0;
+	dataset_cursor_init(&cur);
+	while (dataset_next(&ds, &cur, &rec))
+		k++;
+	assert_int_equal(k, 2);
+	dataset_close(&ds);
+	free(p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -779,6 +897,8 @@ int main(void)
 		cmocka_unit_test(test_json_hash_as_before),
 		cmocka_unit_test(test_mastra_ids_from_a_file),
 		cmocka_unit_test(test_big_message_bytes),
+		cmocka_unit_test(test_event_files),
+		cmocka_unit_test(test_split_gathers),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
