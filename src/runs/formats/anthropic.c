@@ -186,20 +186,10 @@ static void anth_tool_result(struct run *r, jv b, const struct anth_block *f, si
  * object typed *_error with an error_code, or is_error on MCP results. */
 static void anth_server_result(struct run *r, jv b, const struct anth_block *f, size_t src)
 {
-	const struct jdoc *d = r->doc;
 	const char *id = loader_id(r, f->tool_use_id);
 	jv content = f->content;
-	bool is_error = jv_type(d, f->is_error) == JV_TRUE;
 	const char *error_text = NULL;
-	if (jv_is_object(d, content) &&
-	    loader_ends_with(loader_str(r, jv_get(d, content, "type"), ""), "_error")) {
-		is_error = true;
-		error_text = loader_str(r, jv_get(d, content, "error_code"), NULL);
-	}
-	if (is_error && !error_text) {
-		const char *t = run_text_of(r, content);
-		error_text = t[0] ? t : "error";
-	}
+	bool is_error = loader_server_tool_error(r, content, f->is_error, &error_text);
 	for (size_t ci = r->ncalls; id && ci-- > 0;) {
 		struct run_call *c = &r->calls[ci];
 		if (c->id && !c->has_result && !strcmp(c->id, id)) {

@@ -206,17 +206,8 @@ static void cc_server_result(struct run *r, size_t mi, jv b, const char *ty)
 	const struct jdoc *d = r->doc;
 	const char *id = loader_id(r, jv_get(d, b, "tool_use_id"));
 	jv content = jv_get(d, b, "content");
-	bool is_error = jv_type(d, jv_get(d, b, "is_error")) == JV_TRUE;
 	const char *error_text = NULL;
-	if (jv_is_object(d, content) &&
-	    loader_ends_with(loader_str(r, jv_get(d, content, "type"), ""), "_error")) {
-		is_error = true;
-		error_text = loader_str(r, jv_get(d, content, "error_code"), NULL);
-	}
-	if (is_error && !error_text) {
-		const char *t = run_text_of(r, content);
-		error_text = t[0] ? t : "error";
-	}
+	bool is_error = loader_server_tool_error(r, content, jv_get(d, b, "is_error"), &error_text);
 	const struct run_msg *m = &r->msgs[mi];
 	for (size_t ci = m->first_call + m->ncalls; id && ci-- > m->first_call;) {
 		struct run_call *c = &r->calls[ci];

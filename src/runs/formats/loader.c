@@ -294,3 +294,21 @@ void loader_mark_failed(struct run_msg *msg, const char *text)
 	msg->result_is_error = true;
 	msg->result_error_text = text && text[0] ? text : "error";
 }
+
+bool loader_server_tool_error(struct run *r, jv content, jv is_error, const char **error_text)
+{
+	const struct jdoc *d = r->doc;
+	const char *code = NULL;
+	if (jv_is_object(d, content) &&
+	    loader_ends_with(loader_str(r, jv_get(d, content, "type"), ""), "_error"))
+		code = loader_str(r, jv_get(d, content, "error_code"), "");
+	else if (jv_type(d, is_error) != JV_TRUE)
+		return false;
+	if (code && code[0]) {
+		*error_text = code;
+		return true;
+	}
+	const char *t = run_text_of(r, content);
+	*error_text = t[0] ? t : "error";
+	return true;
+}
