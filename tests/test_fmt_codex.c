@@ -453,6 +453,10 @@ static void test_wild_samples(void **state)
 	assert_int_equal(r->nnotes, 0);
 	assert_int_equal(fmt_count_unmatched(r), 0);
 	assert_string_equal(run_first_user_text(r), "show tools");
+	/* session_meta's base_instructions {text} are the system prompt */
+	assert_true(r->nmsgs > 0);
+	assert_int_equal(r->msgs[0].role, ROLE_SYSTEM);
+	assert_true(!strncmp(r->msgs[0].text, "You are Codex", 13));
 	run_free(r);
 	dataset_close(&ds);
 

@@ -112,6 +112,12 @@ static void codex_session(struct run *r, struct codex_ctx *cx, jv line, jv p, si
 		/* unless the runs section named an id of its own */
 		if (r->id == r->source)
 			r->id = id;
+		/* The agent's own instructions are its system prompt (the screen
+		 * folds it): a string, or {text} as newer CLIs write it. */
+		jv bi = jv_get(d, p, "base_instructions");
+		jv text = jv_is_object(d, bi) ? jv_get(d, bi, "text") : bi;
+		if (jv_strlen(d, text))
+			run_add_msg(r, ROLE_SYSTEM, MSG_IN_OUTPUT, jv_str(d, text), bi);
 	} else if (strcmp(cx->session, id) != 0) {
 		run_add_note_msg(r, MSG_IN_OUTPUT, line, "line %zu: session %s starts here "
 		                 "(read as part of %s)", n, id, cx->session);
