@@ -41,7 +41,8 @@ static int cmp_kind(const void *pa, const void *pb)
 
 void formats_notes_sort(struct formats_notes *n)
 {
-	qsort(n->kinds, n->nkinds, sizeof(*n->kinds), cmp_kind);
+	if (n->nkinds)
+		qsort(n->kinds, n->nkinds, sizeof(*n->kinds), cmp_kind);
 }
 
 void formats_notes_free(struct formats_notes *n)

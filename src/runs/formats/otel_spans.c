@@ -200,7 +200,8 @@ static void otel_split(const struct jdoc *d, jv root, struct doc_groups *out)
 	struct trace_refs t = { 0 };
 	char err[8];
 	each_span(d, root, collect_ref, &t, err, sizeof err);
-	qsort(t.v, t.n, sizeof *t.v, ref_cmp);
+	if (t.n)
+		qsort(t.v, t.n, sizeof *t.v, ref_cmp);
 	struct trace_group *g = xcalloc(t.n ? t.n : 1, sizeof *g);
 	size_t ng = 0;
 	for (size_t i = 0; i < t.n; i++) {
@@ -211,7 +212,8 @@ static void otel_split(const struct jdoc *d, jv root, struct doc_groups *out)
 		g[ng - 1].n++;
 	}
 	/* runs in the order their traces first appear */
-	qsort(g, ng, sizeof *g, group_cmp);
+	if (ng)
+		qsort(g, ng, sizeof *g, group_cmp);
 	for (size_t k = 0; k < ng; k++) {
 		doc_group_begin(out);
 		for (size_t i = 0; i < g[k].n; i++)
@@ -594,7 +596,8 @@ static int otel_load(struct run *r, char *err, size_t errlen)
 		free(sp.v);
 		return -1;
 	}
-	qsort(sp.v, sp.n, sizeof *sp.v, span_cmp);
+	if (sp.n)       /* qsort wants a list, even of none */
+		qsort(sp.v, sp.n, sizeof *sp.v, span_cmp);
 	for (size_t i = 0; i < sp.n; i++)
 		otel_read_span(r, &sp.v[i].attrs, sp.v[i].name, sp.v[i].v, &sp.v[i].io);
 	build_run(r, &sp);
