@@ -63,7 +63,7 @@ CONF=$SRC/examples/scorers.yaml
 mkdir -p "$OUT" || die "cannot create $OUT"
 
 # ---- build the helpers ------------------------------------------------------
-PKGS="jansson yaml-0.1 libcurl ncursesw nettle"
+PKGS="jansson yaml-0.1 libcurl ncursesw nettle libutf8proc libzip"
 J_CFLAGS=$(pkg-config --cflags jansson) || die "pkg-config does not know jansson"
 J_LIBS=$(pkg-config --libs jansson) || die "pkg-config does not know jansson"
 ALL_CFLAGS=$(pkg-config --cflags $PKGS) || die "pkg-config does not know one of: $PKGS"
