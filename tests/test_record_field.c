@@ -1,0 +1,287 @@
+/* test_record_field.c - the record-field scorer: a score the record
+ * carries read on its scale (numbers, booleans, mapped and numeric
+ * strings), the errors that name path and value, the configuration
+ * checks with their positions, tau-bench's reward on the shared real
+ * sample and an Inspect sample's scores.match.value through its loader. */
+#include <math.h>
+
+#include "fmt_files.h"
+
+#include "config/config.h"
+#include "scorers/scorer.h"
+
+static struct config cfg;
+
+static const char yaml[] =
+	"scorers:\n"
+	"  - id: bin\n"                 /* 0 */
+	"    type: record-field\n"
+	"    path: reward\n"
+	"  - id: unit\n"                /* 1 */
+	"    type: record-field\n"
+	"    path: info.r[0]\n"
+	"    scale: 0..1\n"
+	"  - id: five\n"                /* 2 */
+	"    type: record-field\n"
+	"    path: stars\n"
+	"    scale: 1..5\n"
+	"  - id: ten\n"                 /* 3 */
+	"    type: record-field\n"
+	"    path: points\n"
+	"    scale: {min: 0, max: 10, pass: 7}\n"
+	"  - id: inspect\n"             /* 4 */
+	"    type: record-field\n"
+	"    path: scores.match.value\n"
+	"    map: {C: 1, I: 0}\n"
+	"  - id: ref\n"                 /* 5 */
+	"    type: record-field\n"
+	"    path: {from: which}\n"
+	"    scale: {from: sc}\n";
+
+static int setup(void **state)
+{
+	char err[512];
+	if (config_load_string(&cfg, "t.yaml", ".", yaml, sizeof yaml - 1, err, sizeof err) != 0)
+		fail_msg("%s", err);
+	return fmt_files_setup(state);
+}
+
+static int teardown(void **state)
+{
+	config_free(&cfg);
+	return fmt_files_teardown(state);
+}
+
+/* Scores the record (JSON, ' for ") with scorer i; returns the verdict. */
+static struct verdict score_rec(size_t i, const char *json)
+{
+	char *text = fmt_quoted(json);
+	json_error_t jerr;
+	json_t *rec = json_loads(text, 0, &jerr);
+	free(text);
+	if (!rec)
+		fail_msg("bad fixture: %s", jerr.text);
+	struct run *r = run_new(rec, "t.jsonl", 1, -1);
+	json_decref(rec);
+	struct verdict v;
+	scorer_run(&cfg.scorers[i], r, NULL, NULL, &v);
+	run_free(r);
+	return v;
+}
+
+static void want_ok(size_t i, const char *json, double score, bool passed)
+{
+	struct verdict v = score_rec(i, json);
+	if (v.status != VERDICT_OK)
+		fail_msg("%s: %s", json, v.message);
+	if (fabs(v.score - score) > 1e-12)
+		fail_msg("%s: score %g, want %g", json, v.score, score);
+	assert_int_equal(v.passed, passed);
+	verdict_clear(&v);
+}
+
+/* An error whose message holds each of the two texts. */
+static void want_error(size_t i, const char *json, const char *a, const char *b)
+{
+	struct verdict v = score_rec(i, json);
+	assert_int_equal(v.status, VERDICT_ERROR);
+	if (!strstr(v.message, a) || (b && !strstr(v.message, b)))
+		fail_msg("message '%s' lacks '%s' / '%s'", v.message, a, b ? b : "");
+	verdict_clear(&v);
+}
+
+static void test_numbers_booleans(void **s)
+{
+	(void)s;
+	want_ok(0, "{'reward': 1}", 1, true);
+	want_ok(0, "{'reward': 0.0}", 0, false);
+	want_ok(0, "{'reward': 1.0}", 1, true);
+	want_ok(0, "{'reward': true}", 1, true);
+	want_ok(0, "{'reward': false}", 0, false);
+	want_ok(1, "{'info': {'r': [0.5]}}", 0.5, true);
+	want_ok(1, "{'info': {'r': [0.49]}}", 0.49, false);
+	want_ok(1, "{'info': {'r': [true]}}", 1, true);
+}
+
+static void test_scales(void **s)
+{
+	(void)s;
+	want_ok(2, "{'stars': 1}", 0, false);
+	want_ok(2, "{'stars': 2}", 0.25, false);
+	want_ok(2, "{'stars': 3}", 0.5, true);
+	want_ok(2, "{'stars': 5}", 1, true);
+	want_ok(3, "{'points': 6.9}", 0.69, false);
+	want_ok(3, "{'points': 7}", 0.7, true);
+	want_ok(3, "{'points': 10}", 1, true);
+	/* the details keep the value as recorded, and the pass on its scale */
+	struct verdict v = score_rec(3, "{'points': 8}");
+	assert_int_equal(json_integer_value(json_object_get(v.details, "value")), 8);
+	assert_string_equal(json_string_value(json_object_get(v.details, "path")), "points");
+	assert_true(fabs(json_number_value(json_object_get(v.details, "pass")) - 7) < 1e-9);
+	struct strbuf sb = STRBUF_INIT;
+	cfg.scorers[3].ops->explain(v.details, &sb);
+	assert_string_equal(sb.buf, "points = 8\nscale custom (0..10), passes at >= 7\n");
+	strbuf_release(&sb);
+	verdict_clear(&v);
+}
+
+static void test_strings(void **s)
+{
+	(void)s;
+	want_ok(4, "{'scores': {'match': {'value': 'C'}}}", 1, true);
+	want_ok(4, "{'scores': {'match': {'value': 'I'}}}", 0, false);
+	want_ok(0, "{'reward': '1'}", 1, true);
+	want_ok(0, "{'reward': ' 0 '}", 0, false);
+	want_ok(1, "{'info': {'r': ['0.75']}}", 0.75, true);
+	struct verdict v = score_rec(4, "{'scores': {'match': {'value': 'C'}}}");
+	assert_string_equal(json_string_value(json_object_get(v.details, "value")), "C");
+	assert_true(json_number_value(json_object_get(v.details, "mapped")) == 1);
+	struct strbuf sb = STRBUF_INIT;
+	cfg.scorers[4].ops->explain(v.details, &sb);
+	assert_string_equal(sb.buf, "scores.match.value = \"C\", mapped to 1\n"
+	                    "scale binary (0..1), passes at >= 1\n");
+	strbuf_release(&sb);
+	verdict_clear(&v);
+}
+
+static void test_errors(void **s)
+{
+	(void)s;
+	want_error(0, "{'other': 1}", "reward not found", NULL);
+	want_error(0, "{'reward': null}", "reward = null", "not a number");
+	want_error(0, "{'reward': [1]}", "reward = [1]", "not a number");
+	want_error(0, "{'reward': {'v': 1}}", "reward = {\"v\":1}", NULL);
+	want_error(0, "{'reward': 'yes'}", "reward = \"yes\"", "no map");
+	want_error(0, "{'reward': 'inf'}", "reward = \"inf\"", NULL);
+	want_error(0, "{'reward': '0x1'}", "reward = \"0x1\"", NULL);
+	want_error(4, "{'scores': {'match': {'value': 'P'}}}", "scores.match.value = \"P\"",
+	           "map does not name");
+	want_error(0, "{'reward': 0.5}", "reward = 0.5", "off the scale");
+	want_error(0, "{'reward': 2}", "reward = 2", "off the scale");
+	want_error(0, "{'reward': -1}", "reward = -1", "off the scale");
+	want_error(1, "{'info': {'r': [1.5]}}", "info.r[0] = 1.5", "off the scale");
+	want_error(2, "{'stars': 0}", "stars = 0", "off the scale");
+	want_error(2, "{'stars': 2.5}", "stars = 2.5", "whole steps");
+	want_error(3, "{'points': 11}", "points = 11", "off the scale");
+	want_error(1, "{'info': 'x'}", "info.r[0] not found", NULL);
+}
+
+static void test_references(void **s)
+{
+	(void)s;
+	want_ok(5, "{'which': 'a.b', 'sc': '1..5', 'a': {'b': 4}}", 0.75, true);
+	want_ok(5, "{'which': 'a', 'sc': {'min': 0, 'max': 4, 'pass': 1}, 'a': 1}", 0.25, true);
+	want_error(5, "{'which': 'a', 'sc': 'stars', 'a': 1}", "unknown scale", NULL);
+	want_error(5, "{'which': 'a[', 'sc': 'binary', 'a': 1}", "not a valid path", NULL);
+	struct verdict v = score_rec(5, "{'sc': 'binary', 'a': 1}");
+	assert_int_equal(v.status, VERDICT_SKIPPED);
+	assert_non_null(strstr(v.message, "which not found"));
+	verdict_clear(&v);
+}
+
+/* The configuration error of one scorer entry; its text must hold want. */
+static void conf_error(const char *entry, const char *want)
+{
+	char text[1024], err[512];
+	snprintf(text, sizeof text, "scorers:\n  - id: x\n    type: record-field\n%s", entry);
+	struct config c;
+	if (config_load_string(&c, "bad.yaml", ".", text, strlen(text), err, sizeof err) == 0)
+		fail_msg("accepted: %s", entry);
+	if (!strstr(err, want))
+		fail_msg("error '%s' lacks '%s'", err, want);
+}
+
+static void test_config_errors(void **s)
+{
+	(void)s;
+	conf_error("", "bad.yaml:2:5: scorer 'x' needs 'path'");
+	conf_error("    path: r\n    scale: stars\n", "bad.yaml:2:5: unknown scale");
+	conf_error("    path: r\n    scale: 5\n", "bad.yaml:2:5: scale must be");
+	conf_error("    path: r\n    scale: {min: 5, max: 5}\n", "bad.yaml:2:5: scale: min must be below max");
+	conf_error("    path: r\n    scale: {min: 0, max: 10, pass: 11}\n", "bad.yaml:2:5: scale: pass lies outside");
+	conf_error("    path: r\n    scale: {min: 0}\n", "bad.yaml:2:5: scale: a custom scale needs");
+	conf_error("    path: r\n    scale: {min: 0, max: 1, step: 1}\n", "bad.yaml:2:5: scale: unknown key");
+	conf_error("    path: r\n    map: {C: 2, I: 0}\n", "bad.yaml:2:5: map: a value lies off the scale");
+	conf_error("    path: r\n    scale: 1..5\n    map: {C: 1.5}\n", "bad.yaml:2:5: map: a value lies off");
+	conf_error("    path: r\n    map: {C: yes}\n", "bad.yaml:2:5: map: each value must be");
+	conf_error("    path: r\n    map: [C]\n", "bad.yaml:5:10: wrong type for 'map'");
+	conf_error("    path: 'a['\n", "bad.yaml:2:5: path is not a valid path");
+	conf_error("    path: r\n    threshold: 2\n", "bad.yaml:5:16: threshold 2 is off the scale");
+}
+
+struct tau_counts {
+	size_t runs, passed, failed;
+};
+
+static void tau_record(json_t *rec, const char *file, size_t line, void *ctx)
+{
+	struct tau_counts *n = ctx;
+	struct run *r = run_new(rec, file, line, -1);
+	char err[256] = "";
+	if (format_load(r, NULL, err, sizeof err) != 0)
+		fail_msg("line %zu: %s", line, err);
+	struct verdict v;
+	scorer_run(&cfg.scorers[0], r, NULL, NULL, &v);
+	if (v.status != VERDICT_OK)
+		fail_msg("line %zu: %s", line, v.message);
+	assert_true(v.score == json_number_value(json_object_get(rec, "reward")));
+	n->runs++;
+	n->passed += v.passed;
+	n->failed += !v.passed;
+	verdict_clear(&v);
+	run_free(r);
+}
+
+static void test_taubench_real(void **s)
+{
+	(void)s;
+	struct tau_counts n = { 0, 0, 0 };
+	fmt_each_shared_record("fixtures/real/taubench_v1_airline_sample.jsonl", tau_record, &n);
+	printf("tau-bench reward: %zu of %zu runs pass\n", n.passed, n.runs);
+	assert_true(n.passed > 0 && n.failed > 0);
+}
+
+#define SAMPLE(ID, VALUE)                                                                    \
+	"{'id': " #ID ", 'epoch': 1, 'input': 'What is 6 x 7?', 'target': '42',"                 \
+	" 'messages': [{'role': 'user', 'content': 'What is 6 x 7?'},"                          \
+	"  {'role': 'assistant', 'content': '42'}],"                                            \
+	" 'output': {'model': 'm', 'choices': [], 'completion': '42'},"                          \
+	" 'scores': {'match': {'value': '" VALUE "', 'answer': '42'}}}"
+
+static void test_inspect_sample(void **s)
+{
+	(void)s;
+	struct dataset ds;
+	size_t n = fmt_open(&ds, fmt_write("log.json",
+		"{'version': 2, 'status': 'success', 'eval': {'eval_id': 'e1', 'task': 'mul',"
+		" 'model': 'openai/m', 'dataset': {'name': 'd'}}, 'samples': ["
+		SAMPLE(1, "C") "," SAMPLE(2, "I") "," SAMPLE(3, "P") "]}"));
+	assert_int_equal(n, 3);
+	const char *want[] = { "ok", "fail", "error" };
+	for (size_t i = 0; i < n; i++) {
+		struct run *r = fmt_run_at(&ds, i, "inspect");
+		struct verdict v;
+		scorer_run(&cfg.scorers[4], r, NULL, NULL, &v);
+		const char *got = v.status == VERDICT_ERROR ? "error" : v.passed ? "ok" : "fail";
+		if (strcmp(got, want[i]))
+			fail_msg("sample %zu: %s (%s)", i, got, v.message ? v.message : "");
+		verdict_clear(&v);
+		run_free(r);
+	}
+	dataset_close(&ds);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_numbers_booleans),
+		cmocka_unit_test(test_scales),
+		cmocka_unit_test(test_strings),
+		cmocka_unit_test(test_errors),
+		cmocka_unit_test(test_references),
+		cmocka_unit_test(test_config_errors),
+		cmocka_unit_test(test_taubench_real),
+		cmocka_unit_test(test_inspect_sample),
+	};
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
