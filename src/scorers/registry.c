@@ -5,10 +5,12 @@
 
 extern const struct scorer_ops scorer_tool_call_accuracy;
 extern const struct scorer_ops scorer_word_inclusion;
+extern const struct scorer_ops scorer_exec;
 
 const struct scorer_ops *const scorer_table[] = {
 	&scorer_tool_call_accuracy,
 	&scorer_word_inclusion,
+	&scorer_exec,
 	NULL,
 };
 
