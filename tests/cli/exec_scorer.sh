@@ -57,4 +57,16 @@ printf 'scorers:\n  - {id: x, type: exec, command: [./nope.py]}\n' > "$TMP/bad.y
 run_tcr "$TMP/out" "$TMP/err" score -c "$TMP/bad.yaml" "$TMP/runs.jsonl"
 assert_rc "a missing program is a configuration error" 2
 assert_grep "named with its position" "$TMP/err" "bad.yaml:2:34: program '"
+# The man page's two examples run as written.
+man_example() { # LANGUAGE-LINE OUT
+	awk -v want="$1" 'found && /^\.fi/ {exit} found == 2 {print} found == 1 && /^\.nf/ {found = 2}
+	                  $0 == want {found = 1}' "$TCR_SRCDIR/doc/tcreview.1" > "$2"
+}
+man_example "In Python:" "$TMP/checks/man.py"
+man_example "In JavaScript (node):" "$TMP/checks/man.js"
+printf 'scorers:\n  - {id: py, type: exec, command: [python3, checks/man.py]}\n  - {id: js, type: exec, command: [node, checks/man.js]}\n' > "$TMP/man.yaml"
+printf '%s\n' '{"id":"m1","messages":[{"role":"user","content":"refund"},{"role":"assistant","content":null,"tool_calls":[{"id":"c1","type":"function","function":{"name":"issue_refund","arguments":"{}"}}]},{"role":"assistant","content":"Sorry for the wait."}]}' > "$TMP/man.jsonl"
+run_tcr "$TMP/out" "$TMP/err" score -c "$TMP/man.yaml" -o jsonl "$TMP/man.jsonl"
+assert_grep "man page Python example" "$TMP/out" '"scorer":"py","type":"exec","status":"ok","score":0,"passed":false,"details":{"reason":"refund without lookup","details":{"calls":["issue_refund"]}}'
+assert_grep "man page JavaScript example" "$TMP/out" '"scorer":"js","type":"exec","status":"ok","score":1,"passed":true,"details":{"reason":"polite"}'
 finish
