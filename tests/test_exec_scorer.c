@@ -3,6 +3,7 @@
  * JavaScript, and ones that are slow, crash, print garbage or too much,
  * cannot run, score off the scale, do not read stdin; the cleaned
  * environment; configuration errors with their positions. */
+#include <pthread.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -284,6 +285,53 @@ static void test_conf_errors(void **state)
 	config_free(&cfg);
 }
 
+/* Several threads score at once (score -j): each gets its own child's
+ * answer, and one thread's slow child does not hold up the others. */
+struct thread_job {
+	const struct scorer_conf *sc;
+	int ok, errors;
+};
+
+static void *thread_main(void *arg)
+{
+	struct thread_job *job = arg;
+	for (int i = 0; i < 8; i++) {
+		struct run *r = chat_run();
+		struct verdict v;
+		scorer_run(job->sc, r, NULL, NULL, &v);
+		if (v.status == VERDICT_OK && v.score == 1)
+			job->ok++;
+		else if (v.status == VERDICT_ERROR && strstr(v.message, "timed out"))
+			job->errors++;
+		verdict_clear(&v);
+		run_free(r);
+	}
+	return NULL;
+}
+
+static void test_threads(void **state)
+{
+	(void)state;
+	struct config cfg;
+	char err[512];
+	assert_int_equal(load(&cfg, "  - {id: e, type: exec, command: [./env.sh]}\n"
+	                            "  - {id: s, type: exec, command: [./slow.sh], timeout: 100ms}\n",
+	                  err, sizeof err), 0);
+	struct thread_job jobs[4];
+	pthread_t th[4];
+	for (int i = 0; i < 4; i++) {
+		jobs[i] = (struct thread_job){ .sc = &cfg.scorers[i == 3] };
+		assert_int_equal(pthread_create(&th[i], NULL, thread_main, &jobs[i]), 0);
+	}
+	for (int i = 0; i < 4; i++)
+		pthread_join(th[i], NULL);
+	for (int i = 0; i < 3; i++)
+		assert_int_equal(jobs[i].ok, 8);
+	assert_int_equal(jobs[3].errors, 8);
+	assert_int_equal(waitpid(-1, NULL, WNOHANG), -1);
+	config_free(&cfg);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -295,6 +343,7 @@ int main(void)
 		cmocka_unit_test(test_deaf),
 		cmocka_unit_test(test_env),
 		cmocka_unit_test(test_conf_errors),
+		cmocka_unit_test(test_threads),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
