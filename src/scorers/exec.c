@@ -136,7 +136,7 @@ static int program_resolve(struct conf *x, struct scorer_conf *sc, const struct 
 	char *path = strchr(prog, '/') ? conf_join(dir, prog) : path_search(prog);
 	if (!path)
 		return conf_fail_at(x, p->line, p->col, "program '%s' is not found on PATH", prog);
-	struct stat st;
+	struct stat st = { 0 };
 	if (stat(path, &st) < 0 || !S_ISREG(st.st_mode) || access(path, X_OK) < 0) {
 		int e = errno;
 		conf_fail_at(x, p->line, p->col, "program '%s' is not an executable file (%s)", path,
