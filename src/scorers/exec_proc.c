@@ -82,11 +82,12 @@ static void sink_keep_end(struct sink *s)
 	s->len -= drop;
 }
 
-/* Reads what is there; returns false at EOF or on an error. */
-static bool drain(int fd, struct sink *s)
+/* Reads what is there, up to a little past cap (a child writing without
+ * pause would otherwise keep us here); returns false at EOF or an error. */
+static bool drain(int fd, struct sink *s, size_t cap)
 {
 	char buf[65536];
-	for (;;) {
+	while (s->len <= cap) {
 		ssize_t n = read(fd, buf, sizeof buf);
 		if (n > 0) {
 			sink_add(s, buf, (size_t)n);
@@ -98,6 +99,7 @@ static bool drain(int fd, struct sink *s)
 			continue;
 		return n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK);
 	}
+	return true;
 }
 
 struct io {
@@ -152,9 +154,9 @@ static int io_loop(struct io *io, long deadline, size_t cap)
 			continue;
 		if (pf[0].revents)
 			io_write(io);
-		if (pf[1].revents && !drain(io->fd[1], &io->out))
+		if (pf[1].revents && !drain(io->fd[1], &io->out, cap))
 			io_close(io, 1);
-		if (pf[2].revents && !drain(io->fd[2], &io->err))
+		if (pf[2].revents && !drain(io->fd[2], &io->err, ERR_KEEP))
 			io_close(io, 2);
 		sink_keep_end(&io->err);
 		if (io->out.len > cap)
