@@ -40,6 +40,7 @@ struct param_spec {
 };
 
 struct scorer_conf;
+struct conf;
 
 /* What the scorers of one run share, so that what they read of the run is
  * made once however many of them read it: the first scorer that needs a
@@ -48,6 +49,7 @@ struct scorer_conf;
 struct scorer_shared {
 	json_t *tools;          /* tool-call-accuracy's actualTools, NULL until made */
 	json_t *infos;          /* ... and its toolCallInfos */
+	json_t *expected;       /* borrowed: the joined expectation of this call, or NULL */
 };
 
 void scorer_shared_clear(struct scorer_shared *sh);
@@ -70,6 +72,10 @@ struct scorer_ops {
 	/* Optional: explains a verdict's details for a person, as lines of
 	 * text ("expected  auth-tool, fetch-tool", "missing   fetch-tool"). */
 	void (*explain)(const json_t *details, struct strbuf *out);
+	/* Optional: checks and completes the entry once it is read (sc->fixed
+	 * made when no parameter is a reference), with the file's positions
+	 * and folder at hand. Returns 0 or -1 (conf_fail). */
+	int (*configure)(struct conf *cf, struct scorer_conf *sc);
 };
 
 extern const struct scorer_ops *const scorer_table[];

@@ -279,6 +279,8 @@ static int scorer_read(struct conf *x, struct scorer_conf *list, size_t n,
 		refs = refs || sc->params[i].from;
 	if (!refs)
 		sc->fixed = scorer_resolve_params(sc, NULL, NULL, NULL, NULL);
+	if (sc->ops->configure && sc->ops->configure(x, sc))
+		return -1;
 	return 0;
 }
 

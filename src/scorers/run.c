@@ -21,6 +21,7 @@ void scorer_run_shared(const struct scorer_conf *sc, const struct run *r, struct
 	 * const run may fill. */
 	json_t *params = sc->fixed ? json_incref(sc->fixed)
 	               : scorer_resolve_params(sc, (struct run *)r, expected, expect_miss, &unset);
+	sh->expected = expected;
 	if (r->load_error)
 		verdict_error(out, "run: %s", r->load_error);
 	else

@@ -1,0 +1,404 @@
+/* exec.c - the exec scorer: a command in any language reads the run as one
+ * JSON document on stdin and writes {"score": X, "passed"?, "reason"?,
+ * "details"?} on stdout (protocol per-run: one process per run).
+ *
+ * The entry is checked and completed when it is read (exec_configure):
+ * the program is resolved against the YAML's folder, the timeout and the
+ * scale are read, and the result is kept in sc->fixed, so that scoring a
+ * run reads no configuration and shares nothing between threads. */
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "conf/conf.h"
+#include "scorers/params.h"
+#include "scorers/scorer.h"
+#include "exec_proc.h"
+
+#define EXEC_OUT_CAP (1024 * 1024)
+#define EXEC_ERR_LINES 5
+#define EXEC_ERR_BYTES 1000
+
+static const struct param_spec exec_params[] = {
+	{ .name = "command", .kind = PARAM_STRING_LIST, .flags = PARAM_REQUIRED,
+	  .help = "the program and its arguments, run without a shell from the YAML's folder" },
+	{ .name = "protocol", .kind = PARAM_STRING, .help = "per-run (one process per run)",
+	  .deflt = "\"per-run\"" },
+	{ .name = "timeout", .kind = PARAM_ANY, .help = "10s, 500ms, 2m or seconds (default 10s)",
+	  .deflt = "\"10s\"" },
+	{ .name = "scale", .kind = PARAM_OBJECT, .help = "{min, max, pass} (default 0..1, pass 0.5)" },
+	{ .name = "env", .kind = PARAM_STRING_LIST,
+	  .help = "variables passed on besides PATH, HOME and LANG" },
+	{ .name = NULL },
+};
+
+static const struct param *param_of(const struct scorer_conf *sc, const char *name)
+{
+	for (size_t i = 0; i < sc->nparams; i++)
+		if (strcmp(sc->params[i].name, name) == 0)
+			return &sc->params[i];
+	return NULL;
+}
+
+/* "10s", "500ms", "2m", or a number of seconds; -1 when not a duration. */
+static long duration_ms(const json_t *v)
+{
+	if (json_is_number(v)) {
+		double s = json_number_value(v);
+		return s > 0 && s <= 86400 ? (long)(s * 1000 + 0.5) : -1;
+	}
+	const char *t = json_string_value(v);
+	if (!t)
+		return -1;
+	char *end;
+	errno = 0;
+	double n = strtod(t, &end);
+	if (end == t || errno || !(n > 0))
+		return -1;
+	double mul = strcmp(end, "ms") == 0 ? 1 : strcmp(end, "s") == 0 || !*end ? 1000
+	           : strcmp(end, "m") == 0 ? 60000 : -1;
+	if (mul < 0 || n * mul > 86400000.0)
+		return -1;
+	return (long)(n * mul + 0.5);
+}
+
+/* PATH's first executable regular file named `name` (malloc'd), or NULL. */
+static char *path_search(const char *name)
+{
+	const char *path = getenv("PATH");
+	if (!path)
+		path = "/usr/local/bin:/usr/bin:/bin";
+	for (const char *p = path;; p++) {
+		const char *colon = strchr(p, ':');
+		size_t n = colon ? (size_t)(colon - p) : strlen(p);
+		char *cand;
+		if (asprintf(&cand, "%.*s/%s", (int)n, n ? p : ".", name) < 0)
+			abort();
+		struct stat st;
+		if (stat(cand, &st) == 0 && S_ISREG(st.st_mode) && access(cand, X_OK) == 0)
+			return cand;
+		free(cand);
+		if (!colon)
+			return NULL;
+		p = colon;
+	}
+}
+
+/* The YAML's folder as an absolute path (malloc'd): the child starts there. */
+static char *abs_dir(const char *dir)
+{
+	if (dir && dir[0] == '/')
+		return strdup(dir);
+	char cwd[PATH_MAX];
+	if (!getcwd(cwd, sizeof cwd))
+		return strdup(dir ? dir : ".");
+	return conf_join(cwd, dir && *dir ? dir : ".");
+}
+
+static int scale_read(struct conf *x, const struct param *p, json_t *sv, double *lo,
+                      double *hi, double *pass)
+{
+	const char *key;
+	json_t *v;
+	json_object_foreach(sv, key, v) {
+		double *dst = strcmp(key, "min") == 0 ? lo : strcmp(key, "max") == 0 ? hi
+		            : strcmp(key, "pass") == 0 ? pass : NULL;
+		if (!dst)
+			return conf_fail_at(x, p->line, p->col,
+			                    "unknown key '%s' in scale (expected one of: min, max, pass)", key);
+		if (!json_is_number(v))
+			return conf_fail_at(x, p->line, p->col, "scale %s must be a number, got %s", key,
+			                    conf_json_kind_name(v));
+		*dst = json_number_value(v);
+	}
+	if (!(*lo < *hi))
+		return conf_fail_at(x, p->line, p->col, "scale min %g must be below max %g", *lo, *hi);
+	if (*pass < *lo || *pass > *hi)
+		return conf_fail_at(x, p->line, p->col, "scale pass %g is off %g..%g", *pass, *lo, *hi);
+	return 0;
+}
+
+/* Resolves the program: a name with a '/' against the YAML's folder, a bare
+ * name along PATH. Stored as "program" in sc->fixed. */
+static int program_resolve(struct conf *x, struct scorer_conf *sc, const struct param *p,
+                           const char *dir)
+{
+	json_t *cmd = json_object_get(sc->fixed, "command");
+	const char *prog = json_string_value(json_array_get(cmd, 0));
+	if (!prog || !*prog)
+		return conf_fail_at(x, p->line, p->col, "'command' must name a program");
+	char *path = strchr(prog, '/') ? conf_join(dir, prog) : path_search(prog);
+	if (!path)
+		return conf_fail_at(x, p->line, p->col, "program '%s' is not found on PATH", prog);
+	struct stat st = { 0 };
+	if (stat(path, &st) < 0 || !S_ISREG(st.st_mode) || access(path, X_OK) < 0) {
+		int e = errno;
+		conf_fail_at(x, p->line, p->col, "program '%s' is not an executable file (%s)", path,
+		             S_ISDIR(st.st_mode) ? "a folder" : strerror(e ? e : EACCES));
+		free(path);
+		return -1;
+	}
+	json_object_set_new(sc->fixed, "program", json_string(path));
+	free(path);
+	return 0;
+}
+
+static int exec_configure(struct conf *x, struct scorer_conf *sc)
+{
+	for (size_t i = 0; i < sc->nparams; i++)
+		if (sc->params[i].from)
+			return conf_fail_at(x, sc->params[i].line, sc->params[i].col,
+			                    "exec parameters are literals ('%s' is a reference)",
+			                    sc->params[i].name);
+	const struct param *pc = param_of(sc, "command"), *pp = param_of(sc, "protocol");
+	const struct param *pt = param_of(sc, "timeout"), *ps = param_of(sc, "scale");
+	const char *proto = json_string_value(json_object_get(sc->fixed, "protocol"));
+	if (!proto || strcmp(proto, "per-run") != 0)
+		return conf_fail_at(x, pp ? pp->line : sc->line, pp ? pp->col : sc->col,
+		                    "unknown protocol '%s' (known: per-run)", proto ? proto : "");
+	long ms = duration_ms(json_object_get(sc->fixed, "timeout"));
+	if (ms < 1)
+		return conf_fail_at(x, pt ? pt->line : sc->line, pt ? pt->col : sc->col,
+		                    "timeout must be a duration such as 10s, 500ms or 2m (at most 24h)");
+	json_object_set_new(sc->fixed, "timeout_ms", json_integer(ms));
+	double lo = 0, hi = 1, pass = sc->threshold;
+	if (ps && scale_read(x, ps, json_object_get(sc->fixed, "scale"), &lo, &hi, &pass))
+		return -1;
+	sc->threshold = pass;
+	json_object_set_new(sc->fixed, "scale", json_pack("{s:f,s:f,s:f}", "min", lo, "max", hi,
+	                                                  "pass", pass));
+	char *dir = abs_dir(x->dir);
+	json_object_set_new(sc->fixed, "dir", json_string(dir));
+	int rc = program_resolve(x, sc, pc, dir);
+	free(dir);
+	return rc;
+}
+
+static const char *const role_names[] = { "system", "user", "assistant", "tool", "note" };
+static const char *const state_names[] = { "requested", "completed", "failed", "partial" };
+static const char *const part_names[] = { "text", "thinking", "call", "note" };
+
+/* The tape's value as a tree without touching the run (another scorer of
+ * the run may read it meanwhile): null when absent. */
+static json_t *tape_json(const struct run *r, jv v)
+{
+	json_t *j = jv_to_json(r->doc, v);
+	return j ? j : json_null();
+}
+
+static json_t *str_or_null(const char *s)
+{
+	json_t *j = s ? json_string(s) : NULL;
+	return j ? j : json_null();
+}
+
+static json_t *doc_messages(const struct run *r)
+{
+	json_t *msgs = json_array();
+	for (size_t i = 0; i < r->nmsgs; i++) {
+		const struct run_msg *m = &r->msgs[i];
+		json_t *parts = json_array();
+		for (size_t k = 0; k < m->nparts; k++) {
+			const struct run_part *p = &r->parts[m->first_part + k];
+			json_t *o = json_pack("{s:s}", "type", part_names[p->kind]);
+			if (p->kind == PART_CALL)
+				json_object_set_new(o, "call", json_integer((json_int_t)p->call));
+			else
+				json_object_set_new(o, "text", str_or_null(p->text));
+			json_array_append_new(parts, o);
+		}
+		json_array_append_new(msgs, json_pack("{s:s,s:o,s:o}", "role", role_names[m->role],
+		                                      "text", str_or_null(m->text), "parts", parts));
+	}
+	return msgs;
+}
+
+static json_t *doc_calls(const struct run *r)
+{
+	json_t *calls = json_array();
+	for (size_t i = 0; i < r->ncalls; i++) {
+		const struct run_call *c = &r->calls[i];
+		json_t *o = json_pack("{s:o,s:o,s:s,s:i}", "name", str_or_null(c->name),
+		                      "id", str_or_null(c->id), "state", state_names[c->state],
+		                      "message", (json_int_t)c->msg_index);
+		json_object_set_new(o, "arguments", tape_json(r, c->args));
+		json_object_set_new(o, "result", c->has_result ? tape_json(r, c->result) : json_null());
+		json_object_set_new(o, "error", c->is_error ? str_or_null(c->error_text ? c->error_text : "")
+		                                            : json_null());
+		json_array_append_new(calls, o);
+	}
+	return calls;
+}
+
+/* The run as the command reads it (one line of JSON, malloc'd). */
+static char *run_document(const struct run *r, json_t *expected)
+{
+	json_t *d = json_pack("{s:o,s:o,s:o}", "id", str_or_null(r->id), "source",
+	                      str_or_null(r->source), "format", str_or_null(r->format));
+	json_object_set_new(d, "messages", doc_messages(r));
+	json_object_set_new(d, "calls", doc_calls(r));
+	json_object_set_new(d, "record", r->doc ? tape_json(r, jdoc_root(r->doc)) : json_null());
+	json_object_set(d, "expected", expected ? expected : json_null());
+	char *s = json_dumps(d, JSON_COMPACT | JSON_ENSURE_ASCII);
+	json_decref(d);
+	return s;
+}
+
+/* PATH, HOME, LANG and the listed variables, as the parent has them. */
+static char **env_make(json_t *names)
+{
+	static const char *const base[] = { "PATH", "HOME", "LANG" };
+	size_t n = json_array_size(names);
+	char **env = calloc(n + 4, sizeof *env);
+	size_t k = 0;
+	for (size_t i = 0; i < 3 + n; i++) {
+		const char *name = i < 3 ? base[i] : json_string_value(json_array_get(names, i - 3));
+		const char *val = name ? getenv(name) : NULL;
+		if (val && asprintf(&env[k++], "%s=%s", name, val) < 0)
+			abort();
+	}
+	return env;
+}
+
+static void strv_free(char **v)
+{
+	for (size_t i = 0; v && v[i]; i++)
+		free(v[i]);
+	free(v);
+}
+
+static void fail(struct verdict *out, const struct exec_result *res, const char *fmt,
+                 const char *arg)
+{
+	char *tail = res && res->err ? exec_tail_lines(res->err, res->errlen, EXEC_ERR_LINES,
+	                                                EXEC_ERR_BYTES) : NULL;
+	char what[256];
+	snprintf(what, sizeof what, fmt, arg);
+	if (tail && *tail)
+		verdict_error_from(out, "exec: ", "exec: %s; stderr: %s", what, tail);
+	else
+		verdict_error_from(out, "exec: ", "exec: %s", what);
+	free(tail);
+}
+
+/* Why the process did not end well, or NULL when it exited 0. */
+static const char *proc_problem(const struct exec_result *res, char *buf, size_t n)
+{
+	if (res->exec_errno)
+		snprintf(buf, n, "cannot run the program: %s", strerror(res->exec_errno));
+	else if (res->overflow)
+		snprintf(buf, n, "output past %d bytes", EXEC_OUT_CAP);
+	else if (res->timed_out)
+		snprintf(buf, n, "timed out (killed)");
+	else if (WIFSIGNALED(res->status))
+		snprintf(buf, n, "killed by signal %d (%s)", WTERMSIG(res->status),
+		         strsignal(WTERMSIG(res->status)));
+	else if (WIFEXITED(res->status) && WEXITSTATUS(res->status) != 0)
+		snprintf(buf, n, "exit status %d", WEXITSTATUS(res->status));
+	else
+		return NULL;
+	return buf;
+}
+
+/* Reads {"score", "passed"?, "reason"?, "details"?} into the verdict. */
+static void output_read(const struct scorer_conf *sc, const struct exec_result *res,
+                        json_t *scale, struct verdict *out)
+{
+	json_error_t je;
+	json_t *o = json_loadb(res->out, res->outlen, JSON_DECODE_ANY, &je);
+	json_t *score = json_object_get(o, "score");
+	json_t *passed = json_object_get(o, "passed"), *reason = json_object_get(o, "reason");
+	double lo = json_number_value(json_object_get(scale, "min"));
+	double hi = json_number_value(json_object_get(scale, "max"));
+	char got[96];
+	if (!json_is_object(o) || !json_is_number(score)) {
+		snprintf(got, sizeof got, "%.60s", res->outlen ? res->out : "nothing");
+		fail(out, res, "output is not {\"score\": X, ...}: %s", got);
+	} else if ((passed && !json_is_boolean(passed)) || (reason && !json_is_string(reason)))
+		fail(out, res, "%s", "'passed' must be a boolean and 'reason' a string");
+	else if (!(json_number_value(score) >= lo && json_number_value(score) <= hi)) {
+		snprintf(got, sizeof got, "%g is off the scale %g..%g", json_number_value(score), lo, hi);
+		fail(out, res, "score %s", got);
+	} else {
+		json_t *d = json_object();
+		if (reason)
+			json_object_set(d, "reason", reason);
+		if (json_object_get(o, "details"))
+			json_object_set(d, "details", json_object_get(o, "details"));
+		verdict_ok(out, sc->threshold, json_number_value(score), d);
+		if (passed)
+			out->passed = json_is_true(passed);
+	}
+	json_decref(o);
+}
+
+static void exec_score(const struct scorer_conf *sc, const struct run *r, struct scorer_shared *sh,
+                       json_t *params, const char *unset, struct verdict *out)
+{
+	(void)unset;
+	json_t *cmd = json_object_get(params, "command");
+	const char *program = json_string_value(json_object_get(params, "program"));
+	if (!program) {
+		verdict_error_from(out, "exec: ", "exec: the entry was not configured from a file");
+		return;
+	}
+	size_t argc = json_array_size(cmd);
+	char **argv = calloc(argc + 1, sizeof *argv);
+	for (size_t i = 0; i < argc; i++)
+		argv[i] = strdup(json_string_value(json_array_get(cmd, i)));
+	char **env = env_make(json_object_get(params, "env"));
+	struct exec_spec sp = {
+		.path = program, .argv = argv, .envp = env,
+		.cwd = json_string_value(json_object_get(params, "dir")),
+		.timeout_ms = (long)json_integer_value(json_object_get(params, "timeout_ms")),
+		.out_cap = EXEC_OUT_CAP,
+	};
+	char *doc = run_document(r, sh ? sh->expected : NULL);
+	struct exec_result res;
+	char why[160];
+	if (!doc)
+		verdict_error_from(out, "exec: ", "exec: the run cannot be written as JSON");
+	else if (exec_proc_run(&sp, doc, strlen(doc), &res) < 0)
+		verdict_error_from(out, "exec: ", "exec: cannot start '%s': %s", program, strerror(errno));
+	else {
+		if (proc_problem(&res, why, sizeof why))
+			fail(out, &res, "%s", why);
+		else
+			output_read(sc, &res, json_object_get(params, "scale"), out);
+		exec_result_free(&res);
+	}
+	free(doc);
+	strv_free(argv);
+	strv_free(env);
+}
+
+static void exec_explain(const json_t *d, struct strbuf *out)
+{
+	const char *reason = json_string_value(json_object_get(d, "reason"));
+	if (reason)
+		strbuf_addf(out, "%s\n", reason);
+	json_t *det = json_object_get(d, "details");
+	if (det) {
+		char *s = json_dumps(det, JSON_INDENT(2) | JSON_ENCODE_ANY);
+		if (s)
+			strbuf_addf(out, "%s\n", s);
+		free(s);
+	}
+}
+
+const struct scorer_ops scorer_exec = {
+	.type = "exec",
+	.summary = "a command in any language scores the run it reads as JSON on stdin",
+	.scale = SCALE_UNIT,
+	.default_threshold = 0.5,
+	.params = exec_params,
+	.score = exec_score,
+	.explain = exec_explain,
+	.configure = exec_configure,
+};

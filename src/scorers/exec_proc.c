@@ -1,0 +1,307 @@
+/* exec_proc.c - one child process of the exec scorer: fork and execve (no
+ * shell), the run on stdin, stdout and stderr read with poll under a
+ * deadline, the process group killed and the child reaped whatever happens.
+ *
+ * Scorers run on several threads at once, so every pipe is made close-on-
+ * exec (another thread's child must not inherit our ends, or we would wait
+ * for an EOF that never comes), the child does only async-signal-safe
+ * calls between fork and execve, and SIGPIPE is blocked in the calling
+ * thread while writing (a child that does not read must not kill us). */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "exec_proc.h"
+
+#define ERR_KEEP 16384          /* bytes of stderr kept: its end */
+
+static long now_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* Between fork and execve: only async-signal-safe calls. */
+static void child(const struct exec_spec *sp, int in, int out, int err, int report,
+                  const sigset_t *mask)
+{
+	struct sigaction dfl;
+	memset(&dfl, 0, sizeof dfl);
+	dfl.sa_handler = SIG_DFL;
+	sigaction(SIGPIPE, &dfl, NULL);
+	sigprocmask(SIG_SETMASK, mask, NULL);
+	setpgid(0, 0);
+	if (dup2(in, 0) < 0 || dup2(out, 1) < 0 || dup2(err, 2) < 0)
+		goto fail;
+	if (sp->cwd && chdir(sp->cwd) < 0)
+		goto fail;
+	execve(sp->path, sp->argv, sp->envp);
+fail:;
+	int e = errno;
+	ssize_t w = write(report, &e, sizeof e);
+	(void)w;
+	_exit(127);
+}
+
+struct sink {
+	char *buf;
+	size_t len, cap;
+};
+
+static void sink_add(struct sink *s, const char *p, size_t n)
+{
+	if (s->len + n + 1 > s->cap) {
+		size_t cap = s->cap ? s->cap : 4096;
+		while (s->len + n + 1 > cap)
+			cap *= 2;
+		char *b = realloc(s->buf, cap);
+		if (!b)
+			abort();
+		s->buf = b;
+		s->cap = cap;
+	}
+	memcpy(s->buf + s->len, p, n);
+	s->len += n;
+	s->buf[s->len] = '\0';
+}
+
+/* Keeps the end of stderr only: halves the buffer when it grows past ERR_KEEP. */
+static void sink_keep_end(struct sink *s)
+{
+	if (s->len <= ERR_KEEP)
+		return;
+	size_t drop = s->len - ERR_KEEP / 2;
+	memmove(s->buf, s->buf + drop, s->len - drop + 1);
+	s->len -= drop;
+}
+
+/* Reads what is there, up to a little past cap (a child writing without
+ * pause would otherwise keep us here); returns false at EOF or an error. */
+static bool drain(int fd, struct sink *s, size_t cap)
+{
+	char buf[65536];
+	while (s->len <= cap) {
+		ssize_t n = read(fd, buf, sizeof buf);
+		if (n > 0) {
+			sink_add(s, buf, (size_t)n);
+			if ((size_t)n < sizeof buf)
+				return true;
+			continue;
+		}
+		if (n < 0 && errno == EINTR)
+			continue;
+		return n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK);
+	}
+	return true;
+}
+
+struct io {
+	int fd[3];              /* stdin write end, stdout and stderr read ends; -1 when closed */
+	const char *in;
+	size_t inlen, inoff;
+	struct sink out, err;
+};
+
+static void io_close(struct io *io, int i)
+{
+	if (io->fd[i] >= 0)
+		close(io->fd[i]);
+	io->fd[i] = -1;
+}
+
+static void io_write(struct io *io)
+{
+	while (io->inoff < io->inlen) {
+		ssize_t n = write(io->fd[0], io->in + io->inoff, io->inlen - io->inoff);
+		if (n > 0) {
+			io->inoff += (size_t)n;
+			continue;
+		}
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+			return;
+		break;                  /* EPIPE: the child does not read; fine */
+	}
+	io_close(io, 0);
+}
+
+/* Moves data until both output pipes close, the deadline or the cap.
+ * Returns 0, 1 on the deadline, 2 on the cap. */
+static int io_loop(struct io *io, long deadline, size_t cap)
+{
+	while (io->fd[1] >= 0 || io->fd[2] >= 0) {
+		struct pollfd pf[3];
+		for (int i = 0; i < 3; i++) {
+			pf[i].fd = io->fd[i];
+			pf[i].events = i == 0 ? POLLOUT : POLLIN;
+			pf[i].revents = 0;
+		}
+		long left = deadline - now_ms();
+		if (left <= 0)
+			return 1;
+		int n = poll(pf, 3, (int)(left > 60000 ? 60000 : left));
+		if (n < 0 && errno != EINTR)
+			return 1;
+		if (n <= 0)
+			continue;
+		if (pf[0].revents)
+			io_write(io);
+		if (pf[1].revents && !drain(io->fd[1], &io->out, cap))
+			io_close(io, 1);
+		if (pf[2].revents && !drain(io->fd[2], &io->err, ERR_KEEP))
+			io_close(io, 2);
+		sink_keep_end(&io->err);
+		if (io->out.len > cap)
+			return 2;
+	}
+	return 0;
+}
+
+/* Waits for the child until the deadline, then kills its group and reaps it. */
+static void reap(pid_t pid, long deadline, bool kill_now, struct exec_result *res)
+{
+	int st = 0;
+	while (!kill_now) {
+		pid_t w = waitpid(pid, &st, WNOHANG);
+		if (w == pid) {
+			res->status = st;
+			res->reaped = true;
+			return;
+		}
+		if (w < 0 && errno != EINTR)
+			return;
+		if (now_ms() >= deadline) {
+			res->timed_out = true;
+			break;
+		}
+		struct timespec ts = { 0, 1000000 };
+		nanosleep(&ts, NULL);
+	}
+	kill(-pid, SIGKILL);
+	kill(pid, SIGKILL);
+	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+		;
+	res->status = st;
+	res->reaped = true;
+}
+
+static int pipes_make(int p[4][2])
+{
+	for (int i = 0; i < 4; i++)
+		p[i][0] = p[i][1] = -1;
+	for (int i = 0; i < 4; i++)
+		if (pipe2(p[i], O_CLOEXEC) < 0)
+			return -1;
+	return 0;
+}
+
+static void pipes_close(int p[4][2])
+{
+	for (int i = 0; i < 4; i++)
+		for (int j = 0; j < 2; j++)
+			if (p[i][j] >= 0)
+				close(p[i][j]);
+}
+
+/* Whether the child reported an execve failure on the report pipe. */
+static int exec_errno_read(int fd)
+{
+	int e = 0;
+	ssize_t n;
+	while ((n = read(fd, &e, sizeof e)) < 0 && errno == EINTR)
+		;
+	return n == (ssize_t)sizeof e ? e : 0;
+}
+
+static void io_finish(struct io *io, struct exec_result *res)
+{
+	for (int i = 0; i < 3; i++)
+		io_close(io, i);
+	res->out = io->out.buf ? io->out.buf : calloc(1, 1);
+	res->outlen = io->out.len;
+	res->err = io->err.buf ? io->err.buf : calloc(1, 1);
+	res->errlen = io->err.len;
+}
+
+int exec_proc_run(const struct exec_spec *sp, const char *in, size_t inlen,
+                  struct exec_result *res)
+{
+	memset(res, 0, sizeof *res);
+	int p[4][2];            /* stdin, stdout, stderr, exec report */
+	if (pipes_make(p) < 0) {
+		int e = errno;
+		pipes_close(p);
+		errno = e;
+		return -1;
+	}
+	sigset_t pipe_set, old;
+	sigemptyset(&pipe_set);
+	sigaddset(&pipe_set, SIGPIPE);
+	pthread_sigmask(SIG_BLOCK, &pipe_set, &old);
+	long deadline = now_ms() + sp->timeout_ms;
+	pid_t pid = fork();
+	if (pid < 0) {
+		int e = errno;
+		pipes_close(p);
+		pthread_sigmask(SIG_SETMASK, &old, NULL);
+		errno = e;
+		return -1;
+	}
+	if (pid == 0)
+		child(sp, p[0][0], p[1][1], p[2][1], p[3][1], &old);
+	setpgid(pid, pid);      /* both sides: no race with the kill below */
+	close(p[0][0]); close(p[1][1]); close(p[2][1]); close(p[3][1]);
+	res->exec_errno = exec_errno_read(p[3][0]);
+	close(p[3][0]);
+	struct io io = { .fd = { p[0][1], p[1][0], p[2][0] }, .in = in, .inlen = inlen };
+	for (int i = 0; i < 3; i++)
+		fcntl(io.fd[i], F_SETFL, fcntl(io.fd[i], F_GETFL) | O_NONBLOCK);
+	if (res->exec_errno)
+		io_close(&io, 0);
+	int why = io_loop(&io, deadline, sp->out_cap);
+	res->timed_out = why == 1;
+	res->overflow = why == 2;
+	io_finish(&io, res);
+	reap(pid, deadline, why != 0, res);
+	/* A SIGPIPE our writes raised is pending on this thread: take it. */
+	sigset_t pend;
+	struct timespec zero = { 0, 0 };
+	if (sigpending(&pend) == 0 && sigismember(&pend, SIGPIPE))
+		sigtimedwait(&pipe_set, NULL, &zero);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	return 0;
+}
+
+void exec_result_free(struct exec_result *res)
+{
+	free(res->out);
+	free(res->err);
+	memset(res, 0, sizeof *res);
+}
+
+char *exec_tail_lines(const char *text, size_t len, int lines, size_t max)
+{
+	while (len && (text[len - 1] == '\n' || text[len - 1] == '\r'))
+		len--;
+	size_t start = len;
+	int seen = 0;
+	while (start > 0 && len - start < max) {
+		if (text[start - 1] == '\n' && ++seen == lines)
+			break;
+		start--;
+	}
+	char *s = malloc(len - start + 1);
+	if (!s)
+		abort();
+	memcpy(s, text + start, len - start);
+	s[len - start] = '\0';
+	return s;
+}

@@ -1,0 +1,72 @@
+#!/bin/sh
+# exec_scorer.sh - `tcreview score -j 4` with an exec scorer over several
+# runs: every run scored once by its own process, a failing run an error
+# verdict that stops nothing, no process left behind.
+. "$TCR_SRCDIR/tests/cli/lib.sh"
+
+mkdir -p "$TMP/checks"
+cat > "$TMP/checks/calls.py" <<'PY'
+import json, sys
+run = json.load(sys.stdin)
+if run["id"] == "r7":
+    sys.stderr.write("cannot score r7\n")
+    sys.exit(4)
+n = len(run["calls"])
+print(json.dumps({"score": n % 2, "reason": "%d calls" % n, "details": {"id": run["id"]}}))
+PY
+cat > "$TMP/s.yaml" <<'YAML'
+scorers:
+  - id: calls
+    type: exec
+    command: [python3, checks/calls.py]
+    timeout: 20s
+YAML
+i=0
+: > "$TMP/runs.jsonl"
+while [ $i -lt 12 ]; do
+	calls=""
+	k=0
+	while [ $k -lt $((i % 3)) ]; do
+		[ -n "$calls" ] && calls="$calls,"
+		calls="$calls{\"id\":\"c$k\",\"type\":\"function\",\"function\":{\"name\":\"f\",\"arguments\":\"{}\"}}"
+		k=$((k + 1))
+	done
+	if [ -n "$calls" ]; then
+		printf '{"id":"r%d","messages":[{"role":"user","content":"hi"},{"role":"assistant","content":null,"tool_calls":[%s]}]}\n' $i "$calls" >> "$TMP/runs.jsonl"
+	else
+		printf '{"id":"r%d","messages":[{"role":"user","content":"hi"},{"role":"assistant","content":"hello"}]}\n' $i >> "$TMP/runs.jsonl"
+	fi
+	i=$((i + 1))
+done
+
+run_tcr "$TMP/out" "$TMP/err" score -c "$TMP/s.yaml" -o jsonl -j 4 "$TMP/runs.jsonl"
+assert_rc "score -j 4 exits 0" 0
+assert_eq "one verdict per run" "$(wc -l < "$TMP/out" | tr -d ' ')" 12
+assert_eq "eleven scored" "$(grep -c '"status":"ok"' "$TMP/out")" 11
+assert_grep "each run's own document: r4 has 1 call" "$TMP/out" \
+  '"run":"r4","source":"'"$TMP"'/runs.jsonl:5","format":"openai-chat","scorer":"calls","type":"exec","status":"ok","score":1,"passed":true,"details":{"reason":"1 calls","details":{"id":"r4"}}'
+assert_grep "r5 has 2 calls" "$TMP/out" '"run":"r5",'
+assert_grep "r5 scores 0" "$TMP/out" '"details":{"reason":"2 calls","details":{"id":"r5"}}'
+assert_grep "r7 is an error with its exit status and stderr" "$TMP/out" \
+  'exec: exit status 4; stderr: cannot score r7'
+
+run_tcr "$TMP/table" "$TMP/err" score -c "$TMP/s.yaml" -o table -j 4 "$TMP/runs.jsonl"
+assert_grep "table: 12 runs, 11 scored, 1 error" "$TMP/table" "12     11"
+
+printf 'scorers:\n  - {id: x, type: exec, command: [./nope.py]}\n' > "$TMP/bad.yaml"
+run_tcr "$TMP/out" "$TMP/err" score -c "$TMP/bad.yaml" "$TMP/runs.jsonl"
+assert_rc "a missing program is a configuration error" 2
+assert_grep "named with its position" "$TMP/err" "bad.yaml:2:34: program '"
+# The man page's two examples run as written.
+man_example() { # LANGUAGE-LINE OUT
+	awk -v want="$1" 'found && /^\.fi/ {exit} found == 2 {print} found == 1 && /^\.nf/ {found = 2}
+	                  $0 == want {found = 1}' "$TCR_SRCDIR/doc/tcreview.1" > "$2"
+}
+man_example "In Python:" "$TMP/checks/man.py"
+man_example "In JavaScript (node):" "$TMP/checks/man.js"
+printf 'scorers:\n  - {id: py, type: exec, command: [python3, checks/man.py]}\n  - {id: js, type: exec, command: [node, checks/man.js]}\n' > "$TMP/man.yaml"
+printf '%s\n' '{"id":"m1","messages":[{"role":"user","content":"refund"},{"role":"assistant","content":null,"tool_calls":[{"id":"c1","type":"function","function":{"name":"issue_refund","arguments":"{}"}}]},{"role":"assistant","content":"Sorry for the wait."}]}' > "$TMP/man.jsonl"
+run_tcr "$TMP/out" "$TMP/err" score -c "$TMP/man.yaml" -o jsonl "$TMP/man.jsonl"
+assert_grep "man page Python example" "$TMP/out" '"scorer":"py","type":"exec","status":"ok","score":0,"passed":false,"details":{"reason":"refund without lookup","details":{"calls":["issue_refund"]}}'
+assert_grep "man page JavaScript example" "$TMP/out" '"scorer":"js","type":"exec","status":"ok","score":1,"passed":true,"details":{"reason":"polite"}'
+finish

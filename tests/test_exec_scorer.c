@@ -1,0 +1,349 @@
+/* test_exec_scorer.c - the exec scorer's per-run protocol with scripts the
+ * test writes into a temporary folder: well-behaved ones in Python and
+ * JavaScript, and ones that are slow, crash, print garbage or too much,
+ * cannot run, score off the scale, do not read stdin; the cleaned
+ * environment; configuration errors with their positions. */
+#include <pthread.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "config/config.h"
+#include "runs/format.h"
+#include "scorers/scorer.h"
+
+static char tmpdir[] = "/tmp/tcr-exec-XXXXXX";
+
+static void write_file(const char *name, const char *text, mode_t mode)
+{
+	char path[512];
+	snprintf(path, sizeof path, "%s/%s", tmpdir, name);
+	FILE *f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+	chmod(path, mode);
+}
+
+static const char good_py[] =
+	"import json, sys\n"
+	"run = json.load(sys.stdin)\n"
+	"names = [c['name'] for c in run['calls']]\n"
+	"ok = 'get_order' in names\n"
+	"print(json.dumps({'score': 1 if ok else 0, 'reason': 'calls: ' + ','.join(names),\n"
+	"                  'details': {'id': run['id'], 'format': run['format'],\n"
+	"                              'args': run['calls'][0]['arguments'] if names else None,\n"
+	"                              'result': run['calls'][0]['result'] if names else None,\n"
+	"                              'roles': [m['role'] for m in run['messages']],\n"
+	"                              'task': run['record'].get('task_id'),\n"
+	"                              'expected': run['expected']}}))\n";
+
+static const char good_js[] =
+	"let s = '';\n"
+	"process.stdin.on('data', d => s += d);\n"
+	"process.stdin.on('end', () => {\n"
+	"  const run = JSON.parse(s);\n"
+	"  const n = run.messages.filter(m => m.role === 'assistant').length;\n"
+	"  console.log(JSON.stringify({score: n, passed: n >= 2, reason: `${n} assistant messages`}));\n"
+	"});\n";
+
+static int setup(void **state)
+{
+	(void)state;
+	assert_non_null(mkdtemp(tmpdir));
+	char sub[600];
+	snprintf(sub, sizeof sub, "%s/checks", tmpdir);
+	mkdir(sub, 0755);
+	write_file("checks/good.py", good_py, 0644);
+	write_file("checks/good.js", good_js, 0644);
+	write_file("slow.sh", "#!/bin/sh\ncat >/dev/null\nsleep 30\n", 0755);
+	write_file("crash.sh", "#!/bin/sh\ncat >/dev/null\necho first >&2\necho 'it broke' >&2\nexit 3\n", 0755);
+	write_file("segv.sh", "#!/bin/sh\ncat >/dev/null\nkill -SEGV $$\n", 0755);
+	write_file("garbage.sh", "#!/bin/sh\ncat >/dev/null\necho 'score: high'\n", 0755);
+	write_file("huge.sh", "#!/bin/sh\ncat >/dev/null\nyes 0123456789abcdef\n", 0755);
+	write_file("noexec.sh", "#!/bin/sh\necho '{\"score\": 1}'\n", 0644);
+	write_file("off.sh", "#!/bin/sh\ncat >/dev/null\necho '{\"score\": 7}'\n", 0755);
+	write_file("deaf.sh", "#!/bin/sh\necho '{\"score\": 0.25}'\n", 0755);
+	write_file("env.sh", "#!/bin/sh\ncat >/dev/null\n"
+	           "printf '{\"score\": 1, \"details\": {\"mode\": \"%s\", \"secret\": \"%s\"}}' "
+	           "\"$MY_CHECK_MODE\" \"$TCR_SECRET\"\n", 0755);
+	write_file("nostat.sh", "#!/nonexistent/interpreter\n", 0755);
+	setenv("MY_CHECK_MODE", "strict", 1);
+	setenv("TCR_SECRET", "hidden", 1);
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	char cmd[600];
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
+	assert_int_equal(system(cmd), 0);
+	return 0;
+}
+
+/* Loads a configuration whose scorers list is `entries`; returns 0 or -1
+ * with the message in err. */
+static int load(struct config *cfg, const char *entries, char *err, size_t n)
+{
+	char yaml[4096];
+	snprintf(yaml, sizeof yaml, "scorers:\n%s", entries);
+	return config_load_string(cfg, "s.yaml", tmpdir, yaml, strlen(yaml), err, n);
+}
+
+static struct run *chat_run(void)
+{
+	json_t *rec = json_loads(
+		"{\"id\":\"r1\",\"task_id\":\"t1\",\"messages\":["
+		"{\"role\":\"user\",\"content\":\"Where is order 1042?\"},"
+		"{\"role\":\"assistant\",\"content\":null,\"tool_calls\":[{\"id\":\"c1\",\"type\":\"function\","
+		"\"function\":{\"name\":\"get_order\",\"arguments\":\"{\\\"order_id\\\":\\\"1042\\\"}\"}}]},"
+		"{\"role\":\"tool\",\"tool_call_id\":\"c1\",\"content\":\"shipped\"},"
+		"{\"role\":\"assistant\",\"content\":\"It has shipped.\"}]}", 0, NULL);
+	assert_non_null(rec);
+	struct run *r = run_new(rec, "t.jsonl", 1, -1);
+	json_decref(rec);
+	char err[256];
+	assert_int_equal(format_load(r, format_find("openai-chat"), err, sizeof err), 0);
+	return r;
+}
+
+/* Scores the chat run with the one scorer of `entry`. */
+static void score_one(const char *entry, json_t *expected, struct verdict *v)
+{
+	struct config cfg;
+	char err[512];
+	if (load(&cfg, entry, err, sizeof err))
+		fail_msg("config: %s", err);
+	struct run *r = chat_run();
+	scorer_run(&cfg.scorers[0], r, expected, NULL, v);
+	run_free(r);
+	config_free(&cfg);
+}
+
+static void expect_error(const char *entry, const char *needle)
+{
+	struct verdict v;
+	score_one(entry, NULL, &v);
+	assert_int_equal(v.status, VERDICT_ERROR);
+	if (!strstr(v.message, needle))
+		fail_msg("message '%s' lacks '%s'", v.message, needle);
+	verdict_clear(&v);
+}
+
+static void test_python(void **state)
+{
+	(void)state;
+	struct verdict v;
+	json_t *exp = json_pack("{s:[s]}", "tools", "get_order");
+	score_one("  - {id: py, type: exec, command: [python3, checks/good.py]}\n", exp, &v);
+	json_decref(exp);
+	if (v.status != VERDICT_OK)
+		fail_msg("%s", v.message);
+	assert_true(v.score == 1 && v.passed);
+	assert_string_equal(json_string_value(json_object_get(v.details, "reason")), "calls: get_order");
+	json_t *d = json_object_get(v.details, "details");
+	assert_string_equal(json_string_value(json_object_get(d, "id")), "t.jsonl:1");
+	assert_string_equal(json_string_value(json_object_get(d, "format")), "openai-chat");
+	assert_string_equal(json_string_value(json_object_get(d, "task")), "t1");
+	assert_string_equal(json_string_value(json_object_get(d, "args")), "{\"order_id\":\"1042\"}");
+	assert_string_equal(json_string_value(json_object_get(d, "result")), "shipped");
+	assert_string_equal(json_string_value(json_array_get(json_object_get(d, "roles"), 2)), "tool");
+	json_t *e = json_object_get(json_object_get(d, "expected"), "tools");
+	assert_string_equal(json_string_value(json_array_get(e, 0)), "get_order");
+	verdict_clear(&v);
+}
+
+static void test_node_with_scale(void **state)
+{
+	(void)state;
+	struct verdict v;
+	score_one("  - id: js\n    type: exec\n    command: [node, checks/good.js]\n"
+	          "    scale: {min: 0, max: 10, pass: 5}\n", NULL, &v);
+	if (v.status != VERDICT_OK)
+		fail_msg("%s", v.message);
+	assert_true(v.score == 2);
+	assert_true(v.passed);          /* the script's "passed" wins over pass: 5 */
+	assert_string_equal(json_string_value(json_object_get(v.details, "reason")),
+	                    "2 assistant messages");
+	verdict_clear(&v);
+}
+
+static void test_timeout(void **state)
+{
+	(void)state;
+	struct timespec a, b;
+	clock_gettime(CLOCK_MONOTONIC, &a);
+	expect_error("  - {id: s, type: exec, command: [./slow.sh], timeout: 300ms}\n", "timed out");
+	clock_gettime(CLOCK_MONOTONIC, &b);
+	double took = (double)(b.tv_sec - a.tv_sec) + (double)(b.tv_nsec - a.tv_nsec) / 1e9;
+	assert_true(took < 3);          /* the sleep of the group was killed too */
+	assert_int_equal(waitpid(-1, NULL, WNOHANG), -1);      /* no zombie left */
+}
+
+static void test_crash(void **state)
+{
+	(void)state;
+	expect_error("  - {id: c, type: exec, command: [./crash.sh]}\n", "exit status 3; stderr: first\nit broke");
+	expect_error("  - {id: c, type: exec, command: [./segv.sh]}\n", "killed by signal 11");
+}
+
+static void test_bad_output(void **state)
+{
+	(void)state;
+	expect_error("  - {id: g, type: exec, command: [./garbage.sh]}\n", "output is not {\"score\": X, ...}: score: high");
+	expect_error("  - {id: h, type: exec, command: [./huge.sh]}\n", "output past 1048576 bytes");
+	expect_error("  - {id: o, type: exec, command: [./off.sh]}\n", "score 7 is off the scale 0..1");
+	expect_error("  - {id: n, type: exec, command: [./nostat.sh]}\n", "cannot run the program");
+}
+
+static void test_deaf(void **state)
+{
+	(void)state;
+	/* A run far larger than a pipe holds, to a script that never reads. */
+	struct config cfg;
+	char err[512];
+	assert_int_equal(load(&cfg, "  - {id: d, type: exec, command: [./deaf.sh]}\n", err, sizeof err), 0);
+	struct strbuf big = STRBUF_INIT;
+	strbuf_addstr(&big, "{\"messages\":[{\"role\":\"user\",\"content\":\"");
+	for (int i = 0; i < 400000; i++)
+		strbuf_addstr(&big, "word ");
+	strbuf_addstr(&big, "\"}]}");
+	json_t *rec = json_loads(big.buf, 0, NULL);
+	strbuf_release(&big);
+	struct run *r = run_new(rec, "t.jsonl", 1, -1);
+	json_decref(rec);
+	assert_int_equal(format_load(r, format_find("openai-chat"), err, sizeof err), 0);
+	struct verdict v;
+	scorer_run(&cfg.scorers[0], r, NULL, NULL, &v);
+	if (v.status != VERDICT_OK)
+		fail_msg("%s", v.message);
+	assert_true(v.score == 0.25 && !v.passed);
+	verdict_clear(&v);
+	run_free(r);
+	config_free(&cfg);
+}
+
+static void test_env(void **state)
+{
+	(void)state;
+	struct verdict v;
+	score_one("  - {id: e, type: exec, command: [./env.sh], env: [MY_CHECK_MODE]}\n", NULL, &v);
+	if (v.status != VERDICT_OK)
+		fail_msg("%s", v.message);
+	json_t *d = json_object_get(v.details, "details");
+	assert_string_equal(json_string_value(json_object_get(d, "mode")), "strict");
+	assert_string_equal(json_string_value(json_object_get(d, "secret")), "");
+	verdict_clear(&v);
+}
+
+static void expect_conf_error(const char *entry, const char *want)
+{
+	struct config cfg;
+	char err[512];
+	assert_int_equal(load(&cfg, entry, err, sizeof err), -1);
+	if (!strstr(err, want))
+		fail_msg("error '%s' lacks '%s'", err, want);
+}
+
+static void test_conf_errors(void **state)
+{
+	(void)state;
+	expect_conf_error("  - {id: x, type: exec}\n", "needs 'command'");
+	expect_conf_error("  - {id: x, type: exec, command: [./noexec.sh]}\n",
+	                  "s.yaml:2:34: program '");
+	expect_conf_error("  - {id: x, type: exec, command: [./noexec.sh]}\n", "not an executable file");
+	expect_conf_error("  - {id: x, type: exec, command: [./missing]}\n", "not an executable file");
+	expect_conf_error("  - {id: x, type: exec, command: [no-such-program-anywhere]}\n",
+	                  "s.yaml:2:34: program 'no-such-program-anywhere' is not found on PATH");
+	expect_conf_error("  - id: x\n    type: exec\n    command: [./off.sh]\n    timeout: 10 s\n",
+	                  "s.yaml:5:14: timeout must be a duration");
+	expect_conf_error("  - id: x\n    type: exec\n    command: [./off.sh]\n    protocol: batch\n",
+	                  "s.yaml:5:15: unknown protocol 'batch'");
+	expect_conf_error("  - id: x\n    type: exec\n    command: [./off.sh]\n    scale: {min: 1, max: 0}\n",
+	                  "s.yaml:5:12: scale min 1 must be below max 0");
+	expect_conf_error("  - id: x\n    type: exec\n    command: [./off.sh]\n    scale: {lo: 1}\n",
+	                  "unknown key 'lo' in scale");
+	expect_conf_error("  - id: x\n    type: exec\n    command: []\n", "'command' must name a program");
+	struct config cfg;
+	char err[512];
+	assert_int_equal(load(&cfg, "  - {id: x, type: exec, command: [./off.sh], timeout: 2m}\n"
+	                            "  - {id: y, type: exec, command: [./off.sh], timeout: 500ms}\n"
+	                            "  - {id: z, type: exec, command: [./off.sh], timeout: 1.5}\n",
+	                  err, sizeof err), 0);
+	assert_int_equal(json_integer_value(json_object_get(cfg.scorers[0].fixed, "timeout_ms")), 120000);
+	assert_int_equal(json_integer_value(json_object_get(cfg.scorers[1].fixed, "timeout_ms")), 500);
+	assert_int_equal(json_integer_value(json_object_get(cfg.scorers[2].fixed, "timeout_ms")), 1500);
+	config_free(&cfg);
+}
+
+/* Several threads score at once (score -j): each gets its own child's
+ * answer, and one thread's slow child does not hold up the others. */
+struct thread_job {
+	const struct scorer_conf *sc;
+	int ok, errors;
+};
+
+static void *thread_main(void *arg)
+{
+	struct thread_job *job = arg;
+	for (int i = 0; i < 8; i++) {
+		struct run *r = chat_run();
+		struct verdict v;
+		scorer_run(job->sc, r, NULL, NULL, &v);
+		if (v.status == VERDICT_OK && v.score == 1)
+			job->ok++;
+		else if (v.status == VERDICT_ERROR && strstr(v.message, "timed out"))
+			job->errors++;
+		verdict_clear(&v);
+		run_free(r);
+	}
+	return NULL;
+}
+
+static void test_threads(void **state)
+{
+	(void)state;
+	struct config cfg;
+	char err[512];
+	assert_int_equal(load(&cfg, "  - {id: e, type: exec, command: [./env.sh]}\n"
+	                            "  - {id: s, type: exec, command: [./slow.sh], timeout: 100ms}\n",
+	                  err, sizeof err), 0);
+	struct thread_job jobs[4];
+	pthread_t th[4];
+	for (int i = 0; i < 4; i++) {
+		jobs[i] = (struct thread_job){ .sc = &cfg.scorers[i == 3] };
+		assert_int_equal(pthread_create(&th[i], NULL, thread_main, &jobs[i]), 0);
+	}
+	for (int i = 0; i < 4; i++)
+		pthread_join(th[i], NULL);
+	for (int i = 0; i < 3; i++)
+		assert_int_equal(jobs[i].ok, 8);
+	assert_int_equal(jobs[3].errors, 8);
+	assert_int_equal(waitpid(-1, NULL, WNOHANG), -1);
+	config_free(&cfg);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_python),
+		cmocka_unit_test(test_node_with_scale),
+		cmocka_unit_test(test_timeout),
+		cmocka_unit_test(test_crash),
+		cmocka_unit_test(test_bad_output),
+		cmocka_unit_test(test_deaf),
+		cmocka_unit_test(test_env),
+		cmocka_unit_test(test_conf_errors),
+		cmocka_unit_test(test_threads),
+	};
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
