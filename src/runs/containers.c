@@ -253,38 +253,28 @@ static void events_text(const struct input_file *f, bool check, struct strbuf *o
 {
 	strbuf_reset(out);
 	strbuf_addch(out, '[');
-	bool first = true;
-	const char *d = f->data;
-	size_t off = 0;
-	while (off < f->size) {
-		const char *nl = memchr(d + off, '\n', f->size - off);
-		size_t end = nl ? (size_t)(nl - d) : f->size;
-		size_t len = end - off;
-		if (len && d[off + len - 1] == '\r')
-			len--;
-		size_t k = 0;
-		while (k < len && (d[off + k] == ' ' || d[off + k] == '\t'))
-			k++;
-		if (k < len) {
-			if (!first)
-				strbuf_addch(out, ',');
-			first = false;
-			bool ok = true;
-			if (check) {
-				struct jdoc_error jerr;
-				struct jdoc *one = jdoc_parse(d + off, len, readable_from(f, off), &jerr);
-				ok = one != NULL;
-				jdoc_free(one);
-			}
-			if (ok)
-				strbuf_add(out, d + off, len);
-			else
-				strbuf_addstr(out, "null");
+	uint64_t off = 0;
+	uint32_t line = 0, at = 1;         /* at: the line of out being written */
+	struct record_ref rec;
+	for (bool first = true; dataset_next_line(f, &off, &line, &rec); first = false) {
+		for (; at < rec.line; at++)
+			strbuf_addch(out, '\n');
+		if (!first)
+			strbuf_addch(out, ',');
+		const char *text = f->data + rec.off;
+		bool ok = true;
+		if (check) {
+			struct jdoc_error jerr;
+			struct jdoc *one = jdoc_parse(text, (size_t)rec.len, readable_from(f, rec.off), &jerr);
+			ok = one != NULL;
+			jdoc_free(one);
 		}
-		strbuf_addch(out, '\n');
-		off = nl ? end + 1 : f->size;
+		if (ok)
+			strbuf_add(out, text, (size_t)rec.len);
+		else
+			strbuf_addstr(out, "null");
 	}
-	strbuf_addch(out, ']');
+	strbuf_addstr(out, "\n]");
 }
 
 /* A JSONL file a UNIT_FILE format claims becomes the document of its
