@@ -114,6 +114,25 @@ static void check_not_a_transcript(void **state)
 	}
 }
 
+/* A file of three lines: a run, a line that is not JSON, and the run
+ * again with bytes that are not UTF-8. */
+static const char three_lines[] =
+	"{\"messages\": [{\"role\": \"user\", \"content\": \"ok\"}]}\n"
+	"{\"messages\": [\n"
+	"{\"messages\": [{\"role\": \"user\", \"content\": \"\xff\xfe\"}]}\n";
+
+/* Text that is not UTF-8 gives the loader the same answer as text that is. */
+static void assert_same_answer(const struct run *ok, const struct run *bytes)
+{
+	if (ok->load_error) {
+		assert_non_null(bytes->load_error);
+		assert_string_equal(bytes->load_error, ok->load_error);
+	} else {
+		assert_null(bytes->load_error);
+		assert_int_equal(bytes->nmsgs, ok->nmsgs);
+	}
+}
+
 /* A format that reads a JSONL file whole (UNIT_FILE), forced on one: the
  * file is one record, the array of its lines, where a line that is not
  * JSON is null; text that is not UTF-8 gives the loader the same answer
@@ -148,9 +167,7 @@ static void check_split_file(const struct format_ops *f, const char *path)
 {
 	FILE *out = fopen(path, "wb");
 	assert_non_null(out);
-	fputs("{\"messages\": [{\"role\": \"user\", \"content\": \"ok\"}]}\n"
-	      "{\"messages\": [\n"
-	      "{\"messages\": [{\"role\": \"user\", \"content\": \"\xff\xfe\"}]}\n", out);
+	fputs(three_lines, out);
 	fclose(out);
 	struct dataset ds = { 0 };
 	char *paths[] = { (char *)path }, err[512];
@@ -181,10 +198,7 @@ static void check_whole_file(const struct format_ops *f, const char *path)
 		check_split_file(f, path);
 		return;
 	}
-	struct run *bytes = load_whole(f, path,
-	    "{\"messages\": [{\"role\": \"user\", \"content\": \"ok\"}]}\n"
-	    "{\"messages\": [\n"
-	    "{\"messages\": [{\"role\": \"user\", \"content\": \"\xff\xfe\"}]}\n");
+	struct run *bytes = load_whole(f, path, three_lines);
 	jv root = run_root(bytes);
 	assert_true(jv_is_array(bytes->doc, root));
 	assert_int_equal(jv_len(bytes->doc, root), 3);
@@ -193,13 +207,7 @@ static void check_whole_file(const struct format_ops *f, const char *path)
 	    "{\"messages\": [{\"role\": \"user\", \"content\": \"ok\"}]}\n"
 	    "{\"messages\": [\n"
 	    "{\"messages\": [{\"role\": \"user\", \"content\": \"ok\"}]}\n");
-	if (ok->load_error) {
-		assert_non_null(bytes->load_error);
-		assert_string_equal(bytes->load_error, ok->load_error);
-	} else {
-		assert_null(bytes->load_error);
-		assert_int_equal(bytes->nmsgs, ok->nmsgs);
-	}
+	assert_same_answer(ok, bytes);
 	run_free(ok);
 	run_free(bytes);
 }
@@ -224,9 +232,7 @@ static void check_from_a_file(void **state)
 	}
 	FILE *out = fopen(path, "wb");
 	assert_non_null(out);
-	fputs("{\"messages\": [{\"role\": \"user\", \"content\": \"ok\"}]}\n"
-	      "{\"messages\": [\n"
-	      "{\"messages\": [{\"role\": \"user\", \"content\": \"\xff\xfe\"}]}\n", out);
+	fputs(three_lines, out);
 	fclose(out);
 	out = fopen(empty, "wb");
 	assert_non_null(out);
@@ -249,13 +255,7 @@ static void check_from_a_file(void **state)
 	struct run *bytes = dataset_load_run(&ds, &rec[2], f, NULL, err, sizeof err);
 	assert_non_null(bytes);
 	assert_string_equal(bytes->format, f->name);
-	if (ok->load_error) {
-		assert_non_null(bytes->load_error);
-		assert_string_equal(bytes->load_error, ok->load_error);
-	} else {
-		assert_null(bytes->load_error);
-		assert_int_equal(bytes->nmsgs, ok->nmsgs);
-	}
+	assert_same_answer(ok, bytes);
 	run_free(ok);
 	run_free(bytes);
 	dataset_close(&ds);
