@@ -25,6 +25,16 @@ struct verdict {
 	                       verdict row of the screen shows what follows */
 };
 
+/* A scorer that decides call by call (trajectory-match) lists in its
+ * details, under this key, what it made of each call of the run:
+ *   "call_marks": [{"call": I, "mark": "matched"|"extra"|"args", "ref": N}, ...]
+ * I is the call's index in run->calls; N the 1-based position of the
+ * reference call it was matched to ("matched") or compared with and found
+ * to differ from in its arguments ("args"); "extra" has no ref. The
+ * timeline shows these beside each call; a call no entry names is shown
+ * unmarked. */
+#define VERDICT_CALL_MARKS "call_marks"
+
 void verdict_clear(struct verdict *v);
 void verdict_skip(struct verdict *v, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void verdict_error(struct verdict *v, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
