@@ -7,12 +7,14 @@ extern const struct scorer_ops scorer_tool_call_accuracy;
 extern const struct scorer_ops scorer_word_inclusion;
 extern const struct scorer_ops scorer_record_field;
 extern const struct scorer_ops scorer_exec;
+extern const struct scorer_ops scorer_trajectory_match;
 
 const struct scorer_ops *const scorer_table[] = {
 	&scorer_tool_call_accuracy,
 	&scorer_word_inclusion,
 	&scorer_record_field,
 	&scorer_exec,
+	&scorer_trajectory_match,
 	NULL,
 };
 
