@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "conf/conf.h"
 #include "scorers/params.h"
 #include "scorers/scorer.h"
 #include "traj_match.h"
@@ -119,11 +120,24 @@ static const char *opts_read(const json_t *p, struct tm_opts *o, int *mode)
 	return equal_read(nu, st, &o->eq);
 }
 
-static const char *tm_check(json_t *lits)
+/* Each option written as a literal is checked on its own when the entry
+ * is read, so a wrong one is named at its own line and column; options
+ * that are {from:} references are checked per run (an error verdict). */
+static int tm_configure(struct conf *cf, struct scorer_conf *sc)
 {
-	struct tm_opts o;
-	int mode;
-	return opts_read(lits, &o, &mode);
+	for (size_t i = 0; i < sc->nparams; i++) {
+		const struct param *p = &sc->params[i];
+		if (!p->literal || !strcmp(p->name, "reference") || !strcmp(p->name, "outputs"))
+			continue;
+		json_t *one = json_pack("{s:O}", p->name, p->literal);
+		struct tm_opts o;
+		int mode;
+		const char *msg = opts_read(one, &o, &mode);
+		json_decref(one);
+		if (msg)
+			return conf_fail_at(cf, p->line, p->col, "%s", msg);
+	}
+	return 0;
 }
 
 /* ---- the modes ----------------------------------------------------------- */
@@ -343,7 +357,7 @@ const struct scorer_ops scorer_trajectory_match = {
 	.scale = SCALE_BINARY,
 	.default_threshold = 1,
 	.params = tm_params,
-	.check = tm_check,
+	.configure = tm_configure,
 	.score = tm_score,
 	.explain = tm_explain,
 };
