@@ -266,24 +266,21 @@ static bool deep_equal(const struct tm_equal *eq, const json_t *a, const json_t 
 	/* Compared as maps: an array is one keyed "0", "1", ... */
 	if (nkeys(a) != nkeys(b))
 		return false;
-	for (size_t i = 0; i < nkeys(a); i++) {
-		char idx[24];
-		const char *key;
-		const json_t *va, *vb;
-		if (json_is_array(a)) {
-			snprintf(idx, sizeof idx, "%zu", i);
-			key = idx;
-			va = json_array_get(a, i);
-		} else {
-			void *it = json_object_iter((json_t *)a);
-			for (size_t k = 0; k < i; k++)
-				it = json_object_iter_next((json_t *)a, it);
-			key = json_object_iter_key(it);
-			va = json_object_iter_value(it);
+	const json_t *vb;
+	if (json_is_array(a)) {
+		for (size_t i = 0; i < json_array_size(a); i++) {
+			char key[24];
+			snprintf(key, sizeof key, "%zu", i);
+			if (!member(b, key, &vb) || !deep_equal(eq, json_array_get(a, i), vb, depth + 1))
+				return false;
 		}
+		return true;
+	}
+	const char *key;
+	json_t *va;
+	json_object_foreach((json_t *)a, key, va)
 		if (!member(b, key, &vb) || !deep_equal(eq, va, vb, depth + 1))
 			return false;
-	}
 	return true;
 }
 
@@ -333,24 +330,21 @@ static int entries_in(const struct tm_equal *eq, const json_t *o, const json_t *
 		}
 		return 1;
 	}
-	for (size_t i = 0; i < nkeys(o); i++) {
-		char idx[24];
-		const char *key;
-		const json_t *ov, *rv;
-		if (json_is_array(o)) {
-			snprintf(idx, sizeof idx, "%zu", i);
-			key = idx;
-			ov = json_array_get(o, i);
-		} else {
-			void *it = json_object_iter((json_t *)o);
-			for (size_t k = 0; k < i; k++)
-				it = json_object_iter_next((json_t *)o, it);
-			key = json_object_iter_key(it);
-			ov = json_object_iter_value(it);
+	const json_t *rv;
+	if (json_is_array(o)) {
+		for (size_t i = 0; i < json_array_size(o); i++) {
+			char key[24];
+			snprintf(key, sizeof key, "%zu", i);
+			if (!member(r, key, &rv) || !deep_equal(eq, rv, json_array_get(o, i), 0))
+				return 0;
 		}
+		return 1;
+	}
+	const char *key;
+	json_t *ov;
+	json_object_foreach((json_t *)o, key, ov)
 		if (!member(r, key, &rv) || !deep_equal(eq, rv, ov, 0))
 			return 0;
-	}
 	return 1;
 }
 
