@@ -8,8 +8,11 @@
 #
 # The verdict lines are read back with jq, or python3 when jq is missing;
 # without either the suite skips, saying so.
+#
+# TCR_TRAJECTORY_CASES names another case file (tests/tools/trajectory_diff.sh
+# passes fresh random cases); a source without cases is then skipped.
 . "$TCR_SRCDIR/tests/cli/lib.sh"
-CASES="$TCR_SRCDIR/tests/data/trajectory_cases.jsonl"
+CASES=${TCR_TRAJECTORY_CASES:-$TCR_SRCDIR/tests/data/trajectory_cases.jsonl}
 
 cat > "$TMP/tm.yaml" <<'YAML'
 scorers:
@@ -75,7 +78,9 @@ check_source() {
 	n=$(awk -F '\t' -v s="$1" '$1 == s' "$TMP/compared.tsv" | wc -l | tr -d ' ')
 	bad=$(awk -F '\t' -v s="$1" '$1 == s && $5 != "match"' "$TMP/compared.tsv" | wc -l | tr -d ' ')
 	echo "checked $n $2, $bad mismatch(es)"
-	if [ "$n" -eq 0 ]; then
+	if [ "$n" -eq 0 ] && [ -n "${TCR_TRAJECTORY_CASES:-}" ]; then
+		skip "$2" "no case of source '$1' in $CASES"
+	elif [ "$n" -eq 0 ]; then
 		fail "$2" "no case of source '$1' in $CASES"
 	elif [ "$bad" -eq 0 ]; then
 		pass "$2: all $n as expected"
