@@ -92,6 +92,7 @@ check_source() {
 	fi
 }
 check_source reference "worked examples of the reference"
+check_source containers "outputs and reference as {messages} and other objects"
 check_source generated "seeded random cases"
 check_source azure-in-order "in-order cases (written by hand)"
 echo "checked $(wc -l < "$TMP/compared.tsv" | tr -d ' ') cases in all"

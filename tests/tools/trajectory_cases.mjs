@@ -20,7 +20,9 @@
 // [args_overrides], expect, [throws], [note]}. "messages" is a one-line run so
 // that tcreview reads the line as an OpenAI chat run; "expect" is the score
 // agentevals returned (true/false) or "error" when it threw ("throws" then
-// names the error). The worked examples ex01..ex66 are those of the reference
+// names the error). Sources: "reference" (ex01..), "containers" (c01..: the
+// forms of outputs and reference), "generated" (g001..), "azure-in-order"
+// (io01..). The worked examples ex01..ex66 are those of the reference
 // text on trajectory match, section 3; where the package disagrees with that
 // table this script says so on stderr and writes what the package returned.
 // The cases of mode "in-order" (Azure's in_order_match, which agentevals
@@ -185,6 +187,22 @@ function examples() {
   ex(65, "unordered", "superset", [A(w(cityN), w(city))], [A(w(city), w(cityN))], false);
   ex(66, "superset", "subset", [A(s("null"))], [A(w({}), s({ q: "a" }))], false);
   return X;
+}
+
+// ---- the containers of section 1.2 ---------------------------------------------------
+//
+// outputs / reference as {messages: [...]}, and objects that are not that.
+function containerCases() {
+  const C = [];
+  const cc = (n, mode, outputs, reference, note) =>
+    C.push({ id: `c${String(n).padStart(2, "0")}`, mode, args: "exact", outputs, reference, note });
+  cc(1, "superset", { messages: [A(s(), w())] }, { messages: [A(s())] }, "both as {messages}");
+  cc(2, "strict", { messages: [U(), A(s())] }, [U(), A(s())], "{messages} against a list");
+  cc(3, "unordered", [], { messages: [] }, "an empty {messages}");
+  cc(4, "superset", { turns: [A(s())] }, [A(s())], "an object without messages throws");
+  cc(5, "strict", [A(s())], { messages: { role: "assistant" } }, "messages that is not a list throws");
+  cc(6, "subset", { messages: [A(s())], extra: 1 }, [A(s(), w())], "other keys beside messages are ignored");
+  return C;
 }
 
 // ---- Azure's in-order match, written by hand --------------------------------------
@@ -600,6 +618,14 @@ async function main() {
         disagreements++;
         process.stderr.write(`${id}: the reference table says ${x.table}, agentevals gives ${c.expect}\n`);
       }
+      lines.push(line(c));
+    }
+  }
+  if (!opt.onlyRandom) {
+    callSeq = 0;
+    for (const x of containerCases()) {
+      const c = { ...x, source: "containers" };
+      Object.assign(c, await score(ae, c));
       lines.push(line(c));
     }
   }
