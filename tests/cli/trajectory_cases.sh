@@ -6,6 +6,11 @@
 # not passed; "error": status error. The in-order cases (agentevals has no
 # such mode) carry expectations written by hand.
 #
+# One departure is by design: an unknown argument mode (of args or of an
+# override) is ignored by agentevals but refused by tcreview, so such a case
+# expects "error" whatever agentevals gave. It is worked out from the case
+# itself, so a case file written elsewhere is held to the same rule.
+#
 # The verdict lines are read back with jq, or python3 when jq is missing;
 # without either the suite skips, saying so.
 #
@@ -28,7 +33,12 @@ YAML
 # tsv_cases FILE: "id<TAB>expect<TAB>source" per case.
 # tsv_verdicts FILE: "run<TAB>status<TAB>passed" per verdict of scorer tm.
 if command -v jq >/dev/null 2>&1; then
-	tsv_cases() { jq -r '[.id, (.expect | tostring), .source] | @tsv' "$1"; }
+	tsv_cases() { jq -r '["exact", "ignore", "subset", "superset"] as $known
+		| def unknown: type == "string" and (. as $m | $known | index($m) | not);
+		  [.id,
+		   (if (.args | unknown) or ([(.args_overrides // {})[] | unknown] | any) then "error"
+		    else (.expect | tostring) end),
+		   .source] | @tsv' "$1"; }
 	tsv_verdicts() { jq -r 'select(.scorer == "tm") | [.run, .status, (.passed | tostring)] | @tsv' "$1"; }
 elif command -v python3 >/dev/null 2>&1; then
 	tsv_cases() {
@@ -36,6 +46,10 @@ elif command -v python3 >/dev/null 2>&1; then
 for l in open(sys.argv[1]):
     c = json.loads(l)
     e = c["expect"]
+    known = ("exact", "ignore", "subset", "superset")
+    modes = [c.get("args")] + list((c.get("args_overrides") or {}).values())
+    if any(isinstance(m, str) and m not in known for m in modes):
+        e = "error"
     print("%s\t%s\t%s" % (c["id"], json.dumps(e) if isinstance(e, bool) else e, c["source"]))' "$1"
 	}
 	tsv_verdicts() {

@@ -598,8 +598,25 @@ function line(c) {
   if (c.overrides) o.args_overrides = c.overrides;
   o.expect = c.expect;
   if (c.throws) o.throws = c.throws;
+  // Where tcreview departs from agentevals by design, the case says so and
+  // what tcreview gives instead; "expect" stays what agentevals returned.
+  const unknown = unknownArgMode(c);
+  if (unknown) {
+    o.tcreview = "error";
+    o.why = `unknown argument mode "${unknown}": agentevals ignores it, tcreview refuses it`;
+  }
   if (c.note) o.note = c.note;
   return JSON.stringify(o);
+}
+
+// The first argument mode, of args or of an override, that agentevals does
+// not know; a list of keys is not a mode and is always known.
+const ARG_MODES = ["exact", "ignore", "subset", "superset"];
+function unknownArgMode(c) {
+  if (typeof c.args === "string" && !ARG_MODES.includes(c.args)) return c.args;
+  for (const v of Object.values(c.overrides || {}))
+    if (typeof v === "string" && !ARG_MODES.includes(v)) return v;
+  return null;
 }
 
 async function main() {
