@@ -17,21 +17,9 @@
 #include <cmocka.h>
 
 #include "config/config.h"
+#include "exec_fixture.h"
 #include "runs/format.h"
 #include "scorers/scorer.h"
-
-static char tmpdir[] = "/tmp/tcr-exec-XXXXXX";
-
-static void write_file(const char *name, const char *text, mode_t mode)
-{
-	char path[512];
-	snprintf(path, sizeof path, "%s/%s", tmpdir, name);
-	FILE *f = fopen(path, "w");
-	assert_non_null(f);
-	fputs(text, f);
-	fclose(f);
-	chmod(path, mode);
-}
 
 static const char good_py[] =
 	"import json, sys\n"
@@ -58,24 +46,21 @@ static const char good_js[] =
 static int setup(void **state)
 {
 	(void)state;
-	assert_non_null(mkdtemp(tmpdir));
-	char sub[600];
-	snprintf(sub, sizeof sub, "%s/checks", tmpdir);
-	mkdir(sub, 0755);
-	write_file("checks/good.py", good_py, 0644);
-	write_file("checks/good.js", good_js, 0644);
-	write_file("slow.sh", "#!/bin/sh\ncat >/dev/null\nsleep 30\n", 0755);
-	write_file("crash.sh", "#!/bin/sh\ncat >/dev/null\necho first >&2\necho 'it broke' >&2\nexit 3\n", 0755);
-	write_file("segv.sh", "#!/bin/sh\ncat >/dev/null\nkill -SEGV $$\n", 0755);
-	write_file("garbage.sh", "#!/bin/sh\ncat >/dev/null\necho 'score: high'\n", 0755);
-	write_file("huge.sh", "#!/bin/sh\ncat >/dev/null\nyes 0123456789abcdef\n", 0755);
-	write_file("noexec.sh", "#!/bin/sh\necho '{\"score\": 1}'\n", 0644);
-	write_file("off.sh", "#!/bin/sh\ncat >/dev/null\necho '{\"score\": 7}'\n", 0755);
-	write_file("deaf.sh", "#!/bin/sh\necho '{\"score\": 0.25}'\n", 0755);
-	write_file("env.sh", "#!/bin/sh\ncat >/dev/null\n"
+	assert_int_equal(exec_fixture_setup(), 0);
+	exec_write("checks/good.py", good_py, 0644);
+	exec_write("checks/good.js", good_js, 0644);
+	exec_write("slow.sh", "#!/bin/sh\ncat >/dev/null\nsleep 30\n", 0755);
+	exec_write("crash.sh", "#!/bin/sh\ncat >/dev/null\necho first >&2\necho 'it broke' >&2\nexit 3\n", 0755);
+	exec_write("segv.sh", "#!/bin/sh\ncat >/dev/null\nkill -SEGV $$\n", 0755);
+	exec_write("garbage.sh", "#!/bin/sh\ncat >/dev/null\necho 'score: high'\n", 0755);
+	exec_write("huge.sh", "#!/bin/sh\ncat >/dev/null\nyes 0123456789abcdef\n", 0755);
+	exec_write("noexec.sh", "#!/bin/sh\necho '{\"score\": 1}'\n", 0644);
+	exec_write("off.sh", "#!/bin/sh\ncat >/dev/null\necho '{\"score\": 7}'\n", 0755);
+	exec_write("deaf.sh", "#!/bin/sh\necho '{\"score\": 0.25}'\n", 0755);
+	exec_write("env.sh", "#!/bin/sh\ncat >/dev/null\n"
 	           "printf '{\"score\": 1, \"details\": {\"mode\": \"%s\", \"secret\": \"%s\"}}' "
 	           "\"$MY_CHECK_MODE\" \"$TCR_SECRET\"\n", 0755);
-	write_file("nostat.sh", "#!/nonexistent/interpreter\n", 0755);
+	exec_write("nostat.sh", "#!/nonexistent/interpreter\n", 0755);
 	setenv("MY_CHECK_MODE", "strict", 1);
 	setenv("TCR_SECRET", "hidden", 1);
 	return 0;
@@ -84,36 +69,8 @@ static int setup(void **state)
 static int teardown(void **state)
 {
 	(void)state;
-	char cmd[600];
-	snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
-	assert_int_equal(system(cmd), 0);
+	exec_fixture_cleanup();
 	return 0;
-}
-
-/* Loads a configuration whose scorers list is `entries`; returns 0 or -1
- * with the message in err. */
-static int load(struct config *cfg, const char *entries, char *err, size_t n)
-{
-	char yaml[4096];
-	snprintf(yaml, sizeof yaml, "scorers:\n%s", entries);
-	return config_load_string(cfg, "s.yaml", tmpdir, yaml, strlen(yaml), err, n);
-}
-
-static struct run *chat_run(void)
-{
-	json_t *rec = json_loads(
-		"{\"id\":\"r1\",\"task_id\":\"t1\",\"messages\":["
-		"{\"role\":\"user\",\"content\":\"Where is order 1042?\"},"
-		"{\"role\":\"assistant\",\"content\":null,\"tool_calls\":[{\"id\":\"c1\",\"type\":\"function\","
-		"\"function\":{\"name\":\"get_order\",\"arguments\":\"{\\\"order_id\\\":\\\"1042\\\"}\"}}]},"
-		"{\"role\":\"tool\",\"tool_call_id\":\"c1\",\"content\":\"shipped\"},"
-		"{\"role\":\"assistant\",\"content\":\"It has shipped.\"}]}", 0, NULL);
-	assert_non_null(rec);
-	struct run *r = run_new(rec, "t.jsonl", 1, -1);
-	json_decref(rec);
-	char err[256];
-	assert_int_equal(format_load(r, format_find("openai-chat"), err, sizeof err), 0);
-	return r;
 }
 
 /* Scores the chat run with the one scorer of `entry`. */
@@ -121,9 +78,9 @@ static void score_one(const char *entry, json_t *expected, struct verdict *v)
 {
 	struct config cfg;
 	char err[512];
-	if (load(&cfg, entry, err, sizeof err))
+	if (exec_load(&cfg, entry, err, sizeof err))
 		fail_msg("config: %s", err);
-	struct run *r = chat_run();
+	struct run *r = exec_chat_run("r1");
 	scorer_run(&cfg.scorers[0], r, expected, NULL, v);
 	run_free(r);
 	config_free(&cfg);
@@ -151,7 +108,7 @@ static void test_python(void **state)
 	assert_true(v.score == 1 && v.passed);
 	assert_string_equal(json_string_value(json_object_get(v.details, "reason")), "calls: get_order");
 	json_t *d = json_object_get(v.details, "details");
-	assert_string_equal(json_string_value(json_object_get(d, "id")), "t.jsonl:1");
+	assert_memory_equal(json_string_value(json_object_get(d, "id")), "t.jsonl:", 8);
 	assert_string_equal(json_string_value(json_object_get(d, "format")), "openai-chat");
 	assert_string_equal(json_string_value(json_object_get(d, "task")), "t1");
 	assert_string_equal(json_string_value(json_object_get(d, "args")), "{\"order_id\":\"1042\"}");
@@ -211,7 +168,7 @@ static void test_deaf(void **state)
 	/* A run far larger than a pipe holds, to a script that never reads. */
 	struct config cfg;
 	char err[512];
-	assert_int_equal(load(&cfg, "  - {id: d, type: exec, command: [./deaf.sh]}\n", err, sizeof err), 0);
+	assert_int_equal(exec_load(&cfg, "  - {id: d, type: exec, command: [./deaf.sh]}\n", err, sizeof err), 0);
 	struct strbuf big = STRBUF_INIT;
 	strbuf_addstr(&big, "{\"messages\":[{\"role\":\"user\",\"content\":\"");
 	for (int i = 0; i < 400000; i++)
@@ -249,7 +206,7 @@ static void expect_conf_error(const char *entry, const char *want)
 {
 	struct config cfg;
 	char err[512];
-	assert_int_equal(load(&cfg, entry, err, sizeof err), -1);
+	assert_int_equal(exec_load(&cfg, entry, err, sizeof err), -1);
 	if (!strstr(err, want))
 		fail_msg("error '%s' lacks '%s'", err, want);
 }
@@ -275,7 +232,7 @@ static void test_conf_errors(void **state)
 	expect_conf_error("  - id: x\n    type: exec\n    command: []\n", "'command' must name a program");
 	struct config cfg;
 	char err[512];
-	assert_int_equal(load(&cfg, "  - {id: x, type: exec, command: [./off.sh], timeout: 2m}\n"
+	assert_int_equal(exec_load(&cfg, "  - {id: x, type: exec, command: [./off.sh], timeout: 2m}\n"
 	                            "  - {id: y, type: exec, command: [./off.sh], timeout: 500ms}\n"
 	                            "  - {id: z, type: exec, command: [./off.sh], timeout: 1.5}\n",
 	                  err, sizeof err), 0);
@@ -296,7 +253,7 @@ static void *thread_main(void *arg)
 {
 	struct thread_job *job = arg;
 	for (int i = 0; i < 8; i++) {
-		struct run *r = chat_run();
+		struct run *r = exec_chat_run("r1");
 		struct verdict v;
 		scorer_run(job->sc, r, NULL, NULL, &v);
 		if (v.status == VERDICT_OK && v.score == 1)
@@ -314,7 +271,7 @@ static void test_threads(void **state)
 	(void)state;
 	struct config cfg;
 	char err[512];
-	assert_int_equal(load(&cfg, "  - {id: e, type: exec, command: [./env.sh]}\n"
+	assert_int_equal(exec_load(&cfg, "  - {id: e, type: exec, command: [./env.sh]}\n"
 	                            "  - {id: s, type: exec, command: [./slow.sh], timeout: 100ms}\n",
 	                  err, sizeof err), 0);
 	struct thread_job jobs[4];

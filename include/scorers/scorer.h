@@ -76,6 +76,12 @@ struct scorer_ops {
 	 * made when no parameter is a reference), with the file's positions
 	 * and folder at hand. Returns 0 or -1 (conf_fail). */
 	int (*configure)(struct conf *cf, struct scorer_conf *sc);
+	/* Optional: lets go of what the entry keeps across runs (processes,
+	 * a cache); called once no run is being scored, as the entry is freed. */
+	void (*release)(const struct scorer_conf *sc);
+	/* Each run may cost a process and a wait: callers that hand runs out in
+	 * batches hand them out one by one, so every core has one to score. */
+	bool per_run_process;
 };
 
 extern const struct scorer_ops *const scorer_table[];

@@ -70,6 +70,7 @@ struct pool {
 	struct score_stats *stats;
 	struct score_reading *reading;
 	size_t nscorers;
+	size_t batch_recs;              /* records per batch: BATCH_RECS, or 1 (per_run_process) */
 
 	struct batch *ring;
 	size_t nring;
@@ -259,7 +260,7 @@ static bool fill_batch(struct pool *p, struct batch *b, struct dataset_cursor *c
 {
 	b->n = 0;
 	b->bytes = 0;
-	while (b->n < BATCH_RECS && b->bytes < BATCH_BYTES &&
+	while (b->n < p->batch_recs && b->bytes < BATCH_BYTES &&
 	       dataset_next(p->ds, cur, &b->recs[b->n])) {
 		b->bytes += b->recs[b->n].len + 1;
 		b->n++;
@@ -387,6 +388,13 @@ void score_stream(struct dataset *ds, const struct config *c, const struct evalu
 	};
 	if (workers > WORKERS_MAX)
 		workers = WORKERS_MAX;
+	/* A scorer that runs a process per run makes each record cost far more
+	 * than reading it: batches of one keep every worker busy on a file of
+	 * a dozen runs, where one batch of all of them would use one core. */
+	p.batch_recs = BATCH_RECS;
+	for (size_t i = 0; i < ev->nscorers; i++)
+		if (ev->scorers[i].ops->per_run_process)
+			p.batch_recs = 1;
 	if (workers == 0)
 		stream_serial(&p);
 	else

@@ -1,6 +1,9 @@
 /* exec.c - the exec scorer: a command in any language reads the run as one
  * JSON document on stdin and writes {"score": X, "passed"?, "reason"?,
- * "details"?} on stdout (protocol per-run: one process per run).
+ * "details"?} on stdout. Protocol per-run: one process per run, the
+ * document and the answer whole (exec_proc.c); stream: long-lived
+ * processes, one line in and one line out per run (exec_stream.c).
+ * Answers are cached by the command and the run (exec_cache.c).
  *
  * The entry is checked and completed when it is read (exec_configure):
  * the program is resolved against the YAML's folder, the timeout and the
@@ -17,9 +20,12 @@
 #include <unistd.h>
 
 #include "conf/conf.h"
+#include "util/digest.h"
 #include "scorers/params.h"
 #include "scorers/scorer.h"
+#include "exec_cache.h"
 #include "exec_proc.h"
+#include "exec_stream.h"
 
 #define EXEC_OUT_CAP (1024 * 1024)
 #define EXEC_ERR_LINES 5
@@ -28,13 +34,17 @@
 static const struct param_spec exec_params[] = {
 	{ .name = "command", .kind = PARAM_STRING_LIST, .flags = PARAM_REQUIRED,
 	  .help = "the program and its arguments, run without a shell from the YAML's folder" },
-	{ .name = "protocol", .kind = PARAM_STRING, .help = "per-run (one process per run)",
+	{ .name = "protocol", .kind = PARAM_STRING,
+	  .help = "per-run (one process per run) or stream (one JSON line in and out per run)",
 	  .deflt = "\"per-run\"" },
 	{ .name = "timeout", .kind = PARAM_ANY, .help = "10s, 500ms, 2m or seconds (default 10s)",
 	  .deflt = "\"10s\"" },
 	{ .name = "scale", .kind = PARAM_OBJECT, .help = "{min, max, pass} (default 0..1, pass 0.5)" },
 	{ .name = "env", .kind = PARAM_STRING_LIST,
 	  .help = "variables passed on besides PATH, HOME and LANG" },
+	{ .name = "cache", .kind = PARAM_BOOL,
+	  .help = "keep answers by command, script content and run (default true)",
+	  .deflt = "true" },
 	{ .name = NULL },
 };
 
@@ -159,9 +169,9 @@ static int exec_configure(struct conf *x, struct scorer_conf *sc)
 	const struct param *pc = param_of(sc, "command"), *pp = param_of(sc, "protocol");
 	const struct param *pt = param_of(sc, "timeout"), *ps = param_of(sc, "scale");
 	const char *proto = json_string_value(json_object_get(sc->fixed, "protocol"));
-	if (!proto || strcmp(proto, "per-run") != 0)
+	if (!proto || (strcmp(proto, "per-run") != 0 && strcmp(proto, "stream") != 0))
 		return conf_fail_at(x, pp ? pp->line : sc->line, pp ? pp->col : sc->col,
-		                    "unknown protocol '%s' (known: per-run)", proto ? proto : "");
+		                    "unknown protocol '%s' (known: per-run, stream)", proto ? proto : "");
 	long ms = duration_ms(json_object_get(sc->fixed, "timeout"));
 	if (ms < 1)
 		return conf_fail_at(x, pt ? pt->line : sc->line, pt ? pt->col : sc->col,
@@ -176,6 +186,13 @@ static int exec_configure(struct conf *x, struct scorer_conf *sc)
 	char *dir = abs_dir(x->dir);
 	json_object_set_new(sc->fixed, "dir", json_string(dir));
 	int rc = program_resolve(x, sc, pc, dir);
+	if (rc == 0) {
+		char key[17];
+		exec_cache_key(json_object_get(sc->fixed, "command"),
+		               json_string_value(json_object_get(sc->fixed, "program")), dir,
+		               json_object_get(sc->fixed, "env"), key);
+		json_object_set_new(sc->fixed, "cache_key", json_string(key));
+	}
 	free(dir);
 	return rc;
 }
@@ -281,9 +298,9 @@ static void fail(struct verdict *out, const struct exec_result *res, const char 
 	char what[256];
 	snprintf(what, sizeof what, fmt, arg);
 	if (tail && *tail)
-		verdict_error_from(out, "exec: ", "exec: %s; stderr: %s", what, tail);
+		verdict_error_from(out, "exec: ", "%s; stderr: %s", what, tail);
 	else
-		verdict_error_from(out, "exec: ", "exec: %s", what);
+		verdict_error_from(out, "exec: ", "%s", what);
 	free(tail);
 }
 
@@ -301,15 +318,19 @@ static const char *proc_problem(const struct exec_result *res, char *buf, size_t
 		         strsignal(WTERMSIG(res->status)));
 	else if (WIFEXITED(res->status) && WEXITSTATUS(res->status) != 0)
 		snprintf(buf, n, "exit status %d", WEXITSTATUS(res->status));
+	else if (res->ended)
+		snprintf(buf, n, "the program ended (exit status 0) without answering");
 	else
 		return NULL;
 	return buf;
 }
 
-/* Reads {"score", "passed"?, "reason"?, "details"?} into the verdict. */
-static void output_read(const struct scorer_conf *sc, const struct exec_result *res,
-                        json_t *scale, struct verdict *out)
+/* Reads {"score", "passed"?, "reason"?, "details"?} into the verdict;
+ * returns the answer when it was one (a new reference), else NULL. */
+static json_t *output_read(const struct scorer_conf *sc, const struct exec_result *res,
+                           json_t *scale, struct verdict *out)
 {
+	json_t *answer = NULL;
 	json_error_t je;
 	json_t *o = json_loadb(res->out, res->outlen, JSON_DECODE_ANY, &je);
 	json_t *score = json_object_get(o, "score");
@@ -334,8 +355,31 @@ static void output_read(const struct scorer_conf *sc, const struct exec_result *
 		verdict_ok(out, sc->threshold, json_number_value(score), d);
 		if (passed)
 			out->passed = json_is_true(passed);
+		answer = json_incref(o);
 	}
 	json_decref(o);
+	return answer;
+}
+
+/* Runs the command on the document, by the entry's protocol. */
+static void ask(const struct scorer_conf *sc, json_t *params, const struct exec_spec *sp,
+                const char *doc, const char *run_id, struct verdict *out, json_t **answer)
+{
+	const char *proto = json_string_value(json_object_get(params, "protocol"));
+	bool stream = proto && strcmp(proto, "stream") == 0;
+	struct exec_result res;
+	char why[160];
+	int rc = stream ? exec_stream_ask(sc, sp, doc, strlen(doc), run_id, &res)
+	                : exec_proc_run(sp, doc, strlen(doc), &res);
+	if (rc < 0) {
+		verdict_error_from(out, "exec: ", "cannot start '%s': %s", sp->path, strerror(errno));
+		return;
+	}
+	if (proc_problem(&res, why, sizeof why))
+		fail(out, &res, "%s", why);
+	else
+		*answer = output_read(sc, &res, json_object_get(params, "scale"), out);
+	exec_result_free(&res);
 }
 
 static void exec_score(const struct scorer_conf *sc, const struct run *r, struct scorer_shared *sh,
@@ -345,7 +389,7 @@ static void exec_score(const struct scorer_conf *sc, const struct run *r, struct
 	json_t *cmd = json_object_get(params, "command");
 	const char *program = json_string_value(json_object_get(params, "program"));
 	if (!program) {
-		verdict_error_from(out, "exec: ", "exec: the entry was not configured from a file");
+		verdict_error_from(out, "exec: ", "the entry was not configured from a file");
 		return;
 	}
 	size_t argc = json_array_size(cmd);
@@ -360,18 +404,26 @@ static void exec_score(const struct scorer_conf *sc, const struct run *r, struct
 		.out_cap = EXEC_OUT_CAP,
 	};
 	char *doc = run_document(r, sh ? sh->expected : NULL);
-	struct exec_result res;
-	char why[160];
+	const char *key = json_is_true(json_object_get(params, "cache"))
+	                ? json_string_value(json_object_get(params, "cache_key")) : NULL;
+	char run_digest[SHA256_HEX_LEN + 1];
+	char *kept = NULL;
+	if (doc && key) {
+		sha256_hex(doc, strlen(doc), run_digest);
+		kept = exec_cache_get(sc, key, run_digest);
+	}
+	json_t *answer = NULL;
 	if (!doc)
-		verdict_error_from(out, "exec: ", "exec: the run cannot be written as JSON");
-	else if (exec_proc_run(&sp, doc, strlen(doc), &res) < 0)
-		verdict_error_from(out, "exec: ", "exec: cannot start '%s': %s", program, strerror(errno));
-	else {
-		if (proc_problem(&res, why, sizeof why))
-			fail(out, &res, "%s", why);
-		else
-			output_read(sc, &res, json_object_get(params, "scale"), out);
-		exec_result_free(&res);
+		verdict_error_from(out, "exec: ", "the run cannot be written as JSON");
+	else if (kept) {
+		struct exec_result res = { .out = kept, .outlen = strlen(kept) };
+		json_decref(output_read(sc, &res, json_object_get(params, "scale"), out));
+		free(kept);
+	} else {
+		ask(sc, params, &sp, doc, r->id, out, &answer);
+		if (answer && key)
+			exec_cache_put(sc, key, run_digest, answer);
+		json_decref(answer);
 	}
 	free(doc);
 	strv_free(argv);
@@ -392,6 +444,13 @@ static void exec_explain(const json_t *d, struct strbuf *out)
 	}
 }
 
+/* The entry's processes (stream) and its cache go with the configuration. */
+static void exec_release(const struct scorer_conf *sc)
+{
+	exec_stream_close(sc);
+	exec_cache_close(sc);
+}
+
 const struct scorer_ops scorer_exec = {
 	.type = "exec",
 	.summary = "a command in any language scores the run it reads as JSON on stdin",
@@ -401,4 +460,6 @@ const struct scorer_ops scorer_exec = {
 	.score = exec_score,
 	.explain = exec_explain,
 	.configure = exec_configure,
+	.release = exec_release,
+	.per_run_process = true,
 };

@@ -19,9 +19,7 @@
 
 #include "exec_proc.h"
 
-#define ERR_KEEP 16384          /* bytes of stderr kept: its end */
-
-static long now_ms(void)
+long exec_now_ms(void)
 {
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -50,12 +48,7 @@ fail:;
 	_exit(127);
 }
 
-struct sink {
-	char *buf;
-	size_t len, cap;
-};
-
-static void sink_add(struct sink *s, const char *p, size_t n)
+void exec_sink_add(struct exec_sink *s, const char *p, size_t n)
 {
 	if (s->len + n + 1 > s->cap) {
 		size_t cap = s->cap ? s->cap : 4096;
@@ -73,24 +66,24 @@ static void sink_add(struct sink *s, const char *p, size_t n)
 }
 
 /* Keeps the end of stderr only: halves the buffer when it grows past ERR_KEEP. */
-static void sink_keep_end(struct sink *s)
+void exec_sink_keep_end(struct exec_sink *s)
 {
-	if (s->len <= ERR_KEEP)
+	if (s->len <= EXEC_ERR_KEEP)
 		return;
-	size_t drop = s->len - ERR_KEEP / 2;
+	size_t drop = s->len - EXEC_ERR_KEEP / 2;
 	memmove(s->buf, s->buf + drop, s->len - drop + 1);
 	s->len -= drop;
 }
 
 /* Reads what is there, up to a little past cap (a child writing without
  * pause would otherwise keep us here); returns false at EOF or an error. */
-static bool drain(int fd, struct sink *s, size_t cap)
+bool exec_sink_drain(int fd, struct exec_sink *s, size_t cap)
 {
 	char buf[65536];
 	while (s->len <= cap) {
 		ssize_t n = read(fd, buf, sizeof buf);
 		if (n > 0) {
-			sink_add(s, buf, (size_t)n);
+			exec_sink_add(s, buf, (size_t)n);
 			if ((size_t)n < sizeof buf)
 				return true;
 			continue;
@@ -106,7 +99,7 @@ struct io {
 	int fd[3];              /* stdin write end, stdout and stderr read ends; -1 when closed */
 	const char *in;
 	size_t inlen, inoff;
-	struct sink out, err;
+	struct exec_sink out, err;
 };
 
 static void io_close(struct io *io, int i)
@@ -144,7 +137,7 @@ static int io_loop(struct io *io, long deadline, size_t cap)
 			pf[i].events = i == 0 ? POLLOUT : POLLIN;
 			pf[i].revents = 0;
 		}
-		long left = deadline - now_ms();
+		long left = deadline - exec_now_ms();
 		if (left <= 0)
 			return 1;
 		int n = poll(pf, 3, (int)(left > 60000 ? 60000 : left));
@@ -154,19 +147,18 @@ static int io_loop(struct io *io, long deadline, size_t cap)
 			continue;
 		if (pf[0].revents)
 			io_write(io);
-		if (pf[1].revents && !drain(io->fd[1], &io->out, cap))
+		if (pf[1].revents && !exec_sink_drain(io->fd[1], &io->out, cap))
 			io_close(io, 1);
-		if (pf[2].revents && !drain(io->fd[2], &io->err, ERR_KEEP))
+		if (pf[2].revents && !exec_sink_drain(io->fd[2], &io->err, EXEC_ERR_KEEP))
 			io_close(io, 2);
-		sink_keep_end(&io->err);
+		exec_sink_keep_end(&io->err);
 		if (io->out.len > cap)
 			return 2;
 	}
 	return 0;
 }
 
-/* Waits for the child until the deadline, then kills its group and reaps it. */
-static void reap(pid_t pid, long deadline, bool kill_now, struct exec_result *res)
+void exec_reap(pid_t pid, long deadline, bool kill_now, struct exec_result *res)
 {
 	int st = 0;
 	while (!kill_now) {
@@ -178,7 +170,7 @@ static void reap(pid_t pid, long deadline, bool kill_now, struct exec_result *re
 		}
 		if (w < 0 && errno != EINTR)
 			return;
-		if (now_ms() >= deadline) {
+		if (exec_now_ms() >= deadline) {
 			res->timed_out = true;
 			break;
 		}
@@ -231,10 +223,29 @@ static void io_finish(struct io *io, struct exec_result *res)
 	res->errlen = io->err.len;
 }
 
-int exec_proc_run(const struct exec_spec *sp, const char *in, size_t inlen,
-                  struct exec_result *res)
+void exec_sigpipe_block(sigset_t *old)
 {
-	memset(res, 0, sizeof *res);
+	sigset_t pipe_set;
+	sigemptyset(&pipe_set);
+	sigaddset(&pipe_set, SIGPIPE);
+	pthread_sigmask(SIG_BLOCK, &pipe_set, old);
+}
+
+void exec_sigpipe_restore(const sigset_t *old)
+{
+	/* A SIGPIPE our writes raised is pending on this thread: take it. */
+	sigset_t pend, pipe_set;
+	sigemptyset(&pipe_set);
+	sigaddset(&pipe_set, SIGPIPE);
+	struct timespec zero = { 0, 0 };
+	if (sigpending(&pend) == 0 && sigismember(&pend, SIGPIPE) && !sigismember(old, SIGPIPE))
+		sigtimedwait(&pipe_set, NULL, &zero);
+	pthread_sigmask(SIG_SETMASK, old, NULL);
+}
+
+int exec_child_start(const struct exec_spec *sp, struct exec_child *ch)
+{
+	memset(ch, 0, sizeof *ch);
 	int p[4][2];            /* stdin, stdout, stderr, exec report */
 	if (pipes_make(p) < 0) {
 		int e = errno;
@@ -242,11 +253,8 @@ int exec_proc_run(const struct exec_spec *sp, const char *in, size_t inlen,
 		errno = e;
 		return -1;
 	}
-	sigset_t pipe_set, old;
-	sigemptyset(&pipe_set);
-	sigaddset(&pipe_set, SIGPIPE);
-	pthread_sigmask(SIG_BLOCK, &pipe_set, &old);
-	long deadline = now_ms() + sp->timeout_ms;
+	sigset_t old;
+	exec_sigpipe_block(&old);
 	pid_t pid = fork();
 	if (pid < 0) {
 		int e = errno;
@@ -257,26 +265,41 @@ int exec_proc_run(const struct exec_spec *sp, const char *in, size_t inlen,
 	}
 	if (pid == 0)
 		child(sp, p[0][0], p[1][1], p[2][1], p[3][1], &old);
-	setpgid(pid, pid);      /* both sides: no race with the kill below */
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	setpgid(pid, pid);      /* both sides: no race with a kill of the group */
 	close(p[0][0]); close(p[1][1]); close(p[2][1]); close(p[3][1]);
-	res->exec_errno = exec_errno_read(p[3][0]);
+	ch->pid = pid;
+	ch->exec_errno = exec_errno_read(p[3][0]);
 	close(p[3][0]);
-	struct io io = { .fd = { p[0][1], p[1][0], p[2][0] }, .in = in, .inlen = inlen };
+	ch->fd[0] = p[0][1];
+	ch->fd[1] = p[1][0];
+	ch->fd[2] = p[2][0];
 	for (int i = 0; i < 3; i++)
-		fcntl(io.fd[i], F_SETFL, fcntl(io.fd[i], F_GETFL) | O_NONBLOCK);
+		fcntl(ch->fd[i], F_SETFL, fcntl(ch->fd[i], F_GETFL) | O_NONBLOCK);
+	return 0;
+}
+
+int exec_proc_run(const struct exec_spec *sp, const char *in, size_t inlen,
+                  struct exec_result *res)
+{
+	memset(res, 0, sizeof *res);
+	long deadline = exec_now_ms() + sp->timeout_ms;
+	struct exec_child ch;
+	if (exec_child_start(sp, &ch) < 0)
+		return -1;
+	sigset_t old;
+	exec_sigpipe_block(&old);
+	pid_t pid = ch.pid;
+	res->exec_errno = ch.exec_errno;
+	struct io io = { .fd = { ch.fd[0], ch.fd[1], ch.fd[2] }, .in = in, .inlen = inlen };
 	if (res->exec_errno)
 		io_close(&io, 0);
 	int why = io_loop(&io, deadline, sp->out_cap);
 	res->timed_out = why == 1;
 	res->overflow = why == 2;
 	io_finish(&io, res);
-	reap(pid, deadline, why != 0, res);
-	/* A SIGPIPE our writes raised is pending on this thread: take it. */
-	sigset_t pend;
-	struct timespec zero = { 0, 0 };
-	if (sigpending(&pend) == 0 && sigismember(&pend, SIGPIPE))
-		sigtimedwait(&pipe_set, NULL, &zero);
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	exec_reap(pid, deadline, why != 0, res);
+	exec_sigpipe_restore(&old);
 	return 0;
 }
 

@@ -302,6 +302,8 @@ void scorers_free(struct scorer_conf *list, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
 		struct scorer_conf *sc = &list[i];
+		if (sc->ops && sc->ops->release)
+			sc->ops->release(sc);
 		for (size_t j = 0; j < sc->nparams; j++) {
 			free(sc->params[j].name);
 			json_decref(sc->params[j].literal);

@@ -8,6 +8,9 @@ set -u
 : "${TCR_SRCDIR:?TCR_SRCDIR must name the source tree}"
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/tcr-cli.XXXXXX")
 trap 'fake_llm_stop; rm -rf "$TMP"' EXIT
+# The exec scorer keeps answers in a cache: each suite gets its own, and
+# none reaches the user's.
+TCR_CACHE_DIR="$TMP/cache"; export TCR_CACHE_DIR
 T_PASS=0
 T_FAIL=0
 T_SKIP=0
