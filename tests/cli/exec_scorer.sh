@@ -69,4 +69,64 @@ printf '%s\n' '{"id":"m1","messages":[{"role":"user","content":"refund"},{"role"
 run_tcr "$TMP/out" "$TMP/err" score -c "$TMP/man.yaml" -o jsonl "$TMP/man.jsonl"
 assert_grep "man page Python example" "$TMP/out" '"scorer":"py","type":"exec","status":"ok","score":0,"passed":false,"details":{"reason":"refund without lookup","details":{"calls":["issue_refund"]}}'
 assert_grep "man page JavaScript example" "$TMP/out" '"scorer":"js","type":"exec","status":"ok","score":1,"passed":true,"details":{"reason":"polite"}'
+
+# The stream protocol: the man page's two stream examples as written, on
+# a run whose call failed and one without calls.
+man_example "In Python, protocol stream:" "$TMP/checks/man_stream.py"
+man_example "In JavaScript (node), protocol stream:" "$TMP/checks/man_stream.js"
+cat > "$TMP/stream.yaml" <<'YAML'
+scorers:
+  - {id: py, type: exec, command: [python3, checks/man_stream.py], protocol: stream}
+  - {id: js, type: exec, command: [node, checks/man_stream.js], protocol: stream}
+YAML
+{
+	cat "$TMP/man.jsonl"
+	printf '%s\n' '{"id":"m2","messages":[{"role":"user","content":"where is it"},{"role":"assistant","content":null,"tool_calls":[{"id":"c1","type":"function","function":{"name":"get_order","arguments":"{}"}}]},{"role":"tool","tool_call_id":"c1","content":"Error: order not found"},{"role":"assistant","content":"I could not find it."}]}'
+} > "$TMP/man2.jsonl"
+run_tcr "$TMP/out" "$TMP/err" score -c "$TMP/stream.yaml" -o jsonl -j 2 "$TMP/man2.jsonl"
+assert_rc "stream examples: score exits 0 or 1" "$([ "$RC" -le 1 ] && echo "$RC" || echo 0)"
+assert_grep "man page Python stream example" "$TMP/out" '"run":"m1",'
+assert_grep "Python stream: no call failed" "$TMP/out" '"scorer":"py","type":"exec","status":"ok","score":1,"passed":true,"details":{"reason":"no call failed","details":{"calls":["issue_refund"]}}'
+assert_grep "JavaScript stream: calls and words" "$TMP/out" '"scorer":"js","type":"exec","status":"ok","score":1,"passed":true,"details":{"reason":"1 calls, 5 words"}'
+
+# The calls check written for the stream protocol gives what the per-run
+# one gave, with one process per worker at most.
+cat > "$TMP/checks/calls_stream.py" <<'PY'
+import json, os, sys
+for line in sys.stdin:
+    run = json.loads(line)
+    if run["id"] == "r7":
+        sys.stderr.write("cannot score r7\n")
+        sys.exit(4)
+    n = len(run["calls"])
+    print(json.dumps({"id": run["id"], "score": n % 2, "reason": "%d calls" % n,
+                      "details": {"id": run["id"], "pid": os.getpid()}}), flush=True)
+PY
+sed 's/calls.py]/calls_stream.py]\n    protocol: stream/' "$TMP/s.yaml" > "$TMP/s_stream.yaml"
+run_tcr "$TMP/out_stream" "$TMP/err" score -c "$TMP/s_stream.yaml" -o jsonl -j 2 "$TMP/runs.jsonl"
+assert_eq "stream: one verdict per run" "$(wc -l < "$TMP/out_stream" | tr -d ' ')" 12
+assert_eq "stream: eleven scored" "$(grep -c '"status":"ok"' "$TMP/out_stream")" 11
+assert_grep "stream: r7 is an error with its exit status and stderr" "$TMP/out_stream" \
+  '"run":"r7",'
+assert_grep "stream: r7's error" "$TMP/out_stream" 'exec: exit status 4; stderr: cannot score r7'
+run_tcr "$TMP/out" "$TMP/err" score -c "$TMP/s.yaml" -o jsonl -j 2 "$TMP/runs.jsonl"
+strip_pid() { sed -e 's/,"pid":[0-9]*//' -e 's/"error":"[^"]*"/"error"/' "$1"; }
+assert_eq "stream and per-run give the same verdicts" "$(strip_pid "$TMP/out_stream")" "$(strip_pid "$TMP/out")"
+pids=$(grep -o '"pid":[0-9]*' "$TMP/out_stream" | sort -u | wc -l | tr -d ' ')
+if [ "$pids" -ge 1 ] && [ "$pids" -le 3 ]; then pass "stream: $pids processes for 12 runs on 2 workers (r7's death costs one)"; else fail "stream: processes" "$pids processes for 12 runs"; fi
+
+# The cache: scoring the file again runs nothing; editing the script asks again.
+printf 'import json, sys\nrun = json.load(sys.stdin)\nopen("%s/count", "a").write("x\\n")\nprint(json.dumps({"score": 1}))\n' "$TMP" > "$TMP/checks/count.py"
+printf 'scorers:\n  - {id: n, type: exec, command: [python3, checks/count.py]}\n' > "$TMP/count.yaml"
+run_tcr "$TMP/out" "$TMP/err" score -c "$TMP/count.yaml" -o jsonl -j 2 "$TMP/runs.jsonl"
+assert_eq "first scoring runs the command 12 times" "$(wc -l < "$TMP/count" | tr -d ' ')" 12
+run_tcr "$TMP/out2" "$TMP/err" score -c "$TMP/count.yaml" -o jsonl -j 2 "$TMP/runs.jsonl"
+assert_eq "scoring again runs it no more" "$(wc -l < "$TMP/count" | tr -d ' ')" 12
+assert_eq "with the same verdicts" "$(cat "$TMP/out2")" "$(cat "$TMP/out")"
+printf '# edited\n' >> "$TMP/checks/count.py"
+run_tcr "$TMP/out" "$TMP/err" score -c "$TMP/count.yaml" -o jsonl -j 2 "$TMP/runs.jsonl"
+assert_eq "an edited script runs again" "$(wc -l < "$TMP/count" | tr -d ' ')" 24
+# One file per command and script version: calls.py, the four man page
+# examples, calls_stream.py, count.py before and after its edit.
+assert_eq "the cache lives in TCR_CACHE_DIR, a file per command" "$(ls "$TCR_CACHE_DIR/exec" | grep -c '\.jsonl$')" 8
 finish
