@@ -20,7 +20,8 @@
 # on two reviewers' labels), and the review screen through its script mode:
 # time to first screen on a 1 GB file, key latency, and the peak memory of
 # opening one run whose single message is BENCH_HUGE_MB (default 100) MB,
-# and prints a table checked against the targets. A missed target prints
+# the LLM judges in batch (judge_bench.sh) and the exec scorer in both
+# protocols (exec_bench.sh), and prints a table checked against the targets. A missed target prints
 # MISSED and still exits 0; a real error (a helper that does not build or
 # fails, a run that tcreview cannot load) exits 1.
 #
@@ -417,6 +418,13 @@ report
 sh "$SRC/bench/judge_bench.sh" "$BUILD" "$SRC" "$FILE" > "$OUT/part.txt" || {
 	cat "$OUT/part.txt"
 	die "the judge benchmark failed"
+}
+report
+
+# ---- exec scorers in both protocols --------------------------------------------
+sh "$SRC/bench/exec_bench.sh" "$BUILD" "$SRC" "$FILE" > "$OUT/part.txt" || {
+	cat "$OUT/part.txt"
+	die "the exec benchmark failed"
 }
 report
 
