@@ -24,6 +24,7 @@
 #include "util/hash.h"
 #include "util/htab.h"
 #include "util/jsonl_log.h"
+#include "util/xalloc.h"
 
 struct entry {
 	char run[SHA256_HEX_LEN + 1];
@@ -57,9 +58,7 @@ static void remember(struct exec_cache *c, const char *run, char *answer)
 	void **slot = htab_put(&c->answers, digest_hash(run), entry_eq, run);
 	struct entry *e = *slot;
 	if (!e) {
-		e = calloc(1, sizeof *e);
-		if (!e)
-			abort();
+		e = xcalloc(1, sizeof *e);
 		memcpy(e->run, run, SHA256_HEX_LEN + 1);
 		*slot = e;
 	}
@@ -120,9 +119,7 @@ static int mkdirs(char *path)
 
 static struct exec_cache *cache_open(const void *owner, const char *key)
 {
-	struct exec_cache *c = calloc(1, sizeof *c);
-	if (!c)
-		abort();
+	struct exec_cache *c = xcalloc(1, sizeof *c);
 	c->owner = owner;
 	pthread_mutex_init(&c->lock, NULL);
 	char *dir = exec_cache_dir(), *sub = NULL, *path = NULL;
@@ -223,15 +220,11 @@ static void hash_file(uint64_t *h, const char *path)
 	if (!f)
 		return;
 	size_t cap = (size_t)st.st_size + 1, n = 0;
-	char *buf = malloc(cap);
-	if (!buf)
-		abort();
+	char *buf = xrealloc(NULL, cap);
 	for (size_t got; (got = fread(buf + n, 1, cap - n, f)) > 0;) {
 		n += got;
 		if (n == cap) {
-			char *b = realloc(buf, cap *= 2);
-			if (!b)
-				abort();
+			char *b = xrealloc(buf, cap *= 2);
 			buf = b;
 		}
 	}

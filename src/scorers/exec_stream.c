@@ -18,6 +18,7 @@
 #include <jansson.h>
 
 #include "exec_stream.h"
+#include "util/xalloc.h"
 
 struct session {
 	const void *owner;
@@ -156,9 +157,7 @@ static void take_answer(struct session *s, struct exec_result *res)
 	size_t n = (size_t)(nl - s->out.buf);
 	if (n && s->out.buf[n - 1] == '\r')
 		n--;
-	res->out = malloc(n + 1);
-	if (!res->out)
-		abort();
+	res->out = xrealloc(NULL, n + 1);
 	memcpy(res->out, s->out.buf, n);
 	res->out[n] = '\0';
 	res->outlen = n;
@@ -167,9 +166,7 @@ static void take_answer(struct session *s, struct exec_result *res)
 
 static void copy_err(const struct session *s, struct exec_result *res)
 {
-	res->err = malloc(s->err.len + 1);
-	if (!res->err)
-		abort();
+	res->err = xrealloc(NULL, s->err.len + 1);
 	memcpy(res->err, s->err.buf ? s->err.buf : "", s->err.len);
 	res->err[s->err.len] = '\0';
 	res->errlen = s->err.len;
@@ -182,9 +179,7 @@ int exec_stream_ask(const void *owner, const struct exec_spec *sp, const char *l
 	long deadline = exec_now_ms() + sp->timeout_ms;
 	struct session *s = take_idle(owner);
 	if (!s) {
-		s = calloc(1, sizeof *s);
-		if (!s)
-			abort();
+		s = xcalloc(1, sizeof *s);
 		s->owner = owner;
 		if (exec_child_start(sp, &s->ch) < 0) {
 			int e = errno;
@@ -201,9 +196,7 @@ int exec_stream_ask(const void *owner, const struct exec_spec *sp, const char *l
 		return 0;
 	}
 	discard_pending(s);
-	char *msg = malloc(len + 1);
-	if (!msg)
-		abort();
+	char *msg = xrealloc(NULL, len + 1);
 	memcpy(msg, line, len);
 	msg[len] = '\n';
 	sigset_t old;
