@@ -423,14 +423,40 @@ int tm_args_match(const struct tm_opts *o, const struct tm_matcher *m, const jso
 
 /* ---- what differed, for the details ------------------------------------------ */
 
+/* A copy of v as the record wrote it, near enough: arguments are read with
+ * every number a double (JS has no other), so 200 came back as 200.0; the
+ * whole ones are written as integers again. */
+static json_t *as_written(const json_t *v, int depth)
+{
+	if (json_is_real(v)) {
+		double d = json_real_value(v);
+		if (d == floor(d) && fabs(d) <= 9007199254740992.0)
+			return json_integer((json_int_t)d);
+		return json_real(d);
+	}
+	if (depth > 64 || !(json_is_object(v) || json_is_array(v)))
+		return json_deep_copy(v);
+	json_t *c = json_is_object(v) ? json_object() : json_array();
+	const char *key;
+	json_t *x;
+	size_t i;
+	if (json_is_object(v))
+		json_object_foreach((json_t *)v, key, x)
+			json_object_set_new(c, key, as_written(x, depth + 1));
+	else
+		json_array_foreach(v, i, x)
+			json_array_append_new(c, as_written(x, depth + 1));
+	return c;
+}
+
 static void diff_push(json_t *diffs, const char *path, const json_t *out, const json_t *ref)
 {
 	json_t *d = json_object();
 	json_object_set_new(d, "path", json_string(path[0] ? path : "(arguments)"));
 	if (out)
-		json_object_set(d, "output", (json_t *)out);
+		json_object_set_new(d, "output", as_written(out, 0));
 	if (ref)
-		json_object_set(d, "reference", (json_t *)ref);
+		json_object_set_new(d, "reference", as_written(ref, 0));
 	json_array_append_new(diffs, d);
 }
 

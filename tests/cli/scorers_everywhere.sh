@@ -81,7 +81,7 @@ for want in "actions" "checker" "reward"; do
 	assert_grep "screen: the $want row" "$TMP/rows.screen" "$want"
 done
 assert_grep "screen: the exec reason" "$TMP/exec.screen" "2 calls before 'Done.'"
-assert_grep "screen: what differed in the refund" "$TMP/details.screen" "amount"
+assert_grep "screen: what differed in the refund, numbers as written" "$TMP/details.screen" "amount: output 200 reference 20"
 assert_eq "screen: nine verdicts accepted" "$(grep -c '"decision":"accept"' "$ANNOT")" 9
 
 run_tcr "$TMP/stats" "$TMP/err" stats -c "$TMP/everywhere.yaml" -a "$ANNOT" -o table "$TMP/runs.jsonl"
