@@ -40,7 +40,7 @@ void tl_add_line(struct tui *t, size_t entry, int indent, int slot, const char *
 	l->text = wtext_decode(s, n, WTEXT_TABS, &l->len);
 }
 
-void tl_add_badge(struct tui *t, int slot, const char *s, size_t n)
+void tl_add_piece(struct tui *t, int slot, bool whole, const char *s, size_t n)
 {
 	if (!t->tl.nsegs || t->tl.lines[t->tl.nsegs - 1].lazy)
 		return;
@@ -53,7 +53,7 @@ void tl_add_badge(struct tui *t, int slot, const char *s, size_t n)
 		abort();
 	l->text[l->len++] = L' ';
 	l->text[l->len++] = L' ';
-	l->spans[l->nspans++] = (struct tl_span){ .at = l->len, .slot = slot };
+	l->spans[l->nspans++] = (struct tl_span){ .at = l->len, .slot = slot, .whole = whole };
 	memcpy(l->text + l->len, b, bn * sizeof(wchar_t));
 	l->len += bn;
 	l->text[l->len] = 0;
@@ -293,9 +293,9 @@ static void timeline_fit(struct tui *t)
 	}
 }
 
-/* A line with pieces in slots of their own: each piece after the first
- * is drawn whole, or "…" stands for it and the rest. sel: one attribute
- * for the whole line (the selection). */
+/* A line with pieces in slots of their own: a whole piece is drawn whole,
+ * or "…" stands for it and the rest; others are clipped. sel: one
+ * attribute for the whole line (the selection). */
 static void draw_spans(const struct tui *t, int y, int x, int w, const struct tl_line *l,
                        const attr_t *sel)
 {
@@ -304,7 +304,7 @@ static void draw_spans(const struct tui *t, int y, int x, int w, const struct tl
 		size_t to = k < l->nspans ? l->spans[k].at : l->len;
 		int slot = k ? l->spans[k - 1].slot : l->slot;
 		attr_t a = sel ? *sel : screen_attr(t, slot);
-		if (k && wtext_width(l->text + from, to - from) > (size_t)w) {
+		if (k && l->spans[k - 1].whole && wtext_width(l->text + from, to - from) > (size_t)w) {
 			draw_text(y, x, w, "\xe2\x80\xa6", 3, sel ? *sel : screen_attr(t, SLOT_DIM));
 			return;
 		}

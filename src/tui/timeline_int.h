@@ -15,8 +15,9 @@ size_t tl_add_entry(struct tui *t, long msg, long call, long part, bool foldable
 /* One line of n bytes. */
 void   tl_add_line(struct tui *t, size_t entry, int indent, int slot, const char *s, size_t n);
 /* Appends to the line just added (by tl_add_line) two spaces and s, drawn
- * in its own slot, whole or not at all (struct tl_span). */
-void   tl_add_badge(struct tui *t, int slot, const char *s, size_t n);
+ * in its own slot; a `whole` piece is drawn whole or not at all (struct
+ * tl_span). */
+void   tl_add_piece(struct tui *t, int slot, bool whole, const char *s, size_t n);
 /* A text wrapped to the pane, after prefix (may be NULL). */
 void   tl_add_text(struct tui *t, size_t entry, int indent, int slot, const char *prefix,
                    const char *s, int width);

@@ -6,7 +6,7 @@
  * (an object as indented JSON, a string as it is, any other value as JSON;
  * long ones folded), and its result or error joined to it. Calls a scorer
  * counted are numbered #1, #2, ...; a simulated user's calls are marked as
- * such. Beside a call's head, each scorer that decided call by call says
+ * such. Beside a call's name, each scorer that decided call by call says
  * what it made of the call (review/callmarks.h): "actions ✓ #2" (matched
  * the reference's second call), "actions ✗ extra", "actions ≠ #2 args". Thinking is an entry of its own, folded to one line; a long system
  * prompt is folded to its first lines (runs of one benchmark share a long
@@ -73,7 +73,7 @@ static const struct {
 	[CALL_MARK_ARGS]    = { "\xe2\x89\xa0", true,  "args",  SLOT_SKIPPED },  /* ≠ #2 args */
 };
 
-/* "actions ✓ #2" beside the call's head, one per scorer that marked it. */
+/* "actions ✓ #2" beside the call's name, one per scorer that marked it. */
 static void add_badges(struct tui *t, const struct call_mark *m, size_t n)
 {
 	for (size_t k = 0; k < n; k++) {
@@ -85,7 +85,7 @@ static void add_badges(struct tui *t, const struct call_mark *m, size_t n)
 			strbuf_addf(&b, " #%zu", m[k].ref);
 		if (badge_style[m[k].kind].word)
 			strbuf_addf(&b, " %s", badge_style[m[k].kind].word);
-		tl_add_badge(t, badge_style[m[k].kind].slot, b.buf, b.len);
+		tl_add_piece(t, badge_style[m[k].kind].slot, true, b.buf, b.len);
 		strbuf_release(&b);
 	}
 }
@@ -99,18 +99,28 @@ static void add_call_head(struct tui *t, size_t e, const struct run_call *c, lon
 	else
 		strbuf_addstr(&head, "\xc2\xb7 ");           /* · not counted */
 	strbuf_addstr(&head, c->name[0] ? c->name : "(no name)");
+	/* The marks come before the id, which may be long ("toolu_01eg..."),
+	 * so that a narrow pane still shows them. */
+	struct strbuf tail = STRBUF_INIT;
 	if (c->id)
-		strbuf_addf(&head, "  id %s", c->id);
+		strbuf_addf(&tail, "  id %s", c->id);
 	if (c->requestor == REQ_USER)
-		strbuf_addstr(&head, "  [simulated user]");
+		strbuf_addstr(&tail, "  [simulated user]");
 	if (c->state == CALL_PARTIAL)
-		strbuf_addstr(&head, "  [partial]");
+		strbuf_addstr(&tail, "  [partial]");
 	else if (!c->has_result)
-		strbuf_addstr(&head, "  [no result]");
+		strbuf_addstr(&tail, "  [no result]");
 	int slot = c->requestor == REQ_USER ? SLOT_USER_TOOL : SLOT_TOOL_NAME;
+	if (!nmarks)
+		strbuf_add(&head, tail.buf ? tail.buf : "", tail.len);
 	tl_add_line(t, e, 2, slot, head.buf, head.len);
+	if (nmarks) {
+		add_badges(t, marks, nmarks);
+		if (tail.len)       /* without its first two spaces: the piece adds them */
+			tl_add_piece(t, slot, false, tail.buf + 2, tail.len - 2);
+	}
 	strbuf_release(&head);
-	add_badges(t, marks, nmarks);
+	strbuf_release(&tail);
 }
 
 /* The call's input: any value but none and {} (a hosted tool's input may

@@ -32,12 +32,13 @@ enum prompt_kind {
 };
 
 /* A piece of a timeline line drawn in a slot of its own (a call's marks
- * beside its head): from `at`, a character index, to the next piece or the
- * end. A piece that does not fit the pane whole is not cut: "…" stands for
- * it and what follows. */
+ * beside its name): from `at`, a character index, to the next piece or the
+ * end. A `whole` piece that does not fit the pane is not cut ("#1" cut from
+ * "#12" would say another call): "…" stands for it and what follows. */
 struct tl_span {
 	size_t at;
 	int slot;                   /* enum theme_slot */
+	bool whole;
 };
 
 /* Display lines of the timeline: one line, decoded and sanitised once, or

@@ -394,17 +394,18 @@ SCREEN_CONFIG=screen.yaml
 check_screen call-marks-select
 check_screen call-marks
 check_screen call-marks-80
-screen_has call-marks-select ">  #1 get_user  id c0  actions ✓ #1  names ✓ #1"
-screen_has call-marks-select "#2 search_flights  id c1  actions ✗ extra  names ✗ extra"
-screen_has call-marks-select "#3 book  id c2  actions ≠ #2 args  names ✓ #2"
+screen_has call-marks-select ">  #1 get_user  actions ✓ #1  names ✓ #1  id c0"
+screen_has call-marks-select "#2 search_flights  actions ✗ extra  names ✗ extra"
+screen_has call-marks-select "#3 book  actions ≠ #2 args  names ✓ #2  id c2"
 if grep -q "#1 lookup_order  id c0 *$" "$TMP/call-marks.screen"; then
 	pass "a call no scorer marked has no badge"
 else
 	fail "a call no scorer marked has no badge" "$(cat "$TMP/call-marks.screen")"
 fi
-# 80 columns leave room for one badge: the next is not cut but stands as …
-screen_has call-marks-80 "#1 get_user  id c0  actions ✓ #1  …"
-screen_has call-marks-80 "#3 book  id c2  actions ≠ #2 args  …"
+# The badges come before the call's id (cut like any text); in 80 columns
+# a badge that does not fit is not cut but stands as …
+screen_has call-marks-80 "#1 get_user  actions ✓ #1  names ✓ #1  id"
+screen_has call-marks-80 "#2 search_flights  actions ✗ extra  …"
 
 # ---- sizes ----------------------------------------------------------------
 
