@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "review/callmarks.h"
 #include "tui/lazytext.h"
 #include "timeline_int.h"
 #include "util/wtext.h"
@@ -37,6 +38,26 @@ void tl_add_line(struct tui *t, size_t entry, int indent, int slot, const char *
 {
 	struct tl_line *l = new_seg(t, entry, indent, slot, 1);
 	l->text = wtext_decode(s, n, WTEXT_TABS, &l->len);
+}
+
+void tl_add_piece(struct tui *t, int slot, bool whole, const char *s, size_t n)
+{
+	if (!t->tl.nsegs || t->tl.lines[t->tl.nsegs - 1].lazy)
+		return;
+	struct tl_line *l = &t->tl.lines[t->tl.nsegs - 1];
+	size_t bn;
+	wchar_t *b = wtext_decode(s, n, WTEXT_TABS, &bn);
+	l->text = realloc(l->text, (l->len + 2 + bn + 1) * sizeof(wchar_t));
+	l->spans = realloc(l->spans, (l->nspans + 1) * sizeof *l->spans);
+	if (!l->text || !l->spans)
+		abort();
+	l->text[l->len++] = L' ';
+	l->text[l->len++] = L' ';
+	l->spans[l->nspans++] = (struct tl_span){ .at = l->len, .slot = slot, .whole = whole };
+	memcpy(l->text + l->len, b, bn * sizeof(wchar_t));
+	l->len += bn;
+	l->text[l->len] = 0;
+	free(b);
 }
 
 /* The lines holding display line li (< nlines). */
@@ -163,6 +184,7 @@ void timeline_free(struct tui *t)
 {
 	for (size_t i = 0; i < t->tl.nsegs; i++) {
 		free(t->tl.lines[i].text);
+		free(t->tl.lines[i].spans);
 		lazytext_free(t->tl.lines[i].lazy);
 	}
 	free(t->tl.lines);
@@ -210,9 +232,13 @@ void tl_build(struct tui *t, struct review_run *rr, size_t entry)
 {
 	int width = t->lay.pane[PANE_TIMELINE].w - 1;
 	unsigned long serial = rr ? rr->serial : 0;
+	/* In blind mode a decision may show a row's call marks, hidden until
+	 * then; elsewhere they change only with the run. */
+	unsigned long labels = t->rv && t->rv->blind ? t->rv->labels_gen : 0;
 	/* A run dropped from the cache and read again is a new load: the
 	 * lazy lines borrowed the old one's text. */
-	if (entry == t->tl.for_entry && width == t->tl.width && serial == t->tl.for_serial)
+	if (entry == t->tl.for_entry && width == t->tl.width && serial == t->tl.for_serial &&
+	    labels == t->tl.for_labels)
 		return;
 	bool same_run = entry == t->tl.for_entry;
 	bool *keep = NULL;
@@ -225,12 +251,16 @@ void tl_build(struct tui *t, struct review_run *rr, size_t entry)
 	t->tl.for_entry = entry;
 	t->tl.for_serial = serial;
 	t->tl.width = width;
+	t->tl.for_labels = labels;
 	if (rr && !rr->run) {
 		size_t e = tl_add_entry(t, -1, -1, -1, false);
 		tl_add_line(t, e, 0, SLOT_ERROR, "this record could not be read:", 30);
 		tl_add_text(t, e, 2, SLOT_ERROR, NULL, rr->error ? rr->error : "?", width);
 	} else if (rr) {
-		tl_add_run(t, rr->run, width);
+		struct call_marks marks;
+		review_call_marks(t->rv, rr, &marks);
+		tl_add_run(t, rr->run, &marks, width);
+		call_marks_free(&marks);
 	}
 	free(t->tl.keep);
 	t->tl.keep = NULL;
@@ -260,6 +290,27 @@ static void timeline_fit(struct tui *t)
 			t->tl.top = first;
 		if (first >= t->tl.top + (size_t)rows)
 			t->tl.top = first - (size_t)rows + 1;
+	}
+}
+
+/* A line with pieces in slots of their own: a whole piece is drawn whole,
+ * or "…" stands for it and the rest; others are clipped. sel: one
+ * attribute for the whole line (the selection). */
+static void draw_spans(const struct tui *t, int y, int x, int w, const struct tl_line *l,
+                       const attr_t *sel)
+{
+	for (size_t k = 0; k <= l->nspans && w > 0; k++) {
+		size_t from = k ? l->spans[k - 1].at : 0;
+		size_t to = k < l->nspans ? l->spans[k].at : l->len;
+		int slot = k ? l->spans[k - 1].slot : l->slot;
+		attr_t a = sel ? *sel : screen_attr(t, slot);
+		if (k && l->spans[k - 1].whole && wtext_width(l->text + from, to - from) > (size_t)w) {
+			draw_text(y, x, w, "\xe2\x80\xa6", 3, sel ? *sel : screen_attr(t, SLOT_DIM));
+			return;
+		}
+		int used = draw_wide(y, x, w, l->text + from, to - from, a);
+		x += used;
+		w -= used;
 	}
 }
 
@@ -297,7 +348,11 @@ static void timeline_draw(const struct tui *t)
 			draw_fill(r->y + 1 + i, r->x, r->w, a);
 			draw_text(r->y + 1 + i, r->x, 1, ">", 1, a);
 		}
-		draw_wide(r->y + 1 + i, r->x + 1 + l->indent, r->w - 1 - l->indent, text, len, a);
+		if (l->nspans)
+			draw_spans(t, r->y + 1 + i, r->x + 1 + l->indent, r->w - 1 - l->indent, l,
+			           sel ? &a : NULL);
+		else
+			draw_wide(r->y + 1 + i, r->x + 1 + l->indent, r->w - 1 - l->indent, text, len, a);
 	}
 	if (t->tl.nlines == 0)
 		draw_text(r->y + 1, r->x + 1, r->w - 1, "(no run)", 8, screen_attr(t, SLOT_DIM));

@@ -14,6 +14,10 @@
 size_t tl_add_entry(struct tui *t, long msg, long call, long part, bool foldable);
 /* One line of n bytes. */
 void   tl_add_line(struct tui *t, size_t entry, int indent, int slot, const char *s, size_t n);
+/* Appends to the line just added (by tl_add_line) two spaces and s, drawn
+ * in its own slot; a `whole` piece is drawn whole or not at all (struct
+ * tl_span). */
+void   tl_add_piece(struct tui *t, int slot, bool whole, const char *s, size_t n);
 /* A text wrapped to the pane, after prefix (may be NULL). */
 void   tl_add_text(struct tui *t, size_t entry, int indent, int slot, const char *prefix,
                    const char *s, int width);
@@ -32,7 +36,9 @@ size_t tl_count_lines(const char *text, int indent, int width);
  * they built. */
 void   tl_build(struct tui *t, struct review_run *rr, size_t entry);
 
-/* timeline_parts.c: the run's lines (its load error, its messages). */
-void   tl_add_run(struct tui *t, struct run *r, int width);
+/* timeline_parts.c: the run's lines (its load error, its messages), each
+ * call's head followed by its marks (may be NULL: none). */
+struct call_marks;
+void   tl_add_run(struct tui *t, struct run *r, const struct call_marks *marks, int width);
 
 #endif

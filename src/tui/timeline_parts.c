@@ -6,7 +6,9 @@
  * (an object as indented JSON, a string as it is, any other value as JSON;
  * long ones folded), and its result or error joined to it. Calls a scorer
  * counted are numbered #1, #2, ...; a simulated user's calls are marked as
- * such. Thinking is an entry of its own, folded to one line; a long system
+ * such. Beside a call's name, each scorer that decided call by call says
+ * what it made of the call (review/callmarks.h): "actions ✓ #2" (matched
+ * the reference's second call), "actions ✗ extra", "actions ≠ #2 args". Thinking is an entry of its own, folded to one line; a long system
  * prompt is folded to its first lines (runs of one benchmark share a long
  * policy that would push the conversation off the screen). Notes say what
  * the loader kept without knowing it. A message built without parts (an
@@ -15,6 +17,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "review/callmarks.h"
 #include "scorers/scorer.h"
 #include "timeline_int.h"
 
@@ -55,7 +58,40 @@ static int role_slot(enum run_role r)
 	}
 }
 
-static void add_call_head(struct tui *t, size_t e, const struct run_call *c, long number)
+/* How each kind of call mark is shown: a glyph, whether the reference
+ * call's number follows, a word, and the slot of the verdict it means. A
+ * call paired with a reference call but differing in its arguments is
+ * told in the skipped slot, the themes' colour of warning (yellow). */
+static const struct {
+	const char *glyph;
+	bool ref;
+	const char *word;
+	int slot;
+} badge_style[CALL_MARK_COUNT] = {
+	[CALL_MARK_MATCHED] = { "\xe2\x9c\x93", true,  NULL,    SLOT_PASS },     /* ✓ #2 */
+	[CALL_MARK_EXTRA]   = { "\xe2\x9c\x97", false, "extra", SLOT_FAIL },     /* ✗ extra */
+	[CALL_MARK_ARGS]    = { "\xe2\x89\xa0", true,  "args",  SLOT_SKIPPED },  /* ≠ #2 args */
+};
+
+/* "actions ✓ #2" beside the call's name, one per scorer that marked it. */
+static void add_badges(struct tui *t, const struct call_mark *m, size_t n)
+{
+	for (size_t k = 0; k < n; k++) {
+		if ((unsigned)m[k].kind >= CALL_MARK_COUNT)
+			continue;
+		struct strbuf b = STRBUF_INIT;
+		strbuf_addf(&b, "%s %s", m[k].scorer, badge_style[m[k].kind].glyph);
+		if (badge_style[m[k].kind].ref)
+			strbuf_addf(&b, " #%zu", m[k].ref);
+		if (badge_style[m[k].kind].word)
+			strbuf_addf(&b, " %s", badge_style[m[k].kind].word);
+		tl_add_piece(t, badge_style[m[k].kind].slot, true, b.buf, b.len);
+		strbuf_release(&b);
+	}
+}
+
+static void add_call_head(struct tui *t, size_t e, const struct run_call *c, long number,
+                          const struct call_mark *marks, size_t nmarks)
 {
 	struct strbuf head = STRBUF_INIT;
 	if (number > 0)
@@ -63,17 +99,28 @@ static void add_call_head(struct tui *t, size_t e, const struct run_call *c, lon
 	else
 		strbuf_addstr(&head, "\xc2\xb7 ");           /* · not counted */
 	strbuf_addstr(&head, c->name[0] ? c->name : "(no name)");
+	/* The marks come before the id, which may be long ("toolu_01eg..."),
+	 * so that a narrow pane still shows them. */
+	struct strbuf tail = STRBUF_INIT;
 	if (c->id)
-		strbuf_addf(&head, "  id %s", c->id);
+		strbuf_addf(&tail, "  id %s", c->id);
 	if (c->requestor == REQ_USER)
-		strbuf_addstr(&head, "  [simulated user]");
+		strbuf_addstr(&tail, "  [simulated user]");
 	if (c->state == CALL_PARTIAL)
-		strbuf_addstr(&head, "  [partial]");
+		strbuf_addstr(&tail, "  [partial]");
 	else if (!c->has_result)
-		strbuf_addstr(&head, "  [no result]");
+		strbuf_addstr(&tail, "  [no result]");
 	int slot = c->requestor == REQ_USER ? SLOT_USER_TOOL : SLOT_TOOL_NAME;
+	if (!nmarks)
+		strbuf_add(&head, tail.buf ? tail.buf : "", tail.len);
 	tl_add_line(t, e, 2, slot, head.buf, head.len);
+	if (nmarks) {
+		add_badges(t, marks, nmarks);
+		if (tail.len)       /* without its first two spaces: the piece adds them */
+			tl_add_piece(t, slot, false, tail.buf + 2, tail.len - 2);
+	}
 	strbuf_release(&head);
+	strbuf_release(&tail);
 }
 
 /* The call's input: any value but none and {} (a hosted tool's input may
@@ -120,12 +167,24 @@ static void add_call_outcome(struct tui *t, size_t e, struct run *r, struct run_
 	}
 }
 
-static void add_call(struct tui *t, struct run *r, size_t ci, long number, int width)
+/* What the parts of a run share while its lines are made. */
+struct run_lines {
+	struct run *r;
+	const long *number;             /* each call's number among the counted, 0 none */
+	const struct call_marks *marks; /* may be NULL */
+	int width;
+};
+
+static void add_call(struct tui *t, const struct run_lines *rl, size_t ci)
 {
+	struct run *r = rl->r;
+	int width = rl->width;
 	struct run_call *c = &r->calls[ci];
 	size_t e = tl_add_entry(t, (long)c->msg_index, (long)ci, -1, true);
 	bool open = t->tl.entries[e].open;
-	add_call_head(t, e, c, number);
+	size_t nmarks;
+	const struct call_mark *marks = call_marks_at(rl->marks, ci, &nmarks);
+	add_call_head(t, e, c, rl->number[ci], marks, nmarks);
 	add_call_args(t, e, r, c, width, open);
 	add_call_outcome(t, e, r, c, width, open);
 }
@@ -184,14 +243,15 @@ static void add_tool_output(struct tui *t, struct run *r, size_t mi, int width)
 }
 
 /* A message built without parts: its text, then its calls. */
-static void add_unparted(struct tui *t, struct run *r, size_t mi, const long *number, int width)
+static void add_unparted(struct tui *t, const struct run_lines *rl, size_t mi)
 {
+	struct run *r = rl->r;
 	struct run_msg *m = &r->msgs[mi];
 	size_t e = add_head(t, r, mi);
 	if (m->text && m->text[0])
-		tl_add_text(t, e, 2, SLOT_NORMAL, NULL, m->text, width);
+		tl_add_text(t, e, 2, SLOT_NORMAL, NULL, m->text, rl->width);
 	for (size_t k = 0; k < m->ncalls; k++)
-		add_call(t, r, m->first_call + k, number[m->first_call + k], width);
+		add_call(t, rl, m->first_call + k);
 }
 
 /* A text or note part goes to the message's entry, or after a call or
@@ -214,8 +274,10 @@ static void add_text_part(struct tui *t, struct run *r, size_t mi, const struct 
 	}
 }
 
-static void add_message(struct tui *t, struct run *r, size_t mi, const long *number, int width)
+static void add_message(struct tui *t, const struct run_lines *rl, size_t mi)
 {
+	struct run *r = rl->r;
+	int width = rl->width;
 	struct run_msg *m = &r->msgs[mi];
 	if (m->is_tool_output) {
 		if (m->unmatched_result)
@@ -223,7 +285,7 @@ static void add_message(struct tui *t, struct run *r, size_t mi, const long *num
 		return;
 	}
 	if (m->nparts == 0) {
-		add_unparted(t, r, mi, number, width);
+		add_unparted(t, rl, mi);
 		return;
 	}
 	/* A note that is a message of its own has no role to show. */
@@ -232,7 +294,7 @@ static void add_message(struct tui *t, struct run *r, size_t mi, const long *num
 		size_t pi = m->first_part + k;
 		const struct run_part *p = &r->parts[pi];
 		if (p->kind == PART_CALL) {
-			add_call(t, r, p->call, number[p->call], width);
+			add_call(t, rl, p->call);
 			e = SIZE_MAX;
 		} else if (p->kind == PART_THINKING) {
 			add_thinking(t, mi, pi, p->text, width);
@@ -243,7 +305,7 @@ static void add_message(struct tui *t, struct run *r, size_t mi, const long *num
 	}
 }
 
-void tl_add_run(struct tui *t, struct run *r, int width)
+void tl_add_run(struct tui *t, struct run *r, const struct call_marks *marks, int width)
 {
 	/* Number the calls the tool-call scorer counts, in its order. */
 	size_t *counted = calloc(r->ncalls + 1, sizeof(size_t));
@@ -258,8 +320,9 @@ void tl_add_run(struct tui *t, struct run *r, int width)
 		tl_add_line(t, e, 0, SLOT_ERROR, "this run is malformed:", 22);
 		tl_add_text(t, e, 2, SLOT_ERROR, NULL, r->load_error, width);
 	}
+	struct run_lines rl = { .r = r, .number = number, .marks = marks, .width = width };
 	for (size_t mi = 0; mi < r->nmsgs; mi++)
-		add_message(t, r, mi, number, width);
+		add_message(t, &rl, mi);
 	free(counted);
 	free(number);
 }

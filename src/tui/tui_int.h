@@ -31,6 +31,16 @@ enum prompt_kind {
 	PROMPT_JUDGE,               /* which judge: Enter all, a digit one */
 };
 
+/* A piece of a timeline line drawn in a slot of its own (a call's marks
+ * beside its name): from `at`, a character index, to the next piece or the
+ * end. A `whole` piece that does not fit the pane is not cut ("#1" cut from
+ * "#12" would say another call): "…" stands for it and what follows. */
+struct tl_span {
+	size_t at;
+	int slot;                   /* enum theme_slot */
+	bool whole;
+};
+
 /* Display lines of the timeline: one line, decoded and sanitised once, or
  * `count` lines of a long text that stays text until they are drawn
  * (tui/lazytext.h), so a huge message costs its checkpoints, not its lines. */
@@ -43,6 +53,8 @@ struct tl_line {
 	wchar_t *text;              /* the one line; NULL with lazy */
 	size_t len;
 	struct lazytext *lazy;      /* owned */
+	struct tl_span *spans;      /* owned; one-line only: pieces after text[0 .. spans[0].at) */
+	size_t nspans;
 };
 
 /* A timeline entry: a message (its head, or the parts after a call), a
@@ -72,6 +84,7 @@ struct timeline_state {
 	size_t nkeep;
 	size_t sel;                 /* selected timeline entry */
 	size_t top;                 /* first line shown */
+	unsigned long for_labels;   /* blind mode: rv->labels_gen the call marks were read at */
 };
 
 struct verdicts_state {

@@ -8,7 +8,8 @@
 # with no expectation, a broken last line), screen-fold.jsonl (a long call),
 # screen-order.jsonl (Responses items: text, call, text), screen-policy.jsonl
 # (a long system prompt), screen-thinking.jsonl (reasoning_content, a role
-# no format knows).
+# no format knows), screen-marks.jsonl with screen-marks.yaml (the call
+# marks of trajectory-match beside each call).
 . "$TCR_SRCDIR/tests/cli/lib.sh"
 . "$TCR_SRCDIR/tests/cli/screen_lib.sh"
 
@@ -373,6 +374,38 @@ screen_has inspect-log "note: scores: match C (answer shipped)"
 screen_has inspect-log "▸ thinking (1 line)"
 screen_has inspect-log "(inspect)"
 
+# ---- call marks: what trajectory-match made of each call ---------------------
+
+# Two trajectory-match scorers on each record's own reference (get_user,
+# then book HAT136): the agent's get_user matches reference call 1, its
+# search_flights is extra, its book of HAT999 differs from call 2 in its
+# arguments under exact arguments (actions) and matches it when arguments
+# are ignored (names). The second run has no reference: both are skipped
+# and its call stays unmarked. Tab and j j select the first call, whose
+# badges are drawn in the selection's colour; Tab twice more and j open
+# the second run.
+SCREEN_CONFIG=screen-marks.yaml SCREEN_COLS=100
+run_screen call-marks '<Tab>jj
+:save-display %D/call-marks-select.screen
+<Tab><Tab>j' screen-marks.jsonl
+SCREEN_COLS=80
+run_screen call-marks-80 '' screen-marks.jsonl
+SCREEN_CONFIG=screen.yaml
+check_screen call-marks-select
+check_screen call-marks
+check_screen call-marks-80
+screen_has call-marks-select ">  #1 get_user  actions ✓ #1  names ✓ #1  id c0"
+screen_has call-marks-select "#2 search_flights  actions ✗ extra  names ✗ extra"
+screen_has call-marks-select "#3 book  actions ≠ #2 args  names ✓ #2  id c2"
+if grep -q "#1 lookup_order  id c0 *$" "$TMP/call-marks.screen"; then
+	pass "a call no scorer marked has no badge"
+else
+	fail "a call no scorer marked has no badge" "$(cat "$TMP/call-marks.screen")"
+fi
+# The badges come before the call's id (cut like any text); in 80 columns
+# a badge that does not fit is not cut but stands as …
+screen_has call-marks-80 "#1 get_user  actions ✓ #1  names ✓ #1  id"
+screen_has call-marks-80 "#2 search_flights  actions ✗ extra  …"
 
 # ---- sizes ----------------------------------------------------------------
 

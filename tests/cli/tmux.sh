@@ -3,7 +3,8 @@
 # 80x24 pane on a private server, the test types keys, resizes the window,
 # clicks with the mouse and reads the pane back (STYLE.md 9.4). What only
 # a pty shows: SIGWINCH, terminfo, the mouse, the alternate screen, the
-# terminal restored on q, Ctrl-C, SIGTERM and SIGHUP. Every wait polls with a bound.
+# terminal restored on q, Ctrl-C, SIGTERM and SIGHUP, the call marks in the
+# theme's colours. Every wait polls with a bound.
 . "$TCR_SRCDIR/tests/cli/lib.sh"
 
 if ! command -v tmux >/dev/null 2>&1; then
@@ -32,22 +33,26 @@ export LANG=C.UTF-8 LC_ALL=C.UTF-8    # both sides: the server too, or CJK is ma
 T="tmux -u -L tcr-test-$$ -f /dev/null"
 trap '$T kill-server >/dev/null 2>&1; rm -rf "$TMP"' EXIT
 cp "$TCR_SRCDIR/tests/data/screen.yaml" "$TCR_SRCDIR/tests/data/screen-tasks.jsonl" \
-	"$TCR_SRCDIR/tests/data/screen-runs.jsonl" "$TMP/"
+	"$TCR_SRCDIR/tests/data/screen-runs.jsonl" "$TCR_SRCDIR/tests/data/screen-marks.yaml" \
+	"$TCR_SRCDIR/tests/data/screen-marks.jsonl" "$TMP/"
+PANE_CONFIG=screen.yaml PANE_RUNS=screen-runs.jsonl PANE_COLOR=
 
 # start NAME TERM [ARGS]: runs the screen in a new detached 80x24 session NAME
-# (ARGS go before the runs, e.g. --blind). The
+# (ARGS go before the runs, e.g. --blind) on $PANE_CONFIG and $PANE_RUNS,
+# without colour unless PANE_COLOR=1. The
 # pane runs a shell that saves the tty settings, runs the program (its pid
 # in $TMP/NAME.pid), then says whether the settings came back and how the
 # program exited; remain-on-exit keeps the pane to read that.
 start() {
-	name=$1 term=$2 extra=${3:-}
+	name=$1 term=$2 extra=${3:-} nocolor=NO_COLOR=1
+	[ "${PANE_COLOR:-}" = 1 ] && nocolor=
 	cat > "$TMP/$name.sh" <<EOF
 cd "$TMP" || exit 1
 trap 'true' INT    # Ctrl-C is for the program; this shell stays to report
 before=\$(stty -g)
-sh -c 'echo \$\$ > $name.pid; exec env TERM=$term LANG=C.UTF-8 LC_ALL=C.UTF-8 TZ=UTC NO_COLOR=1 \
-	HOME="$TMP" TCR_FAKE_NOW=2026-01-15T09:30:00Z "$TCR_BIN" -c screen.yaml -a $name.annot.jsonl \
-	--reviewer qa $extra screen-runs.jsonl'
+sh -c 'echo \$\$ > $name.pid; exec env TERM=$term LANG=C.UTF-8 LC_ALL=C.UTF-8 TZ=UTC $nocolor \
+	HOME="$TMP" TCR_FAKE_NOW=2026-01-15T09:30:00Z "$TCR_BIN" -c $PANE_CONFIG -a $name.annot.jsonl \
+	--reviewer qa $extra $PANE_RUNS'
 rc=\$?
 after=\$(stty -g)
 if [ "\$before" = "\$after" ]; then echo "TTY RESTORED"; else echo "TTY CHANGED"; echo "\$before" > $name.stty-before; echo "\$after" > $name.stty-after; fi
@@ -175,6 +180,45 @@ expect calib "f leaves the cell filter" "[runs] 6 runs"
 $T send-keys -t calib q
 expect calib "q quits after calibrating" "EXITED 0"
 assert_eq "qa's three labels are in the file" "$(grep -c '"reviewer":"qa"' "$TMP/calib.annot.jsonl")" 3
+
+# ---- call marks in colour ----------------------------------------------------
+
+# sgr_before NAME TEXT: the SGR parameters (";"-joined) of the escape
+# sequences just before TEXT on the first line of the pane showing it.
+sgr_before() {
+	$T capture-pane -e -p -t "$1" 2>/dev/null | awk -v text="$2" '
+		(i = index($0, text)) > 0 {
+			pre = substr($0, 1, i - 1); out = ""
+			while (match(pre, /\033\[[0-9;]*m$/)) {
+				out = substr(pre, RSTART + 2, RLENGTH - 3) ";" out
+				pre = substr(pre, 1, RSTART - 1)
+			}
+			print out; exit
+		}'
+}
+# sgr_has NAME TEST TEXT CODE: TEXT is drawn with SGR parameter CODE set.
+sgr_has() {
+	codes=$(sgr_before "$1" "$3")
+	case ";$codes" in
+	*";$4;"*) pass "$2" ;;
+	*) fail "$2" "the escapes before '$3' are '$codes', without $4:" "$($T capture-pane -e -p -t "$1" | cat -v)" ;;
+	esac
+}
+
+# The default theme's colours: pass green (32), fail red (31), the
+# arguments that differ in the skipped slot's yellow (33).
+PANE_CONFIG=screen-marks.yaml PANE_RUNS=screen-marks.jsonl PANE_COLOR=1
+start marks "$PANE_TERM"
+PANE_CONFIG=screen.yaml PANE_RUNS=screen-runs.jsonl PANE_COLOR=
+$T resize-window -t marks -x 100 -y 24
+expect marks "the badges show in a real terminal, beside the call matched" "#1 get_user  actions ✓ #1  names ✓ #1  id c0"
+expect marks "beside the extra call" "#2 search_flights  actions ✗ extra  names ✗ extra"
+expect marks "beside the call whose arguments differ" "#3 book  actions ≠ #2 args  names ✓ #2  id c2"
+sgr_has marks "a matched call's badge is drawn in the pass colour" "actions ✓ #1" 32
+sgr_has marks "an extra call's badge in the fail colour" "actions ✗ extra" 31
+sgr_has marks "arguments that differ in the skipped slot's colour" "actions ≠ #2 args" 33
+$T send-keys -t marks q
+expect marks "q quits after the call marks" "EXITED 0"
 
 # ---- the mouse ------------------------------------------------------------
 

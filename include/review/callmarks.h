@@ -1,0 +1,54 @@
+/* callmarks.h - what the scorers that decide call by call made of each
+ * call of a run (trajectory-match's call_marks, verdict/verdict.h), read
+ * from the verdicts the session holds, for the timeline to show beside
+ * each call. Nothing is scored again here. */
+#ifndef TCR_REVIEW_CALLMARKS_H
+#define TCR_REVIEW_CALLMARKS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+struct review;
+struct review_run;
+
+enum call_mark_kind {
+	CALL_MARK_MATCHED,      /* matched reference call `ref` */
+	CALL_MARK_EXTRA,        /* matched no reference call */
+	CALL_MARK_ARGS,         /* paired with reference call `ref` by name; the arguments differ */
+	CALL_MARK_COUNT,
+};
+
+struct call_mark {
+	size_t row;             /* the scorer's verdict row */
+	const char *scorer;     /* its id, borrowed from the configuration */
+	enum call_mark_kind kind;
+	size_t ref;             /* 1-based reference position; 0 with CALL_MARK_EXTRA */
+};
+
+/* The marks of every call of one run: those of call i are
+ * marks[start[i] .. start[i + 1]), in the order of the verdict rows. */
+struct call_marks {
+	size_t ncalls;
+	size_t *start;          /* ncalls + 1 offsets */
+	struct call_mark *marks;
+	size_t nmarks;
+};
+
+/* The marks of rr's calls from the ok verdicts of the code scorers whose
+ * details hold call_marks. An entry that names no call of the run, an
+ * unknown mark or a matched/args mark without its reference is left out,
+ * as is a second entry of one scorer for the same call. In blind mode a
+ * row whose verdict is still hidden gives none (a mark tells the verdict).
+ * rv or rr NULL, or a run that did not load: no marks. Free with
+ * call_marks_free. */
+void review_call_marks(struct review *rv, const struct review_run *rr, struct call_marks *out);
+/* The marks of call `call` (n of them; NULL and 0 when none). */
+const struct call_mark *call_marks_at(const struct call_marks *m, size_t call, size_t *n);
+void call_marks_free(struct call_marks *m);
+
+/* "matched", "extra", "args": the words of verdict.h's list. */
+const char *call_mark_name(enum call_mark_kind k);
+/* The kind a word names; false when none does. */
+bool call_mark_parse(const char *word, enum call_mark_kind *out);
+
+#endif

@@ -1,0 +1,258 @@
+/* test_callmarks.c - review/callmarks: the marks of a run's calls read
+ * from the trajectory-match verdicts of a real session (matched, extra,
+ * arguments differ; two scorers in row order on one call), entries that
+ * say nothing showable left out (no such call, an unknown mark, a missing
+ * reference, a second entry for one call), verdicts that are not ok give
+ * none, blind mode keeps a row's marks back until it is labelled, and no
+ * session or no run gives none. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "config/config.h"
+#include "review/callmarks.h"
+#include "review/session.h"
+#include "runs/run.h"
+#include "test_files.h"
+
+static char dir[64];
+static char runs_path[128];
+static struct config cfg;
+
+/* get_user as the reference's first call, search_flights not in it, book
+ * with another flight than the reference's second call. */
+#define CALL(i, name, args) "{\"role\":\"assistant\",\"content\":null,\"tool_calls\":[{\"id\":\"c" #i \
+	"\",\"type\":\"function\",\"function\":{\"name\":\"" name "\",\"arguments\":\"" args "\"}}]}," \
+	"{\"role\":\"tool\",\"tool_call_id\":\"c" #i "\",\"content\":\"ok\"},"
+#define RUN "{\"id\":\"marks\",\"messages\":[{\"role\":\"user\",\"content\":\"book HAT136\"}," \
+	CALL(0, "get_user", "{\\\"user\\\":\\\"mia\\\"}") \
+	CALL(1, "search_flights", "{\\\"to\\\":\\\"SFO\\\"}") \
+	CALL(2, "book", "{\\\"flight\\\":\\\"HAT999\\\"}") \
+	"{\"role\":\"assistant\",\"content\":\"booked\"}]," \
+	"\"reference\":[{\"name\":\"get_user\",\"arguments\":{\"user\":\"mia\"}}," \
+	"{\"name\":\"book\",\"arguments\":{\"flight\":\"HAT136\"}}]}"
+
+static const char yaml[] =
+	"scorers:\n"
+	"  - id: actions\n"
+	"    type: trajectory-match\n"
+	"    reference: {from: reference}\n"
+	"    mode: superset\n"
+	"    args: exact\n"
+	"  - id: words\n"
+	"    type: word-inclusion\n"
+	"  - id: names\n"
+	"    type: trajectory-match\n"
+	"    reference: {from: reference}\n"
+	"    mode: superset\n"
+	"    args: ignore\n";
+
+enum { ACTIONS, WORDS, NAMES };
+
+static int setup(void **s)
+{
+	(void)s;
+	strcpy(dir, "/tmp/tcr-callmarks.XXXXXX");
+	if (!mkdtemp(dir))
+		return -1;
+	snprintf(runs_path, sizeof runs_path, "%s/runs.jsonl", dir);
+	test_write_file(runs_path, RUN "\n");
+	char err[1024];
+	if (config_load_string(&cfg, "t.yaml", dir, yaml, sizeof yaml - 1, err, sizeof err) < 0) {
+		fprintf(stderr, "%s\n", err);
+		return -1;
+	}
+	return 0;
+}
+
+static int teardown(void **s)
+{
+	(void)s;
+	config_free(&cfg);
+	char cmd[128];
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+	return system(cmd) == 0 ? 0 : -1;
+}
+
+static struct review_run *open_run(struct review *rv, bool blind)
+{
+	char err[512], annot[160];
+	snprintf(annot, sizeof annot, "%s/annot-%d.jsonl", dir, blind);
+	unlink(annot);
+	const char *annots[] = { annot };
+	char *paths[] = { runs_path };
+	if (review_open(rv, &cfg, NULL, paths, 1, annots, 1, "ann", err, sizeof err) < 0)
+		fail_msg("review_open: %s", err);
+	rv->blind = blind;
+	for (int i = 0; review_step(rv, 0); i++)
+		assert_true(i < 1000);
+	struct review_run *rr = review_current(rv);
+	assert_non_null(rr);
+	assert_non_null(rr->run);
+	assert_int_equal(rr->run->ncalls, 3);
+	return rr;
+}
+
+static void assert_mark(const struct call_mark *m, size_t row, const char *scorer,
+                        enum call_mark_kind kind, size_t ref)
+{
+	assert_int_equal(m->row, row);
+	assert_string_equal(m->scorer, scorer);
+	assert_int_equal(m->kind, kind);
+	assert_int_equal(m->ref, ref);
+}
+
+static void test_marks_of_a_session(void **s)
+{
+	(void)s;
+	struct review rv;
+	struct review_run *rr = open_run(&rv, false);
+	struct call_marks cm;
+	review_call_marks(&rv, rr, &cm);
+	assert_int_equal(cm.ncalls, 3);
+	assert_int_equal(cm.nmarks, 6);
+	size_t n;
+	const struct call_mark *m = call_marks_at(&cm, 0, &n);
+	assert_int_equal(n, 2);
+	assert_mark(&m[0], ACTIONS, "actions", CALL_MARK_MATCHED, 1);
+	assert_mark(&m[1], NAMES, "names", CALL_MARK_MATCHED, 1);
+	/* the scorer lists the extra call last; by call it is the second */
+	m = call_marks_at(&cm, 1, &n);
+	assert_int_equal(n, 2);
+	assert_mark(&m[0], ACTIONS, "actions", CALL_MARK_EXTRA, 0);
+	assert_mark(&m[1], NAMES, "names", CALL_MARK_EXTRA, 0);
+	m = call_marks_at(&cm, 2, &n);
+	assert_int_equal(n, 2);
+	assert_mark(&m[0], ACTIONS, "actions", CALL_MARK_ARGS, 2);
+	assert_mark(&m[1], NAMES, "names", CALL_MARK_MATCHED, 2);
+	assert_null(call_marks_at(&cm, 3, &n));
+	assert_int_equal(n, 0);
+	call_marks_free(&cm);
+	assert_null(cm.marks);
+	review_close(&rv);
+}
+
+/* Replaces a verdict's call_marks with the list `json`. */
+static void set_marks(struct verdict *v, const char *json)
+{
+	json_error_t jerr;
+	json_t *list = json_loads(json, 0, &jerr);
+	assert_non_null(list);
+	if (!v->details)
+		v->details = json_object();
+	json_object_set_new(v->details, VERDICT_CALL_MARKS, list);
+}
+
+static void test_what_is_left_out(void **s)
+{
+	(void)s;
+	struct review rv;
+	struct review_run *rr = open_run(&rv, false);
+	set_marks(&rr->verdicts[ACTIONS],
+	          "[{\"call\":3,\"mark\":\"matched\",\"ref\":1}, {\"call\":-1,\"mark\":\"extra\"},"
+	          " {\"call\":\"0\",\"mark\":\"extra\"}, {\"call\":0,\"mark\":\"skipped\"},"
+	          " {\"call\":0,\"mark\":\"matched\"}, {\"call\":0,\"mark\":\"args\",\"ref\":0}, 7,"
+	          " {\"call\":1,\"mark\":\"args\",\"ref\":4}, {\"call\":1,\"mark\":\"extra\"}]");
+	/* a row that is not ok says nothing, whatever its details hold */
+	rr->verdicts[NAMES].status = VERDICT_ERROR;
+	set_marks(&rr->verdicts[WORDS], "[{\"call\":2,\"mark\":\"extra\"}]");
+	rr->verdicts[WORDS].status = VERDICT_SKIPPED;
+	struct call_marks cm;
+	review_call_marks(&rv, rr, &cm);
+	assert_int_equal(cm.nmarks, 1);
+	size_t n;
+	assert_null(call_marks_at(&cm, 0, &n));
+	const struct call_mark *m = call_marks_at(&cm, 1, &n);
+	assert_int_equal(n, 1);                 /* the second entry for call 1 is left out */
+	assert_mark(&m[0], ACTIONS, "actions", CALL_MARK_ARGS, 4);
+	assert_null(call_marks_at(&cm, 2, &n));
+	call_marks_free(&cm);
+	/* details that are no list, or none at all */
+	json_object_set_new(rr->verdicts[ACTIONS].details, VERDICT_CALL_MARKS, json_string("x"));
+	review_call_marks(&rv, rr, &cm);
+	assert_int_equal(cm.nmarks, 0);
+	call_marks_free(&cm);
+	json_decref(rr->verdicts[ACTIONS].details);
+	rr->verdicts[ACTIONS].details = NULL;
+	review_call_marks(&rv, rr, &cm);
+	assert_int_equal(cm.nmarks, 0);
+	assert_null(call_marks_at(&cm, 0, &n));
+	call_marks_free(&cm);
+	review_close(&rv);
+}
+
+/* A mark tells the verdict (extra: it failed a subset), so in blind mode
+ * a row's marks wait for this reviewer's label on it. */
+static void test_blind_waits_for_the_label(void **s)
+{
+	(void)s;
+	struct review rv;
+	struct review_run *rr = open_run(&rv, true);
+	struct call_marks cm;
+	review_call_marks(&rv, rr, &cm);
+	assert_int_equal(cm.nmarks, 0);
+	call_marks_free(&cm);
+	char err[256];
+	bool accepted;
+	assert_int_equal(review_label(&rv, NAMES, 1, &accepted, err, sizeof err), 0);
+	rr = review_current(&rv);
+	review_call_marks(&rv, rr, &cm);
+	assert_int_equal(cm.nmarks, 3);
+	size_t n;
+	const struct call_mark *m = call_marks_at(&cm, 2, &n);
+	assert_int_equal(n, 1);
+	assert_mark(&m[0], NAMES, "names", CALL_MARK_MATCHED, 2);
+	call_marks_free(&cm);
+	review_close(&rv);
+}
+
+static void test_nothing_to_read(void **s)
+{
+	(void)s;
+	struct call_marks cm;
+	review_call_marks(NULL, NULL, &cm);
+	assert_int_equal(cm.nmarks, 0);
+	size_t n = 9;
+	assert_null(call_marks_at(&cm, 0, &n));
+	assert_int_equal(n, 0);
+	assert_null(call_marks_at(NULL, 0, &n));
+	call_marks_free(&cm);
+	struct review rv;
+	open_run(&rv, false);
+	struct review_run unread = { .entry = 0, .run = NULL, .error = "broken" };
+	review_call_marks(&rv, &unread, &cm);
+	assert_int_equal(cm.nmarks, 0);
+	call_marks_free(&cm);
+	review_close(&rv);
+}
+
+static void test_names(void **s)
+{
+	(void)s;
+	for (int k = 0; k < CALL_MARK_COUNT; k++) {
+		enum call_mark_kind got;
+		assert_true(call_mark_parse(call_mark_name((enum call_mark_kind)k), &got));
+		assert_int_equal(got, k);
+	}
+	enum call_mark_kind got;
+	assert_false(call_mark_parse("Matched", &got));
+	assert_false(call_mark_parse(NULL, &got));
+	assert_string_equal(call_mark_name(CALL_MARK_COUNT), "?");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_marks_of_a_session),
+		cmocka_unit_test(test_what_is_left_out),
+		cmocka_unit_test(test_blind_waits_for_the_label),
+		cmocka_unit_test(test_nothing_to_read),
+		cmocka_unit_test(test_names),
+	};
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
