@@ -20,6 +20,8 @@ struct strbuf;
 #define READ_CAP_PROMPT       ((size_t)16 << 20)
 #define READ_CAP_THEME        ((size_t)16 << 20)
 #define READ_CAP_EXPECTATIONS ((size_t)1 << 30)
+/* Read line by line, but held whole: a finished batch's answers (--batch-in). */
+#define READ_CAP_BATCH        ((size_t)1 << 30)
 
 /* "a FIFO", "a device", "a folder", "a socket" or "not a file" for the
  * type bits of a st_mode that is not a regular file. */

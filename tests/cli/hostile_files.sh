@@ -95,6 +95,14 @@ refused prompt-zero 2 "/dev/zero: not a regular file (a device)" judge -c prompt
 refused prompt-folder 2 " folder: not a regular file (a folder)" judge -c prompt-folder.yaml mini-runs.jsonl
 refused prompt-big 2 " big-prompt.txt: larger than 16 MB" judge -c prompt-big.yaml mini-runs.jsonl
 
+# --batch-in (a finished batch's answers, read line by line but held whole)
+printf 'hi {{input}}\n' > "$TMP/ok-prompt.txt"
+prompt_yaml prompt-ok ok-prompt.txt
+truncate -s $((1024 * 1024 * 1024 + 1)) "$TMP/big-batch.jsonl"
+refused batch-fifo 3 " fifo: not a regular file (a FIFO)" judge -c prompt-ok.yaml --batch-in fifo mini-runs.jsonl
+refused batch-zero 3 "/dev/zero: not a regular file (a device)" judge -c prompt-ok.yaml --batch-in /dev/zero mini-runs.jsonl
+refused batch-big 3 " big-batch.jsonl: larger than 1 GB" judge -c prompt-ok.yaml --batch-in big-batch.jsonl mini-runs.jsonl
+
 # ---- a theme ---------------------------------------------------------------
 
 mkdir -p "$TMP/data/themes"
