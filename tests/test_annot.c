@@ -1,6 +1,7 @@
 /* test_annot.c - the annotations file: exact lines, standing decisions,
  * a line cut by a crash, several processes appending at once, write
  * errors, and a big file. */
+#include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -509,7 +510,7 @@ static void test_open_errors(void **st)
 	assert_string_equal(err, want);
 
 	assert_null(annot_open(dir, err, sizeof err));
-	snprintf(want, sizeof want, "%s: Is a directory", dir);
+	snprintf(want, sizeof want, "%s: not a regular file (a folder)", dir);
 	assert_string_equal(err, want);
 
 	/* Root may write anyway, so the mode only counts for others. */
@@ -527,25 +528,40 @@ static void test_write_errors(void **st)
 {
 	(void)st;
 	char err[256] = "";
-	if (access("/dev/full", W_OK) == 0) {
-		/* Every write to /dev/full fails with ENOSPC, as on a full disk. */
-		struct annot_store *s = annot_open("/dev/full", err, sizeof err);
-		assert_non_null(s);
-		struct decision d = verdict(DEC_ACCEPT, "r1", "tca", "ann", NULL);
-		assert_int_equal(annot_append(s, &d, err, sizeof err), -1);
-		assert_string_equal(err, "/dev/full: No space left on device");
-		assert_int_equal(annot_count(s), 0);
-		assert_null(annot_current(s, "r1", "tca", "ann"));
-		assert_int_equal(annot_refresh(s), 0);
-		annot_close(s);
-	}
-
-	/* What could not be read back is refused before it reaches the file. */
 	char path[300], want[400];
-	path_in(path, sizeof path, "refused.jsonl");
+	/* A device is no place for decisions: refused at open, not at the
+	 * first write ("Invalid argument" on /dev/zero). */
+	assert_null(annot_open("/dev/full", err, sizeof err));
+	assert_string_equal(err, "/dev/full: not a regular file (a device)");
+
+	/* A write that fails, as on a full disk: here past RLIMIT_FSIZE,
+	 * which refuses every byte with EFBIG once SIGXFSZ is ignored. */
+	path_in(path, sizeof path, "full.jsonl");
 	struct annot_store *s = annot_open(path, err, sizeof err);
 	assert_non_null(s);
-	struct decision d = verdict(DEC_OVERRIDE, "r1", "tca", "ann", NULL);
+	struct rlimit old, none;
+	assert_int_equal(getrlimit(RLIMIT_FSIZE, &old), 0);
+	none = old;
+	none.rlim_cur = 0;
+	void (*was)(int) = signal(SIGXFSZ, SIG_IGN);
+	assert_int_equal(setrlimit(RLIMIT_FSIZE, &none), 0);
+	struct decision d = verdict(DEC_ACCEPT, "r1", "tca", "ann", NULL);
+	int rc = annot_append(s, &d, err, sizeof err);
+	assert_int_equal(setrlimit(RLIMIT_FSIZE, &old), 0);
+	signal(SIGXFSZ, was);
+	assert_int_equal(rc, -1);
+	snprintf(want, sizeof want, "%s: %s", path, strerror(EFBIG));
+	assert_string_equal(err, want);
+	assert_int_equal(annot_count(s), 0);
+	assert_null(annot_current(s, "r1", "tca", "ann"));
+	assert_int_equal(annot_refresh(s), 0);
+	annot_close(s);
+
+	/* What could not be read back is refused before it reaches the file. */
+	path_in(path, sizeof path, "refused.jsonl");
+	s = annot_open(path, err, sizeof err);
+	assert_non_null(s);
+	d = verdict(DEC_OVERRIDE, "r1", "tca", "ann", NULL);
 	d.reason = "bad \xff byte";
 	assert_int_equal(annot_append(s, &d, err, sizeof err), -1);
 	snprintf(want, sizeof want, "%s: text is not valid UTF-8", path);

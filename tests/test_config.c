@@ -876,7 +876,7 @@ static void test_load_file(void **state)
 
 	/* A directory is not a configuration. */
 	assert_int_equal(config_load(&c, tmpdir, err, sizeof err), -1);
-	snprintf(want, sizeof want, "%s: Is a directory", tmpdir);
+	snprintf(want, sizeof want, "%s: not a regular file (a folder)", tmpdir);
 	assert_string_equal(err, want);
 	config_free(&c);
 }

@@ -335,7 +335,7 @@ static void test_unreadable(void **state)
 	assert_string_equal(err, want);
 
 	assert_null(expect_load(&ec, tmpdir, err, sizeof err));
-	snprintf(want, sizeof want, "%s: Is a directory", tmpdir);
+	snprintf(want, sizeof want, "%s: not a regular file (a folder)", tmpdir);
 	assert_string_equal(err, want);
 	/* err may be omitted. */
 	assert_null(expect_load(&ec, tmpdir, NULL, 0));

@@ -22,8 +22,4 @@ void strbuf_reset(struct strbuf *sb);
 void strbuf_release(struct strbuf *sb);
 char *strbuf_detach(struct strbuf *sb);   /* caller frees; never NULL */
 
-/* Appends the whole file at path, reading at most max bytes (more is an
- * error). Returns 0, or -1 with "PATH: reason" in err. */
-int strbuf_read_file(struct strbuf *sb, const char *path, size_t max, char *err, size_t errlen);
-
 #endif

@@ -20,12 +20,15 @@
  * screen on every run. A value that is not such a time is ignored. */
 #include "annot/store.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <jansson.h>
 
@@ -412,6 +415,23 @@ static void warn_rebuild(struct annot_store *s)
 
 /* ---- the interface ---------------------------------------------------- */
 
+/* A link is followed, but said: decisions written through a link land in
+ * a file the reviewer may not have meant (another project's, a colleague's),
+ * and saying so before the screen starts is the last chance to notice. */
+static void warn_if_link(const char *path, bool written)
+{
+	struct stat st;
+	if (lstat(path, &st) < 0 || !S_ISLNK(st.st_mode))
+		return;
+	char target[PATH_MAX];
+	if (!realpath(path, target)) {          /* dangling: where it points */
+		ssize_t n = readlink(path, target, sizeof target - 1);
+		target[n > 0 ? (size_t)n : 0] = '\0';
+	}
+	fprintf(stderr, "tcreview: warning: %s is a symbolic link; decisions are %s %s\n", path,
+	        written ? "written to" : "read from", target);
+}
+
 /* first_writable: paths[0] is created if missing and appended to; else
  * every file is only read. */
 static struct annot_store *store_open(const char *const *paths, size_t npaths,
@@ -439,6 +459,7 @@ static struct annot_store *store_open(const char *const *paths, size_t npaths,
 			.parse_unended = true,  /* an editor may leave a whole line unended */
 			.follow = true,
 		};
+		warn_if_link(paths[i], !i && first_writable);
 		s->logs[i] = i || !first_writable ? jsonl_log_open_readonly(paths[i], &rd, err, errlen)
 		                                  : jsonl_log_open(paths[i], &rd, err, errlen);
 		if (!s->logs[i]) {

@@ -6,6 +6,8 @@
  * go to stdout as JSONL lines like `score`'s and to the cache beside the
  * first input. A judge with examples is shown labelled runs from the
  * annotations (only read here), chosen by the judge layer for each run. */
+#include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <poll.h>
 #include <stdio.h>
@@ -28,6 +30,7 @@
 #include "review/fewshot.h"
 #include "review/session.h"
 #include "util/jsonw.h"
+#include "util/readfile.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
@@ -277,17 +280,38 @@ static int batch_write(FILE *f, const struct judge_conf *j, struct judge_job *jo
 /* custom_id -> {status_code, body} of a finished batch's output file. */
 static json_t *batch_read(const char *path, char *err, size_t errlen)
 {
-	FILE *f = fopen(path, "r");
+	/* Read line by line, but only a regular file within the cap: a FIFO
+	 * would wait and /dev/zero be one line growing without end. */
+	int fd = open_regular(path, O_RDONLY, 0, err, errlen);
+	struct stat st;
+	char capname[32];
+	format_cap(READ_CAP_BATCH, capname, sizeof capname);
+	if (fd >= 0 && fstat(fd, &st) == 0 && (unsigned long long)st.st_size > READ_CAP_BATCH) {
+		snprintf(err, errlen, "%s: larger than %s", path, capname);
+		close(fd);
+		return NULL;
+	}
+	FILE *f = fd >= 0 ? fdopen(fd, "r") : NULL;
 	if (!f) {
-		snprintf(err, errlen, "%s: cannot read it", path);
+		if (fd >= 0) {
+			snprintf(err, errlen, "%s: %s", path, strerror(errno));
+			close(fd);
+		}
 		return NULL;
 	}
 	json_t *map = json_object();
 	char *line = NULL;
-	size_t cap = 0, lineno = 0;
+	size_t cap = 0, lineno = 0, total = 0;
 	ssize_t n;
 	while ((n = getline(&line, &cap, f)) > 0) {
 		lineno++;
+		if ((total += (size_t)n) > READ_CAP_BATCH) {     /* it grew while read */
+			snprintf(err, errlen, "%s: larger than %s", path, capname);
+			free(line);
+			fclose(f);
+			json_decref(map);
+			return NULL;
+		}
 		json_error_t jerr;
 		json_t *v = json_loadb(line, (size_t)n, 0, &jerr);
 		const char *id = json_string_value(json_object_get(v, "custom_id"));

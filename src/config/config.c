@@ -15,6 +15,7 @@
 #include "conf/conf.h"
 #include "judge/judge_conf.h"
 #include "runs/runs_conf.h"
+#include "util/readfile.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
@@ -264,8 +265,7 @@ int config_load(struct config *c, const char *path, char *err, size_t errlen)
 	if (!err)
 		errlen = 0;
 	struct strbuf sb = STRBUF_INIT;
-	/* A configuration is a few kilobytes; 16 MB is surely not one. */
-	if (strbuf_read_file(&sb, path, 16u << 20, err, errlen) < 0) {
+	if (read_regular_file(&sb, path, READ_CAP_CONFIG, err, errlen) < 0) {
 		strbuf_release(&sb);
 		return -1;
 	}

@@ -13,6 +13,7 @@
 
 #include "client_int.h"
 #include "util/clock.h"
+#include "util/readfile.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
@@ -187,7 +188,7 @@ int client_ca_setup(struct judge_client *c, const char *file, char *err, size_t 
 {
 	struct strbuf mine = STRBUF_INIT, all = STRBUF_INIT;
 	char why[512];
-	if (strbuf_read_file(&mine, file, CA_MAX, why, sizeof why) < 0) {
+	if (read_regular_file(&mine, file, CA_MAX, why, sizeof why) < 0) {
 		set_err(err, errlen, "CA file %s", why);
 		return -1;
 	}
@@ -200,7 +201,7 @@ int client_ca_setup(struct judge_client *c, const char *file, char *err, size_t 
 	curl_version_info_data *vi = curl_version_info(CURLVERSION_NOW);
 	if (vi->age >= CURLVERSION_NINTH && vi->cainfo) {
 		/* Unreadable: the default path list (CAPATH) may still serve. */
-		if (strbuf_read_file(&all, vi->cainfo, CA_MAX, why, sizeof why) < 0)
+		if (read_regular_file(&all, vi->cainfo, CA_MAX, why, sizeof why) < 0)
 			strbuf_reset(&all);
 		else
 			strbuf_addch(&all, '\n');

@@ -13,6 +13,7 @@
 
 #include "util/hash.h"
 #include "judge/judge.h"
+#include "util/readfile.h"
 #include "util/strbuf.h"
 
 #ifndef PKGDATADIR
@@ -50,7 +51,7 @@ int prompt_read(const char *path, char **text, char *err, size_t errlen)
 {
 	struct strbuf sb = STRBUF_INIT;
 	*text = NULL;
-	if (strbuf_read_file(&sb, path, 1u << 20, err, errlen) < 0) {
+	if (read_regular_file(&sb, path, READ_CAP_PROMPT, err, errlen) < 0) {
 		strbuf_release(&sb);
 		return -1;
 	}

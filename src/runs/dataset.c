@@ -20,6 +20,7 @@
 #include "dataset_int.h"
 #include "util/digest.h"
 #include "util/jsonw.h"
+#include "util/readfile.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
@@ -262,11 +263,11 @@ static int open_file(struct dataset *ds, char *path, char *err, size_t errlen)
 		f.map_len = f.size + JDOC_PADDING;
 		f.kind = INPUT_JSON;
 	} else {
-		int fd = open(path, O_RDONLY | O_CLOEXEC);
-		if (fd < 0) {
-			snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		/* A FIFO would block the open and be mapped as empty; a pipe
+		 * is read through standard input ("-") instead. */
+		int fd = open_regular(path, O_RDONLY, 0, err, errlen);
+		if (fd < 0)
 			return -1;
-		}
 		struct stat st;
 		if (fstat(fd, &st) < 0) {
 			snprintf(err, errlen, "%s: %s", path, strerror(errno));

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "util/jsonpath.h"
+#include "util/readfile.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
@@ -314,26 +315,6 @@ static void expect_add(struct expectations *e, json_t *rec, struct strbuf *sb)
 		e->skipped++;       /* key text not UTF-8; cannot match a run either */
 }
 
-static int read_file(const char *file, struct strbuf *sb, char *err, size_t errlen)
-{
-	FILE *f = fopen(file, "rb");
-	if (!f) {
-		snprintf(err, errlen, "%s: %s", file, strerror(errno));
-		return -1;
-	}
-	char chunk[65536];
-	size_t n;
-	while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
-		strbuf_add(sb, chunk, n);
-	int bad = ferror(f) ? errno : 0;
-	fclose(f);
-	if (bad) {
-		snprintf(err, errlen, "%s: %s", file, strerror(bad));
-		return -1;
-	}
-	return 0;
-}
-
 static int load_array(struct expectations *e, const char *file, const char *text, size_t len,
                       struct strbuf *key, char *err, size_t errlen)
 {
@@ -408,7 +389,7 @@ struct expectations *expect_load(const struct expect_conf *ec, const char *file,
 		file = ec->file;
 
 	struct strbuf text = STRBUF_INIT;
-	if (read_file(file, &text, err, errlen)) {
+	if (read_regular_file(&text, file, READ_CAP_EXPECTATIONS, err, errlen) < 0) {
 		strbuf_release(&text);
 		return NULL;
 	}

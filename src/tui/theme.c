@@ -13,10 +13,8 @@
 
 #include "config/config.h"
 #include "conf/conf.h"
+#include "util/readfile.h"
 #include "util/strbuf.h"
-
-/* A theme file is a few dozen lines; anything this big is not one. */
-#define THEME_MAX_BYTES (1u << 20)
 
 static const struct {
 	const char *name, *mono;
@@ -349,7 +347,7 @@ int theme_load(struct theme *t, const char *dir, const char *name, char *err, si
 	}
 	struct strbuf sb = STRBUF_INIT;
 	int rc = -1;
-	if (strbuf_read_file(&sb, path, THEME_MAX_BYTES, err, errlen) < 0)
+	if (read_regular_file(&sb, path, READ_CAP_THEME, err, errlen) < 0)
 		;                           /* err says why */
 	else if (sb.len && memchr(sb.buf, '\0', sb.len))
 		snprintf(err, errlen, "%s: not a text file (it holds a NUL byte)", path);

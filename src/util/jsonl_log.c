@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "util/fdio.h"
+#include "util/readfile.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
@@ -205,13 +206,13 @@ static struct jsonl_log *log_open(const char *path, const struct jsonl_reader *r
 {
 	/* Read and write on one descriptor: a second open() could reach a
 	 * different file if the path was replaced in between. Read-only, the
-	 * file must exist: creating a colleague's file would hide a typo. */
-	int fd = read_only ? open(path, O_RDONLY | O_CLOEXEC)
-	                   : open(path, O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
-	if (fd < 0) {
-		set_err(err, errlen, "%s: %s", path, strerror(errno));
+	 * file must exist: creating a colleague's file would hide a typo.
+	 * Only a regular file: /dev/zero or a FIFO would be read forever or
+	 * wait forever, and refuse every append with "Invalid argument". */
+	int fd = read_only ? open_regular(path, O_RDONLY, 0, err, errlen)
+	                   : open_regular(path, O_RDWR | O_APPEND | O_CREAT, 0644, err, errlen);
+	if (fd < 0)
 		return NULL;
-	}
 	struct jsonl_log *l = xcalloc(1, sizeof *l);
 	l->path = strdup(path);
 	if (!l->path) {

@@ -91,30 +91,3 @@ char *strbuf_detach(struct strbuf *sb)
 	sb->len = sb->cap = 0;
 	return p;
 }
-
-int strbuf_read_file(struct strbuf *sb, const char *path, size_t max, char *err, size_t errlen)
-{
-	FILE *f = fopen(path, "rb");
-	if (!f) {
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
-		return -1;
-	}
-	char chunk[8192];
-	size_t n, total = 0;
-	while ((n = fread(chunk, 1, sizeof chunk, f)) > 0) {
-		total += n;
-		if (total > max) {
-			fclose(f);
-			snprintf(err, errlen, "%s: larger than %zu bytes", path, max);
-			return -1;
-		}
-		strbuf_add(sb, chunk, n);
-	}
-	int e = ferror(f) ? errno : 0;
-	fclose(f);
-	if (e) {
-		snprintf(err, errlen, "%s: %s", path, strerror(e));
-		return -1;
-	}
-	return 0;
-}
