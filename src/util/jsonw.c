@@ -155,20 +155,76 @@ static void number_layout(struct strbuf *sb, double d)
 	}
 }
 
-/* Whether any of the 8 bytes in w needs an escape: is below 0x20, or is
- * '"' or '\\' (the classic "has a zero byte" test on w, w ^ '"' and
- * w ^ '\\', and "has a byte below n" for the control characters). */
+/* Whether any of the 8 bytes in w needs a look: is below 0x20, is '"' or
+ * '\\' (the classic "has a zero byte" test on w ^ c, and "has a byte below
+ * n" for the control characters), or is DEL or a lead byte of a terminal
+ * control (0xc2 of the C1 controls, 0xd8 of U+061C, 0xe2 of the other bidi
+ * controls; those of other characters are let through after the look). */
 static inline bool needs_escape8(uint64_t w)
 {
 	const uint64_t ones = 0x0101010101010101ULL, highs = 0x8080808080808080ULL;
-	uint64_t q = w ^ (ones * '"'), b = w ^ (ones * '\\');
-	uint64_t t = ((w - ones * 0x20) & ~w) | ((q - ones) & ~q) | ((b - ones) & ~b);
+#define HAS_BYTE(c) (((w ^ (ones * (c))) - ones) & ~(w ^ (ones * (c))))
+	uint64_t t = ((w - ones * 0x20) & ~w) | HAS_BYTE('"') | HAS_BYTE('\\') | HAS_BYTE(0x7f) |
+	             HAS_BYTE(0xc2) | HAS_BYTE(0xd8) | HAS_BYTE(0xe2);
+#undef HAS_BYTE
 	return (t & highs) != 0;
+}
+
+unsigned jsonw_terminal_control(const char *s, size_t left, unsigned *cp)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	if (left >= 1 && u[0] == 0x7f) {
+		*cp = 0x7f;
+		return 1;
+	}
+	if (left >= 2 && u[0] == 0xc2 && u[1] >= 0x80 && u[1] <= 0x9f) {
+		*cp = u[1];                             /* U+0080..U+009F */
+		return 2;
+	}
+	if (left >= 2 && u[0] == 0xd8 && u[1] == 0x9c) {
+		*cp = 0x061c;                           /* ARABIC LETTER MARK */
+		return 2;
+	}
+	if (left >= 3 && u[0] == 0xe2 && (u[1] == 0x80 || u[1] == 0x81)) {
+		unsigned c = 0x2000u | ((unsigned)(u[1] & 0x3f) << 6) | (u[2] & 0x3fu);
+		if ((u[2] & 0xc0) == 0x80 &&
+		    (c == 0x200e || c == 0x200f || (c >= 0x202a && c <= 0x202e) ||
+		     (c >= 0x2066 && c <= 0x2069))) {
+			*cp = c;
+			return 3;
+		}
+	}
+	return 0;
+}
+
+static void put_u_escape(struct strbuf *sb, unsigned cp)
+{
+	static const char hex[] = "0123456789abcdef";
+	char u[6] = { '\\', 'u', hex[(cp >> 12) & 15], hex[(cp >> 8) & 15], hex[(cp >> 4) & 15],
+	              hex[cp & 15] };
+	put(sb, u, sizeof u);
+}
+
+void jsonw_inert(struct strbuf *sb, const char *s, size_t len)
+{
+	size_t start = 0;
+	for (size_t i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)s[i];
+		if (c != 0x7f && c != 0xc2 && c != 0xd8 && c != 0xe2)
+			continue;
+		unsigned cp, n = jsonw_terminal_control(s + i, len - i, &cp);
+		if (!n)
+			continue;
+		put(sb, s + start, i - start);
+		put_u_escape(sb, cp);
+		start = i + n;
+		i += n - 1;
+	}
+	put(sb, s + start, len - start);
 }
 
 void jsonw_string(struct strbuf *sb, const char *s, size_t len)
 {
-	static const char hex[] = "0123456789abcdef";
 	strbuf_grow(sb, len + 2);
 	sb->buf[sb->len++] = '"';
 	size_t start = 0;
@@ -184,8 +240,17 @@ void jsonw_string(struct strbuf *sb, const char *s, size_t len)
 		if (i >= len)
 			break;
 		unsigned char c = (unsigned char)s[i];
-		if (c >= 0x20 && c != '"' && c != '\\')
+		if (c >= 0x20 && c != '"' && c != '\\') {
+			unsigned cp, n;
+			if ((c != 0x7f && c != 0xc2 && c != 0xd8 && c != 0xe2) ||
+			    !(n = jsonw_terminal_control(s + i, len - i, &cp)))
+				continue;
+			put(sb, s + start, i - start);
+			put_u_escape(sb, cp);
+			start = i + n;
+			i += n - 1;
 			continue;
+		}
 		put(sb, s + start, i - start);
 		start = i + 1;
 		switch (c) {
@@ -196,10 +261,8 @@ void jsonw_string(struct strbuf *sb, const char *s, size_t len)
 		case '\t': PUT_LIT(sb, "\\t"); break;
 		case '\b': PUT_LIT(sb, "\\b"); break;
 		case '\f': PUT_LIT(sb, "\\f"); break;
-		default: {
-			char u[6] = { '\\', 'u', '0', '0', hex[c >> 4], hex[c & 15] };
-			put(sb, u, sizeof u);
-		}
+		default:
+			put_u_escape(sb, c);
 		}
 	}
 	put(sb, s + start, len - start);
