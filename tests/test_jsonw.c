@@ -74,6 +74,15 @@ static void test_terminal_controls_escaped(void **s)
 	assert_int_equal(json_string_length(v), sizeof hostile - 1);
 	assert_memory_equal(json_string_value(v), hostile, sizeof hostile - 1);
 	json_decref(v);
+	/* The judge cache's keys are made of the text as it was: raw. */
+	json_t *o = json_pack("{s:[s]}", "\xe2\x80\x8fk", "\xc2\x9b\x7f");
+	strbuf_reset(&sb);
+	jsonw_value_raw(&sb, o);
+	assert_string_equal(sb.buf, "{\"\xe2\x80\x8fk\":[\"\xc2\x9b\x7f\"]}");
+	strbuf_reset(&sb);
+	jsonw_value(&sb, o);
+	assert_string_equal(sb.buf, "{\"\\u200fk\":[\"\\u009b\\u007f\"]}");
+	json_decref(o);
 	/* A sequence cut short is no control: left as it is. */
 	strbuf_reset(&sb);
 	jsonw_string(&sb, "\xe2\x80" "y\xc2", 4);

@@ -20,6 +20,10 @@
 void jsonw_number(struct strbuf *sb, double d);
 void jsonw_string(struct strbuf *sb, const char *s, size_t len);
 void jsonw_value(struct strbuf *sb, const json_t *v);   /* compact, keys in order */
+/* jsonw_value with the terminal controls above kept raw, as every string
+ * was written before they were escaped: for keys that must stay those of
+ * earlier versions (the judge cache's), never for output. */
+void jsonw_value_raw(struct strbuf *sb, const json_t *v);
 
 /* Where containers shared by several values (a reference count above one)
  * were written into one buffer, so that writing one again copies its text

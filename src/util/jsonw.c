@@ -223,7 +223,8 @@ void jsonw_inert(struct strbuf *sb, const char *s, size_t len)
 	put(sb, s + start, len - start);
 }
 
-void jsonw_string(struct strbuf *sb, const char *s, size_t len)
+/* jsonw_string, with the terminal controls kept raw unless inert. */
+static void string_out(struct strbuf *sb, const char *s, size_t len, bool inert)
 {
 	strbuf_grow(sb, len + 2);
 	sb->buf[sb->len++] = '"';
@@ -242,7 +243,7 @@ void jsonw_string(struct strbuf *sb, const char *s, size_t len)
 		unsigned char c = (unsigned char)s[i];
 		if (c >= 0x20 && c != '"' && c != '\\') {
 			unsigned cp, n;
-			if ((c != 0x7f && c != 0xc2 && c != 0xd8 && c != 0xe2) ||
+			if (!inert || (c != 0x7f && c != 0xc2 && c != 0xd8 && c != 0xe2) ||
 			    !(n = jsonw_terminal_control(s + i, len - i, &cp)))
 				continue;
 			put(sb, s + start, i - start);
@@ -269,7 +270,23 @@ void jsonw_string(struct strbuf *sb, const char *s, size_t len)
 	put_ch(sb, '"');
 }
 
-static void value_plain(struct strbuf *sb, const json_t *v, struct jsonw_memo *memo)
+void jsonw_string(struct strbuf *sb, const char *s, size_t len)
+{
+	string_out(sb, s, len, true);
+}
+
+static void value_plain(struct strbuf *sb, const json_t *v, struct jsonw_memo *memo, bool inert);
+
+/* A member of a container: through the memo when written inert. */
+static void value_item(struct strbuf *sb, const json_t *v, struct jsonw_memo *memo, bool inert)
+{
+	if (inert)
+		jsonw_value_memo(sb, v, memo);
+	else
+		value_plain(sb, v, NULL, false);
+}
+
+static void value_plain(struct strbuf *sb, const json_t *v, struct jsonw_memo *memo, bool inert)
 {
 	const char *key;
 	json_t *item;
@@ -287,9 +304,9 @@ static void value_plain(struct strbuf *sb, const json_t *v, struct jsonw_memo *m
 			if (!first)
 				put_ch(sb, ',');
 			first = false;
-			jsonw_string(sb, key, strlen(key));
+			string_out(sb, key, strlen(key), inert);
 			put_ch(sb, ':');
-			jsonw_value_memo(sb, item, memo);
+			value_item(sb, item, memo, inert);
 		}
 		put_ch(sb, '}');
 		break;
@@ -299,12 +316,12 @@ static void value_plain(struct strbuf *sb, const json_t *v, struct jsonw_memo *m
 		json_array_foreach((json_t *)v, i, item) {
 			if (i)
 				put_ch(sb, ',');
-			jsonw_value_memo(sb, item, memo);
+			value_item(sb, item, memo, inert);
 		}
 		put_ch(sb, ']');
 		break;
 	case JSON_STRING:
-		jsonw_string(sb, json_string_value(v), json_string_length(v));
+		string_out(sb, json_string_value(v), json_string_length(v), inert);
 		break;
 	case JSON_INTEGER:
 		put_int(sb, (long long)json_integer_value(v));
@@ -328,7 +345,7 @@ void jsonw_value_memo(struct strbuf *sb, const json_t *v, struct jsonw_memo *mem
 {
 	/* Only a container held more than once can turn up again. */
 	if (!memo || !v || !(json_is_object(v) || json_is_array(v)) || v->refcount <= 1) {
-		value_plain(sb, v, memo);
+		value_plain(sb, v, memo, true);
 		return;
 	}
 	for (size_t k = 0; k < memo->n; k++)
@@ -341,7 +358,7 @@ void jsonw_value_memo(struct strbuf *sb, const json_t *v, struct jsonw_memo *mem
 			return;
 		}
 	size_t at = sb->len;
-	value_plain(sb, v, memo);
+	value_plain(sb, v, memo, true);
 	if (memo->n < JSONW_MEMO_MAX) {
 		memo->v[memo->n] = v;
 		memo->at[memo->n] = at;
@@ -352,7 +369,12 @@ void jsonw_value_memo(struct strbuf *sb, const json_t *v, struct jsonw_memo *mem
 
 void jsonw_value(struct strbuf *sb, const json_t *v)
 {
-	value_plain(sb, v, NULL);
+	value_plain(sb, v, NULL, true);
+}
+
+void jsonw_value_raw(struct strbuf *sb, const json_t *v)
+{
+	value_plain(sb, v, NULL, false);
 }
 
 bool json_truthy(const json_t *v)
