@@ -1,9 +1,7 @@
 #!/bin/sh
-# hostile_walk.sh - inputs that try to hang or fool the program: a folder
-# of links back to itself (`a -> .`, `b -> .`, `up -> ..`) is scored with
-# each run once and each loop reported once, in bounded time; and the JSONL
-# that `score` writes keeps no raw C1 control (U+009B, the one-byte CSI),
-# bidi control (U+202E) or DEL, so `cat` of it cannot drive a terminal.
+# hostile_walk.sh - a folder of links back to itself (`a -> .`, `b -> .`,
+# `up -> ..`) and a second path to one of its files: scored with each run
+# once, in sorted order, each loop reported once, in bounded time.
 . "$TCR_SRCDIR/tests/cli/lib.sh"
 
 if command -v timeout >/dev/null 2>&1; then
