@@ -39,11 +39,18 @@ static void put_link(const char *target, const char *rel)
 
 static const char run_line[] = "{\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]}\n";
 
+/* A new folder named after stem in $TMPDIR (else the system's). */
+static void make_temp(char *out, size_t n, const char *stem)
+{
+	const char *tmp = getenv("TMPDIR");
+	snprintf(out, n, "%s/%s.XXXXXX", tmp && *tmp ? tmp : P_tmpdir, stem);
+	assert_non_null(mkdtemp(out));
+}
+
 static int setup(void **s)
 {
 	(void)s;
-	strcpy(top, "/tmp/tcr-walk.XXXXXX");
-	assert_non_null(mkdtemp(top));
+	make_temp(top, sizeof top, "tcr-walk");
 	snprintf(d, sizeof d, "%s/d", top);
 	assert_int_equal(mkdir(d, 0700), 0);
 	char sub[512];
@@ -155,8 +162,8 @@ static void test_many_self_links_bounded(void **s)
 {
 	(void)s;
 	/* Beside top, not in it: up -> .. would read it. */
-	char many[64] = "/tmp/tcr-walk-many.XXXXXX";
-	assert_non_null(mkdtemp(many));
+	char many[256];
+	make_temp(many, sizeof many, "tcr-walk-many");
 	for (int i = 0; i < 10; i++) {
 		char p[600];
 		snprintf(p, sizeof p, "%s/l%d", many, i);
@@ -178,7 +185,7 @@ static void test_many_self_links_bounded(void **s)
 	assert_int_equal(count(warn, "a link back to a folder already read; skipped\n"), 10);
 	free(warn);
 	folder_walk_free(&w);
-	char cmd[128];
+	char cmd[300];
 	snprintf(cmd, sizeof cmd, "rm -rf '%s'", many);
 	assert_int_equal(system(cmd), 0);
 }
