@@ -152,6 +152,27 @@ static void test_unended_line(void **st)
 	}
 }
 
+/* A line holding DEL, a C1 control or a bidi control (as json_dumps
+ * leaves them) is written with them escaped, so `cat` of any log is inert;
+ * it reads back as the same value. */
+static void test_controls_escaped(void **st)
+{
+	(void)st;
+	char path[300], err[256];
+	snprintf(path, sizeof path, "%s/controls.jsonl", dir);
+	struct sum s = { 0 };
+	struct jsonl_log *l = open_sum(path, &s, 10, true, false);
+	const char line[] = "{\"n\":5,\"t\":\"\xc2\x9b" "2J\x7f\xe2\x80\xae\xc3\xa9\"}";
+	assert_int_equal(jsonl_log_append(l, line, sizeof line - 1, err, sizeof err), 0);
+	jsonl_log_close(l);
+	assert_string_equal(slurp(path), "{\"n\":5,\"t\":\"\\u009b2J\\u007f\\u202e\xc3\xa9\"}\n");
+	s.total = 0;
+	l = open_sum(path, &s, 10, true, false);
+	assert_int_equal(s.total, 5);
+	assert_null(jsonl_log_warning(l));
+	jsonl_log_close(l);
+}
+
 /* A following log reads what another writer appended, before its own
  * append and on refresh, but never its own lines back. */
 static void test_follow(void **st)
@@ -352,6 +373,7 @@ int main(void)
 		cmocka_unit_test(test_warning_limit),
 		cmocka_unit_test(test_unended_line),
 		cmocka_unit_test(test_follow),
+		cmocka_unit_test(test_controls_escaped),
 		cmocka_unit_test(test_shrunk),
 		cmocka_unit_test(test_concurrent_and_killed),
 		cmocka_unit_test(test_open_error),

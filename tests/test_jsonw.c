@@ -46,6 +46,94 @@ static void test_strings_escaped(void **s)
 	strbuf_release(&sb);
 }
 
+/* What could drive a terminal or turn its text around is escaped: DEL, the
+ * C1 controls (the one-character CSI U+009B among them) and the bidi
+ * controls; their neighbours, and broken sequences, are left as they are. */
+static const char hostile[] = "x\x7f" "\xc2\x80" "\xc2\x9b" "31m" "\xc2\x9f" "\xc2\xa0" /* NBSP */
+	"\xd8\x9c" "\xd8\x9d" "\xe2\x80\x8d" /* ZWJ */ "\xe2\x80\x8e\xe2\x80\x8f"
+	"\xe2\x80\xaa\xe2\x80\xae" "\xe2\x80\xaf" "\xe2\x81\xa5\xe2\x81\xa6\xe2\x81\xa9\xe2\x81\xaa"
+	"y";
+static const char hostile_escaped[] = "x\\u007f\\u0080\\u009b31m\\u009f\xc2\xa0"
+	"\\u061c\xd8\x9d\xe2\x80\x8d\\u200e\\u200f"
+	"\\u202a\\u202e\xe2\x80\xaf\xe2\x81\xa5\\u2066\\u2069\xe2\x81\xaa"
+	"y";
+
+static void test_terminal_controls_escaped(void **s)
+{
+	(void)s;
+	struct strbuf sb = STRBUF_INIT;
+	jsonw_string(&sb, hostile, sizeof hostile - 1);
+	struct strbuf want = STRBUF_INIT;
+	strbuf_addch(&want, '"');
+	strbuf_addstr(&want, hostile_escaped);
+	strbuf_addch(&want, '"');
+	assert_string_equal(sb.buf, want.buf);
+	/* jansson reads the escapes back as the same text. */
+	json_t *v = json_loadb(sb.buf, sb.len, JSON_DECODE_ANY | JSON_ALLOW_NUL, NULL);
+	assert_non_null(v);
+	assert_int_equal(json_string_length(v), sizeof hostile - 1);
+	assert_memory_equal(json_string_value(v), hostile, sizeof hostile - 1);
+	json_decref(v);
+	/* The judge cache's keys are made of the text as it was: raw. */
+	json_t *o = json_pack("{s:[s]}", "\xe2\x80\x8fk", "\xc2\x9b\x7f");
+	strbuf_reset(&sb);
+	jsonw_value_raw(&sb, o);
+	assert_string_equal(sb.buf, "{\"\xe2\x80\x8fk\":[\"\xc2\x9b\x7f\"]}");
+	strbuf_reset(&sb);
+	jsonw_value(&sb, o);
+	assert_string_equal(sb.buf, "{\"\\u200fk\":[\"\\u009b\\u007f\"]}");
+	json_decref(o);
+	/* A sequence cut short is no control: left as it is. */
+	strbuf_reset(&sb);
+	jsonw_string(&sb, "\xe2\x80" "y\xc2", 4);
+	assert_string_equal(sb.buf, "\"\xe2\x80" "y\xc2\"");
+	/* Each control at every offset of a long string, past the eight-byte
+	 * steps, is found. */
+	const char *one[] = { "\x7f", "\xc2\x9b", "\xd8\x9c", "\xe2\x80\xae", "\xe2\x81\xa7" };
+	const char *esc[] = { "\\u007f", "\\u009b", "\\u061c", "\\u202e", "\\u2067" };
+	for (size_t k = 0; k < 5; k++)
+		for (size_t at = 0; at < 24; at++) {
+			char in[64], out[80];
+			memset(in, 'a', at);
+			strcpy(in + at, one[k]);
+			strcat(in, "bcdefghijklmnop");
+			snprintf(out, sizeof out, "\"%.*s%s%s\"", (int)at, in, esc[k], "bcdefghijklmnop");
+			strbuf_reset(&sb);
+			jsonw_string(&sb, in, strlen(in));
+			assert_string_equal(sb.buf, out);
+		}
+	strbuf_release(&want);
+	strbuf_release(&sb);
+}
+
+/* Text jansson wrote (which keeps them raw) made as inert: the same value,
+ * no raw control left. */
+static void test_inert_post_pass(void **s)
+{
+	(void)s;
+	json_t *o = json_pack("{s:s,s:[s]}", "a", hostile, "b", "\xc2\x9b[2J");
+	char *raw = json_dumps(o, JSON_COMPACT);
+	assert_non_null(strstr(raw, "\xc2\x9b"));
+	struct strbuf sb = STRBUF_INIT;
+	jsonw_inert(&sb, raw, strlen(raw));
+	assert_null(strstr(sb.buf, "\xc2\x9b"));
+	assert_null(strstr(sb.buf, "\x7f"));
+	assert_null(strstr(sb.buf, "\xe2\x80\xae"));
+	assert_non_null(strstr(sb.buf, "\"b\":[\"\\u009b[2J\"]"));
+	json_t *back = json_loads(sb.buf, 0, NULL);
+	assert_non_null(back);
+	assert_true(json_equal(o, back));
+	/* What holds none is copied as it is. */
+	strbuf_reset(&sb);
+	const char plain[] = "{\"k\":\"\xc2\xa0\xe2\x80\x94\"}";
+	jsonw_inert(&sb, plain, sizeof plain - 1);
+	assert_string_equal(sb.buf, "{\"k\":\"\xc2\xa0\xe2\x80\x94\"}");
+	json_decref(back);
+	json_decref(o);
+	free(raw);
+	strbuf_release(&sb);
+}
+
 static void test_values_keep_key_order(void **s)
 {
 	(void)s;
@@ -109,6 +197,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_numbers_like_js),
 		cmocka_unit_test(test_strings_escaped),
+		cmocka_unit_test(test_terminal_controls_escaped),
+		cmocka_unit_test(test_inert_post_pass),
 		cmocka_unit_test(test_values_keep_key_order),
 		cmocka_unit_test(test_memo),
 		cmocka_unit_test(test_truthiness),

@@ -73,7 +73,9 @@ struct dataset {
 };
 
 /* Opens every path (files, folders read recursively in sorted order, "-"
- * for stdin). Returns 0, or -1 with "PATH: reason" in err when an input
+ * for stdin). Folders are walked by device and inode (runs/folder_walk.h):
+ * each folder and file under them once, a link back to a folder already
+ * read skipped with a warning on stderr. Returns 0, or -1 with "PATH: reason" in err when an input
  * cannot be read. Folders contribute .json, .jsonl, .ndjson, .traj and
  * .eval files, and never our own .annotations.jsonl / .judgements.jsonl
  * files.

@@ -66,7 +66,9 @@ size_t jsonl_log_refresh(struct jsonl_log *log);
 
 /* Appends `line` (one JSON text without '\n') and syncs it. Returns 0 once
  * it is on disk, -1 with "PATH: reason" in err. The line is not handed to
- * take: the owner adds what it already parsed. */
+ * take: the owner adds what it already parsed. DEL and the C1 and bidi
+ * controls it holds are written as \u escapes (util/jsonw.h, jsonw_inert),
+ * the same value read back, so no log can drive a terminal. */
 int jsonl_log_append(struct jsonl_log *log, const char *line, size_t len,
                      char *err, size_t errlen);
 

@@ -56,9 +56,10 @@ struct judge_cache {
 static uint64_t key_of(const struct run *r, const struct judge_conf *j, const char *judge_hash)
 {
 	struct strbuf sb = STRBUF_INIT;
-	/* The record's tree, written as it always was, so the keys stay those
-	 * of earlier versions (the run builds the tree once and keeps it). */
-	jsonw_value(&sb, r ? run_record((struct run *)r) : NULL);
+	/* The record's tree, written as it always was (controls raw), so the
+	 * keys stay those of earlier versions (the run builds the tree once
+	 * and keeps it). */
+	jsonw_value_raw(&sb, r ? run_record((struct run *)r) : NULL);
 	uint64_t h = hash_fnv1a_part(HASH_FNV_SEED, sb.len ? sb.buf : "null");
 	h = hash_fnv1a_part(h, judge_hash);
 	h = hash_fnv1a_part(h, j->prompt_hash);

@@ -5,7 +5,6 @@
  * record is readable and nothing is copied. */
 #include "runs/dataset.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -17,6 +16,7 @@
 #include <unistd.h>
 
 #include "runs/archive.h"
+#include "runs/folder_walk.h"
 #include "dataset_int.h"
 #include "util/digest.h"
 #include "util/jsonw.h"
@@ -45,68 +45,6 @@ static bool is_input_name(const char *name)
 	/* SWE-agent names its trajectories .traj; they are JSON. */
 	return has_suffix(name, ".json") || has_suffix(name, ".jsonl") || has_suffix(name, ".ndjson") ||
 	       has_suffix(name, ".traj") || archive_is_eval(name);
-}
-
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-struct path_list {
-	char **v;
-	size_t n, cap;
-};
-
-static void path_list_add(struct path_list *pl, char *p)
-{
-	if (pl->n == pl->cap) {
-		pl->cap = pl->cap ? pl->cap * 2 : 16;
-		pl->v = realloc(pl->v, pl->cap * sizeof(*pl->v));
-		if (!pl->v)
-			abort();
-	}
-	pl->v[pl->n++] = p;
-}
-
-static int walk_dir(const char *dir, struct path_list *out, int depth, char *err, size_t errlen)
-{
-	if (depth > 64)
-		return 0;
-	DIR *d = opendir(dir);
-	if (!d) {
-		snprintf(err, errlen, "%s: %s", dir, strerror(errno));
-		return -1;
-	}
-	struct path_list here = { 0 };
-	struct dirent *de;
-	while ((de = readdir(d))) {
-		if (de->d_name[0] == '.')
-			continue;
-		struct strbuf sb = STRBUF_INIT;
-		strbuf_addstr(&sb, dir);
-		if (!has_suffix(dir, "/"))
-			strbuf_addch(&sb, '/');
-		strbuf_addstr(&sb, de->d_name);
-		path_list_add(&here, strbuf_detach(&sb));
-	}
-	closedir(d);
-	qsort(here.v, here.n, sizeof(*here.v), cmp_str);
-	int rc = 0;
-	for (size_t i = 0; i < here.n; i++) {
-		struct stat st;
-		const char *base = strrchr(here.v[i], '/') + 1;
-		if (rc == 0 && stat(here.v[i], &st) == 0) {
-			if (S_ISDIR(st.st_mode)) {
-				rc = walk_dir(here.v[i], out, depth + 1, err, errlen);
-			} else if (S_ISREG(st.st_mode) && is_input_name(base)) {
-				path_list_add(out, here.v[i]);
-				here.v[i] = NULL;
-			}
-		}
-		free(here.v[i]);
-	}
-	free(here.v);
-	return rc;
 }
 
 static size_t skip_ws(const char *s, size_t i, size_t n)
@@ -295,29 +233,34 @@ static int open_file(struct dataset *ds, char *path, char *err, size_t errlen)
 int dataset_open(struct dataset *ds, char *const *paths, size_t npaths, char *err, size_t errlen)
 {
 	memset(ds, 0, sizeof(*ds));
+	/* One walk for every folder input: a folder or file reached twice,
+	 * through links or by being named twice, is read once. */
+	struct folder_walk walk;
+	folder_walk_init(&walk, is_input_name, stderr);
 	for (size_t i = 0; i < npaths; i++) {
 		struct stat st;
 		if (strcmp(paths[i], "-") != 0 && stat(paths[i], &st) == 0 && S_ISDIR(st.st_mode)) {
-			struct path_list found = { 0 };
-			int rc = walk_dir(paths[i], &found, 0, err, errlen);
-			for (size_t k = 0; k < found.n; k++) {
-				if (rc == 0)
-					rc = open_file(ds, found.v[k], err, errlen);
-				else
-					free(found.v[k]);
+			size_t from = walk.npaths;
+			if (folder_walk_dir(&walk, paths[i], err, errlen) < 0)
+				goto fail;
+			for (size_t k = from; k < walk.npaths; k++) {
+				if (open_file(ds, walk.paths[k], err, errlen) < 0)
+					goto fail;
+				walk.paths[k] = NULL;    /* the dataset's now */
 			}
-			free(found.v);
-			if (rc < 0)
-				return -1;
 			continue;
 		}
 		char *p = strdup(paths[i]);
 		if (open_file(ds, p, err, errlen) < 0) {
 			free(p);
-			return -1;
+			goto fail;
 		}
 	}
+	folder_walk_free(&walk);
 	return 0;
+fail:
+	folder_walk_free(&walk);
+	return -1;
 }
 
 void dataset_close(struct dataset *ds)

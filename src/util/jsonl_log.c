@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "util/fdio.h"
+#include "util/jsonw.h"
 #include "util/readfile.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
@@ -303,7 +304,9 @@ static int log_write_line(struct jsonl_log *l, const char *line, size_t len)
 	struct strbuf sb = STRBUF_INIT;
 	if (need_nl)
 		strbuf_addch(&sb, '\n');
-	strbuf_add(&sb, line, len);
+	/* Lines from json_dumps keep DEL, C1 and bidi controls raw: written
+	 * as escapes here, every log is as inert to `cat` as our own writer. */
+	jsonw_inert(&sb, line, len);
 	strbuf_addch(&sb, '\n');
 	size_t done;
 	int e = fd_write_all(l->fd, sb.buf, sb.len, &done);

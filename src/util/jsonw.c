@@ -155,20 +155,77 @@ static void number_layout(struct strbuf *sb, double d)
 	}
 }
 
-/* Whether any of the 8 bytes in w needs an escape: is below 0x20, or is
- * '"' or '\\' (the classic "has a zero byte" test on w, w ^ '"' and
- * w ^ '\\', and "has a byte below n" for the control characters). */
+/* Whether any of the 8 bytes in w needs a look: is below 0x20, is '"' or
+ * '\\' (the classic "has a zero byte" test on w ^ c, and "has a byte below
+ * n" for the control characters), or is DEL or a lead byte of a terminal
+ * control (0xc2 of the C1 controls, 0xd8 of U+061C, 0xe2 of the other bidi
+ * controls; those of other characters are let through after the look). */
 static inline bool needs_escape8(uint64_t w)
 {
 	const uint64_t ones = 0x0101010101010101ULL, highs = 0x8080808080808080ULL;
-	uint64_t q = w ^ (ones * '"'), b = w ^ (ones * '\\');
-	uint64_t t = ((w - ones * 0x20) & ~w) | ((q - ones) & ~q) | ((b - ones) & ~b);
+#define HAS_BYTE(c) (((w ^ (ones * (c))) - ones) & ~(w ^ (ones * (c))))
+	uint64_t t = ((w - ones * 0x20) & ~w) | HAS_BYTE('"') | HAS_BYTE('\\') | HAS_BYTE(0x7f) |
+	             HAS_BYTE(0xc2) | HAS_BYTE(0xd8) | HAS_BYTE(0xe2);
+#undef HAS_BYTE
 	return (t & highs) != 0;
 }
 
-void jsonw_string(struct strbuf *sb, const char *s, size_t len)
+unsigned jsonw_terminal_control(const char *s, size_t left, unsigned *cp)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	if (left >= 1 && u[0] == 0x7f) {
+		*cp = 0x7f;
+		return 1;
+	}
+	if (left >= 2 && u[0] == 0xc2 && u[1] >= 0x80 && u[1] <= 0x9f) {
+		*cp = u[1];                             /* U+0080..U+009F */
+		return 2;
+	}
+	if (left >= 2 && u[0] == 0xd8 && u[1] == 0x9c) {
+		*cp = 0x061c;                           /* ARABIC LETTER MARK */
+		return 2;
+	}
+	if (left >= 3 && u[0] == 0xe2 && (u[1] == 0x80 || u[1] == 0x81)) {
+		unsigned c = 0x2000u | ((unsigned)(u[1] & 0x3f) << 6) | (u[2] & 0x3fu);
+		if ((u[2] & 0xc0) == 0x80 &&
+		    (c == 0x200e || c == 0x200f || (c >= 0x202a && c <= 0x202e) ||
+		     (c >= 0x2066 && c <= 0x2069))) {
+			*cp = c;
+			return 3;
+		}
+	}
+	return 0;
+}
+
+static void put_u_escape(struct strbuf *sb, unsigned cp)
 {
 	static const char hex[] = "0123456789abcdef";
+	char u[6] = { '\\', 'u', hex[(cp >> 12) & 15], hex[(cp >> 8) & 15], hex[(cp >> 4) & 15],
+	              hex[cp & 15] };
+	put(sb, u, sizeof u);
+}
+
+void jsonw_inert(struct strbuf *sb, const char *s, size_t len)
+{
+	size_t start = 0;
+	for (size_t i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)s[i];
+		if (c != 0x7f && c != 0xc2 && c != 0xd8 && c != 0xe2)
+			continue;
+		unsigned cp, n = jsonw_terminal_control(s + i, len - i, &cp);
+		if (!n)
+			continue;
+		put(sb, s + start, i - start);
+		put_u_escape(sb, cp);
+		start = i + n;
+		i += n - 1;
+	}
+	put(sb, s + start, len - start);
+}
+
+/* jsonw_string, with the terminal controls kept raw unless inert. */
+static void string_out(struct strbuf *sb, const char *s, size_t len, bool inert)
+{
 	strbuf_grow(sb, len + 2);
 	sb->buf[sb->len++] = '"';
 	size_t start = 0;
@@ -184,8 +241,17 @@ void jsonw_string(struct strbuf *sb, const char *s, size_t len)
 		if (i >= len)
 			break;
 		unsigned char c = (unsigned char)s[i];
-		if (c >= 0x20 && c != '"' && c != '\\')
+		if (c >= 0x20 && c != '"' && c != '\\') {
+			unsigned cp, n;
+			if (!inert || (c != 0x7f && c != 0xc2 && c != 0xd8 && c != 0xe2) ||
+			    !(n = jsonw_terminal_control(s + i, len - i, &cp)))
+				continue;
+			put(sb, s + start, i - start);
+			put_u_escape(sb, cp);
+			start = i + n;
+			i += n - 1;
 			continue;
+		}
 		put(sb, s + start, i - start);
 		start = i + 1;
 		switch (c) {
@@ -196,17 +262,31 @@ void jsonw_string(struct strbuf *sb, const char *s, size_t len)
 		case '\t': PUT_LIT(sb, "\\t"); break;
 		case '\b': PUT_LIT(sb, "\\b"); break;
 		case '\f': PUT_LIT(sb, "\\f"); break;
-		default: {
-			char u[6] = { '\\', 'u', '0', '0', hex[c >> 4], hex[c & 15] };
-			put(sb, u, sizeof u);
-		}
+		default:
+			put_u_escape(sb, c);
 		}
 	}
 	put(sb, s + start, len - start);
 	put_ch(sb, '"');
 }
 
-static void value_plain(struct strbuf *sb, const json_t *v, struct jsonw_memo *memo)
+void jsonw_string(struct strbuf *sb, const char *s, size_t len)
+{
+	string_out(sb, s, len, true);
+}
+
+static void value_plain(struct strbuf *sb, const json_t *v, struct jsonw_memo *memo, bool inert);
+
+/* A member of a container: through the memo when written inert. */
+static void value_item(struct strbuf *sb, const json_t *v, struct jsonw_memo *memo, bool inert)
+{
+	if (inert)
+		jsonw_value_memo(sb, v, memo);
+	else
+		value_plain(sb, v, NULL, false);
+}
+
+static void value_plain(struct strbuf *sb, const json_t *v, struct jsonw_memo *memo, bool inert)
 {
 	const char *key;
 	json_t *item;
@@ -224,9 +304,9 @@ static void value_plain(struct strbuf *sb, const json_t *v, struct jsonw_memo *m
 			if (!first)
 				put_ch(sb, ',');
 			first = false;
-			jsonw_string(sb, key, strlen(key));
+			string_out(sb, key, strlen(key), inert);
 			put_ch(sb, ':');
-			jsonw_value_memo(sb, item, memo);
+			value_item(sb, item, memo, inert);
 		}
 		put_ch(sb, '}');
 		break;
@@ -236,12 +316,12 @@ static void value_plain(struct strbuf *sb, const json_t *v, struct jsonw_memo *m
 		json_array_foreach((json_t *)v, i, item) {
 			if (i)
 				put_ch(sb, ',');
-			jsonw_value_memo(sb, item, memo);
+			value_item(sb, item, memo, inert);
 		}
 		put_ch(sb, ']');
 		break;
 	case JSON_STRING:
-		jsonw_string(sb, json_string_value(v), json_string_length(v));
+		string_out(sb, json_string_value(v), json_string_length(v), inert);
 		break;
 	case JSON_INTEGER:
 		put_int(sb, (long long)json_integer_value(v));
@@ -265,7 +345,7 @@ void jsonw_value_memo(struct strbuf *sb, const json_t *v, struct jsonw_memo *mem
 {
 	/* Only a container held more than once can turn up again. */
 	if (!memo || !v || !(json_is_object(v) || json_is_array(v)) || v->refcount <= 1) {
-		value_plain(sb, v, memo);
+		value_plain(sb, v, memo, true);
 		return;
 	}
 	for (size_t k = 0; k < memo->n; k++)
@@ -278,7 +358,7 @@ void jsonw_value_memo(struct strbuf *sb, const json_t *v, struct jsonw_memo *mem
 			return;
 		}
 	size_t at = sb->len;
-	value_plain(sb, v, memo);
+	value_plain(sb, v, memo, true);
 	if (memo->n < JSONW_MEMO_MAX) {
 		memo->v[memo->n] = v;
 		memo->at[memo->n] = at;
@@ -289,7 +369,12 @@ void jsonw_value_memo(struct strbuf *sb, const json_t *v, struct jsonw_memo *mem
 
 void jsonw_value(struct strbuf *sb, const json_t *v)
 {
-	value_plain(sb, v, NULL);
+	value_plain(sb, v, NULL, true);
+}
+
+void jsonw_value_raw(struct strbuf *sb, const json_t *v)
+{
+	value_plain(sb, v, NULL, false);
 }
 
 bool json_truthy(const json_t *v)
