@@ -6,13 +6,26 @@
 # it prints the apt-get line to run and stops). Then it configures the tree
 # once and runs make. Running it again is quick: nothing is redone that
 # does not need to be.
+#
+#   ./setup.sh          the build dependencies, then configure and make
+#   ./setup.sh --fuzz   also clang with libFuzzer (libclang-rt-dev), for
+#                       CC=clang CXX=clang++ ./configure --enable-fuzzing
 set -eu
 cd "$(dirname "$0")"
+FUZZ=no
+case "${1:-}" in
+--fuzz) FUZZ=yes ;;
+"") ;;
+*) echo "usage: ./setup.sh [--fuzz]" >&2; exit 2 ;;
+esac
 
 # Debian packages, and a file or command each one provides.
 PKGS="build-essential:cc autoconf:autoreconf automake:aclocal libtool:libtoolize pkg-config:pkg-config
 libjansson-dev:jansson libyaml-dev:yaml-0.1 libcurl4-openssl-dev:libcurl libncurses-dev:ncursesw
 nettle-dev:nettle libcmocka-dev:cmocka libsimdjson-dev:simdjson libutf8proc-dev:libutf8proc libzip-dev:libzip g++:g++ tmux:tmux curl:curl"
+
+# libclang-rt-dev holds libFuzzer; its probe is the library clang finds.
+[ "$FUZZ" = yes ] && PKGS="$PKGS clang:clang libclang-rt-dev:libfuzzer"
 
 missing=""
 for entry in $PKGS; do
@@ -21,6 +34,8 @@ for entry in $PKGS; do
 	case $probe in
 	jansson|yaml-0.1|libcurl|ncursesw|nettle|cmocka|simdjson|libutf8proc|libzip)
 		if command -v pkg-config >/dev/null 2>&1 && pkg-config --exists "$probe"; then continue; fi ;;
+	libfuzzer)
+		if command -v clang >/dev/null 2>&1 && [ -f "$(clang -print-file-name=libclang_rt.fuzzer-$(uname -m).a)" ]; then continue; fi ;;
 	*)
 		if command -v "$probe" >/dev/null 2>&1; then continue; fi ;;
 	esac

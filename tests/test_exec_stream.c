@@ -114,7 +114,7 @@ static void test_stream_one_process(void **state)
 	struct config cfg;
 	char err[512];
 	assert_int_equal(exec_load(&cfg, "  - id: s\n    type: exec\n    command: [python3, checks/stream.py]\n"
-	                                 "    protocol: stream\n    timeout: 2s\n    cache: false\n",
+	                                 "    protocol: stream\n    timeout: 20s\n    cache: false\n",
 	                           err, sizeof err), 0);
 	const struct scorer_conf *sc = &cfg.scorers[0];
 	json_int_t p1 = expect_ok(sc, "r1", 1);
@@ -132,7 +132,7 @@ static void test_stream_misbehaving(void **state)
 	struct config cfg;
 	char err[512];
 	assert_int_equal(exec_load(&cfg, "  - id: s\n    type: exec\n    command: [python3, checks/stream.py]\n"
-	                                 "    protocol: stream\n    timeout: 3s\n    cache: false\n",
+	                                 "    protocol: stream\n    timeout: 6s\n    cache: false\n",
 	                           err, sizeof err), 0);
 	const struct scorer_conf *sc = &cfg.scorers[0];
 	json_int_t p1 = expect_ok(sc, "r1", 1);

@@ -302,7 +302,8 @@ static int number_in_range(struct conf *cf, const struct conf_key *k, const stru
 static int read_key(struct conf *cf, const struct conf_key *k, const struct conf_node *v,
                     void *store)
 {
-	char *at = (char *)store + k->offset;
+	/* A table of nodes only (CONF_K_NODE) may be read without a store. */
+	char *at = store ? (char *)store + k->offset : NULL;
 	switch (k->kind) {
 	case CONF_K_NODE:
 		return 0;
