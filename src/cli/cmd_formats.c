@@ -26,8 +26,7 @@
 static void formats_usage(FILE *out)
 {
 	fprintf(out,
-	"usage: tcreview formats [-c FILE] [--format NAME] [--json] [--unread]\n"
-	"                        [--allow-path PATH]... FILE...\n"
+	"usage: tcreview formats [-c FILE] [--format NAME] [--json] [--unread] FILE...\n"
 	"\n"
 	"Says, for every record of the inputs, which transcript format it was read as\n"
 	"(its source, run id, messages, tool calls, results, failed calls and notes: what\n"
