@@ -20,7 +20,19 @@ int cli_stats(int argc, char **argv);
 int cli_export(int argc, char **argv);
 int cli_formats(int argc, char **argv);
 
-/* Loads -c FILE, else ./tcreview.yaml, else an empty configuration.
+/* --allow-path PATH (every command that reads a configuration, repeatable):
+ * a file, or a folder of files, that the configuration may name although
+ * it lies outside the configuration's folder. The long option's value: */
+#define CLI_OPT_ALLOW_PATH 0x41500
+/* The usage line that says so, the same in every command's --help. */
+#define CLI_ALLOW_PATH_HELP \
+	"      --allow-path PATH   let the configuration name files in PATH (a file or\n" \
+	"                          a folder) outside its own folder; repeatable\n"
+/* Adds PATH (resolved) to what cli_load_config allows. Returns 0, or
+ * prints "PROG: --allow-path PATH: reason" and returns -1. */
+int cli_allow_path(const char *prog, const char *path);
+/* Loads -c FILE, else ./tcreview.yaml, else an empty configuration. The
+ * files it names must lie inside its folder or under an --allow-path.
  * Prints FILE:LINE:COLUMN: message and returns -1 on error. */
 int cli_load_config(struct config *c, const char *path);
 struct format_ops;

@@ -49,6 +49,13 @@ struct conf {
 	struct conf_anchor *anchors;
 	size_t nanchors, capanchors;
 	size_t expanded;            /* nodes turned into JSON so far (alias bombs) */
+	/* Set by the caller after conf_parse: the files conf_file names must
+	 * then resolve inside dir, links resolved, or under one of the allowed
+	 * files or folders (util/confine.h). A configuration can come from
+	 * someone else, and what it names is read and may be sent away. */
+	bool confined;
+	const char *const *allow;
+	size_t nallow;
 };
 
 /* Parses text into cf->root. Returns 0, or -1 with the message in err. */
@@ -94,7 +101,10 @@ int conf_seq(struct conf *cf, const struct conf_node *n, const char *what, const
 int conf_str(struct conf *cf, const struct conf_node *n, const char *what, char **out);
 /* A JSON path (util/jsonpath.h syntax), checked. */
 int conf_path(struct conf *cf, const struct conf_node *n, const char *what, char **out);
-/* A file name, joined to cf->dir unless absolute. */
+/* A file name, joined to cf->dir unless absolute. When cf->confined, a
+ * file that resolves outside cf->dir and is not allowed is refused at the
+ * value ("WHAT 'FILE' resolves outside the configuration's folder ...");
+ * one that does not resolve (missing) is left to the read to report. */
 int conf_file(struct conf *cf, const struct conf_node *n, const char *what, char **out);
 /* A number (an integer or a real, typed as YAML's core schema types it). */
 int conf_num(struct conf *cf, const struct conf_node *n, const char *what, double *out);

@@ -51,9 +51,24 @@ struct config {
 	size_t nkeys;
 };
 
-/* Returns 0, or -1 with "FILE:LINE:COLUMN: message" in err. */
+/* The files or folders outside the configuration's folder that the files
+ * it names (prompt_file, expectations' file) may resolve into: what the
+ * user allowed on the command line (--allow-path), handed down as data. */
+struct config_allow {
+	const char *const *paths;
+	size_t n;
+};
+
+/* Returns 0, or -1 with "FILE:LINE:COLUMN: message" in err. The files the
+ * configuration names must resolve (links followed) inside its folder or
+ * under one of allow's paths (allow may be NULL: nothing outside). */
+int  config_load_allowing(struct config *c, const char *path, const struct config_allow *allow,
+                          char *err, size_t errlen);
+/* config_load_allowing with nothing allowed outside the folder. */
 int  config_load(struct config *c, const char *path, char *err, size_t errlen);
-/* Same, from a string; `name` is used in messages and `dir` for relative paths. */
+/* Same, from a string; `name` is used in messages and `dir` for relative
+ * paths. The text is the program's own or a test's: its files are not
+ * confined to dir. */
 int  config_load_string(struct config *c, const char *name, const char *dir,
                         const char *text, size_t len, char *err, size_t errlen);
 void config_free(struct config *c);

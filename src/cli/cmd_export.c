@@ -29,7 +29,7 @@ static void export_usage(FILE *out)
 	"usage: tcreview export [-c FILE] [-a FILE]... [--criterion ID]... [--reviewer NAME]...\n"
 	"                       [--format jsonl|csv|openai-ft] [--split train=0.6,dev=0.2,test=0.2]\n"
 	"                       [--seed N] [--only-split NAME]... [--include-stale] [--expect FILE]\n"
-	"                       [-o FILE] FILE...\n"
+	"                       [--allow-path PATH]... [-o FILE] FILE...\n"
 	"\n"
 	"Writes the labelled set: one row per run and criterion (a scorer or judge id)\n"
 	"that has a reviewer's label. It reads the runs, the configuration, the\n"
@@ -47,6 +47,8 @@ static void export_usage(FILE *out)
 	"      --only-split NAME   only the runs of this split (repeatable)\n"
 	"      --include-stale     count labels made on a run that has changed since\n"
 	"      --expect FILE       expectations file, instead of expectations.file\n"
+	"      --allow-path PATH   let the configuration name files in PATH (a file or a\n"
+	"                          folder) outside its own folder (repeatable)\n"
 	"  -o, --output FILE       write FILE (in place, once complete; default stdout)\n"
 	"  -h, --help              this help\n"
 	"\n"
@@ -141,6 +143,7 @@ static int take_option(int ch, struct export_flags *f)
 {
 	switch (ch) {
 	case 'c': f->config = optarg; return 0;
+	case CLI_OPT_ALLOW_PATH: return cli_allow_path(PROG, optarg);
 	case 'a': return add_to(f->annot, &f->nannot, optarg, "annotations files");
 	case 'C': return add_to(f->criteria, &f->ncriteria, optarg, "--criterion");
 	case 'R': return add_to(f->reviewers, &f->nreviewers, optarg, "--reviewer");
@@ -160,6 +163,7 @@ static int parse_flags(int argc, char **argv, struct export_flags *f)
 {
 	static const struct option longopts[] = {
 		{ "config", required_argument, NULL, 'c' },
+		{ "allow-path", required_argument, NULL, CLI_OPT_ALLOW_PATH },
 		{ "annotations", required_argument, NULL, 'a' },
 		{ "criterion", required_argument, NULL, 'C' },
 		{ "reviewer", required_argument, NULL, 'R' },

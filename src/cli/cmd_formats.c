@@ -37,6 +37,9 @@ static void formats_usage(FILE *out)
 	"\n"
 	"  -c, --config FILE   runs: id and format (default: ./tcreview.yaml when present)\n"
 	"      --format NAME   read every record with this loader (see --help formats)\n"
+	"      --allow-path PATH\n"
+	"                      let the configuration name files in PATH (a file or a\n"
+	"                      folder) outside its own folder (repeatable)\n"
 	"      --json          one JSON object per record, then a summary object\n"
 	"      --unread        only the records that were not read, and the totals\n"
 	"  -h, --help          this help; --help formats lists the transcript formats\n"
@@ -64,6 +67,7 @@ static int formats_parse_args(int argc, char **argv, struct formats_opts *o)
 {
 	static const struct option longopts[] = {
 		{ "config", required_argument, NULL, 'c' },
+		{ "allow-path", required_argument, NULL, CLI_OPT_ALLOW_PATH },
 		{ "format", required_argument, NULL, 'F' },
 		{ "json", no_argument, NULL, 'J' },
 		{ "unread", no_argument, NULL, 'U' },
@@ -75,6 +79,10 @@ static int formats_parse_args(int argc, char **argv, struct formats_opts *o)
 	while ((ch = getopt_long(argc, argv, "c:h", longopts, NULL)) != -1) {
 		switch (ch) {
 		case 'c': o->config = optarg; break;
+		case CLI_OPT_ALLOW_PATH:
+			if (cli_allow_path("tcreview formats", optarg) < 0)
+				return EXIT_USAGE;
+			break;
 		case 'F': o->format = optarg; break;
 		case 'J': o->json = true; break;
 		case 'U': o->unread_only = true; break;

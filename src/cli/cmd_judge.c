@@ -38,13 +38,17 @@ static void judge_usage(FILE *out)
 {
 	fprintf(out,
 	"usage: tcreview judge [-c FILE] [-a FILE]... [--judge ID] [--concurrency N] [--limit N]\n"
-	"                      [--refresh] [--expect FILE] [--format NAME] [--ca-file FILE] FILE...\n"
+	"                      [--refresh] [--expect FILE] [--format NAME] [--ca-file FILE]\n"
+	"                      [--allow-path PATH]... FILE...\n"
 	"\n"
 	"Asks the configured LLM judges about every run and writes one JSON line per\n"
 	"run and judge, like `tcreview score`. Verdicts are cached in\n"
 	"FIRST_INPUT.judgements.jsonl; --refresh asks again.\n"
 	"\n"
 	"  -c, --config FILE    the judges (judges: in the YAML)\n"
+	"      --allow-path PATH\n"
+	"                       let the configuration name files in PATH (a file or a\n"
+	"                       folder) outside its own folder (repeatable)\n"
 	"  -a, --annotations FILE\n"
 	"                       labels the examples of judges with examples: come from\n"
 	"                       (repeatable; default FIRST_INPUT.annotations.jsonl when it\n"
@@ -481,6 +485,7 @@ static int parse_flags(int argc, char **argv, struct judge_flags *f, bool *stop)
 {
 	static const struct option longopts[] = {
 		{ "config", required_argument, NULL, 'c' },
+		{ "allow-path", required_argument, NULL, CLI_OPT_ALLOW_PATH },
 		{ "annotations", required_argument, NULL, 'a' },
 		{ "judge", required_argument, NULL, 'J' },
 		{ "concurrency", required_argument, NULL, 'C' },
@@ -503,6 +508,10 @@ static int parse_flags(int argc, char **argv, struct judge_flags *f, bool *stop)
 	while ((ch = getopt_long(argc, argv, "c:a:h", longopts, NULL)) != -1) {
 		switch (ch) {
 		case 'c': f->config = optarg; break;
+		case CLI_OPT_ALLOW_PATH:
+			if (cli_allow_path("tcreview judge", optarg) < 0)
+				return EXIT_USAGE;
+			break;
 		case 'a':
 			if (f->nannot == sizeof f->annot / sizeof *f->annot) {
 				fprintf(stderr, "tcreview judge: at most %zu -a files\n", f->nannot);

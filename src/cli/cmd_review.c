@@ -20,13 +20,15 @@ static void review_usage(FILE *out)
 	fprintf(out,
 	"usage: tcreview [review] [-c FILE] [--expect FILE] [-a ANNOTATIONS]... [--theme NAME]\n"
 	"                [--reviewer NAME] [--format NAME] [--blind] [--assign K/N[:OVERLAP%%]]\n"
-	"                FILE...\n"
+	"                [--allow-path PATH]... FILE...\n"
 	"\n"
 	"Opens the review screen: the runs, each run's timeline beside its verdicts,\n"
 	"and the reviewer's decisions, saved to the annotations file as they are made.\n"
 	"\n"
 	"  -c, --config FILE       scorers, expectations, theme and keys (default ./tcreview.yaml)\n"
 	"      --expect FILE       expectations file, instead of expectations.file\n"
+	"      --allow-path PATH   let the configuration name files in PATH (a file or a\n"
+	"                          folder) outside its own folder (repeatable)\n"
 	"  -a, --annotations FILE  where decisions go (default FIRST_INPUT.annotations.jsonl);\n"
 	"                          given again, more files to read (other reviewers'), not written\n"
 	"      --theme NAME        dark (default), light or mono; NO_COLOR is respected\n"
@@ -72,6 +74,7 @@ static int review_parse_args(int argc, char **argv, struct review_opts *o)
 {
 	static const struct option longopts[] = {
 		{ "config", required_argument, NULL, 'c' },
+		{ "allow-path", required_argument, NULL, CLI_OPT_ALLOW_PATH },
 		{ "expect", required_argument, NULL, 'E' },
 		{ "annotations", required_argument, NULL, 'a' },
 		{ "theme", required_argument, NULL, 'T' },
@@ -90,6 +93,10 @@ static int review_parse_args(int argc, char **argv, struct review_opts *o)
 	while ((ch = getopt_long(argc, argv, "c:a:h", longopts, NULL)) != -1) {
 		switch (ch) {
 		case 'c': o->config = optarg; break;
+		case CLI_OPT_ALLOW_PATH:
+			if (cli_allow_path("tcreview", optarg) < 0)
+				return EXIT_USAGE;
+			break;
 		case 'E': o->expect = optarg; break;
 		case 'a':
 			o->annot = xrealloc(o->annot, (o->nannot + 1) * sizeof *o->annot);

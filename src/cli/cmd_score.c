@@ -18,12 +18,15 @@ static void score_usage(FILE *out)
 {
 	fprintf(out,
 	"usage: tcreview score [-c FILE] [--expect FILE] [--format NAME] [-o jsonl|table|junit]\n"
-	"                      [--fail-under X] [-j N] FILE...\n"
+	"                      [--fail-under X] [-j N] [--allow-path PATH]... FILE...\n"
 	"\n"
 	"Scores every run of the inputs with every scorer of the configuration.\n"
 	"\n"
 	"  -c, --config FILE   scorers and expectations (default: ./tcreview.yaml)\n"
 	"      --expect FILE   expectations file, instead of expectations.file\n"
+	"      --allow-path PATH\n"
+	"                      let the configuration name files in PATH (a file or a\n"
+	"                      folder) outside its own folder (repeatable)\n"
 	"      --format NAME   read every record with this loader (see --help formats)\n"
 	"  -o, --output FMT    jsonl (default when stdout is not a terminal), table\n"
 	"                      (default on a terminal) or junit\n"
@@ -67,6 +70,7 @@ static int score_parse_args(int argc, char **argv, struct score_opts *o)
 {
 	static const struct option longopts[] = {
 		{ "config", required_argument, NULL, 'c' },
+		{ "allow-path", required_argument, NULL, CLI_OPT_ALLOW_PATH },
 		{ "expect", required_argument, NULL, 'E' },
 		{ "format", required_argument, NULL, 'F' },
 		{ "output", required_argument, NULL, 'o' },
@@ -80,6 +84,10 @@ static int score_parse_args(int argc, char **argv, struct score_opts *o)
 	while ((ch = getopt_long(argc, argv, "c:o:j:h", longopts, NULL)) != -1) {
 		switch (ch) {
 		case 'c': o->config = optarg; break;
+		case CLI_OPT_ALLOW_PATH:
+			if (cli_allow_path("tcreview score", optarg) < 0)
+				return EXIT_USAGE;
+			break;
 		case 'E': o->expect = optarg; break;
 		case 'F': o->format = optarg; break;
 		case 'o': o->output = optarg; break;

@@ -37,7 +37,8 @@ static void stats_usage(FILE *out)
 	"                      [--reviewer NAME]... [-o table|jsonl|csv] [--bootstrap N] [--seed N]\n"
 	"                      [--min-kappa X] [--min-tpr X] [--min-tnr X] [--sweep]\n"
 	"                      [--include-stale] [--only-split NAME]... [--split SPEC]\n"
-	"                      [--split-seed N] [--expect FILE] [--format NAME] FILE...\n"
+	"                      [--split-seed N] [--expect FILE] [--format NAME]\n"
+	"                      [--allow-path PATH]... FILE...\n"
 	"\n"
 	"How far each scorer and judge agrees with the reviewers' labels, the reviewers\n"
 	"with each other, and code scorers with judges. Judge verdicts are read from the\n"
@@ -66,6 +67,8 @@ static void stats_usage(FILE *out)
 	"                        places them: --split SPEC (default train=0.6,dev=0.2,\n"
 	"                        test=0.2) and --split-seed N (default 0)\n"
 	"      --expect FILE     expectations file, instead of expectations.file\n"
+	"      --allow-path PATH let the configuration name files in PATH (a file or a\n"
+	"                        folder) outside its own folder (repeatable)\n"
 	"      --format NAME     read every record with this loader\n"
 	"  -h, --help            this help\n"
 	"\n"
@@ -125,6 +128,7 @@ static int option_value(int ch, struct stats_opts *o)
 	unsigned long long v;
 	switch (ch) {
 	case 'c': o->config = optarg; return 0;
+	case CLI_OPT_ALLOW_PATH: return cli_allow_path(PROG, optarg);
 	case 'a': o->annots[o->nannots++] = optarg; return 0;
 	case 'C': o->criteria[o->ncriteria++] = optarg; return 0;
 	case 'J': o->judges[o->njudges++] = optarg; return 0;
@@ -177,6 +181,7 @@ static int stats_parse_args(int argc, char **argv, struct stats_opts *o)
 {
 	static const struct option longopts[] = {
 		{ "config", required_argument, NULL, 'c' },
+		{ "allow-path", required_argument, NULL, CLI_OPT_ALLOW_PATH },
 		{ "annotations", required_argument, NULL, 'a' },
 		{ "criterion", required_argument, NULL, 'C' },
 		{ "judge", required_argument, NULL, 'J' },

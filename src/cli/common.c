@@ -1,4 +1,5 @@
 /* common.c - what every subcommand needs: configuration, data folder. */
+#include <errno.h>
 #include <jansson.h>
 #include <limits.h>
 #include <stdio.h>
@@ -17,8 +18,30 @@
 #include "review/keymap.h"
 #include "tui/theme.h"
 
+/* What --allow-path named, resolved, for the one configuration a process
+ * loads. Kept for the process's life. */
+#define ALLOW_MAX 64
+static char *allowed[ALLOW_MAX];
+static size_t nallowed;
+
+int cli_allow_path(const char *prog, const char *path)
+{
+	if (nallowed == ALLOW_MAX) {
+		fprintf(stderr, "%s: --allow-path: at most %d paths\n", prog, ALLOW_MAX);
+		return -1;
+	}
+	char *real = realpath(path, NULL);
+	if (!real) {
+		fprintf(stderr, "%s: --allow-path %s: %s\n", prog, path, strerror(errno));
+		return -1;
+	}
+	allowed[nallowed++] = real;
+	return 0;
+}
+
 int cli_load_config(struct config *c, const char *path)
 {
+	const struct config_allow allow = { (const char *const *)allowed, nallowed };
 	char err[1024];
 	struct stat st;
 	/* The configuration reads the judges' built-in prompts from prompts/
@@ -34,7 +57,7 @@ int cli_load_config(struct config *c, const char *path)
 		path = "tcreview.yaml";
 	if (!path)
 		return config_load_string(c, "(built-in)", ".", "", 0, err, sizeof err);
-	if (config_load(c, path, err, sizeof err) < 0) {
+	if (config_load_allowing(c, path, &allow, err, sizeof err) < 0) {
 		fprintf(stderr, "%s\n", err);
 		return -1;
 	}

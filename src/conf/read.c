@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/confine.h"
 #include "util/jsonpath.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
@@ -172,6 +173,14 @@ int conf_file(struct conf *cf, const struct conf_node *n, const char *what, char
 	if (conf_str(cf, n, what, &file))
 		return -1;
 	*out = conf_join(cf->dir, file);
+	if (cf->confined && path_place(*out, cf->dir, cf->allow, cf->nallow) == PATH_OUTSIDE) {
+		conf_fail(cf, n, "%s '%s' resolves outside the configuration's folder "
+		          "(use --allow-path PATH to allow it)", what, file);
+		free(file);
+		free(*out);
+		*out = NULL;
+		return -1;
+	}
 	free(file);
 	return 0;
 }

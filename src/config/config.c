@@ -230,8 +230,9 @@ static int config_walk(struct conf *x, struct config *c, const struct conf_node 
 
 /* ---- public API -------------------------------------------------------- */
 
-int config_load_string(struct config *c, const char *name, const char *dir,
-                       const char *text, size_t len, char *err, size_t errlen)
+/* allow NULL: not confined (a string of the program's or a test's). */
+static int load_text(struct config *c, const char *name, const char *dir, const char *text,
+                     size_t len, const struct config_allow *allow, char *err, size_t errlen)
 {
 	memset(c, 0, sizeof *c);
 	if (err && errlen)
@@ -241,12 +242,23 @@ int config_load_string(struct config *c, const char *name, const char *dir,
 	c->dir = dir ? xstrdup(dir) : NULL;
 
 	int rc = conf_parse(&x, name, c->dir, text, len, err, errlen);
+	if (allow) {
+		x.confined = true;
+		x.allow = allow->paths;
+		x.nallow = allow->n;
+	}
 	if (rc == 0 && x.root)
 		rc = config_walk(&x, c, x.root);
 	conf_free(&x);
 	if (rc)
 		config_free(c);
 	return rc;
+}
+
+int config_load_string(struct config *c, const char *name, const char *dir,
+                       const char *text, size_t len, char *err, size_t errlen)
+{
+	return load_text(c, name, dir, text, len, NULL, err, errlen);
 }
 
 static char *dir_of(const char *path)
@@ -259,8 +271,10 @@ static char *dir_of(const char *path)
 	return xstrndup(path, (size_t)(slash - path));
 }
 
-int config_load(struct config *c, const char *path, char *err, size_t errlen)
+int config_load_allowing(struct config *c, const char *path, const struct config_allow *allow,
+                         char *err, size_t errlen)
 {
+	static const struct config_allow none = { NULL, 0 };
 	memset(c, 0, sizeof *c);
 	if (!err)
 		errlen = 0;
@@ -271,10 +285,16 @@ int config_load(struct config *c, const char *path, char *err, size_t errlen)
 	}
 
 	char *dir = dir_of(path);
-	int rc = config_load_string(c, path, dir, sb.buf ? sb.buf : "", sb.len, err, errlen);
+	int rc = load_text(c, path, dir, sb.buf ? sb.buf : "", sb.len, allow ? allow : &none, err,
+	                   errlen);
 	free(dir);
 	strbuf_release(&sb);
 	return rc;
+}
+
+int config_load(struct config *c, const char *path, char *err, size_t errlen)
+{
+	return config_load_allowing(c, path, NULL, err, errlen);
 }
 
 bool config_compares(const struct config *c, const char *scorer_id, const char *judge_id)

@@ -3,7 +3,8 @@
 # where the program reads a file whole (the configuration, the expectations,
 # a judge's prompt_file, a theme) or opens a transcript or an annotations
 # file (-a, for the screen, stats and export): a FIFO, /dev/zero, a folder,
-# a sparse file past the cap. Each gives a message naming the file, at once:
+# a sparse file past the cap (/dev/zero named by a configuration is outside its
+# folder, so those cases allow it with --allow-path). Each gives a message naming the file, at once:
 # every command is bounded by `timeout 10`, so a hang fails (status 124)
 # instead of stalling the suite, and /dev/zero runs under a memory limit
 # where the build allows one. A symlinked annotations file is followed with
@@ -71,7 +72,7 @@ exp_yaml exp-zero /dev/zero
 exp_yaml exp-folder folder
 exp_yaml exp-big big-tasks.jsonl
 refused exp-fifo 3 " fifo: not a regular file (a FIFO)" score -c exp-fifo.yaml mini-runs.jsonl
-refused exp-zero 3 "/dev/zero: not a regular file (a device)" score -c exp-zero.yaml mini-runs.jsonl
+refused exp-zero 3 "/dev/zero: not a regular file (a device)" score -c exp-zero.yaml --allow-path /dev/zero mini-runs.jsonl
 refused exp-folder 3 " folder: not a regular file (a folder)" score -c exp-folder.yaml mini-runs.jsonl
 refused exp-big 3 " big-tasks.jsonl: larger than 1 GB" score -c exp-big.yaml mini-runs.jsonl
 refused exp-flag-zero 3 "/dev/zero: not a regular file (a device)" score -c mini.yaml --expect /dev/zero mini-runs.jsonl
@@ -91,7 +92,7 @@ prompt_yaml prompt-folder folder
 prompt_yaml prompt-big big-prompt.txt
 refused prompt-fifo 2 " fifo: not a regular file (a FIFO)" judge -c prompt-fifo.yaml mini-runs.jsonl
 refused prompt-fifo-score 2 " fifo: not a regular file (a FIFO)" score -c prompt-fifo.yaml mini-runs.jsonl
-refused prompt-zero 2 "/dev/zero: not a regular file (a device)" judge -c prompt-zero.yaml mini-runs.jsonl
+refused prompt-zero 2 "/dev/zero: not a regular file (a device)" judge -c prompt-zero.yaml --allow-path /dev/zero mini-runs.jsonl
 refused prompt-folder 2 " folder: not a regular file (a folder)" judge -c prompt-folder.yaml mini-runs.jsonl
 refused prompt-big 2 " big-prompt.txt: larger than 16 MB" judge -c prompt-big.yaml mini-runs.jsonl
 
