@@ -40,6 +40,7 @@ static void review_usage(FILE *out)
 	"                          are in every share, for the reviewers' agreement\n"
 	"      --ca-file FILE      a private certificate authority for the judges\n"
 	"      --max-iterations N  stop after N turns of the event loop (smoke tests)\n"
+	CLI_TRUST_USAGE
 	"  -h, --help              this help; `tcreview --help keys` lists the keys\n"
 	"\n"
 	"With no FILE, the bundled demo opens. TCR_SCRIPT=FILE drives the screen from\n"
@@ -81,6 +82,7 @@ static int review_parse_args(int argc, char **argv, struct review_opts *o)
 		{ "ca-file", required_argument, NULL, 'A' },
 		{ "blind", no_argument, NULL, 'B' },
 		{ "assign", required_argument, NULL, 'S' },
+		CLI_TRUST_OPTIONS,
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -88,6 +90,8 @@ static int review_parse_args(int argc, char **argv, struct review_opts *o)
 	char err[256];
 	optind = 1;
 	while ((ch = getopt_long(argc, argv, "c:a:h", longopts, NULL)) != -1) {
+		if (cli_trust_option(ch, optarg))
+			continue;
 		switch (ch) {
 		case 'c': o->config = optarg; break;
 		case 'E': o->expect = optarg; break;

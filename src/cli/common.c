@@ -14,13 +14,30 @@
 #include "runs/expect.h"
 #include "runs/format.h"
 #include "judge/judge.h"
+#include "judge/trust.h"
 #include "review/keymap.h"
 #include "tui/theme.h"
+
+bool cli_trust_option(int ch, const char *arg)
+{
+	if (ch == CLI_OPT_ALLOW_HOST)
+		judge_allow_host(arg);
+	else if (ch == CLI_OPT_ALLOW_KEY_ENV)
+		judge_allow_key_env(arg);
+	else
+		return false;
+	return true;
+}
 
 int cli_load_config(struct config *c, const char *path)
 {
 	char err[1024];
 	struct stat st;
+	/* The hosts the user allowed before, beside --allow-host. */
+	if (judge_allow_load_user(err, sizeof err) < 0) {
+		fprintf(stderr, "tcreview: %s\n", err);
+		return -1;
+	}
 	/* The configuration reads the judges' built-in prompts from prompts/
 	 * beside the demo data. */
 	const char *data = cli_datadir();
