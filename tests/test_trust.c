@@ -201,7 +201,8 @@ static void check_refused(const struct judge_conf *j, const char *key, const cha
 {
 	char err[1024];
 	const char *k;
-	if (judge_trust_check(j, &k, err, sizeof err) != -1)
+	char *c;
+	if (judge_trust_check(j, &k, &c, err, sizeof err) != -1)
 		fail_msg("accepted: %s %s", j->base_url ? j->base_url : j->endpoint, has);
 	assert_string_equal(k, key);
 	if (!strstr(err, has))
@@ -212,8 +213,10 @@ static void check_accepted(const struct judge_conf *j)
 {
 	char err[1024];
 	const char *k;
-	if (judge_trust_check(j, &k, err, sizeof err) != 0)
+	char *c;
+	if (judge_trust_check(j, &k, &c, err, sizeof err) != 0)
 		fail_msg("refused: %s", err);
+	assert_null(c);
 }
 
 static void test_judge_check(void **st)
@@ -261,6 +264,42 @@ static void test_judge_check(void **st)
 	check_refused(&j, "endpoint", "user name");
 	j.endpoint = "https://other.example";
 	check_refused(&j, "endpoint", "neither Azure OpenAI's own host nor loopback");
+}
+
+/* The screen's way: a host not allowed yet is left for the user to
+ * confirm, and nothing is sent there until then. */
+static void test_confirm_later(void **st)
+{
+	(void)st;
+	struct judge_conf j;
+	char err[1024], out[300];
+	const char *k;
+	char *c;
+	judge_trust_confirm(true);
+	conf_init(&j, PROVIDER_OPENAI, "https://llm.other.example/v1");
+	assert_int_equal(judge_trust_check(&j, &k, &c, err, sizeof err), 0);
+	assert_string_equal(c, "llm.other.example");
+	j.confirm_host = c;
+	assert_string_equal(judge_needs_leave(&j), "llm.other.example");
+	judge_request_host(&j, out, sizeof out);
+	assert_string_equal(out, "llm.other.example (not allowed yet: J asks)");
+	struct judge_prompt pr = { .user = "u" };
+	struct http_req req;
+	assert_int_equal(provider_request(&j, &pr, &req, err, sizeof err), -1);
+	assert_string_equal(err, "requests to llm.other.example are not allowed "
+	                         "(--allow-host llm.other.example)");
+	assert_int_equal(judge_allow_remember("llm.other.example", err, sizeof err), 0);
+	assert_null(judge_needs_leave(&j));
+	assert_int_equal(provider_request(&j, &pr, &req, err, sizeof err), 0);
+	http_req_free(&req);
+	free(c);
+	/* What no confirmation makes safe is still refused. */
+	conf_init(&j, PROVIDER_OPENAI, "http://plain.other.example/v1");
+	check_refused(&j, "base_url", "in the clear");
+	conf_init(&j, PROVIDER_OPENAI, NULL);
+	j.api_key_env = "HOME";
+	check_refused(&j, "api_key_env", "--allow-key-env HOME");
+	judge_trust_confirm(false);
 }
 
 static void test_request_host(void **st)
@@ -339,6 +378,7 @@ int main(void)
 		cmocka_unit_test_setup(test_key_env_names, reset),
 		cmocka_unit_test_setup(test_user_file, reset),
 		cmocka_unit_test_setup(test_judge_check, reset),
+		cmocka_unit_test_setup(test_confirm_later, reset),
 		cmocka_unit_test_setup(test_request_host, reset),
 		cmocka_unit_test_setup(test_versioned_base, reset),
 	};

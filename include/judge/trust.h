@@ -53,12 +53,25 @@ bool judge_key_env_trusted(const char *name);
 
 /* Checks a judge just read (its provider, base_url, endpoint and
  * api_key_env known). 0, or -1 with a message and *key the YAML key it is
- * about ("base_url", "endpoint", "api_key_env"). */
-int judge_trust_check(const struct judge_conf *j, const char **key, char *err, size_t errlen);
+ * about ("base_url", "endpoint", "api_key_env"). With confirmation on
+ * (the screen), a host that is only not allowed yet is no error: it goes
+ * to *confirm (malloc'd; else NULL) for the screen to ask about. */
+int judge_trust_check(const struct judge_conf *j, const char **key, char **confirm, char *err,
+                      size_t errlen);
+/* Whether an untrusted https host (or a keyless judge's) is left for the
+ * user to confirm rather than refused: the screen, which asks. */
+void judge_trust_confirm(bool on);
+/* Whether the judge's requests carry a key (its provider's variable or
+ * api_key_env). */
+bool judge_sends_key(const struct judge_conf *j);
+/* The host a judge still needs the user's leave for, or NULL: its
+ * confirm_host unless allowed since. */
+const char *judge_needs_leave(const struct judge_conf *j);
 
 /* Where the judge's requests go, for the screen: "HOST" (the effective
- * address's host, the environment's default included), or a reason in
- * brackets when there is none. */
+ * address's host, the environment's default included; "not allowed yet"
+ * after it while the user has not allowed it), or a reason in brackets
+ * when there is none. */
 void judge_request_host(const struct judge_conf *j, char *out, size_t outlen);
 
 #endif

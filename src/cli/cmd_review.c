@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "judge/trust.h"
 #include "util/clock.h"
 #include "util/xalloc.h"
 #include "runs/expect.h"
@@ -209,6 +210,9 @@ static int review_main(int argc, char **argv, struct review_opts *o, double star
 	if (rc != EXIT_DONE)
 		return rc;
 	struct config c;
+	/* The screen asks before a judge's first request to a host not
+	 * allowed yet, where the other commands refuse the configuration. */
+	judge_trust_confirm(true);
 	if (cli_load_config(&c, o->config) < 0)
 		return EXIT_USAGE;
 	rc = review_run(&c, o, paths, npaths, datadir, started);

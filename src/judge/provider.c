@@ -25,6 +25,7 @@
 
 #include <jansson.h>
 
+#include "judge/trust.h"
 #include "provider_int.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
@@ -319,6 +320,13 @@ int provider_request(const struct judge_conf *j, const struct judge_prompt *p, s
 	const struct provider_ops *ops = provider_of(j->provider);
 	if (!ops) {
 		set_err(err, errlen, "unknown provider");
+		return -1;
+	}
+	/* The screen asks the user before a judge's first request to a host
+	 * not allowed yet; nothing goes there without that leave. */
+	const char *leave = judge_needs_leave(j);
+	if (leave) {
+		set_err(err, errlen, "requests to %s are not allowed (--allow-host %s)", leave, leave);
 		return -1;
 	}
 	const char *var = provider_key_var(j);

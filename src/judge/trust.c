@@ -29,6 +29,12 @@ struct allow_list {
 };
 
 static struct allow_list allowed_hosts, allowed_key_envs;
+static bool confirm_later;
+
+void judge_trust_confirm(bool on)
+{
+	confirm_later = on;
+}
 
 static void list_add(struct allow_list *l, const char *name, size_t len)
 {
@@ -317,8 +323,8 @@ bool judge_key_env_trusted(const char *name)
 /* ---- a judge ---------------------------------------------------------- */
 
 /* One address the configuration wrote (base_url or endpoint). */
-static int url_check(const struct judge_conf *j, const char *what, const char *url, char *err,
-                     size_t errlen)
+static int url_check(const struct judge_conf *j, const char *what, const char *url,
+                     char **confirm, char *err, size_t errlen)
 {
 	const struct provider_ops *ops = provider_of(j->provider);
 	const char *var = provider_key_var(j);
@@ -335,6 +341,10 @@ static int url_check(const struct judge_conf *j, const char *what, const char *u
 		        "http:// is only for loopback (127.0.0.1, ::1, localhost); use https://",
 		        j->id ? j->id : "?", var, host);
 		return -1;
+	}
+	if (!judge_host_trusted(j->provider, host) && confirm_later) {
+		*confirm = xstrdup(host);
+		return 0;
 	}
 	if (!judge_host_trusted(j->provider, host)) {
 		char *file = judge_allowed_hosts_path();
@@ -358,9 +368,11 @@ static int url_check(const struct judge_conf *j, const char *what, const char *u
 	return 0;
 }
 
-int judge_trust_check(const struct judge_conf *j, const char **key, char *err, size_t errlen)
+int judge_trust_check(const struct judge_conf *j, const char **key, char **confirm, char *err,
+                      size_t errlen)
 {
 	*key = NULL;
+	*confirm = NULL;
 	if (j->api_key_env && !judge_key_env_trusted(j->api_key_env)) {
 		*key = "api_key_env";
 		set_err(err, errlen, "judge '%s': api_key_env %s does not look like a credential (a name "
@@ -371,13 +383,25 @@ int judge_trust_check(const struct judge_conf *j, const char **key, char *err, s
 	}
 	if (j->base_url) {
 		*key = "base_url";
-		return url_check(j, "base_url", j->base_url, err, errlen);
+		return url_check(j, "base_url", j->base_url, confirm, err, errlen);
 	}
 	if (j->endpoint) {
 		*key = "endpoint";
-		return url_check(j, "endpoint", j->endpoint, err, errlen);
+		return url_check(j, "endpoint", j->endpoint, confirm, err, errlen);
 	}
 	return 0;
+}
+
+bool judge_sends_key(const struct judge_conf *j)
+{
+	return provider_key_var(j) != NULL;
+}
+
+const char *judge_needs_leave(const struct judge_conf *j)
+{
+	if (!j->confirm_host || judge_host_trusted(j->provider, j->confirm_host))
+		return NULL;
+	return j->confirm_host;
 }
 
 void judge_request_host(const struct judge_conf *j, char *out, size_t outlen)
@@ -385,10 +409,20 @@ void judge_request_host(const struct judge_conf *j, char *out, size_t outlen)
 	const char *base = provider_base(j);
 	char host[256], why[256];
 	bool tls;
-	if (!base)
+	if (!base) {
 		snprintf(out, outlen, "(no address)");
-	else if (judge_url_host(base, host, sizeof host, &tls, why, sizeof why) < 0)
+		return;
+	}
+	if (judge_url_host(base, host, sizeof host, &tls, why, sizeof why) < 0) {
 		snprintf(out, outlen, "(an address refused: %s)", why);
+		return;
+	}
+	const char *plain = tls ? NULL : "plain http";
+	const char *leave = judge_needs_leave(j) ? "not allowed yet: J asks" : NULL;
+	if (plain && leave)
+		snprintf(out, outlen, "%s (%s; %s)", host, plain, leave);
+	else if (plain || leave)
+		snprintf(out, outlen, "%s (%s)", host, plain ? plain : leave);
 	else
-		snprintf(out, outlen, "%s%s", host, tls ? "" : " (plain http)");
+		snprintf(out, outlen, "%s", host);
 }

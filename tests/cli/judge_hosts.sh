@@ -5,7 +5,8 @@
 # folder); never over plain http:// but to loopback; api_key_env only a
 # credential-like name unless --allow-key-env. Each refusal is a
 # configuration error at the key's FILE:LINE:COLUMN, on every subcommand
-# that reads the configuration. Nothing here connects to a remote host:
+# that reads the configuration (the screen asks about a host instead:
+# screen_hosts.sh). Nothing here connects to a remote host:
 # acceptance is checked with `tcreview formats`, which reads the
 # configuration and sends nothing; the judging cases talk to 127.0.0.1.
 . "$TCR_SRCDIR/tests/cli/lib.sh"
@@ -60,11 +61,15 @@ assert_grep "... at base_url's FILE:LINE:COLUMN, naming the host, the key and th
 	"evil.yaml:5:15: judge 'j' would send its requests and its key (\$OPENAI_API_KEY) to llm.evil.example, which is neither OpenAI's own host nor loopback: if you trust it, allow it with --allow-host llm.evil.example or a line in $XDG_CONFIG_HOME/tcreview/allowed-hosts"
 assert_no_grep "... and never the key's value" "$TMP/evil.err" "$KEY"
 
-for cmd in score judge stats export review; do
+for cmd in score judge stats export; do
 	tcr "evil-$cmd" "$cmd" -c evil.yaml screen-runs.jsonl
 	assert_rc "$cmd: refused before any work" 2
 	assert_grep "$cmd: the same message" "$TMP/evil-$cmd.err" "evil.yaml:5:15: judge 'j' would send its requests"
 done
+# The screen opens and asks before the judge's first request instead
+# (screen_hosts.sh); what no leave makes safe it refuses like the others.
+tcr evil-review review -c evil.yaml screen-runs.jsonl
+assert_rc "review: opens, to ask before the first request" 0
 
 tcr allowed formats -c evil.yaml --allow-host llm.evil.example screen-runs.jsonl
 assert_rc "--allow-host HOST: the configuration is accepted" 0
