@@ -91,6 +91,8 @@ static void test_url_host(void **st)
 	host_refused("https://evil.example\\@api.openai.com/", "user name");
 	host_refused("https://evil.example\\.api.openai.com/", "'\\'");
 	host_refused("https://api%2eopenai.com/", "'%'");
+	host_refused("https://h\x9b" "2J.example/", "the byte 0x9B");
+	host_refused("https://h\xc3\xa9.example/", "the byte 0xC3");
 	host_refused("https:///v1", "no host");
 	host_refused("https://:443/v1", "no host");
 	host_refused("https://h.example:44x3/", "port");

@@ -174,6 +174,18 @@ int judge_allow_remember(const char *host, char *err, size_t errlen)
 
 /* ---- hosts ------------------------------------------------------------ */
 
+/* A character of a message about an address: itself when printable
+ * ASCII, else its byte's value, so that no control byte of a shared
+ * configuration (a C1 CSI) reaches the terminal. */
+static void char_shown(char ch, char *out, size_t outlen)
+{
+	unsigned char u = (unsigned char)ch;
+	if (u > 0x20 && u < 0x7f)
+		snprintf(out, outlen, "'%c'", ch);
+	else
+		snprintf(out, outlen, "the byte 0x%02X", u);
+}
+
 static bool host_char(char ch)
 {
 	return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') ||
@@ -211,7 +223,9 @@ int judge_url_host(const char *url, char *host, size_t hostlen, bool *tls, char 
 		h = (size_t)(close - p) + 1;
 		for (size_t i = 1; i + 1 < h; i++)
 			if (!(host_char(p[i]) || p[i] == ':')) {
-				set_err(why, whylen, "its IPv6 address holds '%c'", p[i]);
+				char shown[24];
+				char_shown(p[i], shown, sizeof shown);
+				set_err(why, whylen, "its IPv6 address holds %s", shown);
 				return -1;
 			}
 	} else {
@@ -219,8 +233,10 @@ int judge_url_host(const char *url, char *host, size_t hostlen, bool *tls, char 
 			h++;
 		for (size_t i = 0; i < h; i++)
 			if (!host_char(p[i])) {
-				set_err(why, whylen, "its host holds '%c' (letters, digits, '-' and '.' only)",
-				        p[i]);
+				char shown[24];
+				char_shown(p[i], shown, sizeof shown);
+				set_err(why, whylen, "its host holds %s (letters, digits, '-' and '.' only)",
+				        shown);
 				return -1;
 			}
 	}
@@ -331,7 +347,7 @@ static int url_check(const struct judge_conf *j, const char *what, const char *u
 	char host[256], why[256];
 	bool tls;
 	if (judge_url_host(url, host, sizeof host, &tls, why, sizeof why) < 0) {
-		set_err(err, errlen, "'%s' %s is refused: %s", what, url, why);
+		set_err(err, errlen, "'%s' is refused: %s", what, why);
 		return -1;
 	}
 	bool loop = judge_host_loopback(host);

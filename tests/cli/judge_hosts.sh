@@ -96,7 +96,7 @@ conf userinfo.yaml '    model: openai/gpt-4o-mini
 tcr userinfo formats -c userinfo.yaml screen-runs.jsonl
 assert_rc "a base_url with user info: refused" 2
 assert_grep "... saying why" "$TMP/userinfo.err" \
-	"userinfo.yaml:5:15: 'base_url' https://api.openai.com@llm.evil.example/v1 is refused: it holds a user name or password"
+	"userinfo.yaml:5:15: 'base_url' is refused: it holds a user name or password"
 
 conf azure.yaml '    model: azure/dep
     endpoint: https://llm.evil.example
