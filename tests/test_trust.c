@@ -199,26 +199,25 @@ static void conf_init(struct judge_conf *j, enum provider_kind p, const char *ba
 	j->base_url = (char *)base;
 }
 
-static void check_refused(const struct judge_conf *j, const char *key, const char *has)
+static void check_refused(struct judge_conf *j, const char *key, const char *has)
 {
 	char err[1024];
 	const char *k;
-	char *c;
-	if (judge_trust_check(j, &k, &c, err, sizeof err) != -1)
+	if (judge_trust_check(j, &k, err, sizeof err) != -1)
 		fail_msg("accepted: %s %s", j->base_url ? j->base_url : j->endpoint, has);
 	assert_string_equal(k, key);
 	if (!strstr(err, has))
 		fail_msg("'%s' does not say '%s'", err, has);
 }
 
-static void check_accepted(const struct judge_conf *j)
+static void check_accepted(struct judge_conf *j)
 {
 	char err[1024];
 	const char *k;
-	char *c;
-	if (judge_trust_check(j, &k, &c, err, sizeof err) != 0)
+	if (judge_trust_check(j, &k, err, sizeof err) != 0)
 		fail_msg("refused: %s", err);
-	assert_null(c);
+	assert_null(j->confirm_host);
+	assert_null(j->confirm_key_env);
 }
 
 static void test_judge_check(void **st)
@@ -276,12 +275,10 @@ static void test_confirm_later(void **st)
 	struct judge_conf j;
 	char err[1024], out[300];
 	const char *k;
-	char *c;
 	judge_trust_confirm(true);
 	conf_init(&j, PROVIDER_OPENAI, "https://llm.other.example/v1");
-	assert_int_equal(judge_trust_check(&j, &k, &c, err, sizeof err), 0);
-	assert_string_equal(c, "llm.other.example");
-	j.confirm_host = c;
+	assert_int_equal(judge_trust_check(&j, &k, err, sizeof err), 0);
+	assert_string_equal(j.confirm_host, "llm.other.example");
 	assert_string_equal(judge_needs_leave(&j), "llm.other.example");
 	judge_request_host(&j, out, sizeof out);
 	assert_string_equal(out, "llm.other.example (not allowed yet: J asks)");
@@ -294,13 +291,26 @@ static void test_confirm_later(void **st)
 	assert_null(judge_needs_leave(&j));
 	assert_int_equal(provider_request(&j, &pr, &req, err, sizeof err), 0);
 	http_req_free(&req);
-	free(c);
+	free(j.confirm_host);
+	/* A key variable the same way, remembered in allowed-key-envs. */
+	conf_init(&j, PROVIDER_OPENAI, NULL);
+	j.api_key_env = "HOME";
+	assert_int_equal(judge_trust_check(&j, &k, err, sizeof err), 0);
+	assert_string_equal(judge_needs_key_leave(&j), "HOME");
+	assert_int_equal(provider_request(&j, &pr, &req, err, sizeof err), -1);
+	assert_string_equal(err, "sending $HOME is not allowed (--allow-key-env HOME)");
+	assert_int_equal(judge_allow_remember_key_env("HOME", err, sizeof err), 0);
+	assert_null(judge_needs_key_leave(&j));
+	free(j.confirm_key_env);
+	judge_allow_reset();
+	assert_int_equal(judge_allow_load_user(err, sizeof err), 0);
+	assert_true(judge_key_env_trusted("HOME"));
+	char *kp = judge_allowed_key_envs_path();
+	unlink(kp);
+	free(kp);
 	/* What no confirmation makes safe is still refused. */
 	conf_init(&j, PROVIDER_OPENAI, "http://plain.other.example/v1");
 	check_refused(&j, "base_url", "in the clear");
-	conf_init(&j, PROVIDER_OPENAI, NULL);
-	j.api_key_env = "HOME";
-	check_refused(&j, "api_key_env", "--allow-key-env HOME");
 	judge_trust_confirm(false);
 }
 

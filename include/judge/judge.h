@@ -58,6 +58,7 @@ struct judge_conf {
 	int line, col;
 	char *confirm_host;         /* a host the user has yet to allow (the screen
 	                             * asks first; judge/trust.h); NULL: none */
+	char *confirm_key_env;      /* the same for api_key_env */
 };
 
 /* What a rubric asks the model in one request. */

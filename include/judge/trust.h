@@ -30,12 +30,17 @@ void judge_allow_reset(void);
  * $HOME/.config/tcreview/allowed-hosts. NULL when neither variable is set
  * (malloc'd otherwise). */
 char *judge_allowed_hosts_path(void);
-/* Allows each host of the user's file; an absent file allows nothing.
+/* Allows each host of the user's file (and each name of its
+ * allowed-key-envs beside it); an absent file allows nothing.
  * 0, or -1 with a message (the file cannot be read). */
 int judge_allow_load_user(char *err, size_t errlen);
 /* Appends host to the user's file (creating its folders) and allows it
  * now: what the screen's confirmation remembers. 0, or -1 with a message. */
 int judge_allow_remember(const char *host, char *err, size_t errlen);
+/* The same for a key variable (the user's allowed-key-envs file, one name
+ * a line, beside allowed-hosts; read by judge_allow_load_user too). */
+char *judge_allowed_key_envs_path(void);
+int judge_allow_remember_key_env(const char *name, char *err, size_t errlen);
 
 /* The host of an http:// or https:// address, lower-cased, without port
  * (an IPv6 address keeps its brackets); *tls says https. A user name or
@@ -54,12 +59,12 @@ bool judge_key_env_trusted(const char *name);
 /* Checks a judge just read (its provider, base_url, endpoint and
  * api_key_env known). 0, or -1 with a message and *key the YAML key it is
  * about ("base_url", "endpoint", "api_key_env"). With confirmation on
- * (the screen), a host that is only not allowed yet is no error: it goes
- * to *confirm (malloc'd; else NULL) for the screen to ask about. */
-int judge_trust_check(const struct judge_conf *j, const char **key, char **confirm, char *err,
-                      size_t errlen);
-/* Whether an untrusted https host (or a keyless judge's) is left for the
- * user to confirm rather than refused: the screen, which asks. */
+ * (the screen), a host or a key variable that is only not allowed yet is
+ * no error: it goes to j->confirm_host or j->confirm_key_env for the
+ * screen to ask about. */
+int judge_trust_check(struct judge_conf *j, const char **key, char *err, size_t errlen);
+/* Whether what the user may still allow is left for them to confirm
+ * rather than refused: the screen, which asks. */
 void judge_trust_confirm(bool on);
 /* Whether the judge's requests carry a key (its provider's variable or
  * api_key_env). */
@@ -67,6 +72,8 @@ bool judge_sends_key(const struct judge_conf *j);
 /* The host a judge still needs the user's leave for, or NULL: its
  * confirm_host unless allowed since. */
 const char *judge_needs_leave(const struct judge_conf *j);
+/* The same for its api_key_env. */
+const char *judge_needs_key_leave(const struct judge_conf *j);
 
 /* Where the judge's requests go, for the screen: "HOST" (the effective
  * address's host, the environment's default included; "not allowed yet"

@@ -35,6 +35,7 @@ static void judge_free(struct judge_conf *j)
 	free(j->api_version);
 	free(j->api_key_env);
 	free(j->confirm_host);
+	free(j->confirm_key_env);
 	json_decref(j->tools);
 	free(j->prompt_text);
 	free(j->prompt_source);
@@ -439,7 +440,7 @@ static int key_env_read(struct conf *x, const struct conf_node *v, void *store)
 		return -1;
 	char msg[1024];
 	const char *key;
-	if (judge_trust_check(r->j, &key, &r->j->confirm_host, msg, sizeof msg) == 0)
+	if (judge_trust_check(r->j, &key, msg, sizeof msg) == 0)
 		return 0;
 	const struct conf_node *at = r->m;
 	if (key && strcmp(key, "api_key_env") == 0)

@@ -329,6 +329,10 @@ int provider_request(const struct judge_conf *j, const struct judge_prompt *p, s
 		set_err(err, errlen, "requests to %s are not allowed (--allow-host %s)", leave, leave);
 		return -1;
 	}
+	if ((leave = judge_needs_key_leave(j))) {
+		set_err(err, errlen, "sending $%s is not allowed (--allow-key-env %s)", leave, leave);
+		return -1;
+	}
 	const char *var = provider_key_var(j);
 	const char *key;
 	size_t keylen = provider_key(j, &key);

@@ -22,6 +22,8 @@
 
 /* Far above any real list; a file past it is someone else's. */
 #define ALLOWED_FILE_MAX (1 << 20)
+#define ALLOWED_HOSTS "allowed-hosts"
+#define ALLOWED_KEY_ENVS "allowed-key-envs"
 
 struct allow_list {
 	char **names;
@@ -77,24 +79,36 @@ void judge_allow_reset(void)
 
 /* ---- the user's file -------------------------------------------------- */
 
-char *judge_allowed_hosts_path(void)
+/* $XDG_CONFIG_HOME/tcreview/LEAF, else $HOME/.config/tcreview/LEAF. */
+static char *user_file(const char *leaf)
 {
 	struct strbuf sb = STRBUF_INIT;
 	const char *xdg = getenv("XDG_CONFIG_HOME");
 	const char *home = getenv("HOME");
 	/* The XDG rule: a relative XDG_CONFIG_HOME is ignored. */
 	if (xdg && xdg[0] == '/')
-		strbuf_addf(&sb, "%s/tcreview/allowed-hosts", xdg);
+		strbuf_addf(&sb, "%s/tcreview/%s", xdg, leaf);
 	else if (home && *home)
-		strbuf_addf(&sb, "%s/.config/tcreview/allowed-hosts", home);
+		strbuf_addf(&sb, "%s/.config/tcreview/%s", home, leaf);
 	else
 		return NULL;
 	return strbuf_detach(&sb);
 }
 
-int judge_allow_load_user(char *err, size_t errlen)
+char *judge_allowed_hosts_path(void)
 {
-	char *path = judge_allowed_hosts_path();
+	return user_file(ALLOWED_HOSTS);
+}
+
+char *judge_allowed_key_envs_path(void)
+{
+	return user_file(ALLOWED_KEY_ENVS);
+}
+
+/* One name a line, '#' starting a comment; an absent file names none. */
+static int load_list(const char *leaf, struct allow_list *l, char *err, size_t errlen)
+{
+	char *path = user_file(leaf);
 	if (!path)
 		return 0;
 	struct stat st;
@@ -109,8 +123,7 @@ int judge_allow_load_user(char *err, size_t errlen)
 		return -1;
 	}
 	const char *text = sb.buf ? sb.buf : "";
-	size_t len = sb.len;
-	for (const char *p = text, *end = text + len; p < end;) {
+	for (const char *p = text, *end = text + sb.len; p < end;) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
 		const char *e = nl ? nl : end;
 		const char *hash = memchr(p, '#', (size_t)(e - p));
@@ -120,12 +133,19 @@ int judge_allow_load_user(char *err, size_t errlen)
 		while (stop > p && (stop[-1] == ' ' || stop[-1] == '\t' || stop[-1] == '\r'))
 			stop--;
 		if (stop > p)
-			list_add(&allowed_hosts, p, (size_t)(stop - p));
+			list_add(l, p, (size_t)(stop - p));
 		p = nl ? nl + 1 : end;
 	}
 	strbuf_release(&sb);
 	free(path);
 	return 0;
+}
+
+int judge_allow_load_user(char *err, size_t errlen)
+{
+	if (load_list(ALLOWED_HOSTS, &allowed_hosts, err, errlen) < 0)
+		return -1;
+	return load_list(ALLOWED_KEY_ENVS, &allowed_key_envs, err, errlen);
 }
 
 /* mkdir -p of the file's folder. */
@@ -141,13 +161,16 @@ static int make_folders(char *path)
 	return 0;
 }
 
-int judge_allow_remember(const char *host, char *err, size_t errlen)
+/* Allows name now and appends it to the user's file LEAF. The names come
+ * from judge_url_host and the api_key_env reader: no line break in them. */
+static int remember(const char *leaf, struct allow_list *l, const char *name, char *err,
+                    size_t errlen)
 {
-	char *path = judge_allowed_hosts_path();
+	list_add(l, name, strlen(name));
+	char *path = user_file(leaf);
 	if (!path) {
 		set_err(err, errlen, "neither XDG_CONFIG_HOME nor HOME is set: %s is allowed for now "
-		        "only", host);
-		judge_allow_host(host);
+		        "only", name);
 		return -1;
 	}
 	int fd = -1;
@@ -156,7 +179,7 @@ int judge_allow_remember(const char *host, char *err, size_t errlen)
 	else
 		fd = open_regular(path, O_WRONLY | O_APPEND | O_CREAT, 0600, err, errlen);
 	struct strbuf sb = STRBUF_INIT;
-	strbuf_addf(&sb, "%s\n", host);
+	strbuf_addf(&sb, "%s\n", name);
 	bool ok = fd >= 0;
 	if (ok && write(fd, sb.buf, sb.len) != (ssize_t)sb.len) {
 		set_err(err, errlen, "%s: %s", path, strerror(errno));
@@ -168,8 +191,17 @@ int judge_allow_remember(const char *host, char *err, size_t errlen)
 	}
 	strbuf_release(&sb);
 	free(path);
-	judge_allow_host(host);
 	return ok ? 0 : -1;
+}
+
+int judge_allow_remember(const char *host, char *err, size_t errlen)
+{
+	return remember(ALLOWED_HOSTS, &allowed_hosts, host, err, errlen);
+}
+
+int judge_allow_remember_key_env(const char *name, char *err, size_t errlen)
+{
+	return remember(ALLOWED_KEY_ENVS, &allowed_key_envs, name, err, errlen);
 }
 
 /* ---- hosts ------------------------------------------------------------ */
@@ -339,8 +371,8 @@ bool judge_key_env_trusted(const char *name)
 /* ---- a judge ---------------------------------------------------------- */
 
 /* One address the configuration wrote (base_url or endpoint). */
-static int url_check(const struct judge_conf *j, const char *what, const char *url,
-                     char **confirm, char *err, size_t errlen)
+static int url_check(struct judge_conf *j, const char *what, const char *url, char *err,
+                     size_t errlen)
 {
 	const struct provider_ops *ops = provider_of(j->provider);
 	const char *var = provider_key_var(j);
@@ -359,7 +391,8 @@ static int url_check(const struct judge_conf *j, const char *what, const char *u
 		return -1;
 	}
 	if (!judge_host_trusted(j->provider, host) && confirm_later) {
-		*confirm = xstrdup(host);
+		free(j->confirm_host);
+		j->confirm_host = xstrdup(host);
 		return 0;
 	}
 	if (!judge_host_trusted(j->provider, host)) {
@@ -384,26 +417,29 @@ static int url_check(const struct judge_conf *j, const char *what, const char *u
 	return 0;
 }
 
-int judge_trust_check(const struct judge_conf *j, const char **key, char **confirm, char *err,
-                      size_t errlen)
+int judge_trust_check(struct judge_conf *j, const char **key, char *err, size_t errlen)
 {
 	*key = NULL;
-	*confirm = NULL;
 	if (j->api_key_env && !judge_key_env_trusted(j->api_key_env)) {
-		*key = "api_key_env";
-		set_err(err, errlen, "judge '%s': api_key_env %s does not look like a credential (a name "
-		        "ending in _KEY, _TOKEN or _SECRET); if its value is meant to go to the judge's "
-		        "server, allow it with --allow-key-env %s", j->id ? j->id : "?",
-		        j->api_key_env, j->api_key_env);
-		return -1;
+		if (confirm_later) {
+			free(j->confirm_key_env);
+			j->confirm_key_env = xstrdup(j->api_key_env);
+		} else {
+			*key = "api_key_env";
+			set_err(err, errlen, "judge '%s': api_key_env %s does not look like a credential (a "
+			        "name ending in _KEY, _TOKEN or _SECRET); if its value is meant to go to the "
+			        "judge's server, allow it with --allow-key-env %s", j->id ? j->id : "?",
+			        j->api_key_env, j->api_key_env);
+			return -1;
+		}
 	}
 	if (j->base_url) {
 		*key = "base_url";
-		return url_check(j, "base_url", j->base_url, confirm, err, errlen);
+		return url_check(j, "base_url", j->base_url, err, errlen);
 	}
 	if (j->endpoint) {
 		*key = "endpoint";
-		return url_check(j, "endpoint", j->endpoint, confirm, err, errlen);
+		return url_check(j, "endpoint", j->endpoint, err, errlen);
 	}
 	return 0;
 }
@@ -411,6 +447,13 @@ int judge_trust_check(const struct judge_conf *j, const char **key, char **confi
 bool judge_sends_key(const struct judge_conf *j)
 {
 	return provider_key_var(j) != NULL;
+}
+
+const char *judge_needs_key_leave(const struct judge_conf *j)
+{
+	if (!j->confirm_key_env || judge_key_env_trusted(j->confirm_key_env))
+		return NULL;
+	return j->confirm_key_env;
 }
 
 const char *judge_needs_leave(const struct judge_conf *j)
@@ -434,7 +477,8 @@ void judge_request_host(const struct judge_conf *j, char *out, size_t outlen)
 		return;
 	}
 	const char *plain = tls ? NULL : "plain http";
-	const char *leave = judge_needs_leave(j) ? "not allowed yet: J asks" : NULL;
+	const char *leave = judge_needs_leave(j) || judge_needs_key_leave(j) ?
+	                    "not allowed yet: J asks" : NULL;
 	if (plain && leave)
 		snprintf(out, outlen, "%s (%s; %s)", host, plain, leave);
 	else if (plain || leave)

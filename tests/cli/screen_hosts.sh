@@ -4,7 +4,8 @@
 # user's allowed-hosts file and asks; the next screen does not ask again;
 # the judge's details say where its requests go. The host is 127.1, which
 # curl reads as 127.0.0.1 but which is not written as loopback, so it needs
-# the user's leave while every request stays on this machine.
+# the user's leave while every request stays on this machine. A key
+# variable not named like a credential is asked about the same way.
 . "$TCR_SRCDIR/tests/cli/lib.sh"
 . "$TCR_SRCDIR/tests/cli/screen_lib.sh"
 
@@ -73,5 +74,32 @@ screen_has hosts-again-asked "far answered: 1 (pass)"
 assert_eq "the next screen asks the judge without asking the user" "$(lines_of "$TMP/any.log")" 2
 (cd "$TMP" && "$TCR_BIN" score -c far.yaml screen-runs.jsonl) >"$TMP/score2.out" 2>"$TMP/err"
 assert_no_grep "... nor do the other commands refuse it" "$TMP/err" "would send its requests"
+
+# ---- a key variable not named like a credential, the same way ----------------
+
+TCR_PASS=sk-tcr-screen-DUMMY-pass-5e2
+export TCR_PASS
+{
+	cat "$TMP/screen.yaml"
+	printf 'judges:\n  - id: near\n    rubric: custom\n    model: judge-model\n'
+	printf '    base_url: http://127.0.0.1:%s/v1\n    api_key_env: TCR_PASS\n' "$PORT"
+	printf '    prompt_file: p.txt\n    scale: {min: 0, max: 1, pass: 1}\n'
+} > "$TMP/pass.yaml"
+SCREEN_CONFIG=pass.yaml
+rm -f "$TMP/screen-runs.jsonl.judgements.jsonl"
+run_screen keyenv-refused 'J
+:save-display %D/keyenv-asked.screen
+n'
+screen_has keyenv-asked "judge near sends \$TCR_PASS as its key, not a credential's name: allow and"
+screen_has keyenv-refused 'not asked: $TCR_PASS is not allowed'
+assert_eq "n: no request" "$(lines_of "$TMP/any.log")" 2
+run_screen keyenv-allowed 'J
+y
+:wait'
+screen_has keyenv-allowed "near answered: 1 (pass)"
+assert_eq "y: the judge is asked" "$(lines_of "$TMP/any.log")" 3
+assert_grep "... with the key from that variable" "$TMP/any.log" "\"authorization\":\"Bearer $TCR_PASS\""
+assert_eq "y: the name is remembered in the user's allowed-key-envs file" \
+	"$(cat "$XDG_CONFIG_HOME/tcreview/allowed-key-envs" 2>/dev/null)" "TCR_PASS"
 
 finish
