@@ -100,6 +100,19 @@ static void test_url_host(void **st)
 	host_refused("ftp://h.example/", "http");
 }
 
+static void test_host_pattern(void **st)
+{
+	(void)st;
+	assert_true(judge_host_pattern_ok("llm.example.com"));
+	assert_true(judge_host_pattern_ok("*.example.com"));
+	assert_true(judge_host_pattern_ok("[fd00::1]"));
+	assert_false(judge_host_pattern_ok("https://llm.example.com"));
+	assert_false(judge_host_pattern_ok("llm.example.com:8000"));
+	assert_false(judge_host_pattern_ok("llm.example.com/v1"));
+	assert_false(judge_host_pattern_ok(""));
+	assert_false(judge_host_pattern_ok("*."));
+}
+
 static void test_loopback(void **st)
 {
 	(void)st;
@@ -385,6 +398,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup(test_url_host, reset),
+		cmocka_unit_test_setup(test_host_pattern, reset),
 		cmocka_unit_test_setup(test_loopback, reset),
 		cmocka_unit_test_setup(test_own_and_allowed_hosts, reset),
 		cmocka_unit_test_setup(test_key_env_names, reset),

@@ -22,6 +22,9 @@
  * key variable for this process. */
 void judge_allow_host(const char *host);
 void judge_allow_key_env(const char *name);
+/* Whether s is what --allow-host takes: a host name, "*.DOMAIN" or an
+ * [IPv6] address, without scheme, port or path. */
+bool judge_host_pattern_ok(const char *s);
 /* Forgets every allowance (tests). */
 void judge_allow_reset(void);
 

@@ -291,6 +291,27 @@ int judge_url_host(const char *url, char *host, size_t hostlen, bool *tls, char 
 	return 0;
 }
 
+bool judge_host_pattern_ok(const char *s)
+{
+	if (strncmp(s, "*.", 2) == 0)
+		s += 2;
+	size_t n = strlen(s);
+	if (n == 0 || n > 253)
+		return false;
+	if (s[0] == '[') {
+		if (n < 3 || s[n - 1] != ']')
+			return false;
+		for (size_t i = 1; i + 1 < n; i++)
+			if (!host_char(s[i]) && s[i] != ':')
+				return false;
+		return true;
+	}
+	for (size_t i = 0; i < n; i++)
+		if (!host_char(s[i]))
+			return false;
+	return true;
+}
+
 /* 127.D.D.D with each D 0..255, written plainly: curl would also take
  * "127.1" or "0x7f.1" to loopback, but those are refused, which is safe. */
 static bool ipv4_loopback(const char *host)

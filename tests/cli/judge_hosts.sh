@@ -79,6 +79,10 @@ tcr allowed-wild formats -c evil.yaml --allow-host '*.evil.example' screen-runs.
 assert_rc "--allow-host '*.DOMAIN': its subdomains" 0
 tcr allowed-other formats -c evil.yaml --allow-host other.example screen-runs.jsonl
 assert_rc "--allow-host of another host does not help" 2
+tcr allowed-url formats -c evil.yaml --allow-host https://llm.evil.example:443 screen-runs.jsonl
+assert_rc "--allow-host with a scheme or port: a usage error" 2
+assert_grep "... saying what it takes" "$TMP/allowed-url.err" \
+	"tcreview: --allow-host takes a host name (e.g. llm.example.com, *.example.com), without scheme, port or path: got 'https://llm.evil.example:443'"
 
 # Every subcommand that reads the configuration takes the flag: allowed,
 # the host passes and the plain-http rule is what stops these.
