@@ -1181,7 +1181,7 @@ static void test_judge_hash(void **state)
 	/* The id, the key's variable and the timeouts do not change a verdict. */
 	judge_hash_of(J("b", "    prompt_file: p1.txt\n"), h);
 	assert_string_equal(h, base);
-	judge_hash_of(J("a", "    prompt_file: p1.txt\n    api_key_env: K\n    timeout: 5\n    max_retries: 0\n"), h);
+	judge_hash_of(J("a", "    prompt_file: p1.txt\n    api_key_env: K_KEY\n    timeout: 5\n    max_retries: 0\n"), h);
 	assert_string_equal(h, base);
 	/* What the judge is asked, and by whom, does. */
 	judge_hash_of(J("a", "    prompt_file: p2.txt\n"), h);
@@ -1195,7 +1195,7 @@ static void test_judge_hash(void **state)
 	judge_hash_of("judges:\n  - id: a\n    rubric: custom\n    model: openai/m\n"
 	              "    scale: {min: 0, max: 5, pass: 3}\n    prompt_file: p1.txt\n", h);
 	assert_string_not_equal(h, base);
-	judge_hash_of(J("a", "    prompt_file: p1.txt\n    base_url: http://h/v1\n"), h);
+	judge_hash_of(J("a", "    prompt_file: p1.txt\n    base_url: http://127.0.0.1:1/v1\n"), h);
 	assert_string_not_equal(h, base);
 	judge_hash_of(J("a", "    prompt_file: p1.txt\n    tools: [{name: x, description: y}]\n"), h);
 	assert_string_not_equal(h, base);

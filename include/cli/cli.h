@@ -20,6 +20,23 @@ int cli_stats(int argc, char **argv);
 int cli_export(int argc, char **argv);
 int cli_formats(int argc, char **argv);
 
+/* --allow-host HOST and --allow-key-env NAME, taken by every subcommand
+ * that reads the configuration (its judges are checked as it is read):
+ * CLI_TRUST_OPTIONS goes in a getopt_long table (getopt.h included),
+ * cli_trust_option handles their values (true when ch was one of them)
+ * and CLI_TRUST_USAGE is their help. */
+#define CLI_OPT_ALLOW_HOST 0x1001
+#define CLI_OPT_ALLOW_KEY_ENV 0x1002
+#define CLI_TRUST_OPTIONS \
+	{ "allow-host", required_argument, NULL, CLI_OPT_ALLOW_HOST }, \
+	{ "allow-key-env", required_argument, NULL, CLI_OPT_ALLOW_KEY_ENV }
+#define CLI_TRUST_USAGE \
+	"      --allow-host HOST   let judges send requests and keys to HOST (repeatable;\n" \
+	"                          also one a line in ~/.config/tcreview/allowed-hosts)\n" \
+	"      --allow-key-env NAME  let api_key_env name NAME though it does not end in\n" \
+	"                          _KEY, _TOKEN or _SECRET (repeatable)\n"
+bool cli_trust_option(int ch, const char *arg);
+
 /* --allow-path PATH (every command that reads a configuration, repeatable):
  * a file, or a folder of files, that the configuration may name although
  * it lies outside the configuration's folder. The long option's value: */

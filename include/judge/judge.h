@@ -56,6 +56,9 @@ struct judge_conf {
 	double timeout_s;           /* per request; default 60 */
 	int max_retries;            /* on 429/5xx/timeouts; default 4 */
 	int line, col;
+	char *confirm_host;         /* a host the user has yet to allow (the screen
+	                             * asks first; judge/trust.h); NULL: none */
+	char *confirm_key_env;      /* the same for api_key_env */
 };
 
 /* What a rubric asks the model in one request. */

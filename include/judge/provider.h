@@ -31,6 +31,13 @@ struct provider_ops {
 	                                  (debug traces, connection pools) */
 	bool key_required;             /* a request without the key is refused */
 	const char *batch_url;         /* the "url" of its OpenAI Batch API lines; NULL: no batch files */
+	/* Where its requests go: the hosts that are its own ("api.openai.com",
+	 * "*.openai.azure.com"), to which a key may go without the user's leave
+	 * (judge/trust.h); NULL-terminated or NULL (loopback only). */
+	const char *const *own_hosts;
+	/* The base address its requests start from (base_url, else the
+	 * provider's key or variable, else its default); NULL when it has none. */
+	const char *(*base)(const struct judge_conf *j);
 };
 /* Every provider, NULL-terminated; the one without a prefix (a compatible
  * server) is tried last when reading a model's name. */
@@ -47,6 +54,9 @@ int provider_request(const struct judge_conf *j, const struct judge_prompt *p, s
  * error's own message when the body has one). */
 int provider_reply(const struct judge_conf *j, long status, const char *body, size_t len,
                    char **text, struct judge_reply *reply, char *err, size_t errlen);
+/* The address the judge's requests start from, before the provider adds
+ * its path (NULL when there is none: a compatible server without base_url). */
+const char *provider_base(const struct judge_conf *j);
 /* The provider's id ("openai", "openai-compatible", "ollama", ...). */
 const char *provider_name(enum provider_kind p);
 /* Overwrites each occurrence of the judge's API key in text with '*', for

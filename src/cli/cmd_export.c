@@ -50,6 +50,7 @@ static void export_usage(FILE *out)
 	"      --allow-path PATH   let the configuration name files in PATH (a file or a\n"
 	"                          folder) outside its own folder (repeatable)\n"
 	"  -o, --output FILE       write FILE (in place, once complete; default stdout)\n"
+	CLI_TRUST_USAGE
 	"  -h, --help              this help\n"
 	"\n"
 	"jsonl: one object per line with the keys run, source, run_hash, criterion,\n"
@@ -174,6 +175,7 @@ static int parse_flags(int argc, char **argv, struct export_flags *f)
 		{ "include-stale", no_argument, NULL, 'I' },
 		{ "expect", required_argument, NULL, 'E' },
 		{ "output", required_argument, NULL, 'o' },
+		CLI_TRUST_OPTIONS,
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -182,6 +184,8 @@ static int parse_flags(int argc, char **argv, struct export_flags *f)
 	int ch;
 	optind = 1;
 	while ((ch = getopt_long(argc, argv, "c:a:o:h", longopts, NULL)) != -1) {
+		if (cli_trust_option(ch, optarg))
+			continue;
 		if (ch == 'h') {
 			export_usage(stdout);
 			return EXIT_DONE;

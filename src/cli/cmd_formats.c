@@ -42,6 +42,7 @@ static void formats_usage(FILE *out)
 	"                      folder) outside its own folder (repeatable)\n"
 	"      --json          one JSON object per record, then a summary object\n"
 	"      --unread        only the records that were not read, and the totals\n"
+	CLI_TRUST_USAGE
 	"  -h, --help          this help; --help formats lists the transcript formats\n"
 	"\n"
 	"FILE may be a .json or .jsonl file, a folder (read recursively), or - for\n"
@@ -71,12 +72,15 @@ static int formats_parse_args(int argc, char **argv, struct formats_opts *o)
 		{ "format", required_argument, NULL, 'F' },
 		{ "json", no_argument, NULL, 'J' },
 		{ "unread", no_argument, NULL, 'U' },
+		CLI_TRUST_OPTIONS,
 		{ "help", optional_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int ch;
 	optind = 1;
 	while ((ch = getopt_long(argc, argv, "c:h", longopts, NULL)) != -1) {
+		if (cli_trust_option(ch, optarg))
+			continue;
 		switch (ch) {
 		case 'c': o->config = optarg; break;
 		case CLI_OPT_ALLOW_PATH:

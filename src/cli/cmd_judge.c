@@ -39,7 +39,8 @@ static void judge_usage(FILE *out)
 	fprintf(out,
 	"usage: tcreview judge [-c FILE] [-a FILE]... [--judge ID] [--concurrency N] [--limit N]\n"
 	"                      [--refresh] [--expect FILE] [--format NAME] [--ca-file FILE]\n"
-	"                      [--allow-path PATH]... FILE...\n"
+	"                      [--allow-path PATH]... [--allow-host HOST]... [--allow-key-env NAME]...\n"
+	"                      FILE...\n"
 	"\n"
 	"Asks the configured LLM judges about every run and writes one JSON line per\n"
 	"run and judge, like `tcreview score`. Verdicts are cached in\n"
@@ -62,6 +63,7 @@ static void judge_usage(FILE *out)
 	"                       Batch API input format instead of sending it\n"
 	"      --batch-in FILE  read a finished batch's output: its answers go to the cache\n"
 	"                       (rubrics with a second step ask it live)\n"
+	CLI_TRUST_USAGE
 	"\n"
 	"Progress goes to stderr: a bar on a terminal, plain lines otherwise.\n");
 }
@@ -496,6 +498,7 @@ static int parse_flags(int argc, char **argv, struct judge_flags *f, bool *stop)
 		{ "ca-file", required_argument, NULL, 'A' },
 		{ "batch-out", required_argument, NULL, 'O' },
 		{ "batch-in", required_argument, NULL, 'I' },
+		CLI_TRUST_OPTIONS,
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -506,6 +509,8 @@ static int parse_flags(int argc, char **argv, struct judge_flags *f, bool *stop)
 	int ch;
 	optind = 1;
 	while ((ch = getopt_long(argc, argv, "c:a:h", longopts, NULL)) != -1) {
+		if (cli_trust_option(ch, optarg))
+			continue;
 		switch (ch) {
 		case 'c': f->config = optarg; break;
 		case CLI_OPT_ALLOW_PATH:

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "judge/trust.h"
 #include "util/clock.h"
 #include "util/xalloc.h"
 #include "runs/expect.h"
@@ -42,6 +43,7 @@ static void review_usage(FILE *out)
 	"                          are in every share, for the reviewers' agreement\n"
 	"      --ca-file FILE      a private certificate authority for the judges\n"
 	"      --max-iterations N  stop after N turns of the event loop (smoke tests)\n"
+	CLI_TRUST_USAGE
 	"  -h, --help              this help; `tcreview --help keys` lists the keys\n"
 	"\n"
 	"With no FILE, the bundled demo opens. TCR_SCRIPT=FILE drives the screen from\n"
@@ -84,6 +86,7 @@ static int review_parse_args(int argc, char **argv, struct review_opts *o)
 		{ "ca-file", required_argument, NULL, 'A' },
 		{ "blind", no_argument, NULL, 'B' },
 		{ "assign", required_argument, NULL, 'S' },
+		CLI_TRUST_OPTIONS,
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -91,6 +94,8 @@ static int review_parse_args(int argc, char **argv, struct review_opts *o)
 	char err[256];
 	optind = 1;
 	while ((ch = getopt_long(argc, argv, "c:a:h", longopts, NULL)) != -1) {
+		if (cli_trust_option(ch, optarg))
+			continue;
 		switch (ch) {
 		case 'c': o->config = optarg; break;
 		case CLI_OPT_ALLOW_PATH:
@@ -212,6 +217,9 @@ static int review_main(int argc, char **argv, struct review_opts *o, double star
 	if (rc != EXIT_DONE)
 		return rc;
 	struct config c;
+	/* The screen asks before a judge's first request to a host not
+	 * allowed yet, where the other commands refuse the configuration. */
+	judge_trust_confirm(true);
 	if (cli_load_config(&c, o->config) < 0)
 		return EXIT_USAGE;
 	rc = review_run(&c, o, paths, npaths, datadir, started);

@@ -33,6 +33,7 @@ static void score_usage(FILE *out)
 	"      --fail-under X  exit 1 when a scorer's mean score is below X\n"
 	"  -j, --jobs N        threads that read and score beside the one writing\n"
 	"                      (default: one per core; 0 does everything in one)\n"
+	CLI_TRUST_USAGE
 	"  -h, --help          this help; --help formats lists the transcript formats\n"
 	"\n"
 	"FILE may be a .json or .jsonl file, a folder (read recursively), or - for\n"
@@ -76,12 +77,15 @@ static int score_parse_args(int argc, char **argv, struct score_opts *o)
 		{ "output", required_argument, NULL, 'o' },
 		{ "fail-under", required_argument, NULL, 'U' },
 		{ "jobs", required_argument, NULL, 'j' },
+		CLI_TRUST_OPTIONS,
 		{ "help", optional_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int ch;
 	optind = 1;
 	while ((ch = getopt_long(argc, argv, "c:o:j:h", longopts, NULL)) != -1) {
+		if (cli_trust_option(ch, optarg))
+			continue;
 		switch (ch) {
 		case 'c': o->config = optarg; break;
 		case CLI_OPT_ALLOW_PATH:

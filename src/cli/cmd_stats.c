@@ -70,6 +70,7 @@ static void stats_usage(FILE *out)
 	"      --allow-path PATH let the configuration name files in PATH (a file or a\n"
 	"                        folder) outside its own folder (repeatable)\n"
 	"      --format NAME     read every record with this loader\n"
+	CLI_TRUST_USAGE
 	"  -h, --help            this help\n"
 	"\n"
 	"Pairs: the machine against the consensus (human) and each reviewer\n"
@@ -199,6 +200,7 @@ static int stats_parse_args(int argc, char **argv, struct stats_opts *o)
 		{ "include-stale", no_argument, NULL, 'I' },
 		{ "expect", required_argument, NULL, 'E' },
 		{ "format", required_argument, NULL, 'F' },
+		CLI_TRUST_OPTIONS,
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -213,6 +215,8 @@ static int stats_parse_args(int argc, char **argv, struct stats_opts *o)
 	int ch;
 	optind = 1;
 	while ((ch = getopt_long(argc, argv, "c:a:o:h", longopts, NULL)) != -1) {
+		if (cli_trust_option(ch, optarg))
+			continue;
 		if (ch == 'h') {
 			stats_usage(stdout);
 			return EXIT_DONE;

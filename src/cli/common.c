@@ -15,6 +15,7 @@
 #include "runs/expect.h"
 #include "runs/format.h"
 #include "judge/judge.h"
+#include "judge/trust.h"
 #include "review/keymap.h"
 #include "tui/theme.h"
 
@@ -39,11 +40,38 @@ int cli_allow_path(const char *prog, const char *path)
 	return 0;
 }
 
+/* The first --allow-host value that is no host name, reported as the
+ * configuration is loaded (each command parses its own flags). */
+static const char *bad_allow_host;
+
+bool cli_trust_option(int ch, const char *arg)
+{
+	if (ch == CLI_OPT_ALLOW_HOST && !judge_host_pattern_ok(arg) && !bad_allow_host)
+		bad_allow_host = arg;
+	else if (ch == CLI_OPT_ALLOW_HOST)
+		judge_allow_host(arg);
+	else if (ch == CLI_OPT_ALLOW_KEY_ENV)
+		judge_allow_key_env(arg);
+	else
+		return false;
+	return true;
+}
+
 int cli_load_config(struct config *c, const char *path)
 {
 	const struct config_allow allow = { (const char *const *)allowed, nallowed };
 	char err[1024];
 	struct stat st;
+	if (bad_allow_host) {
+		fprintf(stderr, "tcreview: --allow-host takes a host name (e.g. llm.example.com, "
+		        "*.example.com), without scheme, port or path: got '%s'\n", bad_allow_host);
+		return -1;
+	}
+	/* The hosts the user allowed before, beside --allow-host. */
+	if (judge_allow_load_user(err, sizeof err) < 0) {
+		fprintf(stderr, "tcreview: %s\n", err);
+		return -1;
+	}
 	/* The configuration reads the judges' built-in prompts from prompts/
 	 * beside the demo data. */
 	const char *data = cli_datadir();

@@ -16,6 +16,7 @@
 
 #include "judge/prompt.h"
 #include "judge/provider.h"
+#include "judge/trust.h"
 #include "util/hash.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
@@ -33,6 +34,8 @@ static void judge_free(struct judge_conf *j)
 	free(j->endpoint);
 	free(j->api_version);
 	free(j->api_key_env);
+	free(j->confirm_host);
+	free(j->confirm_key_env);
 	json_decref(j->tools);
 	free(j->prompt_text);
 	free(j->prompt_source);
@@ -428,10 +431,25 @@ static int model_read(struct conf *x, const struct conf_node *v, void *store)
 	return provider_keys(x, r);
 }
 
+/* Read after the model and its provider's keys, so that where the judge's
+ * requests and key go is known and checked here (judge/trust.h). */
 static int key_env_read(struct conf *x, const struct conf_node *v, void *store)
 {
 	struct judge_read *r = store;
-	return env_name_parse(x, v, &r->j->api_key_env);
+	if (v && env_name_parse(x, v, &r->j->api_key_env))
+		return -1;
+	char msg[1024];
+	const char *key;
+	if (judge_trust_check(r->j, &key, msg, sizeof msg) == 0)
+		return 0;
+	const struct conf_node *at = r->m;
+	if (key && strcmp(key, "api_key_env") == 0)
+		at = r->slots[K_API_KEY_ENV];
+	else if (key && strcmp(key, "base_url") == 0)
+		at = r->slots[K_BASE_URL];
+	else if (key && strcmp(key, "endpoint") == 0)
+		at = r->slots[K_ENDPOINT];
+	return conf_fail(x, at ? at : r->m, "%s", msg);
 }
 
 static int tools_read(struct conf *x, const struct conf_node *v, void *store)
@@ -659,7 +677,7 @@ static const struct conf_key judge_keys[] = {
 	[K_MODEL] = { .name = "model", .kind = CONF_K_FN, .flags = ALWAYS, .read = model_read },
 	[K_ENDPOINT] = { .name = "endpoint", .kind = CONF_K_NODE, .flags = LATER },
 	[K_API_VERSION] = { .name = "api_version", .kind = CONF_K_NODE, .flags = LATER },
-	[K_API_KEY_ENV] = { .name = "api_key_env", .kind = CONF_K_FN, .flags = LATER,
+	[K_API_KEY_ENV] = { .name = "api_key_env", .kind = CONF_K_FN, .flags = ALWAYS,
 	                    .read = key_env_read },
 	[K_TOOLS] = { .name = "tools", .kind = CONF_K_FN, .flags = LATER, .read = tools_read },
 	[K_SCALE] = { .name = "scale", .kind = CONF_K_FN, .flags = ALWAYS, .read = scale_read },

@@ -25,6 +25,7 @@
 
 #include <jansson.h>
 
+#include "judge/trust.h"
 #include "provider_int.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
@@ -202,12 +203,56 @@ void req_add_key_header(struct http_req *req, const char *name, const char *pref
 char *join_url(const char *base, const char *path)
 {
 	struct strbuf sb = STRBUF_INIT;
+	strbuf_add(&sb, base, url_trimmed_len(base));
+	strbuf_addstr(&sb, path);
+	return strbuf_detach(&sb);
+}
+
+size_t url_trimmed_len(const char *base)
+{
 	size_t n = strlen(base);
 	while (n && base[n - 1] == '/')
 		n--;
+	return n;
+}
+
+bool url_ends_with_segment(const char *base, size_t n, const char *seg)
+{
+	size_t k = strlen(seg);
+	return n >= k && memcmp(base + n - k, seg, k) == 0 &&
+	       /* the segment's own slash, not the scheme's "//" */
+	       !(n > k && base[n - k - 1] == '/');
+}
+
+/* Whether anything follows scheme://authority (slashes trimmed). */
+static bool url_has_path(const char *base, size_t n)
+{
+	const char *auth = strstr(base, "://");
+	if (!auth)
+		return false;
+	auth += 3;
+	const char *slash = memchr(auth, '/', n - (size_t)(auth - base));
+	return slash != NULL;
+}
+
+/* The AI SDK writes base URLs with the API's version ("https://
+ * api.anthropic.com/v1"), the providers' own documentation often without:
+ * both spellings ask the same path. */
+char *join_versioned(const char *base, const char *version, const char *path, bool always)
+{
+	struct strbuf sb = STRBUF_INIT;
+	size_t n = url_trimmed_len(base);
 	strbuf_add(&sb, base, n);
+	if (!url_ends_with_segment(base, n, version) && (always || !url_has_path(base, n)))
+		strbuf_addstr(&sb, version);
 	strbuf_addstr(&sb, path);
 	return strbuf_detach(&sb);
+}
+
+const char *provider_base(const struct judge_conf *j)
+{
+	const struct provider_ops *ops = provider_of(j->provider);
+	return ops && ops->base ? ops->base(j) : nonempty(j->base_url);
 }
 
 void add_escaped(struct strbuf *sb, const char *s)
@@ -275,6 +320,17 @@ int provider_request(const struct judge_conf *j, const struct judge_prompt *p, s
 	const struct provider_ops *ops = provider_of(j->provider);
 	if (!ops) {
 		set_err(err, errlen, "unknown provider");
+		return -1;
+	}
+	/* The screen asks the user before a judge's first request to a host
+	 * not allowed yet; nothing goes there without that leave. */
+	const char *leave = judge_needs_leave(j);
+	if (leave) {
+		set_err(err, errlen, "requests to %s are not allowed (--allow-host %s)", leave, leave);
+		return -1;
+	}
+	if ((leave = judge_needs_key_leave(j))) {
+		set_err(err, errlen, "sending $%s is not allowed (--allow-key-env %s)", leave, leave);
 		return -1;
 	}
 	const char *var = provider_key_var(j);

@@ -1,6 +1,7 @@
 /* provider_anthropic.c - Anthropic's Messages API.
  *
- *   {base_url | $ANTHROPIC_BASE_URL | https://api.anthropic.com}/v1/messages,
+ *   {base_url | $ANTHROPIC_BASE_URL | https://api.anthropic.com}/v1/messages
+ *   (a base ending in /v1 is not given a second one),
  *   x-api-key: $ANTHROPIC_API_KEY, anthropic-version: 2023-06-01
  */
 #include <stdlib.h>
@@ -14,6 +15,8 @@
 #define ANTHROPIC_VERSION "2023-06-01"
 /* Anthropic requires max_tokens; a verdict with its reasons fits easily. */
 #define ANTHROPIC_MAX_TOKENS 2048
+
+static const char *const anthropic_hosts[] = { "api.anthropic.com", NULL };
 
 static int anthropic_body(const struct judge_conf *j, const struct judge_prompt *p,
                           struct http_req *req, char *err, size_t errlen)
@@ -43,13 +46,20 @@ static int anthropic_body(const struct judge_conf *j, const struct judge_prompt 
 	return req_set_body(req, body, err, errlen);
 }
 
-static int anthropic_request(const struct judge_conf *j, const struct judge_prompt *p,
-                             struct http_req *req, char *err, size_t errlen)
+static const char *anthropic_base(const struct judge_conf *j)
 {
 	const char *base = nonempty(j->base_url);
 	if (!base)
 		base = nonempty(getenv("ANTHROPIC_BASE_URL"));
-	if (req_start(req, j, join_url(base ? base : ANTHROPIC_DEFAULT_BASE, "/v1/messages"),
+	return base ? base : ANTHROPIC_DEFAULT_BASE;
+}
+
+/* The AI SDK's base URL ends in /v1, Anthropic's own SDKs' does not: both
+ * ask /v1/messages. */
+static int anthropic_request(const struct judge_conf *j, const struct judge_prompt *p,
+                             struct http_req *req, char *err, size_t errlen)
+{
+	if (req_start(req, j, join_versioned(anthropic_base(j), "/v1", "/messages", true),
 	              err, errlen) < 0)
 		return -1;
 	req_add_key_header(req, "x-api-key", "", j);
@@ -90,4 +100,6 @@ const struct provider_ops provider_anthropic = {
 	.reply = anthropic_reply,
 	.id = "anthropic",
 	.key_required = true,
+	.own_hosts = anthropic_hosts,
+	.base = anthropic_base,
 };

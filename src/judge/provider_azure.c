@@ -2,6 +2,7 @@
  *
  *   {base_url | endpoint | $AZURE_OPENAI_ENDPOINT}/openai/deployments/
  *   DEPLOYMENT/chat/completions?api-version=V, api-key: $AZURE_OPENAI_API_KEY
+ *   (a base ending in /openai, as the AI SDK writes it, is not given a second)
  */
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +14,9 @@
 #define AZURE_DEFAULT_API_VERSION "2024-10-21"
 
 static const char *const azure_keys[] = { "endpoint", "api_version", NULL };
+/* Azure OpenAI resources and AI Services resources. */
+static const char *const azure_hosts[] = { "*.openai.azure.com", "*.cognitiveservices.azure.com",
+                                           NULL };
 
 /* The configuration names the resource and the API version. */
 static int azure_check(const struct judge_conf *j, const char **key, char *err, size_t errlen)
@@ -37,9 +41,11 @@ static char *azure_url(const struct judge_conf *j, const char *base)
 	if (!ver)
 		ver = nonempty(getenv("AZURE_OPENAI_API_VERSION"));
 	struct strbuf url = STRBUF_INIT;
-	size_t n = strlen(base);
-	while (n && base[n - 1] == '/')
-		n--;
+	size_t n = url_trimmed_len(base);
+	/* The AI SDK's Azure base URL ends in /openai, the resource's endpoint
+	 * does not: both ask /openai/deployments/... */
+	if (url_ends_with_segment(base, n, "/openai"))
+		n -= strlen("/openai");
 	strbuf_add(&url, base, n);
 	strbuf_addstr(&url, "/openai/deployments/");
 	add_escaped(&url, j->model);
@@ -48,14 +54,20 @@ static char *azure_url(const struct judge_conf *j, const char *base)
 	return strbuf_detach(&url);
 }
 
-static int azure_request(const struct judge_conf *j, const struct judge_prompt *p,
-                         struct http_req *req, char *err, size_t errlen)
+static const char *azure_base(const struct judge_conf *j)
 {
 	const char *base = nonempty(j->base_url);
 	if (!base)
 		base = nonempty(j->endpoint);
 	if (!base)
 		base = nonempty(getenv("AZURE_OPENAI_ENDPOINT"));
+	return base;
+}
+
+static int azure_request(const struct judge_conf *j, const struct judge_prompt *p,
+                         struct http_req *req, char *err, size_t errlen)
+{
+	const char *base = azure_base(j);
 	if (!base) {
 		set_err(err, errlen, "judge %s: azure needs endpoint (or $AZURE_OPENAI_ENDPOINT)",
 		        j->id ? j->id : "?");
@@ -85,4 +97,6 @@ const struct provider_ops provider_azure = {
 	.reply = chat_reply,
 	.id = "azure",
 	.key_required = true,
+	.own_hosts = azure_hosts,
+	.base = azure_base,
 };

@@ -9,6 +9,10 @@
  *              to some other server unless the configuration says so
  *   ollama     {base_url | http://localhost:11434/v1}/chat/completions, no key
  *              (api_key_env may name one, for a server behind a proxy)
+ *
+ * A base written with no path at all ("http://localhost:8000") is given
+ * /v1, where every one of these serves Chat Completions; a base with a
+ * path is taken as it is ("https://host/v1beta/openai").
  */
 #include <ctype.h>
 #include <stdlib.h>
@@ -21,6 +25,8 @@
 
 #define OPENAI_DEFAULT_BASE "https://api.openai.com/v1"
 #define OLLAMA_DEFAULT_BASE "http://localhost:11434/v1"
+
+static const char *const openai_hosts[] = { "api.openai.com", NULL };
 
 static bool is_object_schema(json_t *s)
 {
@@ -165,7 +171,7 @@ int chat_reply(const struct judge_conf *j, long status, const char *body, size_t
 static int chat_request(const struct judge_conf *j, const struct judge_prompt *p,
                         const char *base, struct http_req *req, char *err, size_t errlen)
 {
-	if (req_start(req, j, join_url(base, "/chat/completions"), err, errlen) < 0)
+	if (req_start(req, j, join_versioned(base, "/v1", "/chat/completions", false), err, errlen) < 0)
 		return -1;
 	const char *key;
 	if (provider_key(j, &key))
@@ -173,19 +179,35 @@ static int chat_request(const struct judge_conf *j, const struct judge_prompt *p
 	return chat_body(j, p, true, req, err, errlen);
 }
 
-static int openai_request(const struct judge_conf *j, const struct judge_prompt *p,
-                          struct http_req *req, char *err, size_t errlen)
+static const char *openai_base(const struct judge_conf *j)
 {
 	const char *base = nonempty(j->base_url);
 	if (!base)
 		base = nonempty(getenv("OPENAI_BASE_URL"));
-	return chat_request(j, p, base ? base : OPENAI_DEFAULT_BASE, req, err, errlen);
+	return base ? base : OPENAI_DEFAULT_BASE;
+}
+
+static const char *compat_base(const struct judge_conf *j)
+{
+	return nonempty(j->base_url);
+}
+
+static const char *ollama_base(const struct judge_conf *j)
+{
+	const char *base = nonempty(j->base_url);
+	return base ? base : OLLAMA_DEFAULT_BASE;
+}
+
+static int openai_request(const struct judge_conf *j, const struct judge_prompt *p,
+                          struct http_req *req, char *err, size_t errlen)
+{
+	return chat_request(j, p, openai_base(j), req, err, errlen);
 }
 
 static int compat_request(const struct judge_conf *j, const struct judge_prompt *p,
                           struct http_req *req, char *err, size_t errlen)
 {
-	const char *base = nonempty(j->base_url);
+	const char *base = compat_base(j);
 	if (!base) {
 		set_err(err, errlen, "judge %s: an OpenAI-compatible provider needs base_url",
 		        j->id ? j->id : "?");
@@ -197,8 +219,7 @@ static int compat_request(const struct judge_conf *j, const struct judge_prompt 
 static int ollama_request(const struct judge_conf *j, const struct judge_prompt *p,
                           struct http_req *req, char *err, size_t errlen)
 {
-	const char *base = nonempty(j->base_url);
-	return chat_request(j, p, base ? base : OLLAMA_DEFAULT_BASE, req, err, errlen);
+	return chat_request(j, p, ollama_base(j), req, err, errlen);
 }
 
 const struct provider_ops provider_openai = {
@@ -212,6 +233,8 @@ const struct provider_ops provider_openai = {
 	.id = "openai",
 	.batch_url = "/v1/chat/completions",
 	.key_required = true,
+	.own_hosts = openai_hosts,
+	.base = openai_base,
 };
 
 /* Unknown servers may refuse response_format, so the schema goes into the
@@ -226,6 +249,7 @@ const struct provider_ops provider_compat = {
 	.reply = chat_reply,
 	.id = "openai-compatible",
 	.batch_url = "/v1/chat/completions",
+	.base = compat_base,
 };
 
 const struct provider_ops provider_ollama = {
@@ -237,4 +261,5 @@ const struct provider_ops provider_ollama = {
 	.request = ollama_request,
 	.reply = chat_reply,
 	.id = "ollama",
+	.base = ollama_base,
 };

@@ -31,6 +31,14 @@ size_t provider_key(const struct judge_conf *j, const char **out);
 const char *nonempty(const char *s);
 /* base without trailing slashes, then the path (malloc'd). */
 char *join_url(const char *base, const char *path);
+/* strlen(base) less its trailing slashes. */
+size_t url_trimmed_len(const char *base);
+/* Whether the first n bytes of base end in the path segment seg ("/v1"). */
+bool url_ends_with_segment(const char *base, size_t n, const char *seg);
+/* base, version unless base already ends in it, then path: with always
+ * false, version only when base has no path at all ("http://host:8000"
+ * becomes ".../v1/...", "https://host/api/v1beta/openai" stays). */
+char *join_versioned(const char *base, const char *version, const char *path, bool always);
 /* Percent-encodes a URL path segment or query value. */
 void add_escaped(struct strbuf *sb, const char *s);
 /* Takes url (malloc'd) into req, refuses an address without http(s)://

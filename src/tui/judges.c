@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "judge/trust.h"
 #include "review/judging.h"
 #include "util/clock.h"
 #include "tui_int.h"
@@ -39,12 +40,65 @@ void tui_judges_fill(struct tui *t, size_t entry)
 		t->dirty |= REDRAW_ALL;
 }
 
+/* The first judge asked (which, or all for -1) that needs the user's
+ * leave for its host or its key variable, or NULL. */
+static const struct judge_conf *needs_leave(const struct tui *t, long which)
+{
+	for (size_t j = 0; j < t->cfg->njudges; j++) {
+		const struct judge_conf *jc = &t->cfg->judges[j];
+		if ((which < 0 || (size_t)which == j) &&
+		    (judge_needs_leave(jc) || judge_needs_key_leave(jc)))
+			return jc;
+	}
+	return NULL;
+}
+
+/* A configuration may come from someone else: the first request to a
+ * host the user has not allowed, or with a key from a variable not named
+ * like a credential, waits for a y, which is remembered in the user's
+ * configuration folder (judge/trust.h). */
 unsigned tui_judges_ask(struct tui *t, long which)
 {
+	const struct judge_conf *jc = needs_leave(t, which);
+	if (jc) {
+		char label[sizeof t->pr.label];
+		const char *env = judge_needs_key_leave(jc);
+		if (env)
+			snprintf(label, sizeof label, "judge %s sends $%s as its key, not a credential's "
+			         "name: allow and remember it? y/n ", jc->id, env);
+		else
+			snprintf(label, sizeof label, "judge %s sends runs%s to %s, not allowed yet: allow "
+			         "and remember it? y/n ", jc->id, judge_sends_key(jc) ? " and its key" : "",
+			         judge_needs_leave(jc));
+		prompt_start(t, PROMPT_ALLOW_HOST, label);
+		t->pr.judge = which;
+		return REDRAW_STATUS;
+	}
 	struct judging_note note;
 	bool changed = judging_ask(&t->judging, which, &note);
 	show(t, &note);
 	return changed ? REDRAW_ALL | RELAYOUT : REDRAW_STATUS;
+}
+
+unsigned tui_judges_allow_key(struct tui *t, keycode_t key)
+{
+	t->pr.kind = PROMPT_NONE;
+	const struct judge_conf *jc = needs_leave(t, t->pr.judge);
+	if (!jc)
+		return tui_judges_ask(t, t->pr.judge);
+	const char *env = judge_needs_key_leave(jc);
+	const char *what = env ? env : judge_needs_leave(jc);
+	if (key != 'y' && key != 'Y') {
+		tui_message(t, false, "not asked: %s%s is not allowed", env ? "$" : "", what);
+		return REDRAW_STATUS;
+	}
+	char err[512];
+	int rc = env ? judge_allow_remember_key_env(env, err, sizeof err)
+	             : judge_allow_remember(what, err, sizeof err);
+	if (rc < 0)
+		tui_message(t, true, "allowed for now only: %s", err);
+	/* what the judge needs next, or the judges asked */
+	return tui_judges_ask(t, t->pr.judge);
 }
 
 unsigned tui_judges_cancel(struct tui *t)

@@ -1,4 +1,5 @@
-/* prompt.c - the one-line prompt's keys: search, override, note and the judge menu.
+/* prompt.c - the one-line prompt's keys: search, override, note, the judge menu and the
+ * leave for a judge's host.
  *
  * The prompt's text is edited here; what Enter does with it is the
  * session's (search, decisions) or the judges'. The cursor shows while a
@@ -96,6 +97,8 @@ unsigned prompt_key(struct tui *t, keycode_t key)
 {
 	if (t->pr.kind == PROMPT_JUDGE)
 		return judge_menu_key(t, key);
+	if (t->pr.kind == PROMPT_ALLOW_HOST)
+		return tui_judges_allow_key(t, key);
 	if (key == 27) {
 		t->pr.kind = PROMPT_NONE;
 		tui_message(t, false, "cancelled");

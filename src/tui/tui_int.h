@@ -29,6 +29,8 @@ enum prompt_kind {
 	PROMPT_REASON,              /* override: the reason */
 	PROMPT_NOTE,
 	PROMPT_JUDGE,               /* which judge: Enter all, a digit one */
+	PROMPT_ALLOW_HOST,          /* y lets the judges asked send to a host (or from a key
+	                             * variable) not allowed yet */
 };
 
 /* A piece of a timeline line drawn in a slot of its own (a call's marks
@@ -111,6 +113,7 @@ struct prompt_state {
 	char label[160];
 	size_t row;                 /* override: the verdict row */
 	double score;               /* override: the score, while the reason is asked */
+	long judge;                 /* allow host: the judges then asked (-1 all) */
 };
 
 /* Script mode (TCR_SCRIPT): keys and commands come from a file. */
@@ -247,6 +250,9 @@ int  tui_judges_open(struct tui *t, char *err, size_t errlen);
 void tui_judges_close(struct tui *t);
 void tui_judges_fill(struct tui *t, size_t entry);
 unsigned tui_judges_ask(struct tui *t, long which);
+/* The answer to "allow HOST?" (or a key variable): y remembers it and asks
+ * the judges. */
+unsigned tui_judges_allow_key(struct tui *t, keycode_t key);
 unsigned tui_judges_cancel(struct tui *t);
 int  tui_judges_pollfds(struct tui *t, struct pollfd *fds, int max, int *timeout_ms);
 void tui_judges_run(struct tui *t);

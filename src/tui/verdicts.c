@@ -6,16 +6,21 @@
 #include <string.h>
 
 #include "judge/judge.h"
+#include "judge/trust.h"
 #include "review/labels.h"
 #include "util/jsonw.h"
 #include "tui_int.h"
 #include "util/wtext.h"
 
-/* What a judge is, without its answer. */
+/* What a judge is, without its answer, and where its requests (with its
+ * key) go: a configuration may come from someone else. */
 static void judge_line(const struct judge_conf *jc, struct strbuf *out)
 {
+	char host[300];
+	judge_request_host(jc, host, sizeof host);
 	strbuf_addf(out, "%s: judge, rubric %s, model %s, passes at %g\n", jc->id, jc->rubric->name,
 	            jc->model, jc->threshold);
+	strbuf_addf(out, "requests go to %s\n", host);
 }
 
 /* A judge's answer for a person: its reason, each call's evaluation, what

@@ -115,6 +115,7 @@ run_screen judge-labelled '<Tab><Tab>jjj<Enter>
 check_screen judge-details
 screen_has judge-details "reason: Two of the three calls served the request."
 screen_has judge-details "✗ get_order: a second look was not needed"
+screen_has judge-details "requests go to 127.0.0.1 (plain http)"
 assert_eq "cache: reopening asks nobody" "$(lines_of "$TMP/slow.log")" 2
 assert_eq "a label on the judge row overrides it" "$(annot_fields "$ANNOT")" "en-pass|appr|override|0.67|0"
 SCREEN_COLS=80 SCREEN_LINES=24
