@@ -510,13 +510,17 @@ static void test_wrong_types(void **state)
 		  "t.yaml:4:38: wrong type for the default of 'expectedTool': expected a string, got a number" },
 		{ "    expectedTool: t\n    options: {x: .inf}\n",
 		  "t.yaml:5:18: '.inf' is not a finite number, which JSON cannot hold" },
+		/* Digits past a double's range (a fuzzing finding: it used to abort
+		 * as if memory had run out). */
+		{ "    expectedTool: t\n    options: {x: 99999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999}\n",
+		  "t.yaml:5:18: '99999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999' is not a finite number, which JSON cannot hold" },
 		{ "    expectedTool: !!int abc\n",
 		  "t.yaml:4:19: 'abc' is not a valid !!int" },
 		{ "    expectedTool: !custom abc\n",
 		  "t.yaml:4:19: unsupported tag '!custom'" },
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
-		char text[512];
+		char text[1024];
 		snprintf(text, sizeof text, "%s%s", head, cases[i].body);
 		assert_error(text, cases[i].want);
 	}

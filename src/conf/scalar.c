@@ -111,9 +111,15 @@ int conf_plain_type(const char *s, size_t len, json_t **out)
 	} else if (all_digits(t + sign, len - sign, 10)) {
 		errno = 0;
 		long long v = strtoll(t, NULL, 10);
-		/* Too large for an integer: keep it as a number all the same. */
-		*out = errno == ERANGE ? json_real(strtod(t, NULL)) : json_integer((json_int_t)v);
-		r = 1;
+		/* Too large for an integer: keep it as a number all the same,
+		 * unless it is too large even for a double (JSON has no inf). */
+		double d = errno == ERANGE ? strtod(t, NULL) : 0;
+		if (!isfinite(d)) {
+			r = -1;
+		} else {
+			*out = errno == ERANGE ? json_real(d) : json_integer((json_int_t)v);
+			r = 1;
+		}
 	} else if (float_syntax(t, len)) {
 		double d = strtod(t, NULL);
 		if (!isfinite(d)) {
