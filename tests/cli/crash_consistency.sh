@@ -81,7 +81,7 @@ round() {
 		sleep "$(awk -v ms="$1" 'BEGIN { printf "%.3f", ms / 1000 }')"
 		kill -9 "$pid" 2>/dev/null
 	fi
-	wait "$pid"
+	wait "$pid" 2>/dev/null    # no "Killed" notice in the log
 	ROUND_RC=$?
 }
 

@@ -22,7 +22,7 @@ SCREEN_TIMEOUT=60
 . "$TCR_SRCDIR/tests/cli/screen_lib.sh"
 
 LIMIT_KB=2000000
-if (ulimit -v $LIMIT_KB && "$TCR_BIN" --version) >/dev/null 2>&1; then
+if ( (ulimit -v $LIMIT_KB && exec "$TCR_BIN" --version) >/dev/null 2>&1; exit $? ) 2>/dev/null; then
 	SAN=0
 	limits() { ulimit -v $LIMIT_KB; ulimit -t 60; }
 	BIG_MB=100
