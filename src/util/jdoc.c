@@ -138,6 +138,16 @@ struct jdoc *jdoc_parse(const char *text, size_t len, size_t readable, struct jd
 			st = JDOC_FILL_ERROR;
 		}
 	}
+	if (st == JDOC_FILL_NOMEM) {
+		/* No second opinion from jansson here: it would need more memory
+		 * still for the same bytes (under a memory limit, a 100 MB record
+		 * made it grind for half a minute, then crash). */
+		char why[200];
+		snprintf(why, sizeof why, "%s (a record of %zu MB)", msg, len >> 20);
+		set_error(err, why, 1, 1, 0);
+		jdoc_free(d);
+		return NULL;
+	}
 	if (st != JDOC_FILL_OK) {
 		explain(buf, len, msg, pos, err);
 		jdoc_free(d);

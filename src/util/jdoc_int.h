@@ -13,6 +13,7 @@ enum jdoc_fill_status {
 	JDOC_FILL_OK = 0,
 	JDOC_FILL_UTF8,         /* the bytes are not valid UTF-8: repair and retry */
 	JDOC_FILL_ERROR,        /* anything else: msg and *pos tell what and where */
+	JDOC_FILL_NOMEM,        /* the parser's memory could not be had: msg says so */
 };
 
 /* Fills d's nodes and strings from the len bytes at buf, which may be read

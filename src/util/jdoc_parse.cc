@@ -426,7 +426,7 @@ enum jdoc_fill_status fill(ondemand::parser &parser, struct jdoc *d, const char 
 			want = SIMDJSON_MAXSIZE_BYTES;
 		if (parser.allocate(want, JDOC_MAX_DEPTH + 1)) {
 			set_msg(msg, msglen, "out of memory for the parser");
-			return JDOC_FILL_ERROR;
+			return JDOC_FILL_NOMEM;
 		}
 	}
 

@@ -1,0 +1,183 @@
+#!/bin/sh
+# crash_consistency.sh - the review screen killed with SIGKILL at random
+# points loses no decision it had called saved, and leaves an annotations
+# file every reader takes.
+#
+# The screen, driven by a key script (TCR_SCRIPT, src/tui/script.c) of
+# accept-all, labels, moves and retracts in a random order, labels 200 runs
+# with two code scorers. It is started again and again on the same
+# annotations file, so decisions accumulate, and killed (kill -9) after a
+# random delay, until a deadline of about 20 s (TCR_CRASH_SECONDS): a loop
+# on the clock, not a fixed count, so a slow machine (the sanitizer build)
+# makes fewer rounds, not a longer test.
+#
+# "Saved" is what the store promises (include/annot/store.h): annot_append
+# returns 0 once the line is written and fsync()ed, and only then does the
+# screen say "(saved)". The test hook TCR_SAVED_LOG (src/annot/store.c)
+# appends each such line to a log after the fsync, so after every kill:
+#   - every line of the log is in the annotations file, as many times
+#     (a multiset: the same decision may be made twice in one second);
+#   - `tcreview export` on the file exits 0 and reports no broken line but
+#     a truncated last line (util/jsonl_log.h: a writer that died in its
+#     write), which it skips; such a line, ended by the next append, may be
+#     reported later at the same place, and only there.
+# Finally at least TCR_CRASH_MIN_KILLS kills (10) happened and at least
+# TCR_CRASH_MIN_DECISIONS decisions (200) were checked; the figures are
+# printed. TCR_CRASH_SEED replays a sequence of delays and scripts.
+. "$TCR_SRCDIR/tests/cli/lib.sh"
+
+BUDGET=${TCR_CRASH_SECONDS:-20}
+MIN_KILLS=${TCR_CRASH_MIN_KILLS:-10}
+MIN_DECISIONS=${TCR_CRASH_MIN_DECISIONS:-200}
+SEED=${TCR_CRASH_SEED:-$(date +%s)}
+echo "# crash_consistency: seed $SEED (TCR_CRASH_SEED=$SEED replays it), budget ${BUDGET}s"
+
+ANNOT=annot.jsonl
+SAVED="$TMP/saved.log"
+cat > "$TMP/cc.yaml" <<'EOF'
+scorers:
+  - id: lookup
+    type: tool-call-accuracy
+    expectedTool: get_order
+  - id: words
+    type: word-inclusion
+EOF
+# 200 runs: the first run of the screen tests under 200 ids.
+head -n 1 "$TCR_SRCDIR/tests/data/screen-runs.jsonl" > "$TMP/one.jsonl"
+awk 'BEGIN { getline l < ARGV[1]; ARGV[1] = ""
+	for (i = 1; i <= 200; i++) { s = l; sub(/"id": "en-pass"/, "\"id\": \"run-" i "\"", s); print s } }' \
+	"$TMP/one.jsonl" > "$TMP/runs.jsonl"
+if [ "$(grep -c '"id": "run-' "$TMP/runs.jsonl")" -ne 200 ]; then
+	fail "200 runs generated" "$(head -c 300 "$TMP/runs.jsonl")"
+	finish
+fi
+
+# now_ms: milliseconds of the clock (GNU date), else whole seconds * 1000.
+now_ms() {
+	ms=$(date +%s%3N 2>/dev/null)
+	case $ms in *[!0-9]*|'') echo $(($(date +%s) * 1000)) ;; *) echo "$ms" ;; esac
+}
+
+# keys ROUND: a random key script of 500 keys, mostly accept-all (A), with
+# labels (1, 0), moves (j, k, u) and retracts (x).
+keys() {
+	awk -v seed="$SEED" -v r="$1" 'BEGIN { srand((seed % 100000) * 1000 + r)
+		n = split("A A A A 1 1 0 0 j k u x", k, " ")
+		for (i = 0; i < 500; i++) print k[int(rand() * n) + 1] }' > "$TMP/keys"
+}
+
+# round DELAY_MS: one run of the screen, killed after DELAY_MS (0: never),
+# as reviewer $REVIEWER. Sets ROUND_RC (137 when the kill landed).
+round() {
+	(
+		cd "$TMP" || exit 1
+		HOME="$TMP" LANG=C.UTF-8 LC_ALL=C.UTF-8 TZ=UTC TERM=dumb NO_COLOR=1 \
+		LINES=24 COLUMNS=80 TCR_SCRIPT="$TMP/keys" TCR_SAVED_LOG="$SAVED" \
+			exec "$TCR_BIN" -c cc.yaml -a "$ANNOT" --reviewer "$REVIEWER" runs.jsonl \
+			</dev/null >"$TMP/round.out" 2>"$TMP/round.err"
+	) &
+	pid=$!
+	if [ "$1" -gt 0 ]; then
+		sleep "$(awk -v ms="$1" 'BEGIN { printf "%.3f", ms / 1000 }')"
+		kill -9 "$pid" 2>/dev/null
+	fi
+	wait "$pid" 2>/dev/null    # no "Killed" notice in the log
+	ROUND_RC=$?
+}
+
+TORN=" "        # line numbers once reported as a truncated last line
+BAD=0           # rounds with a failure (each reported once, the first few in full)
+# check_file ROUND: the file reads, and holds every saved line.
+check_file() {
+	(cd "$TMP" && "$TCR_BIN" export -c cc.yaml -a "$ANNOT" runs.jsonl >"$TMP/export.out" 2>"$TMP/export.err")
+	rc=$?
+	problems=""
+	[ "$rc" -eq 0 ] || problems="export exits $rc"
+	lines=$(wc -l < "$TMP/$ANNOT" | tr -d ' ')
+	# Warnings naming a line of the file: "annot.jsonl:N: ..."
+	warned=$(grep -o "$ANNOT:[0-9]*: .*" "$TMP/export.err")
+	if [ -n "$warned" ]; then
+		while IFS= read -r w; do
+			n=${w#"$ANNOT":}; n=${n%%:*}
+			case $w in
+			*"truncated last line"*)
+				if [ "$n" -eq $((lines + 1)) ]; then TORN="$TORN$n "
+				else problems="$problems; a truncated line reported that is not the last: $w"; fi ;;
+			*)
+				case $TORN in *" $n "*) ;; *) problems="$problems; broken line: $w" ;; esac ;;
+			esac
+		done <<EOF
+$warned
+EOF
+	fi
+	# Every saved line is in the file, as many times.
+	missing=$(awk 'FILENAME == ARGV[1] { have[$0]++; next } { if (have[$0]-- <= 0) { print; exit } }' \
+		"$TMP/$ANNOT" "$SAVED")
+	[ -z "$missing" ] || problems="$problems; a decision reported saved is not in the file: $(printf %s "$missing" | head -c 400)"
+	if [ -n "$problems" ]; then
+		BAD=$((BAD + 1))
+		[ "$BAD" -le 3 ] && fail "round $1: the annotations file reads and holds every saved decision" \
+			"$problems" "$(head -c 1000 "$TMP/export.err")"
+	fi
+}
+
+: > "$SAVED"
+# The first round runs its whole script: its length sets the range of the
+# delays, so the kills land in start-up, in scoring and in the labelling
+# on a fast machine and on a slow one alike.
+keys 0
+REVIEWER=r0
+t0=$(now_ms)
+round 0
+full_ms=$(($(now_ms) - t0))
+if [ "$ROUND_RC" -ne 0 ] || [ -s "$TMP/round.err" ]; then
+	fail "the uninterrupted round exits 0, stderr empty" "exit status $ROUND_RC" "$(head -c 2000 "$TMP/round.err")"
+	finish
+fi
+first=$(wc -l < "$SAVED" | tr -d ' ')
+check_file 0
+[ "$full_ms" -ge 50 ] || full_ms=50
+echo "# a whole round takes ${full_ms} ms and saves $first decisions"
+
+deadline=$(($(date +%s) + BUDGET))
+rounds=0 kills=0 finished=0 checks=$first odd=0 range_ms=$full_ms
+while [ "$(date +%s)" -lt "$deadline" ]; do
+	rounds=$((rounds + 1))
+	keys "$rounds"
+	# Eight reviewers in turn: each finds runs still waiting for them, so
+	# accept-all keeps writing, and their decisions mix in one file.
+	REVIEWER=r$((rounds % 8))
+	delay=$(awk -v seed="$SEED" -v r="$rounds" -v full="$range_ms" \
+		'BEGIN { srand((seed % 100000) * 1000 + 500 + r); printf "%d", 1 + rand() * full * 1.1 }')
+	t0=$(now_ms)
+	round "$delay"
+	case $ROUND_RC in
+	137) kills=$((kills + 1)) ;;
+	0) finished=$((finished + 1))
+	   # Later rounds may be quicker (fewer runs wait): aim inside them.
+	   range_ms=$(($(now_ms) - t0))
+	   [ "$range_ms" -ge 20 ] || range_ms=20 ;;
+	*) odd=$((odd + 1))
+	   [ "$odd" -le 3 ] && fail "round $rounds: the screen is killed or ends well" \
+		"exit status $ROUND_RC" "$(head -c 2000 "$TMP/round.err")" ;;
+	esac
+	# A sanitizer's report, or any complaint, before the kill.
+	if [ -s "$TMP/round.err" ]; then
+		odd=$((odd + 1))
+		[ "$odd" -le 3 ] && fail "round $rounds: the screen writes nothing to stderr" "$(head -c 2000 "$TMP/round.err")"
+	fi
+	check_file "$rounds"
+	checks=$((checks + $(wc -l < "$SAVED")))
+done
+
+saved=$(wc -l < "$SAVED" | tr -d ' ')
+lines=$(wc -l < "$TMP/$ANNOT" | tr -d ' ')
+echo "# $rounds rounds: $kills killed, $finished ended before the kill; $saved decisions reported saved" \
+	"(checked $checks times over the rounds), $lines lines in the file, torn lines:${TORN% }"
+[ "$BAD" -eq 0 ] && pass "after each of $rounds rounds the file reads and holds every saved decision"
+[ "$odd" -eq 0 ] && pass "every round was killed or ended with status 0 and nothing on stderr"
+if [ "$kills" -ge "$MIN_KILLS" ]; then pass "at least $MIN_KILLS kills ($kills)"
+else fail "at least $MIN_KILLS kills" "only $kills in ${BUDGET}s ($rounds rounds)"; fi
+if [ "$saved" -ge "$MIN_DECISIONS" ]; then pass "at least $MIN_DECISIONS decisions checked ($saved)"
+else fail "at least $MIN_DECISIONS decisions checked" "only $saved"; fi
+finish
