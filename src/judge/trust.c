@@ -18,6 +18,7 @@
 #include "provider_int.h"
 #include "util/readfile.h"
 #include "util/strbuf.h"
+#include "util/userdir.h"
 #include "util/xalloc.h"
 
 /* Far above any real list; a file past it is someone else's. */
@@ -82,16 +83,12 @@ void judge_allow_reset(void)
 /* $XDG_CONFIG_HOME/tcreview/LEAF, else $HOME/.config/tcreview/LEAF. */
 static char *user_file(const char *leaf)
 {
-	struct strbuf sb = STRBUF_INIT;
-	const char *xdg = getenv("XDG_CONFIG_HOME");
-	const char *home = getenv("HOME");
-	/* The XDG rule: a relative XDG_CONFIG_HOME is ignored. */
-	if (xdg && xdg[0] == '/')
-		strbuf_addf(&sb, "%s/tcreview/%s", xdg, leaf);
-	else if (home && *home)
-		strbuf_addf(&sb, "%s/.config/tcreview/%s", home, leaf);
-	else
+	char *dir = user_dir("XDG_CONFIG_HOME", ".config");
+	if (!dir)
 		return NULL;
+	struct strbuf sb = STRBUF_INIT;
+	strbuf_addf(&sb, "%s/%s", dir, leaf);
+	free(dir);
 	return strbuf_detach(&sb);
 }
 
@@ -149,16 +146,14 @@ int judge_allow_load_user(char *err, size_t errlen)
 }
 
 /* mkdir -p of the file's folder. */
-static int make_folders(char *path)
+static int make_folders(const char *path)
 {
-	for (char *p = strchr(path + 1, '/'); p; p = strchr(p + 1, '/')) {
-		*p = '\0';
-		int rc = mkdir(path, 0700);
-		*p = '/';
-		if (rc < 0 && errno != EEXIST)
-			return -1;
-	}
-	return 0;
+	char *dir = xstrndup(path, (size_t)(strrchr(path, '/') - path));
+	int rc = make_dirs(dir);
+	int e = errno;
+	free(dir);
+	errno = e;
+	return rc;
 }
 
 /* Allows name now and appends it to the user's file LEAF. The names come

@@ -13,17 +13,18 @@
  * The file is a util/jsonl_log, appended line by line under its lock. */
 #include "exec_cache.h"
 
-#include <errno.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "util/digest.h"
 #include "util/hash.h"
 #include "util/htab.h"
 #include "util/jsonl_log.h"
+#include "util/readfile.h"
+#include "util/strbuf.h"
+#include "util/userdir.h"
 #include "util/xalloc.h"
 
 struct entry {
@@ -94,27 +95,8 @@ static bool take_line(void *ctx, json_t *line, char *why, size_t whylen)
 
 char *exec_cache_dir(void)
 {
-	const char *own = getenv("TCR_CACHE_DIR"), *xdg = getenv("XDG_CACHE_HOME");
-	const char *home = getenv("HOME");
-	char *dir = NULL;
-	int n = own && *own ? asprintf(&dir, "%s", own)
-	      : xdg && *xdg ? asprintf(&dir, "%s/tcreview", xdg)
-	      : home && *home ? asprintf(&dir, "%s/.cache/tcreview", home) : -1;
-	return n < 0 ? NULL : dir;
-}
-
-/* mkdir -p, private to the user. */
-static int mkdirs(char *path)
-{
-	for (char *p = path + 1; *p; p++)
-		if (*p == '/') {
-			*p = '\0';
-			int rc = mkdir(path, 0700);
-			*p = '/';
-			if (rc < 0 && errno != EEXIST)
-				return -1;
-		}
-	return mkdir(path, 0700) < 0 && errno != EEXIST ? -1 : 0;
+	const char *own = getenv("TCR_CACHE_DIR");
+	return own && *own ? xstrdup(own) : user_dir("XDG_CACHE_HOME", ".cache");
 }
 
 static struct exec_cache *cache_open(const void *owner, const char *key)
@@ -123,7 +105,7 @@ static struct exec_cache *cache_open(const void *owner, const char *key)
 	c->owner = owner;
 	pthread_mutex_init(&c->lock, NULL);
 	char *dir = exec_cache_dir(), *sub = NULL, *path = NULL;
-	if (dir && asprintf(&sub, "%s/exec", dir) >= 0 && mkdirs(sub) == 0 &&
+	if (dir && asprintf(&sub, "%s/exec", dir) >= 0 && make_dirs(sub) == 0 &&
 	    asprintf(&path, "%s/%s.jsonl", sub, key) >= 0) {
 		struct jsonl_reader rd = { .take = take_line, .ctx = c, .warn_max = 1 };
 		char err[512];
