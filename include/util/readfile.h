@@ -20,6 +20,8 @@ struct strbuf;
 #define READ_CAP_PROMPT       ((size_t)16 << 20)
 #define READ_CAP_THEME        ((size_t)16 << 20)
 #define READ_CAP_EXPECTATIONS ((size_t)1 << 30)
+/* A program or script an exec scorer names, read to hash its content. */
+#define READ_CAP_SCRIPT       ((size_t)1 << 30)
 /* Read line by line, but held whole: a finished batch's answers (--batch-in). */
 #define READ_CAP_BATCH        ((size_t)1 << 30)
 

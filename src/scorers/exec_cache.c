@@ -192,30 +192,18 @@ void exec_cache_close(const void *owner)
 }
 
 /* Adds the SHA-256 of a regular file's content, or nothing when the path
- * names none (an argument that is not a file). */
+ * names none (an argument that is not a file) or one past READ_CAP_SCRIPT. */
 static void hash_file(uint64_t *h, const char *path)
 {
-	struct stat st;
-	if (stat(path, &st) < 0 || !S_ISREG(st.st_mode))
-		return;
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		return;
-	size_t cap = (size_t)st.st_size + 1, n = 0;
-	char *buf = xrealloc(NULL, cap);
-	for (size_t got; (got = fread(buf + n, 1, cap - n, f)) > 0;) {
-		n += got;
-		if (n == cap) {
-			char *b = xrealloc(buf, cap *= 2);
-			buf = b;
-		}
+	struct strbuf sb = STRBUF_INIT;
+	char err[512];
+	if (read_regular_file(&sb, path, READ_CAP_SCRIPT, err, sizeof err) == 0) {
+		char hex[SHA256_HEX_LEN + 1];
+		sha256_hex(sb.buf ? sb.buf : "", sb.len, hex);
+		hash_add_str(h, path);
+		hash_add_str(h, hex);
 	}
-	fclose(f);
-	char hex[SHA256_HEX_LEN + 1];
-	sha256_hex(buf, n, hex);
-	free(buf);
-	hash_add_str(h, path);
-	hash_add_str(h, hex);
+	strbuf_release(&sb);
 }
 
 void exec_cache_key(const json_t *command, const char *program, const char *dir,

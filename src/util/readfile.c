@@ -107,7 +107,7 @@ int read_regular_file(struct strbuf *sb, const char *path, size_t max, char *err
 	size_t total = 0;
 	for (;;) {
 		/* One byte past the cap tells "exactly max" from "more". */
-		size_t want = max - total + 1 < READ_CHUNK ? max - total + 1 : READ_CHUNK;
+		size_t want = max - total < READ_CHUNK ? max - total + 1 : READ_CHUNK;
 		/* Into the room the size made first: growing by a chunk past a
 		 * file that fits would double a 1 GB buffer for the final 0. */
 		if (sb->cap - sb->len <= 1)
