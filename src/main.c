@@ -42,7 +42,8 @@ static void usage(FILE *out)
 	"\n"
 	"With no file, the review screen opens on the bundled demo.\n"
 	"`tcreview COMMAND --help` explains a command, `tcreview --help keys` lists the\n"
-	"screen's keys, `tcreview --version` prints the version and the libraries.\n");
+	"screen's keys, `tcreview --help config` says which configuration files are read,\n"
+	"`tcreview --version` prints the version and the libraries.\n");
 }
 
 static const struct command *command_find(const char *name)
@@ -62,6 +63,19 @@ static int print_keys(bool man)
 	return EXIT_DONE;
 }
 
+/* `--help config [-c FILE] [FILE]`: argv[0] is "config". */
+static int help_config(int argc, char **argv)
+{
+	const char *given = NULL, *first = NULL;
+	for (int i = 1; i < argc; i++) {
+		if ((!strcmp(argv[i], "-c") || !strcmp(argv[i], "--config")) && i + 1 < argc)
+			given = argv[++i];
+		else if (!first)
+			first = argv[i];
+	}
+	return cli_print_config_files(given, first);
+}
+
 /* --version and --help, or -1 when argv[1] is neither. */
 static int global_option(int argc, char **argv)
 {
@@ -73,6 +87,8 @@ static int global_option(int argc, char **argv)
 	if (!strcmp(opt, "--help") || !strcmp(opt, "-h") || !strcmp(opt, "help")) {
 		if (argc > 2 && !strcmp(argv[2], "keys"))
 			return print_keys(argc > 3 && !strcmp(argv[3], "--man"));
+		if (argc > 2 && !strcmp(argv[2], "config"))
+			return help_config(argc - 2, argv + 2);
 		usage(stdout);
 		return EXIT_DONE;
 	}

@@ -48,10 +48,15 @@ bool cli_trust_option(int ch, const char *arg);
 /* Adds PATH (resolved) to what cli_load_config allows. Returns 0, or
  * prints "PROG: --allow-path PATH: reason" and returns -1. */
 int cli_allow_path(const char *prog, const char *path);
-/* Loads -c FILE, else ./tcreview.yaml, else an empty configuration. The
- * files it names must lie inside its folder or under an --allow-path.
- * Prints FILE:LINE:COLUMN: message and returns -1 on error. */
-int cli_load_config(struct config *c, const char *path);
+/* Loads -c FILE, else ./tcreview.yaml, else tcreview.yaml beside the first
+ * input, else the built-in checks, with the user's configuration merged
+ * under it (config/layers.h). The files it names must lie inside its
+ * folder or under an --allow-path. Prints FILE:LINE:COLUMN: message and
+ * returns -1 on error. */
+int cli_load_config(struct config *c, const char *path, const char *first_input);
+/* The same, with the message in err instead of on standard error. */
+int cli_load_config_err(struct config *c, const char *path, const char *first_input,
+                        char *err, size_t errlen);
 struct format_ops;
 struct expectations;
 /* What every command does after loading the configuration: resolves the
@@ -60,6 +65,15 @@ struct expectations;
  * EXIT_USAGE or EXIT_INPUT on a problem, EXIT_DONE otherwise. */
 int cli_setup(const char *prog, const struct config *c, const char *format, const char *expect,
               const struct format_ops **forced, struct expectations **ex);
+
+/* Who decides on the screen: --reviewer (given), else the user
+ * configuration's reviewer, else `git config user.name`, else $USER (buf
+ * holds git's answer). */
+const char *cli_reviewer(const struct config *c, const char *given, char *buf, size_t n);
+
+/* `tcreview --help config [-c FILE] [FILE]`: which configuration files a
+ * command would read here, in order, and whether they are there. */
+int cli_print_config_files(const char *given, const char *first_input);
 
 /* Folder of the bundled data (examples/, themes/), or NULL. */
 const char *cli_datadir(void);

@@ -32,8 +32,24 @@ struct compare_conf {
 	int judge_line, judge_col;
 };
 
+/* The two kinds of configuration file: a project's tcreview.yaml, beside
+ * its runs, and the user's own (theme, keys, reviewer, judges), read
+ * under it wherever they review (config/layers.h). */
+enum config_scope {
+	CONFIG_PROJECT,
+	CONFIG_USER,
+};
+
+/* How the project's configuration was found (config/layers.h). */
+enum config_origin {
+	CONFIG_BUILTIN,         /* none found: the built-in checks that need no ground truth */
+	CONFIG_GIVEN,           /* -c FILE */
+	CONFIG_HERE,            /* tcreview.yaml in the current folder */
+	CONFIG_BESIDE,          /* tcreview.yaml beside (or in) the first input */
+};
+
 struct config {
-	char *path;             /* NULL for the built-in empty configuration */
+	char *path;             /* NULL for a built-in configuration */
 	char *dir;              /* folder of the YAML, for relative paths */
 	char *run_id_path;      /* runs: {id: PATH}, NULL when unset */
 	char *format;           /* runs: {format: NAME}, NULL when unset */
@@ -49,6 +65,11 @@ struct config {
 	char *theme;            /* theme: NAME, NULL when unset */
 	struct key_conf *keys;
 	size_t nkeys;
+	char *reviewer;         /* reviewer: NAME (the user's file only), NULL when unset */
+	/* Set by config_load_layered: how the project's file was found, and
+	 * the user's file read under it (NULL when there is none). */
+	enum config_origin origin;
+	char *user_path;
 };
 
 /* The files or folders outside the configuration's folder that the files
@@ -64,6 +85,10 @@ struct config_allow {
  * under one of allow's paths (allow may be NULL: nothing outside). */
 int  config_load_allowing(struct config *c, const char *path, const struct config_allow *allow,
                           char *err, size_t errlen);
+/* config_load_allowing for a file of the given kind: a section that
+ * belongs in the other kind is refused at its key. */
+int  config_load_scoped(struct config *c, const char *path, const struct config_allow *allow,
+                        enum config_scope scope, char *err, size_t errlen);
 /* config_load_allowing with nothing allowed outside the folder. */
 int  config_load(struct config *c, const char *path, char *err, size_t errlen);
 /* Same, from a string; `name` is used in messages and `dir` for relative

@@ -46,6 +46,7 @@
 	X(NOTE,        "note",            "c",                    "Write a note on the run") \
 	X(RETRACT,     "retract",         "x",                    "Take back the last decision on the selected verdict") \
 	X(JUDGE,       "judge",           "J",                    "Ask the LLM judges about this run") \
+	X(INIT,        "init",            "I",                    "With no configuration found: write the tcreview.yaml `tcreview init` proposes for these runs, and load it") \
 	X(CALIB,       "calibration",     "K",                    "Calibration: agreement of each scorer and judge with the labels, a confusion matrix (K or Esc closes)") \
 	X(LEFT,        "left",            "h Left",               "In the calibration, the previous cell of the matrix") \
 	X(RIGHT,       "right",           "l Right",              "In the calibration, the next cell of the matrix") \

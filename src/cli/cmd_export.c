@@ -507,7 +507,7 @@ int cli_export(int argc, char **argv)
 	if ((rc = check_split(&x)) != EXIT_DONE)
 		return rc;
 	struct config c;
-	if (cli_load_config(&c, f.config) < 0)
+	if (cli_load_config(&c, f.config, optind < argc ? argv[optind] : NULL) < 0)
 		return EXIT_USAGE;
 	struct expectations *ex = NULL;
 	const struct format_ops *forced = NULL;

@@ -311,7 +311,7 @@ int cli_formats(int argc, char **argv)
 	if (rc >= 0)
 		return rc;
 	struct config c;
-	if (cli_load_config(&c, o.config) < 0)
+	if (cli_load_config(&c, o.config, optind < argc ? argv[optind] : NULL) < 0)
 		return EXIT_USAGE;
 	const struct format_ops *forced = NULL;
 	struct dataset ds = { 0 };

@@ -770,7 +770,7 @@ int cli_judge(int argc, char **argv)
 	if ((rc = check_flags(&f, argc)) != EXIT_DONE)
 		return rc;
 	struct config c;
-	if (cli_load_config(&c, f.config) < 0)
+	if (cli_load_config(&c, f.config, optind < argc ? argv[optind] : NULL) < 0)
 		return EXIT_USAGE;
 	struct expectations *ex = NULL;
 	struct judge_batch b = { .cfg = &c };

@@ -1,6 +1,5 @@
 /* cmd_review.c - `tcreview [review] FILE...`: the review screen. */
 #include <getopt.h>
-#include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,14 +25,16 @@ static void review_usage(FILE *out)
 	"Opens the review screen: the runs, each run's timeline beside its verdicts,\n"
 	"and the reviewer's decisions, saved to the annotations file as they are made.\n"
 	"\n"
-	"  -c, --config FILE       scorers, expectations, theme and keys (default ./tcreview.yaml)\n"
+	"  -c, --config FILE       scorers, expectations, theme and keys (default ./tcreview.yaml,\n"
+	"                          else one beside the first FILE; `tcreview --help config`)\n"
 	"      --expect FILE       expectations file, instead of expectations.file\n"
 	"      --allow-path PATH   let the configuration name files in PATH (a file or a\n"
 	"                          folder) outside its own folder (repeatable)\n"
 	"  -a, --annotations FILE  where decisions go (default FIRST_INPUT.annotations.jsonl);\n"
 	"                          given again, more files to read (other reviewers'), not written\n"
 	"      --theme NAME        dark (default), light or mono; NO_COLOR is respected\n"
-	"      --reviewer NAME     who decides (default $USER)\n"
+	"      --reviewer NAME     who decides (default: the user configuration's reviewer,\n"
+	"                          else `git config user.name`, else $USER)\n"
 	"      --format NAME       read every record with this loader\n"
 	"      --blind             hide each verdict, judge answer and other reviewer's label\n"
 	"                          until you label the row (digits, o); a and A are refused;\n"
@@ -48,15 +49,6 @@ static void review_usage(FILE *out)
 	"\n"
 	"With no FILE, the bundled demo opens. TCR_SCRIPT=FILE drives the screen from\n"
 	"a file of keys and commands (see the man page).\n");
-}
-
-static const char *default_reviewer(void)
-{
-	const char *u = getenv("USER");
-	if (u && *u)
-		return u;
-	struct passwd *pw = getpwuid(getuid());
-	return pw && pw->pw_name ? pw->pw_name : "reviewer";
 }
 
 struct review_opts {
@@ -160,29 +152,108 @@ static int review_inputs(int argc, char **argv, const char *datadir, struct revi
 	return EXIT_DONE;
 }
 
-/* Opens the session on the inputs and runs the screen until it is left. */
-static int review_run(const struct config *c, const struct review_opts *o,
-                      char *const *paths, size_t npaths, const char *datadir, double started)
+/* What the screen works on, owned here so that the screen's I can load a
+ * configuration again and reopen the session on it. */
+struct review_state {
+	const struct review_opts *o;
+	char *const *paths;
+	size_t npaths;
+	struct config *cfg;
+	struct expectations *ex;
+	struct review *rv;
+	char reviewer[256];
+	const char *reviewer_name;
+};
+
+/* Opens a session on st's inputs with cfg and ex. */
+static int session_open(struct review_state *st, const struct config *cfg,
+                        struct expectations *ex, struct review *rv, char *err, size_t errlen)
 {
-	struct expectations *ex = NULL;
+	const struct review_opts *o = st->o;
+	memset(rv, 0, sizeof *rv);
+	if (review_open(rv, cfg, ex, st->paths, st->npaths, o->annot, o->nannot,
+	                st->reviewer_name, err, errlen) < 0)
+		return -1;
+	const char *fmt = o->format ? o->format : cfg->format;
+	const struct format_ops *forced = fmt ? format_find(fmt) : NULL;
+	if (forced)
+		rv->forced = forced;
+	rv->blind = o->blind;
+	if (o->assign.on)
+		review_set_assign(rv, &o->assign);
+	return 0;
+}
+
+/* The configuration's expectations, or NULL; -1 with err on a problem. */
+static int load_expect(const struct review_opts *o, const struct config *c,
+                       struct expectations **ex, char *err, size_t errlen)
+{
+	*ex = NULL;
+	if (!c->has_expect)
+		return 0;
+	*ex = expect_load(&c->expect, o->expect ? o->expect : c->expect.file, err, errlen);
+	return *ex ? 0 : -1;
+}
+
+/* tui_reload's hook: the configuration found now (the one I just wrote)
+ * and a session on it. The new configuration is loaded before anything
+ * is let go, so a bad one leaves the screen as it was. */
+static int review_reload(void *arg, struct review **rv, const struct config **cfg, char *err,
+                         size_t errlen)
+{
+	struct review_state *st = arg;
+	struct config *nc = xcalloc(1, sizeof *nc);
+	struct expectations *nex = NULL;
+	if (cli_load_config_err(nc, st->o->config, st->npaths ? st->paths[0] : NULL, err,
+	                        errlen) < 0 ||
+	    load_expect(st->o, nc, &nex, err, errlen) < 0) {
+		config_free(nc);
+		free(nc);
+		return -1;
+	}
+	review_close(st->rv);
+	if (session_open(st, nc, nex, st->rv, err, errlen) < 0) {
+		/* The inputs opened a moment ago; back to the old configuration. */
+		char again[256];
+		expect_free(nex);
+		config_free(nc);
+		free(nc);
+		if (session_open(st, st->cfg, st->ex, st->rv, again, sizeof again) < 0)
+			abort();
+		return -1;
+	}
+	expect_free(st->ex);
+	config_free(st->cfg);
+	free(st->cfg);
+	st->cfg = nc;
+	st->ex = nex;
+	*rv = st->rv;
+	*cfg = nc;
+	return 0;
+}
+
+/* Opens the session on the inputs and runs the screen until it is left. */
+static int review_run(struct review_state *st, const char *datadir, double started)
+{
+	const struct review_opts *o = st->o;
 	const struct format_ops *forced = NULL;
-	int rc = cli_setup("tcreview", c, o->format, o->expect, &forced, &ex);
+	int rc = cli_setup("tcreview", st->cfg, o->format, o->expect, &forced, &st->ex);
 	if (rc != EXIT_DONE)
 		return rc;
 	struct review rv;
-	memset(&rv, 0, sizeof rv);
 	char err[1024];
-	if (review_open(&rv, c, ex, paths, npaths, o->annot, o->nannot,
-	                o->reviewer ? o->reviewer : default_reviewer(), err, sizeof err) < 0) {
+	st->reviewer_name = cli_reviewer(st->cfg, o->reviewer, st->reviewer, sizeof st->reviewer);
+	st->rv = &rv;
+	if (session_open(st, st->cfg, st->ex, &rv, err, sizeof err) < 0) {
 		fprintf(stderr, "tcreview: %s\n", err);
-		expect_free(ex);
 		return EXIT_INPUT;
 	}
-	if (forced)
-		rv.forced = forced;
-	rv.blind = o->blind;
-	if (o->assign.on)
-		review_set_assign(&rv, &o->assign);
+	const struct tui_reload reload = {
+		.inputs = (const char *const *)st->paths,
+		.ninputs = st->npaths,
+		.reload = review_reload,
+		.arg = st,
+	};
 	struct tui_opts to = {
 		.theme = o->theme,
 		.datadir = datadir,
@@ -190,10 +261,10 @@ static int review_run(const struct config *c, const struct review_opts *o,
 		.max_iterations = o->max_iter,
 		.started_ms = started,
 		.ca_file = o->ca_file,
+		.reload = &reload,
 	};
-	rc = tui_run(&rv, c, &to);
+	rc = tui_run(&rv, st->cfg, &to);
 	review_close(&rv);
-	expect_free(ex);
 	return rc;
 }
 
@@ -216,14 +287,19 @@ static int review_main(int argc, char **argv, struct review_opts *o, double star
 	rc = review_inputs(argc, argv, datadir, o, &demo, &paths, &npaths);
 	if (rc != EXIT_DONE)
 		return rc;
-	struct config c;
+	struct review_state st = { .o = o, .paths = paths, .npaths = npaths };
+	st.cfg = xcalloc(1, sizeof *st.cfg);
 	/* The screen asks before a judge's first request to a host not
 	 * allowed yet, where the other commands refuse the configuration. */
 	judge_trust_confirm(true);
-	if (cli_load_config(&c, o->config) < 0)
+	if (cli_load_config(st.cfg, o->config, npaths ? paths[0] : NULL) < 0) {
+		free(st.cfg);
 		return EXIT_USAGE;
-	rc = review_run(&c, o, paths, npaths, datadir, started);
-	config_free(&c);
+	}
+	rc = review_run(&st, datadir, started);
+	expect_free(st.ex);
+	config_free(st.cfg);
+	free(st.cfg);
 	return rc;
 }
 

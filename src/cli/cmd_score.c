@@ -213,7 +213,7 @@ int cli_score(int argc, char **argv)
 	}
 
 	struct config c;
-	if (cli_load_config(&c, o.config) < 0)
+	if (cli_load_config(&c, o.config, optind < argc ? argv[optind] : NULL) < 0)
 		return EXIT_USAGE;
 	struct expectations *ex = NULL;
 	struct dataset ds = { 0 };

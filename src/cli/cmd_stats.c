@@ -494,7 +494,7 @@ int cli_stats(int argc, char **argv)
 	setlocale(LC_CTYPE, "");
 	const char *output = o.output ? o.output : isatty(1) ? "table" : "jsonl";
 	struct config c;
-	if (cli_load_config(&c, o.config) < 0) {
+	if (cli_load_config(&c, o.config, optind < argc ? argv[optind] : NULL) < 0) {
 		opts_free(&o);
 		return EXIT_USAGE;
 	}

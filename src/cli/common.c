@@ -1,5 +1,9 @@
 /* common.c - what every subcommand needs: configuration, data folder. */
 #include <errno.h>
+#include <fcntl.h>
+#include <pwd.h>
+#include <spawn.h>
+#include <sys/wait.h>
 #include <jansson.h>
 #include <limits.h>
 #include <stdio.h>
@@ -10,6 +14,7 @@
 #include <yaml.h>
 
 #include "cli/cli.h"
+#include "config/layers.h"
 #include "judge/judge_version.h"
 #include "tui/tui_version.h"
 #include "runs/expect.h"
@@ -57,19 +62,20 @@ bool cli_trust_option(int ch, const char *arg)
 	return true;
 }
 
-int cli_load_config(struct config *c, const char *path)
+int cli_load_config_err(struct config *c, const char *path, const char *first_input,
+                        char *err, size_t errlen)
 {
 	const struct config_allow allow = { (const char *const *)allowed, nallowed };
-	char err[1024];
-	struct stat st;
+	memset(c, 0, sizeof *c);
 	if (bad_allow_host) {
-		fprintf(stderr, "tcreview: --allow-host takes a host name (e.g. llm.example.com, "
-		        "*.example.com), without scheme, port or path: got '%s'\n", bad_allow_host);
+		snprintf(err, errlen, "tcreview: --allow-host takes a host name (e.g. llm.example.com, "
+		         "*.example.com), without scheme, port or path: got '%s'", bad_allow_host);
 		return -1;
 	}
 	/* The hosts the user allowed before, beside --allow-host. */
-	if (judge_allow_load_user(err, sizeof err) < 0) {
-		fprintf(stderr, "tcreview: %s\n", err);
+	char why[1024];
+	if (judge_allow_load_user(why, sizeof why) < 0) {
+		snprintf(err, errlen, "tcreview: %s", why);
 		return -1;
 	}
 	/* The configuration reads the judges' built-in prompts from prompts/
@@ -81,15 +87,102 @@ int cli_load_config(struct config *c, const char *path)
 	 * stops every subcommand before any work (config.h says why). */
 	config_set_reader("keys", keymap_conf_read);
 	config_set_reader("theme", theme_conf_read);
-	if (!path && stat("tcreview.yaml", &st) == 0)
-		path = "tcreview.yaml";
-	if (!path)
-		return config_load_string(c, "(built-in)", ".", "", 0, err, sizeof err);
-	if (config_load_allowing(c, path, &allow, err, sizeof err) < 0) {
+	return config_load_layered(c, path, first_input, &allow, err, errlen);
+}
+
+int cli_load_config(struct config *c, const char *path, const char *first_input)
+{
+	char err[1024];
+	if (cli_load_config_err(c, path, first_input, err, sizeof err) < 0) {
 		fprintf(stderr, "%s\n", err);
 		return -1;
 	}
 	return 0;
+}
+
+/* `git config --get user.name`, the name a person already gave their
+ * tools; false when git is missing or has none. */
+static bool git_user_name(char *buf, size_t n)
+{
+	extern char **environ;
+	int fds[2];
+	if (n < 2 || pipe(fds) < 0)
+		return false;
+	posix_spawn_file_actions_t fa;
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+	posix_spawn_file_actions_adddup2(&fa, fds[1], 1);
+	posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
+	posix_spawn_file_actions_addclose(&fa, fds[0]);
+	posix_spawn_file_actions_addclose(&fa, fds[1]);
+	char *args[] = { "git", "config", "--get", "user.name", NULL };
+	pid_t pid;
+	int rc = posix_spawnp(&pid, "git", &fa, NULL, args, environ);
+	posix_spawn_file_actions_destroy(&fa);
+	close(fds[1]);
+	size_t len = 0;
+	if (rc == 0) {
+		ssize_t r;
+		while (len + 1 < n && (r = read(fds[0], buf + len, n - 1 - len)) != 0) {
+			if (r < 0 && errno == EINTR)
+				continue;
+			if (r < 0)
+				break;
+			len += (size_t)r;
+		}
+	}
+	close(fds[0]);
+	int status = 1;
+	if (rc == 0)
+		while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+			;
+	while (len && (buf[len - 1] == '\n' || buf[len - 1] == '\r' || buf[len - 1] == ' '))
+		len--;
+	buf[len] = '\0';
+	return rc == 0 && WIFEXITED(status) && WEXITSTATUS(status) == 0 && len > 0;
+}
+
+const char *cli_reviewer(const struct config *c, const char *given, char *buf, size_t n)
+{
+	if (given && *given)
+		return given;
+	if (c && c->reviewer)
+		return c->reviewer;
+	if (git_user_name(buf, n))
+		return buf;
+	const char *u = getenv("USER");
+	if (u && *u)
+		return u;
+	struct passwd *pw = getpwuid(getuid());
+	return pw && pw->pw_name ? pw->pw_name : "reviewer";
+}
+
+int cli_print_config_files(const char *given, const char *first_input)
+{
+	struct config_files f;
+	config_locate(given, first_input, &f);
+	static const char *const how[] = {
+		[CONFIG_BUILTIN] = "none found",
+		[CONFIG_GIVEN] = "given with -c",
+		[CONFIG_HERE] = "found in the current folder",
+		[CONFIG_BESIDE] = "found beside the first input",
+	};
+	printf("The configuration files, in the order they are read (the later wins where\n"
+	       "both say something):\n\n");
+	printf("  1. the user's:    %s (%s)\n", f.user ? f.user : "(no HOME, none)",
+	       f.user_exists ? "read" : "not there");
+	printf("                    theme, keys, reviewer and judges, wherever you review;\n"
+	       "                    $XDG_CONFIG_HOME/tcreview/config.yaml, else\n"
+	       "                    ~/.config/tcreview/config.yaml\n");
+	if (f.project)
+		printf("  2. the project's: %s (%s)\n", f.project, how[f.origin]);
+	else
+		printf("  2. the project's: none: the built-in checks tool-errors and unanswered-calls\n"
+		       "                    score the runs (`tcreview init FILE` writes one)\n");
+	printf("                    -c FILE, else tcreview.yaml in the current folder, else\n"
+	       "                    tcreview.yaml beside the first input (in it, for a folder)\n");
+	config_files_free(&f);
+	return EXIT_DONE;
 }
 
 static bool has_demo(const char *dir)

@@ -127,6 +127,16 @@ static int judges_section(struct conf *x, const struct conf_node *v, struct conf
 	return judges_read(x, v, &c->judges, &c->njudges, judge_id_free, c);
 }
 
+/* reviewer: NAME, who decides on the screen unless --reviewer says. */
+static int reviewer_section(struct conf *x, const struct conf_node *v, struct config *c)
+{
+	if (conf_str(x, v, "reviewer", &c->reviewer))
+		return -1;
+	if (!c->reviewer[0])
+		return conf_fail(x, v, "reviewer must not be empty");
+	return 0;
+}
+
 /* compare: [[scorer-id, judge-id], ...]: only the shape here, the ids
  * in compare_check. */
 static int compare_section(struct conf *x, const struct conf_node *v, struct config *c)
@@ -160,6 +170,16 @@ static int compare_section(struct conf *x, const struct conf_node *v, struct con
 	return 0;
 }
 
+/* Which files a section may stand in: a project's tcreview.yaml, the
+ * user's own configuration, or both. The user's holds what belongs to a
+ * person wherever they review (theme, keys, name, judges they like); what
+ * scores a dataset stays with the dataset. */
+enum {
+	IN_PROJECT = 1u << CONFIG_PROJECT,
+	IN_USER = 1u << CONFIG_USER,
+	IN_BOTH = IN_PROJECT | IN_USER,
+};
+
 /* Every top-level key, in the order "unknown key" lists them. keys: and
  * theme: belong to review/ and tui/, which stand above config/ in the
  * layer order, so config/ cannot call them by name: their owners hand
@@ -169,14 +189,16 @@ static int compare_section(struct conf *x, const struct conf_node *v, struct con
 static struct {
 	const char *name;
 	config_reader read;
+	unsigned in;                /* IN_*: the files it may stand in */
 } sections[] = {
-	{ "runs", runs_section },
-	{ "expectations", expect_section },
-	{ "scorers", scorers_section },
-	{ "judges", judges_section },
-	{ "compare", compare_section },
-	{ "theme", NULL },
-	{ "keys", NULL },
+	{ "runs", runs_section, IN_PROJECT },
+	{ "expectations", expect_section, IN_PROJECT },
+	{ "scorers", scorers_section, IN_PROJECT },
+	{ "judges", judges_section, IN_BOTH },
+	{ "compare", compare_section, IN_PROJECT },
+	{ "theme", NULL, IN_BOTH },
+	{ "keys", NULL, IN_BOTH },
+	{ "reviewer", reviewer_section, IN_USER },
 };
 
 #define NSECTIONS (sizeof sections / sizeof *sections)
@@ -205,7 +227,19 @@ static int unknown_section(struct conf *x, const struct conf_node *k)
 	return -1;
 }
 
-static int config_walk(struct conf *x, struct config *c, const struct conf_node *root)
+/* A section that is known but belongs in the other kind of file. */
+static int misplaced_section(struct conf *x, const struct conf_node *k, enum config_scope scope)
+{
+	if (scope == CONFIG_USER)
+		return conf_fail(x, k, "'%s' belongs in a project's tcreview.yaml, beside its runs; "
+		                 "the user configuration holds only theme, keys, reviewer and judges",
+		                 k->text);
+	return conf_fail(x, k, "'%s' is a person's setting: put it in the user configuration "
+	                 "(see `tcreview --help config`) or pass --reviewer NAME", k->text);
+}
+
+static int config_walk(struct conf *x, struct config *c, const struct conf_node *root,
+                       enum config_scope scope)
 {
 	if (conf_is_null(root))
 		return 0;       /* "---" alone, or "~": an empty configuration */
@@ -220,6 +254,8 @@ static int config_walk(struct conf *x, struct config *c, const struct conf_node 
 			s++;
 		if (s == NSECTIONS)
 			return unknown_section(x, k);
+		if (!(sections[s].in & (1u << scope)))
+			return misplaced_section(x, k, scope);
 		/* A section without a reader (keys: or theme: in a program that
 		 * has no screen) is not this program's business. */
 		if (!conf_is_null(v) && sections[s].read && sections[s].read(x, v, c))
@@ -232,7 +268,8 @@ static int config_walk(struct conf *x, struct config *c, const struct conf_node 
 
 /* allow NULL: not confined (a string of the program's or a test's). */
 static int load_text(struct config *c, const char *name, const char *dir, const char *text,
-                     size_t len, const struct config_allow *allow, char *err, size_t errlen)
+                     size_t len, const struct config_allow *allow, enum config_scope scope,
+                     char *err, size_t errlen)
 {
 	memset(c, 0, sizeof *c);
 	if (err && errlen)
@@ -248,7 +285,7 @@ static int load_text(struct config *c, const char *name, const char *dir, const 
 		x.nallow = allow->n;
 	}
 	if (rc == 0 && x.root)
-		rc = config_walk(&x, c, x.root);
+		rc = config_walk(&x, c, x.root, scope);
 	conf_free(&x);
 	if (rc)
 		config_free(c);
@@ -258,7 +295,7 @@ static int load_text(struct config *c, const char *name, const char *dir, const 
 int config_load_string(struct config *c, const char *name, const char *dir,
                        const char *text, size_t len, char *err, size_t errlen)
 {
-	return load_text(c, name, dir, text, len, NULL, err, errlen);
+	return load_text(c, name, dir, text, len, NULL, CONFIG_PROJECT, err, errlen);
 }
 
 static char *dir_of(const char *path)
@@ -271,8 +308,8 @@ static char *dir_of(const char *path)
 	return xstrndup(path, (size_t)(slash - path));
 }
 
-int config_load_allowing(struct config *c, const char *path, const struct config_allow *allow,
-                         char *err, size_t errlen)
+int config_load_scoped(struct config *c, const char *path, const struct config_allow *allow,
+                       enum config_scope scope, char *err, size_t errlen)
 {
 	static const struct config_allow none = { NULL, 0 };
 	memset(c, 0, sizeof *c);
@@ -285,11 +322,17 @@ int config_load_allowing(struct config *c, const char *path, const struct config
 	}
 
 	char *dir = dir_of(path);
-	int rc = load_text(c, path, dir, sb.buf ? sb.buf : "", sb.len, allow ? allow : &none, err,
-	                   errlen);
+	int rc = load_text(c, path, dir, sb.buf ? sb.buf : "", sb.len, allow ? allow : &none, scope,
+	                   err, errlen);
 	free(dir);
 	strbuf_release(&sb);
 	return rc;
+}
+
+int config_load_allowing(struct config *c, const char *path, const struct config_allow *allow,
+                         char *err, size_t errlen)
+{
+	return config_load_scoped(c, path, allow, CONFIG_PROJECT, err, errlen);
 }
 
 int config_load(struct config *c, const char *path, char *err, size_t errlen)
@@ -324,6 +367,8 @@ void config_free(struct config *c)
 	}
 	free(c->compare);
 	free(c->theme);
+	free(c->reviewer);
+	free(c->user_path);
 	for (size_t i = 0; i < c->nkeys; i++) {
 		free(c->keys[i].action);
 		free(c->keys[i].keys);

@@ -201,6 +201,7 @@ unsigned tui_act(struct tui *t, enum tcr_action a)
 	case ACT_NEXT_DISAGREE: return next_disagreement(t, 1);
 	case ACT_PREV_DISAGREE: return next_disagreement(t, -1);
 	case ACT_CALIB:       return calpane_open(t);
+	case ACT_INIT:        return tui_write_proposal(t);
 	case ACT_LEFT: case ACT_RIGHT: return sideways(t);
 	case ACT_CANCEL:      return cancel(t);
 	case ACT_REDRAW:      return REDRAW_ALL | RELAYOUT | REDRAW_CLEAR;
@@ -569,6 +570,7 @@ int tui_run(struct review *rv, const struct config *cfg, const struct tui_opts *
 		t.trace.started_ms = o->started_ms;
 	t.loop.max_iterations = o->max_iterations;
 	t.ca_file = o->ca_file;
+	t.reload = o->reload;
 	int rc = tui_setup(&t, cfg, o);
 	if (rc == 0 && screen_open(&t, o) < 0) {
 		fprintf(stderr, "tcreview: cannot open the terminal (is TERM set?)\n");
@@ -587,6 +589,9 @@ int tui_run(struct review *rv, const struct config *cfg, const struct tui_opts *
 	const char *warn = annot_warning(rv->annot);
 	if (warn)
 		tui_message(&t, true, "%s", warn);
+	else if (!cfg->path)
+		tui_message(&t, false, "no tcreview.yaml here or beside the runs: the built-in checks "
+		            "score them; I writes one proposed for these runs");
 	char err[512];
 	if (tui_judges_open(&t, err, sizeof err) < 0)
 		tui_message(&t, true, "judges unavailable: %s", err);

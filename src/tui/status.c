@@ -16,12 +16,29 @@ static const char *base_name(const char *path)
 	return s && s[1] ? s + 1 : path;
 }
 
-/* Where the reviewer is: the file, the run and (with_format) its format,
- * the progress (in the share with --assign), blind, the filter and sort,
- * what is loading. Returns the file's name, which gives way first when
- * the row is short; the format gives way next. */
-static const char *status_where(struct review *rv, struct strbuf *sb, bool with_format)
+/* The configuration in use, as the status line names it: the project's
+ * file (with "+ user" when the user's is read under it), or the built-in
+ * checks and the key that writes a file. */
+static void status_config(const struct tui *t, struct strbuf *sb)
 {
+	const struct config *c = t->cfg;
+	if (!c)
+		return;
+	if (c->path)
+		strbuf_addf(sb, "  config %s%s", base_name(c->path), c->user_path ? " + user" : "");
+	else
+		strbuf_addf(sb, "  built-in checks%s (I writes tcreview.yaml)",
+		            c->user_path ? " + user config" : "");
+}
+
+/* Where the reviewer is: the file, the run and (full) its format and the
+ * configuration, the progress (in the share with --assign), blind, the
+ * filter and sort, what is loading. Returns the file's name, which gives
+ * way first when the row is short; the format and configuration next. */
+static const char *status_where(const struct tui *t, struct strbuf *sb, bool full)
+{
+	struct review *rv = t->rv;
+	bool with_format = full;
 	size_t n = review_view_count(rv);
 	size_t cur = n ? review_cursor(rv) + 1 : 0;
 	const char *file = rv->ds.nfiles ? base_name(rv->ds.files[0].path) : "-";
@@ -50,6 +67,8 @@ static const char *status_where(struct review *rv, struct strbuf *sb, bool with_
 		else
 			strbuf_addf(sb, "  scoring %.0f%%", sp * 100);
 	}
+	if (full)
+		status_config(t, sb);
 	return file;
 }
 
@@ -69,13 +88,13 @@ void status_draw(const struct tui *t)
 	 * short for both, the file name gives way, then the run's format, and
 	 * a message still too long ends with '…'. */
 	struct strbuf sb = STRBUF_INIT;
-	const char *file = status_where(rv, &sb, true);
+	const char *file = status_where(t, &sb, true);
 	size_t skip = strlen(file) + (rv->ds.nfiles > 1 ? 2 : 0) + 2;
 	int mw = t->msg.text[0] ? 2 + draw_width(t->msg.text, strlen(t->msg.text)) : 0;
 	if (draw_width(sb.buf, sb.len) + mw > COLS &&
 	    (!mw || sb.len <= skip || draw_width(sb.buf + skip, sb.len - skip) + mw > COLS)) {
 		strbuf_reset(&sb);
-		status_where(rv, &sb, false);
+		status_where(t, &sb, false);
 	}
 	const char *lp = sb.buf;
 	int len = (int)sb.len;

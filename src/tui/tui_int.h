@@ -152,6 +152,7 @@ struct tui {
 
 	struct judging judging;     /* the judges asked from the screen */
 	const char *ca_file;
+	const struct tui_reload *reload;    /* how I starts over on a new configuration */
 };
 
 /* A pane: what it is called, how it is fitted to its rectangle and drawn,
@@ -256,6 +257,9 @@ unsigned tui_judges_allow_key(struct tui *t, keycode_t key);
 unsigned tui_judges_cancel(struct tui *t);
 int  tui_judges_pollfds(struct tui *t, struct pollfd *fds, int max, int *timeout_ms);
 void tui_judges_run(struct tui *t);
+
+/* reload.c: I, with no configuration found: write the proposal, load it */
+unsigned tui_write_proposal(struct tui *t);
 
 /* script.c */
 int  script_open(struct tui *t, const char *path);

@@ -1,0 +1,222 @@
+/* layers.c - which configuration files are read, and the user's merged under a project's. */
+#include "config/layers.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "judge/judge.h"
+#include "util/strbuf.h"
+#include "util/userdir.h"
+#include "util/xalloc.h"
+
+#define PROJECT_FILE "tcreview.yaml"
+
+/* What scores runs nobody wrote a configuration for: checks that need no
+ * ground truth (`tcreview init` proposes them too, beside what it finds). */
+const char config_builtin_checks[] =
+	"scorers:\n"
+	"  - id: tool-errors\n"
+	"    type: tool-errors\n"
+	"  - id: unanswered-calls\n"
+	"    type: unanswered-calls\n";
+
+static bool exists(const char *path)
+{
+	struct stat st;
+	return stat(path, &st) == 0;
+}
+
+/* tcreview.yaml beside a file, or in a folder; NULL for standard input or
+ * when it is the current folder's (already looked at). */
+static char *beside(const char *input)
+{
+	struct stat st;
+	if (!input || !strcmp(input, "-") || stat(input, &st) != 0)
+		return NULL;
+	struct strbuf sb = STRBUF_INIT;
+	if (S_ISDIR(st.st_mode)) {
+		strbuf_addstr(&sb, input);
+	} else {
+		const char *slash = strrchr(input, '/');
+		if (!slash)
+			return NULL;
+		strbuf_add(&sb, input, slash == input ? 1 : (size_t)(slash - input));
+	}
+	while (sb.len > 1 && sb.buf[sb.len - 1] == '/')
+		sb.buf[--sb.len] = '\0';
+	if (!strcmp(sb.buf, ".")) {
+		strbuf_release(&sb);
+		return NULL;
+	}
+	strbuf_addstr(&sb, sb.buf[sb.len - 1] == '/' ? PROJECT_FILE : "/" PROJECT_FILE);
+	return strbuf_detach(&sb);
+}
+
+void config_locate(const char *given, const char *first_input, struct config_files *out)
+{
+	memset(out, 0, sizeof *out);
+	char *dir = user_dir("XDG_CONFIG_HOME", ".config");
+	if (dir) {
+		size_t n = strlen(dir) + sizeof "/config.yaml";
+		out->user = xcalloc(n, 1);
+		snprintf(out->user, n, "%s/config.yaml", dir);
+		out->user_exists = exists(out->user);
+		free(dir);
+	}
+	if (given) {
+		out->project = xstrdup(given);
+		out->origin = CONFIG_GIVEN;
+		return;
+	}
+	if (exists(PROJECT_FILE)) {
+		out->project = xstrdup(PROJECT_FILE);
+		out->origin = CONFIG_HERE;
+		return;
+	}
+	char *b = beside(first_input);
+	if (b && exists(b)) {
+		out->project = b;
+		out->origin = CONFIG_BESIDE;
+		return;
+	}
+	free(b);
+	out->origin = CONFIG_BUILTIN;
+}
+
+void config_files_free(struct config_files *f)
+{
+	free(f->user);
+	free(f->project);
+	memset(f, 0, sizeof *f);
+}
+
+/* ---- merging ------------------------------------------------------------ */
+
+static bool id_taken(const struct config *c, const char *id)
+{
+	for (size_t i = 0; i < c->nscorers; i++)
+		if (c->scorers[i].id && !strcmp(c->scorers[i].id, id))
+			return true;
+	for (size_t i = 0; i < c->njudges; i++)
+		if (c->judges[i].id && !strcmp(c->judges[i].id, id))
+			return true;
+	return false;
+}
+
+/* The user's judges come after the project's, under ids it leaves free. */
+static void merge_judges(struct config *c, struct config *user)
+{
+	size_t kept = 0;
+	c->judges = xrealloc(c->judges, (c->njudges + user->njudges + 1) * sizeof *c->judges);
+	for (size_t i = 0; i < user->njudges; i++) {
+		if (user->judges[i].id && id_taken(c, user->judges[i].id))
+			user->judges[kept++] = user->judges[i];
+		else
+			c->judges[c->njudges++] = user->judges[i];
+	}
+	user->njudges = kept;
+}
+
+/* Whether two space-separated lists of key names share one. */
+static bool keys_meet(const char *a, const char *b)
+{
+	for (const char *p = a; *p;) {
+		size_t n = strcspn(p, " ");
+		for (const char *q = b; *q;) {
+			size_t m = strcspn(q, " ");
+			if (n && n == m && !strncmp(p, q, n))
+				return true;
+			q += m + (q[m] == ' ');
+		}
+		p += n + (p[n] == ' ');
+	}
+	return false;
+}
+
+/* A user binding stands unless the project binds the same action or key. */
+static bool key_overridden(const struct config *c, const struct key_conf *k)
+{
+	for (size_t i = 0; i < c->nkeys; i++)
+		if (!strcmp(c->keys[i].action, k->action) || keys_meet(c->keys[i].keys, k->keys))
+			return true;
+	return false;
+}
+
+/* The user's bindings go first, so that the project's, read after them,
+ * win where the screen would otherwise see both. */
+static void merge_keys(struct config *c, struct config *user)
+{
+	struct key_conf *all = xcalloc(c->nkeys + user->nkeys + 1, sizeof *all);
+	size_t n = 0, kept = 0;
+	for (size_t i = 0; i < user->nkeys; i++) {
+		if (key_overridden(c, &user->keys[i]))
+			user->keys[kept++] = user->keys[i];
+		else
+			all[n++] = user->keys[i];
+	}
+	user->nkeys = kept;
+	memcpy(all + n, c->keys, c->nkeys * sizeof *all);
+	n += c->nkeys;
+	free(c->keys);
+	c->keys = all;
+	c->nkeys = n;
+}
+
+void config_merge_user(struct config *c, struct config *user)
+{
+	merge_judges(c, user);
+	merge_keys(c, user);
+	if (!c->theme) {
+		c->theme = user->theme;
+		user->theme = NULL;
+	}
+	if (!c->reviewer) {
+		c->reviewer = user->reviewer;
+		user->reviewer = NULL;
+	}
+}
+
+/* ---- loading ------------------------------------------------------------ */
+
+static int load_project(struct config *c, const struct config_files *f,
+                        const struct config_allow *allow, char *err, size_t errlen)
+{
+	if (f->project)
+		return config_load_allowing(c, f->project, allow, err, errlen);
+	int rc = config_load_string(c, "(built-in checks)", ".", config_builtin_checks,
+	                            sizeof config_builtin_checks - 1, err, errlen);
+	free(c->path);
+	c->path = NULL;
+	return rc;
+}
+
+int config_load_layered(struct config *c, const char *given, const char *first_input,
+                        const struct config_allow *allow, char *err, size_t errlen)
+{
+	struct config_files f;
+	struct config user;
+	memset(&user, 0, sizeof user);
+	config_locate(given, first_input, &f);
+	if (f.user_exists &&
+	    config_load_scoped(&user, f.user, allow, CONFIG_USER, err, errlen) < 0) {
+		config_files_free(&f);
+		memset(c, 0, sizeof *c);
+		return -1;
+	}
+	if (load_project(c, &f, allow, err, errlen) < 0) {
+		config_free(&user);
+		config_files_free(&f);
+		return -1;
+	}
+	c->origin = f.origin;
+	if (f.user_exists) {
+		config_merge_user(c, &user);
+		c->user_path = f.user;
+		f.user = NULL;
+	}
+	config_free(&user);
+	config_files_free(&f);
+	return 0;
+}
