@@ -130,11 +130,7 @@ static int judges_section(struct conf *x, const struct conf_node *v, struct conf
 /* reviewer: NAME, who decides on the screen unless --reviewer says. */
 static int reviewer_section(struct conf *x, const struct conf_node *v, struct config *c)
 {
-	if (conf_str(x, v, "reviewer", &c->reviewer))
-		return -1;
-	if (!c->reviewer[0])
-		return conf_fail(x, v, "reviewer must not be empty");
-	return 0;
+	return conf_str(x, v, "reviewer", &c->reviewer);
 }
 
 /* compare: [[scorer-id, judge-id], ...]: only the shape here, the ids

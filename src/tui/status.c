@@ -31,14 +31,15 @@ static void status_config(const struct tui *t, struct strbuf *sb)
 		            c->user_path ? " + user config" : "");
 }
 
-/* Where the reviewer is: the file, the run and (full) its format and the
- * configuration, the progress (in the share with --assign), blind, the
- * filter and sort, what is loading. Returns the file's name, which gives
- * way first when the row is short; the format and configuration next. */
-static const char *status_where(const struct tui *t, struct strbuf *sb, bool full)
+/* Where the reviewer is: the file, the run and (with_format) its format,
+ * the progress (in the share with --assign), blind, the filter and sort,
+ * what is loading, and (with_config) the configuration. Returns the
+ * file's name. When the row is short the configuration gives way first,
+ * then the file's name, then the format. */
+static const char *status_where(const struct tui *t, struct strbuf *sb, bool with_format,
+                                bool with_config)
 {
 	struct review *rv = t->rv;
-	bool with_format = full;
 	size_t n = review_view_count(rv);
 	size_t cur = n ? review_cursor(rv) + 1 : 0;
 	const char *file = rv->ds.nfiles ? base_name(rv->ds.files[0].path) : "-";
@@ -67,7 +68,7 @@ static const char *status_where(const struct tui *t, struct strbuf *sb, bool ful
 		else
 			strbuf_addf(sb, "  scoring %.0f%%", sp * 100);
 	}
-	if (full)
+	if (with_config)
 		status_config(t, sb);
 	return file;
 }
@@ -88,13 +89,17 @@ void status_draw(const struct tui *t)
 	 * short for both, the file name gives way, then the run's format, and
 	 * a message still too long ends with '…'. */
 	struct strbuf sb = STRBUF_INIT;
-	const char *file = status_where(t, &sb, true);
+	const char *file = status_where(t, &sb, true, true);
 	size_t skip = strlen(file) + (rv->ds.nfiles > 1 ? 2 : 0) + 2;
 	int mw = t->msg.text[0] ? 2 + draw_width(t->msg.text, strlen(t->msg.text)) : 0;
+	if (draw_width(sb.buf, sb.len) + mw > COLS) {
+		strbuf_reset(&sb);
+		status_where(t, &sb, true, false);
+	}
 	if (draw_width(sb.buf, sb.len) + mw > COLS &&
 	    (!mw || sb.len <= skip || draw_width(sb.buf + skip, sb.len - skip) + mw > COLS)) {
 		strbuf_reset(&sb);
-		status_where(t, &sb, false);
+		status_where(t, &sb, false, false);
 	}
 	const char *lp = sb.buf;
 	int len = (int)sb.len;

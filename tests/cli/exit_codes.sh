@@ -48,7 +48,15 @@ mv "$TMP/cwd/mini.yaml" "$TMP/cwd/tcreview.yaml"
 assert_rc "tcreview.yaml in the current folder is read" 0
 assert_eq "and scores" "$(wc -l < "$TMP/o" | tr -d ' ')" 9
 (cd "$TMP" && "$TCR_BIN" score -o jsonl "$D/mini-runs.jsonl" > "$TMP/o" 2>"$TMP/err"); RC=$?
-assert_rc "no configuration at all exits 2" 2
+case $RC in 0|1) pass "no configuration at all: the built-in checks score (exit $RC)" ;;
+*) fail "no configuration at all: the built-in checks score" "exit status $RC" "$(cat "$TMP/err")" ;; esac
+assert_eq "every run scored by them" "$(grep -c '"tool-errors"' "$TMP/o")" 3
+assert_eq "... both of them" "$(grep -c '"unanswered-calls"' "$TMP/o")" 3
+# a configuration with no scorer still says so
+printf 'judges: []\n' > "$TMP/noscorers.yaml"
+run_tcr "$TMP/o" "$TMP/err" score -c "$TMP/noscorers.yaml" "$D/mini-runs.jsonl"
+assert_rc "a configuration without scorers exits 2" 2
+assert_grep "... and says so" "$TMP/err" "no scorers configured"
 
 run_tcr "$TMP/o" "$TMP/err" --version
 assert_rc "--version exits 0" 0
