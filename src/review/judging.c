@@ -14,6 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "judge/provider.h"
+#include "judge/reach.h"
 #include "judge/runner.h"
 #include "review/fewshot.h"
 #include "util/clock.h"
@@ -296,6 +298,28 @@ static bool ask_one(struct judging *jg, struct review_run *rr, size_t j)
 	return true;
 }
 
+/* How long a local judge's address may take to accept before it counts
+ * as not running: a refusal is immediate, this bounds a stuck one. */
+#define REACH_TIMEOUT_MS 300
+
+/* A judge on this machine that nothing answers for, said in one line:
+ * how to start it, or which key to set for a hosted one instead. */
+static void note_down(struct judging_note *note, const struct judge_conf *jc, const char *where,
+                      size_t asked)
+{
+	char lead[64] = "";
+	if (asked)
+		snprintf(lead, sizeof lead, "asking %zu judge%s; ", asked, asked == 1 ? "" : "s");
+	if (jc->provider == PROVIDER_OLLAMA)
+		note_set(note, !asked, "%sno Ollama answers at %s for %s: start it (`ollama serve`, "
+		         "`ollama pull %s`), or set OPENAI_API_KEY or ANTHROPIC_API_KEY and add a "
+		         "judge for it (`tcreview init` writes one)", lead, where, jc->id, jc->model);
+	else
+		note_set(note, !asked, "%snothing answers at %s for %s: start the server its base_url "
+		         "names, or set OPENAI_API_KEY or ANTHROPIC_API_KEY and add a judge for it",
+		         lead, where, jc->id);
+}
+
 bool judging_ask(struct judging *jg, long which, struct judging_note *note)
 {
 	struct review *rv = jg->rv;
@@ -316,6 +340,8 @@ bool judging_ask(struct judging *jg, long which, struct judging_note *note)
 	judging_shots_update(jg);
 	size_t asked = 0;
 	const struct judge_conf *bare = NULL;   /* a judge with examples but none to show */
+	const struct judge_conf *down = NULL;   /* a local judge nothing answers for */
+	char where[300] = "";
 	for (size_t j = 0; j < cfg_of(jg)->njudges; j++) {
 		if (which >= 0 && (size_t)which != j)
 			continue;
@@ -323,12 +349,22 @@ bool judging_ask(struct judging *jg, long which, struct judging_note *note)
 		if (c->state == JUDGE_PENDING)
 			continue;
 		const struct judge_conf *jc = &cfg_of(jg)->judges[j];
+		char at[sizeof where];
+		if (judge_reach_local(provider_base(jc), REACH_TIMEOUT_MS, at, sizeof at) ==
+		    REACH_NOTHING) {
+			if (!down)
+				snprintf(where, sizeof where, "%s", at);
+			down = down ? down : jc;
+			continue;
+		}
 		const struct judge_example *ex[JUDGE_EXAMPLES_MAX];
 		if (jc->examples.k > 0 && judge_runner_examples(jg->runner, jc, rr->run, ex) == 0)
 			bare = jc;
 		asked += ask_one(jg, rr, j);
 	}
-	if (asked && bare)
+	if (down)
+		note_down(note, down, where, asked);
+	else if (asked && bare)
 		note_set(note, false, "asking %zu judge%s (Esc cancels); %s has no labelled run in split "
 		         "%s to show as an example", asked, asked == 1 ? "" : "s", bare->id,
 		         bare->examples.split);
