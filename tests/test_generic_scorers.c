@@ -317,6 +317,26 @@ static void test_orphans(void **s)
 	verdict_clear(&v);
 }
 
+/* The numbers are the timeline's: a call with no name is not numbered
+ * there (shown with a dot), and the next call is its #1. */
+static void test_timeline_numbers(void **s)
+{
+	(void)s;
+	static const char run[] = CHAT(CALL("c1", "") "," CALL("c2", "ok"), RESULT("c1", "oops: no"));
+	struct verdict v = score_text(TE_MINE, run, "openai-chat");
+	want_ok(&v, 0.5, false);
+	json_t *f = json_array_get(json_object_get(v.details, "failures"), 0);
+	assert_int_equal(num(f, "number"), 0);
+	assert_int_equal(num(f, "call"), 0);
+	assert_string_equal(str(f, "name"), "(no name)");
+	want_explained(TE_MINE, &v, "\xc2\xb7 (no name)  id c1  (its result begins with \"oops\")");
+	verdict_clear(&v);
+	v = score_text(UC, run, "openai-chat");
+	want_ok(&v, 0.5, false);
+	want_explained(UC, &v, "no result  #1 ok  id c2  (message 1)\n");
+	verdict_clear(&v);
+}
+
 /* A long, multi-line error text is cut to 200 characters on one line. */
 static void test_long_text(void **s)
 {
@@ -375,6 +395,7 @@ int main(void)
 		cmocka_unit_test(test_zero_params),
 		cmocka_unit_test(test_no_results),
 		cmocka_unit_test(test_orphans),
+		cmocka_unit_test(test_timeline_numbers),
 		cmocka_unit_test(test_long_text),
 		cmocka_unit_test(test_config_errors),
 	};
