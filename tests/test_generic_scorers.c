@@ -16,7 +16,7 @@
 
 static struct config cfg;
 
-enum { TE, TE_OFF, TE_MINE, UC, UC_FAIL };
+enum { TE, TE_OFF, TE_MINE, UC, UC_FAIL, TE_REF };
 
 static const char yaml[] =
 	"scorers:\n"
@@ -32,7 +32,10 @@ static const char yaml[] =
 	"    type: unanswered-calls\n"
 	"  - id: uc_fail\n"
 	"    type: unanswered-calls\n"
-	"    when_no_results: fail\n";
+	"    when_no_results: fail\n"
+	"  - id: te_ref\n"
+	"    type: tool-errors\n"
+	"    error_prefixes: {from: prefixes}\n";
 
 static int setup(void **state)
 {
@@ -196,6 +199,17 @@ static void test_prefixes_off_and_chosen(void **s)
 	assert_string_equal(str(json_array_get(list, 0), "prefix"), "FATAL");
 	assert_string_equal(str(json_array_get(list, 0), "name"), "pay");
 	assert_string_equal(str(json_array_get(list, 1), "prefix"), "oops");
+	verdict_clear(&v);
+	/* from the record; a record without them is skipped, not guessed at */
+	char text[2048];
+	snprintf(text, sizeof text, "{'prefixes':['FATAL'],%s", prefix_run + 1);
+	v = score_text(TE_REF, text, "openai-chat");
+	want_ok(&v, 0.75, false);
+	assert_string_equal(str(json_array_get(json_object_get(v.details, "failures"), 0), "prefix"), "FATAL");
+	verdict_clear(&v);
+	v = score_text(TE_REF, prefix_run, "openai-chat");
+	assert_int_equal(v.status, VERDICT_SKIPPED);
+	assert_non_null(strstr(v.message, "prefixes"));
 	verdict_clear(&v);
 }
 

@@ -164,7 +164,11 @@ static void te_score(const struct scorer_conf *sc, const struct run *r, struct s
                      json_t *params, const char *unset, struct verdict *out)
 {
 	(void)sh;
-	(void)unset;
+	if (unset) {
+		/* a {from:} reference found nothing: no guess at what was meant */
+		verdict_skip(out, "%s", unset);
+		return;
+	}
 	json_t *prefixes = json_object_get(params, "error_prefixes");
 	const char *msg = te_check(params);
 	if (msg) {

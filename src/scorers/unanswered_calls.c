@@ -87,7 +87,11 @@ static void uc_score(const struct scorer_conf *sc, const struct run *r, struct s
                      json_t *params, const char *unset, struct verdict *out)
 {
 	(void)sh;
-	(void)unset;
+	if (unset) {
+		/* a {from:} reference found nothing: no guess at what was meant */
+		verdict_skip(out, "%s", unset);
+		return;
+	}
 	const char *msg = uc_check(params);
 	if (msg) {
 		verdict_error(out, "unanswered-calls: %s", msg);
