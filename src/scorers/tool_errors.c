@@ -205,7 +205,7 @@ static void te_score(const struct scorer_conf *sc, const struct run *r, struct s
 	json_t *d = json_object();
 	json_object_set_new(d, "calls", json_integer((json_int_t)n));
 	json_object_set_new(d, "failed", json_integer((json_int_t)failed));
-	json_object_set_new(d, "prefixes", json_incref(prefixes ? prefixes : json_array()));
+	json_object_set_new(d, "prefixes", prefixes ? json_incref(prefixes) : json_array());
 	json_object_set_new(d, "failures", list);
 	verdict_ok(out, sc->threshold, n ? 1.0 - (double)failed / (double)n : 1.0, d);
 }
