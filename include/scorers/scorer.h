@@ -102,6 +102,9 @@ void scorer_run_shared(const struct scorer_conf *sc, const struct run *r, struct
  * into r->calls, written to idx (r->ncalls entries at most; may be NULL).
  * The timeline numbers these #1, #2, ... */
 size_t scorer_counted_calls(const struct run *r, size_t *idx);
+/* The number the timeline shows for call `call` (an index into r->calls):
+ * its 1-based place among those calls, 0 when it is not one of them. */
+size_t scorer_call_number(const struct run *r, size_t call);
 /* Those calls as Mastra's preprocess step lists them: their names appended
  * to `tools` (actualTools) and {toolName, toolCallId, messageIndex,
  * invocationIndex} objects to `infos` (toolCallInfos). The LLM judges

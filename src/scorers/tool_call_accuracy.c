@@ -117,6 +117,16 @@ size_t scorer_counted_calls(const struct run *r, size_t *idx)
 	return n;
 }
 
+size_t scorer_call_number(const struct run *r, size_t call)
+{
+	if (call >= r->ncalls || !tca_counts(r, &r->calls[call]))
+		return 0;
+	size_t n = 1;
+	for (size_t i = 0; i < call; i++)
+		n += tca_counts(r, &r->calls[i]);
+	return n;
+}
+
 /* Collects actualTools and toolCallInfos. */
 static void tca_extract(const struct run *r, json_t *tools, json_t *infos)
 {

@@ -140,11 +140,13 @@ static bool te_orphans(const struct run *r)
 	return false;
 }
 
-/* One failed call for the details: #number (among the agent's calls),
- * its index in the run, name, id, why it counted and its error text. */
-static json_t *te_failure(const struct run_call *c, size_t call, size_t number, const char *prefix,
-                          const char *text)
+/* One failed call for the details: its number on the timeline (0 when
+ * the timeline does not number it), its index in the run, name, id, why
+ * it counted and its error text. */
+static json_t *te_failure(const struct run *r, size_t call, const char *prefix, const char *text)
 {
+	const struct run_call *c = &r->calls[call];
+	size_t number = scorer_call_number(r, call);
 	json_t *o = json_object();
 	json_object_set_new(o, "number", json_integer((json_int_t)number));
 	json_object_set_new(o, "call", json_integer((json_int_t)call));
@@ -162,7 +164,11 @@ static void te_score(const struct scorer_conf *sc, const struct run *r, struct s
                      json_t *params, const char *unset, struct verdict *out)
 {
 	(void)sh;
-	(void)unset;
+	if (unset) {
+		/* a {from:} reference found nothing: no guess at what was meant */
+		verdict_skip(out, "%s", unset);
+		return;
+	}
 	json_t *prefixes = json_object_get(params, "error_prefixes");
 	const char *msg = te_check(params);
 	if (msg) {
@@ -187,7 +193,7 @@ static void te_score(const struct scorer_conf *sc, const struct run *r, struct s
 		if (!text || !text[0] || prefix)
 			text = shown ? shown : text;
 		if (json_array_size(list) < TE_MAX_LISTED)
-			json_array_append_new(list, te_failure(c, idx[k], k + 1, prefix, text));
+			json_array_append_new(list, te_failure(r, idx[k], prefix, text));
 	}
 	free(idx);
 	if (n && !answered && !te_orphans(r)) {
@@ -199,7 +205,7 @@ static void te_score(const struct scorer_conf *sc, const struct run *r, struct s
 	json_t *d = json_object();
 	json_object_set_new(d, "calls", json_integer((json_int_t)n));
 	json_object_set_new(d, "failed", json_integer((json_int_t)failed));
-	json_object_set_new(d, "prefixes", json_incref(prefixes ? prefixes : json_array()));
+	json_object_set_new(d, "prefixes", prefixes ? json_incref(prefixes) : json_array());
 	json_object_set_new(d, "failures", list);
 	verdict_ok(out, sc->threshold, n ? 1.0 - (double)failed / (double)n : 1.0, d);
 }
@@ -220,8 +226,12 @@ static void te_explain(const json_t *d, struct strbuf *out)
 	json_array_foreach(list, i, f) {
 		const char *prefix = json_string_value(json_object_get(f, "prefix"));
 		const char *id = json_string_value(json_object_get(f, "id"));
-		strbuf_addf(out, "#%" JSON_INTEGER_FORMAT " %s", json_integer_value(json_object_get(f, "number")),
-		            json_string_value(json_object_get(f, "name")));
+		json_int_t number = json_integer_value(json_object_get(f, "number"));
+		if (number > 0)
+			strbuf_addf(out, "#%" JSON_INTEGER_FORMAT " ", number);
+		else
+			strbuf_addstr(out, "\xc2\xb7 ");       /* · as the timeline shows an unnumbered call */
+		strbuf_addstr(out, json_string_value(json_object_get(f, "name")));
 		if (id)
 			strbuf_addf(out, "  id %s", id);
 		if (prefix)

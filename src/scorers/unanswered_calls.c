@@ -46,8 +46,12 @@ static json_t *uc_text(const char *s)
 	return v ? v : json_string("(not UTF-8)");
 }
 
-static json_t *uc_call(const struct run_call *c, size_t call, size_t number)
+/* An unanswered call: its number on the timeline (0 when the timeline
+ * does not number it), its index in the run, name, id and message. */
+static json_t *uc_call(const struct run *r, size_t call)
 {
+	const struct run_call *c = &r->calls[call];
+	size_t number = scorer_call_number(r, call);
 	json_t *o = json_object();
 	json_object_set_new(o, "number", json_integer((json_int_t)number));
 	json_object_set_new(o, "call", json_integer((json_int_t)call));
@@ -83,7 +87,11 @@ static void uc_score(const struct scorer_conf *sc, const struct run *r, struct s
                      json_t *params, const char *unset, struct verdict *out)
 {
 	(void)sh;
-	(void)unset;
+	if (unset) {
+		/* a {from:} reference found nothing: no guess at what was meant */
+		verdict_skip(out, "%s", unset);
+		return;
+	}
 	const char *msg = uc_check(params);
 	if (msg) {
 		verdict_error(out, "unanswered-calls: %s", msg);
@@ -101,7 +109,7 @@ static void uc_score(const struct scorer_conf *sc, const struct run *r, struct s
 			continue;
 		}
 		if (json_array_size(calls) < UC_MAX_LISTED)
-			json_array_append_new(calls, uc_call(c, idx[k], k + 1));
+			json_array_append_new(calls, uc_call(r, idx[k]));
 	}
 	free(idx);
 	size_t norphans = uc_orphans(r, orphans);
@@ -145,8 +153,11 @@ static void uc_explain(const json_t *d, struct strbuf *out)
 	size_t i;
 	json_t *o;
 	json_array_foreach(calls, i, o) {
-		strbuf_addf(out, "no result  #%" JSON_INTEGER_FORMAT " %s", uc_int(o, "number"),
-		            json_string_value(json_object_get(o, "name")));
+		if (uc_int(o, "number") > 0)
+			strbuf_addf(out, "no result  #%" JSON_INTEGER_FORMAT " ", uc_int(o, "number"));
+		else
+			strbuf_addstr(out, "no result  \xc2\xb7 ");  /* · as the timeline shows an unnumbered call */
+		strbuf_addstr(out, json_string_value(json_object_get(o, "name")));
 		if (json_object_get(o, "id"))
 			strbuf_addf(out, "  id %s", json_string_value(json_object_get(o, "id")));
 		strbuf_addf(out, "  (message %" JSON_INTEGER_FORMAT ")\n", uc_int(o, "message"));
