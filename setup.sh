@@ -22,7 +22,7 @@ esac
 # Debian packages, and a file or command each one provides.
 PKGS="build-essential:cc autoconf:autoreconf automake:aclocal libtool:libtoolize pkg-config:pkg-config
 libjansson-dev:jansson libyaml-dev:yaml-0.1 libcurl4-openssl-dev:libcurl libncurses-dev:ncursesw
-nettle-dev:nettle libcmocka-dev:cmocka libsimdjson-dev:simdjson libutf8proc-dev:libutf8proc libzip-dev:libzip g++:g++ tmux:tmux curl:curl"
+nettle-dev:nettle libcmocka-dev:cmocka libsimdjson-dev:simdjson libutf8proc-dev:libutf8proc libzip-dev:libzip g++:g++ tmux:tmux curl:curl jq:jq"
 
 # libclang-rt-dev holds libFuzzer; its probe is the library clang finds.
 [ "$FUZZ" = yes ] && PKGS="$PKGS clang:clang libclang-rt-dev:libfuzzer"
