@@ -4,7 +4,8 @@
  * say nothing showable left out (no such call, an unknown mark, a missing
  * reference, a second entry for one call), verdicts that are not ok give
  * none, blind mode keeps a row's marks back until it is labelled, and no
- * session or no run gives none. */
+ * session or no run gives none. tool-errors and unanswered-calls mark only
+ * the calls that are not fine: a failed call, a call with no result. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -54,6 +55,28 @@ static const char yaml[] =
 
 enum { ACTIONS, WORDS, NAMES };
 
+/* get_user answered, lookup failed (its result begins "Error:"), refund
+ * never answered. */
+#define CHECKS_RUN "{\"id\":\"checks\",\"messages\":[{\"role\":\"user\",\"content\":\"refund order 7\"}," \
+	"{\"role\":\"assistant\",\"content\":null,\"tool_calls\":[" \
+	"{\"id\":\"c0\",\"type\":\"function\",\"function\":{\"name\":\"get_user\",\"arguments\":\"{}\"}}," \
+	"{\"id\":\"c1\",\"type\":\"function\",\"function\":{\"name\":\"lookup\",\"arguments\":\"{}\"}}," \
+	"{\"id\":\"c2\",\"type\":\"function\",\"function\":{\"name\":\"refund\",\"arguments\":\"{}\"}}]}," \
+	"{\"role\":\"tool\",\"tool_call_id\":\"c0\",\"content\":\"mia\"}," \
+	"{\"role\":\"tool\",\"tool_call_id\":\"c1\",\"content\":\"Error: no order 7\"}," \
+	"{\"role\":\"assistant\",\"content\":\"refunded\"}]}"
+
+static const char checks_yaml[] =
+	"scorers:\n"
+	"  - id: errors\n"
+	"    type: tool-errors\n"
+	"  - id: pairs\n"
+	"    type: unanswered-calls\n";
+
+enum { ERRORS, PAIRS };
+static char checks_path[128];
+static struct config checks_cfg;
+
 static int setup(void **s)
 {
 	(void)s;
@@ -62,8 +85,12 @@ static int setup(void **s)
 		return -1;
 	snprintf(runs_path, sizeof runs_path, "%s/runs.jsonl", dir);
 	test_write_file(runs_path, RUN "\n");
+	snprintf(checks_path, sizeof checks_path, "%s/checks.jsonl", dir);
+	test_write_file(checks_path, CHECKS_RUN "\n");
 	char err[1024];
-	if (config_load_string(&cfg, "t.yaml", dir, yaml, sizeof yaml - 1, err, sizeof err) < 0) {
+	if (config_load_string(&cfg, "t.yaml", dir, yaml, sizeof yaml - 1, err, sizeof err) < 0 ||
+	    config_load_string(&checks_cfg, "c.yaml", dir, checks_yaml, sizeof checks_yaml - 1, err,
+	                       sizeof err) < 0) {
 		fprintf(stderr, "%s\n", err);
 		return -1;
 	}
@@ -74,6 +101,7 @@ static int teardown(void **s)
 {
 	(void)s;
 	config_free(&cfg);
+	config_free(&checks_cfg);
 	char cmd[128];
 	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
 	return system(cmd) == 0 ? 0 : -1;
@@ -231,6 +259,91 @@ static void test_nothing_to_read(void **s)
 	review_close(&rv);
 }
 
+/* The session of the checks run under tool-errors and unanswered-calls. */
+static struct review_run *open_checks(struct review *rv, bool blind)
+{
+	char err[512], annot[160];
+	snprintf(annot, sizeof annot, "%s/annot-checks-%d.jsonl", dir, blind);
+	unlink(annot);
+	const char *annots[] = { annot };
+	char *paths[] = { checks_path };
+	if (review_open(rv, &checks_cfg, NULL, paths, 1, annots, 1, "ann", err, sizeof err) < 0)
+		fail_msg("review_open: %s", err);
+	rv->blind = blind;
+	for (int i = 0; review_step(rv, 0); i++)
+		assert_true(i < 1000);
+	struct review_run *rr = review_current(rv);
+	assert_non_null(rr);
+	assert_non_null(rr->run);
+	assert_int_equal(rr->run->ncalls, 3);
+	assert_int_equal(rr->verdicts[ERRORS].status, VERDICT_OK);
+	assert_int_equal(rr->verdicts[PAIRS].status, VERDICT_OK);
+	return rr;
+}
+
+/* A call that is fine gets no mark; the failed one and the unanswered one
+ * get one each, from their scorer, with no reference. */
+static void test_failed_and_unanswered(void **s)
+{
+	(void)s;
+	struct review rv;
+	struct review_run *rr = open_checks(&rv, false);
+	struct call_marks cm;
+	review_call_marks(&rv, rr, &cm);
+	assert_int_equal(cm.nmarks, 2);
+	size_t n;
+	assert_null(call_marks_at(&cm, 0, &n));
+	assert_int_equal(n, 0);
+	const struct call_mark *m = call_marks_at(&cm, 1, &n);
+	assert_int_equal(n, 1);
+	assert_mark(&m[0], ERRORS, "errors", CALL_MARK_FAILED, 0);
+	m = call_marks_at(&cm, 2, &n);
+	assert_int_equal(n, 1);
+	assert_mark(&m[0], PAIRS, "pairs", CALL_MARK_NO_RESULT, 0);
+	call_marks_free(&cm);
+	/* a reference beside them is not needed and not read */
+	set_marks(&rr->verdicts[ERRORS], "[{\"call\":0,\"mark\":\"failed\",\"ref\":2},"
+	          " {\"call\":1,\"mark\":\"no-result\"}, {\"call\":2,\"mark\":\"no result\"}]");
+	review_call_marks(&rv, rr, &cm);
+	assert_int_equal(cm.nmarks, 3);
+	m = call_marks_at(&cm, 0, &n);
+	assert_int_equal(n, 1);
+	assert_mark(&m[0], ERRORS, "errors", CALL_MARK_FAILED, 0);
+	m = call_marks_at(&cm, 1, &n);
+	assert_int_equal(n, 1);
+	assert_mark(&m[0], ERRORS, "errors", CALL_MARK_NO_RESULT, 0);
+	m = call_marks_at(&cm, 2, &n);
+	assert_int_equal(n, 1);                 /* "no result" is the badge's word, not the mark's */
+	assert_mark(&m[0], PAIRS, "pairs", CALL_MARK_NO_RESULT, 0);
+	call_marks_free(&cm);
+	review_close(&rv);
+}
+
+/* In blind mode a failed mark tells the verdict too: it waits for the label. */
+static void test_blind_checks_wait(void **s)
+{
+	(void)s;
+	struct review rv;
+	struct review_run *rr = open_checks(&rv, true);
+	struct call_marks cm;
+	review_call_marks(&rv, rr, &cm);
+	assert_int_equal(cm.nmarks, 0);
+	call_marks_free(&cm);
+	char err[256];
+	bool accepted;
+	assert_int_equal(review_label(&rv, ERRORS, 0, &accepted, err, sizeof err), 0);
+	rr = review_current(&rv);
+	review_call_marks(&rv, rr, &cm);
+	assert_int_equal(cm.nmarks, 1);
+	size_t n;
+	const struct call_mark *m = call_marks_at(&cm, 1, &n);
+	assert_int_equal(n, 1);
+	assert_mark(&m[0], ERRORS, "errors", CALL_MARK_FAILED, 0);
+	assert_null(call_marks_at(&cm, 2, &n));
+	call_marks_free(&cm);
+	review_close(&rv);
+}
+
 static void test_names(void **s)
 {
 	(void)s;
@@ -241,6 +354,9 @@ static void test_names(void **s)
 	}
 	enum call_mark_kind got;
 	assert_false(call_mark_parse("Matched", &got));
+	assert_false(call_mark_parse("no result", &got));
+	assert_string_equal(call_mark_name(CALL_MARK_FAILED), "failed");
+	assert_string_equal(call_mark_name(CALL_MARK_NO_RESULT), "no-result");
 	assert_false(call_mark_parse(NULL, &got));
 	assert_string_equal(call_mark_name(CALL_MARK_COUNT), "?");
 }
@@ -252,6 +368,8 @@ int main(void)
 		cmocka_unit_test(test_what_is_left_out),
 		cmocka_unit_test(test_blind_waits_for_the_label),
 		cmocka_unit_test(test_nothing_to_read),
+		cmocka_unit_test(test_failed_and_unanswered),
+		cmocka_unit_test(test_blind_checks_wait),
 		cmocka_unit_test(test_names),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);

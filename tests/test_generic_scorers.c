@@ -3,8 +3,9 @@
  * result's prefix, prefixes turned off or chosen, the simulated user's and
  * partial calls left out, runs with no calls and with no results at all
  * (skipped, or failed when configured), orphan results, the details and
- * explanations a reviewer reads, and the configuration errors with their
- * positions. Runs are hand-written records read by their loaders. */
+ * explanations a reviewer reads, the call marks the timeline shows (only
+ * on failed and unanswered calls, every one past the details' cap), and
+ * the configuration errors with their positions. Runs are hand-written records read by their loaders. */
 #include <math.h>
 
 #include "fmt_test.h"
@@ -111,6 +112,20 @@ static void want_explained(size_t i, const struct verdict *v, const char *want)
 	strbuf_release(&sb);
 }
 
+/* The verdict's call_marks must equal the JSON list want. */
+static void want_marks(const struct verdict *v, const char *want)
+{
+	json_error_t jerr;
+	json_t *w = json_loads(want, 0, &jerr);
+	assert_non_null(w);
+	const json_t *got = json_object_get(v->details, VERDICT_CALL_MARKS);
+	if (!json_equal(got, w)) {
+		char *g = json_dumps(got, JSON_ENCODE_ANY | JSON_COMPACT);
+		fail_msg("call_marks %s, want %s", g ? g : "(none)", want);
+	}
+	json_decref(w);
+}
+
 static const char ok_run[] = CHAT(CALL("c1", "find_user") "," CALL("c2", "get_order"),
                                   RESULT("c1", "{\\'id\\': 7}") RESULT("c2", "shipped"));
 
@@ -123,10 +138,12 @@ static void test_none_failed(void **s)
 	assert_int_equal(num(v.details, "failed"), 0);
 	assert_int_equal(json_array_size(json_object_get(v.details, "failures")), 0);
 	want_explained(TE, &v, "0 of 2 calls failed (0%)");
+	want_marks(&v, "[]");                   /* calls that are fine are not marked */
 	verdict_clear(&v);
 	v = score_text(UC, ok_run, "openai-chat");
 	want_ok(&v, 1, true);
 	assert_int_equal(num(v.details, "answered"), 2);
+	want_marks(&v, "[]");
 	want_explained(UC, &v, "0 of 2 calls got no result; 0 results answer no call");
 	verdict_clear(&v);
 }
@@ -155,6 +172,7 @@ static void test_failed_by_flag(void **s)
 	assert_null(json_object_get(f, "prefix"));
 	want_explained(TE, &v, "1 of 2 calls failed (50%)\n#2 cat  id t2  (the record marks it failed)\n"
 	               "    no such file\n");
+	want_marks(&v, "[{\"call\": 1, \"mark\": \"failed\"}]");
 	verdict_clear(&v);
 	/* prefixes off changes nothing for a flagged call */
 	v = score_text(TE_OFF, run, "anthropic");
@@ -182,6 +200,7 @@ static void test_failed_by_prefix(void **s)
 	assert_string_equal(str(f, "prefix"), "Error:");
 	assert_string_equal(str(f, "text"), "   error: user not found");
 	want_explained(TE, &v, "1 of 4 calls failed (25%)\n#1 find_user  id c1  (its result begins with \"Error:\")\n");
+	want_marks(&v, "[{\"call\": 0, \"mark\": \"failed\"}]");
 	verdict_clear(&v);
 }
 
@@ -319,6 +338,7 @@ static void test_orphans(void **s)
 	want_explained(UC, &v, "1 of 2 calls got no result; 1 result answers no call\n"
 	               "no result  #2 book  id c2  (message 1)\n"
 	               "no call    result in message 3 names id zz, which no earlier unanswered call has\n");
+	want_marks(&v, "[{\"call\": 1, \"mark\": \"no-result\"}]");   /* the orphan has no call to mark */
 	verdict_clear(&v);
 	/* only orphans, no call: results were kept, so not skipped */
 	static const char alone[] = "{'messages':[{'role':'user','content':'hi'}" RESULT("zz", "x") "]}";
@@ -370,6 +390,44 @@ static void test_long_text(void **s)
 	verdict_clear(&v);
 }
 
+/* 60 failed calls, 60 unanswered: the details list 50 of each, the
+ * timeline's marks name every one. */
+static void test_marks_past_the_cap(void **s)
+{
+	(void)s;
+	struct strbuf calls = STRBUF_INIT, results = STRBUF_INIT, text = STRBUF_INIT;
+	for (int i = 0; i < 120; i++) {
+		strbuf_addf(&calls, "%s{'id':'c%d','type':'function','function':{'name':'f','arguments':'{}'}}",
+		            i ? "," : "", i);
+		if (i < 60)
+			strbuf_addf(&results, ",{'role':'tool','tool_call_id':'c%d','content':'Error: %d'}", i, i);
+	}
+	strbuf_addf(&text, "{'messages':[{'role':'user','content':'go'},"
+	            "{'role':'assistant','content':null,'tool_calls':[%s]}%s]}", calls.buf, results.buf);
+	struct run *r = fmt_load(text.buf, "openai-chat");
+	struct verdict v = score(TE, r);
+	want_ok(&v, 0.5, false);
+	assert_int_equal(json_array_size(json_object_get(v.details, "failures")), 50);
+	const json_t *marks = json_object_get(v.details, VERDICT_CALL_MARKS);
+	assert_int_equal(json_array_size(marks), 60);
+	assert_int_equal(num(json_array_get(marks, 59), "call"), 59);
+	assert_string_equal(str(json_array_get(marks, 59), "mark"), "failed");
+	verdict_clear(&v);
+	v = score(UC, r);
+	want_ok(&v, 0.5, false);
+	assert_int_equal(json_array_size(json_object_get(v.details, "unanswered_calls")), 50);
+	marks = json_object_get(v.details, VERDICT_CALL_MARKS);
+	assert_int_equal(json_array_size(marks), 60);
+	assert_int_equal(num(json_array_get(marks, 0), "call"), 60);
+	assert_int_equal(num(json_array_get(marks, 59), "call"), 119);
+	assert_string_equal(str(json_array_get(marks, 0), "mark"), "no-result");
+	verdict_clear(&v);
+	run_free(r);
+	strbuf_release(&calls);
+	strbuf_release(&results);
+	strbuf_release(&text);
+}
+
 /* The configuration error of one entry; its text must hold want. */
 static void conf_error(const char *type, const char *entry, const char *want)
 {
@@ -411,6 +469,7 @@ int main(void)
 		cmocka_unit_test(test_orphans),
 		cmocka_unit_test(test_timeline_numbers),
 		cmocka_unit_test(test_long_text),
+		cmocka_unit_test(test_marks_past_the_cap),
 		cmocka_unit_test(test_config_errors),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);

@@ -25,6 +25,7 @@
 #include <cmocka.h>
 
 #include "config/config.h"
+#include "review/callmarks.h"
 #include "review/session.h"
 #include "tui/lazytext.h"
 #include "util/strbuf.h"
@@ -643,6 +644,52 @@ static void test_call_inputs_of_any_shape(void **s)
 	run_free(r);
 }
 
+/* The badges of tool-errors and unanswered-calls: after the call's name,
+ * before its id, each in the fail colour; a call with no mark has none. */
+static void test_check_badges(void **s)
+{
+	(void)s;
+	struct run *r = built_run("{}");
+	size_t a = run_add_msg(r, ROLE_ASSISTANT, MSG_IN_OUTPUT, NULL, JV_NONE);
+	const char *names[] = { "ls", "cat", "rm" };
+	for (int i = 0; i < 3; i++) {
+		struct run_call *c = run_add_call(r, a);
+		c->name = names[i];
+		c->id = names[i];
+		if (i < 2)
+			c->has_result = true;
+	}
+	r->calls[1].is_error = true;
+	struct call_mark m[] = {
+		{ .row = 0, .scorer = "tool-errors", .kind = CALL_MARK_FAILED },
+		{ .row = 1, .scorer = "unanswered-calls", .kind = CALL_MARK_NO_RESULT },
+	};
+	size_t start[] = { 0, 0, 1, 2 };
+	struct call_marks cm = { .ncalls = 3, .start = start, .marks = m, .nmarks = 2 };
+	struct tui t;
+	tl_open(&t, 80, 24);
+	tl_add_run(&t, r, &cm, 79);
+	char *d = tl_dump(&t, NULL);
+	assert_true(has_line(d, "  #1 ls  id ls"));
+	assert_true(has_line(d, "  #2 cat  tool-errors \xe2\x9c\x97 failed  id cat"));
+	assert_true(has_line(d, "  #3 rm  unanswered-calls \xe2\x9c\x97 no result  id rm  [no result]"));
+	free(d);
+	size_t seen = 0;
+	for (size_t i = 0; i < t.tl.nsegs; i++) {
+		const struct tl_line *l = &t.tl.lines[i];
+		if (l->nspans == 0)
+			continue;
+		assert_int_equal(l->nspans, 2);         /* the badge, then the id */
+		assert_int_equal(l->spans[0].slot, SLOT_FAIL);
+		assert_true(l->spans[0].whole);
+		assert_int_equal(l->spans[1].slot, SLOT_TOOL_NAME);
+		seen++;
+	}
+	assert_int_equal(seen, 2);
+	timeline_free(&t);
+	run_free(r);
+}
+
 /* The verdict details name the run's format and, for a subagent's run,
  * the run it belongs to. */
 static void test_details_name_format_and_parent(void **s)
@@ -677,6 +724,7 @@ int main(void)
 		cmocka_unit_test(test_relayout_keeps_folds),
 		cmocka_unit_test(test_call_inputs_of_any_shape),
 		cmocka_unit_test(test_details_name_format_and_parent),
+		cmocka_unit_test(test_check_badges),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

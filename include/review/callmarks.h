@@ -1,5 +1,6 @@
 /* callmarks.h - what the scorers that decide call by call made of each
- * call of a run (trajectory-match's call_marks, verdict/verdict.h), read
+ * call of a run (the call_marks of trajectory-match, tool-errors and
+ * unanswered-calls, verdict/verdict.h), read
  * from the verdicts the session holds, for the timeline to show beside
  * each call. Nothing is scored again here. */
 #ifndef TCR_REVIEW_CALLMARKS_H
@@ -15,6 +16,8 @@ enum call_mark_kind {
 	CALL_MARK_MATCHED,      /* matched reference call `ref` */
 	CALL_MARK_EXTRA,        /* matched no reference call */
 	CALL_MARK_ARGS,         /* paired with reference call `ref` by name; the arguments differ */
+	CALL_MARK_FAILED,       /* the call failed (tool-errors) */
+	CALL_MARK_NO_RESULT,    /* the call never got a result (unanswered-calls) */
 	CALL_MARK_COUNT,
 };
 
@@ -22,7 +25,7 @@ struct call_mark {
 	size_t row;             /* the scorer's verdict row */
 	const char *scorer;     /* its id, borrowed from the configuration */
 	enum call_mark_kind kind;
-	size_t ref;             /* 1-based reference position; 0 with CALL_MARK_EXTRA */
+	size_t ref;             /* 1-based reference position; 0 but with MATCHED and ARGS */
 };
 
 /* The marks of every call of one run: those of call i are
@@ -46,7 +49,7 @@ void review_call_marks(struct review *rv, const struct review_run *rr, struct ca
 const struct call_mark *call_marks_at(const struct call_marks *m, size_t call, size_t *n);
 void call_marks_free(struct call_marks *m);
 
-/* "matched", "extra", "args": the words of verdict.h's list. */
+/* "matched", "extra", "args", "failed", "no-result": the words of verdict.h's list. */
 const char *call_mark_name(enum call_mark_kind k);
 /* The kind a word names; false when none does. */
 bool call_mark_parse(const char *word, enum call_mark_kind *out);

@@ -25,14 +25,17 @@ struct verdict {
 	                       verdict row of the screen shows what follows */
 };
 
-/* A scorer that decides call by call (trajectory-match) lists in its
- * details, under this key, what it made of each call of the run:
- *   "call_marks": [{"call": I, "mark": "matched"|"extra"|"args", "ref": N}, ...]
+/* A scorer that decides call by call lists in its details, under this
+ * key, what it made of the calls of the run:
+ *   "call_marks": [{"call": I, "mark": "matched"|"extra"|"args"|"failed"|"no-result", "ref": N}, ...]
  * I is the call's index in run->calls; N the 1-based position of the
  * reference call it was matched to ("matched") or compared with and found
- * to differ from in its arguments ("args"); "extra" has no ref. The
- * timeline shows these beside each call; a call no entry names is shown
- * unmarked. */
+ * to differ from in its arguments ("args"); the other marks have no ref.
+ * trajectory-match marks every call it paired or found extra; tool-errors
+ * marks only the calls that failed ("failed") and unanswered-calls only
+ * those that got no result ("no-result"), so that a call that is fine
+ * stays quiet. The timeline shows these beside each call; a call no entry
+ * names is shown unmarked. */
 #define VERDICT_CALL_MARKS "call_marks"
 
 void verdict_clear(struct verdict *v);

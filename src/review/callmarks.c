@@ -20,7 +20,15 @@ static const char *const mark_names[CALL_MARK_COUNT] = {
 	[CALL_MARK_MATCHED] = "matched",
 	[CALL_MARK_EXTRA]   = "extra",
 	[CALL_MARK_ARGS]    = "args",
+	[CALL_MARK_FAILED]  = "failed",
+	[CALL_MARK_NO_RESULT] = "no-result",
 };
+
+/* The kinds that name the reference call they were matched or compared with. */
+static bool takes_ref(enum call_mark_kind k)
+{
+	return k == CALL_MARK_MATCHED || k == CALL_MARK_ARGS;
+}
 
 const char *call_mark_name(enum call_mark_kind k)
 {
@@ -63,7 +71,7 @@ static bool read_entry(const json_t *o, size_t ncalls, size_t *call, struct call
 	if (!call_mark_parse(json_string_value(json_object_get(o, "mark")), &m->kind))
 		return false;
 	m->ref = 0;
-	if (m->kind != CALL_MARK_EXTRA) {
+	if (takes_ref(m->kind)) {
 		if (!json_is_integer(ref) || json_integer_value(ref) < 1)
 			return false;
 		m->ref = (size_t)json_integer_value(ref);

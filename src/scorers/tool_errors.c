@@ -15,7 +15,12 @@
  * agent's calls count (run_agent_calls: not a simulated user's, not a
  * partial one, not the input's context). A run whose calls have not one
  * result anywhere is skipped: the harness or the format kept no results,
- * so no failure could show. */
+ * so no failure could show.
+ *
+ * Each failed call is marked "failed" in the details' call_marks
+ * (verdict/verdict.h), all of them, past the cap of the listed failures:
+ * the timeline shows the mark beside the call. A call that is fine gets
+ * no mark. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -177,7 +182,7 @@ static void te_score(const struct scorer_conf *sc, const struct run *r, struct s
 	}
 	size_t *idx = xcalloc(r->ncalls ? r->ncalls : 1, sizeof *idx);
 	size_t n = run_agent_calls(r, idx), failed = 0, answered = 0;
-	json_t *list = json_array();
+	json_t *list = json_array(), *marks = json_array();
 	for (size_t k = 0; k < n; k++) {
 		const struct run_call *c = &r->calls[idx[k]];
 		const char *text, *prefix = NULL;
@@ -194,10 +199,12 @@ static void te_score(const struct scorer_conf *sc, const struct run *r, struct s
 			text = shown ? shown : text;
 		if (json_array_size(list) < TE_MAX_LISTED)
 			json_array_append_new(list, te_failure(r, idx[k], prefix, text));
+		json_array_append_new(marks, json_pack("{s:I, s:s}", "call", (json_int_t)idx[k], "mark", "failed"));
 	}
 	free(idx);
 	if (n && !answered && !te_orphans(r)) {
 		json_decref(list);
+		json_decref(marks);
 		verdict_skip(out, "tool-errors: %zu call%s and not one result: the format or the harness "
 		             "kept no results, so no failure can show", n, n == 1 ? "" : "s");
 		return;
@@ -207,6 +214,7 @@ static void te_score(const struct scorer_conf *sc, const struct run *r, struct s
 	json_object_set_new(d, "failed", json_integer((json_int_t)failed));
 	json_object_set_new(d, "prefixes", prefixes ? json_incref(prefixes) : json_array());
 	json_object_set_new(d, "failures", list);
+	json_object_set_new(d, VERDICT_CALL_MARKS, marks);
 	verdict_ok(out, sc->threshold, n ? 1.0 - (double)failed / (double)n : 1.0, d);
 }
 

@@ -11,7 +11,12 @@
  *
  * Some formats never carry results (BFCL's single-turn function calling:
  * the model only emits calls); a run with calls and not one result is
- * skipped with that reason unless `when_no_results: fail`. */
+ * skipped with that reason unless `when_no_results: fail`.
+ *
+ * Each unanswered call is marked "no-result" in the details' call_marks
+ * (verdict/verdict.h), all of them, past the cap of the listed calls: the
+ * timeline shows the mark beside the call. An answered call gets no mark;
+ * an orphan result has no call to carry one. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -101,7 +106,7 @@ static void uc_score(const struct scorer_conf *sc, const struct run *r, struct s
 	bool fail_bare = when && !strcmp(when, "fail");
 	size_t *idx = xcalloc(r->ncalls ? r->ncalls : 1, sizeof *idx);
 	size_t n = run_agent_calls(r, idx), answered = 0;
-	json_t *calls = json_array(), *orphans = json_array();
+	json_t *calls = json_array(), *orphans = json_array(), *marks = json_array();
 	for (size_t k = 0; k < n; k++) {
 		const struct run_call *c = &r->calls[idx[k]];
 		if (c->has_result || c->is_error || c->state == CALL_FAILED) {
@@ -110,12 +115,14 @@ static void uc_score(const struct scorer_conf *sc, const struct run *r, struct s
 		}
 		if (json_array_size(calls) < UC_MAX_LISTED)
 			json_array_append_new(calls, uc_call(r, idx[k]));
+		json_array_append_new(marks, json_pack("{s:I, s:s}", "call", (json_int_t)idx[k], "mark", "no-result"));
 	}
 	free(idx);
 	size_t norphans = uc_orphans(r, orphans);
 	if (n && !answered && !norphans && !fail_bare) {
 		json_decref(calls);
 		json_decref(orphans);
+		json_decref(marks);
 		verdict_skip(out, "unanswered-calls: %zu call%s and not one result: the format or the "
 		             "harness keeps no results (set when_no_results: fail to fail such runs)",
 		             n, n == 1 ? "" : "s");
@@ -128,6 +135,7 @@ static void uc_score(const struct scorer_conf *sc, const struct run *r, struct s
 	json_object_set_new(d, "orphans", json_integer((json_int_t)norphans));
 	json_object_set_new(d, "unanswered_calls", calls);
 	json_object_set_new(d, "orphan_results", orphans);
+	json_object_set_new(d, VERDICT_CALL_MARKS, marks);
 	size_t whole = n + norphans;
 	verdict_ok(out, sc->threshold, whole ? (double)answered / (double)whole : 1.0, d);
 }

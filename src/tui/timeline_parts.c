@@ -8,11 +8,14 @@
  * counted are numbered #1, #2, ...; a simulated user's calls are marked as
  * such. Beside a call's name, each scorer that decided call by call says
  * what it made of the call (review/callmarks.h): "actions ✓ #2" (matched
- * the reference's second call), "actions ✗ extra", "actions ≠ #2 args". Thinking is an entry of its own, folded to one line; a long system
- * prompt is folded to its first lines (runs of one benchmark share a long
- * policy that would push the conversation off the screen). Notes say what
- * the loader kept without knowing it. A message built without parts (an
- * older loader's) shows its text, then its calls. */
+ * the reference's second call), "actions ✗ extra", "actions ≠ #2 args",
+ * "tool-errors ✗ failed", "unanswered-calls ✗ no result" (the last two only
+ * on the calls that are not fine). Thinking is an entry of its own,
+ * folded to one line; a long system prompt is folded to its first lines
+ * (runs of one benchmark share a long policy that would push the
+ * conversation off the screen). Notes say what the loader kept without
+ * knowing it. A message built without parts (an older loader's) shows its
+ * text, then its calls. */
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -71,6 +74,8 @@ static const struct {
 	[CALL_MARK_MATCHED] = { "\xe2\x9c\x93", true,  NULL,    SLOT_PASS },     /* ✓ #2 */
 	[CALL_MARK_EXTRA]   = { "\xe2\x9c\x97", false, "extra", SLOT_FAIL },     /* ✗ extra */
 	[CALL_MARK_ARGS]    = { "\xe2\x89\xa0", true,  "args",  SLOT_SKIPPED },  /* ≠ #2 args */
+	[CALL_MARK_FAILED]  = { "\xe2\x9c\x97", false, "failed", SLOT_FAIL },   /* ✗ failed */
+	[CALL_MARK_NO_RESULT] = { "\xe2\x9c\x97", false, "no result", SLOT_FAIL }, /* ✗ no result */
 };
 
 /* "actions ✓ #2" beside the call's name, one per scorer that marked it. */

@@ -9,7 +9,8 @@
 # screen-order.jsonl (Responses items: text, call, text), screen-policy.jsonl
 # (a long system prompt), screen-thinking.jsonl (reasoning_content, a role
 # no format knows), screen-marks.jsonl with screen-marks.yaml (the call
-# marks of trajectory-match beside each call).
+# marks of trajectory-match beside each call), screen-checks.jsonl with
+# screen-checks.yaml (those of tool-errors and unanswered-calls).
 . "$TCR_SRCDIR/tests/cli/lib.sh"
 . "$TCR_SRCDIR/tests/cli/screen_lib.sh"
 
@@ -406,6 +407,43 @@ fi
 # a badge that does not fit is not cut but stands as …
 screen_has call-marks-80 "#1 get_user  actions ✓ #1  names ✓ #1  id"
 screen_has call-marks-80 "#2 search_flights  actions ✗ extra  …"
+
+# ---- call marks of the checks: tool-errors and unanswered-calls ---------------
+
+# The checks that need no ground truth mark only the calls that are not
+# fine: lookup_order's result begins "Error:" (tool-errors ✗ failed),
+# refund never got one (unanswered-calls ✗ no result); get_user, and the
+# second run's one call, stay unmarked. Tab and j four times select the
+# failed call; at 100 columns the unanswered call's line is cut at its end. In blind mode the badges wait for the row's label: none before,
+# tool-errors' alone after the reviewer labels it (Tab Tab, 0).
+SCREEN_CONFIG=screen-checks.yaml SCREEN_COLS=100
+run_screen check-marks '<Tab>jjjj
+:save-display %D/check-marks-select.screen
+<Tab><Tab>j' screen-checks.jsonl
+run_screen check-marks-blind '<Tab><Tab>
+:save-display %D/check-marks-blind-before.screen
+0' --blind screen-checks.jsonl
+SCREEN_COLS=80 SCREEN_CONFIG=screen.yaml
+check_screen check-marks-select
+check_screen check-marks
+check_screen check-marks-blind-before
+check_screen check-marks-blind
+screen_has check-marks-select "#1 get_user  id c0"
+screen_has check-marks-select ">  #2 lookup_order  tool-errors ✗ failed  id c1"
+screen_has check-marks-select "#3 refund  unanswered-calls ✗ no result  id c2  [no resul"
+if grep -q "#1 lookup_order  id c0 *$" "$TMP/check-marks.screen"; then
+	pass "a run whose calls are fine shows no check badge"
+else
+	fail "a run whose calls are fine shows no check badge" "$(cat "$TMP/check-marks.screen")"
+fi
+if grep -qE "(tool-errors|unanswered-calls) ✗" "$TMP/check-marks-blind-before.screen"; then
+	fail "blind: no check badge before the label" "$(cat "$TMP/check-marks-blind-before.screen")"
+else
+	pass "blind: no check badge before the label"
+fi
+screen_has check-marks-blind-before "#3 refund  id c2  [no result]"
+screen_has check-marks-blind "#2 lookup_order  tool-errors ✗ failed  id c1"
+screen_has check-marks-blind "#3 refund  id c2  [no result]"
 
 # ---- sizes ----------------------------------------------------------------
 
