@@ -177,6 +177,43 @@ static void test_server_tools(void **state)
 	run_free(r);
 }
 
+/* Code execution results say the command's return_code: not 0 fails the
+ * call, with the exit code and what it wrote (stderr, else stdout). An
+ * error printed by a command that exited 0 is not the record's flag. */
+#define EXEC(id, cmd) "{'type': 'server_tool_use', 'id': '" id "', 'name': 'bash_code_execution'," \
+	" 'input': {'command': '" cmd "'}},"
+#define EXEC_RESULT(id, ty, out, err, rc) "{'type': 'bash_code_execution_tool_result', 'tool_use_id': '" id "'," \
+	" 'content': {'type': '" ty "', 'stdout': '" out "', 'stderr': '" err "', 'return_code': " rc ", 'content': []}}"
+static void test_code_execution_exit_codes(void **state)
+{
+	(void)state;
+	struct run *r = fmt_load(
+		"{'messages': [{'role': 'user', 'content': 'make the deck'},"
+		" {'role': 'assistant', 'content': ["
+		EXEC("s1", "convert") EXEC_RESULT("s1", "bash_code_execution_result", "Converting...\\nfailed", "", "1") ","
+		EXEC("s2", "ls") EXEC_RESULT("s2", "bash_code_execution_result", "", "ls: cannot access x", "2") ","
+		EXEC("s3", "check") EXEC_RESULT("s3", "bash_code_execution_result", "", "Error: overflows", "0") ","
+		EXEC("s4", "kill") EXEC_RESULT("s4", "code_execution_result", "", "", "137") ","
+		EXEC("s5", "odd") EXEC_RESULT("s5", "bash_code_execution_result", "", "", "'1'") ","
+		EXEC("s6", "view") "{'type': 'text_editor_code_execution_tool_result', 'tool_use_id': 's6',"
+		"    'content': {'type': 'text_editor_code_execution_view_result', 'return_code': 1}},"
+		"   {'type': 'text', 'text': 'done'}]}]}",
+		ANTH);
+	assert_int_equal(r->ncalls, 6);
+	static const enum call_state want[] = { CALL_FAILED, CALL_FAILED, CALL_COMPLETED, CALL_FAILED,
+	                                        CALL_COMPLETED, CALL_COMPLETED };
+	for (size_t i = 0; i < 6; i++) {
+		assert_true(r->calls[i].has_result);
+		assert_int_equal(r->calls[i].state, want[i]);
+		assert_int_equal(r->calls[i].is_error, want[i] == CALL_FAILED);
+	}
+	assert_string_equal(r->calls[0].error_text, "exit code 1\nConverting...\nfailed");
+	assert_string_equal(r->calls[1].error_text, "exit code 2\nls: cannot access x");
+	assert_string_equal(r->calls[3].error_text, "exit code 137");
+	assert_null(r->calls[2].error_text);
+	run_free(r);
+}
+
 static void test_bare_array_and_string_content(void **state)
 {
 	struct run *r = fmt_load(
@@ -336,6 +373,7 @@ int main(void)
 		cmocka_unit_test(test_calls_and_results),
 		cmocka_unit_test(test_unmatched_and_unanswered),
 		cmocka_unit_test(test_server_tools),
+		cmocka_unit_test(test_code_execution_exit_codes),
 		cmocka_unit_test(test_bare_array_and_string_content),
 		cmocka_unit_test(test_parts_in_order),
 		cmocka_unit_test(test_malformed),

@@ -419,6 +419,32 @@ static void test_blocks(void **state)
 	dataset_close(&ds);
 }
 
+/* A code execution that exited non-zero fails its call, as in the
+ * Messages loader: the exit code, then what it wrote. */
+static void test_code_execution_exit(void **state)
+{
+	(void)state;
+	struct dataset ds = { 0 };
+	open_runs(&ds, write_session("exec.json",
+	    "[" EV("user", "u1", "null") "'message': {'role': 'user', 'content': 'build it'}},\n"
+	    EV("assistant", "a1", "'u1'") AS("m1") "["
+	    "  {'type': 'server_tool_use', 'id': 'srv_1', 'name': 'bash_code_execution', 'input': {'command': 'make'}},"
+	    "  {'type': 'bash_code_execution_tool_result', 'tool_use_id': 'srv_1', 'content': {'type':"
+	    "   'bash_code_execution_result', 'stdout': '', 'stderr': 'make: no rule', 'return_code': 2}},"
+	    "  {'type': 'server_tool_use', 'id': 'srv_2', 'name': 'bash_code_execution', 'input': {'command': 'ls'}},"
+	    "  {'type': 'bash_code_execution_tool_result', 'tool_use_id': 'srv_2', 'content': {'type':"
+	    "   'bash_code_execution_result', 'stdout': 'a.txt', 'stderr': '', 'return_code': 0}}]}}]\n"), 1);
+	struct run *r = load_nth(&ds, 0);
+	assert_int_equal(r->ncalls, 2);
+	assert_int_equal(r->calls[0].state, CALL_FAILED);
+	assert_true(r->calls[0].is_error);
+	assert_string_equal(r->calls[0].error_text, "exit code 2\nmake: no rule");
+	assert_int_equal(r->calls[1].state, CALL_COMPLETED);
+	assert_false(r->calls[1].is_error);
+	run_free(r);
+	dataset_close(&ds);
+}
+
 /* ---- detection and errors ------------------------------------------------- */
 
 static void test_detection(void **state)
@@ -563,6 +589,7 @@ int main(void)
 		cmocka_unit_test(test_sidechains_in_main_file),
 		cmocka_unit_test(test_folder),
 		cmocka_unit_test(test_blocks),
+		cmocka_unit_test(test_code_execution_exit),
 		cmocka_unit_test(test_detection),
 		cmocka_unit_test(test_lines_are_ours_alone),
 		cmocka_unit_test(test_errors),

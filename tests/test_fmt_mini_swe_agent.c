@@ -1,6 +1,7 @@
 /* test_fmt_mini_swe_agent.c - the mini-swe-agent loader: chat messages
- * with tool calls, DeepSeek reasoning, the exit message, and the shared
- * wild samples read in place. */
+ * with tool calls, DeepSeek reasoning, the exit message, replies of
+ * commands that exited non-zero marked failed, and the shared wild
+ * samples read in place. */
 #include "fmt_wild.h"
 
 #define MINI_HEAD "{'trajectory_format': 'mini-swe-agent-1.1', 'instance_id': 'x__y-1',"
@@ -76,6 +77,43 @@ static void test_exit_with_exception(void **state)
 	run_free(r);
 }
 
+/* A reply says its command's exit status in extra.returncode and in its
+ * opening tag; not 0 is a failed call, with the reply as what it shows. */
+#define MINI_CALL(id) "{'role': 'assistant', 'content': '', 'tool_calls': [{'index': 0, 'id': '" id "'," \
+	" 'type': 'function', 'function': {'name': 'bash', 'arguments': '{}'}}]},"
+static void test_failed_commands(void **state)
+{
+	(void)state;
+	struct run *r = fmt_load(
+	    MINI_HEAD " 'info': {}, 'messages': [{'role': 'user', 'content': 'fix it'},"
+	    MINI_CALL("a") "{'role': 'tool', 'tool_call_id': 'a', 'extra': {'returncode': 1},"
+	    "   'content': '<returncode>1</returncode>\\n<output>\\ngrep: no such file\\n</output>'},"
+	    MINI_CALL("b") "{'role': 'tool', 'tool_call_id': 'b', 'content': '<returncode>-9</returncode>'},"
+	    MINI_CALL("c") "{'role': 'tool', 'tool_call_id': 'c', 'extra': {'returncode': 0},"
+	    "   'content': '<returncode>0</returncode>\\n<output>\\nError: only printed\\n</output>'},"
+	    MINI_CALL("d") "{'role': 'tool', 'tool_call_id': 'd', 'content': 'returncode 1, as prose'},"
+	    MINI_CALL("e") "{'role': 'tool', 'tool_call_id': 'e', 'extra': {'returncode': 0},"
+	    "   'content': '<returncode>2</returncode>'},"
+	    MINI_CALL("f") "{'role': 'tool', 'tool_call_id': 'f', 'extra': {'returncode': 'x'},"
+	    "   'content': '  <returncode>127</returncode>'},"
+	    MINI_CALL("g") "{'role': 'tool', 'tool_call_id': 'g', 'content': '<returncode>1<returncode>'}]}",
+	    "mini-swe-agent");
+	assert_int_equal(r->ncalls, 7);
+	static const bool failed[] = { true, true, false, false, false, true, false };
+	for (size_t i = 0; i < 7; i++) {
+		const struct run_call *c = &r->calls[i];
+		assert_true(c->has_result);
+		assert_int_equal(c->is_error, failed[i]);
+		assert_int_equal(c->state, failed[i] ? CALL_FAILED : CALL_COMPLETED);
+		assert_int_equal(r->msgs[c->result_msg].result_is_error, failed[i]);
+		/* no text of its own: what the command printed is the error shown */
+		assert_null(c->error_text);
+	}
+	assert_string_equal(run_text_of(r, r->calls[0].result),
+	                    "<returncode>1</returncode>\n<output>\ngrep: no such file\n</output>");
+	run_free(r);
+}
+
 /* A tool reply naming no call stays visible, unmatched. */
 static void test_unmatched_reply(void **state)
 {
@@ -148,13 +186,17 @@ static void test_wild_samples(void **state)
 
 	r = fmt_wild_run(&ds, "mini-swe-agent-traj/sqlfluff__sqlfluff-2419.traj.json",
 	                 "mini-swe-agent", 1, 43);
-	size_t done = 0, requested = 0;
+	size_t done = 0, requested = 0, failed = 0;
 	for (size_t i = 0; i < r->ncalls; i++) {
 		done += r->calls[i].state == CALL_COMPLETED;
 		requested += r->calls[i].state == CALL_REQUESTED;
+		failed += r->calls[i].state == CALL_FAILED;
 	}
-	assert_int_equal(done, 42);
+	/* three commands exited non-zero (1, 1 and 4): calls 11, 14 and 31 */
+	assert_int_equal(done, 39);
+	assert_int_equal(failed, 3);
 	assert_int_equal(requested, 1);
+	assert_true(r->calls[10].is_error && r->calls[13].is_error && r->calls[30].is_error);
 	assert_int_equal(r->calls[42].state, CALL_REQUESTED);
 	assert_int_equal(fmt_count_unmatched(r), 0);
 	run_free(r);
@@ -166,6 +208,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_calls_results_and_exit),
 		cmocka_unit_test(test_exit_with_exception),
+		cmocka_unit_test(test_failed_commands),
 		cmocka_unit_test(test_unmatched_reply),
 		cmocka_unit_test(test_detection),
 		cmocka_unit_test(test_errors),

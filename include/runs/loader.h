@@ -141,9 +141,11 @@ struct run_msg *loader_tool_output(struct run *r, size_t mi, const char *call_id
 void loader_mark_failed(struct run_msg *msg, const char *text);
 
 /* Whether an Anthropic server tool's result failed: its content is an
- * object typed *_error (whose error_code is the text), or is_error is
- * true (MCP results; the text is the content's, else "error"). The text
- * goes to *error_text, which is left alone when it did not fail. */
+ * object typed *_error (whose error_code is the text), a code execution's
+ * result (*code_execution_result) with a non-zero return_code (the text:
+ * "exit code N", then its stderr, else its stdout), or is_error is true
+ * (MCP results; the text is the content's, else "error"). The text goes
+ * to *error_text, which is left alone when it did not fail. */
 bool loader_server_tool_error(struct run *r, jv content, jv is_error, const char **error_text);
 
 #endif

@@ -9,7 +9,9 @@
 # agent's calls and their results by each format's own fields (tau-bench's
 # traj, tau2's messages with requestor assistant, Claude Code's tool_use /
 # tool_result blocks outside progress lines, Codex's response items and
-# exec_command_end exit codes, mini-swe-agent's tool messages, OpenHands'
+# exec_command_end exit codes, mini-swe-agent's tool messages and their
+# <returncode> (extra.returncode agrees), the Messages code execution
+# results' return_code, OpenHands'
 # observations by cause, the UI stream's tool-input-start / output chunks)
 # and the results beginning with "Error:", "Exception:" or "Traceback (most
 # recent call last)" in any case; the call counts agree with the shared
@@ -46,7 +48,7 @@ taubench_v1_airline_expected_sample.jsonl 0 0 0 6 0 0 0 6
 taubench_v1_airline_sample.jsonl 8 4 0 0 12 0 0 0
 wild/ai-sdk-ui-message-stream/langchain-react-agent-tool-calling.json 1 0 0 0 1 0 0 0
 wild/ai-sdk-ui-message-stream/langgraph-hitl-request-1.json 0 0 1 0 0 0 1 0
-wild/anthropic-messages/anthropic-code-execution-20250825.pptx-skill.json 1 0 0 0 1 0 0 0
+wild/anthropic-messages/anthropic-code-execution-20250825.pptx-skill.json 0 1 0 0 1 0 0 0
 wild/anthropic-messages/anthropic-tool-search-bm25.1.json 1 0 0 0 0 1 0 0
 wild/chat-completions/deepseek-tool-call.json 0 0 1 0 0 0 1 0
 wild/chat-completions/groq-tool-call.json 0 0 1 0 0 0 1 0
@@ -62,7 +64,7 @@ wild/codex-rollout/rollout-2026-05-11T11-26-55-019e1625-789d-76c0-80ab-3724b5ddb
 wild/inspect-ai/2025-05-12T20-28-13-04-00_popularity.json 3 0 0 0 3 0 0 0
 wild/inspect-ai/log_message_deduplication.eval 1 0 0 0 1 0 0 0
 wild/mini-swe-agent-traj/pvlib__pvlib-python-1606.traj.json 1 0 0 0 1 0 0 0
-wild/mini-swe-agent-traj/sqlfluff__sqlfluff-2419.traj.json 1 0 0 0 0 1 0 0
+wild/mini-swe-agent-traj/sqlfluff__sqlfluff-2419.traj.json 0 1 0 0 0 1 0 0
 wild/openai-agents-runstate/minimal-v1_17.json 1 0 0 0 1 0 0 0
 wild/openai-agents-runstate/v1_13_pending_tool_approval.json 0 0 1 0 0 0 1 0
 wild/openai-agents-runstate/v1_5_tool_search_and_display_metadata.json 0 0 1 0 0 0 1 0
@@ -140,6 +142,27 @@ f=wild/mini-swe-agent-traj/sqlfluff__sqlfluff-2419.traj.json
 if [ -f "$R/$f" ]; then
 	got=$(verdicts "$f" pairs '"\(.details.answered)/\(.details.calls) #\(.details.unanswered_calls[0].number) \(.details.unanswered_calls[0].name)"')
 	assert_eq "mini-swe-agent: the final submit has no reply" "$got" "42/43 #43 bash"
+	# three replies open with a non-zero <returncode> (1, 1, 4)
+	got=$(verdicts "$f" errors '"\(.details.failed) of \(.details.calls): \([.details.failures[] | "#\(.number) \(.text[0:26])"] | join(", "))"')
+	assert_eq "mini-swe-agent: the commands that exited non-zero" "$got" \
+		"3 of 43: #11 <returncode>1</returncode>, #14 <returncode>1</returncode>, #31 <returncode>4</returncode>"
+	got=$(verdicts "$f" errors '[.details.call_marks[] | "\(.call) \(.mark)"] | join(",")')
+	assert_eq "mini-swe-agent: their call marks" "$got" "10 failed,13 failed,30 failed"
+	got=$(verdicts "$f" pairs '[.details.call_marks[] | "\(.call) \(.mark)"] | join(",")')
+	assert_eq "mini-swe-agent: the unanswered submit's mark" "$got" "42 no-result"
+fi
+f=wild/mini-swe-agent-traj/pvlib__pvlib-python-1606.traj.json
+if [ -f "$R/$f" ]; then
+	got=$(verdicts "$f" errors '"\(.details.failed) of \(.details.calls) \(.details.call_marks | length)"')
+	assert_eq "mini-swe-agent: every command exited 0, no mark" "$got" "0 of 4 0"
+fi
+f=wild/anthropic-messages/anthropic-code-execution-20250825.pptx-skill.json
+if [ -f "$R/$f" ]; then
+	# one bash_code_execution_result with return_code 1 (its error is on
+	# stdout); fourteen exit 0, some printing Error: on stderr
+	got=$(verdicts "$f" errors '"\(.details.failed) of \(.details.calls): \([.details.failures[] | "#\(.number) \(.name) \(.why) \(.text[0:36])"] | join(", "))"')
+	assert_eq "Messages: the code execution that exited 1" "$got" \
+		"1 of 61: #59 bash_code_execution flagged exit code 1 Processing: renewable-en"
 fi
 f=wild/chat-completions/groq-tool-call.json
 if [ -f "$R/$f" ]; then

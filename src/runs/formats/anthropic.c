@@ -4,7 +4,9 @@
  * Calls are tool_use blocks (and server_tool_use / mcp_tool_use) in
  * assistant content. Their results are tool_result blocks in the following
  * user message, linked by tool_use_id; server tools put a *_tool_result
- * block beside the call in the same assistant message instead.
+ * block beside the call in the same assistant message instead. A server
+ * result fails its call when it says so: an *_error content, is_error, or
+ * a code execution's non-zero return_code (loader_server_tool_error).
  *
  * A user message made of tool_result blocks is tool output, not a human
  * turn: each block becomes its own ROLE_TOOL message (raw = the block), and

@@ -295,10 +295,31 @@ void loader_mark_failed(struct run_msg *msg, const char *text)
 	msg->result_error_text = text && text[0] ? text : "error";
 }
 
+/* Whether a code execution's result says its command exited non-zero:
+ * {type: ...code_execution_result, stdout, stderr, return_code}. The text
+ * is the exit code, then what the command wrote to stderr (else stdout),
+ * where it says why. */
+static bool loader_code_exec_failed(struct run *r, jv content, const char **error_text)
+{
+	const struct jdoc *d = r->doc;
+	jv code = jv_get(d, content, "return_code");
+	if (!loader_ends_with(loader_str(r, jv_get(d, content, "type"), ""), "code_execution_result") ||
+	    !jv_is_integer(d, code) || jv_int(d, code) == 0)
+		return false;
+	const char *out = loader_str(r, jv_get(d, content, "stderr"), "");
+	if (!out[0])
+		out = loader_str(r, jv_get(d, content, "stdout"), "");
+	*error_text = arena_printf(&r->arena, "exit code %lld%s%s", (long long)jv_int(d, code),
+	                           out[0] ? "\n" : "", out);
+	return true;
+}
+
 bool loader_server_tool_error(struct run *r, jv content, jv is_error, const char **error_text)
 {
 	const struct jdoc *d = r->doc;
 	const char *code = NULL;
+	if (jv_is_object(d, content) && loader_code_exec_failed(r, content, error_text))
+		return true;
 	if (jv_is_object(d, content) &&
 	    loader_ends_with(loader_str(r, jv_get(d, content, "type"), ""), "_error"))
 		code = loader_str(r, jv_get(d, content, "error_code"), "");

@@ -17,10 +17,16 @@
  * write are note messages.
  *
  * A call with no tool reply (the final submit, answered by the exit)
- * stays requested. mini-swe-agent marks no result as failed: a nonzero
- * <returncode> is still the command's answer. The model is
- * info.config.model.model_name. */
+ * stays requested. A tool reply carries the command's exit status in
+ * extra.returncode and opens with it, "<returncode>N</returncode>", then
+ * its <output>: a reply whose status is not 0 is the result of a command
+ * that failed, and its call is marked failed with the reply itself as the
+ * error to show (the output is what a reviewer reads). extra.returncode
+ * decides when it is an integer; else the reply's opening tag does (files
+ * written without extra); a reply with neither is left unflagged. The
+ * model is info.config.model.model_name. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "runs/format.h"
@@ -77,6 +83,27 @@ static const char *mini_note_text(struct run *r, jv m, const char *role, const c
 	                    add_exc ? "\n" : "", add_exc ? exc : "");
 }
 
+/* Whether a tool reply says its command exited non-zero: extra.returncode
+ * when an integer, else an opening "<returncode>N</returncode>". */
+static bool mini_failed_reply(const struct jdoc *d, jv m, const char *text)
+{
+	static const char open[] = "<returncode>", close[] = "</returncode>";
+	jv code = jv_get(d, jv_get(d, m, "extra"), "returncode");
+	if (jv_is_integer(d, code))
+		return jv_int(d, code) != 0;
+	if (!text)
+		return false;
+	while (*text == ' ' || *text == '\n' || *text == '\r' || *text == '\t')
+		text++;
+	if (strncmp(text, open, sizeof open - 1) != 0)
+		return false;
+	const char *num = text + sizeof open - 1;
+	char *end;
+	long n = strtol(num, &end, 10);
+	bool digits = end > num && (num[0] == '-' || (num[0] >= '0' && num[0] <= '9'));
+	return digits && !strncmp(end, close, sizeof close - 1) && n != 0;
+}
+
 static int mini_load_msg(struct run *r, jv m, const char *path, size_t i, void *ctx,
                          char *err, size_t errlen)
 {
@@ -116,6 +143,9 @@ static int mini_load_msg(struct run *r, jv m, const char *path, size_t i, void *
 		struct run_msg *msg = loader_tool_output(r, mi, jv_str(d, tcid), content);
 		if (!msg->answers_call_id)
 			msg->unmatched_result = true;
+		/* no error text of its own: the timeline and tool-errors show the reply */
+		if (mini_failed_reply(d, m, text))
+			msg->result_is_error = true;
 	}
 	return 0;
 }
