@@ -1,0 +1,98 @@
+#!/bin/sh
+# first_steps.sh - a new user's first ten minutes, as the README's quick start
+# gives them: `tcreview init FILE && tcreview FILE` on every shared real sample
+# that tcreview reads (with its ground truth beside it where the sample has
+# one), and, with no configuration at all, the screen's own offer: I writes
+# the proposal and the screen reloads on it. Each screen is driven in script
+# mode and read as a person would: the configuration named on the status
+# line, a verdict row per proposed check, nothing on standard error.
+. "$TCR_SRCDIR/tests/cli/lib.sh"
+
+unset OPENAI_API_KEY ANTHROPIC_API_KEY AZURE_OPENAI_API_KEY AZURE_OPENAI_ENDPOINT
+XDG_CONFIG_HOME=$TMP/xdg
+# No local model answers these tests, whatever runs on this machine.
+TCR_OLLAMA_URL=http://127.0.0.1:1
+export XDG_CONFIG_HOME TCR_OLLAMA_URL
+
+# screen NAME DIR KEYS ARGS...: the screen in script mode in DIR, 200x40; its
+# last screen in $TMP/NAME.screen.
+screen() {
+	name=$1 dir=$2 keys=$3; shift 3
+	printf '%s\n:save-display %s\n' "$keys" "$TMP/$name.screen" > "$TMP/$name.keys"
+	(cd "$dir" && HOME="$TMP" LANG=C.UTF-8 LC_ALL=C.UTF-8 TZ=UTC TERM=dumb NO_COLOR=1 \
+		LINES=40 COLUMNS=200 TCR_NO_ANIMATION=1 TCR_SCRIPT="$TMP/$name.keys" \
+		timeout 60 "$TCR_BIN" "$@" </dev/null >"$TMP/$name.out" 2>"$TMP/$name.err")
+	RC=$?
+	if [ "$RC" -eq 0 ] && [ ! -s "$TMP/$name.err" ]; then
+		pass "screen $name exits 0 and writes nothing to stderr"
+	else
+		fail "screen $name exits 0 and writes nothing to stderr" "exit $RC" "$(head -c 2000 "$TMP/$name.err")"
+	fi
+}
+shows() { assert_grep "screen $1 shows '$2'" "$TMP/$1.screen" "$2"; }
+hides() { assert_no_grep "screen $1 does not show '$2'" "$TMP/$1.screen" "$2"; }
+
+# ---- I on the screen, with no configuration -------------------------------------
+mkdir -p "$TMP/fresh"
+cp "$TCR_SRCDIR/tests/data/screen-runs.jsonl" "$TMP/fresh/runs.jsonl"
+screen fresh-before "$TMP/fresh" '' runs.jsonl
+shows fresh-before "built-in checks (I writes tcreview.yaml)"
+shows fresh-before "tool-errors"
+screen fresh-i "$TMP/fresh" 'I' runs.jsonl
+shows fresh-i "wrote tcreview.yaml from 6 runs and loaded it"
+shows fresh-i "config tcreview.yaml"
+if [ -f "$TMP/fresh/tcreview.yaml" ]; then pass "I wrote ./tcreview.yaml"; else fail "I wrote ./tcreview.yaml"; fi
+run_tcr "$TMP/o" "$TMP/err" score -c "$TMP/fresh/tcreview.yaml" -o jsonl "$TMP/fresh/runs.jsonl"
+case $RC in 0|1) pass "what I wrote loads and scores (exit $RC)" ;; *) fail "what I wrote loads and scores" "exit $RC" "$(cat "$TMP/err")" ;; esac
+# Then the file is in use: I does not write over it, and says which file is.
+cp "$TMP/fresh/tcreview.yaml" "$TMP/fresh/before.yaml"
+screen fresh-again "$TMP/fresh" 'I' runs.jsonl
+shows fresh-again "tcreview.yaml is in use; \`tcreview init -o FILE\` on the command line proposes another"
+if cmp -s "$TMP/fresh/tcreview.yaml" "$TMP/fresh/before.yaml"; then pass "I leaves a file in use alone"; else fail "I leaves a file in use alone"; fi
+# Decisions made before I are read back after it.
+rm -f "$TMP/fresh/tcreview.yaml" "$TMP/fresh/runs.jsonl.annotations.jsonl"
+screen fresh-decide "$TMP/fresh" 'aI' runs.jsonl
+shows fresh-decide "reviewed 1 of 6"
+
+# ---- init, then the screen, on every shared sample tcreview reads -----------------
+R="${TCR_SHARED_DIR:-}/fixtures/real"
+if [ ! -d "$R" ]; then
+	skip "init and the screen on the real samples" "not found (set TCR_SHARED_DIR to the shared reference folder)"
+	finish
+fi
+n=0
+# first_steps NAME FILE [TRUTH]: the quick start's two commands in a folder of
+# their own holding a copy of FILE (and of its ground truth).
+first_steps() {
+	name=$1 file=$2 truth=${3:-}
+	n=$((n + 1))
+	dir=$TMP/s$n
+	mkdir -p "$dir"
+	base=$(basename "$file")
+	cp "$file" "$dir/$base"
+	set -- "$base"
+	if [ -n "$truth" ]; then cp "$truth" "$dir/"; set -- "$base" "$(basename "$truth")"; fi
+	(cd "$dir" && "$TCR_BIN" init "$@") > "$TMP/$name.init" 2>&1; RC=$?
+	assert_rc "init $name exits 0" 0
+	assert_grep "init $name names the next command" "$TMP/$name.init" "tcreview $base"
+	screen "$name" "$dir" '' "$base"
+	shows "$name" "config tcreview.yaml"
+	shows "$name" "tool-errors"
+	hides "$name" "no scorers configured"
+}
+for f in "$R"/*.jsonl "$R"/wild/*/*; do
+	b=$(basename "$f")
+	case $b in
+	README.md|*.py|*_expected_sample.jsonl|bfcl_sample.jsonl) continue ;;
+	esac
+	truth=
+	case $b in
+	taubench_v1_airline_sample.jsonl) truth=$R/taubench_v1_airline_expected_sample.jsonl ;;
+	tau2_sample.jsonl) truth=$R/tau2_expected_sample.jsonl ;;
+	esac
+	first_steps "$(echo "$b" | tr -c 'A-Za-z0-9_.\n-' '_')" "$f" "$truth"
+done
+# The ground truth joined: the reference scorers are on the screen too.
+shows taubench_v1_airline_sample.jsonl "trajectory-match"
+shows tau2_sample.jsonl "trajectory-match"
+finish
