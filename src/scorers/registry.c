@@ -8,6 +8,8 @@ extern const struct scorer_ops scorer_word_inclusion;
 extern const struct scorer_ops scorer_record_field;
 extern const struct scorer_ops scorer_exec;
 extern const struct scorer_ops scorer_trajectory_match;
+extern const struct scorer_ops scorer_tool_errors;
+extern const struct scorer_ops scorer_unanswered_calls;
 
 const struct scorer_ops *const scorer_table[] = {
 	&scorer_tool_call_accuracy,
@@ -15,6 +17,8 @@ const struct scorer_ops *const scorer_table[] = {
 	&scorer_record_field,
 	&scorer_exec,
 	&scorer_trajectory_match,
+	&scorer_tool_errors,
+	&scorer_unanswered_calls,
 	NULL,
 };
 
