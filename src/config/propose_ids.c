@@ -131,9 +131,11 @@ static bool try_fields(struct prop_ctx *x, char **dup)
 	const struct prop_input *in = NULL;
 	for (size_t i = 0; i < x->nin && !in; i++)
 		in = x->in[i].nruns ? &x->in[i] : NULL;
-	for (size_t i = 0; in && i < in->nfields; i++) {
+	/* One run is named apart by anything: only the usual ids then. */
+	for (size_t i = 0; in && x->nruns > 1 && i < in->nfields; i++) {
 		const char *p = in->fields[i].path;
-		if (!looks_like_id(p) || strchr(p, ' ') || strlen(p) >= RUN_ID_PATH_MAX - 8)
+		if (!looks_like_id(p) || in->fields[i].nbool || strchr(p, ' ') ||
+		    strlen(p) >= RUN_ID_PATH_MAX - 8)
 			continue;
 		char both[RUN_ID_PATH_MAX];
 		snprintf(both, sizeof both, "%s trial", p);

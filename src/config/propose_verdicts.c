@@ -114,6 +114,23 @@ static char *scale_of(const struct seen *s, bool mapped, char **note)
 	return xstrdup(buf);
 }
 
+/* "values seen: 0 to 1, C, I" for the comment. */
+static char *seen_note(const struct prop_field *f, const struct seen *s)
+{
+	struct strbuf sb = STRBUF_INIT;
+	strbuf_addstr(&sb, "values seen: ");
+	if (s->any_number && s->lo == s->hi)
+		strbuf_addf(&sb, "%g", s->lo);
+	else if (s->any_number)
+		strbuf_addf(&sb, "%g to %g", s->lo, s->hi);
+	for (size_t i = 0, n = s->any_number; i < f->ntexts; i++) {
+		double v;
+		if (!numeric_text(f->texts[i], &v))
+			strbuf_addf(&sb, "%s%s", n++ ? ", " : "", f->texts[i]);
+	}
+	return strbuf_detach(&sb);
+}
+
 static void propose(struct prop_ctx *x, const struct prop_field *f)
 {
 	struct seen s;
@@ -129,6 +146,8 @@ static void propose(struct prop_ctx *x, const struct prop_field *f)
 		v.scale = scale_of(&s, s.map.len > 0, &v.note);
 		v.map = s.map.len ? strbuf_detach(&s.map) : NULL;
 		v.proposed = v.scale != NULL;
+		if (!v.note)
+			v.note = seen_note(f, &s);
 	}
 	strbuf_release(&s.map);
 	strbuf_release(&s.unknown);
@@ -136,21 +155,25 @@ static void propose(struct prop_ctx *x, const struct prop_field *f)
 	x->verdicts[x->nverdicts++] = v;
 }
 
-/* Whether g holds the same values as f in every record (reward and
+/* Whether f and g hold the same value wherever both are there (reward and
  * info.reward_info.reward in tau-bench): one of them is enough. */
 static bool same_values(const struct prop_input *in, const struct prop_field *f,
                         const struct prop_field *g)
 {
-	if (!f->vals || !g->vals || f->present != g->present)
+	size_t both = 0;
+	if (!f->vals || !g->vals)
 		return false;
 	for (size_t r = 0; r < in->nrecs; r++) {
 		const char *a = f->vals[r], *b = g->vals[r];
-		if ((a == NULL) != (b == NULL) || (a && strtod(a, NULL) != strtod(b, NULL)))
-			return false;
-		if (a && strcmp(a, b) && (!numeric_text(a, &(double){ 0 }) || !numeric_text(b, &(double){ 0 })))
+		double x, y;
+		if (!a || !b)
+			continue;
+		both++;
+		bool nums = numeric_text(a, &x) && numeric_text(b, &y);
+		if (nums ? x != y : strcmp(a, b) != 0)
 			return false;
 	}
-	return true;
+	return both > 0;
 }
 
 static bool already(const struct prop_ctx *x, const struct prop_input *in, const struct prop_field *f)
