@@ -131,6 +131,8 @@ int config_propose(const char *const *inputs, size_t ninputs, const struct propo
 		        "its folder does not exist");
 		return -1;
 	}
+	x.given = inputs;
+	x.ngiven = ninputs;
 	prop_read_inputs(&x, inputs, ninputs);
 	int rc = first_input_error(&x, err, errlen);
 	if (rc == 0) {

@@ -36,7 +36,9 @@ struct prop_count {
 };
 
 struct prop_input {
-	char *path;                 /* as given */
+	char *path;                 /* as given, or a file found in a folder given */
+	size_t origin;              /* the input given it comes from */
+	bool in_folder;             /* found in a folder given */
 	char *error;                /* could not be opened or read: why */
 	size_t nrecs;               /* records looked at */
 	size_t reccap;              /* at most this many: the per-record arrays' length */
@@ -107,6 +109,8 @@ struct prop_judge {
 
 struct prop_ctx {
 	const struct propose_opts *o;
+	const char *const *given;   /* the inputs as given */
+	size_t ngiven;
 	size_t max_records;
 	long long deadline_ms;
 	bool timed_out;

@@ -3,6 +3,7 @@
  * each record's fields, format, default id and tools noted. */
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "propose_int.h"
 #include "runs/dataset.h"
@@ -95,14 +96,46 @@ static void read_input(struct prop_ctx *x, struct prop_input *in)
 	dataset_close(&ds);
 }
 
+static struct prop_input *new_input(struct prop_ctx *x, const char *path, size_t origin)
+{
+	x->in = xrealloc(x->in, (x->nin + 1) * sizeof *x->in);
+	struct prop_input *in = &x->in[x->nin++];
+	memset(in, 0, sizeof *in);
+	in->path = xstrdup(path);
+	in->origin = origin;
+	return in;
+}
+
+/* A folder's files, each read as an input of its own: a folder may hold
+ * the runs and their ground truth side by side. */
+static bool read_folder(struct prop_ctx *x, const char *path, size_t origin)
+{
+	struct stat st;
+	if (stat(path, &st) != 0 || !S_ISDIR(st.st_mode))
+		return false;
+	struct dataset ds = { 0 };
+	char err[1024];
+	char *paths[1] = { (char *)path };
+	if (dataset_open(&ds, paths, 1, err, sizeof err) < 0) {
+		new_input(x, path, origin)->error = xstrdup(err);
+		dataset_close(&ds);
+		return true;
+	}
+	for (size_t f = 0; f < ds.nfiles; f++) {
+		struct prop_input *in = new_input(x, ds.files[f].path, origin);
+		in->in_folder = true;
+		read_input(x, in);
+	}
+	dataset_close(&ds);
+	return true;
+}
+
 void prop_read_inputs(struct prop_ctx *x, const char *const *inputs, size_t ninputs)
 {
-	x->in = xcalloc(ninputs ? ninputs : 1, sizeof *x->in);
-	x->nin = ninputs;
 	for (size_t i = 0; i < ninputs; i++) {
-		x->in[i].path = xstrdup(inputs[i]);
-		read_input(x, &x->in[i]);
-		if (x->in[i].error)
+		if (!read_folder(x, inputs[i], i))
+			read_input(x, new_input(x, inputs[i], i));
+		if (x->nin && x->in[x->nin - 1].error)
 			return;
 	}
 }

@@ -2,6 +2,7 @@
  * their formats, what was not read and where to look, the run ids, the
  * tools, the verdicts, the ground truth, the judge, and the next command. */
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -35,10 +36,16 @@ static void shell_word(struct strbuf *sb, const char *s)
 	strbuf_addch(sb, '\'');
 }
 
+#define INPUTS_SHOWN 30             /* files listed one by one; the rest counted */
+
 static void inputs(const struct prop_ctx *x, struct strbuf *r)
 {
 	for (size_t i = 0; i < x->nin; i++) {
 		const struct prop_input *in = &x->in[i];
+		if (i == INPUTS_SHOWN) {
+			strbuf_addf(r, "... and %zu more input files\n", x->nin - i);
+			break;
+		}
 		strbuf_addstr(r, "input ");
 		text(r, in->path);
 		strbuf_addf(r, ": %zu record%s%s", in->nrecs, in->nrecs == 1 ? "" : "s",
@@ -66,6 +73,30 @@ static void inputs(const struct prop_ctx *x, struct strbuf *r)
 	if (x->timed_out)
 		strbuf_addf(r, "reading stopped after %d s: what follows is from the records read by then\n",
 		            PROPOSE_TIME_MS / 1000);
+}
+
+/* Every format with its runs, across the inputs, in the order first met. */
+static void formats(const struct prop_ctx *x, struct strbuf *r)
+{
+	struct strbuf seen = STRBUF_INIT;
+	strbuf_addstr(r, "formats:");
+	strbuf_addch(&seen, '\n');
+	for (size_t i = 0; i < x->nin; i++)
+		for (size_t f = 0; f < x->in[i].nformats; f++) {
+			const char *name = x->in[i].formats[f].name;
+			char key[256];
+			snprintf(key, sizeof key, "\n%s\n", name);
+			if (strstr(seen.buf, key))
+				continue;
+			strbuf_addf(&seen, "%s\n", name);
+			size_t n = 0;
+			for (size_t j = i; j < x->nin; j++)
+				for (size_t g = 0; g < x->in[j].nformats; g++)
+					n += strcmp(x->in[j].formats[g].name, name) ? 0 : x->in[j].formats[g].n;
+			strbuf_addf(r, "%s %s %zu", seen.len > strlen(name) + 2 ? "," : "", name, n);
+		}
+	strbuf_addch(r, '\n');
+	strbuf_release(&seen);
 }
 
 static void verdicts(const struct prop_ctx *x, struct strbuf *r)
@@ -136,6 +167,27 @@ static bool is_default_config(const char *out)
 	return same;
 }
 
+/* The given input g as the next command names it: as given, or, when it
+ * is a folder that holds the ground truth too, its files of runs. */
+static void next_inputs(const struct prop_ctx *x, size_t g, struct strbuf *cmd)
+{
+	bool truth = false, runs = false;
+	for (size_t i = 0; i < x->nin; i++)
+		if (x->in[i].origin == g) {
+			truth = truth || x->in[i].truth;
+			runs = runs || x->in[i].nruns;
+		}
+	for (size_t i = 0; truth && i < x->nin; i++)
+		if (x->in[i].origin == g && x->in[i].nruns) {
+			strbuf_addch(cmd, ' ');
+			shell_word(cmd, x->in[i].path);
+		}
+	if (runs && !truth) {
+		strbuf_addch(cmd, ' ');
+		shell_word(cmd, x->given[g]);
+	}
+}
+
 static void next(const struct prop_ctx *x, struct strbuf *r)
 {
 	struct strbuf cmd = STRBUF_INIT;
@@ -148,11 +200,8 @@ static void next(const struct prop_ctx *x, struct strbuf *r)
 		strbuf_addstr(&cmd, " --allow-path ");
 		shell_word(&cmd, x->join.allow_dir);
 	}
-	for (size_t i = 0; i < x->nin; i++)
-		if (!x->in[i].truth && x->in[i].nruns) {
-			strbuf_addch(&cmd, ' ');
-			shell_word(&cmd, x->in[i].path);
-		}
+	for (size_t g = 0; g < x->ngiven; g++)
+		next_inputs(x, g, &cmd);
 	if (x->join.truth && x->join.outside)
 		strbuf_addstr(r, "the expectations file lies outside the configuration's folder: it is read "
 		              "only with --allow-path, as below (or write the configuration beside it "
@@ -165,6 +214,7 @@ void prop_write_report(const struct prop_ctx *x, struct strbuf *r)
 {
 	inputs(x, r);
 	strbuf_addf(r, "runs read: %zu\n", x->nruns);
+	formats(x, r);
 	strbuf_addstr(r, x->id_said ? x->id_said : "run ids: no runs");
 	strbuf_addch(r, '\n');
 	prop_tools_line(x, r);

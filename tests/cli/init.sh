@@ -57,7 +57,8 @@ cp "$TCR_SRCDIR/examples/tasks.jsonl" "$D/tasks.jsonl"
 RC=$?
 assert_rc "demo: init writes ./tcreview.yaml" 0
 assert_grep "demo: the formats with their counts" "$TMP/demo.out" \
-	"runs: anthropic 10, mastra 10, openai-chat 10, tau2 10"
+	"formats: anthropic 10, mastra 10, openai-chat 10, tau2 10"
+assert_grep "demo: each file of the folder" "$TMP/demo.out" "input runs/tau2.jsonl: 10 records, 10 runs: tau2 10"
 assert_grep "demo: the join by task_id" "$TMP/demo.out" "join: runs' task_id = task_id of tasks.jsonl"
 assert_grep "demo: tasks.jsonl is ground truth" "$TMP/demo.out" \
 	"input tasks.jsonl: 9 records; no format reads them as runs: ground truth, joined to the runs"
@@ -85,6 +86,20 @@ RC=$?
 [ "$RC" -le 1 ] && pass "demo: score reads ./tcreview.yaml unasked (exit $RC)" || \
 	fail "demo: score reads ./tcreview.yaml unasked" "exit $RC" "$(cat "$TMP/score.err")"
 scores_all "demo" "$D/tcreview.yaml" "$TMP/demo.out" "$D/runs"
+
+# One folder holding the runs and their ground truth side by side.
+D3=$TMP/demo3
+mkdir -p "$D3"
+cp -R "$TCR_SRCDIR/examples/runs" "$TCR_SRCDIR/examples/tasks.jsonl" "$D3/"
+(cd "$D3" && "$TCR_BIN" init . > "$TMP/demo3.out" 2> "$TMP/err")
+RC=$?
+assert_rc "runs and ground truth in one folder: written" 0
+assert_grep "one folder: the ground truth told apart" "$TMP/demo3.out" \
+	"input ./tasks.jsonl: 9 records; no format reads them as runs: ground truth, joined to the runs"
+assert_grep "one folder: the next command names the files of runs" "$TMP/demo3.out" \
+	"next: tcreview ./runs/anthropic.jsonl ./runs/mastra.jsonl ./runs/openai-chat.jsonl ./runs/tau2.jsonl"
+scores_all "one folder" "$D3/tcreview.yaml" "$TMP/demo3.out" "$D3/runs/anthropic.jsonl" \
+	"$D3/runs/mastra.jsonl" "$D3/runs/openai-chat.jsonl" "$D3/runs/tau2.jsonl"
 
 # The demo where it lies, the YAML elsewhere: the file is outside its folder.
 run_tcr "$TMP/demo2.out" "$TMP/err" init -o "$TMP/demo2.yaml" "$TCR_SRCDIR/examples/runs" \
@@ -131,7 +146,7 @@ mkdir -p "$H/two"
 cp "$TCR_SRCDIR/examples/runs/tau2.jsonl" "$TCR_SRCDIR/examples/runs/openai-chat.jsonl" "$H/two/"
 run_tcr "$TMP/r" "$TMP/err" init -o "$H/two.yaml" "$H/two"
 assert_rc "two formats in one folder: written" 0
-assert_grep "two formats in one folder: both counted" "$TMP/r" "20 runs: openai-chat 10, tau2 10"
+assert_grep "two formats in one folder: both counted" "$TMP/r" "formats: openai-chat 10, tau2 10"
 assert_grep "two formats in one folder: tau2's reward" "$H/two.yaml" "    path: reward_info.reward"
 scores_all "two formats" "$H/two.yaml" "$TMP/r" "$H/two"
 
