@@ -168,6 +168,9 @@ void prop_yaml_scalar(struct strbuf *sb, const char *s);
 /* propose_report.c */
 void prop_write_report(const struct prop_ctx *x, struct strbuf *report);
 
+/* The proposed judge's id: scorers and judges share one namespace. */
+#define JUDGE_PROPOSED_ID "appropriateness"
+
 /* A scorer id made from a path: "reward_info.reward" -> "reward-info-reward". */
 char *prop_id_of(const char *prefix, const char *path);
 

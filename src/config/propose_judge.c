@@ -10,7 +10,7 @@
 #include "util/xalloc.h"
 
 #define PROBE_TIMEOUT_MS 700
-#define JUDGE_ID "appropriateness"
+#define JUDGE_ID JUDGE_PROPOSED_ID
 
 static const char *env(const char *name)
 {

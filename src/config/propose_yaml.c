@@ -61,9 +61,46 @@ char *prop_id_of(const char *prefix, const char *path)
 {
 	struct strbuf sb = STRBUF_INIT;
 	strbuf_addstr(&sb, prefix);
-	for (const char *p = path; *p; p++)
-		strbuf_addch(&sb, plain_byte((unsigned char)*p) && *p != '/' ? *p : '-');
+	size_t start = sb.len;
+	for (const char *p = path; *p; p++) {
+		char c = plain_byte((unsigned char)*p) && *p != '/' ? *p : '-';
+		bool edge = sb.len == start || sb.buf[sb.len - 1] == '-' || sb.buf[sb.len - 1] == '.';
+		if (c == '-' && edge)
+			continue;       /* no runs of '-', none after a '.' or first */
+		if (c == '.' && sb.len > start && sb.buf[sb.len - 1] == '-')
+			sb.len--;       /* nor before one */
+		strbuf_addch(&sb, c);
+	}
+	while (sb.len > start && (sb.buf[sb.len - 1] == '-' || sb.buf[sb.len - 1] == '.'))
+		sb.buf[--sb.len] = '\0';
+	if (sb.len == start)
+		strbuf_addstr(&sb, "field");
 	return strbuf_detach(&sb);
+}
+
+/* The scorer ids written so far, so that no two are the same. */
+struct ids {
+	struct strbuf seen;         /* "\nID\n" for each */
+};
+
+static void put_id(struct ids *ids, struct strbuf *y, char *id)
+{
+	struct strbuf try = STRBUF_INIT;
+	strbuf_addstr(&try, id);
+	for (int n = 2;; n++) {
+		struct strbuf key = STRBUF_INIT;
+		strbuf_addf(&key, "\n%s\n", try.buf);
+		bool taken = ids->seen.buf && strstr(ids->seen.buf, key.buf);
+		strbuf_release(&key);
+		if (!taken)
+			break;
+		strbuf_reset(&try);
+		strbuf_addf(&try, "%s-%d", id, n);
+	}
+	strbuf_addf(&ids->seen, "%s%s\n", ids->seen.len ? "" : "\n", try.buf);
+	strbuf_addf(y, "  - id: %s\n", try.buf);
+	strbuf_release(&try);
+	free(id);
 }
 
 static void header(const struct prop_ctx *x, struct strbuf *y)
@@ -150,7 +187,7 @@ static void from(struct strbuf *y, const struct prop_gt *g)
 	strbuf_release(&p);
 }
 
-static void gt_scorer(struct strbuf *y, const struct prop_gt *g)
+static void gt_scorer(struct strbuf *y, const struct prop_gt *g, struct ids *ids)
 {
 	const char *where = g->in_expectation ? "the expectation's" : "the record's";
 	strbuf_addf(y, "  # %s ", where);
@@ -159,16 +196,14 @@ static void gt_scorer(struct strbuf *y, const struct prop_gt *g)
 	case GT_TOOL_NAMES:
 		strbuf_addf(y, " (tool names, in %zu record%s): every one called, in this order\n",
 		             g->nrecs, g->nrecs == 1 ? "" : "s");
-		strbuf_addstr(y, "  - id: ");
 		break;
 	case GT_FIRST_TOOL:
-		strbuf_addstr(y, " (one tool name): called at least once\n  - id: ");
+		strbuf_addstr(y, " (one tool name): called at least once\n");
 		break;
 	case GT_CALLS:
 		strbuf_addf(y, " (calls with arguments, in %zu record%s): every expected call made,\n"
 		            "  # with the arguments it names (extra calls allowed; mode: strict for exactly these)\n",
 		            g->nrecs, g->nrecs == 1 ? "" : "s");
-		strbuf_addstr(y, "  - id: ");
 		break;
 	case GT_KEYED:
 		strbuf_addstr(y, " holds calls as {TOOL: {ARG: [allowed values]}} (BFCL):\n"
@@ -180,9 +215,7 @@ static void gt_scorer(struct strbuf *y, const struct prop_gt *g)
 	}
 	const char *pre = g->kind == GT_CALLS ? "trajectory:" : g->kind == GT_FIRST_TOOL
 	                  ? "first-tool:" : "tool-order:";
-	char *id = prop_id_of(pre, g->path);
-	strbuf_addf(y, "%s\n", id);
-	free(id);
+	put_id(ids, y, prop_id_of(pre, g->path));
 	if (g->kind == GT_CALLS) {
 		strbuf_addstr(y, "    type: trajectory-match\n    reference: ");
 		from(y, g);
@@ -194,7 +227,7 @@ static void gt_scorer(struct strbuf *y, const struct prop_gt *g)
 	}
 }
 
-static void verdict_scorer(struct strbuf *y, const struct prop_verdict *v)
+static void verdict_scorer(struct strbuf *y, const struct prop_verdict *v, struct ids *ids)
 {
 	strbuf_addstr(y, "  # the record's own verdict at ");
 	comment_text(y, v->path);
@@ -206,9 +239,8 @@ static void verdict_scorer(struct strbuf *y, const struct prop_verdict *v)
 	strbuf_addch(y, '\n');
 	if (!v->proposed)
 		return;
-	char *id = prop_id_of("", v->path);
-	strbuf_addf(y, "  - id: %s\n    type: record-field\n    path: ", id);
-	free(id);
+	put_id(ids, y, prop_id_of("", v->path));
+	strbuf_addstr(y, "    type: record-field\n    path: ");
 	prop_yaml_scalar(y, v->path);
 	strbuf_addf(y, "\n    scale: %s\n", v->scale);
 	if (v->map)
@@ -217,6 +249,8 @@ static void verdict_scorer(struct strbuf *y, const struct prop_verdict *v)
 
 static void scorers_section(const struct prop_ctx *x, struct strbuf *y)
 {
+	struct ids ids = { STRBUF_INIT };
+	strbuf_addstr(&ids.seen, "\ntool-errors\nunanswered-calls\n" JUDGE_PROPOSED_ID "\n");
 	strbuf_addstr(y, "scorers:\n"
 	              "  # Generic checks, for any run: calls whose result is an error, and calls\n"
 	              "  # that never got a result.\n"
@@ -225,13 +259,14 @@ static void scorers_section(const struct prop_ctx *x, struct strbuf *y)
 	if (!x->nverdicts)
 		strbuf_addstr(y, "  # The records carry no verdict of their own (reward, score, success, ...).\n");
 	for (size_t i = 0; i < x->nverdicts; i++)
-		verdict_scorer(y, &x->verdicts[i]);
+		verdict_scorer(y, &x->verdicts[i], &ids);
 	if (!x->ngts)
 		strbuf_addstr(y, "  # No ground truth (expected tools or calls) in the records or a joined file.\n");
 	for (size_t i = 0; i < x->ngts; i++)
 		if (!x->gts[i].in_expectation || x->join.truth)
-			gt_scorer(y, &x->gts[i]);
+			gt_scorer(y, &x->gts[i], &ids);
 	strbuf_addch(y, '\n');
+	strbuf_release(&ids.seen);
 }
 
 void prop_write_yaml(const struct prop_ctx *x, struct strbuf *y)

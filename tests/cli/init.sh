@@ -183,6 +183,18 @@ assert_grep "a record no format reads: where" "$TMP/r" \
 	"  not read: 1 record (1 no format reads, 0 malformed); first $H/unread.jsonl:2"
 assert_grep "a record no format reads: the pointer" "$TMP/r" "  see why: tcreview formats $H/unread.jsonl"
 
+# Names and values from the records never reach the YAML as YAML: a tool
+# name with a newline, an escape code, a key holding a dot.
+{ chat_run '"id":"x1","reward":"\u001b[31m","scores":{"ok":{"value":"C"}},' 'x\n- id: evil\n  type: exec'
+  chat_run '"id":"x2","reward":1,"scores":{"ok":{"value":"I"}},"a.b":{"success":true},' get_order; } > "$H/hostile.jsonl"
+run_tcr "$TMP/r" "$TMP/err" init -o "$H/hostile.yaml" "$H/hostile.jsonl"
+assert_rc "hostile names: written" 0
+assert_eq "hostile names: no scorer injected" "$(grep -c 'evil' "$H/hostile.yaml")" 1
+assert_grep "hostile names: the tool shown in its comment" "$H/hostile.yaml" "#   x^J- id: evil^J  type: exec"
+assert_grep "hostile names: the escape code shown, not sent" "$TMP/r" "(^[[31m)"
+assert_grep "hostile names: a key with a dot quoted" "$H/hostile.yaml" '    path: "[\"a.b\"].success"'
+scores_all "hostile names" "$H/hostile.yaml" "$TMP/r" "$H/hostile.jsonl"
+
 echo '{"foo":1}' > "$H/none.jsonl"
 run_tcr "$TMP/r" "$TMP/err" init -o "$H/none.yaml" "$H/none.jsonl"
 assert_rc "no run at all: exit 3" 3
