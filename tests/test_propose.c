@@ -18,6 +18,7 @@
 
 #include "config/config.h"
 #include "config/propose.h"
+#include "judge/judge.h"
 #include "runs/dataset.h"
 #include "test_files.h"
 
@@ -35,11 +36,13 @@ static void add_run(struct strbuf *sb, const char *extra, const char *tool)
 	            extra, *extra ? "," : "", tool);
 }
 
+/* A path in the test folder, kept for the whole run (each call its own). */
 static char *in_dir(const char *name)
 {
-	static char paths[4][PATH_MAX];
+	static char paths[256][PATH_MAX];
 	static int k;
-	char *p = paths[k++ % 4];
+	assert_true(k < 256);
+	char *p = paths[k++];
 	snprintf(p, PATH_MAX, "%s/%s", dir, name);
 	return p;
 }
@@ -283,6 +286,28 @@ static void test_judge_block(void **state)
 	lacks(&p.yaml, "dummy");
 	unsetenv("OPENAI_API_KEY");
 	proposal_free(&p);
+	setenv("ANTHROPIC_API_KEY", "dummy", 1);
+	propose(&in, 1, &p);
+	has(&p.yaml, "\njudges:\n  - id: appropriateness\n    rubric: tool-appropriateness\n"
+	        "    model: anthropic/");
+	unsetenv("ANTHROPIC_API_KEY");
+	proposal_free(&p);
+	/* Azure: the resource from the environment, written as the judge's endpoint. */
+	setenv("AZURE_OPENAI_API_KEY", "dummy", 1);
+	setenv("AZURE_OPENAI_ENDPOINT", "https://mine.openai.azure.com", 1);
+	propose(&in, 1, &p);
+	has(&p.yaml, "    model: azure/gpt-4o-mini\n    tools: from-run\n"
+	        "    endpoint: \"https://mine.openai.azure.com\"\n    api_version: \"2024-10-21\"\n");
+	proposal_free(&p);
+	/* An endpoint the judges' checks refuse: the judge is left commented, saying why. */
+	setenv("AZURE_OPENAI_ENDPOINT", "https://elsewhere.example.com", 1);
+	propose(&in, 1, &p);
+	lacks(&p.yaml, "\njudges:");
+	has(&p.yaml, "# No judge: the judge the environment offers does not pass the checks (");
+	has(&p.yaml, "elsewhere.example.com");
+	unsetenv("AZURE_OPENAI_API_KEY");
+	unsetenv("AZURE_OPENAI_ENDPOINT");
+	proposal_free(&p);
 }
 
 static void test_write(void **state)
@@ -336,6 +361,9 @@ static int setup(void **state)
 	snprintf(dir, sizeof dir, "%.1000s", real);
 	free(real);
 	setlocale(LC_CTYPE, "C.UTF-8");
+	/* A judge proposed must load, its built-in prompt read from the tree. */
+	const char *src = getenv("TCR_SRCDIR");
+	judge_set_datadir(src && *src ? src : ".");
 	setenv("TCR_OLLAMA_URL", "http://127.0.0.1:1", 1);  /* nothing answers there */
 	return 0;
 }

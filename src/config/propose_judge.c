@@ -7,6 +7,7 @@
 
 #include "judge/probe.h"
 #include "propose_int.h"
+#include "util/textvis.h"
 #include "util/xalloc.h"
 
 #define PROBE_TIMEOUT_MS 700
@@ -99,8 +100,10 @@ static bool from_ollama(struct prop_ctx *x, struct ollama_probe *p)
 
 void prop_judge_commented(struct prop_ctx *x, const char *reason)
 {
-	struct strbuf sb = STRBUF_INIT;
-	strbuf_addf(&sb, "# No judge: %s.\n", reason);
+	struct strbuf sb = STRBUF_INIT, line = STRBUF_INIT;
+	/* The reason may quote a message of many lines: one comment line. */
+	textvis_append(&line, reason, strlen(reason), 0);
+	strbuf_addf(&sb, "# No judge: %s.\n", line.buf);
 	strbuf_addstr(&sb,
 	        "# To have an LLM judge, set OPENAI_API_KEY (or ANTHROPIC_API_KEY, or\n"
 	        "# AZURE_OPENAI_API_KEY with AZURE_OPENAI_ENDPOINT), or start Ollama on this\n"
@@ -111,9 +114,10 @@ void prop_judge_commented(struct prop_ctx *x, const char *reason)
 	free(x->judge.said);
 	x->judge.block = strbuf_detach(&sb);
 	char said[1200];
-	snprintf(said, sizeof said, "judge: none (%s); set OPENAI_API_KEY, ANTHROPIC_API_KEY or "
+	snprintf(said, sizeof said, "judge: none (%.900s); set OPENAI_API_KEY, ANTHROPIC_API_KEY or "
 	         "AZURE_OPENAI_API_KEY with AZURE_OPENAI_ENDPOINT, or start Ollama "
-	         "(ollama serve; ollama pull llama3.1)", reason);
+	         "(ollama serve; ollama pull llama3.1)", line.buf);
+	strbuf_release(&line);
 	x->judge.said = xstrdup(said);
 	x->judge.active = false;
 }
