@@ -59,8 +59,10 @@ static int check(const struct prop_ctx *x, const char *spec, struct dup *d, stru
 			if (!in->ids[r])
 				continue;
 			char *v = spec ? value_of(in, r, spec) : xstrdup(in->ids[r]);
-			if (!v)
+			if (!v) {
+				*d = (struct dup){ in->srcs[r], NULL, NULL };
 				return -1;
+			}
 			*keep = xrealloc(*keep, (*nkeep + 1) * sizeof **keep);
 			(*keep)[(*nkeep)++] = v;
 			void **slot = htab_put(seen, hash_fnv1a(v, strlen(v), 0), str_is, v);
@@ -88,6 +90,19 @@ static void drop(struct htab *seen, char **keep, size_t nkeep)
 	free(keep);
 }
 
+/* Whether some run holds every path of spec. */
+static bool found_somewhere(const struct prop_ctx *x, const char *spec)
+{
+	for (size_t i = 0; i < x->nin; i++)
+		for (size_t r = 0; x->in[i].nruns && r < x->in[i].nrecs; r++) {
+			char *v = x->in[i].ids[r] ? value_of(&x->in[i], r, spec) : NULL;
+			free(v);
+			if (v)
+				return true;
+		}
+	return false;
+}
+
 /* 1 unique, 0 duplicate (*said tells where), -1 missing somewhere. */
 static int try_spec(const struct prop_ctx *x, const char *spec, char **said)
 {
@@ -96,9 +111,12 @@ static int try_spec(const struct prop_ctx *x, const char *spec, char **said)
 	size_t nkeep = 0;
 	struct dup d = { 0 };
 	int rc = check(x, spec, &d, &seen, &keep, &nkeep);
+	char buf[2048];
 	if (rc == 0 && said && !*said) {
-		char buf[2048];
 		snprintf(buf, sizeof buf, "%s has the same id as %s (%.200s)", d.src, d.first, d.id);
+		*said = xstrdup(buf);
+	} else if (rc < 0 && said && !*said && spec && found_somewhere(x, spec)) {
+		snprintf(buf, sizeof buf, "%s is missing from %s", spec, d.src);
 		*said = xstrdup(buf);
 	}
 	drop(&seen, keep, nkeep);
@@ -164,10 +182,10 @@ void prop_choose_ids(struct prop_ctx *x)
 	}
 	char *dflt = NULL;
 	if (try_spec(x, NULL, &dflt) == 0)
-		snprintf(buf, sizeof buf, "run ids: no field is unique across the runs; the default "
+		snprintf(buf, sizeof buf, "run ids: no field names every run once, and the default "
 		         "ids repeat: %s; kept the default", dflt);
 	else if (dup)
-		snprintf(buf, sizeof buf, "run ids: no field is unique across the runs (%s); kept the "
+		snprintf(buf, sizeof buf, "run ids: no field names every run once (%s); kept the "
 		         "default (the record's own id, else FILE:LINE), which names each run apart", dup);
 	else
 		snprintf(buf, sizeof buf, "run ids: the records carry no id field; kept the default "

@@ -149,6 +149,14 @@ assert_rc "two formats in one folder: written" 0
 assert_grep "two formats in one folder: both counted" "$TMP/r" "formats: openai-chat 10, tau2 10"
 assert_grep "two formats in one folder: tau2's reward" "$H/two.yaml" "    path: reward_info.reward"
 scores_all "two formats" "$H/two.yaml" "$TMP/r" "$H/two"
+# A folder where only some records have an id: said where one is missing.
+mkdir -p "$H/mix"
+cp "$TCR_SRCDIR/examples/runs/tau2.jsonl" "$H/mix/"
+{ chat_run '' get_order; } > "$H/mix/z.jsonl"
+run_tcr "$TMP/r" "$TMP/err" init -o "$H/mix.yaml" "$H/mix"
+assert_rc "an id some runs lack: written" 0
+assert_grep "an id some runs lack: where" "$TMP/r" "run ids: no field names every run once (id is missing from $H/mix/z.jsonl:1); kept the default"
+scores_all "an id some runs lack" "$H/mix.yaml" "$TMP/r" "$H/mix"
 
 { chat_run '"id":"r1","case":"refund",' get_order; chat_run '"id":"r2","case":"track",' track_parcel
   chat_run '"id":"r3","case":"refund",' refund_order; } > "$H/jruns.jsonl"
