@@ -26,7 +26,7 @@ static struct prop_field *field_at(struct prop_input *in, const char *path)
 {
 	uint64_t h = hash_fnv1a(path, strlen(path), 0);
 	struct prop_field *f = prop_field_find(in, path);
-	if (f || in->nfields == PROP_MAX_FIELDS)
+	if (f || in->nfields == PROP_MAX_FIELDS || in->fields_done)
 		return f;
 	if (!in->fields)
 		in->fields = xcalloc(PROP_MAX_FIELDS, sizeof *in->fields);
@@ -104,12 +104,43 @@ static void add_list(struct prop_field *f, const struct jdoc *d, jv v)
 	f->nlist_keyed += keyed && !calls;
 }
 
+/* Room for n pointers in *v (the new ones NULL). */
+static void grow(char ***v, size_t *cap, size_t n)
+{
+	if (n <= *cap)
+		return;
+	size_t c = *cap ? *cap : 16;
+	while (c < n)
+		c *= 2;
+	*v = xrealloc(*v, c * sizeof **v);
+	memset(*v + *cap, 0, (c - *cap) * sizeof **v);
+	*cap = c;
+}
+
+void prop_fields_done(struct prop_input *in)
+{
+	for (size_t i = 0; i < in->nfields; i++)
+		if (in->fields[i].vals)
+			grow(&in->fields[i].vals, &in->fields[i].vcap, in->nrecs);
+	if (!in->fields)
+		return;
+	/* The array was made whole for reading; a folder of many small files
+	 * keeps only what each holds, and the index follows the move. */
+	in->fields = xrealloc(in->fields, (in->nfields ? in->nfields : 1) * sizeof *in->fields);
+	htab_free(&in->field_index);
+	for (size_t i = 0; i < in->nfields; i++) {
+		const char *path = in->fields[i].path;
+		*htab_put(&in->field_index, hash_fnv1a(path, strlen(path), 0), field_is, path) =
+		        &in->fields[i];
+	}
+	in->fields_done = true;
+}
+
 static void keep_value(struct prop_input *in, struct prop_field *f, size_t rec, const char *s)
 {
 	if (strlen(s) > PROP_VALUE_MAX || strlen(s) == 0)
 		return;
-	if (!f->vals)
-		f->vals = xcalloc(in->reccap, sizeof *f->vals);
+	grow(&f->vals, &f->vcap, rec + 1);
 	if (!f->vals[rec])
 		f->vals[rec] = xstrdup(s);
 }

@@ -27,7 +27,8 @@ struct prop_field {
 	char *texts[PROP_TEXTS];    /* distinct strings seen, in order */
 	size_t ntexts;
 	bool more_texts;
-	char **vals;                /* per record: the scalar as text, or NULL */
+	char **vals;                /* per record: the scalar as text, or NULL (nrecs of them once read) */
+	size_t vcap;
 };
 
 struct prop_count {
@@ -41,7 +42,8 @@ struct prop_input {
 	bool in_folder;             /* found in a folder given */
 	char *error;                /* could not be opened or read: why */
 	size_t nrecs;               /* records looked at */
-	size_t reccap;              /* at most this many: the per-record arrays' length */
+	size_t reccap;              /* at most this many */
+	size_t cap;                 /* the per-record arrays' room */
 	bool sampled;               /* stopped before its end */
 	size_t nruns;               /* records a format read */
 	size_t nunread;             /* records that parse but no format reads */
@@ -55,6 +57,7 @@ struct prop_input {
 	struct prop_field *fields;
 	size_t nfields;
 	struct htab field_index;
+	bool fields_done;           /* read: the fields array is its own size */
 	bool truth;                 /* taken for ground truth: joins the runs, no format reads it */
 };
 
@@ -114,6 +117,7 @@ struct prop_ctx {
 	size_t max_records;
 	long long deadline_ms;
 	bool timed_out;
+	size_t files_left;          /* files of folders not read for want of time */
 	struct prop_input *in;
 	size_t nin;
 	size_t nruns;
@@ -143,6 +147,8 @@ const char *prop_last_key(const char *path);
 struct jdoc;
 void prop_fields_add(struct prop_input *in, size_t rec, const struct jdoc *d, unsigned root);
 void prop_fields_free(struct prop_input *in);
+/* Gives every field's vals the input's nrecs entries, once it is read. */
+void prop_fields_done(struct prop_input *in);
 
 /* propose_ids.c */
 void prop_choose_ids(struct prop_ctx *x);

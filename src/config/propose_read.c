@@ -42,6 +42,12 @@ static void read_record(struct prop_ctx *x, struct prop_input *in, struct datase
 {
 	char err[1024], src[1024];
 	size_t i = in->nrecs++;
+	if (in->nrecs > in->cap) {
+		in->cap = in->cap ? in->cap * 2 : 16;
+		in->srcs = xrealloc(in->srcs, in->cap * sizeof *in->srcs);
+		in->ids = xrealloc(in->ids, in->cap * sizeof *in->ids);
+	}
+	in->ids[i] = NULL;
 	record_source(ds, rec, src, sizeof src);
 	in->srcs[i] = xstrdup(src);
 	struct run *r = dataset_load_run(ds, rec, NULL, NULL, err, sizeof err);
@@ -79,8 +85,6 @@ static void read_input(struct prop_ctx *x, struct prop_input *in)
 		return;
 	}
 	in->reccap = x->max_records;
-	in->srcs = xcalloc(in->reccap, sizeof *in->srcs);
-	in->ids = xcalloc(in->reccap, sizeof *in->ids);
 	struct dataset_cursor cur;
 	struct record_ref rec;
 	dataset_cursor_init(&cur);
@@ -93,6 +97,7 @@ static void read_input(struct prop_ctx *x, struct prop_input *in)
 		read_record(x, in, &ds, &rec);
 	}
 	x->sampled = x->sampled || in->sampled;
+	prop_fields_done(in);
 	dataset_close(&ds);
 }
 
@@ -122,6 +127,11 @@ static bool read_folder(struct prop_ctx *x, const char *path, size_t origin)
 		return true;
 	}
 	for (size_t f = 0; f < ds.nfiles; f++) {
+		if (now_ms() > (double)x->deadline_ms) {
+			x->timed_out = x->sampled = true;
+			x->files_left += ds.nfiles - f;
+			break;
+		}
 		struct prop_input *in = new_input(x, ds.files[f].path, origin);
 		in->in_folder = true;
 		read_input(x, in);

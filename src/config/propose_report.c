@@ -73,6 +73,8 @@ static void inputs(const struct prop_ctx *x, struct strbuf *r)
 	if (x->timed_out)
 		strbuf_addf(r, "reading stopped after %d s: what follows is from the records read by then\n",
 		            PROPOSE_TIME_MS / 1000);
+	if (x->files_left)
+		strbuf_addf(r, "files not read for want of time: %zu\n", x->files_left);
 }
 
 /* Every format with its runs, across the inputs, in the order first met. */
