@@ -59,6 +59,7 @@ struct prop_input {
 	struct htab field_index;
 	bool fields_done;           /* read: the fields array is its own size */
 	bool truth;                 /* taken for ground truth: joins the runs, no format reads it */
+	bool joins_too;             /* joins the runs as well, but another file joins them better */
 };
 
 struct prop_tool {

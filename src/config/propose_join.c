@@ -2,8 +2,10 @@
  * whose records join the runs, found by matching values (a field of the
  * runs and a field of the other file, their names free), and the path the
  * YAML gives it from its own folder. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 
 #include "propose_int.h"
@@ -176,10 +178,31 @@ static bool better(const struct prop_input *t, const struct pair *a, const struc
 	return strlen(a->run_path) + strlen(ea) < strlen(b->run_path) + strlen(eb);
 }
 
+static bool id_like(const char *k)
+{
+	size_t n = strlen(k);
+	return (n >= 2 && !strcasecmp(k + n - 2, "id")) || (n >= 3 && !strcasecmp(k + n - 3, "key")) ||
+	       strstr(k, "task") || strstr(k, "name") || strstr(k, "index");
+}
+
+/* Small numbers meet by chance (a trial 0 and a task 0): a join on numbers
+ * needs names that say they are the same thing; one on texts does not. */
+static bool names_fit(const struct prop_input *t, const struct pair *p)
+{
+	const struct prop_field *g = &t->fields[p->exp_field];
+	if (g->nstr)
+		return true;
+	const char *a = prop_last_key(p->run_path), *b = prop_last_key(g->path);
+	return !strcmp(a, b) || (id_like(a) && id_like(b));
+}
+
 static int by_matched(const void *a, const void *b)
 {
 	const struct pair *x = *(const struct pair *const *)a, *y = *(const struct pair *const *)b;
-	return x->matched == y->matched ? 0 : x->matched > y->matched ? -1 : 1;
+	if (x->matched != y->matched)
+		return x->matched > y->matched ? -1 : 1;
+	int c = strcmp(x->run_path, y->run_path);
+	return c ? c : x->exp_field < y->exp_field ? -1 : x->exp_field > y->exp_field;
 }
 
 /* The best join of t with the runs, or false. */
@@ -192,7 +215,10 @@ static bool best_join(const struct prop_ctx *x, const struct prop_input *t, stru
 	free_index(&ix);
 	qsort(ps.v, ps.n, sizeof *ps.v, by_matched);
 	struct pair *best = NULL;
-	for (size_t i = 0; i < ps.n && i < JOIN_TOP; i++) {
+	for (size_t i = 0, tried = 0; i < ps.n && tried < JOIN_TOP; i++) {
+		if (!names_fit(t, ps.v[i]))
+			continue;
+		tried++;
 		ps.v[i]->distinct = distinct(x, t, ps.v[i]);
 		if (better(t, ps.v[i], best))
 			best = ps.v[i];
@@ -223,6 +249,24 @@ static void place_file(struct prop_ctx *x, const struct prop_input *t)
 	free(real);
 }
 
+/* Whether expect_load reads the file as records: a JSON array, or JSONL
+ * (a .json file of one pretty-printed object is neither). */
+static bool expectations_shape(const char *path)
+{
+	static const char *const exts[] = { ".jsonl", ".ndjson", ".jsonlines", NULL };
+	size_t n = strlen(path);
+	for (size_t i = 0; exts[i]; i++)
+		if (n >= strlen(exts[i]) && !strcmp(path + n - strlen(exts[i]), exts[i]))
+			return true;
+	FILE *f = fopen(path, "rb");
+	int c = ' ';
+	while (f && (c == ' ' || c == '\t' || c == '\n' || c == '\r'))
+		c = fgetc(f);
+	if (f)
+		fclose(f);
+	return c == '[';
+}
+
 void prop_find_join(struct prop_ctx *x)
 {
 	for (size_t i = 0; i < x->nin && x->nruns; i++) {
@@ -230,12 +274,18 @@ void prop_find_join(struct prop_ctx *x)
 		struct stat st;
 		struct pair p;
 		if (t->nruns || !t->nunread || stat(t->path, &st) != 0 || !S_ISREG(st.st_mode) ||
-		    !best_join(x, t, &p))
+		    !expectations_shape(t->path) || !best_join(x, t, &p))
 			continue;
-		t->truth = true;
 		if (x->join.truth && (x->join.distinct > p.distinct ||
-		                      (x->join.distinct == p.distinct && x->join.matched >= p.matched)))
-			continue;       /* one expectations file: the one that joins best */
+		                      (x->join.distinct == p.distinct && x->join.matched >= p.matched))) {
+			t->joins_too = true;    /* one expectations file: the one that joins best */
+			continue;
+		}
+		if (x->join.truth) {
+			x->join.truth->truth = false;
+			x->join.truth->joins_too = true;
+		}
+		t->truth = true;
 		free(x->join.run_path);
 		free(x->join.exp_path);
 		free(x->join.file);

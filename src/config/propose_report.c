@@ -57,9 +57,12 @@ static void inputs(const struct prop_ctx *x, struct strbuf *r)
 		}
 		if (in->truth)
 			strbuf_addstr(r, "; no format reads them as runs: ground truth, joined to the runs");
+		if (in->joins_too)
+			strbuf_addstr(r, "; ground truth that joins the runs too, but a configuration reads "
+			              "one expectations file: the one that joins best is used");
 		strbuf_addch(r, '\n');
 		size_t bad = in->nunread + in->nbroken;
-		if (bad && !in->truth) {
+		if (bad && !in->truth && !in->joins_too) {
 			strbuf_addf(r, "  not read: %zu record%s (%zu no format reads, %zu malformed); first ",
 			            bad, bad == 1 ? "" : "s", in->nunread, in->nbroken);
 			text(r, in->first_unread);

@@ -174,6 +174,20 @@ assert_grep "join: the next command leaves the ground truth out" "$TMP/r" "next:
 scores_all "join under another key name" "$H/join.yaml" "$TMP/r" "$H/jruns.jsonl"
 assert_grep "join: the expectation reached the scorer" "$TMP/score.out" '"scorer":"tool-order:expected_tools","type":"tool-call-accuracy","status":"ok"'
 
+# Two files join the runs: one expectations file is read, the better one.
+printf '{"id":"refund","expected_tools":["get_order"]}\n' > "$H/jless.jsonl"
+run_tcr "$TMP/r" "$TMP/err" init -o "$H/join2.yaml" "$H/jruns.jsonl" "$H/jless.jsonl" "$H/jtasks.jsonl"
+assert_rc "two files join: written" 0
+assert_grep "two files join: the better one is used" "$TMP/r" "join: runs' case = id of $H/jtasks.jsonl (3 of 3 runs, 2 expectations)"
+assert_grep "two files join: the other is said" "$TMP/r" \
+	"input $H/jless.jsonl: 1 record; ground truth that joins the runs too, but a configuration reads one expectations file"
+# Numbers meet by chance: the demo tau2 runs' seeds 300 and 301 are no join with tasks 300 and 301.
+printf '{"task_id":300,"expected_tools":["a"]}\n{"task_id":301,"expected_tools":["b"]}\n' > "$H/numtasks.jsonl"
+run_tcr "$TMP/r" "$TMP/err" init -o "$H/num.yaml" "$TCR_SRCDIR/examples/runs/tau2.jsonl" "$H/numtasks.jsonl"
+assert_rc "a join by chance: written" 0
+assert_no_grep "a join by chance: not proposed" "$TMP/r" "join:"
+assert_grep "a join by chance: the file is said not read" "$TMP/r" "  see why: tcreview formats $H/numtasks.jsonl"
+
 echo "mine" > "$H/exists.yaml"
 run_tcr "$TMP/r" "$TMP/err" init -o "$H/exists.yaml" "$H/jruns.jsonl"
 assert_rc "an existing output without --force: refused" 2
