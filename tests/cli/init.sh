@@ -149,6 +149,15 @@ assert_rc "two formats in one folder: written" 0
 assert_grep "two formats in one folder: both counted" "$TMP/r" "formats: openai-chat 10, tau2 10"
 assert_grep "two formats in one folder: tau2's reward" "$H/two.yaml" "    path: reward_info.reward"
 scores_all "two formats" "$H/two.yaml" "$TMP/r" "$H/two"
+# A JSON array of runs.
+{ printf '['; chat_run '"id":"j1","score":0.5,' get_order | tr -d '\n'; printf ','
+  chat_run '"id":"j2","score":0.25,' track | tr -d '\n'; printf ']\n'; } > "$H/array.json"
+run_tcr "$TMP/r" "$TMP/err" init -o "$H/array.yaml" "$H/array.json"
+assert_rc "a JSON array: written" 0
+assert_grep "a JSON array: its runs" "$TMP/r" "input $H/array.json: 2 records, 2 runs: openai-chat 2"
+assert_grep "a JSON array: score on 0..1" "$TMP/r" "score (2 runs): record-field, scale 0..1"
+scores_all "a JSON array" "$H/array.yaml" "$TMP/r" "$H/array.json"
+
 # A folder where only some records have an id: said where one is missing.
 mkdir -p "$H/mix"
 cp "$TCR_SRCDIR/examples/runs/tau2.jsonl" "$H/mix/"
