@@ -107,7 +107,7 @@ void prop_judge_commented(struct prop_ctx *x, const char *reason)
 	strbuf_addstr(&sb,
 	        "# To have an LLM judge, set OPENAI_API_KEY (or ANTHROPIC_API_KEY, or\n"
 	        "# AZURE_OPENAI_API_KEY with AZURE_OPENAI_ENDPOINT), or start Ollama on this\n"
-	        "# machine (ollama serve; ollama pull llama3.1 and model: ollama/llama3.1), then\n"
+	        "# machine (ollama serve; ollama pull llama3.2 and model: ollama/llama3.2), then\n"
 	        "# run tcreview init again, or uncomment these lines:\n#\n# judges:\n");
 	judge_lines(&sb, "# ", "openai/gpt-4o-mini", NULL);
 	free(x->judge.block);
@@ -116,7 +116,7 @@ void prop_judge_commented(struct prop_ctx *x, const char *reason)
 	char said[1200];
 	snprintf(said, sizeof said, "judge: none (%.900s); set OPENAI_API_KEY, ANTHROPIC_API_KEY or "
 	         "AZURE_OPENAI_API_KEY with AZURE_OPENAI_ENDPOINT, or start Ollama "
-	         "(ollama serve; ollama pull llama3.1)", line.buf);
+	         "(ollama serve; ollama pull llama3.2)", line.buf);
 	strbuf_release(&line);
 	x->judge.said = xstrdup(said);
 	x->judge.active = false;
@@ -130,7 +130,7 @@ void prop_find_judge(struct prop_ctx *x)
 	char reason[900];
 	if (x->o->probe_local && p.answered)
 		snprintf(reason, sizeof reason, "no key variable is set, and the Ollama server at %s "
-		         "has no model (ollama pull llama3.1)", p.base);
+		         "has no model (ollama pull llama3.2)", p.base);
 	else
 		snprintf(reason, sizeof reason, "no key variable is set%s", x->o->probe_local
 		         ? " and no Ollama server answers on localhost:11434" : "");

@@ -279,7 +279,7 @@ echo '{"rules": [{"match": {"path_prefix": "/api/tags"}, "body": {"models": []}}
 if fake_llm_start empty "$TMP/empty.json"; then
 	TCR_OLLAMA_URL=http://127.0.0.1:$PORT "$TCR_BIN" init -o "$H/nomodel.yaml" "$H/jruns.jsonl" > "$TMP/r" 2> "$TMP/err"
 	assert_grep "Ollama with no model: commented, saying to pull one" "$H/nomodel.yaml" \
-		"has no model (ollama pull llama3.1)"
+		"has no model (ollama pull llama3.2)"
 fi
 
 # ---- the shared real samples -------------------------------------------------------
