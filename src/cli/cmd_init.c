@@ -11,6 +11,7 @@
 #include "cli/cli.h"
 #include "config/propose.h"
 #include "judge/judge.h"
+#include "judge/trust.h"
 
 #define PROG "tcreview init"
 
@@ -106,13 +107,19 @@ int cli_init(int argc, char **argv)
 	}
 	setlocale(LC_CTYPE, "");
 	/* The check that a proposed judge loads reads its built-in prompt. */
+	char err[2048];
 	const char *data = cli_datadir();
 	if (data)
 		judge_set_datadir(data);
+	/* A host the user allowed before passes the judge's checks here as it
+	 * will when the configuration is loaded. */
+	if (judge_allow_load_user(err, sizeof err) < 0) {
+		fprintf(stderr, PROG ": %s\n", err);
+		return EXIT_USAGE;
+	}
 	const struct propose_opts po = { .out_path = o.out, .max_records = o.max_records,
 	                                 .probe_local = o.probe };
 	struct proposal p;
-	char err[2048];
 	if (config_propose((const char *const *)argv + optind, (size_t)(argc - optind), &po, &p, err,
 	                   sizeof err) < 0) {
 		fprintf(stderr, PROG ": %s\n", err);

@@ -257,6 +257,23 @@ has "OPENAI_API_KEY set: an openai judge" "$H/openai.yaml" "judges:
 assert_no_grep "the key is never written" "$H/openai.yaml" "dummy"
 assert_grep "OPENAI_API_KEY set: said" "$TMP/r" "judge: openai/gpt-4o-mini (OPENAI_API_KEY is set)"
 OPENAI_API_KEY=dummy scores_all "openai judge" "$H/openai.yaml" "$TMP/r" "$H/jruns.jsonl"
+unset OPENAI_API_KEY    # (a shell may keep an assignment made before a function call)
+
+# Azure: the endpoint's host must pass the judges' checks; one the user
+# allowed before (the allowed-hosts file) passes here as it will at load.
+AZ="AZURE_OPENAI_API_KEY=dummy AZURE_OPENAI_ENDPOINT=https://llm.example.com"
+env $AZ XDG_CONFIG_HOME="$TMP/xdg" "$TCR_BIN" init -o "$H/az1.yaml" "$H/jruns.jsonl" > "$TMP/r" 2> "$TMP/err"
+assert_grep "azure elsewhere: commented, saying why" "$H/az1.yaml" \
+	"# No judge: the judge the environment offers does not pass the checks ("
+assert_grep "azure elsewhere: the way to allow it" "$H/az1.yaml" "--allow-host llm.example.com"
+mkdir -p "$TMP/xdg/tcreview"
+echo "llm.example.com" > "$TMP/xdg/tcreview/allowed-hosts"
+env $AZ XDG_CONFIG_HOME="$TMP/xdg" "$TCR_BIN" init -o "$H/az2.yaml" "$H/jruns.jsonl" > "$TMP/r" 2> "$TMP/err"
+has "azure allowed: the judge" "$H/az2.yaml" "    model: azure/gpt-4o-mini
+    tools: from-run
+    endpoint: \"https://llm.example.com\""
+XDG_CONFIG_HOME="$TMP/xdg" AZURE_OPENAI_API_KEY=dummy scores_all "azure allowed" "$H/az2.yaml" "$TMP/r" "$H/jruns.jsonl"
+unset AZURE_OPENAI_API_KEY
 
 fake_llm_need
 cat > "$TMP/tags.json" <<'EOF'
