@@ -238,6 +238,12 @@ run_tcr "$TMP/r" "$TMP/err" init --max-records 20 -o "$H/big.yaml" "$H/big.jsonl
 assert_rc "a sample: written" 0
 assert_grep "a sample: said" "$TMP/r" "input $H/big.jsonl: 20 records read, a sample (the input holds more)"
 
+run_tcr "$TMP/r" "$TMP/err" init -o "$H/missing.yaml" "$H/no-such.jsonl"
+assert_rc "a missing input: exit 3" 3
+assert_grep "a missing input: named" "$TMP/err" "tcreview init: $H/no-such.jsonl: "
+run_tcr "$TMP/r" "$TMP/err" init -o "$H/no-such-dir/x.yaml" "$H/jruns.jsonl"
+assert_rc "an output in no folder: exit 3" 3
+assert_grep "an output in no folder: said" "$TMP/err" "$H/no-such-dir/x.yaml: its folder does not exist"
 run_tcr "$TMP/r" "$TMP/err" init
 assert_rc "no input: usage" 2
 run_tcr "$TMP/r" "$TMP/err" init --help
