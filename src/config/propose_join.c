@@ -13,7 +13,7 @@
 #include "util/hash.h"
 #include "util/xalloc.h"
 
-#define JOIN_TOP 16             /* pairs whose distinct matches are counted */
+#define JOIN_TOP 64             /* pairs whose distinct matches are counted */
 
 /* A value of the ground-truth file and the fields holding it. */
 struct vnode {
@@ -27,6 +27,7 @@ struct pair {
 	const char *run_path;
 	size_t exp_field;
 	size_t matched, distinct;
+	bool run_numbers;           /* the runs' field held numbers only */
 };
 
 static bool vnode_is(const void *item, const void *key)
@@ -120,8 +121,11 @@ static void count_matches(const struct prop_ctx *x, const struct htab *ix, struc
 				const char *val = f->vals[r];
 				const struct vnode *n = val && in->ids[r]
 				        ? htab_get(ix, hash_fnv1a(val, strlen(val), 0), vnode_is, val) : NULL;
-				for (size_t e = 0; n && e < n->nfields; e++)
-					pair_of(ps, f->path, n->fields[e])->matched++;
+				for (size_t e = 0; n && e < n->nfields; e++) {
+					struct pair *p = pair_of(ps, f->path, n->fields[e]);
+					p->matched++;
+					p->run_numbers = p->run_numbers || !f->nstr;
+				}
 			}
 		}
 	}
@@ -190,7 +194,7 @@ static bool id_like(const char *k)
 static bool names_fit(const struct prop_input *t, const struct pair *p)
 {
 	const struct prop_field *g = &t->fields[p->exp_field];
-	if (g->nstr)
+	if (g->nstr && !p->run_numbers)
 		return true;
 	const char *a = prop_last_key(p->run_path), *b = prop_last_key(g->path);
 	return !strcmp(a, b) || (id_like(a) && id_like(b));
