@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "config/config.h"
+#include "runs/runs_conf.h"
 #include "judge/judge.h"
 #include "review/keymap.h"
 #include "tui/theme.h"
@@ -405,6 +406,30 @@ static void test_syntax_errors(void **state)
 	assert_error("runs: \xff\n", "t.yaml:1:7: invalid leading UTF-8 octet (byte 0xFF)");
 	assert_error("scorers: *nope\n", "t.yaml:1:10: unknown anchor 'nope'");
 	assert_error("scorers: &x [*x]\n", "t.yaml:1:14: alias '*x' is inside its own anchor");
+}
+
+/* runs: {id: [PATHS]}: an id spec of space-separated paths, split back
+ * whole even where a quoted key holds a space. */
+static void test_runs_id_list(void **state)
+{
+	(void)state;
+	struct config c;
+	assert_loads(&c, "runs:\n  id: [task_id, '[\"a b\"].x', trial]\n");
+	assert_string_equal(c.run_id_path, "task_id [\"a b\"].x trial");
+	assert_int_equal(run_id_spec_count(c.run_id_path), 3);
+	char part[64];
+	assert_true(run_id_spec_part(c.run_id_path, 1, part, sizeof part));
+	assert_string_equal(part, "[\"a b\"].x");
+	assert_true(run_id_spec_part(c.run_id_path, 2, part, sizeof part));
+	assert_string_equal(part, "trial");
+	assert_false(run_id_spec_part(c.run_id_path, 3, part, sizeof part));
+	assert_false(run_id_spec_part(c.run_id_path, 0, part, 4));     /* does not fit */
+	config_free(&c);
+	assert_loads(&c, "runs:\n  id: run_id\n");
+	assert_int_equal(run_id_spec_count(c.run_id_path), 1);
+	config_free(&c);
+	assert_error("runs:\n  id: []\n", "t.yaml:2:7: 'id' must name at least one path");
+	assert_error("runs:\n  id: [a, b..c]\n", "t.yaml:2:11: invalid path 'b..c' for 'id': empty segment");
 }
 
 static void test_structure_errors(void **state)
@@ -1660,6 +1685,7 @@ int main(void)
 		cmocka_unit_test(test_alias_bomb),
 		cmocka_unit_test(test_syntax_errors),
 		cmocka_unit_test(test_structure_errors),
+		cmocka_unit_test(test_runs_id_list),
 		cmocka_unit_test(test_duplicate_keys),
 		cmocka_unit_test(test_duplicate_id),
 		cmocka_unit_test(test_unknown_scorer_type),

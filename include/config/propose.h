@@ -1,4 +1,12 @@
-/* propose.h - a configuration proposed from a look at the inputs (tcreview init, the screen's I). */
+/* propose.h - a first configuration proposed from the user's own runs.
+ *
+ * Reads the inputs (all of a small one, a bounded sample of a large one),
+ * finds the formats, a unique run id path, the tools called, the verdicts
+ * the records carry, ground truth inside the records or in another input
+ * that joins them, and the judge the environment offers; writes them as a
+ * commented YAML that loads and a report for a person. Used by `tcreview
+ * init` and by the review screen, so it prints nothing and is bounded in
+ * time (PROPOSE_TIME_MS). */
 #ifndef TCR_CONFIG_PROPOSE_H
 #define TCR_CONFIG_PROPOSE_H
 
@@ -6,9 +14,14 @@
 #include <stddef.h>
 #include "util/strbuf.h"
 
+/* Records read per input when propose_opts.max_records is 0. */
+#define PROPOSE_DEFAULT_RECORDS 2000
+/* Reading stops after this long, whatever is left (the report says so). */
+#define PROPOSE_TIME_MS 20000
+
 struct propose_opts {
 	const char *out_path;   /* where the YAML will be written: paths in it are made relative to its folder */
-	size_t max_records;     /* records read per input at most (0: the default) */
+	size_t max_records;     /* records read per input at most (0: your default) */
 	bool probe_local;       /* ask http://localhost:11434 whether an Ollama server answers */
 };
 
@@ -23,8 +36,7 @@ struct proposal {
 int  config_propose(const char *const *inputs, size_t ninputs, const struct propose_opts *o,
                     struct proposal *p, char *err, size_t errlen);
 /* Writes p->yaml to path atomically; refuses an existing file unless force. 0, or -1 with err. */
-int  config_proposal_write(const struct proposal *p, const char *path, bool force, char *err,
-                           size_t errlen);
+int  config_proposal_write(const struct proposal *p, const char *path, bool force, char *err, size_t errlen);
 void proposal_free(struct proposal *p);
 
 #endif

@@ -17,6 +17,7 @@
 
 #include "runs/archive.h"
 #include "runs/folder_walk.h"
+#include "runs/runs_conf.h"
 #include "dataset_int.h"
 #include "util/digest.h"
 #include "util/jsonw.h"
@@ -597,6 +598,32 @@ static const char *id_text(struct run *r, jv v)
 	return s;
 }
 
+/* The id an id spec names (runs_conf.h): one path's value, or the values
+ * of several paths joined by RUN_ID_JOIN; NULL when any of them is missing. */
+static const char *composite_id(struct run *r, jv root, const char *spec)
+{
+	size_t n = run_id_spec_count(spec);
+	if (n == 1)
+		return id_text(r, jv_path(r->doc, root, spec));
+	struct strbuf sb = STRBUF_INIT;
+	char path[RUN_ID_PATH_MAX];
+	const char *id = NULL;
+	for (size_t i = 0; i < n; i++) {
+		if (!run_id_spec_part(spec, i, path, sizeof path))
+			goto out;
+		const char *part = id_text(r, jv_path(r->doc, root, path));
+		if (!part)
+			goto out;
+		if (i)
+			strbuf_addstr(&sb, RUN_ID_JOIN);
+		strbuf_addstr(&sb, part);
+	}
+	id = arena_strndup(&r->arena, sb.buf, sb.len);
+out:
+	strbuf_release(&sb);
+	return id;
+}
+
 struct run *dataset_load_run(struct dataset *ds, const struct record_ref *rec,
                              const struct format_ops *forced, const char *id_path,
                              char *err, size_t errlen)
@@ -610,7 +637,7 @@ struct run *dataset_load_run(struct dataset *ds, const struct record_ref *rec,
 	jv root = run_root(r);
 	const char *id = NULL;
 	if (id_path)
-		id = id_text(r, jv_path(d, root, id_path));
+		id = composite_id(r, root, id_path);
 	static const char *const id_keys[] = { "id", "runId", "run_id", NULL };
 	for (size_t i = 0; !id && id_keys[i]; i++)
 		id = id_text(r, jv_get(d, root, id_keys[i]));
