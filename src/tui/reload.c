@@ -95,7 +95,7 @@ unsigned tui_write_proposal(struct tui *t)
 		return REDRAW_ALL | RELAYOUT | REDRAW_CLEAR;
 	}
 	tui_message(t, false, "wrote " PROPOSAL_FILE " from %s%zu runs and loaded it: %zu scorers, "
-	            "%zu judges (edit it, then `tcreview init --force` or delete it to start over)",
+	            "%zu judges; `tcreview init --force RUNS TRUTH` also joins a ground-truth file",
 	            sampled ? "a sample of " : "", nruns, t->cfg->nscorers, t->cfg->njudges);
 	return REDRAW_ALL | RELAYOUT | REDRAW_CLEAR;
 }

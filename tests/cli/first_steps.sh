@@ -15,12 +15,12 @@ TCR_OLLAMA_URL=http://127.0.0.1:1
 export XDG_CONFIG_HOME TCR_OLLAMA_URL
 
 # screen NAME DIR KEYS ARGS...: the screen in script mode in DIR, 200x40; its
-# last screen in $TMP/NAME.screen.
+# last screen in $TMP/NAME.screen (SCOLS: another width).
 screen() {
 	name=$1 dir=$2 keys=$3; shift 3
 	printf '%s\n:save-display %s\n' "$keys" "$TMP/$name.screen" > "$TMP/$name.keys"
 	(cd "$dir" && HOME="$TMP" LANG=C.UTF-8 LC_ALL=C.UTF-8 TZ=UTC TERM=dumb NO_COLOR=1 \
-		LINES=40 COLUMNS=200 TCR_NO_ANIMATION=1 TCR_SCRIPT="$TMP/$name.keys" \
+		LINES=40 COLUMNS="${SCOLS:-200}" TCR_NO_ANIMATION=1 TCR_SCRIPT="$TMP/$name.keys" \
 		timeout 60 "$TCR_BIN" "$@" </dev/null >"$TMP/$name.out" 2>"$TMP/$name.err")
 	RC=$?
 	if [ "$RC" -eq 0 ] && [ ! -s "$TMP/$name.err" ]; then
@@ -35,12 +35,12 @@ hides() { assert_no_grep "screen $1 does not show '$2'" "$TMP/$1.screen" "$2"; }
 # ---- I on the screen, with no configuration -------------------------------------
 mkdir -p "$TMP/fresh"
 cp "$TCR_SRCDIR/tests/data/screen-runs.jsonl" "$TMP/fresh/runs.jsonl"
-screen fresh-before "$TMP/fresh" '' runs.jsonl
+SCOLS=260 screen fresh-before "$TMP/fresh" '' runs.jsonl
 shows fresh-before "built-in checks (I writes tcreview.yaml)"
 shows fresh-before "tool-errors"
-screen fresh-i "$TMP/fresh" 'I' runs.jsonl
-shows fresh-i "wrote tcreview.yaml from 6 runs and loaded it"
-shows fresh-i "config tcreview.yaml"
+# One record of the six is broken on purpose: five runs are read.
+SCOLS=260 screen fresh-i "$TMP/fresh" 'I' runs.jsonl
+shows fresh-i "config tcreview.yaml  wrote tcreview.yaml from 5 runs and loaded it: 2 scorers, 0 judges; \`tcreview init --force RUNS TRUTH\` also joins a ground-truth file"
 if [ -f "$TMP/fresh/tcreview.yaml" ]; then pass "I wrote ./tcreview.yaml"; else fail "I wrote ./tcreview.yaml"; fi
 run_tcr "$TMP/o" "$TMP/err" score -c "$TMP/fresh/tcreview.yaml" -o jsonl "$TMP/fresh/runs.jsonl"
 case $RC in 0|1) pass "what I wrote loads and scores (exit $RC)" ;; *) fail "what I wrote loads and scores" "exit $RC" "$(cat "$TMP/err")" ;; esac
@@ -51,8 +51,9 @@ shows fresh-again "tcreview.yaml is in use; \`tcreview init -o FILE\` on the com
 if cmp -s "$TMP/fresh/tcreview.yaml" "$TMP/fresh/before.yaml"; then pass "I leaves a file in use alone"; else fail "I leaves a file in use alone"; fi
 # Decisions made before I are read back after it.
 rm -f "$TMP/fresh/tcreview.yaml" "$TMP/fresh/runs.jsonl.annotations.jsonl"
-screen fresh-decide "$TMP/fresh" 'aI' runs.jsonl
+screen fresh-decide "$TMP/fresh" 'AI' runs.jsonl
 shows fresh-decide "reviewed 1 of 6"
+assert_eq "the decision was saved once" "$(grep -c '"decision"' "$TMP/fresh/runs.jsonl.annotations.jsonl")" 2
 
 # ---- init, then the screen, on every shared sample tcreview reads -----------------
 R="${TCR_SHARED_DIR:-}/fixtures/real"
