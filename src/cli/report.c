@@ -153,14 +153,20 @@ static void table_close(void *state, const struct score_stats *stats)
 {
 	struct table_state *st = state;
 	const struct config *c = st->c;
-	fprintf(st->out, "%-20s %-20s %6s %6s %6s %6s %7s %6s\n",
+	/* The id column is as wide as the longest id (ids `tcreview init`
+	 * makes from paths run long), at least 20. */
+	int idw = 20;
+	for (size_t i = 0; i < c->nscorers; i++)
+		if ((int)strlen(c->scorers[i].id) > idw && strlen(c->scorers[i].id) < 80)
+			idw = (int)strlen(c->scorers[i].id);
+	fprintf(st->out, "%-*s %-20s %6s %6s %6s %6s %7s %6s\n", idw,
 	        "scorer", "type", "runs", "scored", "passed", "mean", "skipped", "errors");
 	for (size_t i = 0; i < c->nscorers; i++) {
 		const struct score_stats *s = &stats[i];
 		char mean[32] = "-";
 		if (s->scored)
 			snprintf(mean, sizeof mean, "%.3f", s->sum / (double)s->scored);
-		fprintf(st->out, "%-20s %-20s %6zu %6zu %6zu %6s %7zu %6zu\n", c->scorers[i].id,
+		fprintf(st->out, "%-*s %-20s %6zu %6zu %6zu %6s %7zu %6zu\n", idw, c->scorers[i].id,
 		        c->scorers[i].ops->type, s->runs, s->scored, s->passed, mean, s->skipped,
 		        s->errors);
 	}
