@@ -157,7 +157,8 @@ static void merge_keys(struct config *c, struct config *user)
 			all[n++] = user->keys[i];
 	}
 	user->nkeys = kept;
-	memcpy(all + n, c->keys, c->nkeys * sizeof *all);
+	if (c->nkeys)
+		memcpy(all + n, c->keys, c->nkeys * sizeof *all);
 	n += c->nkeys;
 	free(c->keys);
 	c->keys = all;
