@@ -3,8 +3,8 @@
  * Without a tcreview.yaml the built-in checks score the runs; I writes the
  * proposal for the inputs on the screen into the current folder (never
  * over a file) and starts the screen over on it. Decisions are on disk,
- * so the new session reads them back; the cursor goes to the first run
- * still unreviewed, as on any start. */
+ * so the new session reads them back; the cursor goes on from the run it
+ * was on (the first still unreviewed from there, as on any start). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -47,6 +47,10 @@ static int restart(struct tui *t, char *err, size_t errlen)
 {
 	struct review *rv = t->rv;
 	const struct config *cfg = t->cfg;
+	/* The new session lists the runs in file order, unfiltered: in that
+	 * view the reviewer goes on from the run they were on. */
+	size_t at = rv->sort == SORT_FILE && rv->filter == FILTER_ALL && review_view_count(rv)
+	            ? review_cursor(rv) : 0;
 	forget_session(t);
 	int rc = t->reload->reload(t->reload->arg, &rv, &cfg, err, errlen);
 	t->rv = rv;
@@ -59,7 +63,7 @@ static int restart(struct tui *t, char *err, size_t errlen)
 	}
 	review_step(t->rv, 10);
 	t->resuming = true;
-	t->resume_scan = 0;
+	t->resume_scan = at;
 	return rc;
 }
 

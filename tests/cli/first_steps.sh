@@ -49,10 +49,15 @@ cp "$TMP/fresh/tcreview.yaml" "$TMP/fresh/before.yaml"
 screen fresh-again "$TMP/fresh" 'I' runs.jsonl
 shows fresh-again "tcreview.yaml is in use; \`tcreview init -o FILE\` on the command line proposes another"
 if cmp -s "$TMP/fresh/tcreview.yaml" "$TMP/fresh/before.yaml"; then pass "I leaves a file in use alone"; else fail "I leaves a file in use alone"; fi
-# Decisions made before I are read back after it.
+# Decisions made before I are read back after it, and the reviewer goes on
+# from the run they were on (A moved to the second).
 rm -f "$TMP/fresh/tcreview.yaml" "$TMP/fresh/runs.jsonl.annotations.jsonl"
 screen fresh-decide "$TMP/fresh" 'AI' runs.jsonl
 shows fresh-decide "reviewed 1 of 6"
+shows fresh-decide "run 2 of 6"
+rm -f "$TMP/fresh/tcreview.yaml"
+screen fresh-moved "$TMP/fresh" 'jjI' runs.jsonl
+shows fresh-moved "run 4 of 6"
 assert_eq "the decision was saved once" "$(grep -c '"decision"' "$TMP/fresh/runs.jsonl.annotations.jsonl")" 2
 
 # ---- init, then the screen, on every shared sample tcreview reads -----------------
