@@ -238,6 +238,32 @@ static void test_merge(void **state)
 	config_free(&c);
 }
 
+/* A project's compare: may pair its scorer with a judge of the user's. */
+static void test_compare_user_judge(void **state)
+{
+	(void)state;
+	struct config c;
+	char err[512];
+	static const char project[] =
+		"scorers:\n  - id: calls\n    type: tool-errors\n"
+		"compare:\n  - [calls, mine]\n";
+	put("tcreview.yaml", project);
+	assert_int_equal(config_load_layered(&c, NULL, NULL, NULL, err, sizeof err), -1);
+	assert_string_equal(err, "tcreview.yaml:5:13: compare: unknown judge 'mine'");
+	put("xdg/tcreview/config.yaml", user_yaml);
+	assert_int_equal(config_load_layered(&c, NULL, NULL, NULL, err, sizeof err), 0);
+	assert_true(config_compares(&c, "calls", "mine"));
+	assert_false(config_compares(&c, "calls", "words"));
+	config_free(&c);
+	/* A user judge whose id the project gives a scorer stays out, and the
+	 * pair says what the id is. */
+	put("tcreview.yaml", "scorers:\n  - id: calls\n    type: tool-errors\n"
+	    "  - id: words\n    type: word-inclusion\ncompare:\n  - [calls, words]\n");
+	assert_int_equal(config_load_layered(&c, NULL, NULL, NULL, err, sizeof err), -1);
+	assert_string_equal(err, "tcreview.yaml:7:13: 'words' is a code scorer; a compare pair is "
+	                    "[scorer-id, judge-id]");
+}
+
 static void test_builtin(void **state)
 {
 	(void)state;
@@ -295,6 +321,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_locate, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_scopes, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_merge, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_compare_user_judge, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_builtin, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_errors_name_their_file, setup, teardown),
 	};

@@ -89,6 +89,10 @@ int  config_load_allowing(struct config *c, const char *path, const struct confi
  * belongs in the other kind is refused at its key. */
 int  config_load_scoped(struct config *c, const char *path, const struct config_allow *allow,
                         enum config_scope scope, char *err, size_t errlen);
+/* A project's file read over the user's configuration (NULL: none), whose
+ * judges its compare: pairs may then name. */
+int  config_load_under(struct config *c, const char *path, const struct config_allow *allow,
+                       const struct config *user, char *err, size_t errlen);
 /* config_load_allowing with nothing allowed outside the folder. */
 int  config_load(struct config *c, const char *path, char *err, size_t errlen);
 /* Same, from a string; `name` is used in messages and `dir` for relative

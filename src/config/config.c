@@ -59,8 +59,10 @@ static bool is_judge(const struct config *c, const char *id)
 }
 
 /* compare: names a code scorer, then a judge; either may be declared
- * after the section, so the ids are checked once everything is read. */
-static int compare_check(struct conf *x, const struct config *c)
+ * after the section, so the ids are checked once everything is read. The
+ * judge may also come from the user's configuration read under this one
+ * (`under`, or NULL). */
+static int compare_check(struct conf *x, const struct config *c, const struct config *under)
 {
 	for (size_t i = 0; i < c->ncompare; i++) {
 		const struct compare_conf *p = &c->compare[i];
@@ -69,7 +71,8 @@ static int compare_check(struct conf *x, const struct config *c)
 			return conf_fail_at(x, p->scorer_line, p->scorer_col,
 			                    sj ? "'%s' is a judge; a compare pair is [scorer-id, judge-id]"
 			                       : "compare: unknown scorer '%s'", p->scorer);
-		if (!is_judge(c, p->judge))
+		if (!is_judge(c, p->judge) && !(under && is_judge(under, p->judge) &&
+		                                 !is_scorer(c, p->judge)))
 			return conf_fail_at(x, p->judge_line, p->judge_col,
 			                    is_scorer(c, p->judge)
 			                    ? "'%s' is a code scorer; a compare pair is [scorer-id, judge-id]"
@@ -83,9 +86,9 @@ static int compare_check(struct conf *x, const struct config *c)
 }
 
 /* Checked last because `expectations` may come after `scorers`. */
-static int references_check(struct conf *x, const struct config *c)
+static int references_check(struct conf *x, const struct config *c, const struct config *under)
 {
-	if (compare_check(x, c))
+	if (compare_check(x, c, under))
 		return -1;
 	for (size_t i = 0; i < c->nscorers; i++) {
 		const struct scorer_conf *sc = &c->scorers[i];
@@ -234,9 +237,17 @@ static int misplaced_section(struct conf *x, const struct conf_node *k, enum con
 	                 "(see `tcreview --help config`) or pass --reviewer NAME", k->text);
 }
 
+/* How a file is read: its kind, and the user's configuration it stands
+ * over (a project's compare: may name the user's judges), or NULL. */
+struct load_how {
+	enum config_scope scope;
+	const struct config *under;
+};
+
 static int config_walk(struct conf *x, struct config *c, const struct conf_node *root,
-                       enum config_scope scope)
+                       const struct load_how *how)
 {
+	enum config_scope scope = how->scope;
 	if (conf_is_null(root))
 		return 0;       /* "---" alone, or "~": an empty configuration */
 	if (root->kind != CONF_MAP)
@@ -257,14 +268,14 @@ static int config_walk(struct conf *x, struct config *c, const struct conf_node 
 		if (!conf_is_null(v) && sections[s].read && sections[s].read(x, v, c))
 			return -1;
 	}
-	return references_check(x, c);
+	return references_check(x, c, how->under);
 }
 
 /* ---- public API -------------------------------------------------------- */
 
 /* allow NULL: not confined (a string of the program's or a test's). */
 static int load_text(struct config *c, const char *name, const char *dir, const char *text,
-                     size_t len, const struct config_allow *allow, enum config_scope scope,
+                     size_t len, const struct config_allow *allow, const struct load_how *how,
                      char *err, size_t errlen)
 {
 	memset(c, 0, sizeof *c);
@@ -281,7 +292,7 @@ static int load_text(struct config *c, const char *name, const char *dir, const 
 		x.nallow = allow->n;
 	}
 	if (rc == 0 && x.root)
-		rc = config_walk(&x, c, x.root, scope);
+		rc = config_walk(&x, c, x.root, how);
 	conf_free(&x);
 	if (rc)
 		config_free(c);
@@ -291,7 +302,8 @@ static int load_text(struct config *c, const char *name, const char *dir, const 
 int config_load_string(struct config *c, const char *name, const char *dir,
                        const char *text, size_t len, char *err, size_t errlen)
 {
-	return load_text(c, name, dir, text, len, NULL, CONFIG_PROJECT, err, errlen);
+	const struct load_how how = { CONFIG_PROJECT, NULL };
+	return load_text(c, name, dir, text, len, NULL, &how, err, errlen);
 }
 
 static char *dir_of(const char *path)
@@ -304,8 +316,8 @@ static char *dir_of(const char *path)
 	return xstrndup(path, (size_t)(slash - path));
 }
 
-int config_load_scoped(struct config *c, const char *path, const struct config_allow *allow,
-                       enum config_scope scope, char *err, size_t errlen)
+static int load_file(struct config *c, const char *path, const struct config_allow *allow,
+                     const struct load_how *how, char *err, size_t errlen)
 {
 	static const struct config_allow none = { NULL, 0 };
 	memset(c, 0, sizeof *c);
@@ -318,11 +330,25 @@ int config_load_scoped(struct config *c, const char *path, const struct config_a
 	}
 
 	char *dir = dir_of(path);
-	int rc = load_text(c, path, dir, sb.buf ? sb.buf : "", sb.len, allow ? allow : &none, scope,
+	int rc = load_text(c, path, dir, sb.buf ? sb.buf : "", sb.len, allow ? allow : &none, how,
 	                   err, errlen);
 	free(dir);
 	strbuf_release(&sb);
 	return rc;
+}
+
+int config_load_scoped(struct config *c, const char *path, const struct config_allow *allow,
+                       enum config_scope scope, char *err, size_t errlen)
+{
+	const struct load_how how = { scope, NULL };
+	return load_file(c, path, allow, &how, err, errlen);
+}
+
+int config_load_under(struct config *c, const char *path, const struct config_allow *allow,
+                      const struct config *user, char *err, size_t errlen)
+{
+	const struct load_how how = { CONFIG_PROJECT, user };
+	return load_file(c, path, allow, &how, err, errlen);
 }
 
 int config_load_allowing(struct config *c, const char *path, const struct config_allow *allow,

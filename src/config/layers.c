@@ -182,10 +182,11 @@ void config_merge_user(struct config *c, struct config *user)
 /* ---- loading ------------------------------------------------------------ */
 
 static int load_project(struct config *c, const struct config_files *f,
-                        const struct config_allow *allow, char *err, size_t errlen)
+                        const struct config_allow *allow, const struct config *user,
+                        char *err, size_t errlen)
 {
 	if (f->project)
-		return config_load_allowing(c, f->project, allow, err, errlen);
+		return config_load_under(c, f->project, allow, user, err, errlen);
 	int rc = config_load_string(c, "(built-in checks)", ".", config_builtin_checks,
 	                            sizeof config_builtin_checks - 1, err, errlen);
 	free(c->path);
@@ -206,7 +207,7 @@ int config_load_layered(struct config *c, const char *given, const char *first_i
 		memset(c, 0, sizeof *c);
 		return -1;
 	}
-	if (load_project(c, &f, allow, err, errlen) < 0) {
+	if (load_project(c, &f, allow, f.user_exists ? &user : NULL, err, errlen) < 0) {
 		config_free(&user);
 		config_files_free(&f);
 		return -1;
