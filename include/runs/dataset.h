@@ -13,6 +13,7 @@
 
 #include <jansson.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <stddef.h>
 #include <stdint.h>
 #include "runs/run.h"
@@ -88,6 +89,10 @@ struct dataset {
  * archive reads as its .json log would (runs/archive.h). */
 int  dataset_open(struct dataset *ds, char *const *paths, size_t npaths, char *err, size_t errlen);
 void dataset_close(struct dataset *ds);
+/* Where dataset_open says it skipped a link back to a folder already read:
+ * standard error (the default), or NULL for nowhere, once a screen owns
+ * the terminal (the warning was given when the inputs were first opened). */
+void dataset_walk_warnings(FILE *to);
 
 /* Extends the index by about `budget` bytes; returns true while more remains. */
 bool dataset_index_step(struct dataset *ds, uint64_t budget);

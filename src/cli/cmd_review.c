@@ -11,6 +11,7 @@
 #include "util/clock.h"
 #include "util/xalloc.h"
 #include "runs/expect.h"
+#include "runs/dataset.h"
 #include "runs/format.h"
 #include "review/session.h"
 #include "tui/tui.h"
@@ -248,6 +249,9 @@ static int review_run(struct review_state *st, const char *datadir, double start
 		fprintf(stderr, "tcreview: %s\n", err);
 		return EXIT_INPUT;
 	}
+	/* From here the screen owns the terminal: what the inputs' walk had to
+	 * say is said, and I's new look at them must not write over it. */
+	dataset_walk_warnings(NULL);
 	const struct tui_reload reload = {
 		.inputs = (const char *const *)st->paths,
 		.ninputs = st->npaths,

@@ -231,13 +231,23 @@ static int open_file(struct dataset *ds, char *path, char *err, size_t errlen)
 	return 0;
 }
 
+/* Process-wide, like the terminal it writes to. */
+static FILE *walk_warn;
+static bool walk_warn_set;
+
+void dataset_walk_warnings(FILE *to)
+{
+	walk_warn = to;
+	walk_warn_set = true;
+}
+
 int dataset_open(struct dataset *ds, char *const *paths, size_t npaths, char *err, size_t errlen)
 {
 	memset(ds, 0, sizeof(*ds));
 	/* One walk for every folder input: a folder or file reached twice,
 	 * through links or by being named twice, is read once. */
 	struct folder_walk walk;
-	folder_walk_init(&walk, is_input_name, stderr);
+	folder_walk_init(&walk, is_input_name, walk_warn_set ? walk_warn : stderr);
 	for (size_t i = 0; i < npaths; i++) {
 		struct stat st;
 		if (strcmp(paths[i], "-") != 0 && stat(paths[i], &st) == 0 && S_ISDIR(st.st_mode)) {

@@ -60,6 +60,20 @@ screen fresh-moved "$TMP/fresh" 'jjI' runs.jsonl
 shows fresh-moved "run 4 of 6"
 assert_eq "the decision was saved once" "$(grep -c '"decision"' "$TMP/fresh/runs.jsonl.annotations.jsonl")" 2
 
+# A folder with a link back to itself: the walk says so once, before the screen
+# starts; I's new look at the inputs does not write over the screen.
+mkdir -p "$TMP/looped/runs"
+cp "$TCR_SRCDIR/tests/data/screen-runs.jsonl" "$TMP/looped/runs/"
+ln -s . "$TMP/looped/runs/loop"
+printf 'I\n:save-display %s\n' "$TMP/looped.screen" > "$TMP/looped.keys"
+(cd "$TMP/looped" && HOME="$TMP" LANG=C.UTF-8 LC_ALL=C.UTF-8 TERM=dumb NO_COLOR=1 LINES=30 \
+	COLUMNS=240 TCR_SCRIPT="$TMP/looped.keys" timeout 60 "$TCR_BIN" runs </dev/null \
+	>"$TMP/looped.out" 2>"$TMP/looped.err"); RC=$?
+assert_rc "a looped folder: the screen exits 0" 0
+assert_eq "... the loop is reported once, before the screen" "$(grep -c 'a link back to a folder already read' "$TMP/looped.err")" 1
+assert_eq "... and nothing else is on stderr" "$(wc -l < "$TMP/looped.err" | tr -d ' ')" 1
+shows looped "wrote tcreview.yaml from 5 runs and loaded it"
+
 # ---- init, then the screen, on every shared sample tcreview reads -----------------
 R="${TCR_SHARED_DIR:-}/fixtures/real"
 if [ ! -d "$R" ]; then
