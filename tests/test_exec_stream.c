@@ -38,6 +38,12 @@ static const char stream_py[] =
 	"    if rid == 'huge':\n"
 	"        print('x' * 2000000, flush=True)\n"
 	"        continue\n"
+	"    if rid == 'both':\n"
+	"        sys.stdout.write(json.dumps({'id': 'an-earlier-run', 'score': 0}) + '\\n' +\n"
+	"                         json.dumps({'id': run['id'], 'score': 1, 'details': {'pid': os.getpid(),\n"
+	"                                     'n': n, 'calls': []}}) + '\\n')\n"
+	"        sys.stdout.flush()\n"
+	"        continue\n"
 	"    if rid == 'twice':\n"
 	"        print(json.dumps({'id': run['id'], 'score': 1}), flush=True)\n"
 	"    print(json.dumps({'id': run['id'], 'score': 1, 'details': {'pid': os.getpid(), 'n': n,\n"
@@ -156,6 +162,10 @@ static void test_stream_misbehaving(void **state)
 	assert_null(json_object_get(v.details, "details"));
 	verdict_clear(&v);
 	expect_ok(sc, "r5", 2);
+	/* A stale line and the answer in one write: the answer is the line
+	 * after it, not lost with it. */
+	expect_ok(sc, "both", 3);
+	expect_ok(sc, "r6", 4);
 	config_free(&cfg);
 	assert_int_equal(waitpid(-1, NULL, WNOHANG), -1);
 }

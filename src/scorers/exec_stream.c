@@ -150,18 +150,22 @@ static bool stale(const struct exec_result *res, const char *run_id)
 	return other;
 }
 
-/* The first line of what the child wrote, without its newline, as res->out. */
+/* The first line of what the child wrote, without its newline, as res->out.
+ * What came after it stays: when a stale line and the answer arrive in one
+ * read, the answer is the next line (discard_pending drops the rest before
+ * the next run is sent). */
 static void take_answer(struct session *s, struct exec_result *res)
 {
 	char *nl = memchr(s->out.buf, '\n', s->out.len);
-	size_t n = (size_t)(nl - s->out.buf);
+	size_t used = (size_t)(nl - s->out.buf) + 1, n = used - 1;
 	if (n && s->out.buf[n - 1] == '\r')
 		n--;
 	res->out = xrealloc(NULL, n + 1);
 	memcpy(res->out, s->out.buf, n);
 	res->out[n] = '\0';
 	res->outlen = n;
-	s->out.len = 0;
+	memmove(s->out.buf, s->out.buf + used, s->out.len - used);
+	s->out.len -= used;
 }
 
 static void copy_err(const struct session *s, struct exec_result *res)
