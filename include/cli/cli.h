@@ -66,6 +66,10 @@ struct expectations;
  * EXIT_USAGE or EXIT_INPUT on a problem, EXIT_DONE otherwise. */
 int cli_setup(const char *prog, const struct config *c, const char *format, const char *expect,
               const struct format_ops **forced, struct expectations **ex);
+/* The expectations of c (--expect, else expectations.file), or NULL when c
+ * has no expectations section. Returns 0, or -1 with the reason in err. */
+int cli_load_expect(const struct config *c, const char *expect, struct expectations **ex,
+                    char *err, size_t errlen);
 
 /* Who decides on the screen: --reviewer (given), else the user
  * configuration's reviewer, else `git config user.name`, else $USER (buf

@@ -185,17 +185,6 @@ static int session_open(struct review_state *st, const struct config *cfg,
 	return 0;
 }
 
-/* The configuration's expectations, or NULL; -1 with err on a problem. */
-static int load_expect(const struct review_opts *o, const struct config *c,
-                       struct expectations **ex, char *err, size_t errlen)
-{
-	*ex = NULL;
-	if (!c->has_expect)
-		return 0;
-	*ex = expect_load(&c->expect, o->expect ? o->expect : c->expect.file, err, errlen);
-	return *ex ? 0 : -1;
-}
-
 /* tui_reload's hook: the configuration found now (the one I just wrote)
  * and a session on it. The new configuration is loaded before anything
  * is let go, so a bad one leaves the screen as it was. */
@@ -207,7 +196,7 @@ static int review_reload(void *arg, struct review **rv, const struct config **cf
 	struct expectations *nex = NULL;
 	if (cli_load_config_err(nc, st->o->config, st->npaths ? st->paths[0] : NULL, err,
 	                        errlen) < 0 ||
-	    load_expect(st->o, nc, &nex, err, errlen) < 0) {
+	    cli_load_expect(nc, st->o->expect, &nex, err, errlen) < 0) {
 		config_free(nc);
 		free(nc);
 		return -1;

@@ -243,13 +243,20 @@ int cli_setup(const char *prog, const struct config *c, const char *format, cons
 		        "to know how runs and expectations are joined\n", prog);
 		return EXIT_USAGE;
 	}
-	if (c->has_expect) {
-		char err[1024];
-		*ex = expect_load(&c->expect, expect ? expect : c->expect.file, err, sizeof err);
-		if (!*ex) {
-			fprintf(stderr, "%s: %s\n", prog, err);
-			return EXIT_INPUT;
-		}
+	char err[1024];
+	if (cli_load_expect(c, expect, ex, err, sizeof err) < 0) {
+		fprintf(stderr, "%s: %s\n", prog, err);
+		return EXIT_INPUT;
 	}
 	return EXIT_DONE;
+}
+
+int cli_load_expect(const struct config *c, const char *expect, struct expectations **ex,
+                    char *err, size_t errlen)
+{
+	*ex = NULL;
+	if (!c->has_expect)
+		return 0;
+	*ex = expect_load(&c->expect, expect ? expect : c->expect.file, err, errlen);
+	return *ex ? 0 : -1;
 }

@@ -509,6 +509,17 @@ static int tui_loop(struct tui *t)
 	return 0;
 }
 
+/* The configuration's keys: over the defaults (checked when it was read). */
+void tui_bind_keys(struct tui *t)
+{
+	char err[512];
+	for (size_t i = 0; i < t->cfg->nkeys; i++) {
+		enum tcr_action a = action_find(t->cfg->keys[i].action);
+		if (a != ACT_NONE)
+			keymap_bind(&t->km, a, t->cfg->keys[i].keys, err, sizeof err);
+	}
+}
+
 void tui_init(struct tui *t, struct review *rv, const struct config *cfg)
 {
 	memset(t, 0, sizeof *t);
@@ -518,12 +529,7 @@ void tui_init(struct tui *t, struct review *rv, const struct config *cfg)
 	t->tl.for_entry = SIZE_MAX;
 	t->tl.width = -1;
 	keymap_init_defaults(&t->km);
-	char err[512];
-	for (size_t i = 0; i < cfg->nkeys; i++) {
-		enum tcr_action a = action_find(cfg->keys[i].action);
-		if (a != ACT_NONE)
-			keymap_bind(&t->km, a, cfg->keys[i].keys, err, sizeof err);
-	}
+	tui_bind_keys(t);
 	theme_default(&t->theme);
 }
 

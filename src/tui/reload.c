@@ -30,14 +30,9 @@ static void forget_session(struct tui *t)
 /* The new configuration's keys over the defaults. */
 static void rebind(struct tui *t)
 {
-	char err[512];
 	keymap_free(&t->km);
 	keymap_init_defaults(&t->km);
-	for (size_t i = 0; i < t->cfg->nkeys; i++) {
-		enum tcr_action a = action_find(t->cfg->keys[i].action);
-		if (a != ACT_NONE)
-			keymap_bind(&t->km, a, t->cfg->keys[i].keys, err, sizeof err);
-	}
+	tui_bind_keys(t);
 }
 
 /* Loads the configuration found now and opens the session again: 0, 1

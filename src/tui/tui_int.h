@@ -258,6 +258,9 @@ unsigned tui_judges_cancel(struct tui *t);
 int  tui_judges_pollfds(struct tui *t, struct pollfd *fds, int max, int *timeout_ms);
 void tui_judges_run(struct tui *t);
 
+/* app.c: the configuration's keys bound over the defaults in t->km */
+void tui_bind_keys(struct tui *t);
+
 /* reload.c: I, with no configuration found: write the proposal, load it */
 unsigned tui_write_proposal(struct tui *t);
 
