@@ -285,10 +285,12 @@ static void test_decisions(void **s)
 	keys(&fx, "\t\t");                             /* the verdicts */
 	size_t e0 = rv->view[0];
 
-	/* accept the first verdict */
+	/* accept the first verdict: like a digit, `a` moves on to the next
+	 * undecided row */
 	unsigned r = key(&fx, 'a');
 	assert_true(r & REDRAW_VERDICTS);
-	assert_string_equal(fx.t.msg.text, "accepted (saved)");
+	assert_string_equal(fx.t.msg.text, "tool-order accepted (saved)");
+	assert_int_equal(fx.t.vd.sel, 1);
 	assert_int_equal(review_decision(rv, e0, 0)->kind, DEC_ACCEPT);
 	assert_int_equal(annot_lines(&fx, 0, line, sizeof line), 1);
 	assert_has(line, "\"run\":\"en-pass\"");
@@ -296,7 +298,6 @@ static void test_decisions(void **s)
 	assert_has(line, "\"decision\":\"accept\"");
 
 	/* override the second: a score off the scale is asked again, then a reason */
-	key(&fx, 'j');
 	key(&fx, 'o');
 	assert_int_equal(fx.t.pr.kind, PROMPT_SCORE);
 	assert_string_equal(fx.t.pr.label, "override lookup, score (0 or 1): ");
@@ -306,7 +307,7 @@ static void test_decisions(void **s)
 	keys(&fx, "0\n");
 	assert_int_equal(fx.t.pr.kind, PROMPT_REASON);
 	keys(&fx, "looked twice\n");
-	assert_string_equal(fx.t.msg.text, "overridden (saved)");
+	assert_string_equal(fx.t.msg.text, "lookup overridden (saved)");
 	const struct decision *d = review_decision(rv, e0, 1);
 	assert_int_equal(d->kind, DEC_OVERRIDE);
 	assert_true(d->score == 0);
@@ -370,6 +371,31 @@ static void test_decisions(void **s)
 	assert_int_equal(review_cursor(rv), 1);
 	assert_int_equal(annot_lines(&fx, 5, line, sizeof line), 6);
 	assert_has(line, "\"scorer\":\"words\"");
+
+	/* `o` with the machine's own score is an accept, as a digit is; the
+	 * reason is kept. Not moving: `o` stays on its row. */
+	size_t e1 = review_current(rv)->entry;
+	key(&fx, 'g');
+	assert_int_equal(fx.t.focus, PANE_VERDICTS);
+	assert_int_equal(fx.t.vd.sel, 0);
+	struct review_row row;
+	assert_true(review_row_get(rv, review_current(rv), 0, &row));
+	assert_int_equal(row.v->status, VERDICT_OK);
+	char score[32];
+	snprintf(score, sizeof score, "%g\n", row.v->score);
+	key(&fx, 'o');
+	keys(&fx, score);
+	keys(&fx, "same as the machine\n");
+	char want[128];
+	snprintf(want, sizeof want, "%s: same score, accepted (saved)", row.id);
+	assert_string_equal(fx.t.msg.text, want);
+	d = review_decision(rv, e1, 0);
+	assert_int_equal(d->kind, DEC_ACCEPT);
+	assert_true(d->score == row.v->score);
+	assert_string_equal(d->reason, "same as the machine");
+	assert_int_equal(annot_lines(&fx, 6, line, sizeof line), 7);
+	assert_has(line, "\"decision\":\"accept\"");
+	assert_int_equal(fx.t.vd.sel, 0);
 	close_fixture(&fx);
 }
 
@@ -583,7 +609,10 @@ static void test_judge(void **s)
 	assert_int_equal(row.state, ROW_READY);
 	assert_int_equal(row.v->status, VERDICT_OK);
 	key(&fx, 'a');
-	assert_string_equal(fx.t.msg.text, "accepted (saved)");
+	assert_string_equal(fx.t.msg.text, "appr accepted (saved)");
+	assert_int_equal(fx.t.vd.sel, 0);              /* on, to the first undecided row */
+	key(&fx, 'G');
+	assert_int_equal(fx.t.vd.sel, 3);
 	assert_int_equal(annot_lines(&fx, 0, line, sizeof line), 1);
 	assert_has(line, "\"scorer\":\"appr\"");
 	assert_has(line, "\"scorer_type\":\"tool-appropriateness\"");

@@ -288,7 +288,7 @@ static void test_stale(void **s)
 	assert_ptr_equal(review_view_entry(&rv, 0), &rv.entries[e1]);
 	char err[256];
 	assert_int_equal(review_accept(&rv, LOOKUP, err, sizeof err), 0);     /* machine 1: pass */
-	assert_int_equal(review_override(&rv, WORDS, 0.2, "few", err, sizeof err), 0);
+	assert_int_equal(review_override(&rv, WORDS, 0.2, "few", NULL, err, sizeof err), 0);
 	assert_false(review_entry_has_stale(&rv, e1));
 	review_close(&rv);
 	/* bob's v1 label on the same row, written before run_hash existed */

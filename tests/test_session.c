@@ -386,7 +386,7 @@ static void test_views(void **s)
 	go_to(&rv, "run-c");
 	assert_int_equal(review_accept_all(&rv, err, sizeof err), 0);
 	go_to(&rv, "run-a");
-	assert_int_equal(review_override(&rv, WORDS, 1, "it did cancel", err, sizeof err), 0);
+	assert_int_equal(review_override(&rv, WORDS, 1, "it did cancel", NULL, err, sizeof err), 0);
 	assert_int_equal(review_accept(&rv, LOOKUP, err, sizeof err), 0);
 	assert_int_equal(review_accept(&rv, WANT, err, sizeof err), 0);
 	go_to(&rv, "run-d");
@@ -639,14 +639,14 @@ static void test_decisions(void **s)
 	free_lines(lines, n);
 
 	/* override: checked against the scale, nothing written when off it */
-	assert_int_equal(review_override(&rv, LOOKUP, 0.5, "half", err, sizeof err), -1);
+	assert_int_equal(review_override(&rv, LOOKUP, 0.5, "half", NULL, err, sizeof err), -1);
 	assert_string_equal(err, "expected 0 or 1");
-	assert_int_equal(review_override(&rv, WORDS, 1.5, "much", err, sizeof err), -1);
+	assert_int_equal(review_override(&rv, WORDS, 1.5, "much", NULL, err, sizeof err), -1);
 	assert_string_equal(err, "expected 0..1");
-	assert_int_equal(review_override(&rv, 7, 1, "x", err, sizeof err), -1);
+	assert_int_equal(review_override(&rv, 7, 1, "x", NULL, err, sizeof err), -1);
 	assert_int_equal(read_lines(path, lines, 32), 2);
 	free_lines(lines, 2);
-	assert_int_equal(review_override(&rv, LOOKUP, 1, "cancel was right", err, sizeof err), 0);
+	assert_int_equal(review_override(&rv, LOOKUP, 1, "cancel was right", NULL, err, sizeof err), 0);
 	n = read_lines(path, lines, 32);
 	assert_int_equal(n, 3);
 	assert_string_equal(jstr(lines[2], "decision"), "override");
@@ -661,7 +661,7 @@ static void test_decisions(void **s)
 	assert_int_equal(review_mark_of(&rv, a), MARK_UNREVIEWED);     /* words not decided */
 	review_set_filter(&rv, FILTER_OVERRIDDEN);
 	assert_string_equal(view_str(&rv), "run-a");
-	assert_int_equal(review_override(&rv, WORDS, 0.75, NULL, err, sizeof err), 0);
+	assert_int_equal(review_override(&rv, WORDS, 0.75, NULL, NULL, err, sizeof err), 0);
 	assert_int_equal(review_mark_of(&rv, a), MARK_OVERRIDDEN);
 	assert_int_equal(review_reviewed_count(&rv), 1);
 
@@ -754,7 +754,7 @@ static void test_resume(void **s)
 	go_to(&rv, "run-c");
 	assert_int_equal(review_accept_all(&rv, err, sizeof err), 0);
 	go_to(&rv, "run-a");
-	assert_int_equal(review_override(&rv, WORDS, 0.9, "fine", err, sizeof err), 0);
+	assert_int_equal(review_override(&rv, WORDS, 0.9, "fine", NULL, err, sizeof err), 0);
 	assert_int_equal(review_accept(&rv, LOOKUP, err, sizeof err), 0);
 	assert_int_equal(review_accept(&rv, WANT, err, sizeof err), 0);
 	go_to(&rv, "run-d");
@@ -972,7 +972,7 @@ static void test_run_hash_and_blind(void **s)
 	char err[256];
 	assert_int_equal(review_accept(&rv, LOOKUP, err, sizeof err), 0);
 	rv.blind = true;
-	assert_int_equal(review_override(&rv, WORDS, 0, "no", err, sizeof err), 0);
+	assert_int_equal(review_override(&rv, WORDS, 0, "no", NULL, err, sizeof err), 0);
 	assert_int_equal(review_retract(&rv, WORDS, err, sizeof err), 0);
 	assert_int_equal(review_note(&rv, "seen", err, sizeof err), 0);
 	json_t *lines[8];
@@ -1091,7 +1091,7 @@ static void test_rows(void **s)
 	assert_string_equal(review_row_id(&rv, 3), "?");
 
 	/* the kinds of failure */
-	assert_int_equal(review_override(&rv, LOOKUP, 0.5, NULL, err, sizeof err), -1);
+	assert_int_equal(review_override(&rv, LOOKUP, 0.5, NULL, NULL, err, sizeof err), -1);
 	assert_int_equal(review_last_error(&rv), REVIEW_OFF_SCALE);
 	assert_int_equal(review_accept(&rv, 3, err, sizeof err), -1);
 	assert_string_equal(err, "no such scorer");

@@ -34,9 +34,9 @@
 	X(PREV_DISAGREE, "prev-disagreement", "[",               "Previous run with such a disagreement") \
 	X(SORT,        "sort",            "s",                    "Sort: file order, id, score, review state") \
 	X(NEXT_TODO,   "next-unreviewed", "u",                    "Jump to the next unreviewed run") \
-	X(ACCEPT,      "accept",          "a",                    "Accept the selected verdict (not with --blind: type a label)") \
+	X(ACCEPT,      "accept",          "a",                    "Accept the selected verdict, then the next undecided row or run (not with --blind: type a label)") \
 	X(ACCEPT_ALL,  "accept-all",      "A",                    "Accept every verdict of the run and go to the next unreviewed (not with --blind)") \
-	X(OVERRIDE,    "override",        "o",                    "Override the selected verdict: a score on its scale, then a reason") \
+	X(OVERRIDE,    "override",        "o",                    "Override the selected verdict: a score on its scale, then a reason (the machine's own score is an accept)") \
 	X(LABEL_0,     "label-0",         "0",                    "Label the selected verdict 0 (an accept when the machine said 0), then the next undecided row or run") \
 	X(LABEL_1,     "label-1",         "1",                    "Label it 1, then the next undecided row or run") \
 	X(LABEL_2,     "label-2",         "2",                    "Label it 2 (1..5 scales), then the next undecided row or run") \

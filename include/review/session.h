@@ -270,8 +270,11 @@ const struct decision *review_note_of(struct review *rv, size_t entry);
  * -1 puts the reason in err and nothing changed. */
 int review_accept(struct review *rv, size_t scorer, char *err, size_t errlen);
 int review_accept_all(struct review *rv, char *err, size_t errlen);
+/* An override: `score` with an optional reason. A score equal to the
+ * machine's is written as an accept (as review_label does), and *accepted
+ * (may be NULL) says so. */
 int review_override(struct review *rv, size_t scorer, double score, const char *reason,
-                    char *err, size_t errlen);
+                    bool *accepted, char *err, size_t errlen);
 int review_retract(struct review *rv, size_t scorer, char *err, size_t errlen);
 int review_note(struct review *rv, const char *text, char *err, size_t errlen);
 /* A label: `score` on row `row` of the run under the cursor, written as

@@ -245,28 +245,14 @@ int review_accept_all(struct review *rv, char *err, size_t errlen)
 	return 0;
 }
 
-int review_override(struct review *rv, size_t scorer, double score, const char *reason,
-                    char *err, size_t errlen)
+/* A score a person gave to a row: an accept when it equals the machine's
+ * score (so "overridden" keeps meaning that a person disagreed), else an
+ * override. Blind mode takes it either way: the reviewer typed the score. */
+static int give_score(struct review *rv, size_t row, double score, const char *reason,
+                      bool *accepted, char *err, size_t errlen)
 {
-	struct review_run *rr = current_for_decision(rv, err, errlen);
-	if (!rr)
-		return -1;
-	struct review_row r;
-	if (decidable_row(rv, rr, scorer, &r, err, errlen) < 0)
-		return -1;
-	if (!scale_holds(&r.span, score)) {
-		char want[64];
-		scale_describe(&r.span, want, sizeof want);
-		return review_fail(rv, REVIEW_OFF_SCALE, err, errlen, "expected %s", want);
-	}
-	return decide(rv, rr, DEC_OVERRIDE, scorer, true, score == 0 ? 0 : score,
-	              reason && reason[0] ? reason : NULL, err, errlen);
-}
-
-int review_label(struct review *rv, size_t row, double score, bool *accepted,
-                 char *err, size_t errlen)
-{
-	*accepted = false;
+	if (accepted)
+		*accepted = false;
 	struct review_run *rr = current_for_decision(rv, err, errlen);
 	if (!rr)
 		return -1;
@@ -278,11 +264,25 @@ int review_label(struct review *rv, size_t row, double score, bool *accepted,
 		scale_describe(&r.span, want, sizeof want);
 		return review_fail(rv, REVIEW_OFF_SCALE, err, errlen, "expected %s", want);
 	}
+	reason = reason && reason[0] ? reason : NULL;
 	if (r.v->status == VERDICT_OK && r.v->score == score) {
-		*accepted = true;
-		return accept_one(rv, rr, row, err, errlen);
+		if (accepted)
+			*accepted = true;
+		return decide(rv, rr, DEC_ACCEPT, row, true, score, reason, err, errlen);
 	}
-	return decide(rv, rr, DEC_OVERRIDE, row, true, score == 0 ? 0 : score, NULL, err, errlen);
+	return decide(rv, rr, DEC_OVERRIDE, row, true, score == 0 ? 0 : score, reason, err, errlen);
+}
+
+int review_override(struct review *rv, size_t scorer, double score, const char *reason,
+                    bool *accepted, char *err, size_t errlen)
+{
+	return give_score(rv, scorer, score, reason, accepted, err, errlen);
+}
+
+int review_label(struct review *rv, size_t row, double score, bool *accepted,
+                 char *err, size_t errlen)
+{
+	return give_score(rv, row, score, NULL, accepted, err, errlen);
 }
 
 int review_retract(struct review *rv, size_t scorer, char *err, size_t errlen)

@@ -24,13 +24,37 @@ static bool selected_row(struct tui *t, struct review_row *row)
 	return s != SIZE_MAX && rr && review_row_get(t->rv, rr, s, row);
 }
 
+
+/* After a label: the next row of the run that waits for this reviewer,
+ * else the first undecided row of the next unreviewed run. */
+static unsigned label_forward(struct tui *t, size_t row, const char *what)
+{
+	size_t next;
+	enum review_forward f = review_forward(t->rv, row, &next);
+	t->vd.sel = next;
+	t->vd.detail_top = 0;
+	if (f == FORWARD_RUN) {
+		list_moved(t);
+	} else if (f == FORWARD_DONE) {
+		tui_message(t, false, "%s (saved); every run in view is reviewed", what);
+	}
+	return REDRAW_ALL | RELAYOUT;
+}
+
+/* `a` accepts the selected verdict and moves forward as a digit does, so
+ * both labelling keys leave the reviewer on the next thing to decide. */
 unsigned decide_accept(struct tui *t)
 {
 	struct review_row row;
 	if (!selected_row(t, &row))
 		return REDRAW_STATUS;
-	char err[512] = "";
-	return decide_report(t, review_accept(t->rv, row.index, err, sizeof err), err, "accepted");
+	char err[512] = "", what[128];
+	int rc = review_accept(t->rv, row.index, err, sizeof err);
+	snprintf(what, sizeof what, "%s accepted", row.id);
+	unsigned r = decide_report(t, rc, err, what);
+	if (rc == 0)
+		r |= label_forward(t, row.index, what);
+	return r;
 }
 
 unsigned decide_accept_all(struct tui *t)
@@ -84,22 +108,6 @@ unsigned decide_override(struct tui *t)
 	t->pr.row = row.index;
 	prompt_start(t, PROMPT_SCORE, lbl);
 	return REDRAW_STATUS;
-}
-
-/* After a label: the next row of the run that waits for this reviewer,
- * else the first undecided row of the next unreviewed run. */
-static unsigned label_forward(struct tui *t, size_t row, const char *what)
-{
-	size_t next;
-	enum review_forward f = review_forward(t->rv, row, &next);
-	t->vd.sel = next;
-	t->vd.detail_top = 0;
-	if (f == FORWARD_RUN) {
-		list_moved(t);
-	} else if (f == FORWARD_DONE) {
-		tui_message(t, false, "%s (saved); every run in view is reviewed", what);
-	}
-	return REDRAW_ALL | RELAYOUT;
 }
 
 /* A digit labels the selected row with that score and moves on, always

@@ -36,6 +36,19 @@ static unsigned submit_score(struct tui *t, const char *text)
 	return REDRAW_STATUS;
 }
 
+/* The override's reason typed: decide. A score equal to the machine's is
+ * an accept, and the status line says so. */
+static unsigned submit_override(struct tui *t, const char *reason)
+{
+	char err[512] = "", what[160];
+	bool agrees = false;
+	int rc = review_override(t->rv, t->pr.row, t->pr.score, *reason ? reason : NULL, &agrees,
+	                         err, sizeof err);
+	snprintf(what, sizeof what, "%s%s", review_row_id(t->rv, t->pr.row),
+	         agrees ? ": same score, accepted" : " overridden");
+	return decide_report(t, rc, err, what);
+}
+
 static unsigned prompt_submit(struct tui *t)
 {
 	char err[512] = "";
@@ -48,8 +61,7 @@ static unsigned prompt_submit(struct tui *t)
 	case PROMPT_SCORE:
 		return submit_score(t, text);
 	case PROMPT_REASON:
-		return decide_report(t, review_override(t->rv, t->pr.row, t->pr.score, *text ? text : NULL,
-		                                        err, sizeof err), err, "overridden");
+		return submit_override(t, text);
 	case PROMPT_NOTE:
 		if (!*text)
 			return REDRAW_STATUS;

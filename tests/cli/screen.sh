@@ -103,9 +103,10 @@ screen_has filter-reviewers "filter: reviewers disagree"
 screen_has filter-stale "filter: stale label"
 
 # en-pass accepted (reviewed), zh-refund with one override (overridden).
+# `a` moves on to the next undecided row, as a digit does.
 run_screen sort-file 'A
-j<Tab><Tab>aja
-jo0<Enter>no refund words<Enter>
+j<Tab><Tab>aa
+o0<Enter>no refund words<Enter>
 <Tab>
 s
 :save-display %D/sort-id.screen
@@ -251,6 +252,12 @@ check_screen override
 assert_eq "o writes an override with its reason" "$(annot_fields "$ANNOT")" \
 	"ja-fail|tool-order|override|1|it asked for the tracking number|qa"
 
+# o with the machine's own score is an accept (as a digit is), reason kept
+run_screen override-agrees 'o1<Enter>same as the scorer<Enter>'
+screen_has override-agrees "tool-order: same score, accepted (saved)"
+assert_eq "o with the machine's score writes an accept" "$(annot_fields "$ANNOT")" \
+	"en-pass|tool-order|accept|1|same as the scorer|qa"
+
 run_screen override-refused 'o7<Enter>'
 check_screen override-refused
 assert_eq "an off-scale override writes nothing" "$(lines_of "$ANNOT")" 0
@@ -279,7 +286,7 @@ assert_eq "digit labels write overrides, or accepts when they agree" "$(annot_fi
 
 run_screen retract 'a
 :save-display %D/retract-before.screen
-x<Enter>'
+<Tab><Tab>kx<Enter>'
 check_screen retract-before
 check_screen retract
 assert_eq "x writes a retract after the accept" "$(annot_fields "$ANNOT" | tr '\n' ' ')" \
