@@ -42,9 +42,10 @@ static void usage(FILE *out)
 	fprintf(out,
 	"\n"
 	"With no file, the review screen opens on the bundled demo.\n"
-	"`tcreview COMMAND --help` explains a command, `tcreview --help keys` lists the\n"
-	"screen's keys, `tcreview --help config` says which configuration files are read,\n"
-	"`tcreview --version` prints the version and the libraries.\n");
+	"`tcreview COMMAND --help` (or `tcreview --help COMMAND`) explains a command,\n"
+	"`tcreview --help keys` lists the screen's keys, `tcreview --help config` says\n"
+	"which configuration files are read, `tcreview --help formats` lists the\n"
+	"transcript formats, `tcreview --version` prints the version and the libraries.\n");
 }
 
 static const struct command *command_find(const char *name)
@@ -77,6 +78,60 @@ static int help_config(int argc, char **argv)
 	return cli_print_config_files(given, first);
 }
 
+/* `--help formats`: the transcript formats, as `tcreview formats --help
+ * formats` lists them. */
+static int help_formats(int argc, char **argv)
+{
+	(void)argc;
+	(void)argv;
+	char *args[] = { "formats", "--help", "formats", NULL };
+	return cli_formats(3, args);
+}
+
+static int help_keys(int argc, char **argv)
+{
+	return print_keys(argc > 1 && !strcmp(argv[1], "--man"));
+}
+
+/* A topic of `tcreview --help TOPIC`, run with argv[0] the topic. A
+ * command's name is a topic too: its own --help. */
+struct help_topic {
+	const char *name;
+	int (*show)(int argc, char **argv);
+};
+
+static const struct help_topic help_topics[] = {
+	{ "keys", help_keys },
+	{ "config", help_config },
+	{ "formats", help_formats },
+};
+
+#define NTOPICS (sizeof help_topics / sizeof *help_topics)
+
+static int help(int argc, char **argv)
+{
+	if (argc < 1) {
+		usage(stdout);
+		return EXIT_DONE;
+	}
+	for (size_t i = 0; i < NTOPICS; i++)
+		if (!strcmp(help_topics[i].name, argv[0]))
+			return help_topics[i].show(argc, argv);
+	const struct command *cmd = command_find(argv[0]);
+	if (cmd) {
+		char *args[] = { argv[0], "--help", NULL };
+		return cmd->run(2, args);
+	}
+	fprintf(stderr, "tcreview: no help on '%s'; the topics are", argv[0]);
+	for (size_t i = 0; i < NTOPICS; i++)
+		fprintf(stderr, " %s,", help_topics[i].name);
+	fprintf(stderr, " and the commands:");
+	for (size_t i = 0; i < NCOMMANDS; i++)
+		fprintf(stderr, " %s", commands[i].name);
+	fprintf(stderr, "\n");
+	return EXIT_USAGE;
+}
+
 /* --version and --help, or -1 when argv[1] is neither. */
 static int global_option(int argc, char **argv)
 {
@@ -85,14 +140,8 @@ static int global_option(int argc, char **argv)
 		cli_print_version();
 		return EXIT_DONE;
 	}
-	if (!strcmp(opt, "--help") || !strcmp(opt, "-h") || !strcmp(opt, "help")) {
-		if (argc > 2 && !strcmp(argv[2], "keys"))
-			return print_keys(argc > 3 && !strcmp(argv[3], "--man"));
-		if (argc > 2 && !strcmp(argv[2], "config"))
-			return help_config(argc - 2, argv + 2);
-		usage(stdout);
-		return EXIT_DONE;
-	}
+	if (!strcmp(opt, "--help") || !strcmp(opt, "-h") || !strcmp(opt, "help"))
+		return help(argc - 2, argv + 2);
 	return -1;
 }
 

@@ -102,6 +102,12 @@ struct jdoc *jdoc_from_json(const json_t *v);
 void         jdoc_free(struct jdoc *d);
 /* Memory the document holds (its own buffers, not the borrowed bytes). */
 size_t       jdoc_bytes(const struct jdoc *d);
+/* The version of the JSON parser underneath (simdjson), for --version;
+ * defined in the C++ file, hence the linkage. */
+#ifdef __cplusplus
+extern "C"
+#endif
+const char  *jdoc_parser_version(void);
 
 /* Reads the JSON a string value of d holds (an OpenTelemetry attribute
  * that is a JSON text) into d itself, after the record: returns the new

@@ -12,6 +12,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include <yaml.h>
+#include <nettle/version.h>
+#include <utf8proc.h>
+#include <zip.h>
 
 #include "cli/cli.h"
 #include "config/layers.h"
@@ -19,6 +22,7 @@
 #include "tui/tui_version.h"
 #include "runs/expect.h"
 #include "runs/format.h"
+#include "util/jdoc.h"
 #include "judge/judge.h"
 #include "judge/trust.h"
 #include "review/keymap.h"
@@ -221,7 +225,13 @@ void cli_print_version(void)
 	printf("jansson %s\n", jansson_version_str());
 	printf("libyaml %s\n", yaml_get_version_string());
 	printf("libcurl %s\n", judge_curl_version());
-	printf("ncurses %s\n", tui_curses_version());
+	/* curses_version() already starts with the library's name */
+	const char *curses = tui_curses_version();
+	printf("%s%s\n", strncmp(curses, "ncurses", 7) ? "ncurses " : "", curses);
+	printf("simdjson %s\n", jdoc_parser_version());
+	printf("utf8proc %s\n", utf8proc_version());
+	printf("libzip %s\n", zip_libzip_version());
+	printf("nettle %d.%d\n", nettle_version_major(), nettle_version_minor());
 }
 
 int cli_setup(const char *prog, const struct config *c, const char *format, const char *expect,

@@ -43,7 +43,11 @@ static const char *status_where(const struct tui *t, struct strbuf *sb, bool wit
 	size_t n = review_view_count(rv);
 	size_t cur = n ? review_cursor(rv) + 1 : 0;
 	const char *file = rv->ds.nfiles ? base_name(rv->ds.files[0].path) : "-";
-	strbuf_addf(sb, "%s%s  run %zu of %zu", file, rv->ds.nfiles > 1 ? " +" : "", cur, n);
+	strbuf_addstr(sb, file);
+	/* "+N": N more input files after the first (a folder, several FILEs) */
+	if (rv->ds.nfiles > 1)
+		strbuf_addf(sb, " +%zu", rv->ds.nfiles - 1);
+	strbuf_addf(sb, "  run %zu of %zu", cur, n);
 	/* The format the run was read as: a file of several formats, or one
 	 * detected otherwise than expected, shows here first. */
 	const struct review_run *rr = n && with_format ? review_current(rv) : NULL;

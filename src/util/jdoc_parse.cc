@@ -519,6 +519,14 @@ extern "C" enum jdoc_fill_status jdoc_fill(struct jdoc *d, const char *buf, size
 	return st;
 }
 
+/* The parser's version, for --version. */
+#define JDOC_STR_(x) #x
+#define JDOC_STR(x) JDOC_STR_(x)
+extern "C" const char *jdoc_parser_version(void)
+{
+	return JDOC_STR(SIMDJSON_VERSION);
+}
+
 extern "C" double jdoc_text_real(const char *text, size_t len)
 {
 	double v = 0;

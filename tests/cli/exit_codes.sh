@@ -64,6 +64,10 @@ assert_grep "--version names jansson" "$TMP/o" "jansson 2."
 assert_grep "--version names libyaml" "$TMP/o" "libyaml 0."
 assert_grep "--version names libcurl" "$TMP/o" "libcurl "
 assert_grep "--version names ncurses" "$TMP/o" "ncurses "
+assert_eq "--version names ncurses once" "$(grep -c 'ncurses ncurses' "$TMP/o")" 0
+for lib in simdjson utf8proc libzip nettle; do
+	assert_grep "--version names $lib" "$TMP/o" "$lib "
+done
 run_tcr "$TMP/o" "$TMP/err" score --help
 assert_rc "score --help exits 0" 0
 assert_grep "score --help shows usage" "$TMP/o" "usage: tcreview score"
@@ -71,6 +75,21 @@ run_tcr "$TMP/o" "$TMP/err" score --help formats
 assert_grep "--help formats lists the loaders" "$TMP/o" "tau2"
 run_tcr "$TMP/o" "$TMP/err" --help
 assert_rc "--help exits 0" 0
+assert_grep "--help names the help topics" "$TMP/o" "tcreview --help formats"
+run_tcr "$TMP/o" "$TMP/err" --help bogus
+assert_rc "--help on an unknown topic exits 2" 2
+assert_grep "... and says so" "$TMP/err" "no help on 'bogus'"
+assert_grep "... listing the topics" "$TMP/err" "keys, config, formats"
+assert_eq "... with nothing on stdout" "$(wc -c < "$TMP/o" | tr -d ' ')" 0
+run_tcr "$TMP/o" "$TMP/err" --help formats
+assert_rc "--help formats exits 0" 0
+assert_grep "--help formats lists the loaders (the malformed message points there)" "$TMP/o" "tau2"
+run_tcr "$TMP/o" "$TMP/err" --help stats
+assert_rc "--help COMMAND exits 0" 0
+assert_grep "--help COMMAND is the command's help" "$TMP/o" "usage: tcreview stats"
+run_tcr "$TMP/o" "$TMP/err" help keys
+assert_rc "help keys exits 0" 0
+assert_grep "help keys lists the keys" "$TMP/o" "accept"
 run_tcr "$TMP/o" "$TMP/err" -c "$D/mini.yaml" "$D/mini-runs.jsonl"
 assert_rc "tcreview -c FILE RUNS off a terminal exits 2" 2
 assert_grep "and suggests tcreview score" "$TMP/err" "tcreview score"

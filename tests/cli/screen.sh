@@ -122,6 +122,12 @@ assert_eq "the sort test's decisions" "$(annot_fields "$ANNOT" | tr '\n' ' ')" \
 "en-pass|tool-order|accept|1|null|qa en-pass|lookup|accept|1|null|qa en-pass|words|accept|0.5|null|qa \
 zh-refund|tool-order|accept|1|null|qa zh-refund|lookup|accept|1|null|qa zh-refund|words|override|0|no refund words|qa "
 
+# Several inputs: the status line names the first and "+N" the others.
+run_screen two-inputs '' screen-runs.jsonl screen-fold.jsonl screen-order.jsonl
+screen_has two-inputs "screen-runs.jsonl +2  run 1 of"
+run_screen one-input ''
+assert_no_grep "screen one-input: one input, no +N" "$TMP/one-input.screen" "screen-runs.jsonl +"
+
 # ---- search ---------------------------------------------------------------
 
 run_screen search-prev '/JD014<Enter>
