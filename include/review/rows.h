@@ -23,6 +23,8 @@ enum judge_state {
 	JUDGE_NONE,                 /* not asked */
 	JUDGE_PENDING,              /* requests in flight */
 	JUDGE_DONE,                 /* v holds its verdict (ok, skipped or error) */
+	JUDGE_UNREACHED,            /* nothing answered at its address: v is an error
+	                             * saying how to start it; J tries again */
 };
 
 struct judge_cell {
@@ -73,6 +75,8 @@ struct judge_cell *review_judge_cell(struct review *rv, size_t entry, size_t jud
 void review_judge_pending(struct review *rv, size_t entry, size_t judge, double now_ms);
 /* Takes a copy of v. */
 void review_judge_done(struct review *rv, size_t entry, size_t judge, const struct verdict *v);
+/* Nothing answers at the judge's address: the cell says why, for a person. */
+void review_judge_unreached(struct review *rv, size_t entry, size_t judge, const char *why);
 
 /* Parses a human score for a row of the run under the cursor, on the
  * row's scale; -1 with a reason (and review_last_error) when it is off the

@@ -302,22 +302,33 @@ static bool ask_one(struct judging *jg, struct review_run *rr, size_t j)
  * as not running: a refusal is immediate, this bounds a stuck one. */
 #define REACH_TIMEOUT_MS 300
 
-/* A judge on this machine that nothing answers for, said in one line:
- * how to start it, or which key to set for a hosted one instead. */
-static void note_down(struct judging_note *note, const struct judge_conf *jc, const char *where,
+/* Why a judge on this machine cannot be asked, for its row: how to start
+ * what it names, or which key to set for a hosted judge instead. */
+static void why_down(const struct judge_conf *jc, const char *where, char *buf, size_t n)
+{
+	if (jc->provider == PROVIDER_OLLAMA)
+		snprintf(buf, n, "no Ollama answers at %s. Start it "
+		         "(`ollama serve`, then `ollama pull %s`), or set OPENAI_API_KEY or "
+		         "ANTHROPIC_API_KEY and add a judge for it (`tcreview init` writes one)",
+		         where, jc->model);
+	else
+		snprintf(buf, n, "nothing answers at %s. Start the server "
+		         "its base_url names, or set OPENAI_API_KEY or ANTHROPIC_API_KEY and add a "
+		         "judge for it", where);
+}
+
+/* The status line's part: short, since the row's details hold the rest. */
+static void note_down(struct judging_note *note, const struct judge_conf *jc, size_t ndown,
                       size_t asked)
 {
 	char lead[64] = "";
 	if (asked)
 		snprintf(lead, sizeof lead, "asking %zu judge%s; ", asked, asked == 1 ? "" : "s");
-	if (jc->provider == PROVIDER_OLLAMA)
-		note_set(note, !asked, "%sno Ollama answers at %s for %s: start it (`ollama serve`, "
-		         "`ollama pull %s`), or set OPENAI_API_KEY or ANTHROPIC_API_KEY and add a "
-		         "judge for it (`tcreview init` writes one)", lead, where, jc->id, jc->model);
+	if (ndown > 1)
+		note_set(note, !asked, "%s%zu judges could not be reached (their rows say why)", lead,
+		         ndown);
 	else
-		note_set(note, !asked, "%snothing answers at %s for %s: start the server its base_url "
-		         "names, or set OPENAI_API_KEY or ANTHROPIC_API_KEY and add a judge for it",
-		         lead, where, jc->id);
+		note_set(note, !asked, "%s%s could not be reached (its row says why)", lead, jc->id);
 }
 
 bool judging_ask(struct judging *jg, long which, struct judging_note *note)
@@ -340,8 +351,8 @@ bool judging_ask(struct judging *jg, long which, struct judging_note *note)
 	judging_shots_update(jg);
 	size_t asked = 0;
 	const struct judge_conf *bare = NULL;   /* a judge with examples but none to show */
-	const struct judge_conf *down = NULL;   /* a local judge nothing answers for */
-	char where[300] = "";
+	const struct judge_conf *down = NULL;   /* the first local judge nothing answers for */
+	size_t ndown = 0;
 	for (size_t j = 0; j < cfg_of(jg)->njudges; j++) {
 		if (which >= 0 && (size_t)which != j)
 			continue;
@@ -349,12 +360,14 @@ bool judging_ask(struct judging *jg, long which, struct judging_note *note)
 		if (c->state == JUDGE_PENDING)
 			continue;
 		const struct judge_conf *jc = &cfg_of(jg)->judges[j];
-		char at[sizeof where];
+		char at[300];
 		if (judge_reach_local(provider_base(jc), REACH_TIMEOUT_MS, at, sizeof at) ==
 		    REACH_NOTHING) {
-			if (!down)
-				snprintf(where, sizeof where, "%s", at);
+			char why[sizeof at + 300];
+			why_down(jc, at, why, sizeof why);
+			review_judge_unreached(rv, rr->entry, j, why);
 			down = down ? down : jc;
+			ndown++;
 			continue;
 		}
 		const struct judge_example *ex[JUDGE_EXAMPLES_MAX];
@@ -363,7 +376,7 @@ bool judging_ask(struct judging *jg, long which, struct judging_note *note)
 		asked += ask_one(jg, rr, j);
 	}
 	if (down)
-		note_down(note, down, where, asked);
+		note_down(note, down, ndown, asked);
 	else if (asked && bare)
 		note_set(note, false, "asking %zu judge%s (Esc cancels); %s has no labelled run in split "
 		         "%s to show as an example", asked, asked == 1 ? "" : "s", bare->id,

@@ -57,6 +57,17 @@ void review_judge_done(struct review *rv, size_t entry, size_t judge, const stru
 	review_entry_judged(rv, entry);
 }
 
+void review_judge_unreached(struct review *rv, size_t entry, size_t judge, const char *why)
+{
+	struct judge_cell *c = review_judge_cell(rv, entry, judge);
+	if (!c)
+		return;
+	verdict_clear(&c->v);
+	verdict_error(&c->v, "%s", why);
+	c->state = JUDGE_UNREACHED;
+	review_entry_judged(rv, entry);
+}
+
 bool review_row_hidden(struct review *rv, size_t entry, size_t row)
 {
 	return rv->blind && !review_decision(rv, entry, row);

@@ -28,6 +28,12 @@ static void judge_line(const struct judge_conf *jc, struct strbuf *out)
 static void judge_details(const struct review_row *row, struct strbuf *out)
 {
 	const struct judge_cell *c = row->cell;
+	if (c && c->state == JUDGE_UNREACHED) {
+		/* what the reviewer must do comes first, before what the judge is */
+		strbuf_addf(out, "could not be reached: %s\n", c->v.message);
+		judge_line(row->judge, out);
+		return;
+	}
 	judge_line(row->judge, out);
 	if (!c || c->state == JUDGE_NONE) {
 		strbuf_addstr(out, "not asked yet: J asks the judges about this run\n");
@@ -254,6 +260,9 @@ static void verdict_result(const struct review_row *row, bool hidden, struct ver
 	} else if (row->state == ROW_NOT_ASKED) {
 		snprintf(c->result, sizeof c->result, "J asks");
 		c->slot = SLOT_DIM;
+	} else if (row->cell && row->cell->state == JUDGE_UNREACHED) {
+		snprintf(c->result, sizeof c->result, "unreached");
+		c->slot = SLOT_ERROR;
 	} else if (v && v->status == VERDICT_OK) {
 		snprintf(c->score, sizeof c->score, "%.4g", v->score);
 		snprintf(c->result, sizeof c->result, "%s", v->passed ? "pass" : "fail");

@@ -121,9 +121,26 @@ shows user-judge "J asks"
 # A port nothing listens on: ask the kernel for a free one, then let it go.
 PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])' 2>/dev/null || echo 1)
 printf 'judges:\n  - id: local\n    rubric: tool-appropriateness\n    model: ollama/llama3.2\n    base_url: http://127.0.0.1:%s/v1\n' "$PORT" > "$USERCFG"
-SCOLS=240 screen ollama-down "$TMP/work" 'J' ../data/screen-runs.jsonl
-shows ollama-down "no Ollama answers at 127.0.0.1:$PORT for local: start it (\`ollama serve\`, \`ollama pull llama3.2\`), or set OPENAI_API_KEY or ANTHROPIC_API_KEY and add a judge for it (\`tcreview init\` writes one)"
-shows ollama-down "J asks"
+# At 80 columns: the status line says it in full, the row says "unreached", and
+# the row's details (Enter) say how to start it, in full.
+SCOLS=80 screen ollama-down "$TMP/work" 'J' ../data/screen-runs.jsonl
+assert_grep "J without Ollama: the status line says which judge, in full at 80 columns" \
+	"$TMP/ollama-down.screen" "local could not be reached (its row says why)"
+shows ollama-down "unreached"
+SCOLS=80 screen ollama-down-row "$TMP/work" 'J
+<Tab><Tab>G<Enter>' ../data/screen-runs.jsonl
+# verdicts_text NAME: the verdicts pane's text from its title down, its lines
+# joined with single spaces (the details wrap at the pane's width).
+verdicts_text() {
+	python3 -c 'import sys
+lines = open(sys.argv[1], encoding="utf-8").read().split("\n")
+top = next(i for i, l in enumerate(lines) if "[verdicts]" in l)
+col = lines[top].index("[verdicts]")
+print(" ".join(" ".join(l[col:].split()) for l in lines[top:-1]))' "$TMP/$1.screen"
+}
+verdicts_text ollama-down-row > "$TMP/ollama-down-row.text"
+assert_grep "... and the row's details say why and how to start it, in full" "$TMP/ollama-down-row.text" \
+	"could not be reached: no Ollama answers at 127.0.0.1:$PORT. Start it (\`ollama serve\`, then \`ollama pull llama3.2\`), or set OPENAI_API_KEY or ANTHROPIC_API_KEY and add a judge for it (\`tcreview init\` writes one)"
 
 # The demo's own judge is on localhost:11434: when nothing listens there, J says so
 # and the demo goes on.
@@ -135,8 +152,14 @@ elif listening 11434; then
 	skip "demo: J without Ollama" "something listens on localhost:11434 here"
 else
 	screen demo-j "$TMP/work" 'J'
-	shows demo-j "no Ollama answers at localhost:11434 for second-opinion"
+	shows demo-j "second-opinion could not be reached (its row says why)"
+	shows demo-j "unreached"
 	shows demo-j "tool-order"
+	screen demo-j-row "$TMP/work" 'J
+<Tab><Tab>G<Enter>'
+	verdicts_text demo-j-row > "$TMP/demo-j-row.text"
+	assert_grep "the demo's J: the judge's row says how to start Ollama" "$TMP/demo-j-row.text" \
+		"could not be reached: no Ollama answers at localhost:11434. Start it (\`ollama serve\`, then \`ollama pull llama3.2\`)"
 fi
 
 finish
