@@ -123,7 +123,7 @@ static void confusion_json(struct jo *j, const struct calib_pair *p)
 static void pair_jsonl(FILE *out, struct jo *j, const struct calib_pair *p)
 {
 	char scale[64];
-	calib_scale_name(&p->span, scale, sizeof scale);
+	scale_label(&p->span, scale, sizeof scale);
 	jo_str(j, "criterion", p->criterion);
 	jo_str(j, "kind", calib_kind_name(p->kind));
 	jo_str(j, "scale", scale);
@@ -196,7 +196,7 @@ static void compare_jsonl(FILE *out, struct jo *j, const struct calib_compare *c
 static void sweep_jsonl(FILE *out, struct jo *j, const struct calib_sweep *sw)
 {
 	char scale[64];
-	calib_scale_name(&sw->span, scale, sizeof scale);
+	scale_label(&sw->span, scale, sizeof scale);
 	for (size_t i = 0; i < sw->npoints || (i == 0 && sw->npoints == 0); i++) {
 		const struct calib_sweep_point *pt = sw->npoints ? &sw->points[i] : NULL;
 		jo_str(j, "criterion", sw->criterion);
@@ -296,7 +296,7 @@ static void csv_confusion(struct strbuf *sb, const struct calib_pair *p)
 static void pair_csv(FILE *out, struct strbuf *sb, const struct calib_pair *p)
 {
 	char scale[64];
-	calib_scale_name(&p->span, scale, sizeof scale);
+	scale_label(&p->span, scale, sizeof scale);
 	strbuf_reset(sb);
 	csv_str(sb, p->criterion);
 	csv_str(sb, calib_kind_name(p->kind));

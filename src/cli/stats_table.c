@@ -115,7 +115,7 @@ static const char *const col_names[COL_COUNT] = {
 static size_t cols_of(const struct scale *s, enum col *out)
 {
 	bool binary = s->kind == SCALE_BINARY;
-	bool ordinal = s->kind == SCALE_1TO5 && s->lo == 1 && s->hi == 5;
+	bool ordinal = scale_ordinal(s);
 	size_t n = 0;
 	for (int c = 0; c < COL_COUNT; c++) {
 		if (binary && (c == COL_KQ || c == COL_RHO || c == COL_MAE))
@@ -224,10 +224,10 @@ static void notes(FILE *out, const struct calib_pair *first, size_t n)
 /* The pairs first .. first + n share a criterion. */
 static void criterion_block(FILE *out, const struct calib_pair *first, size_t n)
 {
-	char scale[64];
-	calib_scale_name(&first->span, scale, sizeof scale);
+	char scale[96];
+	scale_describe_pass(&first->span, first->threshold, scale, sizeof scale);
 	char *id = visible(first->criterion);
-	fprintf(out, "%s  (%s, passes at >= %g)\n", id, scale, first->threshold);
+	fprintf(out, "%s  (%s)\n", id, scale);
 	free(id);
 	enum col cols[COL_COUNT];
 	size_t ncols = cols_of(&first->span, cols);
@@ -292,7 +292,7 @@ static void compare_block(FILE *out, const struct calib_compare *cm, struct revi
 static void sweep_block(FILE *out, const struct calib_sweep *sw)
 {
 	char scale[64];
-	calib_scale_name(&sw->span, scale, sizeof scale);
+	scale_label(&sw->span, scale, sizeof scale);
 	char *id = visible(sw->criterion);
 	fprintf(out, "sweep: %s  (%s, configured to pass at >= %g)\n", id, scale, sw->threshold);
 	free(id);
