@@ -329,6 +329,37 @@ assert_grep "table: a heat-map's heading" "$TMP/table.out" "confusion: scorer:lo
 assert_grep "table: shaded cells with their counts" "$TMP/table.out" "$(printf '\342\226\210\342\226\210 2')"
 assert_grep "table: an undefined figure is named in a note" "$TMP/table.out" "note: human:bob ~ human:carol: kappa"
 assert_no_grep "table: no NaN" "$TMP/table.out" "nan"
+width_ok() { # FILE: every line fits 100 columns (a name longer than that aside)
+	python3 -c '
+import sys, unicodedata
+w = lambda s: sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in s)
+bad = [l for l in open(sys.argv[1], encoding="utf-8").read().splitlines() if w(l) > 100]
+print("\n".join(bad) if bad else "ok")' "$1"
+}
+assert_eq "table: every line fits 100 columns" "$(width_ok "$TMP/table.out")" ok
+assert_grep "table: the consensus row, with several reviewers" "$TMP/table.out" "  judge:j5 ~ human  "
+assert_grep "table: the pass/fail figures, a table of their own" "$TMP/table.out" "pass/fail at the threshold"
+assert_grep "table: the intervals, a table of their own" "$TMP/table.out" "95% bootstrap intervals"
+# One reviewer: the consensus is hers, so only the row that names her.
+stats table1 -c stats.yaml -o table --reviewer alice runs.jsonl -a others.jsonl -a runs.jsonl.annotations.jsonl
+assert_rc "table, one reviewer: exit 0" 0
+assert_grep "table, one reviewer: her row" "$TMP/table1.out" "  judge:j5 ~ human:alice  "
+assert_eq "table, one reviewer: no consensus row or heat-map where she labelled" \
+	"$(grep -cE '(scorer:lookup|judge:j5) ~ human( |$)' "$TMP/table1.out")" 0
+assert_grep "table, one reviewer: a criterion she did not label keeps its consensus row" \
+	"$TMP/table1.out" "  judge:j5b ~ human  "
+assert_eq "table, one reviewer: every line fits 100 columns" "$(width_ok "$TMP/table1.out")" ok
+# A long name puts each pair on a line of its own, its figures under it.
+LONG=a-reviewer-whose-name-is-long-enough-to-push-the-figures-past-one-hundred-columns
+: > "$D/long.jsonl"
+label "$D/long.jsonl" 1 lookup "$LONG" accept 1
+label "$D/long.jsonl" 6 lookup "$LONG" override 1
+label "$D/long.jsonl" 7 lookup "$LONG" accept 0
+stats tablelong -c stats.yaml -o table --criterion lookup runs.jsonl -a long.jsonl
+assert_rc "table, a long name: exit 0" 0
+assert_eq "table, a long name: the pair alone on its line, its figures under it" \
+	"$(grep -A1 -x "  scorer:lookup ~ human:$LONG" "$TMP/tablelong.out" | sed -n '2s/  */ /gp' | head -n 1)" \
+	" 3 0.667 0.400 0.444"
 stats table2 -c stats.yaml -o table --judge j5 --judge j5b --sweep runs.jsonl -a others.jsonl -a runs.jsonl.annotations.jsonl
 assert_rc "table with --judge and --sweep: exit 0" 0
 assert_grep "table: the comparison" "$TMP/table2.out" "judges compared: j5 ~ j5b on 6 labelled runs both answered"
