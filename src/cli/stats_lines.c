@@ -140,6 +140,7 @@ static void pair_jsonl(FILE *out, struct jo *j, const struct calib_pair *p)
 	jo_fig(j, "alpha", &p->alpha);
 	jo_fig(j, "spearman", &p->spearman);
 	jo_fig(j, "mae", &p->mae);
+	jo_fig(j, "within_one", &p->within_one);
 	jo_fig(j, "tpr", &p->tpr);
 	jo_fig(j, "tnr", &p->tnr);
 	jo_fig(j, "precision", &p->precision);
@@ -231,7 +232,7 @@ static void write_jsonl(FILE *out, const struct calib *c, struct review *rv)
 
 static const char csv_header[] =
 	"criterion,kind,scale,a,b,n,ties,stale,agreement,agreement_ci_lo,agreement_ci_hi,"
-	"kappa,kappa_ci_lo,kappa_ci_hi,kappa_quadratic,alpha,spearman,mae,tpr,tnr,precision,"
+	"kappa,kappa_ci_lo,kappa_ci_hi,kappa_quadratic,alpha,spearman,mae,within_one,tpr,tnr,precision,"
 	"pass_rate,pass_rate_corrected,pass_rate_corrected_ci_lo,pass_rate_corrected_ci_hi,"
 	"confusion_labels,confusion_counts,note";
 
@@ -311,7 +312,7 @@ static void pair_csv(FILE *out, struct strbuf *sb, const struct calib_pair *p)
 	csv_fig(sb, &p->kappa);
 	csv_ci(sb, &p->kappa_ci);
 	const struct calib_fig *rest[] = {
-		&p->kappa_quadratic, &p->alpha, &p->spearman, &p->mae, &p->tpr, &p->tnr,
+		&p->kappa_quadratic, &p->alpha, &p->spearman, &p->mae, &p->within_one, &p->tpr, &p->tnr,
 		&p->precision, &p->pass_rate, &p->pass_rate_corrected,
 	};
 	for (size_t i = 0; i < sizeof rest / sizeof *rest; i++)

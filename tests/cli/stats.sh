@@ -153,8 +153,8 @@ assert_rc "jsonl: exit 0" 0
 assert_no_grep "jsonl: nothing to warn about" "$TMP/jsonl.err" "warning"
 assert_eq "stats asks no judge" "$(wc -l < "$TMP/judge.log" | tr -d ' ')" "$REQUESTS"
 
-KEYS='"criterion":"kind":"scale":"a":"b":"n":"ties":"stale":"agreement":"agreement_ci":"kappa":"kappa_ci":"kappa_quadratic":"alpha":"spearman":"mae":"tpr":"tnr":"precision":"pass_rate":"pass_rate_corrected":"pass_rate_corrected_ci":"confusion":"labels":"counts":"note":'
-KEYS_NOCONF='"criterion":"kind":"scale":"a":"b":"n":"ties":"stale":"agreement":"agreement_ci":"kappa":"kappa_ci":"kappa_quadratic":"alpha":"spearman":"mae":"tpr":"tnr":"precision":"pass_rate":"pass_rate_corrected":"pass_rate_corrected_ci":"confusion":"note":'
+KEYS='"criterion":"kind":"scale":"a":"b":"n":"ties":"stale":"agreement":"agreement_ci":"kappa":"kappa_ci":"kappa_quadratic":"alpha":"spearman":"mae":"within_one":"tpr":"tnr":"precision":"pass_rate":"pass_rate_corrected":"pass_rate_corrected_ci":"confusion":"labels":"counts":"note":'
+KEYS_NOCONF='"criterion":"kind":"scale":"a":"b":"n":"ties":"stale":"agreement":"agreement_ci":"kappa":"kappa_ci":"kappa_quadratic":"alpha":"spearman":"mae":"within_one":"tpr":"tnr":"precision":"pass_rate":"pass_rate_corrected":"pass_rate_corrected_ci":"confusion":"note":'
 bad=0
 while IFS= read -r l; do
 	keys=$(printf '%s\n' "$l" | grep -o '"[a-z_]*":' | tr -d '\n')
@@ -371,11 +371,11 @@ assert_grep "table: the sweep marks the configured one" "$TMP/table2.out" "4 (co
 stats csv -c stats.yaml -o csv runs.jsonl -a others.jsonl -a runs.jsonl.annotations.jsonl
 assert_rc "csv: exit 0" 0
 assert_eq "csv: the header" "$(head -n 1 "$TMP/csv.out" | tr -d '\r')" \
-	"criterion,kind,scale,a,b,n,ties,stale,agreement,agreement_ci_lo,agreement_ci_hi,kappa,kappa_ci_lo,kappa_ci_hi,kappa_quadratic,alpha,spearman,mae,tpr,tnr,precision,pass_rate,pass_rate_corrected,pass_rate_corrected_ci_lo,pass_rate_corrected_ci_hi,confusion_labels,confusion_counts,note"
+	"criterion,kind,scale,a,b,n,ties,stale,agreement,agreement_ci_lo,agreement_ci_hi,kappa,kappa_ci_lo,kappa_ci_hi,kappa_quadratic,alpha,spearman,mae,within_one,tpr,tnr,precision,pass_rate,pass_rate_corrected,pass_rate_corrected_ci_lo,pass_rate_corrected_ci_hi,confusion_labels,confusion_counts,note"
 assert_eq "csv: one row per pair" "$(($(wc -l < "$TMP/csv.out") - 1))" "$(wc -l < "$TMP/jsonl.out" | tr -d ' ')"
 # fields counted with quotes respected (a note may hold commas)
 cols=$(awk '{ n = 1; q = 0; for (i = 1; i <= length($0); i++) { ch = substr($0, i, 1); if (ch == "\"") q = !q; else if (ch == "," && !q) n++ } print n }' "$TMP/csv.out" | sort -u | tr '\n' ' ')
-assert_eq "csv: every row has the header's 28 fields" "$cols" "28 "
+assert_eq "csv: every row has the header's 29 fields" "$cols" "29 "
 assert_grep "csv: lookup ~ human with its flattened confusion" "$TMP/csv.out" \
 	"lookup,machine-human,binary,scorer:lookup,human,5,1,1,0.6,"
 assert_grep "csv: the confusion flattened" "$TMP/csv.out" ",fail;pass,1;1;1;2,"
