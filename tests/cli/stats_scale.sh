@@ -5,8 +5,11 @@
 # pass as before. The expected agreement, within-one agreement, Cohen's and
 # quadratic-weighted kappa, confusion matrix, TPR and TNR are computed here
 # by the textbook formulas (python3, no package), from the labels and the
-# judges' answers the local fake server gives.
+# judges' answers the local fake server gives. A record-field scorer on
+# 0..10 has eleven levels, in stats and in the screen's calibration (K) at
+# 80 columns.
 . "$TCR_SRCDIR/tests/cli/lib.sh"
+. "$TCR_SRCDIR/tests/cli/screen_lib.sh"
 
 fake_llm_need
 
@@ -30,6 +33,8 @@ STARS_M="5 4 3 2 1 1 2 3 4 5 3 3"
 STARS_H="5 5 3 1 1 2 4 3 4 3 2 3"
 UNIT_M="0.9 0.2 0.6 0.4 0.7 0.1 0.8 0.3 0.55 0.45 1 0"
 UNIT_H="0.8 0.3 0.4 0.4 0.9 0 0.6 0.6 0.2 0.1 1 0"
+TEN_M="0 3 7 10 5 6 8 2 9 4 1 10"
+TEN_H="1 3 6 10 5 8 8 0 9 4 1 9"
 nth() { # N LIST
 	echo "$2" | tr ' ' '\n' | sed -n "${1}p"
 }
@@ -44,13 +49,14 @@ label() { # RUN CRITERION SCORE HASH
 		"$1" "$1" "$4" "$2" "$3" >> "$D/labels.jsonl"
 }
 for i in 1 2 3 4 5 6 7 8 9 10 11 12; do
-	line=$(printf '{"id":"r%s","stars":%s,"messages":[{"role":"user","content":"Order %s?"},{"role":"assistant","content":"Done."}]}' \
-		"$i" "$(nth $i "$STARS_M")" "$i")
+	line=$(printf '{"id":"r%s","stars":%s,"points":%s,"messages":[{"role":"user","content":"Order %s?"},{"role":"assistant","content":"Done."}]}' \
+		"$i" "$(nth $i "$STARS_M")" "$(nth $i "$TEN_M")" "$i")
 	printf '%s\n' "$line" >> "$D/runs.jsonl"
 	h=$(sha "$line")
 	label "$i" five "$(nth $i "$FIVE_H")" "$h"
 	label "$i" stars "$(nth $i "$STARS_H")" "$h"
 	label "$i" unit "$(nth $i "$UNIT_H")" "$h"
+	label "$i" ten "$(nth $i "$TEN_H")" "$h"
 	rules="$rules{\"match\": {\"body_contains\": \"FIVE r$i;\"}, \"content\": {\"score\": $(nth $i "$FIVE_M"), \"reason\": \"r$i\"}},"
 	rules="$rules{\"match\": {\"body_contains\": \"UNIT r$i;\"}, \"content\": {\"score\": $(nth $i "$UNIT_M"), \"reason\": \"r$i\"}},"
 done
@@ -66,6 +72,10 @@ scorers:
     type: record-field
     path: stars
     scale: 1..5
+  - id: ten
+    type: record-field
+    path: points
+    scale: {min: 0, max: 10, pass: 6}
 judges:
   - id: five
     rubric: custom
@@ -105,7 +115,7 @@ assert_rc "table: exit 0" 0
 
 # The textbook figures, and tcreview's in jsonl and csv.
 if out=$(python3 - "$TMP/jsonl.out" "$TMP/csv.out" "$FIVE_M" "$FIVE_H" "$STARS_M" "$STARS_H" \
-	"$UNIT_M" "$UNIT_H" <<'PY' 2>&1
+	"$UNIT_M" "$UNIT_H" "$TEN_M" "$TEN_H" <<'PY' 2>&1
 import csv, json, sys
 
 def textbook(m, h, lo, k, passmark):
@@ -129,7 +139,7 @@ def textbook(m, h, lo, k, passmark):
             "tpr": tp / (tp + fn), "tnr": tn / (tn + fp), "confusion": conf}
 
 nums = lambda s: [float(x) for x in s.split()]
-five_m, five_h, stars_m, stars_h, unit_m, unit_h = map(nums, sys.argv[3:9])
+five_m, five_h, stars_m, stars_h, unit_m, unit_h, ten_m, ten_h = map(nums, sys.argv[3:11])
 rows = [json.loads(l) for l in open(sys.argv[1], encoding="utf-8")]
 table = list(csv.DictReader(open(sys.argv[2], encoding="utf-8", newline="")))
 
@@ -145,7 +155,8 @@ def close(what, got, want):
 checked = 0
 for crit, a, m, h, lo, k, passmark, scale in (
         ("five", "judge:five", five_m, five_h, 1, 5, 4, "1..5"),
-        ("stars", "scorer:stars", stars_m, stars_h, 1, 5, 3, "1..5")):
+        ("stars", "scorer:stars", stars_m, stars_h, 1, 5, 3, "1..5"),
+        ("ten", "scorer:ten", ten_m, ten_h, 0, 11, 6, "0..10")):
     want = textbook(m, h, lo, k, passmark)
     assert abs(want["kappa"] - want["kappa_quadratic"]) > 0.1, want
     for b in ("human", "human:alice"):
@@ -155,9 +166,10 @@ for crit, a, m, h, lo, k, passmark, scale in (
             close((crit, b, f, "jsonl"), j[f], want[f])
             close((crit, b, f, "csv"), c[f], want[f])
             checked += 1
-        assert j["confusion"]["labels"] == ["1", "2", "3", "4", "5"], j["confusion"]
+        levels = [str(lo + i) for i in range(k)]
+        assert j["confusion"]["labels"] == levels, j["confusion"]
         assert j["confusion"]["counts"] == want["confusion"], (j["confusion"], want["confusion"])
-        assert c["confusion_labels"] == "1;2;3;4;5", c["confusion_labels"]
+        assert c["confusion_labels"] == ";".join(levels), c["confusion_labels"]
         flat = ";".join(str(x) for r in want["confusion"] for x in r)
         assert c["confusion_counts"] == flat, (c["confusion_counts"], flat)
 
@@ -178,9 +190,9 @@ assert j["confusion"] == {"labels": ["fail", "pass"], "counts": want["confusion"
 print("ok %d" % checked)
 PY
 ); then
-	pass "jsonl and csv: the textbook figures on 1..5 and 0..1 ($out)"
+	pass "jsonl and csv: the textbook figures on 1..5, 0..10 and 0..1 ($out)"
 else
-	fail "jsonl and csv: the textbook figures on 1..5 and 0..1" "$out"
+	fail "jsonl and csv: the textbook figures on 1..5, 0..10 and 0..1" "$out"
 fi
 
 assert_grep "table: the custom judge's heading" "$TMP/table.out" "five  (1..5, passes at >= 4)"
@@ -188,5 +200,23 @@ assert_grep "table: the scorer's heading, its own scale" "$TMP/table.out" "stars
 assert_grep "table: the 0..1 judge's heading" "$TMP/table.out" "unit  (0..1, passes at >= 0.5)"
 assert_grep "table: within-one for an integer scale" "$TMP/table.out" "within1"
 assert_grep "table: its five levels" "$TMP/table.out" "             1     2     3     4     5"
+assert_grep "table: eleven levels" "$TMP/table.out" "             0     1     2     3     4     5     6     7     8     9    10"
+
+# The screen's calibration (K) at 80 columns: the 0..10 matrix in narrower
+# cells, every level shown.
+SCREEN_CONFIG=set/s.yaml SCREEN_ANNOT=set/labels.jsonl
+run_screen calib-ten 'K
+j
+:save-display %D/calib-ten-pane.screen' set/runs.jsonl
+screen_has calib-ten-pane "scorer:ten (rows) against human (columns), 12 labelled runs"
+screen_has calib-ten-pane "              0     1     2     3     4     5     6     7     8     9    10"
+if python3 -c '
+import sys
+sys.exit(any(len(l) > 80 for l in open(sys.argv[1], encoding="utf-8").read().splitlines()))' \
+	"$TMP/calib-ten-pane.screen"; then
+	pass "calib pane: 80 columns hold the eleven levels"
+else
+	fail "calib pane: 80 columns hold the eleven levels" "$(cat "$TMP/calib-ten-pane.screen")"
+fi
 
 finish
