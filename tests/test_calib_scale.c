@@ -166,7 +166,7 @@ static void judged(struct review *rv, size_t judge, double pass, const double *m
 
 /* The session with every run scored, the judges' verdicts in their cells
  * as the cache would fill them, and the figures built. */
-static void build(struct review *rv, struct calib *c)
+static void build_with(struct review *rv, struct calib *c, const struct calib_opts *o)
 {
 	char err[512];
 	char *paths[] = { runs_path };
@@ -178,9 +178,14 @@ static void build(struct review *rv, struct calib *c)
 	judged(rv, 0, 4, five_m, NRUNS);
 	judged(rv, 1, 6, ten_m, 10);
 	judged(rv, 2, 0.5, unit_m, 6);
-	struct calib_opts o = { .bootstrap = 0 };
-	if (calib_build(c, rv, &o, err, sizeof err) < 0)
+	if (calib_build(c, rv, o, err, sizeof err) < 0)
 		fail_msg("calib_build: %s", err);
+}
+
+static void build(struct review *rv, struct calib *c)
+{
+	struct calib_opts o = { .bootstrap = 0 };
+	build_with(rv, c, &o);
 }
 
 /* ---- the textbook formulas --------------------------------------------------- */
@@ -350,6 +355,37 @@ static void test_custom_unit_stays(void **st)
 	review_close(&rv);
 }
 
+/* --sweep on a custom integer scale: each level but the lowest, kappa on
+ * pass/fail at that level computed by the textbook formula. */
+static void test_sweep_levels(void **st)
+{
+	(void)st;
+	struct review rv;
+	struct calib c;
+	static const char *const crit[] = { "ten" };
+	struct calib_opts o = { .bootstrap = 0, .sweep = true, .criteria = crit, .ncriteria = 1 };
+	build_with(&rv, &c, &o);
+	assert_int_equal(c.nsweeps, 1);
+	const struct calib_sweep *sw = &c.sweeps[0];
+	assert_string_equal(sw->criterion, "ten");
+	assert_int_equal(sw->npoints, 10);
+	for (size_t i = 0; i < sw->npoints; i++) {
+		double t = (double)i + 1;
+		assert_true(sw->points[i].threshold == t);
+		double mp[10], hp[10];
+		for (size_t k = 0; k < 10; k++) {
+			mp[k] = ten_m[k] >= t;
+			hp[k] = ten_h[k] >= 6;     /* the humans' pass/fail at the configured pass */
+		}
+		struct expect e;
+		textbook(mp, hp, 10, 0, 2, 1, &e);
+		if (isfinite(e.kappa))
+			near_eq("sweep kappa", &sw->points[i].kappa, e.kappa);
+	}
+	calib_free(&c);
+	review_close(&rv);
+}
+
 /* The scale decides, not its name: whole-number bounds of up to eleven
  * levels other than 0..1 are an integer scale. */
 static void test_levels(void **st)
@@ -401,6 +437,7 @@ int main(void)
 		cmocka_unit_test(test_custom_0to10),
 		cmocka_unit_test(test_scorer_1to5),
 		cmocka_unit_test(test_custom_unit_stays),
+		cmocka_unit_test(test_sweep_levels),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
