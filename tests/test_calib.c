@@ -736,13 +736,13 @@ static void test_names(void **st)
 	assert_string_equal(calib_kind_name(CALIB_CODE_JUDGE), "code-judge");
 	char buf[32];
 	struct scale s = scale_of(SCALE_BINARY);
-	calib_scale_name(&s, buf, sizeof buf);
+	scale_label(&s, buf, sizeof buf);
 	assert_string_equal(buf, "binary");
 	s = scale_of(SCALE_1TO5);
-	calib_scale_name(&s, buf, sizeof buf);
+	scale_label(&s, buf, sizeof buf);
 	assert_string_equal(buf, "1..5");
 	s = (struct scale){ SCALE_UNIT, 0, 10 };
-	calib_scale_name(&s, buf, sizeof buf);
+	scale_label(&s, buf, sizeof buf);
 	assert_string_equal(buf, "0..10");
 }
 

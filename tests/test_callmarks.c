@@ -182,13 +182,15 @@ static void test_what_is_left_out(void **s)
 	struct review rv;
 	struct review_run *rr = open_run(&rv, false);
 	set_marks(&rr->verdicts[ACTIONS],
-	          "[{\"call\":3,\"mark\":\"matched\",\"ref\":1}, {\"call\":-1,\"mark\":\"extra\"},"
-	          " {\"call\":\"0\",\"mark\":\"extra\"}, {\"call\":0,\"mark\":\"skipped\"},"
-	          " {\"call\":0,\"mark\":\"matched\"}, {\"call\":0,\"mark\":\"args\",\"ref\":0}, 7,"
-	          " {\"call\":1,\"mark\":\"args\",\"ref\":4}, {\"call\":1,\"mark\":\"extra\"}]");
+	          /* calls count from 1: 0 and 4 name no call of the three */
+	          "[{\"call\":4,\"mark\":\"matched\",\"ref\":1}, {\"call\":0,\"mark\":\"extra\"},"
+	          " {\"call\":-1,\"mark\":\"extra\"},"
+	          " {\"call\":\"1\",\"mark\":\"extra\"}, {\"call\":1,\"mark\":\"skipped\"},"
+	          " {\"call\":1,\"mark\":\"matched\"}, {\"call\":1,\"mark\":\"args\",\"ref\":0}, 7,"
+	          " {\"call\":2,\"mark\":\"args\",\"ref\":4}, {\"call\":2,\"mark\":\"extra\"}]");
 	/* a row that is not ok says nothing, whatever its details hold */
 	rr->verdicts[NAMES].status = VERDICT_ERROR;
-	set_marks(&rr->verdicts[WORDS], "[{\"call\":2,\"mark\":\"extra\"}]");
+	set_marks(&rr->verdicts[WORDS], "[{\"call\":3,\"mark\":\"extra\"}]");
 	rr->verdicts[WORDS].status = VERDICT_SKIPPED;
 	struct call_marks cm;
 	review_call_marks(&rv, rr, &cm);
@@ -302,8 +304,8 @@ static void test_failed_and_unanswered(void **s)
 	assert_mark(&m[0], PAIRS, "pairs", CALL_MARK_NO_RESULT, 0);
 	call_marks_free(&cm);
 	/* a reference beside them is not needed and not read */
-	set_marks(&rr->verdicts[ERRORS], "[{\"call\":0,\"mark\":\"failed\",\"ref\":2},"
-	          " {\"call\":1,\"mark\":\"no-result\"}, {\"call\":2,\"mark\":\"no result\"}]");
+	set_marks(&rr->verdicts[ERRORS], "[{\"call\":1,\"mark\":\"failed\",\"ref\":2},"
+	          " {\"call\":2,\"mark\":\"no-result\"}, {\"call\":3,\"mark\":\"no result\"}]");
 	review_call_marks(&rv, rr, &cm);
 	assert_int_equal(cm.nmarks, 3);
 	m = call_marks_at(&cm, 0, &n);

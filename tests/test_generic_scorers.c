@@ -164,7 +164,7 @@ static void test_failed_by_flag(void **s)
 	assert_int_equal(num(v.details, "failed"), 1);
 	json_t *f = json_array_get(json_object_get(v.details, "failures"), 0);
 	assert_int_equal(num(f, "number"), 2);
-	assert_int_equal(num(f, "call"), 1);
+	assert_int_equal(num(f, "call"), 2);
 	assert_string_equal(str(f, "name"), "cat");
 	assert_string_equal(str(f, "id"), "t2");
 	assert_string_equal(str(f, "why"), "flagged");
@@ -172,7 +172,7 @@ static void test_failed_by_flag(void **s)
 	assert_null(json_object_get(f, "prefix"));
 	want_explained(TE, &v, "1 of 2 calls failed (50%)\n#2 cat  id t2  (the record marks it failed)\n"
 	               "    no such file\n");
-	want_marks(&v, "[{\"call\": 1, \"mark\": \"failed\"}]");
+	want_marks(&v, "[{\"call\": 2, \"mark\": \"failed\"}]");
 	verdict_clear(&v);
 	/* prefixes off changes nothing for a flagged call */
 	v = score_text(TE_OFF, run, "anthropic");
@@ -200,7 +200,7 @@ static void test_failed_by_prefix(void **s)
 	assert_string_equal(str(f, "prefix"), "Error:");
 	assert_string_equal(str(f, "text"), "   error: user not found");
 	want_explained(TE, &v, "1 of 4 calls failed (25%)\n#1 find_user  id c1  (its result begins with \"Error:\")\n");
-	want_marks(&v, "[{\"call\": 0, \"mark\": \"failed\"}]");
+	want_marks(&v, "[{\"call\": 1, \"mark\": \"failed\"}]");
 	verdict_clear(&v);
 }
 
@@ -338,7 +338,7 @@ static void test_orphans(void **s)
 	want_explained(UC, &v, "1 of 2 calls got no result; 1 result answers no call\n"
 	               "no result  #2 book  id c2  (message 1)\n"
 	               "no call    result in message 3 names id zz, which no earlier unanswered call has\n");
-	want_marks(&v, "[{\"call\": 1, \"mark\": \"no-result\"}]");   /* the orphan has no call to mark */
+	want_marks(&v, "[{\"call\": 2, \"mark\": \"no-result\"}]");   /* the orphan has no call to mark */
 	verdict_clear(&v);
 	/* only orphans, no call: results were kept, so not skipped */
 	static const char alone[] = "{'messages':[{'role':'user','content':'hi'}" RESULT("zz", "x") "]}";
@@ -361,7 +361,7 @@ static void test_timeline_numbers(void **s)
 	want_ok(&v, 0.5, false);
 	json_t *f = json_array_get(json_object_get(v.details, "failures"), 0);
 	assert_int_equal(num(f, "number"), 0);
-	assert_int_equal(num(f, "call"), 0);
+	assert_int_equal(num(f, "call"), 1);
 	assert_string_equal(str(f, "name"), "(no name)");
 	want_explained(TE_MINE, &v, "\xc2\xb7 (no name)  id c1  (its result begins with \"oops\")");
 	verdict_clear(&v);
@@ -410,7 +410,7 @@ static void test_marks_past_the_cap(void **s)
 	assert_int_equal(json_array_size(json_object_get(v.details, "failures")), 50);
 	const json_t *marks = json_object_get(v.details, VERDICT_CALL_MARKS);
 	assert_int_equal(json_array_size(marks), 60);
-	assert_int_equal(num(json_array_get(marks, 59), "call"), 59);
+	assert_int_equal(num(json_array_get(marks, 59), "call"), 60);
 	assert_string_equal(str(json_array_get(marks, 59), "mark"), "failed");
 	verdict_clear(&v);
 	v = score(UC, r);
@@ -418,8 +418,8 @@ static void test_marks_past_the_cap(void **s)
 	assert_int_equal(json_array_size(json_object_get(v.details, "unanswered_calls")), 50);
 	marks = json_object_get(v.details, VERDICT_CALL_MARKS);
 	assert_int_equal(json_array_size(marks), 60);
-	assert_int_equal(num(json_array_get(marks, 0), "call"), 60);
-	assert_int_equal(num(json_array_get(marks, 59), "call"), 119);
+	assert_int_equal(num(json_array_get(marks, 0), "call"), 61);
+	assert_int_equal(num(json_array_get(marks, 59), "call"), 120);
 	assert_string_equal(str(json_array_get(marks, 0), "mark"), "no-result");
 	verdict_clear(&v);
 	run_free(r);

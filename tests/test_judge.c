@@ -895,7 +895,9 @@ static void test_custom(void **state)
 	const struct judge_conf *j = judge_named("help");
 	assert_true(j->scale_min == 1 && j->scale_max == 5 && j->threshold == 4);
 	assert_int_equal(judge_scale(j), SCALE_1TO5);
-	assert_true(judge_scale_accepts(j, 4.5));
+	/* 1..5 is an integer scale: whole steps, as for the built-in rubric */
+	assert_false(judge_scale_accepts(j, 4.5));
+	assert_true(judge_scale_accepts(j, 5));
 	assert_false(judge_scale_accepts(j, 0));
 
 	struct run *r = run_of(RUN_WEATHER);
@@ -944,6 +946,24 @@ static void test_custom(void **state)
 	judge_job_verdict(job, &v);
 	assert_int_equal(v.status, VERDICT_ERROR);
 	assert_string_equal(v.message, "judge: unusable answer after a retry: score 0.5 is outside the scale 1..5");
+	verdict_clear(&v);
+	judge_job_free(job);
+
+	/* Between two levels of an integer scale: asked again, then an error;
+	 * the schema asks for an integer. */
+	job = judge_job_new(j, r, expected);
+	assert_true(judge_job_next_prompt(job, &p));
+	s = dump(json_object_get(json_object_get(json_object_get(p.schema, "properties"), "score"),
+	                         "type"));
+	assert_string_equal(s, "\"integer\"");
+	free(s);
+	answer(job, "{\"score\": 3.5, \"reason\": \"between\"}");
+	assert_true(judge_job_next_prompt(job, &p));
+	answer(job, "{\"score\": 4.5, \"reason\": \"between\"}");
+	judge_job_verdict(job, &v);
+	assert_int_equal(v.status, VERDICT_ERROR);
+	assert_string_equal(v.message, "judge: unusable answer after a retry: score 4.5 is not a whole "
+	                               "step of the scale 1..5");
 	verdict_clear(&v);
 	judge_job_free(job);
 
@@ -1046,23 +1066,23 @@ static void test_label_answer_custom(void **state)
 	json_t *expected = parse_q("{'answer':'sunny'}");
 	char why[256] = "";
 	struct judge_job *job = judge_job_new(judge_named("help"), r, expected);
-	json_t *a = judge_job_label_answer(job, 4.5, "Helpful.", NULL, why, sizeof why);
+	json_t *a = judge_job_label_answer(job, 4, "Helpful.", NULL, why, sizeof why);
 	char *t = dump(a);
-	assert_string_equal(t, "{\"score\":4.5,\"reason\":\"Helpful.\"}");
+	assert_string_equal(t, "{\"score\":4,\"reason\":\"Helpful.\"}");
 	answer(job, t);
 	struct verdict v;
 	judge_job_verdict(job, &v);
 	assert_int_equal(v.status, VERDICT_OK);
-	assert_true(v.score == 4.5);
+	assert_true(v.score == 4);
 	assert_string_equal(json_string_value(json_object_get(v.details, "reason")), "Helpful.");
 	json_decref(a);
 	free(t);
 	judge_job_free(job);
 	/* Without a reason, the judge's own when the label is its score. */
 	job = judge_job_new(judge_named("help"), r, expected);
-	a = judge_job_label_answer(job, 4.5, "", &v, why, sizeof why);
+	a = judge_job_label_answer(job, 4, "", &v, why, sizeof why);
 	t = dump(a);
-	assert_string_equal(t, "{\"score\":4.5,\"reason\":\"Helpful.\"}");
+	assert_string_equal(t, "{\"score\":4,\"reason\":\"Helpful.\"}");
 	json_decref(a);
 	free(t);
 	a = judge_job_label_answer(job, 2, "", &v, why, sizeof why);
@@ -1075,6 +1095,9 @@ static void test_label_answer_custom(void **state)
 	job = judge_job_new(judge_named("help"), r, expected);
 	assert_null(judge_job_label_answer(job, 0.5, "x", NULL, why, sizeof why));
 	assert_string_equal(why, "a label of 0.5 is outside the scale 1..5");
+	/* 1..5 is an integer scale: a label between two levels has no answer */
+	assert_null(judge_job_label_answer(job, 4.5, "x", NULL, why, sizeof why));
+	assert_string_equal(why, "a label of 4.5 is not a whole step of the scale 1..5");
 	judge_job_free(job);
 	json_decref(expected);
 	run_free(r);

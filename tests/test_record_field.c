@@ -8,7 +8,9 @@
 #include "fmt_files.h"
 
 #include "config/config.h"
+#include "scorers/params.h"
 #include "scorers/scorer.h"
+#include "verdict/scale.h"
 
 static struct config cfg;
 
@@ -36,7 +38,16 @@ static const char yaml[] =
 	"  - id: ref\n"                 /* 5 */
 	"    type: record-field\n"
 	"    path: {from: which}\n"
-	"    scale: {from: sc}\n";
+	"    scale: {from: sc}\n"
+	"  - id: cont\n"                /* 6 */
+	"    type: record-field\n"
+	"    path: r\n"
+	"    scale: {min: 0, max: 2.5, pass: 1.5}\n"
+	"  - id: fivet\n"               /* 7 */
+	"    type: record-field\n"
+	"    path: stars\n"
+	"    scale: 1..5\n"
+	"    threshold: 0.7\n";
 
 static int setup(void **state)
 {
@@ -116,13 +127,20 @@ static void test_numbers_booleans(void **s)
 static void test_scales(void **s)
 {
 	(void)s;
-	want_ok(2, "{'stars': 1}", 0, false);
-	want_ok(2, "{'stars': 2}", 0.25, false);
-	want_ok(2, "{'stars': 3}", 0.5, true);
-	want_ok(2, "{'stars': 5}", 1, true);
-	want_ok(3, "{'points': 6.9}", 0.69, false);
-	want_ok(3, "{'points': 7}", 0.7, true);
-	want_ok(3, "{'points': 10}", 1, true);
+	/* a literal scale is the entry's own: the score is the value on it */
+	want_ok(2, "{'stars': 1}", 1, false);
+	want_ok(2, "{'stars': 2}", 2, false);
+	want_ok(2, "{'stars': 3}", 3, true);
+	want_ok(2, "{'stars': 5}", 5, true);
+	want_ok(3, "{'points': 6}", 6, false);
+	want_ok(3, "{'points': 7}", 7, true);
+	want_ok(3, "{'points': 10}", 10, true);
+	want_ok(6, "{'r': 1.49}", 1.49, false);
+	want_ok(6, "{'r': 1.5}", 1.5, true);
+	/* a threshold is a share of the span, at the next whole level: 1 +
+	 * 0.7 * 4 = 3.8, so 4 */
+	want_ok(7, "{'stars': 3}", 3, false);
+	want_ok(7, "{'stars': 4}", 4, true);
 	/* the details keep the value as recorded, and the pass on its scale */
 	struct verdict v = score_rec(3, "{'points': 8}");
 	assert_int_equal(json_integer_value(json_object_get(v.details, "value")), 8);
@@ -130,9 +148,44 @@ static void test_scales(void **s)
 	assert_true(fabs(json_number_value(json_object_get(v.details, "pass")) - 7) < 1e-9);
 	struct strbuf sb = STRBUF_INIT;
 	cfg.scorers[3].ops->explain(v.details, &sb);
-	assert_string_equal(sb.buf, "points = 8\nscale custom (0..10), passes at >= 7\n");
+	assert_string_equal(sb.buf, "points = 8\nscale 0..10, passes at >= 7\n");
 	strbuf_release(&sb);
 	verdict_clear(&v);
+}
+
+/* The entry's scale, and its threshold on it, for the screen, the labels,
+ * stats and export: the one description of verdict/scale.h. */
+static void test_spans(void **s)
+{
+	(void)s;
+	static const struct { size_t i; bool own; const char *text; } want[] = {
+		{ 0, true, "binary, passes at 1" },
+		{ 1, true, "0..1, passes at >= 0.5" },
+		{ 2, true, "1..5, passes at >= 3" },
+		{ 3, true, "0..10, passes at >= 7" },
+		{ 4, true, "binary, passes at 1" },
+		{ 5, false, "0..1, passes at >= 0.5" },   /* by reference: brought onto 0..1 */
+		{ 6, true, "0..2.5, passes at >= 1.5" },
+		{ 7, true, "1..5, passes at >= 4" },
+	};
+	for (size_t k = 0; k < sizeof want / sizeof *want; k++) {
+		const struct scorer_conf *sc = &cfg.scorers[want[k].i];
+		struct scale span = scorer_span(sc);
+		char text[96];
+		scale_describe_pass(&span, sc->threshold, text, sizeof text);
+		assert_string_equal(text, want[k].text);
+		assert_int_equal(sc->own_span, want[k].own);
+	}
+	struct scale span = scorer_span(&cfg.scorers[2]);
+	assert_int_equal(scale_levels(&span), 5);
+	span = scorer_span(&cfg.scorers[3]);
+	assert_true(scale_ordinal(&span));
+	assert_int_equal(scale_levels(&span), 11);
+	span = scorer_span(&cfg.scorers[6]);
+	assert_false(scale_ordinal(&span));
+	span = scorer_span(&cfg.scorers[0]);
+	assert_false(scale_ordinal(&span));
+	assert_int_equal(scale_levels(&span), 2);
 }
 
 static void test_strings(void **s)
@@ -149,7 +202,7 @@ static void test_strings(void **s)
 	struct strbuf sb = STRBUF_INIT;
 	cfg.scorers[4].ops->explain(v.details, &sb);
 	assert_string_equal(sb.buf, "scores.match.value = \"C\", mapped to 1\n"
-	                    "scale binary (0..1), passes at >= 1\n");
+	                    "scale binary, passes at 1\n");
 	strbuf_release(&sb);
 	verdict_clear(&v);
 }
@@ -174,6 +227,9 @@ static void test_errors(void **s)
 	want_error(2, "{'stars': 0}", "stars = 0", "off the scale");
 	want_error(2, "{'stars': 2.5}", "stars = 2.5", "whole steps");
 	want_error(3, "{'points': 11}", "points = 11", "off the scale");
+	/* whole-number bounds of at most eleven levels: an integer scale */
+	want_error(3, "{'points': 6.9}", "points = 6.9", "whole steps");
+	want_error(6, "{'r': 2.6}", "r = 2.6", "off the scale");
 	want_skip(1, "{'info': 'x'}", "the record has no info.r[0]");
 }
 
@@ -287,6 +343,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_numbers_booleans),
 		cmocka_unit_test(test_scales),
+		cmocka_unit_test(test_spans),
 		cmocka_unit_test(test_strings),
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_references),

@@ -410,9 +410,18 @@ static void test_consensus_unit(void **s)
 	expect_ok((double[]){ 0.2, 0.7 }, 2, &unit, 0.5, 0.45, false); /* the mean of the middle two */
 	expect_ok((double[]){ 0, 0.4, 0.8, 1 }, 4, &unit, 0.5, 0.6, true);
 	expect_ok((double[]){ 0.4, 0.6 }, 2, &unit, 0.5, 0.5, true);   /* on the threshold passes */
-	/* a custom judge's continuous span counts like 0..1 */
+	/* a custom judge's continuous span (more levels than an integer
+	 * scale has, or bounds that are not whole) counts like 0..1 */
+	struct scale hundred = { SCALE_UNIT, 0, 100 };
+	expect_ok((double[]){ 20, 90 }, 2, &hundred, 60, 55, false);
+	struct scale half = { SCALE_UNIT, 0.5, 2.5 };
+	expect_ok((double[]){ 1, 2 }, 2, &half, 1.2, 1.5, true);
+	/* whole-number bounds of at most eleven levels are an integer scale,
+	 * as 1..5 is: halfway between two levels is a tie */
 	struct scale ten = { SCALE_UNIT, 0, 10 };
-	expect_ok((double[]){ 2, 9 }, 2, &ten, 6, 5.5, false);
+	expect_tie((double[]){ 2, 9 }, 2, &ten, 6);
+	expect_ok((double[]){ 2, 9, 9 }, 3, &ten, 6, 9, true);
+	expect_ok((double[]){ 2, 4, 4, 9 }, 4, &ten, 6, 4, false);
 }
 
 int main(void)

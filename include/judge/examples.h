@@ -14,8 +14,9 @@
  *                  examples (the same configuration without `examples:`,
  *                  as cached) differs in pass/fail from the human label,
  *                  first; then filled as stratified
- *   stratified     balanced over the scale's label values (1..5: the
- *                  levels; other scales: fail and pass), round-robin
+ *   stratified     balanced over the scale's label values (an integer
+ *                  scale such as 1..5: the levels; other scales: fail
+ *                  and pass), round-robin
  *   recent         the latest labels by time
  *
  * Never the run being judged, never a run outside the named split. Ties

@@ -11,10 +11,12 @@
  *   human:A vs human:B for each reviewer pair, and "reviewers" (alpha over all)
  *   scorer:ID vs judge:ID on pass/fail (restricted by the YAML's compare:),
  *     under the judge's id, when both are selected
- * Categories by scale: binary and 0..1 (or a custom lo..hi) fail, pass at
- * the threshold; 1..5 its five values. The numbers themselves go into
- * Spearman's rho, MAE and alpha (nominal for binary, ordinal for 1..5,
- * interval otherwise).
+ * Categories by scale: an integer scale of three levels or more (1..5, a
+ * custom 0..10; verdict/scale.h's scale_ordinal) its levels; binary, 0..1
+ * and other continuous ranges fail, pass at the threshold. Pass/fail
+ * figures (TPR, TNR, pass rates) are at the threshold on every scale. The
+ * numbers themselves go into Spearman's rho, MAE and alpha (nominal for
+ * binary, ordinal for integer scales, interval otherwise).
  * A figure that does not apply or is undefined has ok == false and, when
  * undefined, a why. */
 #ifndef TCR_REVIEW_CALIB_H
@@ -57,7 +59,7 @@ struct calib_item {
 	bool pass_a, pass_b;
 };
 
-#define CALIB_MAX_CATS 5
+#define CALIB_MAX_CATS SCALE_MAX_LEVELS
 
 struct calib_pair {
 	char criterion[128];
@@ -73,7 +75,7 @@ struct calib_pair {
 	                               ones (pass_rate's denominator) */
 	struct calib_ci agreement_ci, kappa_ci, pass_rate_corrected_ci;
 	size_t ncats;               /* confusion: ncats x ncats, rows a, columns b */
-	const char *cat_names[CALIB_MAX_CATS];
+	char cat_names[CALIB_MAX_CATS][8];  /* "fail", "pass", or the levels "1" .. "5" */
 	size_t counts[CALIB_MAX_CATS * CALIB_MAX_CATS];
 	struct calib_item *items;   /* the n items, for filtering by a confusion cell */
 	const char *note;           /* why figures are missing, or NULL (owned) */
@@ -155,8 +157,5 @@ void calib_free(struct calib *c);
 /* The machine-vs-human (consensus) pair of a criterion, or NULL. Every
  * selected criterion has one, even with no labels (n 0, a note). */
 const struct calib_pair *calib_find(const struct calib *c, const char *criterion);
-
-/* The scale as the figures name it: "binary", "1..5", "0..1", "0..10". */
-void calib_scale_name(const struct scale *s, char *buf, size_t n);
 
 #endif

@@ -14,6 +14,7 @@
 
 #include "conf/conf.h"
 #include "scorers/scorer.h"
+#include "verdict/scale.h"
 
 /* One scorer parameter as written: a literal, or {from: PATH, default: V}. */
 struct param {
@@ -38,6 +39,11 @@ struct scorer_conf {
 	 * every run, so made once when the entry is read (owned; NULL when a
 	 * parameter is a reference, or for an entry made by hand). */
 	json_t *fixed;
+	/* The scale of the verdicts' scores when the entry sets its own (exec's
+	 * and record-field's `scale:`, read by the type's configure, which then
+	 * also sets threshold on it); else the type's (own_span false). */
+	struct scale span;
+	bool own_span;
 };
 
 /* Called with each scorer's id as soon as it is read and found unique
@@ -55,12 +61,26 @@ void scorers_free(struct scorer_conf *list, size_t n);
 /* Whether the YAML gives the scorer this parameter (a literal or a
  * reference). Inline so that a scorer asking it does not call back into the
  * file that finds scorers in the table. */
-static inline bool scorer_param_given(const struct scorer_conf *sc, const char *name)
+static inline const struct param *scorer_param_find(const struct scorer_conf *sc,
+                                                     const char *name)
 {
 	for (size_t i = 0; i < sc->nparams; i++)
 		if (strcmp(sc->params[i].name, name) == 0)
-			return true;
-	return false;
+			return &sc->params[i];
+	return NULL;
+}
+
+static inline bool scorer_param_given(const struct scorer_conf *sc, const char *name)
+{
+	return scorer_param_find(sc, name) != NULL;
+}
+
+/* The scale the entry's verdicts live on: the entry's own, or its type's.
+ * What the screen, stats and export describe with the threshold (one
+ * description: verdict/scale.h's scale_describe_pass). */
+static inline struct scale scorer_span(const struct scorer_conf *sc)
+{
+	return sc->own_span ? sc->span : scale_of(sc->ops->scale);
 }
 
 /* Resolves a scorer's parameters for one run into a new JSON object. A

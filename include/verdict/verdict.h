@@ -28,8 +28,10 @@ struct verdict {
 /* A scorer that decides call by call lists in its details, under this
  * key, what it made of the calls of the run:
  *   "call_marks": [{"call": I, "mark": "matched"|"extra"|"args"|"failed"|"no-result", "ref": N}, ...]
- * I is the call's index in run->calls; N the 1-based position of the
- * reference call it was matched to ("matched") or compared with and found
+ * I is the call's position in run->calls counted from 1 (as every call
+ * number of the details counts: extra, args_differ, a failure's call; the
+ * timeline's #N unless calls it does not number come first); N
+ * the 1-based position of the reference call it was matched to ("matched") or compared with and found
  * to differ from in its arguments ("args"); the other marks have no ref.
  * trajectory-match marks every call it paired or found extra; tool-errors
  * marks only the calls that failed ("failed") and unanswered-calls only

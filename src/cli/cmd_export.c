@@ -54,7 +54,7 @@ static void export_usage(FILE *out)
 	"  -h, --help              this help\n"
 	"\n"
 	"jsonl: one object per line with the keys run, source, run_hash, criterion,\n"
-	"kind (scorer or judge), scale (binary, 0..1, 1..5, or a custom judge's range),\n"
+	"kind (scorer or judge), scale (binary, 0..1, 1..5, or a custom range: 0..10),\n"
 	"threshold, input (the user's request), output (the agent's final answer),\n"
 	"calls [{name, arguments, result, error}], expected (the joined expectation or\n"
 	"null), machine {status, score, passed, message, model, prompt_hash} (status\n"

@@ -61,7 +61,8 @@ static void stats_usage(FILE *out)
 	"                        consensus is below X or undefined\n"
 	"      --min-tpr X       the same for its true positive rate\n"
 	"      --min-tnr X       the same for its true negative rate\n"
-	"      --sweep           a 1..5 or 0..1 judge's kappa, TPR and TNR at every threshold\n"
+	"      --sweep           a judge's kappa, TPR and TNR at every threshold (each level\n"
+	"                        of an integer scale)\n"
 	"      --include-stale   count labels made on a run that has changed since\n"
 	"      --only-split NAME only the runs of this split (repeatable), as export\n"
 	"                        places them: --split SPEC (default train=0.6,dev=0.2,\n"
@@ -76,7 +77,10 @@ static void stats_usage(FILE *out)
 	"Pairs: the machine against the consensus (human) and each reviewer\n"
 	"(human:NAME); each pair of reviewers; all reviewers (Krippendorff's alpha); each\n"
 	"code scorer against each judge on pass/fail (only the compare: pairs of the\n"
-	"YAML when it has them). A figure that is undefined is null with a note.\n"
+	"YAML when it has them). An integer scale (1..5, a custom 0..10: whole-number\n"
+	"bounds other than 0..1, at most 11 levels) is figured over its levels, others\n"
+	"on fail and pass; TPR, TNR and pass rates are at the threshold. A figure that\n"
+	"is undefined is null with a note.\n"
 	"Exit status: 0 done, 1 a --min-* gate failed, 2 usage or configuration error,\n"
 	"3 an input could not be read.\n");
 }

@@ -127,19 +127,12 @@ json_t *export_run_base(struct review *rv, const struct review_run *rr, const js
 
 /* ---- the verdict row ------------------------------------------------------------------- */
 
-/* "binary", "0..1", "1..5", or a custom judge's own range ("0..10"). */
+/* "binary", "0..1", "1..5", or a custom range ("0..10"). */
 static json_t *scale_text(const struct scale *s)
 {
-	struct scale own = scale_of(s->kind);
-	if (s->kind == SCALE_BINARY || (own.lo == s->lo && own.hi == s->hi))
-		return json_string(scale_name(s->kind));
-	struct strbuf sb = STRBUF_INIT;
-	jsonw_number(&sb, s->lo);
-	strbuf_addstr(&sb, "..");
-	jsonw_number(&sb, s->hi);
-	json_t *v = json_string(sb.buf);
-	strbuf_release(&sb);
-	return v;
+	char buf[64];
+	scale_label(s, buf, sizeof buf);
+	return json_string(buf);
 }
 
 static json_t *machine_of(const struct review_row *row)

@@ -123,7 +123,7 @@ static void confusion_json(struct jo *j, const struct calib_pair *p)
 static void pair_jsonl(FILE *out, struct jo *j, const struct calib_pair *p)
 {
 	char scale[64];
-	calib_scale_name(&p->span, scale, sizeof scale);
+	scale_label(&p->span, scale, sizeof scale);
 	jo_str(j, "criterion", p->criterion);
 	jo_str(j, "kind", calib_kind_name(p->kind));
 	jo_str(j, "scale", scale);
@@ -140,6 +140,7 @@ static void pair_jsonl(FILE *out, struct jo *j, const struct calib_pair *p)
 	jo_fig(j, "alpha", &p->alpha);
 	jo_fig(j, "spearman", &p->spearman);
 	jo_fig(j, "mae", &p->mae);
+	jo_fig(j, "within_one", &p->within_one);
 	jo_fig(j, "tpr", &p->tpr);
 	jo_fig(j, "tnr", &p->tnr);
 	jo_fig(j, "precision", &p->precision);
@@ -196,7 +197,7 @@ static void compare_jsonl(FILE *out, struct jo *j, const struct calib_compare *c
 static void sweep_jsonl(FILE *out, struct jo *j, const struct calib_sweep *sw)
 {
 	char scale[64];
-	calib_scale_name(&sw->span, scale, sizeof scale);
+	scale_label(&sw->span, scale, sizeof scale);
 	for (size_t i = 0; i < sw->npoints || (i == 0 && sw->npoints == 0); i++) {
 		const struct calib_sweep_point *pt = sw->npoints ? &sw->points[i] : NULL;
 		jo_str(j, "criterion", sw->criterion);
@@ -231,7 +232,7 @@ static void write_jsonl(FILE *out, const struct calib *c, struct review *rv)
 
 static const char csv_header[] =
 	"criterion,kind,scale,a,b,n,ties,stale,agreement,agreement_ci_lo,agreement_ci_hi,"
-	"kappa,kappa_ci_lo,kappa_ci_hi,kappa_quadratic,alpha,spearman,mae,tpr,tnr,precision,"
+	"kappa,kappa_ci_lo,kappa_ci_hi,kappa_quadratic,alpha,spearman,mae,within_one,tpr,tnr,precision,"
 	"pass_rate,pass_rate_corrected,pass_rate_corrected_ci_lo,pass_rate_corrected_ci_hi,"
 	"confusion_labels,confusion_counts,note";
 
@@ -296,7 +297,7 @@ static void csv_confusion(struct strbuf *sb, const struct calib_pair *p)
 static void pair_csv(FILE *out, struct strbuf *sb, const struct calib_pair *p)
 {
 	char scale[64];
-	calib_scale_name(&p->span, scale, sizeof scale);
+	scale_label(&p->span, scale, sizeof scale);
 	strbuf_reset(sb);
 	csv_str(sb, p->criterion);
 	csv_str(sb, calib_kind_name(p->kind));
@@ -311,7 +312,7 @@ static void pair_csv(FILE *out, struct strbuf *sb, const struct calib_pair *p)
 	csv_fig(sb, &p->kappa);
 	csv_ci(sb, &p->kappa_ci);
 	const struct calib_fig *rest[] = {
-		&p->kappa_quadratic, &p->alpha, &p->spearman, &p->mae, &p->tpr, &p->tnr,
+		&p->kappa_quadratic, &p->alpha, &p->spearman, &p->mae, &p->within_one, &p->tpr, &p->tnr,
 		&p->precision, &p->pass_rate, &p->pass_rate_corrected,
 	};
 	for (size_t i = 0; i < sizeof rest / sizeof *rest; i++)

@@ -71,7 +71,23 @@ static void tbl_row(struct tbl *t, const char *const *cells)
 	t->nrows++;
 }
 
-/* The first column left-aligned, the figures right-aligned. */
+/* The widest line a table makes (a terminal of 100 columns shows it
+ * whole), unless its names are longer than that leaves them. */
+#define TABLE_WIDTH 100
+
+/* The figures of row r from column `from`, right-aligned. */
+static void tbl_figures(FILE *out, const struct tbl *t, const size_t *w, size_t r, size_t from)
+{
+	for (size_t c = from; c < t->ncols; c++) {
+		const char *s = t->cells[r * t->ncols + c];
+		fprintf(out, "  %*s%s", (int)(w[c] - dwidth(s)), "", s);
+	}
+	fputc('\n', out);
+}
+
+/* The first column left-aligned, the figures right-aligned. When the
+ * names make the table wider than TABLE_WIDTH, each name goes on a line
+ * of its own, its figures under it. */
 static void tbl_print(FILE *out, struct tbl *t, const char *indent)
 {
 	size_t w[MAXCOLS] = { 0 };
@@ -81,17 +97,21 @@ static void tbl_print(FILE *out, struct tbl *t, const char *indent)
 			if (d > w[c])
 				w[c] = d;
 		}
+	size_t total = strlen(indent) + 2 * (t->ncols - 1);
+	for (size_t c = 0; c < t->ncols; c++)
+		total += w[c];
+	bool stacked = total > TABLE_WIDTH && t->ncols > 1;
 	for (size_t r = 0; r < t->nrows; r++) {
+		const char *name = t->cells[r * t->ncols];
 		fputs(indent, out);
-		for (size_t c = 0; c < t->ncols; c++) {
-			const char *s = t->cells[r * t->ncols + c];
-			size_t pad = w[c] - dwidth(s);
-			if (c)
-				fprintf(out, "  %*s%s", (int)pad, "", s);
-			else
-				fprintf(out, "%s%*s", s, c + 1 < t->ncols ? (int)pad : 0, "");
+		if (stacked) {
+			if (r > 0)
+				fprintf(out, "%s\n%s", name, indent);
+			tbl_figures(out, t, w, r, 1);
+			continue;
 		}
-		fputc('\n', out);
+		fprintf(out, "%s%*s", name, t->ncols > 1 ? (int)(w[0] - dwidth(name)) : 0, "");
+		tbl_figures(out, t, w, r, 1);
 	}
 	for (size_t i = 0; i < t->nrows * t->ncols; i++)
 		free(t->cells[i]);
@@ -111,13 +131,17 @@ static const char *const col_names[COL_COUNT] = {
 	"tpr", "tnr", "precision",
 };
 
-/* The columns a scale has: pass/fail has no ranks or distances. */
-static size_t cols_of(const struct scale *s, enum col *out)
+/* The columns of the agreement table a scale has (pass/fail has no ranks
+ * or distances); the pass/fail figures at the threshold are a table of
+ * their own, so that each fits TABLE_WIDTH. */
+static size_t cols_of(const struct scale *s, bool passfail, enum col *out)
 {
 	bool binary = s->kind == SCALE_BINARY;
-	bool ordinal = s->kind == SCALE_1TO5 && s->lo == 1 && s->hi == 5;
+	bool ordinal = scale_ordinal(s);
 	size_t n = 0;
-	for (int c = 0; c < COL_COUNT; c++) {
+	out[n++] = COL_PAIR;
+	out[n++] = COL_N;
+	for (int c = passfail ? COL_TPR : COL_AGREE; c < (passfail ? COL_COUNT : COL_TPR); c++) {
 		if (binary && (c == COL_KQ || c == COL_RHO || c == COL_MAE))
 			continue;
 		if (!ordinal && c == COL_W1)
@@ -137,8 +161,8 @@ static void pair_cell(char *buf, size_t n, const struct calib_pair *p, enum col 
 			snprintf(buf, n, "%s ~ %s", p->a, p->b);
 		return;
 	case COL_N: snprintf(buf, n, "%zu", p->n); return;
-	case COL_AGREE: fig_text(buf, n, &p->agreement, &p->agreement_ci); return;
-	case COL_KAPPA: fig_text(buf, n, &p->kappa, &p->kappa_ci); return;
+	case COL_AGREE: fig_text(buf, n, &p->agreement, NULL); return;
+	case COL_KAPPA: fig_text(buf, n, &p->kappa, NULL); return;
 	case COL_KQ: fig_text(buf, n, &p->kappa_quadratic, NULL); return;
 	case COL_ALPHA: fig_text(buf, n, &p->alpha, NULL); return;
 	case COL_RHO: fig_text(buf, n, &p->spearman, NULL); return;
@@ -193,67 +217,175 @@ static void heat_map(FILE *out, const struct calib_pair *p)
 	}
 }
 
+/* A sentence (already visible) from "  ", its next lines from "    ",
+ * broken at spaces so that each line fits TABLE_WIDTH where its words do. */
+static void prose(FILE *out, const char *text)
+{
+	size_t col = 2;
+	fputs("  ", out);
+	const char *p = text;
+	while (*p) {
+		const char *sp = strchr(p, ' ');
+		size_t len = sp ? (size_t)(sp - p) : strlen(p);
+		char *word = xstrndup(p, len);
+		size_t w = dwidth(word);
+		if (col > 2 && col + 1 + w > TABLE_WIDTH) {
+			fputs("\n    ", out);
+			col = 4;
+		} else if (p != text) {
+			fputc(' ', out);
+			col++;
+		}
+		fputs(word, out);
+		col += w;
+		free(word);
+		p += len;
+		while (*p == ' ')
+			p++;
+	}
+	fputc('\n', out);
+}
+
 static void pass_rate_lines(FILE *out, const struct calib_pair *p)
 {
 	char rate[64], corr[96];
 	fig_text(rate, sizeof rate, &p->pass_rate, NULL);
 	fig_text(corr, sizeof corr, &p->pass_rate_corrected, &p->pass_rate_corrected_ci);
 	char *a = visible(p->a);
-	fprintf(out, "  pass rate of %s: %s over %zu run%s with a verdict; corrected by the "
-	        "humans' verdicts (Rogan-Gladen): %s\n", a, rate, p->rated, p->rated == 1 ? "" : "s",
-	        corr);
+	struct strbuf sb = STRBUF_INIT;
+	strbuf_addf(&sb, "pass rate of %s: %s over %zu run%s with a verdict", a, rate, p->rated,
+	            p->rated == 1 ? "" : "s");
+	prose(out, sb.buf);
+	strbuf_release(&sb);
+	fprintf(out, "  corrected by the humans' verdicts (Rogan-Gladen): %s\n", corr);
 	free(a);
 }
 
-static void notes(FILE *out, const struct calib_pair *first, size_t n)
+static void notes(FILE *out, const struct calib_pair *first, size_t n, const bool *shown)
 {
 	for (size_t i = 0; i < n; i++) {
 		const struct calib_pair *p = &first[i];
-		if (!p->note)
+		if (!p->note || !shown[i])
 			continue;
 		char *name = visible(p->kind == CALIB_REVIEWERS ? "all reviewers" : p->a);
 		char *b = visible(p->kind == CALIB_REVIEWERS ? "" : p->b);
 		char *note = visible(p->note);
-		fprintf(out, "  note: %s%s%s: %s\n", name, b[0] ? " ~ " : "", b, note);
+		struct strbuf sb = STRBUF_INIT;
+		strbuf_addf(&sb, "note: %s%s%s: %s", name, b[0] ? " ~ " : "", b, note);
+		prose(out, sb.buf);
+		strbuf_release(&sb);
 		free(name);
 		free(b);
 		free(note);
 	}
 }
 
-/* The pairs first .. first + n share a criterion. */
-static void criterion_block(FILE *out, const struct calib_pair *first, size_t n)
+/* Whether pair i of a block is shown. With one reviewer the consensus is
+ * that reviewer's labels, so its row would repeat the one that names the
+ * reviewer: only that one is shown (the consensus row stays when it is
+ * the only machine row, having no labels). */
+static bool pair_shown(const struct calib_pair *first, size_t n, size_t i, size_t nreviewers)
 {
-	char scale[64];
-	calib_scale_name(&first->span, scale, sizeof scale);
-	char *id = visible(first->criterion);
-	fprintf(out, "%s  (%s, passes at >= %g)\n", id, scale, first->threshold);
-	free(id);
+	const struct calib_pair *p = &first[i];
+	if (nreviewers > 1 || p->kind != CALIB_MACHINE_HUMAN || strcmp(p->b, "human") != 0)
+		return true;
+	for (size_t k = 0; k < n; k++)
+		if (first[k].kind == CALIB_MACHINE_HUMAN && !strncmp(first[k].b, "human:", 6))
+			return false;
+	return true;
+}
+
+/* One table of the block's shown pairs; passfail: the machine rows'
+ * TPR, TNR and precision. */
+static void pairs_table(FILE *out, const struct calib_pair *first, size_t n, const bool *shown,
+                        bool passfail)
+{
 	enum col cols[COL_COUNT];
-	size_t ncols = cols_of(&first->span, cols);
+	size_t ncols = cols_of(&first->span, passfail, cols);
 	struct tbl t = { .ncols = ncols };
 	const char *cells[MAXCOLS];
 	for (size_t c = 0; c < ncols; c++)
 		cells[c] = col_names[cols[c]];
+	if (passfail)
+		cells[0] = "pass/fail at the threshold";
 	tbl_row(&t, cells);
-	char buf[MAXCOLS][96];
+	char buf[MAXCOLS][400];
 	for (size_t i = 0; i < n; i++) {
+		if (!shown[i] || (passfail && first[i].kind != CALIB_MACHINE_HUMAN))
+			continue;
 		for (size_t c = 0; c < ncols; c++) {
 			pair_cell(buf[c], sizeof buf[c], &first[i], cols[c]);
 			cells[c] = buf[c];
 		}
 		tbl_row(&t, cells);
 	}
-	tbl_print(out, &t, "  ");
+	if (t.nrows > 1) {
+		tbl_print(out, &t, "  ");
+		return;
+	}
+	for (size_t i = 0; i < t.nrows * t.ncols; i++)
+		free(t.cells[i]);
+	free(t.cells);
+}
+
+static void ci_text(char *buf, size_t n, const struct calib_ci *ci)
+{
+	if (ci->ok)
+		snprintf(buf, n, "[%.3f, %.3f]", ci->lo, ci->hi);
+	else
+		snprintf(buf, n, "-");
+}
+
+/* The bootstrap intervals of the shown pairs that have them. */
+static void intervals_table(FILE *out, const struct calib_pair *first, size_t n, const bool *shown)
+{
+	struct tbl t = { .ncols = 3 };
+	const char *head[] = { "95% bootstrap intervals", "agreement", "kappa" };
+	tbl_row(&t, head);
+	for (size_t i = 0; i < n; i++) {
+		const struct calib_pair *p = &first[i];
+		if (!shown[i] || (!p->agreement_ci.ok && !p->kappa_ci.ok))
+			continue;
+		char name[400], a[64], k[64];
+		pair_cell(name, sizeof name, p, COL_PAIR);
+		ci_text(a, sizeof a, &p->agreement_ci);
+		ci_text(k, sizeof k, &p->kappa_ci);
+		const char *row[] = { name, a, k };
+		tbl_row(&t, row);
+	}
+	if (t.nrows > 1) {
+		tbl_print(out, &t, "  ");
+		return;
+	}
+	for (size_t i = 0; i < t.nrows * t.ncols; i++)
+		free(t.cells[i]);
+	free(t.cells);
+}
+
+/* The pairs first .. first + n share a criterion. */
+static void criterion_block(FILE *out, const struct calib_pair *first, size_t n, size_t nreviewers)
+{
+	char scale[96];
+	scale_describe_pass(&first->span, first->threshold, scale, sizeof scale);
+	char *id = visible(first->criterion);
+	fprintf(out, "%s  (%s)\n", id, scale);
+	free(id);
+	bool *shown = xcalloc(n + 1, sizeof *shown);
+	for (size_t i = 0; i < n; i++)
+		shown[i] = pair_shown(first, n, i, nreviewers);
+	pairs_table(out, first, n, shown, false);
+	pairs_table(out, first, n, shown, true);
+	intervals_table(out, first, n, shown);
 	if (first->kind == CALIB_MACHINE_HUMAN && !strcmp(first->b, "human")) {
 		pass_rate_lines(out, first);
 		fprintf(out, "  ties of the consensus left out: %zu; stale labels: %zu\n", first->ties,
 		        first->stale);
 	}
-	notes(out, first, n);
+	notes(out, first, n, shown);
 	for (size_t i = 0; i < n; i++)
-		if (first[i].ncats && first[i].n)
+		if (shown[i] && first[i].ncats && first[i].n)
 			heat_map(out, &first[i]);
+	free(shown);
 	fputc('\n', out);
 }
 
@@ -268,9 +400,14 @@ static void compare_block(FILE *out, const struct calib_compare *cm, struct revi
 	fig_text(kd, sizeof kd, &cm->kappa_diff, &cm->kappa_diff_ci);
 	fprintf(out, "judges compared: %s ~ %s on %zu labelled run%s both answered\n", a, b, cm->n,
 	        cm->n == 1 ? "" : "s");
-	fprintf(out, "  kappa against the humans: %s %s, %s %s; difference %s\n", a, ka, b, kb, kd);
-	fprintf(out, "  McNemar's exact test: p = %.4g (%s alone agrees on %zu, %s alone on %zu, "
-	        "neither on %zu)\n", cm->mcnemar_p, a, cm->only_a, b, cm->only_b, cm->none_agrees);
+	struct strbuf sb = STRBUF_INIT;
+	strbuf_addf(&sb, "kappa against the humans: %s %s, %s %s; difference %s", a, ka, b, kb, kd);
+	prose(out, sb.buf);
+	strbuf_reset(&sb);
+	strbuf_addf(&sb, "McNemar's exact test: p = %.4g (%s alone agrees on %zu, %s alone on %zu, "
+	            "neither on %zu)", cm->mcnemar_p, a, cm->only_a, b, cm->only_b, cm->none_agrees);
+	prose(out, sb.buf);
+	strbuf_release(&sb);
 	for (size_t i = 0; i < cm->n_one_agrees; i++) {
 		size_t e = cm->one_agrees[i];
 		char *id = visible(rv->entries[e].id ? rv->entries[e].id : "?");
@@ -291,10 +428,10 @@ static void compare_block(FILE *out, const struct calib_compare *cm, struct revi
 
 static void sweep_block(FILE *out, const struct calib_sweep *sw)
 {
-	char scale[64];
-	calib_scale_name(&sw->span, scale, sizeof scale);
+	char scale[96];
+	scale_describe_pass(&sw->span, sw->threshold, scale, sizeof scale);
 	char *id = visible(sw->criterion);
-	fprintf(out, "sweep: %s  (%s, configured to pass at >= %g)\n", id, scale, sw->threshold);
+	fprintf(out, "sweep: %s  (%s as configured)\n", id, scale);
 	free(id);
 	struct tbl t = { .ncols = 5 };
 	const char *head[] = { "threshold", "n", "kappa", "tpr", "tnr" };
@@ -332,7 +469,7 @@ void stats_write_table(FILE *out, const struct calib *c, struct review *rv,
 		size_t k = i + 1;
 		while (k < c->npairs && !strcmp(c->pairs[k].criterion, c->pairs[i].criterion))
 			k++;
-		criterion_block(out, &c->pairs[i], k - i);
+		criterion_block(out, &c->pairs[i], k - i, c->nreviewers);
 		i = k;
 	}
 	for (size_t i = 0; i < c->ncompares; i++)

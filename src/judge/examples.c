@@ -91,13 +91,13 @@ static int by_time(const void *a, const void *b)
 	return d ? d : by_tie(a, b);
 }
 
-/* The label value a candidate counts under: the level on 1..5, else
- * fail (0) and pass (1). */
+/* The label value a candidate counts under: the level on an integer scale
+ * (1..5, a custom 0..10), else fail (0) and pass (1). */
 static int stratum_of(const struct judge_conf *j, const struct judge_example *c, int *nstrata)
 {
-	if (judge_scale(j) == SCALE_1TO5) {
-		struct scale s = judge_span(j);
-		*nstrata = (int)(s.hi - s.lo) + 1;
+	struct scale s = judge_span(j);
+	if (scale_ordinal(&s)) {
+		*nstrata = scale_levels(&s);
 		long level = lround(c->score - s.lo);
 		return level < 0 ? 0 : level >= *nstrata ? *nstrata - 1 : (int)level;
 	}

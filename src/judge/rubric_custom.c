@@ -4,6 +4,7 @@
  * and {{min}}, {{max}}, {{pass}}; the judge must answer {score, reason}
  * with the score on the configured scale. A score off the scale is an
  * unusable answer, asked again once like any other. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,6 +20,7 @@ struct custom {
 	double score;
 	char *reason;
 	double min, max;
+	bool whole;                 /* an integer scale (1..5, 0..10): whole steps only */
 };
 
 static char *number_text(double d)
@@ -28,7 +30,7 @@ static char *number_text(double d)
 	return strbuf_detach(&sb);
 }
 
-static json_t *custom_schema(const struct judge_conf *j)
+static json_t *custom_schema(const struct judge_conf *j, bool whole)
 {
 	struct strbuf desc = STRBUF_INIT;
 	strbuf_addstr(&desc, "from ");
@@ -38,7 +40,7 @@ static json_t *custom_schema(const struct judge_conf *j)
 	json_t *s = json_pack("{s:s, s:{s:{s:s, s:s}, s:{s:s}}, s:[s, s], s:b}",
 	                      "type", "object",
 	                      "properties",
-	                      "score", "type", "number", "description", desc.buf,
+	                      "score", "type", whole ? "integer" : "number", "description", desc.buf,
 	                      "reason", "type", "string",
 	                      "required", "score", "reason",
 	                      "additionalProperties", 0);
@@ -69,6 +71,8 @@ static void *custom_start(const struct judge_conf *j, const struct run *r, json_
 		abort();
 	a->min = j->scale_min;
 	a->max = j->scale_max;
+	struct scale span = judge_span(j);
+	a->whole = scale_levels(&span) > 0;
 	judge_view_init(&a->view, j, r, expected, examples);
 	char *min = number_text(j->scale_min), *max = number_text(j->scale_max);
 	char *pass = number_text(j->threshold);
@@ -79,7 +83,7 @@ static void *custom_start(const struct judge_conf *j, const struct run *r, json_
 	vars[n++] = (struct prompt_var){ "pass", pass };
 	a->system = judge_render(j, "system", vars, n);
 	a->user = judge_render(j, "user", vars, n);
-	a->schema = custom_schema(j);
+	a->schema = custom_schema(j, a->whole);
 	free(min);
 	free(max);
 	free(pass);
@@ -120,6 +124,12 @@ static int custom_absorb(void *st, int step, const char *text, char *err, size_t
 		strbuf_addstr(&sb, "..");
 		jsonw_number(&sb, a->max);
 		rc = judge_err(err, errlen, "score %s", sb.buf);
+		strbuf_release(&sb);
+	} else if (a->whole && json_number_value(score) != floor(json_number_value(score))) {
+		struct strbuf sb = STRBUF_INIT;
+		jsonw_number(&sb, json_number_value(score));
+		rc = judge_err(err, errlen, "score %s is not a whole step of the scale %g..%g", sb.buf,
+		               a->min, a->max);
 		strbuf_release(&sb);
 	} else if (reason && !json_is_string(reason)) {
 		rc = judge_err(err, errlen, "reason is not a string");
@@ -166,8 +176,10 @@ static json_t *custom_answer(void *st, double score, const char *reason,
 	                 ? json_string_value(json_object_get(machine->details, "reason")) : NULL;
 	if (!reason[0] && mine)
 		reason = mine;
-	if (score < a->min || score > a->max) {
-		judge_err(why, whylen, "a label of %g is outside the scale %g..%g", score, a->min, a->max);
+	if (score < a->min || score > a->max || (a->whole && score != floor(score))) {
+		judge_err(why, whylen, "a label of %g is %s the scale %g..%g", score,
+		          a->whole && score >= a->min && score <= a->max ? "not a whole step of"
+		                                                         : "outside", a->min, a->max);
 		return NULL;
 	}
 	json_t *o = json_pack("{s:f, s:s}", "score", score, "reason", reason);

@@ -32,14 +32,6 @@ const char *calib_kind_name(enum calib_kind k)
 	return "?";
 }
 
-void calib_scale_name(const struct scale *s, char *buf, size_t n)
-{
-	if (s->kind == SCALE_BINARY)
-		snprintf(buf, n, "binary");
-	else
-		snprintf(buf, n, "%g..%g", s->lo, s->hi);
-}
-
 /* ---- which criteria ---------------------------------------------------------- */
 
 static long row_of(struct review *rv, const char *id)
@@ -132,9 +124,9 @@ static void crit_init(struct calib_ctx *x, struct crit *cr, size_t row)
 	cr->judge = rr.kind == ROW_JUDGE;
 	cr->span = rr.span;
 	cr->threshold = review_row_threshold(rv, row);
+	/* By the scale's properties: whole-number levels, not its name. */
 	cr->how = cr->span.kind == SCALE_BINARY ? HOW_BINARY
-	        : cr->span.kind == SCALE_1TO5 && cr->span.lo == 1 && cr->span.hi == 5 ? HOW_ORDINAL
-	        : HOW_NUMERIC;
+	        : scale_ordinal(&cr->span) ? HOW_ORDINAL : HOW_NUMERIC;
 	snprintf(cr->name, sizeof cr->name, "%s:%s", cr->judge ? "judge" : "scorer", cr->id);
 	cr->stale_by = xcalloc(x->nwho + 1, sizeof *cr->stale_by);
 }

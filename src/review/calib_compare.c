@@ -190,7 +190,8 @@ static int dbl_cmp(const void *pa, const void *pb)
 	return a < b ? -1 : a > b;
 }
 
-/* 1..5: 2, 3, 4, 5 (1 passes everything); otherwise every distinct score
+/* An integer scale: each level but the lowest (which passes everything),
+ * 2, 3, 4, 5 on 1..5; otherwise every distinct score
  * the judge gave a labelled run. */
 static size_t thresholds(const struct crit *cr, const double *m, size_t n, double *out)
 {
@@ -231,7 +232,8 @@ static void sweep_one(const struct crit *cr, struct calib_sweep *sw)
 	snprintf(sw->criterion, sizeof sw->criterion, "%s", cr->id);
 	sw->span = cr->span;
 	sw->threshold = cr->threshold;
-	double *m = xcalloc(cr->nunits + 6, sizeof *m), *ts = xcalloc(cr->nunits + 6, sizeof *ts);
+	double *m = xcalloc(cr->nunits + CALIB_MAX_CATS, sizeof *m),
+	       *ts = xcalloc(cr->nunits + CALIB_MAX_CATS, sizeof *ts);
 	int *h = xcalloc(cr->nunits + 1, sizeof *h), *mp = xcalloc(cr->nunits + 1, sizeof *mp);
 	size_t n = 0;
 	for (size_t i = 0; i < cr->nunits; i++) {

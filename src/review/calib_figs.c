@@ -17,7 +17,6 @@
 #define LEVEL 0.95
 
 static const char *const binary_names[] = { "fail", "pass" };
-static const char *const ordinal_names[] = { "1", "2", "3", "4", "5" };
 
 static const char NO_ITEMS[] = "no run has a verdict on both sides";
 
@@ -35,7 +34,8 @@ int calib_cat(const struct crit *cr, double score, bool pass)
 	if (cr->how != HOW_ORDINAL)
 		return pass ? 1 : 0;
 	long c = lround(score) - lround(cr->span.lo);
-	return c < 0 ? 0 : c >= CALIB_MAX_CATS ? CALIB_MAX_CATS - 1 : (int)c;
+	long k = scale_levels(&cr->span);
+	return c < 0 ? 0 : c >= k ? (int)k - 1 : (int)c;
 }
 
 /* Code-vs-judge pairs are on pass/fail whatever the judge's scale. */
@@ -57,9 +57,12 @@ struct calib_pair *calib_pair_add(struct calib *c, const struct crit *cr, enum c
 	p->span = kind == CALIB_CODE_JUDGE ? scale_of(SCALE_BINARY) : cr->span;
 	p->threshold = kind == CALIB_CODE_JUDGE ? 1 : cr->threshold;
 	bool ordinal = how_of(p, cr) == HOW_ORDINAL;
-	p->ncats = ordinal ? 5 : 2;
+	p->ncats = ordinal ? (size_t)scale_levels(&cr->span) : 2;
 	for (size_t i = 0; i < p->ncats; i++)
-		p->cat_names[i] = ordinal ? ordinal_names[i] : binary_names[i];
+		if (ordinal)
+			snprintf(p->cat_names[i], sizeof p->cat_names[i], "%.0f", cr->span.lo + (double)i);
+		else
+			snprintf(p->cat_names[i], sizeof p->cat_names[i], "%s", binary_names[i]);
 	return p;
 }
 

@@ -15,8 +15,8 @@ struct review;
 /* How a criterion's scale is figured. */
 enum crit_how {
 	HOW_BINARY,                 /* fail, pass */
-	HOW_ORDINAL,                /* 1..5 */
-	HOW_NUMERIC,                /* 0..1 or a custom lo..hi: fail, pass at the threshold */
+	HOW_ORDINAL,                /* an integer scale's levels (1..5, a custom 0..10) */
+	HOW_NUMERIC,                /* 0..1 or a continuous lo..hi: fail, pass at the threshold */
 };
 
 /* A label that counts (not stale, or stale and included). */

@@ -62,11 +62,12 @@ static void gather(struct gathered *g, size_t call, const struct call_mark *m)
 	g->call[g->n++] = call;
 }
 
-/* One entry of a row's list, when it says something the timeline can show. */
+/* One entry of a row's list, when it says something the timeline can show.
+ * Its call counts from 1 (verdict.h); *call is the index in run->calls. */
 static bool read_entry(const json_t *o, size_t ncalls, size_t *call, struct call_mark *m)
 {
 	json_t *c = json_object_get(o, "call"), *ref = json_object_get(o, "ref");
-	if (!json_is_integer(c) || json_integer_value(c) < 0 || (json_int_t)ncalls <= json_integer_value(c))
+	if (!json_is_integer(c) || json_integer_value(c) < 1 || (json_int_t)ncalls < json_integer_value(c))
 		return false;
 	if (!call_mark_parse(json_string_value(json_object_get(o, "mark")), &m->kind))
 		return false;
@@ -76,7 +77,7 @@ static bool read_entry(const json_t *o, size_t ncalls, size_t *call, struct call
 			return false;
 		m->ref = (size_t)json_integer_value(ref);
 	}
-	*call = (size_t)json_integer_value(c);
+	*call = (size_t)json_integer_value(c) - 1;
 	return true;
 }
 

@@ -91,7 +91,7 @@ enum review_error review_last_error(const struct review *rv)
 int review_parse_score(const struct scorer_conf *sc, const char *text, double *out,
                        char *err, size_t errlen)
 {
-	struct scale span = scale_of(sc->ops->scale);
+	struct scale span = scorer_span(sc);
 	return scale_parse_score(&span, text, out, err, errlen);
 }
 

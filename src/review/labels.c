@@ -115,7 +115,8 @@ enum consensus_result labels_consensus(const struct label *l, size_t n, const st
 	} else {
 		qsort(v, k, sizeof v[0], cmp_double);
 		double lo = v[(k - 1) / 2], hi = v[k / 2];
-		if (lo != hi && span->kind == SCALE_1TO5)
+		/* Halfway between two levels is not on an integer scale. */
+		if (lo != hi && scale_levels(span) > 0)
 			return CONSENSUS_TIE;
 		c = (lo + hi) / 2;
 	}

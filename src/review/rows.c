@@ -80,7 +80,7 @@ static void scorer_row(const struct review *rv, const struct review_run *rr, siz
 	*out = (struct review_row){
 		.index = row, .kind = ROW_SCORER, .slot = row,
 		.id = sc->id, .type = sc->ops->type, .config = sc->hash,
-		.span = scale_of(sc->ops->scale),
+		.span = scorer_span(sc),
 		.state = rr ? ROW_READY : ROW_NO_RUN,
 		.v = rr ? &rr->verdicts[row] : NULL,
 		.scorer = sc,

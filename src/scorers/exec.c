@@ -48,14 +48,6 @@ static const struct param_spec exec_params[] = {
 	{ .name = NULL },
 };
 
-static const struct param *param_of(const struct scorer_conf *sc, const char *name)
-{
-	for (size_t i = 0; i < sc->nparams; i++)
-		if (strcmp(sc->params[i].name, name) == 0)
-			return &sc->params[i];
-	return NULL;
-}
-
 /* "10s", "500ms", "2m", or a number of seconds; -1 when not a duration. */
 static long duration_ms(const json_t *v)
 {
@@ -166,8 +158,10 @@ static int exec_configure(struct conf *x, struct scorer_conf *sc)
 			return conf_fail_at(x, sc->params[i].line, sc->params[i].col,
 			                    "exec parameters are literals ('%s' is a reference)",
 			                    sc->params[i].name);
-	const struct param *pc = param_of(sc, "command"), *pp = param_of(sc, "protocol");
-	const struct param *pt = param_of(sc, "timeout"), *ps = param_of(sc, "scale");
+	const struct param *pc = scorer_param_find(sc, "command");
+	const struct param *pp = scorer_param_find(sc, "protocol");
+	const struct param *pt = scorer_param_find(sc, "timeout");
+	const struct param *ps = scorer_param_find(sc, "scale");
 	const char *proto = json_string_value(json_object_get(sc->fixed, "protocol"));
 	if (!proto || (strcmp(proto, "per-run") != 0 && strcmp(proto, "stream") != 0))
 		return conf_fail_at(x, pp ? pp->line : sc->line, pp ? pp->col : sc->col,
@@ -181,6 +175,8 @@ static int exec_configure(struct conf *x, struct scorer_conf *sc)
 	if (ps && scale_read(x, ps, json_object_get(sc->fixed, "scale"), &lo, &hi, &pass))
 		return -1;
 	sc->threshold = pass;
+	sc->span = (struct scale){ .kind = SCALE_UNIT, .lo = lo, .hi = hi };
+	sc->own_span = true;
 	json_object_set_new(sc->fixed, "scale", json_pack("{s:f,s:f,s:f}", "min", lo, "max", hi,
 	                                                  "pass", pass));
 	char *dir = abs_dir(x->dir);
@@ -335,16 +331,18 @@ static json_t *output_read(const struct scorer_conf *sc, const struct exec_resul
 	json_t *o = json_loadb(res->out, res->outlen, JSON_DECODE_ANY, &je);
 	json_t *score = json_object_get(o, "score");
 	json_t *passed = json_object_get(o, "passed"), *reason = json_object_get(o, "reason");
-	double lo = json_number_value(json_object_get(scale, "min"));
-	double hi = json_number_value(json_object_get(scale, "max"));
-	char got[96];
+	struct scale span = { .kind = SCALE_UNIT, .lo = json_number_value(json_object_get(scale, "min")),
+	                      .hi = json_number_value(json_object_get(scale, "max")) };
+	char got[128];
 	if (!json_is_object(o) || !json_is_number(score)) {
 		snprintf(got, sizeof got, "%.60s", res->outlen ? res->out : "nothing");
 		fail(out, res, "output is not {\"score\": X, ...}: %s", got);
 	} else if ((passed && !json_is_boolean(passed)) || (reason && !json_is_string(reason)))
 		fail(out, res, "%s", "'passed' must be a boolean and 'reason' a string");
-	else if (!(json_number_value(score) >= lo && json_number_value(score) <= hi)) {
-		snprintf(got, sizeof got, "%g is off the scale %g..%g", json_number_value(score), lo, hi);
+	else if (!scale_holds(&span, json_number_value(score))) {
+		/* An integer scale (0..5) takes whole steps, as its labels do. */
+		snprintf(got, sizeof got, "%g is off the scale %g..%g%s", json_number_value(score), span.lo,
+		         span.hi, scale_levels(&span) ? " (whole steps only)" : "");
 		fail(out, res, "score %s", got);
 	} else {
 		json_t *d = json_object();

@@ -3,10 +3,13 @@
  *
  * The value at `path` is read on the configured scale (binary, 0..1, 1..5
  * or {min, max, pass}); text values go through `map` (Inspect's C/I/P/N).
- * The verdict's score is that value brought onto 0..1 ((v - min) / (max -
- * min)), the scale every code scorer's verdict lives on for the screen,
- * the filters and stats; the details keep the value as recorded. The
- * default pass, 0.5 of the span, is binary's 1, 0..1's 0.5 and 1..5's 3. */
+ * The verdict's score is that value on its scale, which the entry keeps as
+ * its own (scorer_span), so the screen, the labels and stats count on it:
+ * a 1..5 record's levels are five. The pass mark is a custom scale's pass,
+ * else the threshold's share of the span (default 0.5: binary's 1, 0..1's
+ * 0.5, 1..5's 3). A scale given by reference ({from:}) may differ from run
+ * to run, so the entry has none of its own: the score is then brought onto
+ * 0..1 ((v - min) / (max - min)) and passes at the threshold. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,13 +31,25 @@ static const struct param_spec rf_params[] = {
 struct rf_scale {
 	const char *name;       /* "binary", "0..1", "1..5", "custom" */
 	double lo, hi, pass;
-	bool steps;             /* whole steps only (binary, 1..5) */
 	bool pass_given;        /* a custom scale's own pass */
 };
 
+/* The scale as verdict/scale.h knows it, for the one description of it. */
+static struct scale rf_span(const struct rf_scale *s)
+{
+	if (strcmp(s->name, "binary") == 0)
+		return scale_of(SCALE_BINARY);
+	if (strcmp(s->name, "1..5") == 0)
+		return scale_of(SCALE_1TO5);
+	return (struct scale){ .kind = SCALE_UNIT, .lo = s->lo, .hi = s->hi };
+}
+
+/* On the scale by its rules: whole steps on an integer scale (binary,
+ * 1..5, a custom 0..10), any number in range otherwise. */
 static bool rf_on(const struct rf_scale *s, double v)
 {
-	return isfinite(v) && v >= s->lo && v <= s->hi && (!s->steps || v == floor(v));
+	struct scale span = rf_span(s);
+	return scale_holds(&span, v);
 }
 
 static const char *rf_custom(const json_t *o, struct rf_scale *s)
@@ -70,14 +85,22 @@ static const char *rf_scale_read(const json_t *v, struct rf_scale *s)
 	if (!t)
 		return "scale must be binary, 0..1, 1..5 or {min, max, pass}";
 	if (strcmp(t, "binary") == 0)
-		*s = (struct rf_scale){ .name = "binary", .lo = 0, .hi = 1, .pass = 1, .steps = true };
+		*s = (struct rf_scale){ .name = "binary", .lo = 0, .hi = 1, .pass = 1 };
 	else if (strcmp(t, "0..1") == 0)
 		*s = (struct rf_scale){ .name = "0..1", .lo = 0, .hi = 1, .pass = 0.5 };
 	else if (strcmp(t, "1..5") == 0)
-		*s = (struct rf_scale){ .name = "1..5", .lo = 1, .hi = 5, .pass = 3, .steps = true };
+		*s = (struct rf_scale){ .name = "1..5", .lo = 1, .hi = 5, .pass = 3 };
 	else
 		return "unknown scale (expected binary, 0..1, 1..5 or {min, max, pass})";
 	return NULL;
+}
+
+/* The lowest passing value on the scale: a custom pass, or the threshold's
+ * share of the span, at the next whole step on an integer scale. */
+static double rf_pass(const struct rf_scale *s, double threshold)
+{
+	struct scale span = rf_span(s);
+	return scale_pass_mark(&span, s->pass_given ? s->pass : s->lo + threshold * (s->hi - s->lo));
 }
 
 static const char *rf_map_check(const json_t *map, const struct rf_scale *s)
@@ -196,8 +219,9 @@ static void rf_score(const struct scorer_conf *sc, const struct run *r, struct s
 	double num = 0;
 	bool mapped;
 	const char *why = rf_number(v, map, &num, &mapped);
-	if (!why && !rf_on(&s, num))
-		why = s.steps ? "lies off the scale (whole steps only)" : "lies off the scale";
+	struct scale own = rf_span(&s);
+	if (!why && !scale_holds(&own, num))
+		why = scale_levels(&own) ? "lies off the scale (whole steps only)" : "lies off the scale";
 	if (why) {
 		verdict_error(out, "record-field: %s = %.200s %s (scale %s: %g..%g)", path,
 		              raw ? raw : "?", why, s.name, s.lo, s.hi);
@@ -213,14 +237,31 @@ static void rf_score(const struct scorer_conf *sc, const struct run *r, struct s
 	json_object_set_new(d, "scale", json_string(s.name));
 	json_object_set_new(d, "min", json_real(s.lo));
 	json_object_set_new(d, "max", json_real(s.hi));
-	double span = s.hi - s.lo;
-	/* A custom scale's own pass decides; otherwise the configured
-	 * threshold (0..1, default 0.5: the kinds' own pass points). */
-	double thr = s.pass_given ? (s.pass - s.lo) / span : sc->threshold;
-	double pass = s.lo + thr * span;
-	json_object_set_new(d, "pass", json_real(s.steps ? ceil(pass - 1e-9) : pass));
 	free(raw);
-	verdict_ok(out, thr, (num - s.lo) / span, d);
+	if (sc->own_span) {
+		/* configure read this scale and set the pass mark on it. */
+		json_object_set_new(d, "pass", json_real(sc->threshold));
+		verdict_ok(out, sc->threshold, num, d);
+		return;
+	}
+	double span = s.hi - s.lo, pass = rf_pass(&s, sc->threshold);
+	json_object_set_new(d, "pass", json_real(pass));
+	verdict_ok(out, (pass - s.lo) / span, (num - s.lo) / span, d);
+}
+
+/* A literal scale (or none: binary) is the entry's own: its verdicts are
+ * on it and its threshold becomes the pass mark on it. */
+static int rf_configure(struct conf *x, struct scorer_conf *sc)
+{
+	(void)x;
+	const struct param *p = scorer_param_find(sc, "scale");
+	struct rf_scale s;
+	if ((p && !p->literal) || rf_scale_read(p ? p->literal : NULL, &s))
+		return 0;               /* by reference, or refused when scored */
+	sc->threshold = rf_pass(&s, sc->threshold);
+	sc->span = rf_span(&s);
+	sc->own_span = true;
+	return 0;
 }
 
 static void rf_explain(const json_t *d, struct strbuf *out)
@@ -230,11 +271,14 @@ static void rf_explain(const json_t *d, struct strbuf *out)
 	free(raw);
 	if (json_object_get(d, "mapped"))
 		strbuf_addf(out, ", mapped to %g", json_number_value(json_object_get(d, "mapped")));
-	strbuf_addf(out, "\nscale %s (%g..%g), passes at >= %g\n",
-	            json_string_value(json_object_get(d, "scale")),
-	            json_number_value(json_object_get(d, "min")),
-	            json_number_value(json_object_get(d, "max")),
-	            json_number_value(json_object_get(d, "pass")));
+	const char *name = json_string_value(json_object_get(d, "scale"));
+	struct rf_scale s = { .name = name ? name : "custom",
+	                      .lo = json_number_value(json_object_get(d, "min")),
+	                      .hi = json_number_value(json_object_get(d, "max")) };
+	struct scale span = rf_span(&s);
+	char text[96];
+	scale_describe_pass(&span, json_number_value(json_object_get(d, "pass")), text, sizeof text);
+	strbuf_addf(out, "\nscale %s\n", text);
 }
 
 const struct scorer_ops scorer_record_field = {
@@ -246,4 +290,5 @@ const struct scorer_ops scorer_record_field = {
 	.check = rf_check,
 	.score = rf_score,
 	.explain = rf_explain,
+	.configure = rf_configure,
 };

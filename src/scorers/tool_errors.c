@@ -154,7 +154,7 @@ static json_t *te_failure(const struct run *r, size_t call, const char *prefix, 
 	size_t number = scorer_call_number(r, call);
 	json_t *o = json_object();
 	json_object_set_new(o, "number", json_integer((json_int_t)number));
-	json_object_set_new(o, "call", json_integer((json_int_t)call));
+	json_object_set_new(o, "call", json_integer((json_int_t)call + 1));
 	json_object_set_new(o, "name", te_excerpt(c->name[0] ? c->name : "(no name)"));
 	if (c->id)
 		json_object_set_new(o, "id", te_excerpt(c->id));
@@ -199,7 +199,7 @@ static void te_score(const struct scorer_conf *sc, const struct run *r, struct s
 			text = shown ? shown : text;
 		if (json_array_size(list) < TE_MAX_LISTED)
 			json_array_append_new(list, te_failure(r, idx[k], prefix, text));
-		json_array_append_new(marks, json_pack("{s:I, s:s}", "call", (json_int_t)idx[k], "mark", "failed"));
+		json_array_append_new(marks, json_pack("{s:I, s:s}", "call", (json_int_t)idx[k] + 1, "mark", "failed"));
 	}
 	free(idx);
 	if (n && !answered && !te_orphans(r)) {

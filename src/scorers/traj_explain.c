@@ -39,11 +39,20 @@ static void list_call(json_t *list, const char *key, size_t pos, const json_t *n
 	json_array_append_new(list, o);
 }
 
+/* A call's number in the details: its position among the run's calls from
+ * 1, the number call_marks gives it too; a trajectory given as a value has
+ * no run calls, so its own position. */
+static json_int_t call_number(const struct tm_call *c, size_t j)
+{
+	return c->run_call >= 0 ? (json_int_t)c->run_call + 1 : (json_int_t)(j + 1);
+}
+
 static void mark(json_t *marks, long run_call, const char *what, size_t ref)
 {
 	if (run_call < 0)
 		return;
-	json_t *o = json_pack("{s:I, s:s}", "call", (json_int_t)run_call, "mark", what);
+	/* Calls count from 1 here as in extra and args_differ. */
+	json_t *o = json_pack("{s:I, s:s}", "call", (json_int_t)run_call + 1, "mark", what);
 	if (ref)
 		json_object_set_new(o, "ref", json_integer((json_int_t)ref));
 	json_array_append_new(marks, o);
@@ -134,7 +143,7 @@ json_t *tm_explain_details(const struct tm_opts *o, const char *mode, bool passe
 			json_t *diffs = json_array();
 			tm_args_diff(&o->eq, oc->args, R->calls[k].args, "", diffs, MAX_DIFFS);
 			json_t *x = json_pack("{s:I, s:I, s:o, s:o}", "ref", (json_int_t)(k + 1), "call",
-			                      (json_int_t)(j + 1), "name", name_of(oc->name), "diffs", diffs);
+			                      call_number(oc, (size_t)j), "name", name_of(oc->name), "diffs", diffs);
 			json_array_append_new(differ, x);
 		}
 		if (j < last)
@@ -144,7 +153,7 @@ json_t *tm_explain_details(const struct tm_opts *o, const char *mode, bool passe
 	}
 	for (size_t j = 0; j < O->ncalls; j++)
 		if (!p.used[j]) {
-			list_call(extra, "call", j + 1, O->calls[j].name);
+			list_call(extra, "call", (size_t)call_number(&O->calls[j], j), O->calls[j].name);
 			mark(marks, O->calls[j].run_call, "extra", 0);
 		}
 	json_object_set_new(d, "missing", missing);

@@ -59,7 +59,7 @@ static json_t *uc_call(const struct run *r, size_t call)
 	size_t number = scorer_call_number(r, call);
 	json_t *o = json_object();
 	json_object_set_new(o, "number", json_integer((json_int_t)number));
-	json_object_set_new(o, "call", json_integer((json_int_t)call));
+	json_object_set_new(o, "call", json_integer((json_int_t)call + 1));
 	json_object_set_new(o, "name", uc_text(c->name[0] ? c->name : "(no name)"));
 	if (c->id)
 		json_object_set_new(o, "id", uc_text(c->id));
@@ -115,7 +115,7 @@ static void uc_score(const struct scorer_conf *sc, const struct run *r, struct s
 		}
 		if (json_array_size(calls) < UC_MAX_LISTED)
 			json_array_append_new(calls, uc_call(r, idx[k]));
-		json_array_append_new(marks, json_pack("{s:I, s:s}", "call", (json_int_t)idx[k], "mark", "no-result"));
+		json_array_append_new(marks, json_pack("{s:I, s:s}", "call", (json_int_t)idx[k] + 1, "mark", "no-result"));
 	}
 	free(idx);
 	size_t norphans = uc_orphans(r, orphans);

@@ -159,18 +159,29 @@ static const char *shade(size_t count, size_t max)
 }
 
 #define CELL_W 10
+#define CELL_MIN 6
+
+/* A cell's width: the full one (shade and count) while the matrix fits,
+ * narrower for an integer scale of many levels (0..10 has eleven), down
+ * to a count alone. */
+static int cell_width(size_t ncats)
+{
+	int w = ncats ? (COLS - 16) / (int)ncats : CELL_W;
+	return w > CELL_W ? CELL_W : w < CELL_MIN ? CELL_MIN : w;
+}
 
 /* The matrix of pair p from row y; returns the next free row. */
 static int matrix_draw(const struct tui *t, const struct calib_pair *p, int y)
 {
 	attr_t n = screen_attr(t, SLOT_NORMAL), head = screen_attr(t, SLOT_HEADER);
+	int cw = cell_width(p->ncats);
 	char line[256];
 	int len = snprintf(line, sizeof line, "%s (rows) against %s (columns), %zu labelled run%s", p->a,
 	                   p->b, p->n, p->n == 1 ? "" : "s");
 	draw_text(y++, 2, COLS - 2, line, (size_t)len, screen_attr(t, SLOT_TITLE));
 	draw_fill(y, 0, COLS, head);
 	for (size_t b = 0; b < p->ncats; b++)
-		draw_right(y, 14 + (int)b * CELL_W, CELL_W, p->cat_names[b], head);
+		draw_right(y, 14 + (int)b * cw, cw, p->cat_names[b], head);
 	y++;
 	size_t max = 0;
 	for (size_t i = 0; i < p->ncats * p->ncats; i++)
@@ -182,10 +193,13 @@ static int matrix_draw(const struct tui *t, const struct calib_pair *p, int y)
 			bool sel = i == t->cal.cell;
 			attr_t ca = sel ? screen_attr(t, SLOT_SELECTION) : a == b ? screen_attr(t, SLOT_PASS) : n;
 			/* the selected cell is bracketed: it must show without colour */
-			snprintf(line, sizeof line, sel ? "[%s %4zu]" : "%s %4zu ", shade(c, max), c);
-			int x = 14 + (int)b * CELL_W;
-			draw_fill(y, x + 1, CELL_W - 1, sel ? ca : n);
-			draw_right(y, x, CELL_W, line, ca);
+			if (cw == CELL_W)
+				snprintf(line, sizeof line, sel ? "[%s %4zu]" : "%s %4zu ", shade(c, max), c);
+			else
+				snprintf(line, sizeof line, sel ? "[%*zu]" : "%*zu ", cw - 3, c);
+			int x = 14 + (int)b * cw;
+			draw_fill(y, x + 1, cw - 1, sel ? ca : n);
+			draw_right(y, x, cw, line, ca);
 		}
 	}
 	return y;

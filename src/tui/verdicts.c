@@ -122,8 +122,10 @@ static void own_decision(const struct decision *d, bool hidden, struct strbuf *o
 /* What a scorer is, without its verdict (blind mode before a decision). */
 static void scorer_line(const struct scorer_conf *sc, struct strbuf *out)
 {
-	strbuf_addf(out, "%s: %s, scale %s, passes at %g\n", sc->id, sc->ops->type,
-	            scale_name(sc->ops->scale), sc->threshold);
+	struct scale span = scorer_span(sc);
+	char scale[96];
+	scale_describe_pass(&span, sc->threshold, scale, sizeof scale);
+	strbuf_addf(out, "%s: %s, scale %s\n", sc->id, sc->ops->type, scale);
 }
 
 /* The selected verdict's details as lines (explain, decision, note). */

@@ -57,14 +57,59 @@ static bool is_own_span(const struct scale *s)
 	return s->lo == lo && s->hi == hi;
 }
 
+int scale_levels(const struct scale *s)
+{
+	if (s->kind == SCALE_BINARY && is_own_span(s))
+		return 2;
+	if (!isfinite(s->lo) || !isfinite(s->hi) || s->lo != floor(s->lo) || s->hi != floor(s->hi) ||
+	    !(s->lo < s->hi))
+		return 0;
+	/* 0..1 is the continuous unit scale, whatever wrote it. */
+	if (s->kind != SCALE_1TO5 && s->lo == 0 && s->hi == 1)
+		return 0;
+	double k = s->hi - s->lo + 1;
+	return k <= SCALE_MAX_LEVELS ? (int)k : 0;
+}
+
+bool scale_ordinal(const struct scale *s)
+{
+	return s->kind != SCALE_BINARY && scale_levels(s) >= 3;
+}
+
 bool scale_holds(const struct scale *s, double v)
 {
 	if (!isfinite(v))
 		return false;
 	if (is_own_span(s))
 		return scale_accepts(s->kind, v);
-	/* Scales that count in whole steps (1..5) take whole numbers. */
-	return v >= s->lo && v <= s->hi && (s->kind != SCALE_1TO5 || v == floor(v));
+	/* Integer scales (1..5, a custom 0..10) take whole numbers. */
+	return v >= s->lo && v <= s->hi && (scale_levels(s) == 0 || v == floor(v));
+}
+
+double scale_pass_mark(const struct scale *s, double t)
+{
+	if (scale_levels(s) == 0)
+		return t;
+	double m = ceil(t - 1e-9);
+	return m < s->lo ? s->lo : m > s->hi ? s->hi : m;
+}
+
+void scale_label(const struct scale *s, char *buf, size_t n)
+{
+	if (s->kind == SCALE_BINARY)
+		snprintf(buf, n, "binary");
+	else
+		snprintf(buf, n, "%.15g..%.15g", s->lo, s->hi);
+}
+
+void scale_describe_pass(const struct scale *s, double t, char *buf, size_t n)
+{
+	char name[64];
+	scale_label(s, name, sizeof name);
+	if (s->kind == SCALE_BINARY)
+		snprintf(buf, n, "%s, passes at %g", name, scale_pass_mark(s, t));
+	else
+		snprintf(buf, n, "%s, passes at >= %g", name, scale_pass_mark(s, t));
 }
 
 void scale_describe(const struct scale *s, char *buf, size_t n)

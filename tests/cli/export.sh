@@ -194,7 +194,7 @@ rows = {(r["run"], r["criterion"]): r for r in map(json.loads, open(sys.argv[1],
 want = {("en-pass", "lookup"): ("tie", None), ("en-pass", "appr"): ("ok", 0.67),
         ("ja-fail", "appr"): ("ok", 0), ("zh-refund", "appr"): ("ok", 0),
         ("zh-refund", "words"): ("ok", 1), ("zh-refund", "rate"): ("ok", 2),
-        ("esc-codes", "rate"): ("ok", 4.5), ("ja-fail", "acc"): ("ok", 2),
+        ("esc-codes", "rate"): ("tie", None), ("ja-fail", "acc"): ("ok", 2),
         ("esc-codes", "acc"): ("tie", None)}
 got = {k: (r["consensus"]["status"], r["consensus"]["score"]) for k, r in rows.items()}
 assert got == want, got
@@ -226,11 +226,12 @@ assert r["kind"] == "judge" and r["scale"] == "0..1" and r["threshold"] == 0.5
 r = rows[("zh-refund", "rate")]
 assert r["scale"] == "1..5" and r["threshold"] == 4 and r["machine"]["model"] == "openai/rater", r
 assert r["machine"]["score"] == 4 and r["consensus"]["passed"] is False
-# 1..5 counts in whole steps: two middle labels that differ are a tie; a
-# custom judge on 1..5 takes any number, so its median may fall between.
+# 1..5 counts in whole steps, for the built-in rubric and a custom judge
+# alike: two middle labels that differ are a tie.
 r = rows[("esc-codes", "acc")]
 assert r["scale"] == "1..5" and r["threshold"] == 3 and r["machine"]["score"] == 3, r
-assert rows[("esc-codes", "rate")]["consensus"]["passed"] is True
+r = rows[("esc-codes", "rate")]
+assert r["scale"] == "1..5" and r["consensus"]["status"] == "tie", r
 # A stale label is shown, flagged, and not counted.
 r = rows[("zh-refund", "words")]
 assert [(l["reviewer"], l["stale"]) for l in r["labels"]] == [("ann", False), ("bob", True)], r["labels"]
@@ -289,10 +290,10 @@ print("ok")' "$TMP/jsonl.out" "$TMP/csv.out"
 
 export_ ft -c export.yaml -a labels.jsonl --format openai-ft screen-runs.jsonl
 assert_rc "openai-ft: exits 0" 0
-assert_eq "openai-ft: one line per judge row with a consensus" "$(lines_of "$TMP/ft.out")" 6
+assert_eq "openai-ft: one line per judge row with a consensus" "$(lines_of "$TMP/ft.out")" 5
 assert_grep "openai-ft: the scorer rows left out are counted" "$TMP/ft.err" "left out 2 scorer rows (openai-ft is for judges)"
-assert_grep "openai-ft: the ties left out are counted" "$TMP/ft.err" "left out 1 tie (the reviewers do not agree on a label)"
-assert_grep "openai-ft: stderr counts the lines" "$TMP/ft.err" "wrote 6 training lines of 4 runs"
+assert_grep "openai-ft: the ties left out are counted" "$TMP/ft.err" "left out 2 ties (the reviewers do not agree on a label)"
+assert_grep "openai-ft: stderr counts the lines" "$TMP/ft.err" "wrote 5 training lines of 3 runs"
 py "openai-ft: system and user are the prompt the judge sent for that run" '
 import json, sys
 sent = []
@@ -336,11 +337,11 @@ assert a == {"evaluations": [
   {"toolCalled": "refund_order", "wasAppropriate": False, "reasoning": "no refund was asked for"}],
   "missingTools": []}, a
 # The custom judge: {score, reason} with the consensus and a reviewer
-# reason; a median no reviewer gave has no reviewer reason.
+# reason; on its 1..5 (whole steps) the 5 and 4 of esc-codes are a tie,
+# left out.
 a = one("Request: \u6211\u7684\u8ba2\u5355 2087")
 assert a == {"score": 2, "reason": "too curt"}, a
-a = one("Request: Where is order 77?")
-assert a == {"score": 4.5, "reason": ""}, a
+assert not [u for u in got if "Request: Where is order 77?" in u], "a tie was written"
 # 1..5: the level and the reason, status completed, no counters.
 a = one("You grade how well", "\u6ce8\u6587\u756a\u53f71042")
 assert a == {"reason": "the tracking number was made up", "score": 2, "status": "completed",

@@ -147,9 +147,9 @@ if [ -f "$R/$f" ]; then
 	assert_eq "mini-swe-agent: the commands that exited non-zero" "$got" \
 		"3 of 43: #11 <returncode>1</returncode>, #14 <returncode>1</returncode>, #31 <returncode>4</returncode>"
 	got=$(verdicts "$f" errors '[.details.call_marks[] | "\(.call) \(.mark)"] | join(",")')
-	assert_eq "mini-swe-agent: their call marks" "$got" "10 failed,13 failed,30 failed"
+	assert_eq "mini-swe-agent: their call marks" "$got" "11 failed,14 failed,31 failed"
 	got=$(verdicts "$f" pairs '[.details.call_marks[] | "\(.call) \(.mark)"] | join(",")')
-	assert_eq "mini-swe-agent: the unanswered submit's mark" "$got" "42 no-result"
+	assert_eq "mini-swe-agent: the unanswered submit's mark" "$got" "43 no-result"
 fi
 f=wild/mini-swe-agent-traj/pvlib__pvlib-python-1606.traj.json
 if [ -f "$R/$f" ]; then

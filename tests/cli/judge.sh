@@ -301,7 +301,7 @@ assert_grep "1to5 request: temperature 0" "$TMP/req0" '"temperature":0,'
 cat > "$TMP/cust.json" <<'EOF'
 {"rules": [
  {"match": {"body_contains": "RUN=en-pass;"}, "content": {"score": 8, "reason": "Clear and correct."}},
- {"match": {"body_contains": "RUN=ja-fail;"}, "content": {"score": 3.5, "reason": "Apologises without helping."}},
+ {"match": {"body_contains": "RUN=ja-fail;"}, "content": {"score": 3, "reason": "Apologises without helping."}},
  {"match": {"body_contains": "RUN=zh-refund;"}, "content": {"score": 6, "reason": "At the pass mark."}},
  {"match": {"body_contains": "RUN=esc-codes;"}, "content": {"score": 10, "reason": "Short."}}
 ], "default": {"status": 418, "raw": "no rule for this request"}}
@@ -337,7 +337,7 @@ judge cust1 -c judges.yaml screen-runs.jsonl
 assert_rc "custom: exit 0" 0
 assert_eq "custom: scores on its own scale, passing at its pass mark" "$(fields "$TMP/cust1.out")" \
 "en-pass|helpful|ok|8|true
-ja-fail|helpful|ok|3.5|false
+ja-fail|helpful|ok|3|false
 zh-refund|helpful|ok|6|true
 esc-codes|helpful|ok|10|true
 no-task|helpful|skipped|null|null
@@ -356,7 +356,7 @@ assert_grep "custom request: placeholders filled, notes left out" "$TMP/req0" \
 assert_grep "custom request: {{expected}} and the scale" "$TMP/req0" \
 	'Expected: {\"task_id\":\"where\",\"tools\":[\"get_order\",\"track_parcel\"]}\nGive a score from 0 to 10; 6 passes."}'
 assert_grep "custom request: structured output with its scale" "$TMP/req0" \
-	'"temperature":0,"response_format":{"type":"json_schema","json_schema":{"name":"score","strict":true,"schema":{"type":"object","properties":{"score":{"type":"number","description":"from 0 to 10"},'
+	'"temperature":0,"response_format":{"type":"json_schema","json_schema":{"name":"score","strict":true,"schema":{"type":"object","properties":{"score":{"type":"integer","description":"from 0 to 10"},'
 
 judge cust2 -c judges.yaml screen-runs.jsonl
 assert_eq "custom cache: no request the second time" "$(lines_of "$TMP/cust.log")" 4

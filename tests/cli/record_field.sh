@@ -31,6 +31,29 @@ assert_grep "an unmapped text is an error naming path and value" "$TMP/out" \
 run_tcr "$TMP/table" "$TMP/err" score -c "$TMP/rf.yaml" -o table "$TMP/runs.jsonl"
 assert_grep "table row for reward" "$TMP/table" "reward               record-field              3      2      1"
 
+# One description of a scale: score's details, the screen's, stats and
+# export all say a binary record-field passes at 1 (not 0..1 at 0.5).
+if command -v sha256sum >/dev/null 2>&1; then
+	sha() { printf '%s' "$1" | sha256sum | cut -d' ' -f1; }
+else
+	sha() { printf '%s' "$1" | shasum -a 256 | cut -d' ' -f1; }
+fi
+: > "$TMP/labels.jsonl"
+n=0
+while IFS= read -r line; do
+	n=$((n + 1))
+	printf '{"v":2,"run":"r%s","source":"runs.jsonl:%s","run_hash":"%s","scorer":"reward","decision":"override","score":%s,"reviewer":"ann","blind":false,"at":"2026-01-01T00:00:00Z"}\n' \
+		"$n" "$n" "$(sha "$line")" "$((n % 2))" >> "$TMP/labels.jsonl"
+done < "$TMP/runs.jsonl"
+run_tcr "$TMP/stats" "$TMP/err" stats -c "$TMP/rf.yaml" -o table -a "$TMP/labels.jsonl" "$TMP/runs.jsonl"
+assert_rc "stats exits 0" 0
+assert_grep "stats: binary, passes at 1" "$TMP/stats" "reward  (binary, passes at 1)"
+run_tcr "$TMP/sj" "$TMP/err" stats -c "$TMP/rf.yaml" -o jsonl -a "$TMP/labels.jsonl" "$TMP/runs.jsonl"
+assert_grep "stats jsonl: the scale is binary" "$TMP/sj" '"criterion":"reward","kind":"machine-human","scale":"binary",'
+run_tcr "$TMP/export" "$TMP/err" export -c "$TMP/rf.yaml" -a "$TMP/labels.jsonl" "$TMP/runs.jsonl"
+assert_rc "export exits 0" 0
+assert_grep "export: binary, threshold 1" "$TMP/export" '"criterion":"reward","kind":"scorer","scale":"binary","threshold":1,'
+
 printf 'scorers:\n  - id: x\n    type: record-field\n    path: r\n    scale: {min: 0, max: 10, pass: 11}\n' > "$TMP/bad.yaml"
 run_tcr "$TMP/out" "$TMP/err" score -c "$TMP/bad.yaml" "$TMP/runs.jsonl"
 assert_rc "a pass off the scale stops the program" 2

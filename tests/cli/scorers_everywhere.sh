@@ -88,8 +88,11 @@ run_tcr "$TMP/stats" "$TMP/err" stats -c "$TMP/everywhere.yaml" -a "$ANNOT" -o t
 assert_rc "stats exits 0" 0
 for pass_rate in "actions: 0.333" "checker: 0.667" "reward: 0.333"; do
 	id=${pass_rate%%:*}
+	# one reviewer: the row that names her (the consensus would repeat it)
 	assert_grep "stats: $id agrees with its 3 labels" "$TMP/stats" \
-		"scorer:$id ~ human     3  1.000 [1.000, 1.000]  1.000 [1.000, 1.000]"
+		"scorer:$id ~ human:qa  3      1.000  1.000"
+	assert_grep "stats: $id's intervals" "$TMP/stats" \
+		"scorer:$id ~ human:qa  [1.000, 1.000]  [1.000, 1.000]"
 	assert_grep "stats: $id's pass rate" "$TMP/stats" "pass rate of scorer:$pass_rate over 3 runs"
 done
 finish

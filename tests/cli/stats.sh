@@ -153,8 +153,8 @@ assert_rc "jsonl: exit 0" 0
 assert_no_grep "jsonl: nothing to warn about" "$TMP/jsonl.err" "warning"
 assert_eq "stats asks no judge" "$(wc -l < "$TMP/judge.log" | tr -d ' ')" "$REQUESTS"
 
-KEYS='"criterion":"kind":"scale":"a":"b":"n":"ties":"stale":"agreement":"agreement_ci":"kappa":"kappa_ci":"kappa_quadratic":"alpha":"spearman":"mae":"tpr":"tnr":"precision":"pass_rate":"pass_rate_corrected":"pass_rate_corrected_ci":"confusion":"labels":"counts":"note":'
-KEYS_NOCONF='"criterion":"kind":"scale":"a":"b":"n":"ties":"stale":"agreement":"agreement_ci":"kappa":"kappa_ci":"kappa_quadratic":"alpha":"spearman":"mae":"tpr":"tnr":"precision":"pass_rate":"pass_rate_corrected":"pass_rate_corrected_ci":"confusion":"note":'
+KEYS='"criterion":"kind":"scale":"a":"b":"n":"ties":"stale":"agreement":"agreement_ci":"kappa":"kappa_ci":"kappa_quadratic":"alpha":"spearman":"mae":"within_one":"tpr":"tnr":"precision":"pass_rate":"pass_rate_corrected":"pass_rate_corrected_ci":"confusion":"labels":"counts":"note":'
+KEYS_NOCONF='"criterion":"kind":"scale":"a":"b":"n":"ties":"stale":"agreement":"agreement_ci":"kappa":"kappa_ci":"kappa_quadratic":"alpha":"spearman":"mae":"within_one":"tpr":"tnr":"precision":"pass_rate":"pass_rate_corrected":"pass_rate_corrected_ci":"confusion":"note":'
 bad=0
 while IFS= read -r l; do
 	keys=$(printf '%s\n' "$l" | grep -o '"[a-z_]*":' | tr -d '\n')
@@ -329,6 +329,37 @@ assert_grep "table: a heat-map's heading" "$TMP/table.out" "confusion: scorer:lo
 assert_grep "table: shaded cells with their counts" "$TMP/table.out" "$(printf '\342\226\210\342\226\210 2')"
 assert_grep "table: an undefined figure is named in a note" "$TMP/table.out" "note: human:bob ~ human:carol: kappa"
 assert_no_grep "table: no NaN" "$TMP/table.out" "nan"
+width_ok() { # FILE: every line fits 100 columns (a name longer than that aside)
+	python3 -c '
+import sys, unicodedata
+w = lambda s: sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in s)
+bad = [l for l in open(sys.argv[1], encoding="utf-8").read().splitlines() if w(l) > 100]
+print("\n".join(bad) if bad else "ok")' "$1"
+}
+assert_eq "table: every line fits 100 columns" "$(width_ok "$TMP/table.out")" ok
+assert_grep "table: the consensus row, with several reviewers" "$TMP/table.out" "  judge:j5 ~ human  "
+assert_grep "table: the pass/fail figures, a table of their own" "$TMP/table.out" "pass/fail at the threshold"
+assert_grep "table: the intervals, a table of their own" "$TMP/table.out" "95% bootstrap intervals"
+# One reviewer: the consensus is hers, so only the row that names her.
+stats table1 -c stats.yaml -o table --reviewer alice runs.jsonl -a others.jsonl -a runs.jsonl.annotations.jsonl
+assert_rc "table, one reviewer: exit 0" 0
+assert_grep "table, one reviewer: her row" "$TMP/table1.out" "  judge:j5 ~ human:alice  "
+assert_eq "table, one reviewer: no consensus row or heat-map where she labelled" \
+	"$(grep -cE '(scorer:lookup|judge:j5) ~ human( |$)' "$TMP/table1.out")" 0
+assert_grep "table, one reviewer: a criterion she did not label keeps its consensus row" \
+	"$TMP/table1.out" "  judge:j5b ~ human  "
+assert_eq "table, one reviewer: every line fits 100 columns" "$(width_ok "$TMP/table1.out")" ok
+# A long name puts each pair on a line of its own, its figures under it.
+LONG=a-reviewer-whose-name-is-long-enough-to-push-the-figures-past-one-hundred-columns
+: > "$D/long.jsonl"
+label "$D/long.jsonl" 1 lookup "$LONG" accept 1
+label "$D/long.jsonl" 6 lookup "$LONG" override 1
+label "$D/long.jsonl" 7 lookup "$LONG" accept 0
+stats tablelong -c stats.yaml -o table --criterion lookup runs.jsonl -a long.jsonl
+assert_rc "table, a long name: exit 0" 0
+assert_eq "table, a long name: the pair alone on its line, its figures under it" \
+	"$(grep -A1 -x "  scorer:lookup ~ human:$LONG" "$TMP/tablelong.out" | sed -n '2s/  */ /gp' | head -n 1)" \
+	" 3 0.667 0.400 0.444"
 stats table2 -c stats.yaml -o table --judge j5 --judge j5b --sweep runs.jsonl -a others.jsonl -a runs.jsonl.annotations.jsonl
 assert_rc "table with --judge and --sweep: exit 0" 0
 assert_grep "table: the comparison" "$TMP/table2.out" "judges compared: j5 ~ j5b on 6 labelled runs both answered"
@@ -340,11 +371,11 @@ assert_grep "table: the sweep marks the configured one" "$TMP/table2.out" "4 (co
 stats csv -c stats.yaml -o csv runs.jsonl -a others.jsonl -a runs.jsonl.annotations.jsonl
 assert_rc "csv: exit 0" 0
 assert_eq "csv: the header" "$(head -n 1 "$TMP/csv.out" | tr -d '\r')" \
-	"criterion,kind,scale,a,b,n,ties,stale,agreement,agreement_ci_lo,agreement_ci_hi,kappa,kappa_ci_lo,kappa_ci_hi,kappa_quadratic,alpha,spearman,mae,tpr,tnr,precision,pass_rate,pass_rate_corrected,pass_rate_corrected_ci_lo,pass_rate_corrected_ci_hi,confusion_labels,confusion_counts,note"
+	"criterion,kind,scale,a,b,n,ties,stale,agreement,agreement_ci_lo,agreement_ci_hi,kappa,kappa_ci_lo,kappa_ci_hi,kappa_quadratic,alpha,spearman,mae,within_one,tpr,tnr,precision,pass_rate,pass_rate_corrected,pass_rate_corrected_ci_lo,pass_rate_corrected_ci_hi,confusion_labels,confusion_counts,note"
 assert_eq "csv: one row per pair" "$(($(wc -l < "$TMP/csv.out") - 1))" "$(wc -l < "$TMP/jsonl.out" | tr -d ' ')"
 # fields counted with quotes respected (a note may hold commas)
 cols=$(awk '{ n = 1; q = 0; for (i = 1; i <= length($0); i++) { ch = substr($0, i, 1); if (ch == "\"") q = !q; else if (ch == "," && !q) n++ } print n }' "$TMP/csv.out" | sort -u | tr '\n' ' ')
-assert_eq "csv: every row has the header's 28 fields" "$cols" "28 "
+assert_eq "csv: every row has the header's 29 fields" "$cols" "29 "
 assert_grep "csv: lookup ~ human with its flattened confusion" "$TMP/csv.out" \
 	"lookup,machine-human,binary,scorer:lookup,human,5,1,1,0.6,"
 assert_grep "csv: the confusion flattened" "$TMP/csv.out" ",fail;pass,1;1;1;2,"

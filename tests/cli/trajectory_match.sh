@@ -61,9 +61,33 @@ assert_grep "details: the argument paths that differed" "$TMP/out" \
   '"diffs":[{"path":"flight","output":"hat136 ","reference":"HAT136"},{"path":"seats","output":2.0000001,"reference":2}]'
 assert_grep "details: rates as Azure counts them" "$TMP/out" '"precision":0,"recall":0,"f1":0'
 assert_grep "details: marks for the timeline" "$TMP/out" \
-  '"call_marks":[{"call":0,"mark":"matched","ref":1},{"call":1,"mark":"matched","ref":2}]'
+  '"call_marks":[{"call":1,"mark":"matched","ref":1},{"call":2,"mark":"matched","ref":2}]'
 assert_grep "details: an argument mismatch is marked against its reference call" "$TMP/out" \
-  '"call_marks":[{"call":0,"mark":"args","ref":2}]'
+  '"call_marks":[{"call":1,"mark":"args","ref":2}]'
+
+# One numbering: call_marks name a call by the number extra and args_differ
+# give it (from 1), so the timeline and the details agree.
+for mode in strict superset subset; do
+	conf $mode exact
+	verdicts > /dev/null
+	if out=$(python3 -c '
+import json, sys
+seen = 0
+for d in map(json.loads, open(sys.argv[1])):
+    det = d.get("details") or {}
+    marks = det.get("call_marks", [])
+    for mark, key in (("extra", "extra"), ("args", "args_differ")):
+        a = sorted(m["call"] for m in marks if m["mark"] == mark)
+        b = sorted(x["call"] for x in det.get(key, []))
+        assert a == b, (d["run"], mark, a, b)
+        seen += len(a)
+    assert all(m["call"] >= 1 for m in marks), marks
+assert seen, "no extra or args mark to compare"' "$TMP/out" 2>&1); then
+		pass "call numbers: call_marks and the details agree ($mode)"
+	else
+		fail "call numbers: call_marks and the details agree ($mode)" "$out"
+	fi
+done
 
 conf sideways exact
 run_tcr "$TMP/out" "$TMP/err" score -c "$TMP/tm.yaml" "$TMP/runs.jsonl"
