@@ -42,9 +42,13 @@ size_t review_labels(struct review *rv, size_t entry, size_t row,
 
 /* The same from a store, for callers without a session (the judges'
  * examples): the labels on row `row_id` of run `run_id`; run_hash is the
- * record's SHA-256 in hex now, or NULL when unknown (nothing is stale). */
+ * record's SHA-256 in hex now, or NULL when unknown (nothing is stale).
+ * A decision whose score does not lie on `span` (the row's scale now) was
+ * made on another scale, the row's configuration having changed since:
+ * it is no label on this one, and is left out rather than read as a
+ * score it never meant. span may be NULL (no check). */
 size_t labels_in_store(const struct annot_store *s, const char *run_id, const char *row_id,
-                       const char *run_hash, double threshold,
+                       const char *run_hash, const struct scale *span, double threshold,
                        const char *const *reviewers, size_t nreviewers,
                        struct label *out, size_t max);
 

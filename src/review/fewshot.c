@@ -99,8 +99,9 @@ bool fewshot_wants(const struct fewshot *fs, const char *run_id)
 static size_t labels_of(struct fewshot *fs, const struct judge_conf *j, const char *run_id,
                         const char *run_hash, struct label *out, size_t max)
 {
-	size_t n = labels_in_store(fs->store, run_id, j->id, run_hash, j->threshold, NULL, 0, out,
-	                           max);
+	struct scale span = judge_span(j);
+	size_t n = labels_in_store(fs->store, run_id, j->id, run_hash, &span, j->threshold, NULL, 0,
+	                           out, max);
 	for (size_t i = 0; i < n; i++)
 		fs->stale += out[i].stale;
 	return n;

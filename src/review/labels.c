@@ -48,7 +48,7 @@ static bool decision_stale(const struct decision *d, const char *hex, bool have_
 }
 
 size_t labels_in_store(const struct annot_store *s, const char *run_id, const char *row_id,
-                       const char *run_hash, double threshold,
+                       const char *run_hash, const struct scale *span, double threshold,
                        const char *const *reviewers, size_t nreviewers,
                        struct label *out, size_t max)
 {
@@ -61,7 +61,7 @@ size_t labels_in_store(const struct annot_store *s, const char *run_id, const ch
 			continue;
 		const struct decision *d = annot_current(s, run_id, row_id, all[i]);
 		double score;
-		if (!d || !decision_score(d, &score))
+		if (!d || !decision_score(d, &score) || (span && !scale_holds(span, score)))
 			continue;
 		out[n++] = (struct label){
 			.reviewer = d->reviewer,
@@ -83,8 +83,11 @@ size_t review_labels(struct review *rv, size_t entry, size_t row,
 	const struct review_entry *e = &rv->entries[entry];
 	char hex[65];
 	bool have_hex = review_entry_hash(e, hex);
+	struct review_row r;
+	review_row_get(rv, NULL, row, &r);
 	return labels_in_store(rv->annot, e->id, review_row_id(rv, row), have_hex ? hex : NULL,
-	                       review_row_threshold(rv, row), reviewers, nreviewers, out, max);
+	                       &r.span, review_row_threshold(rv, row), reviewers, nreviewers, out,
+	                       max);
 }
 
 static int cmp_double(const void *a, const void *b)

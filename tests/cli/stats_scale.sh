@@ -202,6 +202,20 @@ assert_grep "table: within-one for an integer scale" "$TMP/table.out" "within1"
 assert_grep "table: its five levels" "$TMP/table.out" "             1     2     3     4     5"
 assert_grep "table: eleven levels" "$TMP/table.out" "             0     1     2     3     4     5     6     7     8     9    10"
 
+# A label made when the scorer's scale was another one (a record-field 1..5
+# scored on 0..1 before): 0.75 does not lie on 1..5 and is no label on it,
+# so stars counts 11 labelled runs, not 12 with a made-up fail.
+cp "$D/labels.jsonl" "$D/labels-old.jsonl"
+printf '{"v":2,"run":"r1","source":"runs.jsonl:1","scorer":"stars","decision":"override","score":0.75,"reviewer":"alice","blind":false,"at":"2026-01-02T00:00:00Z"}\n' >> "$D/labels-old.jsonl"
+stats old -c s.yaml -o jsonl -a labels-old.jsonl runs.jsonl
+assert_rc "an off-scale label: exit 0" 0
+assert_eq "an off-scale label is left out of the scale's figures" \
+	"$(python3 -c 'import json,sys
+for l in open(sys.argv[1]):
+    j = json.loads(l)
+    if j.get("criterion") == "stars" and j.get("b") == "human":
+        print(j["n"])' "$TMP/old.out")" 11
+
 # The screen's calibration (K) at 80 columns: the 0..10 matrix in narrower
 # cells, every level shown.
 SCREEN_CONFIG=set/s.yaml SCREEN_ANNOT=set/labels.jsonl
