@@ -100,11 +100,24 @@ first_steps() {
 	shows "$name" "tool-errors"
 	hides "$name" "no scorers configured"
 }
+unread=0
 for f in "$R"/*.jsonl "$R"/wild/*/*; do
 	b=$(basename "$f")
+	# tcreview's own files a user's review may have left beside a sample are
+	# no sample.
 	case $b in
 	README.md|*.py|*_expected_sample.jsonl|bfcl_sample.jsonl) continue ;;
+	*.annotations.jsonl|*.judgements.jsonl) continue ;;
 	esac
+	# A sample no format reads yet: init says so and where to look.
+	"$TCR_BIN" formats "$f" > /dev/null 2>&1
+	if [ $? -eq 3 ]; then
+		unread=$((unread + 1))
+		(cd "$TMP" && "$TCR_BIN" init -o "$TMP/unread.yaml" "$f") > "$TMP/unread.out" 2>&1; RC=$?
+		assert_rc "init $b: no format reads it: exit 3" 3
+		assert_grep "init $b: says where to look" "$TMP/unread.out" "tcreview formats $f says why"
+		continue
+	fi
 	truth=
 	case $b in
 	taubench_v1_airline_sample.jsonl) truth=$R/taubench_v1_airline_expected_sample.jsonl ;;
@@ -115,4 +128,5 @@ done
 # The ground truth joined: the reference scorers are on the screen too.
 shows taubench_v1_airline_sample.jsonl "trajectory-match"
 shows tau2_sample.jsonl "trajectory-match"
+echo "samples no format reads: $unread"
 finish

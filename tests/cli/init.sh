@@ -314,7 +314,7 @@ fi
 S=$TMP/shared
 mkdir -p "$S"
 for f in "$R"/*.jsonl "$R"/wild/*/*; do
-	case $f in *.md | *.py) continue ;; esac
+	case $f in *.md | *.py | *.annotations.jsonl | *.judgements.jsonl) continue ;; esac
 	b=$(basename "$f")
 	"$TCR_BIN" formats "$f" > /dev/null 2>&1
 	frc=$?
