@@ -45,6 +45,19 @@ int cli_allow_path(const char *prog, const char *path)
 	return 0;
 }
 
+static const char *prog_name = "tcreview";
+
+void cli_set_prog(const char *argv0)
+{
+	if (argv0 && *argv0)
+		prog_name = argv0;
+}
+
+const char *cli_prog(void)
+{
+	return prog_name;
+}
+
 /* The first --allow-host value that is no host name, reported as the
  * configuration is loaded (each command parses its own flags). */
 static const char *bad_allow_host;

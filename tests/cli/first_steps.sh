@@ -94,7 +94,7 @@ first_steps() {
 	if [ -n "$truth" ]; then cp "$truth" "$dir/"; set -- "$base" "$(basename "$truth")"; fi
 	(cd "$dir" && "$TCR_BIN" init "$@") > "$TMP/$name.init" 2>&1; RC=$?
 	assert_rc "init $name exits 0" 0
-	assert_grep "init $name names the next command" "$TMP/$name.init" "tcreview $base"
+	assert_grep "init $name names the next command, as it was run" "$TMP/$name.init" "next: $TCR_BIN $base"
 	screen "$name" "$dir" '' "$base"
 	shows "$name" "config tcreview.yaml"
 	shows "$name" "tool-errors"
