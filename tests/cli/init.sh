@@ -242,6 +242,28 @@ assert_grep "join: the next command leaves the ground truth out" "$TMP/r" "next:
 scores_all "join under another key name" "$H/join.yaml" "$TMP/r" "$H/jruns.jsonl"
 assert_grep "join: the expectation reached the scorer" "$TMP/score.out" '"scorer":"tool-order:expected_tools","type":"tool-call-accuracy","status":"ok"'
 
+# The runs' own expected calls and the joined file's: the same calls with
+# the arguments' keys in another order (and as a JSON text) are one
+# trajectory-match; calls that differ in one run are two.
+own() { # ID CASE ACTIONS
+	printf '{"id":"%s","case":"%s","actions":%s,"messages":[{"role":"user","content":"hi"},{"role":"assistant","content":null,"tool_calls":[{"id":"c1","type":"function","function":{"name":"get_order","arguments":"{}"}}]},{"role":"tool","tool_call_id":"c1","content":"ok"}]}\n' "$1" "$2" "$3"
+}
+{ own o1 refund '[{"name":"get_order","arguments":{"b":2,"a":1}}]'
+  own o2 track '[{"name":"track_parcel","arguments":"{\"id\":7}"}]'; } > "$H/own.jsonl"
+printf '%s\n' '{"id":"refund","expected_actions":[{"name":"get_order","arguments":{"a":1,"b":2}}]}' \
+	'{"id":"track","expected_actions":[{"name":"track_parcel","arguments":{"id":7}}]}' > "$H/owntasks.jsonl"
+run_tcr "$TMP/r" "$TMP/err" init -o "$H/own.yaml" "$H/own.jsonl" "$H/owntasks.jsonl"
+assert_rc "the same calls twice: written" 0
+assert_eq "the same calls twice: one trajectory-match" "$(grep -c 'type: trajectory-match' "$H/own.yaml")" 1
+assert_grep "the same calls twice: said" "$TMP/r" "(the same calls as actions in all 2 runs both reach"
+scores_all "the same calls twice" "$H/own.yaml" "$TMP/r" "$H/own.jsonl"
+{ own o1 refund '[{"name":"get_order","arguments":{"a":1,"b":3}}]'
+  own o2 track '[{"name":"track_parcel","arguments":{"id":7}}]'; } > "$H/own2.jsonl"
+run_tcr "$TMP/r" "$TMP/err" init -o "$H/own2.yaml" "$H/own2.jsonl" "$H/owntasks.jsonl"
+assert_eq "calls that differ in one run: two trajectory-matches" \
+	"$(grep -c 'type: trajectory-match' "$H/own2.yaml")" 2
+scores_all "calls that differ" "$H/own2.yaml" "$TMP/r" "$H/own2.jsonl"
+
 # Two files join the runs: one expectations file is read, the better one.
 printf '{"id":"refund","expected_tools":["get_order"]}\n' > "$H/jless.jsonl"
 run_tcr "$TMP/r" "$TMP/err" init -o "$H/join2.yaml" "$H/jruns.jsonl" "$H/jless.jsonl" "$H/jtasks.jsonl"
@@ -408,6 +430,15 @@ assert_grep "taubench: joined by task_id" "$TMP/taubench.out" \
 	"join: runs' task_id = task_id of taubench_v1_airline_expected_sample.jsonl (12 of 12 runs, 6 expectations)"
 assert_grep "taubench: the reward" "$TMP/taubench.out" "reward (12 runs): record-field, scale binary"
 assert_grep "taubench: a unique id" "$TMP/taubench.out" "run ids: _corpus.run_id is unique"
+# The records' info.task.actions and the joined expected_actions hold the
+# same calls: one trajectory-match, on the records' own, and why.
+assert_eq "taubench: one trajectory-match" "$(grep -c 'type: trajectory-match' "$S/taubench/tcreview.yaml")" 1
+assert_grep "taubench: on the records' own actions" "$S/taubench/tcreview.yaml" \
+	"reference: {from: info.task.actions}"
+assert_grep "taubench: the twin said in the report" "$TMP/taubench.out" \
+	"ground truth: expected.expected_actions (the same calls as info.task.actions in all 12 runs both reach: not proposed twice; the record's own is kept, as it needs no join)"
+assert_grep "taubench: and in the YAML" "$S/taubench/tcreview.yaml" \
+	"# the expectation's expected_actions: the same calls as the record's info.task.actions in all 12 runs"
 pair tau2 tau2_sample.jsonl tau2_expected_sample.jsonl
 assert_grep "tau2: joined to its tasks" "$TMP/tau2.out" "= task_id of tau2_expected_sample.jsonl (10 of 10 runs, 10 expectations)"
 assert_grep "tau2: the evaluation criteria's actions" "$S/tau2/tcreview.yaml" \
