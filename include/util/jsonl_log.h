@@ -62,8 +62,6 @@ struct jsonl_log *jsonl_log_open_readonly(const char *path, const struct jsonl_r
  * another process created since. */
 struct jsonl_log *jsonl_log_open_lazy(const char *path, const struct jsonl_reader *rd,
                                       char *err, size_t errlen);
-/* Whether the file is there (always, but for a lazy log not written yet). */
-bool jsonl_log_exists(const struct jsonl_log *log);
 void jsonl_log_close(struct jsonl_log *log);
 const char *jsonl_log_path(const struct jsonl_log *log);
 

@@ -38,6 +38,9 @@ struct jsonl_log {
 	bool tail_done;
 	bool shrunk;
 	bool read_only;                 /* opened by jsonl_log_open_readonly */
+	/* We made the file: its folder's entry is not known to be on disk
+	 * until the folder is synced, so no line is called written before. */
+	bool folder_unsynced;
 
 	struct strbuf warn_lines;
 	size_t nwarn, nwarn_more;
@@ -327,15 +330,24 @@ struct jsonl_log *jsonl_log_open_lazy(const char *path, const struct jsonl_reade
 	return l;
 }
 
-bool jsonl_log_exists(const struct jsonl_log *l)
+/* Syncs the folder of a file we made; 0 or an errno value. */
+static int sync_folder(struct jsonl_log *l)
 {
-	return l->fd >= 0;
+	char *copy = strdup(l->path);
+	int dfd = copy ? open(dirname(copy), O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1;
+	int e = dfd < 0 ? (copy ? errno : ENOMEM) : fd_sync(dfd);
+	if (dfd >= 0)
+		close(dfd);
+	free(copy);
+	if (!e)
+		l->folder_unsynced = false;
+	return e;
 }
 
 /* The file made at the first append of a lazy log (or found made by
  * another process meanwhile, then read like any other's lines). A file
- * we create is made known to its folder on disk too (fsync of the
- * folder), so a decision called saved survives a crash with its file. */
+ * we make has its folder synced with the first line (folder_unsynced), so
+ * a decision called saved survives a crash with its file. */
 static int log_create(struct jsonl_log *l, char *err, size_t errlen)
 {
 	for (int tries = 0; tries < 8; tries++) {
@@ -348,16 +360,7 @@ static int log_create(struct jsonl_log *l, char *err, size_t errlen)
 		if (fd < 0)
 			return -1;
 		l->fd = fd;
-		char *copy = strdup(l->path);
-		int dfd = copy ? open(dirname(copy), O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1;
-		int e = dfd < 0 ? errno : fd_sync(dfd);
-		if (dfd >= 0)
-			close(dfd);
-		free(copy);
-		if (e) {
-			set_err(err, errlen, "%s: its folder could not be synced: %s", l->path, strerror(e));
-			return -1;
-		}
+		l->folder_unsynced = true;
 		return 0;
 	}
 	set_err(err, errlen, "%s: cannot be created (it keeps appearing and vanishing)", l->path);
@@ -462,7 +465,8 @@ int jsonl_log_append(struct jsonl_log *l, const char *line, size_t len,
 			return -1;
 		}
 	}
-	if ((e = log_write_line(l, line, len)) != 0 || (e = fd_sync(l->fd)) != 0)
+	if ((e = log_write_line(l, line, len)) != 0 || (e = fd_sync(l->fd)) != 0 ||
+	    (l->folder_unsynced && (e = sync_folder(l)) != 0))
 		goto fail;
 	fd_lock(l->fd, LOCK_UN);
 	return 0;

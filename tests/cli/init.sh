@@ -156,6 +156,9 @@ assert_eq "two folders: a row per run and scorer" "$(wc -l < "$TMP/score.out" | 
 	"$(( $(runs_read "$TMP/two.out") * $(scorers_in "$TMP/two/runs/tcreview.yaml") ))"
 assert_grep "two folders: the joined expectation reached its scorer" "$TMP/score.out" \
 	'"scorer":"tool-order:expected_tools","type":"tool-call-accuracy","status":"ok"'
+(cd "$TMP/two/runs" && "$TCR_BIN" --help config) > "$TMP/o" 2>&1
+assert_grep "two folders: --help config says what it may read outside" "$TMP/o" \
+	"may read outside its folder (your allowed-paths): $(cd "$TMP/two/truth" && pwd -P)/tasks.jsonl"
 # Without a home for the record, init says to give --allow-path, as before.
 (cd "$TMP/two/runs" && env -u XDG_CONFIG_HOME -u HOME "$TCR_BIN" init -o nohome.yaml tau2.jsonl \
 	../truth/tasks.jsonl) > "$TMP/r" 2> "$TMP/err"
