@@ -240,16 +240,20 @@ static bool best_join(const struct prop_ctx *x, const struct prop_input *t, stru
 
 /* real (resolved) relative to the folder dir (resolved) through their
  * nearest common folder ("../truth/tasks.jsonl"), or NULL when that is
- * the root: such a path would only say the same thing longer. */
+ * the root or a folder just under it (/tmp, /home): two places that meet
+ * only there are no project moved as one, and a copy of the YAML a level
+ * deeper would name a file that is not there. */
 static char *relative_to(const char *dir, const char *real)
 {
 	/* real lies outside dir: they part at or after the '/' that ends their
 	 * common folder, and each '/' of dir from there is a folder up. */
-	size_t common = 0;
+	size_t common = 0, depth = 0;
 	for (size_t i = 0; dir[i] && dir[i] == real[i]; i++)
 		if (dir[i] == '/')
 			common = i;
-	if (common == 0)
+	for (size_t i = 0; i < common; i++)
+		depth += dir[i] == '/';
+	if (depth < 2)
 		return NULL;
 	struct strbuf sb = STRBUF_INIT;
 	for (const char *p = dir + common; *p; p++)

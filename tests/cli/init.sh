@@ -103,33 +103,36 @@ scores_all "one folder" "$D3/tcreview.yaml" "$TMP/demo3.out" "$D3/runs/anthropic
 	"$D3/runs/mastra.jsonl" "$D3/runs/openai-chat.jsonl" "$D3/runs/tau2.jsonl"
 
 # The demo where it lies, the YAML elsewhere: the file is outside its folder,
-# and the user named it, so init records that this YAML may read it.
-run_tcr "$TMP/demo2.out" "$TMP/err" init -o "$TMP/demo2.yaml" "$TCR_SRCDIR/examples/runs" \
+# and the user named it, so init records that this YAML may read it. (The
+# copy below lies as deep, so a relative path would name the same file.)
+D2=$TMP/d2
+mkdir -p "$D2"
+run_tcr "$TMP/demo2.out" "$TMP/err" init -o "$D2/demo2.yaml" "$TCR_SRCDIR/examples/runs" \
 	"$TCR_SRCDIR/examples/tasks.jsonl"
 assert_rc "demo elsewhere: written" 0
 assert_grep "demo elsewhere: the report says it may be read, and why" "$TMP/demo2.out" \
 	"the expectations file lies outside the configuration's folder: you named it, so this configuration may read it"
 assert_grep "demo elsewhere: the next command needs no --allow-path" "$TMP/demo2.out" \
-	"next: $TCR_BIN -c $TMP/demo2.yaml $TCR_SRCDIR/examples/runs"
-assert_grep "demo elsewhere: the YAML says so too" "$TMP/demo2.yaml" "recorded in your"
+	"next: $TCR_BIN -c $D2/demo2.yaml $TCR_SRCDIR/examples/runs"
+assert_grep "demo elsewhere: the YAML says so too" "$D2/demo2.yaml" "recorded in your"
 AP=$XDG_CONFIG_HOME/tcreview/allowed-paths
 assert_grep "demo elsewhere: the allowance, in the user's own folder" "$AP" \
-	"$(cd "$TMP" && pwd -P)/demo2.yaml	$(cd "$TCR_SRCDIR/examples" && pwd -P)/tasks.jsonl"
-scores_all "demo elsewhere, no flag" "$TMP/demo2.yaml" "$TMP/demo2.out" "$TCR_SRCDIR/examples/runs"
-run_tcr "$TMP/r" "$TMP/err" init --force -o "$TMP/demo2.yaml" "$TCR_SRCDIR/examples/runs" \
+	"$(cd "$D2" && pwd -P)/demo2.yaml	$(cd "$TCR_SRCDIR/examples" && pwd -P)/tasks.jsonl"
+scores_all "demo elsewhere, no flag" "$D2/demo2.yaml" "$TMP/demo2.out" "$TCR_SRCDIR/examples/runs"
+run_tcr "$TMP/r" "$TMP/err" init --force -o "$D2/demo2.yaml" "$TCR_SRCDIR/examples/runs" \
 	"$TCR_SRCDIR/examples/tasks.jsonl"
 assert_eq "demo elsewhere: init again records it once" "$(grep -c "demo2.yaml" "$AP")" 1
 # What the user did not name stays refused: a copy of that YAML elsewhere,
 # another YAML in the same folder naming the same file, a YAML naming
 # ../secret by itself.
-cp "$TMP/demo2.yaml" "$TMP/hand-copy.yaml"
+cp "$D2/demo2.yaml" "$D2/hand-copy.yaml"
 mkdir -p "$TMP/copy"
-cp "$TMP/demo2.yaml" "$TMP/copy/demo2.yaml"
+cp "$D2/demo2.yaml" "$TMP/copy/demo2.yaml"
 run_tcr "$TMP/o" "$TMP/err" score -c "$TMP/copy/demo2.yaml" -o jsonl "$TCR_SRCDIR/examples/runs"
 assert_rc "a copy of that YAML elsewhere: refused" 2
 assert_grep "a copy: said, with the file and line" "$TMP/err" "copy/demo2.yaml:"
 assert_grep "a copy: why" "$TMP/err" "resolves outside the configuration's folder"
-run_tcr "$TMP/o" "$TMP/err" score -c "$TMP/hand-copy.yaml" -o jsonl "$TCR_SRCDIR/examples/runs"
+run_tcr "$TMP/o" "$TMP/err" score -c "$D2/hand-copy.yaml" -o jsonl "$TCR_SRCDIR/examples/runs"
 assert_rc "another YAML of the same folder naming the same file: refused" 2
 mkdir -p "$TMP/proj" "$TMP/secret"
 cp "$TCR_SRCDIR/examples/tasks.jsonl" "$TMP/secret/tasks.jsonl"
@@ -168,7 +171,7 @@ assert_grep "no HOME: the next command carries --allow-path" "$TMP/r" \
 	"next: $TCR_BIN -c nohome.yaml --allow-path $(cd "$TMP/two/truth" && pwd -P)/tasks.jsonl tau2.jsonl"
 # A line of the record that is no allowance is said with its place.
 printf '# mine\nnot a path\n' >> "$AP"
-run_tcr "$TMP/o" "$TMP/err" score -c "$TMP/demo2.yaml" -o jsonl "$TCR_SRCDIR/examples/runs"
+run_tcr "$TMP/o" "$TMP/err" score -c "$D2/demo2.yaml" -o jsonl "$TCR_SRCDIR/examples/runs"
 assert_rc "a broken allowed-paths line: exit 2" 2
 assert_grep "... said at FILE:LINE" "$TMP/err" \
 	"$AP:$(grep -c '' "$AP"): expected a configuration's path, a tab and a file's path, both absolute"
