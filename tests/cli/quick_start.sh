@@ -3,7 +3,8 @@
 # checkout beside a copy of the shared samples: `./tcreview init SAMPLE TRUTH`
 # with the ground truth in another folder, the next command run exactly as
 # init prints it (the screen opened and quit), `score` with no flag, a
-# decision saved on another sample; then the tests' inputs are as they were
+# decision saved on another sample (and runs in a read-only folder: said
+# before the screen starts); then the tests' inputs are as they were
 # (opening left no file beside the samples, they are unchanged) and the
 # suites that read the samples pass run from that checkout, as `make check`
 # would run them after the quick start.
@@ -76,6 +77,29 @@ assert_rc "a decision on another sample: exit 0" 0
 A=$TMP/shared/fixtures/real/tau2_sample.jsonl.annotations.jsonl
 if [ -f "$A" ]; then pass "the first decision made the annotations file"; else fail "the first decision made the annotations file"; fi
 assert_eq "... holding that decision" "$(grep -c '"decision":"accept"' "$A" 2>/dev/null)" 1
+
+# Runs in a folder the reviewer cannot write to: said before the screen
+# starts, naming the file and the folder, exit 3, nothing made. (root
+# writes anywhere, so as root the screen runs as nobody.)
+mkdir -p "$TMP/ro"
+cp "$TCR_SRCDIR/tests/data/screen-runs.jsonl" "$TMP/ro/"
+chmod 755 "$TMP"
+chmod 555 "$TMP/ro"
+as_other=
+[ "$(id -u)" -eq 0 ] && as_other="setpriv --reuid=65534 --regid=65534 --clear-groups"
+if [ -n "$as_other" ] && ! command -v setpriv > /dev/null 2>&1; then
+	skip "a read-only folder of runs" "running as root without setpriv to become another user"
+else
+	(cd "$TMP/elsewhere" && $as_other env HOME="$TMP/elsewhere" XDG_CONFIG_HOME="$TMP/elsewhere" TERM=dumb LINES=30 COLUMNS=100 \
+		"$TCR_BIN" --max-iterations 10 "$TMP/ro/screen-runs.jsonl" < /dev/null > "$TMP/ro.out" \
+		2> "$TMP/ro.err")
+	RC=$?
+	assert_rc "a read-only folder of runs: exit 3 before the screen" 3
+	assert_eq "... said, naming the file and the folder" "$(cat "$TMP/ro.err")" \
+		"tcreview: $TMP/ro/screen-runs.jsonl.annotations.jsonl: cannot be created: the folder $TMP/ro is not writable (Permission denied)"
+	assert_eq "... nothing made there" "$(ls "$TMP/ro")" "screen-runs.jsonl"
+fi
+chmod 755 "$TMP/ro"
 
 # What the quick start leaves (./tcreview.yaml in the checkout, a reviewer's
 # annotations beside a sample) changes nothing for the suites that read the
