@@ -2,7 +2,7 @@
 # first_steps.sh - a new user's first ten minutes, as the README's quick start
 # gives them: `tcreview init FILE && tcreview FILE` on every shared real sample
 # that tcreview reads (with its ground truth beside it where the sample has
-# one), and, with no configuration at all, the screen's own offer: I writes
+# one; on a sample no format reads, init exits 3 saying where to look), and, with no configuration at all, the screen's own offer: I writes
 # the proposal and the screen reloads on it. Each screen is driven in script
 # mode and read as a person would: the configuration named on the status
 # line, a verdict row per proposed check, nothing on standard error.
