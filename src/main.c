@@ -161,6 +161,7 @@ static bool opens_screen(const char *arg, bool *bad_option)
 
 int main(int argc, char **argv)
 {
+	cli_set_prog(argv[0]);
 	if (argc < 2)
 		return cli_review(argc, argv);
 	int rc = global_option(argc, argv);

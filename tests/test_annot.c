@@ -500,13 +500,127 @@ static void test_concurrent_appends(void **st)
 	annot_close(s);
 }
 
+static bool exists(const char *path)
+{
+	struct stat st;
+	return stat(path, &st) == 0;
+}
+
+/* The file is made by the first decision, not by opening: opening and
+ * closing leaves nothing behind; another store on the same missing file
+ * finds the one the first made, reads its decisions and appends after
+ * them under the lock. */
+static void test_lazy_create(void **st)
+{
+	(void)st;
+	char path[300], err[400];
+	path_in(path, sizeof path, "lazy.jsonl");
+	struct annot_store *a = annot_open(path, err, sizeof err);
+	assert_non_null(a);
+	assert_false(exists(path));
+	annot_close(a);
+	assert_false(exists(path));
+
+	a = annot_open(path, err, sizeof err);
+	struct annot_store *b = annot_open(path, err, sizeof err);
+	assert_non_null(a);
+	assert_non_null(b);
+	assert_int_equal(annot_refresh(b), 0);      /* nothing there yet */
+	struct decision d = verdict(DEC_ACCEPT, "r1", "tca", "ann", "2026-12-01T09:30:00Z");
+	assert_int_equal(annot_append(a, &d, err, sizeof err), 0);
+	assert_true(exists(path));
+	assert_int_equal(annot_refresh(b), 1);      /* b finds the file a made */
+	assert_non_null(annot_current(b, "r1", "tca", "ann"));
+	struct decision e = verdict(DEC_ACCEPT, "r2", "tca", "bob", "2026-12-01T09:31:00Z");
+	assert_int_equal(annot_append(b, &e, err, sizeof err), 0);
+	assert_int_equal(annot_count(b), 2);
+	annot_close(b);
+	assert_int_equal(annot_refresh(a), 1);
+	annot_close(a);
+	size_t len;
+	char *text = slurp(path, &len);
+	assert_int_equal(len > 0 && text[len - 1] == '\n', 1);
+	size_t lines = 0;
+	for (size_t i = 0; i < len; i++)
+		lines += text[i] == '\n';
+	assert_int_equal(lines, 2);
+	free(text);
+
+	/* A store made before another process wrote the file reads it at its
+	 * first append (follow) and keeps the file order. */
+	path_in(path, sizeof path, "lazy2.jsonl");
+	a = annot_open(path, err, sizeof err);
+	assert_non_null(a);
+	spit(path, L_ACCEPT);
+	d = verdict(DEC_OVERRIDE, "r1", "tca", "ann", "2026-12-01T09:40:00Z");
+	d.has_score = true;
+	d.score = 0;
+	assert_int_equal(annot_append(a, &d, err, sizeof err), 0);
+	assert_int_equal(annot_count(a), 2);
+	assert_int_equal(annot_current(a, "r1", "tca", "ann")->kind, DEC_OVERRIDE);
+	annot_close(a);
+}
+
+/* The folder gone between opening and the first decision: the decision is
+ * refused with the reason, nothing is recorded, and nothing is claimed. */
+static void test_lazy_folder_gone(void **st)
+{
+	(void)st;
+	char sub[300], path[320], err[400], want[500];
+	path_in(sub, sizeof sub, "gone");
+	assert_int_equal(mkdir(sub, 0755), 0);
+	snprintf(path, sizeof path, "%s/x.jsonl", sub);
+	struct annot_store *s = annot_open(path, err, sizeof err);
+	assert_non_null(s);
+	assert_int_equal(rmdir(sub), 0);
+	struct decision d = verdict(DEC_ACCEPT, "r1", "tca", "ann", NULL);
+	assert_int_equal(annot_append(s, &d, err, sizeof err), -1);
+	snprintf(want, sizeof want, "%s: No such file or directory", path);
+	assert_string_equal(err, want);
+	assert_int_equal(annot_count(s), 0);
+	assert_null(annot_current(s, "r1", "tca", "ann"));
+	annot_close(s);
+	assert_false(exists(path));
+}
+
+/* A folder the reviewer cannot write to is said at open, before any work,
+ * and nothing is created. Root writes anywhere, so as root the check runs
+ * in a child that has become nobody. */
+static void test_lazy_unwritable(void **st)
+{
+	(void)st;
+	char ro[300], path[320];
+	path_in(ro, sizeof ro, "ro");
+	assert_int_equal(mkdir(ro, 0555), 0);
+	assert_int_equal(chmod(dir, 0755), 0);
+	snprintf(path, sizeof path, "%s/x.jsonl", ro);
+	pid_t pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		if (geteuid() == 0 && (setgid(65534) < 0 || setuid(65534) < 0))
+			_exit(3);
+		char err[1024], want[1024];
+		struct annot_store *s = annot_open(path, err, sizeof err);
+		snprintf(want, sizeof want, "%s: cannot be created: the folder %s is not writable "
+		         "(Permission denied)", path, ro);
+		_exit(s ? 4 : strcmp(err, want) ? 5 : 0);
+	}
+	int status;
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status));
+	assert_int_equal(WEXITSTATUS(status), 0);
+	assert_false(exists(path));
+	assert_int_equal(chmod(dir, 0700), 0);
+}
+
 static void test_open_errors(void **st)
 {
 	(void)st;
-	char path[300], err[400], want[400];
+	char path[300], err[1024], want[1024];
 	path_in(path, sizeof path, "no/such/dir.jsonl");
 	assert_null(annot_open(path, err, sizeof err));
-	snprintf(want, sizeof want, "%s: No such file or directory", path);
+	snprintf(want, sizeof want, "%s: cannot be created: %s/no/such: No such file or directory",
+	         path, dir);
 	assert_string_equal(err, want);
 
 	assert_null(annot_open(dir, err, sizeof err));
@@ -578,9 +692,10 @@ static void test_write_errors(void **st)
 	assert_string_equal(err, want);
 	assert_int_equal(annot_count(s), 0);
 	annot_close(s);
+	/* Nothing refused reached the file: it was never even made. */
 	struct stat sb;
-	assert_int_equal(stat(path, &sb), 0);
-	assert_int_equal(sb.st_size, 0);
+	assert_int_equal(stat(path, &sb), -1);
+	assert_int_equal(errno, ENOENT);
 }
 
 /* A write cut short (here by the file size limit, as a full disk would):
@@ -702,6 +817,9 @@ int main(void)
 		cmocka_unit_test(test_unended_whole_line),
 		cmocka_unit_test(test_concurrent_appends),
 		cmocka_unit_test(test_open_errors),
+		cmocka_unit_test(test_lazy_create),
+		cmocka_unit_test(test_lazy_folder_gone),
+		cmocka_unit_test(test_lazy_unwritable),
 		cmocka_unit_test(test_write_errors),
 		cmocka_unit_test(test_short_write),
 		cmocka_unit_test(test_big_file),

@@ -246,12 +246,13 @@ static void test_precedence_by_at(void **st)
 	append_ok(wb, &d);                              /* only in b */
 	annot_close(wb);
 
-	struct annot_store *s = open_two(a, b);         /* a is created */
-	assert_int_equal(access(a, F_OK), 0);
+	struct annot_store *s = open_two(a, b);         /* a is made at the first decision */
+	assert_int_equal(access(a, F_OK), -1);
 	assert_string_equal(annot_path(s), a);
 	assert_int_equal(annot_count(s), 4);
 	d = scorer_override("r1", "ann", "2026-12-01T10:00:00Z", 0.75);
 	append_ok(s, &d);
+	assert_int_equal(access(a, F_OK), 0);
 	d = scorer_override("r2", "ann", "2026-12-01T10:00:00Z", 0.75);
 	append_ok(s, &d);
 	d = scorer_override("r3", "ann", "2026-12-01T09:00:00Z", 0.75);

@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "config/allowed_paths.h"
 #include "config/config.h"
 #include "config/layers.h"
 #include "judge/judge.h"
@@ -69,6 +70,75 @@ static int teardown(void **state)
 	char cmd[PATH_MAX + 16];
 	snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
 	return system(cmd);
+}
+
+static void free_list(char **v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
+}
+
+/* A file outside the project's folder is read when the user's own
+ * allowed-paths names it for that file (as tcreview init records it), and
+ * for no other configuration; a hand-edited last line without its line
+ * break is ended before the next allowance; an allowance is kept once. */
+static void test_allowed_paths(void **state)
+{
+	(void)state;
+	put("truth/tasks.jsonl", "{\"task_id\":\"t1\",\"expected_tools\":[\"a\"]}\n");
+	const char *yaml = "expectations:\n  file: ../truth/tasks.jsonl\n  match: {run: task_id, "
+	                   "expected: task_id}\n";
+	put("proj/tcreview.yaml", yaml);
+	put("proj/other.yaml", yaml);
+	struct config c;
+	char err[1024];
+	assert_int_equal(config_load_layered(&c, "proj/tcreview.yaml", NULL, NULL, err, sizeof err), -1);
+	assert_non_null(strstr(err, "resolves outside the configuration's folder"));
+
+	char *file = config_allowed_paths_file();
+	assert_non_null(file);
+	put("xdg/tcreview/allowed-paths", "# mine\n/somewhere/else.yaml\t/nowhere.jsonl");
+	assert_int_equal(config_allow_record("proj/tcreview.yaml", "truth/tasks.jsonl", err,
+	                                     sizeof err), 0);
+	assert_int_equal(config_allow_record("proj/tcreview.yaml", "truth/tasks.jsonl", err,
+	                                     sizeof err), 0);
+	char **paths = NULL;
+	size_t n = 0;
+	assert_int_equal(config_allowed_for("proj/tcreview.yaml", &paths, &n, err, sizeof err), 0);
+	assert_int_equal(n, 1);
+	char want[PATH_MAX * 2];
+	snprintf(want, sizeof want, "%s/truth/tasks.jsonl", tmpdir);
+	char *real = realpath(want, NULL);
+	assert_string_equal(paths[0], real);
+	free_list(paths, n);
+	paths = NULL;
+	n = 0;
+	assert_int_equal(config_allowed_for("proj/other.yaml", &paths, &n, err, sizeof err), 0);
+	assert_int_equal(n, 0);
+
+	assert_int_equal(config_load_layered(&c, "proj/tcreview.yaml", NULL, NULL, err, sizeof err), 0);
+	assert_non_null(c.expect.file);
+	config_free(&c);
+	assert_int_equal(config_load_layered(&c, "proj/other.yaml", NULL, NULL, err, sizeof err), -1);
+
+	/* Three lines: the comment, the hand-made one (ended), ours once. */
+	FILE *f = fopen(file, "r");
+	assert_non_null(f);
+	char line[PATH_MAX * 3];
+	size_t lines = 0;
+	while (fgets(line, sizeof line, f))
+		lines++;
+	fclose(f);
+	assert_int_equal(lines, 3);
+
+	put("xdg/tcreview/allowed-paths", "relative.yaml\tx\n");
+	assert_int_equal(config_load_layered(&c, "proj/tcreview.yaml", NULL, NULL, err, sizeof err), -1);
+	snprintf(want, sizeof want, "%s:1: expected a configuration's path, a tab and a file's path, "
+	         "both absolute", file);
+	assert_string_equal(err, want);
+	free(real);
+	free(file);
 }
 
 static void test_locate(void **state)
@@ -319,6 +389,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_locate, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_allowed_paths, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_scopes, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_merge, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_compare_user_judge, setup, teardown),

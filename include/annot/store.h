@@ -64,13 +64,16 @@ struct decision {
 
 struct annot_store;
 
-/* Opens (creating if missing) and reads the file. A line that does not
+/* Opens and reads the file. A missing file is created by the first
+ * annot_append, not before (opening and closing leaves nothing behind),
+ * but its folder must exist and be writable now. A line that does not
  * parse is skipped and reported through annot_warning (a truncated last
  * line after a crash, typically); everything before it is kept. Returns
- * NULL with "PATH: reason" in err when the file cannot be opened. */
+ * NULL with "PATH: reason" in err when the file cannot be opened, or could
+ * not be created. */
 struct annot_store *annot_open(const char *path, char *err, size_t errlen);
-/* Opens several files into one store: paths[0] is created if missing and
- * written to; the others must exist and are only read (and followed). */
+/* Opens several files into one store: paths[0] is written to (created at
+ * the first decision, as annot_open does); the others must exist and are only read (and followed). */
 struct annot_store *annot_open_many(const char *const *paths, size_t npaths,
                                     char *err, size_t errlen);
 /* Opens several files only to read them (each must exist; annot_append

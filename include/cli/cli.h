@@ -82,6 +82,10 @@ int cli_print_config_files(const char *given, const char *first_input);
 
 /* Folder of the bundled data (examples/, themes/), or NULL. */
 const char *cli_datadir(void);
+/* The program as the user ran it (argv[0]: "./tcreview" in the checkout,
+ * "tcreview" from PATH), set by main, for the commands a report prints. */
+void cli_set_prog(const char *argv0);
+const char *cli_prog(void);
 
 void cli_print_version(void);
 

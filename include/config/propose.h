@@ -23,6 +23,14 @@ struct propose_opts {
 	const char *out_path;   /* where the YAML will be written: paths in it are made relative to its folder */
 	size_t max_records;     /* records read per input at most (0: your default) */
 	bool probe_local;       /* ask http://localhost:11434 whether an Ollama server answers */
+	/* The program as the user ran it ("./tcreview"), for the commands the
+	 * report names, so that they run as printed; NULL: "tcreview". */
+	const char *prog;
+	/* The caller records that the YAML may read an expectations file
+	 * outside its folder (config/allowed_paths.h), as `tcreview init` does
+	 * for a file the user named to it: the report and the YAML say so
+	 * instead of asking for --allow-path. */
+	bool allow_outside;
 };
 
 struct proposal {
@@ -30,6 +38,9 @@ struct proposal {
 	struct strbuf report;   /* for a person: what was found and what to do next (plain text, lines) */
 	size_t nruns;           /* runs read */
 	bool sampled;           /* an input was read only in part */
+	/* The expectations file, resolved, when it lies outside the YAML's
+	 * folder (what propose_opts.allow_outside's caller records); else NULL. */
+	char *outside;
 };
 
 /* Returns 0, or -1 with "FILE: message" in err. Writes no file, prints nothing. */

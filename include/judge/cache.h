@@ -20,7 +20,8 @@
 
 struct judge_cache;
 
-/* Opens (creating if missing) and reads the file; broken lines are skipped
+/* Opens and reads the file, which the first verdict put creates when it is
+ * missing (its folder must be writable now); broken lines are skipped
  * and reported by judge_cache_warning. NULL with "PATH: reason" in err. */
 struct judge_cache *judge_cache_open(const char *path, char *err, size_t errlen);
 void judge_cache_close(struct judge_cache *c);

@@ -186,8 +186,8 @@ struct review {
 	void *judge_fill_ctx;
 };
 
-/* Opens the inputs and the annotations files: the first (created if
- * missing) is written to, the others are only read (annot_open_many); with
+/* Opens the inputs and the annotations files: the first (created at the
+ * first decision when missing) is written to, the others are only read (annot_open_many); with
  * none, FIRST_INPUT.annotations.jsonl. The session keeps pointers to cfg
  * and ex (may be NULL); they must outlive it. Returns 0, or -1 with
  * "PATH: reason" in err. */

@@ -54,6 +54,14 @@ struct jsonl_log *jsonl_log_open(const char *path, const struct jsonl_reader *rd
  * when it is missing or unreadable. */
 struct jsonl_log *jsonl_log_open_readonly(const char *path, const struct jsonl_reader *rd,
                                           char *err, size_t errlen);
+/* Like jsonl_log_open, but a missing file is not created now: the first
+ * jsonl_log_append creates it (and syncs its folder), so opening and
+ * closing leaves no file behind. When it is missing, its folder must exist
+ * and be writable (checked now, without creating anything: NULL with
+ * "PATH: cannot be created: ..." in err otherwise). A refresh reads a file
+ * another process created since. */
+struct jsonl_log *jsonl_log_open_lazy(const char *path, const struct jsonl_reader *rd,
+                                      char *err, size_t errlen);
 void jsonl_log_close(struct jsonl_log *log);
 const char *jsonl_log_path(const struct jsonl_log *log);
 

@@ -440,7 +440,8 @@ static void warn_if_link(const char *path, bool written)
 	        written ? "written to" : "read from", target);
 }
 
-/* first_writable: paths[0] is created if missing and appended to; else
+/* first_writable: paths[0] is appended to (created at the first append
+ * when missing); else
  * every file is only read. */
 static struct annot_store *store_open(const char *const *paths, size_t npaths,
                                       bool first_writable, char *err, size_t errlen)
@@ -469,7 +470,7 @@ static struct annot_store *store_open(const char *const *paths, size_t npaths,
 		};
 		warn_if_link(paths[i], !i && first_writable);
 		s->logs[i] = i || !first_writable ? jsonl_log_open_readonly(paths[i], &rd, err, errlen)
-		                                  : jsonl_log_open(paths[i], &rd, err, errlen);
+		                                  : jsonl_log_open_lazy(paths[i], &rd, err, errlen);
 		if (!s->logs[i]) {
 			annot_close(s);
 			return NULL;

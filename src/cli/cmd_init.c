@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 
 #include "cli/cli.h"
+#include "config/allowed_paths.h"
 #include "config/propose.h"
 #include "judge/judge.h"
 #include "judge/trust.h"
@@ -40,8 +41,12 @@ static void init_usage(FILE *out)
 	"\n"
 	"FILE may be a .json or .jsonl file, a folder (read recursively) or an Inspect\n"
 	".eval archive; give the file of expected calls beside the runs to have it\n"
-	"joined. Exit status: 0 written, 2 usage error or FILE exists, 3 an input could\n"
-	"not be read, none of its records is a run, or FILE could not be written.\n",
+	"joined. A file you name that lies outside the configuration's folder is\n"
+	"recorded as one this configuration may read (~/.config/tcreview/allowed-paths),\n"
+	"so no command needs --allow-path for it; other configurations still may not.\n"
+	"Exit status: 0 written, 2 usage error or FILE exists, 3 an input could not be\n"
+	"read, none of its records is a run, or FILE (or that record) could not be\n"
+	"written.\n",
 	PROPOSE_DEFAULT_RECORDS);
 }
 
@@ -117,8 +122,14 @@ int cli_init(int argc, char **argv)
 		fprintf(stderr, PROG ": %s\n", err);
 		return EXIT_USAGE;
 	}
+	/* A ground-truth file outside the YAML's folder was named here by the
+	 * user: recorded as allowed for this YAML, where the user's own files
+	 * are (without HOME, the report asks for --allow-path instead). */
+	char *record = config_allowed_paths_file();
 	const struct propose_opts po = { .out_path = o.out, .max_records = o.max_records,
-	                                 .probe_local = o.probe };
+	                                 .probe_local = o.probe, .prog = cli_prog(),
+	                                 .allow_outside = record != NULL };
+	free(record);
 	struct proposal p;
 	if (config_propose((const char *const *)argv + optind, (size_t)(argc - optind), &po, &p, err,
 	                   sizeof err) < 0) {
@@ -130,8 +141,14 @@ int cli_init(int argc, char **argv)
 		proposal_free(&p);
 		return strstr(err, "exists already") ? EXIT_USAGE : EXIT_INPUT;
 	}
+	rc = EXIT_DONE;
+	if (p.outside && po.allow_outside && config_allow_record(o.out, p.outside, err, sizeof err) < 0)
+		rc = EXIT_INPUT;
 	printf("wrote %s\n", o.out);
 	fwrite(p.report.buf, 1, p.report.len, stdout);
+	if (rc != EXIT_DONE)
+		fprintf(stderr, PROG ": could not record that %s may read %s (%s): give --allow-path %s "
+		        "to each command\n", o.out, p.outside, err, p.outside);
 	proposal_free(&p);
-	return EXIT_DONE;
+	return rc;
 }

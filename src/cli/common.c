@@ -17,6 +17,7 @@
 #include <zip.h>
 
 #include "cli/cli.h"
+#include "config/allowed_paths.h"
 #include "config/layers.h"
 #include "judge/judge_version.h"
 #include "tui/tui_version.h"
@@ -47,6 +48,19 @@ int cli_allow_path(const char *prog, const char *path)
 	}
 	allowed[nallowed++] = real;
 	return 0;
+}
+
+static const char *prog_name = "tcreview";
+
+void cli_set_prog(const char *argv0)
+{
+	if (argv0 && *argv0)
+		prog_name = argv0;
+}
+
+const char *cli_prog(void)
+{
+	return prog_name;
 }
 
 /* The first --allow-host value that is no host name, reported as the
@@ -185,6 +199,18 @@ int cli_print_config_files(const char *given, const char *first_input)
 		       "                    score the runs (`tcreview init FILE` writes one)\n");
 	printf("                    -c FILE, else tcreview.yaml in the current folder, else\n"
 	       "                    tcreview.yaml beside the first input (in it, for a folder)\n");
+	/* What the user allowed it to read outside its folder (tcreview init
+	 * records a ground-truth file it was given). */
+	char **outside = NULL, err[1024];
+	size_t n = 0;
+	if (f.project && config_allowed_for(f.project, &outside, &n, err, sizeof err) < 0)
+		printf("                    %s\n", err);
+	for (size_t i = 0; i < n; i++) {
+		printf("                    may read outside its folder (your allowed-paths): %s\n",
+		       outside[i]);
+		free(outside[i]);
+	}
+	free(outside);
 	config_files_free(&f);
 	return EXIT_DONE;
 }

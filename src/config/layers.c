@@ -6,6 +6,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "config/allowed_paths.h"
 #include "judge/judge.h"
 #include "util/strbuf.h"
 #include "util/userdir.h"
@@ -181,12 +182,36 @@ void config_merge_user(struct config *c, struct config *user)
 
 /* ---- loading ------------------------------------------------------------ */
 
+/* The project's file is read with what the user allowed on the command
+ * line and what they allowed this file before (config/allowed_paths.h). */
+static int load_allowed(struct config *c, const char *project, const struct config_allow *allow,
+                        const struct config *user, char *err, size_t errlen)
+{
+	char **paths = NULL;
+	size_t n = 0;
+	for (size_t i = 0; allow && i < allow->n; i++) {
+		paths = xrealloc(paths, (n + 1) * sizeof *paths);
+		paths[n++] = xstrdup(allow->paths[i]);
+	}
+	int rc = config_allowed_for(project, &paths, &n, err, errlen);
+	if (rc == 0) {
+		const struct config_allow all = { (const char *const *)paths, n };
+		rc = config_load_under(c, project, &all, user, err, errlen);
+	} else {
+		memset(c, 0, sizeof *c);
+	}
+	for (size_t i = 0; i < n; i++)
+		free(paths[i]);
+	free(paths);
+	return rc;
+}
+
 static int load_project(struct config *c, const struct config_files *f,
                         const struct config_allow *allow, const struct config *user,
                         char *err, size_t errlen)
 {
 	if (f->project)
-		return config_load_under(c, f->project, allow, user, err, errlen);
+		return load_allowed(c, f->project, allow, user, err, errlen);
 	int rc = config_load_string(c, "(built-in checks)", ".", config_builtin_checks,
 	                            sizeof config_builtin_checks - 1, err, errlen);
 	free(c->path);

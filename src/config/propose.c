@@ -86,8 +86,9 @@ static int first_input_error(const struct prop_ctx *x, char *err, size_t errlen)
 		}
 	if (x->nruns)
 		return 0;
-	say(err, errlen, "%s: no record is a run tcreview reads (tcreview formats %s says why)",
-	        x->nin ? x->in[0].path : "-", x->nin ? x->in[0].path : "-");
+	say(err, errlen, "%s: no record is a run tcreview reads (%s formats %s says why)",
+	        x->nin ? x->in[0].path : "-", x->o->prog && *x->o->prog ? x->o->prog : "tcreview",
+	        x->nin ? x->in[0].path : "-");
 	return -1;
 }
 
@@ -145,6 +146,8 @@ int config_propose(const char *const *inputs, size_t ninputs, const struct propo
 	}
 	p->nruns = x.nruns;
 	p->sampled = x.sampled;
+	if (rc == 0 && x.join.truth && x.join.outside)
+		p->outside = xstrdup(x.join.allow_dir);
 	ctx_free(&x);
 	if (rc < 0)
 		proposal_free(p);
@@ -155,6 +158,7 @@ void proposal_free(struct proposal *p)
 {
 	strbuf_release(&p->yaml);
 	strbuf_release(&p->report);
+	free(p->outside);
 	memset(p, 0, sizeof *p);
 }
 

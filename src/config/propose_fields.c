@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <jansson.h>
+
 #include "propose_int.h"
 #include "util/hash.h"
 #include "util/jdoc.h"
@@ -82,9 +84,67 @@ static void add_text(struct prop_field *f, const char *s)
 	f->texts[f->ntexts++] = xstrdup(s);
 }
 
+/* A call's arguments as a text that does not depend on key order; a
+ * string holding JSON (Chat Completions' arguments) as the value it holds. */
+static void args_text(struct strbuf *sb, const struct jdoc *d, jv call)
+{
+	static const char *const keys[] = { "arguments", "args", "kwargs", "input", "parameters",
+	                                     NULL };
+	jv a = JV_NONE;
+	for (size_t i = 0; keys[i] && a == JV_NONE; i++)
+		a = jv_get(d, call, keys[i]);
+	if (a == JV_NONE)
+		return;
+	json_t *t = jv_to_json(d, a);
+	if (t && json_is_string(t)) {
+		json_t *inner = json_loads(json_string_value(t), 0, NULL);
+		if (inner) {
+			json_decref(t);
+			t = inner;
+		}
+	}
+	char *s = t ? json_dumps(t, JSON_SORT_KEYS | JSON_COMPACT | JSON_ENCODE_ANY) : NULL;
+	if (s)
+		strbuf_addstr(sb, s);
+	free(s);
+	json_decref(t);
+}
+
+/* The digest of a list of calls: each one's name and arguments, in order. */
+static unsigned long long calls_digest(const struct jdoc *d, jv v)
+{
+	struct strbuf sb = STRBUF_INIT;
+	JV_EACH(d, v, e) {
+		jv name = jv_get(d, e, "name");
+		if (name == JV_NONE)
+			name = jv_get(d, e, "func_name");
+		strbuf_addstr(&sb, jv_str(d, name));
+		strbuf_addch(&sb, '\n');
+		args_text(&sb, d, e);
+		strbuf_addch(&sb, '\n');
+	}
+	unsigned long long h = hash_fnv1a(sb.buf ? sb.buf : "", sb.len, HASH_FNV_SEED);
+	strbuf_release(&sb);
+	return h ? h : 1;
+}
+
+static void keep_digest(struct prop_field *f, size_t rec, unsigned long long h)
+{
+	if (rec >= f->dcap) {
+		size_t c = f->dcap ? f->dcap : 16;
+		while (c <= rec)
+			c *= 2;
+		f->digests = xrealloc(f->digests, c * sizeof *f->digests);
+		memset(f->digests + f->dcap, 0, (c - f->dcap) * sizeof *f->digests);
+		f->dcap = c;
+	}
+	if (!f->digests[rec])
+		f->digests[rec] = h;
+}
+
 /* What kind of list it is: of strings, of calls (objects with a name), of
  * one-key objects (BFCL's {"fn": {args}}). */
-static void add_list(struct prop_field *f, const struct jdoc *d, jv v)
+static void add_list(struct prop_field *f, size_t rec, const struct jdoc *d, jv v)
 {
 	f->nlist++;
 	if (!jv_len(d, v))
@@ -101,6 +161,8 @@ static void add_list(struct prop_field *f, const struct jdoc *d, jv v)
 	}
 	f->nlist_str += strs;
 	f->nlist_call += calls;
+	if (calls)
+		keep_digest(f, rec, calls_digest(d, v));
 	f->nlist_keyed += keyed && !calls;
 }
 
@@ -208,7 +270,7 @@ static void add_value(struct prop_input *in, size_t rec, const struct jdoc *d, j
 		}
 		break;
 	case JV_ARRAY:
-		add_list(f, d, v);
+		add_list(f, rec, d, v);
 		break;
 	case JV_OBJECT:
 		f->nobj++;
@@ -242,6 +304,7 @@ void prop_fields_free(struct prop_input *in)
 			for (size_t r = 0; r < in->nrecs; r++)
 				free(f->vals[r]);
 		free(f->vals);
+		free(f->digests);
 	}
 	free(in->fields);
 	htab_free(&in->field_index);

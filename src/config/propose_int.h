@@ -29,6 +29,11 @@ struct prop_field {
 	bool more_texts;
 	char **vals;                /* per record: the scalar as text, or NULL (nrecs of them once read) */
 	size_t vcap;
+	/* Per record: a digest of a list of calls (names and arguments, key
+	 * order aside), 0 when it held none; to tell two fields of expected
+	 * calls that say the same from two that differ. dcap entries. */
+	unsigned long long *digests;
+	size_t dcap;
 };
 
 struct prop_count {
@@ -93,6 +98,10 @@ struct prop_gt {
 	bool in_expectation;
 	enum prop_gt_kind kind;
 	size_t nrecs;               /* records holding it non-empty */
+	/* Holds the same calls as gts[same_as] in every run both reach (in
+	 * `same_runs` runs): not proposed a second time. -1: none. */
+	int same_as;
+	size_t same_runs;
 };
 
 struct prop_join {

@@ -238,7 +238,34 @@ static bool best_join(const struct prop_ctx *x, const struct prop_input *t, stru
 	return ok;
 }
 
-/* The path the YAML names the file by: relative to its folder when inside. */
+/* real (resolved) relative to the folder dir (resolved) through their
+ * nearest common folder ("../truth/tasks.jsonl"), or NULL when that is
+ * the root or a folder just under it (/tmp, /home): two places that meet
+ * only there are no project moved as one, and a copy of the YAML a level
+ * deeper would name a file that is not there. */
+static char *relative_to(const char *dir, const char *real)
+{
+	/* real lies outside dir: they part at or after the '/' that ends their
+	 * common folder, and each '/' of dir from there is a folder up. */
+	size_t common = 0, depth = 0;
+	for (size_t i = 0; dir[i] && dir[i] == real[i]; i++)
+		if (dir[i] == '/')
+			common = i;
+	for (size_t i = 0; i < common; i++)
+		depth += dir[i] == '/';
+	if (depth < 2)
+		return NULL;
+	struct strbuf sb = STRBUF_INIT;
+	for (const char *p = dir + common; *p; p++)
+		if (*p == '/')
+			strbuf_addstr(&sb, "../");
+	strbuf_addstr(&sb, real + common + 1);
+	return strbuf_detach(&sb);
+}
+
+/* The path the YAML names the file by: relative to its folder when inside;
+ * outside it, relative through a common folder (so that the two folders
+ * may move together), else absolute. */
 static void place_file(struct prop_ctx *x, const struct prop_input *t)
 {
 	char *real = realpath(t->path, NULL);
@@ -246,7 +273,8 @@ static void place_file(struct prop_ctx *x, const struct prop_input *t)
 	if (real && x->out_dir && path_under(real, x->out_dir) && strlen(real) > n) {
 		x->join.file = xstrdup(real + n + (x->out_dir[n - 1] == '/' ? 0 : 1));
 	} else {
-		x->join.file = xstrdup(real ? real : t->path);
+		char *rel = real && x->out_dir ? relative_to(x->out_dir, real) : NULL;
+		x->join.file = rel ? rel : xstrdup(real ? real : t->path);
 		x->join.outside = true;
 		x->join.allow_dir = xstrdup(real ? real : t->path);
 	}

@@ -38,6 +38,12 @@ static void shell_word(struct strbuf *sb, const char *s)
 
 #define INPUTS_SHOWN 30             /* files listed one by one; the rest counted */
 
+/* The program as the user ran it, so that a command printed runs as it is. */
+static void prog(const struct prop_ctx *x, struct strbuf *sb)
+{
+	shell_word(sb, x->o->prog && *x->o->prog ? x->o->prog : "tcreview");
+}
+
 static void inputs(const struct prop_ctx *x, struct strbuf *r)
 {
 	for (size_t i = 0; i < x->nin; i++) {
@@ -68,7 +74,9 @@ static void inputs(const struct prop_ctx *x, struct strbuf *r)
 			text(r, in->first_unread);
 			strbuf_addstr(r, ": ");
 			text(r, in->unread_why);
-			strbuf_addstr(r, "\n  see why: tcreview formats ");
+			strbuf_addstr(r, "\n  see why: ");
+			prog(x, r);
+			strbuf_addstr(r, " formats ");
 			shell_word(r, in->path);
 			strbuf_addch(r, '\n');
 		}
@@ -153,6 +161,13 @@ static void truth(const struct prop_ctx *x, struct strbuf *r)
 		const struct prop_gt *g = &x->gts[i];
 		strbuf_addstr(r, g->in_expectation ? "ground truth: expected." : "ground truth: ");
 		text(r, g->path);
+		if (g->same_as >= 0) {
+			strbuf_addstr(r, " (the same calls as ");
+			text(r, x->gts[g->same_as].path);
+			strbuf_addf(r, " in all %zu runs both reach: not proposed twice; the record's own "
+			            "is kept, as it needs no join)\n", g->same_runs);
+			continue;
+		}
 		strbuf_addf(r, " (%s)\n", what[g->kind]);
 	}
 }
@@ -196,21 +211,26 @@ static void next_inputs(const struct prop_ctx *x, size_t g, struct strbuf *cmd)
 static void next(const struct prop_ctx *x, struct strbuf *r)
 {
 	struct strbuf cmd = STRBUF_INIT;
-	strbuf_addstr(&cmd, "tcreview");
+	bool ask = x->join.truth && x->join.outside && !x->o->allow_outside;
+	prog(x, &cmd);
 	if (x->o->out_path && !is_default_config(x->o->out_path)) {
 		strbuf_addstr(&cmd, " -c ");
 		shell_word(&cmd, x->o->out_path);
 	}
-	if (x->join.truth && x->join.outside) {
+	if (ask) {
 		strbuf_addstr(&cmd, " --allow-path ");
 		shell_word(&cmd, x->join.allow_dir);
 	}
 	for (size_t g = 0; g < x->ngiven; g++)
 		next_inputs(x, g, &cmd);
-	if (x->join.truth && x->join.outside)
+	if (ask)
 		strbuf_addstr(r, "the expectations file lies outside the configuration's folder: it is read "
 		              "only with --allow-path, as below (or write the configuration beside it "
 		              "with -o)\n");
+	else if (x->join.truth && x->join.outside)
+		strbuf_addstr(r, "the expectations file lies outside the configuration's folder: you named "
+		              "it, so this configuration may read it (recorded in your allowed-paths "
+		              "file; other configurations still may not)\n");
 	strbuf_addf(r, "next: %s\n", cmd.buf);
 	strbuf_release(&cmd);
 }

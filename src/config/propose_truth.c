@@ -69,7 +69,70 @@ static void add(struct prop_ctx *x, const struct prop_field *f, bool in_exp)
 		}
 	x->gts = xrealloc(x->gts, (x->ngts + 1) * sizeof *x->gts);
 	x->gts[x->ngts++] = (struct prop_gt){ .path = xstrdup(f->path), .in_expectation = in_exp,
-	                                      .kind = kind, .nrecs = n };
+	                                      .kind = kind, .nrecs = n, .same_as = -1 };
+}
+
+/* The digest field f holds for record r, 0 when none. */
+static unsigned long long digest_at(const struct prop_field *f, size_t r)
+{
+	return f && r < f->dcap ? f->digests[r] : 0;
+}
+
+/* The record of the joined file whose key is key, or -1. */
+static long exp_record(const struct prop_input *t, const struct prop_field *k, const char *key)
+{
+	for (size_t e = 0; k && k->vals && e < t->nrecs; e++)
+		if (k->vals[e] && !strcmp(k->vals[e], key))
+			return (long)e;
+	return -1;
+}
+
+/* In how many runs the record's calls at rec_path and the joined
+ * expectation's at exp_path are the same; 0 when any run differs. */
+static size_t same_calls(const struct prop_ctx *x, const char *rec_path, const char *exp_path)
+{
+	const struct prop_input *t = x->join.truth;
+	const struct prop_field *ek = prop_field_find(t, x->join.exp_path);
+	const struct prop_field *ef = prop_field_find(t, exp_path);
+	size_t same = 0;
+	for (size_t i = 0; i < x->nin; i++) {
+		const struct prop_input *in = &x->in[i];
+		const struct prop_field *rk = in->nruns ? prop_field_find(in, x->join.run_path) : NULL;
+		const struct prop_field *rf = in->nruns ? prop_field_find(in, rec_path) : NULL;
+		for (size_t r = 0; rk && rk->vals && r < in->nrecs; r++) {
+			long e = rk->vals[r] ? exp_record(t, ek, rk->vals[r]) : -1;
+			unsigned long long a = digest_at(rf, r), b = e < 0 ? 0 : digest_at(ef, (size_t)e);
+			if (!a && !b)
+				continue;
+			if (a != b)
+				return 0;
+			same++;
+		}
+	}
+	return same;
+}
+
+/* Two fields of expected calls, the record's own and the joined file's,
+ * that hold the same calls for every run would give the same verdicts
+ * twice: the record's own is kept, since it needs no join (every run is
+ * checked, one the join misses too, and it stays right if the file moves). */
+static void drop_twins(struct prop_ctx *x)
+{
+	for (size_t i = 0; x->join.truth && i < x->ngts; i++) {
+		struct prop_gt *g = &x->gts[i];
+		if (!g->in_expectation || g->kind != GT_CALLS)
+			continue;
+		for (size_t j = 0; j < x->ngts && g->same_as < 0; j++) {
+			const struct prop_gt *own = &x->gts[j];
+			if (own->in_expectation || own->kind != GT_CALLS || own->same_as >= 0)
+				continue;
+			size_t n = same_calls(x, own->path, g->path);
+			if (n) {
+				g->same_as = (int)j;
+				g->same_runs = n;
+			}
+		}
+	}
 }
 
 void prop_find_truth(struct prop_ctx *x)
@@ -82,4 +145,5 @@ void prop_find_truth(struct prop_ctx *x)
 		for (size_t k = 0; k < in->nfields; k++)
 			add(x, &in->fields[k], exp);
 	}
+	drop_twins(x);
 }

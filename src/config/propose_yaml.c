@@ -162,7 +162,11 @@ static void expectations_section(const struct prop_ctx *x, struct strbuf *y)
 	strbuf_addstr(y, " = ");
 	comment_text(y, j->exp_path);
 	strbuf_addstr(y, ".\n");
-	if (j->outside)
+	if (j->outside && x->o->allow_outside)
+		strbuf_addstr(y, "# The file lies outside this file's folder: `tcreview init` recorded in your\n"
+		              "# own allowed-paths file (beside your config.yaml) that this file may read\n"
+		              "# it, since you named it; elsewhere, or for a copy, give --allow-path FILE.\n");
+	else if (j->outside)
 		strbuf_addstr(y, "# The file lies outside this file's folder: tcreview reads it only with\n"
 		              "# --allow-path FILE (or move it beside this file and name it relatively).\n");
 	strbuf_addstr(y, "expectations:\n  file: ");
@@ -187,11 +191,20 @@ static void from(struct strbuf *y, const struct prop_gt *g)
 	strbuf_release(&p);
 }
 
-static void gt_scorer(struct strbuf *y, const struct prop_gt *g, struct ids *ids)
+static void gt_scorer(const struct prop_ctx *x, struct strbuf *y, const struct prop_gt *g,
+                      struct ids *ids)
 {
 	const char *where = g->in_expectation ? "the expectation's" : "the record's";
 	strbuf_addf(y, "  # %s ", where);
 	comment_text(y, g->path);
+	if (g->same_as >= 0) {
+		strbuf_addstr(y, ": the same calls as the record's ");
+		comment_text(y, x->gts[g->same_as].path);
+		strbuf_addf(y, " in all %zu runs\n  # both reach, so one trajectory-match is proposed: on the "
+		            "record's own, which\n  # needs no join (it checks a run the join misses too).\n",
+		            g->same_runs);
+		return;
+	}
 	switch (g->kind) {
 	case GT_TOOL_NAMES:
 		strbuf_addf(y, " (tool names, in %zu record%s): every one called, in this order\n",
@@ -264,7 +277,7 @@ static void scorers_section(const struct prop_ctx *x, struct strbuf *y)
 		strbuf_addstr(y, "  # No ground truth (expected tools or calls) in the records or a joined file.\n");
 	for (size_t i = 0; i < x->ngts; i++)
 		if (!x->gts[i].in_expectation || x->join.truth)
-			gt_scorer(y, &x->gts[i], &ids);
+			gt_scorer(x, y, &x->gts[i], &ids);
 	strbuf_addch(y, '\n');
 	strbuf_release(&ids.seen);
 }

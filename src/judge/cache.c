@@ -250,7 +250,7 @@ struct judge_cache *judge_cache_open(const char *path, char *err, size_t errlen)
 		.parse_unended = false, /* only our own writer writes here */
 		.follow = false,        /* read once; then only our own appends */
 	};
-	c->log = jsonl_log_open(path, &rd, err, errlen);
+	c->log = jsonl_log_open_lazy(path, &rd, err, errlen);
 	if (!c->log) {
 		judge_cache_close(c);
 		return NULL;

@@ -1,11 +1,14 @@
 /* jsonl_log.c - a locked append-only JSONL file: read, warn, append.
  *
  * Reads lines and hands them to their owner, reports broken ones up to
- * the owner's limit, appends whole lines (see jsonl_log.h). */
+ * the owner's limit, appends whole lines (see jsonl_log.h). A log opened
+ * lazily on a missing file has no descriptor until its first append
+ * creates the file (or a refresh finds that another process did). */
 #include "util/jsonl_log.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <libgen.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,7 +27,7 @@
 
 struct jsonl_log {
 	char *path;
-	int fd;
+	int fd;                         /* -1: opened lazily, the file not made yet */
 	struct jsonl_reader rd;
 
 	off_t offset;                   /* bytes of the file read (or written) so far */
@@ -35,6 +38,9 @@ struct jsonl_log {
 	bool tail_done;
 	bool shrunk;
 	bool read_only;                 /* opened by jsonl_log_open_readonly */
+	/* We made the file: its folder's entry is not known to be on disk
+	 * until the folder is synced, so no line is called written before. */
+	bool folder_unsynced;
 
 	struct strbuf warn_lines;
 	size_t nwarn, nwarn_more;
@@ -202,6 +208,39 @@ static int log_read_new(struct jsonl_log *l, bool locked, size_t *taken)
 
 /* ---- the interface ------------------------------------------------------- */
 
+/* Reads the whole file under a shared lock: no writer is halfway through
+ * a line while we read, so an unended last line is a dead writer's and is
+ * reported now. */
+static int log_read_all(struct jsonl_log *l, char *err, size_t errlen)
+{
+	if (fd_lock(l->fd, LOCK_SH) < 0) {
+		set_err(err, errlen, "%s: cannot lock: %s", l->path, strerror(errno));
+		return -1;
+	}
+	size_t taken;
+	if (log_read_new(l, true, &taken) < 0) {
+		set_err(err, errlen, "%s: %s", l->path, strerror(errno));
+		return -1;
+	}
+	fd_lock(l->fd, LOCK_UN);
+	return 0;
+}
+
+static struct jsonl_log *log_new(const char *path, const struct jsonl_reader *rd, int fd,
+                                 bool read_only)
+{
+	struct jsonl_log *l = xcalloc(1, sizeof *l);
+	l->path = strdup(path);
+	if (!l->path) {
+		fputs("tcreview: out of memory\n", stderr);
+		abort();
+	}
+	l->fd = fd;
+	l->read_only = read_only;
+	l->rd = *rd;            /* the strbufs are empty as calloc left them */
+	return l;
+}
+
 static struct jsonl_log *log_open(const char *path, const struct jsonl_reader *rd,
                                   bool read_only, char *err, size_t errlen)
 {
@@ -214,30 +253,11 @@ static struct jsonl_log *log_open(const char *path, const struct jsonl_reader *r
 	                   : open_regular(path, O_RDWR | O_APPEND | O_CREAT, 0644, err, errlen);
 	if (fd < 0)
 		return NULL;
-	struct jsonl_log *l = xcalloc(1, sizeof *l);
-	l->path = strdup(path);
-	if (!l->path) {
-		fputs("tcreview: out of memory\n", stderr);
-		abort();
-	}
-	l->fd = fd;
-	l->read_only = read_only;
-	l->rd = *rd;            /* the strbufs are empty as calloc left them */
-
-	/* Shared: no writer is halfway through a line while we read, so an
-	 * unended last line is a dead writer's and is reported now. */
-	if (fd_lock(fd, LOCK_SH) < 0) {
-		set_err(err, errlen, "%s: cannot lock: %s", path, strerror(errno));
+	struct jsonl_log *l = log_new(path, rd, fd, read_only);
+	if (log_read_all(l, err, errlen) < 0) {
 		jsonl_log_close(l);
 		return NULL;
 	}
-	size_t taken;
-	if (log_read_new(l, true, &taken) < 0) {
-		set_err(err, errlen, "%s: %s", path, strerror(errno));
-		jsonl_log_close(l);
-		return NULL;
-	}
-	fd_lock(fd, LOCK_UN);
 	return l;
 }
 
@@ -251,6 +271,100 @@ struct jsonl_log *jsonl_log_open_readonly(const char *path, const struct jsonl_r
                                           char *err, size_t errlen)
 {
 	return log_open(path, rd, true, err, errlen);
+}
+
+/* Whether a file could be made at path: its folder is there, is a folder,
+ * and lets us write. A reviewer learns it before the first decision, not
+ * after an hour's work. (root passes access(); a failure at the first
+ * append is still reported then.) */
+static int can_create(const char *path, char *err, size_t errlen)
+{
+	char *copy = strdup(path);
+	if (!copy) {
+		fputs("tcreview: out of memory\n", stderr);
+		abort();
+	}
+	const char *dir = dirname(copy);
+	struct stat st;
+	int rc = 0;
+	if (stat(dir, &st) < 0) {
+		set_err(err, errlen, "%s: cannot be created: %s: %s", path, dir, strerror(errno));
+		rc = -1;
+	} else if (!S_ISDIR(st.st_mode)) {
+		set_err(err, errlen, "%s: cannot be created: %s is not a folder", path, dir);
+		rc = -1;
+	} else if (access(dir, W_OK | X_OK) < 0) {
+		set_err(err, errlen, "%s: cannot be created: the folder %s is not writable (%s)", path,
+		        dir, strerror(errno));
+		rc = -1;
+	}
+	free(copy);
+	return rc;
+}
+
+/* Opens the file at path if it is there now: 1 done, 0 missing, -1 with
+ * err. */
+static int open_existing(struct jsonl_log *l, char *err, size_t errlen)
+{
+	struct stat st;
+	if (stat(l->path, &st) < 0 && errno == ENOENT)
+		return 0;
+	errno = 0;              /* a refusal that is no system error leaves it so */
+	int fd = open_regular(l->path, O_RDWR | O_APPEND, 0, err, errlen);
+	if (fd < 0)             /* gone between the two looks: missing after all */
+		return errno == ENOENT && stat(l->path, &st) < 0 && errno == ENOENT ? 0 : -1;
+	l->fd = fd;
+	return 1;
+}
+
+struct jsonl_log *jsonl_log_open_lazy(const char *path, const struct jsonl_reader *rd,
+                                      char *err, size_t errlen)
+{
+	struct jsonl_log *l = log_new(path, rd, -1, false);
+	int have = open_existing(l, err, errlen);
+	if (have < 0 || (have == 1 && log_read_all(l, err, errlen) < 0) ||
+	    (have == 0 && can_create(path, err, errlen) < 0)) {
+		jsonl_log_close(l);
+		return NULL;
+	}
+	return l;
+}
+
+/* Syncs the folder of a file we made; 0 or an errno value. */
+static int sync_folder(struct jsonl_log *l)
+{
+	char *copy = strdup(l->path);
+	int dfd = copy ? open(dirname(copy), O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1;
+	int e = dfd < 0 ? (copy ? errno : ENOMEM) : fd_sync(dfd);
+	if (dfd >= 0)
+		close(dfd);
+	free(copy);
+	if (!e)
+		l->folder_unsynced = false;
+	return e;
+}
+
+/* The file made at the first append of a lazy log (or found made by
+ * another process meanwhile, then read like any other's lines). A file
+ * we make has its folder synced with the first line (folder_unsynced), so
+ * a decision called saved survives a crash with its file. */
+static int log_create(struct jsonl_log *l, char *err, size_t errlen)
+{
+	for (int tries = 0; tries < 8; tries++) {
+		int have = open_existing(l, err, errlen);
+		if (have)
+			return have < 0 ? -1 : log_read_all(l, err, errlen);
+		int fd = open_regular(l->path, O_RDWR | O_APPEND | O_CREAT | O_EXCL, 0644, err, errlen);
+		if (fd < 0 && errno == EEXIST)
+			continue;       /* another process made it first: open theirs */
+		if (fd < 0)
+			return -1;
+		l->fd = fd;
+		l->folder_unsynced = true;
+		return 0;
+	}
+	set_err(err, errlen, "%s: cannot be created (it keeps appearing and vanishing)", l->path);
+	return -1;
 }
 
 void jsonl_log_close(struct jsonl_log *l)
@@ -279,6 +393,10 @@ const char *jsonl_log_warning(const struct jsonl_log *l)
 size_t jsonl_log_refresh(struct jsonl_log *l)
 {
 	size_t taken;
+	char err[8];
+	/* Not made yet, unless another process made it since. */
+	if (l->fd < 0 && open_existing(l, err, sizeof err) != 1)
+		return 0;
 	if (log_read_new(l, false, &taken) < 0)
 		return 0;
 	return taken;
@@ -328,6 +446,8 @@ int jsonl_log_append(struct jsonl_log *l, const char *line, size_t len,
 		set_err(err, errlen, "%s: opened read-only", l->path);
 		return -1;
 	}
+	if (l->fd < 0 && log_create(l, err, errlen) < 0)
+		return -1;
 	if (fd_lock(l->fd, LOCK_EX) < 0) {
 		set_err(err, errlen, "%s: cannot lock: %s", l->path, strerror(errno));
 		return -1;
@@ -345,7 +465,8 @@ int jsonl_log_append(struct jsonl_log *l, const char *line, size_t len,
 			return -1;
 		}
 	}
-	if ((e = log_write_line(l, line, len)) != 0 || (e = fd_sync(l->fd)) != 0)
+	if ((e = log_write_line(l, line, len)) != 0 || (e = fd_sync(l->fd)) != 0 ||
+	    (l->folder_unsynced && (e = sync_folder(l)) != 0))
 		goto fail;
 	fd_lock(l->fd, LOCK_UN);
 	return 0;

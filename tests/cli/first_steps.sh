@@ -2,7 +2,7 @@
 # first_steps.sh - a new user's first ten minutes, as the README's quick start
 # gives them: `tcreview init FILE && tcreview FILE` on every shared real sample
 # that tcreview reads (with its ground truth beside it where the sample has
-# one), and, with no configuration at all, the screen's own offer: I writes
+# one; on a sample no format reads, init exits 3 saying where to look), and, with no configuration at all, the screen's own offer: I writes
 # the proposal and the screen reloads on it. Each screen is driven in script
 # mode and read as a person would: the configuration named on the status
 # line, a verdict row per proposed check, nothing on standard error.
@@ -94,17 +94,30 @@ first_steps() {
 	if [ -n "$truth" ]; then cp "$truth" "$dir/"; set -- "$base" "$(basename "$truth")"; fi
 	(cd "$dir" && "$TCR_BIN" init "$@") > "$TMP/$name.init" 2>&1; RC=$?
 	assert_rc "init $name exits 0" 0
-	assert_grep "init $name names the next command" "$TMP/$name.init" "tcreview $base"
+	assert_grep "init $name names the next command, as it was run" "$TMP/$name.init" "next: $TCR_BIN $base"
 	screen "$name" "$dir" '' "$base"
 	shows "$name" "config tcreview.yaml"
 	shows "$name" "tool-errors"
 	hides "$name" "no scorers configured"
 }
+unread=0
 for f in "$R"/*.jsonl "$R"/wild/*/*; do
 	b=$(basename "$f")
+	# tcreview's own files a user's review may have left beside a sample are
+	# no sample.
 	case $b in
 	README.md|*.py|*_expected_sample.jsonl|bfcl_sample.jsonl) continue ;;
+	*.annotations.jsonl|*.judgements.jsonl) continue ;;
 	esac
+	# A sample no format reads yet: init says so and where to look.
+	"$TCR_BIN" formats "$f" > /dev/null 2>&1
+	if [ $? -eq 3 ]; then
+		unread=$((unread + 1))
+		(cd "$TMP" && "$TCR_BIN" init -o "$TMP/unread.yaml" "$f") > "$TMP/unread.out" 2>&1; RC=$?
+		assert_rc "init $b: no format reads it: exit 3" 3
+		assert_grep "init $b: says where to look" "$TMP/unread.out" "tcreview formats $f says why"
+		continue
+	fi
 	truth=
 	case $b in
 	taubench_v1_airline_sample.jsonl) truth=$R/taubench_v1_airline_expected_sample.jsonl ;;
@@ -115,4 +128,5 @@ done
 # The ground truth joined: the reference scorers are on the screen too.
 shows taubench_v1_airline_sample.jsonl "trajectory-match"
 shows tau2_sample.jsonl "trajectory-match"
+echo "samples no format reads: $unread"
 finish

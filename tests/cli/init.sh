@@ -80,7 +80,8 @@ assert_grep "demo: no key, no Ollama: the judge commented, saying what to set" "
 	"# No judge: no key variable is set and no Ollama server answers on localhost:11434."
 assert_grep "demo: which variables" "$D/tcreview.yaml" "set OPENAI_API_KEY (or ANTHROPIC_API_KEY"
 assert_eq "demo: no judge uncommented" "$(grep -cx 'judges:' "$D/tcreview.yaml")" 0
-assert_eq "demo: the report ends with the next command" "$(tail -n 1 "$TMP/demo.out")" "next: tcreview runs"
+assert_eq "demo: the report ends with the next command, as the program was run" \
+	"$(tail -n 1 "$TMP/demo.out")" "next: $TCR_BIN runs"
 (cd "$D" && "$TCR_BIN" score -o jsonl runs > "$TMP/score.out" 2> "$TMP/score.err")
 RC=$?
 [ "$RC" -le 1 ] && pass "demo: score reads ./tcreview.yaml unasked (exit $RC)" || \
@@ -97,20 +98,84 @@ assert_rc "runs and ground truth in one folder: written" 0
 assert_grep "one folder: the ground truth told apart" "$TMP/demo3.out" \
 	"input ./tasks.jsonl: 9 records; no format reads them as runs: ground truth, joined to the runs"
 assert_grep "one folder: the next command names the files of runs" "$TMP/demo3.out" \
-	"next: tcreview ./runs/anthropic.jsonl ./runs/mastra.jsonl ./runs/openai-chat.jsonl ./runs/tau2.jsonl"
+	"next: $TCR_BIN ./runs/anthropic.jsonl ./runs/mastra.jsonl ./runs/openai-chat.jsonl ./runs/tau2.jsonl"
 scores_all "one folder" "$D3/tcreview.yaml" "$TMP/demo3.out" "$D3/runs/anthropic.jsonl" \
 	"$D3/runs/mastra.jsonl" "$D3/runs/openai-chat.jsonl" "$D3/runs/tau2.jsonl"
 
-# The demo where it lies, the YAML elsewhere: the file is outside its folder.
-run_tcr "$TMP/demo2.out" "$TMP/err" init -o "$TMP/demo2.yaml" "$TCR_SRCDIR/examples/runs" \
+# The demo where it lies, the YAML elsewhere: the file is outside its folder,
+# and the user named it, so init records that this YAML may read it. (The
+# copy below lies as deep, so a relative path would name the same file.)
+D2=$TMP/d2
+mkdir -p "$D2"
+run_tcr "$TMP/demo2.out" "$TMP/err" init -o "$D2/demo2.yaml" "$TCR_SRCDIR/examples/runs" \
 	"$TCR_SRCDIR/examples/tasks.jsonl"
 assert_rc "demo elsewhere: written" 0
-assert_grep "demo elsewhere: the report says --allow-path and how" "$TMP/demo2.out" \
-	"next: tcreview -c $TMP/demo2.yaml --allow-path $TCR_SRCDIR/examples/tasks.jsonl $TCR_SRCDIR/examples/runs"
-run_tcr "$TMP/o" "$TMP/err" score -c "$TMP/demo2.yaml" -o jsonl "$TCR_SRCDIR/examples/runs"
-assert_rc "demo elsewhere: without --allow-path the file is refused" 2
-scores_all "demo elsewhere" "$TMP/demo2.yaml" "$TMP/demo2.out" \
-	--allow-path "$TCR_SRCDIR/examples/tasks.jsonl" "$TCR_SRCDIR/examples/runs"
+assert_grep "demo elsewhere: the report says it may be read, and why" "$TMP/demo2.out" \
+	"the expectations file lies outside the configuration's folder: you named it, so this configuration may read it"
+assert_grep "demo elsewhere: the next command needs no --allow-path" "$TMP/demo2.out" \
+	"next: $TCR_BIN -c $D2/demo2.yaml $TCR_SRCDIR/examples/runs"
+assert_grep "demo elsewhere: the YAML says so too" "$D2/demo2.yaml" "recorded in your"
+AP=$XDG_CONFIG_HOME/tcreview/allowed-paths
+assert_grep "demo elsewhere: the allowance, in the user's own folder" "$AP" \
+	"$(cd "$D2" && pwd -P)/demo2.yaml	$(cd "$TCR_SRCDIR/examples" && pwd -P)/tasks.jsonl"
+scores_all "demo elsewhere, no flag" "$D2/demo2.yaml" "$TMP/demo2.out" "$TCR_SRCDIR/examples/runs"
+run_tcr "$TMP/r" "$TMP/err" init --force -o "$D2/demo2.yaml" "$TCR_SRCDIR/examples/runs" \
+	"$TCR_SRCDIR/examples/tasks.jsonl"
+assert_eq "demo elsewhere: init again records it once" "$(grep -c "demo2.yaml" "$AP")" 1
+# What the user did not name stays refused: a copy of that YAML elsewhere,
+# another YAML in the same folder naming the same file, a YAML naming
+# ../secret by itself.
+cp "$D2/demo2.yaml" "$D2/hand-copy.yaml"
+mkdir -p "$TMP/copy"
+cp "$D2/demo2.yaml" "$TMP/copy/demo2.yaml"
+run_tcr "$TMP/o" "$TMP/err" score -c "$TMP/copy/demo2.yaml" -o jsonl "$TCR_SRCDIR/examples/runs"
+assert_rc "a copy of that YAML elsewhere: refused" 2
+assert_grep "a copy: said, with the file and line" "$TMP/err" "copy/demo2.yaml:"
+assert_grep "a copy: why" "$TMP/err" "resolves outside the configuration's folder"
+run_tcr "$TMP/o" "$TMP/err" score -c "$D2/hand-copy.yaml" -o jsonl "$TCR_SRCDIR/examples/runs"
+assert_rc "another YAML of the same folder naming the same file: refused" 2
+mkdir -p "$TMP/proj" "$TMP/secret"
+cp "$TCR_SRCDIR/examples/tasks.jsonl" "$TMP/secret/tasks.jsonl"
+printf 'expectations:\n  file: ../secret/tasks.jsonl\n  match: {run: task_id, expected: task_id}\n' \
+	> "$TMP/proj/tcreview.yaml"
+(cd "$TMP/proj" && "$TCR_BIN" score -o jsonl "$TCR_SRCDIR/examples/runs") > "$TMP/o" 2> "$TMP/err"
+RC=$?
+assert_rc "a YAML naming ../secret by itself: refused" 2
+assert_grep "... at its line, with the way to allow it" "$TMP/err" \
+	"tcreview.yaml:2:9: file '../secret/tasks.jsonl' resolves outside the configuration's folder (use --allow-path PATH to allow it)"
+# Runs and their ground truth in two folders, init run beside the runs.
+mkdir -p "$TMP/two/runs" "$TMP/two/truth"
+cp "$TCR_SRCDIR/examples/runs/tau2.jsonl" "$TMP/two/runs/"
+cp "$TCR_SRCDIR/examples/tasks.jsonl" "$TMP/two/truth/"
+(cd "$TMP/two/runs" && "$TCR_BIN" init tau2.jsonl ../truth/tasks.jsonl) > "$TMP/two.out" 2> "$TMP/err"
+RC=$?
+assert_rc "two folders: init writes ./tcreview.yaml" 0
+assert_grep "two folders: the file named relatively, through their common folder" \
+	"$TMP/two/runs/tcreview.yaml" '  file: "../truth/tasks.jsonl"'
+(cd "$TMP/two/runs" && "$TCR_BIN" score -o jsonl tau2.jsonl) > "$TMP/score.out" 2> "$TMP/score.err"
+RC=$?
+assert_rc "two folders: score RUNS with no flag: exit 0" 0
+assert_eq "two folders: a row per run and scorer" "$(wc -l < "$TMP/score.out" | tr -d ' ')" \
+	"$(( $(runs_read "$TMP/two.out") * $(scorers_in "$TMP/two/runs/tcreview.yaml") ))"
+assert_grep "two folders: the joined expectation reached its scorer" "$TMP/score.out" \
+	'"scorer":"tool-order:expected_tools","type":"tool-call-accuracy","status":"ok"'
+(cd "$TMP/two/runs" && "$TCR_BIN" --help config) > "$TMP/o" 2>&1
+assert_grep "two folders: --help config says what it may read outside" "$TMP/o" \
+	"may read outside its folder (your allowed-paths): $(cd "$TMP/two/truth" && pwd -P)/tasks.jsonl"
+# Without a home for the record, init says to give --allow-path, as before.
+(cd "$TMP/two/runs" && env -u XDG_CONFIG_HOME -u HOME "$TCR_BIN" init -o nohome.yaml tau2.jsonl \
+	../truth/tasks.jsonl) > "$TMP/r" 2> "$TMP/err"
+RC=$?
+assert_rc "no HOME: written" 0
+assert_grep "no HOME: the next command carries --allow-path" "$TMP/r" \
+	"next: $TCR_BIN -c nohome.yaml --allow-path $(cd "$TMP/two/truth" && pwd -P)/tasks.jsonl tau2.jsonl"
+# A line of the record that is no allowance is said with its place.
+printf '# mine\nnot a path\n' >> "$AP"
+run_tcr "$TMP/o" "$TMP/err" score -c "$D2/demo2.yaml" -o jsonl "$TCR_SRCDIR/examples/runs"
+assert_rc "a broken allowed-paths line: exit 2" 2
+assert_grep "... said at FILE:LINE" "$TMP/err" \
+	"$AP:$(grep -c '' "$AP"): expected a configuration's path, a tab and a file's path, both absolute"
+sed -i '$d' "$AP"
 
 # ---- hand-made cases -----------------------------------------------------------
 # chat_run EXTRA TOOL: an openai-chat record with one call and its result.
@@ -179,9 +244,31 @@ assert_grep "join under another key name: found" "$TMP/r" "join: runs' case = id
 has "join under another key name: the section" "$H/join.yaml" "  file: jtasks.jsonl
   match: {run: case, expected: id}"
 assert_grep "join: trajectory-match proposed" "$H/join.yaml" "    type: trajectory-match"
-assert_grep "join: the next command leaves the ground truth out" "$TMP/r" "next: tcreview -c $H/join.yaml $H/jruns.jsonl"
+assert_grep "join: the next command leaves the ground truth out" "$TMP/r" "next: $TCR_BIN -c $H/join.yaml $H/jruns.jsonl"
 scores_all "join under another key name" "$H/join.yaml" "$TMP/r" "$H/jruns.jsonl"
 assert_grep "join: the expectation reached the scorer" "$TMP/score.out" '"scorer":"tool-order:expected_tools","type":"tool-call-accuracy","status":"ok"'
+
+# The runs' own expected calls and the joined file's: the same calls with
+# the arguments' keys in another order (and as a JSON text) are one
+# trajectory-match; calls that differ in one run are two.
+own() { # ID CASE ACTIONS
+	printf '{"id":"%s","case":"%s","actions":%s,"messages":[{"role":"user","content":"hi"},{"role":"assistant","content":null,"tool_calls":[{"id":"c1","type":"function","function":{"name":"get_order","arguments":"{}"}}]},{"role":"tool","tool_call_id":"c1","content":"ok"}]}\n' "$1" "$2" "$3"
+}
+{ own o1 refund '[{"name":"get_order","arguments":{"b":2,"a":1}}]'
+  own o2 track '[{"name":"track_parcel","arguments":"{\"id\":7}"}]'; } > "$H/own.jsonl"
+printf '%s\n' '{"id":"refund","expected_actions":[{"name":"get_order","arguments":{"a":1,"b":2}}]}' \
+	'{"id":"track","expected_actions":[{"name":"track_parcel","arguments":{"id":7}}]}' > "$H/owntasks.jsonl"
+run_tcr "$TMP/r" "$TMP/err" init -o "$H/own.yaml" "$H/own.jsonl" "$H/owntasks.jsonl"
+assert_rc "the same calls twice: written" 0
+assert_eq "the same calls twice: one trajectory-match" "$(grep -c 'type: trajectory-match' "$H/own.yaml")" 1
+assert_grep "the same calls twice: said" "$TMP/r" "(the same calls as actions in all 2 runs both reach"
+scores_all "the same calls twice" "$H/own.yaml" "$TMP/r" "$H/own.jsonl"
+{ own o1 refund '[{"name":"get_order","arguments":{"a":1,"b":3}}]'
+  own o2 track '[{"name":"track_parcel","arguments":{"id":7}}]'; } > "$H/own2.jsonl"
+run_tcr "$TMP/r" "$TMP/err" init -o "$H/own2.yaml" "$H/own2.jsonl" "$H/owntasks.jsonl"
+assert_eq "calls that differ in one run: two trajectory-matches" \
+	"$(grep -c 'type: trajectory-match' "$H/own2.yaml")" 2
+scores_all "calls that differ" "$H/own2.yaml" "$TMP/r" "$H/own2.jsonl"
 
 # Two files join the runs: one expectations file is read, the better one.
 printf '{"id":"refund","expected_tools":["get_order"]}\n' > "$H/jless.jsonl"
@@ -195,7 +282,7 @@ printf '{"task_id":300,"expected_tools":["a"]}\n{"task_id":301,"expected_tools":
 run_tcr "$TMP/r" "$TMP/err" init -o "$H/num.yaml" "$TCR_SRCDIR/examples/runs/tau2.jsonl" "$H/numtasks.jsonl"
 assert_rc "a join by chance: written" 0
 assert_no_grep "a join by chance: not proposed" "$TMP/r" "join:"
-assert_grep "a join by chance: the file is said not read" "$TMP/r" "  see why: tcreview formats $H/numtasks.jsonl"
+assert_grep "a join by chance: the file is said not read" "$TMP/r" "  see why: $TCR_BIN formats $H/numtasks.jsonl"
 
 echo "mine" > "$H/exists.yaml"
 run_tcr "$TMP/r" "$TMP/err" init -o "$H/exists.yaml" "$H/jruns.jsonl"
@@ -212,7 +299,7 @@ run_tcr "$TMP/r" "$TMP/err" init -o "$H/unread.yaml" "$H/unread.jsonl"
 assert_rc "a record no format reads: written" 0
 assert_grep "a record no format reads: where" "$TMP/r" \
 	"  not read: 1 record (1 no format reads, 0 malformed); first $H/unread.jsonl:2"
-assert_grep "a record no format reads: the pointer" "$TMP/r" "  see why: tcreview formats $H/unread.jsonl"
+assert_grep "a record no format reads: the pointer" "$TMP/r" "  see why: $TCR_BIN formats $H/unread.jsonl"
 
 # Names and values from the records never reach the YAML as YAML: a tool
 # name with a newline, an escape code, a key holding a dot.
@@ -229,7 +316,7 @@ scores_all "hostile names" "$H/hostile.yaml" "$TMP/r" "$H/hostile.jsonl"
 echo '{"foo":1}' > "$H/none.jsonl"
 run_tcr "$TMP/r" "$TMP/err" init -o "$H/none.yaml" "$H/none.jsonl"
 assert_rc "no run at all: exit 3" 3
-assert_grep "no run at all: said" "$TMP/err" "no record is a run tcreview reads (tcreview formats $H/none.jsonl says why)"
+assert_grep "no run at all: said" "$TMP/err" "no record is a run tcreview reads ($TCR_BIN formats $H/none.jsonl says why)"
 [ -e "$H/none.yaml" ] && fail "no run at all: nothing written" || pass "no run at all: nothing written"
 
 i=0
@@ -314,14 +401,14 @@ fi
 S=$TMP/shared
 mkdir -p "$S"
 for f in "$R"/*.jsonl "$R"/wild/*/*; do
-	case $f in *.md | *.py) continue ;; esac
+	case $f in *.md | *.py | *.annotations.jsonl | *.judgements.jsonl) continue ;; esac
 	b=$(basename "$f")
 	"$TCR_BIN" formats "$f" > /dev/null 2>&1
 	frc=$?
 	if [ "$frc" -eq 3 ]; then
 		run_tcr "$TMP/r" "$TMP/err" init -o "$S/$b.yaml" "$f"
 		assert_rc "$b: no run in it: exit 3" 3
-		assert_grep "$b: said, with the pointer" "$TMP/err" "tcreview formats $f says why"
+		assert_grep "$b: said, with the pointer" "$TMP/err" "($TCR_BIN formats $f says why)"
 		continue
 	fi
 	run_tcr "$TMP/r" "$TMP/err" init -o "$S/$b.yaml" "$f"
@@ -349,6 +436,15 @@ assert_grep "taubench: joined by task_id" "$TMP/taubench.out" \
 	"join: runs' task_id = task_id of taubench_v1_airline_expected_sample.jsonl (12 of 12 runs, 6 expectations)"
 assert_grep "taubench: the reward" "$TMP/taubench.out" "reward (12 runs): record-field, scale binary"
 assert_grep "taubench: a unique id" "$TMP/taubench.out" "run ids: _corpus.run_id is unique"
+# The records' info.task.actions and the joined expected_actions hold the
+# same calls: one trajectory-match, on the records' own, and why.
+assert_eq "taubench: one trajectory-match" "$(grep -c 'type: trajectory-match' "$S/taubench/tcreview.yaml")" 1
+assert_grep "taubench: on the records' own actions" "$S/taubench/tcreview.yaml" \
+	"reference: {from: info.task.actions}"
+assert_grep "taubench: the twin said in the report" "$TMP/taubench.out" \
+	"ground truth: expected.expected_actions (the same calls as info.task.actions in all 12 runs both reach: not proposed twice; the record's own is kept, as it needs no join)"
+assert_grep "taubench: and in the YAML" "$S/taubench/tcreview.yaml" \
+	"# the expectation's expected_actions: the same calls as the record's info.task.actions in all 12 runs"
 pair tau2 tau2_sample.jsonl tau2_expected_sample.jsonl
 assert_grep "tau2: joined to its tasks" "$TMP/tau2.out" "= task_id of tau2_expected_sample.jsonl (10 of 10 runs, 10 expectations)"
 assert_grep "tau2: the evaluation criteria's actions" "$S/tau2/tcreview.yaml" \

@@ -11,6 +11,14 @@ trap 'fake_llm_stop; rm -rf "$TMP"' EXIT
 # The exec scorer keeps answers in a cache: each suite gets its own, and
 # none reaches the user's.
 TCR_CACHE_DIR="$TMP/cache"; export TCR_CACHE_DIR
+# A suite never depends on what a user may leave where it is run (a
+# tcreview.yaml the quick start's init wrote in the checkout, which every
+# command would read unasked) nor on the user's own configuration: it runs
+# in an empty folder of its own, with a configuration home of its own (a
+# suite may set another).
+mkdir -p "$TMP/cwd.lib" "$TMP/xdg.lib"
+cd "$TMP/cwd.lib" || exit 99
+XDG_CONFIG_HOME="$TMP/xdg.lib"; export XDG_CONFIG_HOME
 T_PASS=0
 T_FAIL=0
 T_SKIP=0
