@@ -10,6 +10,7 @@
 
 #include "judge_int.h"
 #include "util/jsonw.h"
+#include "util/xalloc.h"
 
 struct custom {
 	struct judge_view view;
@@ -66,7 +67,7 @@ static void *custom_start(const struct judge_conf *j, const struct run *r, json_
 	}
 	struct custom *a = calloc(1, sizeof *a);
 	if (!a)
-		abort();
+		xalloc_die();
 	a->min = j->scale_min;
 	a->max = j->scale_max;
 	judge_view_init(&a->view, j, r, expected, examples);

@@ -216,10 +216,8 @@ static struct jsonl_log *log_open(const char *path, const struct jsonl_reader *r
 		return NULL;
 	struct jsonl_log *l = xcalloc(1, sizeof *l);
 	l->path = strdup(path);
-	if (!l->path) {
-		fputs("tcreview: out of memory\n", stderr);
-		abort();
-	}
+	if (!l->path)
+		xalloc_die();
 	l->fd = fd;
 	l->read_only = read_only;
 	l->rd = *rd;            /* the strbufs are empty as calloc left them */
