@@ -43,6 +43,13 @@ void xalloc_on_die(void (*restore)(void));
  * check. Called once by main, before anything else. */
 void xalloc_install(void);
 
+/* Asks for huge pages for the whole 2 MB pages inside p .. p+n, a large
+ * buffer about to be written whole: a 100 MB string then costs 50 page
+ * faults instead of 25,000. Only a hint (THP may be off). */
+void xalloc_advise_huge(void *p, size_t n);
+/* Buffers from this size on are worth the hint. */
+#define XALLOC_HUGE_MIN ((size_t)8 << 20)
+
 /* snprintf into err (which may be NULL or of size 0). */
 void set_err(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 

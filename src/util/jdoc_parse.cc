@@ -473,6 +473,8 @@ enum jdoc_fill_status fill(ondemand::parser &parser, struct jdoc *d, const char 
 	if (d->strings_cap < scap) {
 		d->strings = (char *)xrealloc(d->strings, scap);
 		d->strings_cap = scap;
+		if (scap >= XALLOC_HUGE_MIN)
+			xalloc_advise_huge(d->strings, scap);
 	}
 	/* Records of agent transcripts hold a value per 20 bytes or so; a
 	 * denser one grows the array. A large record may be one long string

@@ -19,6 +19,8 @@ void strbuf_grow(struct strbuf *sb, size_t extra)
 	char *p = realloc(sb->buf, cap);
 	if (!p)
 		xalloc_die();
+	if (cap >= XALLOC_HUGE_MIN)
+		xalloc_advise_huge(p, cap);
 	sb->buf = p;
 	sb->cap = cap;
 }

@@ -5,9 +5,11 @@
 #include <jansson.h>
 #include <stdarg.h>
 #include <stdatomic.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 static _Thread_local const char *cur_path;
@@ -121,6 +123,15 @@ char *xstrndup(const char *s, size_t n)
 char *xstrdup(const char *s)
 {
 	return xstrndup(s, strlen(s));
+}
+
+void xalloc_advise_huge(void *p, size_t n)
+{
+	uintptr_t huge = (uintptr_t)2 << 20;
+	uintptr_t from = ((uintptr_t)p + huge - 1) & ~(huge - 1);
+	uintptr_t to = ((uintptr_t)p + n) & ~(huge - 1);
+	if (to > from)
+		madvise((void *)from, to - from, MADV_HUGEPAGE);
 }
 
 void xalloc_install(void)
