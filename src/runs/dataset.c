@@ -212,6 +212,16 @@ static int map_padded(struct input_file *f, int fd)
 	return 0;
 }
 
+/* Why a file could not be mapped: its address space is memory too. */
+static void map_error(const char *path, size_t size, int e, char *err, size_t errlen)
+{
+	if (e == ENOMEM)
+		snprintf(err, errlen, "%s: out of memory while mapping the file (%.1f MB)", path,
+		         (double)size / 1e6);
+	else
+		snprintf(err, errlen, "%s: %s", path, strerror(e));
+}
+
 void dataset_release_data(struct input_file *f)
 {
 	if (f->mapped)
@@ -234,7 +244,7 @@ static int open_file(struct dataset *ds, char *path, char *err, size_t errlen)
 		 * is: no copy and no cap. */
 		f.size = (size_t)st.st_size;
 		if (f.size > 0 && map_padded(&f, 0) < 0) {
-			snprintf(err, errlen, "-: %s", strerror(errno));
+			map_error(path, f.size, errno, err, errlen);
 			return -1;
 		}
 	} else if (strcmp(path, "-") == 0) {
@@ -267,7 +277,7 @@ static int open_file(struct dataset *ds, char *path, char *err, size_t errlen)
 		}
 		f.size = (size_t)st.st_size;
 		if (f.size > 0 && map_padded(&f, fd) < 0) {
-			snprintf(err, errlen, "%s: %s", path, strerror(errno));
+			map_error(path, f.size, errno, err, errlen);
 			close(fd);
 			return -1;
 		}
