@@ -19,7 +19,8 @@
 #               (default 100) MB, a huge answer (gen -m huge) and a long
 #               session of calls (gen -m session): MB/s beside the chat
 #               file's of the same run (target BENCH_TARGET_LARGE_RATIO,
-#               0.5), and whether both load under ulimit -v
+#               0.5; for the session, which holds about 16 times the chat
+#               file's calls a MB, on calls/s), and whether both load under ulimit -v
 #               BENCH_LIMIT_KB (1000000)
 # and, once, the review session on the chat file (review_bench: first
 # screenful, random moves, search, filter and sort, the calibration figures
@@ -343,25 +344,37 @@ report
 # beside the chat file's in the same run (a record is read by one worker,
 # the chat file's runs by all), and whether it loads in BENCH_LIMIT_KB of
 # address space.
+# The session holds many more calls a megabyte than the chat file (each
+# scorer lists them all in its details): its rate is given per call too,
+# and its target is on that.
+calls_in() { grep -o '"tool_call_id"' "$1" | wc -l | tr -d ' '; }
 awk -v bytes="$BYTES" -v hbytes="$HBYTES" -v sbytes="$SBYTES" -v tr="$T_LARGE" \
+    -v calls="$(calls_in "$FILE")" -v scalls="$(calls_in "$SESSION")" \
     -v sco="$(figures "$OUT/score.log")" -v sch="$(figures "$OUT/score-h.log")" \
     -v scs="$(figures "$OUT/score-s.log")" -v limited="$LIMITED" -v lim="$LIMIT_KB" \
     -v hv="$HCHECK" -v sv="$SCHECK" '
 function rate(s, d) { return s > 0 ? d / s : 0 }
 function part(f, i,   x) { split(f, x, " "); return x[i] + 0 }
-function line(name, f, b, base, target,   r, ok) {
+# name, figures, bytes, the MB/s of the chat file; with n and cbase, the
+# rate in calls/s against that of the chat file is the one checked
+function line(name, f, b, base, n, cbase,   r, c, ok) {
 	r = rate(part(f, 1), b / 1e6)
-	ok = base > 0 && r >= tr * base
+	c = rate(part(f, 1), n)
+	ok = n ? cbase > 0 && c >= tr * cbase : base > 0 && r >= tr * base
 	if (!ok) missed++
 	printf "%-80s  %-20s %s\n", sprintf("%-24s %7.3f s  %5.0f MB/s  %4.2fx the chat file  peak RSS %4.0f MB",
 	       name, part(f, 1), r, base > 0 ? r / base : 0, part(f, 3) / 1024),
-	       sprintf("target >= %gx", tr), ok ? "ok" : "MISSED"
+	       sprintf("target >= %gx%s", tr, n ? " calls" : ""), ok ? "ok" : "MISSED"
+	if (n)
+		printf "%-24s %7s    %5.0f calls/s, %4.2fx the chat file (%d calls, %.1fx its calls a MB)\n", "", "",
+		       c, (cbase > 0 ? c / cbase : 0), n, (calls > 0 ? (n / (b / 1e6)) / (calls / (bytes / 1e6)) : 0)
 }
 BEGIN {
 	base = rate(part(sco, 1), bytes / 1e6)
-	printf "\none large record (four scorers; the chat file: %.0f MB/s):\n", base
+	cbase = rate(part(sco, 1), calls)
+	printf "\none large record (four scorers; the chat file: %.0f MB/s, %.0f calls/s):\n", base, cbase
 	line("huge answer", sch, hbytes, base)
-	line("long session", scs, sbytes, base)
+	line("long session", scs, sbytes, base, scalls, cbase)
 	ok = limited == "yes" || limited ~ /^n\/a/
 	printf "%-80s  %-20s %s\n", sprintf("%-24s %s", "loads in " lim " KB", limited),
 	       "target yes", limited == "yes" ? "ok" : ok ? "-" : "MISSED"
