@@ -24,6 +24,10 @@
  * about SIZE_MB (paragraphs in three scripts, emoji, tabs, escapes), for
  * the review screen's memory.
  *
+ * session: one OpenAI Chat run of about SIZE_MB, a long session of tens
+ * of thousands of calls and results (now and then a huge result), for the
+ * cost of one very large record.
+ *
  * task_ids are those of examples/tasks.jsonl, so examples/scorers.yaml
  * applies to every run.
  *
@@ -1152,9 +1156,87 @@ static void write_huge(FILE *f, uint64_t target)
 	free(esc.p);
 }
 
+/* ---- session mode ---------------------------------------------------------- */
+
+/* One OpenAI Chat run of about SIZE_MB: a long support session where the
+ * agent works through order after order, tens of thousands of calls with
+ * their results (now and then a huge one: a raw carrier feed, the
+ * catalogue) and the customer's follow-ups, then one final answer. For
+ * the cost of one very large record against ordinary ones. */
+static void write_session(FILE *f, uint64_t target)
+{
+	struct buf b = { 0 }, tmp = { 0 }, args = { 0 }, res = { 0 };
+	struct ctx c;
+	ctx_init(&c);
+	puts_(&b, "{\"id\":\"session-000001\"");
+	kv(&b, false, "task_id", c.task->id);
+	kv(&b, false, "model", PICK(models));
+	puts_(&b, ",\"messages\":[{\"role\":\"system\",\"content\":");
+	put_js(&b, system_prompt);
+	puts_(&b, "},{\"role\":\"user\",\"content\":");
+	put_expanded_jstr(&b, &tmp, pick_tmpl(first_msg[c.ti][c.lang], 3), &c);
+	puts_(&b, "}");
+	uint64_t written = 0;
+	/* Room for the final answer and the tools after the last step. */
+	while (written + b.len + 8192 < target) {
+		if (chance(0.05))
+			ctx_init(&c);           /* the next order of the session */
+		unsigned group = chance(0.12) ? between(2, 3) : 1;
+		int tools[3];
+		char ids[3][32];
+		puts_(&b, ",{\"role\":\"assistant\",\"content\":");
+		if (chance(0.3))
+			put_js(&b, before_call[c.lang][below(4)]);
+		else
+			puts_(&b, "null");
+		puts_(&b, ",\"tool_calls\":[");
+		for (unsigned g = 0; g < group; g++) {
+			tools[g] = chance(0.5) ? c.task->expected[below((unsigned)c.task->nexp)] : extra_tool(&c);
+			call_id(ids[g]);
+			args_json(&args, tools[g], &c);
+			putf(&b, "%s{\"id\":\"%s\",\"type\":\"function\",\"function\":{\"name\":\"%s\",\"arguments\":",
+			     g ? "," : "", ids[g], tool_name[tools[g]]);
+			put_jstr(&b, args.p, args.len);
+			puts_(&b, "}}");
+		}
+		puts_(&b, "]}");
+		for (unsigned g = 0; g < group; g++) {
+			putf(&b, ",{\"role\":\"tool\",\"tool_call_id\":\"%s\",\"content\":", ids[g]);
+			bool huge = (tools[g] == T_TRACK || tools[g] == T_INVENTORY || tools[g] == T_FAQ) &&
+			            chance(0.01);
+			result_json(&res, tools[g], &c, huge);
+			put_jstr(&b, res.p, res.len);
+			puts_(&b, "}");
+		}
+		if (chance(0.1)) {
+			puts_(&b, ",{\"role\":\"user\",\"content\":");
+			put_expanded_jstr(&b, &tmp, confirm_a[c.lang][below(4)], &c);
+			puts_(&b, "}");
+		}
+		if (b.len > (1u << 20)) {
+			if (fwrite(b.p, 1, b.len, f) != b.len)
+				break;
+			written += b.len;
+			b.len = 0;
+		}
+	}
+	tmp.len = 0;
+	expand(&tmp, final_core[c.ti][c.lang], &c);
+	puts_(&b, ",{\"role\":\"assistant\",\"content\":");
+	put_jstr(&b, tmp.p, tmp.len);
+	puts_(&b, "}],\"tools\":");
+	puts_(&b, tools_json);
+	puts_(&b, "}\n");
+	fwrite(b.p, 1, b.len, f);
+	free(b.p);
+	free(tmp.p);
+	free(args.p);
+	free(res.p);
+}
+
 static void usage(void)
 {
-	fputs("usage: gen [-s SEED] [-m chat|mastra|huge] [SIZE_MB] [OUT]\n", stderr);
+	fputs("usage: gen [-s SEED] [-m chat|mastra|huge|session] [SIZE_MB] [OUT]\n", stderr);
 	exit(2);
 }
 
@@ -1175,8 +1257,9 @@ int main(int argc, char **argv)
 	void (*write_one)(struct buf *, unsigned long) = write_run;
 	if (!strcmp(mode, "mastra"))
 		write_one = write_run_mastra;
-	else if (strcmp(mode, "chat") && strcmp(mode, "huge"))
+	else if (strcmp(mode, "chat") && strcmp(mode, "huge") && strcmp(mode, "session"))
 		usage();
+	bool one = !strcmp(mode, "huge") || !strcmp(mode, "session");
 	double mb = 200;
 	if (i < argc) {
 		char *end;
@@ -1198,12 +1281,15 @@ int main(int argc, char **argv)
 	uint64_t written = 0;
 	unsigned long n = 0;
 	struct buf b = { 0 };
-	if (!strcmp(mode, "huge")) {
-		write_huge(f, target);
+	if (one) {
+		if (!strcmp(mode, "huge"))
+			write_huge(f, target);
+		else
+			write_session(f, target);
 		n = 1;
 		written = (uint64_t)ftello(f);
 	}
-	while (written < target && strcmp(mode, "huge")) {
+	while (written < target && !one) {
 		b.len = 0;
 		write_one(&b, ++n);
 		if (fwrite(b.p, 1, b.len, f) != b.len) {

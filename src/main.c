@@ -7,6 +7,7 @@
 
 #include "cli/cli.h"
 #include "review/keymap.h"
+#include "util/xalloc.h"
 
 /* A subcommand: its name on the command line, the function that runs it
  * with argv[0] its name, and its line in the usage text. Adding one is a
@@ -161,6 +162,7 @@ static bool opens_screen(const char *arg, bool *bad_option)
 
 int main(int argc, char **argv)
 {
+	xalloc_install();
 	cli_set_prog(argv[0]);
 	if (argc < 2)
 		return cli_review(argc, argv);

@@ -583,31 +583,42 @@ static void test_last_record_in_place(void **s)
 	free(p);
 }
 
-/* "-" reads stdin into a buffer with padding; its records parse in place. */
-static void test_stdin(void **s)
+/* Opens "-" with fd as standard input (restored after). */
+static int open_stdin(struct dataset *ds, int fd, char *err, size_t errlen)
 {
-	(void)s;
-	static const char text[] = "{\"id\":\"s1\"}\r\n\r\n{\"id\":\"s2\",\"messages\":[]}";
-	char *p = write_file("stdin.jsonl", text, sizeof text - 1);
 	int saved = dup(0);
-	int fd = open(p, O_RDONLY);
 	assert_true(fd >= 0 && saved >= 0);
 	assert_int_equal(dup2(fd, 0), 0);
 	close(fd);
-	struct dataset ds;
-	char err[512];
 	char *paths[] = { (char *)"-" };
-	int rc = dataset_open(&ds, paths, 1, err, sizeof err);
+	int rc = dataset_open(ds, paths, 1, err, errlen);
 	dup2(saved, 0);
 	close(saved);
-	assert_int_equal(rc, 0);
-	assert_int_equal(ds.files[0].kind, INPUT_JSONL);
-	assert_false(ds.files[0].mapped);
-	dataset_index_all(&ds);
-	assert_int_equal(ds.nrecs, 2);
+	return rc;
+}
+
+/* A pipe holding text, its write end closed: the text fits its buffer. */
+static int pipe_of(const char *text, size_t n)
+{
+	int fds[2];
+	assert_int_equal(pipe(fds), 0);
+	assert_int_equal(write(fds[1], text, n), (ssize_t)n);
+	close(fds[1]);
+	return fds[0];
+}
+
+static const char stdin_text[] = "{\"id\":\"s1\"}\r\n\r\n{\"id\":\"s2\",\"messages\":[]}";
+
+/* Standard input's records, read or mapped, parse in place. */
+static void check_stdin_runs(struct dataset *ds)
+{
+	char err[512];
+	assert_int_equal(ds->files[0].kind, INPUT_JSONL);
+	dataset_index_all(ds);
+	assert_int_equal(ds->nrecs, 2);
 	const char *want[] = { "s1", "s2" };
 	for (size_t i = 0; i < 2; i++) {
-		struct run *r = dataset_load_run(&ds, &ds.recs[i], NULL, NULL, err, sizeof err);
+		struct run *r = dataset_load_run(ds, &ds->recs[i], NULL, NULL, err, sizeof err);
 		assert_non_null(r);
 		assert_string_equal(r->id, want[i]);
 		assert_null(r->doc->own_src);
@@ -615,10 +626,51 @@ static void test_stdin(void **s)
 		run_free(r);
 	}
 	char src[64];
-	record_source(&ds, &ds.recs[1], src, sizeof src);
+	record_source(ds, &ds->recs[1], src, sizeof src);
 	assert_string_equal(src, "-:3");
+}
+
+/* "-" from a pipe is read into a buffer with padding; from a file it is
+ * mapped as a named file is. */
+static void test_stdin(void **s)
+{
+	(void)s;
+	struct dataset ds;
+	char err[512];
+	assert_int_equal(open_stdin(&ds, pipe_of(stdin_text, sizeof stdin_text - 1), err, sizeof err), 0);
+	assert_false(ds.files[0].mapped);
+	check_stdin_runs(&ds);
+	dataset_close(&ds);
+
+	char *p = write_file("stdin.jsonl", stdin_text, sizeof stdin_text - 1);
+	assert_int_equal(open_stdin(&ds, open(p, O_RDONLY), err, sizeof err), 0);
+	assert_true(ds.files[0].mapped);
+	check_stdin_runs(&ds);
 	dataset_close(&ds);
 	free(p);
+}
+
+/* Standard input that is not a file is read up to TCR_STDIN_MAX (1 GB
+ * when unset): one byte past it is refused with a message naming the cap;
+ * exactly the cap is read. A cap that is not a size is refused too. */
+static void test_stdin_cap(void **s)
+{
+	(void)s;
+	struct dataset ds;
+	char err[512];
+	setenv("TCR_STDIN_MAX", "1K", 1);
+	char text[1025];
+	memset(text, ' ', sizeof text);
+	assert_int_equal(open_stdin(&ds, pipe_of(text, 1025), err, sizeof err), -1);
+	assert_string_equal(err, "-: standard input is larger than 1 KB, the cap on input that is not a file "
+	                         "(name the file instead, or set TCR_STDIN_MAX)");
+	assert_int_equal(open_stdin(&ds, pipe_of(text, 1024), err, sizeof err), 0);
+	assert_int_equal(ds.files[0].size, 1024);
+	dataset_close(&ds);
+	setenv("TCR_STDIN_MAX", "12 MB", 1);
+	assert_int_equal(open_stdin(&ds, pipe_of(text, 10), err, sizeof err), -1);
+	assert_string_equal(err, "TCR_STDIN_MAX: '12 MB' is not a size (bytes, or a number with K, M or G)");
+	unsetenv("TCR_STDIN_MAX");
 }
 
 /* A .json file is parsed once to list its runs as byte ranges, then its
@@ -893,6 +945,7 @@ int main(void)
 		cmocka_unit_test(test_errors_in_jansson_words),
 		cmocka_unit_test(test_last_record_in_place),
 		cmocka_unit_test(test_stdin),
+		cmocka_unit_test(test_stdin_cap),
 		cmocka_unit_test(test_json_ranges),
 		cmocka_unit_test(test_json_hash_as_before),
 		cmocka_unit_test(test_mastra_ids_from_a_file),

@@ -92,6 +92,12 @@ static void test_js_details(void **s)
 	score_chat(0, "\xe2\x84\xaam", "km", 1, 1, 1);
 	/* U+0130 lower-cases to i + U+0307, which splits the word */
 	score_chat(0, "\xc4\xb0stanbul", "i love stanbul", 1, 2, 2);
+	/* ... and in the answer, among other characters of the same lead
+	 * bytes (U+2014, U+2122, U+0131), which stay as they are: "km" and
+	 * "x" are found; "istanbul" (split by the dot) and "em" are not */
+	score_chat(0, "km istanbul em x",
+	           "\xe2\x80\x94\xe2\x84\xaaM \xc4\xb0STANBUL \xe2\x80\x94" "e\xe2\x84\xa2M \xc4\xb1X",
+	           0.5, 4, 2);
 }
 
 /* A long request: 300 distinct words, each written three times, of which

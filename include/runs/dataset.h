@@ -71,6 +71,10 @@ struct dataset {
 	/* --format: set after dataset_open, before reading, so a JSONL file is
 	 * read as the events of one run when the forced format says so. */
 	const struct format_ops *forced;
+	/* A large record the format sniffing parsed, handed to the load that
+	 * asks for it so that it is not parsed twice (one at a time; taken
+	 * and put with atomic exchanges, as workers load records at once). */
+	struct kept_doc *kept;
 };
 
 /* Opens every path (files, folders read recursively in sorted order, "-"

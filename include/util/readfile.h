@@ -24,6 +24,9 @@ struct strbuf;
 #define READ_CAP_SCRIPT       ((size_t)1 << 30)
 /* Read line by line, but held whole: a finished batch's answers (--batch-in). */
 #define READ_CAP_BATCH        ((size_t)1 << 30)
+/* Transcripts piped to standard input ("-"), held whole as a mapped file
+ * is not; TCR_STDIN_MAX changes it (runs/dataset.c). */
+#define READ_CAP_STDIN        ((size_t)1 << 30)
 
 /* "a FIFO", "a device", "a folder", "a socket" or "not a file" for the
  * type bits of a st_mode that is not a regular file. */

@@ -124,6 +124,7 @@ static void score_record(struct pool *p, struct batch *b, size_t k)
 			strbuf_addf(&b->err, "tcreview: %s: ", r->source);
 			err_line(&b->err, "", r->load_error);
 		}
+		xalloc_input(r->source, 0, "scoring the run");
 		evaluator_run(p->ev, r, verdicts);
 	}
 	for (size_t i = 0; i < p->nscorers; i++) {
@@ -151,6 +152,7 @@ static void score_record(struct pool *p, struct batch *b, size_t k)
 	} else {
 		ro->run = r;
 	}
+	xalloc_input(NULL, 0, NULL);    /* r->source may be gone */
 	ro->err_end = b->err.len;
 	ro->out_end = b->out.len;
 }

@@ -16,10 +16,7 @@
 
 void conf_oom(void)
 {
-	/* Same policy as strbuf: a configuration that does not fit in memory
-	 * cannot be reported usefully anyway. */
-	fputs("tcreview: out of memory\n", stderr);
-	abort();
+	xalloc_die();
 }
 
 static bool text_in(const char *s, size_t len, const char *const *words)

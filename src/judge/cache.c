@@ -126,10 +126,8 @@ static void cache_add(struct judge_cache *c, struct entry *e)
 	if (c->nents == c->ents_cap) {
 		size_t cap = c->ents_cap ? c->ents_cap * 2 : 64;
 		struct entry **ne = realloc(c->ents, cap * sizeof *ne);
-		if (!ne) {
-			fputs("tcreview: out of memory\n", stderr);
-			abort();
-		}
+		if (!ne)
+			xalloc_die();
 		c->ents = ne;
 		c->ents_cap = cap;
 	}
@@ -207,10 +205,8 @@ static struct entry *entry_from_json(json_t *o, char *why, size_t whylen)
 	e->v.details = details && !json_is_null(details) ? json_incref(details) : NULL;
 	if (json_is_string(error)) {
 		e->v.message = strdup(json_string_value(error));
-		if (!e->v.message) {
-			fputs("tcreview: out of memory\n", stderr);
-			abort();
-		}
+		if (!e->v.message)
+			xalloc_die();
 	}
 	return e;
 }

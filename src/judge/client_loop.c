@@ -35,10 +35,8 @@ static int sock_cb(CURL *easy, curl_socket_t s, int what, void *userp, void *soc
 		if (c->nsocks == c->socks_cap) {
 			size_t cap = c->socks_cap ? c->socks_cap * 2 : 16;
 			struct sock *ns = realloc(c->socks, cap * sizeof *ns);
-			if (!ns) {
-				fputs("tcreview: out of memory\n", stderr);
-				abort();
-			}
+			if (!ns)
+				xalloc_die();
 			c->socks = ns;
 			c->socks_cap = cap;
 		}

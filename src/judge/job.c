@@ -14,6 +14,7 @@
 
 #include "judge_int.h"
 #include "util/strbuf.h"
+#include "util/xalloc.h"
 
 struct judge_job {
 	const struct judge_conf *j;
@@ -36,7 +37,7 @@ static void *xcalloc1(size_t size)
 {
 	void *p = calloc(1, size);
 	if (!p)
-		abort();
+		xalloc_die();
 	return p;
 }
 

@@ -178,10 +178,8 @@ void provider_redact(const struct judge_conf *j, char *text)
 void req_add_header(struct http_req *req, const char *h)
 {
 	char **nh = realloc(req->headers, (req->nheaders + 1) * sizeof *nh);
-	if (!nh) {
-		fputs("tcreview: out of memory\n", stderr);
-		abort();
-	}
+	if (!nh)
+		xalloc_die();
 	req->headers = nh;
 	req->headers[req->nheaders++] = xstrdup(h);
 }

@@ -14,6 +14,7 @@
 
 #include "judge_int.h"
 #include "util/jsonw.h"
+#include "util/xalloc.h"
 
 #define P "tool_call_accuracy"
 
@@ -120,7 +121,7 @@ static void *r15_start(const struct judge_conf *j, const struct run *r, json_t *
 {
 	struct r15 *a = calloc(1, sizeof *a);
 	if (!a)
-		abort();
+		xalloc_die();
 	judge_view_init(&a->view, j, r, expected, examples);
 	const char *why = NULL;
 	const json_t *undefined = NULL;

@@ -15,6 +15,7 @@
 #include "judge_int.h"
 #include "util/jsonw.h"
 #include "util/strbuf.h"
+#include "util/xalloc.h"
 
 #define EMPTY_IO "Input and output messages cannot be null or empty"
 
@@ -53,7 +54,7 @@ static void *appr_start(const struct judge_conf *j, const struct run *r, json_t 
 {
 	struct appr *a = calloc(1, sizeof *a);
 	if (!a)
-		abort();
+		xalloc_die();
 	a->j = j;
 	judge_view_init(&a->view, j, r, expected, examples);
 	if (r->mastra != MASTRA_NONE && r->mastra_io_empty) {

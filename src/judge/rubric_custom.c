@@ -11,6 +11,7 @@
 
 #include "judge_int.h"
 #include "util/jsonw.h"
+#include "util/xalloc.h"
 
 struct custom {
 	struct judge_view view;
@@ -68,7 +69,7 @@ static void *custom_start(const struct judge_conf *j, const struct run *r, json_
 	}
 	struct custom *a = calloc(1, sizeof *a);
 	if (!a)
-		abort();
+		xalloc_die();
 	a->min = j->scale_min;
 	a->max = j->scale_max;
 	struct scale span = judge_span(j);

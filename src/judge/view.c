@@ -12,6 +12,7 @@
 #include "judge_int.h"
 #include "util/jsonw.h"
 #include "util/strbuf.h"
+#include "util/xalloc.h"
 
 /* A tool result can be a whole web page; a judge needs its gist, and a
  * prompt has a size limit. */
@@ -42,7 +43,7 @@ char *judge_trim_dup(const char *s)
 		n--;
 	char *p = malloc(n + 1);
 	if (!p)
-		abort();
+		xalloc_die();
 	memcpy(p, s, n);
 	p[n] = '\0';
 	return p;
@@ -156,7 +157,7 @@ static void calls_text(struct strbuf *sb, struct run *r)
 {
 	size_t *idx = calloc(r->ncalls ? r->ncalls : 1, sizeof *idx);
 	if (!idx)
-		abort();
+		xalloc_die();
 	size_t n = scorer_counted_calls(r, idx);
 	if (n == 0) {
 		strbuf_addstr(sb, "[]");

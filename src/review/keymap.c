@@ -228,11 +228,8 @@ static void keymap_push(struct keymap *km, keycode_t key, enum tcr_action a)
 	if (km->nbinds == km->cap) {
 		size_t cap = km->cap ? km->cap * 2 : 64;
 		void *p = realloc(km->binds, cap * sizeof *km->binds);
-		if (!p) {
-			/* Same policy as strbuf: nothing useful can follow. */
-			fputs("tcreview: out of memory\n", stderr);
-			abort();
-		}
+		if (!p)
+			xalloc_die();
 		km->binds = p;
 		km->cap = cap;
 	}

@@ -211,7 +211,7 @@ static void entries_sync(struct review *rv)
 			rv->entries_cap = rv->entries_cap ? rv->entries_cap * 2 : 1024;
 			rv->entries = realloc(rv->entries, rv->entries_cap * sizeof(*rv->entries));
 			if (!rv->entries)
-				abort();
+				xalloc_die();
 		}
 		struct review_entry *e = &rv->entries[rv->nentries];
 		memset(e, 0, sizeof(*e));

@@ -57,7 +57,7 @@ static void view_reserve(struct review *rv, size_t n)
 		cap *= 2;
 	rv->view = realloc(rv->view, cap * sizeof(*rv->view));
 	if (!rv->view)
-		abort();
+		xalloc_die();
 	rv->view_cap = cap;
 }
 

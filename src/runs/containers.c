@@ -225,8 +225,9 @@ void container_list(struct dataset *ds, size_t fi, const struct jdoc *d)
 /* The format that reads this JSONL file whole, or NULL when its lines are
  * runs: --format when it is such a format, else the format of the first
  * of its first lines that any format detects. */
-static const struct format_ops *events_format(const struct dataset *ds, const struct input_file *f)
+static const struct format_ops *events_format(struct dataset *ds, size_t fi)
 {
+	const struct input_file *f = &ds->files[fi];
 	if (ds->forced)
 		return ds->forced->unit == UNIT_FILE ? ds->forced : NULL;
 	uint64_t off = 0;
@@ -240,7 +241,11 @@ static const struct format_ops *events_format(const struct dataset *ds, const st
 			continue;
 		const struct format_ops *fmt = jv_is_object(d, jdoc_root(d)) ? format_detect(d, jdoc_root(d))
 		                                                            : NULL;
-		jdoc_free(d);
+		/* A large line that is a run is loaded next: its parse is kept. */
+		if (fmt && fmt->unit != UNIT_FILE && rec.len >= KEEP_DOC_MIN)
+			dataset_keep_doc(ds, (uint32_t)fi, rec.off, d);
+		else
+			jdoc_free(d);
 		if (fmt)
 			return fmt->unit == UNIT_FILE ? fmt : NULL;
 	}
@@ -286,7 +291,8 @@ void dataset_sniff_events(struct dataset *ds, size_t fi)
 	if (f->kind != INPUT_JSONL || f->sniffed)
 		return;
 	f->sniffed = true;
-	const struct format_ops *fmt = events_format(ds, f);
+	xalloc_input(f->path, 0, "reading the file");
+	const struct format_ops *fmt = events_format(ds, fi);
 	if (!fmt)
 		return;
 	struct strbuf text = STRBUF_INIT;

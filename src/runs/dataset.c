@@ -111,29 +111,71 @@ static enum input_kind sniff_kind(const char *path, const struct input_file *f)
 	return INPUT_JSONL;
 }
 
-/* Reads fd to its end into a buffer with JDOC_PADDING zero bytes after
- * the data, as a mapping has its spare page. */
-static int read_padded(int fd, char **out, size_t *outlen)
+/* The cap on standard input, which is read whole into memory (a file is
+ * mapped instead): READ_CAP_STDIN, or TCR_STDIN_MAX when it is set
+ * ("512M", "2G", "4096", with K, M or G as powers of 1024). Returns 0,
+ * or -1 when TCR_STDIN_MAX is not such a size. */
+static int stdin_cap(size_t *cap, char *err, size_t errlen)
 {
-	size_t cap = 1 << 16, len = 0;
+	*cap = READ_CAP_STDIN;
+	const char *s = getenv("TCR_STDIN_MAX");
+	if (!s || !*s)
+		return 0;
+	char *end;
+	errno = 0;
+	unsigned long long v = strtoull(s, &end, 10);
+	int shift = 0;
+	if (*end == 'K' || *end == 'k')
+		shift = 10;
+	else if (*end == 'M' || *end == 'm')
+		shift = 20;
+	else if (*end == 'G' || *end == 'g')
+		shift = 30;
+	if (shift)
+		end++;
+	if (errno || end == s || *end || s[0] == '-' || v == 0 || v > (SIZE_MAX >> 1) >> shift) {
+		snprintf(err, errlen, "TCR_STDIN_MAX: '%s' is not a size (bytes, or a number with K, M or G)", s);
+		return -1;
+	}
+	*cap = (size_t)v << shift;
+	return 0;
+}
+
+/* Reads fd to its end, at most max bytes, into a buffer with JDOC_PADDING
+ * zero bytes after the data, as a mapping has its spare page. Returns 0,
+ * or -1 with the message in err. */
+static int read_padded(int fd, size_t max, char **out, size_t *outlen, char *err, size_t errlen)
+{
+	/* Never more room than the cap allows: a doubling past it would
+	 * reserve twice the cap for input that is refused anyway. */
+	size_t most = max + 1 + JDOC_PADDING + 1;
+	size_t cap = most < ((size_t)1 << 16) ? most : (size_t)1 << 16, len = 0;
 	char *buf = xrealloc(NULL, cap);
 	for (;;) {
-		if (cap - len < (1 << 15) + JDOC_PADDING + 1) {
-			cap *= 2;
+		if (cap - len < (1 << 15) + JDOC_PADDING + 1 && cap < most) {
+			cap = cap > most / 2 ? most : cap * 2;
 			buf = xrealloc(buf, cap);
 		}
 		ssize_t n = read(fd, buf + len, cap - len - JDOC_PADDING - 1);
 		if (n < 0) {
 			if (errno == EINTR)
 				continue;
-			int e = errno;
+			snprintf(err, errlen, "-: %s", strerror(errno));
 			free(buf);
-			errno = e;
 			return -1;
 		}
 		if (n == 0)
 			break;
 		len += (size_t)n;
+		if (len > max) {
+			char capname[32];
+			format_cap(max, capname, sizeof capname);
+			snprintf(err, errlen,
+			         "-: standard input is larger than %s, the cap on input that is not a file "
+			         "(name the file instead, or set TCR_STDIN_MAX)", capname);
+			free(buf);
+			return -1;
+		}
 	}
 	memset(buf + len, 0, JDOC_PADDING + 1);
 	*out = buf;
@@ -170,6 +212,16 @@ static int map_padded(struct input_file *f, int fd)
 	return 0;
 }
 
+/* Why a file could not be mapped: its address space is memory too. */
+static void map_error(const char *path, size_t size, int e, char *err, size_t errlen)
+{
+	if (e == ENOMEM)
+		snprintf(err, errlen, "%s: out of memory while mapping the file (%.1f MB)", path,
+		         (double)size / 1e6);
+	else
+		snprintf(err, errlen, "%s: %s", path, strerror(e));
+}
+
 void dataset_release_data(struct input_file *f)
 {
 	if (f->mapped)
@@ -186,12 +238,23 @@ static int open_file(struct dataset *ds, char *path, char *err, size_t errlen)
 	struct input_file f = { 0 };
 	f.path = path;
 	f.data = empty_data;
-	if (strcmp(path, "-") == 0) {
-		char *buf;
-		if (read_padded(0, &buf, &f.size) < 0) {
-			snprintf(err, errlen, "-: %s", strerror(errno));
+	struct stat st;
+	if (strcmp(path, "-") == 0 && fstat(0, &st) == 0 && S_ISREG(st.st_mode) && lseek(0, 0, SEEK_CUR) == 0) {
+		/* A file redirected to standard input is mapped as a named one
+		 * is: no copy and no cap. */
+		f.size = (size_t)st.st_size;
+		if (f.size > 0 && map_padded(&f, 0) < 0) {
+			map_error(path, f.size, errno, err, errlen);
 			return -1;
 		}
+	} else if (strcmp(path, "-") == 0) {
+		char *buf;
+		size_t max;
+		if (stdin_cap(&max, err, errlen) < 0)
+			return -1;
+		xalloc_input(path, 0, "reading standard input");
+		if (read_padded(0, max, &buf, &f.size, err, errlen) < 0)
+			return -1;
 		f.data = buf;
 		f.map_len = f.size + JDOC_PADDING;
 	} else if (archive_is_eval(path)) {
@@ -207,7 +270,6 @@ static int open_file(struct dataset *ds, char *path, char *err, size_t errlen)
 		int fd = open_regular(path, O_RDONLY, 0, err, errlen);
 		if (fd < 0)
 			return -1;
-		struct stat st;
 		if (fstat(fd, &st) < 0) {
 			snprintf(err, errlen, "%s: %s", path, strerror(errno));
 			close(fd);
@@ -215,7 +277,7 @@ static int open_file(struct dataset *ds, char *path, char *err, size_t errlen)
 		}
 		f.size = (size_t)st.st_size;
 		if (f.size > 0 && map_padded(&f, fd) < 0) {
-			snprintf(err, errlen, "%s: %s", path, strerror(errno));
+			map_error(path, f.size, errno, err, errlen);
 			close(fd);
 			return -1;
 		}
@@ -225,10 +287,55 @@ static int open_file(struct dataset *ds, char *path, char *err, size_t errlen)
 		f.kind = sniff_kind(path, &f);
 	ds->files = realloc(ds->files, (ds->nfiles + 1) * sizeof(*ds->files));
 	if (!ds->files)
-		abort();
+		xalloc_die();
 	ds->files[ds->nfiles++] = f;
 	ds->bytes_total += f.size;
 	return 0;
+}
+
+/* ---- a parse kept between the sniffing and the load ---------------------- */
+
+struct kept_doc {
+	struct jdoc *d;
+	uint32_t file;
+	uint64_t off;
+};
+
+static void kept_free(struct kept_doc *k)
+{
+	if (k) {
+		jdoc_free(k->d);
+		free(k);
+	}
+}
+
+void dataset_keep_doc(struct dataset *ds, uint32_t fi, uint64_t off, struct jdoc *d)
+{
+	struct kept_doc *k = xcalloc(1, sizeof *k);
+	k->d = d;
+	k->file = fi;
+	k->off = off;
+	kept_free(__atomic_exchange_n(&ds->kept, k, __ATOMIC_ACQ_REL));
+}
+
+/* The kept parse of rec, or NULL. Another record's is put back, unless a
+ * newer one took its place meanwhile. */
+static struct jdoc *take_doc(struct dataset *ds, const struct record_ref *rec)
+{
+	if (rec->len < KEEP_DOC_MIN || !__atomic_load_n(&ds->kept, __ATOMIC_ACQUIRE))
+		return NULL;
+	struct kept_doc *k = __atomic_exchange_n(&ds->kept, NULL, __ATOMIC_ACQ_REL);
+	if (!k)
+		return NULL;
+	if (k->file == rec->file && k->off == rec->off) {
+		struct jdoc *d = k->d;
+		free(k);
+		return d;
+	}
+	struct kept_doc *none = NULL;
+	if (!__atomic_compare_exchange_n(&ds->kept, &none, k, false, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+		kept_free(k);
+	return NULL;
 }
 
 /* Process-wide, like the terminal it writes to. */
@@ -276,6 +383,7 @@ fail:
 
 void dataset_close(struct dataset *ds)
 {
+	xalloc_input(NULL, 0, NULL);    /* the paths are freed below */
 	for (size_t i = 0; i < ds->nfiles; i++) {
 		struct input_file *f = &ds->files[i];
 		dataset_release_data(f);
@@ -286,6 +394,7 @@ void dataset_close(struct dataset *ds)
 	}
 	free(ds->files);
 	free(ds->recs);
+	kept_free(ds->kept);
 	memset(ds, 0, sizeof(*ds));
 }
 
@@ -311,6 +420,7 @@ static void load_doc(struct dataset *ds, size_t fi)
 	struct input_file *f = &ds->files[fi];
 	if (f->doc_listed || f->doc_error)
 		return;
+	xalloc_input(f->path, 0, "reading the file");
 	struct jdoc_error jerr;
 	struct jdoc *d = parse_container(f->data, f->size, readable_from(f, 0), &jerr);
 	if (!d) {
@@ -394,7 +504,7 @@ static void recs_push(struct dataset *ds, const struct record_ref *rec)
 		ds->recs_cap = ds->recs_cap ? ds->recs_cap * 2 : 1024;
 		ds->recs = realloc(ds->recs, ds->recs_cap * sizeof(*ds->recs));
 		if (!ds->recs)
-			abort();
+			xalloc_die();
 	}
 	ds->recs[ds->nrecs++] = *rec;
 }
@@ -513,7 +623,7 @@ struct jdoc *dataset_parse_doc(struct dataset *ds, const struct record_ref *rec,
 		/* An element of a list of runs may be any value; its loader says
 		 * what is wrong with it. */
 		d = jdoc_parse(f->data + rec->off, (size_t)rec->len, readable_from(f, rec->off), &jerr);
-	} else {
+	} else if (!(d = take_doc(ds, rec))) {
 		d = parse_container(f->data + rec->off, (size_t)rec->len, readable_from(f, rec->off),
 		                    &jerr);
 	}
@@ -638,6 +748,8 @@ struct run *dataset_load_run(struct dataset *ds, const struct record_ref *rec,
                              const struct format_ops *forced, const char *id_path,
                              char *err, size_t errlen)
 {
+	const struct input_file *in = &ds->files[rec->file];
+	xalloc_input(in->path, in->kind == INPUT_JSONL ? rec->line : 0, "reading the record");
 	struct jdoc *d = dataset_parse_doc(ds, rec, err, errlen);
 	if (!d)
 		return NULL;

@@ -39,8 +39,7 @@ static void oom(void) __attribute__((noreturn));
 
 static void oom(void)
 {
-	fputs("tcreview: out of memory\n", stderr);
-	abort();
+	xalloc_die();
 }
 
 static void key_number(struct strbuf *sb, double d)

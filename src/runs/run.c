@@ -20,7 +20,7 @@ struct run *run_new_doc(struct jdoc *doc, const char *file, size_t line, long ar
 {
 	struct run *r = calloc(1, sizeof(*r));
 	if (!r)
-		abort();
+		xalloc_die();
 	arena_init(&r->arena);
 	r->doc = doc;
 	r->tool_defs = JV_NONE;

@@ -26,6 +26,7 @@
 #include "exec_cache.h"
 #include "exec_proc.h"
 #include "exec_stream.h"
+#include "util/xalloc.h"
 
 #define EXEC_OUT_CAP (1024 * 1024)
 #define EXEC_ERR_LINES 5
@@ -81,7 +82,7 @@ static char *path_search(const char *name)
 		size_t n = colon ? (size_t)(colon - p) : strlen(p);
 		char *cand;
 		if (asprintf(&cand, "%.*s/%s", (int)n, n ? p : ".", name) < 0)
-			abort();
+			xalloc_die();
 		struct stat st;
 		if (stat(cand, &st) == 0 && S_ISREG(st.st_mode) && access(cand, X_OK) == 0)
 			return cand;
@@ -274,7 +275,7 @@ static char **env_make(json_t *names)
 		const char *name = i < 3 ? base[i] : json_string_value(json_array_get(names, i - 3));
 		const char *val = name ? getenv(name) : NULL;
 		if (val && asprintf(&env[k++], "%s=%s", name, val) < 0)
-			abort();
+			xalloc_die();
 	}
 	return env;
 }

@@ -223,7 +223,7 @@ void exec_cache_key(const json_t *command, const char *program, const char *dir,
 			continue;
 		char *path = NULL;
 		if (asprintf(&path, "%s%s%s", arg[0] == '/' ? "" : dir, arg[0] == '/' ? "" : "/", arg) < 0)
-			abort();
+			xalloc_die();
 		hash_file(&h, path);
 		free(path);
 	}

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "exec_proc.h"
+#include "util/xalloc.h"
 
 long exec_now_ms(void)
 {
@@ -56,7 +57,7 @@ void exec_sink_add(struct exec_sink *s, const char *p, size_t n)
 			cap *= 2;
 		char *b = realloc(s->buf, cap);
 		if (!b)
-			abort();
+			xalloc_die();
 		s->buf = b;
 		s->cap = cap;
 	}
@@ -323,7 +324,7 @@ char *exec_tail_lines(const char *text, size_t len, int lines, size_t max)
 	}
 	char *s = malloc(len - start + 1);
 	if (!s)
-		abort();
+		xalloc_die();
 	memcpy(s, text + start, len - start);
 	s[len - start] = '\0';
 	return s;

@@ -332,7 +332,7 @@ json_t *scorer_resolve_params(const struct scorer_conf *sc, struct run *run, jso
 	struct strbuf why = STRBUF_INIT;
 
 	if (!out)
-		abort();
+		xalloc_die();
 	for (const struct param_spec *ps = sc->ops ? sc->ops->params : NULL; ps && ps->name; ps++)
 		if (ps->deflt && !scorer_param_given(sc, ps->name))
 			json_object_set_new(out, ps->name, json_loads(ps->deflt, JSON_DECODE_ANY, NULL));

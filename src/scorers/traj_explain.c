@@ -15,6 +15,7 @@
 #include "util/strbuf.h"
 #include "verdict/verdict.h"
 #include "traj_match.h"
+#include "util/xalloc.h"
 
 #define MAX_LISTED 50           /* calls listed per kind in the details */
 #define MAX_DIFFS 8             /* argument paths listed per pair */
@@ -72,7 +73,7 @@ static void pair(const struct tm_opts *o, const struct tm_traj *O, const struct 
 	p->args_only = calloc(R->ncalls + 1, 1);
 	p->used = calloc(O->ncalls + 1, 1);
 	if (!p->of_ref || !p->args_only || !p->used)
-		abort();
+		xalloc_die();
 	for (size_t k = 0; k < R->ncalls; k++) {
 		const struct tm_call *rc = &R->calls[k];
 		struct tm_matcher m = tm_matcher_for(o, rc->name);

@@ -16,6 +16,7 @@
 #include "runs/format.h"
 #include "scorers/scorer.h"
 #include "traj_match.h"
+#include "util/xalloc.h"
 
 void tm_traj_free(struct tm_traj *t)
 {
@@ -46,7 +47,7 @@ static struct tm_call *call_push(struct tm_traj *t)
 		size_t cap = t->ncalls ? t->ncalls * 2 : 8;
 		t->calls = realloc(t->calls, cap * sizeof *t->calls);
 		if (!t->calls)
-			abort();
+			xalloc_die();
 	}
 	struct tm_call *c = &t->calls[t->ncalls++];
 	*c = (struct tm_call){ .run_call = -1 };
@@ -196,14 +197,14 @@ static void run_messages(struct run *r, struct tm_traj *t)
 	size_t *counted = calloc(r->ncalls + 1, sizeof *counted);
 	bool *counts = calloc(r->ncalls + 1, sizeof *counts);
 	if (!counted || !counts)
-		abort();
+		xalloc_die();
 	size_t nc = scorer_counted_calls(r, counted);
 	for (size_t i = 0; i < nc; i++)
 		counts[counted[i]] = true;
 	t->messages = json_array();
 	t->run_calls = calloc(nc + 1, sizeof *t->run_calls);
 	if (!t->run_calls)
-		abort();
+		xalloc_die();
 	for (size_t mi = 0; mi < r->nmsgs; mi++) {
 		struct run_msg *m = &r->msgs[mi];
 		const char *role = role_of(m);
@@ -242,10 +243,39 @@ static void map_raw_calls(struct run *r, struct tm_traj *t)
 		return;
 	t->run_calls = calloc(n + 1, sizeof *t->run_calls);
 	if (!t->run_calls)
-		abort();
+		xalloc_die();
 	for (size_t k = 0; k < n; k++)
 		t->run_calls[k] = (long)k;
 	t->nrun_calls = n;
+}
+
+/* A message of the record as the matching reads it: its role and its
+ * tool_calls, and nothing else (a message of 100 MB is not copied into a
+ * tree only to be compared by its role). What is not an object keeps
+ * what the matching asks of it: null is null, anything else has no
+ * members. */
+static json_t *message_skeleton(const struct jdoc *d, jv m)
+{
+	switch (jv_type(d, m)) {
+	case JV_NULL:
+		return json_null();
+	case JV_OBJECT: {
+		json_t *o = json_object();
+		static const char *const keys[] = { "role", "tool_calls" };
+		for (size_t i = 0; i < 2; i++) {
+			jv v = jv_get(d, m, keys[i]);
+			if (v != JV_NONE)
+				json_object_set_new(o, keys[i], jv_to_json(d, v));
+		}
+		return o;
+	}
+	case JV_ARRAY:
+		return json_array();
+	case JV_STRING:
+		return json_string("");
+	default:
+		return jv_to_json(d, m);
+	}
 }
 
 int tm_traj_of_run(struct run *r, struct tm_traj *t, struct tm_err *e)
@@ -253,10 +283,13 @@ int tm_traj_of_run(struct run *r, struct tm_traj *t, struct tm_err *e)
 	(void)e;
 	memset(t, 0, sizeof *t);
 	if (r->format && strcmp(r->format, "openai-chat") == 0) {
-		json_t *rec = run_record(r);
-		json_t *list = json_is_array(rec) ? rec : json_object_get(rec, "messages");
-		if (json_is_array(list)) {
-			t->messages = json_incref(list);
+		const struct jdoc *d = r->doc;
+		jv rec = run_root(r);
+		jv list = jv_is_array(d, rec) ? rec : jv_get(d, rec, "messages");
+		if (jv_is_array(d, list)) {
+			t->messages = json_array();
+			JV_EACH(d, list, m)
+				json_array_append_new(t->messages, message_skeleton(d, m));
 			map_raw_calls(r, t);
 			return 0;
 		}

@@ -19,6 +19,7 @@
 #include "scorers/params.h"
 #include "scorers/scorer.h"
 #include "traj_match.h"
+#include "util/xalloc.h"
 
 static const struct param_spec tm_params[] = {
 	{ .name = "reference", .kind = PARAM_ANY, .flags = PARAM_REQUIRED,
@@ -152,7 +153,7 @@ static int cover(const struct tm_opts *o, const struct tm_traj *A, const struct 
 {
 	bool *used = calloc(A->ncalls + 1, 1);
 	if (!used)
-		abort();
+		xalloc_die();
 	int res = 1;
 	for (size_t b = 0; b < B->ncalls && res == 1; b++) {
 		const struct tm_call *bc = &B->calls[b];
@@ -238,7 +239,7 @@ static int strict_calls(const struct tm_opts *o, const json_t *ot, const json_t 
 	size_t n = json_array_size(rt), i;
 	bool *seen = calloc(n + 1, 1);
 	if (!seen)
-		abort();
+		xalloc_die();
 	int res = 1;
 	json_t *oc, *empty = json_string("");
 	json_array_foreach(ot, i, oc) {

@@ -6,6 +6,7 @@
  * are runs of ASCII [A-Za-z0-9_] (the /\b\w+\b/ regex without the u flag,
  * so Japanese or Chinese text has no words and scores 0), and a word counts
  * as matched when it occurs anywhere in the answer as a substring. */
+#include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +14,7 @@
 #include "scorers/params.h"
 #include "scorers/scorer.h"
 #include "util/strbuf.h"
+#include "util/xalloc.h"
 
 static const struct param_spec wi_params[] = {
 	{ .name = "input", .kind = PARAM_STRING, .help = "the text whose words are looked for (default: the first user message)" },
@@ -20,28 +22,55 @@ static const struct param_spec wi_params[] = {
 	{ .name = NULL },
 };
 
+/* ASCII letters lowered without a branch a byte: the compiler makes this
+ * vector code. */
+static void lower_ascii(unsigned char *out, const unsigned char *p, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		out[i] = (unsigned char)(p[i] + ((unsigned char)(p[i] - 'A') < 26 ? 32 : 0));
+}
+
+static const unsigned char *find_or_end(const unsigned char *p, const unsigned char *end, int c)
+{
+	const unsigned char *q = memchr(p, c, (size_t)(end - p));
+	return q ? q : end;
+}
+
 /* String.prototype.toLowerCase, as far as it can create ASCII: the only
  * non-ASCII letters whose lower case contains ASCII are U+0130 (to "i" and
- * a combining dot) and U+212A KELVIN SIGN (to "k"). */
+ * a combining dot) and U+212A KELVIN SIGN (to "k"). The text runs between
+ * their lead bytes (0xc4, 0xe2) are lowered whole: a tool's output of
+ * 100 MB is the answer some runs end with. */
 static void js_lower(struct strbuf *sb, const char *s)
 {
 	size_t n = strlen(s);
 	strbuf_grow(sb, n + n / 2);            /* U+0130 grows from 2 bytes to 3 */
-	char *out = sb->buf + sb->len;
-	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-		if (*p >= 'A' && *p <= 'Z')
-			*out++ = (char)(*p + 32);
-		else if (p[0] == 0xc4 && p[1] == 0xb0) {
+	unsigned char *out = (unsigned char *)sb->buf + sb->len, *start = out;
+	const unsigned char *p = (const unsigned char *)s, *end = p + n;
+	const unsigned char *c4 = find_or_end(p, end, 0xc4), *e2 = find_or_end(p, end, 0xe2);
+	while (p < end) {
+		const unsigned char *stop = c4 < e2 ? c4 : e2;
+		lower_ascii(out, p, (size_t)(stop - p));
+		out += stop - p;
+		p = stop;
+		if (p == end)
+			break;
+		if (p[0] == 0xc4 && p[1] == 0xb0) {
 			memcpy(out, "i\xcc\x87", 3);
 			out += 3;
-			p++;
+			p += 2;
 		} else if (p[0] == 0xe2 && p[1] == 0x84 && p[2] == 0xaa) {
 			*out++ = 'k';
-			p += 2;
-		} else
-			*out++ = (char)*p;
+			p += 3;
+		} else {
+			*out++ = *p++;
+		}
+		if (c4 < p)
+			c4 = find_or_end(p, end, 0xc4);
+		if (e2 < p)
+			e2 = find_or_end(p, end, 0xe2);
 	}
-	sb->len = (size_t)(out - sb->buf);
+	sb->len += (size_t)(out - start);
 	sb->buf[sb->len] = '\0';
 }
 
@@ -95,7 +124,7 @@ static void word_set_grow(struct word_set *ws)
 	ws->slots = calloc(ws->cap, sizeof *ws->slots);
 	ws->lens = calloc(ws->cap, sizeof *ws->lens);
 	if (!ws->slots || !ws->lens)
-		abort();
+		xalloc_die();
 	ws->n = 0;
 	for (size_t i = 0; i < cap; i++)
 		if (slots[i])
@@ -144,22 +173,34 @@ static unsigned word_symbol(unsigned char c)
 	return 63;              /* '_' */
 }
 
+/* word_symbol of every byte, 0 for a byte that is not a word byte. */
+static unsigned char symbols[256];
+
+static void symbols_init(void)
+{
+	for (unsigned c = 0; c < 256; c++)
+		symbols[c] = is_word((unsigned char)c) ? (unsigned char)word_symbol((unsigned char)c) : 0;
+}
+
 static void hay_pairs_init(struct hay_pairs *hp, const char *hay, size_t n)
 {
-	memset(hp, 0, sizeof *hp);
+	static pthread_once_t once = PTHREAD_ONCE_INIT;
+	pthread_once(&once, symbols_init);
+	/* Without a branch a byte: a pair whose first byte is not a word
+	 * byte lands in row 0 and a byte that is not one sets bit 0, both
+	 * ignored. */
+	uint64_t pairs[64] = { 0 }, bytes = 0;
 	unsigned prev = 0;
 	for (size_t i = 0; i < n; i++) {
-		unsigned char c = (unsigned char)hay[i];
-		if (!is_word(c)) {
-			prev = 0;
-			continue;
-		}
-		unsigned sym = word_symbol(c);
-		hp->bytes |= 1ULL << sym;
-		if (prev)
-			hp->pairs[prev] |= 1ULL << sym;
+		unsigned sym = symbols[(unsigned char)hay[i]];
+		bytes |= 1ULL << sym;
+		pairs[prev] |= 1ULL << sym;
 		prev = sym;
 	}
+	memset(hp, 0, sizeof *hp);
+	hp->bytes = bytes & ~1ULL;
+	for (unsigned k = 1; k < 64; k++)
+		hp->pairs[k] = pairs[k] & ~1ULL;
 }
 
 /* Whether the word w (word bytes only) occurs in hay as a substring. */

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "tui_int.h"
+#include "util/xalloc.h"
 
 #define DASH "\xe2\x80\x93"         /* – an undefined figure */
 
@@ -272,7 +273,7 @@ static unsigned cell_filter(struct tui *t)
 	size_t a = t->cal.cell / p->ncats, b = t->cal.cell % p->ncats;
 	size_t *entries = calloc(p->n ? p->n : 1, sizeof *entries), k = 0;
 	if (!entries)
-		abort();
+		xalloc_die();
 	for (size_t i = 0; i < p->n; i++)
 		if ((size_t)p->items[i].cat_a == a && (size_t)p->items[i].cat_b == b)
 			entries[k++] = p->items[i].entry;

@@ -11,6 +11,7 @@
 #include <wchar.h>
 
 #include "tui_int.h"
+#include "util/xalloc.h"
 
 static volatile sig_atomic_t screen_active;
 
@@ -108,6 +109,9 @@ int screen_open(struct tui *t, const struct tui_opts *o)
 	}
 	screen_active = 1;
 	atexit(restore_at_exit);
+	/* Out of memory ends the program with a line on stderr: on the
+	 * restored terminal, not over the screen. */
+	xalloc_on_die(restore_at_exit);
 	signal(SIGSEGV, fatal_signal);
 	signal(SIGBUS, fatal_signal);
 	signal(SIGFPE, fatal_signal);
@@ -132,6 +136,7 @@ void screen_close(struct tui *t)
 		return;
 	endwin();
 	screen_active = 0;
+	xalloc_on_die(NULL);
 	if (t->term.screen) {
 		delscreen(t->term.screen);
 		t->term.screen = NULL;

@@ -14,6 +14,7 @@
 #include <wchar.h>
 
 #include "tui_int.h"
+#include "util/xalloc.h"
 
 int script_open(struct tui *t, const char *path)
 {
@@ -39,7 +40,7 @@ static void push_key(struct tui *t, keycode_t k)
 		t->script.cap = t->script.cap ? t->script.cap * 2 : 32;
 		t->script.keys = realloc(t->script.keys, t->script.cap * sizeof(*t->script.keys));
 		if (!t->script.keys)
-			abort();
+			xalloc_die();
 	}
 	t->script.keys[t->script.n++] = k;
 }

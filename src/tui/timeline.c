@@ -15,6 +15,7 @@
 #include "tui/lazytext.h"
 #include "timeline_int.h"
 #include "util/wtext.h"
+#include "util/xalloc.h"
 
 /* Texts this long or longer stay text until drawn. */
 #define LAZY_MIN ((size_t)64 << 10)
@@ -25,7 +26,7 @@ static struct tl_line *new_seg(struct tui *t, size_t entry, int indent, int slot
 		t->tl.segs_cap = t->tl.segs_cap ? t->tl.segs_cap * 2 : 64;
 		t->tl.lines = realloc(t->tl.lines, t->tl.segs_cap * sizeof(*t->tl.lines));
 		if (!t->tl.lines)
-			abort();
+			xalloc_die();
 	}
 	struct tl_line *l = &t->tl.lines[t->tl.nsegs++];
 	*l = (struct tl_line){ .entry = entry, .indent = indent, .slot = slot, .first = t->tl.nlines,
@@ -50,7 +51,7 @@ void tl_add_piece(struct tui *t, int slot, bool whole, const char *s, size_t n)
 	l->text = realloc(l->text, (l->len + 2 + bn + 1) * sizeof(wchar_t));
 	l->spans = realloc(l->spans, (l->nspans + 1) * sizeof *l->spans);
 	if (!l->text || !l->spans)
-		abort();
+		xalloc_die();
 	l->text[l->len++] = L' ';
 	l->text[l->len++] = L' ';
 	l->spans[l->nspans++] = (struct tl_span){ .at = l->len, .slot = slot, .whole = whole };
@@ -80,7 +81,7 @@ size_t tl_add_entry(struct tui *t, long msg, long call, long part, bool foldable
 		t->tl.entries_cap = t->tl.entries_cap ? t->tl.entries_cap * 2 : 32;
 		t->tl.entries = realloc(t->tl.entries, t->tl.entries_cap * sizeof(*t->tl.entries));
 		if (!t->tl.entries)
-			abort();
+			xalloc_die();
 	}
 	size_t e = t->tl.nentries++;
 	t->tl.entries[e] = (struct tl_entry){
@@ -124,7 +125,7 @@ static void add_text_of(struct tui *t, size_t entry, int indent, int slot, const
 			l->len = wr.lines[i].len;
 			l->text = malloc((l->len + 1) * sizeof(wchar_t));
 			if (!l->text)
-				abort();
+				xalloc_die();
 			memcpy(l->text, wr.text + wr.lines[i].start, l->len * sizeof(wchar_t));
 			l->text[l->len] = 0;
 		}
@@ -202,7 +203,7 @@ static void keep_open(struct tui *t, bool **keep, size_t *nkeep)
 {
 	*keep = calloc(t->tl.nentries + 1, sizeof(bool));
 	if (!*keep)
-		abort();
+		xalloc_die();
 	for (size_t e = 0; e < t->tl.nentries; e++)
 		(*keep)[e] = t->tl.entries[e].open;
 	*nkeep = t->tl.nentries;

@@ -23,6 +23,7 @@
 #include "review/callmarks.h"
 #include "scorers/scorer.h"
 #include "timeline_int.h"
+#include "util/xalloc.h"
 
 /* A system prompt of more lines than this is folded to them. */
 #define SYSTEM_FOLD_LINES 4
@@ -316,7 +317,7 @@ void tl_add_run(struct tui *t, struct run *r, const struct call_marks *marks, in
 	size_t *counted = calloc(r->ncalls + 1, sizeof(size_t));
 	long *number = calloc(r->ncalls + 1, sizeof(long));
 	if (!counted || !number)
-		abort();
+		xalloc_die();
 	size_t nc = scorer_counted_calls(r, counted);
 	for (size_t i = 0; i < nc; i++)
 		number[counted[i]] = (long)i + 1;

@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/xalloc.h"
+
 #define ARENA_CHUNK 8192u
 
 struct arena_chunk {
@@ -43,10 +45,8 @@ void *arena_alloc(struct arena *a, size_t size)
 	if (!c || c->cap - c->used < size) {
 		size_t cap = size > ARENA_CHUNK ? size : ARENA_CHUNK;
 		c = malloc(sizeof(*c) + cap);
-		if (!c) {
-			fputs("tcreview: out of memory\n", stderr);
-			abort();
-		}
+		if (!c)
+			xalloc_die();
 		c->cap = cap;
 		c->used = 0;
 		c->next = a->head;

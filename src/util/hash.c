@@ -1,6 +1,7 @@
 /* hash.c - FNV-1a: stable across runs and machines, which is what keys
  * written to files need; nothing here has to resist an attacker. */
 #include "util/hash.h"
+#include "util/xalloc.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,7 +36,7 @@ void hash_add_json(uint64_t *h, const json_t *v)
 {
 	char *s = json_dumps(v, JSON_COMPACT | JSON_SORT_KEYS | JSON_ENCODE_ANY);
 	if (!s)
-		abort();
+		xalloc_die();
 	hash_add_str(h, s);
 	free(s);
 }

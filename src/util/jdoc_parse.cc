@@ -14,6 +14,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <new>
 #include <string_view>
 #include <utility>
 #include <vector>
@@ -31,6 +32,27 @@ namespace {
  * are reused for every record after it. */
 thread_local ondemand::parser tl_parser;
 constexpr size_t PARSER_KEEP = (size_t)64 << 20;
+/* Records from this size on are reserved for exactly, not generously. */
+constexpr size_t PARSER_EXACT = (size_t)8 << 20;
+
+/* While the parser reserves its buffers for a record: a failure there
+ * makes that record an error ("out of memory for the parser") and the
+ * others are still read. */
+thread_local bool tl_parser_reserving;
+
+/* The handler of every failed new: simdjson allocates with new
+ * (std::nothrow), the walk's stack with new. Out of memory ends the
+ * program as xalloc does (a message naming the record, status 3), never
+ * with std::terminate's abort; only the parser's reservation is answered
+ * with bad_alloc, which its nothrow new turns into a NULL it reports.
+ * Installed before main, for every program that parses records. */
+void out_of_memory()
+{
+	if (tl_parser_reserving)
+		std::__throw_bad_alloc();
+	xalloc_die();
+}
+const bool new_handler_set = (std::set_new_handler(out_of_memory), true);
 
 struct frame;
 
@@ -64,7 +86,10 @@ inline bool is_digit(char c)
 
 __attribute__((noinline, cold)) void grow_nodes(struct jdoc *d)
 {
-	size_t cap = (size_t)d->nodes_cap * 2 + 16;
+	/* By half past 1M nodes (24 MB): a large array is moved by mremap,
+	 * not copied, so growing often is cheap and the spare room small. */
+	size_t cap = d->nodes_cap < (1u << 20) ? (size_t)d->nodes_cap * 2 + 16
+	                                       : (size_t)d->nodes_cap + d->nodes_cap / 2;
 	if (cap > (size_t)UINT32_MAX - 1)
 		cap = (size_t)UINT32_MAX - 1;
 	d->nodes = (struct jdoc_node *)xrealloc(d->nodes, cap * sizeof *d->nodes);
@@ -420,11 +445,21 @@ enum jdoc_fill_status fill(ondemand::parser &parser, struct jdoc *d, const char 
 	*pos = 0;
 	if (parser.capacity() < len) {
 		/* Round up so that a run of slowly growing records does not
-		 * reallocate for each. */
-		size_t want = len < ((size_t)1 << 31) ? len + len / 4 + 4096 : len;
+		 * reallocate for each; a large record gets what it needs and no
+		 * more. simdjson reserves about 5.7 bytes of address space per
+		 * byte of capacity (a structural index of 4 bytes per byte, a
+		 * string buffer of 5/3), so a quarter more of 100 MB is 140 MB
+		 * that a limit on address space (ulimit -v) counts. */
+		size_t want = len < PARSER_EXACT ? len + len / 4 + 4096 : len;
 		if (want > SIMDJSON_MAXSIZE_BYTES)
 			want = SIMDJSON_MAXSIZE_BYTES;
-		if (parser.allocate(want, JDOC_MAX_DEPTH + 1)) {
+		/* The old buffers go first: simdjson allocates the new ones
+		 * before it frees the old, which would hold both at once. */
+		parser = ondemand::parser();
+		tl_parser_reserving = true;
+		error_code e = parser.allocate(want, JDOC_MAX_DEPTH + 1);
+		tl_parser_reserving = false;
+		if (e) {
 			set_msg(msg, msglen, "out of memory for the parser");
 			return JDOC_FILL_NOMEM;
 		}
@@ -438,10 +473,14 @@ enum jdoc_fill_status fill(ondemand::parser &parser, struct jdoc *d, const char 
 	if (d->strings_cap < scap) {
 		d->strings = (char *)xrealloc(d->strings, scap);
 		d->strings_cap = scap;
+		if (scap >= XALLOC_HUGE_MIN)
+			xalloc_advise_huge(d->strings, scap);
 	}
 	/* Records of agent transcripts hold a value per 20 bytes or so; a
-	 * denser one grows the array by doubling. */
-	size_t ncap = len / 16 + 16;
+	 * denser one grows the array. A large record may be one long string
+	 * (a tool's output of 100 MB): its guess is capped and the array
+	 * grows as the values come. */
+	size_t ncap = (len < PARSER_EXACT ? len : PARSER_EXACT) / 16 + 16;
 	if (ncap > (size_t)UINT32_MAX - 1)
 		ncap = (size_t)UINT32_MAX - 1;
 	if (d->nodes_cap < ncap) {

@@ -230,11 +230,7 @@ static struct jsonl_log *log_new(const char *path, const struct jsonl_reader *rd
                                  bool read_only)
 {
 	struct jsonl_log *l = xcalloc(1, sizeof *l);
-	l->path = strdup(path);
-	if (!l->path) {
-		fputs("tcreview: out of memory\n", stderr);
-		abort();
-	}
+	l->path = xstrdup(path);
 	l->fd = fd;
 	l->read_only = read_only;
 	l->rd = *rd;            /* the strbufs are empty as calloc left them */
@@ -279,11 +275,7 @@ struct jsonl_log *jsonl_log_open_readonly(const char *path, const struct jsonl_r
  * append is still reported then.) */
 static int can_create(const char *path, char *err, size_t errlen)
 {
-	char *copy = strdup(path);
-	if (!copy) {
-		fputs("tcreview: out of memory\n", stderr);
-		abort();
-	}
+	char *copy = xstrdup(path);
 	const char *dir = dirname(copy);
 	struct stat st;
 	int rc = 0;

@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/xalloc.h"
+
 void strbuf_grow(struct strbuf *sb, size_t extra)
 {
 	if (sb->len + extra + 1 <= sb->cap)
@@ -15,10 +17,10 @@ void strbuf_grow(struct strbuf *sb, size_t extra)
 	while (cap < sb->len + extra + 1)
 		cap *= 2;
 	char *p = realloc(sb->buf, cap);
-	if (!p) {
-		fputs("tcreview: out of memory\n", stderr);
-		abort();
-	}
+	if (!p)
+		xalloc_die();
+	if (cap >= XALLOC_HUGE_MIN)
+		xalloc_advise_huge(p, cap);
 	sb->buf = p;
 	sb->cap = cap;
 }
@@ -84,7 +86,7 @@ char *strbuf_detach(struct strbuf *sb)
 	if (!p) {
 		p = malloc(1);
 		if (!p)
-			abort();
+			xalloc_die();
 		p[0] = '\0';
 	}
 	sb->buf = NULL;
