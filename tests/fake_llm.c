@@ -47,7 +47,9 @@ static const char usage_text[] =
 	"request is logged as one JSON line, flushed at once:\n"
 	"  {\"n\":1,\"method\":\"POST\",\"path\":\"/v1/...?q\",\"headers\":{\"lower-name\":\"value\"},\n"
 	"   \"body\":<the body parsed as JSON, else the raw string>,\"at_ms\":<ms since start>,\n"
-	"   \"answer\":\"rules[0]\"|\"default\"|\"builtin\"}\n"
+	"   \"answer\":\"rules[0]\"|\"default\"|\"builtin\",\"waiting\":N}\n"
+	"where waiting counts the requests read and not yet answered whose client is\n"
+	"still there, this one included.\n"
 	"Ends on SIGTERM or SIGINT (status 0) or after --max-seconds (default 60;\n"
 	"status 0).\n"
 	"\n"
@@ -60,6 +62,10 @@ static const char usage_text[] =
 	"  status: 200        200..599\n"
 	"  headers: {}        extra response headers\n"
 	"  delay_ms: N        wait before answering\n"
+	"  until_held: N      answer only once N requests (of clients still there) wait on\n"
+	"                     such rules (a barrier:\n"
+	"                     N requests were in flight at once, whatever the timing)\n"
+	"  until_file: PATH   answer only once PATH exists (a test's own signal)\n"
 	"  body: JSON | raw: \"text\" | content: TEXT | anthropic_content: TEXT\n"
 	"  drop: true         close without answering\n"
 	"  trickle_ms: N      send the body one byte every N ms\n"
@@ -217,6 +223,8 @@ struct rule {
 	int status;
 	json_t *headers;        /* response headers: name -> string */
 	long long delay_ms, trickle_ms;
+	long long until_held;   /* 0, or answer once this many wait on such rules */
+	const char *until_file; /* NULL, or answer once this file exists */
 	enum body_kind kind;
 	char *text;             /* the body (BODY_TEXT) or the content (OPENAI, ANTHROPIC) */
 	size_t text_len;
@@ -333,7 +341,7 @@ static bool
 load_rule(const json_t *o, struct rule *r, const char *where)
 {
 	static const char *const keys[] = { "match", "times", "status", "headers", "delay_ms", "body", "raw",
-		"content", "anthropic_content", "drop", "trickle_ms", "truncate", NULL };
+		"content", "anthropic_content", "drop", "trickle_ms", "truncate", "until_held", "until_file", NULL };
 	static const char *const match_keys[] = { "method", "path_prefix", "body_contains", "header", NULL };
 	static const char *const reserved[] = { "content-length", "transfer-encoding", "connection", NULL };
 
@@ -384,6 +392,8 @@ load_rule(const json_t *o, struct rule *r, const char *where)
 	    !get_int(o, "status", 200, 599, &status, where) ||
 	    !get_int(o, "delay_ms", 0, 3600000, &r->delay_ms, where) ||
 	    !get_int(o, "trickle_ms", 0, 60000, &r->trickle_ms, where) ||
+	    !get_int(o, "until_held", 0, 1000, &r->until_held, where) ||
+	    !get_str(o, "until_file", &r->until_file, where) ||
 	    !get_bool(o, "drop", &r->drop, where) || !get_bool(o, "truncate", &r->truncate, where))
 		return false;
 	r->status = (int)status;
@@ -549,6 +559,7 @@ struct conn {
 	size_t out_off;         /* bytes of out already sent */
 	size_t allow;           /* bytes of out that may be sent so far (trickle holds it back) */
 	int64_t due;            /* ST_WAIT: when to answer; ST_WRITE, trickling: the next byte */
+	bool released;          /* ST_WAIT under until_held: the barrier was reached */
 
 	/* the request whose head has been read */
 	bool have_head;
@@ -792,6 +803,10 @@ log_request(struct server *s, struct conn *c, const char *body, int64_t now)
 	json_object_set_new(o, "body", parsed ? parsed : json_bytes(body, c->body_len));
 	json_object_set_new(o, "at_ms", json_integer(now - s->start));
 	json_object_set_new(o, "answer", json_string(c->rule->name));
+	long long waiting = 1;
+	for (size_t i = 0; i < s->nconns; i++)
+		waiting += s->conns[i] != c && s->conns[i]->st == ST_WAIT && !s->conns[i]->eof;
+	json_object_set_new(o, "waiting", json_integer(waiting));
 	char *line = dump_compact(o);
 	/* One write and a flush per line: tests read the log while we run. */
 	fprintf(s->log, "%s\n", line);
@@ -827,7 +842,40 @@ take_request(struct server *s, struct conn *c, int64_t now)
 	log_request(s, c, body, now);
 	buf_consume(&c->in, c->head_len + c->body_len);
 	c->st = ST_WAIT;
+	c->released = false;
 	c->due = now + c->rule->delay_ms;
+}
+
+/* Whether a waiting request may be answered once its delay is over: its
+ * barrier reached, its file there. */
+static bool
+conn_ready(const struct conn *c)
+{
+	const struct rule *r = c->rule;
+	return (!r->until_held || c->released) && (!r->until_file || access(r->until_file, F_OK) == 0);
+}
+
+/* The until_held barrier: once enough requests wait on such rules, all of
+ * them may go. */
+static void
+release_held(struct server *s)
+{
+	long long held = 0, need = 0;
+	for (size_t i = 0; i < s->nconns; i++) {
+		const struct conn *c = s->conns[i];
+		if (!c->dead && !c->eof && c->st == ST_WAIT && c->rule->until_held && !c->released) {
+			held++;
+			if (!need || c->rule->until_held < need)
+				need = c->rule->until_held;
+		}
+	}
+	if (!need || held < need)
+		return;
+	for (size_t i = 0; i < s->nconns; i++) {
+		struct conn *c = s->conns[i];
+		if (!c->dead && c->st == ST_WAIT && c->rule->until_held)
+			c->released = true;
+	}
 }
 
 static char *
@@ -948,7 +996,7 @@ conn_step(struct server *s, struct conn *c, int64_t now)
 {
 	if (c->st == ST_READ)
 		take_request(s, c, now);
-	if (c->st == ST_WAIT && c->due <= now)
+	if (c->st == ST_WAIT && c->due <= now && conn_ready(c))
 		answer(c, now);
 	if (c->st == ST_WRITE && c->allow < c->out.len && c->due <= now && c->out_off >= c->allow) {
 		c->allow++;
@@ -964,6 +1012,19 @@ static bool
 conn_has_timer(const struct conn *c)
 {
 	return c->st == ST_WAIT || (c->st == ST_WRITE && c->allow < c->out.len && c->out_off >= c->allow);
+}
+
+/* How long poll may sleep for this connection's sake: -1 for as long as
+ * it likes (a barrier moves only when a request comes), a short tick
+ * while it waits for a file to appear. */
+static int64_t
+conn_timer(const struct conn *c, int64_t now)
+{
+	if (!conn_has_timer(c))
+		return -1;
+	if (c->st == ST_WAIT && c->due <= now && !conn_ready(c))
+		return c->rule->until_file ? 20 : -1;
+	return c->due - now;
 }
 
 static void
@@ -1137,6 +1198,11 @@ serve(struct server *s, int lfd, int64_t deadline)
 			fprintf(stderr, "fake_llm: --max-seconds reached, exiting\n");
 			break;
 		}
+		/* Every request read first, so that a barrier sees them all. */
+		for (size_t i = 0; i < s->nconns; i++)
+			if (s->conns[i]->st == ST_READ)
+				take_request(s, s->conns[i], now);
+		release_held(s);
 		for (size_t i = 0; i < s->nconns; i++)
 			conn_step(s, s->conns[i], now);
 		reap(s);
@@ -1151,12 +1217,15 @@ serve(struct server *s, int lfd, int64_t deadline)
 		for (size_t i = 0; i < s->nconns; i++) {
 			struct conn *c = s->conns[i];
 			short ev = 0;
-			if (c->st == ST_READ && !c->eof)
+			/* While a request waits too: a client that leaves is
+			 * seen (eof), and counts no more as waiting. */
+			if ((c->st == ST_READ || c->st == ST_WAIT) && !c->eof)
 				ev |= POLLIN;
 			if (c->out_off < c->allow)
 				ev |= POLLOUT;
-			if (conn_has_timer(c) && c->due - now < wait)
-				wait = c->due - now;
+			int64_t t = conn_timer(c, now);
+			if (t >= 0 && t < wait)
+				wait = t;
 			fds[i + 2] = (struct pollfd){ .fd = c->fd, .events = ev };
 		}
 		if (wait < 0)
@@ -1179,7 +1248,7 @@ serve(struct server *s, int lfd, int64_t deadline)
 			short re = fds[i + 2].revents;
 			if (re & POLLNVAL)
 				c->dead = true;
-			if (!c->dead && (re & (POLLIN | POLLHUP | POLLERR)) && c->st == ST_READ)
+			if (!c->dead && (re & (POLLIN | POLLHUP | POLLERR)) && (c->st == ST_READ || c->st == ST_WAIT))
 				conn_read(c);
 			if (!c->dead && (re & POLLOUT))
 				conn_write(c);

@@ -14,7 +14,8 @@ struct fake_server {
 /* Starts fake_llm with a script (JSON text), its files in dir. argv0 is
  * the test's, to find fake_llm beside it ($TCR_FAKE_LLM or
  * $TCR_BUILDDIR/tests/fake_llm first). Fails the test when it does not
- * come up within 10 s. */
+ * come up within 60 s. It ends by itself after 900 s, should the test
+ * die without stopping it. */
 void fake_server_start(struct fake_server *s, const char *argv0, const char *dir,
                        const char *script);
 void fake_server_stop(struct fake_server *s);

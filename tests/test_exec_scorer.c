@@ -3,16 +3,17 @@
  * JavaScript, and ones that are slow, crash, print garbage or too much,
  * cannot run, score off the scale, do not read stdin; the cleaned
  * environment; configuration errors with their positions. */
+#include <poll.h>
 #include <pthread.h>
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 #include <cmocka.h>
 
@@ -49,7 +50,10 @@ static int setup(void **state)
 	assert_int_equal(exec_fixture_setup(), 0);
 	exec_write("checks/good.py", good_py, 0644);
 	exec_write("checks/good.js", good_js, 0644);
-	exec_write("slow.sh", "#!/bin/sh\ncat >/dev/null\nsleep 30\n", 0755);
+	/* Never answers: its sleep, in the background, writes its pid to
+	 * sleep.pid and lasts for good, so only the timeout ends the run. */
+	exec_write("slow.sh", "#!/bin/sh\ncat >/dev/null\nsleep 100000 &\n"
+	           "echo $! > sleep.pid.tmp && mv sleep.pid.tmp sleep.pid\nwait\n", 0755);
 	exec_write("crash.sh", "#!/bin/sh\ncat >/dev/null\necho first >&2\necho 'it broke' >&2\nexit 3\n", 0755);
 	exec_write("segv.sh", "#!/bin/sh\ncat >/dev/null\nkill -SEGV $$\n", 0755);
 	exec_write("garbage.sh", "#!/bin/sh\ncat >/dev/null\necho 'score: high'\n", 0755);
@@ -101,7 +105,7 @@ static void test_python(void **state)
 	(void)state;
 	struct verdict v;
 	json_t *exp = json_pack("{s:[s]}", "tools", "get_order");
-	score_one("  - {id: py, type: exec, command: [python3, checks/good.py]}\n", exp, &v);
+	score_one("  - {id: py, type: exec, command: [python3, checks/good.py], timeout: 5m}\n", exp, &v);
 	json_decref(exp);
 	if (v.status != VERDICT_OK)
 		fail_msg("%s", v.message);
@@ -124,7 +128,7 @@ static void test_node_with_scale(void **state)
 	(void)state;
 	struct verdict v;
 	score_one("  - id: js\n    type: exec\n    command: [node, checks/good.js]\n"
-	          "    scale: {min: 0, max: 10, pass: 5}\n", NULL, &v);
+	          "    scale: {min: 0, max: 10, pass: 5}\n    timeout: 5m\n", NULL, &v);
 	if (v.status != VERDICT_OK)
 		fail_msg("%s", v.message);
 	assert_true(v.score == 2);
@@ -134,32 +138,70 @@ static void test_node_with_scale(void **state)
 	verdict_clear(&v);
 }
 
+/* Whether process `pid` is gone or a zombie (killed, not yet reaped by
+ * whoever inherited it). */
+static bool process_ended(long pid)
+{
+	char path[64], stat[256];
+	snprintf(path, sizeof path, "/proc/%ld/stat", pid);
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return true;
+	size_t n = fread(stat, 1, sizeof stat - 1, f);
+	fclose(f);
+	stat[n] = '\0';
+	const char *close = strrchr(stat, ')');
+	return !close || close[1] != ' ' || close[2] == 'Z' || close[2] == 'X';
+}
+
 static void test_timeout(void **state)
 {
 	(void)state;
-	struct timespec a, b;
-	clock_gettime(CLOCK_MONOTONIC, &a);
-	expect_error("  - {id: s, type: exec, command: [./slow.sh], timeout: 300ms}\n", "timed out");
-	clock_gettime(CLOCK_MONOTONIC, &b);
-	double took = (double)(b.tv_sec - a.tv_sec) + (double)(b.tv_nsec - a.tv_nsec) / 1e9;
-	assert_true(took < 3);          /* the sleep of the group was killed too */
-	assert_int_equal(waitpid(-1, NULL, WNOHANG), -1);      /* no zombie left */
+	/* slow.sh never answers, so the timeout ends every try. The sleep it
+	 * starts must die with it (the process group is killed): it would
+	 * hold the output pipe open otherwise. A try that timed out before
+	 * the shell had started its sleep proves nothing about the group, so
+	 * the next waits longer (a busy machine may need it). */
+	static const char *const waits[] = { "300ms", "3s", "30s", "5m" };
+	char pidfile[600];
+	snprintf(pidfile, sizeof pidfile, "%s/sleep.pid", exec_tmpdir);
+	long pid = 0;
+	for (size_t i = 0; i < sizeof waits / sizeof *waits && !pid; i++) {
+		unlink(pidfile);
+		char entry[128];
+		snprintf(entry, sizeof entry, "  - {id: s, type: exec, command: [./slow.sh], timeout: %s}\n", waits[i]);
+		expect_error(entry, "timed out");
+		assert_int_equal(waitpid(-1, NULL, WNOHANG), -1);      /* no zombie left */
+		FILE *f = fopen(pidfile, "r");
+		if (f) {
+			assert_int_equal(fscanf(f, "%ld", &pid), 1);
+			fclose(f);
+		}
+	}
+	if (!pid)
+		fail_msg("slow.sh never started its sleep before the timeout");
+	/* Killed at once; gone (or a zombie of init's) soon after: polled, at
+	 * most a minute. */
+	for (int i = 0; i < 6000 && !process_ended(pid); i++)
+		poll(NULL, 0, 10);
+	if (!process_ended(pid))
+		fail_msg("the sleep of the group (pid %ld) outlived the timeout", pid);
 }
 
 static void test_crash(void **state)
 {
 	(void)state;
-	expect_error("  - {id: c, type: exec, command: [./crash.sh]}\n", "exit status 3; stderr: first\nit broke");
-	expect_error("  - {id: c, type: exec, command: [./segv.sh]}\n", "killed by signal 11");
+	expect_error("  - {id: c, type: exec, command: [./crash.sh], timeout: 5m}\n", "exit status 3; stderr: first\nit broke");
+	expect_error("  - {id: c, type: exec, command: [./segv.sh], timeout: 5m}\n", "killed by signal 11");
 }
 
 static void test_bad_output(void **state)
 {
 	(void)state;
-	expect_error("  - {id: g, type: exec, command: [./garbage.sh]}\n", "output is not {\"score\": X, ...}: score: high");
-	expect_error("  - {id: h, type: exec, command: [./huge.sh]}\n", "output past 1048576 bytes");
-	expect_error("  - {id: o, type: exec, command: [./off.sh]}\n", "score 7 is off the scale 0..1");
-	expect_error("  - {id: n, type: exec, command: [./nostat.sh]}\n", "cannot run the program");
+	expect_error("  - {id: g, type: exec, command: [./garbage.sh], timeout: 5m}\n", "output is not {\"score\": X, ...}: score: high");
+	expect_error("  - {id: h, type: exec, command: [./huge.sh], timeout: 5m}\n", "output past 1048576 bytes");
+	expect_error("  - {id: o, type: exec, command: [./off.sh], timeout: 5m}\n", "score 7 is off the scale 0..1");
+	expect_error("  - {id: n, type: exec, command: [./nostat.sh], timeout: 5m}\n", "cannot run the program");
 }
 
 static void test_deaf(void **state)
@@ -168,7 +210,7 @@ static void test_deaf(void **state)
 	/* A run far larger than a pipe holds, to a script that never reads. */
 	struct config cfg;
 	char err[512];
-	assert_int_equal(exec_load(&cfg, "  - {id: d, type: exec, command: [./deaf.sh]}\n", err, sizeof err), 0);
+	assert_int_equal(exec_load(&cfg, "  - {id: d, type: exec, command: [./deaf.sh], timeout: 5m}\n", err, sizeof err), 0);
 	struct strbuf big = STRBUF_INIT;
 	strbuf_addstr(&big, "{\"messages\":[{\"role\":\"user\",\"content\":\"");
 	for (int i = 0; i < 400000; i++)
@@ -193,7 +235,7 @@ static void test_env(void **state)
 {
 	(void)state;
 	struct verdict v;
-	score_one("  - {id: e, type: exec, command: [./env.sh], env: [MY_CHECK_MODE]}\n", NULL, &v);
+	score_one("  - {id: e, type: exec, command: [./env.sh], env: [MY_CHECK_MODE], timeout: 5m}\n", NULL, &v);
 	if (v.status != VERDICT_OK)
 		fail_msg("%s", v.message);
 	json_t *d = json_object_get(v.details, "details");
@@ -271,7 +313,7 @@ static void test_threads(void **state)
 	(void)state;
 	struct config cfg;
 	char err[512];
-	assert_int_equal(exec_load(&cfg, "  - {id: e, type: exec, command: [./env.sh]}\n"
+	assert_int_equal(exec_load(&cfg, "  - {id: e, type: exec, command: [./env.sh], timeout: 5m}\n"
 	                            "  - {id: s, type: exec, command: [./slow.sh], timeout: 100ms}\n",
 	                  err, sizeof err), 0);
 	struct thread_job jobs[4];

@@ -603,7 +603,7 @@ static void test_judge(void **s)
 
 	/* J again: the answer lands in the row, which can then be decided */
 	key(&fx, 'J');
-	wait_for_judges(&fx, 20000);
+	wait_for_judges(&fx, 120000);     /* a guard, not a measure */
 	assert_string_equal(fx.t.msg.text, "appr answered: 0.67 (pass)");
 	assert_true(review_row_get(rv, review_current(rv), 3, &row));
 	assert_int_equal(row.state, ROW_READY);

@@ -189,7 +189,6 @@ struct results {
 	int ndone;
 	struct judge_job *jobs[16];
 	uint64_t tags[16];
-	double at[16];
 	size_t max_running;
 	struct judge_client *c;
 };
@@ -208,7 +207,6 @@ static void on_done(void *ctx, struct judge_job *job, uint64_t tag)
 	assert_true(judge_job_done(job));
 	res->jobs[res->ndone] = job;
 	res->tags[res->ndone] = tag;
-	res->at[res->ndone] = now_s();
 	res->ndone++;
 }
 
@@ -234,6 +232,11 @@ static bool drive(struct judge_client *c, struct results *res, int want, double 
 	return res->ndone >= want;
 }
 
+/* How long a test drives the client before it calls a job lost: a guard
+ * against a hang, far past what a loaded machine needs. Nothing is
+ * measured against it. */
+#define GUARD_S 120.0
+
 static char base_url[128];
 
 static void conf_init(struct judge_conf *j)
@@ -245,7 +248,7 @@ static void conf_init(struct judge_conf *j)
 	snprintf(base_url, sizeof base_url, "http://127.0.0.1:%d/v1", srv.port);
 	j->base_url = base_url;
 	j->api_key_env = KEY_ENV;
-	j->timeout_s = 10;
+	j->timeout_s = 60;            /* a guard: no test here waits for it */
 	j->max_retries = 3;
 	memcpy(j->hash, "0123456789abcdef", 17);
 	memcpy(j->prompt_hash, "fedcba9876543210", 17);
@@ -318,7 +321,7 @@ static void test_plain_answer(void **st)
 	struct judge_conf j;
 	conf_init(&j);
 	struct judge_stats stats;
-	struct judge_job *job = run_one(&j, 1, 0, 10, &stats);
+	struct judge_job *job = run_one(&j, 1, 0, GUARD_S, &stats);
 	assert_null(job->error);
 	assert_int_equal(job->ntexts, 1);
 	assert_string_equal(job->texts[0], "{\"score\":1,\"reason\":\"ok\"}");
@@ -359,7 +362,7 @@ static void test_prompts_in_turn(void **st)
 	             "\"default\":{\"content\":\"first\"}}");
 	struct judge_conf j;
 	conf_init(&j);
-	struct judge_job *job = run_one(&j, 2, 0, 10, NULL);
+	struct judge_job *job = run_one(&j, 2, 0, GUARD_S, NULL);
 	assert_null(job->error);
 	assert_int_equal(job->ntexts, 2);
 	assert_string_equal(job->texts[0], "first");
@@ -374,7 +377,7 @@ static void test_skipped_job(void **st)
 	server_start("{}");
 	struct judge_conf j;
 	conf_init(&j);
-	struct judge_job *job = run_one(&j, 0, 0, 5, NULL);
+	struct judge_job *job = run_one(&j, 0, 0, GUARD_S, NULL);
 	assert_null(job->error);
 	assert_int_equal(job->ntexts, 0);
 	assert_int_equal(log_count(), 0);
@@ -390,7 +393,7 @@ static void test_missing_key(void **st)
 	j.provider = PROVIDER_OPENAI;
 	j.api_key_env = "TCR_TEST_NO_SUCH_KEY";
 	unsetenv("TCR_TEST_NO_SUCH_KEY");
-	struct judge_job *job = run_one(&j, 1, 0, 5, NULL);
+	struct judge_job *job = run_one(&j, 1, 0, GUARD_S, NULL);
 	assert_non_null(job->error);
 	assert_string_equal(job->error, "TCR_TEST_NO_SUCH_KEY is not set");
 	assert_int_equal(log_count(), 0);
@@ -417,7 +420,7 @@ static void test_texts_reach_the_job(void **st)
 		struct judge_conf j;
 		conf_init(&j);
 		j.model = (char *)models[i];
-		struct judge_job *job = run_one(&j, 1, 0, 10, NULL);
+		struct judge_job *job = run_one(&j, 1, 0, GUARD_S, NULL);
 		assert_null(job->error);
 		assert_int_equal(job->ntexts, 1);
 		assert_string_equal(job->texts[0], contents[i]);
@@ -435,15 +438,16 @@ static void test_retry_after_429(void **st)
 	struct judge_conf j;
 	conf_init(&j);
 	struct judge_stats stats;
-	struct judge_job *job = run_one(&j, 1, 0, 10, &stats);
+	struct judge_job *job = run_one(&j, 1, 0, GUARD_S, &stats);
 	assert_null(job->error);
 	assert_int_equal(job->ntexts, 1);
 	assert_int_equal(stats.retries, 1);
 	json_t *log = server_log();
 	assert_int_equal(json_array_size(log), 2);
 	long gap = at_ms(log, 1) - at_ms(log, 0);
-	/* Retry-After 1 is a floor (the jitter alone would be at most 0.5 s). */
-	if (gap < 950 || gap > 4000)
+	/* Retry-After 1 is a floor (the jitter alone would be at most 0.5 s);
+	 * how much later the retry comes depends on the machine's load. */
+	if (gap < 950)
 		fail_msg("the retry came %ld ms after the 429", gap);
 	json_decref(log);
 	fake_job_free(job);
@@ -468,7 +472,7 @@ static void test_retry_5xx_drop_truncate(void **st)
 		conf_init(&j);
 		j.model = (char *)cases[i].model;
 		struct judge_stats stats;
-		struct judge_job *job = run_one(&j, 1, 0, 10, &stats);
+		struct judge_job *job = run_one(&j, 1, 0, GUARD_S, &stats);
 		if (job->error)
 			fail_msg("%s: %s", cases[i].model, job->error);
 		assert_int_equal(job->ntexts, 1);
@@ -487,21 +491,19 @@ static void test_retries_run_out(void **st)
 	struct judge_conf j;
 	conf_init(&j);
 	j.max_retries = 2;
-	double t0 = now_s();
 	struct judge_stats stats;
-	struct judge_job *job = run_one(&j, 1, 0, 10, &stats);
+	struct judge_job *job = run_one(&j, 1, 0, GUARD_S, &stats);
 	assert_non_null(job->error);
 	assert_string_equal(job->error, "HTTP 502: bad gateway (after 2 retries)");
 	assert_int_equal(job->http_status, 502);
 	assert_int_equal(stats.retries, 2);
 	assert_int_equal(stats.errors, 1);
 	assert_int_equal(log_count(), 3);
-	/* Two backoffs of at most 0.5 s and 1 s. */
-	assert_true(now_s() - t0 < 3.0);
 	fake_job_free(job);
 }
 
-/* A pause longer than anyone would wait at the screen is an error now. */
+/* A pause longer than anyone would wait at the screen is an error now (a
+ * wait of 3600 s would run past the guard). */
 static void test_long_retry_after(void **st)
 {
 	(void)st;
@@ -509,12 +511,10 @@ static void test_long_retry_after(void **st)
 	             "\"body\":{\"error\":{\"message\":\"daily quota used up\"}}}}");
 	struct judge_conf j;
 	conf_init(&j);
-	double t0 = now_s();
-	struct judge_job *job = run_one(&j, 1, 0, 5, NULL);
+	struct judge_job *job = run_one(&j, 1, 0, GUARD_S, NULL);
 	assert_non_null(job->error);
 	assert_string_equal(job->error, "HTTP 429: daily quota used up (the provider asks to wait 3600 s)");
 	assert_int_equal(log_count(), 1);
-	assert_true(now_s() - t0 < 2);
 	fake_job_free(job);
 }
 
@@ -526,7 +526,7 @@ static void test_no_retry_on_4xx(void **st)
 	             "\"Incorrect API key provided: " KEY "\",\"type\":\"invalid_request_error\"}}}}");
 	struct judge_conf j;
 	conf_init(&j);
-	struct judge_job *job = run_one(&j, 1, 0, 10, NULL);
+	struct judge_job *job = run_one(&j, 1, 0, GUARD_S, NULL);
 	assert_non_null(job->error);
 	assert_null(strstr(job->error, KEY));
 	assert_memory_equal(job->error, "HTTP 401: Incorrect API key provided: ****", 42);
@@ -538,12 +538,13 @@ static void test_no_retry_on_4xx(void **st)
 static void test_trickle_times_out(void **st)
 {
 	(void)st;
-	/* 200 bytes at one per 100 ms would take 20 s; the timeout is 1 s. */
+	/* 200 bytes at one a minute never arrive in a test's time; the
+	 * timeout of 1 s is the only way out. */
 	char script[1024];
 	char body[201];
 	memset(body, 'x', 200);
 	body[200] = '\0';
-	snprintf(script, sizeof script, "{\"default\":{\"trickle_ms\":100,\"raw\":\"%s\"}}", body);
+	snprintf(script, sizeof script, "{\"default\":{\"trickle_ms\":60000,\"raw\":\"%s\"}}", body);
 	server_start(script);
 	struct judge_conf j;
 	conf_init(&j);
@@ -551,7 +552,7 @@ static void test_trickle_times_out(void **st)
 	j.timeout_s = 30;               /* the client's option wins */
 	double t0 = now_s();
 	struct judge_stats stats;
-	struct judge_job *job = run_one(&j, 1, 1.0, 10, &stats);
+	struct judge_job *job = run_one(&j, 1, 1.0, GUARD_S, &stats);
 	double took = now_s() - t0;
 	assert_non_null(job->error);
 	if (!strstr(job->error, "timed out") || !strstr(job->error, "(after 1 retry)"))
@@ -559,7 +560,7 @@ static void test_trickle_times_out(void **st)
 	assert_non_null(strstr(job->error, "http://127.0.0.1:"));
 	assert_int_equal(stats.retries, 1);
 	assert_int_equal(log_count(), 2);
-	if (took < 1.9 || took > 6.0)
+	if (took < 1.9)         /* a floor: how much longer depends on the load */
 		fail_msg("two 1 s timeouts took %.2f s", took);
 	fake_job_free(job);
 }
@@ -580,7 +581,7 @@ static void test_refused(void **st)
 	conf_init(&j);
 	j.max_retries = 1;
 	struct judge_stats stats;
-	struct judge_job *job = run_one(&j, 1, 0, 5, &stats);
+	struct judge_job *job = run_one(&j, 1, 0, GUARD_S, &stats);
 	assert_non_null(job->error);
 	if (!strstr(job->error, "onnect") || !strstr(job->error, "(after 1 retry)"))
 		fail_msg("error: %s", job->error);
@@ -596,7 +597,7 @@ static void test_redirect_not_followed(void **st)
 	             "\"raw\":\"\"}]}");
 	struct judge_conf j;
 	conf_init(&j);
-	struct judge_job *job = run_one(&j, 1, 0, 5, NULL);
+	struct judge_job *job = run_one(&j, 1, 0, GUARD_S, NULL);
 	assert_non_null(job->error);
 	assert_non_null(strstr(job->error, "HTTP 307"));
 	assert_non_null(strstr(job->error, "http://127.0.0.1:9/elsewhere/v1/chat/completions"));
@@ -607,16 +608,12 @@ static void test_redirect_not_followed(void **st)
 
 /* ---- many jobs ------------------------------------------------------------------------- */
 
-static int cmp_long(const void *a, const void *b)
-{
-	long x = *(const long *)a, y = *(const long *)b;
-	return x < y ? -1 : x > y;
-}
-
 static void test_concurrency_limit(void **st)
 {
 	(void)st;
-	server_start("{\"default\":{\"delay_ms\":200,\"content\":\"late\"}}");
+	/* The server answers only once two requests wait (a barrier): with a
+	 * limit of one the first would wait for its timeout. */
+	server_start("{\"default\":{\"until_held\":2,\"content\":\"late\"}}");
 	struct judge_conf j;
 	conf_init(&j);
 	struct judge_client *c = client(2, 0);
@@ -630,28 +627,25 @@ static void test_concurrency_limit(void **st)
 	struct judge_stats stats;
 	judge_client_stats(c, &stats);
 	assert_int_equal(stats.queued, 8);
-	if (!drive(c, &res, 8, 10))
+	if (!drive(c, &res, 8, GUARD_S))
 		fail_msg("only %d of 8 jobs finished", res.ndone);
-	assert_true(res.max_running <= 2);
+	assert_int_equal(res.max_running, 2);
 	judge_client_stats(c, &stats);
 	assert_int_equal(stats.done, 8);
 	assert_int_equal(stats.errors, 0);
 	judge_client_free(c);
 
-	/* The server's view: each request is held 200 ms, so with two in
-	 * flight the third can only arrive once the first was answered. */
+	/* The server's view: the requests it held unanswered as each came,
+	 * never more than two. */
 	json_t *log = server_log();
 	assert_int_equal(json_array_size(log), 8);
-	long at[8];
-	for (size_t i = 0; i < 8; i++)
-		at[i] = at_ms(log, i);
-	qsort(at, 8, sizeof *at, cmp_long);
-	for (size_t i = 0; i + 2 < 8; i++)
-		if (at[i + 2] - at[i] < 150)
-			fail_msg("three requests in flight at once (arrivals %ld, %ld, %ld ms)",
-			         at[i], at[i + 1], at[i + 2]);
-	/* And two did go together: the limit is two, not one. */
-	assert_true(at[1] - at[0] < 150);
+	json_int_t most = 0;
+	for (size_t i = 0; i < 8; i++) {
+		json_int_t w = json_integer_value(json_object_get(json_array_get(log, i), "waiting"));
+		if (w > most)
+			most = w;
+	}
+	assert_int_equal(most, 2);
 	json_decref(log);
 	for (int i = 0; i < 8; i++) {
 		assert_null(jobs[i]->error);
@@ -663,7 +657,7 @@ static void test_concurrency_limit(void **st)
 static void test_cancel(void **st)
 {
 	(void)st;
-	server_start("{\"default\":{\"delay_ms\":5000,\"content\":\"too late\"}}");
+	server_start("{\"default\":{\"delay_ms\":3600000,\"content\":\"never\"}}");
 	struct judge_conf j;
 	conf_init(&j);
 	struct judge_client *c = client(8, 0);
@@ -672,23 +666,22 @@ static void test_cancel(void **st)
 	judge_client_submit(c, &j, a, 7, on_done, &res);
 	judge_client_submit(c, &j, b, 7, on_done, &res);
 	judge_client_submit(c, &j, other, 8, on_done, &res);
-	/* Wait until the server holds all three. */
-	double end = now_s() + 5;
+	/* Wait until the server holds all three (it never answers). */
+	double end = now_s() + GUARD_S;
 	while (log_count() < 3 && now_s() < end)
 		drive(c, &res, 1, 0.05);
 	assert_int_equal(log_count(), 3);
 	assert_int_equal(res.ndone, 0);
 	judge_client_submit(c, &j, queued, 7, on_done, &res);
 
-	double t0 = now_s();
 	assert_int_equal(judge_client_cancel(c, 7), 3);
-	/* done is called at once, with the job failed as cancelled. */
+	/* done is called at once (within the call), with the job failed as
+	 * cancelled. */
 	assert_int_equal(res.ndone, 3);
 	for (int i = 0; i < 3; i++) {
 		assert_int_equal(res.tags[i], 7);
 		assert_non_null(res.jobs[i]->error);
 		assert_string_equal(res.jobs[i]->error, "cancelled");
-		assert_true(res.at[i] - t0 < 0.5);
 	}
 	assert_int_equal(judge_client_pending(c), 1);
 	assert_int_equal(judge_client_cancel(c, 7), 0);
@@ -703,7 +696,6 @@ static void test_cancel(void **st)
 	assert_int_equal(judge_client_pending(c), 0);
 	judge_client_run(c);
 	assert_int_equal(res.ndone, 4);
-	assert_true(now_s() - t0 < 1.0);
 	judge_client_free(c);
 	/* The queued one never reached the server. */
 	assert_int_equal(log_count(), 3);
@@ -716,7 +708,7 @@ static void test_cancel(void **st)
 static void test_pollfds(void **st)
 {
 	(void)st;
-	server_start("{\"default\":{\"delay_ms\":300,\"content\":\"x\"}}");
+	server_start("{\"default\":{\"delay_ms\":3600000,\"content\":\"never\"}}");
 	struct judge_conf j;
 	conf_init(&j);
 	struct judge_client *c = client(8, 0);
@@ -729,8 +721,9 @@ static void test_pollfds(void **st)
 	judge_client_submit(c, &j, job, 1, on_done, &res);
 	judge_client_pollfds(c, fds, 8, &timeout);
 	assert_int_equal(timeout, 0);             /* a job waits to start */
-	/* While the server holds the request, its socket is one to watch. */
-	double end = now_s() + 3;
+	/* While the server holds the request (for good), its socket is one
+	 * to watch. */
+	double end = now_s() + GUARD_S;
 	int n = 0;
 	while (now_s() < end && n == 0) {
 		judge_client_run(c);
@@ -744,9 +737,10 @@ static void test_pollfds(void **st)
 	/* Room for none: run must still be called soon. */
 	assert_int_equal(judge_client_pollfds(c, fds, 0, &timeout), 0);
 	assert_true(timeout >= 0 && timeout <= 10);
-	assert_true(drive(c, &res, 1, 5));
+	assert_int_equal(judge_client_cancel(c, 1), 1);
+	assert_int_equal(res.ndone, 1);
 	judge_client_free(c);
-	assert_string_equal(job->texts[0], "x");
+	assert_string_equal(job->error, "cancelled");
 	fake_job_free(job);
 }
 
@@ -766,7 +760,7 @@ static void test_anthropic_wire(void **st)
 	snprintf(url, sizeof url, "http://127.0.0.1:%d", srv.port);
 	j.base_url = url;
 	struct judge_stats stats;
-	struct judge_job *job = run_one(&j, 1, 0, 5, &stats);
+	struct judge_job *job = run_one(&j, 1, 0, GUARD_S, &stats);
 	if (job->error)
 		fail_msg("%s", job->error);
 	assert_string_equal(job->texts[0], "{\"score\":0}");
@@ -796,7 +790,7 @@ static void test_azure_wire(void **st)
 	snprintf(url, sizeof url, "http://127.0.0.1:%d/", srv.port);
 	j.base_url = NULL;
 	j.endpoint = url;
-	struct judge_job *job = run_one(&j, 1, 0, 5, NULL);
+	struct judge_job *job = run_one(&j, 1, 0, GUARD_S, NULL);
 	if (job->error)
 		fail_msg("%s", job->error);
 	assert_string_equal(job->texts[0], "azure says hi");
@@ -839,7 +833,7 @@ static void test_no_key_in_files(void **st)
 	struct results res = { 0 };
 	struct judge_job *job = fake_job(1);
 	judge_client_submit(c, &j, job, 1, on_done, &res);
-	assert_true(drive(c, &res, 1, 10));
+	assert_true(drive(c, &res, 1, GUARD_S));
 	judge_client_free(c);
 	fclose(trace);
 	assert_null(job->error);

@@ -57,7 +57,7 @@ static int read_it(const char *path, size_t max, struct strbuf *sb, char *err, s
 {
 	err[0] = '\0';
 	/* A regression would block on a FIFO: the alarm fails the test instead. */
-	alarm(10);
+	alarm(120);
 	int rc = read_regular_file(sb, path, max, err, errlen);
 	alarm(0);
 	return rc;
@@ -215,7 +215,7 @@ static void test_open_regular_create(void **st)
 	close(fd);
 	const char *f = in_dir("fifo2");
 	assert_int_equal(mkfifo(f, 0600), 0);
-	alarm(10);
+	alarm(120);
 	fd = open_regular(f, O_RDWR | O_APPEND | O_CREAT, 0644, err, sizeof err);
 	alarm(0);
 	assert_int_equal(fd, -1);

@@ -17,7 +17,9 @@ struct ollama_probe {
 	bool answered;          /* a server answered with a list of models */
 };
 
-/* Asks BASE/api/tags, waiting at most timeout_ms, through no proxy.
+/* Asks BASE/api/tags, waiting at most timeout_ms (or $TCR_OLLAMA_TIMEOUT_MS,
+ * 1..600000, for tests whose server may be slow to answer on a busy
+ * machine), through no proxy.
  * Returns 0 when a server answered with its list (nmodels may be 0), -1
  * when nothing answered or the answer was no list of models. */
 int judge_probe_ollama(long timeout_ms, struct ollama_probe *out);

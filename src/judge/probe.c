@@ -71,6 +71,11 @@ static int read_models(const struct strbuf *reply, struct ollama_probe *out)
 int judge_probe_ollama(long timeout_ms, struct ollama_probe *out)
 {
 	memset(out, 0, sizeof *out);
+	const char *wait = getenv("TCR_OLLAMA_TIMEOUT_MS");
+	char *end;
+	long ms = wait && *wait ? strtol(wait, &end, 10) : 0;
+	if (ms > 0 && ms <= 600000 && !*end)
+		timeout_ms = ms;
 	const char *base = getenv("TCR_OLLAMA_URL");
 	if (!base || !*base)
 		base = OLLAMA_PROBE_BASE;

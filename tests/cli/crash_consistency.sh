@@ -7,9 +7,13 @@
 # accept-all, labels, moves and retracts in a random order, labels 200 runs
 # with two code scorers. It is started again and again on the same
 # annotations file, so decisions accumulate, and killed (kill -9) after a
-# random delay, until a deadline of about 20 s (TCR_CRASH_SECONDS): a loop
-# on the clock, not a fixed count, so a slow machine (the sanitizer build)
-# makes fewer rounds, not a longer test.
+# random delay. The rounds go on until TCR_CRASH_KILLS kills (15) landed
+# and TCR_CRASH_MIN_DECISIONS decisions (200) were reported saved: a loop
+# on counts, never on the clock, so a slow or busy machine (the sanitizer
+# build, other work beside it) makes the same test, only slower. Two
+# bounds end a loop that is stuck: TCR_CRASH_MAX_ROUNDS rounds (200), or
+# TCR_CRASH_LIMIT_SECONDS (900), far past what a loaded machine needs; an
+# uninterrupted round is killed after TCR_CRASH_ROUND_LIMIT seconds (300).
 #
 # "Saved" is what the store promises (include/annot/store.h): annot_append
 # returns 0 once the line is written and fsync()ed, and only then does the
@@ -21,16 +25,18 @@
 #     a truncated last line (util/jsonl_log.h: a writer that died in its
 #     write), which it skips; such a line, ended by the next append, may be
 #     reported later at the same place, and only there.
-# Finally at least TCR_CRASH_MIN_KILLS kills (10) happened and at least
-# TCR_CRASH_MIN_DECISIONS decisions (200) were checked; the figures are
-# printed. TCR_CRASH_SEED replays a sequence of delays and scripts.
+# The figures are printed. TCR_CRASH_SEED replays a sequence of delays and
+# scripts.
 . "$TCR_SRCDIR/tests/cli/lib.sh"
 
-BUDGET=${TCR_CRASH_SECONDS:-20}
-MIN_KILLS=${TCR_CRASH_MIN_KILLS:-10}
+KILLS=${TCR_CRASH_KILLS:-15}
 MIN_DECISIONS=${TCR_CRASH_MIN_DECISIONS:-200}
+MAX_ROUNDS=${TCR_CRASH_MAX_ROUNDS:-200}
+LIMIT=${TCR_CRASH_LIMIT_SECONDS:-900}
+ROUND_LIMIT=${TCR_CRASH_ROUND_LIMIT:-300}
 SEED=${TCR_CRASH_SEED:-$(date +%s)}
-echo "# crash_consistency: seed $SEED (TCR_CRASH_SEED=$SEED replays it), budget ${BUDGET}s"
+echo "# crash_consistency: seed $SEED (TCR_CRASH_SEED=$SEED replays it), until $KILLS kills" \
+	"and $MIN_DECISIONS decisions (at most $MAX_ROUNDS rounds, ${LIMIT}s)"
 
 ANNOT=annot.jsonl
 SAVED="$TMP/saved.log"
@@ -66,14 +72,24 @@ keys() {
 		for (i = 0; i < 500; i++) print k[int(rand() * n) + 1] }' > "$TMP/keys"
 }
 
-# round DELAY_MS: one run of the screen, killed after DELAY_MS (0: never),
-# as reviewer $REVIEWER. Sets ROUND_RC (137 when the kill landed).
+# The watchdog of an uninterrupted round: a screen that hangs is killed
+# (status 124) after ROUND_LIMIT seconds instead of holding the test.
+if command -v timeout >/dev/null 2>&1; then
+	watchdog() { timeout "$ROUND_LIMIT" "$@"; }
+else
+	watchdog() { "$@"; }
+fi
+
+# round DELAY_MS: one run of the screen, killed after DELAY_MS (0: never,
+# but under the watchdog), as reviewer $REVIEWER. Sets ROUND_RC (137 when
+# the kill landed).
 round() {
+	if [ "$1" -gt 0 ]; then w=exec; else w=watchdog; fi
 	(
 		cd "$TMP" || exit 1
 		HOME="$TMP" LANG=C.UTF-8 LC_ALL=C.UTF-8 TZ=UTC TERM=dumb NO_COLOR=1 \
 		LINES=24 COLUMNS=80 TCR_SCRIPT="$TMP/keys" TCR_SAVED_LOG="$SAVED" \
-			exec "$TCR_BIN" -c cc.yaml -a "$ANNOT" --reviewer "$REVIEWER" runs.jsonl \
+			$w "$TCR_BIN" -c cc.yaml -a "$ANNOT" --reviewer "$REVIEWER" runs.jsonl \
 			</dev/null >"$TMP/round.out" 2>"$TMP/round.err"
 	) &
 	pid=$!
@@ -131,7 +147,9 @@ t0=$(now_ms)
 round 0
 full_ms=$(($(now_ms) - t0))
 if [ "$ROUND_RC" -ne 0 ] || [ -s "$TMP/round.err" ]; then
-	fail "the uninterrupted round exits 0, stderr empty" "exit status $ROUND_RC" "$(head -c 2000 "$TMP/round.err")"
+	why="exit status $ROUND_RC"
+	[ "$ROUND_RC" -eq 124 ] && why="still running after ${ROUND_LIMIT}s: killed by the watchdog"
+	fail "the uninterrupted round exits 0, stderr empty" "$why" "$(head -c 2000 "$TMP/round.err")"
 	finish
 fi
 first=$(wc -l < "$SAVED" | tr -d ' ')
@@ -139,9 +157,14 @@ check_file 0
 [ "$full_ms" -ge 50 ] || full_ms=50
 echo "# a whole round takes ${full_ms} ms and saves $first decisions"
 
-deadline=$(($(date +%s) + BUDGET))
+# Counts end the loop; the rounds and the clock only bound a loop that is
+# stuck (kills that never land, a screen that never starts).
+started=$(date +%s)
+stuck=""
 rounds=0 kills=0 finished=0 checks=$first odd=0 range_ms=$full_ms
-while [ "$(date +%s)" -lt "$deadline" ]; do
+while [ "$kills" -lt "$KILLS" ] || [ "$(wc -l < "$SAVED")" -lt "$MIN_DECISIONS" ]; do
+	if [ "$rounds" -ge "$MAX_ROUNDS" ]; then stuck="$MAX_ROUNDS rounds"; break; fi
+	if [ $(($(date +%s) - started)) -ge "$LIMIT" ]; then stuck="${LIMIT}s"; break; fi
 	rounds=$((rounds + 1))
 	keys "$rounds"
 	# Eight reviewers in turn: each finds runs still waiting for them, so
@@ -176,8 +199,8 @@ echo "# $rounds rounds: $kills killed, $finished ended before the kill; $saved d
 	"(checked $checks times over the rounds), $lines lines in the file, torn lines:${TORN% }"
 [ "$BAD" -eq 0 ] && pass "after each of $rounds rounds the file reads and holds every saved decision"
 [ "$odd" -eq 0 ] && pass "every round was killed or ended with status 0 and nothing on stderr"
-if [ "$kills" -ge "$MIN_KILLS" ]; then pass "at least $MIN_KILLS kills ($kills)"
-else fail "at least $MIN_KILLS kills" "only $kills in ${BUDGET}s ($rounds rounds)"; fi
+if [ "$kills" -ge "$KILLS" ]; then pass "$KILLS kills landed ($rounds rounds)"
+else fail "$KILLS kills landed" "only $kills, then the loop stopped after $stuck ($rounds rounds)"; fi
 if [ "$saved" -ge "$MIN_DECISIONS" ]; then pass "at least $MIN_DECISIONS decisions checked ($saved)"
-else fail "at least $MIN_DECISIONS decisions checked" "only $saved"; fi
+else fail "at least $MIN_DECISIONS decisions checked" "only $saved, then the loop stopped after $stuck"; fi
 finish

@@ -1,7 +1,9 @@
 #!/bin/sh
 # exec_scorer.sh - `tcreview score -j 4` with an exec scorer over several
 # runs: every run scored once by its own process, a failing run an error
-# verdict that stops nothing, no process left behind.
+# verdict that stops nothing, no process left behind. Every entry has a
+# timeout of 5 minutes: only a guard, since a busy machine may take many
+# seconds to start python or node, and no case here waits for a timeout.
 . "$TCR_SRCDIR/tests/cli/lib.sh"
 
 mkdir -p "$TMP/checks"
@@ -19,7 +21,7 @@ scorers:
   - id: calls
     type: exec
     command: [python3, checks/calls.py]
-    timeout: 20s
+    timeout: 5m
 YAML
 i=0
 : > "$TMP/runs.jsonl"
@@ -64,7 +66,7 @@ man_example() { # LANGUAGE-LINE OUT
 }
 man_example "In Python:" "$TMP/checks/man.py"
 man_example "In JavaScript (node):" "$TMP/checks/man.js"
-printf 'scorers:\n  - {id: py, type: exec, command: [python3, checks/man.py]}\n  - {id: js, type: exec, command: [node, checks/man.js]}\n' > "$TMP/man.yaml"
+printf 'scorers:\n  - {id: py, type: exec, command: [python3, checks/man.py], timeout: 5m}\n  - {id: js, type: exec, command: [node, checks/man.js], timeout: 5m}\n' > "$TMP/man.yaml"
 printf '%s\n' '{"id":"m1","messages":[{"role":"user","content":"refund"},{"role":"assistant","content":null,"tool_calls":[{"id":"c1","type":"function","function":{"name":"issue_refund","arguments":"{}"}}]},{"role":"assistant","content":"Sorry for the wait."}]}' > "$TMP/man.jsonl"
 run_tcr "$TMP/out" "$TMP/err" score -c "$TMP/man.yaml" -o jsonl "$TMP/man.jsonl"
 assert_grep "man page Python example" "$TMP/out" '"scorer":"py","type":"exec","status":"ok","score":0,"passed":false,"details":{"reason":"refund without lookup","details":{"calls":["issue_refund"]}}'
@@ -76,8 +78,8 @@ man_example "In Python, protocol stream:" "$TMP/checks/man_stream.py"
 man_example "In JavaScript (node), protocol stream:" "$TMP/checks/man_stream.js"
 cat > "$TMP/stream.yaml" <<'YAML'
 scorers:
-  - {id: py, type: exec, command: [python3, checks/man_stream.py], protocol: stream}
-  - {id: js, type: exec, command: [node, checks/man_stream.js], protocol: stream}
+  - {id: py, type: exec, command: [python3, checks/man_stream.py], protocol: stream, timeout: 5m}
+  - {id: js, type: exec, command: [node, checks/man_stream.js], protocol: stream, timeout: 5m}
 YAML
 {
 	cat "$TMP/man.jsonl"
@@ -117,7 +119,7 @@ if [ "$pids" -ge 1 ] && [ "$pids" -le 3 ]; then pass "stream: $pids processes fo
 
 # The cache: scoring the file again runs nothing; editing the script asks again.
 printf 'import json, sys\nrun = json.load(sys.stdin)\nopen("%s/count", "a").write("x\\n")\nprint(json.dumps({"score": 1}))\n' "$TMP" > "$TMP/checks/count.py"
-printf 'scorers:\n  - {id: n, type: exec, command: [python3, checks/count.py]}\n' > "$TMP/count.yaml"
+printf 'scorers:\n  - {id: n, type: exec, command: [python3, checks/count.py], timeout: 5m}\n' > "$TMP/count.yaml"
 run_tcr "$TMP/out" "$TMP/err" score -c "$TMP/count.yaml" -o jsonl -j 2 "$TMP/runs.jsonl"
 assert_eq "first scoring runs the command 12 times" "$(wc -l < "$TMP/count" | tr -d ' ')" 12
 run_tcr "$TMP/out2" "$TMP/err" score -c "$TMP/count.yaml" -o jsonl -j 2 "$TMP/runs.jsonl"

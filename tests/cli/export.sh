@@ -38,7 +38,7 @@ cp "$TCR_SRCDIR/tests/data/screen-runs.jsonl" "$TCR_SRCDIR/tests/data/screen-tas
 # export NAME ARGS...: `tcreview export ARGS` in $D; stdout in $TMP/NAME.out,
 # stderr in $TMP/NAME.err (and $TMP/err for assert_rc); sets RC.
 if command -v timeout >/dev/null 2>&1; then
-	watchdog() { timeout 120 "$@"; }
+	watchdog() { timeout 300 "$@"; }
 else
 	watchdog() { "$@"; }
 fi

@@ -5,7 +5,7 @@
 # file (-a, for the screen, stats and export): a FIFO, /dev/zero, a folder,
 # a sparse file past the cap (/dev/zero named by a configuration is outside its
 # folder, so those cases allow it with --allow-path). Each gives a message naming the file, at once:
-# every command is bounded by `timeout 10`, so a hang fails (status 124)
+# every command is bounded by `timeout 120`, so a hang fails (status 124)
 # instead of stalling the suite, and /dev/zero runs under a memory limit
 # where the build allows one. A symlinked annotations file is followed with
 # a warning on stderr.
@@ -22,9 +22,9 @@ truncate -s $((1024 * 1024 * 1024 + 1)) "$TMP/big-tasks.jsonl"
 # is set only where the binary runs under one.
 LIMIT_KB=1000000
 if (ulimit -v $LIMIT_KB && "$TCR_BIN" --version) >/dev/null 2>&1; then
-	limited() { (ulimit -v $LIMIT_KB && exec timeout 10 "$@"); }
+	limited() { (ulimit -v $LIMIT_KB && exec timeout 120 "$@"); }
 else
-	limited() { timeout 10 "$@"; }
+	limited() { timeout 120 "$@"; }
 	skip "memory limit" "the binary does not run under ulimit -v (sanitizers)"
 fi
 
@@ -125,7 +125,7 @@ assert_grep "theme-zero: says why, naming the file" "$TMP/theme-zero.err" "$TMP/
 
 refused runs-fifo 3 " fifo: not a regular file (a FIFO)" score -c mini.yaml fifo
 refused runs-zero 3 "/dev/zero: not a regular file (a device)" score -c mini.yaml /dev/zero
-(cd "$TMP" && timeout 10 "$TCR_BIN" score -c mini.yaml -o jsonl - <mini-runs.jsonl >runs-stdin.out 2>runs-stdin.err)
+(cd "$TMP" && timeout 120 "$TCR_BIN" score -c mini.yaml -o jsonl - <mini-runs.jsonl >runs-stdin.out 2>runs-stdin.err)
 RC=$?
 assert_rc "runs-stdin: a pipe is read as -" 0
 assert_grep "runs-stdin: its runs are scored" "$TMP/runs-stdin.out" '"scorer":"words"'
@@ -155,7 +155,7 @@ done
 : > "$TMP/real.jsonl"
 ln -s real.jsonl "$TMP/link.jsonl"
 printf 'A\n' > "$TMP/accept.keys"
-(cd "$TMP" && TCR_SCRIPT="$TMP/accept.keys" timeout 10 "$TCR_BIN" -c screen.yaml -a link.jsonl \
+(cd "$TMP" && TCR_SCRIPT="$TMP/accept.keys" timeout 120 "$TCR_BIN" -c screen.yaml -a link.jsonl \
 	--reviewer qa screen-runs.jsonl </dev/null >"$TMP/annot-link.out" 2>"$TMP/annot-link.err")
 RC=$?
 assert_rc "annot-link: the screen follows a symlinked file" 0

@@ -8,7 +8,7 @@
 # and no NUL.
 #
 # Time and memory are bounded by the limits the suite sets, not by
-# wall-clock assertions: every command runs under `timeout 60` (a hang fails
+# wall-clock assertions: every command runs under `timeout 300` (a hang fails
 # with status 124), `ulimit -t 60` CPU seconds and `ulimit -v` (2 GB of
 # address space; not under the sanitizers, which reserve terabytes: probed by
 # running the binary under the limit). The 100 MB line is 20 MB under the
@@ -18,7 +18,7 @@
 # Symlink loops and FIFOs or devices as inputs are tests/cli/hostile_walk.sh
 # and tests/cli/hostile_files.sh.
 . "$TCR_SRCDIR/tests/cli/lib.sh"
-SCREEN_TIMEOUT=60
+SCREEN_TIMEOUT=300
 . "$TCR_SRCDIR/tests/cli/screen_lib.sh"
 
 LIMIT_KB=2000000
@@ -39,7 +39,7 @@ else
 fi
 # The screen of screen_lib.sh (run_screen sets $name) under the same limits;
 # screen_figures NAME prints its time and peak.
-screen_watchdog() { (limits; measured "screen-$name" timeout 60 "$@"); }
+screen_watchdog() { (limits; measured "screen-$name" timeout 300 "$@"); }
 screen_figures() {
 	[ -s "$TMP/screen-$1.time" ] && echo "# screen $1: $(tail -n 1 "$TMP/screen-$1.time")"
 	return 0
@@ -51,7 +51,7 @@ tcr() {
 	name=$1; shift
 	LAST=$name
 	rm -f "$TMP/$name.time"
-	(cd "$TMP" && limits && measured "$name" timeout 60 "$TCR_BIN" "$@" \
+	(cd "$TMP" && limits && measured "$name" timeout 300 "$TCR_BIN" "$@" \
 		</dev/null >"$TMP/$name.out" 2>"$TMP/$name.err")
 	RC=$?
 	[ -s "$TMP/$name.time" ] && echo "# $name: $(tail -n 1 "$TMP/$name.time")"
@@ -150,7 +150,7 @@ screen_has huge-run "[timeline] 2 entries, lines 1-"
 if [ "$SAN" -eq 0 ]; then
 	# Under a memory limit too small for it, the line is an error record
 	# naming it (it once ground for 36 s in a second parse, then crashed).
-	(cd "$TMP" && ulimit -v 600000 && exec timeout 60 "$TCR_BIN" score -c two.yaml -o jsonl huge.jsonl \
+	(cd "$TMP" && ulimit -v 600000 && exec timeout 300 "$TCR_BIN" score -c two.yaml -o jsonl huge.jsonl \
 		</dev/null >"$TMP/huge-tight.out" 2>"$TMP/huge-tight.err")
 	RC=$? LAST=huge-tight
 	exits "a ${BIG_MB} MB line in 600 MB" 0
@@ -277,7 +277,7 @@ for f in deep-flow deep-map deep-dash deep-block; do
 done
 # The screen refuses a bomb before it starts.
 printf 'q\n' > "$TMP/quit.keys"
-(cd "$TMP" && limits && HOME="$TMP" TERM=dumb TCR_SCRIPT="$TMP/quit.keys" exec timeout 60 "$TCR_BIN" \
+(cd "$TMP" && limits && HOME="$TMP" TERM=dumb TCR_SCRIPT="$TMP/quit.keys" exec timeout 300 "$TCR_BIN" \
 	-c bomb.yaml -a bomb.annot.jsonl huge.jsonl </dev/null >"$TMP/bomb-screen.out" 2>"$TMP/bomb-screen.err")
 RC=$? LAST=bomb-screen
 exits "the screen on a YAML alias bomb" 2

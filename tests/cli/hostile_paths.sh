@@ -24,7 +24,7 @@ export OPENAI_API_KEY=sk-test-never-written
 # $TMP/NAME.out and $TMP/NAME.err, the status in $RC.
 tcr() {
 	name=$1; shift
-	(cd "$TMP" && timeout 10 "$TCR_BIN" "$@" </dev/null >"$TMP/$name.out" 2>"$TMP/$name.err")
+	(cd "$TMP" && timeout 120 "$TCR_BIN" "$@" </dev/null >"$TMP/$name.out" 2>"$TMP/$name.err")
 	RC=$?
 }
 
@@ -70,7 +70,7 @@ refused prompt-up-export "shared/up.yaml:6:18: prompt_file '../secret.txt' $HINT
 refused prompt-up-formats "shared/up.yaml:6:18: prompt_file '../secret.txt' $HINT" \
 	formats -c shared/up.yaml shared/runs.jsonl
 printf 'q\n' > "$TMP/keys"
-(cd "$TMP" && TCR_SCRIPT="$TMP/keys" timeout 10 "$TCR_BIN" -c shared/up.yaml -a a.jsonl \
+(cd "$TMP" && TCR_SCRIPT="$TMP/keys" timeout 120 "$TCR_BIN" -c shared/up.yaml -a a.jsonl \
 	shared/runs.jsonl </dev/null >"$TMP/prompt-up-screen.out" 2>"$TMP/prompt-up-screen.err")
 RC=$?
 assert_rc "prompt-up-screen: exit 2" 2

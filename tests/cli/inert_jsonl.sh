@@ -16,7 +16,7 @@ OPENAI_API_KEY=sk-tcr-test-inert
 export no_proxy NO_PROXY OPENAI_API_KEY
 
 if command -v timeout >/dev/null 2>&1; then
-	watchdog() { timeout 60 "$@"; }
+	watchdog() { timeout 300 "$@"; }
 else
 	watchdog() { "$@"; }
 fi

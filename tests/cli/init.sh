@@ -12,8 +12,11 @@
 . "$TCR_SRCDIR/tests/cli/lib.sh"
 
 unset OPENAI_API_KEY ANTHROPIC_API_KEY AZURE_OPENAI_API_KEY AZURE_OPENAI_ENDPOINT OPENAI_BASE_URL
-# Nothing answers there: no Ollama of this machine's takes part.
+# Nothing answers there: no Ollama of this machine's takes part. Where the
+# test's own server answers, it may be slow to on a busy machine: the
+# probe waits for it up to a minute (a refused connection costs nothing).
 TCR_OLLAMA_URL=http://127.0.0.1:1; export TCR_OLLAMA_URL
+TCR_OLLAMA_TIMEOUT_MS=60000; export TCR_OLLAMA_TIMEOUT_MS
 
 # has NAME FILE TEXT: the file holds TEXT, newlines and all.
 has() {

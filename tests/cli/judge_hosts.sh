@@ -46,7 +46,7 @@ conf() {
 tcr() {
 	name=$1
 	shift
-	(cd "$D" && timeout 60 "$TCR_BIN" "$@") >"$TMP/$name.out" 2>"$TMP/$name.err"
+	(cd "$D" && timeout 300 "$TCR_BIN" "$@") >"$TMP/$name.out" 2>"$TMP/$name.err"
 	RC=$?
 	cp "$TMP/$name.err" "$TMP/err"
 }

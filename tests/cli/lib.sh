@@ -78,11 +78,12 @@ fake_llm_need() {
 # fake_llm_start NAME SCRIPT [ARGS...]: runs the server in the background
 # with its request log in $TMP/NAME.log and its stderr in $TMP/NAME.srv.err.
 # Its pid goes to $TMP/NAME.pid and, once it ends, its exit status to
-# $TMP/NAME.rc. Waits at most 10 s for the port and sets $PORT; when the
+# $TMP/NAME.rc. Waits at most 60 s for the port and sets $PORT; when the
 # server did not come up, records the failure "server NAME starts", sets
 # PORT=1 (so what follows fails at once rather than waiting) and returns 1.
-# The server ends by itself after 240 s unless ARGS give --max-seconds: the
-# last resort if the suite is killed outright.
+# The server ends by itself after 900 s unless ARGS give --max-seconds: the
+# last resort if the suite is killed outright, far past what a suite needs
+# on a loaded machine.
 fake_llm_start() {
 	name=$1 script=$2
 	shift 2
@@ -92,12 +93,12 @@ fake_llm_start() {
 	rm -f "$TMP/$name.pid" "$TMP/$name.port" "$TMP/$name.rc" "$TMP/$name.log"
 	(
 		sh -c 'echo $$ > "$0"; exec "$@"' "$TMP/$name.pid" "$FAKE" --script "$script" \
-			--log "$TMP/$name.log" --port-file "$TMP/$name.port" --max-seconds 240 "$@" \
+			--log "$TMP/$name.log" --port-file "$TMP/$name.port" --max-seconds 900 "$@" \
 			2>"$TMP/$name.srv.err"
 		echo $? > "$TMP/$name.rc"
 	) &
 	n=0
-	until [ -s "$TMP/$name.port" ] || [ -f "$TMP/$name.rc" ] || [ "$n" -ge 100 ]; do
+	until [ -s "$TMP/$name.port" ] || [ -f "$TMP/$name.rc" ] || [ "$n" -ge 600 ]; do
 		n=$((n + 1))
 		sleep 0.1
 	done

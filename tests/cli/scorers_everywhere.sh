@@ -49,6 +49,7 @@ scorers:
     type: exec
     command: [python3, checks/polite.py]
     protocol: stream
+    timeout: 5m
   - id: reward
     type: record-field
     path: reward

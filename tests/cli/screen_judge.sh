@@ -51,20 +51,27 @@ screen_conf() {
 	} > "$TMP/$1"
 }
 
-# Two of the three calls judged appropriate: 0.67. The first analysis
-# waits 3 s, long enough for a script to look around while it is pending.
+# Two of the three calls judged appropriate: 0.67. The first analysis is
+# held until the script has looked around while it is pending: the server
+# answers it once the screen has saved the dump named in until_file (an
+# order of events, so a slow machine cannot let the answer in early).
 EVALS='{"evaluations": [
    {"toolCalled": "get_order", "wasAppropriate": true, "reasoning": "the order was asked about"},
    {"toolCalled": "track_parcel", "wasAppropriate": true, "reasoning": "where the parcel is"},
    {"toolCalled": "get_order", "wasAppropriate": false, "reasoning": "a second look was not needed"}],
    "missingTools": []}'
-cat > "$TMP/slow.json" <<EOF
+# slow_script FILE DUMP: that script, the first analysis held until the
+# dump DUMP (a name in $TMP) exists.
+slow_script() {
+	cat > "$TMP/$1" <<EOF
 {"rules": [
  {"match": {"body_contains": "Explain a score for a person"}, "content": "Two of the three calls served the request."},
- {"match": {"body_contains": "tool_appropriateness"}, "times": 1, "delay_ms": 3000, "content": $EVALS},
+ {"match": {"body_contains": "tool_appropriateness"}, "times": 1, "until_file": "$TMP/$2", "content": $EVALS},
  {"match": {"body_contains": "tool_appropriateness"}, "content": $EVALS}
 ], "default": {"status": 418, "raw": "no rule for this request"}}
 EOF
+}
+slow_script slow.json judge-refused.screen
 
 # ---- J: pending, moving on, :wait, accept ------------------------------------
 
@@ -122,7 +129,11 @@ SCREEN_COLS=80 SCREEN_LINES=24
 
 # ---- Esc cancels ------------------------------------------------------------------
 
-fake_llm_start slow2 "$TMP/slow.json"
+# If the first request reached the server before Esc, it is held until
+# Esc has been seen; if not, the second J meets the held rule, its file
+# already there.
+slow_script slow2.json judge-cancelled.screen
+fake_llm_start slow2 "$TMP/slow2.json"
 screen_conf judge2.yaml "$PORT"
 SCREEN_CONFIG=judge2.yaml
 rm -f "$CACHE"
@@ -149,7 +160,7 @@ assert_eq "Esc: no decision written" "$(lines_of "$ANNOT")" 0
 # Quitting while a judge is pending: the screen ends at once and cleanly
 # (under the sanitizers a job left behind would be a leak on stderr).
 cat > "$TMP/stuck.json" <<'EOF'
-{"default": {"delay_ms": 30000, "content": "late"}}
+{"default": {"delay_ms": 3600000, "content": "late"}}
 EOF
 fake_llm_start stuck "$TMP/stuck.json"
 screen_conf judge4.yaml "$PORT"

@@ -16,7 +16,8 @@
 #       Sets RC; stdout and stderr go to $TMP/NAME.out and $TMP/NAME.err.
 #       An exit status other than $SCREEN_RC (default 0), or anything on
 #       stderr (a sanitizer report), is a failure.
-#       A run longer than $SCREEN_TIMEOUT s (20) is killed (RC 124).
+#       A run longer than $SCREEN_TIMEOUT s (300) is killed (RC 124): a
+#       guard against a hang, far past what a loaded machine needs.
 #   check_screen NAME
 #       Compares $TMP/NAME.screen with tests/screens/NAME.screen, trailing
 #       blanks trimmed on both sides; on a mismatch prints a unified diff.
@@ -33,7 +34,7 @@ SCREEN_GOLDEN="$TCR_SRCDIR/tests/screens"
 SCREEN_CONFIG=screen.yaml
 SCREEN_ANNOT=
 SCREEN_NOW=2026-01-15T09:30:00Z
-SCREEN_TIMEOUT=20
+SCREEN_TIMEOUT=300
 SCREEN_REVIEWER=qa
 # The annotations file of the last run_screen.
 ANNOT=

@@ -73,7 +73,7 @@ screen() {
 	printf '%s\n:save-display %s\n' "$keys" "$TMP/$name.screen" > "$TMP/$name.keys"
 	(cd "$dir" && HOME="$TMP" LANG=C.UTF-8 LC_ALL=C.UTF-8 TZ=UTC TERM=dumb NO_COLOR=1 \
 		LINES=30 COLUMNS="${SCOLS:-120}" TCR_FAKE_NOW=2026-01-15T09:30:00Z TCR_NO_ANIMATION=1 \
-		TCR_SCRIPT="$TMP/$name.keys" timeout 30 "$TCR_BIN" "$@" </dev/null \
+		TCR_SCRIPT="$TMP/$name.keys" timeout 300 "$TCR_BIN" "$@" </dev/null \
 		>"$TMP/$name.out" 2>"$TMP/$name.err")
 	RC=$?
 	if [ "$RC" -ne 0 ] || [ -s "$TMP/$name.err" ]; then
