@@ -21,7 +21,7 @@ screen() {
 	printf '%s\n:save-display %s\n' "$keys" "$TMP/$name.screen" > "$TMP/$name.keys"
 	(cd "$dir" && HOME="$TMP" LANG=C.UTF-8 LC_ALL=C.UTF-8 TZ=UTC TERM=dumb NO_COLOR=1 \
 		LINES=40 COLUMNS="${SCOLS:-200}" TCR_NO_ANIMATION=1 TCR_SCRIPT="$TMP/$name.keys" \
-		timeout 60 "$TCR_BIN" "$@" </dev/null >"$TMP/$name.out" 2>"$TMP/$name.err")
+		timeout 300 "$TCR_BIN" "$@" </dev/null >"$TMP/$name.out" 2>"$TMP/$name.err")
 	RC=$?
 	if [ "$RC" -eq 0 ] && [ ! -s "$TMP/$name.err" ]; then
 		pass "screen $name exits 0 and writes nothing to stderr"
@@ -67,7 +67,7 @@ cp "$TCR_SRCDIR/tests/data/screen-runs.jsonl" "$TMP/looped/runs/"
 ln -s . "$TMP/looped/runs/loop"
 printf 'I\n:save-display %s\n' "$TMP/looped.screen" > "$TMP/looped.keys"
 (cd "$TMP/looped" && HOME="$TMP" LANG=C.UTF-8 LC_ALL=C.UTF-8 TERM=dumb NO_COLOR=1 LINES=30 \
-	COLUMNS=240 TCR_SCRIPT="$TMP/looped.keys" timeout 60 "$TCR_BIN" runs </dev/null \
+	COLUMNS=240 TCR_SCRIPT="$TMP/looped.keys" timeout 300 "$TCR_BIN" runs </dev/null \
 	>"$TMP/looped.out" 2>"$TMP/looped.err"); RC=$?
 assert_rc "a looped folder: the screen exits 0" 0
 assert_eq "... the loop is reported once, before the screen" "$(grep -c 'a link back to a folder already read' "$TMP/looped.err")" 1

@@ -43,7 +43,7 @@ next=$(sed -n 's/^next: //p' "$TMP/init.out")
 # The next command as printed: the screen opens, draws and quits.
 printf ':save-display %s\n' "$TMP/next.screen" > "$TMP/next.keys"
 (cd "$C" && env HOME="$TMP" LANG=C.UTF-8 LC_ALL=C.UTF-8 TZ=UTC TERM=dumb NO_COLOR=1 LINES=40 \
-	COLUMNS=200 TCR_NO_ANIMATION=1 TCR_SCRIPT="$TMP/next.keys" timeout 60 sh -c "$next" \
+	COLUMNS=200 TCR_NO_ANIMATION=1 TCR_SCRIPT="$TMP/next.keys" timeout 300 sh -c "$next" \
 	< /dev/null > "$TMP/next.out" 2> "$TMP/next.err")
 RC=$?
 assert_rc "the next command runs as printed" 0
@@ -70,7 +70,7 @@ assert_eq "... the joined ground truth reached its scorer in every run" \
 printf 'a\n:save-display %s\n' "$TMP/decide.screen" > "$TMP/decide.keys"
 mkdir -p "$TMP/elsewhere"
 (cd "$TMP/elsewhere" && env HOME="$TMP" LANG=C.UTF-8 TERM=dumb NO_COLOR=1 LINES=40 COLUMNS=200 \
-	TCR_NO_ANIMATION=1 TCR_SCRIPT="$TMP/decide.keys" timeout 60 "$C/tcreview" \
+	TCR_NO_ANIMATION=1 TCR_SCRIPT="$TMP/decide.keys" timeout 300 "$C/tcreview" \
 	"$TMP/shared/fixtures/real/tau2_sample.jsonl" < /dev/null > "$TMP/decide.out" 2> "$TMP/decide.err")
 RC=$?
 assert_rc "a decision on another sample: exit 0" 0
