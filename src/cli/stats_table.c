@@ -71,6 +71,14 @@ static void tbl_row(struct tbl *t, const char *const *cells)
 	t->nrows++;
 }
 
+static void tbl_free(struct tbl *t)
+{
+	for (size_t i = 0; i < t->nrows * t->ncols; i++)
+		free(t->cells[i]);
+	free(t->cells);
+	*t = (struct tbl){ .ncols = t->ncols };
+}
+
 /* The widest line a table makes (a terminal of 100 columns shows it
  * whole), unless its names are longer than that leaves them. */
 #define TABLE_WIDTH 100
@@ -113,10 +121,17 @@ static void tbl_print(FILE *out, struct tbl *t, const char *indent)
 		fprintf(out, "%s%*s", name, t->ncols > 1 ? (int)(w[0] - dwidth(name)) : 0, "");
 		tbl_figures(out, t, w, r, 1);
 	}
-	for (size_t i = 0; i < t->nrows * t->ncols; i++)
-		free(t->cells[i]);
-	free(t->cells);
-	*t = (struct tbl){ .ncols = t->ncols };
+	tbl_free(t);
+}
+
+/* A table with rows under its heading is printed, one with the heading
+ * alone is dropped. Either way its cells are freed. */
+static void tbl_print_rows(FILE *out, struct tbl *t, const char *indent)
+{
+	if (t->nrows > 1)
+		tbl_print(out, t, indent);
+	else
+		tbl_free(t);
 }
 
 /* ---- a criterion's block -------------------------------------------------------- */
@@ -319,13 +334,7 @@ static void pairs_table(FILE *out, const struct calib_pair *first, size_t n, con
 		}
 		tbl_row(&t, cells);
 	}
-	if (t.nrows > 1) {
-		tbl_print(out, &t, "  ");
-		return;
-	}
-	for (size_t i = 0; i < t.nrows * t.ncols; i++)
-		free(t.cells[i]);
-	free(t.cells);
+	tbl_print_rows(out, &t, "  ");
 }
 
 static void ci_text(char *buf, size_t n, const struct calib_ci *ci)
@@ -353,13 +362,7 @@ static void intervals_table(FILE *out, const struct calib_pair *first, size_t n,
 		const char *row[] = { name, a, k };
 		tbl_row(&t, row);
 	}
-	if (t.nrows > 1) {
-		tbl_print(out, &t, "  ");
-		return;
-	}
-	for (size_t i = 0; i < t.nrows * t.ncols; i++)
-		free(t.cells[i]);
-	free(t.cells);
+	tbl_print_rows(out, &t, "  ");
 }
 
 /* The pairs first .. first + n share a criterion. */

@@ -25,13 +25,7 @@ static const char header[] =
 
 char *config_allowed_paths_file(void)
 {
-	char *dir = user_dir("XDG_CONFIG_HOME", ".config");
-	if (!dir)
-		return NULL;
-	struct strbuf sb = STRBUF_INIT;
-	strbuf_addf(&sb, "%s/%s", dir, LEAF);
-	free(dir);
-	return strbuf_detach(&sb);
+	return user_config_file(LEAF);
 }
 
 /* The file's text in sb; 1 read, 0 absent, -1 with err. */

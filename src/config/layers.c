@@ -58,14 +58,9 @@ static char *beside(const char *input)
 void config_locate(const char *given, const char *first_input, struct config_files *out)
 {
 	memset(out, 0, sizeof *out);
-	char *dir = user_dir("XDG_CONFIG_HOME", ".config");
-	if (dir) {
-		size_t n = strlen(dir) + sizeof "/config.yaml";
-		out->user = xcalloc(n, 1);
-		snprintf(out->user, n, "%s/config.yaml", dir);
+	out->user = user_config_file("config.yaml");
+	if (out->user)
 		out->user_exists = exists(out->user);
-		free(dir);
-	}
 	if (given) {
 		out->project = xstrdup(given);
 		out->origin = CONFIG_GIVEN;

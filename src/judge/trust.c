@@ -78,32 +78,21 @@ void judge_allow_reset(void)
 
 /* ---- the user's file -------------------------------------------------- */
 
-/* $XDG_CONFIG_HOME/tcreview/LEAF, else $HOME/.config/tcreview/LEAF. */
-static char *user_file(const char *leaf)
-{
-	char *dir = user_dir("XDG_CONFIG_HOME", ".config");
-	if (!dir)
-		return NULL;
-	struct strbuf sb = STRBUF_INIT;
-	strbuf_addf(&sb, "%s/%s", dir, leaf);
-	free(dir);
-	return strbuf_detach(&sb);
-}
 
 char *judge_allowed_hosts_path(void)
 {
-	return user_file(ALLOWED_HOSTS);
+	return user_config_file(ALLOWED_HOSTS);
 }
 
 char *judge_allowed_key_envs_path(void)
 {
-	return user_file(ALLOWED_KEY_ENVS);
+	return user_config_file(ALLOWED_KEY_ENVS);
 }
 
 /* One name a line, '#' starting a comment; an absent file names none. */
 static int load_list(const char *leaf, struct allow_list *l, char *err, size_t errlen)
 {
-	char *path = user_file(leaf);
+	char *path = user_config_file(leaf);
 	if (!path)
 		return 0;
 	struct stat st;
@@ -160,7 +149,7 @@ static int remember(const char *leaf, struct allow_list *l, const char *name, ch
                     size_t errlen)
 {
 	list_add(l, name, strlen(name));
-	char *path = user_file(leaf);
+	char *path = user_config_file(leaf);
 	if (!path) {
 		set_err(err, errlen, "neither XDG_CONFIG_HOME nor HOME is set: %s is allowed for now "
 		        "only", name);

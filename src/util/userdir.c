@@ -22,6 +22,17 @@ char *user_dir(const char *xdg_var, const char *home_sub)
 	return strbuf_detach(&sb);
 }
 
+char *user_config_file(const char *leaf)
+{
+	char *dir = user_dir("XDG_CONFIG_HOME", ".config");
+	if (!dir)
+		return NULL;
+	struct strbuf sb = STRBUF_INIT;
+	strbuf_addf(&sb, "%s/%s", dir, leaf);
+	free(dir);
+	return strbuf_detach(&sb);
+}
+
 int make_dirs(const char *dir)
 {
 	char *path = xstrdup(dir);
