@@ -8,6 +8,7 @@
 #include "cli/cli.h"
 #include "runs/dataset.h"
 #include "scorers/evaluate.h"
+#include "scorers/params.h"
 #include "runs/expect.h"
 #include "runs/format.h"
 #include "cli/report.h"
@@ -186,12 +187,21 @@ static int score_report(struct dataset *ds, const struct config *c, const struct
 	free(reading.read);
 	if (o->fail_under_set) {
 		for (size_t i = 0; i < c->nscorers; i++) {
-			double mean = stats[i].scored ? stats[i].sum / (double)stats[i].scored : 0;
-			if (mean < o->fail_under) {
+			/* X is a share of each scorer's scale (0 at its min, 1 at its
+			 * max): one X serves a 0..1 scorer and a 1..5 record-field. */
+			struct scale span = scorer_span(&c->scorers[i]);
+			double mean = stats[i].scored ? stats[i].sum / (double)stats[i].scored : span.lo;
+			double share = span.hi > span.lo ? (mean - span.lo) / (span.hi - span.lo) : mean;
+			if (share >= o->fail_under)
+				continue;
+			if (span.lo == 0 && span.hi == 1)
 				fprintf(stderr, "tcreview score: %s: mean score %.3f is under %g\n",
 				        c->scorers[i].id, mean, o->fail_under);
-				rc = EXIT_FAIL_UNDER;
-			}
+			else
+				fprintf(stderr, "tcreview score: %s: mean score %.3f on %g..%g, %.3f of the "
+				        "scale, is under %g\n", c->scorers[i].id, mean, span.lo, span.hi,
+				        share, o->fail_under);
+			rc = EXIT_FAIL_UNDER;
 		}
 	}
 	free(stats);

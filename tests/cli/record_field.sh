@@ -58,4 +58,14 @@ printf 'scorers:\n  - id: x\n    type: record-field\n    path: r\n    scale: {mi
 run_tcr "$TMP/out" "$TMP/err" score -c "$TMP/bad.yaml" "$TMP/runs.jsonl"
 assert_rc "a pass off the scale stops the program" 2
 assert_grep "with its position" "$TMP/err" "bad.yaml:2:5: scale: pass lies outside min..max"
+# --fail-under X is a share of each scorer's scale: stars of 2 and 4 on 1..5
+# have the mean 3, half of the scale.
+printf 'scorers:\n  - id: stars\n    type: record-field\n    path: stars\n    scale: {min: 1, max: 5, pass: 4}\n' > "$TMP/stars.yaml"
+printf '{"id":"a","stars":2,"messages":[{"role":"user","content":"hi"}]}\n{"id":"b","stars":4,"messages":[{"role":"user","content":"hi"}]}\n' > "$TMP/stars.jsonl"
+run_tcr "$TMP/out" "$TMP/err" score -c "$TMP/stars.yaml" --fail-under 0.5 "$TMP/stars.jsonl"
+assert_rc "--fail-under 0.5 on 1..5: the mean 3 is half the scale, met" 0
+run_tcr "$TMP/out" "$TMP/err" score -c "$TMP/stars.yaml" --fail-under 0.6 "$TMP/stars.jsonl"
+assert_rc "--fail-under 0.6 on 1..5: missed" 1
+assert_grep "... said on the scorer's scale" "$TMP/err" "stars: mean score 3.000 on 1..5, 0.500 of the scale, is under 0.6"
+
 finish
