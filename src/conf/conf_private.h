@@ -12,7 +12,6 @@
  * number of nodes expanded into JSON over the whole file. */
 #define CONF_MAX_EXPANDED 100000
 
-void conf_oom(void) __attribute__((noreturn));
 /* Types a plain scalar the way YAML's core schema does. Returns 1 with *out
  * set, 0 when the text is just a string, -1 for infinities and NaN, which
  * JSON cannot hold. */

@@ -14,11 +14,6 @@
 
 #define TAG_PREFIX "tag:yaml.org,2002:"
 
-void conf_oom(void)
-{
-	xalloc_die();
-}
-
 static bool text_in(const char *s, size_t len, const char *const *words)
 {
 	for (; *words; words++)
@@ -128,7 +123,7 @@ int conf_plain_type(const char *s, size_t len, json_t **out)
 	}
 	free(t);
 	if (r == 1 && !*out)
-		conf_oom();
+		xalloc_die();
 	return r;
 }
 
@@ -210,7 +205,7 @@ static int node_json(struct conf *x, const struct conf_node *n, int depth, json_
 
 	json_t *v = n->kind == CONF_SEQ ? json_array() : json_object();
 	if (!v)
-		conf_oom();
+		xalloc_die();
 	if (n->kind == CONF_SEQ) {
 		for (size_t i = 0; i < n->nkids; i++) {
 			json_t *item;

@@ -153,7 +153,7 @@ static int map_check_keys(struct conf *x, const struct conf_node *m)
 static int syntax_error(struct conf *x, const yaml_parser_t *p, const char *text, size_t len)
 {
 	if (p->error == YAML_MEMORY_ERROR)
-		conf_oom();
+		xalloc_die();
 	if (p->error == YAML_READER_ERROR) {
 		/* Reader errors carry a byte offset rather than a mark. */
 		int line = 1, col = 1;
@@ -294,7 +294,7 @@ static int tree_build(struct conf *x, const char *text, size_t len)
 	int rc = 0;
 
 	if (!yaml_parser_initialize(&p))
-		conf_oom();
+		xalloc_die();
 	yaml_parser_set_input_string(&p, (const unsigned char *)text, len);
 	while (rc == 0) {
 		if (!yaml_parser_parse(&p, &ev)) {

@@ -125,9 +125,7 @@ static void cache_add(struct judge_cache *c, struct entry *e)
 {
 	if (c->nents == c->ents_cap) {
 		size_t cap = c->ents_cap ? c->ents_cap * 2 : 64;
-		struct entry **ne = realloc(c->ents, cap * sizeof *ne);
-		if (!ne)
-			xalloc_die();
+		struct entry **ne = xrealloc(c->ents, cap * sizeof *ne);
 		c->ents = ne;
 		c->ents_cap = cap;
 	}
@@ -204,9 +202,7 @@ static struct entry *entry_from_json(json_t *o, char *why, size_t whylen)
 	json_t *details = json_object_get(v, "details");
 	e->v.details = details && !json_is_null(details) ? json_incref(details) : NULL;
 	if (json_is_string(error)) {
-		e->v.message = strdup(json_string_value(error));
-		if (!e->v.message)
-			xalloc_die();
+		e->v.message = xstrdup(json_string_value(error));
 	}
 	return e;
 }

@@ -34,9 +34,7 @@ static int sock_cb(CURL *easy, curl_socket_t s, int what, void *userp, void *soc
 	if (i == c->nsocks) {
 		if (c->nsocks == c->socks_cap) {
 			size_t cap = c->socks_cap ? c->socks_cap * 2 : 16;
-			struct sock *ns = realloc(c->socks, cap * sizeof *ns);
-			if (!ns)
-				xalloc_die();
+			struct sock *ns = xrealloc(c->socks, cap * sizeof *ns);
 			c->socks = ns;
 			c->socks_cap = cap;
 		}

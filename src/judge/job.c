@@ -35,9 +35,7 @@ struct judge_job {
 
 static void *xcalloc1(size_t size)
 {
-	void *p = calloc(1, size);
-	if (!p)
-		xalloc_die();
+	void *p = xcalloc(1, size);
 	return p;
 }
 

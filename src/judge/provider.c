@@ -177,9 +177,7 @@ void provider_redact(const struct judge_conf *j, char *text)
 
 void req_add_header(struct http_req *req, const char *h)
 {
-	char **nh = realloc(req->headers, (req->nheaders + 1) * sizeof *nh);
-	if (!nh)
-		xalloc_die();
+	char **nh = xrealloc(req->headers, (req->nheaders + 1) * sizeof *nh);
 	req->headers = nh;
 	req->headers[req->nheaders++] = xstrdup(h);
 }

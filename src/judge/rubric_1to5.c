@@ -119,9 +119,7 @@ static bool intermediate_response(const struct run *r)
 static void *r15_start(const struct judge_conf *j, const struct run *r, json_t *expected,
                        const char *examples, char *skip, size_t skiplen)
 {
-	struct r15 *a = calloc(1, sizeof *a);
-	if (!a)
-		xalloc_die();
+	struct r15 *a = xcalloc(1, sizeof *a);
 	judge_view_init(&a->view, j, r, expected, examples);
 	const char *why = NULL;
 	const json_t *undefined = NULL;

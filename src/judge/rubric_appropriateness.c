@@ -52,9 +52,7 @@ struct appr {
 static void *appr_start(const struct judge_conf *j, const struct run *r, json_t *expected,
                         const char *examples, char *skip, size_t skiplen)
 {
-	struct appr *a = calloc(1, sizeof *a);
-	if (!a)
-		xalloc_die();
+	struct appr *a = xcalloc(1, sizeof *a);
 	a->j = j;
 	judge_view_init(&a->view, j, r, expected, examples);
 	if (r->mastra != MASTRA_NONE && r->mastra_io_empty) {

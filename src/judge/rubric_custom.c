@@ -67,9 +67,7 @@ static void *custom_start(const struct judge_conf *j, const struct run *r, json_
 		snprintf(skip, skiplen, "the prompt uses {{expected}} but this run has no expectation");
 		return NULL;
 	}
-	struct custom *a = calloc(1, sizeof *a);
-	if (!a)
-		xalloc_die();
+	struct custom *a = xcalloc(1, sizeof *a);
 	a->min = j->scale_min;
 	a->max = j->scale_max;
 	struct scale span = judge_span(j);

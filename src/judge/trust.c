@@ -41,9 +41,7 @@ void judge_trust_confirm(bool on)
 
 static void list_add(struct allow_list *l, const char *name, size_t len)
 {
-	char **nn = realloc(l->names, (l->n + 1) * sizeof *nn);
-	if (!nn)
-		xalloc_die();
+	char **nn = xrealloc(l->names, (l->n + 1) * sizeof *nn);
 	l->names = nn;
 	char *s = xstrndup(name, len);
 	for (char *p = s; *p; p++)

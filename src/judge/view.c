@@ -41,9 +41,7 @@ char *judge_trim_dup(const char *s)
 	size_t n = strlen(s);
 	while (n && strchr(" \t\r\n", s[n - 1]))
 		n--;
-	char *p = malloc(n + 1);
-	if (!p)
-		xalloc_die();
+	char *p = xmalloc(n + 1);
 	memcpy(p, s, n);
 	p[n] = '\0';
 	return p;
@@ -155,9 +153,7 @@ static json_t *clipped(const json_t *v)
 
 static void calls_text(struct strbuf *sb, struct run *r)
 {
-	size_t *idx = calloc(r->ncalls ? r->ncalls : 1, sizeof *idx);
-	if (!idx)
-		xalloc_die();
+	size_t *idx = xcalloc(r->ncalls ? r->ncalls : 1, sizeof *idx);
 	size_t n = scorer_counted_calls(r, idx);
 	if (n == 0) {
 		strbuf_addstr(sb, "[]");

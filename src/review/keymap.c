@@ -227,9 +227,7 @@ static void keymap_push(struct keymap *km, keycode_t key, enum tcr_action a)
 {
 	if (km->nbinds == km->cap) {
 		size_t cap = km->cap ? km->cap * 2 : 64;
-		void *p = realloc(km->binds, cap * sizeof *km->binds);
-		if (!p)
-			xalloc_die();
+		void *p = xrealloc(km->binds, cap * sizeof *km->binds);
 		km->binds = p;
 		km->cap = cap;
 	}

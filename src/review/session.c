@@ -209,9 +209,7 @@ static void entries_sync(struct review *rv)
 	while (rv->nentries < rv->ds.nrecs) {
 		if (rv->nentries == rv->entries_cap) {
 			rv->entries_cap = rv->entries_cap ? rv->entries_cap * 2 : 1024;
-			rv->entries = realloc(rv->entries, rv->entries_cap * sizeof(*rv->entries));
-			if (!rv->entries)
-				xalloc_die();
+			rv->entries = xrealloc(rv->entries, rv->entries_cap * sizeof(*rv->entries));
 		}
 		struct review_entry *e = &rv->entries[rv->nentries];
 		memset(e, 0, sizeof(*e));

@@ -55,9 +55,7 @@ static void view_reserve(struct review *rv, size_t n)
 	size_t cap = rv->view_cap ? rv->view_cap : 1024;
 	while (cap < n)
 		cap *= 2;
-	rv->view = realloc(rv->view, cap * sizeof(*rv->view));
-	if (!rv->view)
-		xalloc_die();
+	rv->view = xrealloc(rv->view, cap * sizeof(*rv->view));
 	rv->view_cap = cap;
 }
 

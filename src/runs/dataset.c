@@ -285,9 +285,7 @@ static int open_file(struct dataset *ds, char *path, char *err, size_t errlen)
 	}
 	if (!archive_is_eval(path))
 		f.kind = sniff_kind(path, &f);
-	ds->files = realloc(ds->files, (ds->nfiles + 1) * sizeof(*ds->files));
-	if (!ds->files)
-		xalloc_die();
+	ds->files = xrealloc(ds->files, (ds->nfiles + 1) * sizeof(*ds->files));
 	ds->files[ds->nfiles++] = f;
 	ds->bytes_total += f.size;
 	return 0;
@@ -502,9 +500,7 @@ static void recs_push(struct dataset *ds, const struct record_ref *rec)
 {
 	if (ds->nrecs == ds->recs_cap) {
 		ds->recs_cap = ds->recs_cap ? ds->recs_cap * 2 : 1024;
-		ds->recs = realloc(ds->recs, ds->recs_cap * sizeof(*ds->recs));
-		if (!ds->recs)
-			xalloc_die();
+		ds->recs = xrealloc(ds->recs, ds->recs_cap * sizeof(*ds->recs));
 	}
 	ds->recs[ds->nrecs++] = *rec;
 }

@@ -35,12 +35,6 @@ struct expectations {
 	size_t nkeys;
 };
 
-static void oom(void) __attribute__((noreturn));
-
-static void oom(void)
-{
-	xalloc_die();
-}
 
 static void key_number(struct strbuf *sb, double d)
 {
@@ -76,7 +70,7 @@ static void key_value(struct strbuf *sb, const json_t *v)
 	} else {
 		char *s = json_dumps(v, JSON_COMPACT | JSON_SORT_KEYS | JSON_ENCODE_ANY);
 		if (!s)
-			oom();
+			xalloc_die();
 		strbuf_addstr(sb, s);
 		free(s);
 	}
@@ -150,7 +144,7 @@ static void dump_number(struct strbuf *sb, const struct jdoc *d, jv v)
 	size_t n = real ? json_dumpb(real, buf, sizeof buf, JSON_ENCODE_ANY) : 0;
 	json_decref(real);
 	if (n == 0 || n > sizeof buf)
-		oom();
+		xalloc_die();
 	strbuf_add(sb, buf, n);
 }
 
@@ -179,7 +173,7 @@ static void dump_object(struct strbuf *sb, const struct jdoc *d, jv obj)
 	size_t n = jv_len(d, obj), k = 0;
 	struct member *m = calloc(n ? n : 1, sizeof *m);
 	if (!m)
-		oom();
+		xalloc_die();
 	JV_EACH_KEY(d, obj, key) {
 		m[k] = (struct member){ jv_str(d, key), jv_strlen(d, key), jv_value(key), k };
 		k++;
@@ -260,7 +254,7 @@ static char **paths_copy(char *const *src, size_t n)
 {
 	char **p = calloc(n ? n : 1, sizeof *p);
 	if (!p)
-		oom();
+		xalloc_die();
 	for (size_t i = 0; i < n; i++)
 		p[i] = xstrdup(src[i]);
 	return p;
@@ -395,10 +389,10 @@ struct expectations *expect_load(const struct expect_conf *ec, const char *file,
 
 	struct expectations *e = calloc(1, sizeof *e);
 	if (!e)
-		oom();
+		xalloc_die();
 	e->map = json_object();
 	if (!e->map)
-		oom();
+		xalloc_die();
 	e->nkeys = ec->nkeys;
 	e->run_keys = paths_copy(ec->run_keys, ec->nkeys);
 	e->exp_keys = paths_copy(ec->exp_keys, ec->nkeys);

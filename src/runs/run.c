@@ -18,9 +18,7 @@
 
 struct run *run_new_doc(struct jdoc *doc, const char *file, size_t line, long array_index)
 {
-	struct run *r = calloc(1, sizeof(*r));
-	if (!r)
-		xalloc_die();
+	struct run *r = xcalloc(1, sizeof(*r));
 	arena_init(&r->arena);
 	r->doc = doc;
 	r->tool_defs = JV_NONE;

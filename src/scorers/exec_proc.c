@@ -55,9 +55,7 @@ void exec_sink_add(struct exec_sink *s, const char *p, size_t n)
 		size_t cap = s->cap ? s->cap : 4096;
 		while (s->len + n + 1 > cap)
 			cap *= 2;
-		char *b = realloc(s->buf, cap);
-		if (!b)
-			xalloc_die();
+		char *b = xrealloc(s->buf, cap);
 		s->buf = b;
 		s->cap = cap;
 	}
@@ -322,9 +320,7 @@ char *exec_tail_lines(const char *text, size_t len, int lines, size_t max)
 			break;
 		start--;
 	}
-	char *s = malloc(len - start + 1);
-	if (!s)
-		xalloc_die();
+	char *s = xmalloc(len - start + 1);
 	memcpy(s, text + start, len - start);
 	s[len - start] = '\0';
 	return s;

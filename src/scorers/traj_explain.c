@@ -69,11 +69,9 @@ struct pairing {
 static void pair(const struct tm_opts *o, const struct tm_traj *O, const struct tm_traj *R,
                  struct pairing *p)
 {
-	p->of_ref = malloc((R->ncalls + 1) * sizeof *p->of_ref);
-	p->args_only = calloc(R->ncalls + 1, 1);
-	p->used = calloc(O->ncalls + 1, 1);
-	if (!p->of_ref || !p->args_only || !p->used)
-		xalloc_die();
+	p->of_ref = xmalloc((R->ncalls + 1) * sizeof *p->of_ref);
+	p->args_only = xcalloc(R->ncalls + 1, 1);
+	p->used = xcalloc(O->ncalls + 1, 1);
 	for (size_t k = 0; k < R->ncalls; k++) {
 		const struct tm_call *rc = &R->calls[k];
 		struct tm_matcher m = tm_matcher_for(o, rc->name);

@@ -45,9 +45,7 @@ static struct tm_call *call_push(struct tm_traj *t)
 {
 	if ((t->ncalls & (t->ncalls - 1)) == 0 || t->ncalls == 0) {
 		size_t cap = t->ncalls ? t->ncalls * 2 : 8;
-		t->calls = realloc(t->calls, cap * sizeof *t->calls);
-		if (!t->calls)
-			xalloc_die();
+		t->calls = xrealloc(t->calls, cap * sizeof *t->calls);
 	}
 	struct tm_call *c = &t->calls[t->ncalls++];
 	*c = (struct tm_call){ .run_call = -1 };
@@ -194,17 +192,13 @@ static const char *role_of(const struct run_msg *m)
 
 static void run_messages(struct run *r, struct tm_traj *t)
 {
-	size_t *counted = calloc(r->ncalls + 1, sizeof *counted);
-	bool *counts = calloc(r->ncalls + 1, sizeof *counts);
-	if (!counted || !counts)
-		xalloc_die();
+	size_t *counted = xcalloc(r->ncalls + 1, sizeof *counted);
+	bool *counts = xcalloc(r->ncalls + 1, sizeof *counts);
 	size_t nc = scorer_counted_calls(r, counted);
 	for (size_t i = 0; i < nc; i++)
 		counts[counted[i]] = true;
 	t->messages = json_array();
-	t->run_calls = calloc(nc + 1, sizeof *t->run_calls);
-	if (!t->run_calls)
-		xalloc_die();
+	t->run_calls = xcalloc(nc + 1, sizeof *t->run_calls);
 	for (size_t mi = 0; mi < r->nmsgs; mi++) {
 		struct run_msg *m = &r->msgs[mi];
 		const char *role = role_of(m);
@@ -241,9 +235,7 @@ static void map_raw_calls(struct run *r, struct tm_traj *t)
 		n += json_array_size(json_object_get(m, "tool_calls"));
 	if (n != r->ncalls)
 		return;
-	t->run_calls = calloc(n + 1, sizeof *t->run_calls);
-	if (!t->run_calls)
-		xalloc_die();
+	t->run_calls = xcalloc(n + 1, sizeof *t->run_calls);
 	for (size_t k = 0; k < n; k++)
 		t->run_calls[k] = (long)k;
 	t->nrun_calls = n;

@@ -151,9 +151,7 @@ enum { MODE_STRICT, MODE_UNORDERED, MODE_SUBSET, MODE_SUPERSET, MODE_IN_ORDER };
 static int cover(const struct tm_opts *o, const struct tm_traj *A, const struct tm_traj *B,
                  struct tm_err *e)
 {
-	bool *used = calloc(A->ncalls + 1, 1);
-	if (!used)
-		xalloc_die();
+	bool *used = xcalloc(A->ncalls + 1, 1);
 	int res = 1;
 	for (size_t b = 0; b < B->ncalls && res == 1; b++) {
 		const struct tm_call *bc = &B->calls[b];
@@ -237,9 +235,7 @@ static int strict_calls(const struct tm_opts *o, const json_t *ot, const json_t 
 	if (json_array_size(ot) != json_array_size(rt))
 		return 0;
 	size_t n = json_array_size(rt), i;
-	bool *seen = calloc(n + 1, 1);
-	if (!seen)
-		xalloc_die();
+	bool *seen = xcalloc(n + 1, 1);
 	int res = 1;
 	json_t *oc, *empty = json_string("");
 	json_array_foreach(ot, i, oc) {

@@ -121,10 +121,8 @@ static void word_set_grow(struct word_set *ws)
 	uint32_t *slots = ws->slots, *lens = ws->lens;
 	size_t cap = ws->cap;
 	ws->cap = cap * 2;
-	ws->slots = calloc(ws->cap, sizeof *ws->slots);
-	ws->lens = calloc(ws->cap, sizeof *ws->lens);
-	if (!ws->slots || !ws->lens)
-		xalloc_die();
+	ws->slots = xcalloc(ws->cap, sizeof *ws->slots);
+	ws->lens = xcalloc(ws->cap, sizeof *ws->lens);
 	ws->n = 0;
 	for (size_t i = 0; i < cap; i++)
 		if (slots[i])

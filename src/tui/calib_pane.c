@@ -271,9 +271,7 @@ static unsigned cell_filter(struct tui *t)
 	if (!p || p->ncats == 0)
 		return REDRAW_STATUS;
 	size_t a = t->cal.cell / p->ncats, b = t->cal.cell % p->ncats;
-	size_t *entries = calloc(p->n ? p->n : 1, sizeof *entries), k = 0;
-	if (!entries)
-		xalloc_die();
+	size_t *entries = xcalloc(p->n ? p->n : 1, sizeof *entries), k = 0;
 	for (size_t i = 0; i < p->n; i++)
 		if ((size_t)p->items[i].cat_a == a && (size_t)p->items[i].cat_b == b)
 			entries[k++] = p->items[i].entry;

@@ -38,9 +38,7 @@ static void push_key(struct tui *t, keycode_t k)
 {
 	if (t->script.n == t->script.cap) {
 		t->script.cap = t->script.cap ? t->script.cap * 2 : 32;
-		t->script.keys = realloc(t->script.keys, t->script.cap * sizeof(*t->script.keys));
-		if (!t->script.keys)
-			xalloc_die();
+		t->script.keys = xrealloc(t->script.keys, t->script.cap * sizeof(*t->script.keys));
 	}
 	t->script.keys[t->script.n++] = k;
 }

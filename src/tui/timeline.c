@@ -24,9 +24,7 @@ static struct tl_line *new_seg(struct tui *t, size_t entry, int indent, int slot
 {
 	if (t->tl.nsegs == t->tl.segs_cap) {
 		t->tl.segs_cap = t->tl.segs_cap ? t->tl.segs_cap * 2 : 64;
-		t->tl.lines = realloc(t->tl.lines, t->tl.segs_cap * sizeof(*t->tl.lines));
-		if (!t->tl.lines)
-			xalloc_die();
+		t->tl.lines = xrealloc(t->tl.lines, t->tl.segs_cap * sizeof(*t->tl.lines));
 	}
 	struct tl_line *l = &t->tl.lines[t->tl.nsegs++];
 	*l = (struct tl_line){ .entry = entry, .indent = indent, .slot = slot, .first = t->tl.nlines,
@@ -48,10 +46,8 @@ void tl_add_piece(struct tui *t, int slot, bool whole, const char *s, size_t n)
 	struct tl_line *l = &t->tl.lines[t->tl.nsegs - 1];
 	size_t bn;
 	wchar_t *b = wtext_decode(s, n, WTEXT_TABS, &bn);
-	l->text = realloc(l->text, (l->len + 2 + bn + 1) * sizeof(wchar_t));
-	l->spans = realloc(l->spans, (l->nspans + 1) * sizeof *l->spans);
-	if (!l->text || !l->spans)
-		xalloc_die();
+	l->text = xrealloc(l->text, (l->len + 2 + bn + 1) * sizeof(wchar_t));
+	l->spans = xrealloc(l->spans, (l->nspans + 1) * sizeof *l->spans);
 	l->text[l->len++] = L' ';
 	l->text[l->len++] = L' ';
 	l->spans[l->nspans++] = (struct tl_span){ .at = l->len, .slot = slot, .whole = whole };
@@ -79,9 +75,7 @@ size_t tl_add_entry(struct tui *t, long msg, long call, long part, bool foldable
 {
 	if (t->tl.nentries == t->tl.entries_cap) {
 		t->tl.entries_cap = t->tl.entries_cap ? t->tl.entries_cap * 2 : 32;
-		t->tl.entries = realloc(t->tl.entries, t->tl.entries_cap * sizeof(*t->tl.entries));
-		if (!t->tl.entries)
-			xalloc_die();
+		t->tl.entries = xrealloc(t->tl.entries, t->tl.entries_cap * sizeof(*t->tl.entries));
 	}
 	size_t e = t->tl.nentries++;
 	t->tl.entries[e] = (struct tl_entry){
@@ -123,9 +117,7 @@ static void add_text_of(struct tui *t, size_t entry, int indent, int slot, const
 		for (size_t i = 0; i < n && (!max_lines || i < max_lines); i++) {
 			struct tl_line *l = new_seg(t, entry, indent, slot, 1);
 			l->len = wr.lines[i].len;
-			l->text = malloc((l->len + 1) * sizeof(wchar_t));
-			if (!l->text)
-				xalloc_die();
+			l->text = xmalloc((l->len + 1) * sizeof(wchar_t));
 			memcpy(l->text, wr.text + wr.lines[i].start, l->len * sizeof(wchar_t));
 			l->text[l->len] = 0;
 		}
@@ -201,9 +193,7 @@ void timeline_free(struct tui *t)
 /* What is unfolded, entry by entry, for the rebuild of the same run. */
 static void keep_open(struct tui *t, bool **keep, size_t *nkeep)
 {
-	*keep = calloc(t->tl.nentries + 1, sizeof(bool));
-	if (!*keep)
-		xalloc_die();
+	*keep = xcalloc(t->tl.nentries + 1, sizeof(bool));
 	for (size_t e = 0; e < t->tl.nentries; e++)
 		(*keep)[e] = t->tl.entries[e].open;
 	*nkeep = t->tl.nentries;

@@ -314,10 +314,8 @@ static void add_message(struct tui *t, const struct run_lines *rl, size_t mi)
 void tl_add_run(struct tui *t, struct run *r, const struct call_marks *marks, int width)
 {
 	/* Number the calls the tool-call scorer counts, in its order. */
-	size_t *counted = calloc(r->ncalls + 1, sizeof(size_t));
-	long *number = calloc(r->ncalls + 1, sizeof(long));
-	if (!counted || !number)
-		xalloc_die();
+	size_t *counted = xcalloc(r->ncalls + 1, sizeof(size_t));
+	long *number = xcalloc(r->ncalls + 1, sizeof(long));
 	size_t nc = scorer_counted_calls(r, counted);
 	for (size_t i = 0; i < nc; i++)
 		number[counted[i]] = (long)i + 1;

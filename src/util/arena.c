@@ -44,9 +44,7 @@ void *arena_alloc(struct arena *a, size_t size)
 	struct arena_chunk *c = a->head;
 	if (!c || c->cap - c->used < size) {
 		size_t cap = size > ARENA_CHUNK ? size : ARENA_CHUNK;
-		c = malloc(sizeof(*c) + cap);
-		if (!c)
-			xalloc_die();
+		c = xmalloc(sizeof(*c) + cap);
 		c->cap = cap;
 		c->used = 0;
 		c->next = a->head;

@@ -16,9 +16,7 @@ void strbuf_grow(struct strbuf *sb, size_t extra)
 	size_t cap = sb->cap ? sb->cap : 64;
 	while (cap < sb->len + extra + 1)
 		cap *= 2;
-	char *p = realloc(sb->buf, cap);
-	if (!p)
-		xalloc_die();
+	char *p = xrealloc(sb->buf, cap);
 	if (cap >= XALLOC_HUGE_MIN)
 		xalloc_advise_huge(p, cap);
 	sb->buf = p;
@@ -84,9 +82,7 @@ char *strbuf_detach(struct strbuf *sb)
 {
 	char *p = sb->buf;
 	if (!p) {
-		p = malloc(1);
-		if (!p)
-			xalloc_die();
+		p = xmalloc(1);
 		p[0] = '\0';
 	}
 	sb->buf = NULL;
