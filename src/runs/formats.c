@@ -25,6 +25,8 @@ extern const struct format_ops format_openhands;
 extern const struct format_ops format_mastra_tracing;
 extern const struct format_ops format_claude_code;
 extern const struct format_ops format_otel;
+extern const struct format_ops format_langfuse;
+extern const struct format_ops format_atif;
 
 /* Order matters only for ties in detection: earlier wins. */
 const struct format_ops *const format_table[] = {
@@ -36,6 +38,8 @@ const struct format_ops *const format_table[] = {
 	&format_mastra_tracing,
 	&format_claude_code,
 	&format_otel,
+	&format_langfuse,
+	&format_atif,
 	&format_langsmith,
 	&format_langchain,
 	&format_tau2,

@@ -1,0 +1,360 @@
+/* langfuse.c - Langfuse trace exports {trace, observations}: one run per trace, its observations read in time order.
+ *
+ * Observations are GENERATIONs (model calls), TOOLs (tool executions),
+ * SPANs, AGENTs, EVENTs and a few more kinds, each with input, output and
+ * metadata that integrations often write as JSON text; they come in any
+ * order and nest by parentObservationId. Read by startTime (a parent
+ * before its children at the same time):
+ *
+ * - a GENERATION that holds other generations (the AI SDK's
+ *   ai.generateText around ai.generateText.doGenerate) repeats what they
+ *   said and is passed over; every other one gives the run what its output
+ *   says (langfuse_msgs.c reads the shapes), or its toolCalls when the
+ *   output shows no call. The first one's input gives the system prompt
+ *   and the user's request (else the trace's input does); later inputs
+ *   repeat the history and add only results and new user turns.
+ * - a TOOL is the execution of a call: it gives the call its result,
+ *   found by the id in its metadata attributes (ai.toolCall.id,
+ *   gen_ai.tool.call.id), else as the first call of its name that no TOOL
+ *   answered yet. One no generation asked for is a call of its own.
+ * - EVENTs, unknown kinds and failed observations are kept as notes.
+ *
+ * A call shows up in several places (a generation's output, its
+ * toolCalls, the wrapping generation, a TOOL): it is one call.
+ * trace.observations, when present, repeats the observations without
+ * their input and output and is not read. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "runs/format.h"
+#include "runs/loader.h"
+#include "util/hash.h"
+#include "util/htab.h"
+#include "util/xalloc.h"
+#include "langfuse.h"
+
+static int lf_detect(const struct jdoc *d, jv rec)
+{
+	jv trace = jv_get(d, rec, "trace");
+	if (!jv_is_object(d, rec) || !jv_is_object(d, trace) ||
+	    !jv_is_array(d, jv_get(d, rec, "observations")))
+		return 0;
+	return jv_is_string(d, jv_get(d, trace, "id")) ? 90 : 0;
+}
+
+/* ---- the observations in reading order --------------------------------------- */
+
+struct lf_obs {
+	jv v;
+	const char *id, *parent, *start, *type;
+	size_t order;               /* position in the record */
+	size_t depth;               /* parents above it in the file */
+	bool wraps;                 /* a generation around other generations */
+};
+
+struct lf_trace {
+	struct lf_obs *obs;
+	size_t n;
+	struct htab by_id;
+};
+
+static bool lf_obs_eq(const void *item, const void *key)
+{
+	return !strcmp(((const struct lf_obs *)item)->id, key);
+}
+
+static uint64_t lf_hash(const char *id)
+{
+	return hash_fnv1a(id, strlen(id), HASH_FNV_SEED);
+}
+
+static struct lf_obs *lf_obs_get(const struct lf_trace *t, const char *id)
+{
+	return id ? htab_get(&t->by_id, lf_hash(id), lf_obs_eq, id) : NULL;
+}
+
+/* obs[i].KEY: a string, null or absent, else an error naming it. */
+static int lf_obs_str(const struct jdoc *d, jv o, size_t i, const char *key, bool required,
+                      const char **out, char *err, size_t errlen)
+{
+	jv v = jv_get(d, o, key);
+	*out = jv_str(d, v);
+	if (*out || (!required && (v == JV_NONE || jv_is_null(d, v))))
+		return 0;
+	snprintf(err, errlen, "observations[%zu].%s: %s", i, key,
+	         v == JV_NONE ? "missing" : "not a string");
+	return -1;
+}
+
+static int lf_obs_read(const struct jdoc *d, jv o, size_t i, struct lf_obs *ob, char *err,
+                       size_t errlen)
+{
+	if (!jv_is_object(d, o)) {
+		snprintf(err, errlen, "observations[%zu]: not an object", i);
+		return -1;
+	}
+	*ob = (struct lf_obs){ .v = o, .order = i };
+	if (lf_obs_str(d, o, i, "type", true, &ob->type, err, errlen) < 0 ||
+	    lf_obs_str(d, o, i, "id", false, &ob->id, err, errlen) < 0 ||
+	    lf_obs_str(d, o, i, "parentObservationId", false, &ob->parent, err, errlen) < 0 ||
+	    lf_obs_str(d, o, i, "startTime", false, &ob->start, err, errlen) < 0)
+		return -1;
+	static const char *const lists[] = { "toolCalls", "toolCallNames", NULL };
+	for (size_t k = 0; lists[k]; k++) {
+		jv v = jv_get(d, o, lists[k]);
+		if (v != JV_NONE && !jv_is_null(d, v) && !jv_is_array(d, v)) {
+			snprintf(err, errlen, "observations[%zu].%s: not an array", i, lists[k]);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* Depths, and which generations hold others. A chain of parents is
+ * followed at most n steps, so a cycle in a hostile file ends. */
+static void lf_nest(struct lf_trace *t)
+{
+	for (size_t i = 0; i < t->n; i++) {
+		bool gen = !strcmp(t->obs[i].type, "GENERATION");
+		const struct lf_obs *o = &t->obs[i];
+		size_t depth = 0;
+		for (struct lf_obs *p = lf_obs_get(t, o->parent); p && depth < t->n;
+		     p = lf_obs_get(t, p->parent), depth++)
+			if (gen && p != o && !strcmp(p->type, "GENERATION"))
+				p->wraps = true;
+		t->obs[i].depth = depth;
+	}
+}
+
+static int lf_obs_cmp(const void *pa, const void *pb)
+{
+	const struct lf_obs *a = pa, *b = pb;
+	int c = a->start && b->start ? strcmp(a->start, b->start) : !!a->start - !!b->start;
+	if (!c)
+		c = (a->depth > b->depth) - (a->depth < b->depth);
+	return c ? c : (a->order > b->order) - (a->order < b->order);
+}
+
+static int lf_trace_read(struct run *r, jv list, struct lf_trace *t, char *err, size_t errlen)
+{
+	const struct jdoc *d = r->doc;
+	t->obs = xcalloc(jv_len(d, list) + 1, sizeof *t->obs);
+	JV_EACH(d, list, o) {
+		if (lf_obs_read(d, o, t->n, &t->obs[t->n], err, errlen) < 0)
+			return -1;
+		t->n++;
+	}
+	for (size_t i = 0; i < t->n; i++) {
+		if (!t->obs[i].id)
+			continue;
+		void **slot = htab_put(&t->by_id, lf_hash(t->obs[i].id), lf_obs_eq, t->obs[i].id);
+		if (!*slot)
+			*slot = &t->obs[i];
+	}
+	lf_nest(t);
+	qsort(t->obs, t->n, sizeof *t->obs, lf_obs_cmp);
+	return 0;
+}
+
+/* ---- reading them ----------------------------------------------------------- */
+
+struct lf_load {
+	struct run *r;
+	jv trace;
+	bool first_done;            /* the first model call's input was read */
+	bool *claimed;              /* calls a TOOL observation answered */
+	size_t claimed_cap;
+	const struct lf_obs **later;/* TOOLs whose call was not there yet */
+	size_t nlater;
+};
+
+/* The metadata's OpenTelemetry attributes (metadata is often JSON text). */
+static jv lf_attributes(struct run *r, jv o)
+{
+	return jv_get(r->doc, lf_json(r, jv_get(r->doc, o, "metadata")), "attributes");
+}
+
+static bool lf_has_user(const struct run *r)
+{
+	for (size_t i = 0; i < r->nmsgs; i++)
+		if (r->msgs[i].role == ROLE_USER && !r->msgs[i].is_tool_output)
+			return true;
+	return false;
+}
+
+/* The tools offered: toolDefinitions when a list, else the GenAI
+ * attribute gen_ai.tool.definitions, else metadata.tools of objects. */
+static void lf_tool_defs(struct run *r, jv o)
+{
+	const struct jdoc *d = r->doc;
+	if (r->tool_defs != JV_NONE)
+		return;
+	jv defs = jv_get(d, o, "toolDefinitions");
+	if (!jv_len(d, defs) || !jv_is_array(d, defs))
+		defs = lf_json(r, jv_get(d, lf_attributes(r, o), "gen_ai.tool.definitions"));
+	if (!jv_len(d, defs) || !jv_is_array(d, defs))
+		defs = jv_get(d, lf_json(r, jv_get(d, o, "metadata")), "tools");
+	if (jv_is_array(d, defs) && jv_is_object(d, jv_first(d, defs)))
+		r->tool_defs = defs;
+}
+
+static void lf_failed_note(struct run *r, const struct lf_obs *o)
+{
+	const struct jdoc *d = r->doc;
+	if (!jv_streq(d, jv_get(d, o->v, "level"), "ERROR"))
+		return;
+	run_add_note_msg(r, MSG_IN_OUTPUT, o->v, "%s \"%s\" failed: %s", o->type,
+	                 loader_str(r, jv_get(d, o->v, "name"), ""),
+	                 loader_str(r, jv_get(d, o->v, "statusMessage"), "no message"));
+}
+
+static void lf_generation(struct lf_load *L, const struct lf_obs *o)
+{
+	struct run *r = L->r;
+	const struct jdoc *d = r->doc;
+	if (o->wraps)
+		return;
+	if (!L->first_done) {
+		lf_read(r, jv_get(d, o->v, "input"), o->v, LF_INPUT_FIRST);
+		if (!lf_has_user(r))
+			lf_read(r, jv_get(d, L->trace, "input"), L->trace, LF_INPUT_FIRST);
+		L->first_done = true;
+	} else {
+		lf_read(r, jv_get(d, o->v, "input"), o->v, LF_INPUT_LATER);
+	}
+	if (!lf_read(r, jv_get(d, o->v, "output"), o->v, LF_OUTPUT))
+		lf_read_tool_calls(r, jv_get(d, o->v, "toolCalls"), jv_get(d, o->v, "toolCallNames"),
+		                   o->v);
+	if (!r->model)
+		r->model = jv_str(d, jv_get(d, o->v, "model"));
+	lf_tool_defs(r, o->v);
+	lf_failed_note(r, o);
+}
+
+static void lf_tool_result(struct run *r, struct run_call *c, jv o)
+{
+	const struct jdoc *d = r->doc;
+	jv out = lf_json(r, jv_get(d, o, "output"));
+	if (jv_streq(d, jv_get(d, o, "level"), "ERROR"))
+		run_set_result(c, out, true, loader_str(r, jv_get(d, o, "statusMessage"), "error"), -1);
+	else if (out != JV_NONE)
+		run_set_result(c, out, false, NULL, -1);
+}
+
+/* The call a TOOL observation ran: by id, else the first of its name no
+ * TOOL answered yet. */
+static bool lf_tool_join(struct lf_load *L, const struct lf_obs *o)
+{
+	struct run *r = L->r;
+	const struct jdoc *d = r->doc;
+	if (L->claimed_cap < r->ncalls) {
+		L->claimed = xrealloc(L->claimed, r->ncalls * sizeof *L->claimed);
+		memset(L->claimed + L->claimed_cap, 0, (r->ncalls - L->claimed_cap) * sizeof *L->claimed);
+		L->claimed_cap = r->ncalls;
+	}
+	jv attrs = lf_attributes(r, o->v);
+	jv idv = jv_get(d, attrs, "ai.toolCall.id");
+	if (idv == JV_NONE)
+		idv = jv_get(d, attrs, "gen_ai.tool.call.id");
+	const char *id = loader_id(r, idv);
+	const char *name = loader_str(r, jv_get(d, o->v, "name"), "");
+	long hit = -1;
+	for (size_t i = 0; id && hit < 0 && i < r->ncalls; i++)
+		if (!L->claimed[i] && r->calls[i].id && !strcmp(r->calls[i].id, id))
+			hit = (long)i;
+	for (size_t i = 0; !id && hit < 0 && i < r->ncalls; i++)
+		if (!L->claimed[i] && !strcmp(r->calls[i].name, name))
+			hit = (long)i;
+	if (hit < 0)
+		return false;
+	L->claimed[hit] = true;
+	if (!r->calls[hit].has_result)
+		lf_tool_result(r, &r->calls[hit], o->v);
+	return true;
+}
+
+/* A TOOL no generation asked for: what ran is a call all the same. */
+static void lf_tool_call(struct run *r, const struct lf_obs *o)
+{
+	const struct jdoc *d = r->doc;
+	size_t mi = run_add_msg(r, ROLE_ASSISTANT, MSG_IN_OUTPUT, "", o->v);
+	struct run_call *c = run_add_call(r, mi);
+	c->raw_name = jv_get(d, o->v, "name");
+	c->name = loader_str(r, c->raw_name, "");
+	c->src_msg_index = -1;
+	jv in = lf_json(r, jv_get(d, o->v, "input"));
+	/* Some SDKs wrap the arguments: {"input": {...}}. */
+	if (jv_len(d, in) == 1 && jv_is_object(d, jv_get(d, in, "input")))
+		in = jv_get(d, in, "input");
+	if (in != JV_NONE && !jv_is_null(d, in))
+		run_call_set_args(r, c, in);
+	lf_tool_result(r, c, o->v);
+}
+
+static void lf_observation(struct lf_load *L, const struct lf_obs *o)
+{
+	struct run *r = L->r;
+	const char *t = o->type;
+	if (!strcmp(t, "GENERATION")) {
+		lf_generation(L, o);
+	} else if (!strcmp(t, "TOOL")) {
+		if (!lf_tool_join(L, o))
+			L->later[L->nlater++] = o;
+	} else if (!strcmp(t, "EVENT")) {
+		run_add_note_msg(r, MSG_IN_OUTPUT, o->v, "event \"%s\"",
+		                 loader_str(r, jv_get(r->doc, o->v, "name"), ""));
+	} else if (!strcmp(t, "SPAN") || !strcmp(t, "AGENT") || !strcmp(t, "CHAIN") ||
+	           !strcmp(t, "RETRIEVER") || !strcmp(t, "EVALUATOR") || !strcmp(t, "EMBEDDING") ||
+	           !strcmp(t, "GUARDRAIL")) {
+		lf_failed_note(r, o);
+	} else {
+		run_add_note_msg(r, MSG_IN_OUTPUT, o->v, "observation type \"%s\" (not read)", t);
+	}
+}
+
+static int lf_load(struct run *r, char *err, size_t errlen)
+{
+	const struct jdoc *d = r->doc;
+	jv rec = run_root(r), list;
+	if (!jv_is_object(d, rec)) {
+		snprintf(err, errlen, "a langfuse export must be an object {trace, observations}");
+		return -1;
+	}
+	jv trace = jv_get(d, rec, "trace");
+	if (!jv_is_object(d, trace)) {
+		snprintf(err, errlen, "trace: %s", trace == JV_NONE ? "missing" : "not an object");
+		return -1;
+	}
+	if (loader_array(r, rec, "observations", &list, err, errlen) < 0)
+		return -1;
+	struct lf_trace t = { 0 };
+	int rc = lf_trace_read(r, list, &t, err, errlen);
+	if (rc == 0) {
+		r->id = jv_str(d, jv_get(d, trace, "id"));
+		struct lf_load L = { .r = r, .trace = trace };
+		L.later = xcalloc(t.n + 1, sizeof *L.later);
+		for (size_t i = 0; i < t.n; i++)
+			lf_observation(&L, &t.obs[i]);
+		for (size_t i = 0; i < L.nlater; i++)
+			if (!lf_tool_join(&L, L.later[i]))
+				lf_tool_call(r, L.later[i]);
+		if (r->nmsgs == 0) {
+			/* No model call: what the trace says it was given and answered. */
+			lf_read(r, jv_get(r->doc, trace, "input"), trace, LF_INPUT_FIRST);
+			lf_read(r, jv_get(r->doc, trace, "output"), trace, LF_OUTPUT);
+		}
+		free(L.claimed);
+		free(L.later);
+	}
+	htab_free(&t.by_id);
+	free(t.obs);
+	return rc;
+}
+
+const struct format_ops format_langfuse = {
+	.name = "langfuse",
+	.summary = "Langfuse trace exports {trace, observations}: generations, tools and spans in time order",
+	.detect = lf_detect,
+	.load = lf_load,
+};
