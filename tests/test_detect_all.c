@@ -29,6 +29,8 @@ static const struct {
 	{ "anthropic-messages", "anthropic-message" },
 	{ "chat-completions", "chat-completions-response" },
 	{ "openai-responses", "openai-responses" },
+	{ "langfuse-export", "langfuse" },
+	{ "atif", "atif" },
 };
 
 #define NFOLDERS (sizeof folders / sizeof *folders)

@@ -279,8 +279,9 @@ static int atif_step(struct run *r, jv step, const char *path, size_t i, void *c
 		run_add_thinking(r, mi, jv_str(d, reasoning), reasoning);
 	atif_message(r, mi, message);
 	size_t first = r->ncalls;
-	if (loader_each_field(r, jv_get(d, step, "tool_calls"), path, "tool_calls", atif_call, &mi,
-	                      err, errlen) < 0)
+	jv calls;
+	if (loader_opt_array(r, step, "tool_calls", path, "not a list", &calls, err, errlen) < 0 ||
+	    loader_each_field(r, calls, path, "tool_calls", atif_call, &mi, err, errlen) < 0)
 		return -1;
 	if (!r->model)
 		r->model = jv_str(d, jv_get(d, step, "model_name"));

@@ -183,6 +183,7 @@ struct lf_ctx {
 	long last_assistant;        /* the value's last assistant message, -1 none */
 	long msg;                   /* the run's message taking pieces, -1 none yet */
 	enum run_role role;
+	bool role_written;          /* the message said its role */
 	jv msg_raw;
 	size_t calls;
 };
@@ -294,9 +295,8 @@ static void lf_later(struct lf_ctx *x, jv content, jv answers)
 {
 	struct run *r = x->r;
 	const struct jdoc *d = r->doc;
-	if (x->role == ROLE_TOOL) {
-		if (answers != JV_NONE)
-			lf_result(x, answers, content, false, x->msg_raw);
+	if (x->role == ROLE_TOOL && answers != JV_NONE) {
+		lf_result(x, answers, content, false, x->msg_raw);
 		return;
 	}
 	struct lf_piece p;
@@ -311,7 +311,8 @@ static void lf_later(struct lf_ctx *x, jv content, jv answers)
 	}
 	if (jv_is_string(d, content))
 		text = jv_str(d, content);
-	if (x->role != ROLE_USER || x->index <= x->last_assistant || !*text)
+	/* An input without roles is a stub some SDKs write ({"content": "role"}). */
+	if (x->role != ROLE_USER || !x->role_written || x->index <= x->last_assistant || !*text)
 		return;
 	for (size_t i = r->nmsgs; i-- > 0;) {
 		if (r->msgs[i].role != ROLE_USER || r->msgs[i].is_tool_output)
@@ -340,6 +341,7 @@ static void lf_message(struct lf_ctx *x, const char *role_s, jv content, jv call
 	}
 	x->msg = -1;
 	x->role = role;
+	x->role_written = role_s != NULL;
 	x->msg_raw = raw;
 	if (!known) {
 		if (x->mode != LF_INPUT_LATER)
