@@ -451,6 +451,27 @@ static const struct fmt_sample fmt_samples[] = {
 	  " 'llm.input_messages.0.message.content': '注文 2087 はどこですか？',"
 	  " 'llm.output_messages.0.message.role': 'assistant',"
 	  " 'llm.output_messages.0.message.content': '已发货 📦'}" },
+	{ "langfuse", "langfuse trace export",
+	  "{'trace': {'id': 'tr-2087', 'name': 'shop'}, 'observations': ["
+	  "  {'id': 'g2', 'type': 'GENERATION', 'startTime': '2026-03-01T09:00:02.000Z', 'model': 'gpt-4o',"
+	  "   'input': '[{\\'role\\': \\'user\\', \\'content\\': \\'注文 2087 はどこですか？\\'}]',"
+	  "   'output': '{\\'role\\': \\'assistant\\', \\'content\\': \\'已发货 📦\\'}'},"
+	  "  {'id': 't1', 'type': 'TOOL', 'name': 'lookup_order', 'startTime': '2026-03-01T09:00:01.000Z',"
+	  "   'input': {'order': '2087'}, 'output': 'shipped'},"
+	  "  {'id': 'g1', 'type': 'GENERATION', 'startTime': '2026-03-01T09:00:00.000Z', 'model': 'gpt-4o',"
+	  "   'input': [{'role': 'user', 'content': '注文 2087 はどこですか？'}],"
+	  "   'output': {'role': 'assistant', 'content': null, 'tool_calls': [{'id': 'call_1',"
+	  "     'type': 'function', 'function': {'name': 'lookup_order', 'arguments': '{}'}}]}}]}" },
+	{ "atif", "atif trajectory",
+	  "{'schema_version': 'ATIF-v1.6', 'session_id': 's-2087',"
+	  " 'agent': {'name': 'shop', 'version': '1.0', 'model_name': 'gpt-4o'},"
+	  " 'steps': [{'step_id': 1, 'source': 'user', 'message': '注文 2087 はどこですか？'},"
+	  "  {'step_id': 2, 'source': 'agent', 'message': '調べます。',"
+	  "   'tool_calls': [{'tool_call_id': 'call_1', 'function_name': 'lookup_order',"
+	  "     'arguments': {'order': '2087'}}],"
+	  "   'observation': {'results': [{'source_call_id': 'call_1', 'content': 'shipped'}]}},"
+	  "  {'step_id': 3, 'source': 'agent', 'message': '已发货 📦'}],"
+	  " 'final_metrics': {'total_prompt_tokens': 30}}" },
 	{ NULL, NULL, NULL },
 };
 

@@ -26,6 +26,8 @@ static const struct format_case cases[] = {
 	{ "mastra-tracing", false, { NULL } },
 	{ "claude-code", false, { NULL } },
 	{ "otel", false, { NULL } },
+	{ "langfuse", false, { NULL } },
+	{ "atif", false, { NULL } },
 	{ "langsmith", false, { NULL } },
 	{ "langchain", false, { NULL } },
 	{ "tau2", false, { "tau2_sample.jsonl", NULL } },
