@@ -348,7 +348,9 @@ static int atif_load(struct run *r, char *err, size_t errlen)
 		snprintf(err, errlen, "agent: not an object");
 		return -1;
 	}
-	r->id = jv_str(d, jv_get(d, rec, "session_id"));
+	/* unless an id path of the configuration named the run already */
+	if (r->id == r->source && jv_strlen(d, jv_get(d, rec, "session_id")))
+		r->id = jv_str(d, jv_get(d, rec, "session_id"));
 	r->model = jv_str(d, jv_get(d, agent, "model_name"));
 	if (!r->model)
 		r->model = jv_str(d, jv_get(d, agent, "model"));

@@ -331,7 +331,9 @@ static int lf_load(struct run *r, char *err, size_t errlen)
 	struct lf_trace t = { 0 };
 	int rc = lf_trace_read(r, list, &t, err, errlen);
 	if (rc == 0) {
-		r->id = jv_str(d, jv_get(d, trace, "id"));
+		/* unless an id path of the configuration named the run already */
+		if (r->id == r->source && jv_strlen(d, jv_get(d, trace, "id")))
+			r->id = jv_str(d, jv_get(d, trace, "id"));
 		struct lf_load L = { .r = r, .trace = trace };
 		L.later = xcalloc(t.n + 1, sizeof *L.later);
 		for (size_t i = 0; i < t.n; i++)
