@@ -27,6 +27,7 @@
 
 #include "runs/format.h"
 #include "runs/loader.h"
+#include "call_index.h"
 
 /* Embedded subagents inside subagents: deeper than this is not read. */
 #define ATIF_MAX_DEPTH 8
@@ -51,9 +52,23 @@ static int atif_detect(const struct jdoc *d, jv rec)
 
 struct atif_ctx {
 	struct run *r;
+	struct call_index *ids;     /* the run's calls by id: ids are unique */
 	int depth;
 	bool copied;                /* the previous step was copied context */
+	size_t mi;                  /* the step's message */
 };
+
+static bool atif_answered(size_t call, void *ctx)
+{
+	return ((struct run *)ctx)->calls[call].has_result;
+}
+
+/* The call of this id, while it has no result. */
+static struct run_call *atif_open_call(struct run *r, struct call_index *ids, const char *id)
+{
+	long i = call_index_first_free(ids, id, atif_answered, r);
+	return i < 0 ? NULL : &r->calls[i];
+}
 
 static int atif_steps(struct atif_ctx *x, jv steps, const char *where, char *err, size_t errlen);
 
@@ -76,7 +91,8 @@ static int atif_call(struct run *r, jv tc, const char *path, size_t j, void *ctx
 {
 	(void)j;
 	const struct jdoc *d = r->doc;
-	size_t mi = *(size_t *)ctx;
+	struct atif_ctx *x = ctx;
+	size_t mi = x->mi;
 	const char *id_key, *name_key;
 	jv id = atif_field(d, tc, "tool_call_id", "id", &id_key);
 	jv name = atif_field(d, tc, "function_name", "name", &name_key);
@@ -95,11 +111,11 @@ static int atif_call(struct run *r, jv tc, const char *path, size_t j, void *ctx
 		return -1;
 	}
 	const char *cid = loader_id(r, id);
-	for (size_t i = 0; cid && i < r->ncalls; i++) {
-		if (r->calls[i].id && !strcmp(r->calls[i].id, cid)) {
-			run_add_note(r, mi, tc, "call %s again (counted once)", cid);
-			return 0;
-		}
+	size_t seen;
+	call_index_get(x->ids, cid, &seen);
+	if (seen) {
+		run_add_note(r, mi, tc, "call %s again (counted once)", cid);
+		return 0;
 	}
 	struct run_call *c = run_add_call(r, mi);
 	c->id = cid;
@@ -109,6 +125,7 @@ static int atif_call(struct run *r, jv tc, const char *path, size_t j, void *ctx
 	c->src_msg_index = r->msgs[mi].src_index;
 	if (args != JV_NONE && !jv_is_null(d, args))
 		run_call_set_args(r, c, args);
+	call_index_add(x->ids, cid, r->ncalls - 1);
 	return 1;
 }
 
@@ -140,7 +157,7 @@ static int atif_embedded(struct atif_ctx *x, jv traj, const char *path, char *er
 	char where[512];
 	snprintf(where, sizeof where, "%.400s.steps", path);
 	run_add_note_msg(r, MSG_IN_OUTPUT, traj, "subagent %s starts", who);
-	struct atif_ctx sub = { .r = r, .depth = x->depth + 1 };
+	struct atif_ctx sub = { .r = r, .ids = x->ids, .depth = x->depth + 1 };
 	if (atif_steps(&sub, jv_get(d, traj, "steps"), where, err, errlen) < 0)
 		return -1;
 	run_add_note_msg(r, MSG_IN_OUTPUT, traj, "subagent %s ends", who);
@@ -167,10 +184,7 @@ static int atif_results(struct atif_ctx *x, jv obs, const char *path, size_t mi,
 		}
 		jv content = jv_get(d, res, "content");
 		const char *id = loader_id(r, jv_get(d, res, "source_call_id"));
-		struct run_call *c = NULL;
-		for (size_t i = r->ncalls; id && !c && i-- > 0;)
-			if (r->calls[i].id && !strcmp(r->calls[i].id, id) && !r->calls[i].has_result)
-				c = &r->calls[i];
+		struct run_call *c = atif_open_call(r, x->ids, id);
 		while (!id && !c && next < r->ncalls)
 			if (!r->calls[next++].has_result)
 				c = &r->calls[next - 1];
@@ -280,8 +294,9 @@ static int atif_step(struct run *r, jv step, const char *path, size_t i, void *c
 	atif_message(r, mi, message);
 	size_t first = r->ncalls;
 	jv calls;
+	x->mi = mi;
 	if (loader_opt_array(r, step, "tool_calls", path, "not a list", &calls, err, errlen) < 0 ||
-	    loader_each_field(r, calls, path, "tool_calls", atif_call, &mi, err, errlen) < 0)
+	    loader_each_field(r, calls, path, "tool_calls", atif_call, x, err, errlen) < 0)
 		return -1;
 	if (!r->model)
 		r->model = jv_str(d, jv_get(d, step, "model_name"));
@@ -301,17 +316,13 @@ static int atif_steps(struct atif_ctx *x, jv steps, const char *where, char *err
 }
 
 /* Results the dialect wrote before their calls: joined by id both ways. */
-static void atif_join(struct run *r)
+static void atif_join(struct run *r, struct call_index *ids)
 {
 	for (size_t mi = 0; mi < r->nmsgs; mi++) {
 		struct run_msg *m = &r->msgs[mi];
 		if (!m->is_tool_output)
 			continue;
-		struct run_call *hit = NULL;
-		for (size_t ci = 0; m->answers_call_id && !hit && ci < r->ncalls; ci++)
-			if (r->calls[ci].id && !strcmp(r->calls[ci].id, m->answers_call_id) &&
-			    !r->calls[ci].has_result)
-				hit = &r->calls[ci];
+		struct run_call *hit = atif_open_call(r, ids, m->answers_call_id);
 		if (hit)
 			run_set_result(hit, m->result, m->result_is_error, m->result_error_text, (long)mi);
 		else
@@ -355,12 +366,15 @@ static int atif_load(struct run *r, char *err, size_t errlen)
 	if (!r->model)
 		r->model = jv_str(d, jv_get(d, agent, "model"));
 	r->parent_id = jv_str(d, jv_path(d, agent, "extra.parent_session_id"));
-	struct atif_ctx x = { .r = r };
-	if (atif_steps(&x, jv_get(d, rec, "steps"), "steps", err, errlen) < 0)
-		return -1;
-	atif_join(r);
-	atif_trailer(r, rec);
-	return 0;
+	struct call_index ids = CALL_INDEX_INIT;
+	struct atif_ctx x = { .r = r, .ids = &ids };
+	int rc = atif_steps(&x, jv_get(d, rec, "steps"), "steps", err, errlen);
+	if (rc == 0) {
+		atif_join(r, &ids);
+		atif_trailer(r, rec);
+	}
+	call_index_free(&ids);
+	return rc;
 }
 
 const struct format_ops format_atif = {

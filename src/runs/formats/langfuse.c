@@ -51,6 +51,10 @@ struct lf_obs {
 	size_t order;               /* position in the record */
 	size_t depth;               /* parents above it in the file */
 	bool wraps;                 /* a generation around other generations */
+	/* Only until the observations are sorted: */
+	struct lf_obs *up;          /* its parent, NULL when not in the file */
+	int state;                  /* depth: 0 not known, 1 being found, 2 known */
+	bool above_generation;      /* a generation is below it */
 };
 
 struct lf_trace {
@@ -111,20 +115,45 @@ static int lf_obs_read(const struct jdoc *d, jv o, size_t i, struct lf_obs *ob, 
 	return 0;
 }
 
-/* Depths, and which generations hold others. A chain of parents is
- * followed at most n steps, so a cycle in a hostile file ends. */
-static void lf_nest(struct lf_trace *t)
+/* Depths (how many parents above), each observation's parent found once.
+ * A chain is walked up to the first observation whose depth is known; a
+ * circle of parents in a hostile file counts from where it closes. */
+static void lf_depths(struct lf_trace *t, struct lf_obs **chain)
 {
 	for (size_t i = 0; i < t->n; i++) {
-		bool gen = !strcmp(t->obs[i].type, "GENERATION");
-		const struct lf_obs *o = &t->obs[i];
-		size_t depth = 0;
-		for (struct lf_obs *p = lf_obs_get(t, o->parent); p && depth < t->n;
-		     p = lf_obs_get(t, p->parent), depth++)
-			if (gen && p != o && !strcmp(p->type, "GENERATION"))
-				p->wraps = true;
-		t->obs[i].depth = depth;
+		size_t n = 0;
+		struct lf_obs *p = &t->obs[i];
+		while (p && !p->state) {
+			p->state = 1;
+			chain[n++] = p;
+			p = p->up;
+		}
+		size_t depth = p && p->state == 2 ? p->depth + 1 : 0;
+		while (n--) {
+			chain[n]->depth = depth++;
+			chain[n]->state = 2;
+		}
 	}
+}
+
+/* Which generations hold others: every observation above a generation is
+ * marked once, and a walk stops at one already marked (all above it are). */
+static void lf_nest(struct lf_trace *t)
+{
+	for (size_t i = 0; i < t->n; i++)
+		t->obs[i].up = lf_obs_get(t, t->obs[i].parent);
+	struct lf_obs **chain = xcalloc(t->n + 1, sizeof *chain);
+	lf_depths(t, chain);
+	free(chain);
+	for (size_t i = 0; i < t->n; i++) {
+		if (strcmp(t->obs[i].type, "GENERATION"))
+			continue;
+		for (struct lf_obs *p = t->obs[i].up; p && !p->above_generation && p != &t->obs[i];
+		     p = p->up)
+			p->above_generation = true;
+	}
+	for (size_t i = 0; i < t->n; i++)
+		t->obs[i].wraps = t->obs[i].above_generation && !strcmp(t->obs[i].type, "GENERATION");
 }
 
 static int lf_obs_cmp(const void *pa, const void *pb)
@@ -162,6 +191,7 @@ static int lf_trace_read(struct run *r, jv list, struct lf_trace *t, char *err, 
 struct lf_load {
 	struct run *r;
 	jv trace;
+	struct lf_index ix;
 	bool first_done;            /* the first model call's input was read */
 	bool *claimed;              /* calls a TOOL observation answered */
 	size_t claimed_cap;
@@ -216,16 +246,16 @@ static void lf_generation(struct lf_load *L, const struct lf_obs *o)
 	if (o->wraps)
 		return;
 	if (!L->first_done) {
-		lf_read(r, jv_get(d, o->v, "input"), o->v, LF_INPUT_FIRST);
+		lf_read(r, &L->ix, jv_get(d, o->v, "input"), o->v, LF_INPUT_FIRST);
 		if (!lf_has_user(r))
-			lf_read(r, jv_get(d, L->trace, "input"), L->trace, LF_INPUT_FIRST);
+			lf_read(r, &L->ix, jv_get(d, L->trace, "input"), L->trace, LF_INPUT_FIRST);
 		L->first_done = true;
 	} else {
-		lf_read(r, jv_get(d, o->v, "input"), o->v, LF_INPUT_LATER);
+		lf_read(r, &L->ix, jv_get(d, o->v, "input"), o->v, LF_INPUT_LATER);
 	}
-	if (!lf_read(r, jv_get(d, o->v, "output"), o->v, LF_OUTPUT))
-		lf_read_tool_calls(r, jv_get(d, o->v, "toolCalls"), jv_get(d, o->v, "toolCallNames"),
-		                   o->v);
+	if (!lf_read(r, &L->ix, jv_get(d, o->v, "output"), o->v, LF_OUTPUT))
+		lf_read_tool_calls(r, &L->ix, jv_get(d, o->v, "toolCalls"),
+		                   jv_get(d, o->v, "toolCallNames"), o->v);
 	if (!r->model)
 		r->model = jv_str(d, jv_get(d, o->v, "model"));
 	lf_tool_defs(r, o->v);
@@ -242,6 +272,12 @@ static void lf_tool_result(struct run *r, struct run_call *c, jv o)
 		run_set_result(c, out, false, NULL, -1);
 }
 
+static bool lf_claimed(size_t call, void *ctx)
+{
+	const struct lf_load *L = ctx;
+	return call < L->claimed_cap && L->claimed[call];
+}
+
 /* The call a TOOL observation ran: by id, else the first of its name no
  * TOOL answered yet. */
 static bool lf_tool_join(struct lf_load *L, const struct lf_obs *o)
@@ -249,23 +285,19 @@ static bool lf_tool_join(struct lf_load *L, const struct lf_obs *o)
 	struct run *r = L->r;
 	const struct jdoc *d = r->doc;
 	if (L->claimed_cap < r->ncalls) {
-		L->claimed = xrealloc(L->claimed, r->ncalls * sizeof *L->claimed);
-		memset(L->claimed + L->claimed_cap, 0, (r->ncalls - L->claimed_cap) * sizeof *L->claimed);
-		L->claimed_cap = r->ncalls;
+		size_t cap = r->ncalls > 2 * L->claimed_cap ? r->ncalls : 2 * L->claimed_cap;
+		L->claimed = xrealloc(L->claimed, cap * sizeof *L->claimed);
+		memset(L->claimed + L->claimed_cap, 0, (cap - L->claimed_cap) * sizeof *L->claimed);
+		L->claimed_cap = cap;
 	}
 	jv attrs = lf_attributes(r, o->v);
 	jv idv = jv_get(d, attrs, "ai.toolCall.id");
 	if (idv == JV_NONE)
 		idv = jv_get(d, attrs, "gen_ai.tool.call.id");
 	const char *id = loader_id(r, idv);
-	const char *name = loader_str(r, jv_get(d, o->v, "name"), "");
-	long hit = -1;
-	for (size_t i = 0; id && hit < 0 && i < r->ncalls; i++)
-		if (!L->claimed[i] && r->calls[i].id && !strcmp(r->calls[i].id, id))
-			hit = (long)i;
-	for (size_t i = 0; !id && hit < 0 && i < r->ncalls; i++)
-		if (!L->claimed[i] && !strcmp(r->calls[i].name, name))
-			hit = (long)i;
+	long hit = id ? call_index_first_free(&L->ix.tool_ids, id, lf_claimed, L)
+	              : call_index_first_free(&L->ix.tool_names,
+	                                      loader_str(r, jv_get(d, o->v, "name"), ""), lf_claimed, L);
 	if (hit < 0)
 		return false;
 	L->claimed[hit] = true;
@@ -275,8 +307,9 @@ static bool lf_tool_join(struct lf_load *L, const struct lf_obs *o)
 }
 
 /* A TOOL no generation asked for: what ran is a call all the same. */
-static void lf_tool_call(struct run *r, const struct lf_obs *o)
+static void lf_tool_call(struct lf_load *L, const struct lf_obs *o)
 {
+	struct run *r = L->r;
 	const struct jdoc *d = r->doc;
 	size_t mi = run_add_msg(r, ROLE_ASSISTANT, MSG_IN_OUTPUT, "", o->v);
 	struct run_call *c = run_add_call(r, mi);
@@ -290,6 +323,7 @@ static void lf_tool_call(struct run *r, const struct lf_obs *o)
 	if (in != JV_NONE && !jv_is_null(d, in))
 		run_call_set_args(r, c, in);
 	lf_tool_result(r, c, o->v);
+	lf_index_add(r, &L->ix, r->ncalls - 1);
 }
 
 static void lf_observation(struct lf_load *L, const struct lf_obs *o)
@@ -340,14 +374,15 @@ static int lf_load(struct run *r, char *err, size_t errlen)
 			lf_observation(&L, &t.obs[i]);
 		for (size_t i = 0; i < L.nlater; i++)
 			if (!lf_tool_join(&L, L.later[i]))
-				lf_tool_call(r, L.later[i]);
+				lf_tool_call(&L, L.later[i]);
 		if (r->nmsgs == 0) {
 			/* No model call: what the trace says it was given and answered. */
-			lf_read(r, jv_get(r->doc, trace, "input"), trace, LF_INPUT_FIRST);
-			lf_read(r, jv_get(r->doc, trace, "output"), trace, LF_OUTPUT);
+			lf_read(r, &L.ix, jv_get(r->doc, trace, "input"), trace, LF_INPUT_FIRST);
+			lf_read(r, &L.ix, jv_get(r->doc, trace, "output"), trace, LF_OUTPUT);
 		}
 		free(L.claimed);
 		free(L.later);
+		lf_index_free(&L.ix);
 	}
 	htab_free(&t.by_id);
 	free(t.obs);

@@ -9,6 +9,13 @@
 
 #include "runs/run.h"
 #include "util/jdoc.h"
+#include "call_index.h"
+
+/* The run's calls by id (joined to results), and by id and name for the
+ * TOOL observations that ran them (each list with a cursor of its own). */
+struct lf_index {
+	struct call_index ids, tool_ids, tool_names;
+};
 
 /* How much of a value's messages becomes part of the run. */
 enum lf_mode {
@@ -31,15 +38,19 @@ jv lf_json(struct run *r, jv v);
 
 /* Reads value v (an input or an output; raw is its observation) into r
  * as mode says. Returns how many calls it added. */
-size_t lf_read(struct run *r, jv v, jv raw, enum lf_mode mode);
+size_t lf_read(struct run *r, struct lf_index *ix, jv v, jv raw, enum lf_mode mode);
 
 /* A generation's toolCalls (JSON texts or objects {id, arguments}, their
  * names in toolCallNames), read when its output showed no call. Returns
  * how many calls it added. */
-size_t lf_read_tool_calls(struct run *r, jv calls, jv names, jv raw);
+size_t lf_read_tool_calls(struct run *r, struct lf_index *ix, jv calls, jv names, jv raw);
 
 /* The run's call with this id (and name, when the id is only the tool's
  * name, also these arguments); NULL when none. */
-struct run_call *lf_find_call(struct run *r, const char *id, const char *name, jv args);
+struct run_call *lf_find_call(struct run *r, struct lf_index *ix, const char *id,
+                              const char *name, jv args);
+/* Files the run's call number i in the index. */
+void lf_index_add(struct run *r, struct lf_index *ix, size_t i);
+void lf_index_free(struct lf_index *ix);
 
 #endif

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "runs/loader.h"
+#include "util/strbuf.h"
 #include "langfuse.h"
 
 /* Nesting of values inside values (a list inside choices inside ...)
@@ -32,16 +33,35 @@ jv lf_json(struct run *r, jv v)
 	return v;
 }
 
-struct run_call *lf_find_call(struct run *r, const char *id, const char *name, jv args)
+/* Calls of one id compared for a repeat: only a hostile file has more,
+ * and past them a call is taken as new rather than compared with all. */
+#define LF_MAX_SAME_ID 256
+
+void lf_index_add(struct run *r, struct lf_index *ix, size_t i)
 {
-	if (!id)
-		return NULL;
+	call_index_add(&ix->ids, r->calls[i].id, i);
+	call_index_add(&ix->tool_ids, r->calls[i].id, i);
+	call_index_add(&ix->tool_names, r->calls[i].name, i);
+}
+
+void lf_index_free(struct lf_index *ix)
+{
+	call_index_free(&ix->ids);
+	call_index_free(&ix->tool_ids);
+	call_index_free(&ix->tool_names);
+}
+
+struct run_call *lf_find_call(struct run *r, struct lf_index *ix, const char *id,
+                              const char *name, jv args)
+{
+	size_t n;
+	const size_t *calls = call_index_get(&ix->ids, id, &n);
 	/* Where there are no real ids (the GenAI shape of some SDKs writes the
 	 * tool's name), only the same arguments make it the same call. */
-	bool name_only = name && !strcmp(id, name);
-	for (size_t i = 0; i < r->ncalls; i++) {
-		struct run_call *c = &r->calls[i];
-		if (!c->id || strcmp(c->id, id) || strcmp(c->name, name ? name : ""))
+	bool name_only = id && name && !strcmp(id, name);
+	for (size_t k = 0; k < n && k < LF_MAX_SAME_ID; k++) {
+		struct run_call *c = &r->calls[calls[k]];
+		if (strcmp(c->name, name ? name : ""))
 			continue;
 		if (name_only && !jv_equal(r->doc, c->args, r->doc, args))
 			continue;
@@ -50,13 +70,16 @@ struct run_call *lf_find_call(struct run *r, const char *id, const char *name, j
 	return NULL;
 }
 
-/* The first call with this id that has no result yet. */
-static struct run_call *lf_open_call(struct run *r, const char *id)
+static bool lf_answered(size_t call, void *ctx)
 {
-	for (size_t i = 0; id && i < r->ncalls; i++)
-		if (r->calls[i].id && !strcmp(r->calls[i].id, id) && !r->calls[i].has_result)
-			return &r->calls[i];
-	return NULL;
+	return ((struct run *)ctx)->calls[call].has_result;
+}
+
+/* The first call with this id that has no result yet. */
+static struct run_call *lf_open_call(struct run *r, struct lf_index *ix, const char *id)
+{
+	long i = call_index_first_free(&ix->ids, id, lf_answered, r);
+	return i < 0 ? NULL : &r->calls[i];
 }
 
 /* ---- pieces of a message ---------------------------------------------------- */
@@ -176,6 +199,7 @@ static void lf_classify(const struct jdoc *d, jv part, struct lf_piece *p)
 
 struct lf_ctx {
 	struct run *r;
+	struct lf_index *ix;
 	enum lf_mode mode;
 	jv raw;                     /* the observation */
 	bool counting;              /* the first walk of LF_INPUT_LATER */
@@ -216,7 +240,7 @@ static void lf_result(struct lf_ctx *x, jv id_v, jv result, bool is_error, jv ra
 {
 	struct run *r = x->r;
 	const char *id = loader_id(r, id_v);
-	struct run_call *c = lf_open_call(r, id);
+	struct run_call *c = lf_open_call(r, x->ix, id);
 	if (c) {
 		const char *text = is_error ? run_text_of(r, result) : NULL;
 		run_set_result(c, result, is_error, is_error ? (*text ? text : "error") : NULL, -1);
@@ -238,7 +262,7 @@ static void lf_call(struct lf_ctx *x, const struct lf_piece *p, jv raw)
 		             *name ? name : "without a name");
 		return;
 	}
-	if (lf_find_call(r, id, name, args))
+	if (lf_find_call(r, x->ix, id, name, args))
 		return;
 	struct run_call *c = run_add_call(r, lf_msg(x));
 	c->id = id;
@@ -248,6 +272,7 @@ static void lf_call(struct lf_ctx *x, const struct lf_piece *p, jv raw)
 	c->src_msg_index = -1;
 	if (args != JV_NONE)
 		run_call_set_args(r, c, args);
+	lf_index_add(r, x->ix, r->ncalls - 1);
 	x->calls++;
 }
 
@@ -300,17 +325,20 @@ static void lf_later(struct lf_ctx *x, jv content, jv answers)
 		return;
 	}
 	struct lf_piece p;
-	const char *text = "";
+	struct strbuf joined = STRBUF_INIT;
 	JV_EACH(d, content, part) {
 		lf_classify(d, part, &p);
-		if (p.kind == LF_RESULT)
+		if (p.kind == LF_RESULT) {
 			lf_result(x, p.id, p.result, p.is_error, part);
-		else if (p.kind == LF_TEXT && jv_strlen(d, p.text))
-			text = *text ? arena_printf(&r->arena, "%s\n%s", text, jv_str(d, p.text))
-			             : jv_str(d, p.text);
+		} else if (p.kind == LF_TEXT && jv_strlen(d, p.text)) {
+			if (joined.len)
+				strbuf_addch(&joined, '\n');
+			strbuf_add(&joined, jv_str(d, p.text), jv_strlen(d, p.text));
+		}
 	}
-	if (jv_is_string(d, content))
-		text = jv_str(d, content);
+	const char *text = jv_is_string(d, content) ? jv_str(d, content)
+	                 : joined.len ? arena_strdup(&r->arena, joined.buf) : "";
+	strbuf_release(&joined);
 	/* An input without roles is a stub some SDKs write ({"content": "role"}). */
 	if (x->role != ROLE_USER || !x->role_written || x->index <= x->last_assistant || !*text)
 		return;
@@ -352,7 +380,7 @@ static void lf_message(struct lf_ctx *x, const char *role_s, jv content, jv call
 		lf_later(x, content, answers);
 		return;
 	}
-	if (role == ROLE_TOOL && answers != JV_NONE && lf_open_call(r, loader_id(r, answers))) {
+	if (role == ROLE_TOOL && answers != JV_NONE && lf_open_call(r, x->ix, loader_id(r, answers))) {
 		lf_result(x, answers, content, false, raw);
 		return;
 	}
@@ -433,9 +461,9 @@ static void lf_walk(struct lf_ctx *x, jv v, int depth)
 	}
 }
 
-size_t lf_read(struct run *r, jv v, jv raw, enum lf_mode mode)
+size_t lf_read(struct run *r, struct lf_index *ix, jv v, jv raw, enum lf_mode mode)
 {
-	struct lf_ctx x = { .r = r, .mode = mode, .raw = raw, .last_assistant = -1, .msg = -1 };
+	struct lf_ctx x = { .r = r, .ix = ix, .mode = mode, .raw = raw, .last_assistant = -1, .msg = -1 };
 	v = lf_json(r, v);
 	if (mode == LF_INPUT_LATER) {
 		x.counting = true;
@@ -447,10 +475,10 @@ size_t lf_read(struct run *r, jv v, jv raw, enum lf_mode mode)
 	return x.calls;
 }
 
-size_t lf_read_tool_calls(struct run *r, jv calls, jv names, jv raw)
+size_t lf_read_tool_calls(struct run *r, struct lf_index *ix, jv calls, jv names, jv raw)
 {
 	const struct jdoc *d = r->doc;
-	struct lf_ctx x = { .r = r, .mode = LF_OUTPUT, .raw = raw, .last_assistant = -1, .msg = -1,
+	struct lf_ctx x = { .r = r, .ix = ix, .mode = LF_OUTPUT, .raw = raw, .last_assistant = -1, .msg = -1,
 	                    .role = ROLE_ASSISTANT, .msg_raw = raw };
 	size_t i = 0;
 	JV_EACH(d, calls, tc) {
