@@ -181,6 +181,29 @@ static void test_openai_and_leftovers(void **state)
 	run_free(r);
 }
 
+/* The public API's trace holds its observations, input and output kept. */
+static void test_api_trace(void **state)
+{
+	(void)state;
+	static const char *const api =
+		"{'id': 'tr-api', 'name': 'shop', 'observations': ["
+		" {'id': 'g1', 'traceId': 'tr-api', 'type': 'GENERATION', 'startTime': '2026-01-01T09:00:00Z',"
+		"  'input': [{'role': 'user', 'content': '注文 2087 は？'}],"
+		"  'output': {'role': 'assistant', 'content': [{'type': 'tool_use', 'id': 'toolu_1',"
+		"   'name': 'lookup_order', 'input': {'order': '2087'}}]}},"
+		" {'id': 't1', 'traceId': 'tr-api', 'type': 'TOOL', 'name': 'lookup_order',"
+		"  'startTime': '2026-01-01T09:00:01Z', 'output': 'shipped'}], 'scores': []}";
+	assert_int_equal(fmt_score(LF, api), 85);
+	/* not without a known observation type, nor beside an export's trace */
+	assert_int_equal(fmt_score(LF, "{'id': 't', 'observations': [{'traceId': 't', 'type': 'X'}]}"), 0);
+	assert_int_equal(fmt_score(LF, "{'id': 't', 'observations': [{'type': 'SPAN'}]}"), 0);
+	struct run *r = fmt_load(api, LF);
+	assert_int_equal(r->ncalls, 1);
+	assert_true(r->calls[0].has_result);
+	assert_string_equal(run_first_user_text(r), "注文 2087 は？");
+	run_free(r);
+}
+
 /* Parents that make a circle, and one observation its own parent, end. */
 static void test_hostile(void **state)
 {
@@ -256,6 +279,7 @@ int main(void)
 		cmocka_unit_test(test_aisdk_nested),
 		cmocka_unit_test(test_genai),
 		cmocka_unit_test(test_openai_and_leftovers),
+		cmocka_unit_test(test_api_trace),
 		cmocka_unit_test(test_hostile),
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_wild_samples),

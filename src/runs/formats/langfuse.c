@@ -19,6 +19,9 @@
  *   answered yet. One no generation asked for is a call of its own.
  * - EVENTs, unknown kinds and failed observations are kept as notes.
  *
+ * The trace the public API returns, {id, ..., observations} with full
+ * observations inside, is read the same way.
+ *
  * A call shows up in several places (a generation's output, its
  * toolCalls, the wrapping generation, a TOOL): it is one call.
  * trace.observations, when present, repeats the observations without
@@ -34,13 +37,39 @@
 #include "util/xalloc.h"
 #include "langfuse.h"
 
+/* The kinds of observation Langfuse has; others are notes. */
+static const char *const lf_types[] = {
+	"GENERATION", "TOOL", "SPAN", "AGENT", "EVENT", "CHAIN", "RETRIEVER", "EVALUATOR",
+	"EMBEDDING", "GUARDRAIL", NULL,
+};
+
+static bool lf_known_type(const char *type)
+{
+	for (size_t i = 0; type && lf_types[i]; i++)
+		if (!strcmp(type, lf_types[i]))
+			return true;
+	return false;
+}
+
+/* The trace the public API returns, {id, ..., observations: [...]} with
+ * the observations inside (an export's trace.observations lacks their
+ * input and output, and is not read). */
+static bool lf_is_api_trace(const struct jdoc *d, jv rec)
+{
+	jv first = jv_first(d, jv_get(d, rec, "observations"));
+	return jv_get(d, rec, "trace") == JV_NONE && jv_is_string(d, jv_get(d, rec, "id")) &&
+	       jv_is_string(d, jv_get(d, first, "traceId")) &&
+	       lf_known_type(jv_str(d, jv_get(d, first, "type")));
+}
+
 static int lf_detect(const struct jdoc *d, jv rec)
 {
 	jv trace = jv_get(d, rec, "trace");
-	if (!jv_is_object(d, rec) || !jv_is_object(d, trace) ||
-	    !jv_is_array(d, jv_get(d, rec, "observations")))
+	if (!jv_is_object(d, rec) || !jv_is_array(d, jv_get(d, rec, "observations")))
 		return 0;
-	return jv_is_string(d, jv_get(d, trace, "id")) ? 90 : 0;
+	if (lf_is_api_trace(d, rec))
+		return 85;
+	return jv_is_object(d, trace) && jv_is_string(d, jv_get(d, trace, "id")) ? 90 : 0;
 }
 
 /* ---- the observations in reading order --------------------------------------- */
@@ -338,13 +367,31 @@ static void lf_observation(struct lf_load *L, const struct lf_obs *o)
 	} else if (!strcmp(t, "EVENT")) {
 		run_add_note_msg(r, MSG_IN_OUTPUT, o->v, "event \"%s\"",
 		                 loader_str(r, jv_get(r->doc, o->v, "name"), ""));
-	} else if (!strcmp(t, "SPAN") || !strcmp(t, "AGENT") || !strcmp(t, "CHAIN") ||
-	           !strcmp(t, "RETRIEVER") || !strcmp(t, "EVALUATOR") || !strcmp(t, "EMBEDDING") ||
-	           !strcmp(t, "GUARDRAIL")) {
+	} else if (lf_known_type(t)) {
 		lf_failed_note(r, o);
 	} else {
 		run_add_note_msg(r, MSG_IN_OUTPUT, o->v, "observation type \"%s\" (not read)", t);
 	}
+}
+
+/* The observations of trace t, read into r. */
+static void lf_read_trace(struct run *r, jv trace, const struct lf_trace *t)
+{
+	struct lf_load L = { .r = r, .trace = trace };
+	L.later = xcalloc(t->n + 1, sizeof *L.later);
+	for (size_t i = 0; i < t->n; i++)
+		lf_observation(&L, &t->obs[i]);
+	for (size_t i = 0; i < L.nlater; i++)
+		if (!lf_tool_join(&L, L.later[i]))
+			lf_tool_call(&L, L.later[i]);
+	if (r->nmsgs == 0) {
+		/* No model call: what the trace says it was given and answered. */
+		lf_read(r, &L.ix, jv_get(r->doc, trace, "input"), trace, LF_INPUT_FIRST);
+		lf_read(r, &L.ix, jv_get(r->doc, trace, "output"), trace, LF_OUTPUT);
+	}
+	free(L.claimed);
+	free(L.later);
+	lf_index_free(&L.ix);
 }
 
 static int lf_load(struct run *r, char *err, size_t errlen)
@@ -355,7 +402,7 @@ static int lf_load(struct run *r, char *err, size_t errlen)
 		snprintf(err, errlen, "a langfuse export must be an object {trace, observations}");
 		return -1;
 	}
-	jv trace = jv_get(d, rec, "trace");
+	jv trace = lf_is_api_trace(d, rec) ? rec : jv_get(d, rec, "trace");
 	if (!jv_is_object(d, trace)) {
 		snprintf(err, errlen, "trace: %s", trace == JV_NONE ? "missing" : "not an object");
 		return -1;
@@ -368,21 +415,7 @@ static int lf_load(struct run *r, char *err, size_t errlen)
 		/* unless an id path of the configuration named the run already */
 		if (r->id == r->source && jv_strlen(d, jv_get(d, trace, "id")))
 			r->id = jv_str(d, jv_get(d, trace, "id"));
-		struct lf_load L = { .r = r, .trace = trace };
-		L.later = xcalloc(t.n + 1, sizeof *L.later);
-		for (size_t i = 0; i < t.n; i++)
-			lf_observation(&L, &t.obs[i]);
-		for (size_t i = 0; i < L.nlater; i++)
-			if (!lf_tool_join(&L, L.later[i]))
-				lf_tool_call(&L, L.later[i]);
-		if (r->nmsgs == 0) {
-			/* No model call: what the trace says it was given and answered. */
-			lf_read(r, &L.ix, jv_get(r->doc, trace, "input"), trace, LF_INPUT_FIRST);
-			lf_read(r, &L.ix, jv_get(r->doc, trace, "output"), trace, LF_OUTPUT);
-		}
-		free(L.claimed);
-		free(L.later);
-		lf_index_free(&L.ix);
+		lf_read_trace(r, trace, &t);
 	}
 	htab_free(&t.by_id);
 	free(t.obs);
