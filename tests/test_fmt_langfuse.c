@@ -181,6 +181,28 @@ static void test_openai_and_leftovers(void **state)
 	run_free(r);
 }
 
+/* A Responses function_call is named by its call_id and answered by a
+ * function_call_output in a later input; LangChain's tool_call has args. */
+static void test_responses_and_langchain(void **state)
+{
+	(void)state;
+	struct run *r = fmt_load(
+		"{'trace': {'id': 't'}, 'observations': ["
+		" {'id': 'a', 'type': 'GENERATION', 'startTime': '1', 'input': 'hello',"
+		"  'output': [{'type': 'function_call', 'id': 'fc_1', 'call_id': 'call_9',"
+		"   'name': 'lookup_order', 'arguments': '{}'}]},"
+		" {'id': 'b', 'type': 'GENERATION', 'startTime': '2',"
+		"  'input': [{'type': 'function_call_output', 'call_id': 'call_9', 'output': 'shipped'}],"
+		"  'output': {'role': 'assistant', 'content': '', 'tool_calls': [{'name': 'track',"
+		"   'args': {'id': 'SF88'}, 'id': 'lc_1', 'type': 'tool_call'}]}}]}", LF);
+	assert_int_equal(r->ncalls, 2);
+	assert_string_equal(r->calls[0].id, "call_9");
+	assert_true(r->calls[0].has_result);
+	json_t *args = run_call_args(r, &r->calls[1]);
+	assert_string_equal(json_string_value(json_object_get(args, "id")), "SF88");
+	run_free(r);
+}
+
 /* The public API's trace holds its observations, input and output kept. */
 static void test_api_trace(void **state)
 {
@@ -279,6 +301,7 @@ int main(void)
 		cmocka_unit_test(test_aisdk_nested),
 		cmocka_unit_test(test_genai),
 		cmocka_unit_test(test_openai_and_leftovers),
+		cmocka_unit_test(test_responses_and_langchain),
 		cmocka_unit_test(test_api_trace),
 		cmocka_unit_test(test_hostile),
 		cmocka_unit_test(test_errors),

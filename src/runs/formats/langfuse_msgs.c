@@ -108,7 +108,8 @@ static jv lf_either(const struct jdoc *d, jv obj, const char *a, const char *b)
 
 /* Calls: Anthropic tool_use blocks (server and MCP ones too), the AI SDK's
  * tool-call parts and bare {toolCallId, toolName}, GenAI tool_call parts,
- * Chat's {type: function, function}. */
+ * LangChain's tool_call, Responses function_call items, Chat's {type:
+ * function, function}. */
 static bool lf_classify_call(const struct jdoc *d, jv part, const char *type, struct lf_piece *p)
 {
 	p->kind = LF_CALL;
@@ -121,11 +122,12 @@ static bool lf_classify_call(const struct jdoc *d, jv part, const char *type, st
 		p->name = jv_get(d, part, "name");
 		p->args = jv_get(d, part, "input");
 	} else if (lf_type_is(type, "tool_call", "function_call")) {
-		p->id = jv_get(d, part, "id");
-		if (p->id == JV_NONE)
-			p->id = jv_get(d, part, "call_id");
+		/* A Responses function_call's id is the item's; call_id names the call. */
+		p->id = lf_either(d, part, "call_id", "id");
 		p->name = jv_get(d, part, "name");
 		p->args = lf_either(d, part, "arguments", "input");
+		if (p->args == JV_NONE)
+			p->args = jv_get(d, part, "args");      /* LangChain's tool_call */
 	} else if (jv_is_object(d, jv_get(d, part, "function"))) {
 		jv fn = jv_get(d, part, "function");
 		p->id = jv_get(d, part, "id");
@@ -138,7 +140,8 @@ static bool lf_classify_call(const struct jdoc *d, jv part, const char *type, st
 }
 
 /* Results: Anthropic tool_result and server *_tool_result blocks, the AI
- * SDK's tool-result parts, GenAI tool_call_response parts. */
+ * SDK's tool-result parts, GenAI tool_call_response parts, Responses
+ * function_call_output items. */
 static bool lf_classify_result(const struct jdoc *d, jv part, const char *type, struct lf_piece *p)
 {
 	p->kind = LF_RESULT;
@@ -150,6 +153,9 @@ static bool lf_classify_result(const struct jdoc *d, jv part, const char *type, 
 		p->id = jv_get(d, part, "toolCallId");
 		p->result = lf_either(d, part, "output", "result");
 		p->is_error = jv_truthy(d, jv_get(d, part, "isError"));
+	} else if (lf_type_is(type, "function_call_output", NULL)) {
+		p->id = jv_get(d, part, "call_id");
+		p->result = jv_get(d, part, "output");
 	} else if (lf_type_is(type, "tool_call_response", NULL)) {
 		p->id = jv_get(d, part, "id");
 		p->result = lf_either(d, part, "response", "result");
