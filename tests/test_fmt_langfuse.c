@@ -164,12 +164,17 @@ static void test_openai_and_leftovers(void **state)
 		"   {'role': 'tool', 'tool_call_id': 'call_1', 'content': 'shipped'}],"
 		"  'output': {'choices': [{'message': {'role': 'assistant', 'content': [{'type': 'image'}]}}]}},"
 		" {'id': 'c', 'type': 'TOOL', 'name': 'notify', 'startTime': '3', 'input': {'to': 'kenji'},"
-		"  'output': 'sent'},"
+		"  'output': 'sent', 'metadata': {'toolCallId': 'n1'}},"
+		" {'id': 'e', 'type': 'TOOL', 'name': 'lookup_order', 'startTime': '3.5', 'output': 'late',"
+		"  'metadata': {'attributes': {'tool_call.id': 'other-sdk-id'}}},"
 		" {'id': 'd', 'type': 'RERANKER', 'startTime': '4'}]}", LF);
 	assert_int_equal(r->ncalls, 2);
 	assert_true(r->calls[0].has_result);
 	assert_string_equal(r->calls[1].name, "notify");
+	assert_string_equal(r->calls[1].id, "n1");
 	assert_true(r->calls[1].has_result);
+	/* an id no call has: joined by name (the call had its result already) */
+	assert_string_equal(json_string_value(run_call_result(r, &r->calls[0])), "shipped");
 	assert_int_equal(r->nnotes, 2);         /* the image part, the RERANKER */
 	run_free(r);
 

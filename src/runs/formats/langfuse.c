@@ -301,6 +301,23 @@ static void lf_tool_result(struct run *r, struct run_call *c, jv o)
 		run_set_result(c, out, false, NULL, -1);
 }
 
+/* The id of the call a TOOL ran, from its metadata: the AI SDK's and the
+ * GenAI convention's attributes, OpenInference's, or the metadata itself. */
+static const char *lf_tool_id(struct run *r, jv o)
+{
+	static const char *const keys[] = { "ai.toolCall.id", "gen_ai.tool.call.id", "tool_call.id",
+	                                    NULL };
+	const struct jdoc *d = r->doc;
+	jv meta = lf_json(r, jv_get(d, o, "metadata")), attrs = jv_get(d, meta, "attributes");
+	for (size_t i = 0; keys[i]; i++) {
+		const char *id = loader_id(r, jv_get(d, attrs, keys[i]));
+		if (id)
+			return id;
+	}
+	jv id = jv_get(d, meta, "toolCallId");
+	return loader_id(r, id != JV_NONE ? id : jv_get(d, meta, "tool_call_id"));
+}
+
 static bool lf_claimed(size_t call, void *ctx)
 {
 	const struct lf_load *L = ctx;
@@ -319,14 +336,15 @@ static bool lf_tool_join(struct lf_load *L, const struct lf_obs *o)
 		memset(L->claimed + L->claimed_cap, 0, (cap - L->claimed_cap) * sizeof *L->claimed);
 		L->claimed_cap = cap;
 	}
-	jv attrs = lf_attributes(r, o->v);
-	jv idv = jv_get(d, attrs, "ai.toolCall.id");
-	if (idv == JV_NONE)
-		idv = jv_get(d, attrs, "gen_ai.tool.call.id");
-	const char *id = loader_id(r, idv);
-	long hit = id ? call_index_first_free(&L->ix.tool_ids, id, lf_claimed, L)
-	              : call_index_first_free(&L->ix.tool_names,
-	                                      loader_str(r, jv_get(d, o->v, "name"), ""), lf_claimed, L);
+	const char *id = lf_tool_id(r, o->v);
+	size_t known = 0;
+	call_index_get(&L->ix.tool_ids, id, &known);
+	/* An id no call has (another SDK's ids than the generation's) says
+	 * nothing: then the name does. */
+	long hit = known ? call_index_first_free(&L->ix.tool_ids, id, lf_claimed, L)
+	                 : call_index_first_free(&L->ix.tool_names,
+	                                         loader_str(r, jv_get(d, o->v, "name"), ""),
+	                                         lf_claimed, L);
 	if (hit < 0)
 		return false;
 	L->claimed[hit] = true;
@@ -344,6 +362,7 @@ static void lf_tool_call(struct lf_load *L, const struct lf_obs *o)
 	struct run_call *c = run_add_call(r, mi);
 	c->raw_name = jv_get(d, o->v, "name");
 	c->name = loader_str(r, c->raw_name, "");
+	c->id = lf_tool_id(r, o->v);
 	c->src_msg_index = -1;
 	jv in = lf_json(r, jv_get(d, o->v, "input"));
 	/* Some SDKs wrap the arguments: {"input": {...}}. */
