@@ -231,6 +231,53 @@ static void test_api_trace(void **state)
 	run_free(r);
 }
 
+/* A list of observations (bare, or a page of the API) is a run per
+ * trace, in the order the traces first appear; one alone is a run too. */
+static void test_observation_lists(void **state)
+{
+	(void)state;
+	static const char list[] =
+		"[{\"id\": \"a1\", \"traceId\": \"tr-b\", \"type\": \"GENERATION\", \"startTime\": \"1\","
+		"  \"input\": \"hello\", \"output\": {\"role\": \"assistant\", \"content\": \"hi\"}},"
+		" {\"id\": \"x1\", \"traceId\": \"tr-a\", \"type\": \"GENERATION\", \"startTime\": \"1\","
+		"  \"input\": \"order?\", \"output\": {\"role\": \"assistant\", \"tool_calls\": [{\"id\": \"c1\","
+		"   \"function\": {\"name\": \"lookup_order\", \"arguments\": \"{}\"}}]}},"
+		" {\"id\": \"a2\", \"traceId\": \"tr-b\", \"type\": \"EVENT\", \"name\": \"done\", \"startTime\": \"2\"},"
+		" {\"id\": \"x2\", \"traceId\": \"tr-a\", \"type\": \"TOOL\", \"name\": \"lookup_order\","
+		"  \"startTime\": \"2\", \"output\": \"shipped\"},"
+		" {\"id\": \"z\", \"traceId\": \"tr-c\", \"type\": \"SPAN\", \"input\": \"alone\"}]\n";
+	assert_int_equal(fmt_score(LF, "[{'traceId': 't', 'type': 'SPAN'}]"), 80);
+	assert_int_equal(fmt_score(LF, "{'data': [{'traceId': 't', 'type': 'SPAN'}], 'meta': {}}"), 80);
+	assert_int_equal(fmt_score(LF, "[{'traceId': 't', 'type': 'span'}]"), 0);
+	char path[400], err[512];
+	const char *tmp = getenv("TMPDIR");
+	snprintf(path, sizeof path, "%s/tcr-langfuse-%d.json", tmp && *tmp ? tmp : "/tmp", (int)getpid());
+	FILE *out = fopen(path, "wb");
+	assert_non_null(out);
+	fputs(list, out);
+	fclose(out);
+	struct dataset ds = { 0 };
+	char *paths[] = { path };
+	assert_int_equal(dataset_open(&ds, paths, 1, err, sizeof err), 0);
+	dataset_index_all(&ds);
+	assert_int_equal(ds.nrecs, 3);
+	static const char *const ids[] = { "tr-b", "tr-a", "tr-c" };
+	static const size_t calls[] = { 0, 1, 0 };
+	for (size_t i = 0; i < 3; i++) {
+		struct run *r = dataset_load_run(&ds, &ds.recs[i], NULL, NULL, err, sizeof err);
+		assert_non_null(r);
+		assert_null(r->load_error);
+		assert_string_equal(r->format, LF);
+		assert_string_equal(r->id, ids[i]);
+		assert_int_equal(r->ncalls, calls[i]);
+		if (calls[i])
+			assert_true(r->calls[0].has_result);
+		run_free(r);
+	}
+	dataset_close(&ds);
+	unlink(path);
+}
+
 /* Parents that make a circle, and one observation its own parent, end. */
 static void test_hostile(void **state)
 {
@@ -249,7 +296,10 @@ static void test_errors(void **state)
 {
 	(void)state;
 	static const struct fmt_error_case cases[] = {
-		{ "[1]", "a langfuse export must be an object {trace, observations}" },
+		{ "7", "a langfuse export must be an object {trace, observations}" },
+		{ "[1]", "[0]: not an object" },
+		{ "{'traceId': 't', 'type': 'SPAN', 'startTime': 4}", "observation.startTime: not a string" },
+		{ "{'data': [{'traceId': 't', 'type': 'SPAN'}, 3]}", "data[1]: not an object" },
 		{ "{'observations': []}", "trace: missing" },
 		{ "{'trace': 'x', 'observations': []}", "trace: not an object" },
 		{ "{'trace': {'id': 't'}}", "observations: missing" },
@@ -308,6 +358,7 @@ int main(void)
 		cmocka_unit_test(test_openai_and_leftovers),
 		cmocka_unit_test(test_responses_and_langchain),
 		cmocka_unit_test(test_api_trace),
+		cmocka_unit_test(test_observation_lists),
 		cmocka_unit_test(test_hostile),
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_wild_samples),

@@ -20,7 +20,8 @@
  * - EVENTs, unknown kinds and failed observations are kept as notes.
  *
  * The trace the public API returns, {id, ..., observations} with full
- * observations inside, is read the same way.
+ * observations inside, is read the same way, and so is a list of
+ * observations (bare, or the API's page {data, meta}), cut by traceId.
  *
  * A call shows up in several places (a generation's output, its
  * toolCalls, the wrapping generation, a TOOL): it is one call.
@@ -62,14 +63,92 @@ static bool lf_is_api_trace(const struct jdoc *d, jv rec)
 	       lf_known_type(jv_str(d, jv_get(d, first, "type")));
 }
 
+/* One observation as the API lists them: a known type, and its trace. */
+static bool lf_is_observation(const struct jdoc *d, jv v)
+{
+	return jv_is_string(d, jv_get(d, v, "traceId")) &&
+	       lf_known_type(jv_str(d, jv_get(d, v, "type")));
+}
+
+/* A document of observations that is no trace: a bare list of them, or a
+ * page of the public API's list, {data: [...], meta}. JV_NONE otherwise. */
+static jv lf_obs_list(const struct jdoc *d, jv root)
+{
+	if (jv_is_array(d, root))
+		return lf_is_observation(d, jv_first(d, root)) ? root : JV_NONE;
+	jv data = jv_get(d, root, "data");
+	return jv_is_array(d, data) && lf_is_observation(d, jv_first(d, data)) ? data : JV_NONE;
+}
+
 static int lf_detect(const struct jdoc *d, jv rec)
 {
 	jv trace = jv_get(d, rec, "trace");
+	if (lf_obs_list(d, rec) != JV_NONE)
+		return 80;
 	if (!jv_is_object(d, rec) || !jv_is_array(d, jv_get(d, rec, "observations")))
 		return 0;
 	if (lf_is_api_trace(d, rec))
 		return 85;
 	return jv_is_object(d, trace) && jv_is_string(d, jv_get(d, trace, "id")) ? 90 : 0;
+}
+
+/* ---- split: a run per trace of a list of observations ------------------------ */
+
+struct lf_ref {
+	const char *trace;
+	size_t order;
+	jv v;
+};
+
+static int lf_ref_cmp(const void *pa, const void *pb)
+{
+	const struct lf_ref *a = pa, *b = pb;
+	int c = a->trace && b->trace ? strcmp(a->trace, b->trace) : !!b->trace - !!a->trace;
+	return c ? c : (a->order > b->order) - (a->order < b->order);
+}
+
+static int lf_order_cmp(const void *pa, const void *pb)
+{
+	const struct lf_ref *a = pa, *b = pb;
+	return (a->order > b->order) - (a->order < b->order);
+}
+
+/* An export or a trace is one run; a list of observations is cut by
+ * traceId, the runs in the order their traces first appear (an element
+ * with no traceId is a run of its own, and says what is wrong with it). */
+static void lf_split(const struct jdoc *d, jv root, struct doc_groups *out)
+{
+	jv list = lf_obs_list(d, root);
+	size_t n = jv_len(d, list), k = 0;
+	if (list == JV_NONE || !n) {
+		doc_group_begin(out);
+		doc_group_add(out, root);
+		return;
+	}
+	struct lf_ref *refs = xcalloc(n, sizeof *refs);
+	JV_EACH(d, list, o) {
+		refs[k] = (struct lf_ref){ jv_str(d, jv_get(d, o, "traceId")), k, o };
+		k++;
+	}
+	qsort(refs, n, sizeof *refs, lf_ref_cmp);
+	/* firsts[g] = the first ref of group g, then sorted by record order */
+	struct lf_ref *firsts = xcalloc(n, sizeof *firsts);
+	size_t ng = 0;
+	for (size_t i = 0; i < n; i++)
+		if (!i || !refs[i].trace || !refs[i - 1].trace || strcmp(refs[i].trace, refs[i - 1].trace))
+			firsts[ng++] = (struct lf_ref){ refs[i].trace, refs[i].order, (jv)i };
+	qsort(firsts, ng, sizeof *firsts, lf_order_cmp);
+	for (size_t g = 0; g < ng; g++) {
+		doc_group_begin(out);
+		for (size_t i = firsts[g].v; i < n; i++) {
+			if (i > firsts[g].v && (!refs[i].trace || !firsts[g].trace ||
+			                        strcmp(refs[i].trace, firsts[g].trace)))
+				break;
+			doc_group_add(out, refs[i].v);
+		}
+	}
+	free(firsts);
+	free(refs);
 }
 
 /* ---- the observations in reading order --------------------------------------- */
@@ -107,37 +186,54 @@ static struct lf_obs *lf_obs_get(const struct lf_trace *t, const char *id)
 	return id ? htab_get(&t->by_id, lf_hash(id), lf_obs_eq, id) : NULL;
 }
 
+/* An observation's path in messages: WHERE[i], or WHERE alone for the
+ * one observation a record is (LF_ALONE). */
+#define LF_ALONE ((size_t)-1)
+
+static const char *lf_obs_path(char *buf, size_t len, const char *where, size_t i)
+{
+	if (i == LF_ALONE)
+		snprintf(buf, len, "%s", where);
+	else
+		snprintf(buf, len, "%s[%zu]", where, i);
+	return buf;
+}
+
 /* obs[i].KEY: a string, null or absent, else an error naming it. */
-static int lf_obs_str(const struct jdoc *d, jv o, size_t i, const char *key, bool required,
-                      const char **out, char *err, size_t errlen)
+static int lf_obs_str(const struct jdoc *d, jv o, const char *where, size_t i, const char *key,
+                      bool required, const char **out, char *err, size_t errlen)
 {
 	jv v = jv_get(d, o, key);
 	*out = jv_str(d, v);
 	if (*out || (!required && (v == JV_NONE || jv_is_null(d, v))))
 		return 0;
-	snprintf(err, errlen, "observations[%zu].%s: %s", i, key,
+	char at[64];
+	snprintf(err, errlen, "%s.%s: %s", lf_obs_path(at, sizeof at, where, i), key,
 	         v == JV_NONE ? "missing" : "not a string");
 	return -1;
 }
 
-static int lf_obs_read(const struct jdoc *d, jv o, size_t i, struct lf_obs *ob, char *err,
-                       size_t errlen)
+static int lf_obs_read(const struct jdoc *d, jv o, const char *where, size_t i, struct lf_obs *ob,
+                       char *err, size_t errlen)
 {
 	if (!jv_is_object(d, o)) {
-		snprintf(err, errlen, "observations[%zu]: not an object", i);
+		char at[64];
+		snprintf(err, errlen, "%s: not an object", lf_obs_path(at, sizeof at, where, i));
 		return -1;
 	}
-	*ob = (struct lf_obs){ .v = o, .order = i };
-	if (lf_obs_str(d, o, i, "type", true, &ob->type, err, errlen) < 0 ||
-	    lf_obs_str(d, o, i, "id", false, &ob->id, err, errlen) < 0 ||
-	    lf_obs_str(d, o, i, "parentObservationId", false, &ob->parent, err, errlen) < 0 ||
-	    lf_obs_str(d, o, i, "startTime", false, &ob->start, err, errlen) < 0)
+	*ob = (struct lf_obs){ .v = o, .order = i == LF_ALONE ? 0 : i };
+	if (lf_obs_str(d, o, where, i, "type", true, &ob->type, err, errlen) < 0 ||
+	    lf_obs_str(d, o, where, i, "id", false, &ob->id, err, errlen) < 0 ||
+	    lf_obs_str(d, o, where, i, "parentObservationId", false, &ob->parent, err, errlen) < 0 ||
+	    lf_obs_str(d, o, where, i, "startTime", false, &ob->start, err, errlen) < 0)
 		return -1;
 	static const char *const lists[] = { "toolCalls", "toolCallNames", NULL };
 	for (size_t k = 0; lists[k]; k++) {
 		jv v = jv_get(d, o, lists[k]);
 		if (v != JV_NONE && !jv_is_null(d, v) && !jv_is_array(d, v)) {
-			snprintf(err, errlen, "observations[%zu].%s: not an array", i, lists[k]);
+			char at[64];
+			snprintf(err, errlen, "%s.%s: not an array", lf_obs_path(at, sizeof at, where, i),
+			         lists[k]);
 			return -1;
 		}
 	}
@@ -194,12 +290,19 @@ static int lf_obs_cmp(const void *pa, const void *pb)
 	return c ? c : (a->order > b->order) - (a->order < b->order);
 }
 
-static int lf_trace_read(struct run *r, jv list, struct lf_trace *t, char *err, size_t errlen)
+/* The observations of list (an array named `where` in messages, or one
+ * observation alone: a trace of one in a split list). */
+static int lf_trace_read(struct run *r, jv list, const char *where, struct lf_trace *t, char *err,
+                         size_t errlen)
 {
 	const struct jdoc *d = r->doc;
 	t->obs = xcalloc(jv_len(d, list) + 1, sizeof *t->obs);
+	if (jv_is_object(d, list)) {
+		t->n = 1;
+		return lf_obs_read(d, list, where, LF_ALONE, &t->obs[0], err, errlen);
+	}
 	JV_EACH(d, list, o) {
-		if (lf_obs_read(d, o, t->n, &t->obs[t->n], err, errlen) < 0)
+		if (lf_obs_read(d, o, where, t->n, &t->obs[t->n], err, errlen) < 0)
 			return -1;
 		t->n++;
 	}
@@ -413,27 +516,52 @@ static void lf_read_trace(struct run *r, jv trace, const struct lf_trace *t)
 	lf_index_free(&L.ix);
 }
 
-static int lf_load(struct run *r, char *err, size_t errlen)
+/* Where the record keeps its observations, and the trace they are of
+ * (JV_NONE for a list of observations, or the one a split left alone). */
+static int lf_find_list(struct run *r, jv rec, jv *trace, jv *list, const char **where,
+                        char *err, size_t errlen)
 {
 	const struct jdoc *d = r->doc;
-	jv rec = run_root(r), list;
+	*trace = JV_NONE;
+	*list = lf_obs_list(d, rec);
+	*where = jv_is_array(d, rec) ? "" : "data";
+	if (*list != JV_NONE || jv_is_array(d, rec) || lf_is_observation(d, rec)) {
+		if (*list == JV_NONE)
+			*list = rec;
+		if (jv_is_object(d, rec) && *list == rec)
+			*where = "observation";
+		return 0;
+	}
 	if (!jv_is_object(d, rec)) {
 		snprintf(err, errlen, "a langfuse export must be an object {trace, observations}");
 		return -1;
 	}
-	jv trace = lf_is_api_trace(d, rec) ? rec : jv_get(d, rec, "trace");
-	if (!jv_is_object(d, trace)) {
-		snprintf(err, errlen, "trace: %s", trace == JV_NONE ? "missing" : "not an object");
+	*trace = lf_is_api_trace(d, rec) ? rec : jv_get(d, rec, "trace");
+	*where = "observations";
+	if (!jv_is_object(d, *trace)) {
+		snprintf(err, errlen, "trace: %s", *trace == JV_NONE ? "missing" : "not an object");
 		return -1;
 	}
-	if (loader_array(r, rec, "observations", &list, err, errlen) < 0)
+	return loader_array(r, rec, "observations", list, err, errlen);
+}
+
+static int lf_load(struct run *r, char *err, size_t errlen)
+{
+	const struct jdoc *d = r->doc;
+	jv trace, list;
+	const char *where;
+	if (lf_find_list(r, run_root(r), &trace, &list, &where, err, errlen) < 0)
 		return -1;
 	struct lf_trace t = { 0 };
-	int rc = lf_trace_read(r, list, &t, err, errlen);
+	int rc = lf_trace_read(r, list, where, &t, err, errlen);
 	if (rc == 0) {
-		/* unless an id path of the configuration named the run already */
-		if (r->id == r->source && jv_strlen(d, jv_get(d, trace, "id")))
-			r->id = jv_str(d, jv_get(d, trace, "id"));
+		jv id = trace != JV_NONE ? jv_get(d, trace, "id")
+		      : t.n ? jv_get(d, t.obs[0].v, "traceId") : JV_NONE;
+		/* unless an id path of the configuration named the run already (the
+		 * id a lone observation has is its own, not its trace's) */
+		bool own = t.n == 1 && t.obs[0].id && !strcmp(r->id, t.obs[0].id);
+		if ((r->id == r->source || own) && jv_strlen(d, id))
+			r->id = jv_str(d, id);
 		lf_read_trace(r, trace, &t);
 	}
 	htab_free(&t.by_id);
@@ -443,7 +571,8 @@ static int lf_load(struct run *r, char *err, size_t errlen)
 
 const struct format_ops format_langfuse = {
 	.name = "langfuse",
-	.summary = "Langfuse trace exports {trace, observations}: generations, tools and spans in time order",
+	.summary = "Langfuse trace exports {trace, observations}, API traces and observation lists (a run per trace): generations, tools and spans in time order",
 	.detect = lf_detect,
+	.split = lf_split,
 	.load = lf_load,
 };
