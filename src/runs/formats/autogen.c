@@ -487,7 +487,8 @@ static int ag_chat(struct run *r, jv list, const char *where, char *err, size_t 
 static int ag_load_list(struct run *r, jv rec, struct ag_ctx *c, char *err, size_t errlen)
 {
 	const struct jdoc *d = r->doc;
-	jv first = jv_first(d, rec), second = jv_next(d, rec, first);
+	jv first = jv_first(d, rec);
+	jv second = first != JV_NONE ? jv_next(d, rec, first) : JV_NONE;
 	if (ag_is_recording(d, rec))
 		return ag_recording(r, rec, c, err, errlen);
 	if (jv_is_string(d, first) && jv_is_array(d, second) && jv_len(d, rec) == 2) {
