@@ -83,6 +83,15 @@ static void test_task_result(void **state)
 	assert_int_equal(r->nnotes, 4);
 	assert_int_equal(r->msgs[r->nmsgs - 1].role, ROLE_NOTE);
 	run_free(r);
+
+	/* a summary whose calls no event showed brings them and their results */
+	r = fmt_load("{'messages': [{'type': 'ToolCallSummaryMessage', 'source': 'a', 'content': 'sunny',"
+	             " 'tool_calls': [{'id': 'w1', 'name': 'weather', 'arguments': '{}'}],"
+	             " 'results': [{'call_id': 'w1', 'content': 'sunny', 'is_error': false}]}]}", AG);
+	assert_int_equal(r->ncalls, 1);
+	assert_int_equal(r->calls[0].state, CALL_COMPLETED);
+	assert_int_equal(r->nmsgs, 2);
+	run_free(r);
 }
 
 /* A team's manager thread is the conversation; with none, each agent's context. */
@@ -114,6 +123,18 @@ static void test_states(void **state)
 	             " 'llm_context': {'messages': []}}}}", AG);
 	assert_int_equal(r->nmsgs, 1);
 	assert_int_equal(r->msgs[0].role, ROLE_NOTE);
+	run_free(r);
+
+	/* states nested past any real one: said, not followed */
+	char deep[2048] = "";
+	for (int i = 0; i < 12; i++)
+		strcat(deep, "{'type': 'WrapState', 'agent_state': ");
+	strcat(deep, "{'type': 'AState', 'llm_context': {'messages': []}}");
+	for (int i = 0; i < 12; i++)
+		strcat(deep, "}");
+	r = fmt_load(deep, AG);
+	assert_int_equal(r->nmsgs, 1);
+	assert_non_null(strstr(r->parts[r->msgs[0].first_part].text, "nested deeper"));
 	run_free(r);
 }
 
@@ -246,6 +267,8 @@ static void test_malformed(void **state)
 		{ "{'a': [{'role': 'user', 'content': 5}]}", "a[0].content: not a string, a list or null" },
 		{ "{'a': [{'role': 'assistant', 'content': 'x', 'tool_calls': 3}]}",
 		  "a[0].tool_calls: not an array" },
+		{ "{'messages': [{'type': 'ToolCallSummaryMessage', 'source': 'a', 'content': 'x',"
+		  " 'results': [{'call_id': 'z'}, 4]}]}", "messages[0].results[1]: not an object" },
 		{ "{'type': 'TeamState', 'agent_states': {'m': {'message_thread': [{'type': 5}]}}}",
 		  "agent_states.m.message_thread[0].type: not a string" },
 		{ NULL, NULL },

@@ -223,6 +223,38 @@ static int ag_pieces(struct run *r, jv content, const char *path, size_t mi, lon
 	return 0;
 }
 
+/* A ToolCallSummaryMessage's own tool_calls and results (AgentChat 0.6 and
+ * later): the events before it show them already, so only calls whose ids
+ * were not read yet are added, with the results that answer them. */
+static int ag_summary(struct run *r, jv m, const char *path, size_t mi, struct ag_ctx *c,
+                      char *err, size_t errlen)
+{
+	const struct jdoc *d = r->doc;
+	jv calls, results;
+	char ppath[224];
+	if (loader_opt_array(r, m, "tool_calls", path, "not an array", &calls, err, errlen) < 0 ||
+	    loader_opt_array(r, m, "results", path, "not an array", &results, err, errlen) < 0)
+		return -1;
+	size_t first = r->ncalls, k = 0;
+	JV_EACH(d, calls, fc) {
+		snprintf(ppath, sizeof(ppath), "%s.tool_calls[%zu]", path, k++);
+		if (ag_call(r, fc, ppath, mi, c, err, errlen) < 0)
+			return -1;
+	}
+	k = 0;
+	JV_EACH(d, results, res) {
+		snprintf(ppath, sizeof(ppath), "%s.results[%zu]", path, k++);
+		const char *id = jv_str(d, jv_get(d, res, "call_id"));
+		bool fresh = false;
+		for (size_t ci = first; ci < r->ncalls && id && !fresh; ci++)
+			fresh = r->calls[ci].id && !strcmp(r->calls[ci].id, id);
+		if ((fresh || !jv_is_object(d, res)) &&
+		    ag_result(r, res, ppath, r->msgs[mi].src_index, err, errlen) < 0)
+			return -1;
+	}
+	return 0;
+}
+
 /* ---- typed messages --------------------------------------------------------------- */
 
 static enum run_role ag_role(const struct jdoc *d, jv m, const char *type)
@@ -281,6 +313,8 @@ static int ag_typed(struct run *r, jv m, const char *path, size_t i, void *ctx, 
 		run_add_note(r, mi, m, "%s", type);
 	else
 		ag_text(r, mi, content);
+	if (!strcmp(type, "ToolCallSummaryMessage"))
+		return ag_summary(r, m, path, mi, ctx, err, errlen);
 	return 0;
 }
 
@@ -401,8 +435,13 @@ static int ag_state(struct run *r, jv st, const char *path, int depth, struct ag
 {
 	const struct jdoc *d = r->doc;
 	char sub[256];
-	if (!jv_is_object(d, st) || depth > AG_MAX_STATE_DEPTH)
+	if (!jv_is_object(d, st))
 		return 0;
+	if (depth > AG_MAX_STATE_DEPTH) {
+		run_add_note_msg(r, MSG_IN_OUTPUT, st, "%s: states nested deeper than %d (not read)",
+		                 path, AG_MAX_STATE_DEPTH);
+		return 0;
+	}
 	jv thread = jv_get(d, st, "message_thread");
 	jv context = jv_get(d, jv_get(d, st, "llm_context"), "messages");
 	snprintf(sub, sizeof(sub), "%s%smessage_thread", path, path[0] ? "." : "");
