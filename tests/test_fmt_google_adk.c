@@ -69,6 +69,18 @@ static void test_session(void **state)
 	assert_int_equal(fmt_count_unmatched(r), 0);
 	run_free(r);
 
+	/* a call shown twice (a streamed partial event, then the event) counts once */
+	r = fmt_load("{'app_name': 'a', 'user_id': 'u', 'events': ["
+	             " {'author': 'a', 'partial': true, 'content': {'role': 'model', 'parts': ["
+	             "  {'function_call': {'id': 'adk-9', 'name': 'f', 'args': {}}}]}},"
+	             " {'author': 'a', 'content': {'role': 'model', 'parts': ["
+	             "  {'function_call': {'id': 'adk-9', 'name': 'f', 'args': {}}}]}},"
+	             " {'author': 'a', 'content': {'role': 'user', 'parts': ["
+	             "  {'function_response': {'id': 'adk-9', 'name': 'f', 'response': {}}}]}}]}", ADK);
+	assert_int_equal(r->ncalls, 1);
+	assert_int_equal(r->calls[0].state, CALL_COMPLETED);
+	run_free(r);
+
 	/* no events: a run with no messages, read */
 	r = fmt_load("{'id': 'empty', 'app_name': 'a', 'user_id': 'u', 'events': []}", ADK);
 	assert_int_equal(r->nmsgs, 0);

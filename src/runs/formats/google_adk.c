@@ -29,6 +29,10 @@
 #include "runs/format.h"
 #include "runs/loader.h"
 
+struct adk_ctx {
+	struct htab seen;           /* call ids read: a call shown twice counts once */
+};
+
 /* ---- keys, either spelling ------------------------------------------------ */
 
 /* obj[snake], else obj[camel]; a null member counts as absent. */
@@ -178,14 +182,16 @@ static int adk_check_parts(const struct run *r, jv parts, const char *path, char
 	return 0;
 }
 
-/* A call from a FunctionCall object, in message mi. */
-static struct run_call *adk_add_call(struct run *r, size_t mi, jv fc, long src)
+/* A call from a FunctionCall object, in message mi, unless its id was
+ * read before (ids null in eval files never are). */
+static void adk_add_call(struct run *r, size_t mi, jv fc, long src, struct adk_ctx *ctx)
 {
 	const struct jdoc *d = r->doc;
+	if (loader_seen(&ctx->seen, loader_id(r, jv_get(d, fc, "id"))))
+		return;
 	struct run_call *c = loader_add_call(r, mi, jv_get(d, fc, "id"), jv_get(d, fc, "name"),
 	                                     adk_get(d, fc, "args", NULL), src);
 	c->id = loader_id(r, c->raw_id);
-	return c;
 }
 
 /* A FunctionResponse as a tool message of its own; an "error" member in
@@ -205,7 +211,7 @@ static void adk_add_response(struct run *r, jv fr, long src)
 
 /* One part into message mi, in the record's order; a part of nothing but
  * nulls says nothing and is skipped. */
-static void adk_add_part(struct run *r, size_t mi, jv p, long src)
+static void adk_add_part(struct run *r, size_t mi, jv p, long src, struct adk_ctx *ctx)
 {
 	const struct jdoc *d = r->doc;
 	struct adk_part f;
@@ -217,7 +223,7 @@ static void adk_add_part(struct run *r, size_t mi, jv p, long src)
 	else if (jv_is_string(d, f.text))
 		run_add_text(r, mi, jv_str(d, f.text), p);
 	else if (f.call != JV_NONE)
-		adk_add_call(r, mi, f.call, src);
+		adk_add_call(r, mi, f.call, src, ctx);
 	else if (f.code != JV_NONE) {
 		/* the hosted code executor: a call whose input is the code */
 		struct run_call *c = loader_add_call(r, mi, JV_NONE, JV_NONE, f.code, src);
@@ -253,7 +259,7 @@ static bool adk_part_says(const struct jdoc *d, jv p)
  * responses as tool messages, then its other parts as one message, which
  * is left out when it would hold nothing. */
 static int adk_content(struct run *r, jv content, jv parts, enum run_role role,
-                       enum msg_origin origin, const char *path, long src, char *err,
+                       struct adk_ctx *ctx, const char *path, long src, char *err,
                        size_t errlen)
 {
 	const struct jdoc *d = r->doc;
@@ -276,10 +282,10 @@ static int adk_content(struct run *r, jv content, jv parts, enum run_role role,
 		says += adk_part_says(d, p);
 	if (!says)
 		return 0;
-	size_t mi = run_add_msg(r, role, origin, NULL, content != JV_NONE ? content : parts);
+	size_t mi = run_add_msg(r, role, MSG_IN_OUTPUT, NULL, content != JV_NONE ? content : parts);
 	r->msgs[mi].src_index = src;
 	JV_EACH(d, parts, p)
-		adk_add_part(r, mi, p, src);
+		adk_add_part(r, mi, p, src, ctx);
 	return 0;
 }
 
@@ -298,7 +304,6 @@ static enum run_role adk_role(const struct jdoc *d, jv content, jv author)
 static int adk_event(struct run *r, jv ev, const char *path, size_t i, void *ctx, char *err,
                      size_t errlen)
 {
-	(void)ctx;
 	const struct jdoc *d = r->doc;
 	jv author;
 	if (loader_opt_string(r, ev, "author", path, &author, err, errlen) < 0)
@@ -312,14 +317,15 @@ static int adk_event(struct run *r, jv ev, const char *path, size_t i, void *ctx
 	}
 	char cpath[192];
 	snprintf(cpath, sizeof(cpath), "%s.content", path);
-	return adk_content(r, content, JV_NONE, adk_role(d, content, author), MSG_IN_OUTPUT, cpath,
+	return adk_content(r, content, JV_NONE, adk_role(d, content, author), ctx, cpath,
 	                   (long)i, err, errlen);
 }
 
 /* ---- eval cases ---------------------------------------------------------------- */
 
 /* intermediate_responses: [[author, [parts]]], what sub-agents said. */
-static int adk_said(struct run *r, jv said, const char *path, size_t i, char *err, size_t errlen)
+static int adk_said(struct run *r, jv said, const char *path, size_t i, struct adk_ctx *ctx,
+                    char *err, size_t errlen)
 {
 	const struct jdoc *d = r->doc;
 	size_t k = 0;
@@ -331,7 +337,7 @@ static int adk_said(struct run *r, jv said, const char *path, size_t i, char *er
 			snprintf(err, errlen, "%s: not an [author, parts] pair", ppath);
 			return -1;
 		}
-		if (adk_content(r, JV_NONE, parts, ROLE_ASSISTANT, MSG_IN_OUTPUT, ppath, (long)i, err,
+		if (adk_content(r, JV_NONE, parts, ROLE_ASSISTANT, ctx, ppath, (long)i, err,
 		                errlen) < 0)
 			return -1;
 	}
@@ -339,7 +345,8 @@ static int adk_said(struct run *r, jv said, const char *path, size_t i, char *er
 }
 
 /* tool_uses as one agent message of calls, tool_responses as tool messages. */
-static int adk_tools(struct run *r, jv data, const char *path, size_t i, char *err, size_t errlen)
+static int adk_tools(struct run *r, jv data, const char *path, size_t i, struct adk_ctx *ctx,
+                     char *err, size_t errlen)
 {
 	const struct jdoc *d = r->doc;
 	jv uses, resps;
@@ -363,15 +370,15 @@ static int adk_tools(struct run *r, jv data, const char *path, size_t i, char *e
 		size_t mi = run_add_msg(r, ROLE_ASSISTANT, MSG_IN_OUTPUT, NULL, uses);
 		r->msgs[mi].src_index = (long)i;
 		JV_EACH(d, uses, u)
-			adk_add_call(r, mi, u, (long)i);
+			adk_add_call(r, mi, u, (long)i, ctx);
 	}
 	JV_EACH(d, resps, u)
 		adk_add_response(r, u, (long)i);
 	return 0;
 }
 
-static int adk_intermediate(struct run *r, jv data, const char *path, size_t i, char *err,
-                            size_t errlen)
+static int adk_intermediate(struct run *r, jv data, const char *path, size_t i,
+                            struct adk_ctx *ctx, char *err, size_t errlen)
 {
 	const struct jdoc *d = r->doc;
 	if (!jv_is_object(d, data)) {
@@ -382,46 +389,46 @@ static int adk_intermediate(struct run *r, jv data, const char *path, size_t i, 
 	char epath[224];
 	if (events != JV_NONE) {
 		snprintf(epath, sizeof(epath), "%s.invocation_events", path);
-		return loader_each(r, events, epath, adk_event, NULL, err, errlen) < 0 ? -1 : 0;
+		return loader_each(r, events, epath, adk_event, ctx, err, errlen) < 0 ? -1 : 0;
 	}
 	jv said = adk_get(d, data, "intermediate_responses", "intermediateResponses");
 	if (said != JV_NONE && !jv_is_array(d, said)) {
 		snprintf(err, errlen, "%s.intermediate_responses: not an array", path);
 		return -1;
 	}
-	if (adk_said(r, said, path, i, err, errlen) < 0)
+	if (adk_said(r, said, path, i, ctx, err, errlen) < 0)
 		return -1;
-	return adk_tools(r, data, path, i, err, errlen);
+	return adk_tools(r, data, path, i, ctx, err, errlen);
 }
 
 /* One invocation: the user's content, what happened in between, the answer. */
 static int adk_invocation(struct run *r, jv inv, const char *path, size_t i, void *ctx, char *err,
                           size_t errlen)
 {
-	(void)ctx;
 	const struct jdoc *d = r->doc;
 	char fpath[192];
 	jv user = adk_get(d, inv, "user_content", "userContent");
 	if (user != JV_NONE) {
 		snprintf(fpath, sizeof(fpath), "%s.user_content", path);
-		if (adk_content(r, user, JV_NONE, ROLE_USER, MSG_IN_OUTPUT, fpath, (long)i, err,
+		if (adk_content(r, user, JV_NONE, ROLE_USER, ctx, fpath, (long)i, err,
 		                errlen) < 0)
 			return -1;
 	}
 	jv data = adk_get(d, inv, "intermediate_data", "intermediateData");
 	snprintf(fpath, sizeof(fpath), "%s.intermediate_data", path);
-	if (data != JV_NONE && adk_intermediate(r, data, fpath, i, err, errlen) < 0)
+	if (data != JV_NONE && adk_intermediate(r, data, fpath, i, ctx, err, errlen) < 0)
 		return -1;
 	jv answer = adk_get(d, inv, "final_response", "finalResponse");
 	snprintf(fpath, sizeof(fpath), "%s.final_response", path);
 	if (answer != JV_NONE &&
-	    adk_content(r, answer, JV_NONE, ROLE_ASSISTANT, MSG_IN_OUTPUT, fpath, (long)i, err,
+	    adk_content(r, answer, JV_NONE, ROLE_ASSISTANT, ctx, fpath, (long)i, err,
 	                errlen) < 0)
 		return -1;
 	return 0;
 }
 
-static int adk_case(struct run *r, jv c, const char *path, char *err, size_t errlen)
+static int adk_case(struct run *r, jv c, const char *path, struct adk_ctx *ctx, char *err,
+                    size_t errlen)
 {
 	char cpath[160];
 	snprintf(cpath, sizeof(cpath), "%s%sconversation", path, path[0] ? "." : "");
@@ -430,16 +437,16 @@ static int adk_case(struct run *r, jv c, const char *path, char *err, size_t err
 		snprintf(err, errlen, "%s: not an array", cpath);
 		return -1;
 	}
-	return loader_each(r, conv, cpath, adk_invocation, NULL, err, errlen) < 0 ? -1 : 0;
+	return loader_each(r, conv, cpath, adk_invocation, ctx, err, errlen) < 0 ? -1 : 0;
 }
 
 static int adk_set_case(struct run *r, jv c, const char *path, size_t i, void *ctx, char *err,
                         size_t errlen)
 {
-	(void)i, (void)ctx;
+	(void)i;
 	run_add_note_msg(r, MSG_IN_OUTPUT, c, "eval case %s",
 	                 loader_str(r, adk_get(r->doc, c, "eval_id", "evalId"), "?"));
-	return adk_case(r, c, path, err, errlen);
+	return adk_case(r, c, path, ctx, err, errlen);
 }
 
 /* ---- the legacy list ------------------------------------------------------------ */
@@ -525,7 +532,7 @@ static void adk_join_by_name(struct run *r)
 	}
 }
 
-static int adk_load_record(struct run *r, jv rec, char *err, size_t errlen)
+static int adk_load_record(struct run *r, jv rec, struct adk_ctx *ctx, char *err, size_t errlen)
 {
 	const struct jdoc *d = r->doc;
 	if (adk_is_legacy(d, rec))
@@ -537,22 +544,25 @@ static int adk_load_record(struct run *r, jv rec, char *err, size_t errlen)
 	if (adk_is_evalset(d, rec)) {
 		r->id = loader_str(r, adk_get(d, rec, "eval_set_id", "evalSetId"), r->id);
 		return loader_each(r, adk_get(d, rec, "eval_cases", "evalCases"), "eval_cases",
-		                   adk_set_case, NULL, err, errlen);
+		                   adk_set_case, ctx, err, errlen);
 	}
 	if (adk_get(d, rec, "conversation", NULL) != JV_NONE) {
 		r->id = loader_str(r, adk_get(d, rec, "eval_id", "evalId"), r->id);
-		return adk_case(r, rec, "", err, errlen);
+		return adk_case(r, rec, "", ctx, err, errlen);
 	}
 	jv events;
 	if (loader_array(r, rec, "events", &events, err, errlen) < 0)
 		return -1;
 	r->id = loader_str(r, jv_get(d, rec, "id"), r->id);
-	return loader_each(r, events, "events", adk_event, NULL, err, errlen);
+	return loader_each(r, events, "events", adk_event, ctx, err, errlen);
 }
 
 static int adk_load(struct run *r, char *err, size_t errlen)
 {
-	if (adk_load_record(r, run_root(r), err, errlen) < 0)
+	struct adk_ctx ctx = { HTAB_INIT };
+	int rc = adk_load_record(r, run_root(r), &ctx, err, errlen);
+	htab_free(&ctx.seen);
+	if (rc < 0)
 		return -1;
 	run_join_results(r);
 	adk_join_by_name(r);
