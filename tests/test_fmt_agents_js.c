@@ -106,6 +106,7 @@ static void test_malformed(void **state)
 		  "generatedItems: not an array" },
 		{ "{'$schemaVersion': '1', 'originalInput': 'x', 'generatedItems': [], 'modelResponses': {}}",
 		  "modelResponses: not an array" },
+		{ "{'$schemaVersion': '1', 'generatedItems': []}", "originalInput: missing" },
 		{ "{'$schemaVersion': '1', 'originalInput': 5, 'generatedItems': []}",
 		  "originalInput: not an array or a string" },
 		{ "{'$schemaVersion': '1', 'originalInput': 'x', 'generatedItems': [3]}",

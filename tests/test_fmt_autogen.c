@@ -23,13 +23,18 @@ static void test_detect(void **state)
 	assert_int_equal(fmt_score(AG, "[{'mode': 'create', 'messages': [], 'response': {}}]"), 85);
 	assert_int_equal(fmt_score(AG, "{'type': 'TeamState', 'agent_states': {}}"), 85);
 	assert_int_equal(fmt_score(AG, "{'messages': [{'type': 'TextMessage', 'source': 'u', 'content': 'x'}]}"), 85);
-	assert_int_equal(fmt_score(AG, "{'bot': [{'role': 'user', 'content': 'x'}]}"), 30);
+	assert_int_equal(fmt_score(AG, "{'bot': [{'role': 'user', 'content': 'x'},"
+	                               " {'role': 'assistant', 'content': 'y'}]}"), 30);
+	/* one side alone is some list of messages, not a chat between agents */
+	assert_int_equal(fmt_score(AG, "{'turns': [{'role': 'assistant', 'content': '',"
+	                               " 'tool_calls': []}]}"), 0);
 	/* what other formats write */
 	assert_int_equal(fmt_score(AG, "{'messages': [{'role': 'user', 'content': 'x'}]}"), 0);
 	assert_int_equal(fmt_score(AG, "[{'type': 'TextMessage', 'content': 'x'}]"), 0);
 	assert_int_equal(fmt_score(AG, "[{'type': 'message', 'role': 'user', 'content': 'x'}]"), 0);
 	assert_int_equal(fmt_score(AG, "{'type': 'TeamState'}"), 0);
-	assert_int_equal(fmt_score(AG, "{'bot': [{'role': 'user', 'content': 'x'}], 'n': 1}"), 0);
+	assert_int_equal(fmt_score(AG, "{'bot': [{'role': 'user', 'content': 'x'},"
+	                               " {'role': 'assistant', 'content': 'y'}], 'n': 1}"), 0);
 	assert_int_equal(fmt_score(AG, "{'messages': [{'role': 'user', 'content': 'x'}], 'x': []}"), 0);
 }
 
@@ -189,9 +194,10 @@ static void test_chats(void **state)
 	assert_int_equal(r->msgs[6].role, ROLE_NOTE);
 	run_free(r);
 
-	r = fmt_load("{'a': [{'role': 'user', 'content': 'x'}], 'b': [{'role': 'user', 'content': 'y'}]}",
+	r = fmt_load("{'a': [{'role': 'user', 'content': 'x'}, {'role': 'assistant', 'content': 'z'}],"
+	             " 'b': [{'role': 'assistant', 'content': 'y'}, {'role': 'user', 'content': 'w'}]}",
 	             AG);
-	assert_int_equal(r->nmsgs, 4);
+	assert_int_equal(r->nmsgs, 6);
 	run_free(r);
 }
 
@@ -211,8 +217,10 @@ static void test_file_runs(void **state)
 {
 	(void)state;
 	static const struct { const char *text; size_t runs; const char *id; } files[] = {
-		{ "{\"alice\": [{\"role\": \"user\", \"content\": \"x\"}],"
-		  " \"bob\": [{\"role\": \"user\", \"content\": \"y\"}]}", 2, "alice" },
+		{ "{\"alice\": [{\"role\": \"user\", \"content\": \"x\"},"
+		  " {\"role\": \"assistant\", \"content\": \"x\"}],"
+		  " \"bob\": [{\"role\": \"assistant\", \"content\": \"y\"},"
+		  " {\"role\": \"user\", \"content\": null}]}", 2, "alice" },
 		{ "[{\"mode\": \"create\", \"messages\": [], \"response\": {\"content\": \"a\"}},"
 		  " {\"mode\": \"create\", \"messages\": [], \"response\": {\"content\": \"b\"}}]", 1, NULL },
 	};
@@ -264,9 +272,11 @@ static void test_malformed(void **state)
 		{ "[{'mode': 'create', 'messages': [], 'response': {}}, {'mode': 'create'}]",
 		  "[1].messages: missing" },
 		{ "[{'mode': 'create', 'messages': [7], 'response': {}}]", "[0].messages[0]: not an object" },
-		{ "{'a': [{'role': 'user', 'content': 5}]}", "a[0].content: not a string, a list or null" },
-		{ "{'a': [{'role': 'assistant', 'content': 'x', 'tool_calls': 3}]}",
-		  "a[0].tool_calls: not an array" },
+		{ "{'a': [{'role': 'user', 'content': 5}, {'role': 'assistant', 'content': 'x'}]}",
+		  "a[0].content: not a string, a list or null" },
+		{ "{'a': [{'role': 'user', 'content': 'x'},"
+		  " {'role': 'assistant', 'content': 'x', 'tool_calls': 3}]}",
+		  "a[1].tool_calls: not an array" },
 		{ "{'messages': [{'type': 'ToolCallSummaryMessage', 'source': 'a', 'content': 'x',"
 		  " 'results': [{'call_id': 'z'}, 4]}]}", "messages[0].results[1]: not an object" },
 		{ "{'type': 'TeamState', 'agent_states': {'m': {'message_thread': [{'type': 5}]}}}",

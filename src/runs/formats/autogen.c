@@ -90,7 +90,24 @@ static bool ag_is_state(const struct jdoc *d, jv rec)
 	        jv_is_array(d, jv_get(d, rec, "message_thread")));
 }
 
-/* A 0.2 chat_messages dump: every member a list of {role, content}. Names
+/* A chat between two 0.2 agents, as one of them keeps it: {role, content}
+ * messages, the peer's as "user" and its own as "assistant", so both are
+ * there (a list of one side alone is someone else's list of messages). */
+static bool ag_is_chat(const struct jdoc *d, jv list)
+{
+	bool user = false, assistant = false;
+	JV_EACH(d, list, m) {
+		if (!jv_is_object(d, m) || jv_get(d, m, "content") == JV_NONE)
+			return false;
+		user = user || jv_streq(d, jv_get(d, m, "role"), "user");
+		assistant = assistant || jv_streq(d, jv_get(d, m, "role"), "assistant");
+		if (user && assistant)
+			return true;
+	}
+	return false;
+}
+
+/* A 0.2 chat_messages dump: every member a chat with that peer. Names
  * other formats give their lists are not agents' names. */
 static bool ag_is_chats(const struct jdoc *d, jv rec)
 {
@@ -102,9 +119,7 @@ static bool ag_is_chats(const struct jdoc *d, jv rec)
 		for (size_t i = 0; not_agents[i]; i++)
 			if (jv_streq(d, k, not_agents[i]))
 				return false;
-		jv list = jv_value(k), first = jv_first(d, list);
-		if (!jv_is_array(d, list) || !jv_is_object(d, first) ||
-		    !jv_is_string(d, jv_get(d, first, "role")) || jv_get(d, first, "content") == JV_NONE)
+		if (!ag_is_chat(d, jv_value(k)))
 			return false;
 	}
 	return true;
@@ -284,13 +299,12 @@ static int ag_typed(struct run *r, jv m, const char *path, size_t i, void *ctx, 
 	               !strcmp(type, "ToolCallExecutionEvent");
 	bool calls = !strcmp(type, "ToolCallRequestEvent") ||
 	             (!strcmp(type, "AssistantMessage") && jv_is_array(d, content));
-	bool known = ag_type_in(d, m, ag_core_types) || ag_type_in(d, m, ag_chat_types);
-	if (!known || (!results && !calls && !strcmp(type, "ModelClientStreamingChunkEvent"))) {
-		/* a chunk repeats the message it streams; an unknown type is kept */
-		if (!known)
-			run_add_note_msg(r, MSG_IN_OUTPUT, m, "message type \"%s\" (not read)", type);
+	if (!ag_type_in(d, m, ag_core_types) && !ag_type_in(d, m, ag_chat_types)) {
+		run_add_note_msg(r, MSG_IN_OUTPUT, m, "message type \"%s\" (not read)", type);
 		return 0;
 	}
+	if (!strcmp(type, "ModelClientStreamingChunkEvent"))
+		return 0;               /* a chunk repeats the message it streams */
 	if (!results && !calls && content != JV_NONE && !jv_is_null(d, content) &&
 	    !jv_is_string(d, content) && !jv_is_array(d, content) && !jv_is_object(d, content)) {
 		snprintf(err, errlen, "%s.content: not a string or a list", path);

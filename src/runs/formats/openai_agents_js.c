@@ -229,7 +229,8 @@ static int js_input(struct run *r, jv in, char *err, size_t errlen)
 	else if (jv_is_array(d, in))
 		return loader_each(r, in, "originalInput", js_item, NULL, err, errlen);
 	else if (!jv_is_null(d, in)) {
-		snprintf(err, errlen, "originalInput: not an array or a string");
+		snprintf(err, errlen, "originalInput: %s",
+		         in == JV_NONE ? "missing" : "not an array or a string");
 		return -1;
 	}
 	return 0;
