@@ -153,6 +153,15 @@ static void test_whole_set(void **state)
 	assert_int_equal(r->msgs[0].role, ROLE_NOTE);
 	assert_string_equal(r->parts[r->msgs[2].first_part].text, "eval case b");
 	run_free(r);
+
+	/* a case played from a scenario has no turns: it says so */
+	r = fmt_load("{'eval_id': 'sim', 'conversation': null, 'conversation_scenario': "
+	             "{'starting_prompt': 'hi'}}", ADK);
+	assert_string_equal(r->id, "sim");
+	assert_int_equal(r->nmsgs, 1);
+	assert_string_equal(r->parts[r->msgs[0].first_part].text,
+	                    "eval case with no conversation (a conversation_scenario, not read)");
+	run_free(r);
 }
 
 /* The legacy list is one run; expected_tool_use are its calls. */

@@ -54,8 +54,9 @@ static bool adk_is_evalset(const struct jdoc *d, jv rec)
 
 static bool adk_is_case(const struct jdoc *d, jv rec)
 {
-	return jv_is_object(d, rec) && jv_is_array(d, adk_get(d, rec, "conversation", NULL)) &&
-	       adk_get(d, rec, "eval_id", "evalId") != JV_NONE;
+	return jv_is_object(d, rec) && adk_get(d, rec, "eval_id", "evalId") != JV_NONE &&
+	       (jv_is_array(d, adk_get(d, rec, "conversation", NULL)) ||
+	        jv_is_object(d, adk_get(d, rec, "conversation_scenario", "conversationScenario")));
 }
 
 static bool adk_is_session(const struct jdoc *d, jv rec)
@@ -437,6 +438,11 @@ static int adk_case(struct run *r, jv c, const char *path, struct adk_ctx *ctx, 
 		snprintf(err, errlen, "%s: not an array", cpath);
 		return -1;
 	}
+	/* a case the user simulator plays from a scenario holds no turns yet */
+	if (conv == JV_NONE)
+		run_add_note_msg(r, MSG_IN_OUTPUT, c, "eval case with no conversation%s",
+		                 adk_get(r->doc, c, "conversation_scenario", "conversationScenario")
+		                 != JV_NONE ? " (a conversation_scenario, not read)" : "");
 	return loader_each(r, conv, cpath, adk_invocation, ctx, err, errlen) < 0 ? -1 : 0;
 }
 
@@ -546,7 +552,8 @@ static int adk_load_record(struct run *r, jv rec, struct adk_ctx *ctx, char *err
 		return loader_each(r, adk_get(d, rec, "eval_cases", "evalCases"), "eval_cases",
 		                   adk_set_case, ctx, err, errlen);
 	}
-	if (adk_get(d, rec, "conversation", NULL) != JV_NONE) {
+	if (adk_get(d, rec, "conversation", NULL) != JV_NONE ||
+	    adk_get(d, rec, "eval_id", "evalId") != JV_NONE) {
 		r->id = loader_str(r, adk_get(d, rec, "eval_id", "evalId"), r->id);
 		return adk_case(r, rec, "", ctx, err, errlen);
 	}
