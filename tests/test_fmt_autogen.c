@@ -1,4 +1,4 @@
-/* test_fmt_autogen.c - the AutoGen loader: message lists, recordings, task results, states, 0.2 chats. */
+/* test_fmt_autogen.c - the AutoGen loader: lists, recordings, task results, states, 0.2 chats. */
 #include "fmt_test.h"
 #include "fmt_wild.h"
 

@@ -1,4 +1,4 @@
-/* autogen.c - AutoGen: core message lists, model-client recordings, AgentChat results and states, 0.2 chats.
+/* autogen.c - AutoGen: core and AgentChat message lists, model-client recordings, states, 0.2 chats.
  *
  * autogen_core's LLMMessage lists are objects typed SystemMessage,
  * UserMessage (content a string or a list of strings and images),
