@@ -615,8 +615,8 @@ static int ag_load(struct run *r, char *err, size_t errlen)
 
 const struct format_ops format_autogen = {
 	.name = "autogen",
-	.summary = "AutoGen message lists, model-client recordings, AgentChat task results and "
-	           "states, 0.2 chat_messages (each peer a run)",
+	.summary = "AutoGen message lists, model-client recordings, task results, saved states, "
+	           "0.2 chat_messages",
 	.detect = ag_detect,
 	.split = ag_split,
 	.load = ag_load,
