@@ -81,6 +81,18 @@ static void test_items(void **state)
 	assert_int_equal(fmt_count_unmatched(r), 0);
 	run_free(r);
 
+	/* a call the items show twice counts once; its result still joins it */
+	r = fmt_load("{'$schemaVersion': '1.5', 'originalInput': 'x', 'generatedItems': ["
+	             " {'type': 'tool_call_item', 'rawItem': {'type': 'function_call', 'callId': 'k',"
+	             "  'name': 'f', 'arguments': '{}'}},"
+	             " {'type': 'tool_call_item', 'rawItem': {'type': 'function_call', 'callId': 'k',"
+	             "  'name': 'f', 'arguments': '{}'}},"
+	             " {'type': 'tool_call_output_item', 'rawItem': {'type': 'function_call_result',"
+	             "  'callId': 'k', 'output': 'done'}}]}", JS);
+	assert_int_equal(r->ncalls, 1);
+	assert_int_equal(r->calls[0].state, CALL_COMPLETED);
+	run_free(r);
+
 	/* no items at all: a run of its input */
 	r = fmt_load("{'$schemaVersion': '1.1', 'originalInput': 'continue', 'generatedItems': [],"
 	             " 'modelResponses': [], 'conversationId': 'conv-1'}", JS);

@@ -26,6 +26,7 @@
 
 struct js_ctx {
 	struct htab seen;           /* ids and call ids of the items read */
+	struct htab calls;          /* call ids of the calls read */
 	bool from_model;            /* reading modelResponses: skip what was seen */
 	size_t ngenerated;
 };
@@ -135,11 +136,15 @@ static void js_reasoning(struct run *r, jv it, size_t i)
 		run_add_thinking(r, mi, "", it);
 }
 
-/* Whether an item of modelResponses repeats one already read. */
+/* Whether an item repeats one already read: a call whose call id was a
+ * call's before, or an item of modelResponses a generated item showed. */
 static bool js_repeated(struct js_ctx *c, const struct jdoc *d, jv it)
 {
 	const char *id = jv_str(d, jv_get(d, it, "id"));
 	const char *call_id = jv_str(d, jv_get(d, it, "callId"));
+	const char *type = jv_str(d, jv_get(d, it, "type"));
+	if (type && loader_ends_with(type, "_call") && loader_seen(&c->calls, call_id))
+		return true;
 	if (!c->from_model) {
 		loader_seen(&c->seen, id);
 		loader_seen(&c->seen, call_id);
@@ -258,12 +263,13 @@ static int js_load(struct run *r, char *err, size_t errlen)
 		return -1;
 	for (size_t i = first; i < r->nmsgs; i++)
 		r->msgs[i].origin = MSG_IN_INPUT;
-	struct js_ctx c = { HTAB_INIT, false, jv_len(d, gen) };
+	struct js_ctx c = { HTAB_INIT, HTAB_INIT, false, jv_len(d, gen) };
 	int rc = loader_each(r, gen, "generatedItems", js_generated, &c, err, errlen);
 	c.from_model = true;
 	if (rc >= 0)
 		rc = loader_each(r, resps, "modelResponses", js_response, &c, err, errlen);
 	htab_free(&c.seen);
+	htab_free(&c.calls);
 	if (rc < 0)
 		return -1;
 	jv ctx = jv_get(d, rec, "context");
