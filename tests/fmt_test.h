@@ -472,6 +472,49 @@ static const struct fmt_sample fmt_samples[] = {
 	  "   'observation': {'results': [{'source_call_id': 'call_1', 'content': 'shipped'}]}},"
 	  "  {'step_id': 3, 'source': 'agent', 'message': '已发货 📦'}],"
 	  " 'final_metrics': {'total_prompt_tokens': 30}}" },
+	{ "google-adk", "adk session",
+	  "{'id': 's-2087', 'app_name': 'shop', 'user_id': 'kenji', 'state': {}, 'events': ["
+	  "  {'author': 'user', 'content': {'role': 'user', 'parts': [{'text': '注文 2087 はどこですか？',"
+	  "    'function_call': null, 'function_response': null}]}},"
+	  "  {'author': 'shop_agent', 'content': {'role': 'model', 'parts': [{'text': null,"
+	  "    'function_call': {'id': 'adk-1', 'name': 'lookup_order', 'args': {'order': '2087'}}}]}},"
+	  "  {'author': 'shop_agent', 'content': {'role': 'user', 'parts': [{'function_response':"
+	  "    {'id': 'adk-1', 'name': 'lookup_order', 'response': {'status': 'shipped'}}}]}},"
+	  "  {'author': 'shop_agent', 'content': {'role': 'model', 'parts': [{'text': '已发货 📦'}]}}]}" },
+	{ "google-adk", "adk eval set",
+	  "{'eval_set_id': 'shop', 'eval_cases': [{'eval_id': 'ord-2087', 'conversation': [{"
+	  "  'user_content': {'role': 'user', 'parts': [{'text': '注文 2087 はどこですか？'}]},"
+	  "  'final_response': {'role': 'model', 'parts': [{'text': '已发货 📦'}]},"
+	  "  'intermediate_data': {'tool_uses': [{'id': null, 'name': 'lookup_order',"
+	  "    'args': {'order': '2087'}}], 'intermediate_responses': []}}]}]}" },
+	{ "autogen", "autogen task result",
+	  "{'messages': [{'type': 'TextMessage', 'source': 'user', 'content': '注文 2087 はどこですか？'},"
+	  "  {'type': 'ToolCallRequestEvent', 'source': 'shop_agent', 'content': [{'id': 'call_1',"
+	  "    'name': 'lookup_order', 'arguments': '{\\'order\\': \\'2087\\'}'}]},"
+	  "  {'type': 'ToolCallExecutionEvent', 'source': 'shop_agent', 'content': [{'call_id': 'call_1',"
+	  "    'name': 'lookup_order', 'content': 'shipped', 'is_error': false}]},"
+	  "  {'type': 'TextMessage', 'source': 'shop_agent', 'content': '已发货 📦'}],"
+	  " 'stop_reason': 'done'}" },
+	{ "autogen", "autogen core messages",
+	  "[{'type': 'SystemMessage', 'content': 'You are a shop assistant.'},"
+	  " {'type': 'UserMessage', 'source': 'user', 'content': '注文 2087 はどこですか？'},"
+	  " {'type': 'AssistantMessage', 'source': 'shop', 'thought': null, 'content': [{'id': 'call_1',"
+	  "   'name': 'lookup_order', 'arguments': '{}'}]},"
+	  " {'type': 'FunctionExecutionResultMessage', 'content': [{'call_id': 'call_1',"
+	  "   'name': 'lookup_order', 'content': 'shipped', 'is_error': false}]},"
+	  " {'type': 'AssistantMessage', 'source': 'shop', 'content': '已发货 📦'}]" },
+	{ "openai-agents-js", "agents js run state",
+	  "{'$schemaVersion': '1.18', 'currentTurn': 1, 'currentAgent': {'name': 'Shop'},"
+	  " 'originalInput': '注文 2087 はどこですか？', 'modelResponses': [], 'generatedItems': ["
+	  "  {'type': 'tool_call_item', 'agent': {'name': 'Shop'}, 'rawItem': {'type': 'function_call',"
+	  "   'callId': 'call_1', 'name': 'lookup_order', 'arguments': '{\\'order\\':\\'2087\\'}',"
+	  "   'status': 'completed'}},"
+	  "  {'type': 'tool_call_output_item', 'agent': {'name': 'Shop'}, 'output': 'shipped',"
+	  "   'rawItem': {'type': 'function_call_result', 'callId': 'call_1', 'name': 'lookup_order',"
+	  "   'status': 'completed', 'output': {'type': 'text', 'text': 'shipped'}}},"
+	  "  {'type': 'message_output_item', 'agent': {'name': 'Shop'}, 'rawItem': {'type': 'message',"
+	  "   'role': 'assistant', 'status': 'completed',"
+	  "   'content': [{'type': 'output_text', 'text': '已发货 📦'}]}}]}" },
 	{ NULL, NULL, NULL },
 };
 

@@ -19,6 +19,7 @@
 #include <stddef.h>
 
 #include "runs/run.h"
+#include "util/htab.h"
 #include "util/jdoc.h"
 
 /* ---- values ------------------------------------------------------------ */
@@ -123,6 +124,14 @@ struct run_call *loader_add_call(struct run *r, size_t mi, jv id, jv name, jv ar
  * errors of loader_opt_string and loader_call_fields. */
 int loader_function_call(struct run *r, jv tc, const char *path, size_t j, void *ctx,
                          char *err, size_t errlen);
+
+/* ---- calls shown more than once ----------------------------------------- */
+
+/* Whether id (borrowed: it must outlive the set) is in seen, adding it
+ * when not: a call a record shows twice (a run state's model responses
+ * and its items, a model-client recording's growing history) counts once.
+ * NULL is never seen. Free the set with htab_free. */
+bool loader_seen(struct htab *seen, const char *id);
 
 /* ---- results ------------------------------------------------------------ */
 

@@ -14,6 +14,9 @@ extern const struct format_ops format_codex;
 extern const struct format_ops format_anthropic, format_anthropic_message;
 extern const struct format_ops format_chat_response;
 extern const struct format_ops format_gemini;
+extern const struct format_ops format_google_adk;
+extern const struct format_ops format_autogen;
+extern const struct format_ops format_openai_agents_js;
 extern const struct format_ops format_azure;
 extern const struct format_ops format_taubench;
 extern const struct format_ops format_tau2;
@@ -51,7 +54,10 @@ const struct format_ops *const format_table[] = {
 	&format_anthropic_message,
 	&format_chat_response,
 	&format_gemini,
+	&format_google_adk,
+	&format_autogen,
 	&format_openai_agents,
+	&format_openai_agents_js,
 	&format_codex,
 	&format_openai_responses,
 	&format_aisdk5,

@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/hash.h"
+
 const char *loader_str(const struct run *r, jv v, const char *dflt)
 {
 	return jv_str_or(r->doc, v, dflt);
@@ -273,6 +275,22 @@ int loader_function_call(struct run *r, jv tc, const char *path, size_t j, void 
 		return -1;
 	loader_add_call(r, *mi, id, name, args, r->msgs[*mi].src_index);
 	return 0;
+}
+
+static bool loader_id_is(const void *item, const void *key)
+{
+	return strcmp(item, key) == 0;
+}
+
+bool loader_seen(struct htab *seen, const char *id)
+{
+	if (!id)
+		return false;
+	void **slot = htab_put(seen, hash_fnv1a(id, strlen(id), HASH_FNV_SEED), loader_id_is, id);
+	if (*slot)
+		return true;
+	*slot = (void *)id;
+	return false;
 }
 
 bool loader_is_error_text(const char *text, const char *prefix)
