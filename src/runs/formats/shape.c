@@ -37,7 +37,7 @@ static void shape_notes(struct shape *s)
 
 static int shape_load(struct run *r, char *err, size_t errlen)
 {
-	struct shape s = { .r = r, .d = r->doc };
+	struct shape s = { .r = r, .d = r->doc, .list = JV_NONE };
 	shape_walk(&s, run_root(r));
 	shape_join(&s);
 	bool found = r->ncalls > 0;

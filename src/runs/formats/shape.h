@@ -36,6 +36,7 @@ struct shape {
 	struct htab results_seen;   /* struct shape_key: a result's call id */
 	struct shape_result *results;
 	size_t nresults, results_cap;
+	jv list;                    /* the list being walked, where repeats are told apart */
 	unsigned graft_depth;
 	size_t ngrafts;
 	size_t repeats;             /* calls seen again (input histories) */

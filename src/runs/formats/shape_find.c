@@ -68,11 +68,12 @@ bool shape_is_message(const struct jdoc *d, jv obj, enum run_role *role)
 	return named && (has_any(d, obj, text_keys) || has_any(d, obj, call_list_keys));
 }
 
-static const char *const name_keys[] = { "name", "function_name", "tool_name", "toolName", NULL };
+static const char *const name_keys[] = { "name", "function_name", "tool_name", "toolName",
+                                         "gen_ai.tool.name", NULL };
 static const char *const args_keys[] = { "arguments", "args", "input", "kwargs", "parameters",
                                          "tool_input", NULL };
 static const char *const call_id_keys[] = { "call_id", "callId", "tool_call_id", "toolCallId",
-                                            "id", NULL };
+                                            "gen_ai.tool.call.id", "id", NULL };
 
 /* The first of keys whose value is a non-empty string. */
 static const char *first_str(const struct jdoc *d, jv obj, const char *const *keys)
@@ -121,8 +122,10 @@ bool shape_is_definition(const struct jdoc *d, jv obj)
 	       jv_get(d, obj, "arguments") == JV_NONE;
 }
 
-/* A Responses item typed NAME_call with an id: a hosted call (web search,
- * a local shell, code) whose name is its type's stem when it has none. */
+/* A Responses item typed NAME_call with an id, a status or an action: a
+ * hosted call (web search, a local shell, code) whose name is its type's
+ * stem when it has none. A bare {type: "function_call"} written as some
+ * record's bookkeeping has none of them. */
 static bool typed_call(const struct jdoc *d, jv obj, const char **name, jv *args, const char **id)
 {
 	const char *type = jv_str(d, jv_get(d, obj, "type"));
@@ -130,7 +133,7 @@ static bool typed_call(const struct jdoc *d, jv obj, const char **name, jv *args
 	if (n <= 5 || strcmp(type + n - 5, "_call") != 0)
 		return false;
 	*id = first_str(d, obj, call_id_keys);
-	if (!*id)
+	if (!*id && jv_get(d, obj, "status") == JV_NONE && jv_get(d, obj, "action") == JV_NONE)
 		return false;
 	*name = first_str(d, obj, name_keys);
 	if (!*name)
@@ -139,6 +142,16 @@ static bool typed_call(const struct jdoc *d, jv obj, const char **name, jv *args
 	                                           "code", "queries", NULL };
 	*args = first_value(d, obj, hosted_args);
 	return true;
+}
+
+/* A trace or a span names what it ran and holds its input, as a call
+ * does; its times and ids say it is a step of a trace instead. */
+static bool is_span_like(const struct jdoc *d, jv obj)
+{
+	static const char *const keys[] = { "startTime", "start_time", "traceId", "trace_id",
+	                                    "spanId", "span_id", "parentObservationId",
+	                                    "observations", "latency", NULL };
+	return has_any(d, obj, keys);
 }
 
 bool shape_is_call(const struct jdoc *d, jv obj, const char **name, jv *args, const char **id)
@@ -162,7 +175,7 @@ bool shape_is_call(const struct jdoc *d, jv obj, const char **name, jv *args, co
 	if (*name) {
 		*args = first_value(d, obj, args_keys);
 		*id = first_str(d, obj, call_id_keys);
-		if (*args == JV_NONE || shape_is_definition(d, obj))
+		if (*args == JV_NONE || shape_is_definition(d, obj) || is_span_like(d, obj))
 			return false;
 		return true;
 	}
@@ -221,7 +234,8 @@ bool shape_is_span_list(const struct jdoc *d, jv arr)
 		const char *kind = shape_span_kind(d, e);
 		if (!kind || !strcmp(kind, "span") || !strcmp(kind, "chain") || !strcmp(kind, "event"))
 			continue;
-		if (jv_get(d, e, "input") != JV_NONE || jv_get(d, e, "output") != JV_NONE)
+		jv in = jv_get(d, e, "input"), out = jv_get(d, e, "output");
+		if ((in != JV_NONE && !jv_is_null(d, in)) || (out != JV_NONE && !jv_is_null(d, out)))
 			return true;
 	}
 	return false;

@@ -11,6 +11,9 @@
 struct shape_key {
 	const char *text;
 	size_t len;
+	size_t calls;               /* calls kept with this key */
+	jv list;                    /* the list it was last seen in */
+	size_t in_list;             /* how often in that list */
 };
 
 static bool key_eq(const void *item, const void *key)
@@ -19,56 +22,90 @@ static bool key_eq(const void *item, const void *key)
 	return a->len == b->len && memcmp(a->text, b->text, a->len) == 0;
 }
 
-static bool seen(struct shape *s, struct htab *t, const char *text, size_t len)
+static struct shape_key *remember(struct shape *s, struct htab *t, const char *text, size_t len,
+                                   bool *was)
 {
-	struct shape_key k = { text, len };
+	struct shape_key k = { .text = text, .len = len };
 	uint64_t h = hash_fnv1a(text, len, HASH_FNV_SEED);
 	void **slot = htab_put(t, h, key_eq, &k);
-	if (*slot)
-		return true;
+	*was = *slot != NULL;
+	if (*was)
+		return *slot;
 	struct shape_key *kept = arena_alloc(&s->r->arena, sizeof(*kept));
 	kept->text = arena_strndup(&s->r->arena, text, len);
 	kept->len = len;
+	kept->list = JV_NONE;
 	*slot = kept;
-	return false;
+	return kept;
 }
 
-/* Arguments as text that does not depend on how the record spelled them:
- * a string as it is, anything else as compact JSON with sorted keys. */
-static char *args_text(const struct jdoc *d, jv args)
+/* A hash of a value that does not depend on how the record spelled it:
+ * objects regardless of their members' order, numbers by their text. A
+ * string is hashed as it is, so arguments held as a JSON text and the same
+ * arguments as an object differ: a record writes one call's copies alike. */
+static uint64_t value_hash(const struct jdoc *d, jv v)
 {
-	if (args == JV_NONE)
-		return strdup("");
-	if (jv_is_string(d, args))
-		return strdup(jv_str(d, args));
-	json_t *t = jv_to_json(d, args);
-	char *text = t ? json_dumps(t, JSON_COMPACT | JSON_SORT_KEYS | JSON_ENCODE_ANY) : NULL;
-	json_decref(t);
-	return text ? text : strdup("");
+	uint64_t h = hash_fnv1a_part(HASH_FNV_SEED, (const char[]){ (char)('0' + jv_type(d, v)), 0 });
+	switch (jv_type(d, v)) {
+	case JV_STRING:
+		return hash_fnv1a(jv_str(d, v), jv_strlen(d, v), h);
+	case JV_NUMBER:
+		return hash_fnv1a_part(h, jv_number_text(d, v));
+	case JV_ARRAY:
+		JV_EACH(d, v, e)
+			h = (h ^ value_hash(d, e)) * 0x100000001b3ULL;
+		return h;
+	case JV_OBJECT: {
+		uint64_t sum = 0;
+		JV_EACH_KEY(d, v, k)
+			sum += hash_fnv1a_part(value_hash(d, jv_value(k)), jv_str(d, k));
+		return h ^ sum;
+	}
+	default:
+		return h;
+	}
 }
 
+/* A call is the same call when its id and name are (a copy may hold its
+ * arguments as a JSON text where the original has an object), or, without
+ * an id, its name and arguments: a record that reuses an id for another
+ * tool (a replayed demonstration) changes the name. The
+ * same call twice in one conversation was made twice; a later conversation
+ * (the next model call's input) repeating both adds none: a key counts as
+ * often as the conversation that holds it most often. Outside a
+ * conversation (a run state's items, spans) a key counts once. */
 bool shape_seen_call(struct shape *s, const char *name, jv args, const char *id)
 {
 	struct strbuf sb = STRBUF_INIT;
-	if (id) {
-		strbuf_addch(&sb, 'i');
-		strbuf_addstr(&sb, id);
-	} else {
-		char *a = args_text(s->d, args);
-		strbuf_addch(&sb, 'n');
-		strbuf_addstr(&sb, name);
-		strbuf_addch(&sb, '\0');
-		strbuf_addstr(&sb, a ? a : "");
-		free(a);
-	}
-	bool was = seen(s, &s->calls_seen, sb.buf, sb.len);
+	strbuf_addstr(&sb, id ? id : "");
+	strbuf_addch(&sb, '\0');
+	strbuf_addstr(&sb, name);
+	if (!id)
+		strbuf_addf(&sb, "%c%016llx", 0, (unsigned long long)value_hash(s->d, args));
+	bool was;
+	struct shape_key *k = remember(s, &s->calls_seen, sb.buf, sb.len, &was);
 	strbuf_release(&sb);
-	return was;
+	if (s->list == JV_NONE) {
+		if (k->calls)
+			return true;
+		k->calls = 1;
+		return false;
+	}
+	if (k->list != s->list || !was) {
+		k->list = s->list;
+		k->in_list = 0;
+	}
+	if (++k->in_list <= k->calls)
+		return true;
+	k->calls++;
+	return false;
 }
 
 bool shape_seen_result(struct shape *s, const char *call_id)
 {
-	return seen(s, &s->results_seen, call_id, strlen(call_id));
+	bool was;
+	remember(s, &s->results_seen, call_id, strlen(call_id), &was);
+	return was;
 }
 
 static bool call_id_eq(const void *item, const void *key)

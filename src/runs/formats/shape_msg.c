@@ -160,10 +160,15 @@ void shape_read_message(struct shape *s, jv obj, enum run_role role)
 	static const char *const call_keys[] = { "tool_calls", "toolCalls", "function_call", NULL };
 	for (size_t i = 0; call_keys[i]; i++)
 		read_call_list(s, mi, jv_get(d, body, call_keys[i]));
+	/* What a message nests (a provider's raw reply kept beside it) is a
+	 * copy: a call found there again is the same call. */
+	jv outer = s->list;
+	s->list = JV_NONE;
 	JV_EACH_KEY(d, body, k) {
 		if (!read_key(jv_str(d, k)))
 			shape_walk(s, jv_value(k));
 	}
+	s->list = outer;
 	const char *call_id, *name;
 	jv content;
 	for (size_t i = 0; i < later.n; i++)

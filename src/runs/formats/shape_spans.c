@@ -91,6 +91,11 @@ static void read_tool_span(struct shape *s, jv span)
 		}
 	}
 	jv in = jv_get(d, span, "input");
+	if (in == JV_NONE || jv_is_null(d, in)) {
+		run_add_note_msg(r, MSG_IN_OUTPUT, span, "a tool span of %s with no input and no call "
+		                 "it answers (not read by shape)", name);
+		return;
+	}
 	jv g = shape_graft(s, in);
 	if (shape_add_call(s, SHAPE_ANY_MSG, span, name, g != JV_NONE ? g : in, NULL)) {
 		s->span_calls++;
@@ -117,6 +122,8 @@ void shape_read_spans(struct shape *s, jv arr)
 		k++;
 	}
 	qsort(items, k, sizeof(*items), span_cmp);
+	jv outer = s->list;
+	s->list = JV_NONE;          /* spans repeat their children's calls */
 	for (size_t i = 0; i < k; i++) {
 		jv e = items[i].v;
 		const char *kind = jv_is_object(d, e) ? shape_span_kind(d, e) : NULL;
@@ -129,5 +136,6 @@ void shape_read_spans(struct shape *s, jv arr)
 			walk_payload(s, jv_get(d, e, "output"));
 		}
 	}
+	s->list = outer;
 	free(items);
 }

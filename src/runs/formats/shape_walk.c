@@ -10,12 +10,21 @@ static const char *const skip_keys[] = { "tools", "tool_definitions", "toolDefin
                                          "functions_schema", "usage", "json_schema", "schema",
                                          "ai.prompt.tools", NULL };
 
+/* Parts of a key that say its value is what a grader expects or scored
+ * (tau-bench's task actions, tau2's evaluation criteria, reward checks, an
+ * eval file's expected tool use): calls nobody made in this run. */
+static const char *const truth_words[] = { "expected", "reward", "evaluation_criteria",
+                                           "ground_truth", "gold", "reference", NULL };
+
 static bool skipped_key(const char *k)
 {
 	for (size_t i = 0; skip_keys[i]; i++)
 		if (strcmp(k, skip_keys[i]) == 0)
 			return true;
-	return false;
+	for (size_t i = 0; truth_words[i]; i++)
+		if (strstr(k, truth_words[i]))
+			return true;
+	return strcmp(k, "task") == 0;
 }
 
 /* A string whose first character (after white space) opens an object or
@@ -96,6 +105,8 @@ static void walk_list(struct shape *s, jv arr)
 		nmsg += shape_is_message(d, e, &role);
 	}
 	bool conversation = nmsg > 0 && nmsg * 2 >= nobj;
+	jv outer = s->list;
+	s->list = conversation ? arr : JV_NONE;
 	const char *name, *id;
 	jv args, content;
 	JV_EACH(d, arr, e) {
@@ -106,6 +117,7 @@ static void walk_list(struct shape *s, jv arr)
 		else if (jv_is_object(d, e))
 			s->skipped_items++;
 	}
+	s->list = outer;
 }
 
 void shape_walk(struct shape *s, jv v)
