@@ -18,9 +18,9 @@ static void shape_notes(struct shape *s)
 {
 	struct run *r = s->r;
 	run_add_note_msg(r, MSG_IN_OUTPUT, JV_NONE,
-	                 "read by shape: no format claims this record, so its messages and calls "
-	                 "were found by their shape (%zu calls; a call shown several times counted once)",
-	                 r->ncalls);
+	                 "read by shape: its messages and calls were found by their shape, not by a "
+	                 "format's loader (%zu call%s; a call shown several times counted once)",
+	                 r->ncalls, r->ncalls == 1 ? "" : "s");
 	if (s->repeats)
 		run_add_note_msg(r, MSG_IN_OUTPUT, JV_NONE, "%zu calls shown again (an input history, "
 		                 "a copy) counted once", s->repeats);
