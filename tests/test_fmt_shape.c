@@ -177,7 +177,7 @@ static void test_what_is_not_a_call(void **state)
 	                      " 'task':{'actions':[{'name':'lookup','kwargs':{}}]},"
 	                      " 'trace':{'name':'agent','input':{'q':1},'output':'x','startTime':'2025-01-01T00:00:00Z'},"
 	                      " 'approvals':{'c9':'{\\'type\\':\\'function_call\\',\\'toolName\\':\\'t\\'}'},"
-	                      " 'messages':[{'role':'user','content':'hi'}]}");
+	                      " 'messages':[{'role':'user','content':'hi'},{'role':'assistant','content':'hello'}]}");
 	assert_int_equal(r->ncalls, 0);
 	assert_int_equal(notes_saying(r, "tool definitions"), 1);
 	run_free(r);
@@ -202,6 +202,7 @@ static void test_no_conversation(void **state)
 	static const char *const none[] = { "{'temperature':21,'readings':[{'sensor':'a','value':3}]}",
 	                                    "{}", "[]", "12", "'text'", "null",
 	                                    "{'messages':[{'content':'no role'}]}",
+	                                    "{'question':[{'role':'user','content':'a prompt alone'}]}",
 	                                    "{'x':'{not json at all'}", NULL };
 	char err[256];
 	for (size_t i = 0; none[i]; i++) {
@@ -238,7 +239,7 @@ static void test_hostile_nesting(void **state)
 	struct strbuf sb = STRBUF_INIT;
 	for (int i = 0; i < 900; i++)
 		strbuf_addstr(&sb, "[{\"a\":");
-	strbuf_addstr(&sb, "{\"role\":\"user\",\"content\":\"deep\"}");
+	strbuf_addstr(&sb, "{\"role\":\"assistant\",\"content\":\"deep\"}");
 	for (int i = 0; i < 900; i++)
 		strbuf_addstr(&sb, "}]");
 	r = run_new_doc(jdoc_parse_str(sb.buf, &jerr), "t.jsonl", 1, -1);
@@ -267,7 +268,8 @@ static void test_claim_that_reads_nothing_passes_on(void **state)
 	char err[256];
 	assert_int_equal(fmt_load_err(rec, "openai-agents", err, sizeof err), 0);
 	/* no format claims it: shape */
-	r = fmt_load("{'turns':[{'speaker':'x'}],'log':[{'role':'user','content':'hi'}]}", "shape");
+	r = fmt_load("{'turns':[{'speaker':'x'}],'log':[{'role':'user','content':'hi'},"
+	             "{'role':'model','content':'hello'}]}", "shape");
 	run_free(r);
 }
 

@@ -153,7 +153,7 @@ int format_load(struct run *r, const struct format_ops *forced, char *err, size_
 	}
 	r->format = "unknown";         /* what run_new_doc says: no format read it */
 	snprintf(err, errlen, "not a transcript format tcreview knows, and no conversation found "
-	         "by its shape (no message, tool call or result); name its format with --format "
+	         "by its shape (no agent message or tool call); name its format with --format "
 	         "(see tcreview --help formats) or declare it");
 	return -1;
 }

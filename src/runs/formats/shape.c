@@ -40,11 +40,13 @@ static int shape_load(struct run *r, char *err, size_t errlen)
 	struct shape s = { .r = r, .d = r->doc, .list = JV_NONE };
 	shape_walk(&s, run_root(r));
 	shape_join(&s);
+	/* A run is the agent's: a prompt alone (a benchmark's question, an
+	 * expectations file) is none. */
 	bool found = r->ncalls > 0;
 	for (size_t i = 0; i < r->nmsgs && !found; i++)
-		found = r->msgs[i].role != ROLE_NOTE;
+		found = r->msgs[i].role == ROLE_ASSISTANT;
 	if (!found) {
-		snprintf(err, errlen, "no conversation found: no message, tool call or result in the "
+		snprintf(err, errlen, "no conversation found: no agent message or tool call in the "
 		         "record (read by shape, since no format claims it; name its format with "
 		         "--format, or declare it)");
 		shape_free(&s);

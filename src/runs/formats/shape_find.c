@@ -96,11 +96,8 @@ static jv first_value(const struct jdoc *d, jv obj, const char *const *keys)
 	return JV_NONE;
 }
 
-/* Types that say a result, a definition or a stream's delta, never a call. */
-static bool type_says_not_call(const char *type)
+static bool ends_with_any(const char *type, const char *const *ends)
 {
-	static const char *const ends[] = { "_output", "_result", "-output-available", "_error",
-	                                    "-delta", "-start", "_item", NULL };
 	if (!type)
 		return false;
 	size_t n = strlen(type);
@@ -110,6 +107,22 @@ static bool type_says_not_call(const char *type)
 			return true;
 	}
 	return false;
+}
+
+/* Types that say a result (function_call_output, tool_result,
+ * tool-output-available, a function's response). */
+static bool type_says_result(const char *type)
+{
+	static const char *const ends[] = { "_output", "_result", "-output-available", "_error",
+	                                    "_response", NULL };
+	return ends_with_any(type, ends);
+}
+
+/* Types that say a result, a wrapper or a stream's piece, never a call. */
+static bool type_says_not_call(const char *type)
+{
+	static const char *const ends[] = { "-delta", "-start", "_item", NULL };
+	return type_says_result(type) || ends_with_any(type, ends);
 }
 
 bool shape_is_definition(const struct jdoc *d, jv obj)
@@ -196,7 +209,7 @@ bool shape_is_result(const struct jdoc *d, jv obj, const char **call_id, const c
 	*name = NULL;
 	const char *type = jv_str(d, jv_get(d, obj, "type"));
 	/* A function_response names its call by "id" (and its tool by name). */
-	if (!*call_id && (type_says_not_call(type) || jv_get(d, obj, "response") != JV_NONE))
+	if (!*call_id && (type_says_result(type) || jv_get(d, obj, "response") != JV_NONE))
 		*call_id = first_str(d, obj, (const char *const[]){ "id", NULL });
 	if (!*call_id)
 		*name = first_str(d, obj, name_keys);
@@ -207,7 +220,7 @@ bool shape_is_result(const struct jdoc *d, jv obj, const char **call_id, const c
 		return false;
 	/* A result by name alone must say it is one, or it is any named
 	 * thing with content. */
-	return *call_id || jv_get(d, obj, "response") != JV_NONE || type_says_not_call(type);
+	return *call_id || jv_get(d, obj, "response") != JV_NONE || type_says_result(type);
 }
 
 static const char *const span_type_keys[] = { "type", "observation_type", "span_kind", "kind",
