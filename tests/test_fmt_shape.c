@@ -134,6 +134,14 @@ static void test_span_list_in_time_order(void **state)
 	assert_true(r->calls[0].has_result);
 	assert_true(r->calls[1].has_result);
 	assert_int_equal(r->msgs[0].role, ROLE_USER);
+	assert_int_equal(notes_saying(r, "known only by a tool span"), 1);
+	run_free(r);
+	/* tool spans alone, two of one tool: two calls, each its own result */
+	r = shape("[{'type':'tool','name':'search','start_time':2,'input':{'q':'b'},'output':'B'},"
+	          " {'type':'tool','name':'search','start_time':1,'input':{'q':'a'},'output':'A'}]");
+	assert_string_equal(names(r, buf, sizeof buf), "search,search");
+	assert_string_equal(r->msgs[r->calls[0].result_msg].text, "A");
+	assert_string_equal(r->msgs[r->calls[1].result_msg].text, "B");
 	run_free(r);
 }
 

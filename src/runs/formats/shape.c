@@ -24,6 +24,10 @@ static void shape_notes(struct shape *s)
 	if (s->repeats)
 		run_add_note_msg(r, MSG_IN_OUTPUT, JV_NONE, "%zu calls shown again (an input history, "
 		                 "a copy) counted once", s->repeats);
+	if (s->span_calls)
+		run_add_note_msg(r, MSG_IN_OUTPUT, JV_NONE, "%zu calls known only by a tool span (no "
+		                 "model output holds them; the span's input taken as the arguments)",
+		                 s->span_calls);
 	if (s->skipped_items)
 		run_add_note_msg(r, MSG_IN_OUTPUT, JV_NONE, "%zu items of a conversation that are not "
 		                 "messages, calls or results (not read by shape)", s->skipped_items);

@@ -123,7 +123,7 @@ static jv body_content(const struct jdoc *d, jv body)
 	return JV_NONE;
 }
 
-static void read_tool_message(struct shape *s, jv obj, jv body)
+static void read_tool_message(struct shape *s, jv body)
 {
 	const struct jdoc *d = s->d;
 	const char *call_id, *name;
@@ -133,7 +133,6 @@ static void read_tool_message(struct shape *s, jv obj, jv body)
 		name = jv_str(d, jv_get(d, body, "name"));
 		content = body_content(d, body);
 	}
-	(void)obj;
 	shape_add_result(s, body, call_id, name, content);
 }
 
@@ -151,7 +150,7 @@ void shape_read_message(struct shape *s, jv obj, enum run_role role)
 			role = inner_role;
 	}
 	if (role == ROLE_TOOL) {
-		read_tool_message(s, obj, body);
+		read_tool_message(s, body);
 		return;
 	}
 	size_t mi = run_add_msg(r, role, MSG_IN_OUTPUT, NULL, body);

@@ -65,12 +65,6 @@ static bool claim_call(struct shape *s, size_t i)
 	return true;
 }
 
-/* Walks a span's input or output, reading a JSON text it holds as JSON. */
-static void walk_payload(struct shape *s, jv v)
-{
-	shape_walk(s, v);
-}
-
 /* A tool span is the result of the call it ran when that call was seen
  * (by name, the first one still unanswered), else a call of its own. */
 static void read_tool_span(struct shape *s, jv span)
@@ -98,6 +92,7 @@ static void read_tool_span(struct shape *s, jv span)
 	}
 	jv g = shape_graft(s, in);
 	if (shape_add_call(s, SHAPE_ANY_MSG, span, name, g != JV_NONE ? g : in, NULL)) {
+		claim_call(s, r->ncalls - 1);     /* its own span answers it, no later one */
 		s->span_calls++;
 		if (out != JV_NONE && !jv_is_null(d, out))
 			shape_add_result(s, span, NULL, name, out);
@@ -132,8 +127,9 @@ void shape_read_spans(struct shape *s, jv arr)
 		} else if (!strcmp(kind, "tool")) {
 			read_tool_span(s, e);
 		} else {
-			walk_payload(s, jv_get(d, e, "input"));
-			walk_payload(s, jv_get(d, e, "output"));
+			/* a JSON text held in either is read as JSON by the walk */
+			shape_walk(s, jv_get(d, e, "input"));
+			shape_walk(s, jv_get(d, e, "output"));
 		}
 	}
 	s->list = outer;
