@@ -89,7 +89,7 @@ static void text_rec(struct strbuf *sb, const struct formats_rec *fr)
 		strbuf_addf(sb, "  messages %zu  calls %zu  results %zu  failed %zu  notes %zu",
 		            fr->msgs, fr->calls, fr->results, fr->failed, fr->notes);
 	/* A guess is said to be one, so nobody takes it for a loader's reading. */
-	if (fr->format && !strcmp(fr->format, "shape"))
+	if (fr->status == FORMATS_READ && fr->format && !strcmp(fr->format, "shape"))
 		strbuf_addstr(sb, "  (read by shape)");
 	strbuf_addch(sb, '\n');
 	if (fr->status == FORMATS_LOAD_ERROR) {

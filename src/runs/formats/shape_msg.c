@@ -1,4 +1,5 @@
 /* shape_msg.c - the reader by shape's messages: their text and blocks, the calls in them and the results they hold. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "runs/loader.h"
@@ -32,8 +33,8 @@ static bool is_thinking(const char *type)
 /* Results inside a message are added after it, as tool messages, so the
  * message's own parts stay together. */
 struct pending {
-	jv items[64];
-	size_t n, dropped;
+	jv *items;
+	size_t n, cap;
 };
 
 static void read_block(struct shape *s, size_t mi, jv b, struct pending *later, int depth)
@@ -54,10 +55,11 @@ static void read_block(struct shape *s, size_t mi, jv b, struct pending *later, 
 		return;
 	}
 	if (shape_is_result(d, b, &id, &name, &content)) {
-		if (later->n < sizeof later->items / sizeof later->items[0])
-			later->items[later->n++] = b;
-		else
-			later->dropped++;
+		if (later->n == later->cap) {
+			later->cap = later->cap ? later->cap * 2 : 8;
+			later->items = xrealloc(later->items, later->cap * sizeof(*later->items));
+		}
+		later->items[later->n++] = b;
 		return;
 	}
 	if (is_thinking(type)) {
@@ -154,7 +156,7 @@ void shape_read_message(struct shape *s, jv obj, enum run_role role)
 		return;
 	}
 	size_t mi = run_add_msg(r, role, MSG_IN_OUTPUT, NULL, body);
-	struct pending later = { .n = 0 };
+	struct pending later = { .items = NULL };
 	read_content(s, mi, body_content(d, body), &later);
 	static const char *const call_keys[] = { "tool_calls", "toolCalls", "function_call", NULL };
 	for (size_t i = 0; call_keys[i]; i++)
@@ -173,9 +175,7 @@ void shape_read_message(struct shape *s, jv obj, enum run_role role)
 	for (size_t i = 0; i < later.n; i++)
 		if (shape_is_result(d, later.items[i], &call_id, &name, &content))
 			shape_add_result(s, later.items[i], call_id, name, content);
-	if (later.dropped)
-		run_add_note_msg(r, MSG_IN_OUTPUT, body, "%zu more results in one message (not read by shape)",
-		                 later.dropped);
+	free(later.items);
 }
 
 /* A hosted call's name is its type's stem: "web_search_call" is web_search. */
