@@ -89,6 +89,13 @@ static void test_calls_in_every_spelling(void **state)
 	                    "chat_fn,anthropic_fn,web_search,gemini_fn,genai_fn,atif_fn,adk_fn,sdk_fn,"
 	                    "kw_fn,param_fn,inspect_fn,web_search,resp_fn");
 	run_free(r);
+	/* OpenAI's parallel wrapper: the calls it wraps are the model's */
+	r = shape("{'output':[{'type':'function_call','call_id':'p','name':'multi_tool_use.parallel',"
+	          "'arguments':'{\\'tool_uses\\':[{\\'recipient_name\\':\\'functions.weather\\',"
+	          "\\'parameters\\':{\\'city\\':\\'Rome\\'}},{\\'recipient_name\\':\\'functions.sights\\',"
+	          "\\'parameters\\':{}}]}'}]}");
+	assert_string_equal(names(r, buf, sizeof buf), "weather,sights");
+	run_free(r);
 }
 
 static void test_results_by_id_name_and_position(void **state)

@@ -188,9 +188,37 @@ static const char *call_name(struct shape *s, jv obj, const char *name)
 	return arena_strndup(&s->r->arena, name, n - 5);
 }
 
+/* OpenAI's parallel wrapper, a call named "parallel" (or
+ * multi_tool_use.parallel) whose arguments' tool_uses are the calls the
+ * model made: {recipient_name: "functions.NAME", parameters}. Adds them
+ * and returns how many; 0 when the call is no such wrapper. */
+static size_t unwrap_parallel(struct shape *s, size_t mi, jv obj, const char *name, jv args)
+{
+	const struct jdoc *d = s->d;
+	if (strcmp(name, "parallel") != 0 && !loader_ends_with(name, ".parallel"))
+		return 0;
+	jv held = jv_is_string(d, args) ? shape_graft(s, args) : args;
+	jv uses = jv_get(d, held, "tool_uses");
+	size_t n = 0;
+	JV_EACH(d, uses, u) {
+		const char *to = jv_str(d, jv_get(d, u, "recipient_name"));
+		jv params = jv_get(d, u, "parameters");
+		if (!to || !to[0] || params == JV_NONE)
+			continue;
+		const char *dot = strrchr(to, '.');
+		const char *inner = dot && dot[1] ? dot + 1 : to;
+		if (shape_add_call(s, mi, obj, inner, params, NULL) && mi == SHAPE_ANY_MSG)
+			mi = s->r->calls[s->r->ncalls - 1].msg_index;
+		n++;
+	}
+	return n;
+}
+
 bool shape_add_call(struct shape *s, size_t mi, jv obj, const char *name, jv args, const char *id)
 {
 	struct run *r = s->r;
+	if (unwrap_parallel(s, mi, obj, name, args))
+		return true;
 	if (shape_seen_call(s, name, args, id)) {
 		s->repeats++;
 		return false;
