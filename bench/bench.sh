@@ -15,6 +15,8 @@
 #               baseline of the program's own parser
 #   score       tcreview score -c SRCDIR/examples/scorers.yaml -o jsonl FILE > /dev/null
 #               (four scorers), on both files
+#   by shape    the same score on the chat file with --format shape: the
+#               reader by shape's read rate beside the built-in loader's
 #   large       the same score on a file of one record of BENCH_HUGE_MB
 #               (default 100) MB, a huge answer (gen -m huge) and a long
 #               session of calls (gen -m session): MB/s beside the chat
@@ -217,7 +219,7 @@ timed() {
 		echo "$(sed -n 1p "$output") $(cat "$OUT/stat.txt")" >> "$log"
 	fi
 }
-for log in index parse parse-m fast fast-m score score-m score-h score-s; do
+for log in index parse parse-m fast fast-m score score-m score-h score-s score-shape; do
 	: > "$OUT/$log.log"
 done
 : > "$OUT/timed.err"
@@ -234,6 +236,9 @@ while [ "$i" -lt "$REPEAT" ]; do
 		timed "$OUT/fast-m.log" "$OUT/timed.out" "$OUT/parse_fast" "$MFILE"
 	fi
 	timed "$OUT/score.log" /dev/null "$TCR" score -c "$CONF" -o jsonl "$FILE"
+	# The reader by shape forced on the same file: its read rate beside
+	# the built-in loader's.
+	timed "$OUT/score-shape.log" /dev/null "$TCR" score -c "$CONF" -o jsonl --format shape "$FILE"
 	timed "$OUT/score-m.log" /dev/null "$TCR" score -c "$CONF" -o jsonl "$MFILE"
 	timed "$OUT/score-h.log" /dev/null "$TCR" score -c "$CONF" -o jsonl "$HUGE"
 	timed "$OUT/score-s.log" /dev/null "$TCR" score -c "$CONF" -o jsonl "$SESSION"
@@ -274,6 +279,7 @@ awk -v bytes="$BYTES" -v runs="$RUNS" -v mbytes="$MBYTES" -v mruns="$MRUNS" \
     -v par="$(figures "$OUT/parse.log")" -v parm="$(figures "$OUT/parse-m.log")" \
     -v fst="$(figures "$OUT/fast.log")" -v fstm="$(figures "$OUT/fast-m.log")" \
     -v sco="$(figures "$OUT/score.log")" -v scom="$(figures "$OUT/score-m.log")" \
+    -v shp="$(figures "$OUT/score-shape.log")" \
     -v su="$(stat_min "$OUT/score.log" user)" -v ss="$(stat_min "$OUT/score.log" sys)" \
     -v tg="$T_GBPS" -v tmb="$T_MBPS" -v tmm="$T_MMBPS" -v tr="$T_RATIO" -v tm="$T_RSS" \
     -v verdicts="$CHECK" -v mverdicts="$MCHECK" '
@@ -322,6 +328,8 @@ BEGIN {
 	else
 		out(sprintf("%-24s %7s", "score / parse-fast", "n/a"), sprintf("target <= %gx", tr), verdict(0))
 	ratio("score / parse (old)", wall(sco), wall(par))
+	line("score --format shape", shp, bytes, runs)
+	ratio("by shape / built-in", wall(shp), wall(sco))
 
 	printf "\nthe Mastra file (four scorers):\n"
 	line("parse (jansson, old)", parm, mbytes, mruns)

@@ -48,6 +48,7 @@ static const struct format_case cases[] = {
 	{ "ai-sdk-v5", false, { NULL } },
 	{ "ai-sdk-ui-stream", false, { NULL } },
 	{ "openai-chat", false, { NULL } },
+	{ "shape", true, { NULL } },
 };
 
 #define NCASES (sizeof cases / sizeof *cases)

@@ -76,11 +76,12 @@ static size_t table_size(void)
 	return n;
 }
 
-/* Every loader is tried, once each, and the ranks come in order. */
+/* Every loader is tried, once each, and the ranks come in order; not
+ * the reader by shape, the last resort that already found nothing. */
 static void test_every_loader_is_tried(void **state)
 {
 	(void)state;
-	size_t n = table_size();
+	size_t n = table_size() - 1;
 	struct formats_guess *g = calloc(n + 4, sizeof(*g));
 	assert_non_null(g);
 	assert_int_equal(closest_of("{\"turns\": [1]}", g, n + 4), n);

@@ -20,6 +20,10 @@ enum format_unit {
 	 * is no element); a .json document the format detects is not cut into
 	 * elements. `split` may still cut it into several runs. */
 	UNIT_FILE,
+	/* Whatever the format that detects the file reads as a run (the reader
+	 * by shape: forced on a file, it reads the runs detection would make,
+	 * a Claude Code session whole, a JSONL of runs line by line). */
+	UNIT_AS_DETECTED,
 };
 
 struct doc_groups;

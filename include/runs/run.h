@@ -159,6 +159,10 @@ struct run {
 struct run *run_new_doc(struct jdoc *doc, const char *file, size_t line, long array_index);
 struct run *run_new(json_t *record, const char *file, size_t line, long array_index);
 void        run_free(struct run *r);
+/* Empties what a loader filled (messages, calls, parts, notes, tools, model)
+ * and keeps the record, so another loader may read it afresh. What the
+ * loader copied into the arena stays there until the run is freed. */
+void        run_reset(struct run *r);
 /* The bytes the run holds: its tape, arena, lists and the trees built on
  * demand (the run cache's measure). */
 size_t      run_bytes(const struct run *r);

@@ -184,6 +184,9 @@ size_t formats_closest(struct dataset *ds, const struct record_ref *rec,
 	size_t got = 0;
 	char err[512];
 	for (size_t i = 0; i < n; i++) {
+		/* The reader by shape was the last resort, and found nothing. */
+		if (!strcmp(format_table[i]->name, "shape"))
+			continue;
 		/* Each loader gets a tape of its own: the run it fills owns it. */
 		struct jdoc *d = dataset_parse_doc(ds, rec, err, sizeof err);
 		if (!d)

@@ -88,6 +88,9 @@ static void text_rec(struct strbuf *sb, const struct formats_rec *fr)
 	if (fr->status != FORMATS_NO_FORMAT)
 		strbuf_addf(sb, "  messages %zu  calls %zu  results %zu  failed %zu  notes %zu",
 		            fr->msgs, fr->calls, fr->results, fr->failed, fr->notes);
+	/* A guess is said to be one, so nobody takes it for a loader's reading. */
+	if (fr->status == FORMATS_READ && fr->format && !strcmp(fr->format, "shape"))
+		strbuf_addstr(sb, "  (read by shape)");
 	strbuf_addch(sb, '\n');
 	if (fr->status == FORMATS_LOAD_ERROR) {
 		strbuf_addstr(sb, "    load error: ");
@@ -181,9 +184,10 @@ static void text_summary(struct strbuf *sb, const struct formats_summary *s)
 			strbuf_addf(sb, "  %-26s %8s %8s %8s %8s\n", "format", "read", "errors", "calls",
 			            "notes");
 		head = true;
-		strbuf_addf(sb, "  %-26s %8zu %8zu %8zu %8zu\n", format_table[i]->name,
+		strbuf_addf(sb, "  %-26s %8zu %8zu %8zu %8zu%s\n", format_table[i]->name,
 		            t->by_status[FORMATS_READ], t->by_status[FORMATS_LOAD_ERROR], t->calls,
-		            t->notes);
+		            t->notes, strcmp(format_table[i]->name, "shape") ? ""
+		            : "  (read by shape: no format claims these records)");
 	}
 	text_notes(sb, s->notes);
 	if (s->not_analysed)

@@ -104,6 +104,7 @@ struct table_state {
 	const struct config *c;
 	struct strbuf *fails;       /* per scorer */
 	size_t *nlisted;
+	size_t by_shape;            /* runs the reader by shape read */
 };
 
 static void *table_open(FILE *out, const struct config *c)
@@ -125,9 +126,11 @@ static void table_row(void *state, const struct report_row *row)
 {
 	struct table_state *st = state;
 	const struct verdict *v = row->v;
+	size_t i = scorer_index(st->c, row->sc);
+	if (i == 0 && row->format && !strcmp(row->format, "shape"))
+		st->by_shape++;
 	if (v->status == VERDICT_OK && v->passed)
 		return;
-	size_t i = scorer_index(st->c, row->sc);
 	if (st->nlisted[i]++ >= TABLE_LIST_MAX)
 		return;
 	struct strbuf *sb = &st->fails[i];
@@ -170,6 +173,11 @@ static void table_close(void *state, const struct score_stats *stats)
 		        c->scorers[i].ops->type, s->runs, s->scored, s->passed, mean, s->skipped,
 		        s->errors);
 	}
+	/* A guess is said to be one, so nobody takes it for a loader's reading. */
+	if (st->by_shape)
+		fprintf(st->out, "\nread by shape: %zu run%s (no format claims their records: messages "
+		        "and calls were found by their shape)\n", st->by_shape,
+		        st->by_shape == 1 ? "" : "s");
 	for (size_t i = 0; i < c->nscorers; i++) {
 		if (!st->nlisted[i])
 			continue;

@@ -202,7 +202,8 @@ void container_list(struct dataset *ds, size_t fi, const struct jdoc *d)
 	struct input_file *f = &ds->files[fi];
 	const struct format_ops *fmt = f->container;
 	if (!fmt)
-		fmt = ds->forced ? ds->forced : format_detect(d, jdoc_root(d));
+		fmt = ds->forced && ds->forced->unit != UNIT_AS_DETECTED ? ds->forced
+		                                                        : format_detect(d, jdoc_root(d));
 	if (fmt && (fmt->split || fmt->unit == UNIT_FILE))
 		f->container = fmt;
 	else
@@ -228,7 +229,7 @@ void container_list(struct dataset *ds, size_t fi, const struct jdoc *d)
 static const struct format_ops *events_format(struct dataset *ds, size_t fi)
 {
 	const struct input_file *f = &ds->files[fi];
-	if (ds->forced)
+	if (ds->forced && ds->forced->unit != UNIT_AS_DETECTED)
 		return ds->forced->unit == UNIT_FILE ? ds->forced : NULL;
 	uint64_t off = 0;
 	uint32_t line = 0;

@@ -30,6 +30,7 @@ extern const struct format_ops format_claude_code;
 extern const struct format_ops format_otel;
 extern const struct format_ops format_langfuse;
 extern const struct format_ops format_atif;
+extern const struct format_ops format_shape;
 
 /* Order matters only for ties in detection: earlier wins. */
 const struct format_ops *const format_table[] = {
@@ -63,6 +64,7 @@ const struct format_ops *const format_table[] = {
 	&format_aisdk5,
 	&format_aisdk_stream,
 	&format_openai_chat,
+	&format_shape,           /* never detected: the last resort of format_load */
 	NULL,
 };
 
@@ -88,14 +90,80 @@ const struct format_ops *format_detect(const struct jdoc *d, jv record)
 	return best;
 }
 
+/* The formats that claim a record, most confident first (the table's
+ * order between equals). Returns how many. */
+static size_t format_claims(const struct jdoc *d, jv record, const struct format_ops **out,
+                            size_t cap)
+{
+	int scores[64];
+	size_t n = 0;
+	for (size_t i = 0; format_table[i] && n < cap; i++) {
+		int s = format_table[i]->detect(d, record);
+		if (s <= 0)
+			continue;
+		size_t at = n++;
+		while (at > 0 && scores[at - 1] < s) {
+			scores[at] = scores[at - 1];
+			out[at] = out[at - 1];
+			at--;
+		}
+		scores[at] = s;
+		out[at] = format_table[i];
+	}
+	return n;
+}
+
+/* Whether what loader f read from the record is nothing: no message and
+ * no call, or no call and no note while the reader by shape finds calls
+ * in it (checked only then, so a run with calls costs no second walk).
+ * The run is left empty when it read nothing. */
+static bool reads_nothing(struct run *r, const struct format_ops *f)
+{
+	if (r->ncalls > 0 || (r->nmsgs > 0 && r->nnotes > 0))
+		return false;
+	if (r->nmsgs == 0) {
+		run_reset(r);
+		return true;
+	}
+	run_reset(r);
+	char err[64];
+	bool calls = format_shape.load(r, err, sizeof err) == 0 && r->ncalls > 0;
+	run_reset(r);
+	if (calls)
+		return true;
+	f->load(r, err, sizeof err);   /* it loaded once: its reading stands */
+	return false;
+}
+
 int format_load(struct run *r, const struct format_ops *forced, char *err, size_t errlen)
 {
-	const struct format_ops *f = forced ? forced : format_detect(r->doc, run_root(r));
-	if (!f) {
-		snprintf(err, errlen, "not a transcript format tcreview knows "
-		         "(try --format; see tcreview --help formats)");
-		return -1;
+	if (forced) {
+		r->format = forced->name;     /* a forced format is never passed on */
+		return forced->load(r, err, errlen);
 	}
-	r->format = f->name;
-	return f->load(r, err, errlen);
+	const struct format_ops *claims[64];
+	size_t n = format_claims(r->doc, run_root(r), claims, sizeof claims / sizeof claims[0]);
+	const struct format_ops *empty_ok = NULL;    /* one that read an empty run, legitimately */
+	for (size_t i = 0; i < n; i++) {
+		r->format = claims[i]->name;
+		if (claims[i]->load(r, err, errlen) < 0)
+			return -1;
+		if (!reads_nothing(r, claims[i]))
+			return 0;
+		if (!empty_ok)
+			empty_ok = claims[i];
+	}
+	r->format = format_shape.name;
+	if (format_shape.load(r, err, errlen) == 0)
+		return 0;
+	run_reset(r);
+	if (empty_ok) {
+		r->format = empty_ok->name;
+		return empty_ok->load(r, err, errlen);
+	}
+	r->format = "unknown";         /* what run_new_doc says: no format read it */
+	snprintf(err, errlen, "not a transcript format tcreview knows, and no conversation found "
+	         "by its shape (no agent message or tool call); name its format with --format "
+	         "(see tcreview --help formats) or declare it");
+	return -1;
 }

@@ -61,6 +61,25 @@ void run_free(struct run *r)
 	free(r);
 }
 
+void run_reset(struct run *r)
+{
+	for (size_t i = 0; i < r->ncalls; i++) {
+		json_decref(r->calls[i].args_tree);
+		json_decref(r->calls[i].result_tree);
+	}
+	for (size_t i = 0; i < r->nmsgs; i++)
+		json_decref(r->msgs[i].result_tree);
+	json_decref(r->tool_defs_tree);
+	r->tool_defs_tree = NULL;
+	r->tool_defs = JV_NONE;
+	r->nmsgs = r->ncalls = r->nparts = r->nnotes = 0;
+	r->parent_id = NULL;
+	r->model = NULL;
+	r->mastra = MASTRA_NONE;
+	r->mastra_io_empty = false;
+	r->load_error = NULL;
+}
+
 /* A tree built from value v of the tape: a node per value of it, and its
  * strings, which its text bounds. */
 static size_t tree_estimate(const struct jdoc *d, jv v, const json_t *tree)

@@ -292,7 +292,8 @@ int tm_traj_of_run(struct run *r, struct tm_traj *t, struct tm_err *e)
 
 /* Messages of another format tcreview reads (Anthropic blocks, Mastra,
  * the AI SDK...): loaded as a record of that format and written as chat
- * messages. Returns 1 when it was such a record, 0 when not. */
+ * messages. Returns 1 when it was such a record, 0 when not. The reader
+ * by shape's guess is no format: a value agentevals refuses stays refused. */
 static int other_format(const json_t *v, struct tm_traj *t)
 {
 	json_t *rec = json_is_array(v) ? json_pack("{s:O}", "messages", v) : json_incref((json_t *)v);
@@ -301,7 +302,8 @@ static int other_format(const json_t *v, struct tm_traj *t)
 	char err[256];
 	int got = 0;
 	if (format_load(r, NULL, err, sizeof err) == 0 && !r->load_error && r->format &&
-	    strcmp(r->format, "openai-chat") != 0 && r->nmsgs > 0) {
+	    strcmp(r->format, "openai-chat") != 0 && strcmp(r->format, "shape") != 0 &&
+	    r->nmsgs > 0) {
 		run_messages(r, t);
 		free(t->run_calls);         /* not the run under review */
 		t->run_calls = NULL;

@@ -50,9 +50,13 @@ static const char *status_where(const struct tui *t, struct strbuf *sb, bool wit
 	strbuf_addf(sb, "  run %zu of %zu", cur, n);
 	/* The format the run was read as: a file of several formats, or one
 	 * detected otherwise than expected, shows here first. */
-	const struct review_run *rr = n && with_format ? review_current(rv) : NULL;
-	if (rr && rr->run && rr->run->format)
-		strbuf_addf(sb, " (%s)", rr->run->format);
+	const struct review_run *rr = n ? review_current(rv) : NULL;
+	const char *fmt = rr && rr->run ? rr->run->format : NULL;
+	/* A run the reader by shape read is a guess: that never gives way. */
+	if (fmt && !strcmp(fmt, "shape"))
+		strbuf_addstr(sb, " (by shape)");
+	else if (fmt && with_format)
+		strbuf_addf(sb, " (%s)", fmt);
 	/* With --assign the progress that matters is the reviewer's share. */
 	if (rv->assign.on)
 		strbuf_addf(sb, "  share %u/%u: %zu of %zu reviewed", rv->assign.k, rv->assign.n,

@@ -30,6 +30,13 @@ seed() {
 }
 seed fuzz_dataset '\000\000' "$SRC"/examples/runs/*.jsonl "$SRC"/tests/data/*.jsonl
 seed fuzz_dataset '\001\000' "$SRC"/examples/runs/*.json "$SRC"/tests/data/*.json
+# The same files forced through the reader by shape (0xff names it).
+seed fuzz_dataset_shape '\000\377' "$SRC"/examples/runs/*.jsonl "$SRC"/tests/data/*.jsonl
+seed fuzz_dataset_shape '\001\377' "$SRC"/examples/runs/*.json "$SRC"/tests/data/*.json
+for f in "$FUZZ/corpus/fuzz_dataset_shape"/*; do
+	[ -f "$f" ] && mv "$f" "$FUZZ/corpus/fuzz_dataset/shape-${f##*/}"
+done
+rm -rf "$FUZZ/corpus/fuzz_dataset_shape"
 seed fuzz_config '' "$SRC"/examples/*.yaml "$SRC"/tests/data/*.yaml
 mkdir -p "$FUZZ/corpus/fuzz_logs"
 printf '\000{"v":2,"run":"r1","source":"a.jsonl:1","run_hash":"%064d","scorer":"lookup","scorer_type":"tool-call-accuracy","model":null,"prompt_hash":null,"machine_score":1,"machine_passed":true,"decision":"accept","score":1,"reason":null,"reviewer":"qa","blind":false,"at":"2026-01-15T09:30:00Z","config":"0123456789abcdef"}\n{"v":1,"run":"r1","scorer":"lookup","decision":"retract","reviewer":"qa","at":"2026-01-15T09:31:00Z"}\n{"v":2,"run":"r2","decision":"note","reason":"odd","reviewer":"qa","at":"2026-01-15T09:32:00Z"}\n' 0 > "$FUZZ/corpus/fuzz_logs/seed-1"

@@ -335,6 +335,23 @@ static void calls_0x(struct run *r, size_t msg, jv m, long mi)
 	}
 }
 
+/* Calls where the other version keeps them are not Mastra's calls for
+ * this run (its scorer does not look there); the note says they were
+ * seen, so the run is not taken for one that reads nothing. */
+static void note_other_shape(struct run *r, size_t mi, jv m, enum mastra_shape shape)
+{
+	const struct jdoc *d = r->doc;
+	jv content = jv_get(d, m, "content");
+	if (shape == MASTRA_1X && (jv_len(d, jv_get(d, m, "toolInvocations")) ||
+	                           jv_len(d, jv_get(d, m, "parts"))))
+		run_add_note(r, mi, m, "top-level toolInvocations or parts, where 0.x keeps them "
+		             "(not read in a 1.x run, as Mastra does not)");
+	else if (shape == MASTRA_0X && (jv_len(d, jv_get(d, content, "toolInvocations")) ||
+	                                jv_len(d, jv_get(d, content, "parts"))))
+		run_add_note(r, mi, m, "content.toolInvocations or content.parts, where 1.x keeps "
+		             "them (not read in a 0.x run, as Mastra does not)");
+}
+
 static int load_list(struct run *r, jv list, enum msg_origin origin, enum mastra_shape shape,
                      char *err, size_t errlen)
 {
@@ -367,6 +384,7 @@ static int load_list(struct run *r, jv list, enum msg_origin origin, enum mastra
 		} else {
 			calls_0x(r, mi, m, i);
 		}
+		note_other_shape(r, mi, m, shape);
 	}
 	return 0;
 }
