@@ -1,7 +1,7 @@
 /* exec.c - the exec scorer: a command in any language reads the run as one
  * JSON document on stdin and writes {"score": X, "passed"?, "reason"?,
  * "details"?} on stdout. Protocol per-run: one process per run, the
- * document and the answer whole (exec_proc.c); stream: long-lived
+ * document and the answer whole (util/child.c); stream: long-lived
  * processes, one line in and one line out per run (exec_stream.c).
  * Answers are cached by the command and the run (exec_cache.c).
  *
@@ -24,7 +24,7 @@
 #include "scorers/params.h"
 #include "scorers/scorer.h"
 #include "exec_cache.h"
-#include "exec_proc.h"
+#include "util/child.h"
 #include "exec_stream.h"
 #include "util/xalloc.h"
 
@@ -287,10 +287,10 @@ static void strv_free(char **v)
 	free(v);
 }
 
-static void fail(struct verdict *out, const struct exec_result *res, const char *fmt,
+static void fail(struct verdict *out, const struct child_result *res, const char *fmt,
                  const char *arg)
 {
-	char *tail = res && res->err ? exec_tail_lines(res->err, res->errlen, EXEC_ERR_LINES,
+	char *tail = res && res->err ? child_tail_lines(res->err, res->errlen, EXEC_ERR_LINES,
 	                                                EXEC_ERR_BYTES) : NULL;
 	char what[256];
 	snprintf(what, sizeof what, fmt, arg);
@@ -302,7 +302,7 @@ static void fail(struct verdict *out, const struct exec_result *res, const char 
 }
 
 /* Why the process did not end well, or NULL when it exited 0. */
-static const char *proc_problem(const struct exec_result *res, char *buf, size_t n)
+static const char *proc_problem(const struct child_result *res, char *buf, size_t n)
 {
 	if (res->exec_errno)
 		snprintf(buf, n, "cannot run the program: %s", strerror(res->exec_errno));
@@ -324,7 +324,7 @@ static const char *proc_problem(const struct exec_result *res, char *buf, size_t
 
 /* Reads {"score", "passed"?, "reason"?, "details"?} into the verdict;
  * returns the answer when it was one (a new reference), else NULL. */
-static json_t *output_read(const struct scorer_conf *sc, const struct exec_result *res,
+static json_t *output_read(const struct scorer_conf *sc, const struct child_result *res,
                            json_t *scale, struct verdict *out)
 {
 	json_t *answer = NULL;
@@ -361,15 +361,15 @@ static json_t *output_read(const struct scorer_conf *sc, const struct exec_resul
 }
 
 /* Runs the command on the document, by the entry's protocol. */
-static void ask(const struct scorer_conf *sc, json_t *params, const struct exec_spec *sp,
+static void ask(const struct scorer_conf *sc, json_t *params, const struct child_spec *sp,
                 const char *doc, const char *run_id, struct verdict *out, json_t **answer)
 {
 	const char *proto = json_string_value(json_object_get(params, "protocol"));
 	bool stream = proto && strcmp(proto, "stream") == 0;
-	struct exec_result res;
+	struct child_result res;
 	char why[160];
 	int rc = stream ? exec_stream_ask(sc, sp, doc, strlen(doc), run_id, &res)
-	                : exec_proc_run(sp, doc, strlen(doc), &res);
+	                : child_run(sp, doc, strlen(doc), &res);
 	if (rc < 0) {
 		verdict_error_from(out, "exec: ", "cannot start '%s': %s", sp->path, strerror(errno));
 		return;
@@ -378,7 +378,7 @@ static void ask(const struct scorer_conf *sc, json_t *params, const struct exec_
 		fail(out, &res, "%s", why);
 	else
 		*answer = output_read(sc, &res, json_object_get(params, "scale"), out);
-	exec_result_free(&res);
+	child_result_free(&res);
 }
 
 static void exec_score(const struct scorer_conf *sc, const struct run *r, struct scorer_shared *sh,
@@ -396,7 +396,7 @@ static void exec_score(const struct scorer_conf *sc, const struct run *r, struct
 	for (size_t i = 0; i < argc; i++)
 		argv[i] = strdup(json_string_value(json_array_get(cmd, i)));
 	char **env = env_make(json_object_get(params, "env"));
-	struct exec_spec sp = {
+	struct child_spec sp = {
 		.path = program, .argv = argv, .envp = env,
 		.cwd = json_string_value(json_object_get(params, "dir")),
 		.timeout_ms = (long)json_integer_value(json_object_get(params, "timeout_ms")),
@@ -415,7 +415,7 @@ static void exec_score(const struct scorer_conf *sc, const struct run *r, struct
 	if (!doc)
 		verdict_error_from(out, "exec: ", "the run cannot be written as JSON");
 	else if (kept) {
-		struct exec_result res = { .out = kept, .outlen = strlen(kept) };
+		struct child_result res = { .out = kept, .outlen = strlen(kept) };
 		json_decref(output_read(sc, &res, json_object_get(params, "scale"), out));
 		free(kept);
 	} else {
