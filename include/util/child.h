@@ -5,6 +5,7 @@
 #ifndef TCR_UTIL_CHILD_H
 #define TCR_UTIL_CHILD_H
 
+#include <jansson.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -86,5 +87,11 @@ void child_sigpipe_restore(const sigset_t *old);
 
 /* The last `lines` lines of text (at most `max` bytes), as a new string. */
 char *child_tail_lines(const char *text, size_t len, int lines, size_t max);
+
+/* "10s", "500ms", "2m", or a number of seconds, up to 24 h, in ms; -1
+ * when v is not such a duration. */
+long child_duration_ms(const json_t *v);
+/* PATH's first executable regular file named `name` (malloc'd), or NULL. */
+char *child_path_search(const char *name);
 
 #endif

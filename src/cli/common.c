@@ -266,12 +266,12 @@ int cli_setup(const char *prog, const struct config *c, const char *format, cons
 	*forced = NULL;
 	*ex = NULL;
 	const char *fmt = format ? format : c->format;
-	if (fmt && !(*forced = format_find(fmt))) {
-		fprintf(stderr, "%s: unknown format '%s'\n", prog, fmt);
-		fprintf(stderr, "transcript formats:");
-		for (size_t i = 0; format_table[i]; i++)
-			fprintf(stderr, " %s", format_table[i]->name);
-		fputc('\n', stderr);
+	bool declared;
+	int rc = cli_declare_formats(prog, c, fmt, &declared);
+	if (rc != EXIT_DONE)
+		return rc;
+	if (fmt && !declared && !(*forced = format_find(fmt))) {
+		cli_unknown_format(prog, fmt);
 		return EXIT_USAGE;
 	}
 	if (expect && !c->has_expect) {

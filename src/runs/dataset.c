@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "runs/archive.h"
+#include "runs/declared.h"
 #include "runs/folder_walk.h"
 #include "runs/runs_conf.h"
 #include "dataset_int.h"
@@ -233,6 +234,32 @@ void dataset_release_data(struct input_file *f)
 	f->map_len = 0;
 }
 
+/* A file a declared format claims is read as the run-format JSONL its
+ * conversion wrote, mapped in place of the input's bytes. */
+static int declared_take(struct input_file *f, char *err, size_t errlen)
+{
+	int fd;
+	const struct declared_format *by;
+	int rc = declared_convert(f->path, f->data, f->size, f->kind == INPUT_JSON, &fd, &f->src,
+	                          &f->nsrc, &by, err, errlen);
+	if (rc <= 0)
+		return rc;
+	struct stat st;
+	dataset_release_data(f);
+	f->size = fstat(fd, &st) == 0 ? (size_t)st.st_size : 0;
+	if (f->size > 0 && map_padded(f, fd) < 0) {
+		map_error(f->path, f->size, errno, err, errlen);
+		close(fd);
+		return -1;
+	}
+	close(fd);
+	f->kind = INPUT_JSONL;
+	f->sniffed = true;
+	f->container = format_find("tcreview");
+	f->declared = by->name;
+	return 0;
+}
+
 static int open_file(struct dataset *ds, char *path, char *err, size_t errlen)
 {
 	struct input_file f = { 0 };
@@ -285,6 +312,11 @@ static int open_file(struct dataset *ds, char *path, char *err, size_t errlen)
 	}
 	if (!archive_is_eval(path))
 		f.kind = sniff_kind(path, &f);
+	if (declared_active() && declared_take(&f, err, errlen) < 0) {
+		dataset_release_data(&f);
+		free(f.src);
+		return -1;
+	}
 	ds->files = xrealloc(ds->files, (ds->nfiles + 1) * sizeof(*ds->files));
 	ds->files[ds->nfiles++] = f;
 	ds->bytes_total += f.size;
@@ -388,6 +420,7 @@ void dataset_close(struct dataset *ds)
 		jdoc_free(f->doc);
 		free(f->doc_error);
 		free(f->doc_recs);
+		free(f->src);
 		free(f->path);
 	}
 	free(ds->files);
@@ -479,6 +512,14 @@ bool dataset_next_line(const struct input_file *f, uint64_t *off, uint32_t *line
 		rec->index = -1;
 		rec->off = start;
 		rec->len = len;
+		/* A declared format's run names the input's record it came from. */
+		if (f->src && *line - 1 < f->nsrc) {
+			rec->line = (uint32_t)f->src[*line - 1].line;
+			rec->index = f->src[*line - 1].index;
+		} else if (f->declared) {
+			rec->line = 0;
+			rec->index = (int64_t)*line - 1;
+		}
 		return true;
 	}
 	return false;
@@ -596,7 +637,7 @@ bool dataset_next(struct dataset *ds, struct dataset_cursor *cur, struct record_
 void record_source(const struct dataset *ds, const struct record_ref *rec, char *buf, size_t n)
 {
 	const struct input_file *f = &ds->files[rec->file];
-	if (f->kind == INPUT_JSONL || f->doc_error)
+	if ((f->kind == INPUT_JSONL && !f->declared) || f->doc_error || (f->declared && rec->line > 0))
 		snprintf(buf, n, "%s:%u", f->path, rec->line);
 	else if (rec->index >= 0)
 		snprintf(buf, n, "%s[%lld]", f->path, (long long)rec->index);
@@ -764,5 +805,7 @@ struct run *dataset_load_run(struct dataset *ds, const struct record_ref *rec,
 	char lerr[512] = "";
 	if (format_load(r, forced ? forced : f->container, lerr, sizeof lerr) < 0)
 		r->load_error = run_strdup(r, lerr[0] ? lerr : "malformed record");
+	if (f->declared && !forced)
+		r->format = f->declared;
 	return r;
 }

@@ -49,50 +49,6 @@ static const struct param_spec exec_params[] = {
 	{ .name = NULL },
 };
 
-/* "10s", "500ms", "2m", or a number of seconds; -1 when not a duration. */
-static long duration_ms(const json_t *v)
-{
-	if (json_is_number(v)) {
-		double s = json_number_value(v);
-		return s > 0 && s <= 86400 ? (long)(s * 1000 + 0.5) : -1;
-	}
-	const char *t = json_string_value(v);
-	if (!t)
-		return -1;
-	char *end;
-	errno = 0;
-	double n = strtod(t, &end);
-	if (end == t || errno || !(n > 0))
-		return -1;
-	double mul = strcmp(end, "ms") == 0 ? 1 : strcmp(end, "s") == 0 || !*end ? 1000
-	           : strcmp(end, "m") == 0 ? 60000 : -1;
-	if (mul < 0 || n * mul > 86400000.0)
-		return -1;
-	return (long)(n * mul + 0.5);
-}
-
-/* PATH's first executable regular file named `name` (malloc'd), or NULL. */
-static char *path_search(const char *name)
-{
-	const char *path = getenv("PATH");
-	if (!path)
-		path = "/usr/local/bin:/usr/bin:/bin";
-	for (const char *p = path;; p++) {
-		const char *colon = strchr(p, ':');
-		size_t n = colon ? (size_t)(colon - p) : strlen(p);
-		char *cand;
-		if (asprintf(&cand, "%.*s/%s", (int)n, n ? p : ".", name) < 0)
-			xalloc_die();
-		struct stat st;
-		if (stat(cand, &st) == 0 && S_ISREG(st.st_mode) && access(cand, X_OK) == 0)
-			return cand;
-		free(cand);
-		if (!colon)
-			return NULL;
-		p = colon;
-	}
-}
-
 /* The YAML's folder as an absolute path (malloc'd): the child starts there. */
 static char *abs_dir(const char *dir)
 {
@@ -136,7 +92,7 @@ static int program_resolve(struct conf *x, struct scorer_conf *sc, const struct 
 	const char *prog = json_string_value(json_array_get(cmd, 0));
 	if (!prog || !*prog)
 		return conf_fail_at(x, p->line, p->col, "'command' must name a program");
-	char *path = strchr(prog, '/') ? conf_join(dir, prog) : path_search(prog);
+	char *path = strchr(prog, '/') ? conf_join(dir, prog) : child_path_search(prog);
 	if (!path)
 		return conf_fail_at(x, p->line, p->col, "program '%s' is not found on PATH", prog);
 	struct stat st = { 0 };
@@ -167,7 +123,7 @@ static int exec_configure(struct conf *x, struct scorer_conf *sc)
 	if (!proto || (strcmp(proto, "per-run") != 0 && strcmp(proto, "stream") != 0))
 		return conf_fail_at(x, pp ? pp->line : sc->line, pp ? pp->col : sc->col,
 		                    "unknown protocol '%s' (known: per-run, stream)", proto ? proto : "");
-	long ms = duration_ms(json_object_get(sc->fixed, "timeout"));
+	long ms = child_duration_ms(json_object_get(sc->fixed, "timeout"));
 	if (ms < 1)
 		return conf_fail_at(x, pt ? pt->line : sc->line, pt ? pt->col : sc->col,
 		                    "timeout must be a duration such as 10s, 500ms or 2m (at most 24h)");

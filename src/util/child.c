@@ -9,12 +9,14 @@
  * calls between fork and execve, and SIGPIPE is blocked in the calling
  * thread while writing (a child that does not read must not kill us). */
 #include <errno.h>
+#include <stdio.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -365,4 +367,48 @@ char *child_tail_lines(const char *text, size_t len, int lines, size_t max)
 	memcpy(s, text + start, len - start);
 	s[len - start] = '\0';
 	return s;
+}
+
+/* "10s", "500ms", "2m", or a number of seconds; -1 when not a duration. */
+long child_duration_ms(const json_t *v)
+{
+	if (json_is_number(v)) {
+		double s = json_number_value(v);
+		return s > 0 && s <= 86400 ? (long)(s * 1000 + 0.5) : -1;
+	}
+	const char *t = json_string_value(v);
+	if (!t)
+		return -1;
+	char *end;
+	errno = 0;
+	double n = strtod(t, &end);
+	if (end == t || errno || !(n > 0))
+		return -1;
+	double mul = strcmp(end, "ms") == 0 ? 1 : strcmp(end, "s") == 0 || !*end ? 1000
+	           : strcmp(end, "m") == 0 ? 60000 : -1;
+	if (mul < 0 || n * mul > 86400000.0)
+		return -1;
+	return (long)(n * mul + 0.5);
+}
+
+/* PATH's first executable regular file named `name` (malloc'd), or NULL. */
+char *child_path_search(const char *name)
+{
+	const char *path = getenv("PATH");
+	if (!path)
+		path = "/usr/local/bin:/usr/bin:/bin";
+	for (const char *p = path;; p++) {
+		const char *colon = strchr(p, ':');
+		size_t n = colon ? (size_t)(colon - p) : strlen(p);
+		char *cand;
+		if (asprintf(&cand, "%.*s/%s", (int)n, n ? p : ".", name) < 0)
+			xalloc_die();
+		struct stat st;
+		if (stat(cand, &st) == 0 && S_ISREG(st.st_mode) && access(cand, X_OK) == 0)
+			return cand;
+		free(cand);
+		if (!colon)
+			return NULL;
+		p = colon;
+	}
 }
