@@ -93,6 +93,10 @@ static const char *ended_how(const struct child_result *res, const struct declar
 	else if ((WIFSIGNALED(res->status) && WTERMSIG(res->status) == SIGABRT) ||
 	         strstr(res->err ? res->err : "", "allocate memory"))
 		snprintf(buf, n, "%s ran out of memory (its limit is %ld MB; stopped)", who, mb);
+	else if (WIFSIGNALED(res->status) && WTERMSIG(res->status) == SIGSEGV && (!f || !f->program))
+		/* libjq dies so when an allocation fails under the limit. */
+		snprintf(buf, n, "%s crashed (signal %d, %s), as jq does when it runs out of memory "
+		         "(its limit is %ld MB)", who, SIGSEGV, strsignal(SIGSEGV), mb);
 	else if (WIFSIGNALED(res->status))
 		snprintf(buf, n, "%s was killed by signal %d (%s)", who, WTERMSIG(res->status),
 		         strsignal(WTERMSIG(res->status)));
@@ -196,7 +200,12 @@ static int converter_run(const char *path, const char *data, size_t size,
 	char *tail = child_tail_lines(res.err, res.errlen, 3, 600);
 	const char *how = ended_how(&res, f, "the converter", why, sizeof why);
 	long bad = 0;
+	struct stat st;
 	rc = -1;
+	/* Python and others ignore SIGXFSZ: their write fails and they exit. */
+	if (!how && fstat(out, &st) == 0 && (size_t)st.st_size >= f->max_output)
+		how = ended_how(&(struct child_result){ .reaped = true, .status = SIGXFSZ }, f,
+		                "the converter", why, sizeof why);
 	if (how)
 		snprintf(err, errlen, "%s%s%s%s", head, how, *tail ? "; stderr: " : "", tail);
 	else if (WEXITSTATUS(res.status) != 0)

@@ -35,12 +35,20 @@ static void on_error(void *arg, jv msg)
 {
 	if (jv_get_kind(msg) == JV_KIND_STRING) {
 		char line[600];
-		snprintf(line, sizeof line, "%s", jv_string_value(msg));
-		/* "jq: error: ... \n<program>" — the first line says it. */
+		const char *s = jv_string_value(msg);
+		if (strncmp(s, "jq: error: ", 11) == 0)
+			s += 11;
+		snprintf(line, sizeof line, "%s", s);
+		/* "... at <top-level>, line 1:\n<program>": the first line says
+		 * it; the count of errors that follows says nothing more. */
 		char *nl = strchr(line, '\n');
 		if (nl)
 			*nl = '\0';
-		msg_add(arg, line);
+		size_t n = strlen(line);
+		if (n && line[n - 1] == ':')
+			line[n - 1] = '\0';
+		if (strncmp(s, "jq: ", 4) != 0)
+			msg_add(arg, line);
 	}
 	jv_free(msg);
 }
@@ -186,7 +194,7 @@ int jqprog_test(struct jqprog *p, const struct jqval *in, char *err, size_t errl
 	} else {
 		char what[120];
 		describe(out, what, sizeof what);
-		snprintf(err, errlen, "detect must give true or false, gave %s", what);
+		snprintf(err, errlen, "must give true or false, gave %s", what);
 		rc = -1;
 	}
 	jv_free(out);
@@ -201,7 +209,7 @@ static int emit_run(jv run, long *n, int (*emit)(void *, const char *, size_t), 
 	    !jv_object_has(jv_copy(run), jv_string("tcreview_run"))) {
 		char what[120];
 		describe(run, what, sizeof what);
-		snprintf(err, errlen, "run must give runs ({tcreview_run: 1, ...}) or arrays of them, "
+		snprintf(err, errlen, "must give runs ({tcreview_run: 1, ...}) or arrays of them, "
 		         "gave %s", what);
 		jv_free(run);
 		return -1;
