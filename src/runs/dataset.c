@@ -757,18 +757,18 @@ static const char *id_text(struct run *r, jv v)
 
 /* The id an id spec names (runs_conf.h): one path's value, or the values
  * of several paths joined by RUN_ID_JOIN; NULL when any of them is missing. */
-static const char *composite_id(struct run *r, jv root, const char *spec)
+static const char *composite_id(struct run *r, const char *spec)
 {
 	size_t n = run_id_spec_count(spec);
 	if (n == 1)
-		return id_text(r, jv_path(r->doc, root, spec));
+		return id_text(r, run_value(r, spec));
 	struct strbuf sb = STRBUF_INIT;
 	char path[RUN_ID_PATH_MAX];
 	const char *id = NULL;
 	for (size_t i = 0; i < n; i++) {
 		if (!run_id_spec_part(spec, i, path, sizeof path))
 			goto out;
-		const char *part = id_text(r, jv_path(r->doc, root, path));
+		const char *part = id_text(r, run_value(r, path));
 		if (!part)
 			goto out;
 		if (i)
@@ -796,7 +796,7 @@ struct run *dataset_load_run(struct dataset *ds, const struct record_ref *rec,
 	jv root = run_root(r);
 	const char *id = NULL;
 	if (id_path)
-		id = composite_id(r, root, id_path);
+		id = composite_id(r, id_path);
 	static const char *const id_keys[] = { "id", "runId", "run_id", NULL };
 	for (size_t i = 0; !id && id_keys[i]; i++)
 		id = id_text(r, jv_get(d, root, id_keys[i]));
@@ -805,6 +805,10 @@ struct run *dataset_load_run(struct dataset *ds, const struct record_ref *rec,
 	char lerr[512] = "";
 	if (format_load(r, forced ? forced : f->container, lerr, sizeof lerr) < 0)
 		r->load_error = run_strdup(r, lerr[0] ? lerr : "malformed record");
+	/* A converted run keeps its source's values by path in its fields,
+	 * which only its loader finds: its id is named again through them. */
+	if (id_path && r->fields != JV_NONE && (id = composite_id(r, id_path)))
+		r->id = id;
 	if (f->declared && !forced)
 		r->format = f->declared;
 	return r;

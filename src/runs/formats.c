@@ -25,9 +25,11 @@ extern const struct format_ops format_openhands;
 extern const struct format_ops format_mastra_tracing;
 extern const struct format_ops format_claude_code;
 extern const struct format_ops format_otel;
+extern const struct format_ops format_tcreview;
 
 /* Order matters only for ties in detection: earlier wins. */
 const struct format_ops *const format_table[] = {
+	&format_tcreview,
 	&format_mastra,
 	&format_mastra_1x,
 	&format_mastra_0x,
