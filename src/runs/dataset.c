@@ -191,7 +191,7 @@ static const char empty_data[JDOC_PADDING + 1];
  * mapping of the rounded-up size plus a page is reserved, and the file is
  * mapped over its start. The tail of the file's last page reads as zeros
  * too, so every record has JDOC_PADDING readable bytes behind it. */
-static int map_padded(struct input_file *f, int fd)
+int dataset_map_padded(struct input_file *f, int fd)
 {
 	size_t page = (size_t)sysconf(_SC_PAGESIZE);
 	size_t rounded = (f->size + page - 1) / page * page;
@@ -214,7 +214,7 @@ static int map_padded(struct input_file *f, int fd)
 }
 
 /* Why a file could not be mapped: its address space is memory too. */
-static void map_error(const char *path, size_t size, int e, char *err, size_t errlen)
+void dataset_map_error(const char *path, size_t size, int e, char *err, size_t errlen)
 {
 	if (e == ENOMEM)
 		snprintf(err, errlen, "%s: out of memory while mapping the file (%.1f MB)", path,
@@ -234,32 +234,6 @@ void dataset_release_data(struct input_file *f)
 	f->map_len = 0;
 }
 
-/* A file a declared format claims is read as the run-format JSONL its
- * conversion wrote, mapped in place of the input's bytes. */
-static int declared_take(struct input_file *f, char *err, size_t errlen)
-{
-	int fd;
-	const struct declared_format *by;
-	int rc = declared_convert(f->path, f->data, f->size, f->kind == INPUT_JSON, &fd, &f->src,
-	                          &f->nsrc, &by, err, errlen);
-	if (rc <= 0)
-		return rc;
-	struct stat st;
-	dataset_release_data(f);
-	f->size = fstat(fd, &st) == 0 ? (size_t)st.st_size : 0;
-	if (f->size > 0 && map_padded(f, fd) < 0) {
-		map_error(f->path, f->size, errno, err, errlen);
-		close(fd);
-		return -1;
-	}
-	close(fd);
-	f->kind = INPUT_JSONL;
-	f->sniffed = true;
-	f->container = format_find("tcreview");
-	f->declared = by->name;
-	return 0;
-}
-
 static int open_file(struct dataset *ds, char *path, char *err, size_t errlen)
 {
 	struct input_file f = { 0 };
@@ -270,8 +244,8 @@ static int open_file(struct dataset *ds, char *path, char *err, size_t errlen)
 		/* A file redirected to standard input is mapped as a named one
 		 * is: no copy and no cap. */
 		f.size = (size_t)st.st_size;
-		if (f.size > 0 && map_padded(&f, 0) < 0) {
-			map_error(path, f.size, errno, err, errlen);
+		if (f.size > 0 && dataset_map_padded(&f, 0) < 0) {
+			dataset_map_error(path, f.size, errno, err, errlen);
 			return -1;
 		}
 	} else if (strcmp(path, "-") == 0) {
@@ -303,8 +277,8 @@ static int open_file(struct dataset *ds, char *path, char *err, size_t errlen)
 			return -1;
 		}
 		f.size = (size_t)st.st_size;
-		if (f.size > 0 && map_padded(&f, fd) < 0) {
-			map_error(path, f.size, errno, err, errlen);
+		if (f.size > 0 && dataset_map_padded(&f, fd) < 0) {
+			dataset_map_error(path, f.size, errno, err, errlen);
 			close(fd);
 			return -1;
 		}
@@ -312,7 +286,7 @@ static int open_file(struct dataset *ds, char *path, char *err, size_t errlen)
 	}
 	if (!archive_is_eval(path))
 		f.kind = sniff_kind(path, &f);
-	if (declared_active() && declared_take(&f, err, errlen) < 0) {
+	if (declared_active() && dataset_take_declared(&f, err, errlen) < 0) {
 		dataset_release_data(&f);
 		free(f.src);
 		return -1;
