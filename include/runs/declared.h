@@ -44,6 +44,8 @@ struct declared_format {
 	long cpu_s;
 	size_t max_output;
 	size_t max_memory;
+	bool cache;                 /* a converter's output kept by its key and the input's */
+	char cache_key[17];         /* the converter's (util/child.h), "" for jq */
 };
 
 struct declared_set {

@@ -94,4 +94,14 @@ long child_duration_ms(const json_t *v);
 /* PATH's first executable regular file named `name` (malloc'd), or NULL. */
 char *child_path_search(const char *name);
 
+/* The folder caches go in (malloc'd): $TCR_CACHE_DIR, else
+ * $XDG_CACHE_HOME/tcreview, else ~/.cache/tcreview; NULL when none. */
+char *child_cache_dir(void);
+/* 16 hex digits and a NUL naming a command for a cache: the command line,
+ * the content of the program when it is named by a path and of every
+ * argument that names a regular file (relative ones against dir), and the
+ * values of the variables in env_names. */
+void child_command_key(const json_t *command, const char *program, const char *dir,
+                       const json_t *env_names, char out[17]);
+
 #endif

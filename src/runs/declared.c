@@ -296,9 +296,16 @@ int declared_convert(const char *path, const char *data, size_t size, bool json,
 		code = -1;
 		goto none;
 	}
-	if (!f->run && converter_run(path, data, size, f, out, err, errlen) < 0) {
+	char sha[65];
+	int kept = !f->run && f->cache ? declared_cache_get(f, data, size, sha) : -1;
+	if (kept >= 0) {
+		close(out);
+		out = kept;
+	} else if (!f->run && converter_run(path, data, size, f, out, err, errlen) < 0) {
 		code = -1;
 		goto none;
+	} else if (!f->run && f->cache) {
+		declared_cache_put(f, sha, out);
 	}
 	close(map);
 	munmap(w, sizeof *w);

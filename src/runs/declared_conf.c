@@ -27,6 +27,7 @@ struct entry {
 	char **env;
 	size_t nenv;
 	long max_output, max_memory;
+	bool cache;
 };
 
 static const struct conf_key format_keys[] = {
@@ -44,6 +45,7 @@ static const struct conf_key format_keys[] = {
 	  .lo = 1, .hi = 1L << 40, .range_msg = "max_output must be a number of bytes, 1 or more" },
 	{ .name = "max_memory", .kind = CONF_K_INT, .offset = offsetof(struct entry, max_memory),
 	  .lo = 1L << 24, .hi = 1L << 40, .range_msg = "max_memory must be a number of bytes, 16 MB or more" },
+	{ .name = "cache", .kind = CONF_K_BOOL, .offset = offsetof(struct entry, cache) },
 	{ .name = "env", .kind = CONF_K_STR_LIST, .offset = offsetof(struct entry, env),
 	  .offset2 = offsetof(struct entry, nenv) },
 	{ .name = NULL },
@@ -102,6 +104,15 @@ static int converter_read(struct conf *cf, const struct conf_node *n, struct dec
 	f->program = path;
 	f->convert = xrealloc(f->convert, (f->nconvert + 1) * sizeof *f->convert);
 	f->convert[f->nconvert] = NULL;
+	/* Named for the cache as an exec scorer's command is. */
+	json_t *cmd = json_array(), *env = json_array();
+	for (size_t i = 0; i < f->nconvert; i++)
+		json_array_append_new(cmd, json_string(f->convert[i]));
+	for (size_t i = 0; i < f->nenv; i++)
+		json_array_append_new(env, json_string(f->env[i]));
+	child_command_key(cmd, f->program, f->dir, env, f->cache_key);
+	json_decref(cmd);
+	json_decref(env);
 	return 0;
 }
 
@@ -164,12 +175,13 @@ static int entry_read(struct conf *cf, const struct conf_node *m, const char *wh
 {
 	if (conf_map(cf, m, "a format"))
 		return -1;
-	struct entry e = { 0 };
+	struct entry e = { .cache = true };
 	const struct conf_node *slots[sizeof format_keys / sizeof *format_keys] = { 0 };
 	int rc = conf_keys(cf, m, &format_table_keys, &e, slots);
 	*f = (struct declared_format){
 		.name = e.name, .summary = e.summary, .whole_file = e.whole_file,
 		.convert = e.convert, .nconvert = e.nconvert, .env = e.env, .nenv = e.nenv,
+		.cache = e.cache,
 		.origin = xstrdup(cf->name ? cf->name : "(configuration)"), .where = where,
 		.line = m->line, .col = m->col,
 		.timeout_ms = DECLARED_TIMEOUT_MS, .cpu_s = DECLARED_CPU_S,

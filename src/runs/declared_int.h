@@ -34,6 +34,13 @@ struct job {
 	struct job_where *where;
 };
 
+/* The converter's output for this input kept from before (a descriptor),
+ * or -1; sha gets the input's SHA-256 (hex) either way. */
+int  declared_cache_get(const struct declared_format *f, const char *data, size_t size,
+                        char sha[65]);
+/* Keeps the converter's output in fd for the input of that SHA-256. */
+void declared_cache_put(const struct declared_format *f, const char *sha, int fd);
+
 /* The child's work (util/child.h's fn): returns its exit status. */
 int declared_job_main(void *arg);
 

@@ -141,7 +141,7 @@ static int exec_configure(struct conf *x, struct scorer_conf *sc)
 	int rc = program_resolve(x, sc, pc, dir);
 	if (rc == 0) {
 		char key[17];
-		exec_cache_key(json_object_get(sc->fixed, "command"),
+		child_command_key(json_object_get(sc->fixed, "command"),
 		               json_string_value(json_object_get(sc->fixed, "program")), dir,
 		               json_object_get(sc->fixed, "env"), key);
 		json_object_set_new(sc->fixed, "cache_key", json_string(key));

@@ -97,6 +97,7 @@ screen_has declared-timeline "found it"
 
 cat > conv.py <<'EOF'
 import json, sys
+open("conv.count", "a").write("ran\n")
 for line in sys.stdin:
     if not line.strip():
         continue
@@ -126,6 +127,18 @@ if command -v python3 >/dev/null 2>&1; then
 	SCREEN_CONFIG=py-steps.yaml
 	run_screen declared-conv '<Tab>' steps.jsonl
 	screen_has declared-conv "search"
+	assert_eq "the converter's output is kept: it ran once for two reads" "$(wc -l < conv.count | tr -d ' ')" 1
+	printf 'x\n' >> steps.jsonl
+	run_tcr conv.out err formats -c py-steps.yaml steps.jsonl
+	assert_eq "... and again once the input changed" "$(wc -l < conv.count | tr -d ' ')" 2
+	assert_rc "... a line the converter cannot read is its error" 3
+	assert_grep "... with its stderr" err "format 'py-steps' (py-steps.yaml:4:14): the converter exited with status 1; stderr:"
+	sed -i '$d' steps.jsonl
+	printf '    cache: false\n' > nocache.extra
+	conv_yaml nocache conv.py "$(cat nocache.extra)"
+	run_tcr conv.out err formats -c nocache.yaml steps.jsonl
+	run_tcr conv.out err formats -c nocache.yaml steps.jsonl
+	assert_eq "cache: false runs it every time" "$(wc -l < conv.count | tr -d ' ')" 4
 
 	printf 'import time\ntime.sleep(3600)\n' > hang.py
 	printf 'import sys\nsys.stderr.write("cannot read step 3\\n")\nsys.exit(4)\n' > die.py
