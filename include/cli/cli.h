@@ -91,6 +91,11 @@ struct declared_set;
  * the problem and returns EXIT_USAGE, else EXIT_DONE. */
 int cli_declare_formats(const char *prog, const struct config *c, const char *fmt,
                         bool *declared);
+/* The same with the problem in err (0 or -1), for the screen's reload:
+ * the configuration's formats are lent, so a new configuration is
+ * declared before the old one is freed. */
+int cli_declare_formats_err(const struct config *c, const char *fmt, bool *declared,
+                            char *err, size_t errlen);
 /* The formats declared and in use (after cli_declare_formats). */
 const struct declared_set *cli_declared_formats(void);
 /* Format i of every format known, built-in then declared; NULL past the end. */

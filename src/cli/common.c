@@ -189,7 +189,7 @@ int cli_print_config_files(const char *given, const char *first_input)
 	       "both say something):\n\n");
 	printf("  1. the user's:    %s (%s)\n", f.user ? f.user : "(no HOME, none)",
 	       f.user_exists ? "read" : "not there");
-	printf("                    theme, keys, reviewer and judges, wherever you review;\n"
+	printf("                    theme, keys, reviewer, judges, formats, wherever you review;\n"
 	       "                    $XDG_CONFIG_HOME/tcreview/config.yaml, else\n"
 	       "                    ~/.config/tcreview/config.yaml\n");
 	if (f.project)

@@ -35,12 +35,22 @@ const struct declared_set *cli_declared_formats(void)
 int cli_declare_formats(const char *prog, const struct config *c, const char *fmt,
                         bool *declared)
 {
+	char err[1024];
+	if (cli_declare_formats_err(c, fmt, declared, err, sizeof err) < 0) {
+		fprintf(stderr, "%s: %s\n", prog, err);
+		return EXIT_USAGE;
+	}
+	return EXIT_DONE;
+}
+
+int cli_declare_formats_err(const struct config *c, const char *fmt, bool *declared,
+                            char *err, size_t errlen)
+{
 	*declared = false;
 	in_use_reset();
 	in_use.v = xcalloc(c->formats.n + 1, sizeof *in_use.v);
 	memcpy(in_use.v, c->formats.v, c->formats.n * sizeof *in_use.v);
 	in_use.n = owned = c->formats.n;
-	char err[1024];
 	char *user = user_config_file("formats");
 	const char *data = cli_datadir();
 	char *installed = data ? xstrdup(data) : NULL;
@@ -51,25 +61,25 @@ int cli_declare_formats(const char *prog, const struct config *c, const char *fm
 	}
 	int rc = 0;
 	if (user)
-		rc = declared_load_folder(&in_use, user, "formats folder", err, sizeof err);
+		rc = declared_load_folder(&in_use, user, "formats folder", err, errlen);
 	if (rc == 0 && installed)
-		rc = declared_load_folder(&in_use, installed, "installed", err, sizeof err);
+		rc = declared_load_folder(&in_use, installed, "installed", err, errlen);
 	free(user);
 	free(installed);
 	if (rc == 0 && in_use.n > 200) {
-		snprintf(err, sizeof err, "%zu formats are declared; at most 200 are read", in_use.n);
+		snprintf(err, errlen, "%zu formats are declared; at most 200 are read", in_use.n);
 		rc = -1;
 	}
 	if (rc == 0)
-		rc = declared_check_names(&in_use, err, sizeof err);
+		rc = declared_check_names(&in_use, err, errlen);
 	if (rc < 0) {
-		fprintf(stderr, "%s: %s\n", prog, err);
-		return EXIT_USAGE;
+		in_use_reset();
+		return -1;
 	}
 	const struct declared_format *forced = fmt ? declared_find(&in_use, fmt) : NULL;
 	*declared = forced != NULL;
 	declared_use(&in_use, forced);
-	return EXIT_DONE;
+	return 0;
 }
 
 void cli_unknown_format(const char *prog, const char *name)
