@@ -49,6 +49,23 @@ static void limit(int what, unsigned long long v)
 	setrlimit(what, &rl);
 }
 
+/* The address space the process holds now (/proc/self/statm), 0 when
+ * unknown: a function child inherits its parent's mappings (the inputs
+ * mapped whole), which its memory limit must not count. */
+static unsigned long long vm_now(void)
+{
+	char buf[64];
+	int fd = open("/proc/self/statm", O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	ssize_t n = read(fd, buf, sizeof buf - 1);
+	close(fd);
+	if (n <= 0)
+		return 0;
+	buf[n] = '\0';
+	return strtoull(buf, NULL, 10) * (unsigned long long)sysconf(_SC_PAGESIZE);
+}
+
 /* Between fork and execve: only async-signal-safe calls. A function child
  * (sp->fn) is ours and runs with what fork gave it. */
 static void child(const struct child_spec *sp, int in, int out, int err, int report,
@@ -67,7 +84,8 @@ static void child(const struct child_spec *sp, int in, int out, int err, int rep
 	limit(RLIMIT_CPU, (unsigned long long)sp->cpu_s);
 	limit(RLIMIT_FSIZE, sp->file_bytes);
 #ifndef CHILD_ASAN
-	limit(RLIMIT_AS, sp->mem_bytes);
+	if (sp->mem_bytes)
+		limit(RLIMIT_AS, sp->mem_bytes + (sp->fn ? vm_now() : 0));
 #endif
 	if (sp->fn) {
 		close(report);
