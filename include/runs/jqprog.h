@@ -20,6 +20,9 @@ struct jqval;
  * include) are not searched for. */
 struct jqprog *jqprog_compile(const char *text, char *err, size_t errlen);
 void jqprog_free(struct jqprog *p);
+/* Compiles the program again: jq binds $ENV as it compiles, so a child
+ * that has put its environment away recompiles before it runs. */
+int  jqprog_recompile(struct jqprog *p, char *err, size_t errlen);
 
 /* A JSON text as a value; NULL with the parser's message. */
 struct jqval *jqval_parse(const char *text, size_t len, char *err, size_t errlen);

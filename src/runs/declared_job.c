@@ -174,6 +174,20 @@ static struct jqval *first_value(struct job *j, bool whole, char *err, size_t er
 	return v;
 }
 
+/* A format's programs read records, not the user's environment (keys a
+ * judge's run would carry away): the child runs them with none, compiled
+ * again since jq binds $ENV as it compiles. jq walks `environ` without
+ * looking for NULL, so it becomes an empty list rather than nothing. */
+static char *no_environment[] = { NULL };
+
+static int program_ready(struct job *j, struct jqprog *p)
+{
+	char err[600];
+	if (jqprog_recompile(p, err, sizeof err) < 0)
+		return job_fail(j, "compile", err);
+	return 0;
+}
+
 /* Which format claims the file: its index, -1 for none, JOB_ERROR. */
 static int job_detect(struct job *j)
 {
@@ -183,6 +197,8 @@ static int job_detect(struct job *j)
 		j->where->format = (int)i;
 		j->where->phase = PHASE_DETECT;
 		j->where->line = j->where->index = 0;
+		if (program_ready(j, f->detect))
+			return JOB_ERROR;
 		struct jqval *v = first_value(j, f->whole_file, err, sizeof err);
 		if (!v) {
 			if (j->where->failed)
@@ -248,6 +264,8 @@ static int job_run(struct job *j, const struct declared_format *f)
 int declared_job_main(void *arg)
 {
 	struct job *j = arg;
+	extern char **environ;
+	environ = no_environment;
 	int i = j->forced >= 0 ? j->forced : job_detect(j);
 	if (i == JOB_ERROR)
 		return JOB_ERROR;
@@ -257,7 +275,7 @@ int declared_job_main(void *arg)
 	const struct declared_format *f = &j->set->v[i];
 	if (!f->run)
 		return JOB_CLAIMED + i;     /* its converter is the parent's to start */
-	if (job_run(j, f))
+	if (program_ready(j, f->run) || job_run(j, f))
 		return JOB_ERROR;
 	return JOB_CLAIMED + i;
 }

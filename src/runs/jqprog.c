@@ -10,6 +10,7 @@
 
 struct jqprog {
 	jq_state *jq;
+	char *text;             /* for jqprog_recompile */
 };
 
 struct jqval {
@@ -59,7 +60,7 @@ static void ignore_error(void *arg, jv msg)
 	jv_free(msg);
 }
 
-struct jqprog *jqprog_compile(const char *text, char *err, size_t errlen)
+static jq_state *compile(const char *text, char *err, size_t errlen)
 {
 	jq_state *jq = jq_init();
 	if (!jq) {
@@ -78,14 +79,36 @@ struct jqprog *jqprog_compile(const char *text, char *err, size_t errlen)
 		return NULL;
 	}
 	jq_set_error_cb(jq, ignore_error, NULL);
+	return jq;
+}
+
+struct jqprog *jqprog_compile(const char *text, char *err, size_t errlen)
+{
+	jq_state *jq = compile(text, err, errlen);
+	if (!jq)
+		return NULL;
 	struct jqprog *p = calloc(1, sizeof *p);
-	if (!p) {
+	char *copy = strdup(text);
+	if (!p || !copy) {
+		free(p);
+		free(copy);
 		jq_teardown(&jq);
 		snprintf(err, errlen, "out of memory");
 		return NULL;
 	}
 	p->jq = jq;
+	p->text = copy;
 	return p;
+}
+
+int jqprog_recompile(struct jqprog *p, char *err, size_t errlen)
+{
+	jq_state *jq = compile(p->text, err, errlen);
+	if (!jq)
+		return -1;
+	jq_teardown(&p->jq);
+	p->jq = jq;
+	return 0;
 }
 
 void jqprog_free(struct jqprog *p)
@@ -93,6 +116,7 @@ void jqprog_free(struct jqprog *p)
 	if (!p)
 		return;
 	jq_teardown(&p->jq);
+	free(p->text);
 	free(p);
 }
 

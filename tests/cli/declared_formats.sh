@@ -207,6 +207,14 @@ else
 	skip "a huge value" "the binary does not run under ulimit -v (sanitizers)"
 fi
 
+# The programs see the records, not the user's environment (a key there
+# would leave with the run to a judge).
+jq_yaml envleak "'has(\"steps\")'" "'{tcreview_run: 1, id: (\$ENV.TCR_SECRET // env.TCR_SECRET // \"none\"), messages: []}'"
+TCR_SECRET=xyz; export TCR_SECRET
+run_tcr o err formats -c envleak.yaml steps.jsonl
+unset TCR_SECRET
+assert_grep "jq sees no environment" o "steps.jsonl:1  envleak  none"
+
 # ---- nothing declared: nothing changes -------------------------------------------
 
 printf '{"id":"o1","messages":[{"role":"user","content":"hi"}]}\n' > chat.jsonl
