@@ -78,7 +78,9 @@ int cli_declare_formats_err(const struct config *c, const char *fmt, bool *decla
 	}
 	const struct declared_format *forced = fmt ? declared_find(&in_use, fmt) : NULL;
 	*declared = forced != NULL;
-	declared_use(&in_use, forced);
+	/* A built-in format forced reads every input as it is: none is
+	 * converted first. */
+	declared_use(fmt && !forced ? NULL : &in_use, forced);
 	return 0;
 }
 

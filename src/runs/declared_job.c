@@ -200,13 +200,10 @@ static int job_detect(struct job *j)
 		if (program_ready(j, f->detect))
 			return JOB_ERROR;
 		struct jqval *v = first_value(j, f->whole_file, err, sizeof err);
-		if (!v) {
-			if (j->where->failed)
-				return JOB_ERROR;
-			if (strcmp(err, "no record") == 0)
-				return -1;
-			return job_fail(j, "not JSON", err);
-		}
+		/* A first record that is not JSON can be claimed by no test: the
+		 * built-in formats say what is wrong with it. */
+		if (!v)
+			return -1;
 		int rc = jqprog_test(f->detect, v, err, sizeof err);
 		jqval_free(v);
 		if (rc < 0)

@@ -221,5 +221,12 @@ printf '{"id":"o1","messages":[{"role":"user","content":"hi"}]}\n' > chat.jsonl
 run_tcr o err formats -c jq.yaml chat.jsonl
 assert_rc "a file the declared formats do not claim" 0
 assert_grep "... is read by the built-in formats" o "chat.jsonl:1  openai-chat  o1"
+{ printf '{"id":\n'; cat chat.jsonl; } > broken.jsonl
+run_tcr o err formats -c jq.yaml broken.jsonl
+assert_rc "a first line that is not JSON is claimed by no declared format" 1
+assert_grep "... the built-in reading says what is wrong with it" o "broken.jsonl:1  not JSON"
+assert_grep "... and reads the rest" o "broken.jsonl:2  openai-chat  o1"
+run_tcr o err formats -c jq.yaml --format openai-chat steps.jsonl
+assert_grep "a built-in format forced: no declared format converts first" o "steps.jsonl:1  openai-chat"
 
 finish
