@@ -52,6 +52,7 @@ static void limit(int what, unsigned long long v)
 /* The address space the process holds now (/proc/self/statm), 0 when
  * unknown: a function child inherits its parent's mappings (the inputs
  * mapped whole), which its memory limit must not count. */
+#ifndef CHILD_ASAN
 static unsigned long long vm_now(void)
 {
 	char buf[64];
@@ -65,6 +66,7 @@ static unsigned long long vm_now(void)
 	buf[n] = '\0';
 	return strtoull(buf, NULL, 10) * (unsigned long long)sysconf(_SC_PAGESIZE);
 }
+#endif
 
 /* Between fork and execve: only async-signal-safe calls. A function child
  * (sp->fn) is ours and runs with what fork gave it. */
