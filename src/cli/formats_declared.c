@@ -49,7 +49,8 @@ int cli_declare_formats_err(const struct config *c, const char *fmt, bool *decla
 	*declared = false;
 	in_use_reset();
 	in_use.v = xcalloc(c->formats.n + 1, sizeof *in_use.v);
-	memcpy(in_use.v, c->formats.v, c->formats.n * sizeof *in_use.v);
+	if (c->formats.n)
+		memcpy(in_use.v, c->formats.v, c->formats.n * sizeof *in_use.v);
 	in_use.n = owned = c->formats.n;
 	char *user = user_config_file("formats");
 	const char *data = cli_datadir();
