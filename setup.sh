@@ -22,7 +22,7 @@ esac
 # Debian packages, and a file or command each one provides.
 PKGS="build-essential:cc autoconf:autoreconf automake:aclocal libtool:libtoolize pkg-config:pkg-config
 libjansson-dev:jansson libyaml-dev:yaml-0.1 libcurl4-openssl-dev:libcurl libncurses-dev:ncursesw
-nettle-dev:nettle libcmocka-dev:cmocka libsimdjson-dev:simdjson libutf8proc-dev:libutf8proc libzip-dev:libzip g++:g++ tmux:tmux curl:curl jq:jq"
+nettle-dev:nettle libcmocka-dev:cmocka libsimdjson-dev:simdjson libutf8proc-dev:libutf8proc libzip-dev:libzip libjq-dev:/usr/include/jq.h g++:g++ tmux:tmux curl:curl jq:jq"
 
 # libclang-rt-dev holds libFuzzer; its probe is the library clang finds.
 [ "$FUZZ" = yes ] && PKGS="$PKGS clang:clang libclang-rt-dev:libfuzzer"
@@ -34,6 +34,8 @@ for entry in $PKGS; do
 	case $probe in
 	jansson|yaml-0.1|libcurl|ncursesw|nettle|cmocka|simdjson|libutf8proc|libzip)
 		if command -v pkg-config >/dev/null 2>&1 && pkg-config --exists "$probe"; then continue; fi ;;
+	/*)
+		if [ -e "$probe" ]; then continue; fi ;;
 	libfuzzer)
 		if command -v clang >/dev/null 2>&1 && [ -f "$(clang -print-file-name=libclang_rt.fuzzer-$(uname -m).a)" ]; then continue; fi ;;
 	*)

@@ -18,6 +18,7 @@ struct format_case {
 };
 
 static const struct format_case cases[] = {
+	{ "tcreview", false, { NULL } },
 	{ "mastra", false, { "mastra_0x_seed_examples.jsonl", "mastra_1x_seed_examples.jsonl", NULL } },
 	{ "mastra-1x", true, { NULL } },
 	{ "mastra-0x", true, { NULL } },

@@ -216,7 +216,7 @@ static void test_scopes(void **state)
 	assert_int_equal(config_load_scoped(&c, "user.yaml", NULL, CONFIG_USER, err, sizeof err), -1);
 	assert_string_equal(err, "user.yaml:2:1: 'scorers' belongs in a project's tcreview.yaml, "
 	                    "beside its runs; the user configuration holds only theme, keys, "
-	                    "reviewer and judges");
+	                    "reviewer, judges and formats");
 	put("user.yaml", "expectations:\n  file: t.jsonl\n  match: {run: a, expected: b}\n");
 	assert_int_equal(config_load_scoped(&c, "user.yaml", NULL, CONFIG_USER, err, sizeof err), -1);
 	assert_non_null(strstr(err, "user.yaml:1:1: 'expectations' belongs in a project's"));

@@ -82,6 +82,26 @@ int cli_print_config_files(const char *given, const char *first_input);
 
 /* Folder of the bundled data (examples/, themes/), or NULL. */
 const char *cli_datadir(void);
+
+struct declared_set;
+/* Reads the formats declared in the user's formats folder and the data
+ * folder's formats/ besides the configuration's, checks their names and
+ * puts them to use for the inputs opened next (runs/declared.h); *declared
+ * says that fmt names one of them, which then reads every input. Prints
+ * the problem and returns EXIT_USAGE, else EXIT_DONE. */
+int cli_declare_formats(const char *prog, const struct config *c, const char *fmt,
+                        bool *declared);
+/* The same with the problem in err (0 or -1), for the screen's reload:
+ * the configuration's formats are lent, so a new configuration is
+ * declared before the old one is freed. */
+int cli_declare_formats_err(const struct config *c, const char *fmt, bool *declared,
+                            char *err, size_t errlen);
+/* The formats declared and in use (after cli_declare_formats). */
+const struct declared_set *cli_declared_formats(void);
+/* Format i of every format known, built-in then declared; NULL past the end. */
+const char *cli_format_name(size_t i);
+/* "unknown format 'NAME'" and the names known, built-in and declared. */
+void cli_unknown_format(const char *prog, const char *name);
 /* The program as the user ran it (argv[0]: "./tcreview" in the checkout,
  * "tcreview" from PATH), set by main, for the commands a report prints. */
 void cli_set_prog(const char *argv0);

@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include "conf/conf.h"
+#include "runs/declared.h"
 #include "runs/expect.h"
 #include "scorers/params.h"
 
@@ -66,6 +67,7 @@ struct config {
 	struct key_conf *keys;
 	size_t nkeys;
 	char *reviewer;         /* reviewer: NAME (the user's file only), NULL when unset */
+	struct declared_set formats;    /* formats: declared as data (runs/declared.h) */
 	/* Set by config_load_layered: how the project's file was found, and
 	 * the user's file read under it (NULL when there is none). */
 	enum config_origin origin;

@@ -20,6 +20,8 @@
 #include "runs/format.h"
 #include "util/jdoc.h"
 
+struct declared_src;
+
 enum input_kind {
 	INPUT_JSONL,
 	INPUT_JSON,
@@ -43,6 +45,11 @@ struct input_file {
 	 * format): its records are loaded with it unless --format says else. */
 	const struct format_ops *container;
 	bool sniffed;           /* INPUT_JSONL: its first lines were looked at */
+	/* Read by a declared format (runs/declared.h): the bytes are its
+	 * run-format JSONL, and each line's source in the input. */
+	const char *declared;   /* the format's name, or NULL */
+	struct declared_src *src;
+	size_t nsrc;
 };
 
 /* One record: a JSONL line or an element of a JSON file. */

@@ -146,6 +146,12 @@ struct run {
 	jv tool_defs;               /* tool definitions when the record has them */
 	json_t *tool_defs_tree;     /* built on demand by run_tool_defs; owned */
 	const char *model;          /* the agent's model when the record says */
+	/* A run read from the run format (doc/run-format.md): the values its
+	 * "fields" holds by the paths of the record it was converted from,
+	 * which run_value finds before the record's own paths, and its
+	 * "source", which a second conversion keeps. JV_NONE otherwise. */
+	jv fields;
+	jv origin;
 
 	enum mastra_shape mastra;
 	bool mastra_io_empty;       /* Mastra's "Input and output messages cannot be null or empty" */
@@ -179,6 +185,11 @@ json_t *run_record(struct run *r);
 json_t *run_tool_defs(struct run *r);               /* NULL when none */
 /* The value at a util/jsonpath path in the record (new reference), or NULL. */
 json_t *run_path(struct run *r, const char *path);
+/* The same as a value of r->doc: r->fields' member named exactly path when
+ * there is one (a converted run), else the record's value at path. What
+ * every reading of the record by path goes through ({from:}, record-field,
+ * run ids, the expectations join), so a conversion answers as its source. */
+jv run_value(const struct run *r, const char *path);
 /* Parsed arguments: the object, or the JSON a string argument holds ("" and
  * white space are {}); NULL when none or when a string is not JSON. */
 json_t *run_call_args(struct run *r, struct run_call *c);

@@ -15,6 +15,7 @@
 #include "cli/cli.h"
 #include "cli/formats_report.h"
 #include "runs/dataset.h"
+#include "runs/declared.h"
 #include "runs/format.h"
 #include "util/xalloc.h"
 
@@ -27,6 +28,7 @@ static void formats_usage(FILE *out)
 {
 	fprintf(out,
 	"usage: tcreview formats [-c FILE] [--format NAME] [--json] [--unread] FILE...\n"
+	"       tcreview formats [-c FILE] --list\n"
 	"\n"
 	"Says, for every record of the inputs, which transcript format it was read as\n"
 	"(its source, run id, messages, tool calls, results, failed calls and notes: what\n"
@@ -42,6 +44,8 @@ static void formats_usage(FILE *out)
 	"                      folder) outside its own folder (repeatable)\n"
 	"      --json          one JSON object per record, then a summary object\n"
 	"      --unread        only the records that were not read, and the totals\n"
+	"      --list          every format known, built in or declared, and where it\n"
+	"                      comes from\n"
 	CLI_TRUST_USAGE
 	"  -h, --help          this help; --help formats lists the transcript formats\n"
 	"\n"
@@ -60,8 +64,22 @@ static void list_formats(FILE *out)
 
 struct formats_opts {
 	const char *config, *format;
-	bool json, unread_only;
+	bool json, unread_only, list;
 };
+
+/* --list: the built-in formats, then the declared ones with their file. */
+static void list_known(FILE *out)
+{
+	for (size_t i = 0; format_table[i]; i++)
+		fprintf(out, "%-20s built in       %s\n", format_table[i]->name, format_table[i]->summary);
+	const struct declared_set *set = cli_declared_formats();
+	for (size_t i = 0; i < set->n; i++) {
+		const struct declared_format *f = &set->v[i];
+		fprintf(out, "%-20s %-14s %s (%s:%d:%d)\n", f->name, f->where,
+		        f->summary ? f->summary : f->run ? "declared with jq" : "declared with a converter",
+		        f->origin, f->line, f->col);
+	}
+}
 
 /* Reads the options; returns -1 to go on, else the exit status. */
 static int formats_parse_args(int argc, char **argv, struct formats_opts *o)
@@ -72,6 +90,7 @@ static int formats_parse_args(int argc, char **argv, struct formats_opts *o)
 		{ "format", required_argument, NULL, 'F' },
 		{ "json", no_argument, NULL, 'J' },
 		{ "unread", no_argument, NULL, 'U' },
+		{ "list", no_argument, NULL, 'L' },
 		CLI_TRUST_OPTIONS,
 		{ "help", optional_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -90,6 +109,7 @@ static int formats_parse_args(int argc, char **argv, struct formats_opts *o)
 		case 'F': o->format = optarg; break;
 		case 'J': o->json = true; break;
 		case 'U': o->unread_only = true; break;
+		case 'L': o->list = true; break;
 		case 'h':
 			if ((optarg && !strcmp(optarg, "formats")) ||
 			    (!optarg && optind < argc && !strcmp(argv[optind], "formats")))
@@ -105,17 +125,17 @@ static int formats_parse_args(int argc, char **argv, struct formats_opts *o)
 	return -1;
 }
 
-static int resolve_format(const char *name, const struct format_ops **forced)
+static int resolve_format(const struct config *c, const char *name,
+                          const struct format_ops **forced)
 {
 	*forced = NULL;
-	if (!name)
-		return EXIT_DONE;
+	bool declared;
+	int rc = cli_declare_formats(PROG, c, name, &declared);
+	if (rc != EXIT_DONE || !name || declared)
+		return rc;
 	if ((*forced = format_find(name)))
 		return EXIT_DONE;
-	fprintf(stderr, PROG ": unknown format '%s'\ntranscript formats:", name);
-	for (size_t i = 0; format_table[i]; i++)
-		fprintf(stderr, " %s", format_table[i]->name);
-	fputc('\n', stderr);
+	cli_unknown_format(PROG, name);
 	return EXIT_USAGE;
 }
 
@@ -156,7 +176,7 @@ struct formats_pass {
 static size_t format_index(const struct formats_pass *p, const char *name)
 {
 	for (size_t i = 0; i < p->nformats; i++)
-		if (format_table[i]->name == name || !strcmp(format_table[i]->name, name))
+		if (!strcmp(cli_format_name(i), name))
 			return i;
 	return p->nformats;
 }
@@ -209,7 +229,7 @@ static void examine(struct formats_pass *p, const struct record_ref *rec)
 		fr.source = r->source;
 		fr.id = r->id;
 		fr.error = r->load_error;
-		bool known = format_find(r->format) != NULL;
+		bool known = format_find(r->format) || declared_find(cli_declared_formats(), r->format);
 		fr.format = known ? r->format : NULL;
 		count_calls(r, &fr);
 		formats_notes_add(&p->notes, r);
@@ -271,7 +291,7 @@ static int formats_pass(struct dataset *ds, const struct format_ops *forced, con
                         const struct formats_opts *o)
 {
 	struct formats_pass p = { .ds = ds, .forced = forced, .id_path = id_path, .o = o };
-	while (format_table[p.nformats])
+	while (cli_format_name(p.nformats))
 		p.nformats++;
 	p.file_tally = xcalloc(ds->nfiles ? ds->nfiles : 1, sizeof(*p.file_tally));
 	p.format_tally = xcalloc(p.nformats + 1, sizeof(*p.format_tally));
@@ -315,7 +335,12 @@ int cli_formats(int argc, char **argv)
 		return EXIT_USAGE;
 	const struct format_ops *forced = NULL;
 	struct dataset ds = { 0 };
-	rc = resolve_format(o.format ? o.format : c.format, &forced);
+	rc = resolve_format(&c, o.format ? o.format : c.format, &forced);
+	if (rc == EXIT_DONE && o.list) {
+		list_known(stdout);
+		config_free(&c);
+		return EXIT_DONE;
+	}
 	if (rc == EXIT_DONE)
 		rc = open_inputs(&ds, argc, argv);
 	if (rc == EXIT_DONE) {

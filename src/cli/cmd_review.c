@@ -194,17 +194,27 @@ static int review_reload(void *arg, struct review **rv, const struct config **cf
 	struct review_state *st = arg;
 	struct config *nc = xcalloc(1, sizeof *nc);
 	struct expectations *nex = NULL;
+	bool declared;
 	if (cli_load_config_err(nc, st->o->config, st->npaths ? st->paths[0] : NULL, err,
 	                        errlen) < 0 ||
-	    cli_load_expect(nc, st->o->expect, &nex, err, errlen) < 0) {
+	    cli_load_expect(nc, st->o->expect, &nex, err, errlen) < 0 ||
+	    cli_declare_formats_err(nc, st->o->format ? st->o->format : nc->format, &declared, err,
+	                            errlen) < 0) {
+		char again[256];
+		expect_free(nex);
 		config_free(nc);
 		free(nc);
+		/* Back to the formats of the configuration in use. */
+		cli_declare_formats_err(st->cfg, st->o->format ? st->o->format : st->cfg->format,
+		                        &declared, again, sizeof again);
 		return -1;
 	}
 	review_close(st->rv);
 	if (session_open(st, nc, nex, st->rv, err, errlen) < 0) {
 		/* The inputs opened a moment ago; back to the old configuration. */
 		char again[256];
+		cli_declare_formats_err(st->cfg, st->o->format ? st->o->format : st->cfg->format,
+		                        &declared, again, sizeof again);
 		expect_free(nex);
 		config_free(nc);
 		free(nc);

@@ -189,7 +189,7 @@ int cli_print_config_files(const char *given, const char *first_input)
 	       "both say something):\n\n");
 	printf("  1. the user's:    %s (%s)\n", f.user ? f.user : "(no HOME, none)",
 	       f.user_exists ? "read" : "not there");
-	printf("                    theme, keys, reviewer and judges, wherever you review;\n"
+	printf("                    theme, keys, reviewer, judges, formats, wherever you review;\n"
 	       "                    $XDG_CONFIG_HOME/tcreview/config.yaml, else\n"
 	       "                    ~/.config/tcreview/config.yaml\n");
 	if (f.project)
@@ -266,12 +266,12 @@ int cli_setup(const char *prog, const struct config *c, const char *format, cons
 	*forced = NULL;
 	*ex = NULL;
 	const char *fmt = format ? format : c->format;
-	if (fmt && !(*forced = format_find(fmt))) {
-		fprintf(stderr, "%s: unknown format '%s'\n", prog, fmt);
-		fprintf(stderr, "transcript formats:");
-		for (size_t i = 0; format_table[i]; i++)
-			fprintf(stderr, " %s", format_table[i]->name);
-		fputc('\n', stderr);
+	bool declared;
+	int rc = cli_declare_formats(prog, c, fmt, &declared);
+	if (rc != EXIT_DONE)
+		return rc;
+	if (fmt && !declared && !(*forced = format_find(fmt))) {
+		cli_unknown_format(prog, fmt);
 		return EXIT_USAGE;
 	}
 	if (expect && !c->has_expect) {

@@ -130,6 +130,12 @@ static int judges_section(struct conf *x, const struct conf_node *v, struct conf
 	return judges_read(x, v, &c->judges, &c->njudges, judge_id_free, c);
 }
 
+/* formats: formats declared as data, their jq compiled as they are read. */
+static int formats_section(struct conf *x, const struct conf_node *v, struct config *c)
+{
+	return declared_conf_read(x, v, "configuration", &c->formats);
+}
+
 /* reviewer: NAME, who decides on the screen unless --reviewer says. */
 static int reviewer_section(struct conf *x, const struct conf_node *v, struct config *c)
 {
@@ -195,6 +201,7 @@ static struct {
 	{ "scorers", scorers_section, IN_PROJECT },
 	{ "judges", judges_section, IN_BOTH },
 	{ "compare", compare_section, IN_PROJECT },
+	{ "formats", formats_section, IN_BOTH },
 	{ "theme", NULL, IN_BOTH },
 	{ "keys", NULL, IN_BOTH },
 	{ "reviewer", reviewer_section, IN_USER },
@@ -231,7 +238,7 @@ static int misplaced_section(struct conf *x, const struct conf_node *k, enum con
 {
 	if (scope == CONFIG_USER)
 		return conf_fail(x, k, "'%s' belongs in a project's tcreview.yaml, beside its runs; "
-		                 "the user configuration holds only theme, keys, reviewer and judges",
+		                 "the user configuration holds only theme, keys, reviewer, judges and formats",
 		                 k->text);
 	return conf_fail(x, k, "'%s' is a person's setting: put it in the user configuration "
 	                 "(see `tcreview --help config`) or pass --reviewer NAME", k->text);
@@ -390,6 +397,7 @@ void config_free(struct config *c)
 	free(c->compare);
 	free(c->theme);
 	free(c->reviewer);
+	declared_set_free(&c->formats);
 	free(c->user_path);
 	for (size_t i = 0; i < c->nkeys; i++) {
 		free(c->keys[i].action);

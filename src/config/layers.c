@@ -161,10 +161,25 @@ static void merge_keys(struct config *c, struct config *user)
 	c->nkeys = n;
 }
 
+/* The user's declared formats come after the project's (a name given in
+ * both is refused when the formats are put to use). */
+static void merge_formats(struct config *c, struct config *user)
+{
+	if (!user->formats.n)
+		return;
+	c->formats.v = xrealloc(c->formats.v, (c->formats.n + user->formats.n) * sizeof *c->formats.v);
+	memcpy(c->formats.v + c->formats.n, user->formats.v, user->formats.n * sizeof *c->formats.v);
+	c->formats.n += user->formats.n;
+	free(user->formats.v);
+	user->formats.v = NULL;
+	user->formats.n = 0;
+}
+
 void config_merge_user(struct config *c, struct config *user)
 {
 	merge_judges(c, user);
 	merge_keys(c, user);
+	merge_formats(c, user);
 	if (!c->theme) {
 		c->theme = user->theme;
 		user->theme = NULL;

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "runs/archive.h"
+#include "runs/declared.h"
 #include "runs/folder_walk.h"
 #include "runs/runs_conf.h"
 #include "dataset_int.h"
@@ -190,7 +191,7 @@ static const char empty_data[JDOC_PADDING + 1];
  * mapping of the rounded-up size plus a page is reserved, and the file is
  * mapped over its start. The tail of the file's last page reads as zeros
  * too, so every record has JDOC_PADDING readable bytes behind it. */
-static int map_padded(struct input_file *f, int fd)
+int dataset_map_padded(struct input_file *f, int fd)
 {
 	size_t page = (size_t)sysconf(_SC_PAGESIZE);
 	size_t rounded = (f->size + page - 1) / page * page;
@@ -213,7 +214,7 @@ static int map_padded(struct input_file *f, int fd)
 }
 
 /* Why a file could not be mapped: its address space is memory too. */
-static void map_error(const char *path, size_t size, int e, char *err, size_t errlen)
+void dataset_map_error(const char *path, size_t size, int e, char *err, size_t errlen)
 {
 	if (e == ENOMEM)
 		snprintf(err, errlen, "%s: out of memory while mapping the file (%.1f MB)", path,
@@ -243,8 +244,8 @@ static int open_file(struct dataset *ds, char *path, char *err, size_t errlen)
 		/* A file redirected to standard input is mapped as a named one
 		 * is: no copy and no cap. */
 		f.size = (size_t)st.st_size;
-		if (f.size > 0 && map_padded(&f, 0) < 0) {
-			map_error(path, f.size, errno, err, errlen);
+		if (f.size > 0 && dataset_map_padded(&f, 0) < 0) {
+			dataset_map_error(path, f.size, errno, err, errlen);
 			return -1;
 		}
 	} else if (strcmp(path, "-") == 0) {
@@ -276,8 +277,8 @@ static int open_file(struct dataset *ds, char *path, char *err, size_t errlen)
 			return -1;
 		}
 		f.size = (size_t)st.st_size;
-		if (f.size > 0 && map_padded(&f, fd) < 0) {
-			map_error(path, f.size, errno, err, errlen);
+		if (f.size > 0 && dataset_map_padded(&f, fd) < 0) {
+			dataset_map_error(path, f.size, errno, err, errlen);
 			close(fd);
 			return -1;
 		}
@@ -285,6 +286,11 @@ static int open_file(struct dataset *ds, char *path, char *err, size_t errlen)
 	}
 	if (!archive_is_eval(path))
 		f.kind = sniff_kind(path, &f);
+	if (declared_active() && dataset_take_declared(&f, err, errlen) < 0) {
+		dataset_release_data(&f);
+		free(f.src);
+		return -1;
+	}
 	ds->files = xrealloc(ds->files, (ds->nfiles + 1) * sizeof(*ds->files));
 	ds->files[ds->nfiles++] = f;
 	ds->bytes_total += f.size;
@@ -388,6 +394,7 @@ void dataset_close(struct dataset *ds)
 		jdoc_free(f->doc);
 		free(f->doc_error);
 		free(f->doc_recs);
+		free(f->src);
 		free(f->path);
 	}
 	free(ds->files);
@@ -479,6 +486,14 @@ bool dataset_next_line(const struct input_file *f, uint64_t *off, uint32_t *line
 		rec->index = -1;
 		rec->off = start;
 		rec->len = len;
+		/* A declared format's run names the input's record it came from. */
+		if (f->src && *line - 1 < f->nsrc) {
+			rec->line = (uint32_t)f->src[*line - 1].line;
+			rec->index = f->src[*line - 1].index;
+		} else if (f->declared) {
+			rec->line = 0;
+			rec->index = (int64_t)*line - 1;
+		}
 		return true;
 	}
 	return false;
@@ -596,7 +611,7 @@ bool dataset_next(struct dataset *ds, struct dataset_cursor *cur, struct record_
 void record_source(const struct dataset *ds, const struct record_ref *rec, char *buf, size_t n)
 {
 	const struct input_file *f = &ds->files[rec->file];
-	if (f->kind == INPUT_JSONL || f->doc_error)
+	if ((f->kind == INPUT_JSONL && !f->declared) || f->doc_error || (f->declared && rec->line > 0))
 		snprintf(buf, n, "%s:%u", f->path, rec->line);
 	else if (rec->index >= 0)
 		snprintf(buf, n, "%s[%lld]", f->path, (long long)rec->index);
@@ -716,18 +731,18 @@ static const char *id_text(struct run *r, jv v)
 
 /* The id an id spec names (runs_conf.h): one path's value, or the values
  * of several paths joined by RUN_ID_JOIN; NULL when any of them is missing. */
-static const char *composite_id(struct run *r, jv root, const char *spec)
+static const char *composite_id(struct run *r, const char *spec)
 {
 	size_t n = run_id_spec_count(spec);
 	if (n == 1)
-		return id_text(r, jv_path(r->doc, root, spec));
+		return id_text(r, run_value(r, spec));
 	struct strbuf sb = STRBUF_INIT;
 	char path[RUN_ID_PATH_MAX];
 	const char *id = NULL;
 	for (size_t i = 0; i < n; i++) {
 		if (!run_id_spec_part(spec, i, path, sizeof path))
 			goto out;
-		const char *part = id_text(r, jv_path(r->doc, root, path));
+		const char *part = id_text(r, run_value(r, path));
 		if (!part)
 			goto out;
 		if (i)
@@ -755,7 +770,7 @@ struct run *dataset_load_run(struct dataset *ds, const struct record_ref *rec,
 	jv root = run_root(r);
 	const char *id = NULL;
 	if (id_path)
-		id = composite_id(r, root, id_path);
+		id = composite_id(r, id_path);
 	static const char *const id_keys[] = { "id", "runId", "run_id", NULL };
 	for (size_t i = 0; !id && id_keys[i]; i++)
 		id = id_text(r, jv_get(d, root, id_keys[i]));
@@ -764,5 +779,11 @@ struct run *dataset_load_run(struct dataset *ds, const struct record_ref *rec,
 	char lerr[512] = "";
 	if (format_load(r, forced ? forced : f->container, lerr, sizeof lerr) < 0)
 		r->load_error = run_strdup(r, lerr[0] ? lerr : "malformed record");
+	/* A converted run keeps its source's values by path in its fields,
+	 * which only its loader finds: its id is named again through them. */
+	if (id_path && r->fields != JV_NONE && (id = composite_id(r, id_path)))
+		r->id = id;
+	if (f->declared && !forced)
+		r->format = f->declared;
 	return r;
 }

@@ -234,13 +234,13 @@ static void key_jv(struct strbuf *sb, const struct jdoc *d, jv v)
 }
 
 /* record_key for a run: its key paths resolved through the tape. */
-static long run_key(const struct jdoc *d, jv root, char *const *paths, size_t n,
-                    struct strbuf *sb)
+static long run_key(const struct run *run, char *const *paths, size_t n, struct strbuf *sb)
 {
+	const struct jdoc *d = run->doc;
 	strbuf_reset(sb);
 	strbuf_add(sb, "", 0);
 	for (size_t i = 0; i < n; i++) {
-		jv v = jv_path(d, root, paths[i]);
+		jv v = run_value(run, paths[i]);
 		if (v == JV_NONE)
 			return (long)i;
 		if (i)
@@ -436,8 +436,7 @@ json_t *expect_lookup(const struct expectations *e, struct run *run, char *why, 
 	struct strbuf key = STRBUF_INIT, msg = STRBUF_INIT;
 	json_t *found = NULL;
 	const struct jdoc *d = run->doc;
-	jv root = run_root(run);
-	long missing = run_key(d, root, e->run_keys, e->nkeys, &key);
+	long missing = run_key(run, e->run_keys, e->nkeys, &key);
 	if (missing >= 0) {
 		strbuf_addf(&msg, "the run has no %s", e->run_keys[missing]);
 	} else {
@@ -446,7 +445,7 @@ json_t *expect_lookup(const struct expectations *e, struct run *run, char *why, 
 			strbuf_addstr(&msg, "no expectation has ");
 			for (size_t i = 0; i < e->nkeys; i++) {
 				strbuf_addf(&msg, "%s%s = ", i ? ", " : "", e->exp_keys[i]);
-				jv_dump(&msg, d, jv_path(d, root, e->run_keys[i]));
+				jv_dump(&msg, d, run_value(run, e->run_keys[i]));
 			}
 		}
 	}

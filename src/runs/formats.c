@@ -31,9 +31,11 @@ extern const struct format_ops format_otel;
 extern const struct format_ops format_langfuse;
 extern const struct format_ops format_atif;
 extern const struct format_ops format_shape;
+extern const struct format_ops format_tcreview;
 
 /* Order matters only for ties in detection: earlier wins. */
 const struct format_ops *const format_table[] = {
+	&format_tcreview,
 	&format_mastra,
 	&format_mastra_1x,
 	&format_mastra_0x,

@@ -22,6 +22,8 @@ struct run *run_new_doc(struct jdoc *doc, const char *file, size_t line, long ar
 	arena_init(&r->arena);
 	r->doc = doc;
 	r->tool_defs = JV_NONE;
+	r->fields = JV_NONE;
+	r->origin = JV_NONE;
 	r->file = arena_strdup(&r->arena, file ? file : "-");
 	r->line = line;
 	r->array_index = array_index;
@@ -299,8 +301,18 @@ json_t *run_tool_defs(struct run *r)
 
 json_t *run_path(struct run *r, const char *path)
 {
-	jv v = jv_path(r->doc, run_root(r), path);
+	jv v = run_value(r, path);
 	return v == JV_NONE ? NULL : jv_to_json(r->doc, v);
+}
+
+jv run_value(const struct run *r, const char *path)
+{
+	if (r->fields != JV_NONE) {
+		jv v = jv_get(r->doc, r->fields, path);
+		if (v != JV_NONE)
+			return v;
+	}
+	return jv_path(r->doc, run_root(r), path);
 }
 
 void run_set_result(struct run_call *c, jv result, bool is_error, const char *error_text,

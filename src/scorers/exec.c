@@ -1,7 +1,7 @@
 /* exec.c - the exec scorer: a command in any language reads the run as one
  * JSON document on stdin and writes {"score": X, "passed"?, "reason"?,
  * "details"?} on stdout. Protocol per-run: one process per run, the
- * document and the answer whole (exec_proc.c); stream: long-lived
+ * document and the answer whole (util/child.c); stream: long-lived
  * processes, one line in and one line out per run (exec_stream.c).
  * Answers are cached by the command and the run (exec_cache.c).
  *
@@ -24,7 +24,7 @@
 #include "scorers/params.h"
 #include "scorers/scorer.h"
 #include "exec_cache.h"
-#include "exec_proc.h"
+#include "util/child.h"
 #include "exec_stream.h"
 #include "util/xalloc.h"
 
@@ -48,50 +48,6 @@ static const struct param_spec exec_params[] = {
 	  .deflt = "true" },
 	{ .name = NULL },
 };
-
-/* "10s", "500ms", "2m", or a number of seconds; -1 when not a duration. */
-static long duration_ms(const json_t *v)
-{
-	if (json_is_number(v)) {
-		double s = json_number_value(v);
-		return s > 0 && s <= 86400 ? (long)(s * 1000 + 0.5) : -1;
-	}
-	const char *t = json_string_value(v);
-	if (!t)
-		return -1;
-	char *end;
-	errno = 0;
-	double n = strtod(t, &end);
-	if (end == t || errno || !(n > 0))
-		return -1;
-	double mul = strcmp(end, "ms") == 0 ? 1 : strcmp(end, "s") == 0 || !*end ? 1000
-	           : strcmp(end, "m") == 0 ? 60000 : -1;
-	if (mul < 0 || n * mul > 86400000.0)
-		return -1;
-	return (long)(n * mul + 0.5);
-}
-
-/* PATH's first executable regular file named `name` (malloc'd), or NULL. */
-static char *path_search(const char *name)
-{
-	const char *path = getenv("PATH");
-	if (!path)
-		path = "/usr/local/bin:/usr/bin:/bin";
-	for (const char *p = path;; p++) {
-		const char *colon = strchr(p, ':');
-		size_t n = colon ? (size_t)(colon - p) : strlen(p);
-		char *cand;
-		if (asprintf(&cand, "%.*s/%s", (int)n, n ? p : ".", name) < 0)
-			xalloc_die();
-		struct stat st;
-		if (stat(cand, &st) == 0 && S_ISREG(st.st_mode) && access(cand, X_OK) == 0)
-			return cand;
-		free(cand);
-		if (!colon)
-			return NULL;
-		p = colon;
-	}
-}
 
 /* The YAML's folder as an absolute path (malloc'd): the child starts there. */
 static char *abs_dir(const char *dir)
@@ -136,7 +92,7 @@ static int program_resolve(struct conf *x, struct scorer_conf *sc, const struct 
 	const char *prog = json_string_value(json_array_get(cmd, 0));
 	if (!prog || !*prog)
 		return conf_fail_at(x, p->line, p->col, "'command' must name a program");
-	char *path = strchr(prog, '/') ? conf_join(dir, prog) : path_search(prog);
+	char *path = strchr(prog, '/') ? conf_join(dir, prog) : child_path_search(prog);
 	if (!path)
 		return conf_fail_at(x, p->line, p->col, "program '%s' is not found on PATH", prog);
 	struct stat st = { 0 };
@@ -167,7 +123,7 @@ static int exec_configure(struct conf *x, struct scorer_conf *sc)
 	if (!proto || (strcmp(proto, "per-run") != 0 && strcmp(proto, "stream") != 0))
 		return conf_fail_at(x, pp ? pp->line : sc->line, pp ? pp->col : sc->col,
 		                    "unknown protocol '%s' (known: per-run, stream)", proto ? proto : "");
-	long ms = duration_ms(json_object_get(sc->fixed, "timeout"));
+	long ms = child_duration_ms(json_object_get(sc->fixed, "timeout"));
 	if (ms < 1)
 		return conf_fail_at(x, pt ? pt->line : sc->line, pt ? pt->col : sc->col,
 		                    "timeout must be a duration such as 10s, 500ms or 2m (at most 24h)");
@@ -185,7 +141,7 @@ static int exec_configure(struct conf *x, struct scorer_conf *sc)
 	int rc = program_resolve(x, sc, pc, dir);
 	if (rc == 0) {
 		char key[17];
-		exec_cache_key(json_object_get(sc->fixed, "command"),
+		child_command_key(json_object_get(sc->fixed, "command"),
 		               json_string_value(json_object_get(sc->fixed, "program")), dir,
 		               json_object_get(sc->fixed, "env"), key);
 		json_object_set_new(sc->fixed, "cache_key", json_string(key));
@@ -287,10 +243,10 @@ static void strv_free(char **v)
 	free(v);
 }
 
-static void fail(struct verdict *out, const struct exec_result *res, const char *fmt,
+static void fail(struct verdict *out, const struct child_result *res, const char *fmt,
                  const char *arg)
 {
-	char *tail = res && res->err ? exec_tail_lines(res->err, res->errlen, EXEC_ERR_LINES,
+	char *tail = res && res->err ? child_tail_lines(res->err, res->errlen, EXEC_ERR_LINES,
 	                                                EXEC_ERR_BYTES) : NULL;
 	char what[256];
 	snprintf(what, sizeof what, fmt, arg);
@@ -302,7 +258,7 @@ static void fail(struct verdict *out, const struct exec_result *res, const char 
 }
 
 /* Why the process did not end well, or NULL when it exited 0. */
-static const char *proc_problem(const struct exec_result *res, char *buf, size_t n)
+static const char *proc_problem(const struct child_result *res, char *buf, size_t n)
 {
 	if (res->exec_errno)
 		snprintf(buf, n, "cannot run the program: %s", strerror(res->exec_errno));
@@ -324,7 +280,7 @@ static const char *proc_problem(const struct exec_result *res, char *buf, size_t
 
 /* Reads {"score", "passed"?, "reason"?, "details"?} into the verdict;
  * returns the answer when it was one (a new reference), else NULL. */
-static json_t *output_read(const struct scorer_conf *sc, const struct exec_result *res,
+static json_t *output_read(const struct scorer_conf *sc, const struct child_result *res,
                            json_t *scale, struct verdict *out)
 {
 	json_t *answer = NULL;
@@ -361,15 +317,15 @@ static json_t *output_read(const struct scorer_conf *sc, const struct exec_resul
 }
 
 /* Runs the command on the document, by the entry's protocol. */
-static void ask(const struct scorer_conf *sc, json_t *params, const struct exec_spec *sp,
+static void ask(const struct scorer_conf *sc, json_t *params, const struct child_spec *sp,
                 const char *doc, const char *run_id, struct verdict *out, json_t **answer)
 {
 	const char *proto = json_string_value(json_object_get(params, "protocol"));
 	bool stream = proto && strcmp(proto, "stream") == 0;
-	struct exec_result res;
+	struct child_result res;
 	char why[160];
 	int rc = stream ? exec_stream_ask(sc, sp, doc, strlen(doc), run_id, &res)
-	                : exec_proc_run(sp, doc, strlen(doc), &res);
+	                : child_run(sp, doc, strlen(doc), &res);
 	if (rc < 0) {
 		verdict_error_from(out, "exec: ", "cannot start '%s': %s", sp->path, strerror(errno));
 		return;
@@ -378,7 +334,7 @@ static void ask(const struct scorer_conf *sc, json_t *params, const struct exec_
 		fail(out, &res, "%s", why);
 	else
 		*answer = output_read(sc, &res, json_object_get(params, "scale"), out);
-	exec_result_free(&res);
+	child_result_free(&res);
 }
 
 static void exec_score(const struct scorer_conf *sc, const struct run *r, struct scorer_shared *sh,
@@ -396,7 +352,7 @@ static void exec_score(const struct scorer_conf *sc, const struct run *r, struct
 	for (size_t i = 0; i < argc; i++)
 		argv[i] = strdup(json_string_value(json_array_get(cmd, i)));
 	char **env = env_make(json_object_get(params, "env"));
-	struct exec_spec sp = {
+	struct child_spec sp = {
 		.path = program, .argv = argv, .envp = env,
 		.cwd = json_string_value(json_object_get(params, "dir")),
 		.timeout_ms = (long)json_integer_value(json_object_get(params, "timeout_ms")),
@@ -415,7 +371,7 @@ static void exec_score(const struct scorer_conf *sc, const struct run *r, struct
 	if (!doc)
 		verdict_error_from(out, "exec: ", "the run cannot be written as JSON");
 	else if (kept) {
-		struct exec_result res = { .out = kept, .outlen = strlen(kept) };
+		struct child_result res = { .out = kept, .outlen = strlen(kept) };
 		json_decref(output_read(sc, &res, json_object_get(params, "scale"), out));
 		free(kept);
 	} else {

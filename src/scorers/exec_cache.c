@@ -2,7 +2,7 @@
  * scoring a file again, or reopening it on the screen, runs no command
  * whose answer is already known.
  *
- * One file per cache key (exec_cache_key: the command, the content of the
+ * One file per cache key (util/child.h's child_command_key: the command, the content of the
  * files it names, the values of the variables it is given), in
  * $TCR_CACHE_DIR, else $XDG_CACHE_HOME/tcreview, else ~/.cache/tcreview,
  * under exec/KEY.jsonl; one line per run the command answered:
@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/child.h"
 #include "util/digest.h"
 #include "util/hash.h"
 #include "util/htab.h"
@@ -93,18 +94,13 @@ static bool take_line(void *ctx, json_t *line, char *why, size_t whylen)
 	return true;
 }
 
-char *exec_cache_dir(void)
-{
-	const char *own = getenv("TCR_CACHE_DIR");
-	return own && *own ? xstrdup(own) : user_dir("XDG_CACHE_HOME", ".cache");
-}
 
 static struct exec_cache *cache_open(const void *owner, const char *key)
 {
 	struct exec_cache *c = xcalloc(1, sizeof *c);
 	c->owner = owner;
 	pthread_mutex_init(&c->lock, NULL);
-	char *dir = exec_cache_dir(), *sub = NULL, *path = NULL;
+	char *dir = child_cache_dir(), *sub = NULL, *path = NULL;
 	if (dir && asprintf(&sub, "%s/exec", dir) >= 0 && make_dirs(sub) == 0 &&
 	    asprintf(&path, "%s/%s.jsonl", sub, key) >= 0) {
 		struct jsonl_reader rd = { .take = take_line, .ctx = c, .warn_max = 1 };
@@ -191,47 +187,3 @@ void exec_cache_close(const void *owner)
 	free(c);
 }
 
-/* Adds the SHA-256 of a regular file's content, or nothing when the path
- * names none (an argument that is not a file) or one past READ_CAP_SCRIPT. */
-static void hash_file(uint64_t *h, const char *path)
-{
-	struct strbuf sb = STRBUF_INIT;
-	char err[512];
-	if (read_regular_file(&sb, path, READ_CAP_SCRIPT, err, sizeof err) == 0) {
-		char hex[SHA256_HEX_LEN + 1];
-		sha256_hex(sb.buf ? sb.buf : "", sb.len, hex);
-		hash_add_str(h, path);
-		hash_add_str(h, hex);
-	}
-	strbuf_release(&sb);
-}
-
-void exec_cache_key(const json_t *command, const char *program, const char *dir,
-                    const json_t *env_names, char out[17])
-{
-	uint64_t h = hash_fnv1a("exec-cache-1", 12, 0);
-	hash_add_json(&h, command);
-	/* A program named by a path is ours to read (a script); one found on
-	 * PATH (python3, node) is the interpreter, named by its path only. */
-	const char *prog = json_string_value(json_array_get(command, 0));
-	hash_add_str(&h, program);
-	if (prog && strchr(prog, '/'))
-		hash_file(&h, program);
-	for (size_t i = 1; i < json_array_size(command); i++) {
-		const char *arg = json_string_value(json_array_get(command, i));
-		if (!arg || !*arg)
-			continue;
-		char *path = NULL;
-		if (asprintf(&path, "%s%s%s", arg[0] == '/' ? "" : dir, arg[0] == '/' ? "" : "/", arg) < 0)
-			xalloc_die();
-		hash_file(&h, path);
-		free(path);
-	}
-	for (size_t i = 0; i < json_array_size(env_names); i++) {
-		const char *name = json_string_value(json_array_get(env_names, i));
-		const char *val = name ? getenv(name) : NULL;
-		hash_add_str(&h, name ? name : "");
-		hash_add_str(&h, val ? val : "\x01unset");
-	}
-	hash_hex(h, out);
-}

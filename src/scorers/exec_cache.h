@@ -5,14 +5,6 @@
 
 #include <jansson.h>
 
-/* The folder caches go in (malloc'd), or NULL when none can be named. */
-char *exec_cache_dir(void);
-/* 16 hex digits and a NUL: the command line, the content of the program
- * when it is named by a path and of every argument that names a regular
- * file (relative ones against dir), and the values of the variables in
- * env_names. */
-void exec_cache_key(const json_t *command, const char *program, const char *dir,
-                    const json_t *env_names, char out[17]);
 /* The answer kept for the run (its document's SHA-256, hex) in the cache
  * of `key`, as JSON text (malloc'd), or NULL. The cache is opened for
  * `owner` (the scorer entry) on first use; calls may come from any thread. */

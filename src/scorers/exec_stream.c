@@ -22,9 +22,9 @@
 
 struct session {
 	const void *owner;
-	struct exec_child ch;
-	struct exec_sink out;       /* stdout not yet taken as an answer */
-	struct exec_sink err;       /* stderr since the current run was sent */
+	struct child_proc ch;
+	struct child_sink out;       /* stdout not yet taken as an answer */
+	struct child_sink err;       /* stderr since the current run was sent */
 	struct session *next;       /* in the idle list */
 };
 
@@ -63,13 +63,13 @@ static void fd_close(int *fd)
 
 /* Kills the child (after a grace until `deadline` when not kill_now),
  * reaps it and frees the session; the status goes to res when given. */
-static void session_end(struct session *s, long deadline, bool kill_now, struct exec_result *res)
+static void session_end(struct session *s, long deadline, bool kill_now, struct child_result *res)
 {
-	struct exec_result local;
+	struct child_result local;
 	memset(&local, 0, sizeof local);
 	for (int i = 0; i < 3; i++)
 		fd_close(&s->ch.fd[i]);
-	exec_reap(s->ch.pid, deadline, kill_now, res ? res : &local);
+	child_reap(s->ch.pid, deadline, kill_now, res ? res : &local);
 	free(s->out.buf);
 	free(s->err.buf);
 	free(s);
@@ -79,8 +79,8 @@ static void session_end(struct session *s, long deadline, bool kill_now, struct 
  * run (an answer of more than one line, or chatter after it). */
 static void discard_pending(struct session *s)
 {
-	exec_sink_drain(s->ch.fd[1], &s->out, EXEC_ERR_KEEP);
-	exec_sink_drain(s->ch.fd[2], &s->err, EXEC_ERR_KEEP);
+	child_sink_drain(s->ch.fd[1], &s->out, CHILD_ERR_KEEP);
+	child_sink_drain(s->ch.fd[2], &s->err, CHILD_ERR_KEEP);
 	s->out.len = 0;
 	s->err.len = 0;
 }
@@ -112,7 +112,7 @@ static enum ask_end converse(struct session *s, const char *line, size_t len, si
 			{ .fd = fd[1], .events = POLLIN },
 			{ .fd = fd[2], .events = POLLIN },
 		};
-		long left = deadline - exec_now_ms();
+		long left = deadline - child_now_ms();
 		int n = left > 0 ? poll(pf, 3, (int)(left > 60000 ? 60000 : left)) : -1;
 		if (left <= 0 || (n < 0 && errno != EINTR)) {
 			end = ASK_TIMEOUT;
@@ -127,10 +127,10 @@ static enum ask_end converse(struct session *s, const char *line, size_t len, si
 			else if (w < 0 && errno != EINTR && errno != EAGAIN && errno != EWOULDBLOCK)
 				broken = true;  /* EPIPE: its answer, or its end, tells why */
 		}
-		if (pf[2].revents && !exec_sink_drain(fd[2], &s->err, EXEC_ERR_KEEP))
+		if (pf[2].revents && !child_sink_drain(fd[2], &s->err, CHILD_ERR_KEEP))
 			fd_close(&fd[2]);
-		exec_sink_keep_end(&s->err);
-		if (pf[1].revents && !exec_sink_drain(fd[1], &s->out, cap))
+		child_sink_keep_end(&s->err);
+		if (pf[1].revents && !child_sink_drain(fd[1], &s->out, cap))
 			fd_close(&fd[1]);
 	}
 	*offp = off;
@@ -141,7 +141,7 @@ static enum ask_end converse(struct session *s, const char *line, size_t len, si
 /* Whether an answer names another run than the one asked about: a line
  * left over from an earlier run (a script that answered twice). Answers
  * need not carry "id"; those that do are paired with certainty. */
-static bool stale(const struct exec_result *res, const char *run_id)
+static bool stale(const struct child_result *res, const char *run_id)
 {
 	json_t *o = json_loadb(res->out, res->outlen, 0, NULL);
 	const char *id = json_string_value(json_object_get(o, "id"));
@@ -154,7 +154,7 @@ static bool stale(const struct exec_result *res, const char *run_id)
  * What came after it stays: when a stale line and the answer arrive in one
  * read, the answer is the next line (discard_pending drops the rest before
  * the next run is sent). */
-static void take_answer(struct session *s, struct exec_result *res)
+static void take_answer(struct session *s, struct child_result *res)
 {
 	char *nl = memchr(s->out.buf, '\n', s->out.len);
 	size_t used = (size_t)(nl - s->out.buf) + 1, n = used - 1;
@@ -168,7 +168,7 @@ static void take_answer(struct session *s, struct exec_result *res)
 	s->out.len -= used;
 }
 
-static void copy_err(const struct session *s, struct exec_result *res)
+static void copy_err(const struct session *s, struct child_result *res)
 {
 	res->err = xrealloc(NULL, s->err.len + 1);
 	memcpy(res->err, s->err.buf ? s->err.buf : "", s->err.len);
@@ -176,16 +176,16 @@ static void copy_err(const struct session *s, struct exec_result *res)
 	res->errlen = s->err.len;
 }
 
-int exec_stream_ask(const void *owner, const struct exec_spec *sp, const char *line, size_t len,
-                    const char *run_id, struct exec_result *res)
+int exec_stream_ask(const void *owner, const struct child_spec *sp, const char *line, size_t len,
+                    const char *run_id, struct child_result *res)
 {
 	memset(res, 0, sizeof *res);
-	long deadline = exec_now_ms() + sp->timeout_ms;
+	long deadline = child_now_ms() + sp->timeout_ms;
 	struct session *s = take_idle(owner);
 	if (!s) {
 		s = xcalloc(1, sizeof *s);
 		s->owner = owner;
-		if (exec_child_start(sp, &s->ch) < 0) {
+		if (child_start(sp, &s->ch) < 0) {
 			int e = errno;
 			free(s);
 			errno = e;
@@ -204,7 +204,7 @@ int exec_stream_ask(const void *owner, const struct exec_spec *sp, const char *l
 	memcpy(msg, line, len);
 	msg[len] = '\n';
 	sigset_t old;
-	exec_sigpipe_block(&old);
+	child_sigpipe_block(&old);
 	size_t off = 0;
 	bool broken = false;
 	enum ask_end end;
@@ -218,7 +218,7 @@ int exec_stream_ask(const void *owner, const struct exec_spec *sp, const char *l
 		free(res->out);
 		res->out = NULL;
 	}
-	exec_sigpipe_restore(&old);
+	child_sigpipe_restore(&old);
 	free(msg);
 	bool sent_all = off == len + 1 && !broken;
 	copy_err(s, res);
@@ -261,7 +261,7 @@ void exec_stream_close(const void *owner)
 	/* Every child sees EOF at once, then each has a moment to finish. */
 	for (struct session *s = mine; s; s = s->next)
 		fd_close(&s->ch.fd[0]);
-	long deadline = exec_now_ms() + EXEC_STREAM_GRACE_MS;
+	long deadline = child_now_ms() + EXEC_STREAM_GRACE_MS;
 	while (mine) {
 		struct session *next = mine->next;
 		session_end(mine, deadline, false, NULL);

@@ -3,7 +3,7 @@
 #ifndef TCR_SCORERS_EXEC_STREAM_H
 #define TCR_SCORERS_EXEC_STREAM_H
 
-#include "exec_proc.h"
+#include "util/child.h"
 
 /* How long children get to end by themselves once their stdin closes. */
 #define EXEC_STREAM_GRACE_MS 2000
@@ -15,8 +15,8 @@
  * its status) the child is gone and res says why; res->err holds what it
  * wrote on stderr meanwhile. An answer whose "id" is not run_id is left
  * over from an earlier run and skipped. Returns 0, or -1 when no child could be made. */
-int  exec_stream_ask(const void *owner, const struct exec_spec *sp, const char *line, size_t len,
-                     const char *run_id, struct exec_result *res);
+int  exec_stream_ask(const void *owner, const struct child_spec *sp, const char *line, size_t len,
+                     const char *run_id, struct child_result *res);
 /* Ends the idle children of `owner`: EOF on their stdin, a grace of
  * EXEC_STREAM_GRACE_MS, then SIGKILL. Call once no run is being scored. */
 void exec_stream_close(const void *owner);

@@ -322,7 +322,7 @@ static json_t *record_value(const struct run *run, const char *path)
 {
 	if (!run)
 		return NULL;
-	return jv_to_json(run->doc, jv_path(run->doc, run_root(run), path));
+	return jv_to_json(run->doc, run_value(run, path));
 }
 
 json_t *scorer_resolve_params(const struct scorer_conf *sc, struct run *run, json_t *expected,

@@ -208,7 +208,7 @@ static void rf_score(const struct scorer_conf *sc, const struct run *r, struct s
 		return;
 	const char *path = json_string_value(json_object_get(params, "path"));
 	json_t *map = json_object_get(params, "map");
-	json_t *v = jv_to_json(r->doc, jv_path(r->doc, run_root(r), path));
+	json_t *v = jv_to_json(r->doc, run_value(r, path));
 	if (!v) {
 		/* Not a failure of the run: this record carries no such verdict
 		 * (a folder mixing benchmarks), as a reference finding nothing. */

@@ -32,6 +32,9 @@ static jv sdk_list(const struct jdoc *d, jv rec)
 
 static int sdk_detect(const struct jdoc *d, jv rec)
 {
+	/* tcreview's run format has messages of {role, parts} too. */
+	if (jv_is_object(d, rec) && jv_get(d, rec, "tcreview_run") != JV_NONE)
+		return 0;
 	jv list = sdk_list(d, rec);
 	if (!jv_is_array(d, list))
 		return 0;

@@ -1,0 +1,3 @@
+#!/bin/sh
+# convert.sh - tcreview convert: not written yet.
+exit 77
