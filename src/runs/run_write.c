@@ -373,10 +373,15 @@ static void put_message(struct strbuf *sb, struct run *r, size_t mi, const struc
 	strbuf_addch(sb, '"');
 	if (m->origin == MSG_IN_INPUT)
 		strbuf_addstr(sb, ",\"origin\":\"input\"");
-	if (m->src_index >= 0 || j->unmatched[mi]) {
+	/* The reader takes a message's place in the list for its index. */
+	bool index = m->src_index != (long)mi;
+	if (index || j->unmatched[mi]) {
 		bool first = true;
 		strbuf_addstr(sb, ",\"source\":{");
-		if (m->src_index >= 0) {
+		if (index && m->src_index < 0) {
+			put_key(sb, &first, "index");
+			strbuf_addstr(sb, "null");
+		} else if (index) {
 			put_key(sb, &first, "index");
 			strbuf_addf(sb, "%ld", m->src_index);
 		}

@@ -68,8 +68,8 @@ static int tcreview_detect(const struct jdoc *d, jv rec)
 	jv k = jv_first(d, rec);
 	/* Our writer puts the version first: one look for our own files. */
 	if (k != JV_NONE && KEY_IS(d, k, "tcreview_run"))
-		return 1000;
-	return jv_get(d, rec, "tcreview_run") != JV_NONE ? 1000 : 0;
+		return FORMAT_DETECT_CERTAIN;
+	return jv_get(d, rec, "tcreview_run") != JV_NONE ? FORMAT_DETECT_CERTAIN : 0;
 }
 
 /* ---- one part -------------------------------------------------------------- */
@@ -384,6 +384,9 @@ static int add_part(struct tcr_load *L, struct cur_msg *cm, jv p, struct where w
 	return 0;
 }
 
+/* A message's source: its index in the record's own list (by default its
+ * place in "messages"; null when it had none) and whether it is a tool
+ * output left unjoined. */
 static int msg_source(struct tcr_load *L, jv src, size_t i, struct cur_msg *cm)
 {
 	const struct jdoc *d = L->r->doc;
@@ -391,13 +394,19 @@ static int msg_source(struct tcr_load *L, jv src, size_t i, struct cur_msg *cm)
 		return 0;
 	if (!jv_is_object(d, src))
 		return fail(L, "messages[%zu].source: not an object", i);
-	jv index = jv_get(d, src, "index");
-	if (index != JV_NONE) {
-		if (!jv_is_integer(d, index) || jv_int(d, index) < 0)
-			return fail(L, "messages[%zu].source.index: not a whole number from 0", i);
-		cm->src = (long)jv_int(d, index);
+	JV_EACH_KEY(d, src, k) {
+		jv v = jv_value(k);
+		if (KEY_IS(d, k, "index")) {
+			if (jv_is_null(d, v))
+				cm->src = -1;
+			else if (jv_is_integer(d, v) && jv_int(d, v) >= 0)
+				cm->src = (long)jv_int(d, v);
+			else
+				return fail(L, "messages[%zu].source.index: not a whole number from 0 or null", i);
+		} else if (KEY_IS(d, k, "unmatched")) {
+			cm->unmatched = jv_type(d, v) == JV_TRUE;
+		}
 	}
-	cm->unmatched = jv_type(d, jv_get(d, src, "unmatched")) == JV_TRUE;
 	return 0;
 }
 
@@ -422,7 +431,7 @@ static int add_message(struct tcr_load *L, jv m, size_t i)
 		return fail(L, "messages[%zu]: not an object", i);
 	struct msg_fields f;
 	msg_fields(d, m, &f);
-	struct cur_msg cm = { .origin = MSG_IN_OUTPUT, .src = -1, .raw = m };
+	struct cur_msg cm = { .origin = MSG_IN_OUTPUT, .src = (long)i, .raw = m };
 	bool note;
 	int rc = msg_role(L, f.role, i, &cm, &note);
 	if (rc < 0)
