@@ -200,7 +200,8 @@ static void call_expected(const struct run *r, const struct run_call *c, bool *i
 	*is_error = false;
 	*error = NULL;
 	*state = CALL_REQUESTED;
-	if (!c->has_result)
+	/* An answer without a value is said by the call's state alone. */
+	if (!c->has_result || (c->result_msg < 0 && c->result == JV_NONE))
 		return;
 	if (c->result_msg >= 0) {
 		const struct run_msg *m = &r->msgs[c->result_msg];
@@ -270,7 +271,8 @@ static void put_call(struct strbuf *sb, const struct run *r, const struct run_ca
 	}
 	if (c->requestor == REQ_USER)
 		strbuf_addstr(sb, ",\"requestor\":\"user\"");
-	if (c->has_result && c->result_msg < 0) {
+	bool inline_result = c->has_result && c->result_msg < 0 && c->result != JV_NONE;
+	if (inline_result) {
 		strbuf_addstr(sb, ",\"result\":");
 		put_value(sb, d, c->result);
 	}
@@ -278,7 +280,7 @@ static void put_call(struct strbuf *sb, const struct run *r, const struct run_ca
 	const char *error;
 	enum call_state state;
 	call_expected(r, c, &is_error, &error, &state);
-	if (c->is_error != is_error || (c->has_result && c->result_msg < 0 && c->is_error))
+	if (c->is_error != is_error || (inline_result && c->is_error))
 		strbuf_addstr(sb, c->is_error ? ",\"is_error\":true" : ",\"is_error\":false");
 	if (c->error_text && (!same_str(c->error_text, error) || c->result_msg < 0)) {
 		strbuf_addstr(sb, ",\"error\":");

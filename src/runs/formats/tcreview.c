@@ -497,6 +497,9 @@ static void join_results(struct tcr_load *L)
 		struct run_call *c = &r->calls[ci];
 		if (s->state >= 0)
 			c->state = (enum call_state)s->state;
+		/* Completed or failed with no result to join: answered, with no value. */
+		if (!c->has_result && (c->state == CALL_COMPLETED || c->state == CALL_FAILED))
+			c->has_result = true;
 		if (s->is_error >= 0)
 			c->is_error = s->is_error;
 		if (s->error)
