@@ -346,6 +346,7 @@ static void test_errors(void **state)
 		{ "{'tcreview_run': '1', 'messages': []}",
 		  "tcreview_run: not a version number (this tcreview reads 1)" },
 		{ "{'tcreview_run': 1}", "messages: missing" },
+		{ "{'messages': []}", "tcreview_run: missing" },
 		{ "{'tcreview_run': 1, 'messages': {}}", "messages: not a list" },
 		{ "{'tcreview_run': 1, 'model': 4, 'messages': []}", "model: not a string" },
 		{ "{'tcreview_run': 1, 'fields': [], 'messages': []}", "fields: not an object" },

@@ -570,6 +570,8 @@ static int run_version(struct tcr_load *L, jv v)
 	const struct jdoc *d = L->r->doc;
 	if (jv_is_integer(d, v) && jv_int(d, v) == RUN_FORMAT_VERSION)
 		return 0;
+	if (v == JV_NONE)
+		return fail(L, "tcreview_run: missing");
 	if (jv_is_number(d, v))
 		return fail(L, "tcreview_run: version %s is not one this tcreview reads (it reads %d)",
 		            jv_number_text(d, v), RUN_FORMAT_VERSION);
