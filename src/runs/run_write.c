@@ -103,6 +103,9 @@ struct joins {
 	bool *unmatched;            /* per message */
 	bool *claimed;              /* per message: some call states it */
 	bool *answered;             /* per call, during a pass */
+	/* The calls each message answers, as lists: first[mi], then next[ci]
+	 * (-1 ends them), so a message's calls are found without a scan. */
+	long *first, *next;
 };
 
 /* A tool output without a call id is written without call_id (joined by
@@ -142,8 +145,8 @@ static bool joins_pass(const struct run *r, struct joins *j, const bool *by_posi
 			continue;
 		}
 		bool any = false;
-		for (size_t ci = 0; ci < r->ncalls; ci++)
-			if (r->calls[ci].result_msg == (long)mi && r->calls[ci].msg_index < mi) {
+		for (long ci = j->first[mi]; ci >= 0; ci = j->next[ci])
+			if (r->calls[ci].msg_index < mi) {
 				j->result_msg[ci] = (long)mi;
 				any = true;
 			}
@@ -164,8 +167,19 @@ static void joins_find(const struct run *r, struct joins *j, bool *by_position)
 	j->answered = xcalloc(r->ncalls + 1, sizeof *j->answered);
 	j->unmatched = xcalloc(r->nmsgs + 1, sizeof *j->unmatched);
 	j->claimed = xcalloc(r->nmsgs + 1, sizeof *j->claimed);
-	for (size_t ci = 0; ci < r->ncalls; ci++)
+	j->first = xmalloc((r->nmsgs + 1) * sizeof *j->first);
+	j->next = xmalloc((r->ncalls + 1) * sizeof *j->next);
+	for (size_t mi = 0; mi < r->nmsgs; mi++)
+		j->first[mi] = -1;
+	for (size_t ci = r->ncalls; ci-- > 0;) {
+		long mi = r->calls[ci].result_msg;
 		j->result_msg[ci] = -1;
+		j->next[ci] = -1;
+		if (mi >= 0 && (size_t)mi < r->nmsgs) {
+			j->next[ci] = j->first[mi];
+			j->first[mi] = (long)ci;
+		}
+	}
 	mark_by_position(r, by_position);
 	/* A stated join takes its call out of the rules' way, which may move
 	 * another join: until nothing more needs stating (at most one more
@@ -180,6 +194,8 @@ static void joins_free(struct joins *j)
 	free(j->answered);
 	free(j->unmatched);
 	free(j->claimed);
+	free(j->first);
+	free(j->next);
 }
 
 /* ---- parts ----------------------------------------------------------------------- */
