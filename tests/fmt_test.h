@@ -173,13 +173,6 @@ struct fmt_sample {
 };
 
 static const struct fmt_sample fmt_samples[] = {
-	{ "tcreview", "tcreview run format",
-	  "{'tcreview_run': 1, 'id': 'run-7', 'model': 'gpt-4o', 'metadata': {'task_id': 3},"
-	  " 'messages': [{'role': 'user', 'parts': [{'type': 'text', 'text': '注文 2087 はどこですか？'}]},"
-	  "  {'role': 'assistant', 'parts': [{'type': 'thinking', 'text': 'look it up'},"
-	  "    {'type': 'tool_call', 'id': 'c1', 'name': 'lookup_order', 'arguments': {'order': '2087'}}]},"
-	  "  {'role': 'tool', 'parts': [{'type': 'tool_result', 'call_id': 'c1', 'content': 'shipped'}]},"
-	  "  {'role': 'assistant', 'parts': [{'type': 'text', 'text': '已发货 📦'}]}]}" },
 	{ "mastra", "mastra 1.x run",
 	  "{'id': 'ord-2087', 'config': {'expectedToolOrder': ['lookup_order']},"
 	  " 'inputMessages': [{'id': 'u1', 'role': 'user', 'createdAt': '2025-03-01T09:00:00.000Z',"
@@ -458,6 +451,13 @@ static const struct fmt_sample fmt_samples[] = {
 	  " 'llm.input_messages.0.message.content': '注文 2087 はどこですか？',"
 	  " 'llm.output_messages.0.message.role': 'assistant',"
 	  " 'llm.output_messages.0.message.content': '已发货 📦'}" },
+	{ "tcreview", "tcreview run format",
+	  "{'tcreview_run': 1, 'id': 'run-7', 'model': 'gpt-4o', 'metadata': {'task_id': 3},"
+	  " 'messages': [{'role': 'user', 'parts': [{'type': 'text', 'text': '注文 2087 はどこですか？'}]},"
+	  "  {'role': 'assistant', 'parts': [{'type': 'thinking', 'text': 'look it up'},"
+	  "    {'type': 'tool_call', 'id': 'c1', 'name': 'lookup_order', 'arguments': {'order': '2087'}}]},"
+	  "  {'role': 'tool', 'parts': [{'type': 'tool_result', 'call_id': 'c1', 'content': 'shipped'}]},"
+	  "  {'role': 'assistant', 'parts': [{'type': 'text', 'text': '已发货 📦'}]}]}" },
 	{ NULL, NULL, NULL },
 };
 

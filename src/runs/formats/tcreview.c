@@ -29,8 +29,9 @@ static inline bool key_is(const struct jdoc *d, jv k, const char *lit, size_t n)
 	return key->count == n && !memcmp(d->strings + key->text, lit, n);
 }
 
-/* The joins a record states (a tool_result's source: {unmatched}, a
- * tool_call's source: {result_message}) besides those by id or position. */
+/* What a tool_call states of itself, applied once results are joined:
+ * the message its result is in (source.result_message), its state and
+ * its error over what that result says. */
 struct call_said {
 	long result_msg;            /* source.result_message, or -1 */
 	signed char state;          /* enum call_state, or -1 */
@@ -42,13 +43,17 @@ struct tcr_load {
 	struct run *r;
 	struct call_said *said;     /* per call: what it states of itself */
 	size_t said_cap;
-	unsigned char *msg_link;    /* per message: TCR_LINK_* */
+	unsigned char *msg_link;    /* per message: how its tool output joins, TCR_LINK_* */
 	size_t msg_cap;
 	char *err;
 	size_t errlen;
 };
 
-enum { TCR_LINK_NATURAL = 0, TCR_LINK_UNMATCHED = 1, TCR_LINK_CLAIMED = 2 };
+enum {
+	TCR_LINK_NATURAL = 0,       /* by call_id, else by position */
+	TCR_LINK_UNMATCHED = 1,     /* joins nothing (call_id null, source.unmatched) */
+	TCR_LINK_CLAIMED = 2,       /* a call's source.result_message named it */
+};
 
 static int fail(struct tcr_load *L, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
@@ -81,8 +86,8 @@ struct part_fields {
 
 static void part_fields(const struct jdoc *d, jv p, struct part_fields *f)
 {
-	for (jv *v = &f->type; v <= &f->source; v++)
-		*v = JV_NONE;
+	*f = (struct part_fields){ JV_NONE, JV_NONE, JV_NONE, JV_NONE, JV_NONE, JV_NONE, JV_NONE,
+	                           JV_NONE, JV_NONE, JV_NONE, JV_NONE, JV_NONE, JV_NONE };
 	JV_EACH_KEY(d, p, k) {
 		jv v = jv_value(k);
 		switch (d->nodes[k].count) {
@@ -545,8 +550,8 @@ struct run_fields {
 
 static void run_fields(const struct jdoc *d, jv rec, struct run_fields *f)
 {
-	for (jv *v = &f->version; v <= &f->messages; v++)
-		*v = JV_NONE;
+	*f = (struct run_fields){ JV_NONE, JV_NONE, JV_NONE, JV_NONE, JV_NONE, JV_NONE, JV_NONE,
+	                          JV_NONE };
 	JV_EACH_KEY(d, rec, k) {
 		jv v = jv_value(k);
 		switch (d->nodes[k].count) {
