@@ -354,6 +354,23 @@ static int add_tool_result(struct tcr_load *L, struct cur_msg *cm, const struct 
 	return 0;
 }
 
+enum part_type { PT_TEXT, PT_THINKING, PT_NOTE, PT_TOOL_CALL, PT_TOOL_RESULT, PT_OTHER };
+
+/* A part's type by its length first: no string compare for most parts. */
+static enum part_type part_type_of(const struct jdoc *d, jv type)
+{
+	switch (d->nodes[type].count) {
+	case 4:
+		if (KEY_IS(d, type, "text"))
+			return PT_TEXT;
+		return KEY_IS(d, type, "note") ? PT_NOTE : PT_OTHER;
+	case 8: return KEY_IS(d, type, "thinking") ? PT_THINKING : PT_OTHER;
+	case 9: return KEY_IS(d, type, "tool_call") ? PT_TOOL_CALL : PT_OTHER;
+	case 11: return KEY_IS(d, type, "tool_result") ? PT_TOOL_RESULT : PT_OTHER;
+	default: return PT_OTHER;
+	}
+}
+
 static int add_part(struct tcr_load *L, struct cur_msg *cm, jv p, struct where w)
 {
 	struct run *r = L->r;
@@ -365,27 +382,28 @@ static int add_part(struct tcr_load *L, struct cur_msg *cm, jv p, struct where w
 	const char *type = jv_str(d, f.type);
 	if (!type)
 		return bad(L, w, "type", f.type == JV_NONE ? "missing" : "not a string");
-	if (!strcmp(type, "text") || !strcmp(type, "thinking") || !strcmp(type, "note")) {
-		const char *text = NULL;
-		if (opt_string(L, f.text, w, "text", &text) < 0)
-			return -1;
-		if (!text && type[0] == 't' && type[1] == 'e')
-			return bad(L, w, "text", "missing");
-		if (type[0] == 'n')
-			run_add_note(r, cm->mi, p, "%s", text ? text : "");
-		else if (type[1] == 'h')
-			run_add_thinking(r, cm->mi, text ? text : "", p);
-		else {
-			run_add_text(r, cm->mi, text, p);
-			cm->has_text = true;
-		}
+	enum part_type t = part_type_of(d, f.type);
+	if (t == PT_TOOL_CALL)
+		return add_tool_call(L, cm->mi, &f, w);
+	if (t == PT_TOOL_RESULT)
+		return add_tool_result(L, cm, &f, w);
+	if (t == PT_OTHER) {
+		run_add_note(r, cm->mi, p, "part type \"%s\" (not read)", type);
 		return 0;
 	}
-	if (!strcmp(type, "tool_call"))
-		return add_tool_call(L, cm->mi, &f, w);
-	if (!strcmp(type, "tool_result"))
-		return add_tool_result(L, cm, &f, w);
-	run_add_note(r, cm->mi, p, "part type \"%s\" (not read)", type);
+	const char *text = NULL;
+	if (opt_string(L, f.text, w, "text", &text) < 0)
+		return -1;
+	if (t == PT_TEXT) {
+		if (!text)
+			return bad(L, w, "text", "missing");
+		run_add_text(r, cm->mi, text, p);
+		cm->has_text = true;
+	} else if (t == PT_THINKING) {
+		run_add_thinking(r, cm->mi, text ? text : "", p);
+	} else {
+		run_add_note(r, cm->mi, p, "%s", text ? text : "");
+	}
 	return 0;
 }
 
