@@ -17,6 +17,12 @@
 #               (four scorers), on both files
 #   by shape    the same score on the chat file with --format shape: the
 #               reader by shape's read rate beside the built-in loader's
+#   load        every run of the chat file, the Mastra file and the chat
+#               file converted to the run format (tcreview convert) loaded
+#               and freed on one thread (load_bench): the run format's read
+#               rate beside the built-in loaders', as a ratio against the
+#               fastest of them on processor time (target
+#               BENCH_TARGET_RUNFMT_RATIO, 1: at least as fast)
 #   large       the same score on a file of one record of BENCH_HUGE_MB
 #               (default 100) MB, a huge answer (gen -m huge) and a long
 #               session of calls (gen -m session): MB/s beside the chat
@@ -64,6 +70,7 @@ T_RATIO=${BENCH_TARGET_RATIO:-2}
 T_RSS=${BENCH_TARGET_RSS_MB:-64}
 T_HUGE=${BENCH_TARGET_HUGE_X:-3}
 T_LARGE=${BENCH_TARGET_LARGE_RATIO:-0.5}
+T_RUNFMT=${BENCH_TARGET_RUNFMT_RATIO:-1}
 CC=${CC:-cc}
 # The bundled prompts and themes, as make check finds them: the demo's
 # configuration names a judge whose prompt is read at load.
@@ -113,6 +120,9 @@ $CC -O2 -o "$OUT/runstat" "$SRC/bench/runstat.c" || die "bench/runstat.c does no
 $CC -O2 -std=c11 $SAN -I"$SRC/include" $ALL_CFLAGS -o "$OUT/index_bench" \
 	"$SRC/bench/index_bench.c" "$BUILD/libtcr.a" $ALL_LIBS -lm ||
 	die "bench/index_bench.c does not build"
+$CC -O2 -std=c11 $SAN -I"$SRC/include" $ALL_CFLAGS -o "$OUT/load_bench" \
+	"$SRC/bench/load_bench.c" "$BUILD/libtcr.a" $ALL_LIBS -lm ||
+	die "bench/load_bench.c does not build"
 $CC -O2 -std=c11 $SAN -I"$SRC/include" $ALL_CFLAGS -o "$OUT/review_bench" \
 	"$SRC/bench/review_bench.c" "$BUILD/libtcr.a" $ALL_LIBS -lm ||
 	die "bench/review_bench.c does not build"
@@ -144,11 +154,17 @@ HUGE="$OUT/huge.jsonl"
 SESSION="$OUT/session.jsonl"
 input "$HUGE" huge "$HUGE_MB"
 input "$SESSION" session "$HUGE_MB"
+# The chat file in the run format, made by this build (untimed).
+TFILE=$OUT/runs.tcreview.jsonl
+echo "bench: converting $FILE to the run format"
+"$TCR" convert -o "$TFILE" "$FILE" 2> "$OUT/convert.err" ||
+	die "tcreview convert failed on $FILE (see $OUT/convert.err)"
 BYTES=$(wc -c < "$FILE" | tr -d ' ')
+TBYTES=$(wc -c < "$TFILE" | tr -d ' ')
 MBYTES=$(wc -c < "$MFILE" | tr -d ' ')
 HBYTES=$(wc -c < "$HUGE" | tr -d ' ')
 SBYTES=$(wc -c < "$SESSION" | tr -d ' ')
-cat "$FILE" "$MFILE" "$HUGE" "$SESSION" > /dev/null
+cat "$FILE" "$MFILE" "$HUGE" "$SESSION" "$TFILE" > /dev/null
 
 # min (or max) of KEY=VALUE fields over the lines of a log
 stat_min() {
@@ -219,7 +235,7 @@ timed() {
 		echo "$(sed -n 1p "$output") $(cat "$OUT/stat.txt")" >> "$log"
 	fi
 }
-for log in index parse parse-m fast fast-m score score-m score-h score-s score-shape; do
+for log in index parse parse-m fast fast-m score score-m score-h score-s load load-m load-t score-shape; do
 	: > "$OUT/$log.log"
 done
 : > "$OUT/timed.err"
@@ -227,8 +243,11 @@ i=0
 while [ "$i" -lt "$REPEAT" ]; do
 	i=$((i + 1))
 	echo "bench: pass $i of $REPEAT"
-	cat "$FILE" "$MFILE" "$HUGE" "$SESSION" > /dev/null
+	cat "$FILE" "$MFILE" "$HUGE" "$SESSION" "$TFILE" > /dev/null
 	"$OUT/index_bench" "$FILE" >> "$OUT/index.log" || die "index_bench failed (status $?)"
+	timed "$OUT/load.log" "$OUT/timed.out" "$OUT/load_bench" "$FILE"
+	timed "$OUT/load-m.log" "$OUT/timed.out" "$OUT/load_bench" "$MFILE"
+	timed "$OUT/load-t.log" "$OUT/timed.out" "$OUT/load_bench" "$TFILE"
 	timed "$OUT/parse.log" "$OUT/timed.out" "$OUT/parse_only" "$FILE"
 	timed "$OUT/parse-m.log" "$OUT/timed.out" "$OUT/parse_only" "$MFILE"
 	if [ -n "$FAST" ]; then
@@ -345,6 +364,37 @@ BEGIN {
 	       loop(par), fast ? loop(fst) : "n/a", su, ss
 	printf " score check: %s; Mastra: %s)\n", verdicts, mverdicts
 }' > "$OUT/part.txt" || die "the report failed"
+report
+
+# ---- the loaders' read rate -----------------------------------------------------
+# load_bench's loop on one thread (parse, detection, the loader, free) on
+# processor time, steadier than the wall clock on a shared machine: the
+# built-in loaders on their files, the run format on the chat file's runs.
+TRUNS=$(stat_min "$OUT/load-t.log" runs) || die "no load_bench output"
+[ "$TRUNS" -eq "$RUNS" ] || die "the run format file has $TRUNS runs, the chat file $RUNS"
+awk -v bytes="$BYTES" -v mbytes="$MBYTES" -v tbytes="$TBYTES" -v runs="$RUNS" -v mruns="$MRUNS" \
+    -v c="$(stat_min "$OUT/load.log" cpu)" -v cm="$(stat_min "$OUT/load-m.log" cpu)" \
+    -v ct="$(stat_min "$OUT/load-t.log" cpu)" -v tr="$T_RUNFMT" \
+    -v fc="$(sed -n 's/.*format=\([^ ]*\).*/\1/p' "$OUT/load.log" | sed -n 1p)" \
+    -v fm="$(sed -n 's/.*format=\([^ ]*\).*/\1/p' "$OUT/load-m.log" | sed -n 1p)" '
+function rate(s, d) { return s > 0 ? d / s : 0 }
+function line(name, s, b, n) {
+	printf "%-24s %7.3f s  %5.0f MB/s  %7.0f runs/s  (%.1f MB)\n", name, s, rate(s, b / 1e6), rate(s, n), b / 1e6
+}
+BEGIN {
+	printf "\nthe loaders, read rate (parse, detection, loader; one thread, processor time):\n"
+	line("load " fc, c, bytes, runs)
+	line("load " fm, cm, mbytes, mruns)
+	line("load tcreview", ct, tbytes, runs)
+	best = rate(c, bytes); bn = fc
+	if (rate(cm, mbytes) > best) { best = rate(cm, mbytes); bn = fm }
+	x = best > 0 ? rate(ct, tbytes) / best : 0
+	ok = x >= tr
+	printf "%-80s  %-20s %s\n", sprintf("%-24s %6.2fx  in MB/s, against %s, the fastest built-in", "run format / fastest", x, bn),
+	       sprintf("target >= %gx", tr), ok ? "ok" : "MISSED"
+	printf "%-24s %6.2fx  in runs/s, against %s on the same runs\n", "run format / " fc,
+	       (rate(c, runs) > 0 ? rate(ct, runs) / rate(c, runs) : 0), fc
+}' > "$OUT/part.txt" || die "the loaders report failed"
 report
 
 # ---- one large record ----------------------------------------------------------

@@ -24,6 +24,7 @@ static const struct command commands[] = {
 	{ "judge", cli_judge, "ask the configured LLM judges about every run (jsonl)" },
 	{ "stats", cli_stats, "agreement of scorers and judges with the reviewers' labels (calibration)" },
 	{ "export", cli_export, "write the labelled set: runs, verdicts, labels, splits (jsonl, csv, openai-ft)" },
+	{ "convert", cli_convert, "write any readable runs as tcreview's own run format (jsonl)" },
 	{ "formats", cli_formats, "which format each record is read as, or which came closest and why" },
 	{ "init", cli_init, "propose a tcreview.yaml from your runs: ids, tools, verdicts, ground truth, judge" },
 };

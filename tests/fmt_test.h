@@ -173,13 +173,6 @@ struct fmt_sample {
 };
 
 static const struct fmt_sample fmt_samples[] = {
-	{ "tcreview", "tcreview run format",
-	  "{'tcreview_run': 1, 'id': 'run-7', 'model': 'gpt-4o', 'metadata': {'task_id': 3},"
-	  " 'messages': [{'role': 'user', 'parts': [{'type': 'text', 'text': '注文 2087 はどこですか？'}]},"
-	  "  {'role': 'assistant', 'parts': [{'type': 'thinking', 'text': 'look it up'},"
-	  "    {'type': 'tool_call', 'id': 'c1', 'name': 'lookup_order', 'arguments': {'order': '2087'}}]},"
-	  "  {'role': 'tool', 'parts': [{'type': 'tool_result', 'call_id': 'c1', 'content': 'shipped'}]},"
-	  "  {'role': 'assistant', 'parts': [{'type': 'text', 'text': '已发货 📦'}]}]}" },
 	{ "mastra", "mastra 1.x run",
 	  "{'id': 'ord-2087', 'config': {'expectedToolOrder': ['lookup_order']},"
 	  " 'inputMessages': [{'id': 'u1', 'role': 'user', 'createdAt': '2025-03-01T09:00:00.000Z',"
@@ -522,6 +515,13 @@ static const struct fmt_sample fmt_samples[] = {
 	  "  {'type': 'message_output_item', 'agent': {'name': 'Shop'}, 'rawItem': {'type': 'message',"
 	  "   'role': 'assistant', 'status': 'completed',"
 	  "   'content': [{'type': 'output_text', 'text': '已发货 📦'}]}}]}" },
+	{ "tcreview", "tcreview run format",
+	  "{'tcreview_run': 1, 'id': 'run-7', 'model': 'gpt-4o', 'metadata': {'task_id': 3},"
+	  " 'messages': [{'role': 'user', 'parts': [{'type': 'text', 'text': '注文 2087 はどこですか？'}]},"
+	  "  {'role': 'assistant', 'parts': [{'type': 'thinking', 'text': 'look it up'},"
+	  "    {'type': 'tool_call', 'id': 'c1', 'name': 'lookup_order', 'arguments': {'order': '2087'}}]},"
+	  "  {'role': 'tool', 'parts': [{'type': 'tool_result', 'call_id': 'c1', 'content': 'shipped'}]},"
+	  "  {'role': 'assistant', 'parts': [{'type': 'text', 'text': '已发货 📦'}]}]}" },
 	{ NULL, NULL, NULL },
 };
 

@@ -20,6 +20,7 @@ int cli_stats(int argc, char **argv);
 int cli_export(int argc, char **argv);
 int cli_formats(int argc, char **argv);
 int cli_init(int argc, char **argv);
+int cli_convert(int argc, char **argv);
 
 /* --allow-host HOST and --allow-key-env NAME, taken by every subcommand
  * that reads the configuration (its judges are checked as it is read):

@@ -49,5 +49,9 @@ int  config_propose(const char *const *inputs, size_t ninputs, const struct prop
 /* Writes p->yaml to path atomically; refuses an existing file unless force. 0, or -1 with err. */
 int  config_proposal_write(const struct proposal *p, const char *path, bool force, char *err, size_t errlen);
 void proposal_free(struct proposal *p);
+/* Whether a record's field at path is one init proposes as a recorded
+ * verdict by its name (reward, score, passed..., Inspect's
+ * scores.NAME.value): what `tcreview convert` keeps of every run. */
+bool propose_verdict_path(const char *path);
 
 #endif

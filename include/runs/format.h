@@ -56,6 +56,9 @@ void doc_group_add(struct doc_groups *g, jv value);
 
 extern const struct format_ops *const format_table[];
 
+/* A detection score no other format can beat: detection stops there. */
+#define FORMAT_DETECT_CERTAIN 1000
+
 const struct format_ops *format_find(const char *name);
 const struct format_ops *format_detect(const struct jdoc *d, jv record);
 /* Loads a record with the named loader (NULL = detect). On error returns -1

@@ -88,6 +88,10 @@ const struct format_ops *format_detect(const struct jdoc *d, jv record)
 			best = format_table[i];
 			best_score = s;
 		}
+		/* A record that names its format (tcreview's run format) needs
+		 * no other opinion. */
+		if (best_score >= FORMAT_DETECT_CERTAIN)
+			break;
 	}
 	return best;
 }

@@ -103,6 +103,9 @@ struct joins {
 	bool *unmatched;            /* per message */
 	bool *claimed;              /* per message: some call states it */
 	bool *answered;             /* per call, during a pass */
+	/* The calls each message answers, as lists: first[mi], then next[ci]
+	 * (-1 ends them), so a message's calls are found without a scan. */
+	long *first, *next;
 };
 
 /* A tool output without a call id is written without call_id (joined by
@@ -142,8 +145,8 @@ static bool joins_pass(const struct run *r, struct joins *j, const bool *by_posi
 			continue;
 		}
 		bool any = false;
-		for (size_t ci = 0; ci < r->ncalls; ci++)
-			if (r->calls[ci].result_msg == (long)mi && r->calls[ci].msg_index < mi) {
+		for (long ci = j->first[mi]; ci >= 0; ci = j->next[ci])
+			if (r->calls[ci].msg_index < mi) {
 				j->result_msg[ci] = (long)mi;
 				any = true;
 			}
@@ -164,8 +167,19 @@ static void joins_find(const struct run *r, struct joins *j, bool *by_position)
 	j->answered = xcalloc(r->ncalls + 1, sizeof *j->answered);
 	j->unmatched = xcalloc(r->nmsgs + 1, sizeof *j->unmatched);
 	j->claimed = xcalloc(r->nmsgs + 1, sizeof *j->claimed);
-	for (size_t ci = 0; ci < r->ncalls; ci++)
+	j->first = xmalloc((r->nmsgs + 1) * sizeof *j->first);
+	j->next = xmalloc((r->ncalls + 1) * sizeof *j->next);
+	for (size_t mi = 0; mi < r->nmsgs; mi++)
+		j->first[mi] = -1;
+	for (size_t ci = r->ncalls; ci-- > 0;) {
+		long mi = r->calls[ci].result_msg;
 		j->result_msg[ci] = -1;
+		j->next[ci] = -1;
+		if (mi >= 0 && (size_t)mi < r->nmsgs) {
+			j->next[ci] = j->first[mi];
+			j->first[mi] = (long)ci;
+		}
+	}
 	mark_by_position(r, by_position);
 	/* A stated join takes its call out of the rules' way, which may move
 	 * another join: until nothing more needs stating (at most one more
@@ -180,6 +194,8 @@ static void joins_free(struct joins *j)
 	free(j->answered);
 	free(j->unmatched);
 	free(j->claimed);
+	free(j->first);
+	free(j->next);
 }
 
 /* ---- parts ----------------------------------------------------------------------- */
@@ -200,7 +216,8 @@ static void call_expected(const struct run *r, const struct run_call *c, bool *i
 	*is_error = false;
 	*error = NULL;
 	*state = CALL_REQUESTED;
-	if (!c->has_result)
+	/* An answer without a value is said by the call's state alone. */
+	if (!c->has_result || (c->result_msg < 0 && c->result == JV_NONE))
 		return;
 	if (c->result_msg >= 0) {
 		const struct run_msg *m = &r->msgs[c->result_msg];
@@ -270,7 +287,8 @@ static void put_call(struct strbuf *sb, const struct run *r, const struct run_ca
 	}
 	if (c->requestor == REQ_USER)
 		strbuf_addstr(sb, ",\"requestor\":\"user\"");
-	if (c->has_result && c->result_msg < 0) {
+	bool inline_result = c->has_result && c->result_msg < 0 && c->result != JV_NONE;
+	if (inline_result) {
 		strbuf_addstr(sb, ",\"result\":");
 		put_value(sb, d, c->result);
 	}
@@ -278,7 +296,7 @@ static void put_call(struct strbuf *sb, const struct run *r, const struct run_ca
 	const char *error;
 	enum call_state state;
 	call_expected(r, c, &is_error, &error, &state);
-	if (c->is_error != is_error || (c->has_result && c->result_msg < 0 && c->is_error))
+	if (c->is_error != is_error || (inline_result && c->is_error))
 		strbuf_addstr(sb, c->is_error ? ",\"is_error\":true" : ",\"is_error\":false");
 	if (c->error_text && (!same_str(c->error_text, error) || c->result_msg < 0)) {
 		strbuf_addstr(sb, ",\"error\":");
@@ -373,10 +391,15 @@ static void put_message(struct strbuf *sb, struct run *r, size_t mi, const struc
 	strbuf_addch(sb, '"');
 	if (m->origin == MSG_IN_INPUT)
 		strbuf_addstr(sb, ",\"origin\":\"input\"");
-	if (m->src_index >= 0 || j->unmatched[mi]) {
+	/* The reader takes a message's place in the list for its index. */
+	bool index = m->src_index != (long)mi;
+	if (index || j->unmatched[mi]) {
 		bool first = true;
 		strbuf_addstr(sb, ",\"source\":{");
-		if (m->src_index >= 0) {
+		if (index && m->src_index < 0) {
+			put_key(sb, &first, "index");
+			strbuf_addstr(sb, "null");
+		} else if (index) {
 			put_key(sb, &first, "index");
 			strbuf_addf(sb, "%ld", m->src_index);
 		}

@@ -29,8 +29,9 @@ static inline bool key_is(const struct jdoc *d, jv k, const char *lit, size_t n)
 	return key->count == n && !memcmp(d->strings + key->text, lit, n);
 }
 
-/* The joins a record states (a tool_result's source: {unmatched}, a
- * tool_call's source: {result_message}) besides those by id or position. */
+/* What a tool_call states of itself, applied once results are joined:
+ * the message its result is in (source.result_message), its state and
+ * its error over what that result says. */
 struct call_said {
 	long result_msg;            /* source.result_message, or -1 */
 	signed char state;          /* enum call_state, or -1 */
@@ -42,13 +43,17 @@ struct tcr_load {
 	struct run *r;
 	struct call_said *said;     /* per call: what it states of itself */
 	size_t said_cap;
-	unsigned char *msg_link;    /* per message: TCR_LINK_* */
+	unsigned char *msg_link;    /* per message: how its tool output joins, TCR_LINK_* */
 	size_t msg_cap;
 	char *err;
 	size_t errlen;
 };
 
-enum { TCR_LINK_NATURAL = 0, TCR_LINK_UNMATCHED = 1, TCR_LINK_CLAIMED = 2 };
+enum {
+	TCR_LINK_NATURAL = 0,       /* by call_id, else by position */
+	TCR_LINK_UNMATCHED = 1,     /* joins nothing (call_id null, source.unmatched) */
+	TCR_LINK_CLAIMED = 2,       /* a call's source.result_message named it */
+};
 
 static int fail(struct tcr_load *L, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
@@ -68,8 +73,8 @@ static int tcreview_detect(const struct jdoc *d, jv rec)
 	jv k = jv_first(d, rec);
 	/* Our writer puts the version first: one look for our own files. */
 	if (k != JV_NONE && KEY_IS(d, k, "tcreview_run"))
-		return 1000;
-	return jv_get(d, rec, "tcreview_run") != JV_NONE ? 1000 : 0;
+		return FORMAT_DETECT_CERTAIN;
+	return jv_get(d, rec, "tcreview_run") != JV_NONE ? FORMAT_DETECT_CERTAIN : 0;
 }
 
 /* ---- one part -------------------------------------------------------------- */
@@ -81,8 +86,8 @@ struct part_fields {
 
 static void part_fields(const struct jdoc *d, jv p, struct part_fields *f)
 {
-	for (jv *v = &f->type; v <= &f->source; v++)
-		*v = JV_NONE;
+	*f = (struct part_fields){ JV_NONE, JV_NONE, JV_NONE, JV_NONE, JV_NONE, JV_NONE, JV_NONE,
+	                           JV_NONE, JV_NONE, JV_NONE, JV_NONE, JV_NONE, JV_NONE };
 	JV_EACH_KEY(d, p, k) {
 		jv v = jv_value(k);
 		switch (d->nodes[k].count) {
@@ -349,6 +354,23 @@ static int add_tool_result(struct tcr_load *L, struct cur_msg *cm, const struct 
 	return 0;
 }
 
+enum part_type { PT_TEXT, PT_THINKING, PT_NOTE, PT_TOOL_CALL, PT_TOOL_RESULT, PT_OTHER };
+
+/* A part's type by its length first: no string compare for most parts. */
+static enum part_type part_type_of(const struct jdoc *d, jv type)
+{
+	switch (d->nodes[type].count) {
+	case 4:
+		if (KEY_IS(d, type, "text"))
+			return PT_TEXT;
+		return KEY_IS(d, type, "note") ? PT_NOTE : PT_OTHER;
+	case 8: return KEY_IS(d, type, "thinking") ? PT_THINKING : PT_OTHER;
+	case 9: return KEY_IS(d, type, "tool_call") ? PT_TOOL_CALL : PT_OTHER;
+	case 11: return KEY_IS(d, type, "tool_result") ? PT_TOOL_RESULT : PT_OTHER;
+	default: return PT_OTHER;
+	}
+}
+
 static int add_part(struct tcr_load *L, struct cur_msg *cm, jv p, struct where w)
 {
 	struct run *r = L->r;
@@ -360,30 +382,34 @@ static int add_part(struct tcr_load *L, struct cur_msg *cm, jv p, struct where w
 	const char *type = jv_str(d, f.type);
 	if (!type)
 		return bad(L, w, "type", f.type == JV_NONE ? "missing" : "not a string");
-	if (!strcmp(type, "text") || !strcmp(type, "thinking") || !strcmp(type, "note")) {
-		const char *text = NULL;
-		if (opt_string(L, f.text, w, "text", &text) < 0)
-			return -1;
-		if (!text && type[0] == 't' && type[1] == 'e')
-			return bad(L, w, "text", "missing");
-		if (type[0] == 'n')
-			run_add_note(r, cm->mi, p, "%s", text ? text : "");
-		else if (type[1] == 'h')
-			run_add_thinking(r, cm->mi, text ? text : "", p);
-		else {
-			run_add_text(r, cm->mi, text, p);
-			cm->has_text = true;
-		}
+	enum part_type t = part_type_of(d, f.type);
+	if (t == PT_TOOL_CALL)
+		return add_tool_call(L, cm->mi, &f, w);
+	if (t == PT_TOOL_RESULT)
+		return add_tool_result(L, cm, &f, w);
+	if (t == PT_OTHER) {
+		run_add_note(r, cm->mi, p, "part type \"%s\" (not read)", type);
 		return 0;
 	}
-	if (!strcmp(type, "tool_call"))
-		return add_tool_call(L, cm->mi, &f, w);
-	if (!strcmp(type, "tool_result"))
-		return add_tool_result(L, cm, &f, w);
-	run_add_note(r, cm->mi, p, "part type \"%s\" (not read)", type);
+	const char *text = NULL;
+	if (opt_string(L, f.text, w, "text", &text) < 0)
+		return -1;
+	if (t == PT_TEXT) {
+		if (!text)
+			return bad(L, w, "text", "missing");
+		run_add_text(r, cm->mi, text, p);
+		cm->has_text = true;
+	} else if (t == PT_THINKING) {
+		run_add_thinking(r, cm->mi, text ? text : "", p);
+	} else {
+		run_add_note(r, cm->mi, p, "%s", text ? text : "");
+	}
 	return 0;
 }
 
+/* A message's source: its index in the record's own list (by default its
+ * place in "messages"; null when it had none) and whether it is a tool
+ * output left unjoined. */
 static int msg_source(struct tcr_load *L, jv src, size_t i, struct cur_msg *cm)
 {
 	const struct jdoc *d = L->r->doc;
@@ -391,13 +417,19 @@ static int msg_source(struct tcr_load *L, jv src, size_t i, struct cur_msg *cm)
 		return 0;
 	if (!jv_is_object(d, src))
 		return fail(L, "messages[%zu].source: not an object", i);
-	jv index = jv_get(d, src, "index");
-	if (index != JV_NONE) {
-		if (!jv_is_integer(d, index) || jv_int(d, index) < 0)
-			return fail(L, "messages[%zu].source.index: not a whole number from 0", i);
-		cm->src = (long)jv_int(d, index);
+	JV_EACH_KEY(d, src, k) {
+		jv v = jv_value(k);
+		if (KEY_IS(d, k, "index")) {
+			if (jv_is_null(d, v))
+				cm->src = -1;
+			else if (jv_is_integer(d, v) && jv_int(d, v) >= 0)
+				cm->src = (long)jv_int(d, v);
+			else
+				return fail(L, "messages[%zu].source.index: not a whole number from 0 or null", i);
+		} else if (KEY_IS(d, k, "unmatched")) {
+			cm->unmatched = jv_type(d, v) == JV_TRUE;
+		}
 	}
-	cm->unmatched = jv_type(d, jv_get(d, src, "unmatched")) == JV_TRUE;
 	return 0;
 }
 
@@ -422,7 +454,7 @@ static int add_message(struct tcr_load *L, jv m, size_t i)
 		return fail(L, "messages[%zu]: not an object", i);
 	struct msg_fields f;
 	msg_fields(d, m, &f);
-	struct cur_msg cm = { .origin = MSG_IN_OUTPUT, .src = -1, .raw = m };
+	struct cur_msg cm = { .origin = MSG_IN_OUTPUT, .src = (long)i, .raw = m };
 	bool note;
 	int rc = msg_role(L, f.role, i, &cm, &note);
 	if (rc < 0)
@@ -488,6 +520,9 @@ static void join_results(struct tcr_load *L)
 		struct run_call *c = &r->calls[ci];
 		if (s->state >= 0)
 			c->state = (enum call_state)s->state;
+		/* Completed or failed with no result to join: answered, with no value. */
+		if (!c->has_result && (c->state == CALL_COMPLETED || c->state == CALL_FAILED))
+			c->has_result = true;
 		if (s->is_error >= 0)
 			c->is_error = s->is_error;
 		if (s->error)
@@ -533,8 +568,8 @@ struct run_fields {
 
 static void run_fields(const struct jdoc *d, jv rec, struct run_fields *f)
 {
-	for (jv *v = &f->version; v <= &f->messages; v++)
-		*v = JV_NONE;
+	*f = (struct run_fields){ JV_NONE, JV_NONE, JV_NONE, JV_NONE, JV_NONE, JV_NONE, JV_NONE,
+	                          JV_NONE };
 	JV_EACH_KEY(d, rec, k) {
 		jv v = jv_value(k);
 		switch (d->nodes[k].count) {
@@ -558,6 +593,8 @@ static int run_version(struct tcr_load *L, jv v)
 	const struct jdoc *d = L->r->doc;
 	if (jv_is_integer(d, v) && jv_int(d, v) == RUN_FORMAT_VERSION)
 		return 0;
+	if (v == JV_NONE)
+		return fail(L, "tcreview_run: missing");
 	if (jv_is_number(d, v))
 		return fail(L, "tcreview_run: version %s is not one this tcreview reads (it reads %d)",
 		            jv_number_text(d, v), RUN_FORMAT_VERSION);
