@@ -179,6 +179,13 @@ static void test_round_trip_formats(void **state)
 		" {'type': 'tool_use', 'id': 't1', 'name': 'f', 'input': {'q': 1}}]},"
 		" {'role': 'user', 'content': [{'type': 'tool_result', 'tool_use_id': 't1',"
 		"   'content': [{'type': 'text', 'text': 'r1'}, {'type': 'text', 'text': 'r2'}], 'is_error': true}]}]}",
+		/* a result logged before the step that made its call (OpenAgents' ATIF dialect) */
+		"{'schema_version': '1.4', 'session_id': 's', 'agent': {'name': 'a', 'model': 'm'}, 'steps': ["
+		" {'step_id': 1, 'source': 'user', 'message': 'go'},"
+		" {'step_id': 2, 'source': 'system', 'message': 'Tool result for tu_1',"
+		"   'observation': {'type': 'tool_result', 'content': 'Error: denied', 'result': 'Error: denied'}},"
+		" {'step_id': 3, 'source': 'agent', 'message': 'writing',"
+		"   'tool_calls': [{'id': 'tu_1', 'name': 'Write', 'arguments': {'path': 'x'}}]}]}",
 		NULL,
 	};
 	for (size_t i = 0; records[i]; i++) {

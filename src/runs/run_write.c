@@ -146,7 +146,7 @@ static bool joins_pass(const struct run *r, struct joins *j, const bool *by_posi
 		}
 		bool any = false;
 		for (long ci = j->first[mi]; ci >= 0; ci = j->next[ci])
-			if (r->calls[ci].msg_index < mi) {
+			if (r->calls[ci].msg_index != mi) {   /* a result may come before its call */
 				j->result_msg[ci] = (long)mi;
 				any = true;
 			}

@@ -495,7 +495,7 @@ static void join_results(struct tcr_load *L)
 	for (size_t ci = 0; ci < r->ncalls; ci++) {
 		long mi = L->said[ci].result_msg;
 		struct run_call *c = &r->calls[ci];
-		if (mi < 0 || (size_t)mi >= r->nmsgs || (size_t)mi <= c->msg_index ||
+		if (mi < 0 || (size_t)mi >= r->nmsgs || (size_t)mi == c->msg_index ||
 		    !r->msgs[mi].is_tool_output || c->has_result)
 			continue;
 		struct run_msg *m = &r->msgs[mi];
