@@ -59,7 +59,7 @@ static void list_formats(FILE *out)
 {
 	fprintf(out, "transcript formats (detected per record unless --format is given):\n");
 	for (size_t i = 0; format_table[i]; i++)
-		fprintf(out, "  %-18s %s\n", format_table[i]->name, format_table[i]->summary);
+		fprintf(out, "  %-25s %s\n", format_table[i]->name, format_table[i]->summary);
 }
 
 struct formats_opts {
@@ -70,12 +70,21 @@ struct formats_opts {
 /* --list: the built-in formats, then the declared ones with their file. */
 static void list_known(FILE *out)
 {
-	for (size_t i = 0; format_table[i]; i++)
-		fprintf(out, "%-20s built in       %s\n", format_table[i]->name, format_table[i]->summary);
+	/* One column wide enough for every name, built in or declared. */
 	const struct declared_set *set = cli_declared_formats();
+	int width = 0;
+	for (size_t i = 0; format_table[i]; i++)
+		if ((int)strlen(format_table[i]->name) > width)
+			width = (int)strlen(format_table[i]->name);
+	for (size_t i = 0; i < set->n; i++)
+		if ((int)strlen(set->v[i].name) > width)
+			width = (int)strlen(set->v[i].name);
+	for (size_t i = 0; format_table[i]; i++)
+		fprintf(out, "%-*s  built in       %s\n", width, format_table[i]->name,
+		        format_table[i]->summary);
 	for (size_t i = 0; i < set->n; i++) {
 		const struct declared_format *f = &set->v[i];
-		fprintf(out, "%-20s %-14s %s (%s:%d:%d)\n", f->name, f->where,
+		fprintf(out, "%-*s  %-14s %s (%s:%d:%d)\n", width, f->name, f->where,
 		        f->summary ? f->summary : f->run ? "declared with jq" : "declared with a converter",
 		        f->origin, f->line, f->col);
 	}
