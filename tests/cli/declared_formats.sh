@@ -44,9 +44,9 @@ assert_grep "formats: the second named by its own line" formats.out "steps.jsonl
 
 run_tcr list.out err formats -c jq.yaml --list
 assert_rc "formats --list" 0
-assert_grep "--list: the built-in formats" list.out "openai-chat          built in"
-assert_grep "--list: the declared one and where" list.out \
-	"my-steps             configuration  steps of a made-up agent (jq.yaml:2:5)"
+assert_eq "--list: the built-in formats" "$(grep -cE '^openai-chat +built in ' list.out)" 1
+assert_eq "--list: the declared one and where" \
+	"$(grep -cE '^my-steps +configuration +steps of a made-up agent \(jq.yaml:2:5\)$' list.out)" 1
 
 run_tcr score.out err score -c jq.yaml -o jsonl steps.jsonl
 assert_rc "score reads the declared format" 0
@@ -73,7 +73,7 @@ run_tcr folder.out err formats steps.jsonl
 assert_rc "a format file in the user's formats folder" 0
 assert_grep "... claims the file" folder.out "steps.jsonl:1  file-steps  s1"
 run_tcr list.out err formats --list
-assert_grep "--list names the folder" list.out "file-steps           formats folder"
+assert_eq "--list names the folder" "$(grep -cE '^file-steps +formats folder ' list.out)" 1
 run_tcr clash.out err formats -c jq.yaml --list
 assert_rc "the same name in the configuration and a file" 0
 sed 's/name: file-steps/name: my-steps/' "$XDG_CONFIG_HOME/tcreview/formats/steps.yaml" \
