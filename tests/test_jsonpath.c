@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "util/jsonpath.h"
+#include "util/strbuf.h"
 
 static void assert_valid(const char *path)
 {
@@ -159,6 +160,28 @@ static void test_root_array(void **state)
 	json_decref(r);
 }
 
+/* Keys appended as a path reads them back: bare after a dot, else quoted. */
+static void test_add_key(void **state)
+{
+	(void)state;
+	struct strbuf sb = STRBUF_INIT;
+	jsonpath_add_key(&sb, "info", 4);
+	jsonpath_add_key(&sb, "task.id", 7);
+	jsonpath_add_key(&sb, "say \"hi\"", 8);
+	jsonpath_add_key(&sb, "", 0);
+	jsonpath_add_key(&sb, "報酬", strlen("報酬"));
+	assert_string_equal(sb.buf, "info[\"task.id\"][\"say \\\"hi\\\"\"][\"\"].報酬");
+	const char *err = NULL;
+	assert_true(jsonpath_valid(sb.buf, &err));
+	json_t *rec = json_loads("{\"info\": {\"task.id\": {\"say \\\"hi\\\"\": {\"\": {\"報酬\": 7}}}}}", 0, NULL);
+	assert_non_null(rec);
+	json_t *v = jsonpath_get(rec, sb.buf);
+	assert_non_null(v);
+	assert_int_equal(json_integer_value(v), 7);     /* borrowed */
+	json_decref(rec);
+	strbuf_release(&sb);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -168,6 +191,7 @@ int main(void)
 		cmocka_unit_test(test_missing),
 		cmocka_unit_test(test_null_is_found),
 		cmocka_unit_test(test_root_array),
+		cmocka_unit_test(test_add_key),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -41,4 +41,9 @@ size_t jsonpath_unescape(const struct jsonpath_seg *s, char *out);
  * end); false when there is none. */
 bool   jsonpath_index(long idx, size_t n, size_t *pos);
 
+struct strbuf;
+/* Appends key k (n bytes) to the path in sb as a segment a path reads back:
+ * bare after a dot when it can be, else ["quoted"] (as init writes paths). */
+void   jsonpath_add_key(struct strbuf *sb, const char *k, size_t n);
+
 #endif

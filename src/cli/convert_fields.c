@@ -9,6 +9,7 @@
 #include "cli/convert.h"
 #include "config/propose.h"
 #include "runs/runs_conf.h"
+#include "util/jsonpath.h"
 #include "util/xalloc.h"
 
 /* Objects are walked this deep for verdicts, as init walks them. */
@@ -69,30 +70,6 @@ static void keep(struct convert_fields *f, struct run *r, const char *path, jv v
 	f->list[f->n++] = (struct run_format_field){ run_strdup(r, path), v };
 }
 
-/* A key as a path segment: bare when it can be, else ["quoted"], as init
- * writes the paths it proposes. */
-static void add_segment(struct strbuf *sb, const char *k, size_t n)
-{
-	bool bare = n > 0;
-	for (size_t i = 0; i < n && bare; i++) {
-		unsigned char c = (unsigned char)k[i];
-		bare = c > ' ' && c != 0x7f && c != '.' && c != '[' && c != ']' && c != '"' && c != '\'';
-	}
-	if (bare) {
-		if (sb->len)
-			strbuf_addch(sb, '.');
-		strbuf_add(sb, k, n);
-		return;
-	}
-	strbuf_addstr(sb, "[\"");
-	for (size_t i = 0; i < n; i++) {
-		if (k[i] == '"' || k[i] == '\\')
-			strbuf_addch(sb, '\\');
-		strbuf_addch(sb, k[i]);
-	}
-	strbuf_addstr(sb, "\"]");
-}
-
 static void walk_verdicts(struct convert_fields *f, struct run *r, jv obj, struct strbuf *path,
                           int depth, size_t *found)
 {
@@ -103,7 +80,7 @@ static void walk_verdicts(struct convert_fields *f, struct run *r, jv obj, struc
 		jv v = jv_value(k);
 		if (strlen(key) != n || *found >= CONVERT_VERDICTS_MAX)
 			continue;           /* a key holding NUL names no path */
-		add_segment(path, key, n);
+		jsonpath_add_key(path, key, n);
 		enum jv_type t = jv_type(d, v);
 		if (t == JV_OBJECT && depth + 1 < CONVERT_DEPTH)
 			walk_verdicts(f, r, v, path, depth + 1, found);

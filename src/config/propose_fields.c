@@ -11,6 +11,7 @@
 #include "propose_int.h"
 #include "util/hash.h"
 #include "util/jdoc.h"
+#include "util/jsonpath.h"
 #include "util/xalloc.h"
 
 static bool field_is(const void *item, const void *key)
@@ -41,29 +42,6 @@ static struct prop_field *field_at(struct prop_input *in, const char *path)
 	void **slot = htab_put(&in->field_index, h, field_is, path);
 	*slot = f;
 	return f;
-}
-
-/* A key as a path segment: bare when it can be, else ["quoted"]. */
-static void add_segment(struct strbuf *sb, const char *k, size_t n)
-{
-	bool bare = n > 0;
-	for (size_t i = 0; i < n && bare; i++) {
-		unsigned char c = (unsigned char)k[i];
-		bare = c > ' ' && c != 0x7f && c != '.' && c != '[' && c != ']' && c != '"' && c != '\'';
-	}
-	if (bare) {
-		if (sb->len)
-			strbuf_addch(sb, '.');
-		strbuf_add(sb, k, n);
-		return;
-	}
-	strbuf_addstr(sb, "[\"");
-	for (size_t i = 0; i < n; i++) {
-		if (k[i] == '"' || k[i] == '\\')
-			strbuf_addch(sb, '\\');
-		strbuf_addch(sb, k[i]);
-	}
-	strbuf_addstr(sb, "\"]");
 }
 
 static void add_number(struct prop_field *f, double v)
@@ -231,7 +209,7 @@ static void add_object(struct prop_input *in, size_t rec, const struct jdoc *d, 
 		const char *key = jv_str(d, k);
 		if (strlen(key) != n)
 			continue;       /* a key holding NUL names no path */
-		add_segment(path, key, n);
+		jsonpath_add_key(path, key, n);
 		add_value(in, rec, d, jv_value(k), path, depth + 1);
 		path->len = keep;
 		path->buf[keep] = '\0';

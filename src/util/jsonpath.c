@@ -10,6 +10,7 @@
  * The same scanner serves jsonpath_valid and jsonpath_get, so a path that
  * validates is walked exactly the way it was checked. */
 #include "util/jsonpath.h"
+#include "util/strbuf.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -210,4 +211,26 @@ json_t *jsonpath_get(json_t *root, const char *path)
 			return NULL;
 	}
 	return r == 0 ? v : NULL;
+}
+
+void jsonpath_add_key(struct strbuf *sb, const char *k, size_t n)
+{
+	bool bare = n > 0;
+	for (size_t i = 0; i < n && bare; i++) {
+		unsigned char c = (unsigned char)k[i];
+		bare = c > ' ' && c != 0x7f && c != '.' && c != '[' && c != ']' && c != '"' && c != '\'';
+	}
+	if (bare) {
+		if (sb->len)
+			strbuf_addch(sb, '.');
+		strbuf_add(sb, k, n);
+		return;
+	}
+	strbuf_addstr(sb, "[\"");
+	for (size_t i = 0; i < n; i++) {
+		if (k[i] == '"' || k[i] == '\\')
+			strbuf_addch(sb, '\\');
+		strbuf_addch(sb, k[i]);
+	}
+	strbuf_addstr(sb, "\"]");
 }
