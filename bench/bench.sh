@@ -90,6 +90,8 @@ J_CFLAGS=$(pkg-config --cflags jansson) || die "pkg-config does not know jansson
 J_LIBS=$(pkg-config --libs jansson) || die "pkg-config does not know jansson"
 ALL_CFLAGS=$(pkg-config --cflags $PKGS) || die "pkg-config does not know one of: $PKGS"
 ALL_LIBS=$(pkg-config --libs $PKGS) || die "pkg-config does not know one of: $PKGS"
+# libjq has no .pc on Debian: make hands down what configure found.
+ALL_LIBS="$ALL_LIBS ${JQ_LIBS:--ljq -lonig}"
 SAN=
 if command -v nm >/dev/null 2>&1 && nm "$BUILD/libtcr.a" 2>/dev/null | grep -q '__asan_'; then
 	SAN="-fsanitize=address,undefined"
