@@ -249,6 +249,23 @@ static void test_observation_lists(void **state)
 	assert_int_equal(fmt_score(LF, "[{'traceId': 't', 'type': 'SPAN'}]"), 80);
 	assert_int_equal(fmt_score(LF, "{'data': [{'traceId': 't', 'type': 'SPAN'}], 'meta': {}}"), 80);
 	assert_int_equal(fmt_score(LF, "[{'traceId': 't', 'type': 'span'}]"), 0);
+	/* one observation a line: each line a run of its own trace */
+	assert_int_equal(fmt_score(LF, "{'id': 'o1', 'traceId': 't', 'type': 'GENERATION',"
+	                               " 'input': [], 'output': {'role': 'assistant', 'content': 'x'}}"), 75);
+	assert_int_equal(fmt_score(LF, "{'traceId': 't', 'type': 'GENERATION'}"), 0);
+	assert_int_equal(fmt_score(LF, "{'id': 'o1', 'traceId': 't', 'type': 'generation'}"), 0);
+	json_t *lone = fmt_parse("{'id': 'o1', 'traceId': 'tr-9', 'type': 'GENERATION', 'startTime': '1',"
+	                         " 'input': [{'role': 'user', 'content': 'order?'}],"
+	                         " 'output': {'role': 'assistant', 'tool_calls': [{'id': 'c1',"
+	                         "  'function': {'name': 'lookup_order', 'arguments': '{}'}}]}}");
+	struct run *one = run_new(lone, "o.jsonl", 1, -1);
+	json_decref(lone);
+	char lerr[256] = "";
+	assert_int_equal(format_load(one, NULL, lerr, sizeof lerr), 0);
+	assert_string_equal(one->format, LF);
+	assert_int_equal(one->ncalls, 1);
+	assert_string_equal(one->calls[0].name, "lookup_order");
+	run_free(one);
 	char path[400], err[512];
 	const char *tmp = getenv("TMPDIR");
 	snprintf(path, sizeof path, "%s/tcr-langfuse-%d.json", tmp && *tmp ? tmp : "/tmp", (int)getpid());

@@ -85,6 +85,11 @@ static int lf_detect(const struct jdoc *d, jv rec)
 	jv trace = jv_get(d, rec, "trace");
 	if (lf_obs_list(d, rec) != JV_NONE)
 		return 80;
+	/* One observation on its own (a JSONL export, one a line): a run of
+	 * its own, named by its trace; above the Responses loader, which its
+	 * input and output members would otherwise draw. */
+	if (jv_is_object(d, rec) && lf_is_observation(d, rec) && jv_is_string(d, jv_get(d, rec, "id")))
+		return 75;
 	if (!jv_is_object(d, rec) || !jv_is_array(d, jv_get(d, rec, "observations")))
 		return 0;
 	if (lf_is_api_trace(d, rec))
