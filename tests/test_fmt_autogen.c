@@ -1,6 +1,6 @@
 /* test_fmt_autogen.c - the AutoGen loader: lists, recordings, task results, states, 0.2 chats. */
 #include "fmt_test.h"
-#include "fmt_wild.h"
+#include "fmt_files.h"
 
 #define AG "autogen"
 
@@ -201,17 +201,6 @@ static void test_chats(void **state)
 	run_free(r);
 }
 
-/* Writes text into a new file of the system's temporary folder. */
-static void write_tmp(char *path, size_t n, const char *text)
-{
-	const char *t = getenv("TMPDIR");
-	snprintf(path, n, "%s/tcr-autogen-XXXXXX.json", t && *t ? t : P_tmpdir);
-	int fd = mkstemps(path, 5);
-	assert_true(fd >= 0);
-	assert_int_equal(write(fd, text, strlen(text)), (ssize_t)strlen(text));
-	close(fd);
-}
-
 /* In a file: a 0.2 dump is a run per peer, a recording one run. */
 static void test_file_runs(void **state)
 {
@@ -225,24 +214,15 @@ static void test_file_runs(void **state)
 		  " {\"mode\": \"create\", \"messages\": [], \"response\": {\"content\": \"b\"}}]", 1, NULL },
 	};
 	for (size_t i = 0; i < sizeof files / sizeof *files; i++) {
-		char path[512], err[256];
-		write_tmp(path, sizeof path, files[i].text);
 		struct dataset ds;
-		char *paths[] = { path };
-		assert_int_equal(dataset_open(&ds, paths, 1, err, sizeof err), 0);
-		dataset_index_all(&ds);
-		assert_int_equal(ds.nrecs, files[i].runs);
-		struct run *r = dataset_load_run(&ds, &ds.recs[0], NULL, NULL, err, sizeof err);
-		assert_non_null(r);
-		assert_null(r->load_error);
-		assert_string_equal(r->format, AG);
+		assert_int_equal(fmt_open(&ds, fmt_write("autogen.json", files[i].text)), files[i].runs);
+		struct run *r = fmt_run_at(&ds, 0, AG);
 		if (files[i].id)
 			assert_string_equal(r->id, files[i].id);
 		else
 			assert_int_equal(r->nmsgs, 3);     /* a, the new prompt's note, b */
 		run_free(r);
 		dataset_close(&ds);
-		unlink(path);
 	}
 }
 
@@ -329,5 +309,5 @@ int main(void)
 		cmocka_unit_test(test_malformed),
 		cmocka_unit_test(test_wild_samples),
 	};
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return cmocka_run_group_tests(tests, fmt_files_setup, fmt_files_teardown);
 }

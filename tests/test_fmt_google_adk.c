@@ -1,6 +1,6 @@
 /* test_fmt_google_adk.c - the Google ADK loader: sessions, EvalSets, the legacy eval list. */
 #include "fmt_test.h"
-#include "fmt_wild.h"
+#include "fmt_files.h"
 
 #define ADK "google-adk"
 
@@ -181,33 +181,14 @@ static void test_legacy(void **state)
 }
 
 /* Writes text into a new file of the system's temporary folder. */
-static void write_tmp(char *path, size_t n, const char *suffix, const char *text)
-{
-	const char *t = getenv("TMPDIR");
-	snprintf(path, n, "%s/tcr-adk-XXXXXX%s", t && *t ? t : P_tmpdir, suffix);
-	int fd = mkstemps(path, (int)strlen(suffix));
-	assert_true(fd >= 0);
-	assert_int_equal(write(fd, text, strlen(text)), (ssize_t)strlen(text));
-	close(fd);
-}
-
 static size_t file_runs(const char *text, const char *first_id)
 {
-	char path[512], err[256];
-	write_tmp(path, sizeof path, ".json", text);
 	struct dataset ds;
-	char *paths[] = { path };
-	assert_int_equal(dataset_open(&ds, paths, 1, err, sizeof err), 0);
-	dataset_index_all(&ds);
-	size_t n = ds.nrecs;
-	struct run *r = dataset_load_run(&ds, &ds.recs[0], NULL, NULL, err, sizeof err);
-	assert_non_null(r);
-	assert_null(r->load_error);
-	assert_string_equal(r->format, ADK);
+	size_t n = fmt_open(&ds, fmt_write("adk.json", text));
+	struct run *r = fmt_run_at(&ds, 0, ADK);
 	assert_string_equal(r->id, first_id);
 	run_free(r);
 	dataset_close(&ds);
-	unlink(path);
 	return n;
 }
 
@@ -220,21 +201,14 @@ static void test_split(void **state)
 	                           "{\"eval_id\": \"c2\", \"conversation\": []}]}", "c1"), 2);
 	assert_int_equal(file_runs("{\"id\": \"s9\", \"app_name\": \"a\", \"user_id\": \"u\", "
 	                           "\"events\": []}", "s9"), 1);
-	char path[512], err[256];
-	write_tmp(path, sizeof path, ".json",
-	          "[{\"query\": \"a\", \"expected_tool_use\": []},"
-	          " {\"query\": \"b\", \"expected_tool_use\": [{\"tool_name\": \"t\"}]}]");
 	struct dataset ds;
-	char *paths[] = { path };
-	assert_int_equal(dataset_open(&ds, paths, 1, err, sizeof err), 0);
-	dataset_index_all(&ds);
-	assert_int_equal(ds.nrecs, 1);
-	struct run *r = dataset_load_run(&ds, &ds.recs[0], NULL, NULL, err, sizeof err);
-	assert_null(r->load_error);
+	assert_int_equal(fmt_open(&ds, fmt_write("legacy.json",
+	                 "[{\"query\": \"a\", \"expected_tool_use\": []},"
+	                 " {\"query\": \"b\", \"expected_tool_use\": [{\"tool_name\": \"t\"}]}]")), 1);
+	struct run *r = fmt_run_at(&ds, 0, ADK);
 	assert_int_equal(r->ncalls, 1);
 	run_free(r);
 	dataset_close(&ds);
-	unlink(path);
 }
 
 static void test_malformed(void **state)
@@ -331,5 +305,5 @@ int main(void)
 		cmocka_unit_test(test_malformed),
 		cmocka_unit_test(test_wild_samples),
 	};
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return cmocka_run_group_tests(tests, fmt_files_setup, fmt_files_teardown);
 }

@@ -1,6 +1,6 @@
 /* test_fmt_langfuse.c - the Langfuse trace export loader (runs/formats/langfuse.c, langfuse_msgs.c). */
 #include "fmt_test.h"
-#include "fmt_wild.h"
+#include "fmt_files.h"
 
 #define LF "langfuse"
 
@@ -266,25 +266,12 @@ static void test_observation_lists(void **state)
 	assert_int_equal(one->ncalls, 1);
 	assert_string_equal(one->calls[0].name, "lookup_order");
 	run_free(one);
-	char path[400], err[512];
-	const char *tmp = getenv("TMPDIR");
-	snprintf(path, sizeof path, "%s/tcr-langfuse-%d.json", tmp && *tmp ? tmp : "/tmp", (int)getpid());
-	FILE *out = fopen(path, "wb");
-	assert_non_null(out);
-	fputs(list, out);
-	fclose(out);
-	struct dataset ds = { 0 };
-	char *paths[] = { path };
-	assert_int_equal(dataset_open(&ds, paths, 1, err, sizeof err), 0);
-	dataset_index_all(&ds);
-	assert_int_equal(ds.nrecs, 3);
+	struct dataset ds;
+	assert_int_equal(fmt_open(&ds, fmt_write("observations.json", list)), 3);
 	static const char *const ids[] = { "tr-b", "tr-a", "tr-c" };
 	static const size_t calls[] = { 0, 1, 0 };
 	for (size_t i = 0; i < 3; i++) {
-		struct run *r = dataset_load_run(&ds, &ds.recs[i], NULL, NULL, err, sizeof err);
-		assert_non_null(r);
-		assert_null(r->load_error);
-		assert_string_equal(r->format, LF);
+		struct run *r = fmt_run_at(&ds, i, LF);
 		assert_string_equal(r->id, ids[i]);
 		assert_int_equal(r->ncalls, calls[i]);
 		if (calls[i])
@@ -292,7 +279,6 @@ static void test_observation_lists(void **state)
 		run_free(r);
 	}
 	dataset_close(&ds);
-	unlink(path);
 }
 
 /* Parents that make a circle, and one observation its own parent, end. */
@@ -380,5 +366,5 @@ int main(void)
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_wild_samples),
 	};
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return cmocka_run_group_tests(tests, fmt_files_setup, fmt_files_teardown);
 }
