@@ -146,7 +146,7 @@ static unsigned judge_menu(struct tui *t)
  * clears the message. */
 static unsigned cancel(struct tui *t)
 {
-	if (t->judging.pending && tui_judges_cancel(t))
+	if (tui_judges_busy(t) && tui_judges_cancel(t))
 		return REDRAW_ALL;
 	if (t->help.shown) {
 		t->help.shown = false;
@@ -356,7 +356,7 @@ static void handle_script_line_keys(struct tui *t)
 	 * cursor has resumed, so a script never races the program (the last
 	 * slice of scoring and the end of the script came in one turn, and
 	 * the screen quit before resuming). */
-	if (review_busy(t->rv) || t->resuming)
+	if (review_busy(t->rv) || t->resuming || judging_working(&t->judging))
 		return;
 	if (!script_next(t, &key)) {
 		t->quit = true;
@@ -413,14 +413,15 @@ static void script_turn(struct tui *t, bool busy)
 		review_step(t->rv, 50);
 		t->dirty |= REDRAW_LIST | REDRAW_STATUS;
 	}
-	if (t->judging.pending) {
+	if (tui_judges_busy(t)) {
 		struct pollfd jfds[64];
 		int jt;
 		int nj = tui_judges_pollfds(t, jfds, 64, &jt);
-		poll(jfds, (nfds_t)nj, t->script.waiting ? (jt < 0 ? 10 : jt) : 0);
+		bool held = t->script.waiting || judging_working(&t->judging);
+		poll(jfds, (nfds_t)nj, held ? (jt < 0 ? 10 : jt) : 0);
 		tui_judges_run(t);
 	}
-	if (t->script.waiting && t->judging.pending)
+	if (t->script.waiting && tui_judges_busy(t))
 		return;
 	t->script.waiting = false;
 	handle_script_line_keys(t);
@@ -440,7 +441,7 @@ static int terminal_turn(struct tui *t, bool busy)
 	int pr = poll(pfds, (nfds_t)(1 + nj), wait);
 	if (pr < 0 && errno != EINTR)
 		return -1;
-	if (t->judging.pending) {
+	if (tui_judges_busy(t)) {
 		tui_judges_run(t);
 		t->dirty |= REDRAW_LIST | REDRAW_VERDICTS | REDRAW_STATUS;   /* the spinner */
 	}

@@ -3,7 +3,10 @@
  * "judging 3s" spinner is spinner.c's.
  *
  * Requests go through the judge client, whose sockets the event loop polls
- * beside the terminal; nothing here blocks. Verdicts land in the session's
+ * beside the terminal; nothing here blocks. A J that must wait (for the
+ * examples to be gathered, for a local judge's address to be probed) is
+ * answered at once with what it waits for, and the loop does that work
+ * between keys (tui_judges_run). Verdicts land in the session's
  * judge cells (shown as list cells and verdict rows) and in the cache
  * beside the first input, so reopening shows them without asking again. */
 #include <stdlib.h>
@@ -14,10 +17,16 @@
 #include "util/clock.h"
 #include "tui_int.h"
 
+/* What a J waits for is said again as it goes, unless another message
+ * took its place meanwhile. */
 static void show(struct tui *t, const struct judging_note *note)
 {
-	if (note->text[0])
-		tui_message(t, note->error, "%s", note->text);
+	if (!note->text[0])
+		return;
+	if (note->progress && t->msg.text[0] && strcmp(t->msg.text, t->judging_said) != 0)
+		return;
+	tui_message(t, note->error, "%s", note->text);
+	snprintf(t->judging_said, sizeof t->judging_said, "%s", note->progress ? note->text : "");
 }
 
 int tui_judges_open(struct tui *t, char *err, size_t errlen)
@@ -75,7 +84,7 @@ unsigned tui_judges_ask(struct tui *t, long which)
 		return REDRAW_STATUS;
 	}
 	struct judging_note note;
-	bool changed = judging_ask(&t->judging, which, &note);
+	bool changed = judging_request(&t->judging, which, &note);
 	show(t, &note);
 	return changed ? REDRAW_ALL | RELAYOUT : REDRAW_STATUS;
 }
@@ -113,23 +122,38 @@ unsigned tui_judges_cancel(struct tui *t)
 	return REDRAW_ALL;
 }
 
+bool tui_judges_busy(const struct tui *t)
+{
+	return t->judging.pending || judging_working(&t->judging);
+}
+
 int tui_judges_pollfds(struct tui *t, struct pollfd *fds, int max, int *timeout_ms)
 {
 	*timeout_ms = -1;
-	if (t->judging.pending == 0)
+	if (!tui_judges_busy(t))
 		return 0;
 	int n = judging_pollfds(&t->judging, fds, max, timeout_ms);
-	/* the spinner and the seconds tick while anything is pending */
+	/* the spinner, the seconds and the progress tick while anything is pending */
 	if (*timeout_ms < 0 || *timeout_ms > 100)
 		*timeout_ms = 100;
 	return n;
 }
 
+/* How long a turn may gather examples: keys are read between slices. */
+#define GATHER_SLICE_MS 12
+
 void tui_judges_run(struct tui *t)
 {
-	if (!t->judging.runner || t->judging.pending == 0)
+	if (!t->judging.runner || !tui_judges_busy(t))
 		return;
 	struct judging_note note;
+	if (judging_working(&t->judging)) {
+		bool changed = judging_work(&t->judging, GATHER_SLICE_MS, &note);
+		show(t, &note);
+		t->dirty |= changed ? REDRAW_ALL | RELAYOUT : REDRAW_STATUS;
+	}
+	if (t->judging.pending == 0)
+		return;
 	if (judging_run(&t->judging, &note)) {
 		show(t, &note);
 		t->dirty |= REDRAW_ALL | RELAYOUT;

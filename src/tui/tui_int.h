@@ -151,6 +151,7 @@ struct tui {
 	struct { FILE *f; bool first_done; double started_ms; } trace;  /* TCR_TRACE */
 
 	struct judging judging;     /* the judges asked from the screen */
+	char judging_said[512];     /* the progress of a J waiting, as last shown */
 	const char *ca_file;
 	const struct tui_reload *reload;    /* how I starts over on a new configuration */
 };
@@ -257,6 +258,9 @@ unsigned tui_judges_allow_key(struct tui *t, keycode_t key);
 unsigned tui_judges_cancel(struct tui *t);
 int  tui_judges_pollfds(struct tui *t, struct pollfd *fds, int max, int *timeout_ms);
 void tui_judges_run(struct tui *t);
+/* Whether judging has work for the loop: requests in flight, a J waiting,
+ * examples being gathered. */
+bool tui_judges_busy(const struct tui *t);
 
 /* app.c: the configuration's keys bound over the defaults in t->km */
 void tui_bind_keys(struct tui *t);
