@@ -349,6 +349,22 @@ static void save_display(struct tui *t)
 	free(path);
 }
 
+/* A key, and with TCR_TRACE its latency: handling it and drawing the
+ * result (a script's keys and a terminal's alike). */
+static void handle_key(struct tui *t, keycode_t key)
+{
+	double start = now_ms();
+	t->dirty |= tui_key(t, key);
+	if (t->trace.f) {
+		if (t->dirty)
+			draw(t);
+		char name[32];
+		keycode_name(key, name, sizeof name);
+		fprintf(t->trace.f, "key %s %.3f ms\n", name, now_ms() - start);
+		fflush(t->trace.f);
+	}
+}
+
 static void handle_script_line_keys(struct tui *t)
 {
 	keycode_t key;
@@ -364,18 +380,8 @@ static void handle_script_line_keys(struct tui *t)
 	}
 	if (t->script.dump)
 		save_display(t);
-	if (key) {
-		double start = now_ms();
-		t->dirty |= tui_key(t, key);
-		if (t->trace.f) {
-			/* a key's latency: handling it and drawing the result */
-			if (t->dirty)
-				draw(t);
-			char name[32];
-			keycode_name(key, name, sizeof name);
-			fprintf(t->trace.f, "key %s %.3f ms\n", name, now_ms() - start);
-		}
-	}
+	if (key)
+		handle_key(t, key);
 }
 
 /* Resuming: with decisions already on file, the cursor goes to the first
@@ -453,7 +459,7 @@ static int terminal_turn(struct tui *t, bool busy)
 		t->dirty |= extra;
 		extra = 0;
 		if (key)
-			t->dirty |= tui_key(t, key);
+			handle_key(t, key);
 		if (t->quit)
 			break;
 	}

@@ -27,6 +27,11 @@ static void show(struct tui *t, const struct judging_note *note)
 		return;
 	tui_message(t, note->error, "%s", note->text);
 	snprintf(t->judging_said, sizeof t->judging_said, "%s", note->progress ? note->text : "");
+	if (t->trace.f) {
+		/* in order with the keys' lines: what a J waited for, and when it ended */
+		fprintf(t->trace.f, "judges %s\n", note->text);
+		fflush(t->trace.f);
+	}
 }
 
 int tui_judges_open(struct tui *t, char *err, size_t errlen)
