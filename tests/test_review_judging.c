@@ -8,6 +8,8 @@
  * gathered again when the labels change, and says so when it has none; a
  * session opened with the cache only fills every run's cells as it
  * summarizes them and asks nothing. Talks only to 127.0.0.1. */
+#include <arpa/inet.h>
+#include <netinet/in.h>
 #include <poll.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -16,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <unistd.h>
 #include <cmocka.h>
 
@@ -496,6 +499,148 @@ static void test_cache_fills_every_run(void **st)
 	close_session(&rv, &jg);
 }
 
+/* The screen's J with a judge with examples: a J that cannot gather them
+ * at once (a budget of one entry) is answered with what it waits for, the
+ * loop gathers, and the request about the run J was pressed on goes out
+ * afterwards, wherever the cursor went, with the examples judging_ask
+ * shows. */
+static void test_request_waits_for_examples(void **st)
+{
+	(void)st;
+	struct config c;
+	examples_config(&c);
+	char annot[160], err[256];
+	snprintf(annot, sizeof annot, "%s/labelled-wait.jsonl", fx.dir);
+	unlink(annot);
+	struct annot_store *s = annot_open(annot, err, sizeof err);
+	assert_non_null(s);
+	label_on(s, "ja-fail", "ann", 2, "tracked a parcel number nobody gave", "2026-01-02T09:00:00Z");
+	label_on(s, "esc-codes", "bob", 5, "straight to the order", "2026-01-03T09:00:00Z");
+	annot_close(s);
+
+	struct review rv;
+	struct judging jg;
+	open_with(&rv, &jg, &c, annot);
+	jg.key_gather_ms = 0;
+	move_to_id(&rv, "en-pass");
+	size_t entry = current_entry(&rv);
+	struct judging_note note;
+	assert_false(judging_request(&jg, -1, &note));
+	assert_true(note.progress);
+	assert_non_null(strstr(note.text, "gathering examples"));
+	assert_true(judging_working(&jg));
+	assert_int_equal(jg.pending, 0);
+	assert_int_equal(review_judge_cell(&rv, entry, 0)->state, JUDGE_NONE);
+	/* the same J again is not asked twice */
+	assert_false(judging_request(&jg, -1, &note));
+	assert_true(note.progress);
+
+	review_move(&rv, 1);
+	assert_true(current_entry(&rv) != entry);
+	int turns = 0;
+	bool sent = false;
+	while (judging_working(&jg) && turns < 1000) {
+		turns++;
+		if (judging_work(&jg, 0, &note))
+			sent = true;
+	}
+	assert_false(judging_working(&jg));
+	assert_true(sent);
+	assert_true(turns > 1);                 /* one entry a turn: it took several */
+	assert_string_equal(note.text, "asking 1 judge (Esc cancels)");
+	assert_false(note.progress);
+	assert_int_equal(jg.pending, 1);
+	assert_int_equal(review_judge_cell(&rv, entry, 0)->state, JUDGE_PENDING);
+	struct judging_note last = { 0 };
+	assert_int_equal(drive(&jg, &last), 1);
+	struct judge_cell *cell = review_judge_cell(&rv, entry, 0);
+	assert_int_equal(cell->v.status, VERDICT_OK);
+	char *ids = json_dumps(json_object_get(cell->v.details, "examples"), JSON_COMPACT);
+	assert_string_equal(ids, "[\"esc-codes\",\"ja-fail\"]");
+	free(ids);
+	close_session(&rv, &jg);
+	config_free(&c);
+}
+
+/* A listener on 127.0.0.1 whose accept queue is full: a connect to it is
+ * held until it closes. */
+static int listen_held(int *port, int fill[3])
+{
+	int fd = socket(AF_INET, SOCK_STREAM, 0);
+	assert_true(fd >= 0);
+	struct sockaddr_in a = { .sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+	assert_int_equal(bind(fd, (struct sockaddr *)&a, sizeof a), 0);
+	assert_int_equal(listen(fd, 0), 0);
+	socklen_t len = sizeof a;
+	assert_int_equal(getsockname(fd, (struct sockaddr *)&a, &len), 0);
+	*port = ntohs(a.sin_port);
+	for (int i = 0; i < 3; i++) {
+		fill[i] = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK, 0);
+		connect(fill[i], (struct sockaddr *)&a, sizeof a);
+	}
+	return fd;
+}
+
+/* The screen's J with a local judge whose connect hangs: answered at once,
+ * the probe's descriptor is among the loop's, Esc drops the J, and asked
+ * again the answer comes once the listener is gone: not reached. */
+static void test_request_waits_for_probe(void **st)
+{
+	(void)st;
+	int port, fill[3];
+	int lfd = listen_held(&port, fill);
+	struct strbuf sb = STRBUF_INIT;
+	strbuf_addf(&sb, "judges:\n  - id: held\n    rubric: tool-appropriateness\n"
+	            "    model: ollama/llama3.2\n    base_url: http://127.0.0.1:%d/v1\n", port);
+	struct config c;
+	char err[1024];
+	if (config_load_string(&c, "t.yaml", fx.dir, sb.buf, sb.len, err, sizeof err) < 0)
+		fail_msg("%s", err);
+	strbuf_release(&sb);
+	char annot[160];
+	snprintf(annot, sizeof annot, "%s/held.jsonl", fx.dir);
+	unlink(annot);
+	setenv("TCR_REACH_TIMEOUT_MS", "600000", 1);
+	struct review rv;
+	struct judging jg;
+	open_with(&rv, &jg, &c, annot);
+	move_to_id(&rv, "en-pass");
+	size_t entry = current_entry(&rv);
+	struct judging_note note;
+	assert_false(judging_request(&jg, -1, &note));
+	assert_string_equal(note.text, "probing 1 local judge\u2026 (Esc cancels)");
+	assert_true(judging_working(&jg));
+	struct pollfd fds[4];
+	int timeout;
+	assert_int_equal(judging_pollfds(&jg, fds, 4, &timeout), 1);
+	assert_int_equal(fds[0].events, POLLOUT);
+	assert_true(timeout > 0);
+	assert_int_equal(judging_cancel(&jg, &note), 1);
+	assert_false(judging_working(&jg));
+
+	assert_false(judging_request(&jg, -1, &note));
+	assert_false(judging_work(&jg, 0, &note));
+	assert_true(note.progress);
+	close(lfd);
+	/* The refusal comes with the connect's next try: 600 turns of at most
+	 * 100 ms, a guard against a hang. */
+	int turns = 0;
+	while (judging_working(&jg) && turns++ < 600) {
+		int n = judging_pollfds(&jg, fds, 4, &timeout);
+		poll(fds, (nfds_t)n, timeout < 0 || timeout > 100 ? 100 : timeout);
+		judging_work(&jg, 0, &note);
+	}
+	assert_false(judging_working(&jg));
+	assert_string_equal(note.text, "held could not be reached (its row says why)");
+	assert_true(note.error);
+	assert_int_equal(review_judge_cell(&rv, entry, 0)->state, JUDGE_UNREACHED);
+	unsetenv("TCR_REACH_TIMEOUT_MS");
+	for (int i = 0; i < 3; i++)
+		close(fill[i]);
+	close_session(&rv, &jg);
+	config_free(&c);
+}
+
 int main(int argc, char **argv)
 {
 	(void)argc;
@@ -508,6 +653,8 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_unreadable_and_no_judges),
 		cmocka_unit_test(test_examples),
 		cmocka_unit_test(test_cache_fills_every_run),
+		cmocka_unit_test(test_request_waits_for_examples),
+		cmocka_unit_test(test_request_waits_for_probe),
 	};
 	return cmocka_run_group_tests(tests, group_setup, group_teardown);
 }

@@ -49,6 +49,8 @@ struct judging {
 	bool shots_built;
 	struct fewshot_gather gather;   /* the candidates read anew, between keys */
 	struct judging_wait *waits;     /* J pressed, its requests not sent yet (oldest first) */
+	double key_gather_ms;           /* how long a J may gather before it waits (5; tests: 0,
+	                                   one entry) */
 };
 
 /* Opens the runner (the client, and the cache beside the first input)

@@ -114,6 +114,10 @@ static void fill_from_cache(void *ctx, struct review *rv, size_t entry, const st
 	}
 }
 
+/* How long a key may spend gathering: enough to finish a small set at
+ * once, too little for a person to notice. */
+#define GATHER_KEY_MS 5
+
 static int open_runner(struct judging *jg, struct review *rv, const char *ca_file,
                        bool cache_only, struct judging_note *note, char *err, size_t errlen)
 {
@@ -121,6 +125,7 @@ static int open_runner(struct judging *jg, struct review *rv, const char *ca_fil
 	jg->rv = rv;
 	jg->filled = SIZE_MAX;
 	jg->filled_early = SIZE_MAX;
+	jg->key_gather_ms = GATHER_KEY_MS;
 	note_clear(note);
 	if (rv->cfg->njudges == 0)
 		return 0;
@@ -243,10 +248,6 @@ static void shots_finish(struct judging *jg)
 	jg->shots_decisions = decisions;
 	jg->shots_summarized = summarized;
 }
-
-/* How long a key may spend gathering: enough to finish a small set at
- * once, too little for a person to notice. */
-#define GATHER_KEY_MS 5
 
 bool judging_shots_update(struct judging *jg)
 {
@@ -602,7 +603,7 @@ bool judging_request(struct judging *jg, long which, struct judging_note *note)
 	while (*end)
 		end = &(*end)->next;
 	*end = w;
-	bool changed = gather_advance(jg, GATHER_KEY_MS);
+	bool changed = gather_advance(jg, jg->key_gather_ms);
 	return waits_advance(jg, note) || changed;
 }
 
