@@ -533,12 +533,12 @@ bool judging_ask(struct judging *jg, long which, struct judging_note *note)
 	return true;
 }
 
-/* What a J waiting says on the status line. */
+/* What a J waiting, or the gathering ahead of one, says on the status line. */
 static void note_waiting(const struct judging *jg, size_t probing, struct judging_note *note)
 {
 	if (fewshot_gather_running(&jg->gather))
-		note_set(note, false, "gathering examples\u2026 %zu/%zu (Esc cancels)", jg->gather.loaded,
-		         jg->gather.set->nids);
+		note_set(note, false, "gathering examples\u2026 %zu/%zu%s", jg->gather.loaded,
+		         jg->gather.set->nids, jg->waits ? " (Esc cancels)" : "");
 	else
 		note_set(note, false, "probing %zu local judge%s\u2026 (Esc cancels)", probing,
 		         probing == 1 ? "" : "s");
@@ -616,8 +616,12 @@ bool judging_work(struct judging *jg, double budget_ms, struct judging_note *not
 {
 	note_clear(note);
 	bool changed = gather_advance(jg, budget_ms);
-	if (jg->waits && waits_advance(jg, note))
-		changed = true;
+	if (jg->waits) {
+		if (waits_advance(jg, note))
+			changed = true;
+	} else if (fewshot_gather_running(&jg->gather)) {
+		note_waiting(jg, 0, note);      /* gathering ahead of any J */
+	}
 	return changed;
 }
 

@@ -156,6 +156,12 @@ void tui_judges_run(struct tui *t)
 		bool changed = judging_work(&t->judging, GATHER_SLICE_MS, &note);
 		show(t, &note);
 		t->dirty |= changed ? REDRAW_ALL | RELAYOUT : REDRAW_STATUS;
+		/* the progress said last is over: it goes, unless replaced already */
+		if (!judging_working(&t->judging) && t->judging_said[0]) {
+			if (!strcmp(t->msg.text, t->judging_said))
+				t->msg.text[0] = '\0';
+			t->judging_said[0] = '\0';
+		}
 	}
 	if (t->judging.pending == 0)
 		return;
