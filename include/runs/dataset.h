@@ -50,10 +50,6 @@ struct input_file {
 	const char *declared;   /* the format's name, or NULL */
 	struct declared_src *src;
 	size_t nsrc;
-	/* Its conversion, when a declared format may claim it and it is done
-	 * as indexing reaches the file (dataset_defer_declared); NULL once
-	 * done or when none is to be done. */
-	struct declared_pending *pending;
 };
 
 /* One record: a JSONL line or an element of a JSON file. */
@@ -108,13 +104,6 @@ void dataset_close(struct dataset *ds);
  * standard error (the default), or NULL for nowhere, once a screen owns
  * the terminal (the warning was given when the inputs were first opened). */
 void dataset_walk_warnings(FILE *to);
-/* The screen's: from now on, a file a declared format may claim is
- * converted as the index reaches it, on a thread (dataset_index_step does
- * not wait for it), instead of in dataset_open; one that fails is read as
- * one record that does not load, saying why. Readers that stream
- * (dataset_next) wait for it. Process-wide, as the walk's warnings are. */
-void dataset_defer_declared(bool on);
-bool dataset_declared_deferred(void);
 
 /* Extends the index by about `budget` bytes; returns true while more remains. */
 bool dataset_index_step(struct dataset *ds, uint64_t budget);

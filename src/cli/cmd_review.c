@@ -244,8 +244,6 @@ static int review_run(struct review_state *st, const char *datadir, double start
 	char err[1024];
 	st->reviewer_name = cli_reviewer(st->cfg, o->reviewer, st->reviewer, sizeof st->reviewer);
 	st->rv = &rv;
-	/* The first screen comes before a declared format's conversion ends. */
-	dataset_defer_declared(true);
 	if (session_open(st, st->cfg, st->ex, &rv, err, sizeof err) < 0) {
 		fprintf(stderr, "tcreview: %s\n", err);
 		return EXIT_INPUT;

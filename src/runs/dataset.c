@@ -390,7 +390,6 @@ void dataset_close(struct dataset *ds)
 	xalloc_input(NULL, 0, NULL);    /* the paths are freed below */
 	for (size_t i = 0; i < ds->nfiles; i++) {
 		struct input_file *f = &ds->files[i];
-		dataset_declared_drop(f);
 		dataset_release_data(f);
 		jdoc_free(f->doc);
 		free(f->doc_error);
@@ -521,17 +520,10 @@ static void recs_push(struct dataset *ds, const struct record_ref *rec)
 	ds->recs[ds->nrecs++] = *rec;
 }
 
-/* How long an index step waits for a conversion before the screen's loop
- * gets on with keys. */
-#define DECLARED_WAIT_MS 10
-
 bool dataset_index_step(struct dataset *ds, uint64_t budget)
 {
 	uint64_t spent = 0;
 	while (ds->index_file < ds->nfiles) {
-		/* A conversion under way: a short wait, and the loop goes on. */
-		if (!dataset_declared_settle(ds, ds->index_file, DECLARED_WAIT_MS))
-			return true;
 		struct input_file *f = &ds->files[ds->index_file];
 		struct record_ref rec = { .file = (uint32_t)ds->index_file };
 		if (ds->index_off == 0) {
@@ -587,7 +579,6 @@ void dataset_cursor_init(struct dataset_cursor *cur)
 bool dataset_next(struct dataset *ds, struct dataset_cursor *cur, struct record_ref *rec)
 {
 	while (cur->file < ds->nfiles) {
-		dataset_declared_settle(ds, cur->file, -1);
 		struct input_file *f = &ds->files[cur->file];
 		memset(rec, 0, sizeof(*rec));
 		rec->file = (uint32_t)cur->file;

@@ -20,13 +20,6 @@ void dataset_map_error(const char *path, size_t size, int e, char *err, size_t e
  * its bytes become the conversion's run-format JSONL: 0, or -1 with the
  * message in err (runs/declared.h). */
 int dataset_take_declared(struct input_file *f, char *err, size_t errlen);
-/* A deferred conversion of file fi (dataset_defer_declared): begun on its
- * thread at the first call, waited for at most wait_ms (-1: until it
- * ends). 1 once the file is ready to read (converted, left as it was, or
- * made one record saying why not), 0 while the conversion runs. */
-int dataset_declared_settle(struct dataset *ds, size_t fi, int wait_ms);
-/* Waits for a conversion under way and drops it (closing the dataset). */
-void dataset_declared_drop(struct input_file *f);
 /* Unmaps or frees the file's bytes (it then points at an empty buffer). */
 void dataset_release_data(struct input_file *f);
 /* Finds the next non-blank line at or after *off; fills rec. */

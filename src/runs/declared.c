@@ -5,7 +5,6 @@
 #include "declared_int.h"
 
 #include <errno.h>
-#include <pthread.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
@@ -23,16 +22,10 @@
 static const struct declared_set *active;
 static const struct declared_format *forced_fmt;
 
-/* Held while a conversion reads the set: the screen converts on a thread
- * (dataset_defer_declared), and a set is let go only after declared_use. */
-static pthread_mutex_t converting = PTHREAD_MUTEX_INITIALIZER;
-
 void declared_use(const struct declared_set *set, const struct declared_format *forced)
 {
-	pthread_mutex_lock(&converting);
 	active = set && (set->n || forced) ? set : NULL;
 	forced_fmt = forced;
-	pthread_mutex_unlock(&converting);
 }
 
 const struct declared_set *declared_active(void)
@@ -251,23 +244,9 @@ static int job_result(const char *path, const struct child_result *res,
 	return code;
 }
 
-static int convert(const char *path, const char *data, size_t size, bool json, int *fd,
-                   struct declared_src **src, size_t *nsrc,
-                   const struct declared_format **by, char *err, size_t errlen);
-
 int declared_convert(const char *path, const char *data, size_t size, bool json, int *fd,
                      struct declared_src **src, size_t *nsrc,
                      const struct declared_format **by, char *err, size_t errlen)
-{
-	pthread_mutex_lock(&converting);
-	int rc = convert(path, data, size, json, fd, src, nsrc, by, err, errlen);
-	pthread_mutex_unlock(&converting);
-	return rc;
-}
-
-static int convert(const char *path, const char *data, size_t size, bool json, int *fd,
-                   struct declared_src **src, size_t *nsrc,
-                   const struct declared_format **by, char *err, size_t errlen)
 {
 	*fd = -1;
 	*src = NULL;

@@ -1,19 +1,16 @@
 #!/bin/sh
-# never_waits.sh - the screen never keeps a key waiting, in a real terminal
-# (tmux): not for local judges whose connect hangs (their probes are polled
-# by the loop, and their answer comes later), not for gathering the
-# examples of a judge with examples: from 5,000 labelled runs (gathered
-# between keys, the request sent after, with the prompt `tcreview judge`
-# makes), not for a declared format's converter at opening (the first
-# screen comes first, the runs when it is done).
+# judge_wait.sh - J never keeps a key waiting, in a real terminal (tmux):
+# not for local judges whose connect hangs (their probes are polled by the
+# loop, and their answer comes later), not for gathering the examples of
+# a judge with examples: from 5,000 labelled runs (gathered between keys,
+# the request sent after, with the prompt `tcreview judge` makes).
 #
 # Orders are made, not timed: the listener the probes connect to holds
-# them (its accept queue is full) until the test lets it go, the converter
-# waits for a file the test writes, and J and j reach the program
-# together, so the J's few milliseconds of gathering end before j is read.
-# The program's own trace (TCR_TRACE) says in which order the keys and the
-# judges' messages came. Every wait polls, bounded by a minute: a guard
-# against a hang, never a measure.
+# them (its accept queue is full) until the test lets it go, and J and j
+# reach the program together, so the J's few milliseconds of gathering
+# end before j is read. The program's own trace (TCR_TRACE) says in which
+# order the keys and the judges' messages came. Every wait polls, bounded
+# by a minute: a guard against a hang, never a measure.
 . "$TCR_SRCDIR/tests/cli/lib.sh"
 
 if ! command -v tmux >/dev/null 2>&1; then
@@ -38,7 +35,7 @@ fi
 
 unset TMUX TMUX_PANE
 export LANG=C.UTF-8 LC_ALL=C.UTF-8
-T="tmux -u -L tcr-never-$$ -f /dev/null"
+T="tmux -u -L tcr-wait-$$ -f /dev/null"
 trap '$T kill-server >/dev/null 2>&1; touch "$TMP/release"; fake_llm_stop; rm -rf "$TMP"' EXIT
 
 # start NAME CONFIG RUNS [ENV...]: the screen in a detached 80x24 session,
@@ -250,57 +247,5 @@ if not same:
     print(json.dumps(sent)[:3000])
 EOF
 assert_grep "the screen's request shows the examples tcreview judge chooses" "$TMP/prompts.cmp" "same"
-
-# ---- a declared format's converter at opening ------------------------------------
-# The converter waits for the test's word (a minute at most, a guard), so
-# the first screen can only come before it is done.
-mkdir "$TMP/conv"
-cat > "$TMP/conv/steps.jsonl" <<'EOF'
-{"run_id":"s1","steps":[{"who":"user","say":"find x"},{"who":"agent","say":"found it"}]}
-{"run_id":"s2","steps":[{"who":"user","say":"find y"},{"who":"agent","say":"no y"}]}
-EOF
-cat > "$TMP/conv/conv.py" <<'EOF'
-import json, os, sys, time
-for i in range(600):
-    if os.path.exists(os.path.join(os.path.dirname(os.path.abspath(sys.argv[0])), "release")):
-        break
-    time.sleep(0.1)
-for line in sys.stdin:
-    if line.strip():
-        r = json.loads(line)
-        msgs = [{"role": "assistant" if s["who"] == "agent" else s["who"],
-                 "parts": [{"type": "text", "text": s["say"]}]} for s in r["steps"]]
-        print(json.dumps({"tcreview_run": 1, "id": r["run_id"], "messages": msgs}))
-EOF
-printf 'formats:\n  - name: held-steps\n    detect: %s\n    convert: [python3, %s/conv/conv.py]\n    cache: false\n' \
-	"'has(\"steps\")'" "$TMP" > "$TMP/conv/conv.yaml"
-start conv conv/conv.yaml conv/steps.jsonl
-expect conv "the first screen is drawn while the converter runs" "0 runs"
-$T send-keys -t conv '?'
-expect conv "and a key is answered meanwhile (? shows the help)" "quit"
-$T send-keys -t conv Escape
-if cap conv | grep -qF "find x"; then
-	fail "nothing of the runs shows before the converter is done" "$(cap conv)"
-else
-	pass "nothing of the runs shows before the converter is done"
-fi
-touch "$TMP/conv/release"
-expect conv "once it is done the converted runs show" "2 runs"
-$T send-keys -t conv Tab
-expect conv "read through the converter" "found it"
-$T send-keys -t conv q
-expect conv "q quits with status 0" "EXITED 0"
-
-# A converter that fails: the screen opens all the same, and the file's
-# one record says why.
-printf 'import sys\nsys.stderr.write("no good\\n")\nsys.exit(3)\n' > "$TMP/conv/bad.py"
-printf 'formats:\n  - name: bad-steps\n    detect: %s\n    convert: [python3, bad.py]\n    cache: false\n' \
-	"'has(\"steps\")'" > "$TMP/conv/bad.yaml"
-start bad conv/bad.yaml conv/steps.jsonl
-expect bad "a converter that fails: the screen opens on the file's one record" "1 run"
-$T send-keys -t bad Tab
-expect bad "which says why" "exited with status 3; stderr: no good"
-$T send-keys -t bad q
-expect bad "q quits with status 0" "EXITED 0"
 
 finish
