@@ -525,6 +525,45 @@ static void test_appr_steps(void **state)
 	judge_job_free(job);
 }
 
+/* A verdict explained as its rubric says: the screen draws these lines
+ * and reads none of the rubric's members. */
+static void explained(const char *judge, enum verdict_status st, const char *message,
+                      const char *details, const char *want)
+{
+	struct verdict v = { .status = st, .message = message ? strdup(message) : NULL };
+	json_error_t jerr;
+	v.details = json_loads(details, 0, &jerr);
+	assert_non_null(v.details);
+	struct strbuf sb = STRBUF_INIT;
+	judge_explain(judge_named(judge), &v, &sb);
+	assert_string_equal(sb.buf ? sb.buf : "", want);
+	strbuf_release(&sb);
+	verdict_clear(&v);
+}
+
+static void test_explain(void **state)
+{
+	(void)state;
+	explained("appr", VERDICT_OK, NULL,
+	          "{\"reason\": \"two of three\", \"analyzeStepResult\": {\"evaluations\": ["
+	          "{\"toolCalled\": \"weather\", \"wasAppropriate\": true, \"reasoning\": \"asked\"},"
+	          "{\"toolCalled\": \"search\", \"wasAppropriate\": false}, {}],"
+	          " \"missingTools\": [\"map\", 3]}}",
+	          "reason: two of three\n\xe2\x9c\x93 weather: asked\n\xe2\x9c\x97 search: \n"
+	          "\xe2\x9c\x97 ?: \nmissing tools: map, ?\n");
+	/* A bare analysis (a label's answer) reads the same. */
+	explained("appr", VERDICT_OK, NULL,
+	          "{\"evaluations\": [{\"toolCalled\": \"x\", \"wasAppropriate\": true}],"
+	          " \"missingTools\": []}", "\xe2\x9c\x93 x: \n");
+	/* An unusable answer keeps the raw reply, whatever the rubric. */
+	explained("acc", VERDICT_ERROR, "judge: unusable", "{\"error\": \"e\", \"raw_reply\": \"hi\"}",
+	          "error: judge: unusable\nraw reply: hi\n");
+	/* The 1..5 and custom rubrics explain nothing beyond their reason. */
+	explained("acc", VERDICT_OK, NULL, "{\"tool_call_accuracy_reason\": \"fine\","
+	          " \"evaluations\": [{\"toolCalled\": \"x\"}]}", "reason: fine\n");
+	explained("help", VERDICT_OK, NULL, "{\"reason\": \"good\", \"score\": 3}", "reason: good\n");
+}
+
 static void test_appr_scores(void **state)
 {
 	(void)state;
@@ -1211,6 +1250,7 @@ int main(void)
 		cmocka_unit_test(test_1to5_bad_scores),
 		cmocka_unit_test(test_1to5_not_applicable),
 		cmocka_unit_test(test_custom),
+		cmocka_unit_test(test_explain),
 		cmocka_unit_test(test_label_answers),
 		cmocka_unit_test(test_label_answer_custom),
 		cmocka_unit_test(test_label_answer_appr),
