@@ -18,6 +18,7 @@
 
 #include "config/config.h"
 #include "runs/format.h"
+#include "judge/batch.h"
 #include "judge/judge.h"
 #include "util/jsonw.h"
 #include "judge/prompt.h"
@@ -523,6 +524,45 @@ static void test_appr_steps(void **state)
 	free(s);
 	verdict_clear(&v);
 	judge_job_free(job);
+}
+
+/* A verdict explained as its rubric says: the screen draws these lines
+ * and reads none of the rubric's members. */
+static void explained(const char *judge, enum verdict_status st, const char *message,
+                      const char *details, const char *want)
+{
+	struct verdict v = { .status = st, .message = message ? strdup(message) : NULL };
+	json_error_t jerr;
+	v.details = json_loads(details, 0, &jerr);
+	assert_non_null(v.details);
+	struct strbuf sb = STRBUF_INIT;
+	judge_explain(judge_named(judge), &v, &sb);
+	assert_string_equal(sb.buf ? sb.buf : "", want);
+	strbuf_release(&sb);
+	verdict_clear(&v);
+}
+
+static void test_explain(void **state)
+{
+	(void)state;
+	explained("appr", VERDICT_OK, NULL,
+	          "{\"reason\": \"two of three\", \"analyzeStepResult\": {\"evaluations\": ["
+	          "{\"toolCalled\": \"weather\", \"wasAppropriate\": true, \"reasoning\": \"asked\"},"
+	          "{\"toolCalled\": \"search\", \"wasAppropriate\": false}, {}],"
+	          " \"missingTools\": [\"map\", 3]}}",
+	          "reason: two of three\n\xe2\x9c\x93 weather: asked\n\xe2\x9c\x97 search: \n"
+	          "\xe2\x9c\x97 ?: \nmissing tools: map, ?\n");
+	/* A bare analysis (a label's answer) reads the same. */
+	explained("appr", VERDICT_OK, NULL,
+	          "{\"evaluations\": [{\"toolCalled\": \"x\", \"wasAppropriate\": true}],"
+	          " \"missingTools\": []}", "\xe2\x9c\x93 x: \n");
+	/* An unusable answer keeps the raw reply, whatever the rubric. */
+	explained("acc", VERDICT_ERROR, "judge: unusable", "{\"error\": \"e\", \"raw_reply\": \"hi\"}",
+	          "error: judge: unusable\nraw reply: hi\n");
+	/* The 1..5 and custom rubrics explain nothing beyond their reason. */
+	explained("acc", VERDICT_OK, NULL, "{\"tool_call_accuracy_reason\": \"fine\","
+	          " \"evaluations\": [{\"toolCalled\": \"x\"}]}", "reason: fine\n");
+	explained("help", VERDICT_OK, NULL, "{\"reason\": \"good\", \"score\": 3}", "reason: good\n");
 }
 
 static void test_appr_scores(void **state)
@@ -1163,6 +1203,91 @@ static void test_label_answer_appr(void **state)
 	assert_non_null(strstr(why, "appr asks nothing about this run: no tool definitions"));
 }
 
+static void bad_line(void *ctx, const char *path, size_t line)
+{
+	(void)path;
+	*(size_t *)ctx = line;
+}
+
+/* The Batch API's files (judge/batch.c): a request written as an input
+ * line, the output read back by custom_id and fed to the job as a live
+ * answer would be; a job the batch did not answer fails. */
+static void test_batch_files(void **state)
+{
+	(void)state;
+	const struct judge_conf *j = judge_named("appr");
+	struct run *r = run_of(RUN_WEATHER);
+	struct judge_job *job = judge_job_new(j, r, NULL);
+	char id[64], path[128], err[256];
+	batch_custom_id("0123456789abcdef", 2, id, sizeof id);
+	assert_string_equal(id, "tcr-0123456789abcdef-2");
+	char *in = NULL;
+	size_t inlen = 0;
+	FILE *f = open_memstream(&in, &inlen);
+	/* The key goes in a live request's header, never in the file. */
+	const char *had = getenv("OPENAI_API_KEY");
+	char *kept = had ? strdup(had) : NULL;
+	setenv("OPENAI_API_KEY", "sk-test-not-in-the-file", 1);
+	int rc = batch_request_write(f, j, job, id, err, sizeof err);
+	if (kept)
+		setenv("OPENAI_API_KEY", kept, 1);
+	else
+		unsetenv("OPENAI_API_KEY");
+	free(kept);
+	if (rc < 0)
+		fail_msg("%s", err);
+	fclose(f);
+	assert_non_null(strstr(in, "{\"custom_id\":\"tcr-0123456789abcdef-2\",\"method\":\"POST\","
+	                           "\"url\":\"/v1/chat/completions\",\"body\":{\"model\":\"gpt-4o-mini\""));
+	assert_int_equal(in[inlen - 1], '\n');
+	assert_null(strstr(in, "sk-test-not-in-the-file"));
+	free(in);
+	/* A provider without batches is refused. */
+	struct judge_job *other = judge_job_new(judge_named("appr-claude"), r, NULL);
+	f = fopen("/dev/null", "w");
+	assert_int_equal(batch_request_write(f, judge_named("appr-claude"), other, id, err, sizeof err), -1);
+	fclose(f);
+	assert_string_equal(err, "appr-claude: batch files are for OpenAI and OpenAI-compatible judges");
+	judge_job_free(other);
+
+	snprintf(path, sizeof path, "%s/batch.out.jsonl", tmpdir);
+	f = fopen(path, "w");
+	fprintf(f, "{\"custom_id\": \"%s\", \"response\": {\"status_code\": 200, \"body\": {\"choices\": "
+	        "[{\"message\": {\"role\": \"assistant\", \"content\": \"{\\\"evaluations\\\": []}\"}}]}}}\n"
+	        "not json\n\n{\"custom_id\": \"gone\", \"error\": {\"message\": \"expired\"}}\n", id);
+	fclose(f);
+	size_t bad = 0;
+	struct batch_output *o = batch_output_read(path, bad_line, &bad, err, sizeof err);
+	assert_non_null(o);
+	assert_int_equal(bad, 2);
+	batch_output_feed(o, id, j, job);
+	assert_false(judge_job_done(job));      /* the reason step is asked live */
+	struct judge_prompt p;
+	assert_true(judge_job_next_prompt(job, &p));
+	assert_int_equal(p.step, 1);
+	judge_job_free(job);
+	struct verdict v;
+	job = judge_job_new(j, r, NULL);
+	batch_output_feed(o, "gone", j, job);
+	judge_job_verdict(job, &v);
+	assert_int_equal(v.status, VERDICT_ERROR);
+	assert_non_null(strstr(v.message, "the batch has no answer: expired"));
+	verdict_clear(&v);
+	judge_job_free(job);
+	job = judge_job_new(j, r, NULL);
+	batch_output_feed(o, "never", j, job);
+	judge_job_verdict(job, &v);
+	assert_non_null(strstr(v.message, "no answer for it in the batch output"));
+	verdict_clear(&v);
+	judge_job_free(job);
+	batch_output_free(o);
+	unlink(path);
+	snprintf(path, sizeof path, "%s/none.jsonl", tmpdir);
+	assert_null(batch_output_read(path, NULL, NULL, err, sizeof err));
+	assert_non_null(strstr(err, "none.jsonl"));
+	run_free(r);
+}
+
 static void test_providers(void **state)
 {
 	(void)state;
@@ -1211,10 +1336,12 @@ int main(void)
 		cmocka_unit_test(test_1to5_bad_scores),
 		cmocka_unit_test(test_1to5_not_applicable),
 		cmocka_unit_test(test_custom),
+		cmocka_unit_test(test_explain),
 		cmocka_unit_test(test_label_answers),
 		cmocka_unit_test(test_label_answer_custom),
 		cmocka_unit_test(test_label_answer_appr),
 		cmocka_unit_test(test_providers),
+		cmocka_unit_test(test_batch_files),
 	};
 	return cmocka_run_group_tests(tests, group_setup, group_teardown);
 }

@@ -220,6 +220,53 @@ static void test_text_and_queries(void **s)
 	run_free(r);
 }
 
+/* One rule for which calls count: the agent's; named ones for the
+ * scorers; Mastra's own rule, by the record's names and states, on a run
+ * in Mastra's shapes. */
+static void test_counted_calls(void **s)
+{
+	(void)s;
+	struct run *r = run_of("{\"name\": \"lookup\", \"no\": \"\"}");
+	run_add_msg(r, ROLE_USER, MSG_IN_INPUT, "hi", JV_NONE);
+	size_t in = run_add_msg(r, ROLE_ASSISTANT, MSG_IN_INPUT, "", JV_NONE);
+	struct run_call *c = run_add_call(r, in);           /* 0: context */
+	c->name = "before";
+	size_t a = run_add_msg(r, ROLE_ASSISTANT, MSG_IN_OUTPUT, "", JV_NONE);
+	c = run_add_call(r, a);                             /* 1: counted */
+	c->name = "lookup";
+	c->raw_name = field(r, "name");
+	c->raw_state = "result";
+	c = run_add_call(r, a);                             /* 2: no name */
+	c->name = "";
+	c->raw_name = field(r, "no");
+	c->raw_state = "call";
+	c = run_add_call(r, a);                             /* 3: named, state not counted by Mastra */
+	c->name = "lookup";
+	c->raw_name = field(r, "name");
+	c->raw_state = "partial-call";
+	size_t idx[8];
+	assert_int_equal(run_counted_calls(r, RUN_CALLS_AGENT, idx), 3);
+	assert_int_equal(idx[0], 1);
+	assert_int_equal(idx[2], 3);
+	assert_int_equal(run_counted_calls(r, RUN_CALLS_SCORED, idx), 2);
+	assert_int_equal(idx[1], 3);
+	assert_int_equal(run_call_number(r, 3, RUN_CALLS_SCORED), 2);
+	assert_int_equal(run_call_number(r, 3, RUN_CALLS_AGENT), 3);
+	assert_int_equal(run_call_number(r, 2, RUN_CALLS_SCORED), 0);
+	assert_int_equal(run_call_number(r, 9, RUN_CALLS_AGENT), 0);
+	/* Mastra's shape: the flag hands the choice to Mastra's rule. */
+	r->mastra = MASTRA_1X;
+	assert_int_equal(run_counted_calls(r, RUN_CALLS_SCORED, idx), 1);
+	assert_int_equal(idx[0], 1);
+	assert_int_equal(run_counted_calls(r, RUN_CALLS_AGENT, NULL), 3);
+	assert_true(run_call_counted(r, 2, RUN_CALLS_MASTRA) == false);
+	r->calls[3].raw_state = "output-error";
+	assert_int_equal(run_counted_calls(r, RUN_CALLS_SCORED, NULL), 2);
+	r->mastra = MASTRA_0X;
+	assert_int_equal(run_counted_calls(r, RUN_CALLS_SCORED, NULL), 1);
+	run_free(r);
+}
+
 /* The record, a path into it and the tool definitions as trees, built
  * when asked and counted by run_bytes. */
 static void test_trees_on_demand(void **s)
@@ -285,6 +332,7 @@ int main(void)
 		cmocka_unit_test(test_arguments),
 		cmocka_unit_test(test_join_results),
 		cmocka_unit_test(test_text_and_queries),
+		cmocka_unit_test(test_counted_calls),
 		cmocka_unit_test(test_trees_on_demand),
 		cmocka_unit_test(test_bytes_are_honest),
 	};

@@ -147,6 +147,10 @@ struct rubric_ops {
 	/* The key of the verdict's details that holds the judge's reason, so
 	 * the screen shows it without knowing each rubric's details. */
 	const char *reason_key;
+	/* Optional: what the rubric's details say beyond the reason, as lines
+	 * of text for a person (appropriateness: each call's rating, the
+	 * missing tools), so the screen reads none of the rubric's members. */
+	void (*explain)(const json_t *details, struct strbuf *out);
 };
 
 extern const struct rubric_ops *const rubric_table[];
@@ -196,6 +200,10 @@ bool judge_scale_accepts(const struct judge_conf *j, double v);
 struct scale judge_span(const struct judge_conf *j);
 /* The judge's reason in a verdict of its (NULL when it gave none). */
 const char *judge_reason(const struct judge_conf *j, const struct verdict *v);
+/* A judge's answer for a person, as lines: the verdict's message, the
+ * reason, what the rubric explains of its details, and the raw reply an
+ * unusable answer kept. */
+void judge_explain(const struct judge_conf *j, const struct verdict *v, struct strbuf *out);
 
 /* Pulls a JSON object out of a model's reply: the whole text, a ```json
  * fenced block, or the first balanced {...} among other text. NULL when

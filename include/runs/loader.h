@@ -149,6 +149,19 @@ struct run_msg *loader_tool_output(struct run *r, size_t mi, const char *call_id
  * there is no text to show. */
 void loader_mark_failed(struct run_msg *msg, const char *text);
 
+/* How far back a result with no id looks for its call: far beyond any
+ * real turn, and a file of many results naming no call is still joined in
+ * linear time. */
+#define LOADER_JOIN_LOOKBACK 4096
+/* The tool a result message names (NULL when it names none). */
+typedef const char *loader_result_name_fn(const struct run *r, const struct run_msg *m);
+/* The join by name, after run_join_results joined what has an id: each
+ * tool output with no call id answers the nearest earlier message with an
+ * unanswered call of the name it gives, the first such call there (by
+ * position: Gemini's and ADK's function responses, whose ids are often
+ * missing or null). One that finds none, or names none, stays unmatched. */
+void loader_join_by_name(struct run *r, loader_result_name_fn *name_of);
+
 /* Whether an Anthropic server tool's result failed: its content is an
  * object typed *_error (whose error_code is the text), a code execution's
  * result (*code_execution_result) with a non-zero return_code (the text:

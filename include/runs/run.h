@@ -242,10 +242,31 @@ const char *call_state_name(enum call_state st);
 /* What scorers usually want. */
 const char *run_first_user_text(const struct run *r);   /* first human turn, "" if none */
 const char *run_final_agent_text(const struct run *r);  /* last non-empty assistant text */
-/* The agent's calls counted for scoring: not a simulated user's, not
- * partial ones, in the agent's messages of the run's output (Azure's query
- * and Mastra's inputMessages are context), in order. Returns the count and
- * fills idx (may be NULL) with indexes into r->calls. */
-size_t run_agent_calls(const struct run *r, size_t *idx);
+/* Which calls count (counted_calls.c), one rule for every reader: the
+ * agent's calls, not a simulated user's, not partial ones, in the agent's
+ * messages of the run's output (Azure's query and Mastra's inputMessages
+ * are context). The flags narrow or replace it. */
+enum run_calls_rule {
+	RUN_CALLS_AGENT = 0,        /* the rule above: tool-errors, unanswered-calls, the list */
+	RUN_CALLS_NAMED = 1 << 0,   /* only calls with a name */
+	RUN_CALLS_MASTRA = 1 << 1,  /* a run in Mastra's shapes counts as Mastra's scorer does:
+	                               output calls with a truthy name in a counted state */
+};
+/* What tool-call-accuracy counts, and the timeline and the judges number:
+ * named calls, Mastra's rule for Mastra's runs. */
+#define RUN_CALLS_SCORED (RUN_CALLS_NAMED | RUN_CALLS_MASTRA)
+/* Whether call `call` (an index into r->calls) counts under `rule`. */
+bool run_call_counted(const struct run *r, size_t call, unsigned rule);
+/* The calls that count, in order: returns the count and fills idx (may be
+ * NULL; r->ncalls entries at most) with indexes into r->calls. */
+size_t run_counted_calls(const struct run *r, unsigned rule, size_t *idx);
+/* Call `call`'s 1-based place among the calls that count (the number the
+ * details and the timeline show), 0 when it does not count. */
+size_t run_call_number(const struct run *r, size_t call, unsigned rule);
+/* The agent's calls: run_counted_calls under RUN_CALLS_AGENT. */
+static inline size_t run_agent_calls(const struct run *r, size_t *idx)
+{
+	return run_counted_calls(r, RUN_CALLS_AGENT, idx);
+}
 
 #endif

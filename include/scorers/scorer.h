@@ -98,14 +98,8 @@ void scorer_run(const struct scorer_conf *sc, const struct run *r, json_t *expec
 void scorer_run_shared(const struct scorer_conf *sc, const struct run *r, struct scorer_shared *sh,
                        json_t *expected, const char *expect_miss, struct verdict *out);
 
-/* The calls tool-call-accuracy counts for this run, in its order: indexes
- * into r->calls, written to idx (r->ncalls entries at most; may be NULL).
- * The timeline numbers these #1, #2, ... */
-size_t scorer_counted_calls(const struct run *r, size_t *idx);
-/* The number the timeline shows for call `call` (an index into r->calls):
- * its 1-based place among those calls, 0 when it is not one of them. */
-size_t scorer_call_number(const struct run *r, size_t call);
-/* Those calls as Mastra's preprocess step lists them: their names appended
+/* The calls tool-call-accuracy counts (run_counted_calls, RUN_CALLS_SCORED)
+ * as Mastra's preprocess step lists them: their names appended
  * to `tools` (actualTools) and {toolName, toolCallId, messageIndex,
  * invocationIndex} objects to `infos` (toolCallInfos). The LLM judges
  * share this so that their preprocessStepResult matches the code scorer's. */

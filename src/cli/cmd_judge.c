@@ -5,9 +5,9 @@
  * --concurrency requests in flight while further runs are read. Verdicts
  * go to stdout as JSONL lines like `score`'s and to the cache beside the
  * first input. A judge with examples is shown labelled runs from the
- * annotations (only read here), chosen by the judge layer for each run. */
-#include <errno.h>
-#include <fcntl.h>
+ * annotations (only read here), chosen by the judge layer for each run.
+ * --batch-out and --batch-in use the Batch API's files through
+ * judge/batch.h: this file only decides when, and says what it did. */
 #include <getopt.h>
 #include <poll.h>
 #include <stdio.h>
@@ -23,14 +23,13 @@
 #include "scorers/evaluate.h"
 #include "runs/expect.h"
 #include "runs/format.h"
+#include "judge/batch.h"
 #include "judge/judge.h"
 #include "judge/client.h"
-#include "judge/provider.h"
 #include "judge/runner.h"
 #include "review/fewshot.h"
 #include "review/session.h"
 #include "util/jsonw.h"
-#include "util/readfile.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
@@ -103,7 +102,7 @@ struct judge_batch {
 	size_t nuse;
 	long concurrency;
 	FILE *bout;                     /* --batch-out */
-	json_t *bin;                    /* --batch-in: custom_id -> answer */
+	struct batch_output *bin;       /* --batch-in: its answers */
 	size_t nbatch;
 };
 
@@ -238,129 +237,12 @@ static void pump(struct judge_batch *b, int wait_ms)
 	progress(b, false);
 }
 
-/* ---- the OpenAI Batch API files ------------------------------------------ */
-
-static void batch_id(const char *key, size_t judge, char *out, size_t n)
+/* A line of --batch-in's file that is not a batch output line: said,
+ * then skipped. */
+static void bad_batch_line(void *ctx, const char *path, size_t line)
 {
-	snprintf(out, n, "tcr-%s-%zu", key, judge);
-}
-
-/* One request line of the Batch API input: the same body as a live request. */
-static int batch_write(FILE *f, const struct judge_conf *j, struct judge_job *job, const char *id,
-                       char *err, size_t errlen)
-{
-	const struct provider_ops *ops = provider_of(j->provider);
-	if (!ops || !ops->batch_url) {
-		snprintf(err, errlen, "%s: batch files are for OpenAI and OpenAI-compatible judges", j->id);
-		return -1;
-	}
-	struct judge_prompt p;
-	if (!judge_job_next_prompt(job, &p)) {
-		snprintf(err, errlen, "%s: nothing to ask", j->id);
-		return -1;
-	}
-	struct http_req req;
-	if (provider_request(j, &p, &req, err, errlen) < 0)
-		return -1;
-	json_error_t jerr;
-	json_t *body = json_loads(req.body, 0, &jerr);
-	http_req_free(&req);
-	if (!body) {
-		snprintf(err, errlen, "%s: the request body is not JSON", j->id);
-		return -1;
-	}
-	struct strbuf sb = STRBUF_INIT;
-	strbuf_addstr(&sb, "{\"custom_id\":");
-	jsonw_string(&sb, id, strlen(id));
-	strbuf_addstr(&sb, ",\"method\":\"POST\",\"url\":");
-	jsonw_string(&sb, ops->batch_url, strlen(ops->batch_url));
-	strbuf_addstr(&sb, ",\"body\":");
-	jsonw_value(&sb, body);
-	strbuf_addstr(&sb, "}\n");
-	json_decref(body);
-	fwrite(sb.buf, 1, sb.len, f);
-	strbuf_release(&sb);
-	return 0;
-}
-
-/* custom_id -> {status_code, body} of a finished batch's output file. */
-static json_t *batch_read(const char *path, char *err, size_t errlen)
-{
-	/* Read line by line, but only a regular file within the cap: a FIFO
-	 * would wait and /dev/zero be one line growing without end. */
-	int fd = open_regular(path, O_RDONLY, 0, err, errlen);
-	struct stat st;
-	char capname[32];
-	format_cap(READ_CAP_BATCH, capname, sizeof capname);
-	if (fd >= 0 && fstat(fd, &st) == 0 && (unsigned long long)st.st_size > READ_CAP_BATCH) {
-		snprintf(err, errlen, "%s: larger than %s", path, capname);
-		close(fd);
-		return NULL;
-	}
-	FILE *f = fd >= 0 ? fdopen(fd, "r") : NULL;
-	if (!f) {
-		if (fd >= 0) {
-			snprintf(err, errlen, "%s: %s", path, strerror(errno));
-			close(fd);
-		}
-		return NULL;
-	}
-	json_t *map = json_object();
-	char *line = NULL;
-	size_t cap = 0, lineno = 0, total = 0;
-	ssize_t n;
-	while ((n = getline(&line, &cap, f)) > 0) {
-		lineno++;
-		if ((total += (size_t)n) > READ_CAP_BATCH) {     /* it grew while read */
-			snprintf(err, errlen, "%s: larger than %s", path, capname);
-			free(line);
-			fclose(f);
-			json_decref(map);
-			return NULL;
-		}
-		json_error_t jerr;
-		json_t *v = json_loadb(line, (size_t)n, 0, &jerr);
-		const char *id = json_string_value(json_object_get(v, "custom_id"));
-		json_t *resp = json_object_get(v, "response");
-		if (!v || !id) {
-			if (line[strspn(line, " \t\r\n")])
-				fprintf(stderr, "tcreview judge: %s:%zu: not a batch output line\n", path, lineno);
-		} else if (resp) {
-			json_object_set(map, id, resp);
-		} else {
-			json_t *e = json_object_get(v, "error");
-			json_t *fake = json_pack("{s:i,s:O}", "status_code", 0, "error", e ? e : json_null());
-			json_object_set_new(map, id, fake);
-		}
-		json_decref(v);
-	}
-	free(line);
-	fclose(f);
-	return map;
-}
-
-/* Feeds a batch answer into a job, as the client would a live one. */
-static void batch_answer(const struct judge_conf *j, struct judge_job *job, json_t *resp)
-{
-	long status = (long)json_integer_value(json_object_get(resp, "status_code"));
-	json_t *body = json_object_get(resp, "body");
-	char *text = NULL, err[512] = "";
-	struct judge_reply reply = { .http_status = status, .prompt_tokens = -1, .completion_tokens = -1 };
-	if (!body) {
-		json_t *e = json_object_get(resp, "error");
-		const char *m = json_string_value(json_object_get(e, "message"));
-		snprintf(err, sizeof err, "the batch has no answer: %s", m ? m : "request failed");
-		reply.error = err;
-	} else {
-		char *raw = json_dumps(body, JSON_COMPACT);
-		if (provider_reply(j, status, raw, strlen(raw), &text, &reply, err, sizeof err) < 0)
-			reply.error = err;
-		else
-			reply.text = text;
-		free(raw);
-	}
-	judge_job_take_reply(job, &reply);
-	free(text);
+	(void)ctx;
+	fprintf(stderr, "tcreview judge: %s:%zu: not a batch output line\n", path, line);
 }
 
 /* ---- one run and judge ----------------------------------------------------- */
@@ -380,7 +262,7 @@ static struct pending *pending_add(struct judge_batch *b, struct run *r, const s
 
 static void batch_id_of(const struct judge_batch *b, const struct pending *p, char *out, size_t n)
 {
-	batch_id(p->key, (size_t)(p->j - b->cfg->judges), out, n);
+	batch_custom_id(p->key, (size_t)(p->j - b->cfg->judges), out, n);
 }
 
 /* --batch-out: the first request goes to the file instead of the provider. */
@@ -388,7 +270,7 @@ static void judge_to_batch_file(struct judge_batch *b, struct pending *p)
 {
 	char id[64], err[1024];
 	batch_id_of(b, p, id, sizeof id);
-	if (batch_write(b->bout, p->j, p->job, id, err, sizeof err) < 0) {
+	if (batch_request_write(b->bout, p->j, p->job, id, err, sizeof err) < 0) {
 		judge_job_fail(p->job, err);
 		b->errors++;
 	} else {
@@ -405,11 +287,7 @@ static void judge_from_batch_file(struct judge_batch *b, struct pending *p)
 {
 	char id[64];
 	batch_id_of(b, p, id, sizeof id);
-	json_t *resp = json_object_get(b->bin, id);
-	if (!resp)
-		judge_job_fail(p->job, "no answer for it in the batch output");
-	else
-		batch_answer(p->j, p->job, resp);
+	batch_output_feed(b->bin, id, p->j, p->job);
 	if (judge_job_done(p->job)) {
 		judge_runner_keep(b->runner, p->j, p->run, p->key, p->job);
 		on_done(b, p->job, (uint64_t)(uintptr_t)p);
@@ -720,7 +598,8 @@ static int open_batch_files(struct judge_batch *b, const struct judge_flags *f)
 		return EXIT_INPUT;
 	}
 	char err[1024];
-	if (f->batch_in && !(b->bin = batch_read(f->batch_in, err, sizeof err))) {
+	if (f->batch_in &&
+	    !(b->bin = batch_output_read(f->batch_in, bad_batch_line, NULL, err, sizeof err))) {
 		fprintf(stderr, "tcreview judge: %s\n", err);
 		return EXIT_INPUT;
 	}
@@ -753,7 +632,7 @@ static int judge_inputs(struct judge_batch *b, const struct judge_flags *f, char
 	}
 	if (b->bout)
 		fclose(b->bout);
-	json_decref(b->bin);
+	batch_output_free(b->bin);
 	judge_runner_free(b->runner);
 	shots_close(&sh);
 	dataset_close(&ds);

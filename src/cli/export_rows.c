@@ -83,9 +83,9 @@ static json_t *call_args(struct run *r, struct run_call *c)
 static json_t *calls_of(const struct run *cr)
 {
 	struct run *r = (struct run *)cr;
-	size_t n = run_agent_calls(r, NULL);
+	size_t n = run_counted_calls(r, RUN_CALLS_AGENT, NULL);
 	size_t *idx = xcalloc(n + 1, sizeof *idx);
-	run_agent_calls(r, idx);
+	run_counted_calls(r, RUN_CALLS_AGENT, idx);
 	json_t *list = json_array();
 	for (size_t i = 0; i < n; i++) {
 		struct run_call *c = &r->calls[idx[i]];

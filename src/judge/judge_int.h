@@ -27,7 +27,7 @@ struct judge_view {
 	json_t *tool_list;          /* [{name, description, parameters?}] */
 	json_t *actual_tools;       /* the names as Mastra's preprocess step has them */
 	json_t *call_infos;         /* its toolCallInfos */
-	size_t ncalls;              /* calls judged (scorer_counted_calls) */
+	size_t ncalls;              /* calls judged (run_counted_calls, RUN_CALLS_SCORED) */
 };
 
 #define JUDGE_VIEW_NVARS 10

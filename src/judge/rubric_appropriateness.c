@@ -278,6 +278,34 @@ static json_t *appr_answer(void *st, double score, const char *reason, const str
 	return o;
 }
 
+/* Each call's rating and the tools found missing, from the analysis the
+ * judge wrote (analyzeStepResult; a bare analysis is read as well). */
+static void appr_explain(const json_t *d, struct strbuf *out)
+{
+	json_t *an = json_object_get(d, "analyzeStepResult");
+	const json_t *analysis = an ? an : d;
+	json_t *evals = json_object_get(analysis, "evaluations");
+	size_t i;
+	json_t *ev;
+	json_array_foreach(evals, i, ev) {
+		json_t *ok = json_object_get(ev, "wasAppropriate");
+		const char *tool = json_string_value(json_object_get(ev, "toolCalled"));
+		const char *why = json_string_value(json_object_get(ev, "reasoning"));
+		strbuf_addf(out, "%s %s: %s\n", json_is_true(ok) ? "\xe2\x9c\x93" : "\xe2\x9c\x97",
+		            tool ? tool : "?", why ? why : "");
+	}
+	json_t *missing = json_object_get(analysis, "missingTools");
+	if (json_is_array(missing) && json_array_size(missing)) {
+		strbuf_addstr(out, "missing tools: ");
+		json_array_foreach(missing, i, ev) {
+			if (i)
+				strbuf_addstr(out, ", ");
+			strbuf_addstr(out, json_is_string(ev) ? json_string_value(ev) : "?");
+		}
+		strbuf_addch(out, '\n');
+	}
+}
+
 static const char *const appr_sections[] = { "analyse", "reason", NULL };
 static const char *const appr_vars[] = { "score", "evaluations", "missing_tools", NULL };
 
@@ -296,4 +324,5 @@ const struct rubric_ops rubric_appropriateness = {
 	.sections = appr_sections,
 	.vars = appr_vars,
 	.reason_key = "reason",
+	.explain = appr_explain,
 };

@@ -126,6 +126,21 @@ const char *judge_reason(const struct judge_conf *j, const struct verdict *v)
 	return r && r[0] ? r : NULL;
 }
 
+void judge_explain(const struct judge_conf *j, const struct verdict *v, struct strbuf *out)
+{
+	if (v->message)
+		strbuf_addf(out, "%s: %s\n", verdict_status_name(v->status), v->message);
+	const char *reason = judge_reason(j, v);
+	if (reason)
+		strbuf_addf(out, "reason: %s\n", reason);
+	if (j->rubric->explain)
+		j->rubric->explain(v->details, out);
+	/* The job keeps an unusable answer whatever the rubric (job.c). */
+	const char *raw = json_string_value(json_object_get(v->details, "raw_reply"));
+	if (raw)
+		strbuf_addf(out, "raw reply: %s\n", raw);
+}
+
 bool judge_scale_accepts(const struct judge_conf *j, double v)
 {
 	struct scale s = judge_span(j);

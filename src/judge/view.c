@@ -154,7 +154,7 @@ static json_t *clipped(const json_t *v)
 static void calls_text(struct strbuf *sb, struct run *r)
 {
 	size_t *idx = xcalloc(r->ncalls ? r->ncalls : 1, sizeof *idx);
-	size_t n = scorer_counted_calls(r, idx);
+	size_t n = run_counted_calls(r, RUN_CALLS_SCORED, idx);
 	if (n == 0) {
 		strbuf_addstr(sb, "[]");
 		free(idx);

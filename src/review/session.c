@@ -228,7 +228,7 @@ static void entry_fill(struct review *rv, size_t entry, const struct review_run 
 	const struct run *r = rr->run;
 	e->id = xstrdup(r ? r->id : e->source);
 	e->label = xstrdup(r ? (r->model && r->model[0] ? r->model : r->format) : "");
-	e->ncalls = r ? (unsigned)run_agent_calls(r, NULL) : 0;
+	e->ncalls = r ? (unsigned)run_counted_calls(r, RUN_CALLS_AGENT, NULL) : 0;
 	e->load_failed = !r || r->load_error;
 	e->has_hash = dataset_record_hash_raw(&rv->ds, &rv->ds.recs[e->rec], e->hash) == 0;
 	record_pages_release(rv, &rv->ds.recs[e->rec]);

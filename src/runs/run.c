@@ -478,20 +478,3 @@ const char *run_final_agent_text(const struct run *r)
 	}
 	return "";
 }
-
-size_t run_agent_calls(const struct run *r, size_t *idx)
-{
-	size_t n = 0;
-	for (size_t i = 0; i < r->ncalls; i++) {
-		const struct run_call *c = &r->calls[i];
-		if (c->requestor != REQ_AGENT || c->state == CALL_PARTIAL)
-			continue;
-		const struct run_msg *m = &r->msgs[c->msg_index];
-		if (m->role != ROLE_ASSISTANT || m->origin != MSG_IN_OUTPUT)
-			continue;      /* input messages are context, not the run being judged */
-		if (idx)
-			idx[n] = i;
-		n++;
-	}
-	return n;
-}

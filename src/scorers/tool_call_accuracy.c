@@ -84,49 +84,6 @@ static const char *tca_check(json_t *literals)
 	return tca_creatable(&o) ? NULL : TCA_NEED_OPTION;
 }
 
-static bool state_counted(const char *st, enum mastra_shape shape)
-{
-	if (!st)
-		return false;
-	if (!strcmp(st, "result") || !strcmp(st, "call"))
-		return true;
-	return shape == MASTRA_1X && !strcmp(st, "output-error");
-}
-
-/* Whether Mastra (for its own shapes) or our rule (for the others: the
- * agent's completed or requested calls in its output messages) counts a call. */
-static bool tca_counts(const struct run *r, const struct run_call *c)
-{
-	const struct run_msg *m = &r->msgs[c->msg_index];
-	if (r->mastra != MASTRA_NONE)
-		return m->origin == MSG_IN_OUTPUT && jv_truthy(r->doc, c->raw_name) &&
-		       state_counted(c->raw_state, r->mastra);
-	return c->requestor == REQ_AGENT && c->state != CALL_PARTIAL &&
-	       m->role == ROLE_ASSISTANT && m->origin == MSG_IN_OUTPUT && c->name[0];
-}
-
-size_t scorer_counted_calls(const struct run *r, size_t *idx)
-{
-	size_t n = 0;
-	for (size_t i = 0; i < r->ncalls; i++)
-		if (tca_counts(r, &r->calls[i])) {
-			if (idx)
-				idx[n] = i;
-			n++;
-		}
-	return n;
-}
-
-size_t scorer_call_number(const struct run *r, size_t call)
-{
-	if (call >= r->ncalls || !tca_counts(r, &r->calls[call]))
-		return 0;
-	size_t n = 1;
-	for (size_t i = 0; i < call; i++)
-		n += tca_counts(r, &r->calls[i]);
-	return n;
-}
-
 /* Collects actualTools and toolCallInfos. */
 static void tca_extract(const struct run *r, json_t *tools, json_t *infos)
 {
@@ -134,7 +91,7 @@ static void tca_extract(const struct run *r, json_t *tools, json_t *infos)
 		const struct run_call *c = &r->calls[i];
 		json_t *name, *id;
 		long mi, ii;
-		if (!tca_counts(r, c))
+		if (!run_call_counted(r, i, RUN_CALLS_SCORED))
 			continue;
 		if (r->mastra != MASTRA_NONE) {
 			/* Mastra compares these as JSON values: a tree of each. */

@@ -12,8 +12,8 @@
  * The score is 1 - failed/calls so that higher is better, as everywhere
  * else (calibration, the filters and stats read it so); the default
  * threshold 1 passes exactly the runs where no call failed. Only the
- * agent's calls count (run_agent_calls: not a simulated user's, not a
- * partial one, not the input's context). A run whose calls have not one
+ * agent's calls count (run_counted_calls, RUN_CALLS_AGENT: not a
+ * simulated user's, not a partial one, not the input's context). A run whose calls have not one
  * result anywhere is skipped: the harness or the format kept no results,
  * so no failure could show.
  *
@@ -151,7 +151,7 @@ static bool te_orphans(const struct run *r)
 static json_t *te_failure(const struct run *r, size_t call, const char *prefix, const char *text)
 {
 	const struct run_call *c = &r->calls[call];
-	size_t number = scorer_call_number(r, call);
+	size_t number = run_call_number(r, call, RUN_CALLS_SCORED);
 	json_t *o = json_object();
 	json_object_set_new(o, "number", json_integer((json_int_t)number));
 	json_object_set_new(o, "call", json_integer((json_int_t)call + 1));
@@ -181,7 +181,7 @@ static void te_score(const struct scorer_conf *sc, const struct run *r, struct s
 		return;
 	}
 	size_t *idx = xcalloc(r->ncalls ? r->ncalls : 1, sizeof *idx);
-	size_t n = run_agent_calls(r, idx), failed = 0, answered = 0;
+	size_t n = run_counted_calls(r, RUN_CALLS_AGENT, idx), failed = 0, answered = 0;
 	json_t *list = json_array(), *marks = json_array();
 	for (size_t k = 0; k < n; k++) {
 		const struct run_call *c = &r->calls[idx[k]];

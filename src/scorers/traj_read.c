@@ -194,7 +194,7 @@ static void run_messages(struct run *r, struct tm_traj *t)
 {
 	size_t *counted = xcalloc(r->ncalls + 1, sizeof *counted);
 	bool *counts = xcalloc(r->ncalls + 1, sizeof *counts);
-	size_t nc = scorer_counted_calls(r, counted);
+	size_t nc = run_counted_calls(r, RUN_CALLS_SCORED, counted);
 	for (size_t i = 0; i < nc; i++)
 		counts[counted[i]] = true;
 	t->messages = json_array();

@@ -1,8 +1,8 @@
 /* unanswered_calls.c - calls that never got a result and results that
  * answer no call, with no ground truth: a check that works on any run.
  *
- * The calls are the agent's (run_agent_calls: not a simulated user's, not
- * a partial one, not the input's context); the results are the run's
+ * The calls are the agent's (run_counted_calls, RUN_CALLS_AGENT: not a
+ * simulated user's, not a partial one, not the input's context); the results are the run's
  * output's tool results that the loader could join to no call (a missing
  * or unknown call id). The score is the paired share, answered calls over
  * calls plus orphan results, so a run passes (threshold 1) when every call
@@ -56,7 +56,7 @@ static json_t *uc_text(const char *s)
 static json_t *uc_call(const struct run *r, size_t call)
 {
 	const struct run_call *c = &r->calls[call];
-	size_t number = scorer_call_number(r, call);
+	size_t number = run_call_number(r, call, RUN_CALLS_SCORED);
 	json_t *o = json_object();
 	json_object_set_new(o, "number", json_integer((json_int_t)number));
 	json_object_set_new(o, "call", json_integer((json_int_t)call + 1));
@@ -105,7 +105,7 @@ static void uc_score(const struct scorer_conf *sc, const struct run *r, struct s
 	const char *when = json_string_value(json_object_get(params, "when_no_results"));
 	bool fail_bare = when && !strcmp(when, "fail");
 	size_t *idx = xcalloc(r->ncalls ? r->ncalls : 1, sizeof *idx);
-	size_t n = run_agent_calls(r, idx), answered = 0;
+	size_t n = run_counted_calls(r, RUN_CALLS_AGENT, idx), answered = 0;
 	json_t *calls = json_array(), *orphans = json_array(), *marks = json_array();
 	for (size_t k = 0; k < n; k++) {
 		const struct run_call *c = &r->calls[idx[k]];

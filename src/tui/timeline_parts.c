@@ -316,7 +316,7 @@ void tl_add_run(struct tui *t, struct run *r, const struct call_marks *marks, in
 	/* Number the calls the tool-call scorer counts, in its order. */
 	size_t *counted = xcalloc(r->ncalls + 1, sizeof(size_t));
 	long *number = xcalloc(r->ncalls + 1, sizeof(long));
-	size_t nc = scorer_counted_calls(r, counted);
+	size_t nc = run_counted_calls(r, RUN_CALLS_SCORED, counted);
 	for (size_t i = 0; i < nc; i++)
 		number[counted[i]] = (long)i + 1;
 	if (r->load_error) {

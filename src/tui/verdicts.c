@@ -23,8 +23,8 @@ static void judge_line(const struct judge_conf *jc, struct strbuf *out)
 	strbuf_addf(out, "requests go to %s\n", host);
 }
 
-/* A judge's answer for a person: its reason, each call's evaluation, what
- * it found missing, and on failure the cause and the raw reply. */
+/* A judge's answer for a person, as its rubric explains it (judge_explain):
+ * the screen reads none of a rubric's members. */
 static void judge_details(const struct review_row *row, struct strbuf *out)
 {
 	const struct judge_cell *c = row->cell;
@@ -45,36 +45,7 @@ static void judge_details(const struct review_row *row, struct strbuf *out)
 		strbuf_addf(out, "%s (Esc cancels)\n", sp);
 		return;
 	}
-	const json_t *d = c->v.details;
-	if (c->v.message)
-		strbuf_addf(out, "%s: %s\n", verdict_status_name(c->v.status), c->v.message);
-	const char *reason = judge_reason(row->judge, &c->v);
-	if (reason)
-		strbuf_addf(out, "reason: %s\n", reason);
-	json_t *an = json_object_get(d, "analyzeStepResult");
-	json_t *evals = json_object_get(an ? an : (json_t *)d, "evaluations");
-	size_t i;
-	json_t *ev;
-	json_array_foreach(evals, i, ev) {
-		json_t *ok = json_object_get(ev, "wasAppropriate");
-		const char *tool = json_string_value(json_object_get(ev, "toolCalled"));
-		const char *why = json_string_value(json_object_get(ev, "reasoning"));
-		strbuf_addf(out, "%s %s: %s\n", json_is_true(ok) ? "\xe2\x9c\x93" : "\xe2\x9c\x97",
-		            tool ? tool : "?", why ? why : "");
-	}
-	json_t *missing = json_object_get(an ? an : (json_t *)d, "missingTools");
-	if (json_is_array(missing) && json_array_size(missing)) {
-		strbuf_addstr(out, "missing tools: ");
-		json_array_foreach(missing, i, ev) {
-			if (i)
-				strbuf_addstr(out, ", ");
-			strbuf_addstr(out, json_is_string(ev) ? json_string_value(ev) : "?");
-		}
-		strbuf_addch(out, '\n');
-	}
-	const char *raw = json_string_value(json_object_get(d, "raw_reply"));
-	if (raw)
-		strbuf_addf(out, "raw reply: %s\n", raw);
+	judge_explain(row->judge, &c->v, out);
 }
 
 /* The other reviewers' labels on the row ("other labels: bob 0 (fail),

@@ -340,36 +340,10 @@ static int gem_load_candidate(struct run *r, jv cand, const char *path, size_t i
 	return gem_load_content(r, content, ROLE_ASSISTANT, cpath, i, err, errlen) < 0 ? -1 : 0;
 }
 
-/* The model turn nearest before message mi with an unanswered call named
- * name, and the first such call in it; NULL when none. */
-static struct run_call *gem_call_by_name(struct run *r, size_t mi, const char *name)
+/* A functionResponse names its tool by "name". */
+static const char *gem_result_name(const struct run *r, const struct run_msg *m)
 {
-	struct run_call *hit = NULL;
-	for (size_t ci = r->ncalls; ci-- > 0;) {
-		struct run_call *c = &r->calls[ci];
-		if (c->msg_index >= mi || c->has_result || strcmp(c->name, name) != 0)
-			continue;
-		if (hit && c->msg_index != hit->msg_index)
-			break;
-		hit = c;
-	}
-	return hit;
-}
-
-/* Results with an id were joined by run_join_results; the rest by name. */
-static void gem_join_by_name(struct run *r)
-{
-	for (size_t mi = 0; mi < r->nmsgs; mi++) {
-		struct run_msg *m = &r->msgs[mi];
-		if (!m->is_tool_output || m->answers_call_id)
-			continue;
-		const char *name = jv_str(r->doc, jv_get(r->doc, jv_get(r->doc, m->raw,
-		                                                        "functionResponse"), "name"));
-		struct run_call *hit = name ? gem_call_by_name(r, mi, name) : NULL;
-		m->unmatched_result = hit == NULL;
-		if (hit)
-			run_set_result(hit, m->result, m->result_is_error, m->result_error_text, (long)mi);
-	}
+	return jv_str(r->doc, jv_get(r->doc, jv_get(r->doc, m->raw, "functionResponse"), "name"));
 }
 
 static int gem_load(struct run *r, char *err, size_t errlen)
@@ -412,7 +386,8 @@ static int gem_load(struct run *r, char *err, size_t errlen)
 	if (loader_each(r, contents, "contents", gem_load_turn, NULL, err, errlen) < 0)
 		return -1;
 	run_join_results(r);
-	gem_join_by_name(r);
+	/* Results with an id were joined by run_join_results; the rest by name. */
+	loader_join_by_name(r, gem_result_name);
 	return 0;
 }
 

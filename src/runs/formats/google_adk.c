@@ -504,38 +504,10 @@ static int adk_legacy_turn(struct run *r, jv t, const char *path, size_t i, void
 
 /* ---- results by position, and the load ------------------------------------------ */
 
-/* How far back a response with no id looks for its call: far beyond any
- * real invocation, and a file of many responses naming no call is still
- * joined in linear time. */
-#define ADK_JOIN_LOOKBACK 4096
-
-/* Responses with no id: each answers the nearest earlier message with an
- * unanswered call of its name, the first such call there. */
-static void adk_join_by_name(struct run *r)
+/* A response names its tool by "name". */
+static const char *adk_result_name(const struct run *r, const struct run_msg *m)
 {
-	const struct jdoc *d = r->doc;
-	size_t before = 0;              /* calls in messages before mi */
-	for (size_t mi = 0; mi < r->nmsgs; mi++) {
-		struct run_msg *m = &r->msgs[mi];
-		while (before < r->ncalls && r->calls[before].msg_index < mi)
-			before++;
-		if (!m->is_tool_output || m->answers_call_id)
-			continue;
-		const char *name = jv_str(d, jv_get(d, m->raw, "name"));
-		struct run_call *hit = NULL;
-		size_t stop = before > ADK_JOIN_LOOKBACK ? before - ADK_JOIN_LOOKBACK : 0;
-		for (size_t ci = before; name && ci-- > stop;) {
-			struct run_call *c = &r->calls[ci];
-			if (c->msg_index >= mi || c->has_result || strcmp(c->name, name) != 0)
-				continue;
-			if (hit && c->msg_index != hit->msg_index)
-				break;
-			hit = c;
-		}
-		m->unmatched_result = hit == NULL;
-		if (hit)
-			run_set_result(hit, m->result, m->result_is_error, m->result_error_text, (long)mi);
-	}
+	return jv_str(r->doc, jv_get(r->doc, m->raw, "name"));
 }
 
 static int adk_load_record(struct run *r, jv rec, struct adk_ctx *ctx, char *err, size_t errlen)
@@ -572,7 +544,7 @@ static int adk_load(struct run *r, char *err, size_t errlen)
 	if (rc < 0)
 		return -1;
 	run_join_results(r);
-	adk_join_by_name(r);
+	loader_join_by_name(r, adk_result_name);
 	return 0;
 }
 

@@ -313,6 +313,32 @@ void loader_mark_failed(struct run_msg *msg, const char *text)
 	msg->result_error_text = text && text[0] ? text : "error";
 }
 
+void loader_join_by_name(struct run *r, loader_result_name_fn *name_of)
+{
+	size_t before = 0;              /* calls in messages before mi */
+	for (size_t mi = 0; mi < r->nmsgs; mi++) {
+		struct run_msg *m = &r->msgs[mi];
+		while (before < r->ncalls && r->calls[before].msg_index < mi)
+			before++;
+		if (!m->is_tool_output || m->answers_call_id)
+			continue;
+		const char *name = name_of(r, m);
+		struct run_call *hit = NULL;
+		size_t stop = before > LOADER_JOIN_LOOKBACK ? before - LOADER_JOIN_LOOKBACK : 0;
+		for (size_t ci = before; name && ci-- > stop;) {
+			struct run_call *c = &r->calls[ci];
+			if (c->msg_index >= mi || c->has_result || strcmp(c->name, name) != 0)
+				continue;
+			if (hit && c->msg_index != hit->msg_index)
+				break;      /* the first call of the nearest message */
+			hit = c;
+		}
+		m->unmatched_result = hit == NULL;
+		if (hit)
+			run_set_result(hit, m->result, m->result_is_error, m->result_error_text, (long)mi);
+	}
+}
+
 /* Whether a code execution's result says its command exited non-zero:
  * {type: ...code_execution_result, stdout, stderr, return_code}. The text
  * is the exit code, then what the command wrote to stderr (else stdout),
