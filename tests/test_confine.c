@@ -170,32 +170,33 @@ static void test_config_prompt_file(void **st)
 	struct config c;
 	char err[1024], want[1200];
 	judge_yaml("../secret.txt");
-	assert_int_equal(config_load(&c, at("cfg/c.yaml"), err, sizeof err), -1);
+	assert_int_equal(config_load(&c, NULL, at("cfg/c.yaml"), err, sizeof err), -1);
 	snprintf(want, sizeof want, "%s:6:18: prompt_file '../secret.txt' resolves outside the "
 	         "configuration's folder (use --allow-path PATH to allow it)", at("cfg/c.yaml"));
 	assert_string_equal(err, want);
 
 	judge_yaml(at("secret.txt"));               /* absolute */
-	assert_int_equal(config_load(&c, at("cfg/c.yaml"), err, sizeof err), -1);
+	assert_int_equal(config_load(&c, NULL, at("cfg/c.yaml"), err, sizeof err), -1);
 	assert_non_null(strstr(err, "resolves outside the configuration's folder"));
 
 	judge_yaml("out-link.txt");                 /* a link inside pointing out */
-	assert_int_equal(config_load(&c, at("cfg/c.yaml"), err, sizeof err), -1);
+	assert_int_equal(config_load(&c, NULL, at("cfg/c.yaml"), err, sizeof err), -1);
 	assert_non_null(strstr(err, ":6:18: prompt_file 'out-link.txt' resolves outside"));
 
 	const char *paths[] = { at("secret.txt") };
 	struct config_allow allow = { paths, 1 };
-	assert_int_equal(config_load_allowing(&c, at("cfg/c.yaml"), &allow, err, sizeof err), 0);
+	assert_int_equal(config_load(&c, &(struct config_opts){ .allow = &allow }, at("cfg/c.yaml"), err,
+	                             sizeof err), 0);
 	assert_non_null(strstr(c.judges[0].prompt_text, "secret"));
 	config_free(&c);
 
 	judge_yaml("inside.txt");
-	assert_int_equal(config_load(&c, at("cfg/c.yaml"), err, sizeof err), 0);
+	assert_int_equal(config_load(&c, NULL, at("cfg/c.yaml"), err, sizeof err), 0);
 	config_free(&c);
 
 	/* A missing file is not found, whether or not it would be outside. */
 	judge_yaml("../nope.txt");
-	assert_int_equal(config_load(&c, at("cfg/c.yaml"), err, sizeof err), -1);
+	assert_int_equal(config_load(&c, NULL, at("cfg/c.yaml"), err, sizeof err), -1);
 	assert_non_null(strstr(err, "No such file or directory"));
 	assert_null(strstr(err, "outside"));
 
@@ -203,7 +204,7 @@ static void test_config_prompt_file(void **st)
 	static const char text[] = "judges:\n  - id: j\n    rubric: custom\n    model: openai/m\n"
 	                           "    prompt_file: ../secret.txt\n"
 	                           "    scale: {min: 0, max: 10, pass: 6}\n";
-	assert_int_equal(config_load_string(&c, "s.yaml", at("cfg"), text, sizeof text - 1, err,
+	assert_int_equal(config_load_string(&c, NULL, "s.yaml", at("cfg"), text, sizeof text - 1, err,
 	                                    sizeof err), 0);
 	config_free(&c);
 }
@@ -215,14 +216,15 @@ static void test_config_expectations(void **st)
 	char err[1024], want[1200];
 	write_file("cfg/e.yaml", "expectations:\n  file: ../tasks.jsonl\n"
 	           "  match: {run: task_id, expected: task_id}\n");
-	assert_int_equal(config_load(&c, at("cfg/e.yaml"), err, sizeof err), -1);
+	assert_int_equal(config_load(&c, NULL, at("cfg/e.yaml"), err, sizeof err), -1);
 	snprintf(want, sizeof want, "%s:2:9: file '../tasks.jsonl' resolves outside the "
 	         "configuration's folder (use --allow-path PATH to allow it)", at("cfg/e.yaml"));
 	assert_string_equal(err, want);
 
 	const char *paths[] = { dir };
 	struct config_allow allow = { paths, 1 };
-	assert_int_equal(config_load_allowing(&c, at("cfg/e.yaml"), &allow, err, sizeof err), 0);
+	assert_int_equal(config_load(&c, &(struct config_opts){ .allow = &allow }, at("cfg/e.yaml"), err,
+	                             sizeof err), 0);
 	assert_true(c.has_expect);
 	config_free(&c);
 }
