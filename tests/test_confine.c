@@ -185,8 +185,8 @@ static void test_config_prompt_file(void **st)
 
 	const char *paths[] = { at("secret.txt") };
 	struct config_allow allow = { paths, 1 };
-	assert_int_equal(config_load(&c, &(struct config_opts){ .allow = &allow }, at("cfg/c.yaml"), err,
-	                             sizeof err), 0);
+	const struct config_opts allowing = { .allow = &allow };
+	assert_int_equal(config_load(&c, &allowing, at("cfg/c.yaml"), err, sizeof err), 0);
 	assert_non_null(strstr(c.judges[0].prompt_text, "secret"));
 	config_free(&c);
 
@@ -223,10 +223,33 @@ static void test_config_expectations(void **st)
 
 	const char *paths[] = { dir };
 	struct config_allow allow = { paths, 1 };
-	assert_int_equal(config_load(&c, &(struct config_opts){ .allow = &allow }, at("cfg/e.yaml"), err,
-	                             sizeof err), 0);
+	const struct config_opts allowing = { .allow = &allow };
+	assert_int_equal(config_load(&c, &allowing, at("cfg/e.yaml"), err, sizeof err), 0);
 	assert_true(c.has_expect);
 	config_free(&c);
+}
+
+/* Two loads in one process, each with its own allowed paths: what one
+ * command allowed is not left for the next (nothing is kept between). */
+static void test_two_loads_apart(void **st)
+{
+	(void)st;
+	struct config a, b;
+	char err[1024];
+	judge_yaml(at("secret.txt"));
+	char secret[1024];
+	snprintf(secret, sizeof secret, "%s", at("secret.txt"));     /* at()'s buffers turn */
+	const char *paths[] = { secret };
+	struct config_allow allow = { paths, 1 }, none = { NULL, 0 };
+	const struct config_opts allowing = { .allow = &allow }, confined = { .allow = &none };
+	assert_int_equal(config_load(&a, &allowing, at("cfg/c.yaml"), err, sizeof err), 0);
+	assert_int_equal(config_load(&b, &confined, at("cfg/c.yaml"), err, sizeof err), -1);
+	assert_non_null(strstr(err, "resolves outside the configuration's folder"));
+	assert_int_equal(config_load(&b, NULL, at("cfg/c.yaml"), err, sizeof err), -1);
+	config_free(&a);
+	assert_int_equal(config_load(&a, &allowing, at("cfg/c.yaml"), err, sizeof err), 0);
+	assert_non_null(strstr(a.judges[0].prompt_text, "secret"));
+	config_free(&a);
 }
 
 int main(void)
@@ -240,6 +263,7 @@ int main(void)
 		cmocka_unit_test(test_missing),
 		cmocka_unit_test(test_config_prompt_file),
 		cmocka_unit_test(test_config_expectations),
+		cmocka_unit_test(test_two_loads_apart),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

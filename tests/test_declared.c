@@ -15,6 +15,7 @@
 #include <cmocka.h>
 
 #include "config/config.h"
+#include "runs/dataset.h"
 #include "runs/declared.h"
 #include "runs/jqprog.h"
 
@@ -233,6 +234,36 @@ static void test_convert(void **st)
 		fail_msg("%s", err);
 }
 
+/* Two datasets in one process, each lent its own formats in use: the
+ * file one reads through the declared format, the other as it is. */
+static void test_two_datasets_apart(void **st)
+{
+	(void)st;
+	use("formats:\n"
+	    "  - name: steps\n"
+	    "    detect: 'has(\"steps\")'\n"
+	    "    run: '{tcreview_run: 1, id: .id}'\n");
+	char path[] = "/tmp/tcr-declared-XXXXXX.jsonl";
+	int fd = mkstemps(path, 6);
+	assert_true(fd >= 0);
+	static const char text[] = "{\"id\":\"a\",\"steps\":[]}\n";
+	assert_int_equal(write(fd, text, sizeof text - 1), (ssize_t)(sizeof text - 1));
+	close(fd);
+	char err[1024], *paths[] = { path };
+	const struct dataset_opts with = { .declared = &in_use }, without = { 0 };
+	struct dataset a, b;
+	assert_int_equal(dataset_open_with(&a, &with, paths, 1, err, sizeof err), 0);
+	assert_int_equal(dataset_open_with(&b, &without, paths, 1, err, sizeof err), 0);
+	assert_string_equal(a.files[0].declared, "steps");
+	assert_null(b.files[0].declared);
+	dataset_close(&b);
+	assert_int_equal(dataset_open(&b, paths, 1, err, sizeof err), 0);
+	assert_null(b.files[0].declared);
+	dataset_close(&a);
+	dataset_close(&b);
+	unlink(path);
+}
+
 static void test_bounds(void **st)
 {
 	(void)st;
@@ -263,6 +294,7 @@ int main(void)
 		cmocka_unit_test(test_compile_error),
 		cmocka_unit_test(test_detect),
 		cmocka_unit_test(test_runs),
+		cmocka_unit_test(test_two_datasets_apart),
 		cmocka_unit_test(test_section),
 		cmocka_unit_test(test_names),
 		cmocka_unit_test(test_convert),
