@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cli/cli.h"
 #include "config/allowed_paths.h"
 #include "config/config.h"
 #include "config/layers.h"
@@ -393,6 +394,50 @@ static void test_errors_name_their_file(void **state)
 	assert_non_null(strstr(err, "config.yaml: not a regular file (a folder)"));
 }
 
+/* Two commands' contexts in one process: the host one allows, the
+ * other refuses, or (the screen's way) leaves for the user to allow; the
+ * allowed paths likewise. Nothing of one is left in the other. */
+static void test_two_contexts(void **state)
+{
+	(void)state;
+	put("proj/tcreview.yaml",
+	    "expectations:\n"
+	    "  file: ../tasks.jsonl\n"
+	    "  match: {run: task_id, expected: task_id}\n"
+	    "judges:\n"
+	    "  - id: far\n"
+	    "    rubric: tool-appropriateness\n"
+	    "    model: openai/m\n"
+	    "    base_url: https://llm.example/v1\n");
+	put("tasks.jsonl", "{\"task_id\": \"t\"}\n");
+	struct cli_context a, b;
+	cli_context_init(&a);
+	cli_context_init(&b);
+	a.datadir = b.datadir = test_load.datadir;
+	assert_true(cli_trust_option(&a, CLI_OPT_ALLOW_HOST, "llm.example"));
+	assert_int_equal(cli_allow_path(&a, "test", "tasks.jsonl"), 0);
+	struct config ca, cb;
+	char err[1024];
+	assert_int_equal(cli_load_config_err(&a, &ca, "proj/tcreview.yaml", NULL, err, sizeof err), 0);
+	assert_ptr_equal(ca.judges[0].trust, &a.trust);
+	assert_null(judge_needs_leave(&ca.judges[0]));
+	assert_int_equal(cli_load_config_err(&b, &cb, "proj/tcreview.yaml", NULL, err, sizeof err),
+	                 -1);
+	assert_non_null(strstr(err, "resolves outside the configuration's folder"));
+	assert_int_equal(cli_allow_path(&b, "test", "tasks.jsonl"), 0);
+	assert_int_equal(cli_load_config_err(&b, &cb, "proj/tcreview.yaml", NULL, err, sizeof err),
+	                 -1);
+	assert_non_null(strstr(err, "--allow-host llm.example"));
+	b.trust.confirm_later = true;
+	assert_int_equal(cli_load_config_err(&b, &cb, "proj/tcreview.yaml", NULL, err, sizeof err), 0);
+	assert_string_equal(judge_needs_leave(&cb.judges[0]), "llm.example");
+	assert_null(judge_needs_leave(&ca.judges[0]));
+	config_free(&cb);
+	config_free(&ca);
+	cli_context_free(&b);
+	cli_context_free(&a);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -402,6 +447,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_merge, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_compare_user_judge, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_builtin, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_two_contexts, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_errors_name_their_file, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

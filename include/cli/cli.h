@@ -142,7 +142,7 @@ int cli_declare_formats(struct cli_context *x, const char *prog, const struct co
 int cli_declare_formats_err(struct cli_context *x, const struct config *c, const char *fmt,
                             bool *declared, char *err, size_t errlen);
 /* Format i of every format known, built-in then those of set (x->declared
- * after cli_declare_formats); NULL past the end. */
+ * after cli_declare_formats; NULL: none); NULL past the end. */
 const char *cli_format_name(const struct declared_set *set, size_t i);
 /* "unknown format 'NAME'" and the names known, built-in and set's. */
 void cli_unknown_format(const struct declared_set *set, const char *prog, const char *name);

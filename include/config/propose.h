@@ -36,6 +36,8 @@ struct propose_opts {
 	 * of the built-in prompts, the judges' allowances (config.h); NULL:
 	 * nothing lent. */
 	const struct config_opts *load;
+	/* The inputs' folder walk gives no warning: a screen owns the terminal. */
+	bool walk_quiet;
 };
 
 struct proposal {

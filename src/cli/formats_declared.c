@@ -85,7 +85,7 @@ void cli_unknown_format(const struct declared_set *in_use, const char *prog, con
 	fprintf(stderr, "%s: unknown format '%s'\ntranscript formats:", prog, name);
 	for (size_t i = 0; format_table[i]; i++)
 		fprintf(stderr, " %s", format_table[i]->name);
-	for (size_t i = 0; i < in_use->n; i++)
+	for (size_t i = 0; in_use && i < in_use->n; i++)
 		fprintf(stderr, " %s", in_use->v[i].name);
 	fputc('\n', stderr);
 }
@@ -97,5 +97,5 @@ const char *cli_format_name(const struct declared_set *in_use, size_t i)
 		nbuiltin++;
 	if (i < nbuiltin)
 		return format_table[i]->name;
-	return i - nbuiltin < in_use->n ? in_use->v[i - nbuiltin].name : NULL;
+	return in_use && i - nbuiltin < in_use->n ? in_use->v[i - nbuiltin].name : NULL;
 }
