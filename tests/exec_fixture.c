@@ -50,7 +50,7 @@ int exec_load(struct config *cfg, const char *entries, char *err, size_t n)
 {
 	char yaml[4096];
 	snprintf(yaml, sizeof yaml, "scorers:\n%s", entries);
-	return config_load_string(cfg, "s.yaml", exec_tmpdir, yaml, strlen(yaml), err, n);
+	return config_load_string(cfg, NULL, "s.yaml", exec_tmpdir, yaml, strlen(yaml), err, n);
 }
 
 struct run *exec_chat_run(const char *id)

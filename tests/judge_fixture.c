@@ -15,7 +15,7 @@ int judge_fixture_setup(struct judge_fixture *fx, const char *argv0, const char 
                         const char *key, const char *script)
 {
 	const char *top = getenv("TCR_SRCDIR");
-	judge_set_datadir(top && *top ? top : ".");
+	fx->load = (struct config_opts){ .datadir = top && *top ? top : "." };
 	test_local_only();
 	unsetenv("OPENAI_BASE_URL");
 	setenv("OPENAI_API_KEY", key, 1);
@@ -39,7 +39,7 @@ int judge_fixture_setup(struct judge_fixture *fx, const char *argv0, const char 
 		" {name: track_parcel, description: tracks a parcel},"
 		" {name: refund_order, description: refunds an order}]\n", fx->srv.port);
 	char err[1024];
-	if (config_load_string(&fx->cfg, "t.yaml", fx->dir, yaml, (size_t)n, err, sizeof err) < 0) {
+	if (config_load_string(&fx->cfg, &fx->load, "t.yaml", fx->dir, yaml, (size_t)n, err, sizeof err) < 0) {
 		fprintf(stderr, "%s\n", err);
 		return -1;
 	}
@@ -54,6 +54,6 @@ int judge_fixture_teardown(struct judge_fixture *fx)
 	snprintf(cmd, sizeof cmd, "rm -rf '%s'", fx->dir);
 	if (system(cmd) != 0)
 		return -1;
-	judge_set_datadir(NULL);
+
 	return 0;
 }

@@ -13,6 +13,7 @@ struct judge_fixture {
 	char runs_path[128];        /* DIR/runs.jsonl */
 	struct fake_server srv;
 	struct config cfg;
+	struct config_opts load;    /* what its configurations are loaded with */
 };
 
 /* name tells the folders of several tests apart; key is OPENAI_API_KEY's

@@ -13,6 +13,10 @@
 #include "review_fixture.h"
 #include "test_files.h"
 
+/* What the configurations are loaded with (the data folder of the
+ * built-in prompts), as a command lends it. */
+static struct config_opts test_load;
+
 static const char runs[] =
 	"{\"id\":\"run-c\",\"model\":\"gpt-x\",\"messages\":["
 	"{\"role\":\"user\",\"content\":\"Where is my order 42?\"},"
@@ -55,7 +59,7 @@ int review_fixture_setup(struct review_fixture *fx, const char *name, const char
 {
 	memset(fx, 0, sizeof *fx);
 	const char *top = getenv("TCR_SRCDIR");
-	judge_set_datadir(top && *top ? top : ".");
+	test_load.datadir = top && *top ? top : ".";
 	setenv("OPENAI_API_KEY", "sk-tcr-review-fixture-0001", 1);
 	setenv("TCR_FAKE_NOW", "2026-01-01T00:00:00Z", 1);
 	snprintf(fx->dir, sizeof fx->dir, "/tmp/tcr-%s-XXXXXX", name);
@@ -67,7 +71,7 @@ int review_fixture_setup(struct review_fixture *fx, const char *name, const char
 	char text[2048];
 	int n = snprintf(text, sizeof text, "%s%s", yaml, extra_yaml ? extra_yaml : "");
 	char err[1024];
-	if (config_load_string(&fx->cfg, "t.yaml", fx->dir, text, (size_t)n, err, sizeof err) < 0) {
+	if (config_load_string(&fx->cfg, &test_load, "t.yaml", fx->dir, text, (size_t)n, err, sizeof err) < 0) {
 		fprintf(stderr, "%s\n", err);
 		return -1;
 	}
@@ -79,7 +83,7 @@ int review_fixture_teardown(struct review_fixture *fx)
 	config_free(&fx->cfg);
 	char cmd[128];
 	snprintf(cmd, sizeof cmd, "rm -rf '%s'", fx->dir);
-	judge_set_datadir(NULL);
+	test_load.datadir = NULL;
 	return system(cmd) == 0 ? 0 : -1;
 }
 

@@ -23,6 +23,10 @@
 #include "review/session.h"
 #include "util/digest.h"
 
+/* What the configurations are loaded with (the data folder of the
+ * built-in prompts), as a command lends it. */
+static struct config_opts test_load;
+
 #define EPS 1e-9
 #define NRUNS 8
 
@@ -131,7 +135,7 @@ static int setup(void **s)
 {
 	(void)s;
 	const char *src = getenv("TCR_SRCDIR");
-	judge_set_datadir(src && *src ? src : ".");
+	test_load.datadir = src && *src ? src : ".";
 	strcpy(dir, "/tmp/tcr-calib.XXXXXX");
 	if (!mkdtemp(dir))
 		return -1;
@@ -149,7 +153,7 @@ static int setup(void **s)
 		fprintf(f, "%s\n", loaded[i]);
 	fclose(f);
 	char err[512];
-	if (config_load_string(&cfg, "t.yaml", dir, yaml, sizeof yaml - 1, err, sizeof err) < 0) {
+	if (config_load_string(&cfg, &test_load, "t.yaml", dir, yaml, sizeof yaml - 1, err, sizeof err) < 0) {
 		fprintf(stderr, "%s\n", err);
 		return -1;
 	}
@@ -184,7 +188,7 @@ static void open_labelled(struct review *rv)
 	char err[512];
 	char *paths[] = { runs_path };
 	const char *annots[] = { annot_a, annot_b };
-	int rc = review_open_reading(rv, &cfg, NULL, paths, 1, annots, 2, "t", err, sizeof err);
+	int rc = review_open_reading(rv, NULL, &cfg, NULL, paths, 1, annots, 2, "t", err, sizeof err);
 	if (rc < 0)
 		fail_msg("review_open_reading: %s", err);
 	while (review_step(rv, 0))
@@ -694,7 +698,7 @@ static void test_no_labels(void **st)
 	struct calib c;
 	char err[512];
 	char *paths[] = { runs_path };
-	assert_int_equal(review_open_reading(&rv, &cfg, NULL, paths, 1, NULL, 0, "t", err, sizeof err), 0);
+	assert_int_equal(review_open_reading(&rv, NULL, &cfg, NULL, paths, 1, NULL, 0, "t", err, sizeof err), 0);
 	while (review_step(&rv, 0))
 		;
 	build(&rv, &c, &(struct calib_opts){ .bootstrap = 100, .sweep = true });

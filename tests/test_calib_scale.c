@@ -23,6 +23,10 @@
 #include "review/session.h"
 #include "util/digest.h"
 
+/* What the configurations are loaded with (the data folder of the
+ * built-in prompts), as a command lends it. */
+static struct config_opts test_load;
+
 #define NRUNS 12
 
 static char dir[256];
@@ -92,7 +96,7 @@ static int setup(void **s)
 {
 	(void)s;
 	const char *src = getenv("TCR_SRCDIR");
-	judge_set_datadir(src && *src ? src : ".");
+	test_load.datadir = src && *src ? src : ".";
 	const char *tmp = getenv("TMPDIR");
 	snprintf(dir, sizeof dir, "%s/tcr-calib-scale.XXXXXX", tmp && *tmp ? tmp : "/tmp");
 	if (!mkdtemp(dir))
@@ -126,7 +130,7 @@ static int setup(void **s)
 	}
 	fclose(f);
 	char err[512];
-	if (config_load_string(&cfg, "t.yaml", dir, yaml, sizeof yaml - 1, err, sizeof err) < 0) {
+	if (config_load_string(&cfg, &test_load, "t.yaml", dir, yaml, sizeof yaml - 1, err, sizeof err) < 0) {
 		fprintf(stderr, "%s\n", err);
 		return -1;
 	}
@@ -171,7 +175,7 @@ static void build_with(struct review *rv, struct calib *c, const struct calib_op
 	char err[512];
 	char *paths[] = { runs_path };
 	const char *annots[] = { labels_path };
-	if (review_open_reading(rv, &cfg, NULL, paths, 1, annots, 1, "t", err, sizeof err) < 0)
+	if (review_open_reading(rv, NULL, &cfg, NULL, paths, 1, annots, 1, "t", err, sizeof err) < 0)
 		fail_msg("review_open_reading: %s", err);
 	while (review_step(rv, 0))
 		;

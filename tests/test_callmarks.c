@@ -88,8 +88,8 @@ static int setup(void **s)
 	snprintf(checks_path, sizeof checks_path, "%s/checks.jsonl", dir);
 	test_write_file(checks_path, CHECKS_RUN "\n");
 	char err[1024];
-	if (config_load_string(&cfg, "t.yaml", dir, yaml, sizeof yaml - 1, err, sizeof err) < 0 ||
-	    config_load_string(&checks_cfg, "c.yaml", dir, checks_yaml, sizeof checks_yaml - 1, err,
+	if (config_load_string(&cfg, NULL, "t.yaml", dir, yaml, sizeof yaml - 1, err, sizeof err) < 0 ||
+	    config_load_string(&checks_cfg, NULL, "c.yaml", dir, checks_yaml, sizeof checks_yaml - 1, err,
 	                       sizeof err) < 0) {
 		fprintf(stderr, "%s\n", err);
 		return -1;

@@ -21,6 +21,15 @@
 #include "tui/theme.h"
 #include "judge/prompt.h"
 
+/* What the configurations are loaded with (the data folder of the
+ * built-in prompts, the screen's readers), as a command lends it. */
+static struct config_opts test_load;
+static const struct config_section_reader screen_readers[] = {
+	{ "keys", keymap_conf_read },
+	{ "theme", theme_conf_read },
+	{ NULL, NULL },
+};
+
 /* ---- fake scorers ------------------------------------------------------ */
 
 static const char *fake_tca_check(json_t *literals)
@@ -111,7 +120,7 @@ static char errbuf[1024];
 static int load(struct config *c, const char *text)
 {
 	errbuf[0] = '\0';
-	return config_load_string(c, "t.yaml", "cfg", text, strlen(text), errbuf, sizeof errbuf);
+	return config_load_string(c, &test_load, "t.yaml", "cfg", text, strlen(text), errbuf, sizeof errbuf);
 }
 
 /* Loads text that must fail with exactly `want`, and checks that the
@@ -186,19 +195,19 @@ static void test_unnamed(void **state)
 	(void)state;
 	struct config c;
 	char err[256];
-	assert_int_equal(config_load_string(&c, NULL, NULL, "", 0, err, sizeof err), 0);
+	assert_int_equal(config_load_string(&c, &test_load, NULL, NULL, "", 0, err, sizeof err), 0);
 	assert_null(c.path);
 	assert_null(c.dir);
 	config_free(&c);
 
 	const char *bad = "scorers: 1\n";
-	assert_int_equal(config_load_string(&c, NULL, NULL, bad, strlen(bad), err, sizeof err), -1);
+	assert_int_equal(config_load_string(&c, &test_load, NULL, NULL, bad, strlen(bad), err, sizeof err), -1);
 	assert_string_equal(err, "<config>:1:10: 'scorers' must be a list of scorers, got a value");
 	config_free(&c);
 
 	/* A relative expectations file stays as written without a folder. */
 	const char *ex = "expectations: {file: e.jsonl, match: {run: a, expected: a}}\n";
-	assert_int_equal(config_load_string(&c, NULL, NULL, ex, strlen(ex), err, sizeof err), 0);
+	assert_int_equal(config_load_string(&c, &test_load, NULL, NULL, ex, strlen(ex), err, sizeof err), 0);
 	assert_string_equal(c.expect.file, "e.jsonl");
 	config_free(&c);
 }
@@ -883,7 +892,7 @@ static void test_load_file(void **state)
 
 	struct config c;
 	char err[256];
-	assert_int_equal(config_load(&c, path, err, sizeof err), 0);
+	assert_int_equal(config_load(&c, &test_load, path, err, sizeof err), 0);
 	assert_string_equal(c.path, path);
 	assert_string_equal(c.dir, tmpdir);
 	snprintf(want, sizeof want, "%s/sub/tasks.jsonl", tmpdir);
@@ -892,19 +901,19 @@ static void test_load_file(void **state)
 
 	/* Errors name the file as given. */
 	write_file(path, "scorers:\n  - id: w\n    typo: x\n");
-	assert_int_equal(config_load(&c, path, err, sizeof err), -1);
+	assert_int_equal(config_load(&c, &test_load, path, err, sizeof err), -1);
 	snprintf(want, sizeof want, "%s:2:5: scorer 'w' has no 'type'", path);
 	assert_string_equal(err, want);
 	config_free(&c);
 	unlink(path);
 
-	assert_int_equal(config_load(&c, path, err, sizeof err), -1);
+	assert_int_equal(config_load(&c, &test_load, path, err, sizeof err), -1);
 	snprintf(want, sizeof want, "%s: No such file or directory", path);
 	assert_string_equal(err, want);
 	config_free(&c);
 
 	/* A directory is not a configuration. */
-	assert_int_equal(config_load(&c, tmpdir, err, sizeof err), -1);
+	assert_int_equal(config_load(&c, &test_load, tmpdir, err, sizeof err), -1);
 	snprintf(want, sizeof want, "%s: not a regular file (a folder)", tmpdir);
 	assert_string_equal(err, want);
 	config_free(&c);
@@ -920,7 +929,7 @@ static void test_load_file_in_cwd(void **state)
 
 	struct config c;
 	char err[256];
-	int rc = config_load(&c, "conf.yaml", err, sizeof err);
+	int rc = config_load(&c, &test_load, "conf.yaml", err, sizeof err);
 	unlink("conf.yaml");
 	assert_int_equal(chdir(cwd), 0);
 	assert_int_equal(rc, 0);
@@ -1024,14 +1033,14 @@ static void test_theme_and_keys_errors(void **state)
 static void judges_datadir(void)
 {
 	const char *src = getenv("TCR_SRCDIR");
-	judge_set_datadir(src && *src ? src : ".");
+	test_load.datadir = src && *src ? src : ".";
 }
 
 /* Loads with the temporary folder as the YAML's folder, for prompt files. */
 static int load_in_tmp(struct config *c, const char *text)
 {
 	errbuf[0] = '\0';
-	return config_load_string(c, "t.yaml", tmpdir, text, strlen(text), errbuf, sizeof errbuf);
+	return config_load_string(c, &test_load, "t.yaml", tmpdir, text, strlen(text), errbuf, sizeof errbuf);
 }
 
 static void tmp_write(const char *name, const char *text)
@@ -1129,7 +1138,7 @@ static void test_judges(void **state)
 	assert_int_equal(j->line, 6);
 	assert_int_equal(j->col, 5);
 	char want[512];
-	snprintf(want, sizeof want, "%s/prompts/tool-appropriateness.txt", judge_datadir());
+	snprintf(want, sizeof want, "%s/prompts/tool-appropriateness.txt", test_load.datadir);
 	assert_string_equal(j->prompt_source, want);
 	assert_non_null(strstr(j->prompt_text, "=== analyse"));
 	char h[17];
@@ -1417,7 +1426,7 @@ static void test_judge_prompt_errors(void **state)
 	tmp_unlink("bad.txt");
 
 	/* Without the data folder the built-in prompt cannot be found. */
-	judge_set_datadir("no-such-folder");
+	test_load.datadir = "no-such-folder";
 	assert_error(JA "    model: openai/x\n",
 	             "t.yaml:3:13: cannot read the built-in prompt of 'tool-appropriateness': "
 	             "no-such-folder/prompts/tool-appropriateness.txt: No such file or directory (is the "
@@ -1555,12 +1564,17 @@ static void test_section_readers(void **state)
 {
 	(void)state;
 	struct config c;
-	assert_int_equal(config_set_reader("nope", keymap_conf_read), -1);
-	assert_int_equal(config_set_reader("keys", NULL), 0);
+	/* A load lent no reader for keys: accepts the section unread; the
+	 * next load, lent one, reads it: nothing stays between them. */
+	const struct config_section_reader *screen = test_load.readers;
+	static const struct config_section_reader nope[] = {
+		{ "nope", keymap_conf_read }, { NULL, NULL },
+	};
+	test_load.readers = nope;
 	assert_loads(&c, "keys: {no-such-action: x}\n");
 	assert_int_equal(c.nkeys, 0);
 	config_free(&c);
-	assert_int_equal(config_set_reader("keys", keymap_conf_read), 0);
+	test_load.readers = screen;
 	assert_error("keys: {no-such-action: x}\n",
 	             "t.yaml:1:8: unknown action 'no-such-action' (see tcreview --help keys)");
 }
@@ -1671,8 +1685,7 @@ static void test_compare_errors(void **state)
 int main(void)
 {
 	/* As the command line does: the screen's sections are read at load. */
-	config_set_reader("keys", keymap_conf_read);
-	config_set_reader("theme", theme_conf_read);
+	test_load.readers = screen_readers;
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_declared_params),
 		cmocka_unit_test(test_section_readers),

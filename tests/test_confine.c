@@ -170,32 +170,33 @@ static void test_config_prompt_file(void **st)
 	struct config c;
 	char err[1024], want[1200];
 	judge_yaml("../secret.txt");
-	assert_int_equal(config_load(&c, at("cfg/c.yaml"), err, sizeof err), -1);
+	assert_int_equal(config_load(&c, NULL, at("cfg/c.yaml"), err, sizeof err), -1);
 	snprintf(want, sizeof want, "%s:6:18: prompt_file '../secret.txt' resolves outside the "
 	         "configuration's folder (use --allow-path PATH to allow it)", at("cfg/c.yaml"));
 	assert_string_equal(err, want);
 
 	judge_yaml(at("secret.txt"));               /* absolute */
-	assert_int_equal(config_load(&c, at("cfg/c.yaml"), err, sizeof err), -1);
+	assert_int_equal(config_load(&c, NULL, at("cfg/c.yaml"), err, sizeof err), -1);
 	assert_non_null(strstr(err, "resolves outside the configuration's folder"));
 
 	judge_yaml("out-link.txt");                 /* a link inside pointing out */
-	assert_int_equal(config_load(&c, at("cfg/c.yaml"), err, sizeof err), -1);
+	assert_int_equal(config_load(&c, NULL, at("cfg/c.yaml"), err, sizeof err), -1);
 	assert_non_null(strstr(err, ":6:18: prompt_file 'out-link.txt' resolves outside"));
 
 	const char *paths[] = { at("secret.txt") };
 	struct config_allow allow = { paths, 1 };
-	assert_int_equal(config_load_allowing(&c, at("cfg/c.yaml"), &allow, err, sizeof err), 0);
+	const struct config_opts allowing = { .allow = &allow };
+	assert_int_equal(config_load(&c, &allowing, at("cfg/c.yaml"), err, sizeof err), 0);
 	assert_non_null(strstr(c.judges[0].prompt_text, "secret"));
 	config_free(&c);
 
 	judge_yaml("inside.txt");
-	assert_int_equal(config_load(&c, at("cfg/c.yaml"), err, sizeof err), 0);
+	assert_int_equal(config_load(&c, NULL, at("cfg/c.yaml"), err, sizeof err), 0);
 	config_free(&c);
 
 	/* A missing file is not found, whether or not it would be outside. */
 	judge_yaml("../nope.txt");
-	assert_int_equal(config_load(&c, at("cfg/c.yaml"), err, sizeof err), -1);
+	assert_int_equal(config_load(&c, NULL, at("cfg/c.yaml"), err, sizeof err), -1);
 	assert_non_null(strstr(err, "No such file or directory"));
 	assert_null(strstr(err, "outside"));
 
@@ -203,7 +204,7 @@ static void test_config_prompt_file(void **st)
 	static const char text[] = "judges:\n  - id: j\n    rubric: custom\n    model: openai/m\n"
 	                           "    prompt_file: ../secret.txt\n"
 	                           "    scale: {min: 0, max: 10, pass: 6}\n";
-	assert_int_equal(config_load_string(&c, "s.yaml", at("cfg"), text, sizeof text - 1, err,
+	assert_int_equal(config_load_string(&c, NULL, "s.yaml", at("cfg"), text, sizeof text - 1, err,
 	                                    sizeof err), 0);
 	config_free(&c);
 }
@@ -215,16 +216,40 @@ static void test_config_expectations(void **st)
 	char err[1024], want[1200];
 	write_file("cfg/e.yaml", "expectations:\n  file: ../tasks.jsonl\n"
 	           "  match: {run: task_id, expected: task_id}\n");
-	assert_int_equal(config_load(&c, at("cfg/e.yaml"), err, sizeof err), -1);
+	assert_int_equal(config_load(&c, NULL, at("cfg/e.yaml"), err, sizeof err), -1);
 	snprintf(want, sizeof want, "%s:2:9: file '../tasks.jsonl' resolves outside the "
 	         "configuration's folder (use --allow-path PATH to allow it)", at("cfg/e.yaml"));
 	assert_string_equal(err, want);
 
 	const char *paths[] = { dir };
 	struct config_allow allow = { paths, 1 };
-	assert_int_equal(config_load_allowing(&c, at("cfg/e.yaml"), &allow, err, sizeof err), 0);
+	const struct config_opts allowing = { .allow = &allow };
+	assert_int_equal(config_load(&c, &allowing, at("cfg/e.yaml"), err, sizeof err), 0);
 	assert_true(c.has_expect);
 	config_free(&c);
+}
+
+/* Two loads in one process, each with its own allowed paths: what one
+ * command allowed is not left for the next (nothing is kept between). */
+static void test_two_loads_apart(void **st)
+{
+	(void)st;
+	struct config a, b;
+	char err[1024];
+	judge_yaml(at("secret.txt"));
+	char secret[1024];
+	snprintf(secret, sizeof secret, "%s", at("secret.txt"));     /* at()'s buffers turn */
+	const char *paths[] = { secret };
+	struct config_allow allow = { paths, 1 }, none = { NULL, 0 };
+	const struct config_opts allowing = { .allow = &allow }, confined = { .allow = &none };
+	assert_int_equal(config_load(&a, &allowing, at("cfg/c.yaml"), err, sizeof err), 0);
+	assert_int_equal(config_load(&b, &confined, at("cfg/c.yaml"), err, sizeof err), -1);
+	assert_non_null(strstr(err, "resolves outside the configuration's folder"));
+	assert_int_equal(config_load(&b, NULL, at("cfg/c.yaml"), err, sizeof err), -1);
+	config_free(&a);
+	assert_int_equal(config_load(&a, &allowing, at("cfg/c.yaml"), err, sizeof err), 0);
+	assert_non_null(strstr(a.judges[0].prompt_text, "secret"));
+	config_free(&a);
 }
 
 int main(void)
@@ -238,6 +263,7 @@ int main(void)
 		cmocka_unit_test(test_missing),
 		cmocka_unit_test(test_config_prompt_file),
 		cmocka_unit_test(test_config_expectations),
+		cmocka_unit_test(test_two_loads_apart),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -15,6 +15,7 @@
 #include <cmocka.h>
 
 #include "config/config.h"
+#include "runs/dataset.h"
 #include "runs/declared.h"
 #include "runs/jqprog.h"
 
@@ -108,7 +109,7 @@ static void load_fails(const char *yaml, const char *want)
 {
 	struct config c;
 	char err[1024];
-	assert_int_not_equal(config_load_string(&c, "f.yaml", ".", yaml, strlen(yaml), err,
+	assert_int_not_equal(config_load_string(&c, NULL, "f.yaml", ".", yaml, strlen(yaml), err,
 	                                        sizeof err), 0);
 	if (!strstr(err, want))
 		fail_msg("got '%s', want '%s'", err, want);
@@ -126,7 +127,7 @@ static void test_section(void **st)
 	                 "    timeout: 5s\n";
 	struct config c;
 	char err[1024];
-	assert_int_equal(config_load_string(&c, "f.yaml", ".", ok, strlen(ok), err, sizeof err), 0);
+	assert_int_equal(config_load_string(&c, NULL, "f.yaml", ".", ok, strlen(ok), err, sizeof err), 0);
 	assert_int_equal(c.formats.n, 1);
 	const struct declared_format *f = &c.formats.v[0];
 	assert_string_equal(f->name, "steps");
@@ -161,7 +162,7 @@ static void test_names(void **st)
 	                  "  - {name: openai-chat, detect: 'false', run: '.'}\n";
 	struct config c;
 	char err[1024];
-	assert_int_equal(config_load_string(&c, "f.yaml", ".", two, strlen(two), err, sizeof err), 0);
+	assert_int_equal(config_load_string(&c, NULL, "f.yaml", ".", two, strlen(two), err, sizeof err), 0);
 	assert_int_equal(declared_check_names(&c.formats, err, sizeof err), -1);
 	assert_string_equal(err, "f.yaml:3:5: format 's' is declared twice: also at f.yaml:2:5");
 	c.formats.v[1].name[0] = 't';
@@ -173,14 +174,16 @@ static void test_names(void **st)
 /* ---- conversion in the child ---------------------------------------------- */
 
 static struct config conf;
+/* What the command would lend the datasets: the formats of conf. */
+static struct declared_use in_use;
 
 static void use(const char *yaml)
 {
 	char err[1024];
 	config_free(&conf);
-	assert_int_equal(config_load_string(&conf, "f.yaml", ".", yaml, strlen(yaml), err,
+	assert_int_equal(config_load_string(&conf, NULL, "f.yaml", ".", yaml, strlen(yaml), err,
 	                                    sizeof err), 0);
-	declared_use(&conf.formats, NULL);
+	in_use = (struct declared_use){ &conf.formats, NULL };
 }
 
 static int convert(const char *data, bool json, char *out, size_t outlen,
@@ -188,7 +191,7 @@ static int convert(const char *data, bool json, char *out, size_t outlen,
 {
 	int fd;
 	const struct declared_format *by;
-	int rc = declared_convert("in.jsonl", data, strlen(data), json, &fd, src, nsrc, &by, err,
+	int rc = declared_convert(&in_use, "in.jsonl", data, strlen(data), json, &fd, src, nsrc, &by, err,
 	                          errlen);
 	if (rc == 1) {
 		ssize_t n = pread(fd, out, outlen - 1, 0);
@@ -231,6 +234,36 @@ static void test_convert(void **st)
 		fail_msg("%s", err);
 }
 
+/* Two datasets in one process, each lent its own formats in use: the
+ * file one reads through the declared format, the other as it is. */
+static void test_two_datasets_apart(void **st)
+{
+	(void)st;
+	use("formats:\n"
+	    "  - name: steps\n"
+	    "    detect: 'has(\"steps\")'\n"
+	    "    run: '{tcreview_run: 1, id: .id}'\n");
+	char path[] = "/tmp/tcr-declared-XXXXXX.jsonl";
+	int fd = mkstemps(path, 6);
+	assert_true(fd >= 0);
+	static const char text[] = "{\"id\":\"a\",\"steps\":[]}\n";
+	assert_int_equal(write(fd, text, sizeof text - 1), (ssize_t)(sizeof text - 1));
+	close(fd);
+	char err[1024], *paths[] = { path };
+	const struct dataset_opts with = { .declared = &in_use }, without = { 0 };
+	struct dataset a, b;
+	assert_int_equal(dataset_open_with(&a, &with, paths, 1, err, sizeof err), 0);
+	assert_int_equal(dataset_open_with(&b, &without, paths, 1, err, sizeof err), 0);
+	assert_string_equal(a.files[0].declared, "steps");
+	assert_null(b.files[0].declared);
+	dataset_close(&b);
+	assert_int_equal(dataset_open(&b, paths, 1, err, sizeof err), 0);
+	assert_null(b.files[0].declared);
+	dataset_close(&a);
+	dataset_close(&b);
+	unlink(path);
+}
+
 static void test_bounds(void **st)
 {
 	(void)st;
@@ -251,7 +284,7 @@ static void test_bounds(void **st)
 	assert_int_equal(convert("{}\n", false, out, sizeof out, &src, &nsrc, err, sizeof err), -1);
 	if (!strstr(err, "wrote more than 10000 bytes of runs"))
 		fail_msg("%s", err);
-	declared_use(NULL, NULL);
+	in_use = (struct declared_use){ 0 };
 	config_free(&conf);
 }
 
@@ -261,6 +294,7 @@ int main(void)
 		cmocka_unit_test(test_compile_error),
 		cmocka_unit_test(test_detect),
 		cmocka_unit_test(test_runs),
+		cmocka_unit_test(test_two_datasets_apart),
 		cmocka_unit_test(test_section),
 		cmocka_unit_test(test_names),
 		cmocka_unit_test(test_convert),

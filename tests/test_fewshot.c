@@ -20,6 +20,10 @@
 #include "runs/dataset.h"
 #include "test_files.h"
 
+/* What the configurations are loaded with (the data folder of the
+ * built-in prompts), as a command lends it. */
+static struct config_opts test_load;
+
 static char dir[64], runs_path[128], labels_path[128];
 static struct config cfg;
 static struct dataset ds;
@@ -38,7 +42,7 @@ static int group_setup(void **state)
 {
 	(void)state;
 	const char *top = getenv("TCR_SRCDIR");
-	judge_set_datadir(top && *top ? top : ".");
+	test_load.datadir = top && *top ? top : ".";
 	snprintf(dir, sizeof dir, "/tmp/tcr-fewshot-XXXXXX");
 	if (!mkdtemp(dir))
 		return -1;
@@ -48,7 +52,7 @@ static int group_setup(void **state)
 	snprintf(labels_path, sizeof labels_path, "%s/labels.jsonl", dir);
 	test_copy_file(src, runs_path);
 	char err[1024];
-	if (config_load_string(&cfg, "t.yaml", dir, yaml_text, sizeof yaml_text - 1, err,
+	if (config_load_string(&cfg, &test_load, "t.yaml", dir, yaml_text, sizeof yaml_text - 1, err,
 	                       sizeof err) < 0) {
 		fprintf(stderr, "%s\n", err);
 		return -1;
@@ -69,7 +73,7 @@ static int group_teardown(void **state)
 	config_free(&cfg);
 	char cmd[128];
 	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-	judge_set_datadir(NULL);
+	test_load.datadir = NULL;
 	return system(cmd) == 0 ? 0 : -1;
 }
 

@@ -216,6 +216,47 @@ static void test_dataset_reads_each_once(void **s)
 	dataset_close(&ds);
 }
 
+/* Opens the looping folder with opts, standard error caught; returns
+ * how many warnings were given. */
+static int warnings_opening(const struct dataset_opts *opts)
+{
+	char path[320];
+	snprintf(path, sizeof path, "%s/stderr.txt", top);
+	fflush(stderr);
+	int saved = dup(2);
+	FILE *f = fopen(path, "w+");
+	assert_non_null(f);
+	assert_int_equal(dup2(fileno(f), 2), 2);
+	struct dataset ds;
+	char err[512] = "";
+	char *paths[] = { d };
+	assert_int_equal(dataset_open_with(&ds, opts, paths, 1, err, sizeof err), 0);
+	dataset_close(&ds);
+	fflush(stderr);
+	assert_int_equal(dup2(saved, 2), 2);
+	close(saved);
+	rewind(f);
+	int n = 0, ch;
+	while ((ch = fgetc(f)) != EOF)
+		n += ch == '\n';
+	fclose(f);
+	unlink(path);
+	return n;
+}
+
+/* Two datasets in one process, each with its own choice of the folder
+ * walk's warnings: the screen's quiet one leaves the next one's alone. */
+static void test_walk_warnings_per_dataset(void **s)
+{
+	(void)s;
+	const struct dataset_opts quiet = { .walk_quiet = true }, loud = { 0 };
+	int said = warnings_opening(&loud);
+	assert_true(said > 0);
+	assert_int_equal(warnings_opening(&quiet), 0);
+	assert_int_equal(warnings_opening(&loud), said);
+	assert_int_equal(warnings_opening(NULL), said);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -223,6 +264,7 @@ int main(void)
 		cmocka_unit_test(test_folder_named_twice),
 		cmocka_unit_test(test_many_self_links_bounded),
 		cmocka_unit_test(test_missing_folder),
+		cmocka_unit_test(test_walk_warnings_per_dataset),
 		cmocka_unit_test(test_dataset_reads_each_once),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);

@@ -42,7 +42,7 @@ static int setup(void **state)
 {
 	(void)state;
 	char err[512];
-	if (config_load_string(&cfg, "t.yaml", ".", yaml, sizeof yaml - 1, err, sizeof err) != 0)
+	if (config_load_string(&cfg, NULL, "t.yaml", ".", yaml, sizeof yaml - 1, err, sizeof err) != 0)
 		fail_msg("%s", err);
 	return 0;
 }
@@ -283,7 +283,7 @@ static void test_zero_params(void **s)
 		char text[128], err[512];
 		struct config c;
 		snprintf(text, sizeof text, "scorers:\n- id: x\n  type: %s\n", types[i]);
-		if (config_load_string(&c, "t.yaml", ".", text, strlen(text), err, sizeof err) != 0)
+		if (config_load_string(&c, NULL, "t.yaml", ".", text, strlen(text), err, sizeof err) != 0)
 			fail_msg("%s", err);
 		assert_int_equal(c.nscorers, 1);
 		assert_true(c.scorers[0].threshold == 1);
@@ -434,7 +434,7 @@ static void conf_error(const char *type, const char *entry, const char *want)
 	char text[1024], err[512];
 	snprintf(text, sizeof text, "scorers:\n  - id: x\n    type: %s\n%s", type, entry);
 	struct config c;
-	if (config_load_string(&c, "bad.yaml", ".", text, strlen(text), err, sizeof err) == 0) {
+	if (config_load_string(&c, NULL, "bad.yaml", ".", text, strlen(text), err, sizeof err) == 0) {
 		config_free(&c);
 		fail_msg("accepted: %s", entry);
 	}

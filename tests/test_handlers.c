@@ -98,7 +98,8 @@ static void open_fixture(struct fixture *fx, const char *judges_yaml)
 		free(both);
 		free(yaml);
 	}
-	if (config_load(&fx->cfg, cpath, err, sizeof err) < 0)
+	const struct config_opts load = { .datadir = getenv("TCREVIEW_DATADIR") };
+	if (config_load(&fx->cfg, &load, cpath, err, sizeof err) < 0)
 		fail_msg("config_load: %s", err);
 	fx->ex = expect_load(&fx->cfg.expect, fx->cfg.expect.file, err, sizeof err);
 	if (!fx->ex)

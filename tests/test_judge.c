@@ -26,6 +26,10 @@
 #include "util/strbuf.h"
 #include "../src/judge/judge_int.h"
 
+/* What the configurations are loaded with (the data folder of the
+ * built-in prompts), as a command lends it. */
+static struct config_opts test_load;
+
 /* ---- fixtures ------------------------------------------------------------ */
 
 #define TOOLS "'tools':[{'type':'function','function':{'name':'weather','description':'Current weather for a city','parameters':{'type':'object'}}},{'type':'function','function':{'name':'search','description':'Search the web'}}]"
@@ -143,13 +147,13 @@ static int group_setup(void **state)
 {
 	(void)state;
 	const char *src = getenv("TCR_SRCDIR");
-	judge_set_datadir(src && *src ? src : ".");
+	test_load.datadir = src && *src ? src : ".";
 	snprintf(tmpdir, sizeof tmpdir, "/tmp/tcr-judge-XXXXXX");
 	if (!mkdtemp(tmpdir))
 		return -1;
 	write_file(tmpdir, "help.txt", help_prompt);
 	char err[1024];
-	if (config_load_string(&cfg, "t.yaml", tmpdir, yaml_text, sizeof yaml_text - 1, err,
+	if (config_load_string(&cfg, &test_load, "t.yaml", tmpdir, yaml_text, sizeof yaml_text - 1, err,
 	                       sizeof err) < 0) {
 		fprintf(stderr, "%s\n", err);
 		return -1;
@@ -165,7 +169,7 @@ static int group_teardown(void **state)
 	snprintf(path, sizeof path, "%s/help.txt", tmpdir);
 	unlink(path);
 	rmdir(tmpdir);
-	judge_set_datadir(NULL);
+	test_load.datadir = NULL;
 	return 0;
 }
 
@@ -401,7 +405,7 @@ static void test_prompt_check(void **state)
 	for (size_t i = 0; rubric_table[i]; i++) {
 		if (!rubric_table[i]->prompt_file)
 			continue;
-		char *path = prompt_builtin_path(rubric_table[i]->prompt_file), *text;
+		char *path = prompt_builtin_path(test_load.datadir, rubric_table[i]->prompt_file), *text;
 		assert_int_equal(prompt_read(path, &text, err, sizeof err), 0);
 		if (rubric_check_prompt(rubric_table[i], text, &line, &col, err, sizeof err) < 0)
 			fail_msg("%s:%d:%d: %s", path, line, col, err);

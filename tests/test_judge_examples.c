@@ -19,6 +19,10 @@
 #include "runs/format.h"
 #include "runs/run.h"
 
+/* What the configurations are loaded with (the data folder of the
+ * built-in prompts), as a command lends it. */
+static struct config_opts test_load;
+
 #define NCANDS 60
 
 static struct config cfg;
@@ -79,9 +83,9 @@ static int group_setup(void **state)
 {
 	(void)state;
 	const char *src = getenv("TCR_SRCDIR");
-	judge_set_datadir(src && *src ? src : ".");
+	test_load.datadir = src && *src ? src : ".";
 	char err[1024];
-	if (config_load_string(&cfg, "t.yaml", ".", yaml_text, sizeof yaml_text - 1, err,
+	if (config_load_string(&cfg, &test_load, "t.yaml", ".", yaml_text, sizeof yaml_text - 1, err,
 	                       sizeof err) < 0) {
 		fprintf(stderr, "%s\n", err);
 		return -1;
@@ -107,7 +111,7 @@ static int group_teardown(void **state)
 	for (int i = 0; i < NCANDS; i++)
 		run_free(runs[i]);
 	config_free(&cfg);
-	judge_set_datadir(NULL);
+	test_load.datadir = NULL;
 	return 0;
 }
 

@@ -371,7 +371,7 @@ static void examples_config(struct config *c)
 	snprintf(yaml, sizeof yaml, "%s", sb.buf);
 	strbuf_release(&sb);
 	char err[1024];
-	if (config_load_string(c, "t.yaml", fx.dir, yaml, strlen(yaml), err, sizeof err) < 0)
+	if (config_load_string(c, &fx.load, "t.yaml", fx.dir, yaml, strlen(yaml), err, sizeof err) < 0)
 		fail_msg("%s", err);
 }
 

@@ -300,7 +300,7 @@ static void check_fixture(const char *input, const char *expected)
 	const char *srcdir = getenv("TCR_SRCDIR") ? getenv("TCR_SRCDIR") : ".";
 	char yaml[4096];
 	snprintf(yaml, sizeof yaml, "%s/tests/data/mastra-options.yaml", srcdir);
-	if (config_load(&c, yaml, err, sizeof err) < 0)
+	if (config_load(&c, NULL, yaml, err, sizeof err) < 0)
 		fail_msg("%s", err);
 	struct dataset ds;
 	char *paths[] = { in };

@@ -22,6 +22,10 @@
 #include "runs/dataset.h"
 #include "test_files.h"
 
+/* What the configurations are loaded with (the data folder of the
+ * built-in prompts), as a command lends it. */
+static struct config_opts test_load;
+
 static char dir[1024];
 
 /* One openai-chat record: a user turn, a call of `tool`, its result, an
@@ -64,12 +68,12 @@ static const char *runs_file(const char *name, const char *const *extras, size_t
 static void propose(const char *const *inputs, size_t n, struct proposal *p)
 {
 	char err[2048] = "";
-	const struct propose_opts o = { .out_path = in_dir("tcreview.yaml") };
+	const struct propose_opts o = { .out_path = in_dir("tcreview.yaml"), .load = &test_load };
 	int rc = config_propose(inputs, n, &o, p, err, sizeof err);
 	if (rc)
 		fail_msg("config_propose: %s", err);
 	struct config c;
-	rc = config_load_string(&c, "proposed", dir, p->yaml.buf, p->yaml.len, err, sizeof err);
+	rc = config_load_string(&c, &test_load, "proposed", dir, p->yaml.buf, p->yaml.len, err, sizeof err);
 	if (rc)
 		fail_msg("the YAML does not load: %s\n%s", err, p->yaml.buf);
 	assert_true(c.nscorers >= 2);
@@ -146,7 +150,7 @@ static void test_task_and_trial(void **state)
 	/* The runs are named by both fields as the YAML says. */
 	struct config c;
 	char err[1024];
-	assert_int_equal(config_load_string(&c, "p", dir, p.yaml.buf, p.yaml.len, err, sizeof err), 0);
+	assert_int_equal(config_load_string(&c, &test_load, "p", dir, p.yaml.buf, p.yaml.len, err, sizeof err), 0);
 	struct dataset ds = { 0 };
 	char *paths[] = { (char *)in };
 	assert_int_equal(dataset_open(&ds, paths, 1, err, sizeof err), 0);
@@ -237,7 +241,8 @@ static void test_unread_and_sample(void **state)
 	proposal_free(&p);
 	/* A sample: two records of six. */
 	char err[1024];
-	const struct propose_opts o = { .out_path = in_dir("tcreview.yaml"), .max_records = 2 };
+	const struct propose_opts o = { .out_path = in_dir("tcreview.yaml"), .max_records = 2,
+	                                .load = &test_load };
 	assert_int_equal(config_propose(&path, 1, &o, &p, err, sizeof err), 0);
 	assert_true(p.sampled);
 	assert_int_equal(p.nruns, 2);
@@ -344,7 +349,7 @@ static void test_no_runs(void **state)
 	test_write_file(path, "{\"foo\":1}\n{\"bar\":2}\n");
 	struct proposal p;
 	char err[1024];
-	const struct propose_opts o = { .out_path = in_dir("tcreview.yaml") };
+	const struct propose_opts o = { .out_path = in_dir("tcreview.yaml"), .load = &test_load };
 	assert_int_equal(config_propose(&path, 1, &o, &p, err, sizeof err), -1);
 	assert_non_null(strstr(err, "no record is a run tcreview reads"));
 	assert_int_equal(config_propose(NULL, 0, &o, &p, err, sizeof err), -1);
@@ -363,7 +368,7 @@ static int setup(void **state)
 	setlocale(LC_CTYPE, "C.UTF-8");
 	/* A judge proposed must load, its built-in prompt read from the tree. */
 	const char *src = getenv("TCR_SRCDIR");
-	judge_set_datadir(src && *src ? src : ".");
+	test_load.datadir = src && *src ? src : ".";
 	setenv("TCR_OLLAMA_URL", "http://127.0.0.1:1", 1);  /* nothing answers there */
 	return 0;
 }

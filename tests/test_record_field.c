@@ -52,7 +52,7 @@ static const char yaml[] =
 static int setup(void **state)
 {
 	char err[512];
-	if (config_load_string(&cfg, "t.yaml", ".", yaml, sizeof yaml - 1, err, sizeof err) != 0)
+	if (config_load_string(&cfg, NULL, "t.yaml", ".", yaml, sizeof yaml - 1, err, sizeof err) != 0)
 		fail_msg("%s", err);
 	return fmt_files_setup(state);
 }
@@ -252,7 +252,7 @@ static void conf_error(const char *entry, const char *want)
 	char text[1024], err[512];
 	snprintf(text, sizeof text, "scorers:\n  - id: x\n    type: record-field\n%s", entry);
 	struct config c;
-	if (config_load_string(&c, "bad.yaml", ".", text, strlen(text), err, sizeof err) == 0)
+	if (config_load_string(&c, NULL, "bad.yaml", ".", text, strlen(text), err, sizeof err) == 0)
 		fail_msg("accepted: %s", entry);
 	if (!strstr(err, want))
 		fail_msg("error '%s' lacks '%s'", err, want);

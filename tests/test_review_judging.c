@@ -307,7 +307,7 @@ static void examples_config(struct config *c)
 		" {name: refund_order, description: refunds an order}]\n"
 		"    examples: {k: 2, pick: recent, split: train, splits: \"train=1\"}\n", fx.srv.port);
 	char err[1024];
-	if (config_load_string(c, "t.yaml", fx.dir, sb.buf, sb.len, err, sizeof err) < 0)
+	if (config_load_string(c, &fx.load, "t.yaml", fx.dir, sb.buf, sb.len, err, sizeof err) < 0)
 		fail_msg("%s", err);
 	strbuf_release(&sb);
 }

@@ -23,6 +23,10 @@
 #include "util/digest.h"
 #include "test_files.h"
 
+/* What the configurations are loaded with (the data folder of the
+ * built-in prompts), as a command lends it. */
+static struct config_opts test_load;
+
 static char dir[64];
 static char runs_path[128];
 static struct config cfg;
@@ -64,7 +68,7 @@ static int setup(void **s)
 {
 	(void)s;
 	const char *top = getenv("TCR_SRCDIR");
-	judge_set_datadir(top && *top ? top : ".");
+	test_load.datadir = top && *top ? top : ".";
 	setenv("OPENAI_API_KEY", "sk-test-labels", 1);
 	strcpy(dir, "/tmp/tcr-labels.XXXXXX");
 	if (!mkdtemp(dir))
@@ -72,7 +76,7 @@ static int setup(void **s)
 	snprintf(runs_path, sizeof runs_path, "%s/runs.jsonl", dir);
 	write_runs(RUN1 "\n" RUN2 "\n");
 	char err[1024];
-	if (config_load_string(&cfg, "t.yaml", dir, yaml, sizeof yaml - 1, err, sizeof err) < 0) {
+	if (config_load_string(&cfg, &test_load, "t.yaml", dir, yaml, sizeof yaml - 1, err, sizeof err) < 0) {
 		fprintf(stderr, "%s\n", err);
 		return -1;
 	}
@@ -83,7 +87,7 @@ static int teardown(void **s)
 {
 	(void)s;
 	config_free(&cfg);
-	judge_set_datadir(NULL);
+	test_load.datadir = NULL;
 	char cmd[128];
 	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
 	return system(cmd) == 0 ? 0 : -1;

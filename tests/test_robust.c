@@ -362,7 +362,7 @@ static int setup(void **state)
 		"  - id: words\n"
 		"    type: word-inclusion\n";
 	char err[512];
-	if (config_load_string(&cfg, "robust.yaml", ".", yaml, sizeof yaml - 1, err, sizeof err) < 0)
+	if (config_load_string(&cfg, NULL, "robust.yaml", ".", yaml, sizeof yaml - 1, err, sizeof err) < 0)
 		fail_msg("%s", err);
 	return 0;
 }

@@ -76,7 +76,7 @@ static int setup(void **s)
 	fputs("{\"id\":\"run-x\",\"messages\":[\n", f);
 	fclose(f);
 	char err[512];
-	if (config_load_string(&cfg, "t.yaml", dir, yaml, sizeof yaml - 1, err, sizeof err) < 0) {
+	if (config_load_string(&cfg, NULL, "t.yaml", dir, yaml, sizeof yaml - 1, err, sizeof err) < 0) {
 		fprintf(stderr, "%s\n", err);
 		return -1;
 	}

@@ -37,7 +37,7 @@ static int setup(void **state)
 		"    type: tool-call-accuracy\n"
 		"    options: {from: config}\n";
 	char err[512];
-	assert_int_equal(config_load_string(&cfg, "t.yaml", ".", yaml, sizeof yaml - 1, err, sizeof err), 0);
+	assert_int_equal(config_load_string(&cfg, NULL, "t.yaml", ".", yaml, sizeof yaml - 1, err, sizeof err), 0);
 	return 0;
 }
 

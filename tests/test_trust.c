@@ -19,6 +19,8 @@
 #include "judge/trust.h"
 
 static char tmpdir[64];
+/* The allowances a command would hand down (judge/trust.h). */
+static struct judge_trust trust;
 
 static int setup(void **st)
 {
@@ -44,14 +46,14 @@ static int teardown(void **st)
 	snprintf(path, sizeof path, "%s/tcreview", tmpdir);
 	rmdir(path);
 	rmdir(tmpdir);
-	judge_allow_reset();
+	judge_trust_free(&trust);
 	return 0;
 }
 
 static int reset(void **st)
 {
 	(void)st;
-	judge_allow_reset();
+	judge_trust_free(&trust);
 	return 0;
 }
 
@@ -131,40 +133,40 @@ static void test_loopback(void **st)
 static void test_own_and_allowed_hosts(void **st)
 {
 	(void)st;
-	assert_true(judge_host_trusted(PROVIDER_OPENAI, "api.openai.com"));
-	assert_false(judge_host_trusted(PROVIDER_OPENAI, "api.openai.com.evil.example"));
-	assert_false(judge_host_trusted(PROVIDER_OPENAI, "api.anthropic.com"));
-	assert_true(judge_host_trusted(PROVIDER_ANTHROPIC, "api.anthropic.com"));
-	assert_true(judge_host_trusted(PROVIDER_AZURE, "me.openai.azure.com"));
-	assert_true(judge_host_trusted(PROVIDER_AZURE, "me.cognitiveservices.azure.com"));
-	assert_false(judge_host_trusted(PROVIDER_AZURE, "openai.azure.com"));
-	assert_false(judge_host_trusted(PROVIDER_AZURE, "evilopenai.azure.com"));
-	assert_false(judge_host_trusted(PROVIDER_COMPAT, "gpu-box"));
-	assert_true(judge_host_trusted(PROVIDER_COMPAT, "127.0.0.1"));
-	assert_true(judge_host_trusted(PROVIDER_OLLAMA, "localhost"));
-	judge_allow_host("GPU-box");
-	judge_allow_host("*.corp.example");
-	assert_true(judge_host_trusted(PROVIDER_COMPAT, "gpu-box"));
-	assert_true(judge_host_trusted(PROVIDER_OPENAI, "llm.corp.example"));
-	assert_false(judge_host_trusted(PROVIDER_OPENAI, "corp.example"));
-	judge_allow_reset();
-	assert_false(judge_host_trusted(PROVIDER_COMPAT, "gpu-box"));
+	assert_true(judge_host_trusted(&trust, PROVIDER_OPENAI, "api.openai.com"));
+	assert_false(judge_host_trusted(&trust, PROVIDER_OPENAI, "api.openai.com.evil.example"));
+	assert_false(judge_host_trusted(&trust, PROVIDER_OPENAI, "api.anthropic.com"));
+	assert_true(judge_host_trusted(&trust, PROVIDER_ANTHROPIC, "api.anthropic.com"));
+	assert_true(judge_host_trusted(&trust, PROVIDER_AZURE, "me.openai.azure.com"));
+	assert_true(judge_host_trusted(&trust, PROVIDER_AZURE, "me.cognitiveservices.azure.com"));
+	assert_false(judge_host_trusted(&trust, PROVIDER_AZURE, "openai.azure.com"));
+	assert_false(judge_host_trusted(&trust, PROVIDER_AZURE, "evilopenai.azure.com"));
+	assert_false(judge_host_trusted(&trust, PROVIDER_COMPAT, "gpu-box"));
+	assert_true(judge_host_trusted(&trust, PROVIDER_COMPAT, "127.0.0.1"));
+	assert_true(judge_host_trusted(&trust, PROVIDER_OLLAMA, "localhost"));
+	judge_allow_host(&trust, "GPU-box");
+	judge_allow_host(&trust, "*.corp.example");
+	assert_true(judge_host_trusted(&trust, PROVIDER_COMPAT, "gpu-box"));
+	assert_true(judge_host_trusted(&trust, PROVIDER_OPENAI, "llm.corp.example"));
+	assert_false(judge_host_trusted(&trust, PROVIDER_OPENAI, "corp.example"));
+	judge_trust_free(&trust);
+	assert_false(judge_host_trusted(&trust, PROVIDER_COMPAT, "gpu-box"));
 }
 
 static void test_key_env_names(void **st)
 {
 	(void)st;
-	assert_true(judge_key_env_trusted("OPENAI_API_KEY"));
-	assert_true(judge_key_env_trusted("MY_KEY"));
-	assert_true(judge_key_env_trusted("GROQ_TOKEN"));
-	assert_true(judge_key_env_trusted("vllm_secret"));
-	assert_false(judge_key_env_trusted("HOME"));
-	assert_false(judge_key_env_trusted("KEY"));
-	assert_false(judge_key_env_trusted("_KEY"));
-	assert_false(judge_key_env_trusted("KEYS"));
-	assert_false(judge_key_env_trusted("PATH"));
-	judge_allow_key_env("HOME");
-	assert_true(judge_key_env_trusted("HOME"));
+	assert_true(judge_key_env_trusted(&trust, "OPENAI_API_KEY"));
+	assert_true(judge_key_env_trusted(&trust, "MY_KEY"));
+	assert_true(judge_key_env_trusted(&trust, "GROQ_TOKEN"));
+	assert_true(judge_key_env_trusted(&trust, "vllm_secret"));
+	assert_false(judge_key_env_trusted(&trust, "HOME"));
+	assert_false(judge_key_env_trusted(&trust, "KEY"));
+	assert_false(judge_key_env_trusted(&trust, "_KEY"));
+	assert_false(judge_key_env_trusted(&trust, "KEYS"));
+	assert_false(judge_key_env_trusted(&trust, "PATH"));
+	judge_allow_key_env(&trust, "HOME");
+	assert_true(judge_key_env_trusted(&trust, "HOME"));
 }
 
 static void test_user_file(void **st)
@@ -176,20 +178,20 @@ static void test_user_file(void **st)
 	assert_string_equal(path, want);
 	char err[512];
 	/* No file: nothing allowed, no error. */
-	assert_int_equal(judge_allow_load_user(err, sizeof err), 0);
-	assert_false(judge_host_trusted(PROVIDER_COMPAT, "gpu-box"));
+	assert_int_equal(judge_allow_load_user(&trust, err, sizeof err), 0);
+	assert_false(judge_host_trusted(&trust, PROVIDER_COMPAT, "gpu-box"));
 	/* What the screen remembers is allowed now and in the next process. */
-	assert_int_equal(judge_allow_remember("gpu-box", err, sizeof err), 0);
-	assert_true(judge_host_trusted(PROVIDER_COMPAT, "gpu-box"));
+	assert_int_equal(judge_allow_remember(&trust, "gpu-box", err, sizeof err), 0);
+	assert_true(judge_host_trusted(&trust, PROVIDER_COMPAT, "gpu-box"));
 	FILE *f = fopen(path, "a");
 	assert_non_null(f);
 	fputs("  # a comment\n\nllm.example   # the team's\r\n", f);
 	fclose(f);
-	judge_allow_reset();
-	assert_int_equal(judge_allow_load_user(err, sizeof err), 0);
-	assert_true(judge_host_trusted(PROVIDER_COMPAT, "gpu-box"));
-	assert_true(judge_host_trusted(PROVIDER_COMPAT, "llm.example"));
-	assert_false(judge_host_trusted(PROVIDER_COMPAT, "#"));
+	judge_trust_free(&trust);
+	assert_int_equal(judge_allow_load_user(&trust, err, sizeof err), 0);
+	assert_true(judge_host_trusted(&trust, PROVIDER_COMPAT, "gpu-box"));
+	assert_true(judge_host_trusted(&trust, PROVIDER_COMPAT, "llm.example"));
+	assert_false(judge_host_trusted(&trust, PROVIDER_COMPAT, "#"));
 	struct stat sb;
 	assert_int_equal(stat(path, &sb), 0);
 	assert_int_equal(sb.st_mode & 077, 0);
@@ -216,7 +218,7 @@ static void check_refused(struct judge_conf *j, const char *key, const char *has
 {
 	char err[1024];
 	const char *k;
-	if (judge_trust_check(j, &k, err, sizeof err) != -1)
+	if (judge_trust_check(&trust, j, &k, err, sizeof err) != -1)
 		fail_msg("accepted: %s %s", j->base_url ? j->base_url : j->endpoint, has);
 	assert_string_equal(k, key);
 	if (!strstr(err, has))
@@ -227,7 +229,7 @@ static void check_accepted(struct judge_conf *j)
 {
 	char err[1024];
 	const char *k;
-	if (judge_trust_check(j, &k, err, sizeof err) != 0)
+	if (judge_trust_check(&trust, j, &k, err, sizeof err) != 0)
 		fail_msg("refused: %s", err);
 	assert_null(j->confirm_host);
 	assert_null(j->confirm_key_env);
@@ -246,7 +248,7 @@ static void test_judge_check(void **st)
 	conf_init(&j, PROVIDER_OPENAI, "https://evil.example/v1");
 	check_refused(&j, "base_url", "--allow-host evil.example");
 	check_refused(&j, "base_url", "$OPENAI_API_KEY");
-	judge_allow_host("evil.example");
+	judge_allow_host(&trust, "evil.example");
 	check_accepted(&j);
 	/* Plain http carries the key in the clear: allowed or not. */
 	conf_init(&j, PROVIDER_OPENAI, "http://evil.example/v1");
@@ -257,7 +259,7 @@ static void test_judge_check(void **st)
 	 * host may be plain http, but it must still be allowed. */
 	conf_init(&j, PROVIDER_COMPAT, "http://gpu-box:8000/v1");
 	check_refused(&j, "base_url", "--allow-host gpu-box");
-	judge_allow_host("gpu-box");
+	judge_allow_host(&trust, "gpu-box");
 	check_accepted(&j);
 	j.api_key_env = "GPU_KEY";
 	check_refused(&j, "base_url", "($GPU_KEY) in the clear");
@@ -288,9 +290,9 @@ static void test_confirm_later(void **st)
 	struct judge_conf j;
 	char err[1024], out[300];
 	const char *k;
-	judge_trust_confirm(true);
+	trust.confirm_later = true;
 	conf_init(&j, PROVIDER_OPENAI, "https://llm.other.example/v1");
-	assert_int_equal(judge_trust_check(&j, &k, err, sizeof err), 0);
+	assert_int_equal(judge_trust_check(&trust, &j, &k, err, sizeof err), 0);
 	assert_string_equal(j.confirm_host, "llm.other.example");
 	assert_string_equal(judge_needs_leave(&j), "llm.other.example");
 	judge_request_host(&j, out, sizeof out);
@@ -300,7 +302,7 @@ static void test_confirm_later(void **st)
 	assert_int_equal(provider_request(&j, &pr, &req, err, sizeof err), -1);
 	assert_string_equal(err, "requests to llm.other.example are not allowed "
 	                         "(--allow-host llm.other.example)");
-	assert_int_equal(judge_allow_remember("llm.other.example", err, sizeof err), 0);
+	assert_int_equal(judge_allow_remember(&trust, "llm.other.example", err, sizeof err), 0);
 	assert_null(judge_needs_leave(&j));
 	assert_int_equal(provider_request(&j, &pr, &req, err, sizeof err), 0);
 	http_req_free(&req);
@@ -308,23 +310,61 @@ static void test_confirm_later(void **st)
 	/* A key variable the same way, remembered in allowed-key-envs. */
 	conf_init(&j, PROVIDER_OPENAI, NULL);
 	j.api_key_env = "HOME";
-	assert_int_equal(judge_trust_check(&j, &k, err, sizeof err), 0);
+	assert_int_equal(judge_trust_check(&trust, &j, &k, err, sizeof err), 0);
 	assert_string_equal(judge_needs_key_leave(&j), "HOME");
 	assert_int_equal(provider_request(&j, &pr, &req, err, sizeof err), -1);
 	assert_string_equal(err, "sending $HOME is not allowed (--allow-key-env HOME)");
-	assert_int_equal(judge_allow_remember_key_env("HOME", err, sizeof err), 0);
+	assert_int_equal(judge_allow_remember_key_env(&trust, "HOME", err, sizeof err), 0);
 	assert_null(judge_needs_key_leave(&j));
 	free(j.confirm_key_env);
-	judge_allow_reset();
-	assert_int_equal(judge_allow_load_user(err, sizeof err), 0);
-	assert_true(judge_key_env_trusted("HOME"));
+	judge_trust_free(&trust);
+	assert_int_equal(judge_allow_load_user(&trust, err, sizeof err), 0);
+	assert_true(judge_key_env_trusted(&trust, "HOME"));
 	char *kp = judge_allowed_key_envs_path();
 	unlink(kp);
 	free(kp);
 	/* What no confirmation makes safe is still refused. */
 	conf_init(&j, PROVIDER_OPENAI, "http://plain.other.example/v1");
 	check_refused(&j, "base_url", "in the clear");
-	judge_trust_confirm(false);
+	trust.confirm_later = false;
+}
+
+/* Two commands' allowances in one process: what one allows, the other
+ * does not, and each judge answers by the one it was checked under. */
+static void test_two_trusts(void **st)
+{
+	(void)st;
+	struct judge_trust a = { 0 }, b = { 0 };
+	judge_allow_host(&a, "gpu-box");
+	judge_allow_key_env(&b, "HOME");
+	b.confirm_later = true;
+	assert_true(judge_host_trusted(&a, PROVIDER_COMPAT, "gpu-box"));
+	assert_false(judge_host_trusted(&b, PROVIDER_COMPAT, "gpu-box"));
+	assert_false(judge_host_trusted(NULL, PROVIDER_COMPAT, "gpu-box"));
+	assert_false(judge_key_env_trusted(&a, "HOME"));
+	assert_true(judge_key_env_trusted(&b, "HOME"));
+	struct judge_conf ja, jb;
+	char err[1024];
+	const char *k;
+	conf_init(&ja, PROVIDER_COMPAT, "http://gpu-box:8000/v1");
+	conf_init(&jb, PROVIDER_COMPAT, "http://gpu-box:8000/v1");
+	assert_int_equal(judge_trust_check(&a, &ja, &k, err, sizeof err), 0);
+	assert_null(ja.confirm_host);
+	/* b asks first where a refuses nothing and leaves nothing to ask. */
+	assert_int_equal(judge_trust_check(&b, &jb, &k, err, sizeof err), 0);
+	assert_string_equal(judge_needs_leave(&jb), "gpu-box");
+	assert_null(judge_needs_leave(&ja));
+	assert_ptr_equal(ja.trust, &a);
+	assert_ptr_equal(jb.trust, &b);
+	/* Without confirmation b's way is a refusal; a's is unchanged. */
+	b.confirm_later = false;
+	free(jb.confirm_host);
+	conf_init(&jb, PROVIDER_COMPAT, "http://gpu-box:8000/v1");
+	assert_int_equal(judge_trust_check(&b, &jb, &k, err, sizeof err), -1);
+	assert_int_equal(judge_trust_check(&a, &ja, &k, err, sizeof err), 0);
+	judge_trust_free(&a);
+	judge_trust_free(&b);
+	assert_false(judge_host_trusted(&a, PROVIDER_COMPAT, "gpu-box"));
 }
 
 static void test_request_host(void **st)
@@ -405,6 +445,7 @@ int main(void)
 		cmocka_unit_test_setup(test_user_file, reset),
 		cmocka_unit_test_setup(test_judge_check, reset),
 		cmocka_unit_test_setup(test_confirm_later, reset),
+		cmocka_unit_test_setup(test_two_trusts, reset),
 		cmocka_unit_test_setup(test_request_host, reset),
 		cmocka_unit_test_setup(test_versioned_base, reset),
 	};

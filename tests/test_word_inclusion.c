@@ -28,7 +28,7 @@ static int setup(void **state)
 		"    input: {from: q}\n"
 		"    output: {from: a}\n";
 	char err[512];
-	assert_int_equal(config_load_string(&cfg, "t.yaml", ".", yaml, sizeof yaml - 1, err, sizeof err), 0);
+	assert_int_equal(config_load_string(&cfg, NULL, "t.yaml", ".", yaml, sizeof yaml - 1, err, sizeof err), 0);
 	return 0;
 }
 

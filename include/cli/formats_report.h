@@ -9,6 +9,7 @@
 #include <stdio.h>
 
 #include "runs/dataset.h"
+#include "runs/declared.h"
 
 /* Closest formats shown for a record no format claims. */
 #define FORMATS_GUESSES 3
@@ -109,6 +110,7 @@ struct formats_summary {
 	struct formats_tally all;
 	size_t not_analysed;        /* NO_FORMAT records past those bounds */
 	const struct formats_notes *notes;      /* sorted */
+	const struct declared_set *declared;    /* the declared formats in use */
 };
 
 void formats_write_rec(FILE *out, const struct formats_rec *fr, bool json);

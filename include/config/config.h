@@ -82,40 +82,52 @@ struct config_allow {
 	size_t n;
 };
 
+/* Reads one section's value into the configuration. Returns 0, or -1 after
+ * conf_fail. */
+typedef int (*config_reader)(struct conf *cf, const struct conf_node *value, struct config *c);
+
+/* The reader of a section whose owner stands above config/ in the layer
+ * order ("keys": review/keymap.c, "theme": tui/theme.c), handed down by
+ * the caller so that it is read and checked at load like the others. A
+ * section in the table with no reader given is accepted unread. */
+struct config_section_reader {
+	const char *section;
+	config_reader read;
+};
+
+struct judge_trust;
+/* What the command lends a load; every member may be NULL (NULL opts:
+ * all of them). */
+struct config_opts {
+	const struct config_allow *allow;  /* outside the folder: nothing */
+	const struct config_section_reader *readers;   /* ended by { NULL, NULL } */
+	struct judge_trust *trust;      /* the judges' allowances (judge/trust.h),
+	                                 * which each judge keeps: nothing allowed */
+	const char *datadir;            /* holds prompts/: the installed folder */
+};
+
 /* Returns 0, or -1 with "FILE:LINE:COLUMN: message" in err. The files the
  * configuration names must resolve (links followed) inside its folder or
- * under one of allow's paths (allow may be NULL: nothing outside). */
-int  config_load_allowing(struct config *c, const char *path, const struct config_allow *allow,
-                          char *err, size_t errlen);
-/* config_load_allowing for a file of the given kind: a section that
- * belongs in the other kind is refused at its key. */
-int  config_load_scoped(struct config *c, const char *path, const struct config_allow *allow,
+ * under one of opts->allow's paths. */
+int  config_load(struct config *c, const struct config_opts *opts, const char *path,
+                 char *err, size_t errlen);
+/* config_load for a file of the given kind: a section that belongs in the
+ * other kind is refused at its key. */
+int  config_load_scoped(struct config *c, const struct config_opts *opts, const char *path,
                         enum config_scope scope, char *err, size_t errlen);
 /* A project's file read over the user's configuration (NULL: none), whose
  * judges its compare: pairs may then name. */
-int  config_load_under(struct config *c, const char *path, const struct config_allow *allow,
+int  config_load_under(struct config *c, const struct config_opts *opts, const char *path,
                        const struct config *user, char *err, size_t errlen);
-/* config_load_allowing with nothing allowed outside the folder. */
-int  config_load(struct config *c, const char *path, char *err, size_t errlen);
 /* Same, from a string; `name` is used in messages and `dir` for relative
  * paths. The text is the program's own or a test's: its files are not
- * confined to dir. */
-int  config_load_string(struct config *c, const char *name, const char *dir,
-                        const char *text, size_t len, char *err, size_t errlen);
+ * confined to dir (opts->allow is not read). */
+int  config_load_string(struct config *c, const struct config_opts *opts, const char *name,
+                        const char *dir, const char *text, size_t len, char *err, size_t errlen);
 void config_free(struct config *c);
 
 /* Whether the code-vs-judge pair of this scorer and judge is reported:
  * always without a compare: section, else only when it names the pair. */
 bool config_compares(const struct config *c, const char *scorer_id, const char *judge_id);
-
-/* Reads one section's value into the configuration. Returns 0, or -1 after
- * conf_fail. */
-typedef int (*config_reader)(struct conf *cf, const struct conf_node *value, struct config *c);
-/* Hands down the reader of a section whose owner stands above config/ in
- * the layer order ("keys": review/keymap.c, "theme": tui/theme.c), so that
- * it is read and checked at load like the others; call it before loading.
- * Without one such a section is accepted unread. Returns -1 for a name
- * that is not in the section table. */
-int config_set_reader(const char *section, config_reader read);
 
 #endif

@@ -31,10 +31,11 @@ void config_locate(const char *given, const char *first_input, struct config_fil
 void config_files_free(struct config_files *f);
 
 /* Loads what config_locate finds: the user's file (checked on its own, as
- * CONFIG_USER) merged under the project's (or the built-in checks).
- * Returns 0, or -1 with "FILE:LINE:COLUMN: message" in err. */
-int config_load_layered(struct config *c, const char *given, const char *first_input,
-                        const struct config_allow *allow, char *err, size_t errlen);
+ * CONFIG_USER) merged under the project's (or the built-in checks), both
+ * with opts (may be NULL; config.h). Returns 0, or -1 with
+ * "FILE:LINE:COLUMN: message" in err. */
+int config_load_layered(struct config *c, const struct config_opts *opts, const char *given,
+                        const char *first_input, char *err, size_t errlen);
 
 /* Merges the user's configuration under c: its judges whose ids c does not
  * use, its theme when c has none, its keys for actions and keys c leaves

@@ -13,6 +13,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include "util/strbuf.h"
+struct config_opts;
 
 /* Records read per input when propose_opts.max_records is 0. */
 #define PROPOSE_DEFAULT_RECORDS 2000
@@ -31,6 +32,12 @@ struct propose_opts {
 	 * for a file the user named to it: the report and the YAML say so
 	 * instead of asking for --allow-path. */
 	bool allow_outside;
+	/* What the proposed YAML is loaded with to check it: the data folder
+	 * of the built-in prompts, the judges' allowances (config.h); NULL:
+	 * nothing lent. */
+	const struct config_opts *load;
+	/* The inputs' folder walk gives no warning: a screen owns the terminal. */
+	bool walk_quiet;
 };
 
 struct proposal {

@@ -32,6 +32,7 @@ enum provider_kind {
 };
 
 struct rubric_ops;
+struct judge_trust;
 
 /* One judge as configured. */
 struct judge_conf {
@@ -59,6 +60,8 @@ struct judge_conf {
 	char *confirm_host;         /* a host the user has yet to allow (the screen
 	                             * asks first; judge/trust.h); NULL: none */
 	char *confirm_key_env;      /* the same for api_key_env */
+	struct judge_trust *trust;  /* the allowances it was checked under, lent by
+	                             * the command (judge/trust.h); NULL: none */
 };
 
 /* What a rubric asks the model in one request. */
@@ -170,12 +173,6 @@ extern const char *const judge_common_vars[];
  * 0, 0). */
 int rubric_check_prompt(const struct rubric_ops *ops, const char *text, int *line, int *col,
                         char *err, size_t errlen);
-
-/* The folder holding prompts/ (and examples/): set by the command line from
- * cli_datadir(); otherwise $TCREVIEW_DATADIR, otherwise the installed data
- * folder. The configuration reads the built-in prompts from there. */
-void judge_set_datadir(const char *dir);
-const char *judge_datadir(void);
 
 /* The provider named by a model's prefix ("openai/gpt-4o-mini"). A model
  * without a known prefix names a model of an OpenAI-compatible server and

@@ -15,11 +15,21 @@
 typedef int (*judge_id_check)(struct conf *cf, const struct conf_node *idn, const char *id,
                               void *arg);
 
+struct judge_trust;
+/* What the command lends the judges it reads: the allowances each is
+ * checked against and keeps (judge/trust.h; NULL: nothing allowed), and
+ * the data folder holding the built-in prompts (NULL: the installed one). */
+struct judge_read_opts {
+	struct judge_trust *trust;
+	const char *datadir;
+};
+
 /* Reads `judges:` (a list) into *out / *nout; relative prompt files are
  * taken from cf->dir. *nout counts each entry as it is started, so that
- * judges_free frees a half-read list. */
+ * judges_free frees a half-read list. opts may be NULL. */
 int  judges_read(struct conf *cf, const struct conf_node *list, struct judge_conf **out,
-                 size_t *nout, judge_id_check check, void *arg);
+                 size_t *nout, judge_id_check check, void *arg,
+                 const struct judge_read_opts *opts);
 void judges_free(struct judge_conf *list, size_t n);
 
 #endif

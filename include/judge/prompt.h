@@ -67,7 +67,8 @@ void prompt_hash(const char *text, char out[17]);
  * with "PATH: reason" in err. */
 int prompt_read(const char *path, char **text, char *err, size_t errlen);
 /* The path of a built-in prompt: DATADIR/prompts/FILE (malloc'd), where
- * DATADIR is judge_datadir(). */
-char *prompt_builtin_path(const char *file);
+ * DATADIR is datadir, the one the command found (NULL: the installed
+ * data folder). */
+char *prompt_builtin_path(const char *datadir, const char *file);
 
 #endif

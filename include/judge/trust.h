@@ -8,8 +8,10 @@
  * file); a key never goes over plain http:// except to loopback; and
  * api_key_env names a variable that looks like a credential (*_KEY,
  * *_TOKEN, *_SECRET) unless the user allows it (--allow-key-env NAME).
- * The command line hands the user's choices down here before the
- * configuration is loaded; this layer never reads argv. */
+ * The command line gathers the user's choices into a struct judge_trust
+ * and lends it to the configuration it loads (config_opts); each judge
+ * keeps a pointer to the one it was checked under. This layer never reads
+ * argv and keeps no allowance of its own. */
 #ifndef TCR_JUDGE_TRUST_H
 #define TCR_JUDGE_TRUST_H
 
@@ -18,15 +20,30 @@
 
 #include "judge/judge.h"
 
+/* Names allowed, lower-cased. */
+struct judge_allow_list {
+	char **names;
+	size_t n;
+};
+
+/* What one command lets its judges do: the hosts and key variables the
+ * user allows, and whether what they may still allow is left for them to
+ * confirm rather than refused (the screen, which asks). Zeroed: nothing
+ * allowed; free with judge_trust_free. */
+struct judge_trust {
+	struct judge_allow_list hosts, key_envs;
+	bool confirm_later;
+};
+
 /* Allows a host (exact, any case; "*.example.com" for its subdomains) or a
- * key variable for this process. */
-void judge_allow_host(const char *host);
-void judge_allow_key_env(const char *name);
+ * key variable in t. */
+void judge_allow_host(struct judge_trust *t, const char *host);
+void judge_allow_key_env(struct judge_trust *t, const char *name);
 /* Whether s is what --allow-host takes: a host name, "*.DOMAIN" or an
  * [IPv6] address, without scheme, port or path. */
 bool judge_host_pattern_ok(const char *s);
-/* Forgets every allowance (tests). */
-void judge_allow_reset(void);
+/* Forgets every allowance of t. */
+void judge_trust_free(struct judge_trust *t);
 
 /* The user's file of allowed hosts, one a line ('#' starts a comment):
  * $XDG_CONFIG_HOME/tcreview/allowed-hosts, else
@@ -36,14 +53,16 @@ char *judge_allowed_hosts_path(void);
 /* Allows each host of the user's file (and each name of its
  * allowed-key-envs beside it); an absent file allows nothing.
  * 0, or -1 with a message (the file cannot be read). */
-int judge_allow_load_user(char *err, size_t errlen);
+int judge_allow_load_user(struct judge_trust *t, char *err, size_t errlen);
 /* Appends host to the user's file (creating its folders) and allows it
- * now: what the screen's confirmation remembers. 0, or -1 with a message. */
-int judge_allow_remember(const char *host, char *err, size_t errlen);
+ * now in t (NULL: the file only): what the screen's confirmation
+ * remembers. 0, or -1 with a message. */
+int judge_allow_remember(struct judge_trust *t, const char *host, char *err, size_t errlen);
 /* The same for a key variable (the user's allowed-key-envs file, one name
  * a line, beside allowed-hosts; read by judge_allow_load_user too). */
 char *judge_allowed_key_envs_path(void);
-int judge_allow_remember_key_env(const char *name, char *err, size_t errlen);
+int judge_allow_remember_key_env(struct judge_trust *t, const char *name, char *err,
+                                 size_t errlen);
 
 /* The host of an http:// or https:// address, lower-cased, without port
  * (an IPv6 address keeps its brackets); *tls says https. A user name or
@@ -53,22 +72,21 @@ int judge_url_host(const char *url, char *host, size_t hostlen, bool *tls, char 
                    size_t whylen);
 bool judge_host_loopback(const char *host);
 /* Whether requests of this provider may go to host: its own, loopback, or
- * allowed by the user. */
-bool judge_host_trusted(enum provider_kind p, const char *host);
+ * allowed in t (NULL: nothing allowed). */
+bool judge_host_trusted(const struct judge_trust *t, enum provider_kind p, const char *host);
 /* Whether a variable's name looks like a credential's (*_KEY, *_TOKEN,
- * *_SECRET, any case) or the user allowed it. */
-bool judge_key_env_trusted(const char *name);
+ * *_SECRET, any case) or t allows it. */
+bool judge_key_env_trusted(const struct judge_trust *t, const char *name);
 
 /* Checks a judge just read (its provider, base_url, endpoint and
- * api_key_env known). 0, or -1 with a message and *key the YAML key it is
- * about ("base_url", "endpoint", "api_key_env"). With confirmation on
+ * api_key_env known) against t (NULL: nothing allowed), which the judge
+ * keeps (j->trust). 0, or -1 with a message and *key the YAML key it is
+ * about ("base_url", "endpoint", "api_key_env"). With t->confirm_later
  * (the screen), a host or a key variable that is only not allowed yet is
  * no error: it goes to j->confirm_host or j->confirm_key_env for the
  * screen to ask about. */
-int judge_trust_check(struct judge_conf *j, const char **key, char *err, size_t errlen);
-/* Whether what the user may still allow is left for them to confirm
- * rather than refused: the screen, which asks. */
-void judge_trust_confirm(bool on);
+int judge_trust_check(struct judge_trust *t, struct judge_conf *j, const char **key, char *err,
+                      size_t errlen);
 /* Whether the judge's requests carry a key (its provider's variable or
  * api_key_env). */
 bool judge_sends_key(const struct judge_conf *j);

@@ -114,7 +114,7 @@ void keymap_keys_of(const struct keymap *km, enum tcr_action a, char *buf, size_
 /* Reads the YAML's keys: section into c->keys (config/config.h), checking
  * action names, key names and keys bound twice, with FILE:LINE:COLUMN.
  * config/ stands below review/ and so does not call this by name: the
- * command line registers it with config_set_reader("keys", ...). */
+ * command line hands it down in config_opts.readers. */
 struct conf;
 struct conf_node;
 struct config;

@@ -196,6 +196,13 @@ int  review_open(struct review *rv, const struct config *cfg, struct expectation
                  const char *const *annot_paths, size_t nannot,
                  const char *reviewer, char *err, size_t errlen);
 void review_close(struct review *rv);
+struct dataset_opts;
+/* review_open with what the command lends its dataset (runs/dataset.h:
+ * the declared formats in use, the folder walk's warnings; NULL: none). */
+int  review_open_with(struct review *rv, const struct dataset_opts *in, const struct config *cfg,
+                      struct expectations *ex, char *const *paths, size_t npaths,
+                      const char *const *annot_paths, size_t nannot, const char *reviewer,
+                      char *err, size_t errlen);
 /* Shows only share a->k of the runs from now on (NULL or a->on false: all
  * of them); the status line's progress counts that share. */
 void review_set_assign(struct review *rv, const struct review_assign *a);
@@ -203,9 +210,10 @@ void review_set_assign(struct review *rv, const struct review_assign *a);
  * files are read (none is created or written, they need not be
  * writable; with none there are no labels), and decisions would go to a
  * private file that is gone when the session closes. */
-int  review_open_reading(struct review *rv, const struct config *cfg, struct expectations *ex,
-                         char *const *paths, size_t npaths, const char *const *annot_paths,
-                         size_t nannot, const char *reviewer, char *err, size_t errlen);
+int  review_open_reading(struct review *rv, const struct dataset_opts *in,
+                         const struct config *cfg, struct expectations *ex, char *const *paths,
+                         size_t npaths, const char *const *annot_paths, size_t nannot,
+                         const char *reviewer, char *err, size_t errlen);
 /* FIRST_INPUT.annotations.jsonl, the file review_open uses by default (malloc'd). */
 char *review_annot_default(const char *first_input);
 

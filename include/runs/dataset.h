@@ -78,6 +78,9 @@ struct dataset {
 	/* --format: set after dataset_open, before reading, so a JSONL file is
 	 * read as the events of one run when the forced format says so. */
 	const struct format_ops *forced;
+	/* The declared formats its inputs were tested against, lent by
+	 * dataset_open_with's caller (NULL: none). */
+	const struct declared_use *declared;
 	/* A large record the format sniffing parsed, handed to the load that
 	 * asks for it so that it is not parsed twice (one at a time; taken
 	 * and put with atomic exchanges, as workers load records at once). */
@@ -99,11 +102,22 @@ struct dataset {
  * record and a .json file is one run or an array of runs. An Inspect .eval
  * archive reads as its .json log would (runs/archive.h). */
 int  dataset_open(struct dataset *ds, char *const *paths, size_t npaths, char *err, size_t errlen);
+
+struct declared_use;
+/* What the command lends a dataset as it opens: every member may be zero. */
+struct dataset_opts {
+	/* The declared formats its inputs are tested against (runs/declared.h;
+	 * NULL: none); it must outlive the dataset. */
+	const struct declared_use *declared;
+	/* The folder walk's warnings (a link back to a folder already read)
+	 * are not given: a screen owns the terminal, and they were given when
+	 * its inputs were first opened. Else they go to standard error. */
+	bool walk_quiet;
+};
+/* dataset_open with opts (NULL: dataset_open's defaults). */
+int  dataset_open_with(struct dataset *ds, const struct dataset_opts *opts, char *const *paths,
+                       size_t npaths, char *err, size_t errlen);
 void dataset_close(struct dataset *ds);
-/* Where dataset_open says it skipped a link back to a folder already read:
- * standard error (the default), or NULL for nowhere, once a screen owns
- * the terminal (the warning was given when the inputs were first opened). */
-void dataset_walk_warnings(FILE *to);
 
 /* Extends the index by about `budget` bytes; returns true while more remains. */
 bool dataset_index_step(struct dataset *ds, uint64_t budget);

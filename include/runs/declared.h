@@ -67,11 +67,16 @@ int  declared_check_names(const struct declared_set *set, char *err, size_t errl
 void declared_set_free(struct declared_set *set);
 void declared_format_free(struct declared_format *f);
 
-/* The formats the inputs opened from now on are tested against (process-
- * wide, NULL for none; the set must outlive the datasets), and the one
- * that reads every input, without its test (--format NAME), or NULL. */
-void declared_use(const struct declared_set *set, const struct declared_format *forced);
-const struct declared_set *declared_active(void);
+/* The formats a dataset's inputs are tested against (NULL for none; the
+ * set must outlive the datasets), and the one that reads every input,
+ * without its test (--format NAME), or NULL: what the command lends to
+ * the datasets it opens (runs/dataset.h). */
+struct declared_use {
+	const struct declared_set *set;
+	const struct declared_format *forced;
+};
+/* Whether use tests inputs against any format (use may be NULL). */
+bool declared_in_use(const struct declared_use *use);
 const struct declared_format *declared_find(const struct declared_set *set, const char *name);
 
 /* Where a converted run came from, by the line of the converted file. */
@@ -80,14 +85,14 @@ struct declared_src {
 	int64_t index;              /* element of a .json array, -1 when none */
 };
 
-/* Tests the file's first record against the active formats and, when one
+/* Tests the file's first record against use's formats and, when one
  * claims it (or is forced), converts it. Returns 1 with the converted
  * text's descriptor in *fd, its sources (malloc'd, one per line, or NULL
  * when the converter cannot say) and the format; 0 when none claims it;
  * -1 with the message in err ("FILE:LINE: format 'NAME' (YAML:L:C): ...").
  * data has size bytes; path names it; json: a .json document, else JSONL. */
-int declared_convert(const char *path, const char *data, size_t size, bool json, int *fd,
-                     struct declared_src **src, size_t *nsrc,
+int declared_convert(const struct declared_use *use, const char *path, const char *data,
+                     size_t size, bool json, int *fd, struct declared_src **src, size_t *nsrc,
                      const struct declared_format **by, char *err, size_t errlen);
 
 #endif

@@ -83,8 +83,8 @@ int  theme_load(struct theme *t, const char *dir, const char *name, char *err, s
 int  theme_parse(struct theme *t, const char *file, const char *text, char *err, size_t errlen);
 
 /* Reads the YAML's theme: NAME into c->theme (config/config.h), checking
- * that the name can be a file name. Registered by the command line with
- * config_set_reader("theme", ...), as config/ stands below tui/. */
+ * that the name can be a file name. Handed down by the command line in
+ * config_opts.readers, as config/ stands below tui/. */
 struct conf;
 struct conf_node;
 struct config;

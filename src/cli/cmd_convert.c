@@ -50,6 +50,7 @@ static void convert_usage(FILE *out)
 }
 
 struct convert_opts {
+	struct cli_context *ctx;        /* the command's choices */
 	const char *config, *format, *out;
 };
 
@@ -68,13 +69,13 @@ static int convert_parse_args(int argc, char **argv, struct convert_opts *o)
 	int ch;
 	optind = 1;
 	while ((ch = getopt_long(argc, argv, "o:c:h", longopts, NULL)) != -1) {
-		if (cli_trust_option(ch, optarg))
+		if (cli_trust_option(o->ctx, ch, optarg))
 			continue;
 		switch (ch) {
 		case 'o': o->out = optarg; break;
 		case 'c': o->config = optarg; break;
 		case CLI_OPT_ALLOW_PATH:
-			if (cli_allow_path(PROG, optarg) < 0)
+			if (cli_allow_path(o->ctx, PROG, optarg) < 0)
 				return EXIT_USAGE;
 			break;
 		case 'F': o->format = optarg; break;
@@ -177,14 +178,14 @@ static int convert_all(struct dataset *ds, const struct config *c,
 	return rc;
 }
 
-int cli_convert(int argc, char **argv)
+static int convert_main(struct cli_context *x, int argc, char **argv)
 {
-	struct convert_opts o = { 0 };
+	struct convert_opts o = { .ctx = x };
 	int rc = convert_parse_args(argc, argv, &o);
 	if (rc >= 0)
 		return rc;
 	struct config c;
-	if (cli_load_config(&c, o.config, optind < argc ? argv[optind] : NULL) < 0)
+	if (cli_load_config(x, &c, o.config, optind < argc ? argv[optind] : NULL) < 0)
 		return EXIT_USAGE;
 	const char *format = o.format ? o.format : c.format;
 	const struct format_ops *forced = format ? format_find(format) : NULL;
@@ -198,7 +199,7 @@ int cli_convert(int argc, char **argv)
 	size_t npaths = optind < argc ? (size_t)(argc - optind) : 1;
 	struct dataset ds = { 0 };
 	char err[1024];
-	if (dataset_open(&ds, paths, npaths, err, sizeof err) < 0) {
+	if (cli_dataset_open(x, &ds, paths, npaths, err, sizeof err) < 0) {
 		fprintf(stderr, PROG ": %s\n", err);
 		rc = EXIT_INPUT;
 	} else {
@@ -207,5 +208,14 @@ int cli_convert(int argc, char **argv)
 	}
 	dataset_close(&ds);
 	config_free(&c);
+	return rc;
+}
+
+int cli_convert(int argc, char **argv)
+{
+	struct cli_context x;
+	cli_context_init(&x);
+	int rc = convert_main(&x, argc, argv);
+	cli_context_free(&x);
 	return rc;
 }

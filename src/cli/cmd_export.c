@@ -140,11 +140,11 @@ static int parse_seed(const char *s, unsigned long long *out)
 	return 0;
 }
 
-static int take_option(int ch, struct export_flags *f)
+static int take_option(struct cli_context *ctx, int ch, struct export_flags *f)
 {
 	switch (ch) {
 	case 'c': f->config = optarg; return 0;
-	case CLI_OPT_ALLOW_PATH: return cli_allow_path(PROG, optarg);
+	case CLI_OPT_ALLOW_PATH: return cli_allow_path(ctx, PROG, optarg);
 	case 'a': return add_to(f->annot, &f->nannot, optarg, "annotations files");
 	case 'C': return add_to(f->criteria, &f->ncriteria, optarg, "--criterion");
 	case 'R': return add_to(f->reviewers, &f->nreviewers, optarg, "--reviewer");
@@ -160,7 +160,7 @@ static int take_option(int ch, struct export_flags *f)
 }
 
 /* -1 to go on, else the exit status (after --help or a usage error). */
-static int parse_flags(int argc, char **argv, struct export_flags *f)
+static int parse_flags(struct cli_context *ctx, int argc, char **argv, struct export_flags *f)
 {
 	static const struct option longopts[] = {
 		{ "config", required_argument, NULL, 'c' },
@@ -184,13 +184,13 @@ static int parse_flags(int argc, char **argv, struct export_flags *f)
 	int ch;
 	optind = 1;
 	while ((ch = getopt_long(argc, argv, "c:a:o:h", longopts, NULL)) != -1) {
-		if (cli_trust_option(ch, optarg))
+		if (cli_trust_option(ctx, ch, optarg))
 			continue;
 		if (ch == 'h') {
 			export_usage(stdout);
 			return EXIT_DONE;
 		}
-		if (ch == '?' || take_option(ch, f) < 0) {
+		if (ch == '?' || take_option(ctx, ch, f) < 0) {
 			if (ch == '?')
 				export_usage(stderr);
 			return EXIT_USAGE;
@@ -455,9 +455,11 @@ static int export_rows(struct export_job *x)
 }
 
 /* Opens the session and the judge cache, reads everything, exports. */
-static int export_session(struct export_job *x, const struct config *c, struct expectations *ex,
-                          char **files, size_t nfiles)
+static int export_session(const struct cli_context *ctx, struct export_job *x,
+                          const struct config *c, struct expectations *ex, char **files,
+                          size_t nfiles)
 {
+	const struct dataset_opts in = cli_dataset_opts(ctx);
 	char *dflt = x->f->nannot ? NULL : review_annot_default(files[0]);
 	const char *const *apaths = dflt ? (const char *const *)&dflt : x->f->annot;
 	size_t napaths = dflt ? 1 : x->f->nannot;
@@ -467,7 +469,7 @@ static int export_session(struct export_job *x, const struct config *c, struct e
 	char err[1024];
 	memset(&jg, 0, sizeof jg);
 	if (rc == EXIT_DONE &&
-	    review_open_reading(&rv, c, ex, files, nfiles, apaths, napaths, "export", err,
+	    review_open_reading(&rv, &in, c, ex, files, nfiles, apaths, napaths, "export", err,
 	                        sizeof err) < 0) {
 		fprintf(stderr, PROG ": %s\n", err);
 		rc = EXIT_INPUT;
@@ -495,10 +497,10 @@ static int export_session(struct export_job *x, const struct config *c, struct e
 	return rc;
 }
 
-int cli_export(int argc, char **argv)
+static int export_main(struct cli_context *ctx, int argc, char **argv)
 {
 	struct export_flags f;
-	int rc = parse_flags(argc, argv, &f);
+	int rc = parse_flags(ctx, argc, argv, &f);
 	if (rc >= 0)
 		return rc;
 	struct export_job x = { .f = &f };
@@ -507,19 +509,28 @@ int cli_export(int argc, char **argv)
 	if ((rc = check_split(&x)) != EXIT_DONE)
 		return rc;
 	struct config c;
-	if (cli_load_config(&c, f.config, optind < argc ? argv[optind] : NULL) < 0)
+	if (cli_load_config(ctx, &c, f.config, optind < argc ? argv[optind] : NULL) < 0)
 		return EXIT_USAGE;
 	struct expectations *ex = NULL;
 	const struct format_ops *forced = NULL;
 	rc = pick_rows(&x, &c);
 	/* The session reads records with the configuration's runs.format itself. */
 	if (rc == EXIT_DONE)
-		rc = cli_setup(PROG, &c, NULL, f.expect, &forced, &ex);
+		rc = cli_setup(ctx, PROG, &c, NULL, f.expect, &forced, &ex);
 	(void)forced;
 	if (rc == EXIT_DONE)
-		rc = export_session(&x, &c, ex, argv + optind, (size_t)(argc - optind));
+		rc = export_session(ctx, &x, &c, ex, argv + optind, (size_t)(argc - optind));
 	free(x.want);
 	expect_free(ex);
 	config_free(&c);
+	return rc;
+}
+
+int cli_export(int argc, char **argv)
+{
+	struct cli_context ctx;
+	cli_context_init(&ctx);
+	int rc = export_main(&ctx, argc, argv);
+	cli_context_free(&ctx);
 	return rc;
 }

@@ -63,15 +63,16 @@ static void list_formats(FILE *out)
 }
 
 struct formats_opts {
+	struct cli_context *ctx;        /* the command's choices */
 	const char *config, *format;
 	bool json, unread_only, list;
 };
 
 /* --list: the built-in formats, then the declared ones with their file. */
-static void list_known(FILE *out)
+static void list_known(const struct cli_context *x, FILE *out)
 {
 	/* One column wide enough for every name, built in or declared. */
-	const struct declared_set *set = cli_declared_formats();
+	const struct declared_set *set = &x->declared;
 	int width = 0;
 	for (size_t i = 0; format_table[i]; i++)
 		if ((int)strlen(format_table[i]->name) > width)
@@ -107,12 +108,12 @@ static int formats_parse_args(int argc, char **argv, struct formats_opts *o)
 	int ch;
 	optind = 1;
 	while ((ch = getopt_long(argc, argv, "c:h", longopts, NULL)) != -1) {
-		if (cli_trust_option(ch, optarg))
+		if (cli_trust_option(o->ctx, ch, optarg))
 			continue;
 		switch (ch) {
 		case 'c': o->config = optarg; break;
 		case CLI_OPT_ALLOW_PATH:
-			if (cli_allow_path("tcreview formats", optarg) < 0)
+			if (cli_allow_path(o->ctx, "tcreview formats", optarg) < 0)
 				return EXIT_USAGE;
 			break;
 		case 'F': o->format = optarg; break;
@@ -134,21 +135,21 @@ static int formats_parse_args(int argc, char **argv, struct formats_opts *o)
 	return -1;
 }
 
-static int resolve_format(const struct config *c, const char *name,
+static int resolve_format(struct cli_context *x, const struct config *c, const char *name,
                           const struct format_ops **forced)
 {
 	*forced = NULL;
 	bool declared;
-	int rc = cli_declare_formats(PROG, c, name, &declared);
+	int rc = cli_declare_formats(x, PROG, c, name, &declared);
 	if (rc != EXIT_DONE || !name || declared)
 		return rc;
 	if ((*forced = format_find(name)))
 		return EXIT_DONE;
-	cli_unknown_format(PROG, name);
+	cli_unknown_format(&x->declared, PROG, name);
 	return EXIT_USAGE;
 }
 
-static int open_inputs(struct dataset *ds, int argc, char **argv)
+static int open_inputs(const struct cli_context *x, struct dataset *ds, int argc, char **argv)
 {
 	char *stdin_only[] = { "-" };
 	char *const *paths = argv + optind;
@@ -162,7 +163,7 @@ static int open_inputs(struct dataset *ds, int argc, char **argv)
 		npaths = 1;
 	}
 	char err[1024];
-	if (dataset_open(ds, paths, npaths, err, sizeof err) < 0) {
+	if (cli_dataset_open(x, ds, paths, npaths, err, sizeof err) < 0) {
 		fprintf(stderr, PROG ": %s\n", err);
 		return EXIT_INPUT;
 	}
@@ -185,7 +186,7 @@ struct formats_pass {
 static size_t format_index(const struct formats_pass *p, const char *name)
 {
 	for (size_t i = 0; i < p->nformats; i++)
-		if (!strcmp(cli_format_name(i), name))
+		if (!strcmp(cli_format_name(&p->o->ctx->declared, i), name))
 			return i;
 	return p->nformats;
 }
@@ -238,7 +239,7 @@ static void examine(struct formats_pass *p, const struct record_ref *rec)
 		fr.source = r->source;
 		fr.id = r->id;
 		fr.error = r->load_error;
-		bool known = format_find(r->format) || declared_find(cli_declared_formats(), r->format);
+		bool known = format_find(r->format) || declared_find(&p->o->ctx->declared, r->format);
 		fr.format = known ? r->format : NULL;
 		count_calls(r, &fr);
 		formats_notes_add(&p->notes, r);
@@ -300,7 +301,7 @@ static int formats_pass(struct dataset *ds, const struct format_ops *forced, con
                         const struct formats_opts *o)
 {
 	struct formats_pass p = { .ds = ds, .forced = forced, .id_path = id_path, .o = o };
-	while (cli_format_name(p.nformats))
+	while (cli_format_name(&o->ctx->declared, p.nformats))
 		p.nformats++;
 	p.file_tally = xcalloc(ds->nfiles ? ds->nfiles : 1, sizeof(*p.file_tally));
 	p.format_tally = xcalloc(p.nformats + 1, sizeof(*p.format_tally));
@@ -321,7 +322,7 @@ static int formats_pass(struct dataset *ds, const struct format_ops *forced, con
 	struct formats_summary s = {
 		.nfiles = ds->nfiles, .files = ds->files, .file_tally = p.file_tally,
 		.format_tally = p.format_tally, .all = p.all, .not_analysed = p.not_analysed,
-		.notes = &p.notes,
+		.notes = &p.notes, .declared = &o->ctx->declared,
 	};
 	formats_notes_sort(&p.notes);
 	formats_write_summary(stdout, &s, o->json);
@@ -333,30 +334,39 @@ static int formats_pass(struct dataset *ds, const struct format_ops *forced, con
 	return rc;
 }
 
-int cli_formats(int argc, char **argv)
+static int formats_main(struct cli_context *x, int argc, char **argv)
 {
-	struct formats_opts o = { 0 };
+	struct formats_opts o = { .ctx = x };
 	int rc = formats_parse_args(argc, argv, &o);
 	if (rc >= 0)
 		return rc;
 	struct config c;
-	if (cli_load_config(&c, o.config, optind < argc ? argv[optind] : NULL) < 0)
+	if (cli_load_config(x, &c, o.config, optind < argc ? argv[optind] : NULL) < 0)
 		return EXIT_USAGE;
 	const struct format_ops *forced = NULL;
 	struct dataset ds = { 0 };
-	rc = resolve_format(&c, o.format ? o.format : c.format, &forced);
+	rc = resolve_format(x, &c, o.format ? o.format : c.format, &forced);
 	if (rc == EXIT_DONE && o.list) {
-		list_known(stdout);
+		list_known(x, stdout);
 		config_free(&c);
 		return EXIT_DONE;
 	}
 	if (rc == EXIT_DONE)
-		rc = open_inputs(&ds, argc, argv);
+		rc = open_inputs(x, &ds, argc, argv);
 	if (rc == EXIT_DONE) {
 		ds.forced = forced;
 		rc = formats_pass(&ds, forced, c.run_id_path, &o);
 	}
 	dataset_close(&ds);
 	config_free(&c);
+	return rc;
+}
+
+int cli_formats(int argc, char **argv)
+{
+	struct cli_context x;
+	cli_context_init(&x);
+	int rc = formats_main(&x, argc, argv);
+	cli_context_free(&x);
 	return rc;
 }

@@ -98,7 +98,7 @@ static int init_parse_args(int argc, char **argv, struct init_opts *o)
 	return -1;
 }
 
-int cli_init(int argc, char **argv)
+static int init_main(struct cli_context *x, int argc, char **argv)
 {
 	struct init_opts o = { .out = "tcreview.yaml", .probe = true };
 	int rc = init_parse_args(argc, argv, &o);
@@ -113,12 +113,11 @@ int cli_init(int argc, char **argv)
 	setlocale(LC_CTYPE, "");
 	/* The check that a proposed judge loads reads its built-in prompt. */
 	char err[2048];
-	const char *data = cli_datadir();
-	if (data)
-		judge_set_datadir(data);
+	struct config_allow none;
+	const struct config_opts load = cli_config_opts(x, &none);
 	/* A host the user allowed before passes the judge's checks here as it
 	 * will when the configuration is loaded. */
-	if (judge_allow_load_user(err, sizeof err) < 0) {
+	if (judge_allow_load_user(&x->trust, err, sizeof err) < 0) {
 		fprintf(stderr, PROG ": %s\n", err);
 		return EXIT_USAGE;
 	}
@@ -128,7 +127,7 @@ int cli_init(int argc, char **argv)
 	char *record = config_allowed_paths_file();
 	const struct propose_opts po = { .out_path = o.out, .max_records = o.max_records,
 	                                 .probe_local = o.probe, .prog = cli_prog(),
-	                                 .allow_outside = record != NULL };
+	                                 .allow_outside = record != NULL, .load = &load };
 	free(record);
 	struct proposal p;
 	if (config_propose((const char *const *)argv + optind, (size_t)(argc - optind), &po, &p, err,
@@ -150,5 +149,14 @@ int cli_init(int argc, char **argv)
 		fprintf(stderr, PROG ": could not record that %s may read %s (%s): give --allow-path %s "
 		        "to each command\n", o.out, p.outside, err, p.outside);
 	proposal_free(&p);
+	return rc;
+}
+
+int cli_init(int argc, char **argv)
+{
+	struct cli_context x;
+	cli_context_init(&x);
+	int rc = init_main(&x, argc, argv);
+	cli_context_free(&x);
 	return rc;
 }

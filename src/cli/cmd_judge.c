@@ -79,6 +79,7 @@ struct pending {
 
 /* What the command line asked for. */
 struct judge_flags {
+	struct cli_context *ctx;        /* the command's choices */
 	const char *config, *expect, *format, *ca_file;
 	const char *batch_out, *batch_in;
 	const char *only[32];
@@ -361,7 +362,8 @@ static void judge_runs(struct judge_batch *b, struct dataset *ds, const struct f
 
 /* EXIT_DONE to go on; otherwise what to exit with (-h is EXIT_DONE too,
  * with *stop set). */
-static int parse_flags(int argc, char **argv, struct judge_flags *f, bool *stop)
+static int parse_flags(struct cli_context *x, int argc, char **argv, struct judge_flags *f,
+                       bool *stop)
 {
 	static const struct option longopts[] = {
 		{ "config", required_argument, NULL, 'c' },
@@ -381,18 +383,19 @@ static int parse_flags(int argc, char **argv, struct judge_flags *f, bool *stop)
 		{ NULL, 0, NULL, 0 },
 	};
 	memset(f, 0, sizeof *f);
+	f->ctx = x;
 	f->concurrency = 8;
 	f->limit = -1;
 	*stop = false;
 	int ch;
 	optind = 1;
 	while ((ch = getopt_long(argc, argv, "c:a:h", longopts, NULL)) != -1) {
-		if (cli_trust_option(ch, optarg))
+		if (cli_trust_option(x, ch, optarg))
 			continue;
 		switch (ch) {
 		case 'c': f->config = optarg; break;
 		case CLI_OPT_ALLOW_PATH:
-			if (cli_allow_path("tcreview judge", optarg) < 0)
+			if (cli_allow_path(x, "tcreview judge", optarg) < 0)
 				return EXIT_USAGE;
 			break;
 		case 'a':
@@ -612,7 +615,7 @@ static int judge_inputs(struct judge_batch *b, const struct judge_flags *f, char
 {
 	struct dataset ds = { 0 };
 	char err[1024];
-	if (dataset_open(&ds, files, nfiles, err, sizeof err) < 0) {
+	if (cli_dataset_open(f->ctx, &ds, files, nfiles, err, sizeof err) < 0) {
 		fprintf(stderr, "tcreview judge: %s\n", err);
 		return EXIT_INPUT;
 	}
@@ -639,27 +642,36 @@ static int judge_inputs(struct judge_batch *b, const struct judge_flags *f, char
 	return rc;
 }
 
-int cli_judge(int argc, char **argv)
+static int judge_main(struct cli_context *x, int argc, char **argv)
 {
 	struct judge_flags f;
 	bool stop;
-	int rc = parse_flags(argc, argv, &f, &stop);
+	int rc = parse_flags(x, argc, argv, &f, &stop);
 	if (rc != EXIT_DONE || stop)
 		return rc;
 	if ((rc = check_flags(&f, argc)) != EXIT_DONE)
 		return rc;
 	struct config c;
-	if (cli_load_config(&c, f.config, optind < argc ? argv[optind] : NULL) < 0)
+	if (cli_load_config(x, &c, f.config, optind < argc ? argv[optind] : NULL) < 0)
 		return EXIT_USAGE;
 	struct expectations *ex = NULL;
 	struct judge_batch b = { .cfg = &c };
 	const struct format_ops *forced = NULL;
 	rc = pick_judges(&c, &f, &b);
 	if (rc == EXIT_DONE)
-		rc = cli_setup("tcreview judge", &c, f.format, f.expect, &forced, &ex);
+		rc = cli_setup(x, "tcreview judge", &c, f.format, f.expect, &forced, &ex);
 	if (rc == EXIT_DONE)
 		rc = judge_inputs(&b, &f, argv + optind, (size_t)(argc - optind), forced, ex);
 	expect_free(ex);
 	config_free(&c);
+	return rc;
+}
+
+int cli_judge(int argc, char **argv)
+{
+	struct cli_context x;
+	cli_context_init(&x);
+	int rc = judge_main(&x, argc, argv);
+	cli_context_free(&x);
 	return rc;
 }

@@ -53,6 +53,7 @@ static void review_usage(FILE *out)
 }
 
 struct review_opts {
+	struct cli_context *ctx;        /* the command's choices, the screen's too */
 	const char *config, *expect, *theme;
 	const char **annot;             /* every -a in order; the first is written to */
 	size_t nannot;
@@ -87,12 +88,12 @@ static int review_parse_args(int argc, char **argv, struct review_opts *o)
 	char err[256];
 	optind = 1;
 	while ((ch = getopt_long(argc, argv, "c:a:h", longopts, NULL)) != -1) {
-		if (cli_trust_option(ch, optarg))
+		if (cli_trust_option(o->ctx, ch, optarg))
 			continue;
 		switch (ch) {
 		case 'c': o->config = optarg; break;
 		case CLI_OPT_ALLOW_PATH:
-			if (cli_allow_path("tcreview", optarg) < 0)
+			if (cli_allow_path(o->ctx, "tcreview", optarg) < 0)
 				return EXIT_USAGE;
 			break;
 		case 'E': o->expect = optarg; break;
@@ -172,7 +173,8 @@ static int session_open(struct review_state *st, const struct config *cfg,
 {
 	const struct review_opts *o = st->o;
 	memset(rv, 0, sizeof *rv);
-	if (review_open(rv, cfg, ex, st->paths, st->npaths, o->annot, o->nannot,
+	const struct dataset_opts in = cli_dataset_opts(o->ctx);
+	if (review_open_with(rv, &in, cfg, ex, st->paths, st->npaths, o->annot, o->nannot,
 	                st->reviewer_name, err, errlen) < 0)
 		return -1;
 	const char *fmt = o->format ? o->format : cfg->format;
@@ -192,20 +194,21 @@ static int review_reload(void *arg, struct review **rv, const struct config **cf
                          size_t errlen)
 {
 	struct review_state *st = arg;
+	struct cli_context *x = st->o->ctx;
 	struct config *nc = xcalloc(1, sizeof *nc);
 	struct expectations *nex = NULL;
 	bool declared;
-	if (cli_load_config_err(nc, st->o->config, st->npaths ? st->paths[0] : NULL, err,
+	if (cli_load_config_err(x, nc, st->o->config, st->npaths ? st->paths[0] : NULL, err,
 	                        errlen) < 0 ||
 	    cli_load_expect(nc, st->o->expect, &nex, err, errlen) < 0 ||
-	    cli_declare_formats_err(nc, st->o->format ? st->o->format : nc->format, &declared, err,
-	                            errlen) < 0) {
+	    cli_declare_formats_err(x, nc, st->o->format ? st->o->format : nc->format, &declared,
+	                            err, errlen) < 0) {
 		char again[256];
 		expect_free(nex);
 		config_free(nc);
 		free(nc);
 		/* Back to the formats of the configuration in use. */
-		cli_declare_formats_err(st->cfg, st->o->format ? st->o->format : st->cfg->format,
+		cli_declare_formats_err(x, st->cfg, st->o->format ? st->o->format : st->cfg->format,
 		                        &declared, again, sizeof again);
 		return -1;
 	}
@@ -213,7 +216,7 @@ static int review_reload(void *arg, struct review **rv, const struct config **cf
 	if (session_open(st, nc, nex, st->rv, err, errlen) < 0) {
 		/* The inputs opened a moment ago; back to the old configuration. */
 		char again[256];
-		cli_declare_formats_err(st->cfg, st->o->format ? st->o->format : st->cfg->format,
+		cli_declare_formats_err(x, st->cfg, st->o->format ? st->o->format : st->cfg->format,
 		                        &declared, again, sizeof again);
 		expect_free(nex);
 		config_free(nc);
@@ -237,7 +240,7 @@ static int review_run(struct review_state *st, const char *datadir, double start
 {
 	const struct review_opts *o = st->o;
 	const struct format_ops *forced = NULL;
-	int rc = cli_setup("tcreview", st->cfg, o->format, o->expect, &forced, &st->ex);
+	int rc = cli_setup(o->ctx, "tcreview", st->cfg, o->format, o->expect, &forced, &st->ex);
 	if (rc != EXIT_DONE)
 		return rc;
 	struct review rv;
@@ -250,7 +253,7 @@ static int review_run(struct review_state *st, const char *datadir, double start
 	}
 	/* From here the screen owns the terminal: what the inputs' walk had to
 	 * say is said, and I's new look at them must not write over it. */
-	dataset_walk_warnings(NULL);
+	o->ctx->walk_quiet = true;
 	const struct tui_reload reload = {
 		.inputs = (const char *const *)st->paths,
 		.ninputs = st->npaths,
@@ -286,7 +289,7 @@ static int review_main(int argc, char **argv, struct review_opts *o, double star
 	struct demo demo;
 	char *const *paths;
 	size_t npaths;
-	const char *datadir = cli_datadir();
+	const char *datadir = o->ctx->datadir;
 	rc = review_inputs(argc, argv, datadir, o, &demo, &paths, &npaths);
 	if (rc != EXIT_DONE)
 		return rc;
@@ -294,8 +297,8 @@ static int review_main(int argc, char **argv, struct review_opts *o, double star
 	st.cfg = xcalloc(1, sizeof *st.cfg);
 	/* The screen asks before a judge's first request to a host not
 	 * allowed yet, where the other commands refuse the configuration. */
-	judge_trust_confirm(true);
-	if (cli_load_config(st.cfg, o->config, npaths ? paths[0] : NULL) < 0) {
+	o->ctx->trust.confirm_later = true;
+	if (cli_load_config(o->ctx, st.cfg, o->config, npaths ? paths[0] : NULL) < 0) {
 		free(st.cfg);
 		return EXIT_USAGE;
 	}
@@ -309,10 +312,13 @@ static int review_main(int argc, char **argv, struct review_opts *o, double star
 int cli_review(int argc, char **argv)
 {
 	double started = now_ms();
-	struct review_opts o = { 0 };
+	struct cli_context x;
+	cli_context_init(&x);
+	struct review_opts o = { .ctx = &x };
 	int rc = review_parse_args(argc, argv, &o);
 	if (rc < 0)
 		rc = review_main(argc, argv, &o, started);
 	free(o.annot);
+	cli_context_free(&x);
 	return rc;
 }

@@ -50,6 +50,7 @@ static void list_formats(FILE *out)
 }
 
 struct score_opts {
+	struct cli_context *ctx;        /* the command's choices */
 	const char *config;
 	const char *expect;
 	const char *format;
@@ -85,12 +86,12 @@ static int score_parse_args(int argc, char **argv, struct score_opts *o)
 	int ch;
 	optind = 1;
 	while ((ch = getopt_long(argc, argv, "c:o:j:h", longopts, NULL)) != -1) {
-		if (cli_trust_option(ch, optarg))
+		if (cli_trust_option(o->ctx, ch, optarg))
 			continue;
 		switch (ch) {
 		case 'c': o->config = optarg; break;
 		case CLI_OPT_ALLOW_PATH:
-			if (cli_allow_path("tcreview score", optarg) < 0)
+			if (cli_allow_path(o->ctx, "tcreview score", optarg) < 0)
 				return EXIT_USAGE;
 			break;
 		case 'E': o->expect = optarg; break;
@@ -131,7 +132,8 @@ static int score_parse_args(int argc, char **argv, struct score_opts *o)
 
 /* Opens the inputs named after the options, or standard input when none
  * are and it is not a terminal. Returns the exit status on a problem. */
-static int score_open_inputs(struct dataset *ds, int argc, char **argv)
+static int score_open_inputs(const struct cli_context *x, struct dataset *ds, int argc,
+                             char **argv)
 {
 	char *stdin_only[] = { "-" };
 	char *const *paths = argv + optind;
@@ -145,7 +147,7 @@ static int score_open_inputs(struct dataset *ds, int argc, char **argv)
 		npaths = 1;
 	}
 	char err[1024];
-	if (dataset_open(ds, paths, npaths, err, sizeof err) < 0) {
+	if (cli_dataset_open(x, ds, paths, npaths, err, sizeof err) < 0) {
 		fprintf(stderr, "tcreview score: %s\n", err);
 		return EXIT_INPUT;
 	}
@@ -208,9 +210,9 @@ static int score_report(struct dataset *ds, const struct config *c, const struct
 	return unread ? EXIT_INPUT : rc;
 }
 
-int cli_score(int argc, char **argv)
+static int score_main(struct cli_context *x, int argc, char **argv)
 {
-	struct score_opts o = { .jobs = -1 };
+	struct score_opts o = { .ctx = x, .jobs = -1 };
 	int rc = score_parse_args(argc, argv, &o);
 	if (rc >= 0)
 		return rc;
@@ -223,19 +225,19 @@ int cli_score(int argc, char **argv)
 	}
 
 	struct config c;
-	if (cli_load_config(&c, o.config, optind < argc ? argv[optind] : NULL) < 0)
+	if (cli_load_config(x, &c, o.config, optind < argc ? argv[optind] : NULL) < 0)
 		return EXIT_USAGE;
 	struct expectations *ex = NULL;
 	struct dataset ds = { 0 };
 	const struct format_ops *forced = NULL;
-	rc = cli_setup("tcreview score", &c, o.format, o.expect, &forced, &ex);
+	rc = cli_setup(x, "tcreview score", &c, o.format, o.expect, &forced, &ex);
 	if (rc == EXIT_DONE && c.nscorers == 0) {
 		fprintf(stderr, "tcreview score: no scorers configured: pass -c FILE or write "
 		        "tcreview.yaml (see man tcreview)\n");
 		rc = EXIT_USAGE;
 	}
 	if (rc == EXIT_DONE)
-		rc = score_open_inputs(&ds, argc, argv);
+		rc = score_open_inputs(x, &ds, argc, argv);
 	ds.forced = forced;
 	if (rc == EXIT_DONE) {
 		struct evaluator ev = { .scorers = c.scorers, .nscorers = c.nscorers, .expect = ex };
@@ -244,5 +246,14 @@ int cli_score(int argc, char **argv)
 	dataset_close(&ds);
 	expect_free(ex);
 	config_free(&c);
+	return rc;
+}
+
+int cli_score(int argc, char **argv)
+{
+	struct cli_context x;
+	cli_context_init(&x);
+	int rc = score_main(&x, argc, argv);
+	cli_context_free(&x);
 	return rc;
 }

@@ -86,6 +86,7 @@ static void stats_usage(FILE *out)
 }
 
 struct stats_opts {
+	struct cli_context *ctx;        /* the command's choices */
 	const char *config, *expect, *format, *output;
 	const char **annots, **criteria, **judges, **reviewers, **only_splits;
 	size_t nannots, ncriteria, njudges, nreviewers, nonly_splits;
@@ -133,7 +134,7 @@ static int option_value(int ch, struct stats_opts *o)
 	unsigned long long v;
 	switch (ch) {
 	case 'c': o->config = optarg; return 0;
-	case CLI_OPT_ALLOW_PATH: return cli_allow_path(PROG, optarg);
+	case CLI_OPT_ALLOW_PATH: return cli_allow_path(o->ctx, PROG, optarg);
 	case 'a': o->annots[o->nannots++] = optarg; return 0;
 	case 'C': o->criteria[o->ncriteria++] = optarg; return 0;
 	case 'J': o->judges[o->njudges++] = optarg; return 0;
@@ -219,7 +220,7 @@ static int stats_parse_args(int argc, char **argv, struct stats_opts *o)
 	int ch;
 	optind = 1;
 	while ((ch = getopt_long(argc, argv, "c:a:o:h", longopts, NULL)) != -1) {
-		if (cli_trust_option(ch, optarg))
+		if (cli_trust_option(o->ctx, ch, optarg))
 			continue;
 		if (ch == 'h') {
 			stats_usage(stdout);
@@ -362,7 +363,8 @@ static int session_open(struct stats_run *sr, const struct config *c, struct exp
 	}
 	char err[1024];
 	const char *user = getenv("USER");
-	int r = review_open_reading(&sr->rv, c, ex, inputs, ninputs, files, nfiles,
+	const struct dataset_opts in = cli_dataset_opts(o->ctx);
+	int r = review_open_reading(&sr->rv, &in, c, ex, inputs, ninputs, files, nfiles,
 	                            user && *user ? user : "stats", err, sizeof err);
 	free(def);
 	if (r < 0) {
@@ -487,9 +489,9 @@ static int stats_report(struct stats_run *sr, const struct stats_opts *o, const 
 	return rc;
 }
 
-int cli_stats(int argc, char **argv)
+static int stats_main(struct cli_context *x, int argc, char **argv)
 {
-	struct stats_opts o = { 0 };
+	struct stats_opts o = { .ctx = x };
 	int rc = stats_parse_args(argc, argv, &o);
 	if (rc >= 0) {
 		opts_free(&o);
@@ -498,13 +500,13 @@ int cli_stats(int argc, char **argv)
 	setlocale(LC_CTYPE, "");
 	const char *output = o.output ? o.output : isatty(1) ? "table" : "jsonl";
 	struct config c;
-	if (cli_load_config(&c, o.config, optind < argc ? argv[optind] : NULL) < 0) {
+	if (cli_load_config(x, &c, o.config, optind < argc ? argv[optind] : NULL) < 0) {
 		opts_free(&o);
 		return EXIT_USAGE;
 	}
 	struct expectations *ex = NULL;
 	const struct format_ops *forced = NULL;
-	rc = cli_setup(PROG, &c, o.format, o.expect, &forced, &ex);
+	rc = cli_setup(x, PROG, &c, o.format, o.expect, &forced, &ex);
 	if (rc == EXIT_DONE && check_ids(&c, &o) < 0)
 		rc = EXIT_USAGE;
 	struct stats_run sr = { 0 };
@@ -520,5 +522,14 @@ int cli_stats(int argc, char **argv)
 	expect_free(ex);
 	config_free(&c);
 	opts_free(&o);
+	return rc;
+}
+
+int cli_stats(int argc, char **argv)
+{
+	struct cli_context x;
+	cli_context_init(&x);
+	int rc = stats_main(&x, argc, argv);
+	cli_context_free(&x);
 	return rc;
 }

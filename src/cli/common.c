@@ -29,16 +29,39 @@
 #include "review/keymap.h"
 #include "tui/theme.h"
 
-/* What --allow-path named, resolved, for the one configuration a process
- * loads. Kept for the process's life. */
-#define ALLOW_MAX 64
-static char *allowed[ALLOW_MAX];
-static size_t nallowed;
+static const char *find_datadir(char *dir, size_t n);
 
-int cli_allow_path(const char *prog, const char *path)
+void cli_context_init(struct cli_context *x)
 {
-	if (nallowed == ALLOW_MAX) {
-		fprintf(stderr, "%s: --allow-path: at most %d paths\n", prog, ALLOW_MAX);
+	memset(x, 0, sizeof *x);
+	x->datadir = find_datadir(x->datadir_found, sizeof x->datadir_found);
+}
+
+void cli_context_free(struct cli_context *x)
+{
+	for (size_t i = 0; i < x->nallowed; i++)
+		free(x->allowed[i]);
+	judge_trust_free(&x->trust);
+	cli_declared_reset(x);
+	memset(x, 0, sizeof *x);
+}
+
+struct dataset_opts cli_dataset_opts(const struct cli_context *x)
+{
+	return (struct dataset_opts){ .declared = &x->use, .walk_quiet = x->walk_quiet };
+}
+
+int cli_dataset_open(const struct cli_context *x, struct dataset *ds, char *const *paths,
+                     size_t npaths, char *err, size_t errlen)
+{
+	const struct dataset_opts in = cli_dataset_opts(x);
+	return dataset_open_with(ds, &in, paths, npaths, err, errlen);
+}
+
+int cli_allow_path(struct cli_context *x, const char *prog, const char *path)
+{
+	if (x->nallowed == CLI_ALLOW_MAX) {
+		fprintf(stderr, "%s: --allow-path: at most %d paths\n", prog, CLI_ALLOW_MAX);
 		return -1;
 	}
 	char *real = realpath(path, NULL);
@@ -46,7 +69,7 @@ int cli_allow_path(const char *prog, const char *path)
 		fprintf(stderr, "%s: --allow-path %s: %s\n", prog, path, strerror(errno));
 		return -1;
 	}
-	allowed[nallowed++] = real;
+	x->allowed[x->nallowed++] = real;
 	return 0;
 }
 
@@ -63,55 +86,66 @@ const char *cli_prog(void)
 	return prog_name;
 }
 
-/* The first --allow-host value that is no host name, reported as the
- * configuration is loaded (each command parses its own flags). */
-static const char *bad_allow_host;
-
-bool cli_trust_option(int ch, const char *arg)
+/* A bad --allow-host value is reported as the configuration is loaded
+ * (each command parses its own flags). */
+bool cli_trust_option(struct cli_context *x, int ch, const char *arg)
 {
-	if (ch == CLI_OPT_ALLOW_HOST && !judge_host_pattern_ok(arg) && !bad_allow_host)
-		bad_allow_host = arg;
+	if (ch == CLI_OPT_ALLOW_HOST && !judge_host_pattern_ok(arg) && !x->bad_allow_host)
+		x->bad_allow_host = arg;
 	else if (ch == CLI_OPT_ALLOW_HOST)
-		judge_allow_host(arg);
+		judge_allow_host(&x->trust, arg);
 	else if (ch == CLI_OPT_ALLOW_KEY_ENV)
-		judge_allow_key_env(arg);
+		judge_allow_key_env(&x->trust, arg);
 	else
 		return false;
 	return true;
 }
 
-int cli_load_config_err(struct config *c, const char *path, const char *first_input,
-                        char *err, size_t errlen)
+/* The screen's sections are read at load too, so that a bad key name
+ * stops every subcommand before any work (config.h says why). */
+static const struct config_section_reader screen_readers[] = {
+	{ "keys", keymap_conf_read },
+	{ "theme", theme_conf_read },
+	{ NULL, NULL },
+};
+
+struct config_opts cli_config_opts(struct cli_context *x, struct config_allow *allow)
 {
-	const struct config_allow allow = { (const char *const *)allowed, nallowed };
+	*allow = (struct config_allow){ (const char *const *)x->allowed, x->nallowed };
+	/* The configuration reads the judges' built-in prompts from prompts/
+	 * beside the demo data. */
+	return (struct config_opts){
+		.allow = allow, .readers = screen_readers, .trust = &x->trust, .datadir = x->datadir,
+	};
+}
+
+int cli_load_config_err(struct cli_context *x, struct config *c, const char *path,
+                        const char *first_input, char *err, size_t errlen)
+{
 	memset(c, 0, sizeof *c);
-	if (bad_allow_host) {
+	if (x->bad_allow_host) {
 		snprintf(err, errlen, "tcreview: --allow-host takes a host name (e.g. llm.example.com, "
-		         "*.example.com), without scheme, port or path: got '%s'", bad_allow_host);
+		         "*.example.com), without scheme, port or path: got '%s'", x->bad_allow_host);
 		return -1;
 	}
-	/* The hosts the user allowed before, beside --allow-host. */
+	/* The hosts the user allowed before, beside --allow-host. Loaded once:
+	 * a reload keeps what the screen added since. */
 	char why[1024];
-	if (judge_allow_load_user(why, sizeof why) < 0) {
+	if (!x->user_trust_read && judge_allow_load_user(&x->trust, why, sizeof why) < 0) {
 		snprintf(err, errlen, "tcreview: %s", why);
 		return -1;
 	}
-	/* The configuration reads the judges' built-in prompts from prompts/
-	 * beside the demo data. */
-	const char *data = cli_datadir();
-	if (data)
-		judge_set_datadir(data);
-	/* The screen's sections are read at load too, so that a bad key name
-	 * stops every subcommand before any work (config.h says why). */
-	config_set_reader("keys", keymap_conf_read);
-	config_set_reader("theme", theme_conf_read);
-	return config_load_layered(c, path, first_input, &allow, err, errlen);
+	x->user_trust_read = true;
+	struct config_allow allow;
+	const struct config_opts opts = cli_config_opts(x, &allow);
+	return config_load_layered(c, &opts, path, first_input, err, errlen);
 }
 
-int cli_load_config(struct config *c, const char *path, const char *first_input)
+int cli_load_config(struct cli_context *x, struct config *c, const char *path,
+                    const char *first_input)
 {
 	char err[1024];
-	if (cli_load_config_err(c, path, first_input, err, sizeof err) < 0) {
+	if (cli_load_config_err(x, c, path, first_input, err, sizeof err) < 0) {
 		fprintf(stderr, "%s\n", err);
 		return -1;
 	}
@@ -223,14 +257,15 @@ static bool has_demo(const char *dir)
 	return stat(p, &st) == 0;
 }
 
-const char *cli_datadir(void)
+/* The folder of the bundled data: the environment's, else found and
+ * written into dir (n_dir bytes). */
+static const char *find_datadir(char *dir, size_t n_dir)
 {
-	static char dir[PATH_MAX];
 	const char *env = getenv("TCREVIEW_DATADIR");
 	if (env && *env)
 		return env;
 	/* Run from a build tree: the data sits beside the binary. */
-	ssize_t n = readlink("/proc/self/exe", dir, sizeof dir - 1);
+	ssize_t n = readlink("/proc/self/exe", dir, n_dir - 1);
 	if (n > 0) {
 		dir[n] = '\0';
 		char *slash = strrchr(dir, '/');
@@ -260,18 +295,19 @@ void cli_print_version(void)
 	printf("nettle %d.%d\n", nettle_version_major(), nettle_version_minor());
 }
 
-int cli_setup(const char *prog, const struct config *c, const char *format, const char *expect,
-              const struct format_ops **forced, struct expectations **ex)
+int cli_setup(struct cli_context *x, const char *prog, const struct config *c,
+              const char *format, const char *expect, const struct format_ops **forced,
+              struct expectations **ex)
 {
 	*forced = NULL;
 	*ex = NULL;
 	const char *fmt = format ? format : c->format;
 	bool declared;
-	int rc = cli_declare_formats(prog, c, fmt, &declared);
+	int rc = cli_declare_formats(x, prog, c, fmt, &declared);
 	if (rc != EXIT_DONE)
 		return rc;
 	if (fmt && !declared && !(*forced = format_find(fmt))) {
-		cli_unknown_format(prog, fmt);
+		cli_unknown_format(&x->declared, prog, fmt);
 		return EXIT_USAGE;
 	}
 	if (expect && !c->has_expect) {

@@ -177,7 +177,7 @@ static void text_summary(struct strbuf *sb, const struct formats_summary *s)
 	text_counts(sb, &s->all);
 	strbuf_addch(sb, '\n');
 	bool head = false;
-	for (size_t i = 0; cli_format_name(i); i++) {
+	for (size_t i = 0; cli_format_name(s->declared, i); i++) {
 		const struct formats_tally *t = &s->format_tally[i];
 		if (!t->records)
 			continue;
@@ -185,9 +185,9 @@ static void text_summary(struct strbuf *sb, const struct formats_summary *s)
 			strbuf_addf(sb, "  %-26s %8s %8s %8s %8s\n", "format", "read", "errors", "calls",
 			            "notes");
 		head = true;
-		strbuf_addf(sb, "  %-26s %8zu %8zu %8zu %8zu%s\n", cli_format_name(i),
+		strbuf_addf(sb, "  %-26s %8zu %8zu %8zu %8zu%s\n", cli_format_name(s->declared, i),
 		            t->by_status[FORMATS_READ], t->by_status[FORMATS_LOAD_ERROR], t->calls,
-		            t->notes, strcmp(cli_format_name(i), "shape") ? ""
+		            t->notes, strcmp(cli_format_name(s->declared, i), "shape") ? ""
 		            : "  (read by shape: no format claims these records)");
 	}
 	text_notes(sb, s->notes);
@@ -319,11 +319,11 @@ static void json_summary(struct strbuf *sb, const struct formats_summary *s)
 	json_key(sb, "formats", false);
 	strbuf_addch(sb, '{');
 	bool first = true;
-	for (size_t i = 0; cli_format_name(i); i++) {
+	for (size_t i = 0; cli_format_name(s->declared, i); i++) {
 		const struct formats_tally *t = &s->format_tally[i];
 		if (!t->records)
 			continue;
-		json_key(sb, cli_format_name(i), first);
+		json_key(sb, cli_format_name(s->declared, i), first);
 		first = false;
 		strbuf_addch(sb, '{');
 		json_key(sb, "read", true);

@@ -3,8 +3,8 @@
  *
  * conf/ reads the file into positioned nodes; each top-level key is looked
  * up in the section table below and its value given to the owner's reader
- * (runs/, scorers/, judge/, and, through readers they register, review/
- * and tui/). What no single owner can check is checked here: scorer and
+ * (runs/, scorers/, judge/, and, through readers the caller hands down in
+ * config_opts, review/ and tui/). What no single owner can check is checked here: scorer and
  * judge ids share one namespace, expected.* references need an
  * `expectations` section, and compare: pairs name a scorer and a judge. The tree is thrown away once read. */
 #include "config/config.h"
@@ -103,8 +103,14 @@ static int references_check(struct conf *x, const struct config *c, const struct
 
 /* ---- the sections ------------------------------------------------------- */
 
-static int runs_section(struct conf *x, const struct conf_node *v, struct config *c)
+/* A section of the table is read with what the caller lent the load. */
+typedef int (*section_reader)(struct conf *x, const struct conf_node *v, struct config *c,
+                              const struct config_opts *opts);
+
+static int runs_section(struct conf *x, const struct conf_node *v, struct config *c,
+                        const struct config_opts *opts)
 {
+	(void)opts;
 	struct runs_conf rc;
 	int r = runs_conf_read(x, v, &rc);
 	c->run_id_path = rc.id_path;
@@ -112,40 +118,52 @@ static int runs_section(struct conf *x, const struct conf_node *v, struct config
 	return r;
 }
 
-static int expect_section(struct conf *x, const struct conf_node *v, struct config *c)
+static int expect_section(struct conf *x, const struct conf_node *v, struct config *c,
+                          const struct config_opts *opts)
 {
+	(void)opts;
 	if (expect_conf_read(x, v, &c->expect))
 		return -1;
 	c->has_expect = true;
 	return 0;
 }
 
-static int scorers_section(struct conf *x, const struct conf_node *v, struct config *c)
+static int scorers_section(struct conf *x, const struct conf_node *v, struct config *c,
+                           const struct config_opts *opts)
 {
+	(void)opts;
 	return scorers_read(x, v, &c->scorers, &c->nscorers, scorer_id_free, c);
 }
 
-static int judges_section(struct conf *x, const struct conf_node *v, struct config *c)
+static int judges_section(struct conf *x, const struct conf_node *v, struct config *c,
+                          const struct config_opts *opts)
 {
-	return judges_read(x, v, &c->judges, &c->njudges, judge_id_free, c);
+	const struct judge_read_opts jo = { opts->trust, opts->datadir };
+	return judges_read(x, v, &c->judges, &c->njudges, judge_id_free, c, &jo);
 }
 
 /* formats: formats declared as data, their jq compiled as they are read. */
-static int formats_section(struct conf *x, const struct conf_node *v, struct config *c)
+static int formats_section(struct conf *x, const struct conf_node *v, struct config *c,
+                           const struct config_opts *opts)
 {
+	(void)opts;
 	return declared_conf_read(x, v, "configuration", &c->formats);
 }
 
 /* reviewer: NAME, who decides on the screen unless --reviewer says. */
-static int reviewer_section(struct conf *x, const struct conf_node *v, struct config *c)
+static int reviewer_section(struct conf *x, const struct conf_node *v, struct config *c,
+                            const struct config_opts *opts)
 {
+	(void)opts;
 	return conf_str(x, v, "reviewer", &c->reviewer);
 }
 
 /* compare: [[scorer-id, judge-id], ...]: only the shape here, the ids
  * in compare_check. */
-static int compare_section(struct conf *x, const struct conf_node *v, struct config *c)
+static int compare_section(struct conf *x, const struct conf_node *v, struct config *c,
+                           const struct config_opts *opts)
 {
+	(void)opts;
 	if (conf_seq(x, v, "compare", "[scorer-id, judge-id] pairs"))
 		return -1;
 	c->has_compare = true;
@@ -187,13 +205,13 @@ enum {
 
 /* Every top-level key, in the order "unknown key" lists them. keys: and
  * theme: belong to review/ and tui/, which stand above config/ in the
- * layer order, so config/ cannot call them by name: their owners hand
- * their readers down with config_set_reader() (the command line does so
- * before it loads), and the sections are then read and checked at load,
- * at their place in the file, like every other. */
-static struct {
+ * layer order, so config/ cannot call them by name: the caller hands their
+ * readers down in config_opts (the command line does so as it loads), and
+ * the sections are then read and checked at load, at their place in the
+ * file, like every other. */
+static const struct {
 	const char *name;
-	config_reader read;
+	section_reader read;        /* NULL: read by the reader the caller gives */
 	unsigned in;                /* IN_*: the files it may stand in */
 } sections[] = {
 	{ "runs", runs_section, IN_PROJECT },
@@ -209,15 +227,13 @@ static struct {
 
 #define NSECTIONS (sizeof sections / sizeof *sections)
 
-int config_set_reader(const char *section, config_reader read)
+/* The reader the caller gave for a section above config/, or NULL. */
+static config_reader given_reader(const struct config_opts *opts, const char *section)
 {
-	for (size_t i = 0; i < NSECTIONS; i++) {
-		if (strcmp(sections[i].name, section) == 0) {
-			sections[i].read = read;
-			return 0;
-		}
-	}
-	return -1;
+	for (const struct config_section_reader *r = opts->readers; r && r->section; r++)
+		if (strcmp(r->section, section) == 0)
+			return r->read;
+	return NULL;
 }
 
 static int unknown_section(struct conf *x, const struct conf_node *k)
@@ -249,6 +265,7 @@ static int misplaced_section(struct conf *x, const struct conf_node *k, enum con
 struct load_how {
 	enum config_scope scope;
 	const struct config *under;
+	const struct config_opts *opts;     /* never NULL */
 };
 
 static int config_walk(struct conf *x, struct config *c, const struct conf_node *root,
@@ -272,7 +289,10 @@ static int config_walk(struct conf *x, struct config *c, const struct conf_node 
 			return misplaced_section(x, k, scope);
 		/* A section without a reader (keys: or theme: in a program that
 		 * has no screen) is not this program's business. */
-		if (!conf_is_null(v) && sections[s].read && sections[s].read(x, v, c))
+		if (conf_is_null(v))
+			continue;
+		config_reader given = sections[s].read ? NULL : given_reader(how->opts, sections[s].name);
+		if (sections[s].read ? sections[s].read(x, v, c, how->opts) : given && given(x, v, c))
 			return -1;
 	}
 	return references_check(x, c, how->under);
@@ -306,10 +326,12 @@ static int load_text(struct config *c, const char *name, const char *dir, const 
 	return rc;
 }
 
-int config_load_string(struct config *c, const char *name, const char *dir,
-                       const char *text, size_t len, char *err, size_t errlen)
+static const struct config_opts no_opts;
+
+int config_load_string(struct config *c, const struct config_opts *opts, const char *name,
+                       const char *dir, const char *text, size_t len, char *err, size_t errlen)
 {
-	const struct load_how how = { CONFIG_PROJECT, NULL };
+	const struct load_how how = { CONFIG_PROJECT, NULL, opts ? opts : &no_opts };
 	return load_text(c, name, dir, text, len, NULL, &how, err, errlen);
 }
 
@@ -344,29 +366,24 @@ static int load_file(struct config *c, const char *path, const struct config_all
 	return rc;
 }
 
-int config_load_scoped(struct config *c, const char *path, const struct config_allow *allow,
+int config_load_scoped(struct config *c, const struct config_opts *opts, const char *path,
                        enum config_scope scope, char *err, size_t errlen)
 {
-	const struct load_how how = { scope, NULL };
-	return load_file(c, path, allow, &how, err, errlen);
+	const struct load_how how = { scope, NULL, opts ? opts : &no_opts };
+	return load_file(c, path, how.opts->allow, &how, err, errlen);
 }
 
-int config_load_under(struct config *c, const char *path, const struct config_allow *allow,
+int config_load_under(struct config *c, const struct config_opts *opts, const char *path,
                       const struct config *user, char *err, size_t errlen)
 {
-	const struct load_how how = { CONFIG_PROJECT, user };
-	return load_file(c, path, allow, &how, err, errlen);
+	const struct load_how how = { CONFIG_PROJECT, user, opts ? opts : &no_opts };
+	return load_file(c, path, how.opts->allow, &how, err, errlen);
 }
 
-int config_load_allowing(struct config *c, const char *path, const struct config_allow *allow,
-                         char *err, size_t errlen)
+int config_load(struct config *c, const struct config_opts *opts, const char *path, char *err,
+                size_t errlen)
 {
-	return config_load_scoped(c, path, allow, CONFIG_PROJECT, err, errlen);
-}
-
-int config_load(struct config *c, const char *path, char *err, size_t errlen)
-{
-	return config_load_allowing(c, path, NULL, err, errlen);
+	return config_load_scoped(c, opts, path, CONFIG_PROJECT, err, errlen);
 }
 
 bool config_compares(const struct config *c, const char *scorer_id, const char *judge_id)

@@ -194,9 +194,10 @@ void config_merge_user(struct config *c, struct config *user)
 
 /* The project's file is read with what the user allowed on the command
  * line and what they allowed this file before (config/allowed_paths.h). */
-static int load_allowed(struct config *c, const char *project, const struct config_allow *allow,
+static int load_allowed(struct config *c, const char *project, const struct config_opts *opts,
                         const struct config *user, char *err, size_t errlen)
 {
+	const struct config_allow *allow = opts ? opts->allow : NULL;
 	char **paths = NULL;
 	size_t n = 0;
 	for (size_t i = 0; allow && i < allow->n; i++) {
@@ -206,7 +207,9 @@ static int load_allowed(struct config *c, const char *project, const struct conf
 	int rc = config_allowed_for(project, &paths, &n, err, errlen);
 	if (rc == 0) {
 		const struct config_allow all = { (const char *const *)paths, n };
-		rc = config_load_under(c, project, &all, user, err, errlen);
+		struct config_opts with = opts ? *opts : (struct config_opts){ 0 };
+		with.allow = &all;
+		rc = config_load_under(c, &with, project, user, err, errlen);
 	} else {
 		memset(c, 0, sizeof *c);
 	}
@@ -217,32 +220,32 @@ static int load_allowed(struct config *c, const char *project, const struct conf
 }
 
 static int load_project(struct config *c, const struct config_files *f,
-                        const struct config_allow *allow, const struct config *user,
+                        const struct config_opts *opts, const struct config *user,
                         char *err, size_t errlen)
 {
 	if (f->project)
-		return load_allowed(c, f->project, allow, user, err, errlen);
-	int rc = config_load_string(c, "(built-in checks)", ".", config_builtin_checks,
+		return load_allowed(c, f->project, opts, user, err, errlen);
+	int rc = config_load_string(c, opts, "(built-in checks)", ".", config_builtin_checks,
 	                            sizeof config_builtin_checks - 1, err, errlen);
 	free(c->path);
 	c->path = NULL;
 	return rc;
 }
 
-int config_load_layered(struct config *c, const char *given, const char *first_input,
-                        const struct config_allow *allow, char *err, size_t errlen)
+int config_load_layered(struct config *c, const struct config_opts *opts, const char *given,
+                        const char *first_input, char *err, size_t errlen)
 {
 	struct config_files f;
 	struct config user;
 	memset(&user, 0, sizeof user);
 	config_locate(given, first_input, &f);
 	if (f.user_exists &&
-	    config_load_scoped(&user, f.user, allow, CONFIG_USER, err, errlen) < 0) {
+	    config_load_scoped(&user, opts, f.user, CONFIG_USER, err, errlen) < 0) {
 		config_files_free(&f);
 		memset(c, 0, sizeof *c);
 		return -1;
 	}
-	if (load_project(c, &f, allow, f.user_exists ? &user : NULL, err, errlen) < 0) {
+	if (load_project(c, &f, opts, f.user_exists ? &user : NULL, err, errlen) < 0) {
 		config_free(&user);
 		config_files_free(&f);
 		return -1;

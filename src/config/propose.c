@@ -71,7 +71,7 @@ static int loads(const struct prop_ctx *x, const struct strbuf *yaml, char *msg,
 {
 	struct config c;
 	const char *name = x->o->out_path ? x->o->out_path : "tcreview.yaml";
-	int rc = config_load_string(&c, name, x->out_dir, yaml->buf, yaml->len, msg, msglen);
+	int rc = config_load_string(&c, x->o->load, name, x->out_dir, yaml->buf, yaml->len, msg, msglen);
 	if (rc == 0)
 		config_free(&c);
 	return rc;

@@ -79,7 +79,8 @@ static void read_input(struct prop_ctx *x, struct prop_input *in)
 	struct dataset ds = { 0 };
 	char err[1024];
 	char *paths[1] = { in->path };
-	if (dataset_open(&ds, paths, 1, err, sizeof err) < 0) {
+	const struct dataset_opts opts = { .walk_quiet = x->o->walk_quiet };
+	if (dataset_open_with(&ds, &opts, paths, 1, err, sizeof err) < 0) {
 		in->error = xstrdup(err);
 		dataset_close(&ds);
 		return;
@@ -121,7 +122,8 @@ static bool read_folder(struct prop_ctx *x, const char *path, size_t origin)
 	struct dataset ds = { 0 };
 	char err[1024];
 	char *paths[1] = { (char *)path };
-	if (dataset_open(&ds, paths, 1, err, sizeof err) < 0) {
+	const struct dataset_opts opts = { .walk_quiet = x->o->walk_quiet };
+	if (dataset_open_with(&ds, &opts, paths, 1, err, sizeof err) < 0) {
 		new_input(x, path, origin)->error = xstrdup(err);
 		dataset_close(&ds);
 		return true;

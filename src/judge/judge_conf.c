@@ -184,7 +184,7 @@ static int judge_scale_parse(struct conf *x, struct judge_conf *j, const struct 
 /* Reads the judge's prompt (its prompt_file, else the rubric's built-in
  * one from the data folder) and checks it against the rubric, so that a
  * typo in a placeholder is found now rather than in every verdict. */
-static int judge_prompt_load(struct conf *x, struct judge_conf *j,
+static int judge_prompt_load(struct conf *x, struct judge_conf *j, const char *datadir,
                              const struct conf_node *filen, const struct conf_node *rubricn)
 {
 	char msg[1024];
@@ -193,7 +193,7 @@ static int judge_prompt_load(struct conf *x, struct judge_conf *j,
 		if (conf_file(x, filen, "prompt_file", &j->prompt_source))
 			return -1;
 	} else {
-		j->prompt_source = prompt_builtin_path(j->rubric->prompt_file);
+		j->prompt_source = prompt_builtin_path(datadir, j->rubric->prompt_file);
 	}
 	if (prompt_read(j->prompt_source, &j->prompt_text, msg, sizeof msg) < 0) {
 		if (filen)
@@ -278,6 +278,7 @@ struct judge_read {
 	const struct conf_node *slots[K_COUNT];
 	judge_id_check check;
 	void *arg;
+	const struct judge_read_opts *opts;     /* lent by the caller; never NULL */
 };
 
 static int id_read(struct conf *x, const struct conf_node *v, void *store)
@@ -440,7 +441,7 @@ static int key_env_read(struct conf *x, const struct conf_node *v, void *store)
 		return -1;
 	char msg[1024];
 	const char *key;
-	if (judge_trust_check(r->j, &key, msg, sizeof msg) == 0)
+	if (judge_trust_check(r->opts->trust, r->j, &key, msg, sizeof msg) == 0)
 		return 0;
 	const struct conf_node *at = r->m;
 	if (key && strcmp(key, "api_key_env") == 0)
@@ -663,7 +664,8 @@ static int examples_placed(struct conf *x, const struct judge_read *r)
 static int prompt_file_read(struct conf *x, const struct conf_node *v, void *store)
 {
 	struct judge_read *r = store;
-	if (judge_prompt_load(x, r->j, v, r->slots[K_RUBRIC]) || examples_placed(x, r))
+	if (judge_prompt_load(x, r->j, r->opts->datadir, v, r->slots[K_RUBRIC]) ||
+	    examples_placed(x, r))
 		return -1;
 	judge_hash(r->j);
 	return 0;
@@ -722,8 +724,9 @@ static int judge_read(struct conf *x, struct judge_read *r)
 }
 
 int judges_read(struct conf *x, const struct conf_node *n, struct judge_conf **out,
-                size_t *nout, judge_id_check check, void *arg)
+                size_t *nout, judge_id_check check, void *arg, const struct judge_read_opts *opts)
 {
+	static const struct judge_read_opts none = { NULL, NULL };
 	if (conf_seq(x, n, "judges", "judges"))
 		return -1;
 	*out = xcalloc(n->nkids, sizeof **out);
@@ -731,7 +734,7 @@ int judges_read(struct conf *x, const struct conf_node *n, struct judge_conf **o
 		++*nout;        /* counted now: freed on error */
 		struct judge_read r = {
 			.list = *out, .n = *nout, .j = &(*out)[*nout - 1], .m = n->kids[i],
-			.check = check, .arg = arg,
+			.check = check, .arg = arg, .opts = opts ? opts : &none,
 		};
 		if (judge_read(x, &r))
 			return -1;

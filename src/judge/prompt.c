@@ -20,30 +20,13 @@
 #define PKGDATADIR "."
 #endif
 
-/* Set by the command line, which knows where the program's data lives; the
+/* The command line knows where the program's data lives ($TCREVIEW_DATADIR,
+ * the build tree, the installed folder) and hands it down; the
  * configuration only needs it to find the built-in prompts. */
-static char *datadir;
-
-void judge_set_datadir(const char *dir)
-{
-	free(datadir);
-	datadir = dir ? strdup(dir) : NULL;
-}
-
-const char *judge_datadir(void)
-{
-	if (datadir)
-		return datadir;
-	const char *env = getenv("TCREVIEW_DATADIR");
-	if (env && *env)
-		return env;
-	return PKGDATADIR;
-}
-
-char *prompt_builtin_path(const char *file)
+char *prompt_builtin_path(const char *datadir, const char *file)
 {
 	struct strbuf sb = STRBUF_INIT;
-	strbuf_addf(&sb, "%s/prompts/%s", judge_datadir(), file);
+	strbuf_addf(&sb, "%s/prompts/%s", datadir ? datadir : PKGDATADIR, file);
 	return strbuf_detach(&sb);
 }
 

@@ -2,9 +2,10 @@
  * hosts and key variables the user allows, the user's allowed-hosts file,
  * and the check of each judge as the configuration is read.
  *
- * The allowances live for the process: the command line adds its flags
- * and the user's file before loading the configuration, the screen adds
- * what the user confirms. */
+ * The allowances live in a struct judge_trust the command builds (its
+ * flags and the user's file) and lends to the configuration it loads;
+ * each judge keeps the one it was checked under, so the screen adds what
+ * the user confirms to the same one. */
 #include "judge/trust.h"
 
 #include <errno.h>
@@ -26,20 +27,7 @@
 #define ALLOWED_HOSTS "allowed-hosts"
 #define ALLOWED_KEY_ENVS "allowed-key-envs"
 
-struct allow_list {
-	char **names;
-	size_t n;
-};
-
-static struct allow_list allowed_hosts, allowed_key_envs;
-static bool confirm_later;
-
-void judge_trust_confirm(bool on)
-{
-	confirm_later = on;
-}
-
-static void list_add(struct allow_list *l, const char *name, size_t len)
+static void list_add(struct judge_allow_list *l, const char *name, size_t len)
 {
 	char **nn = xrealloc(l->names, (l->n + 1) * sizeof *nn);
 	l->names = nn;
@@ -50,7 +38,7 @@ static void list_add(struct allow_list *l, const char *name, size_t len)
 	l->names[l->n++] = s;
 }
 
-static void list_free(struct allow_list *l)
+static void list_free(struct judge_allow_list *l)
 {
 	for (size_t i = 0; i < l->n; i++)
 		free(l->names[i]);
@@ -58,20 +46,21 @@ static void list_free(struct allow_list *l)
 	memset(l, 0, sizeof *l);
 }
 
-void judge_allow_host(const char *host)
+void judge_allow_host(struct judge_trust *t, const char *host)
 {
-	list_add(&allowed_hosts, host, strlen(host));
+	list_add(&t->hosts, host, strlen(host));
 }
 
-void judge_allow_key_env(const char *name)
+void judge_allow_key_env(struct judge_trust *t, const char *name)
 {
-	list_add(&allowed_key_envs, name, strlen(name));
+	list_add(&t->key_envs, name, strlen(name));
 }
 
-void judge_allow_reset(void)
+void judge_trust_free(struct judge_trust *t)
 {
-	list_free(&allowed_hosts);
-	list_free(&allowed_key_envs);
+	list_free(&t->hosts);
+	list_free(&t->key_envs);
+	t->confirm_later = false;
 }
 
 /* ---- the user's file -------------------------------------------------- */
@@ -88,7 +77,7 @@ char *judge_allowed_key_envs_path(void)
 }
 
 /* One name a line, '#' starting a comment; an absent file names none. */
-static int load_list(const char *leaf, struct allow_list *l, char *err, size_t errlen)
+static int load_list(const char *leaf, struct judge_allow_list *l, char *err, size_t errlen)
 {
 	char *path = user_config_file(leaf);
 	if (!path)
@@ -123,11 +112,11 @@ static int load_list(const char *leaf, struct allow_list *l, char *err, size_t e
 	return 0;
 }
 
-int judge_allow_load_user(char *err, size_t errlen)
+int judge_allow_load_user(struct judge_trust *t, char *err, size_t errlen)
 {
-	if (load_list(ALLOWED_HOSTS, &allowed_hosts, err, errlen) < 0)
+	if (load_list(ALLOWED_HOSTS, &t->hosts, err, errlen) < 0)
 		return -1;
-	return load_list(ALLOWED_KEY_ENVS, &allowed_key_envs, err, errlen);
+	return load_list(ALLOWED_KEY_ENVS, &t->key_envs, err, errlen);
 }
 
 /* mkdir -p of the file's folder. */
@@ -143,10 +132,11 @@ static int make_folders(const char *path)
 
 /* Allows name now and appends it to the user's file LEAF. The names come
  * from judge_url_host and the api_key_env reader: no line break in them. */
-static int remember(const char *leaf, struct allow_list *l, const char *name, char *err,
+static int remember(const char *leaf, struct judge_allow_list *l, const char *name, char *err,
                     size_t errlen)
 {
-	list_add(l, name, strlen(name));
+	if (l)
+		list_add(l, name, strlen(name));
 	char *path = user_config_file(leaf);
 	if (!path) {
 		set_err(err, errlen, "neither XDG_CONFIG_HOME nor HOME is set: %s is allowed for now "
@@ -174,14 +164,15 @@ static int remember(const char *leaf, struct allow_list *l, const char *name, ch
 	return ok ? 0 : -1;
 }
 
-int judge_allow_remember(const char *host, char *err, size_t errlen)
+int judge_allow_remember(struct judge_trust *t, const char *host, char *err, size_t errlen)
 {
-	return remember(ALLOWED_HOSTS, &allowed_hosts, host, err, errlen);
+	return remember(ALLOWED_HOSTS, t ? &t->hosts : NULL, host, err, errlen);
 }
 
-int judge_allow_remember_key_env(const char *name, char *err, size_t errlen)
+int judge_allow_remember_key_env(struct judge_trust *t, const char *name, char *err,
+                                 size_t errlen)
 {
-	return remember(ALLOWED_KEY_ENVS, &allowed_key_envs, name, err, errlen);
+	return remember(ALLOWED_KEY_ENVS, t ? &t->key_envs : NULL, name, err, errlen);
 }
 
 /* ---- hosts ------------------------------------------------------------ */
@@ -339,17 +330,17 @@ static bool host_own(enum provider_kind p, const char *host)
 	return false;
 }
 
-static bool host_allowed(const char *host)
+static bool host_allowed(const struct judge_trust *t, const char *host)
 {
-	for (size_t i = 0; i < allowed_hosts.n; i++)
-		if (host_matches(allowed_hosts.names[i], host))
+	for (size_t i = 0; t && i < t->hosts.n; i++)
+		if (host_matches(t->hosts.names[i], host))
 			return true;
 	return false;
 }
 
-bool judge_host_trusted(enum provider_kind p, const char *host)
+bool judge_host_trusted(const struct judge_trust *t, enum provider_kind p, const char *host)
 {
-	return host_own(p, host) || judge_host_loopback(host) || host_allowed(host);
+	return host_own(p, host) || judge_host_loopback(host) || host_allowed(t, host);
 }
 
 static bool ends_with_ci(const char *s, const char *suffix)
@@ -358,13 +349,13 @@ static bool ends_with_ci(const char *s, const char *suffix)
 	return n > k && strcasecmp(s + n - k, suffix) == 0;
 }
 
-bool judge_key_env_trusted(const char *name)
+bool judge_key_env_trusted(const struct judge_trust *t, const char *name)
 {
 	if (ends_with_ci(name, "_KEY") || ends_with_ci(name, "_TOKEN") ||
 	    ends_with_ci(name, "_SECRET"))
 		return true;
-	for (size_t i = 0; i < allowed_key_envs.n; i++)
-		if (strcasecmp(allowed_key_envs.names[i], name) == 0)
+	for (size_t i = 0; t && i < t->key_envs.n; i++)
+		if (strcasecmp(t->key_envs.names[i], name) == 0)
 			return true;
 	return false;
 }
@@ -391,12 +382,13 @@ static int url_check(struct judge_conf *j, const char *what, const char *url, ch
 		        j->id ? j->id : "?", var, host);
 		return -1;
 	}
-	if (!judge_host_trusted(j->provider, host) && confirm_later) {
+	bool trusted = judge_host_trusted(j->trust, j->provider, host);
+	if (!trusted && j->trust && j->trust->confirm_later) {
 		free(j->confirm_host);
 		j->confirm_host = xstrdup(host);
 		return 0;
 	}
-	if (!judge_host_trusted(j->provider, host)) {
+	if (!trusted) {
 		char *file = judge_allowed_hosts_path();
 		struct strbuf sb = STRBUF_INIT;
 		if (var)
@@ -418,11 +410,13 @@ static int url_check(struct judge_conf *j, const char *what, const char *url, ch
 	return 0;
 }
 
-int judge_trust_check(struct judge_conf *j, const char **key, char *err, size_t errlen)
+int judge_trust_check(struct judge_trust *t, struct judge_conf *j, const char **key, char *err,
+                      size_t errlen)
 {
 	*key = NULL;
-	if (j->api_key_env && !judge_key_env_trusted(j->api_key_env)) {
-		if (confirm_later) {
+	j->trust = t;
+	if (j->api_key_env && !judge_key_env_trusted(t, j->api_key_env)) {
+		if (t && t->confirm_later) {
 			free(j->confirm_key_env);
 			j->confirm_key_env = xstrdup(j->api_key_env);
 		} else {
@@ -452,14 +446,14 @@ bool judge_sends_key(const struct judge_conf *j)
 
 const char *judge_needs_key_leave(const struct judge_conf *j)
 {
-	if (!j->confirm_key_env || judge_key_env_trusted(j->confirm_key_env))
+	if (!j->confirm_key_env || judge_key_env_trusted(j->trust, j->confirm_key_env))
 		return NULL;
 	return j->confirm_key_env;
 }
 
 const char *judge_needs_leave(const struct judge_conf *j)
 {
-	if (!j->confirm_host || judge_host_trusted(j->provider, j->confirm_host))
+	if (!j->confirm_host || judge_host_trusted(j->trust, j->provider, j->confirm_host))
 		return NULL;
 	return j->confirm_host;
 }

@@ -340,6 +340,15 @@ int review_open(struct review *rv, const struct config *cfg, struct expectations
                 const char *const *annot_paths, size_t nannot,
                 const char *reviewer, char *err, size_t errlen)
 {
+	return review_open_with(rv, NULL, cfg, ex, paths, npaths, annot_paths, nannot, reviewer,
+	                        err, errlen);
+}
+
+int review_open_with(struct review *rv, const struct dataset_opts *in, const struct config *cfg,
+                     struct expectations *ex, char *const *paths, size_t npaths,
+                     const char *const *annot_paths, size_t nannot, const char *reviewer,
+                     char *err, size_t errlen)
+{
 	memset(rv, 0, sizeof(*rv));
 	rv->cfg = cfg ? cfg : &empty_config;
 	rv->ev.scorers = rv->cfg->scorers;
@@ -355,7 +364,7 @@ int review_open(struct review *rv, const struct config *cfg, struct expectations
 		snprintf(err, errlen, "no inputs, so no place for the annotations file");
 		return -1;
 	}
-	if (dataset_open(&rv->ds, paths, npaths, err, errlen) < 0) {
+	if (dataset_open_with(&rv->ds, in, paths, npaths, err, errlen) < 0) {
 		dataset_close(&rv->ds);
 		return -1;
 	}
@@ -427,9 +436,10 @@ char *review_annot_default(const char *first_input)
 /* The store written to is a private empty file, unlinked at once: the
  * session needs one, and this way the files read stay untouched (they
  * need not even be writable) and nothing is left beside the inputs. */
-int review_open_reading(struct review *rv, const struct config *cfg, struct expectations *ex,
-                        char *const *paths, size_t npaths, const char *const *annot_paths,
-                        size_t nannot, const char *reviewer, char *err, size_t errlen)
+int review_open_reading(struct review *rv, const struct dataset_opts *in,
+                        const struct config *cfg, struct expectations *ex, char *const *paths,
+                        size_t npaths, const char *const *annot_paths, size_t nannot,
+                        const char *reviewer, char *err, size_t errlen)
 {
 	const char *dir = getenv("TMPDIR");
 	struct strbuf tmp = STRBUF_INIT;
@@ -445,7 +455,8 @@ int review_open_reading(struct review *rv, const struct config *cfg, struct expe
 	all[0] = tmp.buf;
 	for (size_t i = 0; i < nannot; i++)
 		all[i + 1] = annot_paths[i];
-	int rc = review_open(rv, cfg, ex, paths, npaths, all, nannot + 1, reviewer, err, errlen);
+	int rc = review_open_with(rv, in, cfg, ex, paths, npaths, all, nannot + 1, reviewer, err,
+	                          errlen);
 	unlink(tmp.buf);
 	free(all);
 	strbuf_release(&tmp);

@@ -286,7 +286,8 @@ static int open_file(struct dataset *ds, char *path, char *err, size_t errlen)
 	}
 	if (!archive_is_eval(path))
 		f.kind = sniff_kind(path, &f);
-	if (declared_active() && dataset_take_declared(&f, err, errlen) < 0) {
+	if (declared_in_use(ds->declared) &&
+	    dataset_take_declared(ds->declared, &f, err, errlen) < 0) {
 		dataset_release_data(&f);
 		free(f.src);
 		return -1;
@@ -342,23 +343,20 @@ static struct jdoc *take_doc(struct dataset *ds, const struct record_ref *rec)
 	return NULL;
 }
 
-/* Process-wide, like the terminal it writes to. */
-static FILE *walk_warn;
-static bool walk_warn_set;
-
-void dataset_walk_warnings(FILE *to)
-{
-	walk_warn = to;
-	walk_warn_set = true;
-}
-
 int dataset_open(struct dataset *ds, char *const *paths, size_t npaths, char *err, size_t errlen)
 {
+	return dataset_open_with(ds, NULL, paths, npaths, err, errlen);
+}
+
+int dataset_open_with(struct dataset *ds, const struct dataset_opts *opts, char *const *paths,
+                      size_t npaths, char *err, size_t errlen)
+{
 	memset(ds, 0, sizeof(*ds));
+	ds->declared = opts ? opts->declared : NULL;
 	/* One walk for every folder input: a folder or file reached twice,
 	 * through links or by being named twice, is read once. */
 	struct folder_walk walk;
-	folder_walk_init(&walk, is_input_name, walk_warn_set ? walk_warn : stderr);
+	folder_walk_init(&walk, is_input_name, opts && opts->walk_quiet ? NULL : stderr);
 	for (size_t i = 0; i < npaths; i++) {
 		struct stat st;
 		if (strcmp(paths[i], "-") != 0 && stat(paths[i], &st) == 0 && S_ISDIR(st.st_mode)) {

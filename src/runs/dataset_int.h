@@ -19,7 +19,9 @@ void dataset_map_error(const char *path, size_t size, int e, char *err, size_t e
 /* When declared formats are in use and one claims the file (or is forced),
  * its bytes become the conversion's run-format JSONL: 0, or -1 with the
  * message in err (runs/declared.h). */
-int dataset_take_declared(struct input_file *f, char *err, size_t errlen);
+struct declared_use;
+int dataset_take_declared(const struct declared_use *use, struct input_file *f, char *err,
+                          size_t errlen);
 /* Unmaps or frees the file's bytes (it then points at an empty buffer). */
 void dataset_release_data(struct input_file *f);
 /* Finds the next non-blank line at or after *off; fills rec. */

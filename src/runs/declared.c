@@ -19,18 +19,9 @@
 #include "util/jdoc.h"
 #include "util/xalloc.h"
 
-static const struct declared_set *active;
-static const struct declared_format *forced_fmt;
-
-void declared_use(const struct declared_set *set, const struct declared_format *forced)
+bool declared_in_use(const struct declared_use *use)
 {
-	active = set && (set->n || forced) ? set : NULL;
-	forced_fmt = forced;
-}
-
-const struct declared_set *declared_active(void)
-{
-	return active;
+	return use && use->set && (use->set->n || use->forced);
 }
 
 const struct declared_format *declared_find(const struct declared_set *set, const char *name)
@@ -244,17 +235,17 @@ static int job_result(const char *path, const struct child_result *res,
 	return code;
 }
 
-int declared_convert(const char *path, const char *data, size_t size, bool json, int *fd,
-                     struct declared_src **src, size_t *nsrc,
+int declared_convert(const struct declared_use *use, const char *path, const char *data,
+                     size_t size, bool json, int *fd, struct declared_src **src, size_t *nsrc,
                      const struct declared_format **by, char *err, size_t errlen)
 {
 	*fd = -1;
 	*src = NULL;
 	*nsrc = 0;
 	*by = NULL;
-	const struct declared_set *set = active;
-	if (!set)
+	if (!declared_in_use(use))
 		return 0;
+	const struct declared_set *set = use->set;
 	int out = temp_file(), map = temp_file();
 	struct job_where *w = mmap(NULL, sizeof *w, PROT_READ | PROT_WRITE,
 	                           MAP_SHARED | MAP_ANONYMOUS, -1, 0);
@@ -275,7 +266,7 @@ int declared_convert(const char *path, const char *data, size_t size, bool json,
 	}
 	struct job job = {
 		.data = data, .size = size, .json = json, .set = set, .map_fd = map, .where = w,
-		.forced = forced_fmt ? (int)(forced_fmt - set->v) : -1,
+		.forced = use->forced ? (int)(use->forced - set->v) : -1,
 	};
 	struct child_spec sp = {
 		.timeout_ms = timeout, .out_file = true, .out_fd = out, .cpu_s = cpu,

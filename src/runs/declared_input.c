@@ -9,11 +9,12 @@
 
 /* A file a declared format claims is read as the run-format JSONL its
  * conversion wrote, mapped in place of the input's bytes. */
-int dataset_take_declared(struct input_file *f, char *err, size_t errlen)
+int dataset_take_declared(const struct declared_use *use, struct input_file *f, char *err,
+                          size_t errlen)
 {
 	int fd;
 	const struct declared_format *by;
-	int rc = declared_convert(f->path, f->data, f->size, f->kind == INPUT_JSON, &fd, &f->src,
+	int rc = declared_convert(use, f->path, f->data, f->size, f->kind == INPUT_JSON, &fd, &f->src,
 	                          &f->nsrc, &by, err, errlen);
 	if (rc <= 0)
 		return rc;

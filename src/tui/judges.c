@@ -107,8 +107,8 @@ unsigned tui_judges_allow_key(struct tui *t, keycode_t key)
 		return REDRAW_STATUS;
 	}
 	char err[512];
-	int rc = env ? judge_allow_remember_key_env(env, err, sizeof err)
-	             : judge_allow_remember(what, err, sizeof err);
+	int rc = env ? judge_allow_remember_key_env(jc->trust, env, err, sizeof err)
+	             : judge_allow_remember(jc->trust, what, err, sizeof err);
 	if (rc < 0)
 		tui_message(t, true, "allowed for now only: %s", err);
 	/* what the judge needs next, or the judges asked */

@@ -76,7 +76,8 @@ unsigned tui_write_proposal(struct tui *t)
 	char err[512];
 	struct proposal p;
 	memset(&p, 0, sizeof p);
-	const struct propose_opts po = { .out_path = PROPOSAL_FILE, .probe_local = true };
+	const struct propose_opts po = { .out_path = PROPOSAL_FILE, .probe_local = true,
+	                                 .walk_quiet = true };
 	if (config_propose(t->reload->inputs, t->reload->ninputs, &po, &p, err, sizeof err) < 0 ||
 	    config_proposal_write(&p, PROPOSAL_FILE, false, err, sizeof err) < 0) {
 		proposal_free(&p);

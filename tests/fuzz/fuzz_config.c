@@ -13,7 +13,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	char err[1024];
 	/* A folder with nothing in it: files the configuration names are
 	 * looked for there and not found. */
-	if (config_load_string(&cfg, "fuzz.yaml", "/nonexistent-fuzz-dir", (const char *)data, size,
+	if (config_load_string(&cfg, NULL, "fuzz.yaml", "/nonexistent-fuzz-dir", (const char *)data, size,
 	                       err, sizeof err) == 0)
 		config_free(&cfg);
 	return 0;

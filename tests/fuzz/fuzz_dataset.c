@@ -69,11 +69,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (data[1] == 0xff)
 		forced = format_find("shape");
 	struct declared_set *set = declared();
-	declared_use(pick > nformats ? set : NULL, pick > nformats && set->n ? &set->v[0] : NULL);
+	const struct declared_use use = {
+		pick > nformats ? set : NULL, pick > nformats && set->n ? &set->v[0] : NULL,
+	};
+	const struct dataset_opts in = { .declared = &use };
 	char *path = (char *)fuzz_file_write(suffixes[data[0] & 1], data + 2, size - 2);
 	struct dataset ds;
 	char err[512];
-	if (dataset_open(&ds, &path, 1, err, sizeof err) != 0) {
+	if (dataset_open_with(&ds, &in, &path, 1, err, sizeof err) != 0) {
 		/* The declared format's child reports a sanitizer's finding on its
 		 * stderr, which comes back inside the message: a finding here too. */
 		if (strstr(err, "Sanitizer"))

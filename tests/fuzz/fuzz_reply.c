@@ -13,6 +13,10 @@
 #include "runs/format.h"
 #include "runs/run.h"
 
+/* What the configurations are loaded with (the data folder of the
+ * built-in prompts), as a command lends it. */
+static struct config_opts test_load;
+
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -48,7 +52,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	(void)argc;
 	(void)argv;
 	const char *src = getenv("TCREVIEW_DATADIR");
-	judge_set_datadir(src && *src ? src : ".");
+	test_load.datadir = src && *src ? src : ".";
 	setenv("OPENAI_API_KEY", "fuzz-not-a-key", 1);
 	setenv("ANTHROPIC_API_KEY", "fuzz-not-a-key", 1);
 	setenv("AZURE_OPENAI_API_KEY", "fuzz-not-a-key", 1);
@@ -63,7 +67,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	if (!f || fputs(prompt_text, f) < 0 || fclose(f) != 0)
 		abort();
 	char err[1024];
-	if (config_load_string(&cfg, "fuzz.yaml", dir, yaml_text, sizeof yaml_text - 1, err,
+	if (config_load_string(&cfg, &test_load, "fuzz.yaml", dir, yaml_text, sizeof yaml_text - 1, err,
 	                       sizeof err) != 0) {
 		fprintf(stderr, "fuzz_reply: %s\n", err);
 		abort();
