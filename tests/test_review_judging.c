@@ -594,7 +594,7 @@ static void test_request_waits_for_probe(void **st)
 	            "    model: ollama/llama3.2\n    base_url: http://127.0.0.1:%d/v1\n", port);
 	struct config c;
 	char err[1024];
-	if (config_load_string(&c, "t.yaml", fx.dir, sb.buf, sb.len, err, sizeof err) < 0)
+	if (config_load_string(&c, &fx.load, "t.yaml", fx.dir, sb.buf, sb.len, err, sizeof err) < 0)
 		fail_msg("%s", err);
 	strbuf_release(&sb);
 	char annot[160];
