@@ -276,7 +276,7 @@ static void answer_now(struct judging *jg, size_t entry, size_t judge, struct ju
 }
 
 /* Asks one judge about the run; true when a request went out. */
-static bool ask_one(struct judging *jg, struct review_run *rr, size_t j)
+static bool ask_one(struct judging *jg, const struct review_run *rr, size_t j)
 {
 	struct judging_asked *a = xcalloc(1, sizeof(*a));
 	a->jg = jg;
@@ -343,7 +343,7 @@ bool judging_ask(struct judging *jg, long which, struct judging_note *note)
 		         : "judges unavailable");
 		return false;
 	}
-	struct review_run *rr = review_current(rv);
+	const struct review_run *rr = review_current(rv);
 	if (!rr || !rr->run || rr->run->load_error) {
 		note_set(note, true, "this record could not be read; there is nothing to judge");
 		return false;

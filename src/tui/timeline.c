@@ -219,7 +219,7 @@ static void place_fresh(struct tui *t, const struct run *r)
 	}
 }
 
-void tl_build(struct tui *t, struct review_run *rr, size_t entry)
+void tl_build(struct tui *t, const struct review_run *rr, size_t entry)
 {
 	int width = t->lay.pane[PANE_TIMELINE].w - 1;
 	unsigned long serial = rr ? rr->serial : 0;
@@ -266,7 +266,7 @@ void tl_build(struct tui *t, struct review_run *rr, size_t entry)
  * entry's first line on screen. */
 static void timeline_fit(struct tui *t)
 {
-	struct review *rv = t->rv;
+	const struct review *rv = t->rv;
 	size_t n = review_view_count(rv);
 	size_t entry = n ? rv->view[review_cursor(rv)] : SIZE_MAX;
 	tl_build(t, review_current(rv), entry);

@@ -79,7 +79,7 @@ static void judge_details(const struct review_row *row, struct strbuf *out)
 
 /* The other reviewers' labels on the row ("other labels: bob 0 (fail),
  * carol 1 (pass, stale)"), so a reviewer sees where the others stand. */
-static void other_labels(struct review *rv, size_t entry, size_t row, struct strbuf *out)
+static void other_labels(const struct review *rv, size_t entry, size_t row, struct strbuf *out)
 {
 	struct label l[LABELS_MAX];
 	size_t n = review_labels(rv, entry, row, NULL, 0, l, LABELS_MAX), shown = 0;
@@ -131,7 +131,7 @@ static void scorer_line(const struct scorer_conf *sc, struct strbuf *out)
 /* The selected verdict's details as lines (explain, decision, note). */
 void verdicts_details(const struct tui *t, struct strbuf *out)
 {
-	struct review_run *rr = review_current(t->rv);
+	const struct review_run *rr = review_current(t->rv);
 	size_t nrows = review_nrows(t->rv);
 	if (!rr || nrows == 0)
 		return;
@@ -219,7 +219,7 @@ static int all_row_lines(const struct tui *t, const struct review_run *rr, size_
 
 int verdicts_rows_wanted(struct tui *t)
 {
-	struct review_run *rr = review_current(t->rv);
+	const struct review_run *rr = review_current(t->rv);
 	int rows = (rr ? all_row_lines(t, rr, 0) : (int)review_nrows(t->rv)) + 1; /* the header row */
 	if (t->vd.open) {
 		struct wtext_wrapped wr;
@@ -441,7 +441,7 @@ static void verdicts_draw(const struct tui *t)
 		draw_text(y, r->x + 1, r->w - 1, "no scorers configured (-c FILE)", 31, screen_attr(t, SLOT_DIM));
 		return;
 	}
-	struct review_run *rr = review_current(t->rv);
+	const struct review_run *rr = review_current(t->rv);
 	if (!rr) {
 		draw_text(y, r->x + 1, r->w - 1, "(no run in view)", 16, screen_attr(t, SLOT_DIM));
 		return;
@@ -523,7 +523,7 @@ static unsigned verdicts_click(struct tui *t, int row)
 		return 0;
 	/* Rows above the selected one may carry a reason line, and the
 	 * selected one its open details: walk the lines as they are drawn. */
-	struct review_run *rr = review_current(t->rv);
+	const struct review_run *rr = review_current(t->rv);
 	int line = 1;
 	size_t i = 0, n = review_nrows(t->rv);
 	for (; i < n; i++) {
