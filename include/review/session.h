@@ -116,7 +116,7 @@ struct review_entry {
 bool review_entry_hash(const struct review_entry *e, char out[65]);
 
 /* A parsed run with its full verdicts, owned by the cache. A pointer
- * stays valid until the next review_current or review_run_at (which may
+ * stays valid until the next review_settle or review_run_at (which may
  * evict it); review_step only adds to the cache. */
 struct review_run {
 	size_t entry;
