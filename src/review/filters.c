@@ -1,4 +1,7 @@
-/* filters.c - which runs a filter lets into the view, the disagreements a run holds, and jumping to them.
+/* filters.c - which runs a filter lets into the view, and the disagreements a run holds.
+ *
+ * Reads only: the view above asks it which entries pass and where `]`
+ * and `[` stop (view.c moves the cursor there).
  *
  * The filters against human labels compare pass/fail with the consensus
  * of every reviewer's labels (review/labels.h), so "judge ≠ human" means
