@@ -8,7 +8,7 @@
  *             not rounded up to a slice) until the first 50 entries are
  *             summarized: the first screenful
  *   index     review_step until the whole file is indexed
- *   moves     1000 review_move to a random position + review_current while
+ *   moves     1000 review_move to a random position + review_settle while
  *             the background scoring is still going (mostly cache misses)
  *   score     review_step until nothing is left (every run scored)
  *   search    one review_search that matches nothing (every record read)
@@ -35,6 +35,7 @@
 #include "review/calib.h"
 #include "review/rows.h"
 #include "review/session.h"
+#include "review/settle.h"
 
 #define FIRST_SCREEN 50
 #define NMOVES 1000
@@ -155,6 +156,7 @@ int main(int argc, char **argv)
 		size_t n = review_view_count(&rv);
 		long to = (long)((size_t)rand() % n);
 		review_move(&rv, to - (long)review_cursor(&rv));
+		review_settle(&rv);     /* as the screen does after a key: loads the run */
 		if (!review_current(&rv)) {
 			fprintf(stderr, "review_bench: no run at %ld\n", to);
 			return 1;

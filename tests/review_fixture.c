@@ -10,6 +10,7 @@
 #include <cmocka.h>
 
 #include "judge/judge.h"
+#include "review/settle.h"
 #include "review_fixture.h"
 #include "test_files.h"
 
@@ -102,6 +103,7 @@ void rfx_open(struct review_fixture *fx, struct review *rv, const char *reviewer
 	int n = 0;
 	while (review_step(rv, 0))
 		assert_true(++n < 1000);
+	review_settle(rv);
 }
 
 size_t rfx_entry(struct review *rv, const char *id)
@@ -126,6 +128,7 @@ void rfx_go(struct review *rv, const char *id)
 	for (size_t i = 0; i < n; i++)
 		if (strcmp(review_view_entry(rv, i)->id, id) == 0) {
 			review_move_to(rv, i);
+			review_settle(rv);
 			return;
 		}
 	fail_msg("%s is not in view", id);
@@ -149,6 +152,7 @@ void rfx_judge(struct review *rv, const char *id, double score, const char *reas
 	verdict_ok(&v, rv->cfg->judges[0].threshold, score, json_pack("{s:s}", "reason", reason));
 	review_judge_done(rv, rfx_entry(rv, id), 0, &v);
 	verdict_clear(&v);
+	review_settle(rv);
 }
 
 void rfx_judge_error(struct review *rv, const char *id, const char *why)
@@ -157,6 +161,7 @@ void rfx_judge_error(struct review *rv, const char *id, const char *why)
 	verdict_error(&v, "%s", why);
 	review_judge_done(rv, rfx_entry(rv, id), 0, &v);
 	verdict_clear(&v);
+	review_settle(rv);
 }
 
 void rfx_label(struct review *rv, const char *id, size_t row, double score)
@@ -166,6 +171,7 @@ void rfx_label(struct review *rv, const char *id, size_t row, double score)
 	bool accepted;
 	if (review_label(rv, row, score, &accepted, err, sizeof err) < 0)
 		fail_msg("label %s row %zu: %s", id, row, err);
+	review_settle(rv);
 }
 
 size_t rfx_lines_with(struct review_fixture *fx, const char *needle)

@@ -16,6 +16,7 @@
 #include <cmocka.h>
 
 #include "config/config.h"
+#include "review/settle.h"
 #include "review/callmarks.h"
 #include "review/session.h"
 #include "runs/run.h"
@@ -107,7 +108,7 @@ static int teardown(void **s)
 	return system(cmd) == 0 ? 0 : -1;
 }
 
-static struct review_run *open_run(struct review *rv, bool blind)
+static const struct review_run *open_run(struct review *rv, bool blind)
 {
 	char err[512], annot[160];
 	snprintf(annot, sizeof annot, "%s/annot-%d.jsonl", dir, blind);
@@ -119,7 +120,8 @@ static struct review_run *open_run(struct review *rv, bool blind)
 	rv->blind = blind;
 	for (int i = 0; review_step(rv, 0); i++)
 		assert_true(i < 1000);
-	struct review_run *rr = review_current(rv);
+	review_settle(rv);
+	const struct review_run *rr = review_current(rv);
 	assert_non_null(rr);
 	assert_non_null(rr->run);
 	assert_int_equal(rr->run->ncalls, 3);
@@ -139,7 +141,7 @@ static void test_marks_of_a_session(void **s)
 {
 	(void)s;
 	struct review rv;
-	struct review_run *rr = open_run(&rv, false);
+	const struct review_run *rr = open_run(&rv, false);
 	struct call_marks cm;
 	review_call_marks(&rv, rr, &cm);
 	assert_int_equal(cm.ncalls, 3);
@@ -180,7 +182,7 @@ static void test_what_is_left_out(void **s)
 {
 	(void)s;
 	struct review rv;
-	struct review_run *rr = open_run(&rv, false);
+	const struct review_run *rr = open_run(&rv, false);
 	set_marks(&rr->verdicts[ACTIONS],
 	          /* calls count from 1: 0 and 4 name no call of the three */
 	          "[{\"call\":4,\"mark\":\"matched\",\"ref\":1}, {\"call\":0,\"mark\":\"extra\"},"
@@ -222,7 +224,7 @@ static void test_blind_waits_for_the_label(void **s)
 {
 	(void)s;
 	struct review rv;
-	struct review_run *rr = open_run(&rv, true);
+	const struct review_run *rr = open_run(&rv, true);
 	struct call_marks cm;
 	review_call_marks(&rv, rr, &cm);
 	assert_int_equal(cm.nmarks, 0);
@@ -230,6 +232,7 @@ static void test_blind_waits_for_the_label(void **s)
 	char err[256];
 	bool accepted;
 	assert_int_equal(review_label(&rv, NAMES, 1, &accepted, err, sizeof err), 0);
+	review_settle(&rv);
 	rr = review_current(&rv);
 	review_call_marks(&rv, rr, &cm);
 	assert_int_equal(cm.nmarks, 3);
@@ -262,7 +265,7 @@ static void test_nothing_to_read(void **s)
 }
 
 /* The session of the checks run under tool-errors and unanswered-calls. */
-static struct review_run *open_checks(struct review *rv, bool blind)
+static const struct review_run *open_checks(struct review *rv, bool blind)
 {
 	char err[512], annot[160];
 	snprintf(annot, sizeof annot, "%s/annot-checks-%d.jsonl", dir, blind);
@@ -274,7 +277,8 @@ static struct review_run *open_checks(struct review *rv, bool blind)
 	rv->blind = blind;
 	for (int i = 0; review_step(rv, 0); i++)
 		assert_true(i < 1000);
-	struct review_run *rr = review_current(rv);
+	review_settle(rv);
+	const struct review_run *rr = review_current(rv);
 	assert_non_null(rr);
 	assert_non_null(rr->run);
 	assert_int_equal(rr->run->ncalls, 3);
@@ -289,7 +293,7 @@ static void test_failed_and_unanswered(void **s)
 {
 	(void)s;
 	struct review rv;
-	struct review_run *rr = open_checks(&rv, false);
+	const struct review_run *rr = open_checks(&rv, false);
 	struct call_marks cm;
 	review_call_marks(&rv, rr, &cm);
 	assert_int_equal(cm.nmarks, 2);
@@ -326,7 +330,7 @@ static void test_blind_checks_wait(void **s)
 {
 	(void)s;
 	struct review rv;
-	struct review_run *rr = open_checks(&rv, true);
+	const struct review_run *rr = open_checks(&rv, true);
 	struct call_marks cm;
 	review_call_marks(&rv, rr, &cm);
 	assert_int_equal(cm.nmarks, 0);
@@ -334,6 +338,7 @@ static void test_blind_checks_wait(void **s)
 	char err[256];
 	bool accepted;
 	assert_int_equal(review_label(&rv, ERRORS, 0, &accepted, err, sizeof err), 0);
+	review_settle(&rv);
 	rr = review_current(&rv);
 	review_call_marks(&rv, rr, &cm);
 	assert_int_equal(cm.nmarks, 1);

@@ -141,7 +141,7 @@ static unsigned key(struct fixture *fx, keycode_t k)
 
 static const char *cursor_id(struct fixture *fx)
 {
-	struct review_entry *e = review_view_entry(&fx->rv, review_cursor(&fx->rv));
+	const struct review_entry *e = review_view_entry(&fx->rv, review_cursor(&fx->rv));
 	return e && e->id ? e->id : "";
 }
 
@@ -229,7 +229,7 @@ static void test_filters(void **s)
 	size_t n = review_view_count(rv);
 	assert_true(n > 0 && n < 6);
 	for (size_t i = 0; i < n; i++) {
-		struct review_entry *e = review_view_entry(rv, i);
+		const struct review_entry *e = review_view_entry(rv, i);
 		bool fails = false;
 		for (size_t c = 0; c < fx.cfg.nscorers; c++)
 			fails |= e->cells[c].status == VERDICT_OK && !e->cells[c].passed;

@@ -104,7 +104,7 @@ static size_t drive(struct judging *jg, struct judging_note *last)
 static void move_to_id(struct review *rv, const char *id)
 {
 	for (size_t i = 0; i < review_view_count(rv); i++) {
-		struct review_entry *e = review_view_entry(rv, i);
+		const struct review_entry *e = review_view_entry(rv, i);
 		if (e->id && !strcmp(e->id, id)) {
 			review_move_to(rv, i);
 			return;

@@ -17,6 +17,7 @@
 #include <jansson.h>
 
 #include "config/config.h"
+#include "review/settle.h"
 #include "review/session.h"
 #include "runs/run.h"
 
@@ -235,7 +236,8 @@ static void test_the_run_shown_is_kept_over_the_limit(void **s)
 	assert_int_equal(rv.ncached, 1);
 	assert_int_equal(rv.lru_head->entry, rv.view[rv.cursor]);
 	unsigned long loads = rv.nloads;
-	struct review_run *rr = review_current(&rv);
+	review_settle(&rv);
+	const struct review_run *rr = review_current(&rv);
 	assert_true(rr == rv.lru_head);
 	assert_int_equal(rv.nloads, loads);          /* not read again */
 	check_counts(&rv);

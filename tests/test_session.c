@@ -16,6 +16,7 @@
 
 #include <jansson.h>
 
+#include "review/settle.h"
 #include "review/session.h"
 #include "util/digest.h"
 
@@ -317,7 +318,8 @@ static void test_unsummarized(void **s)
 
 	/* Moving onto an unsummarized entry summarizes it at once. */
 	review_move_to(&rv, 4);
-	struct review_run *rr = review_current(&rv);
+	review_settle(&rv);
+	const struct review_run *rr = review_current(&rv);
 	assert_non_null(rr);
 	assert_int_equal(rr->entry, 4);
 	assert_true(rv.entries[4].summarized);
@@ -511,7 +513,8 @@ static void test_next_unreviewed(void **s)
 	for (size_t i = 0; i < 6; i++) {
 		review_move_to(&rv, i);
 		const char *id = cur_id(&rv);
-		struct review_run *rr = review_current(&rv);
+		review_settle(&rv);
+		const struct review_run *rr = review_current(&rv);
 		if (!rr->run || rr->run->load_error) {
 			assert_int_equal(review_accept(&rv, 0, err, sizeof err), -1);
 			assert_non_null(strstr(err, "could not be read"));
@@ -869,7 +872,8 @@ static void test_cache(void **s)
 	/* Each run is parsed again when asked for; only the last one stays. */
 	for (size_t i = 0; i < 6; i++) {
 		review_move_to(&rv, i);
-		struct review_run *rr = review_current(&rv);
+		review_settle(&rv);
+		const struct review_run *rr = review_current(&rv);
 		assert_non_null(rr);
 		assert_int_equal(rr->entry, rv.view[i]);
 		const struct review_entry *e = &rv.entries[rr->entry];
@@ -1080,7 +1084,8 @@ static void test_rows(void **s)
 	scale_describe(&row.span, want, sizeof want);
 	assert_string_equal(want, "0..1");
 	go_to(&rv, "run-c");
-	struct review_run *rr = review_current(&rv);
+	review_settle(&rv);
+	const struct review_run *rr = review_current(&rv);
 	assert_true(review_row_get(&rv, rr, LOOKUP, &row));
 	assert_int_equal(row.state, ROW_READY);
 	assert_int_equal(row.index, LOOKUP);

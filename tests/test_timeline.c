@@ -24,6 +24,7 @@
 
 #include <cmocka.h>
 
+#include "review/settle.h"
 #include "config/config.h"
 #include "review/callmarks.h"
 #include "review/session.h"
@@ -266,6 +267,7 @@ static void test_a_run_read_again_rebuilds_the_timeline(void **s)
 	size_t big = fx.rv.view[review_cursor(&fx.rv)];
 	assert_non_null(review_run_at(&fx.rv, big == 0 ? 1 : 0));   /* evicts the big run */
 	assert_null(fx.rv.entries[big].cached);
+	review_settle(&fx.rv);
 	timeline_pane.fit(t);
 	assert_true(t->tl.for_serial > serial);
 	assert_int_equal(t->tl.nlines, lines);

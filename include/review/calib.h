@@ -150,7 +150,7 @@ struct calib {
  * runs x rows x labels, so the screen may rebuild it as labels are saved.
  * Returns 0, or -1 with a reason (an unknown criterion or judge id, a
  * --judge that is a code scorer); c is then empty. */
-int  calib_build(struct calib *c, struct review *rv, const struct calib_opts *o,
+int  calib_build(struct calib *c, const struct review *rv, const struct calib_opts *o,
                  char *err, size_t errlen);
 void calib_free(struct calib *c);
 

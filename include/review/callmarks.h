@@ -44,7 +44,7 @@ struct call_marks {
  * row whose verdict is still hidden gives none (a mark tells the verdict).
  * rv or rr NULL, or a run that did not load: no marks. Free with
  * call_marks_free. */
-void review_call_marks(struct review *rv, const struct review_run *rr, struct call_marks *out);
+void review_call_marks(const struct review *rv, const struct review_run *rr, struct call_marks *out);
 /* The marks of call `call` (n of them; NULL and 0 when none). */
 const struct call_mark *call_marks_at(const struct call_marks *m, size_t call, size_t *n);
 void call_marks_free(struct call_marks *m);

@@ -36,7 +36,7 @@ struct label {
  * record now hashes otherwise; a v1 decision (no run_hash) never is.
  * Returns how many were written to out (at most max); 0 for an entry not
  * summarized yet. */
-size_t review_labels(struct review *rv, size_t entry, size_t row,
+size_t review_labels(const struct review *rv, size_t entry, size_t row,
                      const char *const *reviewers, size_t nreviewers,
                      struct label *out, size_t max);
 
@@ -74,6 +74,6 @@ double review_row_threshold(const struct review *rv, size_t row);
 
 /* Whether any label on the entry, of any reviewer on any row, is stale
  * (the filter "stale label"). False before the entry is summarized. */
-bool review_entry_has_stale(struct review *rv, size_t entry);
+bool review_entry_has_stale(const struct review *rv, size_t entry);
 
 #endif

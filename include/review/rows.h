@@ -64,7 +64,7 @@ size_t review_nrows(const struct review *rv);
 const char *review_row_id(const struct review *rv, size_t row);
 /* Describes row `row` of run rr (rr may be NULL: then only what the row
  * is). False when there is no such row. */
-bool review_row_get(struct review *rv, const struct review_run *rr, size_t row,
+bool review_row_get(const struct review *rv, const struct review_run *rr, size_t row,
                     struct review_row *out);
 /* Why a row that is not ready cannot be decided, for a person:
  * "J1 has not answered for this run yet (J asks it)". */
@@ -72,6 +72,9 @@ void review_row_why(const struct review_row *r, char *buf, size_t n);
 
 /* A judge's cell on an entry, made on first use; NULL when out of range. */
 struct judge_cell *review_judge_cell(struct review *rv, size_t entry, size_t judge);
+/* The same to read: NULL also when the entry has no judge cells yet. */
+const struct judge_cell *review_judge_cell_at(const struct review *rv, size_t entry,
+                                              size_t judge);
 void review_judge_pending(struct review *rv, size_t entry, size_t judge, double now_ms);
 /* Takes a copy of v. */
 void review_judge_done(struct review *rv, size_t entry, size_t judge, const struct verdict *v);
@@ -83,5 +86,8 @@ void review_judge_unreached(struct review *rv, size_t entry, size_t judge, const
  * scale or the row's judge has not answered. */
 int review_parse_row_score(struct review *rv, size_t row, const char *text, double *out,
                            char *err, size_t errlen);
+/* The same for a score given as a number (a digit key's label): -1 with
+ * "expected ..." when the row's scale does not hold it. */
+int review_row_takes(struct review *rv, size_t row, double score, char *err, size_t errlen);
 
 #endif

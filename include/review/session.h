@@ -116,7 +116,7 @@ struct review_entry {
 bool review_entry_hash(const struct review_entry *e, char out[65]);
 
 /* A parsed run with its full verdicts, owned by the cache. A pointer
- * stays valid until the next review_current or review_run_at (which may
+ * stays valid until the next review_settle or review_run_at (which may
  * evict it); review_step only adds to the cache. */
 struct review_run {
 	size_t entry;
@@ -177,6 +177,20 @@ struct review {
 	unsigned long nloads;       /* runs loaded so far: the last serial */
 	enum review_error error;    /* why the last failing call failed */
 
+	/* What changed since the last review_settle, recorded by the files
+	 * below it instead of calling up (review/settle.h). */
+	struct review_dirty {
+		size_t offered;         /* entries offered to the view so far */
+		size_t *summarized;     /* entries summarized since (review_step, review_run_at) */
+		size_t nsummarized, summarized_cap;
+		size_t *judged;         /* summarized entries whose judge cells changed */
+		size_t njudged, judged_cap;
+		unsigned what;          /* SETTLE_ flags noted by the mutators */
+		size_t settled_entry;   /* the entry under the cursor at the last settle */
+		size_t settled_nview;   /* the view's length then */
+		unsigned long settled_serial;   /* and the load of its run */
+	} dirty;
+
 	/* Called once for each entry as it is summarized, with its parsed run
 	 * (never NULL), to fill its judge cells from a verdict cache: set by
 	 * judging_open (review/judging.h), so every summarized run, not only
@@ -184,6 +198,15 @@ struct review {
 	 * (a hash-table get per judge) and ask nothing. NULL: none. */
 	void (*judge_fill)(void *ctx, struct review *rv, size_t entry, const struct run *run);
 	void *judge_fill_ctx;
+};
+
+/* What review_settle says changed (review/settle.h); the files below it
+ * note the same bits in struct review's dirty set as they change things. */
+enum {
+	SETTLE_VIEW   = 1u << 0,    /* the view was rebuilt or grew, or the cursor moved */
+	SETTLE_MARKS  = 1u << 1,    /* entries were marked again (decisions, judges, refresh) */
+	SETTLE_RUN    = 1u << 2,    /* the run under the cursor was loaded */
+	SETTLE_LABELS = 1u << 3,    /* other reviewers' decisions were read */
 };
 
 /* Opens the inputs and the annotations files: the first (created at the
@@ -218,20 +241,28 @@ int  review_open_reading(struct review *rv, const struct dataset_opts *in,
 char *review_annot_default(const char *first_input);
 
 /* Does about budget_ms of pending work (indexing, then scoring runs for the
- * list); returns true while work remains. */
+ * list); returns true while work remains. Each piece of work is settled
+ * as it is done (review/settle.c), so the view grows as the list does. */
 bool   review_step(struct review *rv, double budget_ms);
 bool   review_busy(const struct review *rv);
 double review_index_progress(const struct review *rv);   /* 0..1 */
 double review_score_progress(const struct review *rv);   /* 0..1 */
 
-/* The view. Entry pointers stay valid until the next review_step. */
-size_t review_view_count(struct review *rv);
-struct review_entry *review_view_entry(struct review *rv, size_t i);
-size_t review_cursor(struct review *rv);
+/* The view, as the last review_settle left it: reads that change
+ * nothing. Entry pointers stay valid until the next review_step. */
+size_t review_view_count(const struct review *rv);
+const struct review_entry *review_view_entry(const struct review *rv, size_t i);
+size_t review_cursor(const struct review *rv);
+/* The entry under the cursor; SIZE_MAX when the view is empty. */
+size_t review_current_entry(const struct review *rv);
 void   review_move(struct review *rv, long delta);        /* clamps */
 void   review_move_to(struct review *rv, size_t i);       /* clamps */
-/* The run under the cursor, parsed and scored; NULL when the view is empty. */
-struct review_run *review_current(struct review *rv);
+/* The run under the cursor, parsed and scored by review_settle; NULL when
+ * the view is empty (or, before a settle, when it is not loaded yet). It
+ * stays valid until the next review_settle or review_run_at. */
+const struct review_run *review_current(const struct review *rv);
+/* Loads (or finds in the cache) an entry's run: settle's for the run
+ * under the cursor, and commands that read every run (export). */
 struct review_run *review_run_at(struct review *rv, size_t entry);
 
 void review_set_filter(struct review *rv, enum review_filter f);
@@ -256,7 +287,7 @@ bool review_search(struct review *rv, const char *query, int direction);
 bool review_next_unreviewed(struct review *rv);
 /* The DIS_ kinds of disagreement a summarized entry holds. In blind mode
  * only rows this reviewer has decided take part (nothing hidden leaks). */
-unsigned review_entry_disagreements(struct review *rv, size_t entry);
+unsigned review_entry_disagreements(const struct review *rv, size_t entry);
 /* The kinds `]` and `[` look for under the current filter: its own kind
  * under a disagreement filter, else DIS_ANY_LABELLED. */
 unsigned review_disagreement_kinds(const struct review *rv);
@@ -266,13 +297,13 @@ unsigned review_disagreement_kinds(const struct review *rv);
 bool review_next_disagreement(struct review *rv, int direction, bool *wrapped);
 
 /* Review state. */
-enum review_mark review_mark_of(struct review *rv, size_t entry);
-size_t review_reviewed_count(struct review *rv);
-/* Reads decisions other processes appended to the annotations file and
- * updates the marks; returns how many were added. */
+enum review_mark review_mark_of(const struct review *rv, size_t entry);
+size_t review_reviewed_count(const struct review *rv);
+/* Reads decisions other processes appended to the annotations file; the
+ * next review_settle marks the runs again. Returns how many were added. */
 size_t review_refresh(struct review *rv);
-const struct decision *review_decision(struct review *rv, size_t entry, size_t scorer);
-const struct decision *review_note_of(struct review *rv, size_t entry);
+const struct decision *review_decision(const struct review *rv, size_t entry, size_t scorer);
+const struct decision *review_note_of(const struct review *rv, size_t entry);
 
 /* Decisions on the run under the cursor. Each is on disk when it returns 0;
  * -1 puts the reason in err and nothing changed. */
@@ -305,12 +336,12 @@ enum review_forward {
 enum review_forward review_forward(struct review *rv, size_t row, size_t *next_row);
 /* The first row of entry at or after `from` (wrapping) that counts and has
  * no decision of this reviewer; SIZE_MAX when none. */
-size_t review_undecided_row(struct review *rv, size_t entry, size_t from);
+size_t review_undecided_row(const struct review *rv, size_t entry, size_t from);
 /* Whether a row waits for this reviewer: a code scorer always, a judge
  * once it answered (not asked, pending or failed judges do not). */
-bool review_row_counts_at(struct review *rv, size_t entry, size_t row);
+bool review_row_counts_at(const struct review *rv, size_t entry, size_t row);
 /* Blind mode: the row's verdict is hidden until this reviewer decides it. */
-bool review_row_hidden(struct review *rv, size_t entry, size_t row);
+bool review_row_hidden(const struct review *rv, size_t entry, size_t row);
 /* Why the last call that returned -1 failed. */
 enum review_error review_last_error(const struct review *rv);
 

@@ -15,6 +15,7 @@
 #include "cli/export.h"
 #include "judge/judge.h"
 #include "review/judging.h"
+#include "review/settle.h"
 #include "runs/expect.h"
 #include "util/strbuf.h"
 #include "util/textvis.h"
@@ -489,6 +490,7 @@ static int export_session(const struct cli_context *ctx, struct export_job *x,
 			fprintf(stderr, PROG ": %s\n", note.text);
 		while (review_step(&rv, 200.0))
 			;
+		review_settle(&rv);
 		warn_reviewers(x);
 		rc = export_rows(x);
 	}

@@ -23,6 +23,7 @@
 #include "review/calib.h"
 #include "review/judging.h"
 #include "review/session.h"
+#include "review/settle.h"
 #include "runs/expect.h"
 #include "runs/format.h"
 #include "util/strbuf.h"
@@ -401,6 +402,7 @@ static void session_finish(struct stats_run *sr, const struct stats_opts *o)
 {
 	while (review_step(&sr->rv, 1000))
 		;
+	review_settle(&sr->rv);
 	size_t failed = 0;
 	for (size_t i = 0; i < sr->rv.nentries; i++)
 		failed += sr->rv.entries[i].load_failed;

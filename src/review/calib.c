@@ -34,7 +34,7 @@ const char *calib_kind_name(enum calib_kind k)
 
 /* ---- which criteria ---------------------------------------------------------- */
 
-static long row_of(struct review *rv, const char *id)
+static long row_of(const struct review *rv, const char *id)
 {
 	for (size_t r = 0; r < review_nrows(rv); r++)
 		if (strcmp(review_row_id(rv, r), id) == 0)
@@ -42,7 +42,7 @@ static long row_of(struct review *rv, const char *id)
 	return -1;
 }
 
-static void ids_list(struct review *rv, size_t from, size_t to, char *buf, size_t n)
+static void ids_list(const struct review *rv, size_t from, size_t to, char *buf, size_t n)
 {
 	struct strbuf sb = STRBUF_INIT;
 	for (size_t r = from; r < to; r++)
@@ -55,7 +55,7 @@ static void ids_list(struct review *rv, size_t from, size_t to, char *buf, size_
  * gathered for a comparison. */
 static int criteria_pick(struct calib_ctx *x, unsigned char *want, char *err, size_t errlen)
 {
-	struct review *rv = x->rv;
+	const struct review *rv = x->rv;
 	const struct calib_opts *o = x->o;
 	size_t nrows = review_nrows(rv), nsc = rv->cfg->nscorers;
 	char ids[1024];
@@ -116,7 +116,7 @@ static long who_of(const struct calib_ctx *x, const char *name)
 
 static void crit_init(struct calib_ctx *x, struct crit *cr, size_t row)
 {
-	struct review *rv = x->rv;
+	const struct review *rv = x->rv;
 	struct review_row rr;
 	review_row_get(rv, NULL, row, &rr);
 	cr->row = row;
@@ -191,7 +191,7 @@ static bool in_splits(const struct calib_opts *o, const char *id)
 
 static void crit_gather(struct calib_ctx *x, struct crit *cr, bool *labelled)
 {
-	struct review *rv = x->rv;
+	const struct review *rv = x->rv;
 	struct label l[LABELS_MAX];
 	for (size_t e = 0; e < rv->nentries; e++) {
 		const struct review_entry *en = &rv->entries[e];
@@ -412,7 +412,7 @@ static void ctx_free(struct calib_ctx *x)
 	free(x->who);
 }
 
-int calib_build(struct calib *c, struct review *rv, const struct calib_opts *o, char *err,
+int calib_build(struct calib *c, const struct review *rv, const struct calib_opts *o, char *err,
                 size_t errlen)
 {
 	static const struct calib_opts none;

@@ -56,7 +56,7 @@ struct crit {
 };
 
 struct calib_ctx {
-	struct review *rv;
+	const struct review *rv;
 	const struct calib_opts *o;
 	const char **who;           /* the reviewers counted, sorted */
 	size_t nwho;

@@ -82,7 +82,7 @@ static bool read_entry(const json_t *o, size_t ncalls, size_t *call, struct call
 }
 
 /* seen: one flag per call, cleared, for the row's second entry on a call */
-static void gather_row(struct review *rv, const struct review_run *rr, size_t row, struct gathered *g,
+static void gather_row(const struct review *rv, const struct review_run *rr, size_t row, struct gathered *g,
                        bool *seen)
 {
 	struct review_row r;
@@ -105,7 +105,7 @@ static void gather_row(struct review *rv, const struct review_run *rr, size_t ro
 		seen[g->call[k]] = false;
 }
 
-void review_call_marks(struct review *rv, const struct review_run *rr, struct call_marks *out)
+void review_call_marks(const struct review *rv, const struct review_run *rr, struct call_marks *out)
 {
 	memset(out, 0, sizeof *out);
 	if (!rv || !rv->cfg || !rr || !rr->run || !rr->verdicts)

@@ -14,71 +14,16 @@
 
 /* ---- review state ------------------------------------------------------- */
 
-
-size_t review_reviewed_count(struct review *rv)
-{
-	return rv->nreviewed;
-}
-
-/* Whether the view changes with decisions: the marks, the labels, and in
- * blind mode every verdict a decision reveals. */
-static bool view_uses_marks(const struct review *rv)
-{
-	switch (rv->filter) {
-	case FILTER_ALL: case FILTER_CELL:
-		break;
-	case FILTER_FAILING: case FILTER_DISAGREE: case FILTER_ERRORS:
-		if (!rv->blind)
-			break;
-		return true;
-	default:
-		return true;
-	}
-	return rv->sort == SORT_STATE || (rv->blind && rv->sort == SORT_SCORE);
-}
-
-void review_remark_all(struct review *rv)
-{
-	rv->labels_gen++;
-	for (size_t i = 0; i < rv->nentries; i++)
-		if (rv->entries[i].summarized)
-			review_entry_mark(rv, &rv->entries[i]);
-	if (view_uses_marks(rv))
-		rv->view_dirty = true;
-}
-
-void review_entry_judged(struct review *rv, size_t entry)
-{
-	rv->labels_gen++;
-	struct review_entry *e = &rv->entries[entry];
-	if (!e->summarized)
-		return;
-	review_entry_mark(rv, e);
-	if (rv->filter != FILTER_ALL || rv->sort != SORT_FILE)
-		rv->view_dirty = true;
-}
-
+/* The store reads what other reviewers appended; review_settle marks the
+ * runs again, and the figures built from labels know at once. */
 size_t review_refresh(struct review *rv)
 {
 	size_t n = annot_refresh(rv->annot);
-	if (n)
-		review_remark_all(rv);
+	if (n) {
+		rv->labels_gen++;
+		rv->dirty.what |= SETTLE_LABELS;
+	}
 	return n;
-}
-
-const struct decision *review_decision(struct review *rv, size_t entry, size_t scorer)
-{
-	if (entry >= rv->nentries || scorer >= review_nrows(rv) || !rv->entries[entry].summarized)
-		return NULL;
-	return annot_current(rv->annot, rv->entries[entry].id, review_row_id(rv, scorer),
-	                     rv->reviewer);
-}
-
-const struct decision *review_note_of(struct review *rv, size_t entry)
-{
-	if (entry >= rv->nentries || !rv->entries[entry].summarized)
-		return NULL;
-	return annot_note(rv->annot, rv->entries[entry].id, rv->reviewer);
 }
 
 enum review_error review_last_error(const struct review *rv)
@@ -106,15 +51,24 @@ static void decided(struct review *rv, size_t entry)
 		if (e->summarized && (i == entry || strcmp(e->id, id) == 0))
 			review_entry_mark(rv, e);
 	}
-	if (view_uses_marks(rv)) {
+	if (review_view_uses_marks(rv)) {
 		rv->view_dirty = true;
 		rv->view_hold = true;
 	}
+	rv->dirty.what |= SETTLE_MARKS;
+}
+
+/* The run under the cursor: review_settle has loaded it (this finds it in
+ * the cache); a caller that moved without settling has it loaded here. */
+static struct review_run *current_run(struct review *rv)
+{
+	size_t entry = review_current_entry(rv);
+	return entry == SIZE_MAX ? NULL : review_run_at(rv, entry);
 }
 
 static struct review_run *current_for_decision(struct review *rv, char *err, size_t errlen)
 {
-	struct review_run *rr = review_current(rv);
+	struct review_run *rr = current_run(rv);
 	if (!rr)
 		review_fail(rv, REVIEW_NO_RUN, err, errlen, "no run selected");
 	else if (!rr->run || rr->run->load_error) {
@@ -301,8 +255,29 @@ int review_retract(struct review *rv, size_t scorer, char *err, size_t errlen)
 int review_note(struct review *rv, const char *text, char *err, size_t errlen)
 {
 	/* A note may say what is wrong with a record that could not be read. */
-	struct review_run *rr = review_current(rv);
+	struct review_run *rr = current_run(rv);
 	if (!rr)
 		return review_fail(rv, REVIEW_NO_RUN, err, errlen, "no run selected");
 	return decide(rv, rr, DEC_NOTE, 0, false, 0, text ? text : "", err, errlen);
+}
+
+/* ---- moving on after a decision --------------------------------------- */
+
+enum review_forward review_forward(struct review *rv, size_t row, size_t *next_row)
+{
+	*next_row = row;
+	size_t entry = review_current_entry(rv);
+	if (entry == SIZE_MAX)
+		return FORWARD_DONE;
+	size_t r = review_undecided_row(rv, entry, row + 1);
+	if (r != SIZE_MAX) {
+		*next_row = r;
+		return FORWARD_ROW;
+	}
+	if (!review_next_unreviewed(rv))
+		return FORWARD_DONE;
+	entry = review_current_entry(rv);
+	r = entry != SIZE_MAX ? review_undecided_row(rv, entry, 0) : SIZE_MAX;
+	*next_row = r == SIZE_MAX ? 0 : r;
+	return FORWARD_RUN;
 }

@@ -1,4 +1,7 @@
-/* filters.c - which runs a filter lets into the view, the disagreements a run holds, and jumping to them.
+/* filters.c - which runs a filter lets into the view, and the disagreements a run holds.
+ *
+ * Reads only: the view above asks it which entries pass and where `]`
+ * and `[` stop (view.c moves the cursor there).
  *
  * The filters against human labels compare pass/fail with the consensus
  * of every reviewer's labels (review/labels.h), so "judge ≠ human" means
@@ -36,7 +39,7 @@ static bool machine_passed(const struct review *rv, const struct review_entry *e
 
 /* The labels of every reviewer on a row, stale ones left out, and their
  * consensus's pass/fail when there is one. Returns how many labels. */
-static size_t human_labels(struct review *rv, size_t entry, size_t row, struct label *l,
+static size_t human_labels(const struct review *rv, size_t entry, size_t row, struct label *l,
                            bool *has, bool *passed)
 {
 	size_t n = review_labels(rv, entry, row, NULL, 0, l, LABELS_MAX);
@@ -64,7 +67,7 @@ static bool labels_differ(const struct label *l, size_t n)
 }
 
 /* Whether a row takes part in what filters and jumps look at. */
-static bool row_shown(struct review *rv, size_t entry, size_t row)
+static bool row_shown(const struct review *rv, size_t entry, size_t row)
 {
 	return !rv->blind || !review_row_hidden(rv, entry, row);
 }
@@ -77,7 +80,7 @@ static bool compared(const struct review *rv, size_t scorer, size_t judge)
 }
 
 /* A code scorer and a judge that differ on pass/fail. */
-static bool code_judge_differ(struct review *rv, size_t entry)
+static bool code_judge_differ(const struct review *rv, size_t entry)
 {
 	const struct review_entry *e = &rv->entries[entry];
 	size_t ns = review_nscorers(rv);
@@ -94,7 +97,7 @@ static bool code_judge_differ(struct review *rv, size_t entry)
 }
 
 /* Scorers among themselves, and code against judges, on pass/fail. */
-static unsigned machine_disagreements(struct review *rv, size_t entry)
+static unsigned machine_disagreements(const struct review *rv, size_t entry)
 {
 	const struct review_entry *e = &rv->entries[entry];
 	bool code[2] = { false, false };
@@ -107,7 +110,7 @@ static unsigned machine_disagreements(struct review *rv, size_t entry)
 	return k | (code_judge_differ(rv, entry) ? DIS_CODE_JUDGE : 0);
 }
 
-unsigned review_entry_disagreements(struct review *rv, size_t entry)
+unsigned review_entry_disagreements(const struct review *rv, size_t entry)
 {
 	if (entry >= rv->nentries || !rv->entries[entry].summarized || rv->entries[entry].load_failed)
 		return 0;
@@ -152,7 +155,7 @@ static int cmp_size(const void *a, const void *b)
 }
 
 /* Any verdict of the run failing, or an error, among the rows shown. */
-static void machine_flags(struct review *rv, size_t entry, bool *any_fail, bool *any_error)
+static void machine_flags(const struct review *rv, size_t entry, bool *any_fail, bool *any_error)
 {
 	const struct review_entry *e = &rv->entries[entry];
 	*any_fail = *any_error = false;
@@ -165,7 +168,7 @@ static void machine_flags(struct review *rv, size_t entry, bool *any_fail, bool 
 	}
 }
 
-bool review_entry_passes(struct review *rv, size_t entry, enum review_filter f)
+bool review_entry_passes(const struct review *rv, size_t entry, enum review_filter f)
 {
 	const struct review_entry *e = &rv->entries[entry];
 	/* The share comes before every filter, so a reviewer sees only theirs. */
@@ -214,18 +217,6 @@ enum review_filter review_filter_next(const struct review *rv, enum review_filte
 	return (enum review_filter)next;
 }
 
-void review_set_cell_filter(struct review *rv, const size_t *entries, size_t n, const char *name)
-{
-	free(rv->cell.entries);
-	rv->cell.entries = n ? xcalloc(n, sizeof(size_t)) : NULL;
-	if (n)
-		memcpy(rv->cell.entries, entries, n * sizeof(size_t));
-	qsort(rv->cell.entries, n, sizeof(size_t), cmp_size);
-	rv->cell.n = n;
-	snprintf(rv->cell.name, sizeof rv->cell.name, "%s", name ? name : "cell");
-	review_set_filter(rv, FILTER_CELL);
-}
-
 const char *review_filter_label(const struct review *rv)
 {
 	return rv->filter == FILTER_CELL ? rv->cell.name : review_filter_name(rv->filter);
@@ -239,22 +230,4 @@ const char *review_filter_name(enum review_filter f)
 		"reviewers disagree", "stale label", "cell",
 	};
 	return (unsigned)f < FILTER_COUNT ? names[f] : "?";
-}
-
-bool review_next_disagreement(struct review *rv, int direction, bool *wrapped)
-{
-	review_view_fresh(rv);
-	size_t n = rv->nview;
-	unsigned kinds = review_disagreement_kinds(rv);
-	*wrapped = false;
-	for (size_t k = 1; k <= n; k++) {
-		size_t pos = direction > 0 ? (rv->cursor + k) % n : (rv->cursor + n - k % n) % n;
-		if (review_entry_disagreements(rv, rv->view[pos]) & kinds) {
-			*wrapped = direction > 0 ? pos <= rv->cursor : pos >= rv->cursor;
-			rv->cursor = pos;
-			review_view_release(rv);
-			return true;
-		}
-	}
-	return false;
 }

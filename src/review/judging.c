@@ -343,7 +343,7 @@ static void answer_now(struct judging *jg, size_t entry, size_t judge, struct ju
 }
 
 /* Asks one judge about the run; true when a request went out. */
-static bool ask_one(struct judging *jg, struct review_run *rr, size_t j)
+static bool ask_one(struct judging *jg, const struct review_run *rr, size_t j)
 {
 	struct judging_asked *a = xcalloc(1, sizeof(*a));
 	a->jg = jg;
@@ -408,7 +408,7 @@ static void note_down(struct judging_note *note, const struct judge_conf *jc, si
 
 /* Whether a J can ask anything about the run under the cursor; else the
  * note says why. */
-static struct review_run *askable(struct judging *jg, struct judging_note *note)
+static const struct review_run *askable(struct judging *jg, struct judging_note *note)
 {
 	if (cfg_of(jg)->njudges == 0) {
 		note_set(note, true, "no judge is configured (add judges: to the YAML)");
@@ -419,7 +419,7 @@ static struct review_run *askable(struct judging *jg, struct judging_note *note)
 		         : "judges unavailable");
 		return NULL;
 	}
-	struct review_run *rr = review_current(jg->rv);
+	const struct review_run *rr = review_current(jg->rv);
 	if (!rr || !rr->run || rr->run->load_error) {
 		note_set(note, true, "this record could not be read; there is nothing to judge");
 		return NULL;
@@ -515,7 +515,7 @@ static void wait_finish(struct judging *jg, const struct judging_wait *w,
 
 bool judging_ask(struct judging *jg, long which, struct judging_note *note)
 {
-	struct review_run *rr = askable(jg, note);
+	const struct review_run *rr = askable(jg, note);
 	if (!rr)
 		return false;
 	judging_shots_update(jg);
@@ -589,7 +589,7 @@ static bool gather_advance(struct judging *jg, double budget_ms)
 
 bool judging_request(struct judging *jg, long which, struct judging_note *note)
 {
-	struct review_run *rr = askable(jg, note);
+	const struct review_run *rr = askable(jg, note);
 	if (!rr)
 		return false;
 	note_clear(note);

@@ -74,7 +74,7 @@ size_t labels_in_store(const struct annot_store *s, const char *run_id, const ch
 	return n;
 }
 
-size_t review_labels(struct review *rv, size_t entry, size_t row,
+size_t review_labels(const struct review *rv, size_t entry, size_t row,
                      const char *const *reviewers, size_t nreviewers,
                      struct label *out, size_t max)
 {
@@ -128,7 +128,7 @@ enum consensus_result labels_consensus(const struct label *l, size_t n, const st
 	return CONSENSUS_OK;
 }
 
-bool review_entry_has_stale(struct review *rv, size_t entry)
+bool review_entry_has_stale(const struct review *rv, size_t entry)
 {
 	if (entry >= rv->nentries || !rv->entries[entry].summarized)
 		return false;

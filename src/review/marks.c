@@ -1,8 +1,8 @@
 /* marks.c - a run's review mark (unreviewed, reviewed, overridden), from the annotations.
  *
- * Apart from the decisions so that the session, which marks each entry as
- * it is indexed, and the decisions, which mark it again, both call down
- * here rather than into each other. */
+ * Below the filters, the view and the decisions, which all read marks;
+ * review_settle marks an entry as it is summarized or judged, the
+ * decisions mark it again, and all of them call down here. */
 #include <stdbool.h>
 
 #include "review/session.h"
@@ -54,14 +54,14 @@ void review_entry_mark(struct review *rv, struct review_entry *e)
 		rv->share_reviewed += (size_t)d;
 }
 
-bool review_row_counts_at(struct review *rv, size_t entry, size_t row)
+bool review_row_counts_at(const struct review *rv, size_t entry, size_t row)
 {
 	if (entry >= rv->nentries || !rv->entries[entry].summarized || row >= review_nrows(rv))
 		return false;
 	return review_row_counts(rv, &rv->entries[entry], row);
 }
 
-size_t review_undecided_row(struct review *rv, size_t entry, size_t from)
+size_t review_undecided_row(const struct review *rv, size_t entry, size_t from)
 {
 	size_t n = review_nrows(rv);
 	if (entry >= rv->nentries || !rv->entries[entry].summarized || rv->entries[entry].load_failed)
@@ -74,21 +74,39 @@ size_t review_undecided_row(struct review *rv, size_t entry, size_t from)
 	return SIZE_MAX;
 }
 
-enum review_forward review_forward(struct review *rv, size_t row, size_t *next_row)
+enum review_mark review_mark_of(const struct review *rv, size_t entry)
 {
-	*next_row = row;
-	struct review_run *rr = review_current(rv);
-	if (!rr)
-		return FORWARD_DONE;
-	size_t r = review_undecided_row(rv, rr->entry, row + 1);
-	if (r != SIZE_MAX) {
-		*next_row = r;
-		return FORWARD_ROW;
+	if (entry >= rv->nentries || !rv->entries[entry].summarized)
+		return MARK_UNREVIEWED;
+	return (enum review_mark)rv->entries[entry].mark;
+}
+
+size_t review_reviewed_count(const struct review *rv)
+{
+	return rv->nreviewed;
+}
+
+bool review_view_uses_marks(const struct review *rv)
+{
+	switch (rv->filter) {
+	case FILTER_ALL: case FILTER_CELL:
+		break;
+	case FILTER_FAILING: case FILTER_DISAGREE: case FILTER_ERRORS:
+		if (!rv->blind)
+			break;
+		return true;
+	default:
+		return true;
 	}
-	if (!review_next_unreviewed(rv))
-		return FORWARD_DONE;
-	rr = review_current(rv);
-	r = rr ? review_undecided_row(rv, rr->entry, 0) : SIZE_MAX;
-	*next_row = r == SIZE_MAX ? 0 : r;
-	return FORWARD_RUN;
+	return rv->sort == SORT_STATE || (rv->blind && rv->sort == SORT_SCORE);
+}
+
+void review_remark_all(struct review *rv)
+{
+	rv->labels_gen++;
+	for (size_t i = 0; i < rv->nentries; i++)
+		if (rv->entries[i].summarized)
+			review_entry_mark(rv, &rv->entries[i]);
+	if (review_view_uses_marks(rv))
+		rv->view_dirty = true;
 }

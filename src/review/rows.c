@@ -1,7 +1,9 @@
 /* rows.c - a run's verdict rows, scorers then judges, each described by one review_row.
  *
  * The only place that turns a row index into a scorer or a judge: the
- * decisions and the screen ask for a review_row and read what it says. */
+ * decisions and the screen ask for a review_row and read what it says.
+ * It stands right above the session: a judge's answer changes a cell here
+ * and is noted for review_settle, which marks the run again. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,6 +28,14 @@ const char *review_row_id(const struct review *rv, size_t row)
 	return "?";
 }
 
+const struct judge_cell *review_judge_cell_at(const struct review *rv, size_t entry,
+                                              size_t judge)
+{
+	if (entry >= rv->nentries || judge >= review_njudges(rv) || !rv->entries[entry].jcells)
+		return NULL;
+	return &rv->entries[entry].jcells[judge];
+}
+
 struct judge_cell *review_judge_cell(struct review *rv, size_t entry, size_t judge)
 {
 	if (entry >= rv->nentries || judge >= review_njudges(rv))
@@ -44,7 +54,7 @@ void review_judge_pending(struct review *rv, size_t entry, size_t judge, double 
 	verdict_clear(&c->v);
 	c->state = JUDGE_PENDING;
 	c->started_ms = now_ms;
-	review_entry_judged(rv, entry);
+	review_note_judged(rv, entry);
 }
 
 void review_judge_done(struct review *rv, size_t entry, size_t judge, const struct verdict *v)
@@ -54,7 +64,7 @@ void review_judge_done(struct review *rv, size_t entry, size_t judge, const stru
 		return;
 	verdict_copy(&c->v, v);
 	c->state = JUDGE_DONE;
-	review_entry_judged(rv, entry);
+	review_note_judged(rv, entry);
 }
 
 void review_judge_unreached(struct review *rv, size_t entry, size_t judge, const char *why)
@@ -65,10 +75,25 @@ void review_judge_unreached(struct review *rv, size_t entry, size_t judge, const
 	verdict_clear(&c->v);
 	verdict_error(&c->v, "%s", why);
 	c->state = JUDGE_UNREACHED;
-	review_entry_judged(rv, entry);
+	review_note_judged(rv, entry);
 }
 
-bool review_row_hidden(struct review *rv, size_t entry, size_t row)
+const struct decision *review_decision(const struct review *rv, size_t entry, size_t scorer)
+{
+	if (entry >= rv->nentries || scorer >= review_nrows(rv) || !rv->entries[entry].summarized)
+		return NULL;
+	return annot_current(rv->annot, rv->entries[entry].id, review_row_id(rv, scorer),
+	                     rv->reviewer);
+}
+
+const struct decision *review_note_of(const struct review *rv, size_t entry)
+{
+	if (entry >= rv->nentries || !rv->entries[entry].summarized)
+		return NULL;
+	return annot_note(rv->annot, rv->entries[entry].id, rv->reviewer);
+}
+
+bool review_row_hidden(const struct review *rv, size_t entry, size_t row)
 {
 	return rv->blind && !review_decision(rv, entry, row);
 }
@@ -87,12 +112,12 @@ static void scorer_row(const struct review *rv, const struct review_run *rr, siz
 	};
 }
 
-static void judge_row(struct review *rv, const struct review_run *rr, size_t row,
+static void judge_row(const struct review *rv, const struct review_run *rr, size_t row,
                       struct review_row *out)
 {
 	size_t j = row - review_nscorers(rv);
 	const struct judge_conf *jc = &rv->cfg->judges[j];
-	const struct judge_cell *c = rr ? review_judge_cell(rv, rr->entry, j) : NULL;
+	const struct judge_cell *c = rr ? review_judge_cell_at(rv, rr->entry, j) : NULL;
 	*out = (struct review_row){
 		.index = row, .kind = ROW_JUDGE, .slot = j,
 		.id = jc->id, .type = jc->rubric->name, .config = jc->hash,
@@ -106,7 +131,7 @@ static void judge_row(struct review *rv, const struct review_run *rr, size_t row
 		out->v = &c->v;
 }
 
-bool review_row_get(struct review *rv, const struct review_run *rr, size_t row,
+bool review_row_get(const struct review *rv, const struct review_run *rr, size_t row,
                     struct review_row *out)
 {
 	if (row < review_nscorers(rv))
@@ -130,21 +155,44 @@ void review_row_why(const struct review_row *r, char *buf, size_t n)
 		buf[0] = '\0';
 }
 
+/* The row a person gives a score to, on the run under the cursor: it
+ * must exist and, for a judge, have answered. */
+static int scored_row(struct review *rv, size_t row, struct review_row *r, char *err,
+                      size_t errlen)
+{
+	/* A scorer's scale is known without a run; a judge's verdict is not. */
+	const struct review_run *rr = row < review_nscorers(rv) ? NULL : review_current(rv);
+	if (!review_row_get(rv, rr, row, r))
+		return review_fail(rv, REVIEW_NO_ROW, err, errlen, "no such scorer");
+	if (r->kind == ROW_JUDGE && r->state != ROW_READY) {
+		review_row_why(r, err, errlen);
+		return review_fail(rv, r->state == ROW_PENDING ? REVIEW_JUDGE_PENDING
+		                   : r->state == ROW_NOT_ASKED ? REVIEW_JUDGE_NOT_ASKED : REVIEW_NO_RUN,
+		                   NULL, 0, "%s", "");
+	}
+	return 0;
+}
+
 int review_parse_row_score(struct review *rv, size_t row, const char *text, double *out,
                            char *err, size_t errlen)
 {
 	struct review_row r;
-	/* A scorer's scale is known without a run; a judge's verdict is not. */
-	struct review_run *rr = row < review_nscorers(rv) ? NULL : review_current(rv);
-	if (!review_row_get(rv, rr, row, &r))
-		return review_fail(rv, REVIEW_NO_ROW, err, errlen, "no such scorer");
-	if (r.kind == ROW_JUDGE && r.state != ROW_READY) {
-		review_row_why(&r, err, errlen);
-		return review_fail(rv, r.state == ROW_PENDING ? REVIEW_JUDGE_PENDING
-		                   : r.state == ROW_NOT_ASKED ? REVIEW_JUDGE_NOT_ASKED : REVIEW_NO_RUN,
-		                   NULL, 0, "%s", "");
-	}
+	if (scored_row(rv, row, &r, err, errlen) < 0)
+		return -1;
 	if (scale_parse_score(&r.span, text, out, err, errlen) < 0)
 		return review_fail(rv, REVIEW_OFF_SCALE, NULL, 0, "%s", "");
+	return 0;
+}
+
+int review_row_takes(struct review *rv, size_t row, double score, char *err, size_t errlen)
+{
+	struct review_row r;
+	if (scored_row(rv, row, &r, err, errlen) < 0)
+		return -1;
+	if (!scale_holds(&r.span, score)) {
+		char want[64];
+		scale_describe(&r.span, want, sizeof want);
+		return review_fail(rv, REVIEW_OFF_SCALE, err, errlen, "expected %s", want);
+	}
 	return 0;
 }

@@ -172,7 +172,7 @@ static bool needles_in(const struct needles *ns, const void *h, size_t n)
 	return false;
 }
 
-static bool entry_matches(struct review *rv, size_t entry, const struct needles *ns)
+static bool entry_matches(const struct review *rv, size_t entry, const struct needles *ns)
 {
 	const struct review_entry *e = &rv->entries[entry];
 	if (e->id && needles_in(ns, e->id, strlen(e->id)))

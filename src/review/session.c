@@ -1,7 +1,10 @@
 /* session.c - a review session's runs: the inputs, their entries, the run cache, background work.
  *
- * The view (view.c), search (search.c), decisions (decisions.c) and verdict
- * rows (rows.c) work on what this file loads.
+ * The bottom of review/'s stack: it calls nothing above it. The view
+ * (view.c), search (search.c), decisions (decisions.c) and verdict rows
+ * (rows.c) work on what this file loads; what it changes for them (an
+ * entry found, an entry summarized) it notes in the dirty set, and
+ * review_settle (settle.c) hands it on.
  *
  * Nothing here may stall the screen: the file is indexed and the runs are
  * scored in slices by review_step, and every other call touches at most the
@@ -30,12 +33,7 @@
 /* Bytes indexed per slice: small enough to check the clock often, big
  * enough that the per-slice cost does not matter. */
 #define INDEX_SLICE (8u << 20)
-/* Rows around the cursor scored before anything else: more than any
- * terminal shows, above and below. */
-#define SCREENFUL 64
-/* While work goes on, a view that needs sorting is rebuilt at most this
- * often (of step time), so a big list is not re-sorted for every slice. */
-#define REBUILD_EVERY_MS 100.0
+#define SCREENFUL REVIEW_SCREENFUL
 #define CACHE_DEFAULT ((size_t)64 << 20)
 /* A record this long gives its mapped pages back once read (see
  * record_pages_release). */
@@ -218,7 +216,6 @@ static void entries_sync(struct review *rv)
 		record_source(&rv->ds, &rv->ds.recs[e->rec], src, sizeof src);
 		e->source = xstrdup(src);
 		rv->nentries++;
-		review_view_offer(rv, rv->nentries - 1, true);
 	}
 }
 
@@ -248,8 +245,7 @@ static void entry_fill(struct review *rv, size_t entry, const struct review_run 
 	e->in_share = rv->assign.on && review_assign_holds(&rv->assign, e->id);
 	rv->share_total += e->in_share;
 	e->mark = MARK_UNREVIEWED;
-	review_entry_mark(rv, e);
-	review_view_offer(rv, entry, false);
+	review_note_summarized(rv, entry);
 }
 
 /* Background scoring: the run is kept only when the cache has room, at
@@ -405,6 +401,8 @@ void review_close(struct review *rv)
 		free(e->jcells);
 	}
 	free(rv->entries);
+	free(rv->dirty.summarized);
+	free(rv->dirty.judged);
 	free(rv->cell.entries);
 	free(rv->view);
 	free(rv->search);
@@ -412,20 +410,6 @@ void review_close(struct review *rv)
 	annot_close(rv->annot);
 	dataset_close(&rv->ds);
 	memset(rv, 0, sizeof(*rv));
-}
-
-void review_set_assign(struct review *rv, const struct review_assign *a)
-{
-	rv->assign = a ? *a : (struct review_assign){ 0 };
-	rv->share_total = rv->share_reviewed = 0;
-	for (size_t i = 0; i < rv->nentries; i++) {
-		struct review_entry *e = &rv->entries[i];
-		e->in_share = e->summarized && rv->assign.on && review_assign_holds(&rv->assign, e->id);
-		rv->share_total += e->in_share;
-		rv->share_reviewed += e->in_share && e->mark != MARK_UNREVIEWED;
-	}
-	rv->view_hold = false;
-	review_view_rebuild(rv);
 }
 
 char *review_annot_default(const char *first_input)
@@ -470,26 +454,42 @@ bool review_busy(const struct review *rv)
 	return review_work_left(rv);
 }
 
-bool review_step(struct review *rv, double budget_ms)
+bool review_work_unit(struct review *rv)
 {
-	double t0 = now_ms(), t = t0;
-	/* At least one unit of work per call, so a tiny budget still gets on. */
-	do {
-		if (!summarize_near_cursor(rv)) {
-			if (!rv->ds.indexed) {
-				dataset_index_step(&rv->ds, INDEX_SLICE);
-				entries_sync(rv);
-			} else if (!summarize_next(rv)) {
-				break;
-			}
-		}
-		t = now_ms();
-	} while (t - t0 < budget_ms);
-	rv->view_age_ms += t - t0;
-	if (rv->view_dirty && !rv->view_hold &&
-	    (rv->view_age_ms >= REBUILD_EVERY_MS || rv->nview < SCREENFUL || !review_busy(rv)))
-		review_view_rebuild(rv);
-	return review_busy(rv);
+	if (summarize_near_cursor(rv))
+		return true;
+	if (!rv->ds.indexed) {
+		dataset_index_step(&rv->ds, INDEX_SLICE);
+		entries_sync(rv);
+		return true;
+	}
+	return summarize_next(rv);
+}
+
+static void note_push(size_t **v, size_t *n, size_t *cap, size_t entry)
+{
+	if (*n == *cap) {
+		*cap = *cap ? *cap * 2 : 64;
+		*v = xrealloc(*v, *cap * sizeof **v);
+	}
+	(*v)[(*n)++] = entry;
+}
+
+void review_note_summarized(struct review *rv, size_t entry)
+{
+	struct review_dirty *d = &rv->dirty;
+	note_push(&d->summarized, &d->nsummarized, &d->summarized_cap, entry);
+}
+
+/* An entry not summarized yet has no mark to change (it is marked as it
+ * is summarized), so only the figures learn of it. */
+void review_note_judged(struct review *rv, size_t entry)
+{
+	struct review_dirty *d = &rv->dirty;
+	rv->labels_gen++;
+	if (entry >= rv->nentries || !rv->entries[entry].summarized)
+		return;
+	note_push(&d->judged, &d->njudged, &d->judged_cap, entry);
 }
 
 double review_index_progress(const struct review *rv)
@@ -536,12 +536,15 @@ struct review_run *review_run_at(struct review *rv, size_t entry)
 	return rr;
 }
 
-struct review_run *review_current(struct review *rv)
+size_t review_current_entry(const struct review *rv)
 {
-	review_view_fresh(rv);
 	if (rv->nview == 0)
-		return NULL;
-	if (rv->cursor >= rv->nview)
-		rv->cursor = rv->nview - 1;
-	return review_run_at(rv, rv->view[rv->cursor]);
+		return SIZE_MAX;
+	return rv->view[rv->cursor < rv->nview ? rv->cursor : rv->nview - 1];
+}
+
+const struct review_run *review_current(const struct review *rv)
+{
+	size_t entry = review_current_entry(rv);
+	return entry == SIZE_MAX ? NULL : rv->entries[entry].cached;
 }

@@ -7,6 +7,10 @@
 
 #include "review/session.h"
 
+/* Rows around the cursor scored before anything else: more than any
+ * terminal shows, above and below. */
+#define REVIEW_SCREENFUL 64
+
 static inline size_t review_nscorers(const struct review *rv)
 {
 	return rv->cfg ? rv->cfg->nscorers : 0;
@@ -39,11 +43,27 @@ int review_fail(struct review *rv, enum review_error kind, char *err, size_t err
 	return -1;
 }
 
-/* filters.c: whether entry i is in view under filter f (and the share) */
-bool review_entry_passes(struct review *rv, size_t entry, enum review_filter f);
+/* session.c: one piece of background work (a slice of indexing, or one
+ * run scored); false when none is left. review_step (settle.c) settles
+ * after each. */
+bool review_work_unit(struct review *rv);
+/* Notes a change for the next review_settle (settle.c): an entry just
+ * summarized, an entry whose judge cells changed. */
+void review_note_summarized(struct review *rv, size_t entry);
+void review_note_judged(struct review *rv, size_t entry);
 
-/* marks.c: whether a row waits for this reviewer's decision */
+/* marks.c: whether a row waits for this reviewer's decision; a run's mark */
 bool review_row_counts(const struct review *rv, const struct review_entry *e, size_t row);
+void review_entry_mark(struct review *rv, struct review_entry *e);
+/* Every summarized entry marked again; a view that depends on marks is
+ * rebuilt later (not held). */
+void review_remark_all(struct review *rv);
+/* Whether the view changes with decisions: the marks, the labels, and in
+ * blind mode every verdict a decision reveals. */
+bool review_view_uses_marks(const struct review *rv);
+
+/* filters.c: whether entry i is in view under filter f (and the share) */
+bool review_entry_passes(const struct review *rv, size_t entry, enum review_filter f);
 
 /* view.c */
 void review_view_rebuild(struct review *rv);
@@ -53,12 +73,5 @@ void review_view_fresh(struct review *rv);
 void review_view_release(struct review *rv);
 /* A new entry, or one just summarized, joins the view. */
 void review_view_offer(struct review *rv, size_t entry, bool is_new);
-
-/* decisions.c */
-void review_entry_mark(struct review *rv, struct review_entry *e);
-void review_remark_all(struct review *rv);
-/* A judge's cell changed: the entry is marked again and views that depend
- * on judges or labels are rebuilt later (not held). */
-void review_entry_judged(struct review *rv, size_t entry);
 
 #endif

@@ -2,7 +2,9 @@
  *
  * The view is a list of entry indexes, rebuilt when a filter, a sort or a
  * mark it depends on changes; while work goes on it is rebuilt now and then
- * (see review_step), and never while a decision holds it. */
+ * (see review_step), and never while a decision holds it. It stands above
+ * the filters and the marks it reads; the reads below change nothing (the
+ * settle step, above, keeps the view fresh). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -179,21 +181,18 @@ void review_view_offer(struct review *rv, size_t entry, bool is_new)
 
 /* ---- the view, for the screen ------------------------------------------- */
 
-size_t review_view_count(struct review *rv)
+size_t review_view_count(const struct review *rv)
 {
-	review_view_fresh(rv);
 	return rv->nview;
 }
 
-struct review_entry *review_view_entry(struct review *rv, size_t i)
+const struct review_entry *review_view_entry(const struct review *rv, size_t i)
 {
-	review_view_fresh(rv);
 	return i < rv->nview ? &rv->entries[rv->view[i]] : NULL;
 }
 
-size_t review_cursor(struct review *rv)
+size_t review_cursor(const struct review *rv)
 {
-	review_view_fresh(rv);
 	return rv->cursor;
 }
 
@@ -216,8 +215,6 @@ void review_move(struct review *rv, long delta)
 	}
 	review_move_to(rv, c);
 }
-
-
 
 void review_set_filter(struct review *rv, enum review_filter f)
 {
@@ -245,13 +242,6 @@ const char *review_sort_name(enum review_sort s)
 	return (unsigned)s < SORT_COUNT ? names[s] : "?";
 }
 
-enum review_mark review_mark_of(struct review *rv, size_t entry)
-{
-	if (entry >= rv->nentries || !rv->entries[entry].summarized)
-		return MARK_UNREVIEWED;
-	return (enum review_mark)rv->entries[entry].mark;
-}
-
 bool review_next_unreviewed(struct review *rv)
 {
 	review_view_fresh(rv);
@@ -268,4 +258,56 @@ bool review_next_unreviewed(struct review *rv)
 		}
 	}
 	return false;
+}
+
+/* `]` and `[`: the next run in view holding a disagreement of the kinds
+ * the filter is about (filters.c says which a run holds). */
+bool review_next_disagreement(struct review *rv, int direction, bool *wrapped)
+{
+	review_view_fresh(rv);
+	size_t n = rv->nview;
+	unsigned kinds = review_disagreement_kinds(rv);
+	*wrapped = false;
+	for (size_t k = 1; k <= n; k++) {
+		size_t pos = direction > 0 ? (rv->cursor + k) % n : (rv->cursor + n - k % n) % n;
+		if (review_entry_disagreements(rv, rv->view[pos]) & kinds) {
+			*wrapped = direction > 0 ? pos <= rv->cursor : pos >= rv->cursor;
+			rv->cursor = pos;
+			review_view_release(rv);
+			return true;
+		}
+	}
+	return false;
+}
+
+static int cmp_size(const void *a, const void *b)
+{
+	size_t x = *(const size_t *)a, y = *(const size_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+void review_set_cell_filter(struct review *rv, const size_t *entries, size_t n, const char *name)
+{
+	free(rv->cell.entries);
+	rv->cell.entries = n ? xcalloc(n, sizeof(size_t)) : NULL;
+	if (n)
+		memcpy(rv->cell.entries, entries, n * sizeof(size_t));
+	qsort(rv->cell.entries, n, sizeof(size_t), cmp_size);
+	rv->cell.n = n;
+	snprintf(rv->cell.name, sizeof rv->cell.name, "%s", name ? name : "cell");
+	review_set_filter(rv, FILTER_CELL);
+}
+
+void review_set_assign(struct review *rv, const struct review_assign *a)
+{
+	rv->assign = a ? *a : (struct review_assign){ 0 };
+	rv->share_total = rv->share_reviewed = 0;
+	for (size_t i = 0; i < rv->nentries; i++) {
+		struct review_entry *e = &rv->entries[i];
+		e->in_share = e->summarized && rv->assign.on && review_assign_holds(&rv->assign, e->id);
+		rv->share_total += e->in_share;
+		rv->share_reviewed += e->in_share && e->mark != MARK_UNREVIEWED;
+	}
+	rv->view_hold = false;
+	review_view_rebuild(rv);
 }

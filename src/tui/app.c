@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "judge/judge.h"
+#include "review/settle.h"
 #include "util/clock.h"
 #include "tui_int.h"
 
@@ -27,13 +28,28 @@ static void on_stop_signal(int sig)
 	got_stop_signal = sig;
 }
 
-static size_t current_entry(struct tui *t)
+static size_t current_entry(const struct tui *t)
 {
-	struct review *rv = t->rv;
-	if (review_view_count(rv) == 0)
-		return SIZE_MAX;
-	return rv->view[review_cursor(rv)];
+	return review_current_entry(t->rv);
 }
+
+/* What the session's settling says must be drawn again. While the list
+ * grows the loop redraws it a few times a second on its own, so only
+ * what the reviewer did, or the end of the work, asks for more. */
+static unsigned settle(struct tui *t)
+{
+	unsigned s = review_settle(t->rv);
+	if (review_busy(t->rv))
+		return 0;
+	unsigned r = 0;
+	if (s & (SETTLE_VIEW | SETTLE_MARKS))
+		r |= REDRAW_LIST | REDRAW_STATUS;
+	if (s & SETTLE_RUN)
+		r |= REDRAW_TIMELINE | REDRAW_VERDICTS | REDRAW_STATUS;
+	return r;
+}
+
+static unsigned tui_key_settled(struct tui *t, keycode_t key);
 
 /* ---- actions ------------------------------------------------------------ */
 
@@ -211,7 +227,16 @@ unsigned tui_act(struct tui *t, enum tcr_action a)
 	}
 }
 
+/* A key sees a settled session, and leaves one: the run it moved to is
+ * loaded before anything draws it. */
 unsigned tui_key(struct tui *t, keycode_t key)
+{
+	unsigned r = settle(t);
+	r |= tui_key_settled(t, key);
+	return r | settle(t);
+}
+
+static unsigned tui_key_settled(struct tui *t, keycode_t key)
 {
 	t->resuming = false;            /* the reviewer decides where to go now */
 	if (t->pr.kind != PROMPT_NONE)
@@ -392,7 +417,7 @@ static void resume_step(struct tui *t)
 {
 	struct review *rv = t->rv;
 	while (t->resume_scan < review_view_count(rv)) {
-		struct review_entry *e = review_view_entry(rv, t->resume_scan);
+		const struct review_entry *e = review_view_entry(rv, t->resume_scan);
 		if (!e->summarized)
 			return;
 		/* a record that could not be read has nothing to decide */
@@ -497,8 +522,13 @@ static int tui_loop(struct tui *t)
 	review_step(t->rv, 10);
 	t->resuming = annot_count(t->rv->annot) > 0;
 	while (!t->quit) {
-		if (t->resuming)
+		/* Once per turn the session settles what the work, the judges and
+		 * the refresh changed; resuming moves the cursor, so again after. */
+		t->dirty |= settle(t);
+		if (t->resuming) {
 			resume_step(t);
+			t->dirty |= settle(t);
+		}
 		if (got_stop_signal)
 			break;
 		bool busy = review_busy(t->rv);
@@ -508,6 +538,7 @@ static int tui_loop(struct tui *t)
 			break;
 		tui_judges_fill(t, current_entry(t));
 		refresh_labels(t);
+		t->dirty |= settle(t);
 		if (t->script.f)
 			script_turn(t, busy);
 		else if (terminal_turn(t, busy) < 0)

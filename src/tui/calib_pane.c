@@ -22,14 +22,14 @@ static void calib_build_now(struct tui *t)
 	if (cs->built)
 		calpane_free(t);
 	cs->err[0] = '\0';
-	cs->gen = t->rv->labels_gen;
-	if (review_busy(t->rv)) {
+	cs->gen = tui_rv(t)->labels_gen;
+	if (review_busy(tui_rv(t))) {
 		snprintf(cs->err, sizeof cs->err, "the figures come once every run is scored (%.0f%%)",
-		         review_score_progress(t->rv) * 100);
+		         review_score_progress(tui_rv(t)) * 100);
 		return;
 	}
 	struct calib_opts o = { .bootstrap = 0 };
-	if (calib_build(&cs->c, t->rv, &o, cs->err, sizeof cs->err) < 0) {
+	if (calib_build(&cs->c, tui_rv(t), &o, cs->err, sizeof cs->err) < 0) {
 		memset(&cs->c, 0, sizeof cs->c);
 		return;
 	}
@@ -46,20 +46,20 @@ void calpane_free(struct tui *t)
 /* The selected criterion's machine-vs-human pair, or NULL. */
 static const struct calib_pair *selected_pair(const struct tui *t)
 {
-	if (!t->cal.built || t->cal.sel >= review_nrows(t->rv))
+	if (!t->cal.built || t->cal.sel >= review_nrows(tui_rv(t)))
 		return NULL;
-	return calib_find(&t->cal.c, review_row_id(t->rv, t->cal.sel));
+	return calib_find(&t->cal.c, review_row_id(tui_rv(t), t->cal.sel));
 }
 
 unsigned calpane_open(struct tui *t)
 {
-	if (t->rv->blind) {
+	if (tui_rv(t)->blind) {
 		/* The figures and the cells compare labels with machine verdicts
 		 * the reviewer has not seen. */
 		tui_message(t, true, "no calibration in blind mode: it shows the machine's verdicts");
 		return REDRAW_STATUS;
 	}
-	if (review_nrows(t->rv) == 0) {
+	if (review_nrows(tui_rv(t)) == 0) {
 		tui_message(t, true, "no scorers or judges to calibrate (-c FILE)");
 		return REDRAW_STATUS;
 	}
@@ -71,10 +71,10 @@ unsigned calpane_open(struct tui *t)
 void calpane_fit(struct tui *t)
 {
 	struct calib_state *cs = &t->cal;
-	if (cs->gen != t->rv->labels_gen || (!cs->built && !review_busy(t->rv)))
+	if (cs->gen != tui_rv(t)->labels_gen || (!cs->built && !review_busy(tui_rv(t))))
 		calib_build_now(t);
-	if (cs->sel >= review_nrows(t->rv))
-		cs->sel = review_nrows(t->rv) ? review_nrows(t->rv) - 1 : 0;
+	if (cs->sel >= review_nrows(tui_rv(t)))
+		cs->sel = review_nrows(tui_rv(t)) ? review_nrows(tui_rv(t)) - 1 : 0;
 	const struct calib_pair *p = selected_pair(t);
 	size_t cells = p ? p->ncats * p->ncats : 0;
 	if (cs->cell >= cells)
@@ -122,7 +122,7 @@ static void criterion_row(const struct tui *t, size_t row, int y, int idw)
 	if (sel)
 		draw_text(y, 0, 1, ">", 1, a);
 	struct review_row r;
-	review_row_get(t->rv, NULL, row, &r);
+	review_row_get(tui_rv(t), NULL, row, &r);
 	char name[160];
 	snprintf(name, sizeof name, "%s:%s", r.kind == ROW_SCORER ? "scorer" : "judge", r.id);
 	draw_text_cut(y, 2, idw - 1, name, strlen(name), a);
@@ -248,7 +248,7 @@ void calpane_draw(const struct tui *t)
 	int idw = COLS - 2 - (int)NCOLS * COL_W;
 	idw = idw > 28 ? 28 : idw < 8 ? 8 : idw;
 	criteria_header(t, y++, idw);
-	size_t n = review_nrows(t->rv);
+	size_t n = review_nrows(tui_rv(t));
 	for (size_t row = 0; row < n && y < LINES - 4; row++)
 		criterion_row(t, row, y++, idw);
 	y++;
@@ -311,7 +311,7 @@ static unsigned move_row(struct tui *t, long dir)
 
 static unsigned move_criterion(struct tui *t, long delta)
 {
-	size_t n = review_nrows(t->rv);
+	size_t n = review_nrows(tui_rv(t));
 	long s = (long)t->cal.sel + delta;
 	t->cal.sel = s < 0 ? 0 : (size_t)s >= n ? (n ? n - 1 : 0) : (size_t)s;
 	t->cal.cell = 0;
@@ -323,8 +323,8 @@ unsigned calpane_key(struct tui *t, enum tcr_action a)
 	switch (a) {
 	case ACT_DOWN:   return move_criterion(t, 1);
 	case ACT_UP:     return move_criterion(t, -1);
-	case ACT_FIRST:  return move_criterion(t, -(long)review_nrows(t->rv));
-	case ACT_LAST:   return move_criterion(t, (long)review_nrows(t->rv));
+	case ACT_FIRST:  return move_criterion(t, -(long)review_nrows(tui_rv(t)));
+	case ACT_LAST:   return move_criterion(t, (long)review_nrows(tui_rv(t)));
 	case ACT_RIGHT:  return move_cell(t, 1);
 	case ACT_LEFT:   return move_cell(t, -1);
 	case ACT_PAGE_DOWN: return move_row(t, 1);

@@ -20,7 +20,7 @@ unsigned decide_report(struct tui *t, int rc, const char *err, const char *what)
 static bool selected_row(struct tui *t, struct review_row *row)
 {
 	size_t s = verdicts_selected(t);
-	struct review_run *rr = review_current(t->rv);
+	const struct review_run *rr = review_current(t->rv);
 	return s != SIZE_MAX && rr && review_row_get(t->rv, rr, s, row);
 }
 
@@ -117,10 +117,9 @@ unsigned decide_label(struct tui *t, int digit)
 	struct review_row row;
 	if (!selected_row(t, &row))
 		return REDRAW_STATUS;
-	char text[8], err[256];
-	double score;
-	snprintf(text, sizeof text, "%d", digit);
-	if (review_parse_row_score(t->rv, row.index, text, &score, err, sizeof err) < 0) {
+	char err[256];
+	double score = digit;           /* a label is a number from the key to the file */
+	if (review_row_takes(t->rv, row.index, score, err, sizeof err) < 0) {
 		/* off the scale: say what the scale takes; else why the row cannot be decided */
 		if (review_last_error(t->rv) == REVIEW_OFF_SCALE)
 			scale_describe(&row.span, err, sizeof err);

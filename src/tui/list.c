@@ -131,9 +131,9 @@ static void list_id(const struct review_entry *e, int y, int x, int w, attr_t ba
 
 static void list_row(const struct tui *t, const struct list_cols *c, int y, size_t vi, bool sel)
 {
-	struct review *rv = t->rv;
+	const struct review *rv = tui_rv(t);
 	const struct rect *r = &t->lay.pane[PANE_LIST];
-	struct review_entry *e = review_view_entry(rv, vi);
+	const struct review_entry *e = review_view_entry(rv, vi);
 	attr_t base = sel ? screen_attr(t, t->focus == PANE_LIST ? SLOT_SELECTION : SLOT_SELECTION_DIM)
 	                  : screen_attr(t, SLOT_NORMAL);
 	draw_fill(y, r->x, r->w, base);
@@ -176,7 +176,7 @@ static void list_row(const struct tui *t, const struct list_cols *c, int y, size
 
 static void list_draw(const struct tui *t)
 {
-	struct review *rv = t->rv;
+	const struct review *rv = tui_rv(t);
 	const struct rect *r = &t->lay.pane[PANE_LIST];
 	size_t n = review_view_count(rv);
 	size_t nrows = review_nrows(rv);
@@ -198,7 +198,7 @@ static void list_fit(struct tui *t)
 	int rows = t->lay.pane[PANE_LIST].h - 2;
 	if (rows < 1)
 		return;
-	size_t n = review_view_count(t->rv), cur = review_cursor(t->rv);
+	size_t n = review_view_count(tui_rv(t)), cur = review_cursor(tui_rv(t));
 	if (cur < t->list.top)
 		t->list.top = cur;
 	if (cur >= t->list.top + (size_t)rows)

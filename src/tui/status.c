@@ -39,7 +39,7 @@ static void status_config(const struct tui *t, struct strbuf *sb)
 static const char *status_where(const struct tui *t, struct strbuf *sb, bool with_format,
                                 bool with_config)
 {
-	struct review *rv = t->rv;
+	const struct review *rv = tui_rv(t);
 	size_t n = review_view_count(rv);
 	size_t cur = n ? review_cursor(rv) + 1 : 0;
 	const char *file = rv->ds.nfiles ? base_name(rv->ds.files[0].path) : "-";
@@ -84,7 +84,7 @@ static const char *status_where(const struct tui *t, struct strbuf *sb, bool wit
 void status_draw(const struct tui *t)
 {
 	const struct rect *r = &t->lay.status;
-	struct review *rv = t->rv;
+	const struct review *rv = tui_rv(t);
 	attr_t a = screen_attr(t, SLOT_STATUS);
 	draw_fill(r->y, 0, COLS, a);
 	if (t->pr.kind != PROMPT_NONE) {

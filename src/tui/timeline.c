@@ -219,13 +219,13 @@ static void place_fresh(struct tui *t, const struct run *r)
 	}
 }
 
-void tl_build(struct tui *t, struct review_run *rr, size_t entry)
+void tl_build(struct tui *t, const struct review_run *rr, size_t entry)
 {
 	int width = t->lay.pane[PANE_TIMELINE].w - 1;
 	unsigned long serial = rr ? rr->serial : 0;
 	/* In blind mode a decision may show a row's call marks, hidden until
 	 * then; elsewhere they change only with the run. */
-	unsigned long labels = t->rv && t->rv->blind ? t->rv->labels_gen : 0;
+	unsigned long labels = tui_rv(t) && tui_rv(t)->blind ? tui_rv(t)->labels_gen : 0;
 	/* A run dropped from the cache and read again is a new load: the
 	 * lazy lines borrowed the old one's text. */
 	if (entry == t->tl.for_entry && width == t->tl.width && serial == t->tl.for_serial &&
@@ -249,7 +249,7 @@ void tl_build(struct tui *t, struct review_run *rr, size_t entry)
 		tl_add_text(t, e, 2, SLOT_ERROR, NULL, rr->error ? rr->error : "?", width);
 	} else if (rr) {
 		struct call_marks marks;
-		review_call_marks(t->rv, rr, &marks);
+		review_call_marks(tui_rv(t), rr, &marks);
 		tl_add_run(t, rr->run, &marks, width);
 		call_marks_free(&marks);
 	}
@@ -266,7 +266,7 @@ void tl_build(struct tui *t, struct review_run *rr, size_t entry)
  * entry's first line on screen. */
 static void timeline_fit(struct tui *t)
 {
-	struct review *rv = t->rv;
+	const struct review *rv = tui_rv(t);
 	size_t n = review_view_count(rv);
 	size_t entry = n ? rv->view[review_cursor(rv)] : SIZE_MAX;
 	tl_build(t, review_current(rv), entry);

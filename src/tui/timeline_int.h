@@ -34,7 +34,7 @@ size_t tl_count_lines(const char *text, int indent, int width);
  * (width -1 forces it). Another run than the last opens at its first user
  * message; the same run keeps what was unfolded. Tests call it with runs
  * they built. */
-void   tl_build(struct tui *t, struct review_run *rr, size_t entry);
+void   tl_build(struct tui *t, const struct review_run *rr, size_t entry);
 
 /* timeline_parts.c: the run's lines (its load error, its messages), each
  * call's head followed by its marks (may be NULL: none). */

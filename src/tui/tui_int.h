@@ -174,6 +174,14 @@ struct pane_ops {
 
 extern const struct pane_ops list_pane, timeline_pane, verdicts_pane;
 
+/* The session as drawing and fitting read it: const, so the compiler
+ * refuses a draw that would change it (review_settle has loaded what they
+ * read). Handlers change it through t->rv. */
+static inline const struct review *tui_rv(const struct tui *t)
+{
+	return t->rv;
+}
+
 /* screen.c */
 int  screen_open(struct tui *t, const struct tui_opts *o);
 void screen_close(struct tui *t);

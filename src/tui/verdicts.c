@@ -50,7 +50,7 @@ static void judge_details(const struct review_row *row, struct strbuf *out)
 
 /* The other reviewers' labels on the row ("other labels: bob 0 (fail),
  * carol 1 (pass, stale)"), so a reviewer sees where the others stand. */
-static void other_labels(struct review *rv, size_t entry, size_t row, struct strbuf *out)
+static void other_labels(const struct review *rv, size_t entry, size_t row, struct strbuf *out)
 {
 	struct label l[LABELS_MAX];
 	size_t n = review_labels(rv, entry, row, NULL, 0, l, LABELS_MAX), shown = 0;
@@ -102,17 +102,17 @@ static void scorer_line(const struct scorer_conf *sc, struct strbuf *out)
 /* The selected verdict's details as lines (explain, decision, note). */
 void verdicts_details(const struct tui *t, struct strbuf *out)
 {
-	struct review_run *rr = review_current(t->rv);
-	size_t nrows = review_nrows(t->rv);
+	const struct review_run *rr = review_current(tui_rv(t));
+	size_t nrows = review_nrows(tui_rv(t));
 	if (!rr || nrows == 0)
 		return;
 	size_t s = t->vd.sel < nrows ? t->vd.sel : 0;
 	struct review_row row;
-	review_row_get(t->rv, rr, s, &row);
-	bool hidden = review_row_hidden(t->rv, rr->entry, s);
-	own_decision(review_decision(t->rv, rr->entry, s), hidden, out);
+	review_row_get(tui_rv(t), rr, s, &row);
+	bool hidden = review_row_hidden(tui_rv(t), rr->entry, s);
+	own_decision(review_decision(tui_rv(t), rr->entry, s), hidden, out);
 	if (!hidden)
-		other_labels(t->rv, rr->entry, s, out);
+		other_labels(tui_rv(t), rr->entry, s, out);
 	if (hidden && row.kind == ROW_SCORER) {
 		scorer_line(row.scorer, out);
 	} else if (hidden) {
@@ -128,7 +128,7 @@ void verdicts_details(const struct tui *t, struct strbuf *out)
 	} else {
 		judge_details(&row, out);
 	}
-	const struct decision *note = review_note_of(t->rv, rr->entry);
+	const struct decision *note = review_note_of(tui_rv(t), rr->entry);
 	if (note)
 		strbuf_addf(out, "note by %s: %s\n", note->reviewer, note->reason ? note->reason : "");
 	/* The list cuts long ids in the middle: the whole id, the format it
@@ -160,9 +160,9 @@ static const char *reason_line(const struct tui *t, const struct review_run *rr,
                                size_t *len)
 {
 	struct review_row row;
-	if (!rr || !review_row_get(t->rv, rr, s, &row) || row.kind != ROW_JUDGE ||
+	if (!rr || !review_row_get(tui_rv(t), rr, s, &row) || row.kind != ROW_JUDGE ||
 	    row.state != ROW_READY || row.v->status != VERDICT_OK ||
-	    review_row_hidden(t->rv, rr->entry, s))
+	    review_row_hidden(tui_rv(t), rr->entry, s))
 		return NULL;
 	const char *r = judge_reason(row.judge, row.v);
 	while (r && (*r == ' ' || *r == '\n' || *r == '\t'))
@@ -183,15 +183,15 @@ static int row_lines(const struct tui *t, const struct review_run *rr, size_t s)
 static int all_row_lines(const struct tui *t, const struct review_run *rr, size_t from)
 {
 	int n = 0;
-	for (size_t s = from; s < review_nrows(t->rv); s++)
+	for (size_t s = from; s < review_nrows(tui_rv(t)); s++)
 		n += row_lines(t, rr, s);
 	return n;
 }
 
 int verdicts_rows_wanted(struct tui *t)
 {
-	struct review_run *rr = review_current(t->rv);
-	int rows = (rr ? all_row_lines(t, rr, 0) : (int)review_nrows(t->rv)) + 1; /* the header row */
+	const struct review_run *rr = review_current(tui_rv(t));
+	int rows = (rr ? all_row_lines(t, rr, 0) : (int)review_nrows(tui_rv(t))) + 1; /* the header row */
 	if (t->vd.open) {
 		struct wtext_wrapped wr;
 		detail_wrap(t, &wr);
@@ -203,7 +203,7 @@ int verdicts_rows_wanted(struct tui *t)
 
 size_t verdicts_selected(struct tui *t)
 {
-	size_t n = review_nrows(t->rv);
+	size_t n = review_nrows(tui_rv(t));
 	if (n == 0)
 		return SIZE_MAX;
 	if (t->vd.sel >= n)
@@ -310,11 +310,11 @@ static void verdict_row(const struct tui *t, const struct review_run *rr, size_t
 {
 	const struct rect *r = &t->lay.pane[PANE_VERDICTS];
 	struct review_row row;
-	review_row_get(t->rv, rr, s, &row);
+	review_row_get(tui_rv(t), rr, s, &row);
 	struct verdict_cells c = { .score = "" };
-	c.hidden = review_row_hidden(t->rv, rr->entry, s);
+	c.hidden = review_row_hidden(tui_rv(t), rr->entry, s);
 	verdict_result(&row, c.hidden, &c);
-	verdict_human(review_decision(t->rv, rr->entry, s), &c);
+	verdict_human(review_decision(tui_rv(t), rr->entry, s), &c);
 	bool sel = s == t->vd.sel;
 	attr_t base = sel ? screen_attr(t, t->focus == PANE_VERDICTS ? SLOT_SELECTION : SLOT_SELECTION_DIM)
 	                  : screen_attr(t, SLOT_NORMAL);
@@ -407,12 +407,12 @@ static void verdicts_draw(const struct tui *t)
 	const struct rect *r = &t->lay.pane[PANE_VERDICTS];
 	draw_pane_title(t, PANE_VERDICTS, verdicts_pane.title, t->vd.open ? "Enter folds" : "Enter opens");
 	int y = r->y + 1, bottom = r->y + r->h;
-	size_t n = review_nrows(t->rv);                /* scorers, then judges */
+	size_t n = review_nrows(tui_rv(t));                /* scorers, then judges */
 	if (n == 0) {
 		draw_text(y, r->x + 1, r->w - 1, "no scorers configured (-c FILE)", 31, screen_attr(t, SLOT_DIM));
 		return;
 	}
-	struct review_run *rr = review_current(t->rv);
+	const struct review_run *rr = review_current(tui_rv(t));
 	if (!rr) {
 		draw_text(y, r->x + 1, r->w - 1, "(no run in view)", 16, screen_attr(t, SLOT_DIM));
 		return;
@@ -438,7 +438,7 @@ static void verdicts_draw(const struct tui *t)
  * to the details there are. */
 static void verdicts_fit(struct tui *t)
 {
-	if (verdicts_selected(t) == SIZE_MAX || !t->vd.open || !review_current(t->rv))
+	if (verdicts_selected(t) == SIZE_MAX || !t->vd.open || !review_current(tui_rv(t)))
 		return;
 	struct wtext_wrapped details;
 	detail_wrap(t, &details);
@@ -449,7 +449,7 @@ static void verdicts_fit(struct tui *t)
 
 static unsigned verdicts_move(struct tui *t, long delta)
 {
-	size_t n = review_nrows(t->rv);
+	size_t n = review_nrows(tui_rv(t));
 	if (n == 0)
 		return 0;
 	long sel = (long)t->vd.sel + delta;
@@ -476,7 +476,7 @@ static unsigned verdicts_page(struct tui *t, long dir)
 
 static unsigned verdicts_end(struct tui *t, bool last)
 {
-	size_t n = review_nrows(t->rv);
+	size_t n = review_nrows(tui_rv(t));
 	t->vd.sel = last && n ? n - 1 : 0;
 	return REDRAW_VERDICTS | RELAYOUT;
 }
@@ -494,9 +494,9 @@ static unsigned verdicts_click(struct tui *t, int row)
 		return 0;
 	/* Rows above the selected one may carry a reason line, and the
 	 * selected one its open details: walk the lines as they are drawn. */
-	struct review_run *rr = review_current(t->rv);
+	const struct review_run *rr = review_current(tui_rv(t));
 	int line = 1;
-	size_t i = 0, n = review_nrows(t->rv);
+	size_t i = 0, n = review_nrows(tui_rv(t));
 	for (; i < n; i++) {
 		int h = rr ? row_lines(t, rr, i) : 1;
 		if (i == t->vd.sel && t->vd.open && rr)
