@@ -15,6 +15,7 @@ filters
 view
 decisions
 search callmarks fewshot calib_figs
+fewshot_gather
 judging calib_compare
 calib
 settle'
