@@ -91,7 +91,7 @@ static const char *ended_how(const struct child_result *res, const struct declar
 		snprintf(buf, n, "%s wrote more than %zu bytes of runs (max_output; stopped)", who,
 		         f ? f->max_output : DECLARED_MAX_OUTPUT);
 	else if ((WIFSIGNALED(res->status) && WTERMSIG(res->status) == SIGABRT) ||
-	         strstr(res->err ? res->err : "", "allocate memory"))
+	         strstr(res->errout ? res->errout : "", "allocate memory"))
 		snprintf(buf, n, "%s ran out of memory (its limit is %ld MB; stopped)", who, mb);
 	else if (WIFSIGNALED(res->status) && WTERMSIG(res->status) == SIGSEGV && (!f || !f->program))
 		/* libjq dies so when an allocation fails under the limit. */
@@ -197,7 +197,7 @@ static int converter_run(const char *path, const char *data, size_t size,
 		snprintf(err, errlen, "%scannot start the converter: %s", head, strerror(errno));
 		return -1;
 	}
-	char *tail = child_tail_lines(res.err, res.errlen, 3, 600);
+	char *tail = child_tail_lines(res.errout, res.errout_len, 3, 600);
 	const char *how = ended_how(&res, f, "the converter", why, sizeof why);
 	long bad = 0;
 	struct stat st;
@@ -236,7 +236,7 @@ static int job_result(const char *path, const struct child_result *res,
 	}
 	int code = WIFEXITED(res->status) ? WEXITSTATUS(res->status) : JOB_ERROR;
 	if (code == JOB_ERROR) {
-		char *tail = child_tail_lines(res->err, res->errlen, 3, 800);
+		char *tail = child_tail_lines(res->errout, res->errout_len, 3, 800);
 		snprintf(err, errlen, "%s%s", head, *tail ? tail : "failed");
 		free(tail);
 		return -1;
