@@ -67,11 +67,17 @@ int error_vset(struct error *e, enum error_kind kind, const char *fmt, va_list a
  * that name was not reached). How far a loader got is read from them. */
 int error_at(struct error *e, enum error_kind kind, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+int error_vat(struct error *e, enum error_kind kind, const char *fmt, va_list ap)
+	__attribute__((format(printf, 3, 0)));
 
 /* Puts context before the message ("FILE:LINE: "), keeping the kind and the
  * path; lead grows by the context's length, so e->msg + e->lead is the
  * reason as it was first set. Returns -1. */
 int error_prefix(struct error *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Adds to the end of the message, keeping the kind (e may be NULL);
+ * returns -1. */
+int error_append(struct error *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* Copies src into e (either may be NULL); returns -1. */
 int error_copy(struct error *e, const struct error *src);

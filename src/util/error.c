@@ -77,15 +77,21 @@ static void measure_path(struct error *e)
 	e->path_at = sum;
 }
 
-int error_at(struct error *e, enum error_kind kind, const char *fmt, ...)
+int error_vat(struct error *e, enum error_kind kind, const char *fmt, va_list ap)
 {
 	if (!e)
 		return -1;
+	error_vset(e, kind, fmt, ap);
+	measure_path(e);
+	return -1;
+}
+
+int error_at(struct error *e, enum error_kind kind, const char *fmt, ...)
+{
 	va_list ap;
 	va_start(ap, fmt);
-	error_vset(e, kind, fmt, ap);
+	error_vat(e, kind, fmt, ap);
 	va_end(ap);
-	measure_path(e);
 	return -1;
 }
 
@@ -112,6 +118,22 @@ int error_prefix(struct error *e, const char *fmt, ...)
 		mark_cut(e, (int)sizeof e->msg);
 	if (e->kind == ERR_NONE)
 		e->kind = ERR_FAILED;
+	return -1;
+}
+
+int error_append(struct error *e, const char *fmt, ...)
+{
+	if (!e)
+		return -1;
+	size_t n = strlen(e->msg);
+	va_list ap;
+	va_start(ap, fmt);
+	int m = vsnprintf(e->msg + n, sizeof e->msg - n, fmt, ap);
+	va_end(ap);
+	if (m < 0)
+		e->msg[n] = '\0';
+	else
+		mark_cut(e, (int)n + m);
 	return -1;
 }
 
