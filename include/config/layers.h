@@ -13,6 +13,7 @@
 
 #include <stdbool.h>
 #include "config/config.h"
+#include "util/error.h"
 
 /* The files a load would read, in order. */
 struct config_files {
@@ -34,7 +35,7 @@ void config_files_free(struct config_files *f);
  * CONFIG_USER) merged under the project's (or the built-in checks).
  * Returns 0, or -1 with "FILE:LINE:COLUMN: message" in err. */
 int config_load_layered(struct config *c, const char *given, const char *first_input,
-                        const struct config_allow *allow, char *err, size_t errlen);
+                        const struct config_allow *allow, struct error *err);
 
 /* Merges the user's configuration under c: its judges whose ids c does not
  * use, its theme when c has none, its keys for actions and keys c leaves

@@ -18,6 +18,7 @@
 #include "util/readfile.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
+#include "util/error.h"
 
 /* ---- what no one owner can check ---------------------------------------- */
 
@@ -283,16 +284,15 @@ static int config_walk(struct conf *x, struct config *c, const struct conf_node 
 /* allow NULL: not confined (a string of the program's or a test's). */
 static int load_text(struct config *c, const char *name, const char *dir, const char *text,
                      size_t len, const struct config_allow *allow, const struct load_how *how,
-                     char *err, size_t errlen)
+                     struct error *err)
 {
 	memset(c, 0, sizeof *c);
-	if (err && errlen)
-		err[0] = '\0';
+	error_clear(err);
 	struct conf x;
 	c->path = name ? xstrdup(name) : NULL;   /* NULL marks the built-in config */
 	c->dir = dir ? xstrdup(dir) : NULL;
 
-	int rc = conf_parse(&x, name, c->dir, text, len, err, errlen);
+	int rc = conf_parse(&x, name, c->dir, text, len, err);
 	if (allow) {
 		x.confined = true;
 		x.allow = allow->paths;
@@ -307,10 +307,10 @@ static int load_text(struct config *c, const char *name, const char *dir, const 
 }
 
 int config_load_string(struct config *c, const char *name, const char *dir,
-                       const char *text, size_t len, char *err, size_t errlen)
+                       const char *text, size_t len, struct error *err)
 {
 	const struct load_how how = { CONFIG_PROJECT, NULL };
-	return load_text(c, name, dir, text, len, NULL, &how, err, errlen);
+	return load_text(c, name, dir, text, len, NULL, &how, err);
 }
 
 static char *dir_of(const char *path)
@@ -324,49 +324,47 @@ static char *dir_of(const char *path)
 }
 
 static int load_file(struct config *c, const char *path, const struct config_allow *allow,
-                     const struct load_how *how, char *err, size_t errlen)
+                     const struct load_how *how, struct error *err)
 {
 	static const struct config_allow none = { NULL, 0 };
 	memset(c, 0, sizeof *c);
-	if (!err)
-		errlen = 0;
 	struct strbuf sb = STRBUF_INIT;
-	if (read_regular_file(&sb, path, READ_CAP_CONFIG, err, errlen) < 0) {
+	if (read_regular_file(&sb, path, READ_CAP_CONFIG, err) < 0) {
 		strbuf_release(&sb);
 		return -1;
 	}
 
 	char *dir = dir_of(path);
 	int rc = load_text(c, path, dir, sb.buf ? sb.buf : "", sb.len, allow ? allow : &none, how,
-	                   err, errlen);
+	                   err);
 	free(dir);
 	strbuf_release(&sb);
 	return rc;
 }
 
 int config_load_scoped(struct config *c, const char *path, const struct config_allow *allow,
-                       enum config_scope scope, char *err, size_t errlen)
+                       enum config_scope scope, struct error *err)
 {
 	const struct load_how how = { scope, NULL };
-	return load_file(c, path, allow, &how, err, errlen);
+	return load_file(c, path, allow, &how, err);
 }
 
 int config_load_under(struct config *c, const char *path, const struct config_allow *allow,
-                      const struct config *user, char *err, size_t errlen)
+                      const struct config *user, struct error *err)
 {
 	const struct load_how how = { CONFIG_PROJECT, user };
-	return load_file(c, path, allow, &how, err, errlen);
+	return load_file(c, path, allow, &how, err);
 }
 
 int config_load_allowing(struct config *c, const char *path, const struct config_allow *allow,
-                         char *err, size_t errlen)
+                         struct error *err)
 {
-	return config_load_scoped(c, path, allow, CONFIG_PROJECT, err, errlen);
+	return config_load_scoped(c, path, allow, CONFIG_PROJECT, err);
 }
 
-int config_load(struct config *c, const char *path, char *err, size_t errlen)
+int config_load(struct config *c, const char *path, struct error *err)
 {
-	return config_load_allowing(c, path, NULL, err, errlen);
+	return config_load_allowing(c, path, NULL, err);
 }
 
 bool config_compares(const struct config *c, const char *scorer_id, const char *judge_id)
