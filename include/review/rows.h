@@ -12,6 +12,7 @@
 
 #include "verdict/scale.h"
 #include "verdict/verdict.h"
+#include "util/error.h"
 
 struct review;
 struct review_run;
@@ -82,6 +83,6 @@ void review_judge_unreached(struct review *rv, size_t entry, size_t judge, const
  * row's scale; -1 with a reason (and review_last_error) when it is off the
  * scale or the row's judge has not answered. */
 int review_parse_row_score(struct review *rv, size_t row, const char *text, double *out,
-                           char *err, size_t errlen);
+                           struct error *err);
 
 #endif

@@ -20,6 +20,7 @@
 #include "review/fewshot.h"
 #include "util/clock.h"
 #include "util/xalloc.h"
+#include "util/error.h"
 
 struct judging_asked {
 	struct judging *jg;
@@ -83,7 +84,7 @@ static void fill_from_cache(void *ctx, struct review *rv, size_t entry, const st
 }
 
 static int open_runner(struct judging *jg, struct review *rv, const char *ca_file,
-                       bool cache_only, struct judging_note *note, char *err, size_t errlen)
+                       bool cache_only, struct judging_note *note, struct error *err)
 {
 	memset(jg, 0, sizeof *jg);
 	jg->rv = rv;
@@ -102,7 +103,7 @@ static int open_runner(struct judging *jg, struct review *rv, const char *ca_fil
 		o.examples = fewshot_candidates;
 		o.examples_ctx = jg->shots;
 	}
-	jg->runner = judge_runner_new(&o, err, errlen);
+	jg->runner = judge_runner_new(&o, err);
 	if (!jg->runner) {
 		fewshot_free(jg->shots);
 		free(jg->shots);
@@ -120,15 +121,15 @@ static int open_runner(struct judging *jg, struct review *rv, const char *ca_fil
 }
 
 int judging_open(struct judging *jg, struct review *rv, const char *ca_file,
-                 struct judging_note *note, char *err, size_t errlen)
+                 struct judging_note *note, struct error *err)
 {
-	return open_runner(jg, rv, ca_file, false, note, err, errlen);
+	return open_runner(jg, rv, ca_file, false, note, err);
 }
 
 int judging_open_cached(struct judging *jg, struct review *rv, struct judging_note *note,
-                        char *err, size_t errlen)
+                        struct error *err)
 {
-	return open_runner(jg, rv, NULL, true, note, err, errlen);
+	return open_runner(jg, rv, NULL, true, note, err);
 }
 
 bool judging_can_ask(const struct judging *jg)
@@ -164,7 +165,8 @@ void judging_close(struct judging *jg)
 static void shots_gather(struct judging *jg)
 {
 	struct review *rv = jg->rv;
-	char err[512], hash[65];
+	struct error err = {0};
+	char hash[65];
 	fewshot_free(jg->shots);
 	fewshot_init(jg->shots, rv->cfg, rv->annot);
 	for (size_t i = 0; i < rv->nentries; i++) {
@@ -174,7 +176,7 @@ static void shots_gather(struct judging *jg)
 		if (!review_entry_hash(e, hash))
 			continue;
 		struct run *r = dataset_load_run(&rv->ds, &rv->ds.recs[e->rec], rv->forced,
-		                                 rv->cfg->run_id_path, err, sizeof err);
+		                                 rv->cfg->run_id_path, &err);
 		if (r && !fewshot_offer(jg->shots, r, hash))
 			run_free(r);
 	}
