@@ -4,6 +4,7 @@
 
 #include <stdbool.h>
 #include "config/config.h"
+#include "util/error.h"
 
 /* Exit statuses, as documented in the man page. */
 enum {
@@ -58,7 +59,7 @@ int cli_allow_path(const char *prog, const char *path);
 int cli_load_config(struct config *c, const char *path, const char *first_input);
 /* The same, with the message in err instead of on standard error. */
 int cli_load_config_err(struct config *c, const char *path, const char *first_input,
-                        char *err, size_t errlen);
+                        struct error *err);
 struct format_ops;
 struct expectations;
 /* What every command does after loading the configuration: resolves the
@@ -70,7 +71,7 @@ int cli_setup(const char *prog, const struct config *c, const char *format, cons
 /* The expectations of c (--expect, else expectations.file), or NULL when c
  * has no expectations section. Returns 0, or -1 with the reason in err. */
 int cli_load_expect(const struct config *c, const char *expect, struct expectations **ex,
-                    char *err, size_t errlen);
+                    struct error *err);
 
 /* Who decides on the screen: --reviewer (given), else the user
  * configuration's reviewer, else `git config user.name`, else $USER (buf
@@ -96,7 +97,7 @@ int cli_declare_formats(const char *prog, const struct config *c, const char *fm
  * the configuration's formats are lent, so a new configuration is
  * declared before the old one is freed. */
 int cli_declare_formats_err(const struct config *c, const char *fmt, bool *declared,
-                            char *err, size_t errlen);
+                            struct error *err);
 /* The formats declared and in use (after cli_declare_formats). */
 const struct declared_set *cli_declared_formats(void);
 /* Format i of every format known, built-in then declared; NULL past the end. */

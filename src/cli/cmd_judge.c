@@ -33,6 +33,7 @@
 #include "util/readfile.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
+#include "util/error.h"
 
 static void judge_usage(FILE *out)
 {
@@ -247,26 +248,26 @@ static void batch_id(const char *key, size_t judge, char *out, size_t n)
 
 /* One request line of the Batch API input: the same body as a live request. */
 static int batch_write(FILE *f, const struct judge_conf *j, struct judge_job *job, const char *id,
-                       char *err, size_t errlen)
+                       struct error *err)
 {
 	const struct provider_ops *ops = provider_of(j->provider);
 	if (!ops || !ops->batch_url) {
-		snprintf(err, errlen, "%s: batch files are for OpenAI and OpenAI-compatible judges", j->id);
+		error_set(err, ERR_FAILED, "%s: batch files are for OpenAI and OpenAI-compatible judges", j->id);
 		return -1;
 	}
 	struct judge_prompt p;
 	if (!judge_job_next_prompt(job, &p)) {
-		snprintf(err, errlen, "%s: nothing to ask", j->id);
+		error_set(err, ERR_FAILED, "%s: nothing to ask", j->id);
 		return -1;
 	}
 	struct http_req req;
-	if (provider_request(j, &p, &req, err, errlen) < 0)
+	if (provider_request(j, &p, &req, err) < 0)
 		return -1;
 	json_error_t jerr;
 	json_t *body = json_loads(req.body, 0, &jerr);
 	http_req_free(&req);
 	if (!body) {
-		snprintf(err, errlen, "%s: the request body is not JSON", j->id);
+		error_set(err, ERR_FAILED, "%s: the request body is not JSON", j->id);
 		return -1;
 	}
 	struct strbuf sb = STRBUF_INIT;
@@ -284,23 +285,23 @@ static int batch_write(FILE *f, const struct judge_conf *j, struct judge_job *jo
 }
 
 /* custom_id -> {status_code, body} of a finished batch's output file. */
-static json_t *batch_read(const char *path, char *err, size_t errlen)
+static json_t *batch_read(const char *path, struct error *err)
 {
 	/* Read line by line, but only a regular file within the cap: a FIFO
 	 * would wait and /dev/zero be one line growing without end. */
-	int fd = open_regular(path, O_RDONLY, 0, err, errlen);
+	int fd = open_regular(path, O_RDONLY, 0, err);
 	struct stat st;
 	char capname[32];
 	format_cap(READ_CAP_BATCH, capname, sizeof capname);
 	if (fd >= 0 && fstat(fd, &st) == 0 && (unsigned long long)st.st_size > READ_CAP_BATCH) {
-		snprintf(err, errlen, "%s: larger than %s", path, capname);
+		error_set(err, ERR_FAILED, "%s: larger than %s", path, capname);
 		close(fd);
 		return NULL;
 	}
 	FILE *f = fd >= 0 ? fdopen(fd, "r") : NULL;
 	if (!f) {
 		if (fd >= 0) {
-			snprintf(err, errlen, "%s: %s", path, strerror(errno));
+			error_set(err, ERR_FAILED, "%s: %s", path, strerror(errno));
 			close(fd);
 		}
 		return NULL;
@@ -312,7 +313,7 @@ static json_t *batch_read(const char *path, char *err, size_t errlen)
 	while ((n = getline(&line, &cap, f)) > 0) {
 		lineno++;
 		if ((total += (size_t)n) > READ_CAP_BATCH) {     /* it grew while read */
-			snprintf(err, errlen, "%s: larger than %s", path, capname);
+			error_set(err, ERR_FAILED, "%s: larger than %s", path, capname);
 			free(line);
 			fclose(f);
 			json_decref(map);
@@ -344,17 +345,18 @@ static void batch_answer(const struct judge_conf *j, struct judge_job *job, json
 {
 	long status = (long)json_integer_value(json_object_get(resp, "status_code"));
 	json_t *body = json_object_get(resp, "body");
-	char *text = NULL, err[512] = "";
+	char *text = NULL;
+	struct error err = {0};
 	struct judge_reply reply = { .http_status = status, .prompt_tokens = -1, .completion_tokens = -1 };
 	if (!body) {
 		json_t *e = json_object_get(resp, "error");
 		const char *m = json_string_value(json_object_get(e, "message"));
-		snprintf(err, sizeof err, "the batch has no answer: %s", m ? m : "request failed");
-		reply.error = err;
+		error_set(&err, ERR_FAILED, "the batch has no answer: %s", m ? m : "request failed");
+		reply.error = err.msg;
 	} else {
 		char *raw = json_dumps(body, JSON_COMPACT);
-		if (provider_reply(j, status, raw, strlen(raw), &text, &reply, err, sizeof err) < 0)
-			reply.error = err;
+		if (provider_reply(j, status, raw, strlen(raw), &text, &reply, &err) < 0)
+			reply.error = err.msg;
 		else
 			reply.text = text;
 		free(raw);
@@ -386,10 +388,11 @@ static void batch_id_of(const struct judge_batch *b, const struct pending *p, ch
 /* --batch-out: the first request goes to the file instead of the provider. */
 static void judge_to_batch_file(struct judge_batch *b, struct pending *p)
 {
-	char id[64], err[1024];
+	struct error err = {0};
+	char id[64];
 	batch_id_of(b, p, id, sizeof id);
-	if (batch_write(b->bout, p->j, p->job, id, err, sizeof err) < 0) {
-		judge_job_fail(p->job, err);
+	if (batch_write(b->bout, p->j, p->job, id, &err) < 0) {
+		judge_job_fail(p->job, err.msg);
 		b->errors++;
 	} else {
 		b->nbatch++;
@@ -459,12 +462,11 @@ static void judge_runs(struct judge_batch *b, struct dataset *ds, const struct f
 	dataset_index_all(ds);
 	size_t nruns = limit >= 0 && (size_t)limit < ds->nrecs ? (size_t)limit : ds->nrecs;
 	b->total = nruns * b->nuse;
-	char err[1024];
+	struct error err = {0};
 	for (size_t i = 0; i < nruns; i++) {
-		struct run *r = dataset_load_run(ds, &ds->recs[i], forced, b->cfg->run_id_path, err,
-		                                 sizeof err);
+		struct run *r = dataset_load_run(ds, &ds->recs[i], forced, b->cfg->run_id_path, &err);
 		if (!r) {
-			judge_unreadable(b, ds, i, err);
+			judge_unreadable(b, ds, i, err.msg);
 			continue;
 		}
 		for (size_t k = 0; k < b->nuse; k++)
@@ -627,9 +629,9 @@ static int shots_store(struct judge_shots *sh, const struct judge_flags *f, cons
 		if (stat(dflt, &st) == 0)
 			paths[n++] = dflt;
 	}
-	char err[1024];
-	if (n && !(sh->store = annot_open_readonly(paths, n, err, sizeof err))) {
-		fprintf(stderr, "tcreview judge: %s\n", err);
+	struct error err = {0};
+	if (n && !(sh->store = annot_open_readonly(paths, n, &err))) {
+		fprintf(stderr, "tcreview judge: %s\n", err.msg);
 		free(dflt);
 		return EXIT_INPUT;
 	}
@@ -695,10 +697,10 @@ static int open_runner(struct judge_batch *b, const struct judge_flags *f, const
 		.first_input = first, .expect = ex,
 		.examples = sh->on ? fewshot_candidates : NULL, .examples_ctx = &sh->fs,
 	};
-	char err[1024];
-	b->runner = judge_runner_new(&ro, err, sizeof err);
+	struct error err = {0};
+	b->runner = judge_runner_new(&ro, &err);
 	if (!b->runner) {
-		fprintf(stderr, "tcreview judge: %s\n", err);
+		fprintf(stderr, "tcreview judge: %s\n", err.msg);
 		return EXIT_USAGE;
 	}
 	if (judge_runner_cache_error(b->runner))
@@ -719,9 +721,9 @@ static int open_batch_files(struct judge_batch *b, const struct judge_flags *f)
 		fprintf(stderr, "tcreview judge: %s: cannot write it\n", f->batch_out);
 		return EXIT_INPUT;
 	}
-	char err[1024];
-	if (f->batch_in && !(b->bin = batch_read(f->batch_in, err, sizeof err))) {
-		fprintf(stderr, "tcreview judge: %s\n", err);
+	struct error err = {0};
+	if (f->batch_in && !(b->bin = batch_read(f->batch_in, &err))) {
+		fprintf(stderr, "tcreview judge: %s\n", err.msg);
 		return EXIT_INPUT;
 	}
 	return EXIT_DONE;
@@ -732,9 +734,9 @@ static int judge_inputs(struct judge_batch *b, const struct judge_flags *f, char
                         size_t nfiles, const struct format_ops *forced, const struct expectations *ex)
 {
 	struct dataset ds = { 0 };
-	char err[1024];
-	if (dataset_open(&ds, files, nfiles, err, sizeof err) < 0) {
-		fprintf(stderr, "tcreview judge: %s\n", err);
+	struct error err = {0};
+	if (dataset_open(&ds, files, nfiles, &err) < 0) {
+		fprintf(stderr, "tcreview judge: %s\n", err.msg);
 		return EXIT_INPUT;
 	}
 	ds.forced = forced;

@@ -14,6 +14,7 @@
 #include "cli/report.h"
 #include "cli/score_stream.h"
 #include "util/xalloc.h"
+#include "util/error.h"
 
 static void score_usage(FILE *out)
 {
@@ -144,9 +145,9 @@ static int score_open_inputs(struct dataset *ds, int argc, char **argv)
 		paths = stdin_only;
 		npaths = 1;
 	}
-	char err[1024];
-	if (dataset_open(ds, paths, npaths, err, sizeof err) < 0) {
-		fprintf(stderr, "tcreview score: %s\n", err);
+	struct error err = {0};
+	if (dataset_open(ds, paths, npaths, &err) < 0) {
+		fprintf(stderr, "tcreview score: %s\n", err.msg);
 		return EXIT_INPUT;
 	}
 	return EXIT_DONE;

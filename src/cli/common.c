@@ -28,6 +28,7 @@
 #include "judge/trust.h"
 #include "review/keymap.h"
 #include "tui/theme.h"
+#include "util/error.h"
 
 /* What --allow-path named, resolved, for the one configuration a process
  * loads. Kept for the process's life. */
@@ -81,19 +82,19 @@ bool cli_trust_option(int ch, const char *arg)
 }
 
 int cli_load_config_err(struct config *c, const char *path, const char *first_input,
-                        char *err, size_t errlen)
+                        struct error *err)
 {
 	const struct config_allow allow = { (const char *const *)allowed, nallowed };
 	memset(c, 0, sizeof *c);
 	if (bad_allow_host) {
-		snprintf(err, errlen, "tcreview: --allow-host takes a host name (e.g. llm.example.com, "
+		error_set(err, ERR_FAILED, "tcreview: --allow-host takes a host name (e.g. llm.example.com, "
 		         "*.example.com), without scheme, port or path: got '%s'", bad_allow_host);
 		return -1;
 	}
 	/* The hosts the user allowed before, beside --allow-host. */
-	char why[1024];
-	if (judge_allow_load_user(why, sizeof why) < 0) {
-		snprintf(err, errlen, "tcreview: %s", why);
+	struct error why = {0};
+	if (judge_allow_load_user(&why) < 0) {
+		error_set(err, ERR_FAILED, "tcreview: %s", why.msg);
 		return -1;
 	}
 	/* The configuration reads the judges' built-in prompts from prompts/
@@ -102,17 +103,17 @@ int cli_load_config_err(struct config *c, const char *path, const char *first_in
 	if (data)
 		judge_set_datadir(data);
 	/* The screen's sections are read at load too, so that a bad key name
-	 * stops every subcommand before any work (config.h says why). */
+	 * stops every subcommand before any work (config.h says why.msg). */
 	config_set_reader("keys", keymap_conf_read);
 	config_set_reader("theme", theme_conf_read);
-	return config_load_layered(c, path, first_input, &allow, err, errlen);
+	return config_load_layered(c, path, first_input, &allow, err);
 }
 
 int cli_load_config(struct config *c, const char *path, const char *first_input)
 {
-	char err[1024];
-	if (cli_load_config_err(c, path, first_input, err, sizeof err) < 0) {
-		fprintf(stderr, "%s\n", err);
+	struct error err = {0};
+	if (cli_load_config_err(c, path, first_input, &err) < 0) {
+		fprintf(stderr, "%s\n", err.msg);
 		return -1;
 	}
 	return 0;
@@ -201,10 +202,11 @@ int cli_print_config_files(const char *given, const char *first_input)
 	       "                    tcreview.yaml beside the first input (in it, for a folder)\n");
 	/* What the user allowed it to read outside its folder (tcreview init
 	 * records a ground-truth file it was given). */
-	char **outside = NULL, err[1024];
+	char **outside = NULL;
+	struct error err = {0};
 	size_t n = 0;
-	if (f.project && config_allowed_for(f.project, &outside, &n, err, sizeof err) < 0)
-		printf("                    %s\n", err);
+	if (f.project && config_allowed_for(f.project, &outside, &n, &err) < 0)
+		printf("                    %s\n", err.msg);
 	for (size_t i = 0; i < n; i++) {
 		printf("                    may read outside its folder (your allowed-paths): %s\n",
 		       outside[i]);
@@ -279,20 +281,20 @@ int cli_setup(const char *prog, const struct config *c, const char *format, cons
 		        "to know how runs and expectations are joined\n", prog);
 		return EXIT_USAGE;
 	}
-	char err[1024];
-	if (cli_load_expect(c, expect, ex, err, sizeof err) < 0) {
-		fprintf(stderr, "%s: %s\n", prog, err);
+	struct error err = {0};
+	if (cli_load_expect(c, expect, ex, &err) < 0) {
+		fprintf(stderr, "%s: %s\n", prog, err.msg);
 		return EXIT_INPUT;
 	}
 	return EXIT_DONE;
 }
 
 int cli_load_expect(const struct config *c, const char *expect, struct expectations **ex,
-                    char *err, size_t errlen)
+                    struct error *err)
 {
 	*ex = NULL;
 	if (!c->has_expect)
 		return 0;
-	*ex = expect_load(&c->expect, expect ? expect : c->expect.file, err, errlen);
+	*ex = expect_load(&c->expect, expect ? expect : c->expect.file, err);
 	return *ex ? 0 : -1;
 }

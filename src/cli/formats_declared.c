@@ -11,6 +11,7 @@
 #include "runs/format.h"
 #include "util/userdir.h"
 #include "util/xalloc.h"
+#include "util/error.h"
 
 /* The set in use: the configuration's entries are lent (the configuration
  * outlives the command's datasets), the folders' are owned from `owned` on. */
@@ -35,16 +36,16 @@ const struct declared_set *cli_declared_formats(void)
 int cli_declare_formats(const char *prog, const struct config *c, const char *fmt,
                         bool *declared)
 {
-	char err[1024];
-	if (cli_declare_formats_err(c, fmt, declared, err, sizeof err) < 0) {
-		fprintf(stderr, "%s: %s\n", prog, err);
+	struct error err = {0};
+	if (cli_declare_formats_err(c, fmt, declared, &err) < 0) {
+		fprintf(stderr, "%s: %s\n", prog, err.msg);
 		return EXIT_USAGE;
 	}
 	return EXIT_DONE;
 }
 
 int cli_declare_formats_err(const struct config *c, const char *fmt, bool *declared,
-                            char *err, size_t errlen)
+                            struct error *err)
 {
 	*declared = false;
 	in_use_reset();
@@ -62,17 +63,17 @@ int cli_declare_formats_err(const struct config *c, const char *fmt, bool *decla
 	}
 	int rc = 0;
 	if (user)
-		rc = declared_load_folder(&in_use, user, "formats folder", err, errlen);
+		rc = declared_load_folder(&in_use, user, "formats folder", err);
 	if (rc == 0 && installed)
-		rc = declared_load_folder(&in_use, installed, "installed", err, errlen);
+		rc = declared_load_folder(&in_use, installed, "installed", err);
 	free(user);
 	free(installed);
 	if (rc == 0 && in_use.n > 200) {
-		snprintf(err, errlen, "%zu formats are declared; at most 200 are read", in_use.n);
+		error_set(err, ERR_FAILED, "%zu formats are declared; at most 200 are read", in_use.n);
 		rc = -1;
 	}
 	if (rc == 0)
-		rc = declared_check_names(&in_use, err, errlen);
+		rc = declared_check_names(&in_use, err);
 	if (rc < 0) {
 		in_use_reset();
 		return -1;
