@@ -14,6 +14,7 @@
 #include <time.h>
 
 #include "runs/dataset.h"
+#include "util/error.h"
 
 static double now(void)
 {
@@ -28,10 +29,10 @@ int main(int argc, char **argv)
 		fputs("usage: index_bench FILE\n", stderr);
 		return 2;
 	}
-	char err[1024];
+	struct error err = {0};
 	struct dataset ds;
-	if (dataset_open(&ds, argv + 1, 1, err, sizeof err) < 0) {
-		fprintf(stderr, "index_bench: %s\n", err);
+	if (dataset_open(&ds, argv + 1, 1, &err) < 0) {
+		fprintf(stderr, "index_bench: %s\n", err.msg);
 		return 1;
 	}
 	uint64_t bytes = ds.bytes_total;
@@ -41,8 +42,8 @@ int main(int argc, char **argv)
 	size_t nrecs = ds.nrecs;
 	dataset_close(&ds);
 
-	if (dataset_open(&ds, argv + 1, 1, err, sizeof err) < 0) {
-		fprintf(stderr, "index_bench: %s\n", err);
+	if (dataset_open(&ds, argv + 1, 1, &err) < 0) {
+		fprintf(stderr, "index_bench: %s\n", err.msg);
 		return 1;
 	}
 	struct dataset_cursor cur;

@@ -17,6 +17,7 @@
 
 #include "runs/dataset.h"
 #include "runs/run.h"
+#include "util/error.h"
 
 static double clock_s(clockid_t which)
 {
@@ -37,9 +38,9 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	struct dataset ds = { 0 };
-	char err[1024];
-	if (dataset_open(&ds, argv + 1, 1, err, sizeof err) < 0) {
-		fprintf(stderr, "load_bench: %s\n", err);
+	struct error err = {0};
+	if (dataset_open(&ds, argv + 1, 1, &err) < 0) {
+		fprintf(stderr, "load_bench: %s\n", err.msg);
 		return 1;
 	}
 	double t0 = clock_s(CLOCK_MONOTONIC), c0 = clock_s(CLOCK_PROCESS_CPUTIME_ID);
@@ -50,9 +51,9 @@ int main(int argc, char **argv)
 	const char *format = "none";
 	int rc = 0;
 	while (dataset_next(&ds, &cur, &rec)) {
-		struct run *r = dataset_load_run(&ds, &rec, NULL, NULL, err, sizeof err);
+		struct run *r = dataset_load_run(&ds, &rec, NULL, NULL, &err);
 		if (!r || r->load_error) {
-			fprintf(stderr, "load_bench: %s\n", r ? r->load_error : err);
+			fprintf(stderr, "load_bench: %s\n", r ? r->load_error : err.msg);
 			run_free(r);
 			rc = 1;
 			break;

@@ -79,10 +79,10 @@ static double calib_time(struct review *rv, size_t resamples, size_t *pairs)
 {
 	struct calib_opts o = { .bootstrap = resamples, .seed = 1 };
 	struct calib c;
-	char err[256];
+	struct error err = {0};
 	double t0 = now_ms();
-	if (calib_build(&c, rv, &o, err, sizeof err) < 0) {
-		fprintf(stderr, "review_bench: %s\n", err);
+	if (calib_build(&c, rv, &o, &err) < 0) {
+		fprintf(stderr, "review_bench: %s\n", err.msg);
 		exit(1);
 	}
 	double t = now_ms() - t0;
@@ -107,15 +107,15 @@ int main(int argc, char **argv)
 		fputs("usage: review_bench CONFIG FILE\n", stderr);
 		return 2;
 	}
-	char err[1024];
+	struct error err = {0};
 	struct config cfg;
-	if (config_load(&cfg, argv[1], err, sizeof err) < 0) {
-		fprintf(stderr, "review_bench: %s\n", err);
+	if (config_load(&cfg, argv[1], &err) < 0) {
+		fprintf(stderr, "review_bench: %s\n", err.msg);
 		return 1;
 	}
 	struct expectations *ex = NULL;
-	if (cfg.has_expect && !(ex = expect_load(&cfg.expect, NULL, err, sizeof err))) {
-		fprintf(stderr, "review_bench: %s\n", err);
+	if (cfg.has_expect && !(ex = expect_load(&cfg.expect, NULL, &err))) {
+		fprintf(stderr, "review_bench: %s\n", err.msg);
 		config_free(&cfg);
 		return 1;
 	}
@@ -128,8 +128,8 @@ int main(int argc, char **argv)
 	const char *apaths[] = { labels };
 	double t0 = now_ms();
 	struct review rv;
-	if (review_open(&rv, &cfg, ex, argv + 2, 1, apaths, 1, "bench", err, sizeof err) < 0) {
-		fprintf(stderr, "review_bench: %s\n", err);
+	if (review_open(&rv, &cfg, ex, argv + 2, 1, apaths, 1, "bench", &err) < 0) {
+		fprintf(stderr, "review_bench: %s\n", err.msg);
 		expect_free(ex);
 		config_free(&cfg);
 		return 1;

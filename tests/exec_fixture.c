@@ -10,6 +10,7 @@
 
 #include "exec_fixture.h"
 #include "runs/format.h"
+#include "util/error.h"
 
 char exec_tmpdir[] = "/tmp/tcr-exec-XXXXXX";
 
@@ -46,11 +47,11 @@ void exec_write(const char *name, const char *text, mode_t mode)
 	chmod(path, mode);
 }
 
-int exec_load(struct config *cfg, const char *entries, char *err, size_t n)
+int exec_load(struct config *cfg, const char *entries, struct error *err)
 {
 	char yaml[4096];
 	snprintf(yaml, sizeof yaml, "scorers:\n%s", entries);
-	return config_load_string(cfg, NULL, "s.yaml", exec_tmpdir, yaml, strlen(yaml), err, n);
+	return config_load_string(cfg, NULL, "s.yaml", exec_tmpdir, yaml, strlen(yaml), err);
 }
 
 struct run *exec_chat_run(const char *id)
@@ -72,7 +73,7 @@ struct run *exec_chat_run(const char *id)
 		line = line * 31 + (unsigned char)*p;
 	struct run *r = run_new(rec, "t.jsonl", (int)(line % 100000) + 1, -1);
 	json_decref(rec);
-	char err[256];
-	assert_int_equal(format_load(r, format_find("openai-chat"), err, sizeof err), 0);
+	struct error err = {0};
+	assert_int_equal(format_load(r, format_find("openai-chat"), &err), 0);
 	return r;
 }

@@ -9,6 +9,7 @@
 
 #include "config/config.h"
 #include "runs/run.h"
+#include "util/error.h"
 
 extern char exec_tmpdir[];
 
@@ -20,7 +21,7 @@ void exec_fixture_cleanup(void);
 void exec_write(const char *name, const char *text, mode_t mode);
 /* Reads a configuration whose scorers list is `entries` (YAML lines),
  * as the file s.yaml of the folder. 0, or -1 with the message in err. */
-int  exec_load(struct config *cfg, const char *entries, char *err, size_t n);
+int  exec_load(struct config *cfg, const char *entries, struct error *err);
 /* A chat run with one get_order call and its result; record id `id`, run
  * id "t.jsonl:N" with N following from `id`. */
 struct run *exec_chat_run(const char *id);

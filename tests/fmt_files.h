@@ -5,6 +5,7 @@
 #define TCR_FMT_FILES_H
 
 #include "fmt_wild.h"
+#include "util/error.h"
 
 static char fmt_dir[256];
 
@@ -52,11 +53,11 @@ static inline char *fmt_write(const char *name, const char *text)
 /* Opens path (freed) and indexes it; returns the number of runs. */
 static inline size_t fmt_open(struct dataset *ds, char *path)
 {
-	char err[512];
+	struct error err = {0};
 	char *paths[] = { path };
-	int rc = dataset_open(ds, paths, 1, err, sizeof err);
+	int rc = dataset_open(ds, paths, 1, &err);
 	if (rc != 0)
-		fprintf(stderr, "%s\n", err);
+		fprintf(stderr, "%s\n", err.msg);
 	assert_int_equal(rc, 0);
 	free(path);
 	dataset_index_all(ds);
@@ -67,11 +68,11 @@ static inline size_t fmt_open(struct dataset *ds, char *path)
  * cleanly as `format`. */
 static inline struct run *fmt_run_at(struct dataset *ds, size_t i, const char *format)
 {
-	char err[512];
+	struct error err = {0};
 	assert_true(i < ds->nrecs);
-	struct run *r = dataset_load_run(ds, &ds->recs[i], NULL, NULL, err, sizeof err);
+	struct run *r = dataset_load_run(ds, &ds->recs[i], NULL, NULL, &err);
 	if (!r)
-		fprintf(stderr, "%s\n", err);
+		fprintf(stderr, "%s\n", err.msg);
 	assert_non_null(r);
 	if (r->load_error)
 		fprintf(stderr, "run %zu: %s\n", i, r->load_error);

@@ -26,6 +26,7 @@
 #include "runs/format.h"
 #include "runs/run.h"
 #include "util/jdoc.h"
+#include "util/error.h"
 
 static inline json_t *fmt_parse(const char *text)
 {
@@ -50,25 +51,25 @@ static inline struct run *fmt_load(const char *text, const char *format)
 	json_t *rec = fmt_parse(text);
 	struct run *r = run_new(rec, "test.jsonl", 1, -1);
 	json_decref(rec);
-	char err[256] = "";
-	int rc = format_load(r, NULL, err, sizeof(err));
+	struct error err = {0};
+	int rc = format_load(r, NULL, &err);
 	if (rc != 0)
-		fprintf(stderr, "load failed: %s\n", err);
+		fprintf(stderr, "load failed: %s\n", err.msg);
 	assert_int_equal(rc, 0);
 	assert_string_equal(r->format, format);
 	return r;
 }
 
 /* Loads with a forced format and returns load's result; err gets the message. */
-static inline int fmt_load_err(const char *text, const char *format, char *err, size_t errlen)
+static inline int fmt_load_err(const char *text, const char *format, struct error *err)
 {
 	const struct format_ops *f = format_find(format);
 	assert_non_null(f);
 	json_t *rec = fmt_parse(text);
 	struct run *r = run_new(rec, "test.jsonl", 1, -1);
 	json_decref(rec);
-	err[0] = '\0';
-	int rc = format_load(r, f, err, errlen);
+	error_clear(err);
+	int rc = format_load(r, f, err);
 	run_free(r);
 	return rc;
 }
@@ -76,12 +77,12 @@ static inline int fmt_load_err(const char *text, const char *format, char *err, 
 /* Loads with a forced format and expects it to fail with exactly msg. */
 static inline void fmt_expect_error(const char *format, const char *text, const char *msg)
 {
-	char err[256];
-	int rc = fmt_load_err(text, format, err, sizeof(err));
-	if (rc != -1 || strcmp(err, msg) != 0)
-		fprintf(stderr, "%s: rc %d, \"%s\" for %s\n", format, rc, err, text);
+	struct error err = {0};
+	int rc = fmt_load_err(text, format, &err);
+	if (rc != -1 || strcmp(err.msg, msg) != 0)
+		fprintf(stderr, "%s: rc %d, \"%s\" for %s\n", format, rc, err.msg, text);
 	assert_int_equal(rc, -1);
-	assert_string_equal(err, msg);
+	assert_string_equal(err.msg, msg);
 }
 
 struct fmt_error_case {
@@ -91,13 +92,13 @@ struct fmt_error_case {
 /* fmt_expect_error for every case up to the { NULL, NULL } that ends them. */
 static inline void fmt_expect_errors(const char *format, const struct fmt_error_case *cases)
 {
-	char err[256];
+	struct error err = {0};
 	for (size_t i = 0; cases[i].json; i++) {
-		int rc = fmt_load_err(cases[i].json, format, err, sizeof(err));
-		if (rc != -1 || strcmp(err, cases[i].msg) != 0)
-			fprintf(stderr, "case %zu: rc %d, \"%s\"\n", i, rc, err);
+		int rc = fmt_load_err(cases[i].json, format, &err);
+		if (rc != -1 || strcmp(err.msg, cases[i].msg) != 0)
+			fprintf(stderr, "case %zu: rc %d, \"%s\"\n", i, rc, err.msg);
 		assert_int_equal(rc, -1);
-		assert_string_equal(err, cases[i].msg);
+		assert_string_equal(err.msg, cases[i].msg);
 	}
 }
 
@@ -709,10 +710,10 @@ static inline struct run *fmt_load_shared_json(const char *rel, const char *form
 	assert_non_null(rec);
 	struct run *r = run_new(rec, path, 0, -1);
 	json_decref(rec);
-	char err[256] = "";
-	int rc = format_load(r, NULL, err, sizeof(err));
+	struct error err = {0};
+	int rc = format_load(r, NULL, &err);
 	if (rc != 0)
-		fprintf(stderr, "%s: %s\n", rel, err);
+		fprintf(stderr, "%s: %s\n", rel, err.msg);
 	assert_int_equal(rc, 0);
 	assert_string_equal(r->format, format);
 	return r;

@@ -5,6 +5,7 @@
 
 #include "fmt_test.h"
 #include "runs/dataset.h"
+#include "util/error.h"
 
 /* Loads the first run of wild/REL into *dsp (close it after freeing the
  * run), checking that the file holds `runs` runs and the first has `calls`
@@ -12,16 +13,17 @@
 static inline struct run *fmt_wild_run(struct dataset *dsp, const char *rel, const char *format,
                                        size_t runs, size_t calls)
 {
-	char path[512], err[512];
+	struct error err = {0};
+	char path[512];
 	snprintf(path, sizeof(path), "fixtures/real/wild/%s", rel);
 	char full[4096];
 	if (!fmt_shared_path(full, sizeof(full), path))
 		return NULL;
 	char *paths[] = { full };
-	assert_int_equal(dataset_open(dsp, paths, 1, err, sizeof err), 0);
+	assert_int_equal(dataset_open(dsp, paths, 1, &err), 0);
 	dataset_index_all(dsp);
 	assert_int_equal(dsp->nrecs, runs);
-	struct run *r = dataset_load_run(dsp, &dsp->recs[0], NULL, NULL, err, sizeof err);
+	struct run *r = dataset_load_run(dsp, &dsp->recs[0], NULL, NULL, &err);
 	assert_non_null(r);
 	if (r->load_error)
 		fprintf(stderr, "%s: %s\n", rel, r->load_error);

@@ -10,6 +10,7 @@
 #include "judge/judge.h"
 #include "judge_fixture.h"
 #include "test_files.h"
+#include "util/error.h"
 
 int judge_fixture_setup(struct judge_fixture *fx, const char *argv0, const char *name,
                         const char *key, const char *script)
@@ -38,9 +39,9 @@ int judge_fixture_setup(struct judge_fixture *fx, const char *argv0, const char 
 		"    tools: [{name: get_order, description: looks an order up},"
 		" {name: track_parcel, description: tracks a parcel},"
 		" {name: refund_order, description: refunds an order}]\n", fx->srv.port);
-	char err[1024];
-	if (config_load_string(&fx->cfg, &fx->load, "t.yaml", fx->dir, yaml, (size_t)n, err, sizeof err) < 0) {
-		fprintf(stderr, "%s\n", err);
+	struct error err = {0};
+	if (config_load_string(&fx->cfg, &fx->load, "t.yaml", fx->dir, yaml, (size_t)n, &err) < 0) {
+		fprintf(stderr, "%s\n", err.msg);
 		return -1;
 	}
 	return 0;

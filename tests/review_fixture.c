@@ -13,6 +13,7 @@
 #include "review/settle.h"
 #include "review_fixture.h"
 #include "test_files.h"
+#include "util/error.h"
 
 /* What the configurations are loaded with (the data folder of the
  * built-in prompts), as a command lends it. */
@@ -71,9 +72,9 @@ int review_fixture_setup(struct review_fixture *fx, const char *name, const char
 	test_write_file(fx->runs_path, runs);
 	char text[2048];
 	int n = snprintf(text, sizeof text, "%s%s", yaml, extra_yaml ? extra_yaml : "");
-	char err[1024];
-	if (config_load_string(&fx->cfg, &test_load, "t.yaml", fx->dir, text, (size_t)n, err, sizeof err) < 0) {
-		fprintf(stderr, "%s\n", err);
+	struct error err = {0};
+	if (config_load_string(&fx->cfg, &test_load, "t.yaml", fx->dir, text, (size_t)n, &err) < 0) {
+		fprintf(stderr, "%s\n", err.msg);
 		return -1;
 	}
 	return 0;
@@ -95,11 +96,11 @@ void rfx_reset(struct review_fixture *fx)
 
 void rfx_open(struct review_fixture *fx, struct review *rv, const char *reviewer)
 {
-	char err[512];
+	struct error err = {0};
 	char *paths[] = { fx->runs_path };
 	const char *apaths[] = { fx->annot_path };
-	if (review_open(rv, &fx->cfg, NULL, paths, 1, apaths, 1, reviewer, err, sizeof err) < 0)
-		fail_msg("review_open: %s", err);
+	if (review_open(rv, &fx->cfg, NULL, paths, 1, apaths, 1, reviewer, &err) < 0)
+		fail_msg("review_open: %s", err.msg);
 	int n = 0;
 	while (review_step(rv, 0))
 		assert_true(++n < 1000);
@@ -167,9 +168,9 @@ void rfx_judge_error(struct review *rv, const char *id, const char *why)
 void rfx_label(struct review *rv, const char *id, size_t row, double score)
 {
 	rfx_go(rv, id);
-	char err[256];
+	struct error err = {0};
 	bool accepted;
-	if (review_label(rv, row, score, &accepted, err, sizeof err) < 0)
+	if (review_label(rv, row, score, &accepted, &err) < 0)
 		fail_msg("label %s row %zu: %s", id, row, err);
 	review_settle(rv);
 }

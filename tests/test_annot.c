@@ -18,6 +18,7 @@
 #include <jansson.h>
 
 #include "annot/store.h"
+#include "util/error.h"
 
 static char dir[256];
 
@@ -85,10 +86,10 @@ static struct decision verdict(enum decision_kind k, const char *run, const char
 
 static void append_ok(struct annot_store *s, const struct decision *d)
 {
-	char err[256] = "";
-	int r = annot_append(s, d, err, sizeof err);
+	struct error err = {0};
+	int r = annot_append(s, d, &err);
 	if (r != 0)
-		fail_msg("append: %s", err);
+		fail_msg("append: %s", err.msg);
 }
 
 #define L_ACCEPT "{\"v\":2,\"run\":\"r1\",\"source\":\"runs.jsonl:3\",\"run_hash\":null,\"scorer\":\"tca\"," \
@@ -162,9 +163,10 @@ static void check_standing(struct annot_store *s)
 static void test_kinds_exact_lines(void **st)
 {
 	(void)st;
-	char path[300], err[256];
+	struct error err = {0};
+	char path[300];
 	path_in(path, sizeof path, "kinds.jsonl");
-	struct annot_store *s = annot_open(path, err, sizeof err);
+	struct annot_store *s = annot_open(path, &err);
 	assert_non_null(s);
 	assert_string_equal(annot_path(s), path);
 	assert_int_equal(annot_count(s), 0);
@@ -238,7 +240,7 @@ static void test_kinds_exact_lines(void **st)
 	free(text);
 
 	/* Read back, the standing decisions are the same. */
-	s = annot_open(path, err, sizeof err);
+	s = annot_open(path, &err);
 	assert_non_null(s);
 	check_standing(s);
 	annot_close(s);
@@ -247,7 +249,9 @@ static void test_kinds_exact_lines(void **st)
 static void test_skips_and_newer_lines(void **st)
 {
 	(void)st;
-	char path[300], err[256], want[2000];
+	struct error err = {0};
+	char path[300];
+	char want[2000];
 	path_in(path, sizeof path, "mixed.jsonl");
 	spit(path,
 	     L_ACCEPT
@@ -259,7 +263,7 @@ static void test_skips_and_newer_lines(void **st)
 	     "{\"v\":1,\"run\":\"r1\",\"scorer\":\"tca\",\"decision\":\"accept\",\"score\":\"1\",\"reviewer\":\"ann\"}\n"
 	     "{\"v\":2,\"run\":\"r1\",\"scorer\":\"tca\",\"decision\":\"override\",\"score\":0,"
 	     "\"reviewer\":\"ann\",\"mood\":{\"x\":1},\"at\":\"2027-01-01T00:00:00Z\"}\n");
-	struct annot_store *s = annot_open(path, err, sizeof err);
+	struct annot_store *s = annot_open(path, &err);
 	assert_non_null(s);
 	assert_int_equal(annot_count(s), 2);
 	const struct decision *d = annot_current(s, "r1", "tca", "ann");
@@ -284,7 +288,9 @@ static void test_skips_and_newer_lines(void **st)
 static void test_truncated_last_line(void **st)
 {
 	(void)st;
-	char path[300], err[256], want[400];
+	struct error err = {0};
+	char path[300];
+	char want[400];
 	path_in(path, sizeof path, "cut.jsonl");
 	/* A valid line, then a line the writer was killed in the middle of. */
 	const char *cut = "{\"v\":1,\"run\":\"r9\",\"source\":\"x.jsonl:1\",\"scor";
@@ -292,10 +298,10 @@ static void test_truncated_last_line(void **st)
 	snprintf(before, sizeof before, "%s%s", L_ACCEPT, cut);
 	spit(path, before);
 
-	struct annot_store *s = annot_open(path, err, sizeof err);
+	struct annot_store *s = annot_open(path, &err);
 	assert_non_null(s);
 	/* A second reader, open before the next append, must agree with it. */
-	struct annot_store *other = annot_open(path, err, sizeof err);
+	struct annot_store *other = annot_open(path, &err);
 	assert_non_null(other);
 	snprintf(want, sizeof want,
 	         "%s:2: truncated last line skipped (the program was stopped while writing?)", path);
@@ -336,7 +342,7 @@ static void test_truncated_last_line(void **st)
 	free(text);
 
 	/* Read afresh the cut line is an ordinary bad line in the middle. */
-	s = annot_open(path, err, sizeof err);
+	s = annot_open(path, &err);
 	assert_non_null(s);
 	assert_int_equal(annot_count(s), 3);
 	snprintf(want, sizeof want, "%s:2: skipped: ", path);
@@ -350,14 +356,15 @@ static void test_truncated_last_line(void **st)
 static void test_unended_whole_line(void **st)
 {
 	(void)st;
-	char path[300], err[256];
+	struct error err = {0};
+	char path[300];
 	path_in(path, sizeof path, "unended.jsonl");
 	char before[1024];
 	snprintf(before, sizeof before, "%s", L_ACCEPT);
 	before[strlen(before) - 1] = '\0';
 	spit(path, before);
 
-	struct annot_store *s = annot_open(path, err, sizeof err);
+	struct annot_store *s = annot_open(path, &err);
 	assert_non_null(s);
 	assert_null(annot_warning(s));
 	assert_int_equal(annot_count(s), 1);
@@ -372,7 +379,7 @@ static void test_unended_whole_line(void **st)
 	assert_string_equal(text, want);
 	free(text);
 
-	s = annot_open(path, err, sizeof err);
+	s = annot_open(path, &err);
 	assert_non_null(s);
 	assert_int_equal(annot_count(s), 2);
 	assert_null(annot_current(s, "r1", "tca", "ann"));
@@ -399,7 +406,8 @@ static char *long_reason(int who, int i)
 
 static int append_many(struct annot_store *s, int who)
 {
-	char run[32], reviewer[32], err[256];
+	struct error err = {0};
+	char run[32], reviewer[32];
 	snprintf(reviewer, sizeof reviewer, "rev%d", who);
 	for (int i = 0; i < PER_PROC; i++) {
 		snprintf(run, sizeof run, "run-%d", i);
@@ -408,10 +416,10 @@ static int append_many(struct annot_store *s, int who)
 		d.has_score = true;
 		d.score = (double)i / PER_PROC;
 		d.reason = reason;
-		int r = annot_append(s, &d, err, sizeof err);
+		int r = annot_append(s, &d, &err);
 		free(reason);
 		if (r != 0) {
-			fprintf(stderr, "child %d: %s\n", who, err);
+			fprintf(stderr, "child %d: %s\n", who, err.msg);
 			return -1;
 		}
 	}
@@ -421,9 +429,10 @@ static int append_many(struct annot_store *s, int who)
 static void test_concurrent_appends(void **st)
 {
 	(void)st;
-	char path[300], err[256];
+	struct error err = {0};
+	char path[300];
 	path_in(path, sizeof path, "shared.jsonl");
-	struct annot_store *s = annot_open(path, err, sizeof err);
+	struct annot_store *s = annot_open(path, &err);
 	assert_non_null(s);
 
 	int gate[2];
@@ -440,7 +449,7 @@ static void test_concurrent_appends(void **st)
 			char b;
 			if (read(gate[0], &b, 1) < 0)
 				_exit(3);
-			struct annot_store *mine = annot_open(path, err, sizeof err);
+			struct annot_store *mine = annot_open(path, &err);
 			if (!mine)
 				_exit(2);
 			int r = append_many(mine, c + 1);
@@ -493,7 +502,7 @@ static void test_concurrent_appends(void **st)
 	assert_int_equal(lines, total);
 	free(text);
 
-	s = annot_open(path, err, sizeof err);
+	s = annot_open(path, &err);
 	assert_non_null(s);
 	assert_int_equal(annot_count(s), total);
 	assert_null(annot_warning(s));
@@ -513,26 +522,27 @@ static bool exists(const char *path)
 static void test_lazy_create(void **st)
 {
 	(void)st;
-	char path[300], err[400];
+	struct error err = {0};
+	char path[300];
 	path_in(path, sizeof path, "lazy.jsonl");
-	struct annot_store *a = annot_open(path, err, sizeof err);
+	struct annot_store *a = annot_open(path, &err);
 	assert_non_null(a);
 	assert_false(exists(path));
 	annot_close(a);
 	assert_false(exists(path));
 
-	a = annot_open(path, err, sizeof err);
-	struct annot_store *b = annot_open(path, err, sizeof err);
+	a = annot_open(path, &err);
+	struct annot_store *b = annot_open(path, &err);
 	assert_non_null(a);
 	assert_non_null(b);
 	assert_int_equal(annot_refresh(b), 0);      /* nothing there yet */
 	struct decision d = verdict(DEC_ACCEPT, "r1", "tca", "ann", "2026-12-01T09:30:00Z");
-	assert_int_equal(annot_append(a, &d, err, sizeof err), 0);
+	assert_int_equal(annot_append(a, &d, &err), 0);
 	assert_true(exists(path));
 	assert_int_equal(annot_refresh(b), 1);      /* b finds the file a made */
 	assert_non_null(annot_current(b, "r1", "tca", "ann"));
 	struct decision e = verdict(DEC_ACCEPT, "r2", "tca", "bob", "2026-12-01T09:31:00Z");
-	assert_int_equal(annot_append(b, &e, err, sizeof err), 0);
+	assert_int_equal(annot_append(b, &e, &err), 0);
 	assert_int_equal(annot_count(b), 2);
 	annot_close(b);
 	assert_int_equal(annot_refresh(a), 1);
@@ -549,13 +559,13 @@ static void test_lazy_create(void **st)
 	/* A store made before another process wrote the file reads it at its
 	 * first append (follow) and keeps the file order. */
 	path_in(path, sizeof path, "lazy2.jsonl");
-	a = annot_open(path, err, sizeof err);
+	a = annot_open(path, &err);
 	assert_non_null(a);
 	spit(path, L_ACCEPT);
 	d = verdict(DEC_OVERRIDE, "r1", "tca", "ann", "2026-12-01T09:40:00Z");
 	d.has_score = true;
 	d.score = 0;
-	assert_int_equal(annot_append(a, &d, err, sizeof err), 0);
+	assert_int_equal(annot_append(a, &d, &err), 0);
 	assert_int_equal(annot_count(a), 2);
 	assert_int_equal(annot_current(a, "r1", "tca", "ann")->kind, DEC_OVERRIDE);
 	annot_close(a);
@@ -566,17 +576,19 @@ static void test_lazy_create(void **st)
 static void test_lazy_folder_gone(void **st)
 {
 	(void)st;
-	char sub[300], path[320], err[400], want[500];
+	struct error err = {0};
+	char sub[300], path[320];
+	char want[500];
 	path_in(sub, sizeof sub, "gone");
 	assert_int_equal(mkdir(sub, 0755), 0);
 	snprintf(path, sizeof path, "%s/x.jsonl", sub);
-	struct annot_store *s = annot_open(path, err, sizeof err);
+	struct annot_store *s = annot_open(path, &err);
 	assert_non_null(s);
 	assert_int_equal(rmdir(sub), 0);
 	struct decision d = verdict(DEC_ACCEPT, "r1", "tca", "ann", NULL);
-	assert_int_equal(annot_append(s, &d, err, sizeof err), -1);
+	assert_int_equal(annot_append(s, &d, &err), -1);
 	snprintf(want, sizeof want, "%s: No such file or directory", path);
-	assert_string_equal(err, want);
+	assert_string_equal(err.msg, want);
 	assert_int_equal(annot_count(s), 0);
 	assert_null(annot_current(s, "r1", "tca", "ann"));
 	annot_close(s);
@@ -599,11 +611,12 @@ static void test_lazy_unwritable(void **st)
 	if (pid == 0) {
 		if (geteuid() == 0 && (setgid(65534) < 0 || setuid(65534) < 0))
 			_exit(3);
-		char err[1024], want[1024];
-		struct annot_store *s = annot_open(path, err, sizeof err);
+		struct error err = {0};
+		char want[1024];
+		struct annot_store *s = annot_open(path, &err);
 		snprintf(want, sizeof want, "%s: cannot be created: the folder %s is not writable "
 		         "(Permission denied)", path, ro);
-		_exit(s ? 4 : strcmp(err, want) ? 5 : 0);
+		_exit(s ? 4 : strcmp(err.msg, want) ? 5 : 0);
 	}
 	int status;
 	assert_int_equal(waitpid(pid, &status, 0), pid);
@@ -616,42 +629,44 @@ static void test_lazy_unwritable(void **st)
 static void test_open_errors(void **st)
 {
 	(void)st;
-	char path[300], err[1024], want[1024];
+	struct error err = {0};
+	char path[300];
+	char want[1024];
 	path_in(path, sizeof path, "no/such/dir.jsonl");
-	assert_null(annot_open(path, err, sizeof err));
+	assert_null(annot_open(path, &err));
 	snprintf(want, sizeof want, "%s: cannot be created: %s/no/such: No such file or directory",
 	         path, dir);
-	assert_string_equal(err, want);
+	assert_string_equal(err.msg, want);
 
-	assert_null(annot_open(dir, err, sizeof err));
+	assert_null(annot_open(dir, &err));
 	snprintf(want, sizeof want, "%s: not a regular file (a folder)", dir);
-	assert_string_equal(err, want);
+	assert_string_equal(err.msg, want);
 
 	/* Root may write anyway, so the mode only counts for others. */
 	if (geteuid() != 0) {
 		path_in(path, sizeof path, "readonly.jsonl");
 		spit(path, L_ACCEPT);
 		assert_int_equal(chmod(path, 0444), 0);
-		assert_null(annot_open(path, err, sizeof err));
+		assert_null(annot_open(path, &err));
 		snprintf(want, sizeof want, "%s: Permission denied", path);
-		assert_string_equal(err, want);
+		assert_string_equal(err.msg, want);
 	}
 }
 
 static void test_write_errors(void **st)
 {
 	(void)st;
-	char err[256] = "";
+	struct error err = {0};
 	char path[300], want[400];
 	/* A device is no place for decisions: refused at open, not at the
 	 * first write ("Invalid argument" on /dev/zero). */
-	assert_null(annot_open("/dev/full", err, sizeof err));
-	assert_string_equal(err, "/dev/full: not a regular file (a device)");
+	assert_null(annot_open("/dev/full", &err));
+	assert_string_equal(err.msg, "/dev/full: not a regular file (a device)");
 
 	/* A write that fails, as on a full disk: here past RLIMIT_FSIZE,
 	 * which refuses every byte with EFBIG once SIGXFSZ is ignored. */
 	path_in(path, sizeof path, "full.jsonl");
-	struct annot_store *s = annot_open(path, err, sizeof err);
+	struct annot_store *s = annot_open(path, &err);
 	assert_non_null(s);
 	struct rlimit old, none;
 	assert_int_equal(getrlimit(RLIMIT_FSIZE, &old), 0);
@@ -660,12 +675,12 @@ static void test_write_errors(void **st)
 	void (*was)(int) = signal(SIGXFSZ, SIG_IGN);
 	assert_int_equal(setrlimit(RLIMIT_FSIZE, &none), 0);
 	struct decision d = verdict(DEC_ACCEPT, "r1", "tca", "ann", NULL);
-	int rc = annot_append(s, &d, err, sizeof err);
+	int rc = annot_append(s, &d, &err);
 	assert_int_equal(setrlimit(RLIMIT_FSIZE, &old), 0);
 	signal(SIGXFSZ, was);
 	assert_int_equal(rc, -1);
 	snprintf(want, sizeof want, "%s: %s", path, strerror(EFBIG));
-	assert_string_equal(err, want);
+	assert_string_equal(err.msg, want);
 	assert_int_equal(annot_count(s), 0);
 	assert_null(annot_current(s, "r1", "tca", "ann"));
 	assert_int_equal(annot_refresh(s), 0);
@@ -673,23 +688,23 @@ static void test_write_errors(void **st)
 
 	/* What could not be read back is refused before it reaches the file. */
 	path_in(path, sizeof path, "refused.jsonl");
-	s = annot_open(path, err, sizeof err);
+	s = annot_open(path, &err);
 	assert_non_null(s);
 	d = verdict(DEC_OVERRIDE, "r1", "tca", "ann", NULL);
 	d.reason = "bad \xff byte";
-	assert_int_equal(annot_append(s, &d, err, sizeof err), -1);
+	assert_int_equal(annot_append(s, &d, &err), -1);
 	snprintf(want, sizeof want, "%s: text is not valid UTF-8", path);
-	assert_string_equal(err, want);
+	assert_string_equal(err.msg, want);
 	d.reason = NULL;
 	d.has_score = true;
 	d.score = 0.0 / 0.0;
-	assert_int_equal(annot_append(s, &d, err, sizeof err), -1);
+	assert_int_equal(annot_append(s, &d, &err), -1);
 	d = verdict(DEC_ACCEPT, NULL, "tca", "ann", NULL);
-	assert_int_equal(annot_append(s, &d, err, sizeof err), -1);
+	assert_int_equal(annot_append(s, &d, &err), -1);
 	d = verdict(DEC_ACCEPT, "r1", "tca", NULL, NULL);
-	assert_int_equal(annot_append(s, &d, err, sizeof err), -1);
+	assert_int_equal(annot_append(s, &d, &err), -1);
 	snprintf(want, sizeof want, "%s: a decision needs a run and a reviewer", path);
-	assert_string_equal(err, want);
+	assert_string_equal(err.msg, want);
 	assert_int_equal(annot_count(s), 0);
 	annot_close(s);
 	/* Nothing refused reached the file: it was never even made. */
@@ -704,10 +719,12 @@ static void test_write_errors(void **st)
 static void test_short_write(void **st)
 {
 	(void)st;
-	char path[300], err[256], want[400];
+	struct error err = {0};
+	char path[300];
+	char want[400];
 	path_in(path, sizeof path, "short.jsonl");
 	spit(path, L_ACCEPT);
-	struct annot_store *s = annot_open(path, err, sizeof err);
+	struct annot_store *s = annot_open(path, &err);
 	assert_non_null(s);
 
 	struct rlimit old, lim;
@@ -721,12 +738,12 @@ static void test_short_write(void **st)
 	d.has_score = true;
 	d.score = 0;
 	d.reason = reason;
-	int r = annot_append(s, &d, err, sizeof err);
+	int r = annot_append(s, &d, &err);
 	assert_int_equal(setrlimit(RLIMIT_FSIZE, &old), 0);
 	signal(SIGXFSZ, was);
 	assert_int_equal(r, -1);
 	snprintf(want, sizeof want, "%s: File too large", path);
-	assert_string_equal(err, want);
+	assert_string_equal(err.msg, want);
 	assert_int_equal(annot_count(s), 1);
 	assert_int_equal(annot_current(s, "r1", "tca", "ann")->kind, DEC_ACCEPT);
 
@@ -744,7 +761,7 @@ static void test_short_write(void **st)
 	assert_int_equal(text[len - 1], '\n');
 	free(text);
 
-	s = annot_open(path, err, sizeof err);
+	s = annot_open(path, &err);
 	assert_non_null(s);
 	assert_int_equal(annot_count(s), 2);
 	assert_string_equal(annot_current(s, "r1", "tca", "ann")->reason, reason);
@@ -759,7 +776,8 @@ static void test_short_write(void **st)
 static void test_big_file(void **st)
 {
 	(void)st;
-	char path[300], err[256];
+	struct error err = {0};
+	char path[300];
 	path_in(path, sizeof path, "big.jsonl");
 	FILE *f = fopen(path, "w");
 	assert_non_null(f);
@@ -788,7 +806,7 @@ static void test_big_file(void **st)
 	fclose(f);
 	assert_true(lines >= 100000);
 
-	struct annot_store *s = annot_open(path, err, sizeof err);
+	struct annot_store *s = annot_open(path, &err);
 	assert_non_null(s);
 	assert_null(annot_warning(s));
 	assert_int_equal(annot_count(s), lines);

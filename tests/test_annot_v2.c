@@ -16,6 +16,7 @@
 
 #include "annot/store.h"
 #include "test_files.h"
+#include "util/error.h"
 
 static char dir[256];
 
@@ -78,18 +79,18 @@ static struct decision retract(const char *run, const char *scorer, const char *
 
 static void append_ok(struct annot_store *s, const struct decision *d)
 {
-	char err[256] = "";
-	if (annot_append(s, d, err, sizeof err) != 0)
-		fail_msg("append: %s", err);
+	struct error err = {0};
+	if (annot_append(s, d, &err) != 0)
+		fail_msg("append: %s", err.msg);
 }
 
 static struct annot_store *open_two(const char *a, const char *b)
 {
 	const char *paths[] = { a, b };
-	char err[400] = "";
-	struct annot_store *s = annot_open_many(paths, 2, err, sizeof err);
+	struct error err = {0};
+	struct annot_store *s = annot_open_many(paths, 2, &err);
 	if (!s)
-		fail_msg("open: %s", err);
+		fail_msg("open: %s", err.msg);
 	return s;
 }
 
@@ -104,10 +105,11 @@ static struct annot_store *open_two(const char *a, const char *b)
 static void test_v1_lines_read(void **st)
 {
 	(void)st;
-	char path[300], err[256];
+	struct error err = {0};
+	char path[300];
 	path_in(path, sizeof path, "v1.jsonl");
 	test_write_file(path, V1_LINE);
-	struct annot_store *s = annot_open(path, err, sizeof err);
+	struct annot_store *s = annot_open(path, &err);
 	assert_non_null(s);
 	assert_null(annot_warning(s));
 	const struct decision *d = annot_current(s, "r1", "tca", "ann");
@@ -153,9 +155,10 @@ static void check_v2(const struct decision *d)
 static void test_v2_round_trip(void **st)
 {
 	(void)st;
-	char path[300], err[256];
+	struct error err = {0};
+	char path[300];
 	path_in(path, sizeof path, "v2.jsonl");
-	struct annot_store *s = annot_open(path, err, sizeof err);
+	struct annot_store *s = annot_open(path, &err);
 	assert_non_null(s);
 	struct decision j = judge_accept("r1", "ann", "2026-12-01T10:00:00Z");
 	append_ok(s, &j);
@@ -173,7 +176,7 @@ static void test_v2_round_trip(void **st)
 	assert_non_null(strstr(text + strlen(V2_LINE), "\"blind\":false,"));
 	free(text);
 
-	s = annot_open(path, err, sizeof err);
+	s = annot_open(path, &err);
 	assert_non_null(s);
 	check_v2(annot_current(s, "r1", "appr", "ann"));
 	const struct decision *d = annot_current(s, "r1", "tca", "ann");
@@ -191,14 +194,16 @@ static void test_v2_round_trip(void **st)
 static void test_v2_bad_fields(void **st)
 {
 	(void)st;
-	char path[300], err[400], want[1200];
+	struct error err = {0};
+	char path[300];
+	char want[1200];
 	path_in(path, sizeof path, "bad2.jsonl");
 	test_write_file(path,
 	                "{\"v\":2,\"run\":\"r1\",\"scorer\":\"tca\",\"decision\":\"accept\",\"reviewer\":\"ann\",\"blind\":\"yes\"}\n"
 	                "{\"v\":2,\"run\":\"r1\",\"scorer\":\"tca\",\"decision\":\"accept\",\"reviewer\":\"ann\",\"run_hash\":7}\n"
 	                "{\"v\":2,\"run\":\"r1\",\"scorer\":\"tca\",\"decision\":\"accept\",\"reviewer\":\"ann\",\"model\":[]}\n"
 	                "{\"v\":2,\"run\":\"r1\",\"scorer\":\"tca\",\"decision\":\"accept\",\"reviewer\":\"ann\",\"blind\":null}\n");
-	struct annot_store *s = annot_open(path, err, sizeof err);
+	struct annot_store *s = annot_open(path, &err);
 	assert_non_null(s);
 	snprintf(want, sizeof want,
 	         "%s:1: skipped: \"blind\" is not true or false\n"
@@ -212,14 +217,14 @@ static void test_v2_bad_fields(void **st)
 	const char *bad[] = { "abc", H1 "0", "BA7816BF8F01CFEA414140DE5DAE2223B00361A396177A9CB410FF61F20015AD", "" };
 	for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
 		d.run_hash = bad[i];
-		assert_int_equal(annot_append(s, &d, err, sizeof err), -1);
+		assert_int_equal(annot_append(s, &d, &err), -1);
 		snprintf(want, sizeof want, "%s: run_hash is not 64 lowercase hex digits", path);
-		assert_string_equal(err, want);
+		assert_string_equal(err.msg, want);
 	}
 	d.run_hash = H1;
 	d.model = "bad \xff";
-	assert_int_equal(annot_append(s, &d, err, sizeof err), -1);
-	assert_non_null(strstr(err, "not valid UTF-8"));
+	assert_int_equal(annot_append(s, &d, &err), -1);
+	assert_non_null(strstr(err.msg, "not valid UTF-8"));
 	assert_int_equal(annot_count(s), 1);
 	annot_close(s);
 }
@@ -231,10 +236,11 @@ static void test_v2_bad_fields(void **st)
 static void test_precedence_by_at(void **st)
 {
 	(void)st;
-	char a[300], b[300], err[256];
+	struct error err = {0};
+	char a[300], b[300];
 	path_in(a, sizeof a, "prec-a.jsonl");
 	path_in(b, sizeof b, "prec-b.jsonl");
-	struct annot_store *wb = annot_open(b, err, sizeof err);
+	struct annot_store *wb = annot_open(b, &err);
 	assert_non_null(wb);
 	struct decision d = scorer_override("r1", "ann", "2026-12-01T10:05:00Z", 0.25);
 	append_ok(wb, &d);                              /* b: later */
@@ -294,10 +300,11 @@ static void test_precedence_by_at(void **st)
 static void test_retract_per_file(void **st)
 {
 	(void)st;
-	char a[300], b[300], err[256];
+	struct error err = {0};
+	char a[300], b[300];
 	path_in(a, sizeof a, "ret-a.jsonl");
 	path_in(b, sizeof b, "ret-b.jsonl");
-	struct annot_store *wb = annot_open(b, err, sizeof err);
+	struct annot_store *wb = annot_open(b, &err);
 	assert_non_null(wb);
 	struct decision d = scorer_override("r1", "ann", "2026-12-01T09:00:00Z", 0.25);
 	append_ok(wb, &d);
@@ -336,10 +343,10 @@ static int ro_open(void *ctx)
 {
 	const struct ro_case *c = ctx;
 	const char *paths[] = { c->mine, c->theirs };
-	char err[400];
-	struct annot_store *s = annot_open_many(paths, 2, err, sizeof err);
+	struct error err = {0};
+	struct annot_store *s = annot_open_many(paths, 2, &err);
 	if (!s) {
-		fprintf(stderr, "%s\n", err);
+		fprintf(stderr, "%s\n", err.msg);
 		return 1;
 	}
 	const struct decision *d = annot_current(s, "r1", "tca", "bob");
@@ -347,7 +354,7 @@ static int ro_open(void *ctx)
 	annot_close(s);
 	/* the other way round it must fail: the first file is written to */
 	const char *swapped[] = { c->theirs, c->mine };
-	if (!rc && annot_open_many(swapped, 2, err, sizeof err))
+	if (!rc && annot_open_many(swapped, 2, &err))
 		rc = 3;
 	return rc;
 }
@@ -355,10 +362,12 @@ static int ro_open(void *ctx)
 static void test_read_only_second(void **st)
 {
 	(void)st;
-	char a[300], b[300], err[400], want[500];
+	struct error err = {0};
+	char a[300], b[300];
+	char want[500];
 	path_in(a, sizeof a, "ro-mine.jsonl");
 	path_in(b, sizeof b, "ro-theirs.jsonl");
-	struct annot_store *wb = annot_open(b, err, sizeof err);
+	struct annot_store *wb = annot_open(b, &err);
 	assert_non_null(wb);
 	struct decision d = scorer_override("r1", "bob", "2026-12-01T09:00:00Z", 0.25);
 	append_ok(wb, &d);
@@ -372,7 +381,7 @@ static void test_read_only_second(void **st)
 
 	/* Followed: bob appends to his file, our refresh sees it. */
 	struct annot_store *s = open_two(a, b);
-	wb = annot_open(b, err, sizeof err);
+	wb = annot_open(b, &err);
 	assert_non_null(wb);
 	d = scorer_override("r1", "bob", "2026-12-01T09:30:00Z", 0.5);
 	append_ok(wb, &d);
@@ -386,16 +395,16 @@ static void test_read_only_second(void **st)
 	char missing[300];
 	path_in(missing, sizeof missing, "nobody.jsonl");
 	const char *paths[] = { a, missing };
-	assert_null(annot_open_many(paths, 2, err, sizeof err));
+	assert_null(annot_open_many(paths, 2, &err));
 	snprintf(want, sizeof want, "%s: No such file or directory", missing);
-	assert_string_equal(err, want);
+	assert_string_equal(err.msg, want);
 	assert_int_equal(access(missing, F_OK), -1);
 	const char *twice[] = { a, a };
-	assert_null(annot_open_many(twice, 2, err, sizeof err));
+	assert_null(annot_open_many(twice, 2, &err));
 	snprintf(want, sizeof want, "%s: given twice", a);
-	assert_string_equal(err, want);
-	assert_null(annot_open_many(paths, 0, err, sizeof err));
-	assert_string_equal(err, "no annotations file");
+	assert_string_equal(err.msg, want);
+	assert_null(annot_open_many(paths, 0, &err));
+	assert_string_equal(err.msg, "no annotations file");
 	assert_int_equal(chmod(dir, 0700), 0);
 }
 
@@ -428,10 +437,11 @@ static void test_warnings_of_each_file(void **st)
 static void test_reviewers(void **st)
 {
 	(void)st;
-	char a[300], b[300], err[256];
+	struct error err = {0};
+	char a[300], b[300];
 	path_in(a, sizeof a, "rev-a.jsonl");
 	path_in(b, sizeof b, "rev-b.jsonl");
-	struct annot_store *wb = annot_open(b, err, sizeof err);
+	struct annot_store *wb = annot_open(b, &err);
 	assert_non_null(wb);
 	struct decision d = scorer_override("r1", "zoe", NULL, 1);
 	append_ok(wb, &d);
@@ -467,7 +477,7 @@ static void test_reviewers(void **st)
 
 	/* none yet */
 	path_in(a, sizeof a, "rev-empty.jsonl");
-	s = annot_open(a, err, sizeof err);
+	s = annot_open(a, &err);
 	assert_non_null(s);
 	assert_int_equal(annot_reviewers(s, &names), 0);
 	assert_false(annot_has_reviewer(s, "ann"));
@@ -494,10 +504,11 @@ static void collect(void *ctx, const struct decision *d)
 static void test_each_current(void **st)
 {
 	(void)st;
-	char a[300], b[300], err[256];
+	struct error err = {0};
+	char a[300], b[300];
 	path_in(a, sizeof a, "each-a.jsonl");
 	path_in(b, sizeof b, "each-b.jsonl");
-	struct annot_store *wa = annot_open(a, err, sizeof err);
+	struct annot_store *wa = annot_open(a, &err);
 	assert_non_null(wa);
 	struct decision d = scorer_override("r2", "ann", "2026-12-01T09:00:00Z", 0.5);
 	append_ok(wa, &d);
@@ -512,7 +523,7 @@ static void test_each_current(void **st)
 	struct decision note = { .kind = DEC_NOTE, .run = "r1", .reason = "hm", .reviewer = "ann" };
 	append_ok(wa, &note);
 	annot_close(wa);
-	struct annot_store *wb = annot_open(b, err, sizeof err);
+	struct annot_store *wb = annot_open(b, &err);
 	assert_non_null(wb);
 	d = scorer_override("r1", "ann", "2026-12-01T11:00:00Z", 0.9);
 	append_ok(wb, &d);                              /* later: wins over a's */
@@ -530,7 +541,7 @@ static void test_each_current(void **st)
 	annot_close(s);
 
 	path_in(a, sizeof a, "each-empty.jsonl");
-	s = annot_open(a, err, sizeof err);
+	s = annot_open(a, &err);
 	sn.n = 0;
 	sn.text[0] = '\0';
 	annot_each_current(s, collect, &sn);
@@ -543,16 +554,16 @@ static void test_each_current(void **st)
 static int readonly_open(void *ctx)
 {
 	const char *path = ctx;
-	char err[400];
-	struct annot_store *s = annot_open_readonly(&path, 1, err, sizeof err);
+	struct error err = {0};
+	struct annot_store *s = annot_open_readonly(&path, 1, &err);
 	if (!s) {
-		fprintf(stderr, "%s\n", err);
+		fprintf(stderr, "%s\n", err.msg);
 		return 1;
 	}
 	const struct decision *d = annot_current(s, "r1", "tca", "bob");
 	int rc = !d || d->score != 0.25 ? 2 : 0;
 	struct decision more = scorer_override("r2", "me", "2026-12-02T09:00:00Z", 1);
-	if (!rc && annot_append(s, &more, err, sizeof err) == 0)
+	if (!rc && annot_append(s, &more, &err) == 0)
 		rc = 3;
 	annot_close(s);
 	return rc;
@@ -561,9 +572,11 @@ static int readonly_open(void *ctx)
 static void test_open_readonly(void **st)
 {
 	(void)st;
-	char a[300], missing[300], err[400], want[500];
+	struct error err = {0};
+	char a[300], missing[300];
+	char want[500];
 	path_in(a, sizeof a, "readonly.jsonl");
-	struct annot_store *w = annot_open(a, err, sizeof err);
+	struct annot_store *w = annot_open(a, &err);
 	assert_non_null(w);
 	struct decision d = scorer_override("r1", "bob", "2026-12-01T09:00:00Z", 0.25);
 	append_ok(w, &d);
@@ -579,9 +592,9 @@ static void test_open_readonly(void **st)
 
 	path_in(missing, sizeof missing, "readonly-nobody.jsonl");
 	const char *paths[] = { missing };
-	assert_null(annot_open_readonly(paths, 1, err, sizeof err));
+	assert_null(annot_open_readonly(paths, 1, &err));
 	snprintf(want, sizeof want, "%s: No such file or directory", missing);
-	assert_string_equal(err, want);
+	assert_string_equal(err.msg, want);
 	assert_int_equal(access(missing, F_OK), -1);
 }
 

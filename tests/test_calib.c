@@ -22,6 +22,7 @@
 #include "review/calib.h"
 #include "review/session.h"
 #include "util/digest.h"
+#include "util/error.h"
 
 /* What the configurations are loaded with (the data folder of the
  * built-in prompts), as a command lends it. */
@@ -152,9 +153,9 @@ static int setup(void **s)
 	for (int i = 0; i < NRUNS; i++)
 		fprintf(f, "%s\n", loaded[i]);
 	fclose(f);
-	char err[512];
-	if (config_load_string(&cfg, &test_load, "t.yaml", dir, yaml, sizeof yaml - 1, err, sizeof err) < 0) {
-		fprintf(stderr, "%s\n", err);
+	struct error err = {0};
+	if (config_load_string(&cfg, &test_load, "t.yaml", dir, yaml, sizeof yaml - 1, &err) < 0) {
+		fprintf(stderr, "%s\n", err.msg);
 		return -1;
 	}
 	return 0;
@@ -185,12 +186,12 @@ static size_t entry_of(struct review *rv, int run)
 static void open_labelled(struct review *rv)
 {
 	write_labels();
-	char err[512];
+	struct error err = {0};
 	char *paths[] = { runs_path };
 	const char *annots[] = { annot_a, annot_b };
-	int rc = review_open_reading(rv, NULL, &cfg, NULL, paths, 1, annots, 2, "t", err, sizeof err);
+	int rc = review_open_reading(rv, NULL, &cfg, NULL, paths, 1, annots, 2, "t", &err);
 	if (rc < 0)
-		fail_msg("review_open_reading: %s", err);
+		fail_msg("review_open_reading: %s", err.msg);
 	while (review_step(rv, 0))
 		;
 	for (int i = 0; i < NRUNS; i++) {
@@ -239,9 +240,9 @@ static void assert_undefined(const struct calib_fig *f)
 
 static void build(struct review *rv, struct calib *c, const struct calib_opts *o)
 {
-	char err[256];
-	if (calib_build(c, rv, o, err, sizeof err) < 0)
-		fail_msg("calib_build: %s", err);
+	struct error err = {0};
+	if (calib_build(c, rv, o, &err) < 0)
+		fail_msg("calib_build: %s", err.msg);
 }
 
 /* ---- binary: lookup ------------------------------------------------------------ */
@@ -648,17 +649,17 @@ static void test_criteria(void **st)
 	assert_int_equal(c.labelled_runs, 4);
 	calib_free(&c);
 
-	char err[256];
+	struct error err = {0};
 	const char *bad[] = { "nope" };
 	assert_int_equal(calib_build(&c, &rv, &(struct calib_opts){ .criteria = bad, .ncriteria = 1 },
-	                             err, sizeof err), -1);
-	assert_string_equal(err, "unknown criterion 'nope' (criteria: lookup, j5, j01)");
+	                             &err), -1);
+	assert_string_equal(err.msg, "unknown criterion 'nope' (criteria: lookup, j5, j01)");
 	assert_int_equal(c.npairs, 0);
 	const char *code[] = { "lookup", "j5" };
 	assert_int_equal(calib_build(&c, &rv, &(struct calib_opts){ .compare_judges = code,
 	                                                            .ncompare_judges = 2 },
-	                             err, sizeof err), -1);
-	assert_string_equal(err, "not a judge: 'lookup' (judges: j5, j01)");
+	                             &err), -1);
+	assert_string_equal(err.msg, "not a judge: 'lookup' (judges: j5, j01)");
 	review_close(&rv);
 }
 
@@ -696,9 +697,9 @@ static void test_no_labels(void **st)
 	(void)st;
 	struct review rv;
 	struct calib c;
-	char err[512];
+	struct error err = {0};
 	char *paths[] = { runs_path };
-	assert_int_equal(review_open_reading(&rv, NULL, &cfg, NULL, paths, 1, NULL, 0, "t", err, sizeof err), 0);
+	assert_int_equal(review_open_reading(&rv, NULL, &cfg, NULL, paths, 1, NULL, 0, "t", &err), 0);
 	while (review_step(&rv, 0))
 		;
 	build(&rv, &c, &(struct calib_opts){ .bootstrap = 100, .sweep = true });

@@ -22,6 +22,7 @@
 #include "review/calib.h"
 #include "review/session.h"
 #include "util/digest.h"
+#include "util/error.h"
 
 /* What the configurations are loaded with (the data folder of the
  * built-in prompts), as a command lends it. */
@@ -129,9 +130,9 @@ static int setup(void **s)
 			label(f, i + 1, "unit", unit_h[i]);
 	}
 	fclose(f);
-	char err[512];
-	if (config_load_string(&cfg, &test_load, "t.yaml", dir, yaml, sizeof yaml - 1, err, sizeof err) < 0) {
-		fprintf(stderr, "%s\n", err);
+	struct error err = {0};
+	if (config_load_string(&cfg, &test_load, "t.yaml", dir, yaml, sizeof yaml - 1, &err) < 0) {
+		fprintf(stderr, "%s\n", err.msg);
 		return -1;
 	}
 	return 0;
@@ -172,18 +173,18 @@ static void judged(struct review *rv, size_t judge, double pass, const double *m
  * as the cache would fill them, and the figures built. */
 static void build_with(struct review *rv, struct calib *c, const struct calib_opts *o)
 {
-	char err[512];
+	struct error err = {0};
 	char *paths[] = { runs_path };
 	const char *annots[] = { labels_path };
-	if (review_open_reading(rv, NULL, &cfg, NULL, paths, 1, annots, 1, "t", err, sizeof err) < 0)
+	if (review_open_reading(rv, NULL, &cfg, NULL, paths, 1, annots, 1, "t", &err) < 0)
 		fail_msg("review_open_reading: %s", err);
 	while (review_step(rv, 0))
 		;
 	judged(rv, 0, 4, five_m, NRUNS);
 	judged(rv, 1, 6, ten_m, 10);
 	judged(rv, 2, 0.5, unit_m, 6);
-	if (calib_build(c, rv, o, err, sizeof err) < 0)
-		fail_msg("calib_build: %s", err);
+	if (calib_build(c, rv, o, &err) < 0)
+		fail_msg("calib_build: %s", err.msg);
 }
 
 static void build(struct review *rv, struct calib *c)

@@ -21,6 +21,7 @@
 #include "review/session.h"
 #include "runs/run.h"
 #include "test_files.h"
+#include "util/error.h"
 
 static char dir[64];
 static char runs_path[128];
@@ -88,11 +89,10 @@ static int setup(void **s)
 	test_write_file(runs_path, RUN "\n");
 	snprintf(checks_path, sizeof checks_path, "%s/checks.jsonl", dir);
 	test_write_file(checks_path, CHECKS_RUN "\n");
-	char err[1024];
-	if (config_load_string(&cfg, NULL, "t.yaml", dir, yaml, sizeof yaml - 1, err, sizeof err) < 0 ||
-	    config_load_string(&checks_cfg, NULL, "c.yaml", dir, checks_yaml, sizeof checks_yaml - 1, err,
-	                       sizeof err) < 0) {
-		fprintf(stderr, "%s\n", err);
+	struct error err = {0};
+	if (config_load_string(&cfg, NULL, "t.yaml", dir, yaml, sizeof yaml - 1, &err) < 0 ||
+	    config_load_string(&checks_cfg, NULL, "c.yaml", dir, checks_yaml, sizeof checks_yaml - 1, &err) < 0) {
+		fprintf(stderr, "%s\n", err.msg);
 		return -1;
 	}
 	return 0;
@@ -110,13 +110,14 @@ static int teardown(void **s)
 
 static const struct review_run *open_run(struct review *rv, bool blind)
 {
-	char err[512], annot[160];
+	struct error err = {0};
+	char annot[160];
 	snprintf(annot, sizeof annot, "%s/annot-%d.jsonl", dir, blind);
 	unlink(annot);
 	const char *annots[] = { annot };
 	char *paths[] = { runs_path };
-	if (review_open(rv, &cfg, NULL, paths, 1, annots, 1, "ann", err, sizeof err) < 0)
-		fail_msg("review_open: %s", err);
+	if (review_open(rv, &cfg, NULL, paths, 1, annots, 1, "ann", &err) < 0)
+		fail_msg("review_open: %s", err.msg);
 	rv->blind = blind;
 	for (int i = 0; review_step(rv, 0); i++)
 		assert_true(i < 1000);
@@ -229,9 +230,9 @@ static void test_blind_waits_for_the_label(void **s)
 	review_call_marks(&rv, rr, &cm);
 	assert_int_equal(cm.nmarks, 0);
 	call_marks_free(&cm);
-	char err[256];
+	struct error err = {0};
 	bool accepted;
-	assert_int_equal(review_label(&rv, NAMES, 1, &accepted, err, sizeof err), 0);
+	assert_int_equal(review_label(&rv, NAMES, 1, &accepted, &err), 0);
 	review_settle(&rv);
 	rr = review_current(&rv);
 	review_call_marks(&rv, rr, &cm);
@@ -267,13 +268,14 @@ static void test_nothing_to_read(void **s)
 /* The session of the checks run under tool-errors and unanswered-calls. */
 static const struct review_run *open_checks(struct review *rv, bool blind)
 {
-	char err[512], annot[160];
+	struct error err = {0};
+	char annot[160];
 	snprintf(annot, sizeof annot, "%s/annot-checks-%d.jsonl", dir, blind);
 	unlink(annot);
 	const char *annots[] = { annot };
 	char *paths[] = { checks_path };
-	if (review_open(rv, &checks_cfg, NULL, paths, 1, annots, 1, "ann", err, sizeof err) < 0)
-		fail_msg("review_open: %s", err);
+	if (review_open(rv, &checks_cfg, NULL, paths, 1, annots, 1, "ann", &err) < 0)
+		fail_msg("review_open: %s", err.msg);
 	rv->blind = blind;
 	for (int i = 0; review_step(rv, 0); i++)
 		assert_true(i < 1000);
@@ -335,9 +337,9 @@ static void test_blind_checks_wait(void **s)
 	review_call_marks(&rv, rr, &cm);
 	assert_int_equal(cm.nmarks, 0);
 	call_marks_free(&cm);
-	char err[256];
+	struct error err = {0};
 	bool accepted;
-	assert_int_equal(review_label(&rv, ERRORS, 0, &accepted, err, sizeof err), 0);
+	assert_int_equal(review_label(&rv, ERRORS, 0, &accepted, &err), 0);
 	review_settle(&rv);
 	rr = review_current(&rv);
 	review_call_marks(&rv, rr, &cm);

@@ -9,24 +9,25 @@
 #include <string.h>
 
 #include "conf/conf.h"
+#include "util/error.h"
 
-static char err[512];
+static struct error err;
 
 static struct conf cf;
 
 static const struct conf_node *parse(const char *text)
 {
-	err[0] = '\0';
-	if (conf_parse(&cf, "t.yaml", "cfg", text, strlen(text), err, sizeof err))
-		fail_msg("unexpected error: %s", err);
+	err.msg[0] = '\0';
+	if (conf_parse(&cf, "t.yaml", "cfg", text, strlen(text), &err))
+		fail_msg("unexpected error: %s", err.msg);
 	return cf.root;
 }
 
 static void assert_parse_error(const char *text, const char *want)
 {
 	struct conf c;
-	assert_int_equal(conf_parse(&c, "t.yaml", NULL, text, strlen(text), err, sizeof err), -1);
-	assert_string_equal(err, want);
+	assert_int_equal(conf_parse(&c, "t.yaml", NULL, text, strlen(text), &err), -1);
+	assert_string_equal(err.msg, want);
 	conf_free(&c);
 }
 
@@ -111,25 +112,25 @@ static void test_reader_errors(void **state)
 	bool b;
 	const struct conf_node *r = parse("s: [x]\nn: abc\ni: 2.5\nb: 1\n");
 	assert_int_equal(conf_str(&cf, conf_get(r, "s"), "s", &s), -1);
-	assert_string_equal(err, "t.yaml:1:4: wrong type for 's': expected a string, got a list");
+	assert_string_equal(err.msg, "t.yaml:1:4: wrong type for 's': expected a string, got a list");
 	conf_free(&cf);
 
 	r = parse("s: [x]\nn: abc\ni: 2.5\nb: 1\n");
 	assert_int_equal(conf_num(&cf, conf_get(r, "n"), "n", &d), -1);
-	assert_string_equal(err, "t.yaml:2:4: wrong type for 'n': expected a number, got a string");
+	assert_string_equal(err.msg, "t.yaml:2:4: wrong type for 'n': expected a number, got a string");
 	/* Only the first error is kept. */
 	assert_int_equal(conf_int(&cf, conf_get(r, "i"), "i", 0, 3, &l), -1);
-	assert_string_equal(err, "t.yaml:2:4: wrong type for 'n': expected a number, got a string");
+	assert_string_equal(err.msg, "t.yaml:2:4: wrong type for 'n': expected a number, got a string");
 	conf_free(&cf);
 
 	r = parse("s: [x]\nn: abc\ni: 2.5\nb: 1\n");
 	assert_int_equal(conf_int(&cf, conf_get(r, "i"), "i", 0, 3, &l), -1);
-	assert_string_equal(err, "t.yaml:3:4: 'i' must be a whole number from 0 to 3");
+	assert_string_equal(err.msg, "t.yaml:3:4: 'i' must be a whole number from 0 to 3");
 	conf_free(&cf);
 
 	r = parse("s: [x]\nn: abc\ni: 2.5\nb: 1\n");
 	assert_int_equal(conf_bool(&cf, conf_get(r, "b"), "b", &b), -1);
-	assert_string_equal(err, "t.yaml:4:4: wrong type for 'b': expected a boolean, got a number");
+	assert_string_equal(err.msg, "t.yaml:4:4: wrong type for 'b': expected a boolean, got a number");
 	conf_free(&cf);
 
 	r = parse("p: 'a..b'\nf: x.txt\n");
@@ -138,7 +139,7 @@ static void test_reader_errors(void **state)
 	free(s);
 	assert_int_equal(conf_path(&cf, conf_get(r, "p"), "p", &s), -1);
 	assert_null(s);
-	assert_true(strncmp(err, "t.yaml:1:4: invalid path 'a..b' for 'p': ", 41) == 0);
+	assert_true(strncmp(err.msg, "t.yaml:1:4: invalid path 'a..b' for 'p': ", 41) == 0);
 	conf_free(&cf);
 }
 
@@ -237,31 +238,31 @@ static void test_keys_errors(void **state)
 	(void)state;
 	struct thing t;
 	assert_int_equal(read_thing("name: x\nnmae: y\n", &t, NULL), -1);
-	assert_string_equal(err, "t.yaml:2:1: unknown key 'nmae' for a thing "
+	assert_string_equal(err.msg, "t.yaml:2:1: unknown key 'nmae' for a thing "
 	                    "(known: name, weight, count, on, tags, later)");
 	thing_free(&t);
 	assert_int_equal(read_thing("secret: 1\n", &t, NULL), -1);
-	assert_string_equal(err, "t.yaml:1:1: no secrets here");
+	assert_string_equal(err.msg, "t.yaml:1:1: no secrets here");
 	thing_free(&t);
 	assert_int_equal(read_thing("weight: 0.5\n", &t, NULL), -1);
-	assert_string_equal(err, "t.yaml:1:1: a thing needs 'name'");
+	assert_string_equal(err.msg, "t.yaml:1:1: a thing needs 'name'");
 	thing_free(&t);
 	assert_int_equal(read_thing("name: x\nweight: 2\n", &t, NULL), -1);
-	assert_string_equal(err, "t.yaml:2:9: 'weight' must be from 0 to 1");
+	assert_string_equal(err.msg, "t.yaml:2:9: 'weight' must be from 0 to 1");
 	thing_free(&t);
 	assert_int_equal(read_thing("name: x\ncount: 0\n", &t, NULL), -1);
-	assert_string_equal(err, "t.yaml:2:8: 'count' must be a whole number from 1 to 9");
+	assert_string_equal(err.msg, "t.yaml:2:8: 'count' must be a whole number from 1 to 9");
 	thing_free(&t);
 	/* Keys without CONF_LATER are read in document order. */
 	assert_int_equal(read_thing("on: 3\nname: [x]\n", &t, NULL), -1);
-	assert_string_equal(err, "t.yaml:1:5: wrong type for 'on': expected a boolean, got a number");
+	assert_string_equal(err.msg, "t.yaml:1:5: wrong type for 'on': expected a boolean, got a number");
 	thing_free(&t);
 
 	static const struct conf_table plain = { .keys = thing_keys, .known = "name, weight" };
 	memset(&t, 0, sizeof t);
 	const struct conf_node *r = parse("zzz: 1\n");
 	assert_int_equal(conf_keys(&cf, r, &plain, &t, NULL), -1);
-	assert_string_equal(err, "t.yaml:1:1: unknown key 'zzz' (expected one of: name, weight)");
+	assert_string_equal(err.msg, "t.yaml:1:1: unknown key 'zzz' (expected one of: name, weight)");
 	thing_free(&t);
 }
 
@@ -270,11 +271,11 @@ static void test_shapes(void **state)
 	(void)state;
 	const struct conf_node *r = parse("a: [1]\nb: x\n");
 	assert_int_equal(conf_map(&cf, conf_get(r, "a"), "a"), -1);
-	assert_string_equal(err, "t.yaml:1:4: 'a' must be a mapping, got a list");
+	assert_string_equal(err.msg, "t.yaml:1:4: 'a' must be a mapping, got a list");
 	conf_free(&cf);
 	r = parse("a: [1]\nb: x\n");
 	assert_int_equal(conf_seq(&cf, conf_get(r, "b"), "b", "bees"), -1);
-	assert_string_equal(err, "t.yaml:2:4: 'b' must be a list of bees, got a value");
+	assert_string_equal(err.msg, "t.yaml:2:4: 'b' must be a list of bees, got a value");
 	conf_free(&cf);
 	char *j = conf_join("d", "f");
 	assert_string_equal(j, "d/f");

@@ -20,6 +20,7 @@
 #include "review/keymap.h"
 #include "tui/theme.h"
 #include "judge/prompt.h"
+#include "util/error.h"
 
 /* What the configurations are loaded with (the data folder of the
  * built-in prompts, the screen's readers), as a command lends it. */
@@ -115,12 +116,12 @@ const struct scorer_ops *scorer_find(const char *type)
 
 /* ---- helpers ----------------------------------------------------------- */
 
-static char errbuf[1024];
+static struct error errbuf;
 
 static int load(struct config *c, const char *text)
 {
-	errbuf[0] = '\0';
-	return config_load_string(c, &test_load, "t.yaml", "cfg", text, strlen(text), errbuf, sizeof errbuf);
+	error_clear(&errbuf);
+	return config_load_string(c, &test_load, "t.yaml", "cfg", text, strlen(text), &errbuf);
 }
 
 /* Loads text that must fail with exactly `want`, and checks that the
@@ -131,7 +132,7 @@ static void assert_error(const char *text, const char *want)
 	int rc = load(&c, text);
 	if (rc != -1)
 		fail_msg("expected an error for:\n%s", text);
-	assert_string_equal(errbuf, want);
+	assert_string_equal(errbuf.msg, want);
 	assert_null(c.path);
 	assert_null(c.scorers);
 	assert_int_equal(c.nscorers, 0);
@@ -142,7 +143,7 @@ static void assert_error(const char *text, const char *want)
 static void assert_loads(struct config *c, const char *text)
 {
 	if (load(c, text) != 0)
-		fail_msg("unexpected error: %s", errbuf);
+		fail_msg("unexpected error: %s", errbuf.msg);
 }
 
 static char *dump(const json_t *v)
@@ -194,20 +195,20 @@ static void test_unnamed(void **state)
 {
 	(void)state;
 	struct config c;
-	char err[256];
-	assert_int_equal(config_load_string(&c, &test_load, NULL, NULL, "", 0, err, sizeof err), 0);
+	struct error err = {0};
+	assert_int_equal(config_load_string(&c, &test_load, NULL, NULL, "", 0, &err), 0);
 	assert_null(c.path);
 	assert_null(c.dir);
 	config_free(&c);
 
 	const char *bad = "scorers: 1\n";
-	assert_int_equal(config_load_string(&c, &test_load, NULL, NULL, bad, strlen(bad), err, sizeof err), -1);
-	assert_string_equal(err, "<config>:1:10: 'scorers' must be a list of scorers, got a value");
+	assert_int_equal(config_load_string(&c, &test_load, NULL, NULL, bad, strlen(bad), &err), -1);
+	assert_string_equal(err.msg, "<config>:1:10: 'scorers' must be a list of scorers, got a value");
 	config_free(&c);
 
 	/* A relative expectations file stays as written without a folder. */
 	const char *ex = "expectations: {file: e.jsonl, match: {run: a, expected: a}}\n";
-	assert_int_equal(config_load_string(&c, &test_load, NULL, NULL, ex, strlen(ex), err, sizeof err), 0);
+	assert_int_equal(config_load_string(&c, &test_load, NULL, NULL, ex, strlen(ex), &err), 0);
 	assert_string_equal(c.expect.file, "e.jsonl");
 	config_free(&c);
 }
@@ -891,8 +892,8 @@ static void test_load_file(void **state)
 	write_file(path, "expectations:\n  file: sub/tasks.jsonl\n  match: {run: a, expected: b}\n");
 
 	struct config c;
-	char err[256];
-	assert_int_equal(config_load(&c, &test_load, path, err, sizeof err), 0);
+	struct error err = {0};
+	assert_int_equal(config_load(&c, &test_load, path, &err), 0);
 	assert_string_equal(c.path, path);
 	assert_string_equal(c.dir, tmpdir);
 	snprintf(want, sizeof want, "%s/sub/tasks.jsonl", tmpdir);
@@ -901,21 +902,21 @@ static void test_load_file(void **state)
 
 	/* Errors name the file as given. */
 	write_file(path, "scorers:\n  - id: w\n    typo: x\n");
-	assert_int_equal(config_load(&c, &test_load, path, err, sizeof err), -1);
+	assert_int_equal(config_load(&c, &test_load, path, &err), -1);
 	snprintf(want, sizeof want, "%s:2:5: scorer 'w' has no 'type'", path);
-	assert_string_equal(err, want);
+	assert_string_equal(err.msg, want);
 	config_free(&c);
 	unlink(path);
 
-	assert_int_equal(config_load(&c, &test_load, path, err, sizeof err), -1);
+	assert_int_equal(config_load(&c, &test_load, path, &err), -1);
 	snprintf(want, sizeof want, "%s: No such file or directory", path);
-	assert_string_equal(err, want);
+	assert_string_equal(err.msg, want);
 	config_free(&c);
 
 	/* A directory is not a configuration. */
-	assert_int_equal(config_load(&c, &test_load, tmpdir, err, sizeof err), -1);
+	assert_int_equal(config_load(&c, &test_load, tmpdir, &err), -1);
 	snprintf(want, sizeof want, "%s: not a regular file (a folder)", tmpdir);
-	assert_string_equal(err, want);
+	assert_string_equal(err.msg, want);
 	config_free(&c);
 }
 
@@ -928,8 +929,8 @@ static void test_load_file_in_cwd(void **state)
 	write_file("conf.yaml", "expectations:\n  file: tasks.jsonl\n  match: {run: a, expected: b}\n");
 
 	struct config c;
-	char err[256];
-	int rc = config_load(&c, &test_load, "conf.yaml", err, sizeof err);
+	struct error err = {0};
+	int rc = config_load(&c, &test_load, "conf.yaml", &err);
 	unlink("conf.yaml");
 	assert_int_equal(chdir(cwd), 0);
 	assert_int_equal(rc, 0);
@@ -970,11 +971,10 @@ static void test_theme_and_keys(void **state)
 	assert_int_equal(c.keys[1].col, 20);
 	/* What the screen will do with them: bind each in order. */
 	struct keymap km;
-	char err[128];
+	struct error err = {0};
 	keymap_init_defaults(&km);
 	for (size_t i = 0; i < c.nkeys; i++)
-		assert_int_equal(keymap_bind(&km, action_find(c.keys[i].action), c.keys[i].keys, err,
-		                             sizeof err), 0);
+		assert_int_equal(keymap_bind(&km, action_find(c.keys[i].action), c.keys[i].keys, &err), 0);
 	assert_int_equal(keymap_lookup(&km, '\n'), ACT_ACCEPT);
 	assert_int_equal(keymap_lookup(&km, 14), ACT_NEXT_TODO);
 	assert_int_equal(keymap_lookup(&km, 'J'), ACT_NONE);
@@ -1039,8 +1039,8 @@ static void judges_datadir(void)
 /* Loads with the temporary folder as the YAML's folder, for prompt files. */
 static int load_in_tmp(struct config *c, const char *text)
 {
-	errbuf[0] = '\0';
-	return config_load_string(c, &test_load, "t.yaml", tmpdir, text, strlen(text), errbuf, sizeof errbuf);
+	error_clear(&errbuf);
+	return config_load_string(c, &test_load, "t.yaml", tmpdir, text, strlen(text), &errbuf);
 }
 
 static void tmp_write(const char *name, const char *text)
@@ -1120,7 +1120,7 @@ static void test_judges(void **state)
 
 	struct config c;
 	if (load_in_tmp(&c, judges_yaml) != 0)
-		fail_msg("unexpected error: %s", errbuf);
+		fail_msg("unexpected error: %s", errbuf.msg);
 	assert_int_equal(c.nscorers, 1);
 	assert_int_equal(c.njudges, 5);
 
@@ -1200,7 +1200,7 @@ static void judge_hash_of(const char *yaml, char out[17])
 {
 	struct config c;
 	if (load_in_tmp(&c, yaml) != 0)
-		fail_msg("unexpected error: %s", errbuf);
+		fail_msg("unexpected error: %s", errbuf.msg);
 	assert_int_equal(c.njudges, 1);
 	memcpy(out, c.judges[0].hash, 17);
 	config_free(&c);
@@ -1384,7 +1384,7 @@ static void assert_error_in_tmp(const char *text, const char *want)
 	struct config c;
 	if (load_in_tmp(&c, text) != -1)
 		fail_msg("expected an error for:\n%s", text);
-	assert_string_equal(errbuf, want);
+	assert_string_equal(errbuf.msg, want);
 	assert_null(c.judges);
 	assert_int_equal(c.njudges, 0);
 	config_free(&c);
@@ -1552,7 +1552,7 @@ static void test_judge_examples_errors(void **state)
 	if (load_in_tmp(&c, JC "    scale: {min: 1, max: 5, pass: 4}\n"
 	                "    examples: {k: 2, pick: recent, split: train}\n"
 	                "    prompt_file: shots.txt\n") != 0)
-		fail_msg("unexpected error: %s", errbuf);
+		fail_msg("unexpected error: %s", errbuf.msg);
 	assert_int_equal(c.judges[0].examples.k, 2);
 	config_free(&c);
 #undef JC

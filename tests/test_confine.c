@@ -16,6 +16,7 @@
 #include "config/config.h"
 #include "judge/judge.h"
 #include "util/confine.h"
+#include "util/error.h"
 
 static char dir[512];   /* resolved, so the expected paths below are exact */
 
@@ -168,44 +169,44 @@ static void test_config_prompt_file(void **st)
 {
 	(void)st;
 	struct config c;
-	char err[1024], want[1200];
+	struct error err = {0};
+	char want[1200];
 	judge_yaml("../secret.txt");
-	assert_int_equal(config_load(&c, NULL, at("cfg/c.yaml"), err, sizeof err), -1);
+	assert_int_equal(config_load(&c, NULL, at("cfg/c.yaml"), &err), -1);
 	snprintf(want, sizeof want, "%s:6:18: prompt_file '../secret.txt' resolves outside the "
 	         "configuration's folder (use --allow-path PATH to allow it)", at("cfg/c.yaml"));
-	assert_string_equal(err, want);
+	assert_string_equal(err.msg, want);
 
 	judge_yaml(at("secret.txt"));               /* absolute */
-	assert_int_equal(config_load(&c, NULL, at("cfg/c.yaml"), err, sizeof err), -1);
-	assert_non_null(strstr(err, "resolves outside the configuration's folder"));
+	assert_int_equal(config_load(&c, NULL, at("cfg/c.yaml"), &err), -1);
+	assert_non_null(strstr(err.msg, "resolves outside the configuration's folder"));
 
 	judge_yaml("out-link.txt");                 /* a link inside pointing out */
-	assert_int_equal(config_load(&c, NULL, at("cfg/c.yaml"), err, sizeof err), -1);
-	assert_non_null(strstr(err, ":6:18: prompt_file 'out-link.txt' resolves outside"));
+	assert_int_equal(config_load(&c, NULL, at("cfg/c.yaml"), &err), -1);
+	assert_non_null(strstr(err.msg, ":6:18: prompt_file 'out-link.txt' resolves outside"));
 
 	const char *paths[] = { at("secret.txt") };
 	struct config_allow allow = { paths, 1 };
 	const struct config_opts allowing = { .allow = &allow };
-	assert_int_equal(config_load(&c, &allowing, at("cfg/c.yaml"), err, sizeof err), 0);
+	assert_int_equal(config_load(&c, &allowing, at("cfg/c.yaml"), &err), 0);
 	assert_non_null(strstr(c.judges[0].prompt_text, "secret"));
 	config_free(&c);
 
 	judge_yaml("inside.txt");
-	assert_int_equal(config_load(&c, NULL, at("cfg/c.yaml"), err, sizeof err), 0);
+	assert_int_equal(config_load(&c, NULL, at("cfg/c.yaml"), &err), 0);
 	config_free(&c);
 
 	/* A missing file is not found, whether or not it would be outside. */
 	judge_yaml("../nope.txt");
-	assert_int_equal(config_load(&c, NULL, at("cfg/c.yaml"), err, sizeof err), -1);
-	assert_non_null(strstr(err, "No such file or directory"));
-	assert_null(strstr(err, "outside"));
+	assert_int_equal(config_load(&c, NULL, at("cfg/c.yaml"), &err), -1);
+	assert_non_null(strstr(err.msg, "No such file or directory"));
+	assert_null(strstr(err.msg, "outside"));
 
 	/* A string has no folder of its own to confine it (tests, the built-in). */
 	static const char text[] = "judges:\n  - id: j\n    rubric: custom\n    model: openai/m\n"
 	                           "    prompt_file: ../secret.txt\n"
 	                           "    scale: {min: 0, max: 10, pass: 6}\n";
-	assert_int_equal(config_load_string(&c, NULL, "s.yaml", at("cfg"), text, sizeof text - 1, err,
-	                                    sizeof err), 0);
+	assert_int_equal(config_load_string(&c, NULL, "s.yaml", at("cfg"), text, sizeof text - 1, &err), 0);
 	config_free(&c);
 }
 
@@ -213,18 +214,19 @@ static void test_config_expectations(void **st)
 {
 	(void)st;
 	struct config c;
-	char err[1024], want[1200];
+	struct error err = {0};
+	char want[1200];
 	write_file("cfg/e.yaml", "expectations:\n  file: ../tasks.jsonl\n"
 	           "  match: {run: task_id, expected: task_id}\n");
-	assert_int_equal(config_load(&c, NULL, at("cfg/e.yaml"), err, sizeof err), -1);
+	assert_int_equal(config_load(&c, NULL, at("cfg/e.yaml"), &err), -1);
 	snprintf(want, sizeof want, "%s:2:9: file '../tasks.jsonl' resolves outside the "
 	         "configuration's folder (use --allow-path PATH to allow it)", at("cfg/e.yaml"));
-	assert_string_equal(err, want);
+	assert_string_equal(err.msg, want);
 
 	const char *paths[] = { dir };
 	struct config_allow allow = { paths, 1 };
 	const struct config_opts allowing = { .allow = &allow };
-	assert_int_equal(config_load(&c, &allowing, at("cfg/e.yaml"), err, sizeof err), 0);
+	assert_int_equal(config_load(&c, &allowing, at("cfg/e.yaml"), &err), 0);
 	assert_true(c.has_expect);
 	config_free(&c);
 }
@@ -235,19 +237,19 @@ static void test_two_loads_apart(void **st)
 {
 	(void)st;
 	struct config a, b;
-	char err[1024];
+	struct error err = {0};
 	judge_yaml(at("secret.txt"));
 	char secret[1024];
 	snprintf(secret, sizeof secret, "%s", at("secret.txt"));     /* at()'s buffers turn */
 	const char *paths[] = { secret };
 	struct config_allow allow = { paths, 1 }, none = { NULL, 0 };
 	const struct config_opts allowing = { .allow = &allow }, confined = { .allow = &none };
-	assert_int_equal(config_load(&a, &allowing, at("cfg/c.yaml"), err, sizeof err), 0);
-	assert_int_equal(config_load(&b, &confined, at("cfg/c.yaml"), err, sizeof err), -1);
-	assert_non_null(strstr(err, "resolves outside the configuration's folder"));
-	assert_int_equal(config_load(&b, NULL, at("cfg/c.yaml"), err, sizeof err), -1);
+	assert_int_equal(config_load(&a, &allowing, at("cfg/c.yaml"), &err), 0);
+	assert_int_equal(config_load(&b, &confined, at("cfg/c.yaml"), &err), -1);
+	assert_non_null(strstr(err.msg, "resolves outside the configuration's folder"));
+	assert_int_equal(config_load(&b, NULL, at("cfg/c.yaml"), &err), -1);
 	config_free(&a);
-	assert_int_equal(config_load(&a, &allowing, at("cfg/c.yaml"), err, sizeof err), 0);
+	assert_int_equal(config_load(&a, &allowing, at("cfg/c.yaml"), &err), 0);
 	assert_non_null(strstr(a.judges[0].prompt_text, "secret"));
 	config_free(&a);
 }

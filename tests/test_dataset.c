@@ -20,6 +20,7 @@
 #include "runs/format.h"
 #include "util/digest.h"
 #include "util/jdoc.h"
+#include "util/error.h"
 
 static char dir[256];
 
@@ -60,9 +61,9 @@ static char *write_file(const char *name, const char *data, size_t n)
 static void lines_of(char *path, char *out, size_t n)
 {
 	struct dataset ds;
-	char err[256];
+	struct error err = {0};
 	char *paths[] = { path };
-	assert_int_equal(dataset_open(&ds, paths, 1, err, sizeof err), 0);
+	assert_int_equal(dataset_open(&ds, paths, 1, &err), 0);
 	dataset_index_all(&ds);
 	out[0] = '\0';
 	for (size_t i = 0; i < ds.nrecs; i++) {
@@ -95,11 +96,11 @@ static void test_line_index(void **s)
 	lines_of(p, got, sizeof got);
 	assert_string_equal(got, "1,4,5");       /* blank lines skipped, last line without newline kept */
 	struct dataset ds;
-	char err[256];
+	struct error err = {0};
 	char *paths[] = { p };
-	assert_int_equal(dataset_open(&ds, paths, 1, err, sizeof err), 0);
+	assert_int_equal(dataset_open(&ds, paths, 1, &err), 0);
 	dataset_index_all(&ds);
-	json_t *v = dataset_parse(&ds, &ds.recs[0], err, sizeof err);
+	json_t *v = dataset_parse(&ds, &ds.recs[0], &err);
 	assert_string_equal(json_string_value(json_object_get(v, "id")), "a");   /* CR stripped */
 	json_decref(v);
 	dataset_close(&ds);
@@ -122,17 +123,17 @@ static void test_ten_megabyte_line(void **s)
 	char *p = write_file("big.jsonl", data, n);
 	free(data);
 	struct dataset ds;
-	char err[256];
+	struct error err = {0};
 	char *paths[] = { p };
-	assert_int_equal(dataset_open(&ds, paths, 1, err, sizeof err), 0);
+	assert_int_equal(dataset_open(&ds, paths, 1, &err), 0);
 	dataset_index_all(&ds);
 	assert_int_equal(ds.nrecs, 3);
 	assert_true(ds.recs[1].len > big);
-	json_t *v = dataset_parse(&ds, &ds.recs[1], err, sizeof err);
+	json_t *v = dataset_parse(&ds, &ds.recs[1], &err);
 	assert_non_null(v);
 	assert_int_equal(json_string_length(json_object_get(v, "t")), big);
 	json_decref(v);
-	v = dataset_parse(&ds, &ds.recs[2], err, sizeof err);
+	v = dataset_parse(&ds, &ds.recs[2], &err);
 	assert_string_equal(json_string_value(json_object_get(v, "id")), "after");
 	json_decref(v);
 	dataset_close(&ds);
@@ -145,23 +146,23 @@ static void test_bad_records(void **s)
 	static const char text[] = "{\"id\":\"ok\"}\n{\"id\": \"trunc\n{\"id\":\"bad\xff\"}\n";
 	char *p = write_file("bad.jsonl", text, sizeof text - 1);
 	struct dataset ds;
-	char err[512];
+	struct error err = {0};
 	char *paths[] = { p };
-	assert_int_equal(dataset_open(&ds, paths, 1, err, sizeof err), 0);
+	assert_int_equal(dataset_open(&ds, paths, 1, &err), 0);
 	dataset_index_all(&ds);
 	assert_int_equal(ds.nrecs, 3);
-	json_t *v = dataset_parse(&ds, &ds.recs[1], err, sizeof err);
+	json_t *v = dataset_parse(&ds, &ds.recs[1], &err);
 	assert_null(v);
 	char want[512];
 	snprintf(want, sizeof want, "%s:2: ", p);
-	assert_memory_equal(err, want, strlen(want));            /* FILE:LINE: parser message */
+	assert_memory_equal(err.msg, want, strlen(want));            /* FILE:LINE: parser message */
 	/* invalid UTF-8 is repaired to U+FFFD, not refused */
-	v = dataset_parse(&ds, &ds.recs[2], err, sizeof err);
+	v = dataset_parse(&ds, &ds.recs[2], &err);
 	assert_non_null(v);
 	assert_string_equal(json_string_value(json_object_get(v, "id")), "bad\xef\xbf\xbd");
 	json_decref(v);
 	/* a well-formed record of no known format gets a named run with an error */
-	struct run *r = dataset_load_run(&ds, &ds.recs[0], NULL, NULL, err, sizeof err);
+	struct run *r = dataset_load_run(&ds, &ds.recs[0], NULL, NULL, &err);
 	assert_non_null(r);
 	assert_string_equal(r->id, "ok");
 	assert_non_null(r->load_error);
@@ -184,15 +185,15 @@ static void test_traj_files(void **s)
 	char *folder;
 	assert_true(asprintf(&folder, "%s/t", dir) > 0);
 	struct dataset ds;
-	char err[256];
+	struct error err = {0};
 	char *paths[] = { folder };
-	assert_int_equal(dataset_open(&ds, paths, 1, err, sizeof err), 0);
+	assert_int_equal(dataset_open(&ds, paths, 1, &err), 0);
 	assert_int_equal(ds.nfiles, 2);
 	assert_int_equal(ds.files[0].kind, INPUT_JSON);
 	assert_int_equal(ds.files[1].kind, INPUT_JSON);
 	dataset_index_all(&ds);
 	assert_int_equal(ds.nrecs, 2);
-	struct run *r = dataset_load_run(&ds, &ds.recs[0], NULL, NULL, err, sizeof err);
+	struct run *r = dataset_load_run(&ds, &ds.recs[0], NULL, NULL, &err);
 	assert_non_null(r);
 	assert_string_equal(r->source + strlen(r->source) - 7, "/a.traj");
 	assert_int_equal(r->line, 0);
@@ -218,9 +219,9 @@ static void test_json_files_and_folders(void **s)
 	char *folder;
 	assert_true(asprintf(&folder, "%s/f", dir) > 0);
 	struct dataset ds;
-	char err[256];
+	struct error err = {0};
 	char *paths[] = { folder };
-	assert_int_equal(dataset_open(&ds, paths, 1, err, sizeof err), 0);
+	assert_int_equal(dataset_open(&ds, paths, 1, &err), 0);
 	assert_int_equal(ds.nfiles, 4);                       /* sorted, ours and hidden skipped */
 	assert_non_null(strstr(ds.files[0].path, "f/a.json"));
 	assert_non_null(strstr(ds.files[1].path, "f/b/array.json"));
@@ -230,7 +231,7 @@ static void test_json_files_and_folders(void **s)
 	assert_int_equal(ds.nrecs, 5);
 	const char *want_ids[] = { "solo", "r1", "r2", "7", NULL };
 	for (size_t i = 0; i < ds.nrecs; i++) {
-		struct run *r = dataset_load_run(&ds, &ds.recs[i], NULL, NULL, err, sizeof err);
+		struct run *r = dataset_load_run(&ds, &ds.recs[i], NULL, NULL, &err);
 		assert_non_null(r);
 		if (want_ids[i])
 			assert_string_equal(r->id, want_ids[i]);
@@ -243,8 +244,8 @@ static void test_json_files_and_folders(void **s)
 	dataset_close(&ds);
 	/* a missing input is an error naming it */
 	char *missing[] = { "/nonexistent/x.jsonl" };
-	assert_int_equal(dataset_open(&ds, missing, 1, err, sizeof err), -1);
-	assert_non_null(strstr(err, "/nonexistent/x.jsonl: "));
+	assert_int_equal(dataset_open(&ds, missing, 1, &err), -1);
+	assert_non_null(strstr(err.msg, "/nonexistent/x.jsonl: "));
 	dataset_close(&ds);
 	free(folder);
 }
@@ -258,9 +259,9 @@ static void test_index_in_steps(void **s)
 		n += (size_t)sprintf(buf + n, "{\"id\":\"run-%02d\"}\n", i);
 	char *p = write_file("steps.jsonl", buf, n);
 	struct dataset ds;
-	char err[256];
+	struct error err = {0};
 	char *paths[] = { p };
-	assert_int_equal(dataset_open(&ds, paths, 1, err, sizeof err), 0);
+	assert_int_equal(dataset_open(&ds, paths, 1, &err), 0);
 	int steps = 0;
 	while (dataset_index_step(&ds, 100))
 		steps++;
@@ -287,9 +288,9 @@ static void test_record_hash(void **s)
 	char *po = write_file("h/one.json", one, sizeof one - 1);
 	char *pb = write_file("h/bad.json", "{", 1);
 	struct dataset ds;
-	char err[256];
+	struct error err = {0};
 	char *paths[] = { pl, pa, po, pb };
-	assert_int_equal(dataset_open(&ds, paths, 4, err, sizeof err), 0);
+	assert_int_equal(dataset_open(&ds, paths, 4, &err), 0);
 	dataset_index_all(&ds);
 	assert_int_equal(ds.nrecs, 6);
 	char hex[65], want[65];
@@ -330,23 +331,23 @@ static void test_record_hash(void **s)
 /* Opens one file and indexes it. */
 static void open_one(struct dataset *ds, char *path)
 {
-	char err[512];
+	struct error err = {0};
 	char *paths[] = { path };
-	if (dataset_open(ds, paths, 1, err, sizeof err) != 0)
-		fail_msg("%s", err);
+	if (dataset_open(ds, paths, 1, &err) != 0)
+		fail_msg("%s", err.msg);
 	dataset_index_all(ds);
 }
 
 /* What the parse of record i says: NULL and the message, or the tape. */
-static struct jdoc *parse_rec(struct dataset *ds, size_t i, char *err, size_t n)
+static struct jdoc *parse_rec(struct dataset *ds, size_t i, struct error *err)
 {
 	assert_true(i < ds->nrecs);
-	err[0] = '\0';
-	struct jdoc *d = dataset_parse_doc(ds, &ds->recs[i], err, n);
+	error_clear(err);
+	struct jdoc *d = dataset_parse_doc(ds, &ds->recs[i], err);
 	if (d)
 		assert_null(d->own_src);    /* parsed where it lies: nothing was copied */
 	else
-		assert_true(err[0] != '\0');
+		assert_true(err->msg[0] != '\0');
 	return d;
 }
 
@@ -377,11 +378,11 @@ static void test_what_jansson_refused(void **s)
 		"{\"id\":\"a\\u0000b\"}\n";
 	char *p = write_file("refused.jsonl", text, sizeof text - 1);
 	struct dataset ds;
-	char err[512];
+	struct error err = {0};
 	open_one(&ds, p);
 	assert_int_equal(ds.nrecs, 9);
 
-	struct run *r = dataset_load_run(&ds, &ds.recs[0], NULL, NULL, err, sizeof err);
+	struct run *r = dataset_load_run(&ds, &ds.recs[0], NULL, NULL, &err);
 	assert_non_null(r);
 	assert_string_equal(r->id, "nul");
 	jv t = jv_get(r->doc, run_root(r), "t");
@@ -396,7 +397,7 @@ static void test_what_jansson_refused(void **s)
 	assert_memory_equal(json_string_value(json_object_get(rec, "t")), "a\0b", 4);
 	run_free(r);
 
-	r = dataset_load_run(&ds, &ds.recs[1], NULL, NULL, err, sizeof err);
+	r = dataset_load_run(&ds, &ds.recs[1], NULL, NULL, &err);
 	assert_non_null(r);
 	assert_string_equal(r->id, "12345678901234567890123");   /* beyond int64: its text */
 	const struct jdoc *d = r->doc;
@@ -416,18 +417,18 @@ static void test_what_jansson_refused(void **s)
 	/* ids print as the output prints numbers */
 	static const char *const ids[] = { "9007199254740993", "0.1", "5", "1e+21", "-1e400", "7" };
 	for (size_t i = 0; i < 6; i++) {
-		r = dataset_load_run(&ds, &ds.recs[2 + i], NULL, NULL, err, sizeof err);
+		r = dataset_load_run(&ds, &ds.recs[2 + i], NULL, NULL, &err);
 		assert_non_null(r);
 		assert_string_equal(r->id, ids[i]);
 		run_free(r);
 	}
 	/* an id holding a NUL is not cut there: the NUL shows as U+FFFD */
-	r = dataset_load_run(&ds, &ds.recs[8], NULL, NULL, err, sizeof err);
+	r = dataset_load_run(&ds, &ds.recs[8], NULL, NULL, &err);
 	assert_non_null(r);
 	assert_string_equal(r->id, "a\xef\xbf\xbd" "b");
 	run_free(r);
 	/* and from id_path */
-	r = dataset_load_run(&ds, &ds.recs[1], NULL, "a", err, sizeof err);
+	r = dataset_load_run(&ds, &ds.recs[1], NULL, "a", &err);
 	assert_string_equal(r->id, "9007199254740993");
 	run_free(r);
 	dataset_close(&ds);
@@ -459,28 +460,29 @@ static void test_errors_in_jansson_words(void **s)
 	all->n += 4096;
 	char *p = write_file("errors.jsonl", all->buf, all->n);
 	struct dataset ds;
-	char err[512], want[1024], src[600];
+	struct error err = {0};
+	char want[1024], src[600];
 	open_one(&ds, p);
 	assert_int_equal(ds.nrecs, nbad + 3);
-	struct jdoc *ok = parse_rec(&ds, 0, err, sizeof err);
+	struct jdoc *ok = parse_rec(&ds, 0, &err);
 	assert_non_null(ok);
 	jdoc_free(ok);
 	for (size_t i = 0; i < nbad; i++) {
 		snprintf(src, sizeof src, "%s:%zu", p, i + 2);
 		jansson_says(src, bad[i], strlen(bad[i]), want, sizeof want);
-		assert_null(parse_rec(&ds, i + 1, err, sizeof err));
-		assert_string_equal(err, want);
+		assert_null(parse_rec(&ds, i + 1, &err));
+		assert_string_equal(err.msg, want);
 		/* dataset_load_run says the same */
-		assert_null(dataset_load_run(&ds, &ds.recs[i + 1], NULL, NULL, err, sizeof err));
-		assert_string_equal(err, want);
+		assert_null(dataset_load_run(&ds, &ds.recs[i + 1], NULL, NULL, &err));
+		assert_string_equal(err.msg, want);
 	}
 	snprintf(src, sizeof src, "%s:%zu", p, nbad + 2);
 	const struct record_ref *deep = &ds.recs[nbad + 1];
 	jansson_says(src, ds.files[0].data + deep->off, (size_t)deep->len, want, sizeof want);
 	assert_non_null(strstr(want, "maximum parsing depth reached"));
-	assert_null(parse_rec(&ds, nbad + 1, err, sizeof err));
-	assert_string_equal(err, want);
-	struct jdoc *d = parse_rec(&ds, nbad + 2, err, sizeof err);
+	assert_null(parse_rec(&ds, nbad + 1, &err));
+	assert_string_equal(err.msg, want);
+	struct jdoc *d = parse_rec(&ds, nbad + 2, &err);
 	assert_non_null(d);
 	jdoc_free(d);
 	dataset_close(&ds);
@@ -496,8 +498,8 @@ static void test_errors_in_jansson_words(void **s)
 	assert_null(json_loadb(doc, sizeof doc - 1, 0, &jerr));
 	snprintf(want, sizeof want, "%s:%d: %s (column %d)", p, jerr.line, jerr.text, jerr.column);
 	assert_int_equal(jerr.line, 3);
-	assert_null(dataset_parse_doc(&ds, &ds.recs[0], err, sizeof err));
-	assert_string_equal(err, want);
+	assert_null(dataset_parse_doc(&ds, &ds.recs[0], &err));
+	assert_string_equal(err.msg, want);
 	record_source(&ds, &ds.recs[0], src, sizeof src);
 	snprintf(want, sizeof want, "%s:3", p);
 	assert_string_equal(src, want);
@@ -511,8 +513,8 @@ static void test_errors_in_jansson_words(void **s)
 		assert_int_equal(ds.nrecs, 1);
 		assert_null(json_loadb(docs[i], strlen(docs[i]), 0, &jerr));
 		snprintf(want, sizeof want, "%s:%d: %s (column %d)", p, jerr.line, jerr.text, jerr.column);
-		assert_null(dataset_load_run(&ds, &ds.recs[0], NULL, NULL, err, sizeof err));
-		assert_string_equal(err, want);
+		assert_null(dataset_load_run(&ds, &ds.recs[0], NULL, NULL, &err));
+		assert_string_equal(err.msg, want);
 		dataset_close(&ds);
 		free(p);
 	}
@@ -534,18 +536,18 @@ static void test_last_record_in_place(void **s)
 		memcpy(buf + size - tail, "\"}", tail);
 		char *p = write_file("pages.jsonl", buf, size);
 		struct dataset ds;
-		char err[512];
+		struct error err = {0};
 		open_one(&ds, p);
 		assert_int_equal(ds.files[0].size, size);
 		assert_true(ds.files[0].mapped);
 		assert_true(ds.files[0].map_len >= size + JDOC_PADDING);
 		assert_int_equal(ds.nrecs, 2);
 		assert_int_equal(ds.recs[1].off + ds.recs[1].len, size);    /* ends at the end of the file */
-		struct jdoc *d = parse_rec(&ds, 1, err, sizeof err);
+		struct jdoc *d = parse_rec(&ds, 1, &err);
 		assert_non_null(d);
 		assert_string_equal(jv_str(d, jv_get(d, jdoc_root(d), "id")), "last");
 		jdoc_free(d);
-		struct run *r = dataset_load_run(&ds, &ds.recs[1], NULL, NULL, err, sizeof err);
+		struct run *r = dataset_load_run(&ds, &ds.recs[1], NULL, NULL, &err);
 		assert_string_equal(r->id, "last");
 		assert_null(r->doc->own_src);
 		run_free(r);
@@ -559,7 +561,7 @@ static void test_last_record_in_place(void **s)
 		open_one(&ds, p);
 		assert_int_equal(ds.nrecs, 1);
 		assert_int_equal(ds.recs[0].len, size);
-		r = dataset_load_run(&ds, &ds.recs[0], NULL, NULL, err, sizeof err);
+		r = dataset_load_run(&ds, &ds.recs[0], NULL, NULL, &err);
 		assert_non_null(r);
 		assert_string_equal(r->id, "doc");
 		assert_null(r->doc->own_src);
@@ -572,11 +574,11 @@ static void test_last_record_in_place(void **s)
 	static const char text[] = "{\"id\":\"a\"}\n\n{\"id\":\"b\"}";
 	char *p = write_file("nofinal.jsonl", text, sizeof text - 1);
 	struct dataset ds;
-	char err[512];
+	struct error err = {0};
 	open_one(&ds, p);
 	assert_int_equal(ds.nrecs, 2);
 	assert_int_equal(ds.recs[1].line, 3);
-	struct jdoc *d = parse_rec(&ds, 1, err, sizeof err);
+	struct jdoc *d = parse_rec(&ds, 1, &err);
 	assert_string_equal(jv_str(d, jv_get(d, jdoc_root(d), "id")), "b");
 	jdoc_free(d);
 	dataset_close(&ds);
@@ -584,14 +586,14 @@ static void test_last_record_in_place(void **s)
 }
 
 /* Opens "-" with fd as standard input (restored after). */
-static int open_stdin(struct dataset *ds, int fd, char *err, size_t errlen)
+static int open_stdin(struct dataset *ds, int fd, struct error *err)
 {
 	int saved = dup(0);
 	assert_true(fd >= 0 && saved >= 0);
 	assert_int_equal(dup2(fd, 0), 0);
 	close(fd);
 	char *paths[] = { (char *)"-" };
-	int rc = dataset_open(ds, paths, 1, err, errlen);
+	int rc = dataset_open(ds, paths, 1, err);
 	dup2(saved, 0);
 	close(saved);
 	return rc;
@@ -612,13 +614,13 @@ static const char stdin_text[] = "{\"id\":\"s1\"}\r\n\r\n{\"id\":\"s2\",\"messag
 /* Standard input's records, read or mapped, parse in place. */
 static void check_stdin_runs(struct dataset *ds)
 {
-	char err[512];
+	struct error err = {0};
 	assert_int_equal(ds->files[0].kind, INPUT_JSONL);
 	dataset_index_all(ds);
 	assert_int_equal(ds->nrecs, 2);
 	const char *want[] = { "s1", "s2" };
 	for (size_t i = 0; i < 2; i++) {
-		struct run *r = dataset_load_run(ds, &ds->recs[i], NULL, NULL, err, sizeof err);
+		struct run *r = dataset_load_run(ds, &ds->recs[i], NULL, NULL, &err);
 		assert_non_null(r);
 		assert_string_equal(r->id, want[i]);
 		assert_null(r->doc->own_src);
@@ -636,14 +638,14 @@ static void test_stdin(void **s)
 {
 	(void)s;
 	struct dataset ds;
-	char err[512];
-	assert_int_equal(open_stdin(&ds, pipe_of(stdin_text, sizeof stdin_text - 1), err, sizeof err), 0);
+	struct error err = {0};
+	assert_int_equal(open_stdin(&ds, pipe_of(stdin_text, sizeof stdin_text - 1), &err), 0);
 	assert_false(ds.files[0].mapped);
 	check_stdin_runs(&ds);
 	dataset_close(&ds);
 
 	char *p = write_file("stdin.jsonl", stdin_text, sizeof stdin_text - 1);
-	assert_int_equal(open_stdin(&ds, open(p, O_RDONLY), err, sizeof err), 0);
+	assert_int_equal(open_stdin(&ds, open(p, O_RDONLY), &err), 0);
 	assert_true(ds.files[0].mapped);
 	check_stdin_runs(&ds);
 	dataset_close(&ds);
@@ -657,19 +659,19 @@ static void test_stdin_cap(void **s)
 {
 	(void)s;
 	struct dataset ds;
-	char err[512];
+	struct error err = {0};
 	setenv("TCR_STDIN_MAX", "1K", 1);
 	char text[1025];
 	memset(text, ' ', sizeof text);
-	assert_int_equal(open_stdin(&ds, pipe_of(text, 1025), err, sizeof err), -1);
-	assert_string_equal(err, "-: standard input is larger than 1 KB, the cap on input that is not a file "
+	assert_int_equal(open_stdin(&ds, pipe_of(text, 1025), &err), -1);
+	assert_string_equal(err.msg, "-: standard input is larger than 1 KB, the cap on input that is not a file "
 	                         "(name the file instead, or set TCR_STDIN_MAX)");
-	assert_int_equal(open_stdin(&ds, pipe_of(text, 1024), err, sizeof err), 0);
+	assert_int_equal(open_stdin(&ds, pipe_of(text, 1024), &err), 0);
 	assert_int_equal(ds.files[0].size, 1024);
 	dataset_close(&ds);
 	setenv("TCR_STDIN_MAX", "12 MB", 1);
-	assert_int_equal(open_stdin(&ds, pipe_of(text, 10), err, sizeof err), -1);
-	assert_string_equal(err, "TCR_STDIN_MAX: '12 MB' is not a size (bytes, or a number with K, M or G)");
+	assert_int_equal(open_stdin(&ds, pipe_of(text, 10), &err), -1);
+	assert_string_equal(err.msg, "TCR_STDIN_MAX: '12 MB' is not a size (bytes, or a number with K, M or G)");
 	unsetenv("TCR_STDIN_MAX");
 }
 
@@ -683,7 +685,7 @@ static void test_json_ranges(void **s)
 	                          "\n  7\n]\n";
 	char *p = write_file("ranges.json", doc, sizeof doc - 1);
 	struct dataset ds;
-	char err[512];
+	struct error err = {0};
 	open_one(&ds, p);
 	const struct input_file *f = &ds.files[0];
 	assert_true(f->doc_listed);
@@ -696,7 +698,7 @@ static void test_json_ranges(void **s)
 		assert_int_equal(ds.recs[i].line, lines[i]);
 	}
 	assert_memory_equal(f->data + ds.recs[0].off, "{\"id\": \"r1\", \"messages\": []}", ds.recs[0].len);
-	struct run *r = dataset_load_run(&ds, &ds.recs[1], NULL, NULL, err, sizeof err);
+	struct run *r = dataset_load_run(&ds, &ds.recs[1], NULL, NULL, &err);
 	assert_non_null(r);
 	assert_string_equal(r->id, "r\xef\xbf\xbd");
 	assert_int_equal(r->line, 0);
@@ -704,7 +706,7 @@ static void test_json_ranges(void **s)
 	assert_non_null(strstr(r->source, "ranges.json[1]"));
 	run_free(r);
 	/* an element that is not an object is a run its loader refuses */
-	r = dataset_load_run(&ds, &ds.recs[2], NULL, NULL, err, sizeof err);
+	r = dataset_load_run(&ds, &ds.recs[2], NULL, NULL, &err);
 	assert_non_null(r);
 	assert_non_null(r->load_error);
 	run_free(r);
@@ -767,9 +769,9 @@ static void test_mastra_ids_from_a_file(void **s)
 		"{\"toolCallId\":\"5\",\"toolName\":\"S\",\"state\":\"call\"}]}}]}\n";
 	char *p = write_file("mastra.jsonl", text, sizeof text - 1);
 	struct dataset ds;
-	char err[512];
+	struct error err = {0};
 	open_one(&ds, p);
-	struct run *r = dataset_load_run(&ds, &ds.recs[0], NULL, NULL, err, sizeof err);
+	struct run *r = dataset_load_run(&ds, &ds.recs[0], NULL, NULL, &err);
 	assert_non_null(r);
 	assert_null(r->load_error);
 	assert_string_equal(r->format, "mastra");
@@ -800,9 +802,9 @@ static void test_big_message_bytes(void **s)
 	char *p = write_file("bigmsg.jsonl", data, n);
 	free(data);
 	struct dataset ds;
-	char err[512];
+	struct error err = {0};
 	open_one(&ds, p);
-	struct run *r = dataset_load_run(&ds, &ds.recs[0], NULL, NULL, err, sizeof err);
+	struct run *r = dataset_load_run(&ds, &ds.recs[0], NULL, NULL, &err);
 	assert_non_null(r);
 	assert_int_equal(strlen(r->msgs[0].text), big);
 	size_t bytes = run_bytes(r);
@@ -832,13 +834,13 @@ static void test_event_files(void **s)
 	    "{\"type\":\"assistant\",\"uuid\":\"a2\",\"parentUuid\":\"a1\",\"sessionId\":\"S\",\"mess\n";
 	char *p = write_file("ev/session.jsonl", session, sizeof session - 1);
 	struct dataset ds;
-	char err[256];
+	struct error err = {0};
 	char *paths[] = { p };
-	assert_int_equal(dataset_open(&ds, paths, 1, err, sizeof err), 0);
+	assert_int_equal(dataset_open(&ds, paths, 1, &err), 0);
 	dataset_index_all(&ds);
 	assert_int_equal(ds.nrecs, 1);
 	assert_string_equal(ds.files[0].container->name, "claude-code");
-	struct jdoc *d = dataset_parse_doc(&ds, &ds.recs[0], err, sizeof err);
+	struct jdoc *d = dataset_parse_doc(&ds, &ds.recs[0], &err);
 	assert_non_null(d);
 	jv root = jdoc_root(d);
 	assert_int_equal(jv_len(d, root), 4);                  /* the blank line is no element */
@@ -850,7 +852,7 @@ static void test_event_files(void **s)
 		line += d->src[i] == '\n';
 	assert_int_equal(line, 4);
 	jdoc_free(d);
-	struct run *r = dataset_load_run(&ds, &ds.recs[0], NULL, NULL, err, sizeof err);
+	struct run *r = dataset_load_run(&ds, &ds.recs[0], NULL, NULL, &err);
 	assert_non_null(r);
 	assert_string_equal(r->format, "claude-code");
 	assert_string_equal(r->id, "S");
@@ -858,7 +860,7 @@ static void test_event_files(void **s)
 	dataset_close(&ds);
 
 	/* forced to a per-record format: one record per non-blank line */
-	assert_int_equal(dataset_open(&ds, paths, 1, err, sizeof err), 0);
+	assert_int_equal(dataset_open(&ds, paths, 1, &err), 0);
 	ds.forced = format_find("openai-chat");
 	dataset_index_all(&ds);
 	assert_int_equal(ds.nrecs, 4);
@@ -871,11 +873,11 @@ static void test_event_files(void **s)
 	static const char plain[] = "{\"a\":1}\n{\"b\":2}\n";
 	p = write_file("ev/plain.jsonl", plain, sizeof plain - 1);
 	paths[0] = p;
-	assert_int_equal(dataset_open(&ds, paths, 1, err, sizeof err), 0);
+	assert_int_equal(dataset_open(&ds, paths, 1, &err), 0);
 	dataset_index_all(&ds);
 	assert_int_equal(ds.nrecs, 2);
 	dataset_close(&ds);
-	assert_int_equal(dataset_open(&ds, paths, 1, err, sizeof err), 0);
+	assert_int_equal(dataset_open(&ds, paths, 1, &err), 0);
 	ds.forced = format_find("claude-code");
 	dataset_index_all(&ds);
 	assert_int_equal(ds.nrecs, 1);
@@ -897,15 +899,15 @@ static void test_split_gathers(void **s)
 	    "{\"traceId\":\"t1\",\"spanId\":\"c\",\"name\":\"chat\",\"startTimeUnixNano\":\"3\"}]}]}]}\n";
 	char *p = write_file("sp/trace.jsonl", otlp, sizeof otlp - 1);
 	struct dataset ds;
-	char err[256];
+	struct error err = {0};
 	char *paths[] = { p };
-	assert_int_equal(dataset_open(&ds, paths, 1, err, sizeof err), 0);
+	assert_int_equal(dataset_open(&ds, paths, 1, &err), 0);
 	dataset_index_all(&ds);
 	assert_int_equal(ds.nrecs, 2);
 	assert_int_equal(ds.recs[0].line, 1);
 	assert_int_equal(ds.recs[1].line, 1);
 	for (size_t i = 0; i < 2; i++) {
-		struct jdoc *d = dataset_parse_doc(&ds, &ds.recs[i], err, sizeof err);
+		struct jdoc *d = dataset_parse_doc(&ds, &ds.recs[i], &err);
 		assert_non_null(d);
 		/* a run of several values is their array; a run of one is that value */
 		if (i == 0) {

@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 
 #include "runs/dataset.h"
+#include "util/error.h"
 
 /* Wild folder -> the format that must read every record in it. */
 static const struct {
@@ -49,21 +50,21 @@ static struct reading read_all(char *const *paths, size_t npaths, const char *wa
 {
 	struct reading rd = { 0 };
 	struct dataset ds = { 0 };
-	char err[1024];
-	int rc = dataset_open(&ds, paths, npaths, err, sizeof err);
+	struct error err = {0};
+	int rc = dataset_open(&ds, paths, npaths, &err);
 	if (rc < 0)
-		fprintf(stderr, "%s\n", err);
+		fprintf(stderr, "%s\n", err.msg);
 	assert_int_equal(rc, 0);
 	struct dataset_cursor cur;
 	struct record_ref rec;
 	dataset_cursor_init(&cur);
 	while (dataset_next(&ds, &cur, &rec)) {
 		rd.records++;
-		struct run *r = dataset_load_run(&ds, &rec, NULL, NULL, err, sizeof err);
+		struct run *r = dataset_load_run(&ds, &rec, NULL, NULL, &err);
 		if (!r) {
 			/* Unread is not misread; but its own format reads it all. */
 			if (want) {
-				fprintf(stderr, "does not parse: %s\n", err);
+				fprintf(stderr, "does not parse: %s\n", err.msg);
 				fail();
 			}
 			rd.unclaimed++;

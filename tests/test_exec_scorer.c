@@ -21,6 +21,7 @@
 #include "exec_fixture.h"
 #include "runs/format.h"
 #include "scorers/scorer.h"
+#include "util/error.h"
 
 static const char good_py[] =
 	"import json, sys\n"
@@ -81,9 +82,9 @@ static int teardown(void **state)
 static void score_one(const char *entry, json_t *expected, struct verdict *v)
 {
 	struct config cfg;
-	char err[512];
-	if (exec_load(&cfg, entry, err, sizeof err))
-		fail_msg("config: %s", err);
+	struct error err = {0};
+	if (exec_load(&cfg, entry, &err))
+		fail_msg("config: %s", err.msg);
 	struct run *r = exec_chat_run("r1");
 	scorer_run(&cfg.scorers[0], r, expected, NULL, v);
 	run_free(r);
@@ -209,8 +210,8 @@ static void test_deaf(void **state)
 	(void)state;
 	/* A run far larger than a pipe holds, to a script that never reads. */
 	struct config cfg;
-	char err[512];
-	assert_int_equal(exec_load(&cfg, "  - {id: d, type: exec, command: [./deaf.sh], timeout: 5m}\n", err, sizeof err), 0);
+	struct error err = {0};
+	assert_int_equal(exec_load(&cfg, "  - {id: d, type: exec, command: [./deaf.sh], timeout: 5m}\n", &err), 0);
 	struct strbuf big = STRBUF_INIT;
 	strbuf_addstr(&big, "{\"messages\":[{\"role\":\"user\",\"content\":\"");
 	for (int i = 0; i < 400000; i++)
@@ -220,7 +221,7 @@ static void test_deaf(void **state)
 	strbuf_release(&big);
 	struct run *r = run_new(rec, "t.jsonl", 1, -1);
 	json_decref(rec);
-	assert_int_equal(format_load(r, format_find("openai-chat"), err, sizeof err), 0);
+	assert_int_equal(format_load(r, format_find("openai-chat"), &err), 0);
 	struct verdict v;
 	scorer_run(&cfg.scorers[0], r, NULL, NULL, &v);
 	if (v.status != VERDICT_OK)
@@ -247,10 +248,10 @@ static void test_env(void **state)
 static void expect_conf_error(const char *entry, const char *want)
 {
 	struct config cfg;
-	char err[512];
-	assert_int_equal(exec_load(&cfg, entry, err, sizeof err), -1);
-	if (!strstr(err, want))
-		fail_msg("error '%s' lacks '%s'", err, want);
+	struct error err = {0};
+	assert_int_equal(exec_load(&cfg, entry, &err), -1);
+	if (!strstr(err.msg, want))
+		fail_msg("error '%s' lacks '%s'", err.msg, want);
 }
 
 static void test_conf_errors(void **state)
@@ -273,11 +274,11 @@ static void test_conf_errors(void **state)
 	                  "unknown key 'lo' in scale");
 	expect_conf_error("  - id: x\n    type: exec\n    command: []\n", "'command' must name a program");
 	struct config cfg;
-	char err[512];
+	struct error err = {0};
 	assert_int_equal(exec_load(&cfg, "  - {id: x, type: exec, command: [./off.sh], timeout: 2m}\n"
 	                            "  - {id: y, type: exec, command: [./off.sh], timeout: 500ms}\n"
 	                            "  - {id: z, type: exec, command: [./off.sh], timeout: 1.5}\n",
-	                  err, sizeof err), 0);
+	                  &err), 0);
 	assert_int_equal(json_integer_value(json_object_get(cfg.scorers[0].fixed, "timeout_ms")), 120000);
 	assert_int_equal(json_integer_value(json_object_get(cfg.scorers[1].fixed, "timeout_ms")), 500);
 	assert_int_equal(json_integer_value(json_object_get(cfg.scorers[2].fixed, "timeout_ms")), 1500);
@@ -312,10 +313,10 @@ static void test_threads(void **state)
 {
 	(void)state;
 	struct config cfg;
-	char err[512];
+	struct error err = {0};
 	assert_int_equal(exec_load(&cfg, "  - {id: e, type: exec, command: [./env.sh], timeout: 5m}\n"
 	                            "  - {id: s, type: exec, command: [./slow.sh], timeout: 100ms}\n",
-	                  err, sizeof err), 0);
+	                  &err), 0);
 	struct thread_job jobs[4];
 	pthread_t th[4];
 	for (int i = 0; i < 4; i++) {

@@ -17,6 +17,7 @@
 
 #include "exec_fixture.h"
 #include "scorers/scorer.h"
+#include "util/error.h"
 
 static const char stream_py[] =
 	"import json, os, sys, time\n"
@@ -135,10 +136,10 @@ static void test_stream_one_process(void **state)
 {
 	(void)state;
 	struct config cfg;
-	char err[512];
+	struct error err = {0};
 	assert_int_equal(exec_load(&cfg, "  - id: s\n    type: exec\n    command: [python3, checks/stream.py]\n"
 	                                 "    protocol: stream\n    timeout: 5m\n    cache: false\n",
-	                           err, sizeof err), 0);
+	                           &err), 0);
 	const struct scorer_conf *sc = &cfg.scorers[0];
 	json_int_t p1 = expect_ok(sc, "r1", 1);
 	assert_int_equal(expect_ok(sc, "r2", 2), p1);
@@ -174,10 +175,10 @@ static void test_stream_timeout(void **state)
 {
 	(void)state;
 	struct config cfg;
-	char err[512];
+	struct error err = {0};
 	assert_int_equal(exec_load(&cfg, "  - id: s\n    type: exec\n    command: [./checks/stream.sh]\n"
 	                                 "    protocol: stream\n    timeout: 3s\n    cache: false\n",
-	                           err, sizeof err), 0);
+	                           &err), 0);
 	const struct scorer_conf *sc = &cfg.scorers[0];
 	json_int_t p1 = expect_ok_within(sc, "r1", 1, 5);
 	expect_err(sc, "slow", "timed out");
@@ -194,10 +195,10 @@ static void test_stream_misbehaving(void **state)
 {
 	(void)state;
 	struct config cfg;
-	char err[512];
+	struct error err = {0};
 	assert_int_equal(exec_load(&cfg, "  - id: s\n    type: exec\n    command: [python3, checks/stream.py]\n"
 	                                 "    protocol: stream\n    timeout: 5m\n    cache: false\n",
-	                           err, sizeof err), 0);
+	                           &err), 0);
 	const struct scorer_conf *sc = &cfg.scorers[0];
 	json_int_t p1 = expect_ok(sc, "r1", 1);
 	expect_err(sc, "crash", "exit status 3; stderr: cannot go on");
@@ -229,10 +230,10 @@ static void test_stream_node(void **state)
 {
 	(void)state;
 	struct config cfg;
-	char err[512];
+	struct error err = {0};
 	assert_int_equal(exec_load(&cfg, "  - id: js\n    type: exec\n    command: [node, checks/stream.js]\n"
 	                                 "    protocol: stream\n    scale: {min: 0, max: 5, pass: 2.5}\n"
-	                                 "    timeout: 5m\n    cache: false\n", err, sizeof err), 0);
+	                                 "    timeout: 5m\n    cache: false\n", &err), 0);
 	for (int i = 1; i <= 3; i++) {
 		struct verdict v;
 		score_id(&cfg.scorers[0], "r", &v);
@@ -273,10 +274,10 @@ static void test_stream_threads(void **state)
 {
 	(void)state;
 	struct config cfg;
-	char err[512];
+	struct error err = {0};
 	assert_int_equal(exec_load(&cfg, "  - id: s\n    type: exec\n    command: [python3, checks/stream.py]\n"
 	                                 "    protocol: stream\n    timeout: 5m\n    cache: false\n",
-	                           err, sizeof err), 0);
+	                           &err), 0);
 	struct job jobs[4];
 	pthread_t th[4];
 	for (int i = 0; i < 4; i++) {
@@ -331,9 +332,9 @@ static void write_counter(const char *answer, const char *extra)
 static void score_fresh(const char *entries, const char *id, struct verdict *v)
 {
 	struct config cfg;
-	char err[512];
-	if (exec_load(&cfg, entries, err, sizeof err))
-		fail_msg("config: %s", err);
+	struct error err = {0};
+	if (exec_load(&cfg, entries, &err))
+		fail_msg("config: %s", err.msg);
 	score_id(&cfg.scorers[0], id, v);
 	config_free(&cfg);
 }

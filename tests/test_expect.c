@@ -12,6 +12,7 @@
 
 #include "runs/expect.h"
 #include "runs/runs_conf.h"
+#include "util/error.h"
 
 static char tmpdir[64];
 static char path[128];          /* the file of the current test */
@@ -89,8 +90,9 @@ static void test_numbers_and_strings(void **state)
 	           "{\"task_id\": -0.0, \"tag\": \"zero\"}\n"
 	           "{\"task_id\": \"t-1\", \"tag\": \"text\"}\n");
 	struct expect_conf ec = conf1(task_id, task_id);
-	char err[256], why[256];
-	struct expectations *e = expect_load(&ec, NULL, err, sizeof err);
+	struct error err = {0};
+	char why[256];
+	struct expectations *e = expect_load(&ec, NULL, &err);
 	assert_non_null(e);
 	assert_int_equal(expect_count(e), 6);
 	assert_int_equal(expect_skipped(e), 0);
@@ -136,8 +138,9 @@ static void test_composite_keys(void **state)
 	char *run[] = { (char *)"info.task", (char *)"meta[\"trial\"]" };
 	char *exp[] = { (char *)"task_id", (char *)"trial" };
 	struct expect_conf ec = { .file = path, .run_keys = run, .exp_keys = exp, .nkeys = 2 };
-	char err[256], why[256];
-	struct expectations *e = expect_load(&ec, NULL, err, sizeof err);
+	struct error err = {0};
+	char why[256];
+	struct expectations *e = expect_load(&ec, NULL, &err);
 	assert_non_null(e);
 	assert_int_equal(expect_count(e), 4);
 
@@ -165,8 +168,9 @@ static void test_missing_and_duplicates(void **state)
 	           "{\"task_id\": null, \"tag\": \"null key\"}\n"
 	           "{\"tag\": \"no key either\"}\n");
 	struct expect_conf ec = conf1(task_id, task_id);
-	char err[256], why[256];
-	struct expectations *e = expect_load(&ec, NULL, err, sizeof err);
+	struct error err = {0};
+	char why[256];
+	struct expectations *e = expect_load(&ec, NULL, &err);
 	assert_non_null(e);
 	assert_int_equal(expect_count(e), 2);
 	assert_int_equal(expect_skipped(e), 2);
@@ -186,8 +190,9 @@ static void test_other_key_types(void **state)
 	           "{\"k\": 1e300, \"tag\": \"huge\"}\n");
 	char *k[] = { (char *)"k" };
 	struct expect_conf ec = conf1(k, k);
-	char err[256], why[256];
-	struct expectations *e = expect_load(&ec, NULL, err, sizeof err);
+	struct error err = {0};
+	char why[256];
+	struct expectations *e = expect_load(&ec, NULL, &err);
 	assert_non_null(e);
 	assert_string_equal(lookup_tag(e, "{\"k\": {\"a\": [true, null], \"b\": 1}}", why, sizeof why),
 	                    "object");
@@ -209,8 +214,9 @@ static void test_run_keys_read_as_trees(void **state)
 	           "{\"k\": 2.5e-7, \"tag\": \"tiny\"}\n");
 	char *k[] = { (char *)"k" };
 	struct expect_conf ec = conf1(k, k);
-	char err[256], why[512], want[512];
-	struct expectations *e = expect_load(&ec, NULL, err, sizeof err);
+	struct error err = {0};
+	char why[512], want[512];
+	struct expectations *e = expect_load(&ec, NULL, &err);
 	assert_non_null(e);
 	static const char *const values[] = {
 		"{\"b\": 1, \"a\": [true, null, \"x\\\"\\\\\\n\\u0001\\u001f/\u00e9\\t\\b\\f\\r\"]}",
@@ -255,10 +261,11 @@ static void test_crlf_blank_lines_no_final_newline(void **state)
 	           "{\"task_id\": 2, \"tag\": \"b\"}\r\n"
 	           "\t{\"task_id\": 3, \"tag\": \"c\"}");
 	struct expect_conf ec = conf1(task_id, task_id);
-	char err[256], why[256];
-	struct expectations *e = expect_load(&ec, NULL, err, sizeof err);
+	struct error err = {0};
+	char why[256];
+	struct expectations *e = expect_load(&ec, NULL, &err);
 	if (!e)
-		fail_msg("%s", err);
+		fail_msg("%s", err.msg);
 	assert_int_equal(expect_count(e), 3);
 	assert_string_equal(lookup_tag(e, "{\"task_id\": 1}", why, sizeof why), "a");
 	assert_string_equal(lookup_tag(e, "{\"task_id\": 2}", why, sizeof why), "b");
@@ -271,8 +278,9 @@ static void test_empty_file(void **state)
 	(void)state;
 	write_file("\n\n");
 	struct expect_conf ec = conf1(task_id, task_id);
-	char err[256], why[256];
-	struct expectations *e = expect_load(&ec, NULL, err, sizeof err);
+	struct error err = {0};
+	char why[256];
+	struct expectations *e = expect_load(&ec, NULL, &err);
 	assert_non_null(e);
 	assert_int_equal(expect_count(e), 0);
 	assert_null(lookup_tag(e, "{\"task_id\": 1}", why, sizeof why));
@@ -282,12 +290,13 @@ static void test_empty_file(void **state)
 
 static void assert_load_error(const char *text, const char *want_after_path)
 {
-	char want[512], err[512];
+	struct error err = {0};
+	char want[512];
 	write_file(text);
 	struct expect_conf ec = conf1(task_id, task_id);
-	assert_null(expect_load(&ec, NULL, err, sizeof err));
+	assert_null(expect_load(&ec, NULL, &err));
 	snprintf(want, sizeof want, "%s%s", path, want_after_path);
-	assert_string_equal(err, want);
+	assert_string_equal(err.msg, want);
 }
 
 static void test_bad_lines(void **state)
@@ -309,10 +318,11 @@ static void test_json_array(void **state)
 	write_file("\n  [\n  {\"task_id\": 1, \"tag\": \"a\"},\n  {\"task_id\": \"2\", \"tag\": \"b\"},\n"
 	           "  {\"nokey\": 1}\n]\n");
 	struct expect_conf ec = conf1(task_id, task_id);
-	char err[256], why[256];
-	struct expectations *e = expect_load(&ec, NULL, err, sizeof err);
+	struct error err = {0};
+	char why[256];
+	struct expectations *e = expect_load(&ec, NULL, &err);
 	if (!e)
-		fail_msg("%s", err);
+		fail_msg("%s", err.msg);
 	assert_int_equal(expect_count(e), 2);
 	assert_int_equal(expect_skipped(e), 1);
 	assert_string_equal(lookup_tag(e, "{\"task_id\": \"1\"}", why, sizeof why), "a");
@@ -327,18 +337,19 @@ static void test_json_array(void **state)
 static void test_unreadable(void **state)
 {
 	(void)state;
-	char err[256], want[256];
+	struct error err = {0};
+	char want[256];
 	struct expect_conf ec = conf1(task_id, task_id);
 	unlink(path);
-	assert_null(expect_load(&ec, NULL, err, sizeof err));
+	assert_null(expect_load(&ec, NULL, &err));
 	snprintf(want, sizeof want, "%s: No such file or directory", path);
-	assert_string_equal(err, want);
+	assert_string_equal(err.msg, want);
 
-	assert_null(expect_load(&ec, tmpdir, err, sizeof err));
+	assert_null(expect_load(&ec, tmpdir, &err));
 	snprintf(want, sizeof want, "%s: not a regular file (a folder)", tmpdir);
-	assert_string_equal(err, want);
-	/* err may be omitted. */
-	assert_null(expect_load(&ec, tmpdir, NULL, 0));
+	assert_string_equal(err.msg, want);
+	/* err.msg may be omitted. */
+	assert_null(expect_load(&ec, tmpdir, NULL));
 }
 
 /* The expectations keep their own copy of the key paths, so the config
@@ -355,9 +366,10 @@ static void test_outlives_config(void **state)
 	ec.run_keys[0] = strdup("run.task");
 	ec.exp_keys[0] = strdup("task_id");
 	char *file = strdup(path);
-	char err[256], why[256];
+	struct error err = {0};
+	char why[256];
 
-	struct expectations *e = expect_load(&ec, file, err, sizeof err);
+	struct expectations *e = expect_load(&ec, file, &err);
 	free(file);
 	free(ec.run_keys[0]);
 	free(ec.exp_keys[0]);
@@ -374,10 +386,10 @@ static void test_outlives_config(void **state)
 /* ---- the sections, read by their owner -------------------------------- */
 
 static int read_section(const char *text, struct expect_conf *ec, struct runs_conf *rc,
-                        char *err, size_t errlen)
+                        struct error *err)
 {
 	struct conf cf;
-	int r = conf_parse(&cf, "t.yaml", "dir", text, strlen(text), err, errlen);
+	int r = conf_parse(&cf, "t.yaml", "dir", text, strlen(text), err);
 	if (r == 0 && ec)
 		r = expect_conf_read(&cf, conf_get(cf.root, "expectations"), ec);
 	if (r == 0 && rc)
@@ -389,11 +401,11 @@ static int read_section(const char *text, struct expect_conf *ec, struct runs_co
 static void test_sections(void **state)
 {
 	(void)state;
-	char err[256];
+	struct error err = {0};
 	struct expect_conf ec;
 	struct runs_conf rc;
 	assert_int_equal(read_section("expectations:\n  file: e.jsonl\n  match: {run: [a, b], "
-	                              "expected: [x, y]}\n", &ec, NULL, err, sizeof err), 0);
+	                              "expected: [x, y]}\n", &ec, NULL, &err), 0);
 	assert_string_equal(ec.file, "dir/e.jsonl");
 	assert_int_equal(ec.nkeys, 2);
 	assert_string_equal(ec.run_keys[1], "b");
@@ -402,17 +414,16 @@ static void test_sections(void **state)
 	expect_conf_free(&ec);
 
 	assert_int_equal(read_section("expectations:\n  file: e.jsonl\n  match: {run: a}\n", &ec,
-	                              NULL, err, sizeof err), -1);
-	assert_string_equal(err, "t.yaml:3:10: 'match' needs 'expected'");
+	                              NULL, &err), -1);
+	assert_string_equal(err.msg, "t.yaml:3:10: 'match' needs 'expected'");
 	expect_conf_free(&ec);
 
-	assert_int_equal(read_section("runs: {id: meta.id, format: mastra}\n", NULL, &rc, err,
-	                              sizeof err), 0);
+	assert_int_equal(read_section("runs: {id: meta.id, format: mastra}\n", NULL, &rc, &err), 0);
 	assert_string_equal(rc.id_path, "meta.id");
 	assert_string_equal(rc.format, "mastra");
 	runs_conf_free(&rc);
-	assert_int_equal(read_section("runs: {idd: x}\n", NULL, &rc, err, sizeof err), -1);
-	assert_string_equal(err, "t.yaml:1:8: unknown key 'idd' (expected one of: id, format)");
+	assert_int_equal(read_section("runs: {idd: x}\n", NULL, &rc, &err), -1);
+	assert_string_equal(err.msg, "t.yaml:1:8: unknown key 'idd' (expected one of: id, format)");
 	runs_conf_free(&rc);
 }
 

@@ -15,6 +15,7 @@
 #include <dirent.h>
 
 #include "cli/export.h"
+#include "util/error.h"
 
 static char *utf8_of(const char *s, size_t len)
 {
@@ -237,7 +238,8 @@ static void test_out_atomic(void **state)
 	(void)state;
 	snprintf(dir, sizeof dir, "/tmp/tcr-export-XXXXXX");
 	assert_non_null(mkdtemp(dir));
-	char path[128], err[256];
+	struct error err = {0};
+	char path[128];
 	snprintf(path, sizeof path, "%s/set.jsonl", dir);
 	FILE *f = fopen(path, "w");
 	fputs("old\n", f);
@@ -245,14 +247,14 @@ static void test_out_atomic(void **state)
 
 	/* While it is written, FILE is the old one; a temporary file is beside it. */
 	struct export_out o;
-	assert_int_equal(export_out_open(&o, path, err, sizeof err), 0);
+	assert_int_equal(export_out_open(&o, path, &err), 0);
 	put(&o, "new 1\n");
 	put(&o, "new 2\n");
 	char *s = slurp(path);
 	assert_string_equal(s, "old\n");
 	free(s);
 	assert_int_equal(files_in(dir), 2);
-	assert_int_equal(export_out_close(&o, true, err, sizeof err), 0);
+	assert_int_equal(export_out_close(&o, true, &err), 0);
 	s = slurp(path);
 	assert_string_equal(s, "new 1\nnew 2\n");
 	free(s);
@@ -265,9 +267,9 @@ static void test_out_atomic(void **state)
 	assert_int_equal(st.st_mode & 0777, 0666 & ~mask);
 
 	/* Given up: FILE stays as it was, the temporary file goes. */
-	assert_int_equal(export_out_open(&o, path, err, sizeof err), 0);
+	assert_int_equal(export_out_open(&o, path, &err), 0);
 	put(&o, "half");
-	assert_int_equal(export_out_close(&o, false, err, sizeof err), 0);
+	assert_int_equal(export_out_close(&o, false, &err), 0);
 	s = slurp(path);
 	assert_string_equal(s, "new 1\nnew 2\n");
 	free(s);
@@ -276,17 +278,17 @@ static void test_out_atomic(void **state)
 
 	/* A folder that does not exist: a reason naming FILE. */
 	snprintf(path, sizeof path, "%s/no/such/set.csv", dir);
-	assert_int_equal(export_out_open(&o, path, err, sizeof err), -1);
-	assert_non_null(strstr(err, path));
+	assert_int_equal(export_out_open(&o, path, &err), -1);
+	assert_non_null(strstr(err.msg, path));
 	rmdir(dir);
 
 	/* "-" and NULL are standard output, which close leaves open. */
-	assert_int_equal(export_out_open(&o, "-", err, sizeof err), 0);
+	assert_int_equal(export_out_open(&o, "-", &err), 0);
 	assert_ptr_equal(o.f, stdout);
-	assert_int_equal(export_out_close(&o, true, err, sizeof err), 0);
-	assert_int_equal(export_out_open(&o, NULL, err, sizeof err), 0);
+	assert_int_equal(export_out_close(&o, true, &err), 0);
+	assert_int_equal(export_out_open(&o, NULL, &err), 0);
 	assert_ptr_equal(o.f, stdout);
-	assert_int_equal(export_out_close(&o, true, err, sizeof err), 0);
+	assert_int_equal(export_out_close(&o, true, &err), 0);
 }
 
 int main(void)

@@ -19,6 +19,7 @@
 #include "review/fewshot.h"
 #include "runs/dataset.h"
 #include "test_files.h"
+#include "util/error.h"
 
 /* What the configurations are loaded with (the data folder of the
  * built-in prompts), as a command lends it. */
@@ -51,14 +52,13 @@ static int group_setup(void **state)
 	snprintf(runs_path, sizeof runs_path, "%s/runs.jsonl", dir);
 	snprintf(labels_path, sizeof labels_path, "%s/labels.jsonl", dir);
 	test_copy_file(src, runs_path);
-	char err[1024];
-	if (config_load_string(&cfg, &test_load, "t.yaml", dir, yaml_text, sizeof yaml_text - 1, err,
-	                       sizeof err) < 0) {
-		fprintf(stderr, "%s\n", err);
+	struct error err = {0};
+	if (config_load_string(&cfg, &test_load, "t.yaml", dir, yaml_text, sizeof yaml_text - 1, &err) < 0) {
+		fprintf(stderr, "%s\n", err.msg);
 		return -1;
 	}
 	char *paths[] = { runs_path };
-	if (dataset_open(&ds, paths, 1, err, sizeof err) < 0)
+	if (dataset_open(&ds, paths, 1, &err) < 0)
 		return -1;
 	dataset_index_all(&ds);
 	for (size_t i = 0; i < ds.nrecs && i < 8; i++)
@@ -92,9 +92,9 @@ static void label(struct annot_store *s, const char *judge, const char *run, int
 		                  : line ? hashes[line - 1] : NULL,
 		.model = "openai/m", .prompt_hash = "fedcba9876543210",
 	};
-	char err[256] = "";
-	if (annot_append(s, &d, err, sizeof err) != 0)
-		fail_msg("append: %s", err);
+	struct error err = {0};
+	if (annot_append(s, &d, &err) != 0)
+		fail_msg("append: %s", err.msg);
 }
 
 static void retract(struct annot_store *s, const char *judge, const char *run,
@@ -102,16 +102,16 @@ static void retract(struct annot_store *s, const char *judge, const char *run,
 {
 	struct decision d = { .kind = DEC_RETRACT, .run = run, .scorer = judge, .reviewer = reviewer,
 	                      .at = at };
-	char err[256] = "";
-	if (annot_append(s, &d, err, sizeof err) != 0)
-		fail_msg("append: %s", err);
+	struct error err = {0};
+	if (annot_append(s, &d, &err) != 0)
+		fail_msg("append: %s", err.msg);
 }
 
 static struct annot_store *fresh_store(void)
 {
 	unlink(labels_path);
-	char err[256];
-	struct annot_store *s = annot_open(labels_path, err, sizeof err);
+	struct error err = {0};
+	struct annot_store *s = annot_open(labels_path, &err);
 	assert_non_null(s);
 	return s;
 }
@@ -222,9 +222,9 @@ static void test_offer(void **state)
 	label(s, "acc", "en-pass", 1, "ann", 2, "no", "2026-01-01T09:00:00Z", false);
 	struct fewshot fs;
 	fewshot_init(&fs, &cfg, s);
-	char err[256];
-	struct run *a = dataset_load_run(&ds, &ds.recs[0], NULL, NULL, err, sizeof err);
-	struct run *b = dataset_load_run(&ds, &ds.recs[1], NULL, NULL, err, sizeof err);
+	struct error err = {0};
+	struct run *a = dataset_load_run(&ds, &ds.recs[0], NULL, NULL, &err);
+	struct run *b = dataset_load_run(&ds, &ds.recs[1], NULL, NULL, &err);
 	assert_non_null(a);
 	assert_non_null(b);
 	assert_false(fewshot_offer(&fs, b, hashes[1]));     /* not labelled: the caller's */

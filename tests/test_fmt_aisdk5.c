@@ -1,5 +1,6 @@
 /* test_fmt_aisdk5.c - the Vercel AI SDK v5 UI messages loader. */
 #include "fmt_test.h"
+#include "util/error.h"
 
 #define SDK "ai-sdk-v5"
 
@@ -192,7 +193,7 @@ static void test_parts_in_order(void **state)
 
 static void test_malformed(void **state)
 {
-	char err[256];
+	struct error err = {0};
 	static const struct fmt_error_case cases[] = {
 		{ "{'messages': 'hi'}", "messages: not an array" },
 		{ "{'id': 'chat'}", "messages: missing" },
@@ -210,7 +211,7 @@ static void test_malformed(void **state)
 	};
 	fmt_expect_errors(SDK, cases);
 	/* A message without parts is empty, not broken. */
-	assert_int_equal(fmt_load_err("[{'id': 'u', 'role': 'user'}]", SDK, err, sizeof(err)), 0);
+	assert_int_equal(fmt_load_err("[{'id': 'u', 'role': 'user'}]", SDK, &err), 0);
 }
 
 int main(void)

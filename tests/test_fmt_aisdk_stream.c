@@ -1,6 +1,7 @@
 /* test_fmt_aisdk_stream.c - the AI SDK UI-message stream loader. */
 #include "fmt_test.h"
 #include "fmt_wild.h"
+#include "util/error.h"
 
 #define STREAM "ai-sdk-ui-stream"
 
@@ -250,12 +251,12 @@ static void test_jsonl_file(void **state)
 	assert_int_equal(write(fd, lines, strlen(lines)), (ssize_t)strlen(lines));
 	close(fd);
 	struct dataset ds;
-	char err[256];
+	struct error err = {0};
 	char *paths[] = { path };
-	assert_int_equal(dataset_open(&ds, paths, 1, err, sizeof err), 0);
+	assert_int_equal(dataset_open(&ds, paths, 1, &err), 0);
 	dataset_index_all(&ds);
 	assert_int_equal(ds.nrecs, 1);
-	struct run *r = dataset_load_run(&ds, &ds.recs[0], NULL, NULL, err, sizeof err);
+	struct run *r = dataset_load_run(&ds, &ds.recs[0], NULL, NULL, &err);
 	assert_non_null(r);
 	assert_null(r->load_error);
 	assert_string_equal(r->format, STREAM);

@@ -1,5 +1,6 @@
 /* test_fmt_anthropic.c - the Anthropic Messages loader. */
 #include "fmt_test.h"
+#include "util/error.h"
 
 #define ANTH "anthropic"
 #define REAL_SAMPLE "anthropic_claude_code_sample.jsonl"
@@ -321,8 +322,8 @@ static void check_real_record(json_t *rec, const char *file, size_t line, void *
 	assert_non_null(f);
 	assert_string_equal(f->name, ANTH);
 	struct run *r = run_new(rec, file, line, -1);
-	char err[256] = "";
-	assert_int_equal(format_load(r, NULL, err, sizeof(err)), 0);
+	struct error err = {0};
+	assert_int_equal(format_load(r, NULL, &err), 0);
 	assert_true(r->ncalls > 0);
 	size_t tool_msgs = 0;
 	for (size_t i = 0; i < r->nmsgs; i++) {

@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 
 #include "util/strbuf.h"
+#include "util/error.h"
 
 /* ---- files of our own ---------------------------------------------------- */
 
@@ -52,17 +53,17 @@ static const char *write_session(const char *name, const char *text)
 /* Opens path and checks it holds `runs` runs. */
 static void open_runs(struct dataset *ds, const char *path, size_t runs)
 {
-	char err[512];
+	struct error err = {0};
 	char *paths[] = { (char *)path };
-	assert_int_equal(dataset_open(ds, paths, 1, err, sizeof err), 0);
+	assert_int_equal(dataset_open(ds, paths, 1, &err), 0);
 	dataset_index_all(ds);
 	assert_int_equal(ds->nrecs, runs);
 }
 
 static struct run *load_nth(struct dataset *ds, size_t k)
 {
-	char err[512];
-	struct run *r = dataset_load_run(ds, &ds->recs[k], NULL, NULL, err, sizeof err);
+	struct error err = {0};
+	struct run *r = dataset_load_run(ds, &ds->recs[k], NULL, NULL, &err);
 	assert_non_null(r);
 	if (r->load_error)
 		fprintf(stderr, "load error: %s\n", r->load_error);
@@ -524,9 +525,9 @@ static void test_errors(void **state)
 	assert_string_equal(part(r, 1, 0)->text, "[1]: not an event (a number)");
 	run_free(r);
 	/* one event alone is a session of one line */
-	char err[256];
+	struct error err = {0};
 	assert_int_equal(fmt_load_err(EV("user", "u", "null") "'message': {'role': 'user', 'content': 'x'}}",
-	                              "claude-code", err, sizeof err), 0);
+	                              "claude-code", &err), 0);
 }
 
 /* ---- the shared wild samples ---------------------------------------------- */

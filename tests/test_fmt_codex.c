@@ -4,6 +4,7 @@
 #include "fmt_test.h"
 #include "fmt_wild.h"
 #include "test_files.h"
+#include "util/error.h"
 
 #define CODEX "codex"
 
@@ -168,15 +169,16 @@ static struct run *load_rollout(struct dataset *ds, const char *name, const char
 		*p++ = '\n';
 	}
 	*p = '\0';
-	char path[128], err[256];
+	struct error err = {0};
+	char path[128];
 	snprintf(path, sizeof(path), "%s/%s", dir, name);
 	test_write_file(path, text);
 	free(text);
 	char *paths[] = { path };
-	assert_int_equal(dataset_open(ds, paths, 1, err, sizeof err), 0);
+	assert_int_equal(dataset_open(ds, paths, 1, &err), 0);
 	dataset_index_all(ds);
 	assert_int_equal(ds->nrecs, 1);
-	struct run *r = dataset_load_run(ds, &ds->recs[0], NULL, NULL, err, sizeof err);
+	struct run *r = dataset_load_run(ds, &ds->recs[0], NULL, NULL, &err);
 	assert_non_null(r);
 	if (r->load_error)
 		fprintf(stderr, "%s: %s\n", name, r->load_error);

@@ -1,6 +1,7 @@
 /* test_fmt_langfuse.c - the Langfuse trace export loader (runs/formats/langfuse.c, langfuse_msgs.c). */
 #include "fmt_test.h"
 #include "fmt_files.h"
+#include "util/error.h"
 
 #define LF "langfuse"
 
@@ -260,8 +261,8 @@ static void test_observation_lists(void **state)
 	                         "  'function': {'name': 'lookup_order', 'arguments': '{}'}}]}}");
 	struct run *one = run_new(lone, "o.jsonl", 1, -1);
 	json_decref(lone);
-	char lerr[256] = "";
-	assert_int_equal(format_load(one, NULL, lerr, sizeof lerr), 0);
+	struct error lerr = {0};
+	assert_int_equal(format_load(one, NULL, &lerr), 0);
 	assert_string_equal(one->format, LF);
 	assert_int_equal(one->ncalls, 1);
 	assert_string_equal(one->calls[0].name, "lookup_order");

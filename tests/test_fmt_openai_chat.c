@@ -1,5 +1,6 @@
 /* test_fmt_openai_chat.c - the OpenAI Chat Completions loader. */
 #include "fmt_test.h"
+#include "util/error.h"
 
 #define CHAT "openai-chat"
 
@@ -297,7 +298,7 @@ static void test_reasoning_and_unknown_roles(void **state)
 
 static void test_malformed(void **state)
 {
-	char err[256];
+	struct error err = {0};
 	static const struct fmt_error_case cases[] = {
 		{ "{'messages': {'role': 'user'}}", "messages: not an array" },
 		{ "{'model': 'x'}", "messages: missing" },
@@ -331,7 +332,7 @@ static void test_malformed(void **state)
 	fmt_expect_errors(CHAT, cases);
 	/* null tool_calls and function_call are "none", not errors. */
 	assert_int_equal(fmt_load_err("{'messages': [{'role': 'assistant', 'content': 'hi',"
-	                              " 'tool_calls': null, 'function_call': null}]}", CHAT, err, sizeof(err)), 0);
+	                              " 'tool_calls': null, 'function_call': null}]}", CHAT, &err), 0);
 }
 
 int main(void)

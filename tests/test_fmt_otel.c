@@ -6,6 +6,7 @@
 
 #include "runs/dataset.h"
 #include "runs/loader.h"
+#include "util/error.h"
 
 #define OTEL "otel"
 #define TRACE_A "5b8efff798038103d269b633813fc60c"
@@ -53,14 +54,14 @@ struct loaded {
 
 static void load_all(struct loaded *l, char *path)
 {
-	char err[512];
+	struct error err = {0};
 	char *paths[] = { path };
-	assert_int_equal(dataset_open(&l->ds, paths, 1, err, sizeof err), 0);
+	assert_int_equal(dataset_open(&l->ds, paths, 1, &err), 0);
 	dataset_index_all(&l->ds);
 	l->n = l->ds.nrecs;
 	assert_true(l->n <= 8);
 	for (size_t i = 0; i < l->n; i++) {
-		l->runs[i] = dataset_load_run(&l->ds, &l->ds.recs[i], NULL, NULL, err, sizeof err);
+		l->runs[i] = dataset_load_run(&l->ds, &l->ds.recs[i], NULL, NULL, &err);
 		assert_non_null(l->runs[i]);
 		if (l->runs[i]->load_error)
 			fprintf(stderr, "run %zu: %s\n", i, l->runs[i]->load_error);
@@ -395,13 +396,13 @@ static void test_broken_line(void **state)
 	                                        "{'traceId': 't1', 'spanId': 's1', 'name': 'x', 'attributes': {}}]}]}]}\n"
 	                                        "{'resourceSpans': [{'scopeSp\n");
 	struct dataset ds;
-	char err[512];
+	struct error err = {0};
 	char *paths[] = { path };
-	assert_int_equal(dataset_open(&ds, paths, 1, err, sizeof err), 0);
+	assert_int_equal(dataset_open(&ds, paths, 1, &err), 0);
 	dataset_index_all(&ds);
 	assert_int_equal(ds.nrecs, 2);
-	struct run *ok = dataset_load_run(&ds, &ds.recs[0], NULL, NULL, err, sizeof err);
-	struct run *cut = dataset_load_run(&ds, &ds.recs[1], NULL, NULL, err, sizeof err);
+	struct run *ok = dataset_load_run(&ds, &ds.recs[0], NULL, NULL, &err);
+	struct run *cut = dataset_load_run(&ds, &ds.recs[1], NULL, NULL, &err);
 	assert_null(ok->load_error);
 	assert_string_equal(ok->id, "t1");
 	assert_string_equal(cut->load_error, "a line that is not JSON, or null");
@@ -627,9 +628,9 @@ static void test_wild(void **state)
 			assert_int_equal(r->calls[0].state, CALL_COMPLETED);
 		} else {
 			/* every run: one trace, messages, no calls */
-			char err[512];
+			struct error err = {0};
 			for (size_t k = 0; k < ds.nrecs; k++) {
-				struct run *o = dataset_load_run(&ds, &ds.recs[k], NULL, NULL, err, sizeof err);
+				struct run *o = dataset_load_run(&ds, &ds.recs[k], NULL, NULL, &err);
 				assert_non_null(o);
 				assert_null(o->load_error);
 				assert_int_equal(o->ncalls, 0);

@@ -10,16 +10,17 @@
 #include "fmt_test.h"
 
 #include "util/strbuf.h"
+#include "util/error.h"
 
 static struct run *shape(const char *text)
 {
 	json_t *rec = fmt_parse(text);
 	struct run *r = run_new(rec, "test.jsonl", 1, -1);
 	json_decref(rec);
-	char err[256] = "";
-	int rc = format_load(r, format_find("shape"), err, sizeof err);
+	struct error err = {0};
+	int rc = format_load(r, format_find("shape"), &err);
 	if (rc)
-		fprintf(stderr, "shape: %s\n", err);
+		fprintf(stderr, "shape: %s\n", err.msg);
 	assert_int_equal(rc, 0);
 	assert_string_equal(r->format, "shape");
 	return r;
@@ -219,11 +220,11 @@ static void test_no_conversation(void **state)
 	                                    "{'messages':[{'content':'no role'}]}",
 	                                    "{'question':[{'role':'user','content':'a prompt alone'}]}",
 	                                    "{'x':'{not json at all'}", NULL };
-	char err[256];
+	struct error err = {0};
 	for (size_t i = 0; none[i]; i++) {
-		assert_int_equal(fmt_load_err(none[i], "shape", err, sizeof err), -1);
-		assert_non_null(strstr(err, "no conversation found"));
-		assert_non_null(strstr(err, "--format"));
+		assert_int_equal(fmt_load_err(none[i], "shape", &err), -1);
+		assert_non_null(strstr(err.msg, "no conversation found"));
+		assert_non_null(strstr(err.msg, "--format"));
 	}
 	/* detection never picks it */
 	assert_int_equal(fmt_score("shape", "{'messages':[{'role':'user','content':'hi'}]}"), 0);
@@ -246,9 +247,9 @@ static void test_hostile_nesting(void **state)
 	struct jdoc_error jerr;
 	struct run *r = run_new_doc(jdoc_parse_str(text, &jerr), "t.jsonl", 1, -1);
 	free(text);
-	char err[256];
+	struct error err = {0};
 	/* eight levels of JSON in strings are more than the reader parses */
-	assert_int_equal(format_load(r, format_find("shape"), err, sizeof err), -1);
+	assert_int_equal(format_load(r, format_find("shape"), &err), -1);
 	run_free(r);
 	/* deep arrays of objects */
 	struct strbuf sb = STRBUF_INIT;
@@ -259,7 +260,7 @@ static void test_hostile_nesting(void **state)
 		strbuf_addstr(&sb, "}]");
 	r = run_new_doc(jdoc_parse_str(sb.buf, &jerr), "t.jsonl", 1, -1);
 	strbuf_release(&sb);
-	assert_int_equal(format_load(r, format_find("shape"), err, sizeof err), 0);
+	assert_int_equal(format_load(r, format_find("shape"), &err), 0);
 	assert_string_equal(r->msgs[0].text, "deep");
 	run_free(r);
 }
@@ -280,8 +281,8 @@ static void test_claim_that_reads_nothing_passes_on(void **state)
 	assert_int_equal(r->nmsgs, 0);
 	run_free(r);
 	/* forced: never passed on */
-	char err[256];
-	assert_int_equal(fmt_load_err(rec, "openai-agents", err, sizeof err), 0);
+	struct error err = {0};
+	assert_int_equal(fmt_load_err(rec, "openai-agents", &err), 0);
 	/* no format claims it: shape */
 	r = fmt_load("{'turns':[{'speaker':'x'}],'log':[{'role':'user','content':'hi'},"
 	             "{'role':'model','content':'hello'}]}", "shape");

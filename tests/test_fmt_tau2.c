@@ -4,6 +4,7 @@
  * so they read like the JSON they stand for; a real apostrophe would be
  * \u0027. */
 #include "fmt_test.h"
+#include "util/error.h"
 
 #define TAU2 "tau2"
 
@@ -306,9 +307,9 @@ static void check_real_record(json_t *rec, const char *file, size_t line, void *
 	size_t *telecom = ctx;
 	struct run *r = run_new(rec, file, line, -1);
 	assert_ptr_equal(format_detect(r->doc, run_root(r)), &format_tau2);
-	char err[256] = "";
-	if (format_load(r, NULL, err, sizeof(err)) != 0)
-		fail_msg("line %zu: %s", line, err);
+	struct error err = {0};
+	if (format_load(r, NULL, &err) != 0)
+		fail_msg("line %zu: %s", line, err.msg);
 	size_t ncalls, nuser;
 	count_record(rec, &ncalls, &nuser);
 	assert_int_equal(r->ncalls, ncalls);

@@ -5,6 +5,7 @@
  * \u0027. */
 #include "fmt_test.h"
 #include "runs/loader.h"
+#include "util/error.h"
 
 #define TAUBENCH "taubench"
 
@@ -219,9 +220,9 @@ static void check_real_record(json_t *rec, const char *file, size_t line, void *
 	struct real_counts *n = ctx;
 	struct run *r = run_new(rec, file, line, -1);
 	assert_ptr_equal(format_detect(r->doc, run_root(r)), &format_taubench);
-	char err[256] = "";
-	if (format_load(r, NULL, err, sizeof(err)) != 0)
-		fail_msg("line %zu: %s", line, err);
+	struct error err = {0};
+	if (format_load(r, NULL, &err) != 0)
+		fail_msg("line %zu: %s", line, err.msg);
 	json_t *traj = json_object_get(rec, "traj");
 	assert_int_equal(r->nmsgs, json_array_size(traj));
 	size_t want_calls = 0, i;

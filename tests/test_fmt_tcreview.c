@@ -5,6 +5,7 @@
 #include "runs/dataset.h"
 #include "runs/run_format.h"
 #include "util/strbuf.h"
+#include "util/error.h"
 
 #define TCR "tcreview"
 
@@ -48,15 +49,15 @@ static void test_core(void **state)
 
 /* Loads a record given as text (single quotes for double) with the
  * loader forced, and returns the run whatever happened. */
-static struct run *load_any(const char *text, const char *format, char *err, size_t errlen)
+static struct run *load_any(const char *text, const char *format, struct error *err)
 {
 	json_t *rec = fmt_parse(text);
 	struct run *r = run_new(rec, "t.jsonl", 1, -1);
 	json_decref(rec);
-	err[0] = '\0';
+	error_clear(err);
 	const struct format_ops *f = format ? format_find(format) : NULL;
-	if (format_load(r, f, err, errlen) < 0 && !err[0])
-		snprintf(err, errlen, "?");
+	if (format_load(r, f, err) < 0 && !err->msg[0])
+		error_set(err, ERR_FAILED, "?");
 	return r;
 }
 
@@ -70,10 +71,10 @@ static struct run *round_trip(struct run *r, char **line)
 	assert_non_null(d);
 	struct run *back = run_new_doc(d, "a.jsonl", 1, -1);
 	back->id = jv_str(d, jv_get(d, jdoc_root(d), "id"));     /* as the dataset names it */
-	char err[256] = "";
-	int rc = format_load(back, NULL, err, sizeof err);
+	struct error err = {0};
+	int rc = format_load(back, NULL, &err);
 	if (rc)
-		fprintf(stderr, "%s\n%s\n", err, sb.buf);
+		fprintf(stderr, "%s\n%s\n", err.msg, sb.buf);
 	assert_int_equal(rc, 0);
 	assert_string_equal(back->format, "tcreview");
 	/* a second writing is the same line */
@@ -189,11 +190,12 @@ static void test_round_trip_formats(void **state)
 		NULL,
 	};
 	for (size_t i = 0; records[i]; i++) {
-		char err[256], *line;
-		struct run *r = load_any(records[i], NULL, err, sizeof err);
-		if (err[0])
-			fprintf(stderr, "record %zu: %s\n", i, err);
-		assert_string_equal(err, "");
+		struct error err = {0};
+		char *line;
+		struct run *r = load_any(records[i], NULL, &err);
+		if (err.msg[0])
+			fprintf(stderr, "record %zu: %s\n", i, err.msg);
+		assert_string_equal(err.msg, "");
 		struct run *back = round_trip(r, &line);
 		same_run(r, back);
 		free(line);
@@ -214,14 +216,14 @@ static void test_round_trip_shared(void **state)
 	}
 	char *paths[] = { dir };
 	struct dataset ds = { 0 };
-	char err[1024];
-	assert_int_equal(dataset_open(&ds, paths, 1, err, sizeof err), 0);
+	struct error err = {0};
+	assert_int_equal(dataset_open(&ds, paths, 1, &err), 0);
 	struct dataset_cursor cur;
 	struct record_ref rec;
 	dataset_cursor_init(&cur);
 	size_t checked = 0;
 	while (dataset_next(&ds, &cur, &rec)) {
-		struct run *r = dataset_load_run(&ds, &rec, NULL, NULL, err, sizeof err);
+		struct run *r = dataset_load_run(&ds, &rec, NULL, NULL, &err);
 		if (r && !r->load_error) {
 			char *line;
 			struct run *back = round_trip(r, &line);
@@ -389,9 +391,9 @@ static void test_errors(void **state)
 		{ NULL, NULL },
 	};
 	fmt_expect_errors(TCR, cases);
-	char err[256];
-	assert_int_equal(fmt_load_err("[1]", TCR, err, sizeof err), -1);
-	assert_string_equal(err, "a tcreview run must be a JSON object");
+	struct error err = {0};
+	assert_int_equal(fmt_load_err("[1]", TCR, &err), -1);
+	assert_string_equal(err.msg, "a tcreview run must be a JSON object");
 }
 
 int main(void)

@@ -16,6 +16,7 @@
 
 #include "runs/dataset.h"
 #include "runs/folder_walk.h"
+#include "util/error.h"
 
 static char top[256];           /* the temporary folder; the inputs are in top/d */
 static char d[300];
@@ -91,9 +92,9 @@ static void walk_all(struct folder_walk *w, const char *const *dirs, size_t n, c
 	FILE *out = open_memstream(warn, &len);
 	assert_non_null(out);
 	folder_walk_init(w, any_json, out);
-	char err[512] = "";
+	struct error err = {0};
 	for (size_t i = 0; i < n; i++)
-		assert_int_equal(folder_walk_dir(w, dirs[i], err, sizeof err), 0);
+		assert_int_equal(folder_walk_dir(w, dirs[i], &err), 0);
 	fclose(out);
 }
 
@@ -193,12 +194,13 @@ static void test_many_self_links_bounded(void **s)
 static void test_missing_folder(void **s)
 {
 	(void)s;
-	char gone[512], err[600] = "";
+	struct error err = {0};
+	char gone[512];
 	snprintf(gone, sizeof gone, "%s/gone", top);
 	struct folder_walk w;
 	folder_walk_init(&w, any_json, NULL);
-	assert_int_equal(folder_walk_dir(&w, gone, err, sizeof err), -1);
-	assert_non_null(strstr(err, "gone: No such file or directory"));
+	assert_int_equal(folder_walk_dir(&w, gone, &err), -1);
+	assert_non_null(strstr(err.msg, "gone: No such file or directory"));
 	folder_walk_free(&w);
 }
 
@@ -207,9 +209,9 @@ static void test_dataset_reads_each_once(void **s)
 {
 	(void)s;
 	struct dataset ds;
-	char err[512] = "";
+	struct error err = {0};
 	char *paths[] = { d };
-	assert_int_equal(dataset_open(&ds, paths, 1, err, sizeof err), 0);
+	assert_int_equal(dataset_open(&ds, paths, 1, &err), 0);
 	assert_int_equal(ds.nfiles, 3);
 	dataset_index_all(&ds);
 	assert_int_equal(ds.nrecs, 3);
@@ -228,9 +230,9 @@ static int warnings_opening(const struct dataset_opts *opts)
 	assert_non_null(f);
 	assert_int_equal(dup2(fileno(f), 2), 2);
 	struct dataset ds;
-	char err[512] = "";
+	struct error err = {0};
 	char *paths[] = { d };
-	assert_int_equal(dataset_open_with(&ds, opts, paths, 1, err, sizeof err), 0);
+	assert_int_equal(dataset_open_with(&ds, opts, paths, 1, &err), 0);
 	dataset_close(&ds);
 	fflush(stderr);
 	assert_int_equal(dup2(saved, 2), 2);

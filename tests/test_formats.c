@@ -8,6 +8,7 @@
 #include "fmt_test.h"
 
 #include "runs/dataset.h"
+#include "util/error.h"
 
 /* What the table-driven checks need to know of each format. A new format
  * adds a row here (test_every_format_has_a_row says so). */
@@ -99,23 +100,23 @@ static void check_not_a_transcript(void **state)
 	static const char *const scalars[] = { "null", "12", "'text'", "true", NULL };
 	static const char *const empties[] = { "{}", "[]", "[[]]", "[12]", "{'messages': []}",
 	                                       "{'messages': null}", NULL };
-	char err[256];
+	struct error err = {0};
 	for (size_t i = 0; scalars[i]; i++) {
 		assert_int_equal(fmt_score(c->name, scalars[i]), 0);
-		assert_int_equal(fmt_load_err(scalars[i], c->name, err, sizeof err), -1);
-		assert_true(err[0] != '\0');
+		assert_int_equal(fmt_load_err(scalars[i], c->name, &err), -1);
+		assert_true(err.msg[0] != '\0');
 	}
 	for (size_t i = 0; empties[i]; i++) {
 		assert_int_equal(fmt_score(c->name, empties[i]), 0);
 		json_t *rec = fmt_parse(empties[i]);
 		struct run *r = run_new(rec, "test.jsonl", 1, -1);
 		json_decref(rec);
-		err[0] = '\0';
-		if (format_load(r, format_find(c->name), err, sizeof err) == 0) {
+		err.msg[0] = '\0';
+		if (format_load(r, format_find(c->name), &err) == 0) {
 			assert_int_equal(r->nmsgs, 0);
 			assert_int_equal(r->ncalls, 0);
 		} else {
-			assert_true(err[0] != '\0');
+			assert_true(err.msg[0] != '\0');
 		}
 		run_free(r);
 	}
@@ -151,15 +152,16 @@ static struct run *load_whole(const struct format_ops *f, const char *path, cons
 	fputs(text, out);
 	fclose(out);
 	struct dataset ds = { 0 };
-	char *paths[] = { (char *)path }, err[512];
-	assert_int_equal(dataset_open(&ds, paths, 1, err, sizeof err), 0);
+	char *paths[] = { (char *)path };
+	struct error err = {0};
+	assert_int_equal(dataset_open(&ds, paths, 1, &err), 0);
 	ds.forced = f;
 	struct dataset_cursor cur;
 	struct record_ref rec, more;
 	dataset_cursor_init(&cur);
 	assert_true(dataset_next(&ds, &cur, &rec));
 	assert_false(dataset_next(&ds, &cur, &more));
-	struct run *r = dataset_load_run(&ds, &rec, f, NULL, err, sizeof err);
+	struct run *r = dataset_load_run(&ds, &rec, f, NULL, &err);
 	assert_non_null(r);
 	assert_string_equal(r->format, f->name);
 	dataset_close(&ds);
@@ -177,17 +179,18 @@ static void check_split_file(const struct format_ops *f, const char *path)
 	fputs(three_lines, out);
 	fclose(out);
 	struct dataset ds = { 0 };
-	char *paths[] = { (char *)path }, err[512];
-	assert_int_equal(dataset_open(&ds, paths, 1, err, sizeof err), 0);
+	char *paths[] = { (char *)path };
+	struct error err = {0};
+	assert_int_equal(dataset_open(&ds, paths, 1, &err), 0);
 	ds.forced = f;
 	struct dataset_cursor cur;
 	struct record_ref rec;
 	dataset_cursor_init(&cur);
 	while (dataset_next(&ds, &cur, &rec)) {
-		err[0] = '\0';
-		struct run *r = dataset_load_run(&ds, &rec, f, NULL, err, sizeof err);
+		error_clear(&err);
+		struct run *r = dataset_load_run(&ds, &rec, f, NULL, &err);
 		if (!r) {
-			assert_true(err[0] != '\0');
+			assert_true(err.msg[0] != '\0');
 			continue;
 		}
 		assert_string_equal(r->format, f->name);
@@ -228,7 +231,9 @@ static void check_from_a_file(void **state)
 	const struct format_case *c = *state;
 	const struct format_ops *f = format_find(c->name);
 	assert_non_null(f);
-	char path[400], empty[520], err[512], want[600];
+	struct error err = {0};
+	char path[400], empty[520];
+	char want[600];
 	const char *tmp = getenv("TMPDIR");
 	snprintf(path, sizeof path, "%s/tcr-formats-%d-%s.jsonl", tmp && *tmp ? tmp : "/tmp",
 	         (int)getpid(), c->name);
@@ -247,19 +252,19 @@ static void check_from_a_file(void **state)
 
 	struct dataset ds = { 0 };
 	char *paths[] = { path };
-	assert_int_equal(dataset_open(&ds, paths, 1, err, sizeof err), 0);
+	assert_int_equal(dataset_open(&ds, paths, 1, &err), 0);
 	struct dataset_cursor cur;
 	struct record_ref rec[3];
 	dataset_cursor_init(&cur);
 	for (int i = 0; i < 3; i++)
 		assert_true(dataset_next(&ds, &cur, &rec[i]));
-	struct run *ok = dataset_load_run(&ds, &rec[0], f, NULL, err, sizeof err);
+	struct run *ok = dataset_load_run(&ds, &rec[0], f, NULL, &err);
 	assert_non_null(ok);
-	struct run *broken = dataset_load_run(&ds, &rec[1], f, NULL, err, sizeof err);
+	struct run *broken = dataset_load_run(&ds, &rec[1], f, NULL, &err);
 	assert_null(broken);
 	snprintf(want, sizeof want, "%s:2: ", path);
-	assert_memory_equal(err, want, strlen(want));
-	struct run *bytes = dataset_load_run(&ds, &rec[2], f, NULL, err, sizeof err);
+	assert_memory_equal(err.msg, want, strlen(want));
+	struct run *bytes = dataset_load_run(&ds, &rec[2], f, NULL, &err);
 	assert_non_null(bytes);
 	assert_string_equal(bytes->format, f->name);
 	assert_same_answer(ok, bytes);
@@ -269,7 +274,7 @@ static void check_from_a_file(void **state)
 
 	struct dataset none = { 0 };
 	char *empty_paths[] = { empty };
-	assert_int_equal(dataset_open(&none, empty_paths, 1, err, sizeof err), 0);
+	assert_int_equal(dataset_open(&none, empty_paths, 1, &err), 0);
 	dataset_cursor_init(&cur);
 	assert_false(dataset_next(&none, &cur, &rec[0]));
 	dataset_close(&none);

@@ -17,6 +17,7 @@
 #include "cli/formats_report.h"
 #include "runs/format.h"
 #include "runs/run.h"
+#include "util/error.h"
 
 static char path[512];
 static char last_ties[512];     /* what the last formats_closest tied */
@@ -31,10 +32,10 @@ static void open_one(struct dataset *ds, struct record_ref *rec, const char *lin
 	assert_non_null(f);
 	fprintf(f, "%s\n", line);
 	fclose(f);
-	char err[512];
+	struct error err = {0};
 	char *paths[] = { path };
 	memset(ds, 0, sizeof(*ds));
-	assert_int_equal(dataset_open(ds, paths, 1, err, sizeof err), 0);
+	assert_int_equal(dataset_open(ds, paths, 1, &err), 0);
 	struct dataset_cursor cur;
 	dataset_cursor_init(&cur);
 	assert_true(dataset_next(ds, &cur, rec));

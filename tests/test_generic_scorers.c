@@ -14,6 +14,7 @@
 #include "scorers/params.h"
 #include "scorers/scorer.h"
 #include "util/strbuf.h"
+#include "util/error.h"
 
 static struct config cfg;
 
@@ -41,9 +42,9 @@ static const char yaml[] =
 static int setup(void **state)
 {
 	(void)state;
-	char err[512];
-	if (config_load_string(&cfg, NULL, "t.yaml", ".", yaml, sizeof yaml - 1, err, sizeof err) != 0)
-		fail_msg("%s", err);
+	struct error err = {0};
+	if (config_load_string(&cfg, NULL, "t.yaml", ".", yaml, sizeof yaml - 1, &err) != 0)
+		fail_msg("%s", err.msg);
 	return 0;
 }
 
@@ -280,10 +281,11 @@ static void test_zero_params(void **s)
 	(void)s;
 	static const char *const types[] = { "tool-errors", "unanswered-calls" };
 	for (size_t i = 0; i < 2; i++) {
-		char text[128], err[512];
+		struct error err = {0};
+		char text[128];
 		struct config c;
 		snprintf(text, sizeof text, "scorers:\n- id: x\n  type: %s\n", types[i]);
-		if (config_load_string(&c, NULL, "t.yaml", ".", text, strlen(text), err, sizeof err) != 0)
+		if (config_load_string(&c, NULL, "t.yaml", ".", text, strlen(text), &err) != 0)
 			fail_msg("%s", err);
 		assert_int_equal(c.nscorers, 1);
 		assert_true(c.scorers[0].threshold == 1);
@@ -431,15 +433,16 @@ static void test_marks_past_the_cap(void **s)
 /* The configuration error of one entry; its text must hold want. */
 static void conf_error(const char *type, const char *entry, const char *want)
 {
-	char text[1024], err[512];
+	struct error err = {0};
+	char text[1024];
 	snprintf(text, sizeof text, "scorers:\n  - id: x\n    type: %s\n%s", type, entry);
 	struct config c;
-	if (config_load_string(&c, NULL, "bad.yaml", ".", text, strlen(text), err, sizeof err) == 0) {
+	if (config_load_string(&c, NULL, "bad.yaml", ".", text, strlen(text), &err) == 0) {
 		config_free(&c);
 		fail_msg("accepted: %s", entry);
 	}
-	if (!strstr(err, want))
-		fail_msg("error '%s' lacks '%s'", err, want);
+	if (!strstr(err.msg, want))
+		fail_msg("error '%s' lacks '%s'", err.msg, want);
 }
 
 static void test_config_errors(void **s)

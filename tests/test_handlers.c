@@ -26,6 +26,7 @@
 #include "../src/tui/tui_int.h"
 #include "fake_server.h"
 #include "test_files.h"
+#include "util/error.h"
 
 static char dir[256];
 static const char *argv0 = "";
@@ -87,7 +88,8 @@ static void open_fixture(struct fixture *fx, const char *judges_yaml)
 	copy_data("screen.yaml");
 	copy_data("screen-runs.jsonl");
 	copy_data("screen-tasks.jsonl");
-	char cpath[320], *yaml, *runs[1], rpath[320], err[512];
+	struct error err = {0};
+	char cpath[320], *yaml, *runs[1], rpath[320];
 	snprintf(cpath, sizeof cpath, "%s/screen.yaml", dir);
 	if (judges_yaml) {
 		yaml = test_slurp(cpath);
@@ -99,17 +101,17 @@ static void open_fixture(struct fixture *fx, const char *judges_yaml)
 		free(yaml);
 	}
 	const struct config_opts load = { .datadir = getenv("TCREVIEW_DATADIR") };
-	if (config_load(&fx->cfg, &load, cpath, err, sizeof err) < 0)
+	if (config_load(&fx->cfg, &load, cpath, &err) < 0)
 		fail_msg("config_load: %s", err);
-	fx->ex = expect_load(&fx->cfg.expect, fx->cfg.expect.file, err, sizeof err);
+	fx->ex = expect_load(&fx->cfg.expect, fx->cfg.expect.file, &err);
 	if (!fx->ex)
-		fail_msg("expect_load: %s", err);
+		fail_msg("expect_load: %s", err.msg);
 	snprintf(rpath, sizeof rpath, "%s/screen-runs.jsonl", dir);
 	snprintf(fx->annot, sizeof fx->annot, "%s/screen-runs.jsonl.annotations.jsonl", dir);
 	unlink(fx->annot);
 	runs[0] = rpath;
-	if (review_open(&fx->rv, &fx->cfg, fx->ex, runs, 1, NULL, 0, "tester", err, sizeof err) < 0)
-		fail_msg("review_open: %s", err);
+	if (review_open(&fx->rv, &fx->cfg, fx->ex, runs, 1, NULL, 0, "tester", &err) < 0)
+		fail_msg("review_open: %s", err.msg);
 	while (review_step(&fx->rv, 50))
 		;
 	tui_init(&fx->t, &fx->rv, &fx->cfg);
@@ -350,7 +352,7 @@ static void test_decisions(void **s)
 	assert_has(line, "\"decision\":\"retract\"");
 	key(&fx, 'x');                                 /* nothing left to take back */
 	assert_string_equal(fx.t.msg.text, "not saved: nothing to take back");
-	assert_int_equal(review_last_error(rv), REVIEW_NOTHING_TO_RETRACT);
+	assert_int_equal(review_last_error(rv), ERR_NOTHING_TO_RETRACT);
 	key(&fx, 'c');
 	assert_int_equal(fx.t.pr.kind, PROMPT_NOTE);
 	keys(&fx, "fine\n");
@@ -407,12 +409,13 @@ static void test_decisions(void **s)
 static void other_reviewer_labels(struct fixture *fx, const char *id, size_t row, double score)
 {
 	struct review other;
-	char rpath[320], err[512];
+	struct error err = {0};
+	char rpath[320];
 	snprintf(rpath, sizeof rpath, "%s/screen-runs.jsonl", dir);
 	char *runs[] = { rpath };
 	const char *annots[] = { fx->annot };
-	if (review_open(&other, &fx->cfg, fx->ex, runs, 1, annots, 1, "other", err, sizeof err) < 0)
-		fail_msg("review_open: %s", err);
+	if (review_open(&other, &fx->cfg, fx->ex, runs, 1, annots, 1, "other", &err) < 0)
+		fail_msg("review_open: %s", err.msg);
 	while (review_step(&other, 50))
 		;
 	size_t n = review_view_count(&other), i = 0;
@@ -421,7 +424,7 @@ static void other_reviewer_labels(struct fixture *fx, const char *id, size_t row
 	assert_true(i < n);
 	review_move_to(&other, i);
 	bool accepted;
-	assert_int_equal(review_label(&other, row, score, &accepted, err, sizeof err), 0);
+	assert_int_equal(review_label(&other, row, score, &accepted, &err), 0);
 	review_close(&other);
 }
 
@@ -517,7 +520,7 @@ static void test_calibration(void **s)
 	assert_has(fx.t.msg.text, "not saved: blind: type a label");
 	key(&fx, 'A');
 	assert_has(fx.t.msg.text, "not saved: blind: type a label");
-	assert_int_equal(review_last_error(rv), REVIEW_BLIND);
+	assert_int_equal(review_last_error(rv), ERR_BLIND);
 	key(&fx, '0');
 	assert_int_equal(annot_lines(&fx, 4, NULL, 0), 5);
 	char line[2048];
@@ -570,8 +573,9 @@ static void test_judge(void **s)
 	struct fixture fx;
 	open_fixture(&fx, judges);
 	struct review *rv = &fx.rv;
-	char err[256], line[2048];
-	assert_int_equal(tui_judges_open(&fx.t, err, sizeof err), 0);
+	struct error err = {0};
+	char line[2048];
+	assert_int_equal(tui_judges_open(&fx.t, &err), 0);
 	size_t e0 = rv->view[0];
 	keys(&fx, "\t\tjjj");
 	assert_int_equal(fx.t.vd.sel, 3);              /* the judge's row, after three scorers */
@@ -583,7 +587,7 @@ static void test_judge(void **s)
 	/* not asked yet: nothing to accept or override */
 	key(&fx, 'a');
 	assert_string_equal(fx.t.msg.text, "not saved: appr has not answered for this run yet (J asks it)");
-	assert_int_equal(review_last_error(rv), REVIEW_JUDGE_NOT_ASKED);
+	assert_int_equal(review_last_error(rv), ERR_JUDGE_NOT_ASKED);
 	key(&fx, 'o');
 	assert_int_equal(fx.t.pr.kind, PROMPT_NONE);
 	assert_string_equal(fx.t.msg.text, "appr has not answered for this run yet (J asks it)");
@@ -594,7 +598,7 @@ static void test_judge(void **s)
 	assert_int_equal(review_judge_cell(rv, e0, 0)->state, JUDGE_PENDING);
 	assert_string_equal(fx.t.msg.text, "asking 1 judge (Esc cancels)");
 	key(&fx, 'a');
-	assert_int_equal(review_last_error(rv), REVIEW_JUDGE_PENDING);
+	assert_int_equal(review_last_error(rv), ERR_JUDGE_PENDING);
 	key(&fx, 27);
 	assert_int_equal(fx.t.judging.pending, 0);
 	assert_string_equal(fx.t.msg.text, "cancelled 1 judge request");

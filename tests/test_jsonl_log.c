@@ -17,6 +17,7 @@
 
 #include "util/jsonl_log.h"
 #include "test_files.h"
+#include "util/error.h"
 
 static char dir[256];
 
@@ -81,8 +82,8 @@ static struct jsonl_log *open_sum(const char *path, struct sum *s, size_t warn_m
 		.take = take_n, .ctx = s, .warn_max = warn_max,
 		.parse_unended = parse_unended, .follow = follow,
 	};
-	char err[256];
-	struct jsonl_log *l = jsonl_log_open(path, &rd, err, sizeof err);
+	struct error err = {0};
+	struct jsonl_log *l = jsonl_log_open(path, &rd, &err);
 	assert_non_null(l);
 	return l;
 }
@@ -132,7 +133,8 @@ static void test_warning_limit(void **st)
 static void test_unended_line(void **st)
 {
 	(void)st;
-	char path[300], want[400], err[256];
+	struct error err = {0};
+	char path[300], want[400];
 	for (int parse = 0; parse < 2; parse++) {
 		snprintf(path, sizeof path, "%s/cut%d.jsonl", dir, parse);
 		spit(path, "{\"n\":1}\n{\"n\":2}");
@@ -145,7 +147,7 @@ static void test_unended_line(void **st)
 			snprintf(want, sizeof want, "%s:2: " JSONL_TRUNCATED, path);
 			assert_string_equal(jsonl_log_warning(l), want);
 		}
-		assert_int_equal(jsonl_log_append(l, "{\"n\":4}", 7, err, sizeof err), 0);
+		assert_int_equal(jsonl_log_append(l, "{\"n\":4}", 7, &err), 0);
 		assert_int_equal(s.total, parse ? 3 : 1);       /* the owner adds its own */
 		jsonl_log_close(l);
 		assert_string_equal(slurp(path), "{\"n\":1}\n{\"n\":2}\n{\"n\":4}\n");
@@ -158,12 +160,13 @@ static void test_unended_line(void **st)
 static void test_controls_escaped(void **st)
 {
 	(void)st;
-	char path[300], err[256];
+	struct error err = {0};
+	char path[300];
 	snprintf(path, sizeof path, "%s/controls.jsonl", dir);
 	struct sum s = { 0 };
 	struct jsonl_log *l = open_sum(path, &s, 10, true, false);
 	const char line[] = "{\"n\":5,\"t\":\"\xc2\x9b" "2J\x7f\xe2\x80\xae\xc3\xa9\"}";
-	assert_int_equal(jsonl_log_append(l, line, sizeof line - 1, err, sizeof err), 0);
+	assert_int_equal(jsonl_log_append(l, line, sizeof line - 1, &err), 0);
 	jsonl_log_close(l);
 	assert_string_equal(slurp(path), "{\"n\":5,\"t\":\"\\u009b2J\\u007f\\u202e\xc3\xa9\"}\n");
 	s.total = 0;
@@ -178,17 +181,18 @@ static void test_controls_escaped(void **st)
 static void test_follow(void **st)
 {
 	(void)st;
-	char path[300], err[256];
+	struct error err = {0};
+	char path[300];
 	snprintf(path, sizeof path, "%s/follow.jsonl", dir);
 	spit(path, "");
 	struct sum a = { 0 }, b = { 0 };
 	struct jsonl_log *la = open_sum(path, &a, 10, true, true);
 	struct jsonl_log *lb = open_sum(path, &b, 10, true, true);
-	assert_int_equal(jsonl_log_append(la, "{\"n\":1}", 7, err, sizeof err), 0);
+	assert_int_equal(jsonl_log_append(la, "{\"n\":1}", 7, &err), 0);
 	assert_int_equal(jsonl_log_refresh(lb), 1);
 	assert_int_equal(b.total, 1);
-	assert_int_equal(jsonl_log_append(la, "{\"n\":2}", 7, err, sizeof err), 0);
-	assert_int_equal(jsonl_log_append(lb, "{\"n\":10}", 8, err, sizeof err), 0);
+	assert_int_equal(jsonl_log_append(la, "{\"n\":2}", 7, &err), 0);
+	assert_int_equal(jsonl_log_append(lb, "{\"n\":10}", 8, &err), 0);
 	assert_int_equal(b.total, 3);                   /* 1, then 2 read under the lock */
 	assert_int_equal(jsonl_log_refresh(la), 1);
 	assert_int_equal(a.total, 10);
@@ -203,7 +207,8 @@ static void test_follow(void **st)
 static void test_shrunk(void **st)
 {
 	(void)st;
-	char path[300], want[400], err[256];
+	struct error err = {0};
+	char path[300], want[400];
 	snprintf(path, sizeof path, "%s/shrunk.jsonl", dir);
 	spit(path, "{\"n\":1}\n{\"n\":2}\n");
 	struct sum s = { 0 };
@@ -213,9 +218,9 @@ static void test_shrunk(void **st)
 	assert_int_equal(jsonl_log_refresh(l), 0);
 	snprintf(want, sizeof want, "%s: the file shrank since it was read (rewritten by another program?); reopen it", path);
 	assert_string_equal(jsonl_log_warning(l), want);
-	assert_int_equal(jsonl_log_append(l, "{\"n\":3}", 7, err, sizeof err), -1);
+	assert_int_equal(jsonl_log_append(l, "{\"n\":3}", 7, &err), -1);
 	snprintf(want, sizeof want, "%s: the file shrank since it was read; reopen it", path);
-	assert_string_equal(err, want);
+	assert_string_equal(err.msg, want);
 	jsonl_log_close(l);
 }
 
@@ -236,13 +241,14 @@ static int append_lines(const char *path, int who, int count)
 {
 	struct sum s = { 0 };
 	struct jsonl_reader rd = { .take = take_n, .ctx = &s, .warn_max = 10 };
-	char err[256], line[3200];
-	struct jsonl_log *l = jsonl_log_open(path, &rd, err, sizeof err);
+	struct error err = {0};
+	char line[3200];
+	struct jsonl_log *l = jsonl_log_open(path, &rd, &err);
 	if (!l)
 		return 2;
 	size_t len = long_line(line, sizeof line, who);
 	for (int i = 0; count < 0 || i < count; i++)
-		if (jsonl_log_append(l, line, len, err, sizeof err) != 0)
+		if (jsonl_log_append(l, line, len, &err) != 0)
 			return 1;
 	jsonl_log_close(l);
 	return 0;
@@ -292,13 +298,15 @@ static void test_concurrent_and_killed(void **st)
 static void test_open_error(void **st)
 {
 	(void)st;
-	char path[300], err[400], want[400];
+	struct error err = {0};
+	char path[300];
+	char want[400];
 	snprintf(path, sizeof path, "%s/no/such/dir.jsonl", dir);
 	struct sum s = { 0 };
 	struct jsonl_reader rd = { .take = take_n, .ctx = &s, .warn_max = 1 };
-	assert_null(jsonl_log_open(path, &rd, err, sizeof err));
+	assert_null(jsonl_log_open(path, &rd, &err));
 	snprintf(want, sizeof want, "%s: ", path);
-	assert_memory_equal(err, want, strlen(want));
+	assert_memory_equal(err.msg, want, strlen(want));
 }
 
 struct ro_case {
@@ -313,20 +321,20 @@ static int ro_reader(void *ctx)
 	const struct ro_case *c = ctx;
 	struct sum s = { 0 };
 	struct jsonl_reader rd = { .take = take_n, .ctx = &s, .warn_max = 5, .follow = true };
-	char err[400];
-	if (jsonl_log_open(c->path, &rd, err, sizeof err))
+	struct error err = {0};
+	if (jsonl_log_open(c->path, &rd, &err))
 		return 1;                                   /* the mode should have refused it */
-	struct jsonl_log *l = jsonl_log_open_readonly(c->path, &rd, err, sizeof err);
+	struct jsonl_log *l = jsonl_log_open_readonly(c->path, &rd, &err);
 	if (!l)
 		return 2;
 	int rc = 0;
 	if (s.lines != 2 || s.total != 3)
 		rc = 3;
-	else if (jsonl_log_append(l, "{\"n\":9}", 7, err, sizeof err) != -1 ||
-	         !strstr(err, "opened read-only"))
+	else if (jsonl_log_append(l, "{\"n\":9}", 7, &err) != -1 ||
+	         !strstr(err.msg, "opened read-only"))
 		rc = 4;
 	jsonl_log_close(l);
-	if (!rc && jsonl_log_open_readonly(c->other, &rd, err, sizeof err))
+	if (!rc && jsonl_log_open_readonly(c->other, &rd, &err))
 		rc = 5;                                     /* a missing file is not created */
 	else if (!rc && access(c->other, F_OK) == 0)
 		rc = 6;
@@ -336,7 +344,8 @@ static int ro_reader(void *ctx)
 static void test_read_only(void **st)
 {
 	(void)st;
-	char path[300], other[300], err[400];
+	struct error err = {0};
+	char path[300], other[300];
 	snprintf(path, sizeof path, "%s/ro.jsonl", dir);
 	snprintf(other, sizeof other, "%s/missing.jsonl", dir);
 	spit(path, "{\"n\":1}\n{\"n\":2}\n");
@@ -350,19 +359,19 @@ static void test_read_only(void **st)
 	struct sum mine = { 0 }, theirs = { 0 };
 	struct jsonl_log *w = open_sum(path, &mine, 5, true, true);
 	struct jsonl_reader rd = { .take = take_n, .ctx = &theirs, .warn_max = 5, .follow = true };
-	struct jsonl_log *r = jsonl_log_open_readonly(path, &rd, err, sizeof err);
+	struct jsonl_log *r = jsonl_log_open_readonly(path, &rd, &err);
 	assert_non_null(r);
-	assert_int_equal(jsonl_log_append(w, "{\"n\":10}", 8, err, sizeof err), 0);
+	assert_int_equal(jsonl_log_append(w, "{\"n\":10}", 8, &err), 0);
 	assert_int_equal(jsonl_log_refresh(r), 1);
 	assert_int_equal(theirs.total, 13);
 	assert_null(jsonl_log_warning(r));
 	jsonl_log_close(w);
 	jsonl_log_close(r);
 	/* missing: the reason names the file */
-	assert_null(jsonl_log_open_readonly(other, &rd, err, sizeof err));
+	assert_null(jsonl_log_open_readonly(other, &rd, &err));
 	char want[400];
 	snprintf(want, sizeof want, "%s: No such file", other);
-	assert_memory_equal(err, want, strlen(want));
+	assert_memory_equal(err.msg, want, strlen(want));
 	assert_int_equal(chmod(dir, 0700), 0);
 }
 

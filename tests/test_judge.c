@@ -25,6 +25,7 @@
 #include "runs/run.h"
 #include "util/strbuf.h"
 #include "../src/judge/judge_int.h"
+#include "util/error.h"
 
 /* What the configurations are loaded with (the data folder of the
  * built-in prompts), as a command lends it. */
@@ -127,9 +128,9 @@ static struct run *run_of(const char *text)
 	json_t *rec = parse_q(text);
 	struct run *r = run_new(rec, "t.jsonl", 1, -1);
 	json_decref(rec);
-	char err[256] = "";
-	if (format_load(r, format_find("openai-chat"), err, sizeof err) < 0)
-		fail_msg("run does not load: %s", err);
+	struct error err = {0};
+	if (format_load(r, format_find("openai-chat"), &err) < 0)
+		fail_msg("run does not load: %s", err.msg);
 	return r;
 }
 
@@ -152,10 +153,9 @@ static int group_setup(void **state)
 	if (!mkdtemp(tmpdir))
 		return -1;
 	write_file(tmpdir, "help.txt", help_prompt);
-	char err[1024];
-	if (config_load_string(&cfg, &test_load, "t.yaml", tmpdir, yaml_text, sizeof yaml_text - 1, err,
-	                       sizeof err) < 0) {
-		fprintf(stderr, "%s\n", err);
+	struct error err = {0};
+	if (config_load_string(&cfg, &test_load, "t.yaml", tmpdir, yaml_text, sizeof yaml_text - 1, &err) < 0) {
+		fprintf(stderr, "%s\n", err.msg);
 		return -1;
 	}
 	return 0;
@@ -299,7 +299,7 @@ static void test_prompt_sections(void **state)
 	(void)state;
 	struct prompt_doc doc;
 	int line, col;
-	char err[256];
+	struct error err = {0};
 	const char *text =
 		"# note\n"
 		"\n"
@@ -311,7 +311,7 @@ static void test_prompt_sections(void **state)
 		"Request: {{input}}\n"
 		"=== reason\n"
 		"Score {{ score }}.\n\n";
-	assert_int_equal(prompt_parse(text, &doc, &line, &col, err, sizeof err), 0);
+	assert_int_equal(prompt_parse(text, &doc, &line, &col, &err), 0);
 	assert_int_equal(doc.n, 3);
 	const struct prompt_section *s = prompt_find(&doc, "analyse");
 	assert_non_null(s);
@@ -325,21 +325,19 @@ static void test_prompt_sections(void **state)
 	assert_false(prompt_uses(prompt_find(&doc, "reason"), "input"));
 
 	/* Without headers the whole file is the user prompt, '#' lines too. */
-	assert_int_equal(prompt_parse("\n# Title\nRate {{output}}.\n", &doc, &line, &col, err,
-	                              sizeof err), 0);
+	assert_int_equal(prompt_parse("\n# Title\nRate {{output}}.\n", &doc, &line, &col, &err), 0);
 	assert_int_equal(doc.n, 1);
 	assert_string_equal(doc.sec[0].name, "user");
 	assert_int_equal(doc.sec[0].line, 2);
 	assert_memory_equal(doc.sec[0].text, "# Title\nRate {{output}}.", doc.sec[0].len);
 
-	assert_int_equal(prompt_parse("hello\n=== user\nx\n", &doc, &line, &col, err, sizeof err), -1);
+	assert_int_equal(prompt_parse("hello\n=== user\nx\n", &doc, &line, &col, &err), -1);
 	assert_int_equal(line, 1);
 	assert_int_equal(col, 1);
-	assert_non_null(strstr(err, "text before the first section header"));
-	assert_int_equal(prompt_parse("=== user\nx\n=== user\ny\n", &doc, &line, &col, err,
-	                              sizeof err), -1);
+	assert_non_null(strstr(err.msg, "text before the first section header"));
+	assert_int_equal(prompt_parse("=== user\nx\n=== user\ny\n", &doc, &line, &col, &err), -1);
 	assert_int_equal(line, 3);
-	assert_string_equal(err, "section 'user' appears twice");
+	assert_string_equal(err.msg, "section 'user' appears twice");
 }
 
 static void test_prompt_render(void **state)
@@ -347,9 +345,9 @@ static void test_prompt_render(void **state)
 	(void)state;
 	struct prompt_doc doc;
 	int line, col;
-	char err[256];
+	struct error err = {0};
 	const char *text = "=== user\nA {{input}} B {{ output }} C {{unknown}} D {{ {{input}}} {x}\n";
-	assert_int_equal(prompt_parse(text, &doc, &line, &col, err, sizeof err), 0);
+	assert_int_equal(prompt_parse(text, &doc, &line, &col, &err), 0);
 	struct prompt_var vars[] = {
 		/* Values are pasted raw and never expanded again. */
 		{ "input", "\"{{output}}\"\n" },
@@ -375,39 +373,39 @@ static void test_prompt_check(void **state)
 	assert_non_null(custom);
 	assert_null(rubric_find("nope"));
 	int line, col;
-	char err[512];
+	struct error err = {0};
 
 	assert_int_equal(rubric_check_prompt(appr, "=== analyse\n{{input}}\n=== reason\n{{score}}\n",
-	                                     &line, &col, err, sizeof err), 0);
-	assert_int_equal(rubric_check_prompt(appr, "=== analyse\nx\n", &line, &col, err, sizeof err), -1);
+	                                     &line, &col, &err), 0);
+	assert_int_equal(rubric_check_prompt(appr, "=== analyse\nx\n", &line, &col, &err), -1);
 	assert_int_equal(line, 0);
-	assert_string_equal(err, "no '=== reason' section (rubric 'tool-appropriateness' needs it)");
+	assert_string_equal(err.msg, "no '=== reason' section (rubric 'tool-appropriateness' needs it)");
 	assert_int_equal(rubric_check_prompt(appr, "=== analyse\nx\n=== reason\ny\n=== extra\nz\n",
-	                                     &line, &col, err, sizeof err), -1);
+	                                     &line, &col, &err), -1);
 	assert_int_equal(line, 5);
 	assert_int_equal(col, 5);
-	assert_string_equal(err, "unknown section 'extra' for rubric 'tool-appropriateness' "
+	assert_string_equal(err.msg, "unknown section 'extra' for rubric 'tool-appropriateness' "
 	                         "(expected: system, analyse, reason)");
 	assert_int_equal(rubric_check_prompt(appr, "=== analyse\nok\n  é {{inptu}}\n=== reason\ny\n",
-	                                     &line, &col, err, sizeof err), -1);
+	                                     &line, &col, &err), -1);
 	assert_int_equal(line, 3);
 	assert_int_equal(col, 5);
-	assert_non_null(strstr(err, "unknown placeholder '{{inptu}}' (known: input, output,"));
+	assert_non_null(strstr(err.msg, "unknown placeholder '{{inptu}}' (known: input, output,"));
 	/* {{min}} belongs to custom prompts only. */
 	assert_int_equal(rubric_check_prompt(custom, "Rate {{output}} from {{min}} to {{max}}.",
-	                                     &line, &col, err, sizeof err), 0);
+	                                     &line, &col, &err), 0);
 	assert_int_equal(rubric_check_prompt(appr, "=== analyse\n{{min}}\n=== reason\n",
-	                                     &line, &col, err, sizeof err), -1);
-	assert_int_equal(rubric_check_prompt(appr, "just text {{input}}", &line, &col, err, sizeof err), -1);
-	assert_non_null(strstr(err, "no '=== analyse' section"));
+	                                     &line, &col, &err), -1);
+	assert_int_equal(rubric_check_prompt(appr, "just text {{input}}", &line, &col, &err), -1);
+	assert_non_null(strstr(err.msg, "no '=== analyse' section"));
 
 	/* The built-in prompts pass their own rubric's check. */
 	for (size_t i = 0; rubric_table[i]; i++) {
 		if (!rubric_table[i]->prompt_file)
 			continue;
 		char *path = prompt_builtin_path(test_load.datadir, rubric_table[i]->prompt_file), *text;
-		assert_int_equal(prompt_read(path, &text, err, sizeof err), 0);
-		if (rubric_check_prompt(rubric_table[i], text, &line, &col, err, sizeof err) < 0)
+		assert_int_equal(prompt_read(path, &text, &err), 0);
+		if (rubric_check_prompt(rubric_table[i], text, &line, &col, &err) < 0)
 			fail_msg("%s:%d:%d: %s", path, line, col, err);
 		free(text);
 		free(path);
@@ -1030,12 +1028,11 @@ static void test_custom(void **state)
  * reason in why), and what the same judge makes of that answer when a
  * model sends it: the verdict, whose score must be the label's. */
 static char *label_answer(const char *judge, const char *run_text, double score,
-                          const char *reason, const struct verdict *machine, char *why,
-                          size_t whylen, struct verdict *back)
+                          const char *reason, const struct verdict *machine, struct error *err, struct verdict *back)
 {
 	struct run *r = run_of(run_text);
 	struct judge_job *job = judge_job_new(judge_named(judge), r, NULL);
-	json_t *a = judge_job_label_answer(job, score, reason, machine, why, whylen);
+	json_t *a = judge_job_label_answer(job, score, reason, machine, err);
 	char *text = a ? dump(a) : NULL;
 	json_decref(a);
 	memset(back, 0, sizeof *back);
@@ -1056,10 +1053,10 @@ static char *label_answer(const char *judge, const char *run_text, double score,
 static void test_label_answers(void **state)
 {
 	(void)state;
-	char why[256] = "";
+	struct error why = {0};
 	struct verdict v;
 	/* 1..5: the level and the reason, read back as the same verdict. */
-	char *t = label_answer("acc", RUN_WEATHER, 2, "Invented a city.", NULL, why, sizeof why, &v);
+	char *t = label_answer("acc", RUN_WEATHER, 2, "Invented a city.", NULL, &why, &v);
 	assert_string_equal(t, "{\"reason\":\"Invented a city.\",\"score\":2,\"status\":\"completed\","
 	                       "\"properties\":null}");
 	assert_int_equal(v.status, VERDICT_OK);
@@ -1072,33 +1069,33 @@ static void test_label_answers(void **state)
 	/* The judge's counters come along when the label is its own score. */
 	struct verdict machine = run_1to5("acc", RUN_WEATHER, "{\"reason\": \"r\", \"score\": 3, "
 	                                  "\"status\": \"completed\", " PROPS "}", NULL);
-	t = label_answer("acc", RUN_WEATHER, 3, "Fine.", &machine, why, sizeof why, &v);
+	t = label_answer("acc", RUN_WEATHER, 3, "Fine.", &machine, &why, &v);
 	assert_non_null(strstr(t, "\"properties\":{\"tool_calls_made_by_agent\":3,"));
 	assert_true(v.score == 3);
 	free(t);
 	verdict_clear(&v);
 	/* An accept has no reason of its own: the judge's stands. */
-	t = label_answer("acc", RUN_WEATHER, 3, "", &machine, why, sizeof why, &v);
+	t = label_answer("acc", RUN_WEATHER, 3, "", &machine, &why, &v);
 	assert_non_null(strstr(t, "{\"reason\":\"r\",\"score\":3,"));
 	free(t);
 	verdict_clear(&v);
-	t = label_answer("acc", RUN_WEATHER, 4, "", &machine, why, sizeof why, &v);
+	t = label_answer("acc", RUN_WEATHER, 4, "", &machine, &why, &v);
 	assert_non_null(strstr(t, "{\"reason\":\"\",\"score\":4,"));
 	free(t);
 	verdict_clear(&v);
-	t = label_answer("acc", RUN_WEATHER, 4, "Better.", &machine, why, sizeof why, &v);
+	t = label_answer("acc", RUN_WEATHER, 4, "Better.", &machine, &why, &v);
 	assert_non_null(strstr(t, "\"properties\":null"));
 	assert_true(v.score == 4);
 	free(t);
 	verdict_clear(&v);
 	verdict_clear(&machine);
-	assert_null(label_answer("acc", RUN_WEATHER, 3.5, "x", NULL, why, sizeof why, &v));
-	assert_string_equal(why, "a label of 3.5 is not a level from 1 to 5");
+	assert_null(label_answer("acc", RUN_WEATHER, 3.5, "x", NULL, &why, &v));
+	assert_string_equal(why.msg, "a label of 3.5 is not a level from 1 to 5");
 
 	/* A job skipped at once (custom's {{expected}} without an expectation)
 	 * asks nothing, so it has no answer. */
-	assert_null(label_answer("help", RUN_WEATHER, 4, "x", NULL, why, sizeof why, &v));
-	assert_string_equal(why, "help asks nothing about this run: the prompt uses {{expected}} but "
+	assert_null(label_answer("help", RUN_WEATHER, 4, "x", NULL, &why, &v));
+	assert_string_equal(why.msg, "help asks nothing about this run: the prompt uses {{expected}} but "
 	                         "this run has no expectation");
 }
 
@@ -1108,9 +1105,9 @@ static void test_label_answer_custom(void **state)
 	(void)state;
 	struct run *r = run_of(RUN_WEATHER);
 	json_t *expected = parse_q("{'answer':'sunny'}");
-	char why[256] = "";
+	struct error why = {0};
 	struct judge_job *job = judge_job_new(judge_named("help"), r, expected);
-	json_t *a = judge_job_label_answer(job, 4, "Helpful.", NULL, why, sizeof why);
+	json_t *a = judge_job_label_answer(job, 4, "Helpful.", NULL, &why);
 	char *t = dump(a);
 	assert_string_equal(t, "{\"score\":4,\"reason\":\"Helpful.\"}");
 	answer(job, t);
@@ -1124,12 +1121,12 @@ static void test_label_answer_custom(void **state)
 	judge_job_free(job);
 	/* Without a reason, the judge's own when the label is its score. */
 	job = judge_job_new(judge_named("help"), r, expected);
-	a = judge_job_label_answer(job, 4, "", &v, why, sizeof why);
+	a = judge_job_label_answer(job, 4, "", &v, &why);
 	t = dump(a);
 	assert_string_equal(t, "{\"score\":4,\"reason\":\"Helpful.\"}");
 	json_decref(a);
 	free(t);
-	a = judge_job_label_answer(job, 2, "", &v, why, sizeof why);
+	a = judge_job_label_answer(job, 2, "", &v, &why);
 	t = dump(a);
 	assert_string_equal(t, "{\"score\":2,\"reason\":\"\"}");
 	json_decref(a);
@@ -1137,11 +1134,11 @@ static void test_label_answer_custom(void **state)
 	verdict_clear(&v);
 	judge_job_free(job);
 	job = judge_job_new(judge_named("help"), r, expected);
-	assert_null(judge_job_label_answer(job, 0.5, "x", NULL, why, sizeof why));
-	assert_string_equal(why, "a label of 0.5 is outside the scale 1..5");
+	assert_null(judge_job_label_answer(job, 0.5, "x", NULL, &why));
+	assert_string_equal(why.msg, "a label of 0.5 is outside the scale 1..5");
 	/* 1..5 is an integer scale: a label between two levels has no answer */
-	assert_null(judge_job_label_answer(job, 4.5, "x", NULL, why, sizeof why));
-	assert_string_equal(why, "a label of 4.5 is not a whole step of the scale 1..5");
+	assert_null(judge_job_label_answer(job, 4.5, "x", NULL, &why));
+	assert_string_equal(why.msg, "a label of 4.5 is not a whole step of the scale 1..5");
 	judge_job_free(job);
 	json_decref(expected);
 	run_free(r);
@@ -1150,10 +1147,10 @@ static void test_label_answer_custom(void **state)
 static void test_label_answer_appr(void **state)
 {
 	(void)state;
-	char why[256] = "";
+	struct error why = {0};
 	struct verdict v;
 	/* 1 rates every call appropriate, 0 none. */
-	char *t = label_answer("appr", RUN_WEATHER, 1, "All asked for.", NULL, why, sizeof why, &v);
+	char *t = label_answer("appr", RUN_WEATHER, 1, "All asked for.", NULL, &why, &v);
 	assert_string_equal(t, "{\"evaluations\":["
 	                       "{\"toolCalled\":\"weather\",\"wasAppropriate\":true,\"reasoning\":\"All asked for.\"},"
 	                       "{\"toolCalled\":\"search\",\"wasAppropriate\":true,\"reasoning\":\"All asked for.\"},"
@@ -1162,14 +1159,14 @@ static void test_label_answer_appr(void **state)
 	assert_true(v.score == 1);
 	free(t);
 	verdict_clear(&v);
-	t = label_answer("appr", RUN_WEATHER, 0, "None.", NULL, why, sizeof why, &v);
+	t = label_answer("appr", RUN_WEATHER, 0, "None.", NULL, &why, &v);
 	assert_int_equal(v.status, VERDICT_OK);
 	assert_true(v.score == 0);
 	free(t);
 	verdict_clear(&v);
 	/* In between, only the judge's own ratings say which calls. */
-	assert_null(label_answer("appr", RUN_WEATHER, 0.67, "x", NULL, why, sizeof why, &v));
-	assert_string_equal(why, "a label of 0.67 does not say which of the 3 calls were appropriate");
+	assert_null(label_answer("appr", RUN_WEATHER, 0.67, "x", NULL, &why, &v));
+	assert_string_equal(why.msg, "a label of 0.67 does not say which of the 3 calls were appropriate");
 	struct run *r = run_of(RUN_WEATHER);
 	struct judge_job *job = judge_job_new(judge_named("appr"), r, NULL);
 	answer(job, "{\"evaluations\": ["
@@ -1182,29 +1179,29 @@ static void test_label_answer_appr(void **state)
 	judge_job_verdict(job, &machine);
 	judge_job_free(job);
 	run_free(r);
-	t = label_answer("appr", RUN_WEATHER, 0.67, "Agreed.", &machine, why, sizeof why, &v);
+	t = label_answer("appr", RUN_WEATHER, 0.67, "Agreed.", &machine, &why, &v);
 	assert_non_null(strstr(t, "\"reasoning\":\"not asked\""));
 	assert_true(v.score == 0.67);
 	free(t);
 	verdict_clear(&v);
 	/* A label that differs from the judge's does not take its ratings. */
-	t = label_answer("appr", RUN_WEATHER, 1, "All fine.", &machine, why, sizeof why, &v);
+	t = label_answer("appr", RUN_WEATHER, 1, "All fine.", &machine, &why, &v);
 	assert_null(strstr(t, "not asked"));
 	assert_true(v.score == 1);
 	free(t);
 	verdict_clear(&v);
 	verdict_clear(&machine);
 	/* No calls: 1 is "nothing to call", 0 would need the missing tools. */
-	t = label_answer("appr", RUN_NO_CALLS, 1, "Asking was right.", NULL, why, sizeof why, &v);
+	t = label_answer("appr", RUN_NO_CALLS, 1, "Asking was right.", NULL, &why, &v);
 	assert_string_equal(t, "{\"evaluations\":[],\"missingTools\":[]}");
 	assert_true(v.score == 1);
 	free(t);
 	verdict_clear(&v);
-	assert_null(label_answer("appr", RUN_NO_CALLS, 0, "x", NULL, why, sizeof why, &v));
-	assert_string_equal(why, "a label of 0 on a run without calls would have to name the missing tools");
+	assert_null(label_answer("appr", RUN_NO_CALLS, 0, "x", NULL, &why, &v));
+	assert_string_equal(why.msg, "a label of 0 on a run without calls would have to name the missing tools");
 	/* A run the judge does not apply to has no prompt to answer. */
-	assert_null(label_answer("appr", RUN_NO_DEFS, 1, "x", NULL, why, sizeof why, &v));
-	assert_non_null(strstr(why, "appr asks nothing about this run: no tool definitions"));
+	assert_null(label_answer("appr", RUN_NO_DEFS, 1, "x", NULL, &why, &v));
+	assert_non_null(strstr(why.msg, "appr asks nothing about this run: no tool definitions"));
 }
 
 static void bad_line(void *ctx, const char *path, size_t line)
@@ -1222,7 +1219,8 @@ static void test_batch_files(void **state)
 	const struct judge_conf *j = judge_named("appr");
 	struct run *r = run_of(RUN_WEATHER);
 	struct judge_job *job = judge_job_new(j, r, NULL);
-	char id[64], path[128], err[256];
+	struct error err = {0};
+	char id[64], path[128];
 	batch_custom_id("0123456789abcdef", 2, id, sizeof id);
 	assert_string_equal(id, "tcr-0123456789abcdef-2");
 	char *in = NULL;
@@ -1232,14 +1230,14 @@ static void test_batch_files(void **state)
 	const char *had = getenv("OPENAI_API_KEY");
 	char *kept = had ? strdup(had) : NULL;
 	setenv("OPENAI_API_KEY", "sk-test-not-in-the-file", 1);
-	int rc = batch_request_write(f, j, job, id, err, sizeof err);
+	int rc = batch_request_write(f, j, job, id, &err);
 	if (kept)
 		setenv("OPENAI_API_KEY", kept, 1);
 	else
 		unsetenv("OPENAI_API_KEY");
 	free(kept);
 	if (rc < 0)
-		fail_msg("%s", err);
+		fail_msg("%s", err.msg);
 	fclose(f);
 	assert_non_null(strstr(in, "{\"custom_id\":\"tcr-0123456789abcdef-2\",\"method\":\"POST\","
 	                           "\"url\":\"/v1/chat/completions\",\"body\":{\"model\":\"gpt-4o-mini\""));
@@ -1249,9 +1247,9 @@ static void test_batch_files(void **state)
 	/* A provider without batches is refused. */
 	struct judge_job *other = judge_job_new(judge_named("appr-claude"), r, NULL);
 	f = fopen("/dev/null", "w");
-	assert_int_equal(batch_request_write(f, judge_named("appr-claude"), other, id, err, sizeof err), -1);
+	assert_int_equal(batch_request_write(f, judge_named("appr-claude"), other, id, &err), -1);
 	fclose(f);
-	assert_string_equal(err, "appr-claude: batch files are for OpenAI and OpenAI-compatible judges");
+	assert_string_equal(err.msg, "appr-claude: batch files are for OpenAI and OpenAI-compatible judges");
 	judge_job_free(other);
 
 	snprintf(path, sizeof path, "%s/batch.out.jsonl", tmpdir);
@@ -1261,7 +1259,7 @@ static void test_batch_files(void **state)
 	        "not json\n\n{\"custom_id\": \"gone\", \"error\": {\"message\": \"expired\"}}\n", id);
 	fclose(f);
 	size_t bad = 0;
-	struct batch_output *o = batch_output_read(path, bad_line, &bad, err, sizeof err);
+	struct batch_output *o = batch_output_read(path, bad_line, &bad, &err);
 	assert_non_null(o);
 	assert_int_equal(bad, 2);
 	batch_output_feed(o, id, j, job);
@@ -1287,8 +1285,8 @@ static void test_batch_files(void **state)
 	batch_output_free(o);
 	unlink(path);
 	snprintf(path, sizeof path, "%s/none.jsonl", tmpdir);
-	assert_null(batch_output_read(path, NULL, NULL, err, sizeof err));
-	assert_non_null(strstr(err, "none.jsonl"));
+	assert_null(batch_output_read(path, NULL, NULL, &err));
+	assert_non_null(strstr(err.msg, "none.jsonl"));
 	run_free(r);
 }
 

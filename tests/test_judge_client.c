@@ -36,6 +36,7 @@
 #include "runs/run.h"
 #include "fake_server.h"
 #include "test_files.h"
+#include "util/error.h"
 
 #define KEY "sk-tcr-test-SECRET-0001"
 #define KEY_ENV "TCR_TEST_KEY"
@@ -257,10 +258,10 @@ static void conf_init(struct judge_conf *j)
 static struct judge_client *client(int concurrency, double timeout_s)
 {
 	struct judge_client_opts o = { .concurrency = concurrency, .timeout_s = timeout_s };
-	char err[256];
-	struct judge_client *c = judge_client_new(&o, err, sizeof err);
+	struct error err = {0};
+	struct judge_client *c = judge_client_new(&o, &err);
 	if (!c)
-		fail_msg("judge_client_new: %s", err);
+		fail_msg("judge_client_new: %s", err.msg);
 	return c;
 }
 
@@ -827,8 +828,8 @@ static void test_no_key_in_files(void **st)
 	FILE *trace = fopen(trace_path, "w");
 	assert_non_null(trace);
 	struct judge_client_opts o = { .concurrency = 1, .trace = trace };
-	char err[256];
-	struct judge_client *c = judge_client_new(&o, err, sizeof err);
+	struct error err = {0};
+	struct judge_client *c = judge_client_new(&o, &err);
 	assert_non_null(c);
 	struct results res = { 0 };
 	struct judge_job *job = fake_job(1);
@@ -844,7 +845,7 @@ static void test_no_key_in_files(void **st)
 	free(job->texts[0]);
 	job->texts[0] = strdup("your key is " KEY);
 
-	struct judge_cache *cache = judge_cache_open(cache_path, err, sizeof err);
+	struct judge_cache *cache = judge_cache_open(cache_path, &err);
 	assert_non_null(cache);
 	json_t *rec = json_pack("{s:s,s:[]}", "id", "run-1", "messages");
 	struct run *r = run_new(rec, "in.jsonl", 1, -1);
@@ -853,7 +854,7 @@ static void test_no_key_in_files(void **st)
 	judge_cache_key(r, &j, key);
 	struct verdict v;
 	judge_job_verdict(job, &v);
-	assert_int_equal(judge_cache_put(cache, key, r, &j, &v, err, sizeof err), 0);
+	assert_int_equal(judge_cache_put(cache, key, r, &j, &v, &err), 0);
 	verdict_clear(&v);
 	judge_cache_close(cache);
 	run_free(r);
@@ -873,7 +874,8 @@ static void test_no_key_in_files(void **st)
 static void test_cache(void **st)
 {
 	(void)st;
-	char path[320], err[512];
+	struct error err = {0};
+	char path[320];
 	snprintf(path, sizeof path, "%s/runs.jsonl.judgements.jsonl", dir);
 	struct judge_conf j;
 	memset(&j, 0, sizeof j);
@@ -912,13 +914,13 @@ static void test_cache(void **st)
 	judge_cache_key(r2, &j, key2);
 	assert_string_not_equal(key, key2);
 
-	struct judge_cache *c = judge_cache_open(path, err, sizeof err);
+	struct judge_cache *c = judge_cache_open(path, &err);
 	assert_non_null(c);
 	assert_null(judge_cache_warning(c));
 	assert_null(judge_cache_get(c, key));
 	struct verdict v = { .status = VERDICT_OK, .score = 0.67, .passed = true,
 	                     .details = json_pack("{s:s}", "reason", "fine") };
-	assert_int_equal(judge_cache_put(c, key, r, &j, &v, err, sizeof err), 0);
+	assert_int_equal(judge_cache_put(c, key, r, &j, &v, &err), 0);
 	verdict_clear(&v);
 	const struct verdict *got = judge_cache_get(c, key);
 	assert_non_null(got);
@@ -927,7 +929,7 @@ static void test_cache(void **st)
 	assert_true(got->passed);
 	assert_string_equal(json_string_value(json_object_get(got->details, "reason")), "fine");
 	struct verdict e = { .status = VERDICT_ERROR, .message = strdup("judge: unusable answer") };
-	assert_int_equal(judge_cache_put(c, key2, r2, &j, &e, err, sizeof err), 0);
+	assert_int_equal(judge_cache_put(c, key2, r2, &j, &e, &err), 0);
 	verdict_clear(&e);
 	judge_cache_close(c);
 
@@ -954,7 +956,7 @@ static void test_cache(void **st)
 	        "\"details\":null,\"error\":null}}\n", key);
 	fputs("{\"v\":1,\"key\":\"0000", f);
 	fclose(f);
-	c = judge_cache_open(path, err, sizeof err);
+	c = judge_cache_open(path, &err);
 	assert_non_null(c);
 	const char *w = judge_cache_warning(c);
 	assert_non_null(w);
@@ -974,13 +976,13 @@ static void test_cache(void **st)
 	/* An append after the cut line starts a line of its own. */
 	struct verdict s = { .status = VERDICT_SKIPPED, .message = strdup("no tool calls") };
 	const struct verdict *before = judge_cache_get(c, key);
-	assert_int_equal(judge_cache_put(c, key, r, &j, &s, err, sizeof err), 0);
+	assert_int_equal(judge_cache_put(c, key, r, &j, &s, &err), 0);
 	verdict_clear(&s);
 	assert_int_equal(judge_cache_get(c, key)->status, VERDICT_SKIPPED);
 	assert_true(before->score == 0);        /* earlier pointers stay valid */
-	assert_int_equal(judge_cache_put(c, "bad", r, &j, &s, err, sizeof err), -1);
+	assert_int_equal(judge_cache_put(c, "bad", r, &j, &s, &err), -1);
 	judge_cache_close(c);
-	c = judge_cache_open(path, err, sizeof err);
+	c = judge_cache_open(path, &err);
 	assert_non_null(c);
 	assert_int_equal(judge_cache_get(c, key)->status, VERDICT_SKIPPED);
 	assert_string_equal(judge_cache_get(c, key)->message, "no tool calls");
@@ -989,8 +991,8 @@ static void test_cache(void **st)
 	/* Not openable: the reason names the file. */
 	char bad[400];
 	snprintf(bad, sizeof bad, "%s/no/such/dir/x.jsonl", dir);
-	assert_null(judge_cache_open(bad, err, sizeof err));
-	assert_non_null(strstr(err, bad));
+	assert_null(judge_cache_open(bad, &err));
+	assert_non_null(strstr(err.msg, bad));
 	run_free(r);
 	run_free(r2);
 	unsetenv("TCR_FAKE_NOW");
@@ -1002,7 +1004,8 @@ static void test_cache(void **st)
 static void test_cache_examples(void **st)
 {
 	(void)st;
-	char path[320], err[512];
+	struct error err = {0};
+	char path[320];
 	snprintf(path, sizeof path, "%s/shots.judgements.jsonl", dir);
 	unlink(path);
 	struct judge_conf j;
@@ -1040,18 +1043,18 @@ static void test_cache_examples(void **st)
 	judge_cache_key_base(r, &plain, k0);
 	assert_string_equal(k0, base);                  /* a judge made by hand: its hash */
 
-	struct judge_cache *c = judge_cache_open(path, err, sizeof err);
+	struct judge_cache *c = judge_cache_open(path, &err);
 	assert_non_null(c);
 	assert_null(judge_cache_get_latest(c, group));
 	struct verdict v = { .status = VERDICT_OK, .score = 2, .passed = false };
-	assert_int_equal(judge_cache_put_in(c, k2, group, r, &j, &v, err, sizeof err), 0);
+	assert_int_equal(judge_cache_put_in(c, k2, group, r, &j, &v, &err), 0);
 	v.score = 5;
 	v.passed = true;
-	assert_int_equal(judge_cache_put_in(c, k3, group, r, &j, &v, err, sizeof err), 0);
+	assert_int_equal(judge_cache_put_in(c, k3, group, r, &j, &v, &err), 0);
 	assert_true(judge_cache_get(c, k2)->score == 2);
 	assert_true(judge_cache_get_latest(c, group)->score == 5);
 	assert_null(judge_cache_get(c, group));
-	assert_int_equal(judge_cache_put_in(c, k2, "nonsense", r, &j, &v, err, sizeof err), -1);
+	assert_int_equal(judge_cache_put_in(c, k2, "nonsense", r, &j, &v, &err), -1);
 	judge_cache_close(c);
 	char *text = test_slurp(path);
 	char want[64];
@@ -1059,12 +1062,12 @@ static void test_cache_examples(void **st)
 	assert_non_null(strstr(text, want));
 	free(text);
 	/* Read back: the group is known again. */
-	c = judge_cache_open(path, err, sizeof err);
+	c = judge_cache_open(path, &err);
 	assert_non_null(c);
 	assert_null(judge_cache_warning(c));
 	assert_true(judge_cache_get_latest(c, group)->score == 5);
 	/* Without examples a line has no group: its key is its group. */
-	assert_int_equal(judge_cache_put_in(c, base, base, r, &j, &v, err, sizeof err), 0);
+	assert_int_equal(judge_cache_put_in(c, base, base, r, &j, &v, &err), 0);
 	assert_non_null(judge_cache_get_latest(c, base));
 	judge_cache_close(c);
 	text = test_slurp(path);
@@ -1081,22 +1084,23 @@ static void test_cache_examples(void **st)
 static void test_ca_file(void **st)
 {
 	(void)st;
-	char path[320], err[512];
+	struct error err = {0};
+	char path[320];
 	snprintf(path, sizeof path, "%s/ca.pem", dir);
 	test_write_file(path, "not a certificate\n");
 	struct judge_client_opts o = { .ca_file = path };
-	assert_null(judge_client_new(&o, err, sizeof err));
-	assert_non_null(strstr(err, "no PEM certificate"));
+	assert_null(judge_client_new(&o, &err));
+	assert_non_null(strstr(err.msg, "no PEM certificate"));
 	snprintf(path, sizeof path, "%s/missing.pem", dir);
-	assert_null(judge_client_new(&o, err, sizeof err));
-	assert_non_null(strstr(err, "missing.pem"));
+	assert_null(judge_client_new(&o, &err));
+	assert_non_null(strstr(err.msg, "missing.pem"));
 	/* A well-formed file is taken (its certificates are checked by TLS
 	 * only when used; nothing here talks TLS). */
 	snprintf(path, sizeof path, "%s/ca.pem", dir);
 	test_write_file(path, "-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n");
-	struct judge_client *c = judge_client_new(&o, err, sizeof err);
+	struct judge_client *c = judge_client_new(&o, &err);
 	if (!c)
-		fail_msg("%s", err);
+		fail_msg("%s", err.msg);
 	judge_client_free(c);
 }
 

@@ -18,6 +18,7 @@
 #include "judge/judge.h"
 #include "runs/format.h"
 #include "runs/run.h"
+#include "util/error.h"
 
 /* What the configurations are loaded with (the data folder of the
  * built-in prompts), as a command lends it. */
@@ -70,9 +71,9 @@ static struct run *run_for(int i)
 		fail_msg("bad record: %s", je.text);
 	struct run *r = run_new(rec, "t.jsonl", (size_t)i + 1, -1);
 	json_decref(rec);
-	char err[256] = "";
-	if (format_load(r, format_find("openai-chat"), err, sizeof err) < 0)
-		fail_msg("run does not load: %s", err);
+	struct error err = {0};
+	if (format_load(r, format_find("openai-chat"), &err) < 0)
+		fail_msg("run does not load: %s", err.msg);
 	r->id = jv_str(r->doc, jv_get(r->doc, run_root(r), "id"));
 	return r;
 }
@@ -84,10 +85,9 @@ static int group_setup(void **state)
 	(void)state;
 	const char *src = getenv("TCR_SRCDIR");
 	test_load.datadir = src && *src ? src : ".";
-	char err[1024];
-	if (config_load_string(&cfg, &test_load, "t.yaml", ".", yaml_text, sizeof yaml_text - 1, err,
-	                       sizeof err) < 0) {
-		fprintf(stderr, "%s\n", err);
+	struct error err = {0};
+	if (config_load_string(&cfg, &test_load, "t.yaml", ".", yaml_text, sizeof yaml_text - 1, &err) < 0) {
+		fprintf(stderr, "%s\n", err.msg);
 		return -1;
 	}
 	for (int i = 0; i < NCANDS; i++) {
@@ -431,8 +431,8 @@ static void test_render_long(void **state)
 	json_t *rec = json_pack("{s:s,s:o}", "id", "long", "messages", msgs);
 	struct run *r = run_new(rec, "t.jsonl", 1, -1);
 	json_decref(rec);
-	char err[256] = "";
-	assert_int_equal(format_load(r, format_find("openai-chat"), err, sizeof err), 0);
+	struct error err = {0};
+	assert_int_equal(format_load(r, format_find("openai-chat"), &err), 0);
 	struct judge_example e = { .run_id = "long", .run = r, .score = 1, .passed = false,
 	                           .reason = "far too many calls", .at = "2026-01-01T00:00:00Z" };
 	const struct judge_example *ex[] = { &e };

@@ -25,6 +25,7 @@
 #include "util/strbuf.h"
 #include "judge_fixture.h"
 #include "test_files.h"
+#include "util/error.h"
 
 static const char *argv0;
 static struct judge_fixture fx;
@@ -52,8 +53,8 @@ static struct run *run_at(int line)
 	assert_non_null(rec);
 	struct run *r = run_new(rec, fx.runs_path, (size_t)line, -1);
 	json_decref(rec);
-	char err[256];
-	assert_int_equal(format_load(r, format_find("openai-chat"), err, sizeof err), 0);
+	struct error err = {0};
+	assert_int_equal(format_load(r, format_find("openai-chat"), &err), 0);
 	/* as the dataset names runs by their "id" */
 	r->id = jv_str(r->doc, jv_get(r->doc, run_root(r), "id"));
 	return r;
@@ -139,8 +140,8 @@ static void drive(struct judge_runner *r, struct answered *a, int want)
 static struct judge_runner *runner(bool refresh, const char *first)
 {
 	struct judge_runner_opts o = { .refresh = refresh, .first_input = first };
-	char err[256];
-	struct judge_runner *r = judge_runner_new(&o, err, sizeof err);
+	struct error err = {0};
+	struct judge_runner *r = judge_runner_new(&o, &err);
 	assert_non_null(r);
 	assert_null(judge_runner_cache_error(r));
 	return r;
@@ -370,9 +371,9 @@ static void examples_config(struct config *c)
 	            " split: train, splits: \"train=1\"}\n", one);
 	snprintf(yaml, sizeof yaml, "%s", sb.buf);
 	strbuf_release(&sb);
-	char err[1024];
-	if (config_load_string(c, &fx.load, "t.yaml", fx.dir, yaml, strlen(yaml), err, sizeof err) < 0)
-		fail_msg("%s", err);
+	struct error err = {0};
+	if (config_load_string(c, &fx.load, "t.yaml", fx.dir, yaml, strlen(yaml), &err) < 0)
+		fail_msg("%s", err.msg);
 }
 
 struct labelled {
@@ -421,8 +422,8 @@ static struct judge_runner *runner_with(struct labelled *l)
 {
 	struct judge_runner_opts o = { .first_input = fx.runs_path, .examples = candidates,
 	                               .examples_ctx = l };
-	char err[256];
-	struct judge_runner *r = judge_runner_new(&o, err, sizeof err);
+	struct error err = {0};
+	struct judge_runner *r = judge_runner_new(&o, &err);
 	assert_non_null(r);
 	return r;
 }

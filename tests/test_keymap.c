@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "review/keymap.h"
+#include "util/error.h"
 
 static keycode_t parse(const char *name)
 {
@@ -219,11 +220,12 @@ static void test_bind(void **state)
 {
 	(void)state;
 	struct keymap km;
-	char err[128], buf[128];
+	struct error err = {0};
+	char buf[128];
 	keymap_init_defaults(&km);
 
 	/* Replaces the action's keys... */
-	assert_int_equal(keymap_bind(&km, ACT_ACCEPT, "y Enter", err, sizeof err), 0);
+	assert_int_equal(keymap_bind(&km, ACT_ACCEPT, "y Enter", &err), 0);
 	keymap_keys_of(&km, ACT_ACCEPT, buf, sizeof buf);
 	assert_string_equal(buf, "y, Enter");
 	assert_int_equal(keymap_lookup(&km, 'a'), ACT_NONE);
@@ -234,41 +236,41 @@ static void test_bind(void **state)
 	assert_string_equal(buf, "");
 
 	/* Names in any case; repeats count once. */
-	assert_int_equal(keymap_bind(&km, ACT_NEXT_TODO, "C-n  c-N\tu", err, sizeof err), 0);
+	assert_int_equal(keymap_bind(&km, ACT_NEXT_TODO, "C-n  c-N\tu", &err), 0);
 	keymap_keys_of(&km, ACT_NEXT_TODO, buf, sizeof buf);
 	assert_string_equal(buf, "C-n, u");
 
 	/* Moving a key between actions keeps the others' order. */
-	assert_int_equal(keymap_bind(&km, ACT_PAGE_UP, "C-f PgUp", err, sizeof err), 0);
+	assert_int_equal(keymap_bind(&km, ACT_PAGE_UP, "C-f PgUp", &err), 0);
 	keymap_keys_of(&km, ACT_PAGE_DOWN, buf, sizeof buf);
 	assert_string_equal(buf, "PgDn, Space");
 	keymap_keys_of(&km, ACT_PAGE_UP, buf, sizeof buf);
 	assert_string_equal(buf, "C-f, PgUp");
 
 	/* An empty list unbinds. */
-	assert_int_equal(keymap_bind(&km, ACT_JUDGE, "", err, sizeof err), 0);
+	assert_int_equal(keymap_bind(&km, ACT_JUDGE, "", &err), 0);
 	keymap_keys_of(&km, ACT_JUDGE, buf, sizeof buf);
 	assert_string_equal(buf, "");
 	assert_int_equal(keymap_lookup(&km, 'J'), ACT_NONE);
 
 	/* A bad name changes nothing. */
 	size_t before = km.nbinds;
-	assert_int_equal(keymap_bind(&km, ACT_QUIT, "Q Ctrl-q", err, sizeof err), -1);
-	assert_string_equal(err, "unknown key name 'Ctrl-q'");
+	assert_int_equal(keymap_bind(&km, ACT_QUIT, "Q Ctrl-q", &err), -1);
+	assert_string_equal(err.msg, "unknown key name 'Ctrl-q'");
 	assert_int_equal(km.nbinds, before);
 	assert_int_equal(keymap_lookup(&km, 'q'), ACT_QUIT);
 	assert_int_equal(keymap_lookup(&km, 'Q'), ACT_NONE);
 
-	assert_int_equal(keymap_bind(&km, ACT_NONE, "q", err, sizeof err), -1);
-	assert_string_equal(err, "unknown action");
-	assert_int_equal(keymap_bind(&km, ACT_QUIT, "Foo", NULL, 0), -1);
+	assert_int_equal(keymap_bind(&km, ACT_NONE, "q", &err), -1);
+	assert_string_equal(err.msg, "unknown action");
+	assert_int_equal(keymap_bind(&km, ACT_QUIT, "Foo", NULL), -1);
 
 	/* Many bindings force the array to grow. */
 	for (int i = 0; i < 200; i++) {
 		keycode_t cp = (keycode_t)(0x4e00 + i);
 		char k[4] = { (char)(0xe0 | (cp >> 12)), (char)(0x80 | ((cp >> 6) & 0x3f)),
 		              (char)(0x80 | (cp & 0x3f)), 0 };
-		assert_int_equal(keymap_bind(&km, (enum tcr_action)(i % ACT_COUNT), k, err, sizeof err), 0);
+		assert_int_equal(keymap_bind(&km, (enum tcr_action)(i % ACT_COUNT), k, &err), 0);
 		assert_int_equal(keymap_lookup(&km, cp), i % ACT_COUNT);
 	}
 	keymap_free(&km);
@@ -322,9 +324,9 @@ static void test_print_plain(void **state)
 	free(s);
 
 	/* A non-ASCII key pads by columns, not bytes; an unbound action says so. */
-	char err[64];
-	assert_int_equal(keymap_bind(&km, ACT_QUIT, "é", err, sizeof err), 0);
-	assert_int_equal(keymap_bind(&km, ACT_JUDGE, "", err, sizeof err), 0);
+	struct error err = {0};
+	assert_int_equal(keymap_bind(&km, ACT_QUIT, "é", &err), 0);
+	assert_int_equal(keymap_bind(&km, ACT_JUDGE, "", &err), 0);
 	s = print_to_string(&km, false);
 	assert_non_null(strstr(s, "\n  é" "                 " "quit               " "Quit"));
 	assert_non_null(strstr(s, "\n  (unbound)" "         " "judge              " "Ask the LLM"));
@@ -358,8 +360,8 @@ static void test_print_man(void **state)
 	}
 	free(s);
 
-	char err[64];
-	assert_int_equal(keymap_bind(&km, ACT_QUIT, "C-\\", err, sizeof err), 0);
+	struct error err = {0};
+	assert_int_equal(keymap_bind(&km, ACT_QUIT, "C-\\", &err), 0);
 	s = print_to_string(&km, true);
 	assert_non_null(strstr(s, ".TP\n.BR \"C\\-\\e\" \" (quit)\"\nQuit"));
 	free(s);

@@ -20,6 +20,7 @@
 #include "judge/prompt.h"
 #include "review/keymap.h"
 #include "tui/theme.h"
+#include "util/error.h"
 
 /* What the configurations are loaded with (the data folder of the
  * built-in prompts, the screen's readers), as a command lends it. */
@@ -101,20 +102,18 @@ static void test_allowed_paths(void **state)
 	put("proj/tcreview.yaml", yaml);
 	put("proj/other.yaml", yaml);
 	struct config c;
-	char err[1024];
-	assert_int_equal(config_load_layered(&c, &test_load, "proj/tcreview.yaml", NULL, err, sizeof err), -1);
-	assert_non_null(strstr(err, "resolves outside the configuration's folder"));
+	struct error err = {0};
+	assert_int_equal(config_load_layered(&c, &test_load, "proj/tcreview.yaml", NULL, &err), -1);
+	assert_non_null(strstr(err.msg, "resolves outside the configuration's folder"));
 
 	char *file = config_allowed_paths_file();
 	assert_non_null(file);
 	put("xdg/tcreview/allowed-paths", "# mine\n/somewhere/else.yaml\t/nowhere.jsonl");
-	assert_int_equal(config_allow_record("proj/tcreview.yaml", "truth/tasks.jsonl", err,
-	                                     sizeof err), 0);
-	assert_int_equal(config_allow_record("proj/tcreview.yaml", "truth/tasks.jsonl", err,
-	                                     sizeof err), 0);
+	assert_int_equal(config_allow_record("proj/tcreview.yaml", "truth/tasks.jsonl", &err), 0);
+	assert_int_equal(config_allow_record("proj/tcreview.yaml", "truth/tasks.jsonl", &err), 0);
 	char **paths = NULL;
 	size_t n = 0;
-	assert_int_equal(config_allowed_for("proj/tcreview.yaml", &paths, &n, err, sizeof err), 0);
+	assert_int_equal(config_allowed_for("proj/tcreview.yaml", &paths, &n, &err), 0);
 	assert_int_equal(n, 1);
 	char want[PATH_MAX * 2];
 	snprintf(want, sizeof want, "%s/truth/tasks.jsonl", tmpdir);
@@ -123,13 +122,13 @@ static void test_allowed_paths(void **state)
 	free_list(paths, n);
 	paths = NULL;
 	n = 0;
-	assert_int_equal(config_allowed_for("proj/other.yaml", &paths, &n, err, sizeof err), 0);
+	assert_int_equal(config_allowed_for("proj/other.yaml", &paths, &n, &err), 0);
 	assert_int_equal(n, 0);
 
-	assert_int_equal(config_load_layered(&c, &test_load, "proj/tcreview.yaml", NULL, err, sizeof err), 0);
+	assert_int_equal(config_load_layered(&c, &test_load, "proj/tcreview.yaml", NULL, &err), 0);
 	assert_non_null(c.expect.file);
 	config_free(&c);
-	assert_int_equal(config_load_layered(&c, &test_load, "proj/other.yaml", NULL, err, sizeof err), -1);
+	assert_int_equal(config_load_layered(&c, &test_load, "proj/other.yaml", NULL, &err), -1);
 
 	/* Three lines: the comment, the hand-made one (ended), ours once. */
 	FILE *f = fopen(file, "r");
@@ -142,10 +141,10 @@ static void test_allowed_paths(void **state)
 	assert_int_equal(lines, 3);
 
 	put("xdg/tcreview/allowed-paths", "relative.yaml\tx\n");
-	assert_int_equal(config_load_layered(&c, &test_load, "proj/tcreview.yaml", NULL, err, sizeof err), -1);
+	assert_int_equal(config_load_layered(&c, &test_load, "proj/tcreview.yaml", NULL, &err), -1);
 	snprintf(want, sizeof want, "%s:1: expected a configuration's path, a tab and a file's path, "
 	         "both absolute", file);
-	assert_string_equal(err, want);
+	assert_string_equal(err.msg, want);
 	free(real);
 	free(file);
 }
@@ -220,31 +219,31 @@ static void test_scopes(void **state)
 {
 	(void)state;
 	struct config c;
-	char err[512];
+	struct error err = {0};
 	put("user.yaml", "theme: light\nscorers:\n  - id: x\n    type: tool-errors\n");
-	assert_int_equal(config_load_scoped(&c, &test_load, "user.yaml", CONFIG_USER, err, sizeof err), -1);
-	assert_string_equal(err, "user.yaml:2:1: 'scorers' belongs in a project's tcreview.yaml, "
+	assert_int_equal(config_load_scoped(&c, &test_load, "user.yaml", CONFIG_USER, &err), -1);
+	assert_string_equal(err.msg, "user.yaml:2:1: 'scorers' belongs in a project's tcreview.yaml, "
 	                    "beside its runs; the user configuration holds only theme, keys, "
 	                    "reviewer, judges and formats");
 	put("user.yaml", "expectations:\n  file: t.jsonl\n  match: {run: a, expected: b}\n");
-	assert_int_equal(config_load_scoped(&c, &test_load, "user.yaml", CONFIG_USER, err, sizeof err), -1);
-	assert_non_null(strstr(err, "user.yaml:1:1: 'expectations' belongs in a project's"));
+	assert_int_equal(config_load_scoped(&c, &test_load, "user.yaml", CONFIG_USER, &err), -1);
+	assert_non_null(strstr(err.msg, "user.yaml:1:1: 'expectations' belongs in a project's"));
 
 	put("tcreview.yaml", "reviewer: ada\n");
-	assert_int_equal(config_load(&c, &test_load, "tcreview.yaml", err, sizeof err), -1);
-	assert_string_equal(err, "tcreview.yaml:1:1: 'reviewer' is a person's setting: put it in "
+	assert_int_equal(config_load(&c, &test_load, "tcreview.yaml", &err), -1);
+	assert_string_equal(err.msg, "tcreview.yaml:1:1: 'reviewer' is a person's setting: put it in "
 	                    "the user configuration (see `tcreview --help config`) or pass "
 	                    "--reviewer NAME");
 
 	put("user.yaml", "reviewer: ''\n");
-	assert_int_equal(config_load_scoped(&c, &test_load, "user.yaml", CONFIG_USER, err, sizeof err), -1);
-	assert_string_equal(err, "user.yaml:1:11: 'reviewer' must not be empty");
+	assert_int_equal(config_load_scoped(&c, &test_load, "user.yaml", CONFIG_USER, &err), -1);
+	assert_string_equal(err.msg, "user.yaml:1:11: 'reviewer' must not be empty");
 	put("user.yaml", "reviewer: [a]\n");
-	assert_int_equal(config_load_scoped(&c, &test_load, "user.yaml", CONFIG_USER, err, sizeof err), -1);
-	assert_non_null(strstr(err, "user.yaml:1:11:"));
+	assert_int_equal(config_load_scoped(&c, &test_load, "user.yaml", CONFIG_USER, &err), -1);
+	assert_non_null(strstr(err.msg, "user.yaml:1:11:"));
 
 	put("user.yaml", "reviewer: Ada Lovelace\ntheme: light\nkeys: {quit: Q}\n");
-	assert_int_equal(config_load_scoped(&c, &test_load, "user.yaml", CONFIG_USER, err, sizeof err), 0);
+	assert_int_equal(config_load_scoped(&c, &test_load, "user.yaml", CONFIG_USER, &err), 0);
 	assert_string_equal(c.reviewer, "Ada Lovelace");
 	assert_string_equal(c.theme, "light");
 	assert_int_equal(c.nkeys, 1);
@@ -286,10 +285,10 @@ static void test_merge(void **state)
 {
 	(void)state;
 	struct config c;
-	char err[512];
+	struct error err = {0};
 	put("xdg/tcreview/config.yaml", user_yaml);
 	put("tcreview.yaml", project_yaml);
-	assert_int_equal(config_load_layered(&c, &test_load, NULL, "runs.jsonl", err, sizeof err), 0);
+	assert_int_equal(config_load_layered(&c, &test_load, NULL, "runs.jsonl", &err), 0);
 	assert_int_equal(c.origin, CONFIG_HERE);
 	assert_string_equal(c.path, "tcreview.yaml");
 	assert_non_null(strstr(c.user_path, "xdg/tcreview/config.yaml"));
@@ -311,7 +310,7 @@ static void test_merge(void **state)
 
 	/* The project's theme wins over the user's. */
 	put("tcreview.yaml", "theme: mono\n");
-	assert_int_equal(config_load_layered(&c, &test_load, NULL, NULL, err, sizeof err), 0);
+	assert_int_equal(config_load_layered(&c, &test_load, NULL, NULL, &err), 0);
 	assert_string_equal(c.theme, "mono");
 	assert_int_equal(c.njudges, 2);
 	config_free(&c);
@@ -322,15 +321,15 @@ static void test_compare_user_judge(void **state)
 {
 	(void)state;
 	struct config c;
-	char err[512];
+	struct error err = {0};
 	static const char project[] =
 		"scorers:\n  - id: calls\n    type: tool-errors\n"
 		"compare:\n  - [calls, mine]\n";
 	put("tcreview.yaml", project);
-	assert_int_equal(config_load_layered(&c, &test_load, NULL, NULL, err, sizeof err), -1);
-	assert_string_equal(err, "tcreview.yaml:5:13: compare: unknown judge 'mine'");
+	assert_int_equal(config_load_layered(&c, &test_load, NULL, NULL, &err), -1);
+	assert_string_equal(err.msg, "tcreview.yaml:5:13: compare: unknown judge 'mine'");
 	put("xdg/tcreview/config.yaml", user_yaml);
-	assert_int_equal(config_load_layered(&c, &test_load, NULL, NULL, err, sizeof err), 0);
+	assert_int_equal(config_load_layered(&c, &test_load, NULL, NULL, &err), 0);
 	assert_true(config_compares(&c, "calls", "mine"));
 	assert_false(config_compares(&c, "calls", "words"));
 	config_free(&c);
@@ -338,8 +337,8 @@ static void test_compare_user_judge(void **state)
 	 * pair says what the id is. */
 	put("tcreview.yaml", "scorers:\n  - id: calls\n    type: tool-errors\n"
 	    "  - id: words\n    type: word-inclusion\ncompare:\n  - [calls, words]\n");
-	assert_int_equal(config_load_layered(&c, &test_load, NULL, NULL, err, sizeof err), -1);
-	assert_string_equal(err, "tcreview.yaml:7:13: 'words' is a code scorer; a compare pair is "
+	assert_int_equal(config_load_layered(&c, &test_load, NULL, NULL, &err), -1);
+	assert_string_equal(err.msg, "tcreview.yaml:7:13: 'words' is a code scorer; a compare pair is "
 	                    "[scorer-id, judge-id]");
 }
 
@@ -347,8 +346,8 @@ static void test_builtin(void **state)
 {
 	(void)state;
 	struct config c;
-	char err[512];
-	assert_int_equal(config_load_layered(&c, &test_load, NULL, "runs.jsonl", err, sizeof err), 0);
+	struct error err = {0};
+	assert_int_equal(config_load_layered(&c, &test_load, NULL, "runs.jsonl", &err), 0);
 	assert_int_equal(c.origin, CONFIG_BUILTIN);
 	assert_null(c.path);
 	assert_null(c.user_path);
@@ -359,7 +358,7 @@ static void test_builtin(void **state)
 
 	/* With the user's file: its judges and name on top of the checks. */
 	put("xdg/tcreview/config.yaml", user_yaml);
-	assert_int_equal(config_load_layered(&c, &test_load, NULL, "runs.jsonl", err, sizeof err), 0);
+	assert_int_equal(config_load_layered(&c, &test_load, NULL, "runs.jsonl", &err), 0);
 	assert_int_equal(c.origin, CONFIG_BUILTIN);
 	assert_non_null(c.user_path);
 	assert_int_equal(c.nscorers, 2);
@@ -371,27 +370,28 @@ static void test_errors_name_their_file(void **state)
 {
 	(void)state;
 	struct config c;
-	char err[512], want[PATH_MAX * 2];
+	struct error err = {0};
+	char want[PATH_MAX * 2];
 	put("xdg/tcreview/config.yaml", "theme: light\nkeys: {quit: NoSuchKey}\n");
 	put("tcreview.yaml", "scorers: []\n");
-	assert_int_equal(config_load_layered(&c, &test_load, NULL, NULL, err, sizeof err), -1);
+	assert_int_equal(config_load_layered(&c, &test_load, NULL, NULL, &err), -1);
 	snprintf(want, sizeof want, "%s/xdg/tcreview/config.yaml:2:14: unknown key name 'NoSuchKey'",
 	         tmpdir);
-	assert_string_equal(err, want);
+	assert_string_equal(err.msg, want);
 	/* A broken project file under a good user file. */
 	put("xdg/tcreview/config.yaml", "theme: light\n");
 	put("tcreview.yaml", "scorers:\n  - id: a\n    type: nope\n");
-	assert_int_equal(config_load_layered(&c, &test_load, NULL, NULL, err, sizeof err), -1);
-	assert_non_null(strstr(err, "tcreview.yaml:3:11: unknown scorer type 'nope'"));
+	assert_int_equal(config_load_layered(&c, &test_load, NULL, NULL, &err), -1);
+	assert_non_null(strstr(err.msg, "tcreview.yaml:3:11: unknown scorer type 'nope'"));
 	/* -c names a file that is not there. */
 	drop("tcreview.yaml");
-	assert_int_equal(config_load_layered(&c, &test_load, "gone.yaml", NULL, err, sizeof err), -1);
-	assert_string_equal(err, "gone.yaml: No such file or directory");
+	assert_int_equal(config_load_layered(&c, &test_load, "gone.yaml", NULL, &err), -1);
+	assert_string_equal(err.msg, "gone.yaml: No such file or directory");
 	/* A user "file" that is a folder. */
 	drop("xdg/tcreview/config.yaml");
 	put("xdg/tcreview/config.yaml/x", "");
-	assert_int_equal(config_load_layered(&c, &test_load, NULL, NULL, err, sizeof err), -1);
-	assert_non_null(strstr(err, "config.yaml: not a regular file (a folder)"));
+	assert_int_equal(config_load_layered(&c, &test_load, NULL, NULL, &err), -1);
+	assert_non_null(strstr(err.msg, "config.yaml: not a regular file (a folder)"));
 }
 
 /* Two commands' contexts in one process: the host one allows, the
@@ -417,19 +417,19 @@ static void test_two_contexts(void **state)
 	assert_true(cli_trust_option(&a, CLI_OPT_ALLOW_HOST, "llm.example"));
 	assert_int_equal(cli_allow_path(&a, "test", "tasks.jsonl"), 0);
 	struct config ca, cb;
-	char err[1024];
-	assert_int_equal(cli_load_config_err(&a, &ca, "proj/tcreview.yaml", NULL, err, sizeof err), 0);
+	struct error err = {0};
+	assert_int_equal(cli_load_config_err(&a, &ca, "proj/tcreview.yaml", NULL, &err), 0);
 	assert_ptr_equal(ca.judges[0].trust, &a.trust);
 	assert_null(judge_needs_leave(&ca.judges[0]));
-	assert_int_equal(cli_load_config_err(&b, &cb, "proj/tcreview.yaml", NULL, err, sizeof err),
+	assert_int_equal(cli_load_config_err(&b, &cb, "proj/tcreview.yaml", NULL, &err),
 	                 -1);
-	assert_non_null(strstr(err, "resolves outside the configuration's folder"));
+	assert_non_null(strstr(err.msg, "resolves outside the configuration's folder"));
 	assert_int_equal(cli_allow_path(&b, "test", "tasks.jsonl"), 0);
-	assert_int_equal(cli_load_config_err(&b, &cb, "proj/tcreview.yaml", NULL, err, sizeof err),
+	assert_int_equal(cli_load_config_err(&b, &cb, "proj/tcreview.yaml", NULL, &err),
 	                 -1);
-	assert_non_null(strstr(err, "--allow-host llm.example"));
+	assert_non_null(strstr(err.msg, "--allow-host llm.example"));
 	b.trust.confirm_later = true;
-	assert_int_equal(cli_load_config_err(&b, &cb, "proj/tcreview.yaml", NULL, err, sizeof err), 0);
+	assert_int_equal(cli_load_config_err(&b, &cb, "proj/tcreview.yaml", NULL, &err), 0);
 	assert_string_equal(judge_needs_leave(&cb.judges[0]), "llm.example");
 	assert_null(judge_needs_leave(&ca.judges[0]));
 	config_free(&cb);

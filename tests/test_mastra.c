@@ -17,6 +17,7 @@
 #include "runs/format.h"
 #include "scorers/evaluate.h"
 #include "util/jsonw.h"
+#include "util/error.h"
 
 static char *shared_path(const char *name)
 {
@@ -64,13 +65,13 @@ static int detect_score(const char *format, const char *text)
 
 /* Loads with `format` forced (NULL: detected, and it must be mastra);
  * returns the run, or NULL with the message in err. */
-static struct run *load(const char *text, const char *format, char *err, size_t errlen)
+static struct run *load(const char *text, const char *format, struct error *err)
 {
 	struct run *r = run_new_doc(parse(text), "test.jsonl", 1, -1);
 	assert_non_null(r);
 	const struct format_ops *f = format ? format_find(format) : NULL;
-	err[0] = '\0';
-	if (format_load(r, f, err, errlen) < 0) {
+	error_clear(err);
+	if (format_load(r, f, err) < 0) {
 		run_free(r);
 		return NULL;
 	}
@@ -81,10 +82,10 @@ static struct run *load(const char *text, const char *format, char *err, size_t 
 
 static struct run *load_ok(const char *text, const char *format)
 {
-	char err[256];
-	struct run *r = load(text, format, err, sizeof err);
+	struct error err = {0};
+	struct run *r = load(text, format, &err);
 	if (!r)
-		fprintf(stderr, "load failed: %s\n", err);
+		fprintf(stderr, "load failed: %s\n", err.msg);
 	assert_non_null(r);
 	return r;
 }
@@ -254,7 +255,7 @@ static void test_0x_numbering(void **s)
 static void test_lists_and_errors(void **s)
 {
 	(void)s;
-	char err[256];
+	struct error err = {0};
 	/* A string output is the answer; empty lists are Mastra's refusal. */
 	struct run *r = load_ok("{'input': {'inputMessages': []}, 'output': 'fine'}", "mastra");
 	assert_true(r->mastra_io_empty);
@@ -267,16 +268,16 @@ static void test_lists_and_errors(void **s)
 	assert_true(r->mastra_io_empty);     /* and a null part in the input is not looked at */
 	assert_int_equal(r->nmsgs, 1);
 	run_free(r);
-	assert_null(load(OUT_1X("{'type': 'text', 'text': 'a'}, null", ""), NULL, err, sizeof err));
-	assert_string_equal(err, "output[0].content.parts[1]: null part");
+	assert_null(load(OUT_1X("{'type': 'text', 'text': 'a'}, null", ""), NULL, &err));
+	assert_string_equal(err.msg, "output[0].content.parts[1]: null part");
 	assert_null(load("{'inputMessages': [], 'output': [3, {'role': 'assistant', 'content':"
-	                 " {'toolInvocations': {}}}]}", NULL, err, sizeof err));
-	assert_string_equal(err, "output[1].content.toolInvocations: not a list");
+	                 " {'toolInvocations': {}}}]}", NULL, &err));
+	assert_string_equal(err.msg, "output[1].content.toolInvocations: not a list");
 	assert_null(load("{'inputMessages': [], 'output': [{'role': 'assistant', 'content':"
-	                 " {'parts': null}}]}", NULL, err, sizeof err));
-	assert_string_equal(err, "output[0].content.parts: not a list");
-	assert_null(load("[1]", "mastra", err, sizeof err));
-	assert_string_equal(err, "a Mastra run must be a JSON object");
+	                 " {'parts': null}}]}", NULL, &err));
+	assert_string_equal(err.msg, "output[0].content.parts: not a list");
+	assert_null(load("[1]", "mastra", &err));
+	assert_string_equal(err.msg, "a Mastra run must be a JSON object");
 }
 
 static char *compact(json_t *v)
@@ -295,16 +296,16 @@ static void check_fixture(const char *input, const char *expected)
 		free(ex);
 		skip();
 	}
-	char err[1024];
+	struct error err = {0};
 	struct config c;
 	const char *srcdir = getenv("TCR_SRCDIR") ? getenv("TCR_SRCDIR") : ".";
 	char yaml[4096];
 	snprintf(yaml, sizeof yaml, "%s/tests/data/mastra-options.yaml", srcdir);
-	if (config_load(&c, NULL, yaml, err, sizeof err) < 0)
+	if (config_load(&c, NULL, yaml, &err) < 0)
 		fail_msg("%s", err);
 	struct dataset ds;
 	char *paths[] = { in };
-	assert_int_equal(dataset_open(&ds, paths, 1, err, sizeof err), 0);
+	assert_int_equal(dataset_open(&ds, paths, 1, &err), 0);
 	FILE *ef = fopen(ex, "r");
 	assert_non_null(ef);
 	struct evaluator ev = { .scorers = c.scorers, .nscorers = c.nscorers, .expect = NULL };
@@ -318,7 +319,7 @@ static void check_fixture(const char *input, const char *expected)
 		json_error_t jerr;
 		json_t *want = json_loads(line, 0, &jerr);
 		assert_non_null(want);
-		struct run *r = dataset_load_run(&ds, &rec, NULL, NULL, err, sizeof err);
+		struct run *r = dataset_load_run(&ds, &rec, NULL, NULL, &err);
 		assert_non_null(r);
 		assert_string_equal(r->id, json_string_value(json_object_get(want, "id")));
 		struct verdict v;

@@ -21,6 +21,7 @@
 #include "judge/judge.h"
 #include "runs/dataset.h"
 #include "test_files.h"
+#include "util/error.h"
 
 /* What the configurations are loaded with (the data folder of the
  * built-in prompts), as a command lends it. */
@@ -67,15 +68,15 @@ static const char *runs_file(const char *name, const char *const *extras, size_t
  * the YAML loads and returns it in *p. */
 static void propose(const char *const *inputs, size_t n, struct proposal *p)
 {
-	char err[2048] = "";
+	struct error err = {0};
 	const struct propose_opts o = { .out_path = in_dir("tcreview.yaml"), .load = &test_load };
-	int rc = config_propose(inputs, n, &o, p, err, sizeof err);
+	int rc = config_propose(inputs, n, &o, p, &err);
 	if (rc)
-		fail_msg("config_propose: %s", err);
+		fail_msg("config_propose: %s", err.msg);
 	struct config c;
-	rc = config_load_string(&c, &test_load, "proposed", dir, p->yaml.buf, p->yaml.len, err, sizeof err);
+	rc = config_load_string(&c, &test_load, "proposed", dir, p->yaml.buf, p->yaml.len, &err);
 	if (rc)
-		fail_msg("the YAML does not load: %s\n%s", err, p->yaml.buf);
+		fail_msg("the YAML does not load: %s\n%s", err.msg, p->yaml.buf);
 	assert_true(c.nscorers >= 2);
 	assert_string_equal(c.scorers[0].id, "tool-errors");
 	assert_string_equal(c.scorers[1].id, "unanswered-calls");
@@ -149,14 +150,14 @@ static void test_task_and_trial(void **state)
 	has(&p.yaml, "runs:\n  id: [task_id, trial]\n");
 	/* The runs are named by both fields as the YAML says. */
 	struct config c;
-	char err[1024];
-	assert_int_equal(config_load_string(&c, &test_load, "p", dir, p.yaml.buf, p.yaml.len, err, sizeof err), 0);
+	struct error err = {0};
+	assert_int_equal(config_load_string(&c, &test_load, "p", dir, p.yaml.buf, p.yaml.len, &err), 0);
 	struct dataset ds = { 0 };
 	char *paths[] = { (char *)in };
-	assert_int_equal(dataset_open(&ds, paths, 1, err, sizeof err), 0);
+	assert_int_equal(dataset_open(&ds, paths, 1, &err), 0);
 	dataset_index_all(&ds);
 	assert_int_equal(ds.nrecs, 4);
-	struct run *r = dataset_load_run(&ds, &ds.recs[3], NULL, c.run_id_path, err, sizeof err);
+	struct run *r = dataset_load_run(&ds, &ds.recs[3], NULL, c.run_id_path, &err);
 	assert_non_null(r);
 	assert_string_equal(r->id, "t2#1");
 	run_free(r);
@@ -240,10 +241,10 @@ static void test_unread_and_sample(void **state)
 	has(&p.yaml, "#   tool         calls   runs\n#   get_order        5      5\n");
 	proposal_free(&p);
 	/* A sample: two records of six. */
-	char err[1024];
+	struct error err = {0};
 	const struct propose_opts o = { .out_path = in_dir("tcreview.yaml"), .max_records = 2,
 	                                .load = &test_load };
-	assert_int_equal(config_propose(&path, 1, &o, &p, err, sizeof err), 0);
+	assert_int_equal(config_propose(&path, 1, &o, &p, &err), 0);
 	assert_true(p.sampled);
 	assert_int_equal(p.nruns, 2);
 	has(&p.report, "2 records read, a sample");
@@ -323,19 +324,19 @@ static void test_write(void **state)
 	struct proposal p;
 	propose(&in, 1, &p);
 	const char *out = in_dir("written.yaml");
-	char err[1024];
+	struct error err = {0};
 	unlink(out);
-	assert_int_equal(config_proposal_write(&p, out, false, err, sizeof err), 0);
+	assert_int_equal(config_proposal_write(&p, out, false, &err), 0);
 	char *got = test_slurp(out);
 	assert_string_equal(got, p.yaml.buf);
 	free(got);
 	test_write_file(out, "mine\n");
-	assert_int_equal(config_proposal_write(&p, out, false, err, sizeof err), -1);
-	assert_non_null(strstr(err, "exists already"));
+	assert_int_equal(config_proposal_write(&p, out, false, &err), -1);
+	assert_non_null(strstr(err.msg, "exists already"));
 	got = test_slurp(out);
 	assert_string_equal(got, "mine\n");
 	free(got);
-	assert_int_equal(config_proposal_write(&p, out, true, err, sizeof err), 0);
+	assert_int_equal(config_proposal_write(&p, out, true, &err), 0);
 	got = test_slurp(out);
 	assert_string_equal(got, p.yaml.buf);
 	free(got);
@@ -348,11 +349,11 @@ static void test_no_runs(void **state)
 	const char *path = in_dir("none.jsonl");
 	test_write_file(path, "{\"foo\":1}\n{\"bar\":2}\n");
 	struct proposal p;
-	char err[1024];
+	struct error err = {0};
 	const struct propose_opts o = { .out_path = in_dir("tcreview.yaml"), .load = &test_load };
-	assert_int_equal(config_propose(&path, 1, &o, &p, err, sizeof err), -1);
-	assert_non_null(strstr(err, "no record is a run tcreview reads"));
-	assert_int_equal(config_propose(NULL, 0, &o, &p, err, sizeof err), -1);
+	assert_int_equal(config_propose(&path, 1, &o, &p, &err), -1);
+	assert_non_null(strstr(err.msg, "no record is a run tcreview reads"));
+	assert_int_equal(config_propose(NULL, 0, &o, &p, &err), -1);
 }
 
 static int setup(void **state)

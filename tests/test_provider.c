@@ -17,6 +17,7 @@
 #include "judge/judge.h"
 #include "judge/client.h"
 #include "judge/provider.h"
+#include "util/error.h"
 
 #define KEY "sk-tcr-test-KEY-0123456789"
 
@@ -361,8 +362,8 @@ static void test_openai_request(void **st)
 	fixture_init(&f, PROVIDER_OPENAI, "gpt-4o-mini");
 	setenv("OPENAI_API_KEY", KEY, 1);
 	struct http_req req;
-	char err[256] = "";
-	assert_int_equal(provider_request(&f.j, &f.p, &req, err, sizeof err), 0);
+	struct error err = {0};
+	assert_int_equal(provider_request(&f.j, &f.p, &req, &err), 0);
 	assert_string_equal(req.url, "https://api.openai.com/v1/chat/completions");
 	assert_string_equal(header(&req, "Authorization"), "Bearer " KEY);
 	assert_string_equal(header(&req, "Content-Type"), "application/json");
@@ -399,19 +400,19 @@ static void test_openai_base_url(void **st)
 	setenv("OPENAI_API_KEY", KEY, 1);
 	setenv("OPENAI_BASE_URL", "https://proxy.example/v1/", 1);
 	struct http_req req;
-	char err[256];
-	assert_int_equal(provider_request(&f.j, &f.p, &req, err, sizeof err), 0);
+	struct error err = {0};
+	assert_int_equal(provider_request(&f.j, &f.p, &req, &err), 0);
 	assert_string_equal(req.url, "https://proxy.example/v1/chat/completions");
 	http_req_free(&req);
 	/* The judge's own base_url wins over the environment. */
 	f.j.base_url = "http://127.0.0.1:9/v1";
-	assert_int_equal(provider_request(&f.j, &f.p, &req, err, sizeof err), 0);
+	assert_int_equal(provider_request(&f.j, &f.p, &req, &err), 0);
 	assert_string_equal(req.url, "http://127.0.0.1:9/v1/chat/completions");
 	http_req_free(&req);
 	/* An address without a scheme is refused rather than guessed. */
 	f.j.base_url = "api.example/v1";
-	assert_int_equal(provider_request(&f.j, &f.p, &req, err, sizeof err), -1);
-	assert_non_null(strstr(err, "https://"));
+	assert_int_equal(provider_request(&f.j, &f.p, &req, &err), -1);
+	assert_non_null(strstr(err.msg, "https://"));
 	fixture_free(&f);
 }
 
@@ -421,12 +422,12 @@ static void test_openai_missing_key(void **st)
 	struct fixture f;
 	fixture_init(&f, PROVIDER_OPENAI, "gpt-4o");
 	struct http_req req;
-	char err[256] = "";
-	assert_int_equal(provider_request(&f.j, &f.p, &req, err, sizeof err), -1);
-	assert_string_equal(err, "OPENAI_API_KEY is not set");
+	struct error err = {0};
+	assert_int_equal(provider_request(&f.j, &f.p, &req, &err), -1);
+	assert_string_equal(err.msg, "OPENAI_API_KEY is not set");
 	setenv("OPENAI_API_KEY", "", 1);
-	assert_int_equal(provider_request(&f.j, &f.p, &req, err, sizeof err), -1);
-	assert_string_equal(err, "OPENAI_API_KEY is not set");
+	assert_int_equal(provider_request(&f.j, &f.p, &req, &err), -1);
+	assert_string_equal(err.msg, "OPENAI_API_KEY is not set");
 	fixture_free(&f);
 }
 
@@ -438,20 +439,20 @@ static void test_api_key_env(void **st)
 	f.j.api_key_env = "TCR_TEST_KEY";
 	setenv("OPENAI_API_KEY", "sk-not-this-one", 1);
 	struct http_req req;
-	char err[256] = "";
-	assert_int_equal(provider_request(&f.j, &f.p, &req, err, sizeof err), -1);
-	assert_string_equal(err, "TCR_TEST_KEY is not set");
+	struct error err = {0};
+	assert_int_equal(provider_request(&f.j, &f.p, &req, &err), -1);
+	assert_string_equal(err.msg, "TCR_TEST_KEY is not set");
 	/* A key pasted with its newline still makes one header. */
 	setenv("TCR_TEST_KEY", "  " KEY "\n", 1);
-	assert_int_equal(provider_request(&f.j, &f.p, &req, err, sizeof err), 0);
+	assert_int_equal(provider_request(&f.j, &f.p, &req, &err), 0);
 	assert_string_equal(header(&req, "Authorization"), "Bearer " KEY);
 	http_req_free(&req);
 	/* A line break inside would start another header; the message names
 	 * the variable, never the value. */
 	setenv("TCR_TEST_KEY", "sk-abc\r\nX-Evil: 1", 1);
-	assert_int_equal(provider_request(&f.j, &f.p, &req, err, sizeof err), -1);
-	assert_non_null(strstr(err, "TCR_TEST_KEY"));
-	assert_null(strstr(err, "sk-abc"));
+	assert_int_equal(provider_request(&f.j, &f.p, &req, &err), -1);
+	assert_non_null(strstr(err.msg, "TCR_TEST_KEY"));
+	assert_null(strstr(err.msg, "sk-abc"));
 	fixture_free(&f);
 }
 
@@ -461,15 +462,15 @@ static void test_compat_request(void **st)
 	struct fixture f;
 	fixture_init(&f, PROVIDER_COMPAT, "qwen2.5:7b");
 	struct http_req req;
-	char err[256] = "";
-	assert_int_equal(provider_request(&f.j, &f.p, &req, err, sizeof err), -1);
-	assert_non_null(strstr(err, "base_url"));
+	struct error err = {0};
+	assert_int_equal(provider_request(&f.j, &f.p, &req, &err), -1);
+	assert_non_null(strstr(err.msg, "base_url"));
 
 	/* Without api_key_env no key is sent, even with OpenAI's set: that key
 	 * is for OpenAI, not for whatever server base_url names. */
 	f.j.base_url = "http://127.0.0.1:8080/v1";
 	setenv("OPENAI_API_KEY", KEY, 1);
-	assert_int_equal(provider_request(&f.j, &f.p, &req, err, sizeof err), 0);
+	assert_int_equal(provider_request(&f.j, &f.p, &req, &err), 0);
 	assert_string_equal(req.url, "http://127.0.0.1:8080/v1/chat/completions");
 	assert_null(header(&req, "Authorization"));
 	assert_int_equal(req.key_header, SIZE_MAX);
@@ -480,11 +481,11 @@ static void test_compat_request(void **st)
 
 	/* api_key_env names one: sent when set, left out (no error) when not. */
 	f.j.api_key_env = "TCR_TEST_KEY";
-	assert_int_equal(provider_request(&f.j, &f.p, &req, err, sizeof err), 0);
+	assert_int_equal(provider_request(&f.j, &f.p, &req, &err), 0);
 	assert_null(header(&req, "Authorization"));
 	http_req_free(&req);
 	setenv("TCR_TEST_KEY", "local-key-1", 1);
-	assert_int_equal(provider_request(&f.j, &f.p, &req, err, sizeof err), 0);
+	assert_int_equal(provider_request(&f.j, &f.p, &req, &err), 0);
 	assert_string_equal(header(&req, "Authorization"), "Bearer local-key-1");
 	http_req_free(&req);
 	fixture_free(&f);
@@ -497,8 +498,8 @@ static void test_ollama_request(void **st)
 	fixture_init(&f, PROVIDER_OLLAMA, "llama3.1");
 	setenv("OPENAI_API_KEY", KEY, 1);
 	struct http_req req;
-	char err[256] = "";
-	assert_int_equal(provider_request(&f.j, &f.p, &req, err, sizeof err), 0);
+	struct error err = {0};
+	assert_int_equal(provider_request(&f.j, &f.p, &req, &err), 0);
 	assert_string_equal(req.url, "http://localhost:11434/v1/chat/completions");
 	assert_null(header(&req, "Authorization"));
 	json_t *b = body_of(&req);
@@ -507,7 +508,7 @@ static void test_ollama_request(void **st)
 	json_decref(b);
 	http_req_free(&req);
 	f.j.base_url = "http://gpu-box:11434/v1";
-	assert_int_equal(provider_request(&f.j, &f.p, &req, err, sizeof err), 0);
+	assert_int_equal(provider_request(&f.j, &f.p, &req, &err), 0);
 	assert_string_equal(req.url, "http://gpu-box:11434/v1/chat/completions");
 	http_req_free(&req);
 	fixture_free(&f);
@@ -521,11 +522,11 @@ static void test_azure_request(void **st)
 	f.j.endpoint = "https://myres.openai.azure.com/";
 	f.j.api_version = "2024-10-21";
 	struct http_req req;
-	char err[256] = "";
-	assert_int_equal(provider_request(&f.j, &f.p, &req, err, sizeof err), -1);
-	assert_string_equal(err, "AZURE_OPENAI_API_KEY is not set");
+	struct error err = {0};
+	assert_int_equal(provider_request(&f.j, &f.p, &req, &err), -1);
+	assert_string_equal(err.msg, "AZURE_OPENAI_API_KEY is not set");
 	setenv("AZURE_OPENAI_API_KEY", KEY, 1);
-	assert_int_equal(provider_request(&f.j, &f.p, &req, err, sizeof err), 0);
+	assert_int_equal(provider_request(&f.j, &f.p, &req, &err), 0);
 	assert_string_equal(req.url, "https://myres.openai.azure.com/openai/deployments/gpt4o-judge/"
 	                             "chat/completions?api-version=2024-10-21");
 	assert_string_equal(header(&req, "api-key"), KEY);
@@ -540,7 +541,7 @@ static void test_azure_request(void **st)
 
 	/* base_url overrides the endpoint. */
 	f.j.base_url = "http://127.0.0.1:9";
-	assert_int_equal(provider_request(&f.j, &f.p, &req, err, sizeof err), 0);
+	assert_int_equal(provider_request(&f.j, &f.p, &req, &err), 0);
 	assert_string_equal(req.url, "http://127.0.0.1:9/openai/deployments/gpt4o-judge/"
 	                             "chat/completions?api-version=2024-10-21");
 	http_req_free(&req);
@@ -548,10 +549,10 @@ static void test_azure_request(void **st)
 	/* Without an endpoint there is nowhere to send it. */
 	f.j.base_url = NULL;
 	f.j.endpoint = NULL;
-	assert_int_equal(provider_request(&f.j, &f.p, &req, err, sizeof err), -1);
-	assert_non_null(strstr(err, "endpoint"));
+	assert_int_equal(provider_request(&f.j, &f.p, &req, &err), -1);
+	assert_non_null(strstr(err.msg, "endpoint"));
 	setenv("AZURE_OPENAI_ENDPOINT", "https://other.openai.azure.com", 1);
-	assert_int_equal(provider_request(&f.j, &f.p, &req, err, sizeof err), 0);
+	assert_int_equal(provider_request(&f.j, &f.p, &req, &err), 0);
 	assert_non_null(strstr(req.url, "https://other.openai.azure.com/openai/deployments/"));
 	http_req_free(&req);
 	fixture_free(&f);
@@ -563,11 +564,11 @@ static void test_anthropic_request(void **st)
 	struct fixture f;
 	fixture_init(&f, PROVIDER_ANTHROPIC, "claude-3-5-haiku-latest");
 	struct http_req req;
-	char err[256] = "";
-	assert_int_equal(provider_request(&f.j, &f.p, &req, err, sizeof err), -1);
-	assert_string_equal(err, "ANTHROPIC_API_KEY is not set");
+	struct error err = {0};
+	assert_int_equal(provider_request(&f.j, &f.p, &req, &err), -1);
+	assert_string_equal(err.msg, "ANTHROPIC_API_KEY is not set");
 	setenv("ANTHROPIC_API_KEY", KEY, 1);
-	assert_int_equal(provider_request(&f.j, &f.p, &req, err, sizeof err), 0);
+	assert_int_equal(provider_request(&f.j, &f.p, &req, &err), 0);
 	assert_string_equal(req.url, "https://api.anthropic.com/v1/messages");
 	assert_string_equal(header(&req, "x-api-key"), KEY);
 	assert_string_equal(header(&req, "anthropic-version"), "2023-06-01");
@@ -596,7 +597,7 @@ static void test_anthropic_request(void **st)
 	 * providers without structured output) is sent as it is. */
 	f.p.structured = false;
 	setenv("ANTHROPIC_BASE_URL", "http://127.0.0.1:9/", 1);
-	assert_int_equal(provider_request(&f.j, &f.p, &req, err, sizeof err), 0);
+	assert_int_equal(provider_request(&f.j, &f.p, &req, &err), 0);
 	assert_string_equal(req.url, "http://127.0.0.1:9/v1/messages");
 	b = body_of(&req);
 	m = json_array_get(json_object_get(b, "messages"), 0);
@@ -615,8 +616,8 @@ static void test_unstructured_and_no_system(void **st)
 	f.p.structured = false;
 	f.p.system = NULL;
 	struct http_req req;
-	char err[256];
-	assert_int_equal(provider_request(&f.j, &f.p, &req, err, sizeof err), 0);
+	struct error err = {0};
+	assert_int_equal(provider_request(&f.j, &f.p, &req, &err), 0);
 	json_t *b = body_of(&req);
 	check_openai_body(b, true, false, false);
 	json_decref(b);
@@ -624,7 +625,7 @@ static void test_unstructured_and_no_system(void **st)
 	/* A schema without a usable name still gets a valid one. */
 	f.p.structured = true;
 	f.p.schema_name = NULL;
-	assert_int_equal(provider_request(&f.j, &f.p, &req, err, sizeof err), 0);
+	assert_int_equal(provider_request(&f.j, &f.p, &req, &err), 0);
 	b = body_of(&req);
 	check_openai_body(b, true, true, false);
 	json_decref(b);
@@ -639,8 +640,8 @@ static void test_describe_masks_key(void **st)
 	fixture_init(&f, PROVIDER_ANTHROPIC, "claude");
 	setenv("ANTHROPIC_API_KEY", KEY, 1);
 	struct http_req req;
-	char err[256];
-	assert_int_equal(provider_request(&f.j, &f.p, &req, err, sizeof err), 0);
+	struct error err = {0};
+	assert_int_equal(provider_request(&f.j, &f.p, &req, &err), 0);
 	char *d = http_req_describe(&req);
 	assert_null(strstr(d, KEY));
 	assert_non_null(strstr(d, "x-api-key: ***"));
@@ -714,17 +715,17 @@ static void test_azure_check(void **st)
 	assert_non_null(az->check);
 	struct fixture f;
 	fixture_init(&f, PROVIDER_AZURE, "dep");
-	char err[256];
+	struct error err = {0};
 	const char *key = "unchanged";
-	assert_int_equal(az->check(&f.j, &key, err, sizeof err), -1);
+	assert_int_equal(az->check(&f.j, &key, &err), -1);
 	assert_null(key);
-	assert_string_equal(err, "judge 'judge-1' (azure/) needs 'endpoint' "
+	assert_string_equal(err.msg, "judge 'judge-1' (azure/) needs 'endpoint' "
 	                         "(e.g. https://NAME.openai.azure.com)");
 	f.j.endpoint = (char *)"https://x.openai.azure.com";
-	assert_int_equal(az->check(&f.j, &key, err, sizeof err), -1);
-	assert_string_equal(err, "judge 'judge-1' (azure/) needs 'api_version' (e.g. \"2024-10-21\")");
+	assert_int_equal(az->check(&f.j, &key, &err), -1);
+	assert_string_equal(err.msg, "judge 'judge-1' (azure/) needs 'api_version' (e.g. \"2024-10-21\")");
 	f.j.api_version = (char *)"2024-10-21";
-	assert_int_equal(az->check(&f.j, &key, err, sizeof err), 0);
+	assert_int_equal(az->check(&f.j, &key, &err), 0);
 	fixture_free(&f);
 }
 
@@ -768,11 +769,11 @@ static void test_schema_checker_refuses(void **st)
 /* ---- replies --------------------------------------------------------------------- */
 
 static int reply(const struct judge_conf *j, long status, const char *body, char **text,
-                 struct judge_reply *r, char *err, size_t errlen)
+                 struct judge_reply *r, struct error *err)
 {
 	memset(r, 0, sizeof *r);
-	err[0] = '\0';
-	return provider_reply(j, status, body, body ? strlen(body) : 0, text, r, err, errlen);
+	error_clear(err);
+	return provider_reply(j, status, body, body ? strlen(body) : 0, text, r, err);
 }
 
 static void test_reply_openai(void **st)
@@ -782,13 +783,13 @@ static void test_reply_openai(void **st)
 	fixture_init(&f, PROVIDER_OPENAI, "gpt-4o");
 	char *text;
 	struct judge_reply r;
-	char err[256];
+	struct error err = {0};
 	const char *body =
 		"{\"id\":\"chatcmpl-1\",\"object\":\"chat.completion\",\"choices\":[{\"index\":0,"
 		"\"message\":{\"role\":\"assistant\",\"content\":\"{\\\"score\\\":1}\"},"
 		"\"finish_reason\":\"stop\"}],\"usage\":{\"prompt_tokens\":120,\"completion_tokens\":9,"
 		"\"total_tokens\":129}}";
-	assert_int_equal(reply(&f.j, 200, body, &text, &r, err, sizeof err), 0);
+	assert_int_equal(reply(&f.j, 200, body, &text, &r, &err), 0);
 	assert_string_equal(text, "{\"score\":1}");
 	assert_int_equal(r.prompt_tokens, 120);
 	assert_int_equal(r.completion_tokens, 9);
@@ -797,7 +798,7 @@ static void test_reply_openai(void **st)
 
 	/* Without usage the counts say so. */
 	assert_int_equal(reply(&f.j, 200, "{\"choices\":[{\"message\":{\"content\":\"hi\"}}]}",
-	                       &text, &r, err, sizeof err), 0);
+	                       &text, &r, &err), 0);
 	assert_string_equal(text, "hi");
 	assert_int_equal(r.prompt_tokens, -1);
 	assert_int_equal(r.completion_tokens, -1);
@@ -806,7 +807,7 @@ static void test_reply_openai(void **st)
 	/* Some compatible servers send content as parts. */
 	assert_int_equal(reply(&f.j, 200, "{\"choices\":[{\"message\":{\"content\":[{\"type\":\"text\","
 	                       "\"text\":\"a\"},{\"type\":\"text\",\"text\":\"b\"}]}}]}",
-	                       &text, &r, err, sizeof err), 0);
+	                       &text, &r, &err), 0);
 	assert_string_equal(text, "ab");
 	free(text);
 	fixture_free(&f);
@@ -819,12 +820,12 @@ static void test_reply_anthropic(void **st)
 	fixture_init(&f, PROVIDER_ANTHROPIC, "claude");
 	char *text;
 	struct judge_reply r;
-	char err[256];
+	struct error err = {0};
 	const char *body =
 		"{\"id\":\"msg_1\",\"type\":\"message\",\"role\":\"assistant\",\"content\":["
 		"{\"type\":\"text\",\"text\":\"{\\\"score\\\":\"},{\"type\":\"text\",\"text\":\"0}\"}],"
 		"\"stop_reason\":\"end_turn\",\"usage\":{\"input_tokens\":33,\"output_tokens\":4}}";
-	assert_int_equal(reply(&f.j, 200, body, &text, &r, err, sizeof err), 0);
+	assert_int_equal(reply(&f.j, 200, body, &text, &r, &err), 0);
 	assert_string_equal(text, "{\"score\":0}");
 	assert_int_equal(r.prompt_tokens, 33);
 	assert_int_equal(r.completion_tokens, 4);
@@ -839,33 +840,32 @@ static void test_reply_http_errors(void **st)
 	fixture_init(&f, PROVIDER_OPENAI, "gpt-4o");
 	char *text = (char *)"unchanged";
 	struct judge_reply r;
-	char err[512];
+	struct error err = {0};
 	assert_int_equal(reply(&f.j, 401, "{\"error\":{\"message\":\"Incorrect API key provided\","
 	                       "\"type\":\"invalid_request_error\",\"code\":\"invalid_api_key\"}}",
-	                       &text, &r, err, sizeof err), -1);
-	assert_string_equal(err, "HTTP 401: Incorrect API key provided");
+	                       &text, &r, &err), -1);
+	assert_string_equal(err.msg, "HTTP 401: Incorrect API key provided");
 	assert_null(text);
 	assert_int_equal(r.http_status, 401);
 
 	assert_int_equal(reply(&f.j, 529, "{\"type\":\"error\",\"error\":{\"type\":\"overloaded_error\","
-	                       "\"message\":\"Overloaded\"}}", &text, &r, err, sizeof err), -1);
-	assert_string_equal(err, "HTTP 529: Overloaded");
+	                       "\"message\":\"Overloaded\"}}", &text, &r, &err), -1);
+	assert_string_equal(err.msg, "HTTP 529: Overloaded");
 
 	assert_int_equal(reply(&f.j, 404, "{\"error\":\"model 'llama9' not found\"}",
-	                       &text, &r, err, sizeof err), -1);
-	assert_string_equal(err, "HTTP 404: model 'llama9' not found");
+	                       &text, &r, &err), -1);
+	assert_string_equal(err.msg, "HTTP 404: model 'llama9' not found");
 
 	/* A proxy's page: one line of it, no control characters. */
-	assert_int_equal(reply(&f.j, 502, "<html>\r\nBad\tGateway\r\n</html>", &text, &r, err,
-	                       sizeof err), -1);
-	assert_string_equal(err, "HTTP 502: <html> Bad Gateway </html>");
-	assert_int_equal(reply(&f.j, 503, "", &text, &r, err, sizeof err), -1);
-	assert_string_equal(err, "HTTP 503");
+	assert_int_equal(reply(&f.j, 502, "<html>\r\nBad\tGateway\r\n</html>", &text, &r, &err), -1);
+	assert_string_equal(err.msg, "HTTP 502: <html> Bad Gateway </html>");
+	assert_int_equal(reply(&f.j, 503, "", &text, &r, &err), -1);
+	assert_string_equal(err.msg, "HTTP 503");
 	char big[2000];
 	memset(big, 'x', sizeof big - 1);
 	big[sizeof big - 1] = '\0';
-	assert_int_equal(reply(&f.j, 500, big, &text, &r, err, sizeof err), -1);
-	assert_true(strlen(err) < 400);
+	assert_int_equal(reply(&f.j, 500, big, &text, &r, &err), -1);
+	assert_true(strlen(err.msg) < 400);
 	fixture_free(&f);
 }
 
@@ -876,7 +876,7 @@ static void test_reply_no_text(void **st)
 	fixture_init(&f, PROVIDER_OPENAI, "gpt-4o");
 	char *text;
 	struct judge_reply r;
-	char err[256];
+	struct error err = {0};
 	static const char *const empty[] = {
 		"{\"choices\":[{\"message\":{\"role\":\"assistant\",\"content\":null},\"finish_reason\":\"stop\"}]}",
 		"{\"choices\":[]}",
@@ -885,25 +885,25 @@ static void test_reply_no_text(void **st)
 		"{\"type\":\"message\",\"content\":[]}",
 	};
 	for (size_t i = 0; i < sizeof empty / sizeof *empty; i++) {
-		assert_int_equal(reply(&f.j, 200, empty[i], &text, &r, err, sizeof err), -1);
-		assert_string_equal(err, "the reply has no message text");
+		assert_int_equal(reply(&f.j, 200, empty[i], &text, &r, &err), -1);
+		assert_string_equal(err.msg, "the reply has no message text");
 		assert_null(text);
 	}
 	assert_int_equal(reply(&f.j, 200, "{\"choices\":[{\"message\":{\"content\":null},"
-	                       "\"finish_reason\":\"length\"}]}", &text, &r, err, sizeof err), -1);
-	assert_string_equal(err, "the reply has no message text (stopped: length)");
+	                       "\"finish_reason\":\"length\"}]}", &text, &r, &err), -1);
+	assert_string_equal(err.msg, "the reply has no message text (stopped: length)");
 	assert_int_equal(reply(&f.j, 200, "{\"choices\":[{\"message\":{\"content\":null,"
-	                       "\"refusal\":\"I can't help with that.\"}}]}", &text, &r, err, sizeof err), -1);
-	assert_string_equal(err, "the model refused: I can't help with that.");
-	assert_int_equal(reply(&f.j, 200, "not json at all", &text, &r, err, sizeof err), -1);
-	assert_non_null(strstr(err, "not JSON"));
-	assert_int_equal(reply(&f.j, 200, "[1,2]", &text, &r, err, sizeof err), -1);
-	assert_non_null(strstr(err, "not a JSON object"));
-	assert_int_equal(reply(&f.j, 200, NULL, &text, &r, err, sizeof err), -1);
+	                       "\"refusal\":\"I can't help with that.\"}}]}", &text, &r, &err), -1);
+	assert_string_equal(err.msg, "the model refused: I can't help with that.");
+	assert_int_equal(reply(&f.j, 200, "not json at all", &text, &r, &err), -1);
+	assert_non_null(strstr(err.msg, "not JSON"));
+	assert_int_equal(reply(&f.j, 200, "[1,2]", &text, &r, &err), -1);
+	assert_non_null(strstr(err.msg, "not a JSON object"));
+	assert_int_equal(reply(&f.j, 200, NULL, &text, &r, &err), -1);
 	/* A 200 carrying an error object is an error. */
 	assert_int_equal(reply(&f.j, 200, "{\"error\":{\"message\":\"quota exceeded\"}}", &text, &r,
-	                       err, sizeof err), -1);
-	assert_non_null(strstr(err, "quota exceeded"));
+	                       &err), -1);
+	assert_non_null(strstr(err.msg, "quota exceeded"));
 	fixture_free(&f);
 }
 
@@ -915,13 +915,13 @@ static void test_reply_masks_echoed_key(void **st)
 	setenv("OPENAI_API_KEY", KEY, 1);
 	char *text;
 	struct judge_reply r;
-	char err[512];
+	struct error err = {0};
 	assert_int_equal(reply(&f.j, 401, "{\"error\":{\"message\":\"Incorrect API key provided: " KEY
-	                       ". You can find your API key at ...\"}}", &text, &r, err, sizeof err), -1);
-	assert_null(strstr(err, KEY));
-	assert_non_null(strstr(err, "HTTP 401: Incorrect API key provided: ****"));
-	assert_int_equal(reply(&f.j, 500, "bad key " KEY, &text, &r, err, sizeof err), -1);
-	assert_null(strstr(err, KEY));
+	                       ". You can find your API key at ...\"}}", &text, &r, &err), -1);
+	assert_null(strstr(err.msg, KEY));
+	assert_non_null(strstr(err.msg, "HTTP 401: Incorrect API key provided: ****"));
+	assert_int_equal(reply(&f.j, 500, "bad key " KEY, &text, &r, &err), -1);
+	assert_null(strstr(err.msg, KEY));
 
 	char buf[128];
 	snprintf(buf, sizeof buf, "a %s b %s", KEY, KEY);

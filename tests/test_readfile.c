@@ -16,6 +16,7 @@
 
 #include "util/readfile.h"
 #include "util/strbuf.h"
+#include "util/error.h"
 
 static char dir[256];
 
@@ -53,12 +54,12 @@ static void spit(const char *path, const char *data, size_t n)
 }
 
 /* read_regular_file's result: 0 with the text in *sb, or -1 with err. */
-static int read_it(const char *path, size_t max, struct strbuf *sb, char *err, size_t errlen)
+static int read_it(const char *path, size_t max, struct strbuf *sb, struct error *err)
 {
-	err[0] = '\0';
+	error_clear(err);
 	/* A regression would block on a FIFO: the alarm fails the test instead. */
 	alarm(120);
-	int rc = read_regular_file(sb, path, max, err, errlen);
+	int rc = read_regular_file(sb, path, max, err);
 	alarm(0);
 	return rc;
 }
@@ -69,9 +70,9 @@ static void test_reads_whole_file(void **st)
 	const char *p = in_dir("a.txt");
 	spit(p, "hello\nworld\n", 12);
 	struct strbuf sb = STRBUF_INIT;
-	char err[512];
+	struct error err = {0};
 	strbuf_addstr(&sb, ">");
-	assert_int_equal(read_it(p, 100, &sb, err, sizeof err), 0);
+	assert_int_equal(read_it(p, 100, &sb, &err), 0);
 	assert_string_equal(sb.buf, ">hello\nworld\n");
 	assert_int_equal(sb.len, 13);
 	strbuf_release(&sb);
@@ -83,8 +84,8 @@ static void test_empty_file(void **st)
 	const char *p = in_dir("empty.txt");
 	spit(p, "", 0);
 	struct strbuf sb = STRBUF_INIT;
-	char err[512];
-	assert_int_equal(read_it(p, 100, &sb, err, sizeof err), 0);
+	struct error err = {0};
+	assert_int_equal(read_it(p, 100, &sb, &err), 0);
 	assert_int_equal(sb.len, 0);
 	strbuf_release(&sb);
 }
@@ -95,14 +96,14 @@ static void test_cap_exact_and_one_more(void **st)
 	const char *p = in_dir("cap.txt");
 	spit(p, "0123456789", 10);
 	struct strbuf sb = STRBUF_INIT;
-	char err[512];
-	assert_int_equal(read_it(p, 10, &sb, err, sizeof err), 0);
+	struct error err = {0};
+	assert_int_equal(read_it(p, 10, &sb, &err), 0);
 	assert_int_equal(sb.len, 10);
 	strbuf_release(&sb);
-	assert_int_equal(read_it(p, 9, &sb, err, sizeof err), -1);
+	assert_int_equal(read_it(p, 9, &sb, &err), -1);
 	char want[600];
 	snprintf(want, sizeof want, "%s: larger than 9 bytes", p);
-	assert_string_equal(err, want);
+	assert_string_equal(err.msg, want);
 	strbuf_release(&sb);
 }
 
@@ -117,12 +118,12 @@ static void test_cap_while_reading(void **st)
 		return;
 	}
 	struct strbuf sb = STRBUF_INIT;
-	char err[512];
-	assert_int_equal(read_it("/proc/self/status", 16, &sb, err, sizeof err), -1);
-	assert_string_equal(err, "/proc/self/status: larger than 16 bytes");
+	struct error err = {0};
+	assert_int_equal(read_it("/proc/self/status", 16, &sb, &err), -1);
+	assert_string_equal(err.msg, "/proc/self/status: larger than 16 bytes");
 	assert_true(sb.len <= 16);
 	strbuf_release(&sb);
-	assert_int_equal(read_it("/proc/self/status", READ_CAP_CONFIG, &sb, err, sizeof err), 0);
+	assert_int_equal(read_it("/proc/self/status", READ_CAP_CONFIG, &sb, &err), 0);
 	assert_non_null(strstr(sb.buf, "Name:"));
 	strbuf_release(&sb);
 }
@@ -137,10 +138,11 @@ static void test_cap_by_size(void **st)
 	assert_int_equal(ftruncate(fd, (off_t)(READ_CAP_CONFIG + 1)), 0);
 	close(fd);
 	struct strbuf sb = STRBUF_INIT;
-	char err[512], want[600];
-	assert_int_equal(read_it(p, READ_CAP_CONFIG, &sb, err, sizeof err), -1);
+	struct error err = {0};
+	char want[600];
+	assert_int_equal(read_it(p, READ_CAP_CONFIG, &sb, &err), -1);
 	snprintf(want, sizeof want, "%s: larger than 16 MB", p);
-	assert_string_equal(err, want);
+	assert_string_equal(err.msg, want);
 	assert_true(sb.cap < 4096);         /* refused before any buffer grew */
 	strbuf_release(&sb);
 }
@@ -148,10 +150,11 @@ static void test_cap_by_size(void **st)
 static void expect_refused(const char *path, const char *kind)
 {
 	struct strbuf sb = STRBUF_INIT;
-	char err[512], want[600];
-	assert_int_equal(read_it(path, 1000, &sb, err, sizeof err), -1);
+	struct error err = {0};
+	char want[600];
+	assert_int_equal(read_it(path, 1000, &sb, &err), -1);
 	snprintf(want, sizeof want, "%s: not a regular file (%s)", path, kind);
-	assert_string_equal(err, want);
+	assert_string_equal(err.msg, want);
 	assert_int_equal(sb.len, 0);
 	strbuf_release(&sb);
 }
@@ -183,8 +186,8 @@ static void test_link_followed(void **st)
 	spit(p, "via link", 8);
 	assert_int_equal(symlink(p, l), 0);
 	struct strbuf sb = STRBUF_INIT;
-	char err[512];
-	assert_int_equal(read_it(l, 100, &sb, err, sizeof err), 0);
+	struct error err = {0};
+	assert_int_equal(read_it(l, 100, &sb, &err), 0);
 	assert_string_equal(sb.buf, "via link");
 	strbuf_release(&sb);
 }
@@ -194,10 +197,11 @@ static void test_missing_named(void **st)
 	(void)st;
 	const char *p = in_dir("nothere.txt");
 	struct strbuf sb = STRBUF_INIT;
-	char err[512], want[600];
-	assert_int_equal(read_it(p, 100, &sb, err, sizeof err), -1);
+	struct error err = {0};
+	char want[600];
+	assert_int_equal(read_it(p, 100, &sb, &err), -1);
 	snprintf(want, sizeof want, "%s: %s", p, strerror(ENOENT));
-	assert_string_equal(err, want);
+	assert_string_equal(err.msg, want);
 	strbuf_release(&sb);
 }
 
@@ -207,8 +211,8 @@ static void test_open_regular_create(void **st)
 {
 	(void)st;
 	const char *p = in_dir("new.jsonl");
-	char err[512];
-	int fd = open_regular(p, O_RDWR | O_APPEND | O_CREAT, 0644, err, sizeof err);
+	struct error err = {0};
+	int fd = open_regular(p, O_RDWR | O_APPEND | O_CREAT, 0644, &err);
 	assert_true(fd >= 0);
 	assert_int_equal(fcntl(fd, F_GETFL) & O_NONBLOCK, 0);
 	assert_true(fcntl(fd, F_GETFD) & FD_CLOEXEC);
@@ -216,14 +220,14 @@ static void test_open_regular_create(void **st)
 	const char *f = in_dir("fifo2");
 	assert_int_equal(mkfifo(f, 0600), 0);
 	alarm(120);
-	fd = open_regular(f, O_RDWR | O_APPEND | O_CREAT, 0644, err, sizeof err);
+	fd = open_regular(f, O_RDWR | O_APPEND | O_CREAT, 0644, &err);
 	alarm(0);
 	assert_int_equal(fd, -1);
 	char want[600];
 	snprintf(want, sizeof want, "%s: not a regular file (a FIFO)", f);
-	assert_string_equal(err, want);
+	assert_string_equal(err.msg, want);
 	/* no room for a message is no crash */
-	assert_int_equal(open_regular("/dev/zero", O_RDONLY, 0, NULL, 0), -1);
+	assert_int_equal(open_regular("/dev/zero", O_RDONLY, 0, NULL), -1);
 }
 
 static void test_format_cap(void **st)

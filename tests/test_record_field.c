@@ -11,6 +11,7 @@
 #include "scorers/params.h"
 #include "scorers/scorer.h"
 #include "verdict/scale.h"
+#include "util/error.h"
 
 static struct config cfg;
 
@@ -51,9 +52,9 @@ static const char yaml[] =
 
 static int setup(void **state)
 {
-	char err[512];
-	if (config_load_string(&cfg, NULL, "t.yaml", ".", yaml, sizeof yaml - 1, err, sizeof err) != 0)
-		fail_msg("%s", err);
+	struct error err = {0};
+	if (config_load_string(&cfg, NULL, "t.yaml", ".", yaml, sizeof yaml - 1, &err) != 0)
+		fail_msg("%s", err.msg);
 	return fmt_files_setup(state);
 }
 
@@ -249,13 +250,14 @@ static void test_references(void **s)
 /* The configuration error of one scorer entry; its text must hold want. */
 static void conf_error(const char *entry, const char *want)
 {
-	char text[1024], err[512];
+	struct error err = {0};
+	char text[1024];
 	snprintf(text, sizeof text, "scorers:\n  - id: x\n    type: record-field\n%s", entry);
 	struct config c;
-	if (config_load_string(&c, NULL, "bad.yaml", ".", text, strlen(text), err, sizeof err) == 0)
+	if (config_load_string(&c, NULL, "bad.yaml", ".", text, strlen(text), &err) == 0)
 		fail_msg("accepted: %s", entry);
-	if (!strstr(err, want))
-		fail_msg("error '%s' lacks '%s'", err, want);
+	if (!strstr(err.msg, want))
+		fail_msg("error '%s' lacks '%s'", err.msg, want);
 }
 
 static void test_config_errors(void **s)
@@ -284,9 +286,9 @@ static void tau_record(json_t *rec, const char *file, size_t line, void *ctx)
 {
 	struct tau_counts *n = ctx;
 	struct run *r = run_new(rec, file, line, -1);
-	char err[256] = "";
-	if (format_load(r, NULL, err, sizeof err) != 0)
-		fail_msg("line %zu: %s", line, err);
+	struct error err = {0};
+	if (format_load(r, NULL, &err) != 0)
+		fail_msg("line %zu: %s", line, err.msg);
 	struct verdict v;
 	scorer_run(&cfg.scorers[0], r, NULL, NULL, &v);
 	if (v.status != VERDICT_OK)

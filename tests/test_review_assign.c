@@ -17,22 +17,23 @@
 #include "review/assign.h"
 #include "review/session.h"
 #include "review_fixture.h"
+#include "util/error.h"
 
 static void test_parse(void **state)
 {
 	(void)state;
 	struct review_assign a;
-	char err[256];
-	assert_int_equal(review_assign_parse(&a, "2/3", err, sizeof err), 0);
+	struct error err = {0};
+	assert_int_equal(review_assign_parse(&a, "2/3", &err), 0);
 	assert_true(a.on);
 	assert_int_equal(a.k, 2);
 	assert_int_equal(a.n, 3);
 	assert_true(a.overlap == 0);
-	assert_int_equal(review_assign_parse(&a, "1/3:10%", err, sizeof err), 0);
+	assert_int_equal(review_assign_parse(&a, "1/3:10%", &err), 0);
 	assert_true(fabs(a.overlap - 0.10) < 1e-12);
-	assert_int_equal(review_assign_parse(&a, "3/3:12.5", err, sizeof err), 0);
+	assert_int_equal(review_assign_parse(&a, "3/3:12.5", &err), 0);
 	assert_true(fabs(a.overlap - 0.125) < 1e-12);
-	assert_int_equal(review_assign_parse(&a, "1/1:100%", err, sizeof err), 0);
+	assert_int_equal(review_assign_parse(&a, "1/1:100%", &err), 0);
 
 	static const struct { const char *text, *msg; } bad[] = {
 		{ "0/3", "'0/3': share 0 of 3 does not exist (K must be 1..3)" },
@@ -50,8 +51,8 @@ static void test_parse(void **state)
 		{ "", "'' is not K/N or K/N:OVERLAP% (e.g. 2/3 or 2/3:10%)" },
 	};
 	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-		assert_int_equal(review_assign_parse(&a, bad[i].text, err, sizeof err), -1);
-		assert_string_equal(err, bad[i].msg);
+		assert_int_equal(review_assign_parse(&a, bad[i].text, &err), -1);
+		assert_string_equal(err.msg, bad[i].msg);
 		assert_false(a.on);
 	}
 }
@@ -62,8 +63,8 @@ static void test_deterministic(void **state)
 {
 	(void)state;
 	struct review_assign a;
-	char err[64];
-	assert_int_equal(review_assign_parse(&a, "1/3", err, sizeof err), 0);
+	struct error err = {0};
+	assert_int_equal(review_assign_parse(&a, "1/3", &err), 0);
 	char id[32];
 	for (int i = 0; i < 100; i++) {
 		snprintf(id, sizeof id, "run-%d", i);
@@ -178,10 +179,10 @@ static void test_session_share(void **state)
 
 	/* set before the runs are read: the share is applied as they come */
 	struct review rv;
-	char err[256];
+	struct error err = {0};
 	char *paths[] = { fx.runs_path };
 	const char *apaths[] = { fx.annot_path };
-	assert_int_equal(review_open(&rv, &fx.cfg, NULL, paths, 1, apaths, 1, "ann", err, sizeof err), 0);
+	assert_int_equal(review_open(&rv, &fx.cfg, NULL, paths, 1, apaths, 1, "ann", &err), 0);
 	struct review_assign all = { .on = true, .k = 1, .n = 2, .overlap = 1 };
 	review_set_assign(&rv, &all);
 	while (review_step(&rv, 0))

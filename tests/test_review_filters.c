@@ -24,6 +24,7 @@
 #include "review/session.h"
 #include "review_fixture.h"
 #include "test_files.h"
+#include "util/error.h"
 
 static struct review_fixture fx;
 
@@ -165,10 +166,10 @@ static void test_cycle(void **state)
 	/* without judges the filters about judges are left out */
 	struct config none = fx.cfg;
 	none.njudges = 0;
-	char err[256];
+	struct error err = {0};
 	char *paths[] = { fx.runs_path };
 	const char *apaths[] = { fx.annot_path };
-	assert_int_equal(review_open(&rv, &none, NULL, paths, 1, apaths, 1, "ann", err, sizeof err), 0);
+	assert_int_equal(review_open(&rv, &none, NULL, paths, 1, apaths, 1, "ann", &err), 0);
 	assert_int_equal(review_filter_next(&rv, FILTER_ERRORS), FILTER_CODE_HUMAN);
 	assert_int_equal(review_filter_next(&rv, FILTER_CODE_HUMAN), FILTER_REVIEWERS);
 	review_close(&rv);

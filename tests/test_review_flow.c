@@ -15,6 +15,7 @@
 
 #include "review/session.h"
 #include "review_fixture.h"
+#include "util/error.h"
 
 static struct review_fixture fx;
 
@@ -86,25 +87,25 @@ static void test_label(void **state)
 	rfx_reset(&fx);
 	struct review rv;
 	rfx_open(&fx, &rv, "ann");
-	char err[256];
+	struct error err = {0};
 	bool accepted;
 	rfx_go(&rv, "run-c");
-	assert_int_equal(review_label(&rv, ROW_LOOKUP, 1, &accepted, err, sizeof err), 0);
+	assert_int_equal(review_label(&rv, ROW_LOOKUP, 1, &accepted, &err), 0);
 	assert_true(accepted);
 	assert_int_equal(review_decision(&rv, rfx_entry(&rv, "run-c"), ROW_LOOKUP)->kind, DEC_ACCEPT);
-	assert_int_equal(review_label(&rv, ROW_WORDS, 1, &accepted, err, sizeof err), 0);
+	assert_int_equal(review_label(&rv, ROW_WORDS, 1, &accepted, &err), 0);
 	assert_false(accepted);
 	const struct decision *d = review_decision(&rv, rfx_entry(&rv, "run-c"), ROW_WORDS);
 	assert_int_equal(d->kind, DEC_OVERRIDE);
 	assert_true(d->score == 1);
 	assert_null(d->reason);
-	assert_int_equal(review_label(&rv, ROW_LOOKUP, 2, &accepted, err, sizeof err), -1);
-	assert_int_equal(review_last_error(&rv), REVIEW_OFF_SCALE);
-	assert_string_equal(err, "expected 0 or 1");
-	assert_int_equal(review_label(&rv, ROW_JU, 4, &accepted, err, sizeof err), -1);
-	assert_int_equal(review_last_error(&rv), REVIEW_JUDGE_NOT_ASKED);
+	assert_int_equal(review_label(&rv, ROW_LOOKUP, 2, &accepted, &err), -1);
+	assert_int_equal(review_last_error(&rv), ERR_OFF_SCALE);
+	assert_string_equal(err.msg, "expected 0 or 1");
+	assert_int_equal(review_label(&rv, ROW_JU, 4, &accepted, &err), -1);
+	assert_int_equal(review_last_error(&rv), ERR_JUDGE_NOT_ASKED);
 	rfx_judge(&rv, "run-c", 4, "fine");
-	assert_int_equal(review_label(&rv, ROW_JU, 4, &accepted, err, sizeof err), 0);
+	assert_int_equal(review_label(&rv, ROW_JU, 4, &accepted, &err), 0);
 	assert_true(accepted);
 	assert_int_equal(rfx_lines_with(&fx, "\"decision\""), 3);
 	review_close(&rv);
@@ -193,12 +194,12 @@ static void test_blind(void **state)
 	for (size_t row = 0; row < 3; row++)
 		assert_true(review_row_hidden(&rv, a, row));
 	rfx_go(&rv, "run-a");
-	char err[256];
-	assert_int_equal(review_accept(&rv, ROW_LOOKUP, err, sizeof err), -1);
-	assert_int_equal(review_last_error(&rv), REVIEW_BLIND);
-	assert_non_null(strstr(err, "type a label"));
-	assert_int_equal(review_accept_all(&rv, err, sizeof err), -1);
-	assert_int_equal(review_last_error(&rv), REVIEW_BLIND);
+	struct error err = {0};
+	assert_int_equal(review_accept(&rv, ROW_LOOKUP, &err), -1);
+	assert_int_equal(review_last_error(&rv), ERR_BLIND);
+	assert_non_null(strstr(err.msg, "type a label"));
+	assert_int_equal(review_accept_all(&rv, &err), -1);
+	assert_int_equal(review_last_error(&rv), ERR_BLIND);
 	assert_int_equal(rfx_lines_with(&fx, "\"decision\""), 0);
 	/* nothing decided: no run fails, none disagrees, the score sort has no score */
 	review_set_filter(&rv, FILTER_FAILING);

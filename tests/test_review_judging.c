@@ -30,6 +30,7 @@
 #include "util/strbuf.h"
 #include "judge_fixture.h"
 #include "test_files.h"
+#include "util/error.h"
 
 static const char *argv0;
 static struct judge_fixture fx;
@@ -57,17 +58,17 @@ static int group_teardown(void **state)
 
 static void open_session(struct review *rv, struct judging *jg)
 {
-	char err[512];
+	struct error err = {0};
 	char *paths[] = { fx.runs_path };
 	char annot[160];
 	snprintf(annot, sizeof annot, "%s/annotations.jsonl", fx.dir);
 	const char *apaths[] = { annot };
-	assert_int_equal(review_open(rv, &fx.cfg, NULL, paths, 1, apaths, 1, "ann", err, sizeof err), 0);
+	assert_int_equal(review_open(rv, &fx.cfg, NULL, paths, 1, apaths, 1, "ann", &err), 0);
 	int n = 0;
 	while (review_step(rv, 0))
 		assert_true(++n < 1000);
 	struct judging_note note;
-	assert_int_equal(judging_open(jg, rv, NULL, &note, err, sizeof err), 0);
+	assert_int_equal(judging_open(jg, rv, NULL, &note, &err), 0);
 	assert_string_equal(note.text, "");
 }
 
@@ -174,8 +175,8 @@ static void test_ask_and_answer(void **st)
 
 	/* Accepted, the decision names the judge's model as the YAML wrote
 	 * it and its prompt hash, and the record's hash. */
-	char err[256];
-	assert_int_equal(review_accept(&rv, 0, err, sizeof err), 0);
+	struct error err = {0};
+	assert_int_equal(review_accept(&rv, 0, &err), 0);
 	check_judge_decision(&rv, entry);
 	close_session(&rv, &jg);
 
@@ -278,10 +279,10 @@ static void test_unreadable_and_no_judges(void **st)
 	close_session(&rv, &jg);
 
 	struct config none = { 0 };
-	char err[512];
+	struct error err = {0};
 	char *paths[] = { fx.runs_path };
-	assert_int_equal(review_open(&rv, &none, NULL, paths, 1, NULL, 0, "ann", err, sizeof err), 0);
-	assert_int_equal(judging_open(&jg, &rv, NULL, &note, err, sizeof err), 0);
+	assert_int_equal(review_open(&rv, &none, NULL, paths, 1, NULL, 0, "ann", &err), 0);
+	assert_int_equal(judging_open(&jg, &rv, NULL, &note, &err), 0);
 	assert_null(jg.runner);
 	assert_false(judging_ask(&jg, -1, &note));
 	assert_string_equal(note.text, "no judge is configured (add judges: to the YAML)");
@@ -306,9 +307,9 @@ static void examples_config(struct config *c)
 		" {name: track_parcel, description: tracks a parcel},"
 		" {name: refund_order, description: refunds an order}]\n"
 		"    examples: {k: 2, pick: recent, split: train, splits: \"train=1\"}\n", fx.srv.port);
-	char err[1024];
-	if (config_load_string(c, &fx.load, "t.yaml", fx.dir, sb.buf, sb.len, err, sizeof err) < 0)
-		fail_msg("%s", err);
+	struct error err = {0};
+	if (config_load_string(c, &fx.load, "t.yaml", fx.dir, sb.buf, sb.len, &err) < 0)
+		fail_msg("%s", err.msg);
 	strbuf_release(&sb);
 }
 
@@ -323,23 +324,23 @@ static void label_on(struct annot_store *s, const char *run, const char *reviewe
 		.config = "0123456789abcdef", .model = "openai/judge-model",
 		.prompt_hash = "fedcba9876543210",
 	};
-	char err[256] = "";
-	if (annot_append(s, &d, err, sizeof err) != 0)
-		fail_msg("append: %s", err);
+	struct error err = {0};
+	if (annot_append(s, &d, &err) != 0)
+		fail_msg("append: %s", err.msg);
 }
 
 static void open_with(struct review *rv, struct judging *jg, const struct config *c,
                       const char *annot)
 {
-	char err[512];
+	struct error err = {0};
 	char *paths[] = { fx.runs_path };
 	const char *apaths[] = { annot };
-	assert_int_equal(review_open(rv, c, NULL, paths, 1, apaths, 1, "ann", err, sizeof err), 0);
+	assert_int_equal(review_open(rv, c, NULL, paths, 1, apaths, 1, "ann", &err), 0);
 	int n = 0;
 	while (review_step(rv, 0))
 		assert_true(++n < 1000);
 	struct judging_note note;
-	assert_int_equal(judging_open(jg, rv, NULL, &note, err, sizeof err), 0);
+	assert_int_equal(judging_open(jg, rv, NULL, &note, &err), 0);
 }
 
 /* The user message of the last request the server logged. */
@@ -383,10 +384,11 @@ static void test_examples(void **st)
 	(void)st;
 	struct config c;
 	examples_config(&c);
-	char annot[160], err[256];
+	struct error err = {0};
+	char annot[160];
 	snprintf(annot, sizeof annot, "%s/labelled.jsonl", fx.dir);
 	unlink(annot);
-	struct annot_store *s = annot_open(annot, err, sizeof err);
+	struct annot_store *s = annot_open(annot, &err);
 	assert_non_null(s);
 	label_on(s, "ja-fail", "ann", 2, "tracked a parcel number nobody gave", "2026-01-02T09:00:00Z");
 	label_on(s, "esc-codes", "bob", 5, "straight to the order", "2026-01-03T09:00:00Z");
@@ -450,13 +452,13 @@ static void test_cache_fills_every_run(void **st)
 	close_session(&rv, &jg);
 
 	size_t asked = fake_server_requests(&fx.srv);
-	char err[512];
+	struct error err = {0};
 	char *paths[] = { fx.runs_path };
 	char annot[160];
 	snprintf(annot, sizeof annot, "%s/annotations.jsonl", fx.dir);
 	const char *apaths[] = { annot };
-	assert_int_equal(review_open(&rv, &fx.cfg, NULL, paths, 1, apaths, 1, "ann", err, sizeof err), 0);
-	assert_int_equal(judging_open_cached(&jg, &rv, &note, err, sizeof err), 0);
+	assert_int_equal(review_open(&rv, &fx.cfg, NULL, paths, 1, apaths, 1, "ann", &err), 0);
+	assert_int_equal(judging_open_cached(&jg, &rv, &note, &err), 0);
 	assert_string_equal(note.text, "");
 	assert_false(judging_can_ask(&jg));
 	int n = 0;
@@ -489,8 +491,8 @@ static void test_cache_fills_every_run(void **st)
 	snprintf(cache, sizeof cache, "%s.judgements.jsonl", other);
 	test_copy_file(fx.runs_path, other);
 	paths[0] = other;
-	assert_int_equal(review_open(&rv, &fx.cfg, NULL, paths, 1, apaths, 1, "ann", err, sizeof err), 0);
-	assert_int_equal(judging_open_cached(&jg, &rv, &note, err, sizeof err), 0);
+	assert_int_equal(review_open(&rv, &fx.cfg, NULL, paths, 1, apaths, 1, "ann", &err), 0);
+	assert_int_equal(judging_open_cached(&jg, &rv, &note, &err), 0);
 	assert_non_null(jg.runner);
 	assert_null(rv.judge_fill);
 	while (review_step(&rv, 0))
@@ -509,10 +511,11 @@ static void test_request_waits_for_examples(void **st)
 	(void)st;
 	struct config c;
 	examples_config(&c);
-	char annot[160], err[256];
+	struct error err = {0};
+	char annot[160];
 	snprintf(annot, sizeof annot, "%s/labelled-wait.jsonl", fx.dir);
 	unlink(annot);
-	struct annot_store *s = annot_open(annot, err, sizeof err);
+	struct annot_store *s = annot_open(annot, &err);
 	assert_non_null(s);
 	label_on(s, "ja-fail", "ann", 2, "tracked a parcel number nobody gave", "2026-01-02T09:00:00Z");
 	label_on(s, "esc-codes", "bob", 5, "straight to the order", "2026-01-03T09:00:00Z");
@@ -593,9 +596,9 @@ static void test_request_waits_for_probe(void **st)
 	strbuf_addf(&sb, "judges:\n  - id: held\n    rubric: tool-appropriateness\n"
 	            "    model: ollama/llama3.2\n    base_url: http://127.0.0.1:%d/v1\n", port);
 	struct config c;
-	char err[1024];
-	if (config_load_string(&c, &fx.load, "t.yaml", fx.dir, sb.buf, sb.len, err, sizeof err) < 0)
-		fail_msg("%s", err);
+	struct error err = {0};
+	if (config_load_string(&c, &fx.load, "t.yaml", fx.dir, sb.buf, sb.len, &err) < 0)
+		fail_msg("%s", err.msg);
 	strbuf_release(&sb);
 	char annot[160];
 	snprintf(annot, sizeof annot, "%s/held.jsonl", fx.dir);

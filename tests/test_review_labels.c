@@ -22,6 +22,7 @@
 #include "review/session.h"
 #include "util/digest.h"
 #include "test_files.h"
+#include "util/error.h"
 
 /* What the configurations are loaded with (the data folder of the
  * built-in prompts), as a command lends it. */
@@ -75,9 +76,9 @@ static int setup(void **s)
 		return -1;
 	snprintf(runs_path, sizeof runs_path, "%s/runs.jsonl", dir);
 	write_runs(RUN1 "\n" RUN2 "\n");
-	char err[1024];
-	if (config_load_string(&cfg, &test_load, "t.yaml", dir, yaml, sizeof yaml - 1, err, sizeof err) < 0) {
-		fprintf(stderr, "%s\n", err);
+	struct error err = {0};
+	if (config_load_string(&cfg, &test_load, "t.yaml", dir, yaml, sizeof yaml - 1, &err) < 0) {
+		fprintf(stderr, "%s\n", err.msg);
 		return -1;
 	}
 	return 0;
@@ -106,11 +107,11 @@ static const char *in_dir(const char *name)
  * entry summarized. */
 static void open_review(struct review *rv, const char *const *annots, size_t n)
 {
-	char err[512];
+	struct error err = {0};
 	char *paths[] = { runs_path };
-	int rc = review_open(rv, &cfg, NULL, paths, 1, annots, n, "ann", err, sizeof err);
+	int rc = review_open(rv, &cfg, NULL, paths, 1, annots, n, "ann", &err);
 	if (rc < 0)
-		fail_msg("review_open: %s", err);
+		fail_msg("review_open: %s", err.msg);
 	for (int i = 0; review_step(rv, 0); i++)
 		assert_true(i < 1000);
 	assert_int_equal(rv->nentries, 2);
@@ -129,18 +130,18 @@ static size_t entry_of(struct review *rv, const char *id)
 static void put(const char *file, enum decision_kind kind, const char *run, const char *row,
                 const char *reviewer, double machine, double score, const char *run_hash)
 {
-	char err[512];
-	struct annot_store *s = annot_open(in_dir(file), err, sizeof err);
+	struct error err = {0};
+	struct annot_store *s = annot_open(in_dir(file), &err);
 	if (!s)
-		fail_msg("%s", err);
+		fail_msg("%s", err.msg);
 	struct decision d = {
 		.kind = kind, .run = run, .scorer = row, .reviewer = reviewer,
 		.has_machine_score = !isnan(machine), .machine_score = isnan(machine) ? 0 : machine,
 		.has_score = kind == DEC_OVERRIDE || (kind == DEC_ACCEPT && !isnan(machine)),
 		.score = kind == DEC_OVERRIDE ? score : machine, .run_hash = run_hash,
 	};
-	if (annot_append(s, &d, err, sizeof err) < 0)
-		fail_msg("%s", err);
+	if (annot_append(s, &d, &err) < 0)
+		fail_msg("%s", err.msg);
 	annot_close(s);
 }
 
@@ -262,16 +263,16 @@ static void test_retract_and_unscored(void **s)
 	struct label l[LABELS_MAX];
 	assert_int_equal(review_labels(&rv, e, WORDS, NULL, 0, l, LABELS_MAX), 1);
 	assert_true(l[0].score == 0.1);
-	char err[256];
+	struct error err = {0};
 	/* ann takes her override back through the session: her accept stands */
 	for (size_t i = 0; i < review_view_count(&rv); i++)
 		if (review_view_entry(&rv, i) == &rv.entries[e])
 			review_move_to(&rv, i);
-	assert_int_equal(review_retract(&rv, WORDS, err, sizeof err), 0);
+	assert_int_equal(review_retract(&rv, WORDS, &err), 0);
 	assert_int_equal(review_labels(&rv, e, WORDS, NULL, 0, l, LABELS_MAX), 1);
 	assert_true(l[0].score == 0.5);
 	assert_int_equal(l[0].d->kind, DEC_ACCEPT);
-	assert_int_equal(review_retract(&rv, WORDS, err, sizeof err), 0);
+	assert_int_equal(review_retract(&rv, WORDS, &err), 0);
 	assert_int_equal(review_labels(&rv, e, WORDS, NULL, 0, l, LABELS_MAX), 0);
 	assert_int_equal(review_labels(&rv, e, LOOKUP, NULL, 0, l, LABELS_MAX), 0);
 	assert_int_equal(review_labels(&rv, e, ACC, NULL, 0, l, LABELS_MAX), 0);
@@ -290,9 +291,9 @@ static void test_stale(void **s)
 	size_t e1 = entry_of(&rv, "run-1");
 	review_move_to(&rv, 0);
 	assert_ptr_equal(review_view_entry(&rv, 0), &rv.entries[e1]);
-	char err[256];
-	assert_int_equal(review_accept(&rv, LOOKUP, err, sizeof err), 0);     /* machine 1: pass */
-	assert_int_equal(review_override(&rv, WORDS, 0.2, "few", NULL, err, sizeof err), 0);
+	struct error err = {0};
+	assert_int_equal(review_accept(&rv, LOOKUP, &err), 0);     /* machine 1: pass */
+	assert_int_equal(review_override(&rv, WORDS, 0.2, "few", NULL, &err), 0);
 	assert_false(review_entry_has_stale(&rv, e1));
 	review_close(&rv);
 	/* bob's v1 label on the same row, written before run_hash existed */

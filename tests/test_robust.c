@@ -13,6 +13,7 @@
 #include "config/config.h"
 #include "runs/dataset.h"
 #include "scorers/scorer.h"
+#include "util/error.h"
 
 static struct config cfg;
 
@@ -72,10 +73,10 @@ static void exercise(json_t *rec)
 	for (size_t f = 0; f == 0 || format_table[f - 1]; f++) {
 		const struct format_ops *forced = f == 0 ? NULL : format_table[f - 1];
 		struct run *r = run_new(rec, "robust.jsonl", 1, -1);
-		char err[512] = "";
-		if (format_load(r, forced, err, sizeof err) < 0) {
-			assert_true(err[0] != '\0');             /* a failure always says why */
-			r->load_error = run_strdup(r, err);
+		struct error err = {0};
+		if (format_load(r, forced, &err) < 0) {
+			assert_true(err.msg[0] != '\0');             /* a failure always says why */
+			r->load_error = run_strdup(r, err.msg);
 			failures++;
 		}
 		loads++;
@@ -247,9 +248,9 @@ static size_t byte_runs, byte_errors;
 static void read_back(const char *path)
 {
 	struct dataset ds;
-	char err[1024];
+	struct error err = {0};
 	char *paths[] = { (char *)path };
-	assert_int_equal(dataset_open(&ds, paths, 1, err, sizeof err), 0);
+	assert_int_equal(dataset_open(&ds, paths, 1, &err), 0);
 	dataset_index_all(&ds);
 	size_t nformats = 0;
 	while (format_table[nformats])
@@ -261,10 +262,10 @@ static void read_back(const char *path)
 	while (dataset_next(&ds, &cur, &rec)) {
 		for (int pass = 0; pass < 2; pass++) {
 			const struct format_ops *forced = pass ? format_table[i % nformats] : NULL;
-			err[0] = '\0';
-			struct run *r = dataset_load_run(&ds, &rec, forced, NULL, err, sizeof err);
+			err.msg[0] = '\0';
+			struct run *r = dataset_load_run(&ds, &rec, forced, NULL, &err);
 			if (!r) {
-				assert_true(err[0] != '\0');
+				assert_true(err.msg[0] != '\0');
 				byte_errors++;
 				continue;
 			}
@@ -361,9 +362,9 @@ static int setup(void **state)
 		"    expectedTool: {from: 'output[0].content.parts[1].toolInvocation.toolName'}\n"
 		"  - id: words\n"
 		"    type: word-inclusion\n";
-	char err[512];
-	if (config_load_string(&cfg, NULL, "robust.yaml", ".", yaml, sizeof yaml - 1, err, sizeof err) < 0)
-		fail_msg("%s", err);
+	struct error err = {0};
+	if (config_load_string(&cfg, NULL, "robust.yaml", ".", yaml, sizeof yaml - 1, &err) < 0)
+		fail_msg("%s", err.msg);
 	return 0;
 }
 

@@ -20,6 +20,7 @@
 #include "review/settle.h"
 #include "review/session.h"
 #include "runs/run.h"
+#include "util/error.h"
 
 static char dir[64];
 static char runs_path[128];
@@ -76,9 +77,9 @@ static int setup(void **s)
 	fputs(mastra_run, f);
 	fputs("{\"id\":\"run-x\",\"messages\":[\n", f);
 	fclose(f);
-	char err[512];
-	if (config_load_string(&cfg, NULL, "t.yaml", dir, yaml, sizeof yaml - 1, err, sizeof err) < 0) {
-		fprintf(stderr, "%s\n", err);
+	struct error err = {0};
+	if (config_load_string(&cfg, NULL, "t.yaml", dir, yaml, sizeof yaml - 1, &err) < 0) {
+		fprintf(stderr, "%s\n", err.msg);
 		return -1;
 	}
 	return 0;
@@ -95,14 +96,14 @@ static int teardown(void **s)
 
 static void open_ready(struct review *rv)
 {
-	char err[512];
+	struct error err = {0};
 	char *paths[] = { runs_path };
 	char annot[160];
 	snprintf(annot, sizeof annot, "%s/a.annotations.jsonl", dir);
 	const char *apaths[] = { annot };
-	int rc = review_open(rv, &cfg, NULL, paths, 1, apaths, 1, "ann", err, sizeof err);
+	int rc = review_open(rv, &cfg, NULL, paths, 1, apaths, 1, "ann", &err);
 	if (rc < 0)
-		fprintf(stderr, "review_open: %s\n", err);
+		fprintf(stderr, "review_open: %s\n", err.msg);
 	assert_int_equal(rc, 0);
 	int n = 0;
 	while (review_step(rv, 0))
@@ -223,12 +224,12 @@ static void test_the_run_shown_is_kept_over_the_limit(void **s)
 {
 	(void)s;
 	struct review rv;
-	char err[512];
+	struct error err = {0};
 	char *paths[] = { runs_path };
 	char annot[160];
 	snprintf(annot, sizeof annot, "%s/b.annotations.jsonl", dir);
 	const char *apaths[] = { annot };
-	assert_int_equal(review_open(&rv, &cfg, NULL, paths, 1, apaths, 1, "ann", err, sizeof err), 0);
+	assert_int_equal(review_open(&rv, &cfg, NULL, paths, 1, apaths, 1, "ann", &err), 0);
 	rv.cache_limit = 1;
 	int n = 0;
 	while (review_step(&rv, 0))

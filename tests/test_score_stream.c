@@ -17,6 +17,7 @@
 #include "config/config.h"
 #include "util/strbuf.h"
 #include "util/textvis.h"
+#include "util/error.h"
 
 static char dir[256];
 static char runs_path[sizeof dir + 16];
@@ -85,8 +86,8 @@ static int setup(void **state)
 		"    expectedToolOrder: [t0, t1]\n"
 		"  - id: words\n"
 		"    type: word-inclusion\n";
-	char err[512];
-	assert_int_equal(config_load_string(&cfg, NULL, "t.yaml", ".", yaml, sizeof yaml - 1, err, sizeof err), 0);
+	struct error err = {0};
+	assert_int_equal(config_load_string(&cfg, NULL, "t.yaml", ".", yaml, sizeof yaml - 1, &err), 0);
 	return 0;
 }
 
@@ -126,14 +127,15 @@ static void reference_loop(struct dataset *ds, const struct evaluator *ev,
 	struct record_ref rec;
 	dataset_cursor_init(&cur);
 	while (dataset_next(ds, &cur, &rec)) {
-		char err[1024], src[512];
+		struct error err = {0};
+		char src[512];
 		record_source(ds, &rec, src, sizeof src);
-		struct run *r = dataset_load_run(ds, &rec, NULL, cfg.run_id_path, err, sizeof err);
+		struct run *r = dataset_load_run(ds, &rec, NULL, cfg.run_id_path, &err);
 		if (!r) {
 			fputs("tcreview: ", stderr);
-			textvis_fputs(stderr, err);
+			textvis_fputs(stderr, err.msg);
 			fputc('\n', stderr);
-			evaluator_fail_all(ev, err, v);
+			evaluator_fail_all(ev, err.msg, v);
 		} else {
 			if (r->load_error) {
 				fprintf(stderr, "tcreview: %s: ", r->source);
@@ -170,9 +172,9 @@ static struct result run_with(const char *report, int workers)
 	struct result res;
 	memset(&res, 0, sizeof res);
 	struct dataset ds = { 0 };
-	char err[512];
+	struct error err = {0};
 	char *paths[] = { runs_path };
-	assert_int_equal(dataset_open(&ds, paths, 1, err, sizeof err), 0);
+	assert_int_equal(dataset_open(&ds, paths, 1, &err), 0);
 	struct evaluator ev = { .scorers = cfg.scorers, .nscorers = cfg.nscorers, .expect = NULL };
 	const struct report_ops *rep = report_find(report);
 	assert_non_null(rep);

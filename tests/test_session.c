@@ -19,6 +19,7 @@
 #include "review/settle.h"
 #include "review/session.h"
 #include "util/digest.h"
+#include "util/error.h"
 
 static char dir[64];
 static char runs_path[128];
@@ -85,9 +86,9 @@ static int setup(void **s)
 		return -1;
 	fwrite(runs, 1, sizeof runs - 1, f);
 	fclose(f);
-	char err[512];
-	if (config_load_string(&cfg, NULL, "t.yaml", dir, yaml, sizeof yaml - 1, err, sizeof err) < 0) {
-		fprintf(stderr, "%s\n", err);
+	struct error err = {0};
+	if (config_load_string(&cfg, NULL, "t.yaml", dir, yaml, sizeof yaml - 1, &err) < 0) {
+		fprintf(stderr, "%s\n", err.msg);
 		return -1;
 	}
 	return 0;
@@ -111,12 +112,12 @@ static char *annot_file(const char *name)
 
 static void open_with(struct review *rv, const struct config *c, const char *annot)
 {
-	char err[512];
+	struct error err = {0};
 	char *paths[] = { runs_path };
 	const char *apaths[] = { annot ? annot_file(annot) : NULL };
-	int rc = review_open(rv, c, NULL, paths, 1, apaths, annot ? 1 : 0, "ann", err, sizeof err);
+	int rc = review_open(rv, c, NULL, paths, 1, apaths, annot ? 1 : 0, "ann", &err);
 	if (rc < 0)
-		fprintf(stderr, "review_open: %s\n", err);
+		fprintf(stderr, "review_open: %s\n", err.msg);
 	assert_int_equal(rc, 0);
 }
 
@@ -383,17 +384,17 @@ static void test_views(void **s)
 	assert_string_equal(view_str(&rv), "runs.jsonl:4,run-e");
 
 	/* With decisions: run-c reviewed, run-a overridden, run-d partly. */
-	char err[256];
+	struct error err = {0};
 	review_set_filter(&rv, FILTER_ALL);
 	review_set_sort(&rv, SORT_FILE);
 	go_to(&rv, "run-c");
-	assert_int_equal(review_accept_all(&rv, err, sizeof err), 0);
+	assert_int_equal(review_accept_all(&rv, &err), 0);
 	go_to(&rv, "run-a");
-	assert_int_equal(review_override(&rv, WORDS, 1, "it did cancel", NULL, err, sizeof err), 0);
-	assert_int_equal(review_accept(&rv, LOOKUP, err, sizeof err), 0);
-	assert_int_equal(review_accept(&rv, WANT, err, sizeof err), 0);
+	assert_int_equal(review_override(&rv, WORDS, 1, "it did cancel", NULL, &err), 0);
+	assert_int_equal(review_accept(&rv, LOOKUP, &err), 0);
+	assert_int_equal(review_accept(&rv, WANT, &err), 0);
 	go_to(&rv, "run-d");
-	assert_int_equal(review_accept(&rv, LOOKUP, err, sizeof err), 0);
+	assert_int_equal(review_accept(&rv, LOOKUP, &err), 0);
 	review_set_filter(&rv, FILTER_UNREVIEWED);
 	assert_string_equal(view_str(&rv), "run-d,run-b");
 	review_set_filter(&rv, FILTER_OVERRIDDEN);
@@ -438,10 +439,10 @@ static void test_move(void **s)
 	review_move(&rv, 3);
 	assert_int_equal(review_cursor(&rv), 0);
 	assert_null(review_current(&rv));
-	char err[256] = "";
-	assert_int_equal(review_accept(&rv, 0, err, sizeof err), -1);
-	assert_string_equal(err, "no run selected");
-	assert_int_equal(review_note(&rv, "x", err, sizeof err), -1);
+	struct error err = {0};
+	assert_int_equal(review_accept(&rv, 0, &err), -1);
+	assert_string_equal(err.msg, "no run selected");
+	assert_int_equal(review_note(&rv, "x", &err), -1);
 	assert_false(review_next_unreviewed(&rv));
 	assert_false(review_search(&rv, "run", 1));
 	review_close(&rv);
@@ -507,7 +508,7 @@ static void test_next_unreviewed(void **s)
 	(void)s;
 	struct review rv;
 	open_ready(&rv, "n.annotations.jsonl");
-	char err[256];
+	struct error err = {0};
 	/* review everything but run-d and run-b; the record that could not
 	 * be read refuses decisions and is never "unreviewed" */
 	for (size_t i = 0; i < 6; i++) {
@@ -516,14 +517,14 @@ static void test_next_unreviewed(void **s)
 		review_settle(&rv);
 		const struct review_run *rr = review_current(&rv);
 		if (!rr->run || rr->run->load_error) {
-			assert_int_equal(review_accept(&rv, 0, err, sizeof err), -1);
-			assert_non_null(strstr(err, "could not be read"));
-			assert_int_equal(review_note(&rv, "broken export", err, sizeof err), 0);
+			assert_int_equal(review_accept(&rv, 0, &err), -1);
+			assert_non_null(strstr(err.msg, "could not be read"));
+			assert_int_equal(review_note(&rv, "broken export", &err), 0);
 			continue;
 		}
 		if (strcmp(id, "run-d") && strcmp(id, "run-b"))
 			for (size_t k = 0; k < cfg.nscorers; k++)
-				assert_int_equal(review_accept(&rv, k, err, sizeof err), 0);
+				assert_int_equal(review_accept(&rv, k, &err), 0);
 	}
 	assert_int_equal(review_reviewed_count(&rv), 2);
 	review_move_to(&rv, 0);
@@ -534,11 +535,11 @@ static void test_next_unreviewed(void **s)
 	assert_true(review_next_unreviewed(&rv));          /* wraps */
 	assert_string_equal(cur_id(&rv), "run-d");
 	/* accept-all moves on to the next unreviewed */
-	assert_int_equal(review_accept_all(&rv, err, sizeof err), 0);
+	assert_int_equal(review_accept_all(&rv, &err), 0);
 	assert_string_equal(cur_id(&rv), "run-b");
 	assert_int_equal(review_mark_of(&rv, entry_index(&rv, "run-d")), MARK_REVIEWED);
 	/* the last one: nothing left to go to */
-	assert_int_equal(review_accept_all(&rv, err, sizeof err), 0);
+	assert_int_equal(review_accept_all(&rv, &err), 0);
 	assert_string_equal(cur_id(&rv), "run-b");
 	assert_false(review_next_unreviewed(&rv));
 	assert_int_equal(review_reviewed_count(&rv), 4);
@@ -551,50 +552,50 @@ static void test_parse_score(void **s)
 	const struct scorer_conf *bin = &cfg.scorers[LOOKUP], *unit = &cfg.scorers[WORDS];
 	struct scorer_ops five_ops = { .type = "judge", .scale = SCALE_1TO5 };
 	struct scorer_conf five = { .id = "five", .ops = &five_ops };
-	char err[128];
+	struct error err = {0};
 	double v;
 	static const struct { const char *text; double want; } good[] = {
 		{ "0", 0 }, { "1", 1 }, { " 1 ", 1 }, { "1.0", 1 }, { "-0", 0 },
 	};
 	for (size_t i = 0; i < sizeof good / sizeof *good; i++) {
-		assert_int_equal(review_parse_score(bin, good[i].text, &v, err, sizeof err), 0);
+		assert_int_equal(review_parse_score(bin, good[i].text, &v, &err), 0);
 		assert_true(v == good[i].want);
 	}
 	/* "-0" is taken as 0, so the file never says -0 */
-	assert_int_equal(review_parse_score(bin, "-0", &v, err, sizeof err), 0);
+	assert_int_equal(review_parse_score(bin, "-0", &v, &err), 0);
 	assert_false(signbit(v));
 	static const char *const bad_bin[] = { "", "  ", "0.5", "2", "-1", "abc", "1x", "0x1", "nan", "inf", NULL };
 	for (size_t i = 0; bad_bin[i]; i++) {
-		err[0] = '\0';
-		assert_int_equal(review_parse_score(bin, bad_bin[i], &v, err, sizeof err), -1);
-		assert_string_equal(err, "expected 0 or 1");
+		err.msg[0] = '\0';
+		assert_int_equal(review_parse_score(bin, bad_bin[i], &v, &err), -1);
+		assert_string_equal(err.msg, "expected 0 or 1");
 	}
-	assert_int_equal(review_parse_score(bin, NULL, &v, err, sizeof err), -1);
+	assert_int_equal(review_parse_score(bin, NULL, &v, &err), -1);
 
-	assert_int_equal(review_parse_score(unit, "0.25", &v, err, sizeof err), 0);
+	assert_int_equal(review_parse_score(unit, "0.25", &v, &err), 0);
 	assert_true(v == 0.25);
-	assert_int_equal(review_parse_score(unit, "1", &v, err, sizeof err), 0);
-	assert_int_equal(review_parse_score(unit, ".5", &v, err, sizeof err), 0);
+	assert_int_equal(review_parse_score(unit, "1", &v, &err), 0);
+	assert_int_equal(review_parse_score(unit, ".5", &v, &err), 0);
 	assert_true(v == 0.5);
-	assert_int_equal(review_parse_score(unit, "5e-1", &v, err, sizeof err), 0);
+	assert_int_equal(review_parse_score(unit, "5e-1", &v, &err), 0);
 	assert_true(v == 0.5);
 	static const char *const bad_unit[] = { "", "1.5", "-0.1", "nan", "inf", "0x1", "0.5.", "half", NULL };
 	for (size_t i = 0; bad_unit[i]; i++) {
-		assert_int_equal(review_parse_score(unit, bad_unit[i], &v, err, sizeof err), -1);
-		assert_string_equal(err, "expected 0..1");
+		assert_int_equal(review_parse_score(unit, bad_unit[i], &v, &err), -1);
+		assert_string_equal(err.msg, "expected 0..1");
 	}
 
 	for (int k = 1; k <= 5; k++) {
 		char t[16];
 		snprintf(t, sizeof t, "%d", k);
-		assert_int_equal(review_parse_score(&five, t, &v, err, sizeof err), 0);
+		assert_int_equal(review_parse_score(&five, t, &v, &err), 0);
 		assert_true(v == k);
 	}
-	assert_int_equal(review_parse_score(&five, "4.0", &v, err, sizeof err), 0);
+	assert_int_equal(review_parse_score(&five, "4.0", &v, &err), 0);
 	static const char *const bad_five[] = { "0", "6", "3.5", "", "three", NULL };
 	for (size_t i = 0; bad_five[i]; i++) {
-		assert_int_equal(review_parse_score(&five, bad_five[i], &v, err, sizeof err), -1);
-		assert_string_equal(err, "expected 1..5");
+		assert_int_equal(review_parse_score(&five, bad_five[i], &v, &err), -1);
+		assert_string_equal(err.msg, "expected 1..5");
 	}
 }
 
@@ -604,12 +605,12 @@ static void test_decisions(void **s)
 	struct review rv;
 	open_ready(&rv, "d.annotations.jsonl");
 	const char *path = annot_file("d.annotations.jsonl");
-	char err[256];
+	struct error err = {0};
 	json_t *lines[32];
 
 	/* accept on run-c: the machine score and pass, the scorer's hash */
 	go_to(&rv, "run-c");
-	assert_int_equal(review_accept(&rv, WORDS, err, sizeof err), 0);
+	assert_int_equal(review_accept(&rv, WORDS, &err), 0);
 	size_t n = read_lines(path, lines, 32);
 	assert_int_equal(n, 1);
 	assert_string_equal(jstr(lines[0], "decision"), "accept");
@@ -635,7 +636,7 @@ static void test_decisions(void **s)
 
 	/* a skipped verdict is accepted without a score */
 	go_to(&rv, "run-a");
-	assert_int_equal(review_accept(&rv, WANT, err, sizeof err), 0);
+	assert_int_equal(review_accept(&rv, WANT, &err), 0);
 	n = read_lines(path, lines, 32);
 	assert_int_equal(n, 2);
 	assert_true(json_is_null(json_object_get(lines[1], "score")));
@@ -643,14 +644,14 @@ static void test_decisions(void **s)
 	free_lines(lines, n);
 
 	/* override: checked against the scale, nothing written when off it */
-	assert_int_equal(review_override(&rv, LOOKUP, 0.5, "half", NULL, err, sizeof err), -1);
-	assert_string_equal(err, "expected 0 or 1");
-	assert_int_equal(review_override(&rv, WORDS, 1.5, "much", NULL, err, sizeof err), -1);
-	assert_string_equal(err, "expected 0..1");
-	assert_int_equal(review_override(&rv, 7, 1, "x", NULL, err, sizeof err), -1);
+	assert_int_equal(review_override(&rv, LOOKUP, 0.5, "half", NULL, &err), -1);
+	assert_string_equal(err.msg, "expected 0 or 1");
+	assert_int_equal(review_override(&rv, WORDS, 1.5, "much", NULL, &err), -1);
+	assert_string_equal(err.msg, "expected 0..1");
+	assert_int_equal(review_override(&rv, 7, 1, "x", NULL, &err), -1);
 	assert_int_equal(read_lines(path, lines, 32), 2);
 	free_lines(lines, 2);
-	assert_int_equal(review_override(&rv, LOOKUP, 1, "cancel was right", NULL, err, sizeof err), 0);
+	assert_int_equal(review_override(&rv, LOOKUP, 1, "cancel was right", NULL, &err), 0);
 	n = read_lines(path, lines, 32);
 	assert_int_equal(n, 3);
 	assert_string_equal(jstr(lines[2], "decision"), "override");
@@ -665,22 +666,22 @@ static void test_decisions(void **s)
 	assert_int_equal(review_mark_of(&rv, a), MARK_UNREVIEWED);     /* words not decided */
 	review_set_filter(&rv, FILTER_OVERRIDDEN);
 	assert_string_equal(view_str(&rv), "run-a");
-	assert_int_equal(review_override(&rv, WORDS, 0.75, NULL, NULL, err, sizeof err), 0);
+	assert_int_equal(review_override(&rv, WORDS, 0.75, NULL, NULL, &err), 0);
 	assert_int_equal(review_mark_of(&rv, a), MARK_OVERRIDDEN);
 	assert_int_equal(review_reviewed_count(&rv), 1);
 
 	/* retract: only a standing decision; the mark goes back */
 	review_set_filter(&rv, FILTER_ALL);
 	go_to(&rv, "run-a");
-	assert_int_equal(review_retract(&rv, WORDS, err, sizeof err), 0);
+	assert_int_equal(review_retract(&rv, WORDS, &err), 0);
 	assert_int_equal(review_mark_of(&rv, a), MARK_UNREVIEWED);
 	assert_null(review_decision(&rv, a, WORDS));
 	assert_int_equal(review_reviewed_count(&rv), 0);
-	assert_int_equal(review_retract(&rv, WORDS, err, sizeof err), -1);
-	assert_string_equal(err, "nothing to take back");
+	assert_int_equal(review_retract(&rv, WORDS, &err), -1);
+	assert_string_equal(err.msg, "nothing to take back");
 	go_to(&rv, "run-b");
-	assert_int_equal(review_retract(&rv, LOOKUP, err, sizeof err), -1);
-	assert_string_equal(err, "nothing to take back");
+	assert_int_equal(review_retract(&rv, LOOKUP, &err), -1);
+	assert_string_equal(err.msg, "nothing to take back");
 	n = read_lines(path, lines, 32);
 	assert_int_equal(n, 5);
 	assert_string_equal(jstr(lines[4], "decision"), "retract");
@@ -689,7 +690,7 @@ static void test_decisions(void **s)
 
 	/* a note concerns the run */
 	assert_null(review_note_of(&rv, entry_index(&rv, "run-b")));
-	assert_int_equal(review_note(&rv, "greets back, no tool needed", err, sizeof err), 0);
+	assert_int_equal(review_note(&rv, "greets back, no tool needed", &err), 0);
 	n = read_lines(path, lines, 32);
 	assert_int_equal(n, 6);
 	assert_string_equal(jstr(lines[5], "decision"), "note");
@@ -706,7 +707,7 @@ static void test_decisions(void **s)
 	/* accept-all keeps decisions already standing: one line per verdict
 	 * still undecided */
 	go_to(&rv, "run-a");
-	assert_int_equal(review_accept_all(&rv, err, sizeof err), 0);
+	assert_int_equal(review_accept_all(&rv, &err), 0);
 	n = read_lines(path, lines, 32);
 	assert_int_equal(n, 7);
 	assert_string_equal(jstr(lines[6], "scorer"), "words");
@@ -721,11 +722,11 @@ static void test_hold_after_decision(void **s)
 	(void)s;
 	struct review rv;
 	open_ready(&rv, "h.annotations.jsonl");
-	char err[256];
+	struct error err = {0};
 	review_set_filter(&rv, FILTER_UNREVIEWED);
 	go_to(&rv, "run-a");
 	for (size_t k = 0; k < cfg.nscorers; k++)
-		assert_int_equal(review_accept(&rv, k, err, sizeof err), 0);
+		assert_int_equal(review_accept(&rv, k, &err), 0);
 	/* reviewed now, but it stays in view until the cursor moves */
 	assert_int_equal(review_mark_of(&rv, entry_index(&rv, "run-a")), MARK_REVIEWED);
 	assert_string_equal(view_str(&rv), "run-c,run-a,run-d,run-b");
@@ -740,7 +741,7 @@ static void test_hold_after_decision(void **s)
 	review_set_sort(&rv, SORT_STATE);
 	assert_string_equal(view_str(&rv), "run-c,run-d,runs.jsonl:4,run-b,run-e,run-a");
 	go_to(&rv, "run-d");
-	assert_int_equal(review_accept_all(&rv, err, sizeof err), 0);
+	assert_int_equal(review_accept_all(&rv, &err), 0);
 	/* accept-all moved on to the next unreviewed after run-d (over the
 	 * record that could not be read), and the view was rebuilt with run-d
 	 * among the reviewed */
@@ -753,18 +754,18 @@ static void test_resume(void **s)
 {
 	(void)s;
 	struct review rv;
-	char err[256];
+	struct error err = {0};
 	open_ready(&rv, "r.annotations.jsonl");
 	go_to(&rv, "run-c");
-	assert_int_equal(review_accept_all(&rv, err, sizeof err), 0);
+	assert_int_equal(review_accept_all(&rv, &err), 0);
 	go_to(&rv, "run-a");
-	assert_int_equal(review_override(&rv, WORDS, 0.9, "fine", NULL, err, sizeof err), 0);
-	assert_int_equal(review_accept(&rv, LOOKUP, err, sizeof err), 0);
-	assert_int_equal(review_accept(&rv, WANT, err, sizeof err), 0);
+	assert_int_equal(review_override(&rv, WORDS, 0.9, "fine", NULL, &err), 0);
+	assert_int_equal(review_accept(&rv, LOOKUP, &err), 0);
+	assert_int_equal(review_accept(&rv, WANT, &err), 0);
 	go_to(&rv, "run-d");
-	assert_int_equal(review_accept(&rv, LOOKUP, err, sizeof err), 0);
-	assert_int_equal(review_accept(&rv, WORDS, err, sizeof err), 0);
-	assert_int_equal(review_retract(&rv, WORDS, err, sizeof err), 0);
+	assert_int_equal(review_accept(&rv, LOOKUP, &err), 0);
+	assert_int_equal(review_accept(&rv, WORDS, &err), 0);
+	assert_int_equal(review_retract(&rv, WORDS, &err), 0);
 	enum review_mark marks[6];
 	for (size_t i = 0; i < 6; i++)
 		marks[i] = review_mark_of(&rv, i);
@@ -789,7 +790,7 @@ static void test_resume(void **s)
 	review_close(&rv);
 	char *paths[] = { runs_path };
 	const char *apaths[] = { annot_file("r.annotations.jsonl") };
-	assert_int_equal(review_open(&rv, &cfg, NULL, paths, 1, apaths, 1, "bob", err, sizeof err), 0);
+	assert_int_equal(review_open(&rv, &cfg, NULL, paths, 1, apaths, 1, "bob", &err), 0);
 	step_all(&rv);
 	assert_int_equal(review_reviewed_count(&rv), 0);
 	assert_null(review_decision(&rv, 0, LOOKUP));
@@ -920,14 +921,14 @@ static void test_no_scorers(void **s)
 {
 	(void)s;
 	struct review rv;
-	char err[256];
+	struct error err = {0};
 	open_with(&rv, NULL, "z.annotations.jsonl");
 	step_all(&rv);
 	assert_int_equal(rv.nsummarized, 6);
 	assert_int_equal(review_mark_of(&rv, 0), MARK_UNREVIEWED);
-	assert_int_equal(review_accept(&rv, 0, err, sizeof err), -1);
-	assert_string_equal(err, "no such scorer");
-	assert_int_equal(review_note(&rv, "looked at it", err, sizeof err), 0);
+	assert_int_equal(review_accept(&rv, 0, &err), -1);
+	assert_string_equal(err.msg, "no such scorer");
+	assert_int_equal(review_note(&rv, "looked at it", &err), 0);
 	assert_int_equal(review_mark_of(&rv, 0), MARK_REVIEWED);
 	assert_int_equal(review_reviewed_count(&rv), 1);
 	review_set_filter(&rv, FILTER_UNREVIEWED);
@@ -939,18 +940,18 @@ static void test_open_errors(void **s)
 {
 	(void)s;
 	struct review rv;
-	char err[512];
+	struct error err = {0};
 	char missing[160];
 	snprintf(missing, sizeof missing, "%s/missing.jsonl", dir);
 	char *paths[] = { missing };
-	assert_int_equal(review_open(&rv, &cfg, NULL, paths, 1, NULL, 0, "ann", err, sizeof err), -1);
-	assert_non_null(strstr(err, "missing.jsonl"));
+	assert_int_equal(review_open(&rv, &cfg, NULL, paths, 1, NULL, 0, "ann", &err), -1);
+	assert_non_null(strstr(err.msg, "missing.jsonl"));
 	char bad_annot[160];
 	snprintf(bad_annot, sizeof bad_annot, "%s/no/such/dir/a.jsonl", dir);
 	char *ok[] = { runs_path };
 	const char *bad[] = { bad_annot };
-	assert_int_equal(review_open(&rv, &cfg, NULL, ok, 1, bad, 1, "ann", err, sizeof err), -1);
-	assert_non_null(strstr(err, "a.jsonl"));
+	assert_int_equal(review_open(&rv, &cfg, NULL, ok, 1, bad, 1, "ann", &err), -1);
+	assert_non_null(strstr(err.msg, "a.jsonl"));
 }
 
 /* Each entry knows its record's SHA-256 once summarized; every decision
@@ -974,12 +975,12 @@ static void test_run_hash_and_blind(void **s)
 		assert_true(review_entry_hash(&rv.entries[i], hex));
 
 	go_to(&rv, "run-c");
-	char err[256];
-	assert_int_equal(review_accept(&rv, LOOKUP, err, sizeof err), 0);
+	struct error err = {0};
+	assert_int_equal(review_accept(&rv, LOOKUP, &err), 0);
 	rv.blind = true;
-	assert_int_equal(review_override(&rv, WORDS, 0, "no", NULL, err, sizeof err), 0);
-	assert_int_equal(review_retract(&rv, WORDS, err, sizeof err), 0);
-	assert_int_equal(review_note(&rv, "seen", err, sizeof err), 0);
+	assert_int_equal(review_override(&rv, WORDS, 0, "no", NULL, &err), 0);
+	assert_int_equal(review_retract(&rv, WORDS, &err), 0);
+	assert_int_equal(review_note(&rv, "seen", &err), 0);
 	json_t *lines[8];
 	size_t n = read_lines(annot_file("hash.annotations.jsonl"), lines, 8);
 	assert_int_equal(n, 4);
@@ -1012,27 +1013,27 @@ static void test_run_hash_and_blind(void **s)
 static void test_several_annotation_files(void **s)
 {
 	(void)s;
-	char err[512];
+	struct error err = {0};
 	char theirs[160], mine[160];
 	snprintf(theirs, sizeof theirs, "%s", annot_file("theirs.jsonl"));
 	snprintf(mine, sizeof mine, "%s", annot_file("mine.jsonl"));
-	struct annot_store *st = annot_open(theirs, err, sizeof err);
+	struct annot_store *st = annot_open(theirs, &err);
 	assert_non_null(st);
 	struct decision d = {
 		.kind = DEC_OVERRIDE, .run = "run-c", .scorer = "words", .has_score = true,
 		.score = 0, .reviewer = "ann", .at = "2999-01-01T00:00:00Z",
 	};
-	assert_int_equal(annot_append(st, &d, err, sizeof err), 0);
+	assert_int_equal(annot_append(st, &d, &err), 0);
 	d.run = "run-a";
 	d.scorer = "lookup";
 	d.reviewer = "bob";
-	assert_int_equal(annot_append(st, &d, err, sizeof err), 0);
+	assert_int_equal(annot_append(st, &d, &err), 0);
 	annot_close(st);
 
 	struct review rv;
 	char *paths[] = { runs_path };
 	const char *apaths[] = { mine, theirs };
-	assert_int_equal(review_open(&rv, &cfg, NULL, paths, 1, apaths, 2, "ann", err, sizeof err), 0);
+	assert_int_equal(review_open(&rv, &cfg, NULL, paths, 1, apaths, 2, "ann", &err), 0);
 	assert_string_equal(annot_path(rv.annot), mine);
 	step_all(&rv);
 	size_t c = entry_index(&rv, "run-c");
@@ -1040,7 +1041,7 @@ static void test_several_annotation_files(void **s)
 	assert_non_null(cur);
 	assert_int_equal(cur->file, 1);
 	go_to(&rv, "run-c");
-	assert_int_equal(review_accept(&rv, LOOKUP, err, sizeof err), 0);
+	assert_int_equal(review_accept(&rv, LOOKUP, &err), 0);
 	assert_int_equal(review_decision(&rv, c, LOOKUP)->file, 0);
 	/* ours was written to the first file, theirs is as it was */
 	json_t *lines[8];
@@ -1059,8 +1060,8 @@ static void test_several_annotation_files(void **s)
 
 	/* a second file that does not exist is an error naming it */
 	const char *missing[] = { mine, annot_file("nobody.jsonl") };
-	assert_int_equal(review_open(&rv, &cfg, NULL, paths, 1, missing, 2, "ann", err, sizeof err), -1);
-	assert_non_null(strstr(err, "nobody.jsonl: No such file"));
+	assert_int_equal(review_open(&rv, &cfg, NULL, paths, 1, missing, 2, "ann", &err), -1);
+	assert_non_null(strstr(err.msg, "nobody.jsonl: No such file"));
 }
 
 /* One review_row per verdict row: what it is, its scale and its verdict;
@@ -1069,7 +1070,7 @@ static void test_rows(void **s)
 {
 	(void)s;
 	struct review rv;
-	char err[256];
+	struct error err = {0};
 	open_ready(&rv, "rows.annotations.jsonl");
 	assert_int_equal(review_nrows(&rv), 3);
 	struct review_row row;
@@ -1097,20 +1098,20 @@ static void test_rows(void **s)
 	assert_string_equal(review_row_id(&rv, 3), "?");
 
 	/* the kinds of failure */
-	assert_int_equal(review_override(&rv, LOOKUP, 0.5, NULL, NULL, err, sizeof err), -1);
-	assert_int_equal(review_last_error(&rv), REVIEW_OFF_SCALE);
-	assert_int_equal(review_accept(&rv, 3, err, sizeof err), -1);
-	assert_string_equal(err, "no such scorer");
-	assert_int_equal(review_last_error(&rv), REVIEW_NO_ROW);
-	assert_int_equal(review_retract(&rv, LOOKUP, err, sizeof err), -1);
-	assert_int_equal(review_last_error(&rv), REVIEW_NOTHING_TO_RETRACT);
+	assert_int_equal(review_override(&rv, LOOKUP, 0.5, NULL, NULL, &err), -1);
+	assert_int_equal(review_last_error(&rv), ERR_OFF_SCALE);
+	assert_int_equal(review_accept(&rv, 3, &err), -1);
+	assert_string_equal(err.msg, "no such scorer");
+	assert_int_equal(review_last_error(&rv), ERR_NO_ROW);
+	assert_int_equal(review_retract(&rv, LOOKUP, &err), -1);
+	assert_int_equal(review_last_error(&rv), ERR_NOTHING_TO_RETRACT);
 	double v;
-	assert_int_equal(review_parse_row_score(&rv, WORDS, "2", &v, err, sizeof err), -1);
-	assert_string_equal(err, "expected 0..1");
-	assert_int_equal(review_last_error(&rv), REVIEW_OFF_SCALE);
+	assert_int_equal(review_parse_row_score(&rv, WORDS, "2", &v, &err), -1);
+	assert_string_equal(err.msg, "expected 0..1");
+	assert_int_equal(review_last_error(&rv), ERR_OFF_SCALE);
 	go_to(&rv, "runs.jsonl:4");
-	assert_int_equal(review_accept(&rv, LOOKUP, err, sizeof err), -1);
-	assert_int_equal(review_last_error(&rv), REVIEW_UNREADABLE);
+	assert_int_equal(review_accept(&rv, LOOKUP, &err), -1);
+	assert_int_equal(review_last_error(&rv), ERR_UNREADABLE);
 	review_close(&rv);
 }
 

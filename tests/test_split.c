@@ -10,13 +10,14 @@
 #include <cmocka.h>
 
 #include "annot/split.h"
+#include "util/error.h"
 
 static void test_parse_default(void **st)
 {
 	(void)st;
 	struct split_spec sp;
-	char err[128] = "";
-	assert_int_equal(split_parse(&sp, SPLIT_DEFAULT, 0, err, sizeof err), 0);
+	struct error err = {0};
+	assert_int_equal(split_parse(&sp, SPLIT_DEFAULT, 0, &err), 0);
 	assert_int_equal(sp.n, 3);
 	assert_string_equal(sp.names[0], "train");
 	assert_string_equal(sp.names[1], "dev");
@@ -29,7 +30,7 @@ static void test_parse_default(void **st)
 	assert_int_equal(split_find(&sp, "holdout"), -1);
 	assert_int_equal(split_find(&sp, NULL), -1);
 	/* spaces around names and weights are allowed */
-	assert_int_equal(split_parse(&sp, " a = 1 , b=1", 0, err, sizeof err), 0);
+	assert_int_equal(split_parse(&sp, " a = 1 , b=1", 0, &err), 0);
 	assert_string_equal(sp.names[0], "a");
 	assert_string_equal(sp.names[1], "b");
 	assert_float_equal(sp.upto[0], 0.5, 1e-12);
@@ -39,13 +40,13 @@ static void test_weights_normalized(void **st)
 {
 	(void)st;
 	struct split_spec sp;
-	char err[128];
-	assert_int_equal(split_parse(&sp, "a=3,b=1", 7, err, sizeof err), 0);
+	struct error err = {0};
+	assert_int_equal(split_parse(&sp, "a=3,b=1", 7, &err), 0);
 	assert_float_equal(sp.upto[0], 0.75, 1e-12);
 	assert_true(sp.upto[1] == 1.0);
 	assert_int_equal(sp.seed, 7);
 	/* a zero weight is a split that never gets a run */
-	assert_int_equal(split_parse(&sp, "a=1,none=0,b=1", 0, err, sizeof err), 0);
+	assert_int_equal(split_parse(&sp, "a=1,none=0,b=1", 0, &err), 0);
 	assert_float_equal(sp.upto[0], 0.5, 1e-12);
 	assert_float_equal(sp.upto[1], 0.5, 1e-12);
 	char id[32];
@@ -54,17 +55,17 @@ static void test_weights_normalized(void **st)
 		assert_string_not_equal(split_of(&sp, id), "none");
 	}
 	/* one split takes everything */
-	assert_int_equal(split_parse(&sp, "all=5", 0, err, sizeof err), 0);
+	assert_int_equal(split_parse(&sp, "all=5", 0, &err), 0);
 	assert_string_equal(split_of(&sp, "anything"), "all");
 }
 
 static void expect_error(const char *spec, const char *want)
 {
 	struct split_spec sp;
-	char err[128] = "";
-	assert_int_equal(split_parse(&sp, spec, 0, err, sizeof err), -1);
-	if (!strstr(err, want))
-		fail_msg("spec \"%s\": error \"%s\" does not say \"%s\"", spec ? spec : "(null)", err, want);
+	struct error err = {0};
+	assert_int_equal(split_parse(&sp, spec, 0, &err), -1);
+	if (!strstr(err.msg, want))
+		fail_msg("spec \"%s\": error \"%s\" does not say \"%s\"", spec ? spec : "(null)", err.msg, want);
 }
 
 static void test_parse_errors(void **st)
@@ -87,8 +88,8 @@ static void test_parse_errors(void **st)
 	expect_error(NULL, "no splits");
 	/* exactly SPLIT_MAX is fine */
 	struct split_spec sp;
-	char err[128];
-	assert_int_equal(split_parse(&sp, "a=1,b=1,c=1,d=1,e=1,f=1,g=1,h=1", 0, err, sizeof err), 0);
+	struct error err = {0};
+	assert_int_equal(split_parse(&sp, "a=1,b=1,c=1,d=1,e=1,f=1,g=1,h=1", 0, &err), 0);
 	assert_int_equal(sp.n, SPLIT_MAX);
 }
 
@@ -99,9 +100,9 @@ static void test_stable(void **st)
 {
 	(void)st;
 	struct split_spec a, b;
-	char err[128];
-	assert_int_equal(split_parse(&a, SPLIT_DEFAULT, 42, err, sizeof err), 0);
-	assert_int_equal(split_parse(&b, "train=6,dev=2,test=2", 42, err, sizeof err), 0);
+	struct error err = {0};
+	assert_int_equal(split_parse(&a, SPLIT_DEFAULT, 42, &err), 0);
+	assert_int_equal(split_parse(&b, "train=6,dev=2,test=2", 42, &err), 0);
 	char id[32];
 	for (int i = 0; i < 1000; i++) {
 		snprintf(id, sizeof id, "run-%04d", i);
@@ -116,7 +117,7 @@ static void test_stable(void **st)
 	assert_float_equal(split_fraction(0, "run-0001"), 0.53838012693886916, 1e-15);
 	assert_float_equal(split_fraction(7, "run-0001"), 0.017386598646121021, 1e-15);
 	assert_float_equal(split_fraction(0, "abc"), 0.81800085506931886, 1e-15);
-	assert_int_equal(split_parse(&a, SPLIT_DEFAULT, 0, err, sizeof err), 0);
+	assert_int_equal(split_parse(&a, SPLIT_DEFAULT, 0, &err), 0);
 	assert_string_equal(split_of(&a, "abc"), "test");
 	assert_string_equal(split_of(&a, "run-0002"), "train");
 	/* the empty id and NULL are the same place, and do not crash */
@@ -141,15 +142,15 @@ static void test_proportions(void **st)
 {
 	(void)st;
 	struct split_spec sp;
-	char err[128];
-	assert_int_equal(split_parse(&sp, SPLIT_DEFAULT, 0, err, sizeof err), 0);
+	struct error err = {0};
+	assert_int_equal(split_parse(&sp, SPLIT_DEFAULT, 0, &err), 0);
 	size_t c[SPLIT_MAX];
 	count_splits(&sp, c);
 	assert_int_equal(c[0] + c[1] + c[2], 10000);
 	assert_in_range(c[0], 5750, 6250);
 	assert_in_range(c[1], 1750, 2250);
 	assert_in_range(c[2], 1750, 2250);
-	assert_int_equal(split_parse(&sp, "a=1,b=1,c=1,d=1", 99, err, sizeof err), 0);
+	assert_int_equal(split_parse(&sp, "a=1,b=1,c=1,d=1", 99, &err), 0);
 	count_splits(&sp, c);
 	for (int i = 0; i < 4; i++)
 		assert_in_range(c[i], 2250, 2750);
@@ -161,9 +162,9 @@ static void test_seed_moves(void **st)
 {
 	(void)st;
 	struct split_spec a, b;
-	char err[128];
-	assert_int_equal(split_parse(&a, SPLIT_DEFAULT, 1, err, sizeof err), 0);
-	assert_int_equal(split_parse(&b, SPLIT_DEFAULT, 2, err, sizeof err), 0);
+	struct error err = {0};
+	assert_int_equal(split_parse(&a, SPLIT_DEFAULT, 1, &err), 0);
+	assert_int_equal(split_parse(&b, SPLIT_DEFAULT, 2, &err), 0);
 	int moved = 0;
 	char id[32];
 	for (int i = 0; i < 10000; i++) {

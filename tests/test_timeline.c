@@ -32,6 +32,7 @@
 #include "util/strbuf.h"
 #include "util/wtext.h"
 #include "../src/tui/timeline_int.h"
+#include "util/error.h"
 
 static char dir[64];
 static char runs_path[128];
@@ -107,9 +108,9 @@ static int setup(void **s)
 	fwrite(f.buf, 1, f.len, out);
 	fclose(out);
 	strbuf_release(&f);
-	char err[512];
-	if (config_load_string(&cfg, NULL, "t.yaml", dir, yaml, sizeof yaml - 1, err, sizeof err) < 0) {
-		fprintf(stderr, "%s\n", err);
+	struct error err = {0};
+	if (config_load_string(&cfg, NULL, "t.yaml", dir, yaml, sizeof yaml - 1, &err) < 0) {
+		fprintf(stderr, "%s\n", err.msg);
 		return -1;
 	}
 	return 0;
@@ -134,13 +135,14 @@ struct fixture {
 static void open_fixture(struct fixture *fx)
 {
 	memset(fx, 0, sizeof *fx);
-	char err[512], annot[160];
+	struct error err = {0};
+	char annot[160];
 	char *paths[] = { runs_path };
 	snprintf(annot, sizeof annot, "%s/a.annotations.jsonl", dir);
 	unlink(annot);
 	const char *apaths[] = { annot };
-	if (review_open(&fx->rv, &cfg, NULL, paths, 1, apaths, 1, "tester", err, sizeof err) < 0)
-		fail_msg("review_open: %s", err);
+	if (review_open(&fx->rv, &cfg, NULL, paths, 1, apaths, 1, "tester", &err) < 0)
+		fail_msg("review_open: %s", err.msg);
 	while (review_step(&fx->rv, 50))
 		;
 	tui_init(&fx->t, &fx->rv, &cfg);

@@ -12,6 +12,7 @@
 #include "runs/format.h"
 #include "util/jsonw.h"
 #include "scorers/scorer.h"
+#include "util/error.h"
 
 /* Message builders for the 1.x and 0.x shapes. */
 #define IN1 "[{\"id\":\"u\",\"role\":\"user\",\"content\":{\"format\":2,\"parts\":[{\"type\":\"text\",\"text\":\"hi\"}],\"content\":\"hi\"}}]"
@@ -36,8 +37,8 @@ static int setup(void **state)
 		"  - id: m\n"
 		"    type: tool-call-accuracy\n"
 		"    options: {from: config}\n";
-	char err[512];
-	assert_int_equal(config_load_string(&cfg, NULL, "t.yaml", ".", yaml, sizeof yaml - 1, err, sizeof err), 0);
+	struct error err = {0};
+	assert_int_equal(config_load_string(&cfg, NULL, "t.yaml", ".", yaml, sizeof yaml - 1, &err), 0);
 	return 0;
 }
 
@@ -63,10 +64,10 @@ static struct outcome score_with(const char *record_json, const char *format)
 		fail_msg("bad test JSON: %s at %d: %s", jerr.text, jerr.column, record_json);
 	struct run *r = run_new(rec, "t.jsonl", 1, -1);
 	json_decref(rec);
-	char err[256] = "";
+	struct error err = {0};
 	const struct format_ops *forced = format ? format_find(format) : NULL;
-	if (format_load(r, forced, err, sizeof err) < 0)
-		r->load_error = run_strdup(r, err);
+	if (format_load(r, forced, &err) < 0)
+		r->load_error = run_strdup(r, err.msg);
 	struct verdict v;
 	scorer_run(&cfg.scorers[0], r, NULL, NULL, &v);
 	struct outcome o = { v.status, v.score, NULL, v.message ? strdup(v.message) : NULL };

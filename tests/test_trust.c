@@ -17,6 +17,7 @@
 #include "judge/judge.h"
 #include "judge/provider.h"
 #include "judge/trust.h"
+#include "util/error.h"
 
 static char tmpdir[64];
 /* The allowances a command would hand down (judge/trust.h). */
@@ -59,22 +60,24 @@ static int reset(void **st)
 
 static void host_is(const char *url, const char *want, bool tls)
 {
-	char host[64], why[256];
+	struct error why = {0};
+	char host[64];
 	bool t;
-	int rc = judge_url_host(url, host, sizeof host, &t, why, sizeof why);
+	int rc = judge_url_host(url, host, sizeof host, &t, &why);
 	if (rc != 0)
-		fail_msg("%s: %s", url, why);
+		fail_msg("%s: %s", url, why.msg);
 	assert_string_equal(host, want);
 	assert_int_equal(t, tls);
 }
 
 static void host_refused(const char *url, const char *why_has)
 {
-	char host[64], why[256];
+	struct error why = {0};
+	char host[64];
 	bool t;
-	assert_int_equal(judge_url_host(url, host, sizeof host, &t, why, sizeof why), -1);
-	if (!strstr(why, why_has))
-		fail_msg("%s: '%s' does not say '%s'", url, why, why_has);
+	assert_int_equal(judge_url_host(url, host, sizeof host, &t, &why), -1);
+	if (!strstr(why.msg, why_has))
+		fail_msg("%s: '%s' does not say '%s'", url, why.msg, why_has);
 }
 
 static void test_url_host(void **st)
@@ -176,19 +179,19 @@ static void test_user_file(void **st)
 	char want[128];
 	snprintf(want, sizeof want, "%s/tcreview/allowed-hosts", tmpdir);
 	assert_string_equal(path, want);
-	char err[512];
+	struct error err = {0};
 	/* No file: nothing allowed, no error. */
-	assert_int_equal(judge_allow_load_user(&trust, err, sizeof err), 0);
+	assert_int_equal(judge_allow_load_user(&trust, &err), 0);
 	assert_false(judge_host_trusted(&trust, PROVIDER_COMPAT, "gpu-box"));
 	/* What the screen remembers is allowed now and in the next process. */
-	assert_int_equal(judge_allow_remember(&trust, "gpu-box", err, sizeof err), 0);
+	assert_int_equal(judge_allow_remember(&trust, "gpu-box", &err), 0);
 	assert_true(judge_host_trusted(&trust, PROVIDER_COMPAT, "gpu-box"));
 	FILE *f = fopen(path, "a");
 	assert_non_null(f);
 	fputs("  # a comment\n\nllm.example   # the team's\r\n", f);
 	fclose(f);
 	judge_trust_free(&trust);
-	assert_int_equal(judge_allow_load_user(&trust, err, sizeof err), 0);
+	assert_int_equal(judge_allow_load_user(&trust, &err), 0);
 	assert_true(judge_host_trusted(&trust, PROVIDER_COMPAT, "gpu-box"));
 	assert_true(judge_host_trusted(&trust, PROVIDER_COMPAT, "llm.example"));
 	assert_false(judge_host_trusted(&trust, PROVIDER_COMPAT, "#"));
@@ -216,20 +219,20 @@ static void conf_init(struct judge_conf *j, enum provider_kind p, const char *ba
 
 static void check_refused(struct judge_conf *j, const char *key, const char *has)
 {
-	char err[1024];
+	struct error err = {0};
 	const char *k;
-	if (judge_trust_check(&trust, j, &k, err, sizeof err) != -1)
+	if (judge_trust_check(&trust, j, &k, &err) != -1)
 		fail_msg("accepted: %s %s", j->base_url ? j->base_url : j->endpoint, has);
 	assert_string_equal(k, key);
-	if (!strstr(err, has))
-		fail_msg("'%s' does not say '%s'", err, has);
+	if (!strstr(err.msg, has))
+		fail_msg("'%s' does not say '%s'", err.msg, has);
 }
 
 static void check_accepted(struct judge_conf *j)
 {
-	char err[1024];
+	struct error err = {0};
 	const char *k;
-	if (judge_trust_check(&trust, j, &k, err, sizeof err) != 0)
+	if (judge_trust_check(&trust, j, &k, &err) != 0)
 		fail_msg("refused: %s", err);
 	assert_null(j->confirm_host);
 	assert_null(j->confirm_key_env);
@@ -288,37 +291,38 @@ static void test_confirm_later(void **st)
 {
 	(void)st;
 	struct judge_conf j;
-	char err[1024], out[300];
+	struct error err = {0};
+	char out[300];
 	const char *k;
 	trust.confirm_later = true;
 	conf_init(&j, PROVIDER_OPENAI, "https://llm.other.example/v1");
-	assert_int_equal(judge_trust_check(&trust, &j, &k, err, sizeof err), 0);
+	assert_int_equal(judge_trust_check(&trust, &j, &k, &err), 0);
 	assert_string_equal(j.confirm_host, "llm.other.example");
 	assert_string_equal(judge_needs_leave(&j), "llm.other.example");
 	judge_request_host(&j, out, sizeof out);
 	assert_string_equal(out, "llm.other.example (not allowed yet: J asks)");
 	struct judge_prompt pr = { .user = "u" };
 	struct http_req req;
-	assert_int_equal(provider_request(&j, &pr, &req, err, sizeof err), -1);
-	assert_string_equal(err, "requests to llm.other.example are not allowed "
+	assert_int_equal(provider_request(&j, &pr, &req, &err), -1);
+	assert_string_equal(err.msg, "requests to llm.other.example are not allowed "
 	                         "(--allow-host llm.other.example)");
-	assert_int_equal(judge_allow_remember(&trust, "llm.other.example", err, sizeof err), 0);
+	assert_int_equal(judge_allow_remember(&trust, "llm.other.example", &err), 0);
 	assert_null(judge_needs_leave(&j));
-	assert_int_equal(provider_request(&j, &pr, &req, err, sizeof err), 0);
+	assert_int_equal(provider_request(&j, &pr, &req, &err), 0);
 	http_req_free(&req);
 	free(j.confirm_host);
 	/* A key variable the same way, remembered in allowed-key-envs. */
 	conf_init(&j, PROVIDER_OPENAI, NULL);
 	j.api_key_env = "HOME";
-	assert_int_equal(judge_trust_check(&trust, &j, &k, err, sizeof err), 0);
+	assert_int_equal(judge_trust_check(&trust, &j, &k, &err), 0);
 	assert_string_equal(judge_needs_key_leave(&j), "HOME");
-	assert_int_equal(provider_request(&j, &pr, &req, err, sizeof err), -1);
-	assert_string_equal(err, "sending $HOME is not allowed (--allow-key-env HOME)");
-	assert_int_equal(judge_allow_remember_key_env(&trust, "HOME", err, sizeof err), 0);
+	assert_int_equal(provider_request(&j, &pr, &req, &err), -1);
+	assert_string_equal(err.msg, "sending $HOME is not allowed (--allow-key-env HOME)");
+	assert_int_equal(judge_allow_remember_key_env(&trust, "HOME", &err), 0);
 	assert_null(judge_needs_key_leave(&j));
 	free(j.confirm_key_env);
 	judge_trust_free(&trust);
-	assert_int_equal(judge_allow_load_user(&trust, err, sizeof err), 0);
+	assert_int_equal(judge_allow_load_user(&trust, &err), 0);
 	assert_true(judge_key_env_trusted(&trust, "HOME"));
 	char *kp = judge_allowed_key_envs_path();
 	unlink(kp);
@@ -344,14 +348,14 @@ static void test_two_trusts(void **st)
 	assert_false(judge_key_env_trusted(&a, "HOME"));
 	assert_true(judge_key_env_trusted(&b, "HOME"));
 	struct judge_conf ja, jb;
-	char err[1024];
+	struct error err = {0};
 	const char *k;
 	conf_init(&ja, PROVIDER_COMPAT, "http://gpu-box:8000/v1");
 	conf_init(&jb, PROVIDER_COMPAT, "http://gpu-box:8000/v1");
-	assert_int_equal(judge_trust_check(&a, &ja, &k, err, sizeof err), 0);
+	assert_int_equal(judge_trust_check(&a, &ja, &k, &err), 0);
 	assert_null(ja.confirm_host);
 	/* b asks first where a refuses nothing and leaves nothing to ask. */
-	assert_int_equal(judge_trust_check(&b, &jb, &k, err, sizeof err), 0);
+	assert_int_equal(judge_trust_check(&b, &jb, &k, &err), 0);
 	assert_string_equal(judge_needs_leave(&jb), "gpu-box");
 	assert_null(judge_needs_leave(&ja));
 	assert_ptr_equal(ja.trust, &a);
@@ -360,8 +364,8 @@ static void test_two_trusts(void **st)
 	b.confirm_later = false;
 	free(jb.confirm_host);
 	conf_init(&jb, PROVIDER_COMPAT, "http://gpu-box:8000/v1");
-	assert_int_equal(judge_trust_check(&b, &jb, &k, err, sizeof err), -1);
-	assert_int_equal(judge_trust_check(&a, &ja, &k, err, sizeof err), 0);
+	assert_int_equal(judge_trust_check(&b, &jb, &k, &err), -1);
+	assert_int_equal(judge_trust_check(&a, &ja, &k, &err), 0);
 	judge_trust_free(&a);
 	judge_trust_free(&b);
 	assert_false(judge_host_trusted(&a, PROVIDER_COMPAT, "gpu-box"));
@@ -398,9 +402,9 @@ static void url_is(enum provider_kind p, const char *base, const char *want)
 	j.api_version = "2024-10-21";
 	struct judge_prompt pr = { .user = "u" };
 	struct http_req req;
-	char err[256];
-	if (provider_request(&j, &pr, &req, err, sizeof err) != 0)
-		fail_msg("%s: %s", base, err);
+	struct error err = {0};
+	if (provider_request(&j, &pr, &req, &err) != 0)
+		fail_msg("%s: %s", base, err.msg);
 	assert_string_equal(req.url, want);
 	http_req_free(&req);
 }

@@ -13,6 +13,7 @@
 #include "runs/format.h"
 #include "util/jsonw.h"
 #include "scorers/scorer.h"
+#include "util/error.h"
 
 static struct config cfg;
 
@@ -27,8 +28,8 @@ static int setup(void **state)
 		"    type: word-inclusion\n"
 		"    input: {from: q}\n"
 		"    output: {from: a}\n";
-	char err[512];
-	assert_int_equal(config_load_string(&cfg, NULL, "t.yaml", ".", yaml, sizeof yaml - 1, err, sizeof err), 0);
+	struct error err = {0};
+	assert_int_equal(config_load_string(&cfg, NULL, "t.yaml", ".", yaml, sizeof yaml - 1, &err), 0);
 	return 0;
 }
 
@@ -51,8 +52,8 @@ static void score_chat(size_t scorer, const char *query, const char *answer, dou
 	assert_non_null(rec);
 	struct run *r = run_new(rec, "t.jsonl", 1, -1);
 	json_decref(rec);
-	char err[256];
-	assert_int_equal(format_load(r, format_find("openai-chat"), err, sizeof err), 0);
+	struct error err = {0};
+	assert_int_equal(format_load(r, format_find("openai-chat"), &err), 0);
 	struct verdict v;
 	scorer_run(&cfg.scorers[scorer], r, NULL, NULL, &v);
 	assert_int_equal(v.status, VERDICT_OK);

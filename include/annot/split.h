@@ -13,6 +13,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include "util/error.h"
 
 #define SPLIT_DEFAULT "train=0.6,dev=0.2,test=0.2"
 #define SPLIT_MAX 8
@@ -25,7 +26,7 @@ struct split_spec {
 };
 
 /* Parses a spec; -1 with a reason ("weight of dev is not a number"). */
-int split_parse(struct split_spec *sp, const char *text, uint64_t seed, char *err, size_t errlen);
+int split_parse(struct split_spec *sp, const char *text, uint64_t seed, struct error *err);
 /* The split a run id falls in (one of sp->names). */
 const char *split_of(const struct split_spec *sp, const char *run_id);
 /* Whether `name` is one of the spec's splits. */

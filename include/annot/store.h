@@ -31,6 +31,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include "util/error.h"
 
 enum decision_kind {
 	DEC_ACCEPT,
@@ -71,15 +72,15 @@ struct annot_store;
  * line after a crash, typically); everything before it is kept. Returns
  * NULL with "PATH: reason" in err when the file cannot be opened, or could
  * not be created. */
-struct annot_store *annot_open(const char *path, char *err, size_t errlen);
+struct annot_store *annot_open(const char *path, struct error *err);
 /* Opens several files into one store: paths[0] is written to (created at
  * the first decision, as annot_open does); the others must exist and are only read (and followed). */
 struct annot_store *annot_open_many(const char *const *paths, size_t npaths,
-                                    char *err, size_t errlen);
+                                    struct error *err);
 /* Opens several files only to read them (each must exist; annot_append
  * refuses): for commands that use labels and write none. */
 struct annot_store *annot_open_readonly(const char *const *paths, size_t npaths,
-                                        char *err, size_t errlen);
+                                        struct error *err);
 void annot_close(struct annot_store *s);
 const char *annot_path(const struct annot_store *s);
 
@@ -89,7 +90,7 @@ const char *annot_warning(const struct annot_store *s);
 /* Appends and syncs one decision to the first file (d->file is ignored);
  * fills `at` with the current time when it is NULL. Returns 0 once the line is on disk, -1 with a reason otherwise
  * (and then nothing was recorded in memory either). */
-int annot_append(struct annot_store *s, const struct decision *d, char *err, size_t errlen);
+int annot_append(struct annot_store *s, const struct decision *d, struct error *err);
 
 /* Reads lines other processes appended since the last read. Returns how
  * many decisions were added. */

@@ -8,6 +8,7 @@
 #include "judge/trust.h"
 #include "runs/dataset.h"
 #include "runs/declared.h"
+#include "util/error.h"
 
 /* Exit statuses, as documented in the man page. */
 enum {
@@ -61,7 +62,7 @@ void cli_declared_reset(struct cli_context *x);
 struct dataset_opts cli_dataset_opts(const struct cli_context *x);
 /* dataset_open_with under x. */
 int cli_dataset_open(const struct cli_context *x, struct dataset *ds, char *const *paths,
-                     size_t npaths, char *err, size_t errlen);
+                     size_t npaths, struct error *err);
 
 /* --allow-host HOST and --allow-key-env NAME, taken by every subcommand
  * that reads the configuration (its judges are checked as it is read):
@@ -101,7 +102,7 @@ int cli_load_config(struct cli_context *x, struct config *c, const char *path,
                     const char *first_input);
 /* The same, with the message in err instead of on standard error. */
 int cli_load_config_err(struct cli_context *x, struct config *c, const char *path,
-                        const char *first_input, char *err, size_t errlen);
+                        const char *first_input, struct error *err);
 /* What cli_load_config lends config_load under x (its allow points into
  * *allow, which the caller keeps alive with it). */
 struct config_opts cli_config_opts(struct cli_context *x, struct config_allow *allow);
@@ -117,7 +118,7 @@ int cli_setup(struct cli_context *x, const char *prog, const struct config *c,
 /* The expectations of c (--expect, else expectations.file), or NULL when c
  * has no expectations section. Returns 0, or -1 with the reason in err. */
 int cli_load_expect(const struct config *c, const char *expect, struct expectations **ex,
-                    char *err, size_t errlen);
+                    struct error *err);
 
 /* Who decides on the screen: --reviewer (given), else the user
  * configuration's reviewer, else `git config user.name`, else $USER (buf
@@ -140,7 +141,7 @@ int cli_declare_formats(struct cli_context *x, const char *prog, const struct co
  * the configuration's formats are lent, so a new configuration is
  * declared before the old one is freed. */
 int cli_declare_formats_err(struct cli_context *x, const struct config *c, const char *fmt,
-                            bool *declared, char *err, size_t errlen);
+                            bool *declared, struct error *err);
 /* Format i of every format known, built-in then those of set (x->declared
  * after cli_declare_formats; NULL: none); NULL past the end. */
 const char *cli_format_name(const struct declared_set *set, size_t i);

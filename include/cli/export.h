@@ -16,6 +16,7 @@
 #include "review/labels.h"
 #include "review/session.h"
 #include "util/strbuf.h"
+#include "util/error.h"
 
 /* The keys of a row, in the order written; the csv header. NULL-terminated. */
 extern const char *const export_keys[];
@@ -73,7 +74,7 @@ size_t export_labels_of(struct review *rv, size_t entry, size_t row,
  * calls, expected and split. NULL with a reason when the record cannot
  * be hashed. */
 json_t *export_run_base(struct review *rv, const struct review_run *rr, const json_t *expected,
-                        const struct split_spec *split, char *err, size_t errlen);
+                        const struct split_spec *split, struct error *err);
 /* A whole row: the run's base and what the verdict row and its labels add. */
 json_t *export_row(struct review *rv, const json_t *base, const struct review_row *row,
                    const struct export_labels *lab);
@@ -93,10 +94,10 @@ struct export_out {
 	char *tmp;
 };
 /* path NULL or "-": standard output. 0, or -1 with "PATH: reason". */
-int export_out_open(struct export_out *o, const char *path, char *err, size_t errlen);
+int export_out_open(struct export_out *o, const char *path, struct error *err);
 int export_out_write(struct export_out *o, const struct strbuf *sb);
 /* keep: flushes, syncs and renames (0, or -1 with a reason, and FILE is
  * left as it was); !keep: the temporary file is removed. */
-int export_out_close(struct export_out *o, bool keep, char *err, size_t errlen);
+int export_out_close(struct export_out *o, bool keep, struct error *err);
 
 #endif

@@ -14,6 +14,7 @@
 #include <jansson.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include "util/error.h"
 
 enum conf_kind {
 	CONF_SCALAR,
@@ -38,8 +39,7 @@ struct conf_anchor;
 struct conf {
 	const char *name;           /* the file name used in messages */
 	const char *dir;            /* folder of the file, for relative paths (may be NULL) */
-	char *err;
-	size_t errlen;
+	struct error *err;
 	bool failed;
 	struct conf_node *root;     /* NULL for an empty stream */
 	/* Every node, so that freeing needs no walk: aliases share nodes and
@@ -60,7 +60,7 @@ struct conf {
 
 /* Parses text into cf->root. Returns 0, or -1 with the message in err. */
 int  conf_parse(struct conf *cf, const char *name, const char *dir, const char *text,
-                size_t len, char *err, size_t errlen);
+                size_t len, struct error *err);
 void conf_free(struct conf *cf);
 
 /* ---- errors ------------------------------------------------------------ */

@@ -18,6 +18,7 @@
 #define TCR_CONFIG_ALLOWED_PATHS_H
 
 #include <stddef.h>
+#include "util/error.h"
 
 /* The file's path (malloc'd), or NULL when neither XDG_CONFIG_HOME nor
  * HOME is set. */
@@ -28,13 +29,12 @@ char *config_allowed_paths_file(void);
  * one that cannot be resolved has none). An absent file allows nothing.
  * Returns 0, or -1 with "FILE:LINE: message" in err for a line that is
  * not an allowance, or "FILE: reason" when it cannot be read. */
-int config_allowed_for(const char *config_path, char ***paths, size_t *n, char *err,
-                       size_t errlen);
+int config_allowed_for(const char *config_path, char ***paths, size_t *n, struct error *err);
 
 /* Records that the configuration at config_path may read file (both must
  * exist; resolved now), creating the file and its folder when missing; an
  * allowance already there is not written twice. Returns 0, or -1 with the
  * reason in err (a path holding a tab or a line break cannot be recorded). */
-int config_allow_record(const char *config_path, const char *file, char *err, size_t errlen);
+int config_allow_record(const char *config_path, const char *file, struct error *err);
 
 #endif

@@ -14,6 +14,7 @@
 #include "runs/declared.h"
 #include "runs/expect.h"
 #include "scorers/params.h"
+#include "util/error.h"
 
 struct judge_conf;
 
@@ -110,20 +111,20 @@ struct config_opts {
  * configuration names must resolve (links followed) inside its folder or
  * under one of opts->allow's paths. */
 int  config_load(struct config *c, const struct config_opts *opts, const char *path,
-                 char *err, size_t errlen);
+                 struct error *err);
 /* config_load for a file of the given kind: a section that belongs in the
  * other kind is refused at its key. */
 int  config_load_scoped(struct config *c, const struct config_opts *opts, const char *path,
-                        enum config_scope scope, char *err, size_t errlen);
+                        enum config_scope scope, struct error *err);
 /* A project's file read over the user's configuration (NULL: none), whose
  * judges its compare: pairs may then name. */
 int  config_load_under(struct config *c, const struct config_opts *opts, const char *path,
-                       const struct config *user, char *err, size_t errlen);
+                       const struct config *user, struct error *err);
 /* Same, from a string; `name` is used in messages and `dir` for relative
  * paths. The text is the program's own or a test's: its files are not
  * confined to dir (opts->allow is not read). */
 int  config_load_string(struct config *c, const struct config_opts *opts, const char *name,
-                        const char *dir, const char *text, size_t len, char *err, size_t errlen);
+                        const char *dir, const char *text, size_t len, struct error *err);
 void config_free(struct config *c);
 
 /* Whether the code-vs-judge pair of this scorer and judge is reported:

@@ -13,6 +13,7 @@
 
 #include <stdbool.h>
 #include "config/config.h"
+#include "util/error.h"
 
 /* The files a load would read, in order. */
 struct config_files {
@@ -35,7 +36,7 @@ void config_files_free(struct config_files *f);
  * with opts (may be NULL; config.h). Returns 0, or -1 with
  * "FILE:LINE:COLUMN: message" in err. */
 int config_load_layered(struct config *c, const struct config_opts *opts, const char *given,
-                        const char *first_input, char *err, size_t errlen);
+                        const char *first_input, struct error *err);
 
 /* Merges the user's configuration under c: its judges whose ids c does not
  * use, its theme when c has none, its keys for actions and keys c leaves

@@ -13,6 +13,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include "util/strbuf.h"
+#include "util/error.h"
 struct config_opts;
 
 /* Records read per input when propose_opts.max_records is 0. */
@@ -52,9 +53,9 @@ struct proposal {
 
 /* Returns 0, or -1 with "FILE: message" in err. Writes no file, prints nothing. */
 int  config_propose(const char *const *inputs, size_t ninputs, const struct propose_opts *o,
-                    struct proposal *p, char *err, size_t errlen);
+                    struct proposal *p, struct error *err);
 /* Writes p->yaml to path atomically; refuses an existing file unless force. 0, or -1 with err. */
-int  config_proposal_write(const struct proposal *p, const char *path, bool force, char *err, size_t errlen);
+int  config_proposal_write(const struct proposal *p, const char *path, bool force, struct error *err);
 void proposal_free(struct proposal *p);
 /* Whether a record's field at path is one init proposes as a recorded
  * verdict by its name (reward, score, passed..., Inspect's

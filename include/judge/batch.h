@@ -13,6 +13,7 @@
 #include <stdio.h>
 
 #include "judge/judge.h"
+#include "util/error.h"
 
 /* A finished batch's answers by custom_id. */
 struct batch_output;
@@ -26,7 +27,7 @@ void batch_custom_id(const char *key, size_t judge, char *out, size_t n);
  * Returns 0, or -1 with a message (a provider without batches, nothing to
  * ask, a request that cannot be made). */
 int batch_request_write(FILE *f, const struct judge_conf *j, struct judge_job *job,
-                        const char *id, char *err, size_t errlen);
+                        const char *id, struct error *err);
 
 /* Called for a line of the output file that is not a batch output line. */
 typedef void batch_bad_line_fn(void *ctx, const char *path, size_t line);
@@ -35,7 +36,7 @@ typedef void batch_bad_line_fn(void *ctx, const char *path, size_t line);
  * READ_CAP_BATCH). NULL with a message when it cannot be read; bad lines
  * are reported through bad (may be NULL) and skipped. */
 struct batch_output *batch_output_read(const char *path, batch_bad_line_fn *bad, void *ctx,
-                                       char *err, size_t errlen);
+                                       struct error *err);
 
 /* Feeds the answer filed under id to the job, as the client would a live
  * one (a failed request as its error); a job with no answer in the batch

@@ -17,13 +17,14 @@
 #include <stddef.h>
 
 #include "judge/judge.h"
+#include "util/error.h"
 
 struct judge_cache;
 
 /* Opens and reads the file, which the first verdict put creates when it is
  * missing (its folder must be writable now); broken lines are skipped
  * and reported by judge_cache_warning. NULL with "PATH: reason" in err. */
-struct judge_cache *judge_cache_open(const char *path, char *err, size_t errlen);
+struct judge_cache *judge_cache_open(const char *path, struct error *err);
 void judge_cache_close(struct judge_cache *c);
 /* Where the cache of an input lives: FIRST_INPUT.judgements.jsonl
  * (malloc'd), or NULL for standard input ("-"), which has nowhere to keep one. */
@@ -50,11 +51,11 @@ const struct verdict *judge_cache_get(const struct judge_cache *c, const char *k
 const struct verdict *judge_cache_get_latest(const struct judge_cache *c, const char *group);
 /* Appends a verdict. Returns 0 once it is on disk, -1 with a reason. */
 int judge_cache_put(struct judge_cache *c, const char *key, const struct run *r,
-                    const struct judge_conf *j, const struct verdict *v, char *err, size_t errlen);
+                    const struct judge_conf *j, const struct verdict *v, struct error *err);
 /* The same for a key of a group (judge_cache_key_examples within
  * judge_cache_key); group NULL or equal to key: judge_cache_put. */
 int judge_cache_put_in(struct judge_cache *c, const char *key, const char *group,
                        const struct run *r, const struct judge_conf *j, const struct verdict *v,
-                       char *err, size_t errlen);
+                       struct error *err);
 
 #endif

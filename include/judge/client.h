@@ -15,6 +15,7 @@
 
 #include "judge/judge.h"
 #include "judge/provider.h"
+#include "util/error.h"
 
 struct judge_client_opts {
 	int concurrency;            /* requests in flight at most, per provider (default 8) */
@@ -27,7 +28,7 @@ struct judge_client_opts {
 struct judge_client;
 typedef void (*judge_done_fn)(void *ctx, struct judge_job *job, uint64_t tag);
 
-struct judge_client *judge_client_new(const struct judge_client_opts *o, char *err, size_t errlen);
+struct judge_client *judge_client_new(const struct judge_client_opts *o, struct error *err);
 void judge_client_free(struct judge_client *c);
 
 /* Queues a job; its prompts are sent one after another, with retries

@@ -22,6 +22,7 @@
 #include "judge/examples.h"
 #include "runs/run.h"
 #include "scorers/scorer.h"
+#include "util/error.h"
 
 enum provider_kind {
 	PROVIDER_OPENAI,            /* openai/MODEL: Chat Completions, JSON-schema output */
@@ -121,7 +122,7 @@ void judge_job_fail(struct judge_job *job, const char *why);
  * in why when the job asks nothing (skipped, finished) or the score cannot
  * be said in the rubric's form. */
 json_t *judge_job_label_answer(const struct judge_job *job, double score, const char *reason,
-                               const struct verdict *machine, char *why, size_t whylen);
+                               const struct verdict *machine, struct error *err);
 
 /* A rubric: one file in src/judge/ and one line in the table. */
 struct rubric_ops {
@@ -135,13 +136,13 @@ struct rubric_ops {
 	               const char *examples, char *skip, size_t skiplen);
 	bool  (*prompt)(void *st, int step, struct judge_prompt *out);
 	/* 0 parsed; -1 not usable (err says why: "missing field evaluations") */
-	int   (*absorb)(void *st, int step, const char *text, char *err, size_t errlen);
+	int   (*absorb)(void *st, int step, const char *text, struct error *err);
 	void  (*finish)(void *st, struct verdict *out, const struct judge_conf *j);
 	void  (*free)(void *st);
 	/* The first step's answer for a label (judge_job_label_answer);
 	 * machine is an ok verdict or NULL. */
 	json_t *(*answer)(void *st, double score, const char *reason, const struct verdict *machine,
-	                  char *why, size_t whylen);
+	                  struct error *err);
 	/* Its prompt file (prompt.h): the sections it needs besides the
 	 * optional "system", and the placeholders it offers besides the common
 	 * ones (judge_common_vars); both NULL-terminated. */
@@ -172,7 +173,7 @@ extern const char *const judge_common_vars[];
  * the problem has a place in the text, its 1-based line and column (else
  * 0, 0). */
 int rubric_check_prompt(const struct rubric_ops *ops, const char *text, int *line, int *col,
-                        char *err, size_t errlen);
+                        struct error *err);
 
 /* The provider named by a model's prefix ("openai/gpt-4o-mini"). A model
  * without a known prefix names a model of an OpenAI-compatible server and

@@ -21,6 +21,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include "util/error.h"
 
 #define PROMPT_MAX_SECTIONS 8
 
@@ -45,7 +46,7 @@ struct prompt_var {
 /* Cuts text into sections. Returns 0, or -1 with the 1-based line and
  * column of the problem and a message. */
 int prompt_parse(const char *text, struct prompt_doc *doc, int *line, int *col,
-                 char *err, size_t errlen);
+                 struct error *err);
 const struct prompt_section *prompt_find(const struct prompt_doc *doc, const char *name);
 
 /* Finds the next placeholder at or after *pos: its start in *at, its name
@@ -65,7 +66,7 @@ void prompt_hash(const char *text, char out[17]);
 
 /* Reads a prompt file (at most 1 MB). Returns 0 with *text malloc'd, or -1
  * with "PATH: reason" in err. */
-int prompt_read(const char *path, char **text, char *err, size_t errlen);
+int prompt_read(const char *path, char **text, struct error *err);
 /* The path of a built-in prompt: DATADIR/prompts/FILE (malloc'd), where
  * DATADIR is datadir, the one the command found (NULL: the installed
  * data folder). */

@@ -14,6 +14,7 @@
 
 #include "judge/http.h"
 #include "judge/judge.h"
+#include "util/error.h"
 
 struct provider_ops {
 	enum provider_kind kind;
@@ -23,9 +24,9 @@ struct provider_ops {
 	bool structured_output;        /* supports JSON-schema structured output */
 	const char *const *own_keys;   /* judge keys only this provider takes and needs ("endpoint", "api_version"); NULL-terminated or NULL */
 	/* optional, after the judge's keys are read: 0, or -1 with a message and *key = the YAML key to point at (NULL: the judge's mapping) */
-	int (*check)(const struct judge_conf *j, const char **key, char *err, size_t errlen);
-	int (*request)(const struct judge_conf *j, const struct judge_prompt *p, struct http_req *req, char *err, size_t errlen);
-	int (*reply)(const struct judge_conf *j, long status, const char *body, size_t len, char **text, struct judge_reply *reply, char *err, size_t errlen);
+	int (*check)(const struct judge_conf *j, const char **key, struct error *err);
+	int (*request)(const struct judge_conf *j, const struct judge_prompt *p, struct http_req *req, struct error *err);
+	int (*reply)(const struct judge_conf *j, long status, const char *body, size_t len, char **text, struct judge_reply *reply, struct error *err);
 	/* added: */
 	const char *id;                /* short and stable: "openai", "openai-compatible", ...
 	                                  (debug traces, connection pools) */
@@ -48,12 +49,12 @@ const struct provider_ops *provider_of(enum provider_kind k);
  * the environment (j->api_key_env or the provider's usual variable) and
  * goes only into the header. Returns 0, or -1 with a reason. */
 int provider_request(const struct judge_conf *j, const struct judge_prompt *p, struct http_req *req,
-                     char *err, size_t errlen);
+                     struct error *err);
 /* Reads a provider's HTTP answer: the message text (malloc'd into *text)
  * and token usage into reply. Returns 0, or -1 with a reason (an HTTP
  * error's own message when the body has one). */
 int provider_reply(const struct judge_conf *j, long status, const char *body, size_t len,
-                   char **text, struct judge_reply *reply, char *err, size_t errlen);
+                   char **text, struct judge_reply *reply, struct error *err);
 /* The address the judge's requests start from, before the provider adds
  * its path (NULL when there is none: a compatible server without base_url). */
 const char *provider_base(const struct judge_conf *j);

@@ -20,6 +20,7 @@
 #include "judge/judge.h"
 #include "runs/expect.h"
 #include "runs/run.h"
+#include "util/error.h"
 
 struct judge_runner_opts {
 	int concurrency;                    /* requests in flight per provider (default 8) */
@@ -44,7 +45,7 @@ struct judge_runner;
 
 /* The client and the cache. NULL with a reason when the client cannot
  * start; a cache that cannot be opened is not fatal (judge_runner_cache_error). */
-struct judge_runner *judge_runner_new(const struct judge_runner_opts *o, char *err, size_t errlen);
+struct judge_runner *judge_runner_new(const struct judge_runner_opts *o, struct error *err);
 /* Unanswered jobs are dropped without their done callback (they are the
  * caller's to free). */
 void judge_runner_free(struct judge_runner *r);

@@ -19,6 +19,7 @@
 #include <stddef.h>
 
 #include "judge/judge.h"
+#include "util/error.h"
 
 /* Names allowed, lower-cased. */
 struct judge_allow_list {
@@ -53,23 +54,21 @@ char *judge_allowed_hosts_path(void);
 /* Allows each host of the user's file (and each name of its
  * allowed-key-envs beside it); an absent file allows nothing.
  * 0, or -1 with a message (the file cannot be read). */
-int judge_allow_load_user(struct judge_trust *t, char *err, size_t errlen);
+int judge_allow_load_user(struct judge_trust *t, struct error *err);
 /* Appends host to the user's file (creating its folders) and allows it
  * now in t (NULL: the file only): what the screen's confirmation
  * remembers. 0, or -1 with a message. */
-int judge_allow_remember(struct judge_trust *t, const char *host, char *err, size_t errlen);
+int judge_allow_remember(struct judge_trust *t, const char *host, struct error *err);
 /* The same for a key variable (the user's allowed-key-envs file, one name
  * a line, beside allowed-hosts; read by judge_allow_load_user too). */
 char *judge_allowed_key_envs_path(void);
-int judge_allow_remember_key_env(struct judge_trust *t, const char *name, char *err,
-                                 size_t errlen);
+int judge_allow_remember_key_env(struct judge_trust *t, const char *name, struct error *err);
 
 /* The host of an http:// or https:// address, lower-cased, without port
  * (an IPv6 address keeps its brackets); *tls says https. A user name or
  * password in the address, an empty host or a character curl could read
  * otherwise than we do is refused: -1 with why. */
-int judge_url_host(const char *url, char *host, size_t hostlen, bool *tls, char *why,
-                   size_t whylen);
+int judge_url_host(const char *url, char *host, size_t hostlen, bool *tls, struct error *err);
 bool judge_host_loopback(const char *host);
 /* Whether requests of this provider may go to host: its own, loopback, or
  * allowed in t (NULL: nothing allowed). */
@@ -85,8 +84,7 @@ bool judge_key_env_trusted(const struct judge_trust *t, const char *name);
  * (the screen), a host or a key variable that is only not allowed yet is
  * no error: it goes to j->confirm_host or j->confirm_key_env for the
  * screen to ask about. */
-int judge_trust_check(struct judge_trust *t, struct judge_conf *j, const char **key, char *err,
-                      size_t errlen);
+int judge_trust_check(struct judge_trust *t, struct judge_conf *j, const char **key, struct error *err);
 /* Whether the judge's requests carry a key (its provider's variable or
  * api_key_env). */
 bool judge_sends_key(const struct judge_conf *j);

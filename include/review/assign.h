@@ -12,6 +12,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include "util/error.h"
 
 /* The hash's seed: not the export split's, so the overlap is not made of
  * one split's runs. */
@@ -25,7 +26,7 @@ struct review_assign {
 
 /* Parses "K/N" or "K/N:OVERLAP%" (the % may be left out); -1 with a reason
  * ("share 4 of 3: K must be 1..N") when it makes no sense. */
-int review_assign_parse(struct review_assign *a, const char *text, char *err, size_t errlen);
+int review_assign_parse(struct review_assign *a, const char *text, struct error *err);
 /* The share of a run: 1..n, or 0 when it is in every share (the overlap). */
 unsigned review_assign_share(const struct review_assign *a, const char *run_id);
 /* Whether the run is in share a->k (always, when a->on is false). */

@@ -27,6 +27,7 @@
 #include <stdint.h>
 
 #include "verdict/scale.h"
+#include "util/error.h"
 
 struct review;
 struct split_spec;
@@ -151,7 +152,7 @@ struct calib {
  * Returns 0, or -1 with a reason (an unknown criterion or judge id, a
  * --judge that is a code scorer); c is then empty. */
 int  calib_build(struct calib *c, const struct review *rv, const struct calib_opts *o,
-                 char *err, size_t errlen);
+                 struct error *err);
 void calib_free(struct calib *c);
 
 /* The machine-vs-human (consensus) pair of a criterion, or NULL. Every

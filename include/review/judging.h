@@ -20,6 +20,7 @@
 
 #include "review/fewshot_gather.h"
 #include "review/session.h"
+#include "util/error.h"
 
 /* What the status line should say; text "" when nothing. */
 struct judging_note {
@@ -59,14 +60,14 @@ struct judging {
  * on each run the session summarizes gets its cached judge verdicts
  * (struct review's judge_fill). */
 int  judging_open(struct judging *jg, struct review *rv, const char *ca_file,
-                  struct judging_note *note, char *err, size_t errlen);
+                  struct judging_note *note, struct error *err);
 /* The same without a client, for a command that only reads (stats,
  * export): the cached verdicts fill every summarized run's judge cells,
  * nothing is asked, and a missing cache file is not created (no verdicts
  * then; a cache that cannot be read is only a note). Open it before
  * stepping the session. Returns 0, or -1 with a reason in err. */
 int  judging_open_cached(struct judging *jg, struct review *rv, struct judging_note *note,
-                         char *err, size_t errlen);
+                         struct error *err);
 /* Whether judges can be asked (a client is there). */
 bool judging_can_ask(const struct judging *jg);
 /* Drops unanswered jobs; the session no longer fills cells from the cache. */

@@ -102,11 +102,12 @@ void keymap_init_defaults(struct keymap *km);
 /* The help screen's and man page's lines: "  j, Down        Next run; ...".
  * Writes the whole table; `man` formats it as roff (.TP entries). */
 #include <stdio.h>
+#include "util/error.h"
 void keymap_print(const struct keymap *km, FILE *out, bool man);
 void keymap_free(struct keymap *km);
 /* Replaces the keys of one action (a space-separated list of key names).
  * Returns -1 with a message when a name is unknown. */
-int  keymap_bind(struct keymap *km, enum tcr_action a, const char *keys, char *err, size_t errlen);
+int  keymap_bind(struct keymap *km, enum tcr_action a, const char *keys, struct error *err);
 enum tcr_action keymap_lookup(const struct keymap *km, keycode_t key);
 /* The keys bound to an action, as "j, Down". */
 void keymap_keys_of(const struct keymap *km, enum tcr_action a, char *buf, size_t n);

@@ -12,6 +12,7 @@
 
 #include "verdict/scale.h"
 #include "verdict/verdict.h"
+#include "util/error.h"
 
 struct review;
 struct review_run;
@@ -85,9 +86,9 @@ void review_judge_unreached(struct review *rv, size_t entry, size_t judge, const
  * row's scale; -1 with a reason (and review_last_error) when it is off the
  * scale or the row's judge has not answered. */
 int review_parse_row_score(struct review *rv, size_t row, const char *text, double *out,
-                           char *err, size_t errlen);
+                           struct error *err);
 /* The same for a score given as a number (a digit key's label): -1 with
  * "expected ..." when the row's scale does not hold it. */
-int review_row_takes(struct review *rv, size_t row, double score, char *err, size_t errlen);
+int review_row_takes(struct review *rv, size_t row, double score, struct error *err);
 
 #endif

@@ -21,6 +21,7 @@
 #include "scorers/scorer.h"
 #include "review/rows.h"
 #include "review/assign.h"
+#include "util/error.h"
 
 struct format_ops;
 struct run;
@@ -75,20 +76,6 @@ struct verdict_cell {
 	double score;
 };
 
-/* Why a call failed, for callers that react to it (the text in err is
- * for a person). */
-enum review_error {
-	REVIEW_OK,
-	REVIEW_NO_RUN,              /* no run in view */
-	REVIEW_UNREADABLE,          /* the record could not be read */
-	REVIEW_NO_ROW,              /* no such verdict row */
-	REVIEW_JUDGE_PENDING,       /* the row's judge is still answering */
-	REVIEW_JUDGE_NOT_ASKED,     /* the row's judge has not been asked */
-	REVIEW_OFF_SCALE,           /* a score the row's scale does not hold */
-	REVIEW_NOTHING_TO_RETRACT,
-	REVIEW_STORE,               /* the annotations file refused the decision */
-	REVIEW_BLIND,               /* an accept in blind mode: the verdict is hidden */
-};
 
 /* One record of the inputs. Until it is summarized only `rec` and
  * `source` are known. */
@@ -175,7 +162,7 @@ struct review {
 	size_t cache_bytes, cache_limit;
 	size_t ncached;
 	unsigned long nloads;       /* runs loaded so far: the last serial */
-	enum review_error error;    /* why the last failing call failed */
+	enum error_kind error;      /* the kind of the last failure (review_last_error) */
 
 	/* What changed since the last review_settle, recorded by the files
 	 * below it instead of calling up (review/settle.h). */
@@ -217,7 +204,7 @@ enum {
 int  review_open(struct review *rv, const struct config *cfg, struct expectations *ex,
                  char *const *paths, size_t npaths,
                  const char *const *annot_paths, size_t nannot,
-                 const char *reviewer, char *err, size_t errlen);
+                 const char *reviewer, struct error *err);
 void review_close(struct review *rv);
 struct dataset_opts;
 /* review_open with what the command lends its dataset (runs/dataset.h:
@@ -225,7 +212,7 @@ struct dataset_opts;
 int  review_open_with(struct review *rv, const struct dataset_opts *in, const struct config *cfg,
                       struct expectations *ex, char *const *paths, size_t npaths,
                       const char *const *annot_paths, size_t nannot, const char *reviewer,
-                      char *err, size_t errlen);
+                      struct error *err);
 /* Shows only share a->k of the runs from now on (NULL or a->on false: all
  * of them); the status line's progress counts that share. */
 void review_set_assign(struct review *rv, const struct review_assign *a);
@@ -236,7 +223,7 @@ void review_set_assign(struct review *rv, const struct review_assign *a);
 int  review_open_reading(struct review *rv, const struct dataset_opts *in,
                          const struct config *cfg, struct expectations *ex, char *const *paths,
                          size_t npaths, const char *const *annot_paths, size_t nannot,
-                         const char *reviewer, char *err, size_t errlen);
+                         const char *reviewer, struct error *err);
 /* FIRST_INPUT.annotations.jsonl, the file review_open uses by default (malloc'd). */
 char *review_annot_default(const char *first_input);
 
@@ -307,21 +294,21 @@ const struct decision *review_note_of(const struct review *rv, size_t entry);
 
 /* Decisions on the run under the cursor. Each is on disk when it returns 0;
  * -1 puts the reason in err and nothing changed. */
-int review_accept(struct review *rv, size_t scorer, char *err, size_t errlen);
-int review_accept_all(struct review *rv, char *err, size_t errlen);
+int review_accept(struct review *rv, size_t scorer, struct error *err);
+int review_accept_all(struct review *rv, struct error *err);
 /* An override: `score` with an optional reason. A score equal to the
  * machine's is written as an accept (as review_label does), and *accepted
  * (may be NULL) says so. */
 int review_override(struct review *rv, size_t scorer, double score, const char *reason,
-                    bool *accepted, char *err, size_t errlen);
-int review_retract(struct review *rv, size_t scorer, char *err, size_t errlen);
-int review_note(struct review *rv, const char *text, char *err, size_t errlen);
+                    bool *accepted, struct error *err);
+int review_retract(struct review *rv, size_t scorer, struct error *err);
+int review_note(struct review *rv, const char *text, struct error *err);
 /* A label: `score` on row `row` of the run under the cursor, written as
  * an accept when it equals the machine's score (so "overridden" keeps
  * meaning a person disagreed) and as an override otherwise. Works in
  * blind mode, where accepts are refused. *accepted says which. */
 int review_label(struct review *rv, size_t row, double score, bool *accepted,
-                 char *err, size_t errlen);
+                 struct error *err);
 
 /* Where a label moves on to (always forward). */
 enum review_forward {
@@ -343,11 +330,11 @@ bool review_row_counts_at(const struct review *rv, size_t entry, size_t row);
 /* Blind mode: the row's verdict is hidden until this reviewer decides it. */
 bool review_row_hidden(const struct review *rv, size_t entry, size_t row);
 /* Why the last call that returned -1 failed. */
-enum review_error review_last_error(const struct review *rv);
+enum error_kind review_last_error(const struct review *rv);
 
 /* Parses a human score for a scorer's scale; -1 with a reason when it is
  * off the scale ("expected 0 or 1", "expected 0..1", "expected 1..5"). */
 int review_parse_score(const struct scorer_conf *sc, const char *text, double *out,
-                       char *err, size_t errlen);
+                       struct error *err);
 
 #endif

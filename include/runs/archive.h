@@ -10,6 +10,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include "util/error.h"
 
 /* Each entry, and the whole document, is refused past this size: a zip
  * bomb must not fill memory. */
@@ -19,7 +20,6 @@ bool archive_is_eval(const char *path);
 /* The document in a new buffer (free()) of *len bytes with `padding` zero
  * bytes after them. Returns 0, or -1 with "PATH: reason" (or
  * "PATH: ENTRY: reason") in err. */
-int archive_read_eval(const char *path, size_t padding, char **buf, size_t *len, char *err,
-                      size_t errlen);
+int archive_read_eval(const char *path, size_t padding, char **buf, size_t *len, struct error *err);
 
 #endif

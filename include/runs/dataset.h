@@ -19,6 +19,7 @@
 #include "runs/run.h"
 #include "runs/format.h"
 #include "util/jdoc.h"
+#include "util/error.h"
 
 struct declared_src;
 
@@ -101,7 +102,7 @@ struct dataset {
  * format detects is cut by it (runs/format.h); else a JSONL line is a
  * record and a .json file is one run or an array of runs. An Inspect .eval
  * archive reads as its .json log would (runs/archive.h). */
-int  dataset_open(struct dataset *ds, char *const *paths, size_t npaths, char *err, size_t errlen);
+int  dataset_open(struct dataset *ds, char *const *paths, size_t npaths, struct error *err);
 
 struct declared_use;
 /* What the command lends a dataset as it opens: every member may be zero. */
@@ -116,7 +117,7 @@ struct dataset_opts {
 };
 /* dataset_open with opts (NULL: dataset_open's defaults). */
 int  dataset_open_with(struct dataset *ds, const struct dataset_opts *opts, char *const *paths,
-                       size_t npaths, char *err, size_t errlen);
+                       size_t npaths, struct error *err);
 void dataset_close(struct dataset *ds);
 
 /* Extends the index by about `budget` bytes; returns true while more remains. */
@@ -137,11 +138,10 @@ void dataset_cursor_init(struct dataset_cursor *cur);
 bool dataset_next(struct dataset *ds, struct dataset_cursor *cur, struct record_ref *rec);
 
 /* The record's tape, or NULL with "FILE:LINE: message (column N)". */
-struct jdoc *dataset_parse_doc(struct dataset *ds, const struct record_ref *rec, char *err,
-                               size_t errlen);
+struct jdoc *dataset_parse_doc(struct dataset *ds, const struct record_ref *rec, struct error *err);
 /* The record's JSON as a jansson tree (new reference), or NULL as above:
  * for callers that want the whole tree anyway. */
-json_t *dataset_parse(struct dataset *ds, const struct record_ref *rec, char *err, size_t errlen);
+json_t *dataset_parse(struct dataset *ds, const struct record_ref *rec, struct error *err);
 
 /* The SHA-256 of the record's bytes, so a label knows when the run it was
  * made on has changed: for a JSONL line, the line's bytes as indexed (no
@@ -164,6 +164,6 @@ void record_source(const struct dataset *ds, const struct record_ref *rec, char 
  * named run, with run->load_error saying what is wrong. */
 struct run *dataset_load_run(struct dataset *ds, const struct record_ref *rec,
                              const struct format_ops *forced, const char *id_path,
-                             char *err, size_t errlen);
+                             struct error *err);
 
 #endif

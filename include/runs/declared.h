@@ -17,6 +17,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "conf/conf.h"
+#include "util/error.h"
 
 struct jqprog;
 
@@ -61,9 +62,9 @@ int  declared_conf_read(struct conf *cf, const struct conf_node *v, const char *
 /* Every *.yaml of dir in name order (a missing folder is none). Returns 0,
  * or -1 with "FILE:LINE:COLUMN: message" in err. */
 int  declared_load_folder(struct declared_set *set, const char *dir, const char *where,
-                          char *err, size_t errlen);
+                          struct error *err);
 /* A name given twice, or a built-in format's: -1 with both places. */
-int  declared_check_names(const struct declared_set *set, char *err, size_t errlen);
+int  declared_check_names(const struct declared_set *set, struct error *err);
 void declared_set_free(struct declared_set *set);
 void declared_format_free(struct declared_format *f);
 
@@ -93,6 +94,6 @@ struct declared_src {
  * data has size bytes; path names it; json: a .json document, else JSONL. */
 int declared_convert(const struct declared_use *use, const char *path, const char *data,
                      size_t size, bool json, int *fd, struct declared_src **src, size_t *nsrc,
-                     const struct declared_format **by, char *err, size_t errlen);
+                     const struct declared_format **by, struct error *err);
 
 #endif

@@ -7,6 +7,7 @@
 
 #include "conf/conf.h"
 #include "runs/run.h"
+#include "util/error.h"
 
 /* expectations: {file, match} as configured: which record fields join
  * a run to its expectation. */
@@ -30,7 +31,7 @@ struct expectations;
  * `file` overrides ec->file when not NULL. The result keeps its own copies of
  * the key paths, so the config may be freed first. */
 struct expectations *expect_load(const struct expect_conf *ec, const char *file,
-                                 char *err, size_t errlen);
+                                 struct error *err);
 void expect_free(struct expectations *e);
 size_t expect_count(const struct expectations *e);
 /* Records left out because a key path found nothing in them, and records

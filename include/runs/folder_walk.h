@@ -15,6 +15,7 @@
 #include <stddef.h>
 #include <stdio.h>
 #include "util/htab.h"
+#include "util/error.h"
 
 struct folder_walk {
 	struct htab seen;       /* struct file_id * of every folder and file taken */
@@ -33,7 +34,7 @@ void folder_walk_init(struct folder_walk *w, bool (*wanted)(const char *name), F
  * Returns 0, or -1 with "PATH: reason" in err when a folder cannot be
  * opened. Names starting with '.' are passed over, and so is what cannot
  * be stat'ed (a dangling link). */
-int  folder_walk_dir(struct folder_walk *w, const char *dir, char *err, size_t errlen);
+int  folder_walk_dir(struct folder_walk *w, const char *dir, struct error *err);
 /* Frees what the walk holds, the paths left in w->paths included. */
 void folder_walk_free(struct folder_walk *w);
 

@@ -8,6 +8,7 @@
 
 #include "runs/run.h"
 #include "util/jdoc.h"
+#include "util/error.h"
 
 /* What one run is in a file of this format. */
 enum format_unit {
@@ -48,7 +49,7 @@ struct format_ops {
 	void (*split)(const struct jdoc *d, jv root, struct doc_groups *out);
 	/* Fills r->msgs and r->calls from run_root(r) in r->doc. On a malformed record
 	 * returns -1 and writes a message naming the field into err. */
-	int (*load)(struct run *r, char *err, size_t errlen);
+	int (*load)(struct run *r, struct error *err);
 };
 
 void doc_group_begin(struct doc_groups *g);
@@ -63,6 +64,6 @@ const struct format_ops *format_find(const char *name);
 const struct format_ops *format_detect(const struct jdoc *d, jv record);
 /* Loads a record with the named loader (NULL = detect). On error returns -1
  * with a message in err; r->format is set either way. */
-int format_load(struct run *r, const struct format_ops *forced, char *err, size_t errlen);
+int format_load(struct run *r, const struct format_ops *forced, struct error *err);
 
 #endif

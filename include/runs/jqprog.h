@@ -12,20 +12,21 @@
 #define TCR_RUNS_JQPROG_H
 
 #include <stddef.h>
+#include "util/error.h"
 
 struct jqprog;
 struct jqval;
 
 /* Compiles text; NULL with jq's own message in err. Modules (import,
  * include) are not searched for. */
-struct jqprog *jqprog_compile(const char *text, char *err, size_t errlen);
+struct jqprog *jqprog_compile(const char *text, struct error *err);
 void jqprog_free(struct jqprog *p);
 /* Compiles the program again: jq binds $ENV as it compiles, so a child
  * that has put its environment away recompiles before it runs. */
-int  jqprog_recompile(struct jqprog *p, char *err, size_t errlen);
+int  jqprog_recompile(struct jqprog *p, struct error *err);
 
 /* A JSON text as a value; NULL with the parser's message. */
-struct jqval *jqval_parse(const char *text, size_t len, char *err, size_t errlen);
+struct jqval *jqval_parse(const char *text, size_t len, struct error *err);
 /* An empty array, and a value appended to it (taken). */
 struct jqval *jqval_array(void);
 void jqval_append(struct jqval *arr, struct jqval *v);
@@ -37,7 +38,7 @@ void jqval_free(struct jqval *v);
 /* The program's first output on in: 1 when it is true, 0 when it is
  * false, null or there is none, -1 with the message when the program
  * fails or gives anything else. */
-int jqprog_test(struct jqprog *p, const struct jqval *in, char *err, size_t errlen);
+int jqprog_test(struct jqprog *p, const struct jqval *in, struct error *err);
 
 /* Runs the program on in. Each output is a run (an object with a
  * `tcreview_run` member) or an array of them; emit gets each run as one
@@ -46,6 +47,6 @@ int jqprog_test(struct jqprog *p, const struct jqval *in, char *err, size_t errl
  * gives something that is not a run. */
 long jqprog_runs(struct jqprog *p, const struct jqval *in,
                  int (*emit)(void *arg, const char *text, size_t len), void *arg,
-                 char *err, size_t errlen);
+                 struct error *err);
 
 #endif

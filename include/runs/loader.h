@@ -21,6 +21,7 @@
 #include "runs/run.h"
 #include "util/htab.h"
 #include "util/jdoc.h"
+#include "util/error.h"
 
 /* ---- values ------------------------------------------------------------ */
 
@@ -44,7 +45,7 @@ const char *loader_model(const struct run *r, jv rec);
 /* ---- the record --------------------------------------------------------- */
 
 /* rec[key] must be an array: "KEY: not an array" or "KEY: missing". */
-int  loader_array(const struct run *r, jv rec, const char *key, jv *out, char *err, size_t errlen);
+int  loader_array(const struct run *r, jv rec, const char *key, jv *out, struct error *err);
 /* The tools a record declares under "tools", unless absent or null. */
 void loader_tools(struct run *r, jv rec);
 
@@ -57,23 +58,23 @@ enum {
  * LOADER_BARE_ARRAY, or -1 with shape_error (or the loader_array message
  * for a bad "messages") in err. */
 int loader_messages_or_array(const struct run *r, jv rec, jv *list, const char **where,
-                             const char *shape_error, char *err, size_t errlen);
+                             const char *shape_error, struct error *err);
 
 /* ---- walking lists ------------------------------------------------------ */
 
 /* Called for one element of a list, already known to be an object, with
  * its path ("WHERE[i]"). Returns a count (>= 0) or -1 on error. */
 typedef int (*loader_item_fn)(struct run *r, jv item, const char *path, size_t i,
-                              void *ctx, char *err, size_t errlen);
+                              void *ctx, struct error *err);
 /* Calls fn on every element of list (nothing when it is not an array);
  * an element that is not an object is "WHERE[i]: not an object". Returns
  * the sum of what fn returned, or -1 at the first error. */
 int loader_each(struct run *r, jv list, const char *where, loader_item_fn fn, void *ctx,
-                char *err, size_t errlen);
+                struct error *err);
 /* loader_each over list, the value of field KEY of the object at PATH
  * (a message's tool_calls): its elements are "PATH.KEY[i]". */
 int loader_each_field(struct run *r, jv list, const char *path, const char *key,
-                      loader_item_fn fn, void *ctx, char *err, size_t errlen);
+                      loader_item_fn fn, void *ctx, struct error *err);
 
 /* ---- fields ------------------------------------------------------------- */
 
@@ -85,7 +86,7 @@ enum loader_role_errors {
  * "PATH.role: unknown role \"x\"". */
 int loader_role(const struct run *r, jv m, const char *path, enum loader_role_errors style,
                 enum run_role *role,
-                char *err, size_t errlen);
+                struct error *err);
 /* m.role is a string run_role_parse does not know. Such a message is not
  * refused: loader_note_role keeps it as a ROLE_NOTE message saying
  * `role "x": TEXT` (raw m, src_index src) and returns its index. */
@@ -93,15 +94,14 @@ bool   loader_role_unknown(const struct run *r, jv m);
 size_t loader_note_role(struct run *r, jv m, const char *text, long src);
 /* m.content: a string, a list, null or absent, else
  * "PATH.content: not a string, a list or null". */
-int loader_content(const struct run *r, jv m, const char *path, jv *content, char *err,
-                   size_t errlen);
+int loader_content(const struct run *r, jv m, const char *path, jv *content, struct error *err);
 /* obj[key] when it is a string, null or absent (JV_NONE), else
  * "PATH.KEY: not a string". */
 int loader_opt_string(const struct run *r, jv obj, const char *key, const char *path, jv *out,
-                      char *err, size_t errlen);
+                      struct error *err);
 /* obj[key] when it is an array, null or absent, else "PATH.KEY: WHAT". */
 int loader_opt_array(const struct run *r, jv obj, const char *key, const char *path,
-                     const char *what, jv *out, char *err, size_t errlen);
+                     const char *what, jv *out, struct error *err);
 
 /* ---- typed calls (tau-bench, tau2, Azure) ------------------------------- */
 
@@ -110,7 +110,7 @@ int loader_opt_array(const struct run *r, jv obj, const char *key, const char *p
  * "PATH.name: not a string" or "PATH.arguments: ARGS_WHAT". path names
  * the object holding them. */
 int loader_call_fields(const struct run *r, jv fields, const char *path, const char *args_what,
-                       jv *name, jv *args, char *err, size_t errlen);
+                       jv *name, jv *args, struct error *err);
 /* Adds a call with values loader_opt_string and loader_call_fields have
  * checked: the id string as it is, the name when it is a string, null
  * arguments as none. */
@@ -123,7 +123,7 @@ struct run_call *loader_add_call(struct run *r, size_t mi, jv id, jv name, jv ar
  * "PATH.function: not an object" or "PATH.function: missing", else the
  * errors of loader_opt_string and loader_call_fields. */
 int loader_function_call(struct run *r, jv tc, const char *path, size_t j, void *ctx,
-                         char *err, size_t errlen);
+                         struct error *err);
 
 /* ---- calls shown more than once ----------------------------------------- */
 

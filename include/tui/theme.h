@@ -13,6 +13,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include "util/error.h"
 
 /*  slot             name               mono attributes (no colour) */
 #define TCR_SLOTS(S) \
@@ -79,8 +80,8 @@ void theme_default(struct theme *t);
 void theme_monochrome(struct theme *t);
 /* Reads themes/NAME.theme from dir. Returns 0, or -1 with
  * "FILE:LINE: message" in err. */
-int  theme_load(struct theme *t, const char *dir, const char *name, char *err, size_t errlen);
-int  theme_parse(struct theme *t, const char *file, const char *text, char *err, size_t errlen);
+int  theme_load(struct theme *t, const char *dir, const char *name, struct error *err);
+int  theme_parse(struct theme *t, const char *file, const char *text, struct error *err);
 
 /* Reads the YAML's theme: NAME into c->theme (config/config.h), checking
  * that the name can be a file name. Handed down by the command line in

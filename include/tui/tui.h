@@ -10,6 +10,7 @@
 #include "tui/layout.h"
 #include "review/session.h"
 #include "tui/theme.h"
+#include "util/error.h"
 
 /* The screen's I writes the configuration `tcreview init` would propose
  * for the inputs and loads it. Loading a configuration and opening a
@@ -20,8 +21,7 @@ struct tui_reload {
 	/* Loads the configuration again and opens a new session on the same
 	 * inputs: 0 with *rv and *cfg replaced (the old ones freed), or -1
 	 * with err and the old ones still in place. */
-	int (*reload)(void *arg, struct review **rv, const struct config **cfg, char *err,
-	              size_t errlen);
+	int (*reload)(void *arg, struct review **rv, const struct config **cfg, struct error *err);
 	void *arg;
 };
 

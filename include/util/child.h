@@ -42,8 +42,8 @@ struct child_result {
 	bool ended;             /* stream: it closed stdout before answering */
 	char *out;              /* stdout, NUL-terminated (malloc'd) */
 	size_t outlen;
-	char *err;              /* the end of stderr, NUL-terminated (malloc'd) */
-	size_t errlen;
+	char *errout;           /* the end of stderr, NUL-terminated (malloc'd) */
+	size_t errout_len;
 };
 
 /* Runs the child to its end, the deadline or the cap. Returns 0, or -1

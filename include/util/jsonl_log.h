@@ -20,6 +20,7 @@
 #include <stddef.h>
 
 #include <jansson.h>
+#include "util/error.h"
 
 struct jsonl_log;
 
@@ -47,13 +48,13 @@ struct jsonl_reader {
 /* Opens (creating if missing) and reads the whole file under a shared
  * lock. NULL with "PATH: reason" in err. The reader is copied. */
 struct jsonl_log *jsonl_log_open(const char *path, const struct jsonl_reader *rd,
-                                 char *err, size_t errlen);
+                                 struct error *err);
 /* Opens an existing file for reading only (a colleague's, perhaps not
  * writable by us) and reads it like jsonl_log_open; jsonl_log_refresh
  * follows it, jsonl_log_append refuses. NULL with "PATH: reason" in err
  * when it is missing or unreadable. */
 struct jsonl_log *jsonl_log_open_readonly(const char *path, const struct jsonl_reader *rd,
-                                          char *err, size_t errlen);
+                                          struct error *err);
 /* Like jsonl_log_open, but a missing file is not created now: the first
  * jsonl_log_append creates it (and syncs its folder), so opening and
  * closing leaves no file behind. When it is missing, its folder must exist
@@ -61,7 +62,7 @@ struct jsonl_log *jsonl_log_open_readonly(const char *path, const struct jsonl_r
  * "PATH: cannot be created: ..." in err otherwise). A refresh reads a file
  * another process created since. */
 struct jsonl_log *jsonl_log_open_lazy(const char *path, const struct jsonl_reader *rd,
-                                      char *err, size_t errlen);
+                                      struct error *err);
 void jsonl_log_close(struct jsonl_log *log);
 const char *jsonl_log_path(const struct jsonl_log *log);
 
@@ -78,6 +79,6 @@ size_t jsonl_log_refresh(struct jsonl_log *log);
  * controls it holds are written as \u escapes (util/jsonw.h, jsonw_inert),
  * the same value read back, so no log can drive a terminal. */
 int jsonl_log_append(struct jsonl_log *log, const char *line, size_t len,
-                     char *err, size_t errlen);
+                     struct error *err);
 
 #endif

@@ -10,6 +10,7 @@
 
 #include <stddef.h>
 #include <sys/types.h>
+#include "util/error.h"
 
 struct strbuf;
 
@@ -38,13 +39,13 @@ const char *file_type_name(mode_t mode);
  * again on the descriptor (it may have been replaced in between).
  * O_NONBLOCK is cleared before returning. Returns the descriptor, or -1
  * with "PATH: not a regular file (a FIFO)" or "PATH: <strerror>" in err. */
-int open_regular(const char *path, int flags, mode_t mode, char *err, size_t errlen);
+int open_regular(const char *path, int flags, mode_t mode, struct error *err);
 
 /* Appends the whole regular file at path to sb; more than max bytes is an
  * error, "PATH: larger than N MB", found from its size before reading and
  * again while reading (a file that grows, a /proc file of size 0).
  * Returns 0, or -1 with "PATH: reason" in err. */
-int read_regular_file(struct strbuf *sb, const char *path, size_t max, char *err, size_t errlen);
+int read_regular_file(struct strbuf *sb, const char *path, size_t max, struct error *err);
 
 /* "16 MB", "1 GB", "3000 bytes": a cap as the messages write it. */
 void format_cap(size_t max, char *out, size_t outlen);

@@ -1,5 +1,4 @@
-/* xalloc.h - allocation that cannot fail quietly, and error messages into
- * a caller's buffer.
+/* xalloc.h - allocation that cannot fail quietly.
  *
  * Running out of memory is an error like an unreadable input, not a crash:
  * the program says so in one line naming what it was reading, restores
@@ -50,7 +49,5 @@ void xalloc_advise_huge(void *p, size_t n);
 /* Buffers from this size on are worth the hint. */
 #define XALLOC_HUGE_MIN ((size_t)8 << 20)
 
-/* snprintf into err (which may be NULL or of size 0). */
-void set_err(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 #endif

@@ -9,6 +9,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include "util/error.h"
 
 /* The kinds of scale a scorer or rubric declares. */
 enum score_scale {
@@ -68,7 +69,6 @@ void scale_label(const struct scale *s, char *buf, size_t n);
 /* Reads a score a reviewer typed: a plain decimal number (no "inf", "nan"
  * or hex; blanks around it allowed; -0 read as 0) that the span holds.
  * Returns 0, or -1 with "expected DESCRIPTION" in err. */
-int scale_parse_score(const struct scale *s, const char *text, double *out, char *err,
-                      size_t errlen);
+int scale_parse_score(const struct scale *s, const char *text, double *out, struct error *err);
 
 #endif

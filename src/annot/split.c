@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "util/hash.h"
+#include "util/error.h"
 
 /* Spaces around names and weights are the writer's; "train = 0.6" reads. */
 static void trim(const char **b, const char **e)
@@ -20,11 +21,11 @@ static void trim(const char **b, const char **e)
 
 /* One "name=weight" part into slot sp->n; -1 with a reason. */
 static int parse_part(struct split_spec *sp, const char *b, const char *e, double *w,
-                      char *err, size_t errlen)
+                      struct error *err)
 {
 	const char *eq = memchr(b, '=', (size_t)(e - b));
 	if (!eq) {
-		snprintf(err, errlen, "\"%.*s\" is not NAME=WEIGHT", (int)(e - b), b);
+		error_set(err, ERR_FAILED, "\"%.*s\" is not NAME=WEIGHT", (int)(e - b), b);
 		return -1;
 	}
 	const char *nb = b, *ne = eq, *wb = eq + 1, *we = e;
@@ -32,18 +33,18 @@ static int parse_part(struct split_spec *sp, const char *b, const char *e, doubl
 	trim(&wb, &we);
 	size_t nlen = (size_t)(ne - nb);
 	if (!nlen) {
-		snprintf(err, errlen, "a split has no name before '='");
+		error_set(err, ERR_FAILED, "a split has no name before '='");
 		return -1;
 	}
 	if (nlen >= sizeof sp->names[0]) {
-		snprintf(err, errlen, "split name \"%.*s\" is longer than %zu bytes", (int)nlen, nb,
+		error_set(err, ERR_FAILED, "split name \"%.*s\" is longer than %zu bytes", (int)nlen, nb,
 		         sizeof sp->names[0] - 1);
 		return -1;
 	}
 	memcpy(sp->names[sp->n], nb, nlen);
 	sp->names[sp->n][nlen] = '\0';
 	if (split_find(sp, sp->names[sp->n]) >= 0) {       /* only the slots before this one */
-		snprintf(err, errlen, "split %s is named twice", sp->names[sp->n]);
+		error_set(err, ERR_FAILED, "split %s is named twice", sp->names[sp->n]);
 		return -1;
 	}
 	char num[64];
@@ -55,22 +56,22 @@ static int parse_part(struct split_spec *sp, const char *b, const char *e, doubl
 		*w = strtod(num, &end);
 	}
 	if (!wlen || wlen >= sizeof num || *end || !isfinite(*w)) {
-		snprintf(err, errlen, "weight of %s is not a number", sp->names[sp->n]);
+		error_set(err, ERR_FAILED, "weight of %s is not a number", sp->names[sp->n]);
 		return -1;
 	}
 	if (*w < 0) {
-		snprintf(err, errlen, "weight of %s is negative", sp->names[sp->n]);
+		error_set(err, ERR_FAILED, "weight of %s is negative", sp->names[sp->n]);
 		return -1;
 	}
 	return 0;
 }
 
-int split_parse(struct split_spec *sp, const char *text, uint64_t seed, char *err, size_t errlen)
+int split_parse(struct split_spec *sp, const char *text, uint64_t seed, struct error *err)
 {
 	memset(sp, 0, sizeof *sp);
 	sp->seed = seed;
 	if (!text) {
-		snprintf(err, errlen, "no splits given");
+		error_set(err, ERR_FAILED, "no splits given");
 		return -1;
 	}
 	double w[SPLIT_MAX], total = 0;
@@ -80,10 +81,10 @@ int split_parse(struct split_spec *sp, const char *text, uint64_t seed, char *er
 		if (!e)
 			e = p + strlen(p);
 		if (sp->n == SPLIT_MAX) {
-			snprintf(err, errlen, "more than %d splits", SPLIT_MAX);
+			error_set(err, ERR_FAILED, "more than %d splits", SPLIT_MAX);
 			return -1;
 		}
-		if (parse_part(sp, p, e, &w[sp->n], err, errlen) < 0)
+		if (parse_part(sp, p, e, &w[sp->n], err) < 0)
 			return -1;
 		total += w[sp->n++];
 		if (!*e)
@@ -91,7 +92,7 @@ int split_parse(struct split_spec *sp, const char *text, uint64_t seed, char *er
 		p = e + 1;
 	}
 	if (!(total > 0)) {
-		snprintf(err, errlen, "the weights add up to zero");
+		error_set(err, ERR_FAILED, "the weights add up to zero");
 		return -1;
 	}
 	double cum = 0;

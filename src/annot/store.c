@@ -48,6 +48,7 @@
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 #include "util/clock.h"
+#include "util/error.h"
 
 /* Beyond this many unreadable lines the rest are only counted: a wrong file
  * (not annotations at all) must not produce megabytes of warnings. */
@@ -444,16 +445,16 @@ static void warn_if_link(const char *path, bool written)
  * when missing); else
  * every file is only read. */
 static struct annot_store *store_open(const char *const *paths, size_t npaths,
-                                      bool first_writable, char *err, size_t errlen)
+                                      bool first_writable, struct error *err)
 {
 	if (!npaths) {
-		set_err(err, errlen, "no annotations file");
+		error_set(err, ERR_FAILED, "no annotations file");
 		return NULL;
 	}
 	for (size_t i = 1; i < npaths; i++)
 		for (size_t j = 0; j < i; j++)
 			if (!strcmp(paths[i], paths[j])) {
-				set_err(err, errlen, "%s: given twice", paths[i]);
+				error_set(err, ERR_FAILED, "%s: given twice", paths[i]);
 				return NULL;
 			}
 	struct annot_store *s = xcalloc(1, sizeof *s);
@@ -469,8 +470,8 @@ static struct annot_store *store_open(const char *const *paths, size_t npaths,
 			.follow = true,
 		};
 		warn_if_link(paths[i], !i && first_writable);
-		s->logs[i] = i || !first_writable ? jsonl_log_open_readonly(paths[i], &rd, err, errlen)
-		                                  : jsonl_log_open_lazy(paths[i], &rd, err, errlen);
+		s->logs[i] = i || !first_writable ? jsonl_log_open_readonly(paths[i], &rd, err)
+		                                  : jsonl_log_open_lazy(paths[i], &rd, err);
 		if (!s->logs[i]) {
 			annot_close(s);
 			return NULL;
@@ -481,20 +482,20 @@ static struct annot_store *store_open(const char *const *paths, size_t npaths,
 }
 
 struct annot_store *annot_open_many(const char *const *paths, size_t npaths,
-                                    char *err, size_t errlen)
+                                    struct error *err)
 {
-	return store_open(paths, npaths, true, err, errlen);
+	return store_open(paths, npaths, true, err);
 }
 
 struct annot_store *annot_open_readonly(const char *const *paths, size_t npaths,
-                                        char *err, size_t errlen)
+                                        struct error *err)
 {
-	return store_open(paths, npaths, false, err, errlen);
+	return store_open(paths, npaths, false, err);
 }
 
-struct annot_store *annot_open(const char *path, char *err, size_t errlen)
+struct annot_store *annot_open(const char *path, struct error *err)
 {
-	return annot_open_many(&path, 1, err, errlen);
+	return annot_open_many(&path, 1, err);
 }
 
 void annot_close(struct annot_store *s)
@@ -629,7 +630,7 @@ static void saved_log(const char *line, size_t len)
 	close(fd);
 }
 
-int annot_append(struct annot_store *s, const struct decision *d, char *err, size_t errlen)
+int annot_append(struct annot_store *s, const struct decision *d, struct error *err)
 {
 	const char *path = annot_path(s);
 	char now[24];
@@ -640,7 +641,7 @@ int annot_append(struct annot_store *s, const struct decision *d, char *err, siz
 	}
 	const char *problem = decision_problem(d, at);
 	if (problem) {
-		set_err(err, errlen, "%s: %s", path, problem);
+		error_set(err, ERR_FAILED, "%s: %s", path, problem);
 		return -1;
 	}
 	struct strbuf sb = STRBUF_INIT;
@@ -653,8 +654,8 @@ int annot_append(struct annot_store *s, const struct decision *d, char *err, siz
 	char why[128];
 	int rc = -1;
 	if (!o || !decision_from_json(o, &back, why, sizeof why))
-		set_err(err, errlen, "%s: cannot write the decision: %s", path, o ? why : je.text);
-	else if (jsonl_log_append(s->logs[0], sb.buf, sb.len, err, errlen) == 0) {
+		error_set(err, ERR_FAILED, "%s: cannot write the decision: %s", path, o ? why : je.text);
+	else if (jsonl_log_append(s->logs[0], sb.buf, sb.len, err) == 0) {
 		back.file = 0;
 		store_add(s, &back);
 		saved_log(sb.buf, sb.len);

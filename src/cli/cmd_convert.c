@@ -18,6 +18,7 @@
 #include "runs/format.h"
 #include "runs/run_format.h"
 #include "util/xalloc.h"
+#include "util/error.h"
 
 #define PROG "tcreview convert"
 /* Some runs were written and some could not be read, as `formats` says. */
@@ -108,10 +109,10 @@ struct convert_pass {
 
 static void convert_one(struct convert_pass *p, const struct record_ref *rec)
 {
-	char err[1024];
-	struct run *r = dataset_load_run(p->ds, rec, p->forced, p->id_path, err, sizeof err);
+	struct error err = {0};
+	struct run *r = dataset_load_run(p->ds, rec, p->forced, p->id_path, &err);
 	if (!r) {
-		fprintf(stderr, PROG ": %s\n", err);
+		fprintf(stderr, PROG ": %s\n", err.msg);
 		p->failed[rec->file]++;
 		return;
 	}
@@ -152,9 +153,9 @@ static int convert_all(struct dataset *ds, const struct config *c,
                        const struct format_ops *forced, const char *out_path)
 {
 	struct convert_pass p = { .ds = ds, .forced = forced, .id_path = c->run_id_path };
-	char err[1024];
-	if (export_out_open(&p.out, out_path, err, sizeof err) < 0) {
-		fprintf(stderr, PROG ": %s\n", err);
+	struct error err = {0};
+	if (export_out_open(&p.out, out_path, &err) < 0) {
+		fprintf(stderr, PROG ": %s\n", err.msg);
 		return EXIT_INPUT;
 	}
 	convert_paths_of(c, &p.paths);
@@ -166,8 +167,8 @@ static int convert_all(struct dataset *ds, const struct config *c,
 	while (!p.write_failed && dataset_next(ds, &cur, &rec))
 		convert_one(&p, &rec);
 	int rc = convert_status(&p);
-	if (export_out_close(&p.out, !p.write_failed, err, sizeof err) < 0 || p.write_failed) {
-		fprintf(stderr, PROG ": %s\n", p.write_failed ? "the output could not be written" : err);
+	if (export_out_close(&p.out, !p.write_failed, &err) < 0 || p.write_failed) {
+		fprintf(stderr, PROG ": %s\n", p.write_failed ? "the output could not be written" : err.msg);
 		rc = EXIT_INPUT;
 	}
 	strbuf_release(&p.line);
@@ -198,9 +199,9 @@ static int convert_main(struct cli_context *x, int argc, char **argv)
 	char *const *paths = optind < argc ? argv + optind : stdin_only;
 	size_t npaths = optind < argc ? (size_t)(argc - optind) : 1;
 	struct dataset ds = { 0 };
-	char err[1024];
-	if (cli_dataset_open(x, &ds, paths, npaths, err, sizeof err) < 0) {
-		fprintf(stderr, PROG ": %s\n", err);
+	struct error err = {0};
+	if (cli_dataset_open(x, &ds, paths, npaths, &err) < 0) {
+		fprintf(stderr, PROG ": %s\n", err.msg);
 		rc = EXIT_INPUT;
 	} else {
 		ds.forced = forced;

@@ -20,6 +20,7 @@
 #include "util/strbuf.h"
 #include "util/textvis.h"
 #include "util/xalloc.h"
+#include "util/error.h"
 
 #define PROG "tcreview export"
 #define MAX_LIST 64
@@ -207,9 +208,9 @@ static int parse_flags(struct cli_context *ctx, int argc, char **argv, struct ex
 /* The split spec and --only-split against it. */
 static int check_split(struct export_job *x)
 {
-	char err[256];
-	if (split_parse(&x->split, x->f->split, x->f->seed, err, sizeof err) < 0) {
-		fprintf(stderr, PROG ": --split %s: %s\n", x->f->split, err);
+	struct error err = {0};
+	if (split_parse(&x->split, x->f->split, x->f->seed, &err) < 0) {
+		fprintf(stderr, PROG ": --split %s: %s\n", x->f->split, err.msg);
 		return EXIT_USAGE;
 	}
 	for (size_t i = 0; i < x->f->nonly; i++)
@@ -272,16 +273,16 @@ static void write_ft(struct export_job *x, const struct run *run, json_t *expect
 		x->t.ft_ties++;
 		return;
 	}
-	char why[512] = "";
+	struct error why = {0};
 	struct judge_job *job = judge_job_new(row->judge, run, expected);
 	struct judge_prompt p;
 	const struct verdict *machine = row->state == ROW_READY ? row->v : NULL;
 	json_t *answer = NULL;
 	if (judge_job_next_prompt(job, &p))
 		answer = judge_job_label_answer(job, lab->score, export_consensus_reason(lab), machine,
-		                                why, sizeof why);
+		                                &why);
 	else
-		judge_job_label_answer(job, lab->score, "", machine, why, sizeof why);
+		judge_job_label_answer(job, lab->score, "", machine, &why);
 	if (answer) {
 		export_ft_line(&x->line, p.system, p.user, answer);
 		emit(x);
@@ -289,7 +290,8 @@ static void write_ft(struct export_job *x, const struct run *run, json_t *expect
 	} else {
 		x->t.ft_no_answer++;
 		if (!x->t.ft_why[0])
-			snprintf(x->t.ft_why, sizeof x->t.ft_why, "%s: %s", run->source, why);
+			if (snprintf(x->t.ft_why, sizeof x->t.ft_why, "%s: %s", run->source, why.msg) < 0)
+				x->t.ft_why[0] = '\0';
 	}
 	json_decref(answer);
 	judge_job_free(job);
@@ -322,9 +324,9 @@ static void write_row(struct export_job *x, const struct review_run *rr, json_t 
 		write_ft(x, rr->run, expected, row, lab);
 		return;
 	}
-	char err[512];
-	if (!*base && !(*base = export_run_base(x->rv, rr, expected, &x->split, err, sizeof err))) {
-		fprintf(stderr, PROG ": %s\n", err);
+	struct error err = {0};
+	if (!*base && !(*base = export_run_base(x->rv, rr, expected, &x->split, &err))) {
+		fprintf(stderr, PROG ": %s\n", err.msg);
 		x->t.unreadable++;
 		return;
 	}
@@ -430,9 +432,9 @@ static void print_tally(const struct export_job *x)
 /* Writes every row to the output; EXIT_DONE or EXIT_INPUT. */
 static int export_rows(struct export_job *x)
 {
-	char err[1024];
-	if (export_out_open(&x->out, x->f->output, err, sizeof err) < 0) {
-		fprintf(stderr, PROG ": %s\n", err);
+	struct error err = {0};
+	if (export_out_open(&x->out, x->f->output, &err) < 0) {
+		fprintf(stderr, PROG ": %s\n", err.msg);
 		return EXIT_INPUT;
 	}
 	if (x->f->format == FMT_CSV) {
@@ -442,13 +444,13 @@ static int export_rows(struct export_job *x)
 	for (size_t e = 0; e < x->rv->nentries; e++)
 		export_entry(x, e);
 	strbuf_release(&x->line);
-	if (x->write_failed || export_out_close(&x->out, !x->write_failed, err, sizeof err) < 0) {
+	if (x->write_failed || export_out_close(&x->out, !x->write_failed, &err) < 0) {
 		if (x->write_failed) {
-			export_out_close(&x->out, false, err, sizeof err);
-			snprintf(err, sizeof err, "%s: cannot write it",
+			export_out_close(&x->out, false, &err);
+			error_set(&err, ERR_FAILED, "%s: cannot write it",
 			         x->f->output ? x->f->output : "standard output");
 		}
-		fprintf(stderr, PROG ": %s\n", err);
+		fprintf(stderr, PROG ": %s\n", err.msg);
 		return EXIT_INPUT;
 	}
 	print_tally(x);
@@ -467,12 +469,11 @@ static int export_session(const struct cli_context *ctx, struct export_job *x,
 	int rc = check_annotations(apaths, napaths, !dflt);
 	struct review rv;
 	struct judging jg;
-	char err[1024];
+	struct error err = {0};
 	memset(&jg, 0, sizeof jg);
 	if (rc == EXIT_DONE &&
-	    review_open_reading(&rv, &in, c, ex, files, nfiles, apaths, napaths, "export", err,
-	                        sizeof err) < 0) {
-		fprintf(stderr, PROG ": %s\n", err);
+	    review_open_reading(&rv, &in, c, ex, files, nfiles, apaths, napaths, "export", &err) < 0) {
+		fprintf(stderr, PROG ": %s\n", err.msg);
 		rc = EXIT_INPUT;
 	}
 	free(dflt);
@@ -482,8 +483,8 @@ static int export_session(const struct cli_context *ctx, struct export_job *x,
 	if (annot_warning(rv.annot))
 		fprintf(stderr, PROG ": %s\n", annot_warning(rv.annot));
 	struct judging_note note = { 0 };
-	if (judging_open_cached(&jg, &rv, &note, err, sizeof err) < 0) {
-		fprintf(stderr, PROG ": %s\n", err);
+	if (judging_open_cached(&jg, &rv, &note, &err) < 0) {
+		fprintf(stderr, PROG ": %s\n", err.msg);
 		rc = EXIT_INPUT;
 	} else {
 		if (note.text[0])

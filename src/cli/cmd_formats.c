@@ -18,6 +18,7 @@
 #include "runs/declared.h"
 #include "runs/format.h"
 #include "util/xalloc.h"
+#include "util/error.h"
 
 #define PROG "tcreview formats"
 /* Some records were read and some were not: a check for scripts, as
@@ -162,9 +163,9 @@ static int open_inputs(const struct cli_context *x, struct dataset *ds, int argc
 		paths = stdin_only;
 		npaths = 1;
 	}
-	char err[1024];
-	if (cli_dataset_open(x, ds, paths, npaths, err, sizeof err) < 0) {
-		fprintf(stderr, PROG ": %s\n", err);
+	struct error err = {0};
+	if (cli_dataset_open(x, ds, paths, npaths, &err) < 0) {
+		fprintf(stderr, PROG ": %s\n", err.msg);
 		return EXIT_INPUT;
 	}
 	return EXIT_DONE;
@@ -213,18 +214,11 @@ static void tally_add(struct formats_tally *t, const struct formats_rec *fr)
 }
 
 /* A parse error is "SOURCE: message (column N)"; the source is shown once. */
-static const char *without_source(const char *err, const char *src)
-{
-	size_t n = strlen(src);
-	if (!strncmp(err, src, n) && !strncmp(err + n, ": ", 2))
-		return err + n + 2;
-	return err;
-}
-
 static void examine(struct formats_pass *p, const struct record_ref *rec)
 {
-	char err[1024], src[1024];
-	struct run *r = dataset_load_run(p->ds, rec, p->forced, p->id_path, err, sizeof err);
+	struct error err = {0};
+	char src[1024];
+	struct run *r = dataset_load_run(p->ds, rec, p->forced, p->id_path, &err);
 	struct formats_rec fr = {
 		.file = p->ds->files[rec->file].path,
 		.line = rec->line,
@@ -234,7 +228,7 @@ static void examine(struct formats_pass *p, const struct record_ref *rec)
 	fr.source = src;
 	if (!r) {
 		fr.status = FORMATS_NOT_JSON;
-		fr.error = without_source(err, src);
+		fr.error = err.msg + err.lead;   /* without the record's place, shown apart */
 	} else {
 		fr.source = r->source;
 		fr.id = r->id;

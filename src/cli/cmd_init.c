@@ -13,6 +13,7 @@
 #include "config/propose.h"
 #include "judge/judge.h"
 #include "judge/trust.h"
+#include "util/error.h"
 
 #define PROG "tcreview init"
 
@@ -112,13 +113,13 @@ static int init_main(struct cli_context *x, int argc, char **argv)
 	}
 	setlocale(LC_CTYPE, "");
 	/* The check that a proposed judge loads reads its built-in prompt. */
-	char err[2048];
+	struct error err = {0};
 	struct config_allow none;
 	const struct config_opts load = cli_config_opts(x, &none);
 	/* A host the user allowed before passes the judge's checks here as it
 	 * will when the configuration is loaded. */
-	if (judge_allow_load_user(&x->trust, err, sizeof err) < 0) {
-		fprintf(stderr, PROG ": %s\n", err);
+	if (judge_allow_load_user(&x->trust, &err) < 0) {
+		fprintf(stderr, PROG ": %s\n", err.msg);
 		return EXIT_USAGE;
 	}
 	/* A ground-truth file outside the YAML's folder was named here by the
@@ -130,24 +131,23 @@ static int init_main(struct cli_context *x, int argc, char **argv)
 	                                 .allow_outside = record != NULL, .load = &load };
 	free(record);
 	struct proposal p;
-	if (config_propose((const char *const *)argv + optind, (size_t)(argc - optind), &po, &p, err,
-	                   sizeof err) < 0) {
-		fprintf(stderr, PROG ": %s\n", err);
+	if (config_propose((const char *const *)argv + optind, (size_t)(argc - optind), &po, &p, &err) < 0) {
+		fprintf(stderr, PROG ": %s\n", err.msg);
 		return EXIT_INPUT;
 	}
-	if (config_proposal_write(&p, o.out, o.force, err, sizeof err) < 0) {
-		fprintf(stderr, PROG ": %s\n", err);
+	if (config_proposal_write(&p, o.out, o.force, &err) < 0) {
+		fprintf(stderr, PROG ": %s\n", err.msg);
 		proposal_free(&p);
-		return strstr(err, "exists already") ? EXIT_USAGE : EXIT_INPUT;
+		return err.kind == ERR_EXISTS ? EXIT_USAGE : EXIT_INPUT;
 	}
 	rc = EXIT_DONE;
-	if (p.outside && po.allow_outside && config_allow_record(o.out, p.outside, err, sizeof err) < 0)
+	if (p.outside && po.allow_outside && config_allow_record(o.out, p.outside, &err) < 0)
 		rc = EXIT_INPUT;
 	printf("wrote %s\n", o.out);
 	fwrite(p.report.buf, 1, p.report.len, stdout);
 	if (rc != EXIT_DONE)
 		fprintf(stderr, PROG ": could not record that %s may read %s (%s): give --allow-path %s "
-		        "to each command\n", o.out, p.outside, err, p.outside);
+		        "to each command\n", o.out, p.outside, err.msg, p.outside);
 	proposal_free(&p);
 	return rc;
 }

@@ -32,6 +32,7 @@
 #include "util/jsonw.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
+#include "util/error.h"
 
 static void judge_usage(FILE *out)
 {
@@ -269,10 +270,11 @@ static void batch_id_of(const struct judge_batch *b, const struct pending *p, ch
 /* --batch-out: the first request goes to the file instead of the provider. */
 static void judge_to_batch_file(struct judge_batch *b, struct pending *p)
 {
-	char id[64], err[1024];
+	struct error err = {0};
+	char id[64];
 	batch_id_of(b, p, id, sizeof id);
-	if (batch_request_write(b->bout, p->j, p->job, id, err, sizeof err) < 0) {
-		judge_job_fail(p->job, err);
+	if (batch_request_write(b->bout, p->j, p->job, id, &err) < 0) {
+		judge_job_fail(p->job, err.msg);
 		b->errors++;
 	} else {
 		b->nbatch++;
@@ -338,12 +340,11 @@ static void judge_runs(struct judge_batch *b, struct dataset *ds, const struct f
 	dataset_index_all(ds);
 	size_t nruns = limit >= 0 && (size_t)limit < ds->nrecs ? (size_t)limit : ds->nrecs;
 	b->total = nruns * b->nuse;
-	char err[1024];
+	struct error err = {0};
 	for (size_t i = 0; i < nruns; i++) {
-		struct run *r = dataset_load_run(ds, &ds->recs[i], forced, b->cfg->run_id_path, err,
-		                                 sizeof err);
+		struct run *r = dataset_load_run(ds, &ds->recs[i], forced, b->cfg->run_id_path, &err);
 		if (!r) {
-			judge_unreadable(b, ds, i, err);
+			judge_unreadable(b, ds, i, err.msg);
 			continue;
 		}
 		for (size_t k = 0; k < b->nuse; k++)
@@ -508,9 +509,9 @@ static int shots_store(struct judge_shots *sh, const struct judge_flags *f, cons
 		if (stat(dflt, &st) == 0)
 			paths[n++] = dflt;
 	}
-	char err[1024];
-	if (n && !(sh->store = annot_open_readonly(paths, n, err, sizeof err))) {
-		fprintf(stderr, "tcreview judge: %s\n", err);
+	struct error err = {0};
+	if (n && !(sh->store = annot_open_readonly(paths, n, &err))) {
+		fprintf(stderr, "tcreview judge: %s\n", err.msg);
 		free(dflt);
 		return EXIT_INPUT;
 	}
@@ -576,10 +577,10 @@ static int open_runner(struct judge_batch *b, const struct judge_flags *f, const
 		.first_input = first, .expect = ex,
 		.examples = sh->on ? fewshot_candidates : NULL, .examples_ctx = &sh->fs,
 	};
-	char err[1024];
-	b->runner = judge_runner_new(&ro, err, sizeof err);
+	struct error err = {0};
+	b->runner = judge_runner_new(&ro, &err);
 	if (!b->runner) {
-		fprintf(stderr, "tcreview judge: %s\n", err);
+		fprintf(stderr, "tcreview judge: %s\n", err.msg);
 		return EXIT_USAGE;
 	}
 	if (judge_runner_cache_error(b->runner))
@@ -600,10 +601,10 @@ static int open_batch_files(struct judge_batch *b, const struct judge_flags *f)
 		fprintf(stderr, "tcreview judge: %s: cannot write it\n", f->batch_out);
 		return EXIT_INPUT;
 	}
-	char err[1024];
+	struct error err = {0};
 	if (f->batch_in &&
-	    !(b->bin = batch_output_read(f->batch_in, bad_batch_line, NULL, err, sizeof err))) {
-		fprintf(stderr, "tcreview judge: %s\n", err);
+	    !(b->bin = batch_output_read(f->batch_in, bad_batch_line, NULL, &err))) {
+		fprintf(stderr, "tcreview judge: %s\n", err.msg);
 		return EXIT_INPUT;
 	}
 	return EXIT_DONE;
@@ -614,9 +615,9 @@ static int judge_inputs(struct judge_batch *b, const struct judge_flags *f, char
                         size_t nfiles, const struct format_ops *forced, const struct expectations *ex)
 {
 	struct dataset ds = { 0 };
-	char err[1024];
-	if (cli_dataset_open(f->ctx, &ds, files, nfiles, err, sizeof err) < 0) {
-		fprintf(stderr, "tcreview judge: %s\n", err);
+	struct error err = {0};
+	if (cli_dataset_open(f->ctx, &ds, files, nfiles, &err) < 0) {
+		fprintf(stderr, "tcreview judge: %s\n", err.msg);
 		return EXIT_INPUT;
 	}
 	ds.forced = forced;

@@ -15,6 +15,7 @@
 #include "runs/format.h"
 #include "review/session.h"
 #include "tui/tui.h"
+#include "util/error.h"
 
 static void review_usage(FILE *out)
 {
@@ -85,7 +86,7 @@ static int review_parse_args(int argc, char **argv, struct review_opts *o)
 		{ NULL, 0, NULL, 0 },
 	};
 	int ch;
-	char err[256];
+	struct error err = {0};
 	optind = 1;
 	while ((ch = getopt_long(argc, argv, "c:a:h", longopts, NULL)) != -1) {
 		if (cli_trust_option(o->ctx, ch, optarg))
@@ -108,8 +109,8 @@ static int review_parse_args(int argc, char **argv, struct review_opts *o)
 		case 'A': o->ca_file = optarg; break;
 		case 'B': o->blind = true; break;
 		case 'S':
-			if (review_assign_parse(&o->assign, optarg, err, sizeof err) < 0) {
-				fprintf(stderr, "tcreview: --assign: %s\n", err);
+			if (review_assign_parse(&o->assign, optarg, &err) < 0) {
+				fprintf(stderr, "tcreview: --assign: %s\n", err.msg);
 				return EXIT_USAGE;
 			}
 			break;
@@ -169,13 +170,13 @@ struct review_state {
 
 /* Opens a session on st's inputs with cfg and ex. */
 static int session_open(struct review_state *st, const struct config *cfg,
-                        struct expectations *ex, struct review *rv, char *err, size_t errlen)
+                        struct expectations *ex, struct review *rv, struct error *err)
 {
 	const struct review_opts *o = st->o;
 	memset(rv, 0, sizeof *rv);
 	const struct dataset_opts in = cli_dataset_opts(o->ctx);
 	if (review_open_with(rv, &in, cfg, ex, st->paths, st->npaths, o->annot, o->nannot,
-	                st->reviewer_name, err, errlen) < 0)
+	                st->reviewer_name, err) < 0)
 		return -1;
 	const char *fmt = o->format ? o->format : cfg->format;
 	const struct format_ops *forced = fmt ? format_find(fmt) : NULL;
@@ -190,38 +191,36 @@ static int session_open(struct review_state *st, const struct config *cfg,
 /* tui_reload's hook: the configuration found now (the one I just wrote)
  * and a session on it. The new configuration is loaded before anything
  * is let go, so a bad one leaves the screen as it was. */
-static int review_reload(void *arg, struct review **rv, const struct config **cfg, char *err,
-                         size_t errlen)
+static int review_reload(void *arg, struct review **rv, const struct config **cfg, struct error *err)
 {
 	struct review_state *st = arg;
 	struct cli_context *x = st->o->ctx;
 	struct config *nc = xcalloc(1, sizeof *nc);
 	struct expectations *nex = NULL;
 	bool declared;
-	if (cli_load_config_err(x, nc, st->o->config, st->npaths ? st->paths[0] : NULL, err,
-	                        errlen) < 0 ||
-	    cli_load_expect(nc, st->o->expect, &nex, err, errlen) < 0 ||
+	if (cli_load_config_err(x, nc, st->o->config, st->npaths ? st->paths[0] : NULL, err) < 0 ||
+	    cli_load_expect(nc, st->o->expect, &nex, err) < 0 ||
 	    cli_declare_formats_err(x, nc, st->o->format ? st->o->format : nc->format, &declared,
-	                            err, errlen) < 0) {
-		char again[256];
+	                            err) < 0) {
+		struct error again = {0};
 		expect_free(nex);
 		config_free(nc);
 		free(nc);
 		/* Back to the formats of the configuration in use. */
 		cli_declare_formats_err(x, st->cfg, st->o->format ? st->o->format : st->cfg->format,
-		                        &declared, again, sizeof again);
+		                        &declared, &again);
 		return -1;
 	}
 	review_close(st->rv);
-	if (session_open(st, nc, nex, st->rv, err, errlen) < 0) {
+	if (session_open(st, nc, nex, st->rv, err) < 0) {
 		/* The inputs opened a moment ago; back to the old configuration. */
-		char again[256];
+		struct error again = {0};
 		cli_declare_formats_err(x, st->cfg, st->o->format ? st->o->format : st->cfg->format,
-		                        &declared, again, sizeof again);
+		                        &declared, &again);
 		expect_free(nex);
 		config_free(nc);
 		free(nc);
-		if (session_open(st, st->cfg, st->ex, st->rv, again, sizeof again) < 0)
+		if (session_open(st, st->cfg, st->ex, st->rv, &again) < 0)
 			abort();
 		return -1;
 	}
@@ -244,11 +243,11 @@ static int review_run(struct review_state *st, const char *datadir, double start
 	if (rc != EXIT_DONE)
 		return rc;
 	struct review rv;
-	char err[1024];
+	struct error err = {0};
 	st->reviewer_name = cli_reviewer(st->cfg, o->reviewer, st->reviewer, sizeof st->reviewer);
 	st->rv = &rv;
-	if (session_open(st, st->cfg, st->ex, &rv, err, sizeof err) < 0) {
-		fprintf(stderr, "tcreview: %s\n", err);
+	if (session_open(st, st->cfg, st->ex, &rv, &err) < 0) {
+		fprintf(stderr, "tcreview: %s\n", err.msg);
 		return EXIT_INPUT;
 	}
 	/* From here the screen owns the terminal: what the inputs' walk had to

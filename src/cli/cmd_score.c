@@ -14,6 +14,7 @@
 #include "cli/report.h"
 #include "cli/score_stream.h"
 #include "util/xalloc.h"
+#include "util/error.h"
 
 static void score_usage(FILE *out)
 {
@@ -146,9 +147,9 @@ static int score_open_inputs(const struct cli_context *x, struct dataset *ds, in
 		paths = stdin_only;
 		npaths = 1;
 	}
-	char err[1024];
-	if (cli_dataset_open(x, ds, paths, npaths, err, sizeof err) < 0) {
-		fprintf(stderr, "tcreview score: %s\n", err);
+	struct error err = {0};
+	if (cli_dataset_open(x, ds, paths, npaths, &err) < 0) {
+		fprintf(stderr, "tcreview score: %s\n", err.msg);
 		return EXIT_INPUT;
 	}
 	return EXIT_DONE;

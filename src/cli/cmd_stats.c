@@ -28,6 +28,7 @@
 #include "runs/format.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
+#include "util/error.h"
 
 #define PROG "tcreview stats"
 
@@ -168,10 +169,10 @@ static int option_value(int ch, struct stats_opts *o)
 /* --split and --only-split: the spec parses and names the splits asked for. */
 static int splits_check(struct stats_opts *o)
 {
-	char err[256];
+	struct error err = {0};
 	if (split_parse(&o->split, o->split_text ? o->split_text : SPLIT_DEFAULT,
-	                (uint64_t)o->split_seed, err, sizeof err) < 0) {
-		fprintf(stderr, PROG ": --split: %s\n", err);
+	                (uint64_t)o->split_seed, &err) < 0) {
+		fprintf(stderr, PROG ": --split: %s\n", err.msg);
 		return -1;
 	}
 	for (size_t i = 0; i < o->nonly_splits; i++)
@@ -362,14 +363,14 @@ static int session_open(struct stats_run *sr, const struct config *c, struct exp
 		free(def);
 		return rc;
 	}
-	char err[1024];
+	struct error err = {0};
 	const char *user = getenv("USER");
 	const struct dataset_opts in = cli_dataset_opts(o->ctx);
 	int r = review_open_reading(&sr->rv, &in, c, ex, inputs, ninputs, files, nfiles,
-	                            user && *user ? user : "stats", err, sizeof err);
+	                            user && *user ? user : "stats", &err);
 	free(def);
 	if (r < 0) {
-		fprintf(stderr, PROG ": %s\n", err);
+		fprintf(stderr, PROG ": %s\n", err.msg);
 		return EXIT_INPUT;
 	}
 	sr->rv_open = true;
@@ -377,8 +378,8 @@ static int session_open(struct stats_run *sr, const struct config *c, struct exp
 	if (warn)
 		fprintf(stderr, PROG ": warning: %s\n", warn);
 	struct judging_note note;
-	if (judging_open_cached(&sr->jg, &sr->rv, &note, err, sizeof err) < 0) {
-		fprintf(stderr, PROG ": %s\n", err);
+	if (judging_open_cached(&sr->jg, &sr->rv, &note, &err) < 0) {
+		fprintf(stderr, PROG ": %s\n", err.msg);
 		return EXIT_INPUT;
 	}
 	sr->jg_open = true;
@@ -464,10 +465,10 @@ static int stats_report(struct stats_run *sr, const struct stats_opts *o, const 
 		.split = &o->split, .only_splits = o->only_splits, .nonly_splits = o->nonly_splits,
 	};
 	struct calib c;
-	char err[1024];
+	struct error err = {0};
 	int rc = EXIT_DONE;
-	if (calib_build(&c, &sr->rv, &co, err, sizeof err) < 0) {
-		fprintf(stderr, PROG ": %s\n", err);
+	if (calib_build(&c, &sr->rv, &co, &err) < 0) {
+		fprintf(stderr, PROG ": %s\n", err.msg);
 		free(sel);
 		return EXIT_USAGE;
 	}

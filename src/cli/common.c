@@ -28,6 +28,7 @@
 #include "judge/trust.h"
 #include "review/keymap.h"
 #include "tui/theme.h"
+#include "util/error.h"
 
 static const char *find_datadir(char *dir, size_t n);
 
@@ -52,10 +53,10 @@ struct dataset_opts cli_dataset_opts(const struct cli_context *x)
 }
 
 int cli_dataset_open(const struct cli_context *x, struct dataset *ds, char *const *paths,
-                     size_t npaths, char *err, size_t errlen)
+                     size_t npaths, struct error *err)
 {
 	const struct dataset_opts in = cli_dataset_opts(x);
-	return dataset_open_with(ds, &in, paths, npaths, err, errlen);
+	return dataset_open_with(ds, &in, paths, npaths, err);
 }
 
 int cli_allow_path(struct cli_context *x, const char *prog, const char *path)
@@ -120,33 +121,33 @@ struct config_opts cli_config_opts(struct cli_context *x, struct config_allow *a
 }
 
 int cli_load_config_err(struct cli_context *x, struct config *c, const char *path,
-                        const char *first_input, char *err, size_t errlen)
+                        const char *first_input, struct error *err)
 {
 	memset(c, 0, sizeof *c);
 	if (x->bad_allow_host) {
-		snprintf(err, errlen, "tcreview: --allow-host takes a host name (e.g. llm.example.com, "
+		error_set(err, ERR_FAILED, "tcreview: --allow-host takes a host name (e.g. llm.example.com, "
 		         "*.example.com), without scheme, port or path: got '%s'", x->bad_allow_host);
 		return -1;
 	}
 	/* The hosts the user allowed before, beside --allow-host. Loaded once:
 	 * a reload keeps what the screen added since. */
-	char why[1024];
-	if (!x->user_trust_read && judge_allow_load_user(&x->trust, why, sizeof why) < 0) {
-		snprintf(err, errlen, "tcreview: %s", why);
+	struct error why = {0};
+	if (!x->user_trust_read && judge_allow_load_user(&x->trust, &why) < 0) {
+		error_set(err, ERR_FAILED, "tcreview: %s", why.msg);
 		return -1;
 	}
 	x->user_trust_read = true;
 	struct config_allow allow;
 	const struct config_opts opts = cli_config_opts(x, &allow);
-	return config_load_layered(c, &opts, path, first_input, err, errlen);
+	return config_load_layered(c, &opts, path, first_input, err);
 }
 
 int cli_load_config(struct cli_context *x, struct config *c, const char *path,
                     const char *first_input)
 {
-	char err[1024];
-	if (cli_load_config_err(x, c, path, first_input, err, sizeof err) < 0) {
-		fprintf(stderr, "%s\n", err);
+	struct error err = {0};
+	if (cli_load_config_err(x, c, path, first_input, &err) < 0) {
+		fprintf(stderr, "%s\n", err.msg);
 		return -1;
 	}
 	return 0;
@@ -235,10 +236,11 @@ int cli_print_config_files(const char *given, const char *first_input)
 	       "                    tcreview.yaml beside the first input (in it, for a folder)\n");
 	/* What the user allowed it to read outside its folder (tcreview init
 	 * records a ground-truth file it was given). */
-	char **outside = NULL, err[1024];
+	char **outside = NULL;
+	struct error err = {0};
 	size_t n = 0;
-	if (f.project && config_allowed_for(f.project, &outside, &n, err, sizeof err) < 0)
-		printf("                    %s\n", err);
+	if (f.project && config_allowed_for(f.project, &outside, &n, &err) < 0)
+		printf("                    %s\n", err.msg);
 	for (size_t i = 0; i < n; i++) {
 		printf("                    may read outside its folder (your allowed-paths): %s\n",
 		       outside[i]);
@@ -315,20 +317,20 @@ int cli_setup(struct cli_context *x, const char *prog, const struct config *c,
 		        "to know how runs and expectations are joined\n", prog);
 		return EXIT_USAGE;
 	}
-	char err[1024];
-	if (cli_load_expect(c, expect, ex, err, sizeof err) < 0) {
-		fprintf(stderr, "%s: %s\n", prog, err);
+	struct error err = {0};
+	if (cli_load_expect(c, expect, ex, &err) < 0) {
+		fprintf(stderr, "%s: %s\n", prog, err.msg);
 		return EXIT_INPUT;
 	}
 	return EXIT_DONE;
 }
 
 int cli_load_expect(const struct config *c, const char *expect, struct expectations **ex,
-                    char *err, size_t errlen)
+                    struct error *err)
 {
 	*ex = NULL;
 	if (!c->has_expect)
 		return 0;
-	*ex = expect_load(&c->expect, expect ? expect : c->expect.file, err, errlen);
+	*ex = expect_load(&c->expect, expect ? expect : c->expect.file, err);
 	return *ex ? 0 : -1;
 }

@@ -11,6 +11,7 @@
 #include "runs/dataset.h"
 #include "util/jsonw.h"
 #include "util/xalloc.h"
+#include "util/error.h"
 
 size_t export_labels_of(struct review *rv, size_t entry, size_t row,
                         const struct export_sel *sel, struct export_labels *out)
@@ -102,7 +103,7 @@ static json_t *calls_of(const struct run *cr)
 }
 
 json_t *export_run_base(struct review *rv, const struct review_run *rr, const json_t *expected,
-                        const struct split_spec *split, char *err, size_t errlen)
+                        const struct split_spec *split, struct error *err)
 {
 	const struct run *r = rr->run;
 	const struct review_entry *e = &rv->entries[rr->entry];
@@ -110,7 +111,7 @@ json_t *export_run_base(struct review *rv, const struct review_run *rr, const js
 	/* The hash the labels were checked against, so a row and its stale
 	 * flags agree. */
 	if (!review_entry_hash(e, hash) && dataset_record_hash(&rv->ds, &rv->ds.recs[e->rec], hash) < 0) {
-		snprintf(err, errlen, "%s: the record cannot be read again to hash it", e->source);
+		error_set(err, ERR_FAILED, "%s: the record cannot be read again to hash it", e->source);
 		return NULL;
 	}
 	json_t *b = json_object();

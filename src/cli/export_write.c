@@ -11,6 +11,7 @@
 #include "util/jsonw.h"
 #include "util/textvis.h"
 #include "util/xalloc.h"
+#include "util/error.h"
 
 const char *const export_keys[] = {
 	"run", "source", "run_hash", "criterion", "kind", "scale", "threshold",
@@ -148,7 +149,7 @@ void export_ft_line(struct strbuf *sb, const char *system, const char *user, con
 
 /* ---- the output file ---------------------------------------------------------------- */
 
-int export_out_open(struct export_out *o, const char *path, char *err, size_t errlen)
+int export_out_open(struct export_out *o, const char *path, struct error *err)
 {
 	memset(o, 0, sizeof *o);
 	if (!path || !strcmp(path, "-")) {
@@ -165,7 +166,7 @@ int export_out_open(struct export_out *o, const char *path, char *err, size_t er
 	char *tmp = strbuf_detach(&sb);
 	int fd = mkstemp(tmp);
 	if (fd < 0) {
-		snprintf(err, errlen, "%s: cannot write beside it: %s", path, strerror(errno));
+		error_set(err, ERR_FAILED, "%s: cannot write beside it: %s", path, strerror(errno));
 		free(tmp);
 		return -1;
 	}
@@ -175,7 +176,7 @@ int export_out_open(struct export_out *o, const char *path, char *err, size_t er
 	fchmod(fd, 0666 & ~mask);
 	o->f = fdopen(fd, "w");
 	if (!o->f) {
-		snprintf(err, errlen, "%s: %s", tmp, strerror(errno));
+		error_set(err, ERR_FAILED, "%s: %s", tmp, strerror(errno));
 		close(fd);
 		unlink(tmp);
 		free(tmp);
@@ -200,7 +201,7 @@ static void out_free(struct export_out *o)
 	memset(o, 0, sizeof *o);
 }
 
-int export_out_close(struct export_out *o, bool keep, char *err, size_t errlen)
+int export_out_close(struct export_out *o, bool keep, struct error *err)
 {
 	if (!o->f)
 		return 0;
@@ -208,7 +209,7 @@ int export_out_close(struct export_out *o, bool keep, char *err, size_t errlen)
 		int bad = fflush(o->f) != 0 || ferror(o->f);
 		o->f = NULL;
 		if (bad && keep) {
-			snprintf(err, errlen, "standard output: %s", strerror(errno));
+			error_set(err, ERR_FAILED, "standard output: %s", strerror(errno));
 			return -1;
 		}
 		return 0;
@@ -231,7 +232,7 @@ int export_out_close(struct export_out *o, bool keep, char *err, size_t errlen)
 	if (!ok)
 		unlink(o->tmp);
 	if (!ok && keep)
-		snprintf(err, errlen, "%s: %s", o->path, strerror(e ? e : EIO));
+		error_set(err, ERR_FAILED, "%s: %s", o->path, strerror(e ? e : EIO));
 	out_free(o);
 	return ok || !keep ? 0 : -1;
 }

@@ -7,52 +7,13 @@
  * "messages: missing"), names what would have to change. */
 #include "cli/formats_report.h"
 
-#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "runs/format.h"
 #include "util/strbuf.h"
+#include "util/error.h"
 
-/* The field path that opens a loader's message ("messages[2].role: ..."),
- * measured: how many names and indexes it has and their sum. A message
- * that opens with words, not a path, measures 0. A field said to be
- * missing was not reached, so it does not count. */
-static void measure_path(const char *err, unsigned *depth, unsigned long *at)
-{
-	*depth = 0;
-	*at = 0;
-	const char *colon = strstr(err, ": ");
-	if (!colon || colon == err)
-		return;
-	unsigned segs = 0;
-	unsigned long sum = 0;
-	bool in_name = false;
-	for (const char *p = err; p < colon; p++) {
-		if (*p == '[') {
-			char *end;
-			unsigned long n = strtoul(p + 1, &end, 10);
-			if (end == p + 1 || *end != ']' || end > colon)
-				return;
-			segs++;
-			sum += n;
-			p = end;
-			in_name = false;
-		} else if (*p == '.') {
-			in_name = false;
-		} else if (isalnum((unsigned char)*p) || strchr("_$@-", *p)) {
-			if (!in_name)
-				segs++;
-			in_name = true;
-		} else {
-			return;             /* a sentence, not a path */
-		}
-	}
-	if (segs && !strncmp(colon + 2, "missing", 7))
-		segs--;
-	*depth = segs;
-	*at = sum;
-}
 
 static void try_loader(struct dataset *ds, const struct record_ref *rec,
                        const struct format_ops *f, struct jdoc *d, struct formats_guess *g)
@@ -62,17 +23,19 @@ static void try_loader(struct dataset *ds, const struct record_ref *rec,
 	                            (long)rec->index);
 	memset(g, 0, sizeof(*g));
 	g->format = f->name;
-	g->loaded = format_load(r, f, g->error, sizeof g->error) == 0;
-	if (g->loaded)
+	struct error e = {0};
+	g->loaded = format_load(r, f, &e) == 0;
+	if (!g->loaded && snprintf(g->error, sizeof g->error, "%s",
+	                           e.msg[0] ? e.msg : "malformed record") < 0)
 		g->error[0] = '\0';
-	else if (!g->error[0])
-		snprintf(g->error, sizeof g->error, "malformed record");
 	for (size_t i = 0; i < r->nmsgs; i++)
 		g->msgs += r->msgs[i].role != ROLE_NOTE;
 	g->calls = r->ncalls;
 	g->notes = r->nnotes;
-	if (!g->loaded)
-		measure_path(g->error, &g->depth, &g->at);
+	if (!g->loaded) {
+		g->depth = e.path_depth;
+		g->at = e.path_at;
+	}
 	run_free(r);
 }
 
@@ -147,9 +110,9 @@ static void shape_of(const struct jdoc *d, jv v, struct strbuf *sb, bool nested)
 
 void formats_shape(struct dataset *ds, const struct record_ref *rec, char *buf, size_t len)
 {
-	char err[512];
+	struct error err = {0};
 	buf[0] = '\0';
-	struct jdoc *d = dataset_parse_doc(ds, rec, err, sizeof err);
+	struct jdoc *d = dataset_parse_doc(ds, rec, &err);
 	if (!d)
 		return;
 	struct strbuf sb = STRBUF_INIT;
@@ -182,13 +145,13 @@ size_t formats_closest(struct dataset *ds, const struct record_ref *rec,
 	if (!all)
 		return 0;
 	size_t got = 0;
-	char err[512];
+	struct error err = {0};
 	for (size_t i = 0; i < n; i++) {
 		/* The reader by shape was the last resort, and found nothing. */
 		if (!strcmp(format_table[i]->name, "shape"))
 			continue;
 		/* Each loader gets a tape of its own: the run it fills owns it. */
-		struct jdoc *d = dataset_parse_doc(ds, rec, err, sizeof err);
+		struct jdoc *d = dataset_parse_doc(ds, rec, &err);
 		if (!d)
 			break;
 		try_loader(ds, rec, format_table[i], d, &all[got++]);

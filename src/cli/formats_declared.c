@@ -12,6 +12,7 @@
 #include "runs/format.h"
 #include "util/userdir.h"
 #include "util/xalloc.h"
+#include "util/error.h"
 
 /* The set in use is the context's: the configuration's entries are lent
  * (the configuration outlives the command's datasets), the folders' are
@@ -29,16 +30,16 @@ void cli_declared_reset(struct cli_context *x)
 int cli_declare_formats(struct cli_context *x, const char *prog, const struct config *c,
                         const char *fmt, bool *declared)
 {
-	char err[1024];
-	if (cli_declare_formats_err(x, c, fmt, declared, err, sizeof err) < 0) {
-		fprintf(stderr, "%s: %s\n", prog, err);
+	struct error err = {0};
+	if (cli_declare_formats_err(x, c, fmt, declared, &err) < 0) {
+		fprintf(stderr, "%s: %s\n", prog, err.msg);
 		return EXIT_USAGE;
 	}
 	return EXIT_DONE;
 }
 
 int cli_declare_formats_err(struct cli_context *x, const struct config *c, const char *fmt,
-                            bool *declared, char *err, size_t errlen)
+                            bool *declared, struct error *err)
 {
 	*declared = false;
 	cli_declared_reset(x);
@@ -57,17 +58,17 @@ int cli_declare_formats_err(struct cli_context *x, const struct config *c, const
 	}
 	int rc = 0;
 	if (user)
-		rc = declared_load_folder(in_use, user, "formats folder", err, errlen);
+		rc = declared_load_folder(in_use, user, "formats folder", err);
 	if (rc == 0 && installed)
-		rc = declared_load_folder(in_use, installed, "installed", err, errlen);
+		rc = declared_load_folder(in_use, installed, "installed", err);
 	free(user);
 	free(installed);
 	if (rc == 0 && in_use->n > 200) {
-		snprintf(err, errlen, "%zu formats are declared; at most 200 are read", in_use->n);
+		error_set(err, ERR_FAILED, "%zu formats are declared; at most 200 are read", in_use->n);
 		rc = -1;
 	}
 	if (rc == 0)
-		rc = declared_check_names(in_use, err, errlen);
+		rc = declared_check_names(in_use, err);
 	if (rc < 0) {
 		cli_declared_reset(x);
 		return -1;

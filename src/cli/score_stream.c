@@ -20,6 +20,7 @@
 
 #include "util/textvis.h"
 #include "util/xalloc.h"
+#include "util/error.h"
 
 #define BATCH_BYTES (128u << 10)
 #define BATCH_RECS 256
@@ -108,8 +109,8 @@ static void score_record(struct pool *p, struct batch *b, size_t k)
 	const struct record_ref *rec = &b->recs[k];
 	struct rec_out *ro = &b->res[k];
 	struct verdict *verdicts = &b->verdicts[k * p->nscorers];
-	char err[1024];
-	struct run *r = dataset_load_run(p->ds, rec, p->forced, p->c->run_id_path, err, sizeof err);
+	struct error err = {0};
+	struct run *r = dataset_load_run(p->ds, rec, p->forced, p->c->run_id_path, &err);
 	ro->run = NULL;
 	ro->src = NULL;
 	ro->read = r && !r->load_error;
@@ -117,8 +118,8 @@ static void score_record(struct pool *p, struct batch *b, size_t k)
 		char src[512];
 		record_source(p->ds, rec, src, sizeof src);
 		ro->src = xstrdup(src);
-		err_line(&b->err, "tcreview: ", err);
-		evaluator_fail_all(p->ev, err, verdicts);
+		err_line(&b->err, "tcreview: ", err.msg);
+		evaluator_fail_all(p->ev, err.msg, verdicts);
 	} else {
 		if (r->load_error) {
 			strbuf_addf(&b->err, "tcreview: %s: ", r->source);

@@ -14,6 +14,7 @@
 #include "util/jsonpath.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
+#include "util/error.h"
 
 /* ---- errors ------------------------------------------------------------ */
 
@@ -26,11 +27,10 @@ static void vfail_in(struct conf *cf, const char *file, int line, int col, const
 	if (cf->failed)
 		return;
 	cf->failed = true;
-	if (!cf->err || !cf->errlen)
+	if (!cf->err)
 		return;
-	int n = snprintf(cf->err, cf->errlen, "%s:%d:%d: ", file, line, col);
-	if (n >= 0 && (size_t)n < cf->errlen)
-		vsnprintf(cf->err + n, cf->errlen - (size_t)n, fmt, ap);
+	error_vset(cf->err, ERR_FAILED, fmt, ap);
+	error_prefix(cf->err, "%s:%d:%d: ", file, line, col);
 }
 
 int conf_fail_at(struct conf *cf, int line, int col, const char *fmt, ...)

@@ -14,6 +14,7 @@
 #include <yaml.h>
 
 #include "util/xalloc.h"
+#include "util/error.h"
 
 struct conf_anchor {
 	char *name;
@@ -312,15 +313,13 @@ static int tree_build(struct conf *x, const char *text, size_t len)
 }
 
 int conf_parse(struct conf *cf, const char *name, const char *dir, const char *text,
-               size_t len, char *err, size_t errlen)
+               size_t len, struct error *err)
 {
 	memset(cf, 0, sizeof *cf);
 	cf->name = name ? name : "<config>";
 	cf->dir = dir;
 	cf->err = err;
-	cf->errlen = err ? errlen : 0;
-	if (cf->err && cf->errlen)
-		cf->err[0] = '\0';
+	error_clear(cf->err);
 	return tree_build(cf, text ? text : "", text ? len : 0);
 }
 

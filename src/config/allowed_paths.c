@@ -14,6 +14,7 @@
 #include "util/strbuf.h"
 #include "util/userdir.h"
 #include "util/xalloc.h"
+#include "util/error.h"
 
 #define LEAF "allowed-paths"
 #define FILE_MAX ((size_t)4 << 20)
@@ -29,12 +30,12 @@ char *config_allowed_paths_file(void)
 }
 
 /* The file's text in sb; 1 read, 0 absent, -1 with err. */
-static int read_record(const char *path, struct strbuf *sb, char *err, size_t errlen)
+static int read_record(const char *path, struct strbuf *sb, struct error *err)
 {
 	struct stat st;
 	if (stat(path, &st) < 0 && errno == ENOENT)
 		return 0;
-	return read_regular_file(sb, path, FILE_MAX, err, errlen) < 0 ? -1 : 1;
+	return read_regular_file(sb, path, FILE_MAX, err) < 0 ? -1 : 1;
 }
 
 /* Calls fn for each allowance of the text; stops at a line that is none
@@ -42,7 +43,7 @@ static int read_record(const char *path, struct strbuf *sb, char *err, size_t er
 static int each_line(const char *file, const struct strbuf *sb,
                      bool (*fn)(void *ctx, const char *conf, size_t nconf, const char *path,
                                 size_t npath),
-                     void *ctx, char *err, size_t errlen)
+                     void *ctx, struct error *err)
 {
 	const char *p = sb->buf ? sb->buf : "", *end = p + sb->len;
 	for (size_t line = 1; p < end; line++) {
@@ -53,7 +54,7 @@ static int each_line(const char *file, const struct strbuf *sb,
 		const char *tab = memchr(p, '\t', (size_t)(e - p));
 		if (e > p && *p != '#') {
 			if (!tab || *p != '/' || tab + 1 >= e || tab[1] != '/') {
-				set_err(err, errlen, "%s:%zu: expected a configuration's path, a tab and a "
+				error_set(err, ERR_FAILED, "%s:%zu: expected a configuration's path, a tab and a "
 				        "file's path, both absolute", file, line);
 				return -1;
 			}
@@ -81,16 +82,15 @@ static bool collect(void *ctx, const char *conf, size_t nconf, const char *path,
 	return false;
 }
 
-int config_allowed_for(const char *config_path, char ***paths, size_t *n, char *err,
-                       size_t errlen)
+int config_allowed_for(const char *config_path, char ***paths, size_t *n, struct error *err)
 {
 	char *file = config_allowed_paths_file();
 	char *conf = realpath(config_path, NULL);
 	struct strbuf sb = STRBUF_INIT;
 	int rc = 0;
-	if (file && conf && (rc = read_record(file, &sb, err, errlen)) > 0) {
+	if (file && conf && (rc = read_record(file, &sb, err)) > 0) {
 		struct collect c = { conf, paths, n };
-		rc = each_line(file, &sb, collect, &c, err, errlen);
+		rc = each_line(file, &sb, collect, &c, err);
 	}
 	strbuf_release(&sb);
 	free(conf);
@@ -110,14 +110,14 @@ static bool found(void *ctx, const char *conf, size_t nconf, const char *path, s
 }
 
 /* Appends text to the file (made 0600 with the header when new). */
-static int append(const char *file, bool fresh, const char *text, char *err, size_t errlen)
+static int append(const char *file, bool fresh, const char *text, struct error *err)
 {
 	char *dir = xstrndup(file, (size_t)(strrchr(file, '/') - file));
 	int rc = make_dirs(dir);
 	if (rc < 0)
-		set_err(err, errlen, "%s: %s", dir, strerror(errno));
+		error_set(err, ERR_FAILED, "%s: %s", dir, strerror(errno));
 	free(dir);
-	int fd = rc < 0 ? -1 : open_regular(file, O_WRONLY | O_APPEND | O_CREAT, 0600, err, errlen);
+	int fd = rc < 0 ? -1 : open_regular(file, O_WRONLY | O_APPEND | O_CREAT, 0600, err);
 	if (fd < 0)
 		return -1;
 	struct strbuf sb = STRBUF_INIT;
@@ -126,41 +126,40 @@ static int append(const char *file, bool fresh, const char *text, char *err, siz
 	strbuf_addstr(&sb, text);
 	bool ok = write(fd, sb.buf, sb.len) == (ssize_t)sb.len;
 	if (!ok)
-		set_err(err, errlen, "%s: %s", file, strerror(errno));
+		error_set(err, ERR_FAILED, "%s: %s", file, strerror(errno));
 	if (close(fd) < 0 && ok) {
-		set_err(err, errlen, "%s: %s", file, strerror(errno));
+		error_set(err, ERR_FAILED, "%s: %s", file, strerror(errno));
 		ok = false;
 	}
 	strbuf_release(&sb);
 	return ok ? 0 : -1;
 }
 
-int config_allow_record(const char *config_path, const char *file_path, char *err,
-                        size_t errlen)
+int config_allow_record(const char *config_path, const char *file_path, struct error *err)
 {
 	char *file = config_allowed_paths_file();
 	if (!file) {
-		set_err(err, errlen, "neither XDG_CONFIG_HOME nor HOME is set: nowhere to record it");
+		error_set(err, ERR_FAILED, "neither XDG_CONFIG_HOME nor HOME is set: nowhere to record it");
 		return -1;
 	}
 	char *conf = realpath(config_path, NULL), *path = realpath(file_path, NULL);
 	struct strbuf sb = STRBUF_INIT;
 	int rc = -1;
 	if (!conf || !path)
-		set_err(err, errlen, "%s: %s", conf ? file_path : config_path, strerror(errno));
+		error_set(err, ERR_FAILED, "%s: %s", conf ? file_path : config_path, strerror(errno));
 	else if (strpbrk(conf, "\t\n\r") || strpbrk(path, "\t\n\r"))
-		set_err(err, errlen, "%s: a path holding a tab or a line break cannot be recorded",
+		error_set(err, ERR_FAILED, "%s: a path holding a tab or a line break cannot be recorded",
 		        strpbrk(conf, "\t\n\r") ? conf : path);
-	else if ((rc = read_record(file, &sb, err, errlen)) >= 0) {
+	else if ((rc = read_record(file, &sb, err)) >= 0) {
 		bool fresh = rc == 0;
 		struct find f = { conf, path };
-		rc = fresh ? 0 : each_line(file, &sb, found, &f, err, errlen);
+		rc = fresh ? 0 : each_line(file, &sb, found, &f, err);
 		if (rc == 0) {
 			struct strbuf line = STRBUF_INIT;
 			if (sb.len && sb.buf[sb.len - 1] != '\n')
 				strbuf_addch(&line, '\n');     /* a hand-edited last line */
 			strbuf_addf(&line, "%s\t%s\n", conf, path);
-			rc = append(file, fresh, line.buf, err, errlen);
+			rc = append(file, fresh, line.buf, err);
 			strbuf_release(&line);
 		} else if (rc == 1) {
 			rc = 0;         /* there already */

@@ -18,6 +18,7 @@
 #include "util/readfile.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
+#include "util/error.h"
 
 /* ---- what no one owner can check ---------------------------------------- */
 
@@ -303,16 +304,15 @@ static int config_walk(struct conf *x, struct config *c, const struct conf_node 
 /* allow NULL: not confined (a string of the program's or a test's). */
 static int load_text(struct config *c, const char *name, const char *dir, const char *text,
                      size_t len, const struct config_allow *allow, const struct load_how *how,
-                     char *err, size_t errlen)
+                     struct error *err)
 {
 	memset(c, 0, sizeof *c);
-	if (err && errlen)
-		err[0] = '\0';
+	error_clear(err);
 	struct conf x;
 	c->path = name ? xstrdup(name) : NULL;   /* NULL marks the built-in config */
 	c->dir = dir ? xstrdup(dir) : NULL;
 
-	int rc = conf_parse(&x, name, c->dir, text, len, err, errlen);
+	int rc = conf_parse(&x, name, c->dir, text, len, err);
 	if (allow) {
 		x.confined = true;
 		x.allow = allow->paths;
@@ -329,10 +329,10 @@ static int load_text(struct config *c, const char *name, const char *dir, const 
 static const struct config_opts no_opts;
 
 int config_load_string(struct config *c, const struct config_opts *opts, const char *name,
-                       const char *dir, const char *text, size_t len, char *err, size_t errlen)
+                       const char *dir, const char *text, size_t len, struct error *err)
 {
 	const struct load_how how = { CONFIG_PROJECT, NULL, opts ? opts : &no_opts };
-	return load_text(c, name, dir, text, len, NULL, &how, err, errlen);
+	return load_text(c, name, dir, text, len, NULL, &how, err);
 }
 
 static char *dir_of(const char *path)
@@ -346,44 +346,41 @@ static char *dir_of(const char *path)
 }
 
 static int load_file(struct config *c, const char *path, const struct config_allow *allow,
-                     const struct load_how *how, char *err, size_t errlen)
+                     const struct load_how *how, struct error *err)
 {
 	static const struct config_allow none = { NULL, 0 };
 	memset(c, 0, sizeof *c);
-	if (!err)
-		errlen = 0;
 	struct strbuf sb = STRBUF_INIT;
-	if (read_regular_file(&sb, path, READ_CAP_CONFIG, err, errlen) < 0) {
+	if (read_regular_file(&sb, path, READ_CAP_CONFIG, err) < 0) {
 		strbuf_release(&sb);
 		return -1;
 	}
 
 	char *dir = dir_of(path);
 	int rc = load_text(c, path, dir, sb.buf ? sb.buf : "", sb.len, allow ? allow : &none, how,
-	                   err, errlen);
+	                   err);
 	free(dir);
 	strbuf_release(&sb);
 	return rc;
 }
 
 int config_load_scoped(struct config *c, const struct config_opts *opts, const char *path,
-                       enum config_scope scope, char *err, size_t errlen)
+                       enum config_scope scope, struct error *err)
 {
 	const struct load_how how = { scope, NULL, opts ? opts : &no_opts };
-	return load_file(c, path, how.opts->allow, &how, err, errlen);
+	return load_file(c, path, how.opts->allow, &how, err);
 }
 
 int config_load_under(struct config *c, const struct config_opts *opts, const char *path,
-                      const struct config *user, char *err, size_t errlen)
+                      const struct config *user, struct error *err)
 {
 	const struct load_how how = { CONFIG_PROJECT, user, opts ? opts : &no_opts };
-	return load_file(c, path, how.opts->allow, &how, err, errlen);
+	return load_file(c, path, how.opts->allow, &how, err);
 }
 
-int config_load(struct config *c, const struct config_opts *opts, const char *path, char *err,
-                size_t errlen)
+int config_load(struct config *c, const struct config_opts *opts, const char *path, struct error *err)
 {
-	return config_load_scoped(c, opts, path, CONFIG_PROJECT, err, errlen);
+	return config_load_scoped(c, opts, path, CONFIG_PROJECT, err);
 }
 
 bool config_compares(const struct config *c, const char *scorer_id, const char *judge_id)

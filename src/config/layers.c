@@ -11,6 +11,7 @@
 #include "util/strbuf.h"
 #include "util/userdir.h"
 #include "util/xalloc.h"
+#include "util/error.h"
 
 #define PROJECT_FILE "tcreview.yaml"
 
@@ -195,7 +196,7 @@ void config_merge_user(struct config *c, struct config *user)
 /* The project's file is read with what the user allowed on the command
  * line and what they allowed this file before (config/allowed_paths.h). */
 static int load_allowed(struct config *c, const char *project, const struct config_opts *opts,
-                        const struct config *user, char *err, size_t errlen)
+                        const struct config *user, struct error *err)
 {
 	const struct config_allow *allow = opts ? opts->allow : NULL;
 	char **paths = NULL;
@@ -204,12 +205,12 @@ static int load_allowed(struct config *c, const char *project, const struct conf
 		paths = xrealloc(paths, (n + 1) * sizeof *paths);
 		paths[n++] = xstrdup(allow->paths[i]);
 	}
-	int rc = config_allowed_for(project, &paths, &n, err, errlen);
+	int rc = config_allowed_for(project, &paths, &n, err);
 	if (rc == 0) {
 		const struct config_allow all = { (const char *const *)paths, n };
 		struct config_opts with = opts ? *opts : (struct config_opts){ 0 };
 		with.allow = &all;
-		rc = config_load_under(c, &with, project, user, err, errlen);
+		rc = config_load_under(c, &with, project, user, err);
 	} else {
 		memset(c, 0, sizeof *c);
 	}
@@ -221,31 +222,31 @@ static int load_allowed(struct config *c, const char *project, const struct conf
 
 static int load_project(struct config *c, const struct config_files *f,
                         const struct config_opts *opts, const struct config *user,
-                        char *err, size_t errlen)
+                        struct error *err)
 {
 	if (f->project)
-		return load_allowed(c, f->project, opts, user, err, errlen);
+		return load_allowed(c, f->project, opts, user, err);
 	int rc = config_load_string(c, opts, "(built-in checks)", ".", config_builtin_checks,
-	                            sizeof config_builtin_checks - 1, err, errlen);
+	                            sizeof config_builtin_checks - 1, err);
 	free(c->path);
 	c->path = NULL;
 	return rc;
 }
 
 int config_load_layered(struct config *c, const struct config_opts *opts, const char *given,
-                        const char *first_input, char *err, size_t errlen)
+                        const char *first_input, struct error *err)
 {
 	struct config_files f;
 	struct config user;
 	memset(&user, 0, sizeof user);
 	config_locate(given, first_input, &f);
 	if (f.user_exists &&
-	    config_load_scoped(&user, opts, f.user, CONFIG_USER, err, errlen) < 0) {
+	    config_load_scoped(&user, opts, f.user, CONFIG_USER, err) < 0) {
 		config_files_free(&f);
 		memset(c, 0, sizeof *c);
 		return -1;
 	}
-	if (load_project(c, &f, opts, f.user_exists ? &user : NULL, err, errlen) < 0) {
+	if (load_project(c, &f, opts, f.user_exists ? &user : NULL, err) < 0) {
 		config_free(&user);
 		config_files_free(&f);
 		return -1;

@@ -18,18 +18,7 @@
 #include "propose_int.h"
 #include "util/clock.h"
 #include "util/xalloc.h"
-
-static void say(char *err, size_t errlen, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static void say(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	if (err && errlen)
-		vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-}
+#include "util/error.h"
 
 /* The resolved folder the YAML will be written in. */
 static char *out_folder(const char *out)
@@ -67,46 +56,46 @@ static void ctx_free(struct prop_ctx *x)
 }
 
 /* Whether the YAML loads as `tcreview` will load it; the message when not. */
-static int loads(const struct prop_ctx *x, const struct strbuf *yaml, char *msg, size_t msglen)
+static int loads(const struct prop_ctx *x, const struct strbuf *yaml, struct error *msg)
 {
 	struct config c;
 	const char *name = x->o->out_path ? x->o->out_path : "tcreview.yaml";
-	int rc = config_load_string(&c, x->o->load, name, x->out_dir, yaml->buf, yaml->len, msg, msglen);
+	int rc = config_load_string(&c, x->o->load, name, x->out_dir, yaml->buf, yaml->len, msg);
 	if (rc == 0)
 		config_free(&c);
 	return rc;
 }
 
-static int first_input_error(const struct prop_ctx *x, char *err, size_t errlen)
+static int first_input_error(const struct prop_ctx *x, struct error *err)
 {
 	for (size_t i = 0; i < x->nin; i++)
 		if (x->in[i].error) {
-			say(err, errlen, "%s%s", x->in[i].error, "");
+			error_set(err, ERR_FAILED, "%s%s", x->in[i].error, "");
 			return -1;
 		}
 	if (x->nruns)
 		return 0;
-	say(err, errlen, "%s: no record is a run tcreview reads (%s formats %s says why)",
+	error_set(err, ERR_FAILED, "%s: no record is a run tcreview reads (%s formats %s says why)",
 	        x->nin ? x->in[0].path : "-", x->o->prog && *x->o->prog ? x->o->prog : "tcreview",
 	        x->nin ? x->in[0].path : "-");
 	return -1;
 }
 
 /* The YAML and the report; a judge the checks refuse is commented out. */
-static int compose(struct prop_ctx *x, struct proposal *p, char *err, size_t errlen)
+static int compose(struct prop_ctx *x, struct proposal *p, struct error *err)
 {
-	char msg[1024];
+	struct error msg = {0};
 	prop_write_yaml(x, &p->yaml);
-	if (loads(x, &p->yaml, msg, sizeof msg) < 0 && x->judge.active) {
+	if (loads(x, &p->yaml, &msg) < 0 && x->judge.active) {
 		char reason[1200];
 		snprintf(reason, sizeof reason, "the judge the environment offers does not pass the "
-		         "checks (%.1000s)", msg);
+		         "checks (%.1000s)", msg.msg);
 		prop_judge_commented(x, reason);
 		strbuf_reset(&p->yaml);
 		prop_write_yaml(x, &p->yaml);
 	}
-	if (loads(x, &p->yaml, msg, sizeof msg) < 0) {
-		say(err, errlen, "%s (in the configuration proposed: %s)", msg,
+	if (loads(x, &p->yaml, &msg) < 0) {
+		error_set(err, ERR_FAILED, "%s (in the configuration proposed: %s)", msg.msg,
 		        "a bug of tcreview init, please report it");
 		return -1;
 	}
@@ -115,7 +104,7 @@ static int compose(struct prop_ctx *x, struct proposal *p, char *err, size_t err
 }
 
 int config_propose(const char *const *inputs, size_t ninputs, const struct propose_opts *o,
-                   struct proposal *p, char *err, size_t errlen)
+                   struct proposal *p, struct error *err)
 {
 	static const struct propose_opts none = { 0 };
 	memset(p, 0, sizeof *p);
@@ -123,26 +112,26 @@ int config_propose(const char *const *inputs, size_t ninputs, const struct propo
 	x.max_records = x.o->max_records ? x.o->max_records : PROPOSE_DEFAULT_RECORDS;
 	x.deadline_ms = (long long)now_ms() + PROPOSE_TIME_MS;
 	if (!ninputs) {
-		say(err, errlen, "%s%s", "tcreview init: no input given", "");
+		error_set(err, ERR_FAILED, "%s%s", "tcreview init: no input given", "");
 		return -1;
 	}
 	x.out_dir = out_folder(x.o->out_path);
 	if (!x.out_dir) {
-		say(err, errlen, "%s: %s", x.o->out_path ? x.o->out_path : "tcreview.yaml",
+		error_set(err, ERR_FAILED, "%s: %s", x.o->out_path ? x.o->out_path : "tcreview.yaml",
 		        "its folder does not exist");
 		return -1;
 	}
 	x.given = inputs;
 	x.ngiven = ninputs;
 	prop_read_inputs(&x, inputs, ninputs);
-	int rc = first_input_error(&x, err, errlen);
+	int rc = first_input_error(&x, err);
 	if (rc == 0) {
 		prop_choose_ids(&x);
 		prop_find_join(&x);
 		prop_find_truth(&x);
 		prop_find_verdicts(&x);
 		prop_find_judge(&x);
-		rc = compose(&x, p, err, errlen);
+		rc = compose(&x, p, err);
 	}
 	p->nruns = x.nruns;
 	p->sampled = x.sampled;
@@ -163,7 +152,7 @@ void proposal_free(struct proposal *p)
 }
 
 /* Puts tmp at path: never over a file there unless force. */
-static int put(const char *tmp, const char *path, bool force, char *err, size_t errlen)
+static int put(const char *tmp, const char *path, bool force, struct error *err)
 {
 	if (force) {
 		if (rename(tmp, path) == 0)
@@ -172,19 +161,18 @@ static int put(const char *tmp, const char *path, bool force, char *err, size_t 
 		unlink(tmp);
 		return 0;
 	} else if (errno == EEXIST) {
-		say(err, errlen, "%s: %s", path, "exists already (--force writes over it)");
+		error_set(err, ERR_EXISTS, "%s: %s", path, "exists already (--force writes over it)");
 		return -1;
 	}
-	say(err, errlen, "%s: %s", path, strerror(errno));
+	error_set(err, ERR_FAILED, "%s: %s", path, strerror(errno));
 	return -1;
 }
 
-int config_proposal_write(const struct proposal *p, const char *path, bool force, char *err,
-                          size_t errlen)
+int config_proposal_write(const struct proposal *p, const char *path, bool force, struct error *err)
 {
 	struct stat st;
 	if (!force && lstat(path, &st) == 0) {
-		say(err, errlen, "%s: %s", path, "exists already (--force writes over it)");
+		error_set(err, ERR_EXISTS, "%s: %s", path, "exists already (--force writes over it)");
 		return -1;
 	}
 	size_t n = strlen(path);
@@ -192,7 +180,7 @@ int config_proposal_write(const struct proposal *p, const char *path, bool force
 	snprintf(tmp, n + 16, "%s.tmp.XXXXXX", path);
 	int fd = mkstemp(tmp);
 	if (fd < 0) {
-		say(err, errlen, "%s: %s", path, strerror(errno));
+		error_set(err, ERR_FAILED, "%s: %s", path, strerror(errno));
 		free(tmp);
 		return -1;
 	}
@@ -209,9 +197,9 @@ int config_proposal_write(const struct proposal *p, const char *path, bool force
 	}
 	ok = ok && fsync(fd) == 0;
 	ok = close(fd) == 0 && ok;
-	int rc = ok ? put(tmp, path, force, err, errlen) : -1;
+	int rc = ok ? put(tmp, path, force, err) : -1;
 	if (!ok)
-		say(err, errlen, "%s: %s", path, strerror(errno));
+		error_set(err, ERR_FAILED, "%s: %s", path, strerror(errno));
 	if (rc < 0)
 		unlink(tmp);
 	free(tmp);

@@ -10,6 +10,7 @@
 #include "runs/format.h"
 #include "util/clock.h"
 #include "util/xalloc.h"
+#include "util/error.h"
 
 const char *prop_last_key(const char *path)
 {
@@ -40,7 +41,8 @@ static void note_unread(struct prop_input *in, const char *src, const char *why)
 static void read_record(struct prop_ctx *x, struct prop_input *in, struct dataset *ds,
                         const struct record_ref *rec)
 {
-	char err[1024], src[1024];
+	struct error err = {0};
+	char src[1024];
 	size_t i = in->nrecs++;
 	if (in->nrecs > in->cap) {
 		in->cap = in->cap ? in->cap * 2 : 16;
@@ -50,10 +52,10 @@ static void read_record(struct prop_ctx *x, struct prop_input *in, struct datase
 	in->ids[i] = NULL;
 	record_source(ds, rec, src, sizeof src);
 	in->srcs[i] = xstrdup(src);
-	struct run *r = dataset_load_run(ds, rec, NULL, NULL, err, sizeof err);
+	struct run *r = dataset_load_run(ds, rec, NULL, NULL, &err);
 	if (!r) {
 		in->nbroken++;
-		note_unread(in, src, err);
+		note_unread(in, src, err.msg);
 		return;
 	}
 	prop_fields_add(in, i, r->doc, run_root(r));
@@ -77,11 +79,11 @@ static void read_record(struct prop_ctx *x, struct prop_input *in, struct datase
 static void read_input(struct prop_ctx *x, struct prop_input *in)
 {
 	struct dataset ds = { 0 };
-	char err[1024];
+	struct error err = {0};
 	char *paths[1] = { in->path };
 	const struct dataset_opts opts = { .walk_quiet = x->o->walk_quiet };
-	if (dataset_open_with(&ds, &opts, paths, 1, err, sizeof err) < 0) {
-		in->error = xstrdup(err);
+	if (dataset_open_with(&ds, &opts, paths, 1, &err) < 0) {
+		in->error = xstrdup(err.msg);
 		dataset_close(&ds);
 		return;
 	}
@@ -120,11 +122,11 @@ static bool read_folder(struct prop_ctx *x, const char *path, size_t origin)
 	if (stat(path, &st) != 0 || !S_ISDIR(st.st_mode))
 		return false;
 	struct dataset ds = { 0 };
-	char err[1024];
+	struct error err = {0};
 	char *paths[1] = { (char *)path };
 	const struct dataset_opts opts = { .walk_quiet = x->o->walk_quiet };
-	if (dataset_open_with(&ds, &opts, paths, 1, err, sizeof err) < 0) {
-		new_input(x, path, origin)->error = xstrdup(err);
+	if (dataset_open_with(&ds, &opts, paths, 1, &err) < 0) {
+		new_input(x, path, origin)->error = xstrdup(err.msg);
 		dataset_close(&ds);
 		return true;
 	}

@@ -17,6 +17,7 @@
 #include "util/readfile.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
+#include "util/error.h"
 
 struct batch_output {
 	json_t *by_id;              /* custom_id -> {status_code, body} or {status_code 0, error} */
@@ -31,26 +32,26 @@ void batch_custom_id(const char *key, size_t judge, char *out, size_t n)
 
 /* One request line of the Batch API input: the same body as a live request. */
 int batch_request_write(FILE *f, const struct judge_conf *j, struct judge_job *job,
-                        const char *id, char *err, size_t errlen)
+                        const char *id, struct error *err)
 {
 	const struct provider_ops *ops = provider_of(j->provider);
 	if (!ops || !ops->batch_url) {
-		snprintf(err, errlen, "%s: batch files are for OpenAI and OpenAI-compatible judges", j->id);
+		error_set(err, ERR_FAILED, "%s: batch files are for OpenAI and OpenAI-compatible judges", j->id);
 		return -1;
 	}
 	struct judge_prompt p;
 	if (!judge_job_next_prompt(job, &p)) {
-		snprintf(err, errlen, "%s: nothing to ask", j->id);
+		error_set(err, ERR_FAILED, "%s: nothing to ask", j->id);
 		return -1;
 	}
 	struct http_req req;
-	if (provider_request(j, &p, &req, err, errlen) < 0)
+	if (provider_request(j, &p, &req, err) < 0)
 		return -1;
 	json_error_t jerr;
 	json_t *body = json_loads(req.body, 0, &jerr);
 	http_req_free(&req);
 	if (!body) {
-		snprintf(err, errlen, "%s: the request body is not JSON", j->id);
+		error_set(err, ERR_FAILED, "%s: the request body is not JSON", j->id);
 		return -1;
 	}
 	struct strbuf sb = STRBUF_INIT;
@@ -70,24 +71,23 @@ int batch_request_write(FILE *f, const struct judge_conf *j, struct judge_job *j
 /* ---- the output file ------------------------------------------------------ */
 
 /* custom_id -> {status_code, body} of a finished batch's output file. */
-static json_t *output_read(const char *path, batch_bad_line_fn *bad, void *ctx, char *err,
-                           size_t errlen)
+static json_t *output_read(const char *path, batch_bad_line_fn *bad, void *ctx, struct error *err)
 {
 	/* Read line by line, but only a regular file within the cap: a FIFO
 	 * would wait and /dev/zero be one line growing without end. */
-	int fd = open_regular(path, O_RDONLY, 0, err, errlen);
+	int fd = open_regular(path, O_RDONLY, 0, err);
 	struct stat st;
 	char capname[32];
 	format_cap(READ_CAP_BATCH, capname, sizeof capname);
 	if (fd >= 0 && fstat(fd, &st) == 0 && (unsigned long long)st.st_size > READ_CAP_BATCH) {
-		snprintf(err, errlen, "%s: larger than %s", path, capname);
+		error_set(err, ERR_FAILED, "%s: larger than %s", path, capname);
 		close(fd);
 		return NULL;
 	}
 	FILE *f = fd >= 0 ? fdopen(fd, "r") : NULL;
 	if (!f) {
 		if (fd >= 0) {
-			snprintf(err, errlen, "%s: %s", path, strerror(errno));
+			error_set(err, ERR_FAILED, "%s: %s", path, strerror(errno));
 			close(fd);
 		}
 		return NULL;
@@ -99,7 +99,7 @@ static json_t *output_read(const char *path, batch_bad_line_fn *bad, void *ctx, 
 	while ((n = getline(&line, &cap, f)) > 0) {
 		lineno++;
 		if ((total += (size_t)n) > READ_CAP_BATCH) {     /* it grew while read */
-			snprintf(err, errlen, "%s: larger than %s", path, capname);
+			error_set(err, ERR_FAILED, "%s: larger than %s", path, capname);
 			free(line);
 			fclose(f);
 			json_decref(map);
@@ -131,17 +131,18 @@ static void answer(const struct judge_conf *j, struct judge_job *job, json_t *re
 {
 	long status = (long)json_integer_value(json_object_get(resp, "status_code"));
 	json_t *body = json_object_get(resp, "body");
-	char *text = NULL, err[512] = "";
+	struct error err = {0};
+	char *text = NULL;
 	struct judge_reply reply = { .http_status = status, .prompt_tokens = -1, .completion_tokens = -1 };
 	if (!body) {
 		json_t *e = json_object_get(resp, "error");
 		const char *m = json_string_value(json_object_get(e, "message"));
-		snprintf(err, sizeof err, "the batch has no answer: %s", m ? m : "request failed");
-		reply.error = err;
+		error_set(&err, ERR_FAILED, "the batch has no answer: %s", m ? m : "request failed");
+		reply.error = err.msg;
 	} else {
 		char *raw = json_dumps(body, JSON_COMPACT);
-		if (provider_reply(j, status, raw, strlen(raw), &text, &reply, err, sizeof err) < 0)
-			reply.error = err;
+		if (provider_reply(j, status, raw, strlen(raw), &text, &reply, &err) < 0)
+			reply.error = err.msg;
 		else
 			reply.text = text;
 		free(raw);
@@ -151,9 +152,9 @@ static void answer(const struct judge_conf *j, struct judge_job *job, json_t *re
 }
 
 struct batch_output *batch_output_read(const char *path, batch_bad_line_fn *bad, void *ctx,
-                                       char *err, size_t errlen)
+                                       struct error *err)
 {
-	json_t *map = output_read(path, bad, ctx, err, errlen);
+	json_t *map = output_read(path, bad, ctx, err);
 	if (!map)
 		return NULL;
 	struct batch_output *o = xcalloc(1, sizeof *o);

@@ -30,6 +30,7 @@
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 #include "util/clock.h"
+#include "util/error.h"
 
 /* A wrong file (not ours at all) must not produce megabytes of warnings. */
 #define WARN_MAX 20
@@ -234,7 +235,7 @@ char *judge_cache_path(const char *first_input)
 	return strbuf_detach(&sb);
 }
 
-struct judge_cache *judge_cache_open(const char *path, char *err, size_t errlen)
+struct judge_cache *judge_cache_open(const char *path, struct error *err)
 {
 	struct judge_cache *c = xcalloc(1, sizeof *c);
 	const struct jsonl_reader rd = {
@@ -242,7 +243,7 @@ struct judge_cache *judge_cache_open(const char *path, char *err, size_t errlen)
 		.parse_unended = false, /* only our own writer writes here */
 		.follow = false,        /* read once; then only our own appends */
 	};
-	c->log = jsonl_log_open_lazy(path, &rd, err, errlen);
+	c->log = jsonl_log_open_lazy(path, &rd, err);
 	if (!c->log) {
 		judge_cache_close(c);
 		return NULL;
@@ -294,9 +295,9 @@ static void put_str(struct strbuf *sb, const char *name, const char *v)
 }
 
 int judge_cache_put(struct judge_cache *c, const char *key, const struct run *r,
-                    const struct judge_conf *j, const struct verdict *v, char *err, size_t errlen)
+                    const struct judge_conf *j, const struct verdict *v, struct error *err)
 {
-	return judge_cache_put_in(c, key, NULL, r, j, v, err, errlen);
+	return judge_cache_put_in(c, key, NULL, r, j, v, err);
 }
 
 /* The line of a verdict, its key and group (NULL: the key's own). */
@@ -332,16 +333,16 @@ static void line_build(struct strbuf *sb, const char *key, const char *group,
 
 int judge_cache_put_in(struct judge_cache *c, const char *key, const char *group,
                        const struct run *r, const struct judge_conf *j, const struct verdict *v,
-                       char *err, size_t errlen)
+                       struct error *err)
 {
 	if (group && key && !strcmp(group, key))
 		group = NULL;
 	if (!key || !key_ok(key) || (group && !key_ok(group))) {
-		set_err(err, errlen, "%s: not a cache key", jsonl_log_path(c->log));
+		error_set(err, ERR_FAILED, "%s: not a cache key", jsonl_log_path(c->log));
 		return -1;
 	}
 	if (v->status == VERDICT_OK && !isfinite(v->score)) {
-		set_err(err, errlen, "%s: the score is not a finite number", jsonl_log_path(c->log));
+		error_set(err, ERR_FAILED, "%s: the score is not a finite number", jsonl_log_path(c->log));
 		return -1;
 	}
 	struct strbuf sb = STRBUF_INIT;
@@ -354,13 +355,13 @@ int judge_cache_put_in(struct judge_cache *c, const char *key, const char *group
 	struct entry *e = o ? entry_from_json(o, why, sizeof why) : NULL;
 	json_decref(o);
 	if (!e) {
-		set_err(err, errlen, "%s: cannot write the verdict: %s", jsonl_log_path(c->log), o ? why : je.text);
+		error_set(err, ERR_FAILED, "%s: cannot write the verdict: %s", jsonl_log_path(c->log), o ? why : je.text);
 		strbuf_release(&sb);
 		return -1;
 	}
 
 	int rc = -1;
-	if (jsonl_log_append(c->log, sb.buf, sb.len, err, errlen) == 0) {
+	if (jsonl_log_append(c->log, sb.buf, sb.len, err) == 0) {
 		cache_add(c, e);
 		e = NULL;
 		rc = 0;

@@ -47,6 +47,7 @@
 #include "util/clock.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
+#include "util/error.h"
 
 /* ---- pools ---------------------------------------------------------------- */
 
@@ -192,9 +193,9 @@ bool client_advance(struct judge_client *c)
 				task_finish(c, t);
 				continue;
 			}
-			char err[512];
-			if (provider_request(t->j, &p, &t->req, err, sizeof err) < 0) {
-				judge_job_fail(t->job, err);
+			struct error err = {0};
+			if (provider_request(t->j, &p, &t->req, &err) < 0) {
+				judge_job_fail(t->job, err.msg);
 				task_finish(c, t);
 				continue;
 			}
@@ -212,12 +213,12 @@ bool client_advance(struct judge_client *c)
 
 /* ---- the interface ----------------------------------------------------------- */
 
-struct judge_client *judge_client_new(const struct judge_client_opts *o, char *err, size_t errlen)
+struct judge_client *judge_client_new(const struct judge_client_opts *o, struct error *err)
 {
 	static bool curl_ready;
 	if (!curl_ready) {
 		if (curl_global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK) {
-			set_err(err, errlen, "cannot initialise libcurl");
+			error_set(err, ERR_FAILED, "cannot initialise libcurl");
 			return NULL;
 		}
 		curl_ready = true;
@@ -228,11 +229,11 @@ struct judge_client *judge_client_new(const struct judge_client_opts *o, char *e
 	c->trace = o ? o->trace : NULL;
 	c->timer_at = -1;
 	client_rng_seed(c);
-	if (o && o->ca_file && *o->ca_file && client_ca_setup(c, o->ca_file, err, errlen) < 0) {
+	if (o && o->ca_file && *o->ca_file && client_ca_setup(c, o->ca_file, err) < 0) {
 		free(c);
 		return NULL;
 	}
-	if (client_multi_init(c, err, errlen) < 0) {
+	if (client_multi_init(c, err) < 0) {
 		judge_client_free(c);
 		return NULL;
 	}

@@ -11,6 +11,7 @@
 
 #include "judge/client.h"
 #include "util/strbuf.h"
+#include "util/error.h"
 
 #define DEFAULT_CONCURRENCY 8
 #define DEFAULT_TIMEOUT_S 60.0
@@ -110,7 +111,7 @@ void client_trace(struct judge_client *c, const char *fmt, ...) __attribute__((f
 /* Sends the task's built request; on failure finishes the job with an error. */
 void task_start(struct judge_client *c, struct task *t);
 /* Reads the private CA file into the bundle handed to each transfer. */
-int client_ca_setup(struct judge_client *c, const char *file, char *err, size_t errlen);
+int client_ca_setup(struct judge_client *c, const char *file, struct error *err);
 
 /* client_retry.c: answers, retries with backoff */
 void client_rng_seed(struct judge_client *c);
@@ -120,6 +121,6 @@ void task_answered(struct judge_client *c, struct task *t, CURLcode rc);
 
 /* client_loop.c: the multi handle and the caller's poll() */
 /* Creates the multi handle and hooks its socket and timer callbacks. */
-int client_multi_init(struct judge_client *c, char *err, size_t errlen);
+int client_multi_init(struct judge_client *c, struct error *err);
 
 #endif

@@ -14,6 +14,7 @@
 #include "util/clock.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
+#include "util/error.h"
 
 /* ---- sockets and timer, as curl reports them -------------------------- */
 
@@ -54,11 +55,11 @@ static int timer_cb(CURLM *multi, long timeout_ms, void *userp)
 	return 0;
 }
 
-int client_multi_init(struct judge_client *c, char *err, size_t errlen)
+int client_multi_init(struct judge_client *c, struct error *err)
 {
 	c->multi = curl_multi_init();
 	if (!c->multi) {
-		set_err(err, errlen, "cannot initialise libcurl (curl_multi_init failed)");
+		error_set(err, ERR_FAILED, "cannot initialise libcurl (curl_multi_init failed)");
 		return -1;
 	}
 	curl_multi_setopt(c->multi, CURLMOPT_SOCKETFUNCTION, sock_cb);

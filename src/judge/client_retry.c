@@ -17,6 +17,7 @@
 #include "util/clock.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
+#include "util/error.h"
 
 /* A Retry-After value: delay-seconds or an HTTP date. */
 long judge_retry_after_ms(const char *value, time_t now)
@@ -109,24 +110,24 @@ static int task_max_retries(const struct task *t)
 
 /* A transfer that did not complete: why, and whether trying again may help. */
 static bool transfer_failed(const struct task *t, CURLcode rc, const char *origin,
-                            char *err, size_t errlen)
+                            struct error *err)
 {
 	if (t->too_big)
-		set_err(err, errlen, "%s: the answer is larger than %u MB", origin, BODY_MAX >> 20);
+		error_set(err, ERR_FAILED, "%s: the answer is larger than %u MB", origin, BODY_MAX >> 20);
 	else
-		set_err(err, errlen, "%s: %s", origin, t->errbuf[0] ? t->errbuf : curl_easy_strerror(rc));
+		error_set(err, ERR_FAILED, "%s: %s", origin, t->errbuf[0] ? t->errbuf : curl_easy_strerror(rc));
 	return transient(rc);
 }
 
 static void redirect_refused(const struct task *t, long status, const char *origin,
-                             char *err, size_t errlen)
+                             struct error *err)
 {
 	char loc[512];
 	snprintf(loc, sizeof loc, "%s", t->location ? t->location : "an address it did not give");
 	for (char *p = loc; *p; p++)
 		if ((unsigned char)*p < 0x20)
 			*p = ' ';
-	set_err(err, errlen, "HTTP %ld: %s redirects to %s; redirects are not followed, so "
+	error_set(err, ERR_FAILED, "HTTP %ld: %s redirects to %s; redirects are not followed, so "
 	        "that no key goes to another host (set base_url to the final address)",
 	        status, origin, loc);
 }
@@ -134,11 +135,11 @@ static void redirect_refused(const struct task *t, long status, const char *orig
 /* Hands a readable answer to the job and readies the task for its next
  * prompt. False (err set) when the provider's answer is an error. */
 static bool reply_taken(struct judge_client *c, struct task *t, long status, double secs,
-                        char *err, size_t errlen)
+                        struct error *err)
 {
 	char *text = NULL;
 	struct judge_reply rep = { 0 };
-	if (provider_reply(t->j, status, t->body.buf, t->body.len, &text, &rep, err, errlen) < 0)
+	if (provider_reply(t->j, status, t->body.buf, t->body.len, &text, &rep, err) < 0)
 		return false;
 	/* The model only knows what it was sent, but a server that echoes its
 	 * request would hand the key back. */
@@ -163,10 +164,8 @@ static bool reply_taken(struct judge_client *c, struct task *t, long status, dou
 
 /* Schedules another attempt when one is due and allowed; otherwise adds
  * to err why there is none. True when the task waits for a retry. */
-static bool retry_later(struct judge_client *c, struct task *t, bool retry, char *err,
-                        size_t errlen)
+static bool retry_later(struct judge_client *c, struct task *t, bool retry, struct error *err)
 {
-	size_t n = strlen(err);
 	if (retry && t->retries < task_max_retries(t)) {
 		double d = backoff_ms(c, t->retries, t->retry_after_ms);
 		if (t->retry_after_ms <= RETRY_AFTER_MAX_MS) {
@@ -174,14 +173,14 @@ static bool retry_later(struct judge_client *c, struct task *t, bool retry, char
 			c->nretries++;
 			t->state = TASK_WAIT;
 			t->ready_at = now_ms() + d;
-			client_trace(c, "judge: #%lu %s; retry %d in %.1f s\n", t->seq, err, t->retries,
+			client_trace(c, "judge: #%lu %s; retry %d in %.1f s\n", t->seq, err->msg, t->retries,
 			             d / 1e3);
 			return true;
 		}
-		snprintf(err + n, errlen - n, " (the provider asks to wait %ld s)",
+		error_append(err, " (the provider asks to wait %ld s)",
 		         t->retry_after_ms / 1000);
 	} else if (retry && t->retries > 0) {
-		snprintf(err + n, errlen - n, " (after %d %s)", t->retries,
+		error_append(err, " (after %d %s)", t->retries,
 		         t->retries == 1 ? "retry" : "retries");
 	}
 	return false;
@@ -194,34 +193,34 @@ void task_answered(struct judge_client *c, struct task *t, CURLcode rc)
 	curl_easy_getinfo(t->easy, CURLINFO_RESPONSE_CODE, &status);
 	curl_easy_getinfo(t->easy, CURLINFO_TOTAL_TIME_T, &us);
 	double secs = (double)us / 1e6;
-	char err[1024] = "";
+	struct error err = {0};
 	bool retry = false;
 	char origin[256];
 	origin_of(t->req.url, origin, sizeof origin);
 
 	if (rc != CURLE_OK) {
-		retry = transfer_failed(t, rc, origin, err, sizeof err);
+		retry = transfer_failed(t, rc, origin, &err);
 		status = 0;
 	} else if (status >= 300 && status < 400) {
-		redirect_refused(t, status, origin, err, sizeof err);
+		redirect_refused(t, status, origin, &err);
 	} else {
-		if (reply_taken(c, t, status, secs, err, sizeof err))
+		if (reply_taken(c, t, status, secs, &err))
 			return;
 		retry = status == 429 || status >= 500;
 	}
-	provider_redact(t->j, err);
+	provider_redact(t->j, err.msg);
 	task_detach(c, t);
-	if (retry_later(c, t, retry, err, sizeof err))
+	if (retry_later(c, t, retry, &err))
 		return;
-	client_trace(c, "judge: #%lu %s\n", t->seq, err);
+	client_trace(c, "judge: #%lu %s\n", t->seq, err.msg);
 	struct judge_reply rep = {
-		.text = NULL, .http_status = status, .error = err,
+		.text = NULL, .http_status = status, .error = err.msg,
 		.prompt_tokens = -1, .completion_tokens = -1, .seconds = secs,
 	};
 	judge_job_take_reply(t->job, &rep);
 	/* A failed request ends the job whatever the job thinks of it: asking
 	 * the same server again at once would fail the same way. */
 	if (!judge_job_done(t->job))
-		judge_job_fail(t->job, err);
+		judge_job_fail(t->job, err.msg);
 	task_finish(c, t);
 }

@@ -16,6 +16,7 @@
 #include "util/readfile.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
+#include "util/error.h"
 
 #ifndef PACKAGE_VERSION
 #define PACKAGE_VERSION "0"
@@ -118,11 +119,11 @@ static void easy_tls(struct judge_client *c, CURL *e)
 	}
 }
 
-static int easy_setup(struct judge_client *c, struct task *t, char *err, size_t errlen)
+static int easy_setup(struct judge_client *c, struct task *t, struct error *err)
 {
 	CURL *e = curl_easy_init();
 	if (!e) {
-		set_err(err, errlen, "cannot start a transfer (curl_easy_init failed)");
+		error_set(err, ERR_FAILED, "cannot start a transfer (curl_easy_init failed)");
 		return -1;
 	}
 	t->easy = e;
@@ -158,19 +159,19 @@ static int easy_setup(struct judge_client *c, struct task *t, char *err, size_t 
 
 void task_start(struct judge_client *c, struct task *t)
 {
-	char err[256];
+	struct error err = {0};
 	strbuf_release(&t->body);
 	t->too_big = false;
 	t->retry_after_ms = -1;
 	t->errbuf[0] = '\0';
-	if (easy_setup(c, t, err, sizeof err) < 0 ||
+	if (easy_setup(c, t, &err) < 0 ||
 	    curl_multi_add_handle(c->multi, t->easy) != CURLM_OK) {
 		if (t->easy) {
 			curl_easy_cleanup(t->easy);
 			t->easy = NULL;
-			set_err(err, sizeof err, "cannot start a transfer");
+			error_set(&err, ERR_FAILED, "cannot start a transfer");
 		}
-		judge_job_fail(t->job, err);
+		judge_job_fail(t->job, err.msg);
 		task_finish(c, t);
 		return;
 	}
@@ -184,16 +185,16 @@ void task_start(struct judge_client *c, struct task *t)
 	}
 }
 
-int client_ca_setup(struct judge_client *c, const char *file, char *err, size_t errlen)
+int client_ca_setup(struct judge_client *c, const char *file, struct error *err)
 {
 	struct strbuf mine = STRBUF_INIT, all = STRBUF_INIT;
-	char why[512];
-	if (read_regular_file(&mine, file, CA_MAX, why, sizeof why) < 0) {
-		set_err(err, errlen, "CA file %s", why);
+	struct error why = {0};
+	if (read_regular_file(&mine, file, CA_MAX, &why) < 0) {
+		error_set(err, ERR_FAILED, "CA file %s", why.msg);
 		return -1;
 	}
 	if (!mine.len || !strstr(mine.buf, "-----BEGIN CERTIFICATE-----")) {
-		set_err(err, errlen, "CA file %s: no PEM certificate in it", file);
+		error_set(err, ERR_FAILED, "CA file %s: no PEM certificate in it", file);
 		strbuf_release(&mine);
 		return -1;
 	}
@@ -201,7 +202,7 @@ int client_ca_setup(struct judge_client *c, const char *file, char *err, size_t 
 	curl_version_info_data *vi = curl_version_info(CURLVERSION_NOW);
 	if (vi->age >= CURLVERSION_NINTH && vi->cainfo) {
 		/* Unreadable: the default path list (CAPATH) may still serve. */
-		if (read_regular_file(&all, vi->cainfo, CA_MAX, why, sizeof why) < 0)
+		if (read_regular_file(&all, vi->cainfo, CA_MAX, &why) < 0)
 			strbuf_reset(&all);
 		else
 			strbuf_addch(&all, '\n');

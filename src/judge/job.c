@@ -15,6 +15,7 @@
 #include "judge_int.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
+#include "util/error.h"
 
 struct judge_job {
 	const struct judge_conf *j;
@@ -208,22 +209,22 @@ void judge_job_take_reply(struct judge_job *job, const struct judge_reply *reply
 		finish(job);
 		return;
 	}
-	char err[512] = "";
-	if (job->ops->absorb(job->st, job->step, reply->text, err, sizeof err) == 0) {
+	struct error err = {0};
+	if (job->ops->absorb(job->st, job->step, reply->text, &err) == 0) {
 		job->step++;
 		load_step(job);
 		return;
 	}
-	if (!err[0])
-		snprintf(err, sizeof err, "the answer is not what was asked for");
+	if (!err.msg[0])
+		error_set(&err, ERR_FAILED, "the answer is not what was asked for");
 	if (job->attempt == 0) {
 		job->attempt = 1;
-		build_user(job, err);
+		build_user(job, err.msg);
 		return;
 	}
-	verdict_error_from(&job->v, "judge: ", "unusable answer after a retry: %s", err);
+	verdict_error_from(&job->v, "judge: ", "unusable answer after a retry: %s", err.msg);
 	job->v.details = json_object();
-	json_object_set_new(job->v.details, "error", json_string(err));
+	json_object_set_new(job->v.details, "error", json_string(err.msg));
 	json_object_set_new(job->v.details, "step", json_integer(job->step));
 	json_t *raw = json_string(reply->text);
 	/* Not UTF-8: keep what can be kept rather than nothing. */
@@ -274,18 +275,18 @@ void judge_job_fail(struct judge_job *job, const char *why)
 }
 
 json_t *judge_job_label_answer(const struct judge_job *job, double score, const char *reason,
-                               const struct verdict *machine, char *why, size_t whylen)
+                               const struct verdict *machine, struct error *err)
 {
 	if (job->done || !job->have_prompt || job->step != 0) {
-		snprintf(why, whylen, "%s asks nothing about this run%s%s", job->j->id,
+		error_set(err, ERR_FAILED, "%s asks nothing about this run%s%s", job->j->id,
 		         job->v.message ? ": " : "", job->v.message ? job->v.message : "");
 		return NULL;
 	}
 	if (!job->ops->answer) {
-		snprintf(why, whylen, "rubric %s cannot write a label as its answer", job->ops->name);
+		error_set(err, ERR_FAILED, "rubric %s cannot write a label as its answer", job->ops->name);
 		return NULL;
 	}
 	if (machine && machine->status != VERDICT_OK)
 		machine = NULL;
-	return job->ops->answer(job->st, score, reason ? reason : "", machine, why, whylen);
+	return job->ops->answer(job->st, score, reason ? reason : "", machine, err);
 }

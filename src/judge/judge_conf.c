@@ -20,6 +20,7 @@
 #include "util/hash.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
+#include "util/error.h"
 
 /* ---- judges ------------------------------------------------------------ */
 
@@ -187,7 +188,7 @@ static int judge_scale_parse(struct conf *x, struct judge_conf *j, const struct 
 static int judge_prompt_load(struct conf *x, struct judge_conf *j, const char *datadir,
                              const struct conf_node *filen, const struct conf_node *rubricn)
 {
-	char msg[1024];
+	struct error msg = {0};
 	const struct conf_node *at = filen ? filen : rubricn;
 	if (filen) {
 		if (conf_file(x, filen, "prompt_file", &j->prompt_source))
@@ -195,17 +196,17 @@ static int judge_prompt_load(struct conf *x, struct judge_conf *j, const char *d
 	} else {
 		j->prompt_source = prompt_builtin_path(datadir, j->rubric->prompt_file);
 	}
-	if (prompt_read(j->prompt_source, &j->prompt_text, msg, sizeof msg) < 0) {
+	if (prompt_read(j->prompt_source, &j->prompt_text, &msg) < 0) {
 		if (filen)
-			return conf_fail(x, at, "cannot read the prompt: %s", msg);
+			return conf_fail(x, at, "cannot read the prompt: %s", msg.msg);
 		return conf_fail(x, at, "cannot read the built-in prompt of '%s': %s (is the data folder "
-		            "there? TCREVIEW_DATADIR names it)", j->rubric->name, msg);
+		            "there? TCREVIEW_DATADIR names it)", j->rubric->name, msg.msg);
 	}
 	int line, col;
-	if (rubric_check_prompt(j->rubric, j->prompt_text, &line, &col, msg, sizeof msg) < 0) {
+	if (rubric_check_prompt(j->rubric, j->prompt_text, &line, &col, &msg) < 0) {
 		if (line > 0)
-			return conf_fail_in(x, j->prompt_source, line, col, "%s", msg);
-		return conf_fail(x, at, "%s: %s", j->prompt_source, msg);
+			return conf_fail_in(x, j->prompt_source, line, col, "%s", msg.msg);
+		return conf_fail(x, at, "%s: %s", j->prompt_source, msg.msg);
 	}
 	prompt_hash(j->prompt_text, j->prompt_hash);
 	return 0;
@@ -383,9 +384,9 @@ static int provider_keys(struct conf *x, struct judge_read *r)
 		if (n)
 			*own_field(r->j, ok) = xstrndup(n->text ? n->text : "", n->len);
 	}
-	char msg[512];
+	struct error msg = {0};
 	const char *key = NULL;
-	int rc = own->check ? own->check(r->j, &key, msg, sizeof msg) : 0;
+	int rc = own->check ? own->check(r->j, &key, &msg) : 0;
 	for (const char *const *k = own->own_keys; *k; k++) {
 		const struct own_key *ok = own_key_find(*k);
 		if (ok) {
@@ -396,7 +397,7 @@ static int provider_keys(struct conf *x, struct judge_read *r)
 	if (rc) {
 		const struct own_key *ok = key ? own_key_find(key) : NULL;
 		const struct conf_node *at = ok && r->slots[ok->slot] ? r->slots[ok->slot] : r->m;
-		return conf_fail(x, at, "%s", msg);
+		return conf_fail(x, at, "%s", msg.msg);
 	}
 	for (const char *const *k = own->own_keys; *k; k++) {
 		const struct own_key *ok = own_key_find(*k);
@@ -439,9 +440,9 @@ static int key_env_read(struct conf *x, const struct conf_node *v, void *store)
 	struct judge_read *r = store;
 	if (v && env_name_parse(x, v, &r->j->api_key_env))
 		return -1;
-	char msg[1024];
+	struct error msg = {0};
 	const char *key;
-	if (judge_trust_check(r->opts->trust, r->j, &key, msg, sizeof msg) == 0)
+	if (judge_trust_check(r->opts->trust, r->j, &key, &msg) == 0)
 		return 0;
 	const struct conf_node *at = r->m;
 	if (key && strcmp(key, "api_key_env") == 0)
@@ -450,7 +451,7 @@ static int key_env_read(struct conf *x, const struct conf_node *v, void *store)
 		at = r->slots[K_BASE_URL];
 	else if (key && strcmp(key, "endpoint") == 0)
 		at = r->slots[K_ENDPOINT];
-	return conf_fail(x, at ? at : r->m, "%s", msg);
+	return conf_fail(x, at ? at : r->m, "%s", msg.msg);
 }
 
 static int tools_read(struct conf *x, const struct conf_node *v, void *store)
@@ -577,13 +578,13 @@ static int ex_splits_read(struct conf *x, const struct conf_node *v, void *store
 {
 	struct examples_read *r = store;
 	struct judge_examples_conf *e = r->e;
-	char why[256];
+	struct error why = {0};
 	if (v && conf_str(x, v, "splits", &e->splits))
 		return -1;
 	if (!v)
 		e->splits = xstrdup(SPLIT_DEFAULT);
-	if (split_parse(&e->spec, e->splits, e->seed, why, sizeof why) < 0)
-		return conf_fail(x, v, "'splits': %s", why);
+	if (split_parse(&e->spec, e->splits, e->seed, &why) < 0)
+		return conf_fail(x, v, "'splits': %s", why.msg);
 	return 0;
 }
 
@@ -649,8 +650,8 @@ static int examples_placed(struct conf *x, const struct judge_read *r)
 	const struct judge_conf *j = r->j;
 	struct prompt_doc doc;
 	int line, col;
-	char msg[256];
-	if (!j->examples.k || prompt_parse(j->prompt_text, &doc, &line, &col, msg, sizeof msg) < 0)
+	struct error msg = {0};
+	if (!j->examples.k || prompt_parse(j->prompt_text, &doc, &line, &col, &msg) < 0)
 		return 0;
 	for (size_t i = 0; i < doc.n; i++)
 		if (prompt_uses(&doc.sec[i], "examples"))

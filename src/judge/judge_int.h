@@ -8,6 +8,7 @@
 
 #include "judge/judge.h"
 #include "judge/prompt.h"
+#include "util/error.h"
 
 /* The run as the prompts show it, copied out at the start of a job so that
  * the job never looks at the run again (the run may leave the cache while
@@ -50,8 +51,6 @@ json_t *judge_tool_list(const struct judge_conf *j, const struct run *r);
 char *judge_render(const struct judge_conf *j, const char *section, const struct prompt_var *vars,
                    size_t nvars);
 
-/* Writes a reason an answer is unusable into err; returns -1. */
-int judge_err(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 /* A string's trimmed copy; NULL stays NULL. */
 char *judge_trim_dup(const char *s);

@@ -15,6 +15,7 @@
 #include "judge/judge.h"
 #include "util/readfile.h"
 #include "util/strbuf.h"
+#include "util/error.h"
 
 #ifndef PKGDATADIR
 #define PKGDATADIR "."
@@ -30,16 +31,16 @@ char *prompt_builtin_path(const char *datadir, const char *file)
 	return strbuf_detach(&sb);
 }
 
-int prompt_read(const char *path, char **text, char *err, size_t errlen)
+int prompt_read(const char *path, char **text, struct error *err)
 {
 	struct strbuf sb = STRBUF_INIT;
 	*text = NULL;
-	if (read_regular_file(&sb, path, READ_CAP_PROMPT, err, errlen) < 0) {
+	if (read_regular_file(&sb, path, READ_CAP_PROMPT, err) < 0) {
 		strbuf_release(&sb);
 		return -1;
 	}
 	if (sb.buf && memchr(sb.buf, '\0', sb.len)) {
-		snprintf(err, errlen, "%s: the prompt holds a NUL byte", path);
+		error_set(err, ERR_FAILED, "%s: the prompt holds a NUL byte", path);
 		strbuf_release(&sb);
 		return -1;
 	}
@@ -99,17 +100,17 @@ static void section_trim(struct prompt_section *sec)
 		sec->len--;
 }
 
-static int parse_fail(int l, int c, int *line, int *col, char *err, size_t errlen,
-                      const char *fmt, ...) __attribute__((format(printf, 7, 8)));
+static int parse_fail(int l, int c, int *line, int *col, struct error *err,
+                      const char *fmt, ...) __attribute__((format(printf, 6, 7)));
 
-static int parse_fail(int l, int c, int *line, int *col, char *err, size_t errlen,
+static int parse_fail(int l, int c, int *line, int *col, struct error *err,
                       const char *fmt, ...)
 {
 	va_list ap;
 	*line = l;
 	*col = c;
 	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
+	error_vset(err, ERR_FAILED, fmt, ap);
 	va_end(ap);
 	return -1;
 }
@@ -118,17 +119,17 @@ static int parse_fail(int l, int c, int *line, int *col, char *err, size_t errle
  * section before it and starts one whose text begins at body. */
 static int section_start(struct prompt_doc *doc, struct prompt_section **cur, const char *s,
                          size_t nb, size_t ne, const char *body, int lineno, int *line, int *col,
-                         char *err, size_t errlen)
+                         struct error *err)
 {
 	char name[sizeof doc->sec[0].name];
 	if (ne - nb >= sizeof name)
-		return parse_fail(lineno, 5, line, col, err, errlen, "section name too long");
+		return parse_fail(lineno, 5, line, col, err, "section name too long");
 	memcpy(name, s + nb, ne - nb);
 	name[ne - nb] = '\0';
 	if (prompt_find(doc, name))
-		return parse_fail(lineno, 5, line, col, err, errlen, "section '%s' appears twice", name);
+		return parse_fail(lineno, 5, line, col, err, "section '%s' appears twice", name);
 	if (doc->n == PROMPT_MAX_SECTIONS)
-		return parse_fail(lineno, 1, line, col, err, errlen,
+		return parse_fail(lineno, 1, line, col, err,
 		                  "more than %d sections", PROMPT_MAX_SECTIONS);
 	if (*cur)
 		(*cur)->len = (size_t)(s - (*cur)->text);
@@ -153,7 +154,7 @@ static void whole_file_section(struct prompt_doc *doc, const char *text, size_t 
 }
 
 int prompt_parse(const char *text, struct prompt_doc *doc, int *line, int *col,
-                 char *err, size_t errlen)
+                 struct error *err)
 {
 	size_t len = strlen(text);
 	struct prompt_section *cur = NULL;
@@ -169,8 +170,7 @@ int prompt_parse(const char *text, struct prompt_doc *doc, int *line, int *col,
 		size_t nb, ne;
 		lineno++;
 		if (header_line(s, n, &nb, &ne)) {
-			if (section_start(doc, &cur, s, nb, ne, text + next, lineno, line, col, err,
-			                  errlen) < 0)
+			if (section_start(doc, &cur, s, nb, ne, text + next, lineno, line, col, err) < 0)
 				return -1;
 		} else if (!cur && !blank_line(s, n) && s[0] != '#') {
 			/* Maybe a file without headers: decided once the scan ends. */
@@ -190,7 +190,7 @@ int prompt_parse(const char *text, struct prompt_doc *doc, int *line, int *col,
 		return 0;
 	}
 	if (*line)
-		return parse_fail(*line, *col, line, col, err, errlen,
+		return parse_fail(*line, *col, line, col, err,
 		                  "text before the first section header (start a section with a line "
 		                  "'=== NAME'; notes before it begin with '#')");
 	for (size_t i = 0; i < doc->n; i++)

@@ -29,6 +29,7 @@
 #include "provider_int.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
+#include "util/error.h"
 
 /* Keys shorter than this are not masked in text: masking every "x" of a
  * message would hide the message and protect nothing real. */
@@ -268,11 +269,11 @@ const char *nonempty(const char *s)
 
 /* A base URL must name its scheme: curl would guess one, and a guessed
  * http:// would carry the key in the clear. */
-int req_start(struct http_req *req, const struct judge_conf *j, char *url, char *err, size_t errlen)
+int req_start(struct http_req *req, const struct judge_conf *j, char *url, struct error *err)
 {
 	req->url = url;
 	if (strncmp(url, "https://", 8) && strncmp(url, "http://", 7)) {
-		set_err(err, errlen, "judge %s: the address %s does not start with https:// or http://",
+		error_set(err, ERR_FAILED, "judge %s: the address %s does not start with https:// or http://",
 		        j->id ? j->id : "?", req->url);
 		http_req_free(req);
 		return -1;
@@ -290,12 +291,12 @@ json_t *text_of(const char *s)
 	return t ? t : json_string("");
 }
 
-int req_set_body(struct http_req *req, json_t *body, char *err, size_t errlen)
+int req_set_body(struct http_req *req, json_t *body, struct error *err)
 {
 	req->body = json_dumps(body, JSON_COMPACT);
 	json_decref(body);
 	if (!req->body) {
-		set_err(err, errlen, "cannot write the request body");
+		error_set(err, ERR_FAILED, "cannot write the request body");
 		return -1;
 	}
 	return 0;
@@ -305,44 +306,44 @@ int req_set_body(struct http_req *req, json_t *body, char *err, size_t errlen)
  * when one is needed, and no line break in it (which would end the header
  * and start another). */
 int provider_request(const struct judge_conf *j, const struct judge_prompt *p, struct http_req *req,
-                     char *err, size_t errlen)
+                     struct error *err)
 {
 	memset(req, 0, sizeof *req);
 	req->key_header = SIZE_MAX;
 	if (!p->user) {
-		set_err(err, errlen, "the prompt has no text");
+		error_set(err, ERR_FAILED, "the prompt has no text");
 		return -1;
 	}
 	const struct provider_ops *ops = provider_of(j->provider);
 	if (!ops) {
-		set_err(err, errlen, "unknown provider");
+		error_set(err, ERR_FAILED, "unknown provider");
 		return -1;
 	}
 	/* The screen asks the user before a judge's first request to a host
 	 * not allowed yet; nothing goes there without that leave. */
 	const char *leave = judge_needs_leave(j);
 	if (leave) {
-		set_err(err, errlen, "requests to %s are not allowed (--allow-host %s)", leave, leave);
+		error_set(err, ERR_FAILED, "requests to %s are not allowed (--allow-host %s)", leave, leave);
 		return -1;
 	}
 	if ((leave = judge_needs_key_leave(j))) {
-		set_err(err, errlen, "sending $%s is not allowed (--allow-key-env %s)", leave, leave);
+		error_set(err, ERR_FAILED, "sending $%s is not allowed (--allow-key-env %s)", leave, leave);
 		return -1;
 	}
 	const char *var = provider_key_var(j);
 	const char *key;
 	size_t keylen = provider_key(j, &key);
 	if (!keylen && ops->key_required) {
-		set_err(err, errlen, "%s is not set", var);
+		error_set(err, ERR_FAILED, "%s is not set", var);
 		return -1;
 	}
 	for (size_t i = 0; i < keylen; i++) {
 		if ((unsigned char)key[i] < 0x20 || key[i] == 0x7f) {
-			set_err(err, errlen, "%s holds a control character", var);
+			error_set(err, ERR_FAILED, "%s holds a control character", var);
 			return -1;
 		}
 	}
-	int rc = ops->request(j, p, req, err, errlen);
+	int rc = ops->request(j, p, req, err);
 	if (rc < 0)
 		http_req_free(req);
 	return rc;
@@ -423,23 +424,23 @@ void content_text(json_t *c, struct strbuf *out)
 		}
 }
 
-static int finish_err(const struct judge_conf *j, char *err, size_t errlen, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
+static int finish_err(const struct judge_conf *j, struct error *err, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 
-static int finish_err(const struct judge_conf *j, char *err, size_t errlen, const char *fmt, ...)
+static int finish_err(const struct judge_conf *j, struct error *err, const char *fmt, ...)
 {
-	if (err && errlen) {
+	if (err) {
 		va_list ap;
 		va_start(ap, fmt);
-		vsnprintf(err, errlen, fmt, ap);
+		error_vset(err, ERR_FAILED, fmt, ap);
 		va_end(ap);
-		provider_redact(j, err);
+		provider_redact(j, err->msg);
 	}
 	return -1;
 }
 
 static void http_error(const struct judge_conf *j, long status, json_t *o, const char *body,
-                       size_t len, char *err, size_t errlen)
+                       size_t len, struct error *err)
 {
 	char clean[ERROR_TEXT_MAX + 8];
 	const char *msg = json_is_object(o) ? error_message(o) : NULL;
@@ -448,16 +449,16 @@ static void http_error(const struct judge_conf *j, long status, json_t *o, const
 	else
 		clean_text(body ? body : "", len, clean, sizeof clean);
 	if (status >= 300 && status < 400)
-		finish_err(j, err, errlen, "HTTP %ld: the provider answered with a redirect, "
+		finish_err(j, err, "HTTP %ld: the provider answered with a redirect, "
 		           "which is not followed", status);
 	else if (*clean)
-		finish_err(j, err, errlen, "HTTP %ld: %s", status, clean);
+		finish_err(j, err, "HTTP %ld: %s", status, clean);
 	else
-		finish_err(j, err, errlen, "HTTP %ld", status);
+		finish_err(j, err, "HTTP %ld", status);
 }
 
 json_t *reply_open(const struct judge_conf *j, long status, const char *body, size_t len,
-                   char **text, struct judge_reply *reply, char *err, size_t errlen)
+                   char **text, struct judge_reply *reply, struct error *err)
 {
 	*text = NULL;
 	reply->http_status = status;
@@ -469,33 +470,33 @@ json_t *reply_open(const struct judge_conf *j, long status, const char *body, si
 	char clean[ERROR_TEXT_MAX + 8];
 
 	if (status < 200 || status > 299) {
-		http_error(j, status, o, body, len, err, errlen);
+		http_error(j, status, o, body, len, err);
 		json_decref(o);
 		return NULL;
 	}
 	if (!o) {
 		clean_text(body ? body : "", len < 80 ? len : 80, clean, sizeof clean);
-		finish_err(j, err, errlen, "the provider's answer is not JSON%s%s%s",
+		finish_err(j, err, "the provider's answer is not JSON%s%s%s",
 		           *clean ? " (\"" : "", clean, *clean ? "\")" : "");
 		return NULL;
 	}
 	if (!json_is_object(o)) {
 		json_decref(o);
-		finish_err(j, err, errlen, "the provider's answer is not a JSON object");
+		finish_err(j, err, "the provider's answer is not a JSON object");
 		return NULL;
 	}
 	const char *emsg = error_message(o);
 	if (json_is_object(json_object_get(o, "error")) && emsg) {
 		clean_text(emsg, strlen(emsg), clean, sizeof clean);
 		json_decref(o);
-		finish_err(j, err, errlen, "the provider answered with an error: %s", clean);
+		finish_err(j, err, "the provider answered with an error: %s", clean);
 		return NULL;
 	}
 	return o;
 }
 
 int reply_finish(const struct judge_conf *j, struct strbuf *sb, const char *refusal,
-                 const char *stop, char **text, char *err, size_t errlen)
+                 const char *stop, char **text, struct error *err)
 {
 	if (sb->len) {
 		*text = strbuf_detach(sb);
@@ -505,25 +506,25 @@ int reply_finish(const struct judge_conf *j, struct strbuf *sb, const char *refu
 	int rc;
 	if (refusal && *refusal) {
 		clean_text(refusal, strlen(refusal), clean, sizeof clean);
-		rc = finish_err(j, err, errlen, "the model refused: %s", clean);
+		rc = finish_err(j, err, "the model refused: %s", clean);
 	} else if (stop && (!strcmp(stop, "length") || !strcmp(stop, "max_tokens") ||
 	                    !strcmp(stop, "content_filter"))) {
-		rc = finish_err(j, err, errlen, "the reply has no message text (stopped: %s)", stop);
+		rc = finish_err(j, err, "the reply has no message text (stopped: %s)", stop);
 	} else {
-		rc = finish_err(j, err, errlen, "the reply has no message text");
+		rc = finish_err(j, err, "the reply has no message text");
 	}
 	strbuf_release(sb);
 	return rc;
 }
 
 int provider_reply(const struct judge_conf *j, long status, const char *body, size_t len,
-                   char **text, struct judge_reply *reply, char *err, size_t errlen)
+                   char **text, struct judge_reply *reply, struct error *err)
 {
 	const struct provider_ops *ops = provider_of(j->provider);
 	if (!ops) {
 		*text = NULL;
-		set_err(err, errlen, "unknown provider");
+		error_set(err, ERR_FAILED, "unknown provider");
 		return -1;
 	}
-	return ops->reply(j, status, body, len, text, reply, err, errlen);
+	return ops->reply(j, status, body, len, text, reply, err);
 }

@@ -10,6 +10,7 @@
 #include <jansson.h>
 
 #include "provider_int.h"
+#include "util/error.h"
 
 #define ANTHROPIC_DEFAULT_BASE "https://api.anthropic.com"
 #define ANTHROPIC_VERSION "2023-06-01"
@@ -19,7 +20,7 @@
 static const char *const anthropic_hosts[] = { "api.anthropic.com", NULL };
 
 static int anthropic_body(const struct judge_conf *j, const struct judge_prompt *p,
-                          struct http_req *req, char *err, size_t errlen)
+                          struct http_req *req, struct error *err)
 {
 	/* The Messages API has no JSON-schema output, so the schema is spelled
 	 * out where the model reads it. */
@@ -43,7 +44,7 @@ static int anthropic_body(const struct judge_conf *j, const struct judge_prompt 
 	json_object_set_new(body, "messages", msgs);
 	json_object_set_new(body, "temperature", json_integer(0));
 	strbuf_release(&user);
-	return req_set_body(req, body, err, errlen);
+	return req_set_body(req, body, err);
 }
 
 static const char *anthropic_base(const struct judge_conf *j)
@@ -57,20 +58,20 @@ static const char *anthropic_base(const struct judge_conf *j)
 /* The AI SDK's base URL ends in /v1, Anthropic's own SDKs' does not: both
  * ask /v1/messages. */
 static int anthropic_request(const struct judge_conf *j, const struct judge_prompt *p,
-                             struct http_req *req, char *err, size_t errlen)
+                             struct http_req *req, struct error *err)
 {
 	if (req_start(req, j, join_versioned(anthropic_base(j), "/v1", "/messages", true),
-	              err, errlen) < 0)
+	              err) < 0)
 		return -1;
 	req_add_key_header(req, "x-api-key", "", j);
 	req_add_header(req, "anthropic-version: " ANTHROPIC_VERSION);
-	return anthropic_body(j, p, req, err, errlen);
+	return anthropic_body(j, p, req, err);
 }
 
 static int anthropic_reply(const struct judge_conf *j, long status, const char *body, size_t len,
-                           char **text, struct judge_reply *reply, char *err, size_t errlen)
+                           char **text, struct judge_reply *reply, struct error *err)
 {
-	json_t *o = reply_open(j, status, body, len, text, reply, err, errlen);
+	json_t *o = reply_open(j, status, body, len, text, reply, err);
 	if (!o)
 		return -1;
 	struct strbuf sb = STRBUF_INIT;
@@ -85,7 +86,7 @@ static int anthropic_reply(const struct judge_conf *j, long status, const char *
 		reply->prompt_tokens = usage_num(usage, "input_tokens");
 		reply->completion_tokens = usage_num(usage, "output_tokens");
 	}
-	int rc = reply_finish(j, &sb, NULL, stop, text, err, errlen);
+	int rc = reply_finish(j, &sb, NULL, stop, text, err);
 	json_decref(o);
 	return rc;
 }

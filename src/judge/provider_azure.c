@@ -9,6 +9,7 @@
 
 #include "provider_int.h"
 #include "util/xalloc.h"
+#include "util/error.h"
 
 /* Structured outputs reached Azure's GA API in this version. */
 #define AZURE_DEFAULT_API_VERSION "2024-10-21"
@@ -19,16 +20,16 @@ static const char *const azure_hosts[] = { "*.openai.azure.com", "*.cognitiveser
                                            NULL };
 
 /* The configuration names the resource and the API version. */
-static int azure_check(const struct judge_conf *j, const char **key, char *err, size_t errlen)
+static int azure_check(const struct judge_conf *j, const char **key, struct error *err)
 {
 	*key = NULL;
 	if (!j->endpoint) {
-		set_err(err, errlen, "judge '%s' (azure/) needs 'endpoint' "
+		error_set(err, ERR_FAILED, "judge '%s' (azure/) needs 'endpoint' "
 		        "(e.g. https://NAME.openai.azure.com)", j->id ? j->id : "?");
 		return -1;
 	}
 	if (!j->api_version) {
-		set_err(err, errlen, "judge '%s' (azure/) needs 'api_version' (e.g. \"2024-10-21\")",
+		error_set(err, ERR_FAILED, "judge '%s' (azure/) needs 'api_version' (e.g. \"2024-10-21\")",
 		        j->id ? j->id : "?");
 		return -1;
 	}
@@ -65,24 +66,24 @@ static const char *azure_base(const struct judge_conf *j)
 }
 
 static int azure_request(const struct judge_conf *j, const struct judge_prompt *p,
-                         struct http_req *req, char *err, size_t errlen)
+                         struct http_req *req, struct error *err)
 {
 	const char *base = azure_base(j);
 	if (!base) {
-		set_err(err, errlen, "judge %s: azure needs endpoint (or $AZURE_OPENAI_ENDPOINT)",
+		error_set(err, ERR_FAILED, "judge %s: azure needs endpoint (or $AZURE_OPENAI_ENDPOINT)",
 		        j->id ? j->id : "?");
 		return -1;
 	}
 	if (!nonempty(j->model)) {
-		set_err(err, errlen, "judge %s: azure needs a deployment (azure/DEPLOYMENT)",
+		error_set(err, ERR_FAILED, "judge %s: azure needs a deployment (azure/DEPLOYMENT)",
 		        j->id ? j->id : "?");
 		return -1;
 	}
-	if (req_start(req, j, azure_url(j, base), err, errlen) < 0)
+	if (req_start(req, j, azure_url(j, base), err) < 0)
 		return -1;
 	req_add_key_header(req, "api-key", "", j);
 	/* The deployment names the model. */
-	return chat_body(j, p, false, req, err, errlen);
+	return chat_body(j, p, false, req, err);
 }
 
 const struct provider_ops provider_azure = {

@@ -22,6 +22,7 @@
 
 #include "provider_int.h"
 #include "util/xalloc.h"
+#include "util/error.h"
 
 #define OPENAI_DEFAULT_BASE "https://api.openai.com/v1"
 #define OLLAMA_DEFAULT_BASE "http://localhost:11434/v1"
@@ -113,7 +114,7 @@ static json_t *schema_name(const char *name)
 }
 
 int chat_body(const struct judge_conf *j, const struct judge_prompt *p, bool with_model,
-              struct http_req *req, char *err, size_t errlen)
+              struct http_req *req, struct error *err)
 {
 	json_t *body = json_object();
 	if (with_model)
@@ -135,13 +136,13 @@ int chat_body(const struct judge_conf *j, const struct judge_prompt *p, bool wit
 		json_object_set_new(body, "response_format",
 		                    json_pack("{s:s,s:o}", "type", "json_schema", "json_schema", js));
 	}
-	return req_set_body(req, body, err, errlen);
+	return req_set_body(req, body, err);
 }
 
 int chat_reply(const struct judge_conf *j, long status, const char *body, size_t len,
-               char **text, struct judge_reply *reply, char *err, size_t errlen)
+               char **text, struct judge_reply *reply, struct error *err)
 {
-	json_t *o = reply_open(j, status, body, len, text, reply, err, errlen);
+	json_t *o = reply_open(j, status, body, len, text, reply, err);
 	if (!o)
 		return -1;
 	struct strbuf sb = STRBUF_INIT;
@@ -162,21 +163,21 @@ int chat_reply(const struct judge_conf *j, long status, const char *body, size_t
 		reply->prompt_tokens = usage_num(usage, "prompt_tokens");
 		reply->completion_tokens = usage_num(usage, "completion_tokens");
 	}
-	int rc = reply_finish(j, &sb, refusal, stop, text, err, errlen);
+	int rc = reply_finish(j, &sb, refusal, stop, text, err);
 	json_decref(o);
 	return rc;
 }
 
 /* The base URL, the Bearer key when there is one, the body with the model. */
 static int chat_request(const struct judge_conf *j, const struct judge_prompt *p,
-                        const char *base, struct http_req *req, char *err, size_t errlen)
+                        const char *base, struct http_req *req, struct error *err)
 {
-	if (req_start(req, j, join_versioned(base, "/v1", "/chat/completions", false), err, errlen) < 0)
+	if (req_start(req, j, join_versioned(base, "/v1", "/chat/completions", false), err) < 0)
 		return -1;
 	const char *key;
 	if (provider_key(j, &key))
 		req_add_key_header(req, "Authorization", "Bearer ", j);
-	return chat_body(j, p, true, req, err, errlen);
+	return chat_body(j, p, true, req, err);
 }
 
 static const char *openai_base(const struct judge_conf *j)
@@ -199,27 +200,27 @@ static const char *ollama_base(const struct judge_conf *j)
 }
 
 static int openai_request(const struct judge_conf *j, const struct judge_prompt *p,
-                          struct http_req *req, char *err, size_t errlen)
+                          struct http_req *req, struct error *err)
 {
-	return chat_request(j, p, openai_base(j), req, err, errlen);
+	return chat_request(j, p, openai_base(j), req, err);
 }
 
 static int compat_request(const struct judge_conf *j, const struct judge_prompt *p,
-                          struct http_req *req, char *err, size_t errlen)
+                          struct http_req *req, struct error *err)
 {
 	const char *base = compat_base(j);
 	if (!base) {
-		set_err(err, errlen, "judge %s: an OpenAI-compatible provider needs base_url",
+		error_set(err, ERR_FAILED, "judge %s: an OpenAI-compatible provider needs base_url",
 		        j->id ? j->id : "?");
 		return -1;
 	}
-	return chat_request(j, p, base, req, err, errlen);
+	return chat_request(j, p, base, req, err);
 }
 
 static int ollama_request(const struct judge_conf *j, const struct judge_prompt *p,
-                          struct http_req *req, char *err, size_t errlen)
+                          struct http_req *req, struct error *err)
 {
-	return chat_request(j, p, ollama_base(j), req, err, errlen);
+	return chat_request(j, p, ollama_base(j), req, err);
 }
 
 const struct provider_ops provider_openai = {

@@ -9,6 +9,7 @@
 
 #include "judge/provider.h"
 #include "util/strbuf.h"
+#include "util/error.h"
 
 /* An HTTP error body is shown only in part: an HTML page from a proxy is
  * of no use beyond its first line. */
@@ -43,7 +44,7 @@ char *join_versioned(const char *base, const char *version, const char *path, bo
 void add_escaped(struct strbuf *sb, const char *s);
 /* Takes url (malloc'd) into req, refuses an address without http(s)://
  * (freeing req) and adds the JSON headers. 0 or -1. */
-int req_start(struct http_req *req, const struct judge_conf *j, char *url, char *err, size_t errlen);
+int req_start(struct http_req *req, const struct judge_conf *j, char *url, struct error *err);
 void req_add_header(struct http_req *req, const char *h);
 /* Adds "Name: PREFIXkey" and marks it as the key's header. */
 void req_add_key_header(struct http_req *req, const char *name, const char *prefix,
@@ -51,26 +52,26 @@ void req_add_key_header(struct http_req *req, const char *name, const char *pref
 /* A JSON string for prompt text ("" when it is not UTF-8). */
 json_t *text_of(const char *s);
 /* Writes body (taking it) into req->body; 0 or -1. */
-int req_set_body(struct http_req *req, json_t *body, char *err, size_t errlen);
+int req_set_body(struct http_req *req, json_t *body, struct error *err);
 
 /* ---- Chat Completions (OpenAI, compatible servers, Ollama, Azure) */
 int chat_body(const struct judge_conf *j, const struct judge_prompt *p, bool with_model,
-              struct http_req *req, char *err, size_t errlen);
+              struct http_req *req, struct error *err);
 int chat_reply(const struct judge_conf *j, long status, const char *body, size_t len,
-               char **text, struct judge_reply *reply, char *err, size_t errlen);
+               char **text, struct judge_reply *reply, struct error *err);
 
 /* ---- answers */
 /* The answer's JSON object, after what every provider refuses alike: an
  * HTTP error (with its message), a body that is not a JSON object, an
  * error object. Resets *text and the reply's counts. NULL with err set. */
 json_t *reply_open(const struct judge_conf *j, long status, const char *body, size_t len,
-                   char **text, struct judge_reply *reply, char *err, size_t errlen);
+                   char **text, struct judge_reply *reply, struct error *err);
 /* Text of a content value: a string, or a list of parts whose text is joined. */
 void content_text(json_t *c, struct strbuf *out);
 long usage_num(json_t *usage, const char *name);
 /* Hands the collected text over, or says why there is none (a refusal, a
  * stop reason); releases sb. 0 or -1. */
 int reply_finish(const struct judge_conf *j, struct strbuf *sb, const char *refusal,
-                 const char *stop, char **text, char *err, size_t errlen);
+                 const char *stop, char **text, struct error *err);
 
 #endif

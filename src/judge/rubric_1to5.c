@@ -15,6 +15,7 @@
 #include "judge_int.h"
 #include "util/jsonw.h"
 #include "util/xalloc.h"
+#include "util/error.h"
 
 #define P "tool_call_accuracy"
 
@@ -171,12 +172,12 @@ static bool r15_prompt(void *st, int step, struct judge_prompt *out)
 
 /* Reads the current answer ({reason, score, status, properties}) and the
  * 1.9-era one ({chain_of_thought, tool_calls_success_level, details}). */
-static int r15_absorb(void *st, int step, const char *text, char *err, size_t errlen)
+static int r15_absorb(void *st, int step, const char *text, struct error *err)
 {
 	struct r15 *a = st;
 	json_t *o = judge_reply_json(text);
 	if (!o)
-		return judge_err(err, errlen, "no JSON object in the answer");
+		return error_set(err, ERR_FAILED, "no JSON object in the answer");
 	json_t *reason = json_object_get(o, "reason");
 	if (!reason)
 		reason = json_object_get(o, "chain_of_thought");
@@ -190,21 +191,21 @@ static int r15_absorb(void *st, int step, const char *text, char *err, size_t er
 
 	int rc = 0;
 	if (reason && !json_is_string(reason)) {
-		rc = judge_err(err, errlen, "reason is not a string");
+		rc = error_set(err, ERR_FAILED, "reason is not a string");
 	} else if (props && !json_is_object(props) && !json_is_null(props)) {
-		rc = judge_err(err, errlen, "properties is not an object");
+		rc = error_set(err, ERR_FAILED, "properties is not an object");
 	} else if (json_is_string(status) && strcmp(json_string_value(status), "skipped") == 0) {
 		a->skipped = true;
 	} else if (status && !(json_is_string(status) &&
 	                       strcmp(json_string_value(status), "completed") == 0)) {
-		rc = judge_err(err, errlen, "status must be \"completed\" or \"skipped\"");
+		rc = error_set(err, ERR_FAILED, "status must be \"completed\" or \"skipped\"");
 	} else if (!json_is_number(score) || !scale_accepts(SCALE_1TO5, json_number_value(score))) {
 		struct strbuf sb = STRBUF_INIT;
 		if (score)
 			jsonw_value(&sb, score);
 		else
 			strbuf_addstr(&sb, "(none)");
-		rc = judge_err(err, errlen, "invalid score value %s; expected a whole number from 1 to 5",
+		rc = error_set(err, ERR_FAILED, "invalid score value %s; expected a whole number from 1 to 5",
 		               sb.buf);
 		strbuf_release(&sb);
 	} else {
@@ -270,11 +271,11 @@ static void r15_free(void *st)
  * the judge's score (the reviewer stood by them); otherwise no counters,
  * which the answer may leave null. */
 static json_t *r15_answer(void *st, double score, const char *reason, const struct verdict *machine,
-                          char *why, size_t whylen)
+                          struct error *err)
 {
 	(void)st;
 	if (!scale_accepts(SCALE_1TO5, score)) {
-		judge_err(why, whylen, "a label of %g is not a level from 1 to 5", score);
+		error_set(err, ERR_FAILED, "a label of %g is not a level from 1 to 5", score);
 		return NULL;
 	}
 	bool own = machine && machine->score == score;
@@ -286,7 +287,7 @@ static json_t *r15_answer(void *st, double score, const char *reason, const stru
 	                      "status", "completed",
 	                      "properties", json_is_object(props) ? props : json_null());
 	if (!o)
-		judge_err(why, whylen, "the reason is not valid UTF-8");
+		error_set(err, ERR_FAILED, "the reason is not valid UTF-8");
 	return o;
 }
 

@@ -16,6 +16,7 @@
 #include "util/jsonw.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
+#include "util/error.h"
 
 #define EMPTY_IO "Input and output messages cannot be null or empty"
 
@@ -92,32 +93,32 @@ static bool appr_prompt(void *st, int step, struct judge_prompt *out)
 }
 
 /* The answer against the schema, read as Mastra's validation reads it. */
-static int analysis_check(const json_t *o, char *err, size_t errlen)
+static int analysis_check(const json_t *o, struct error *err)
 {
 	json_t *ev = json_object_get(o, "evaluations");
 	if (!ev)
-		return judge_err(err, errlen, "missing field evaluations");
+		return error_set(err, ERR_FAILED, "missing field evaluations");
 	if (!json_is_array(ev))
-		return judge_err(err, errlen, "evaluations is not a list");
+		return error_set(err, ERR_FAILED, "evaluations is not a list");
 	size_t i;
 	json_t *e;
 	json_array_foreach(ev, i, e) {
 		if (!json_is_object(e))
-			return judge_err(err, errlen, "evaluations[%zu] is not an object", i);
+			return error_set(err, ERR_FAILED, "evaluations[%zu] is not an object", i);
 		if (!json_is_string(json_object_get(e, "toolCalled")))
-			return judge_err(err, errlen, "evaluations[%zu].toolCalled is not a string", i);
+			return error_set(err, ERR_FAILED, "evaluations[%zu].toolCalled is not a string", i);
 		if (!json_is_boolean(json_object_get(e, "wasAppropriate")))
-			return judge_err(err, errlen, "evaluations[%zu].wasAppropriate is not a boolean", i);
+			return error_set(err, ERR_FAILED, "evaluations[%zu].wasAppropriate is not a boolean", i);
 		if (!json_is_string(json_object_get(e, "reasoning")))
-			return judge_err(err, errlen, "evaluations[%zu].reasoning is not a string", i);
+			return error_set(err, ERR_FAILED, "evaluations[%zu].reasoning is not a string", i);
 	}
 	json_t *missing = json_object_get(o, "missingTools");
 	if (missing && !json_is_null(missing)) {
 		if (!json_is_array(missing))
-			return judge_err(err, errlen, "missingTools is not a list");
+			return error_set(err, ERR_FAILED, "missingTools is not a list");
 		json_array_foreach(missing, i, e)
 			if (!json_is_string(e))
-				return judge_err(err, errlen, "missingTools[%zu] is not a string", i);
+				return error_set(err, ERR_FAILED, "missingTools[%zu] is not a string", i);
 	}
 	return 0;
 }
@@ -161,14 +162,14 @@ static void render_reason(struct appr *a)
 	strbuf_release(&missing);
 }
 
-static int appr_absorb(void *st, int step, const char *text, char *err, size_t errlen)
+static int appr_absorb(void *st, int step, const char *text, struct error *err)
 {
 	struct appr *a = st;
 	if (step == 0) {
 		json_t *o = judge_reply_json(text);
 		if (!o)
-			return judge_err(err, errlen, "no JSON object in the answer");
-		if (analysis_check(o, err, errlen) < 0) {
+			return error_set(err, ERR_FAILED, "no JSON object in the answer");
+		if (analysis_check(o, err) < 0) {
 			json_decref(o);
 			return -1;
 		}
@@ -181,12 +182,12 @@ static int appr_absorb(void *st, int step, const char *text, char *err, size_t e
 	char *reason = judge_trim_dup(text);
 	if (!reason[0]) {
 		free(reason);
-		return judge_err(err, errlen, "the answer is empty");
+		return error_set(err, ERR_FAILED, "the answer is empty");
 	}
 	json_t *check = json_string(reason);
 	if (!check) {
 		free(reason);
-		return judge_err(err, errlen, "the answer is not valid UTF-8");
+		return error_set(err, ERR_FAILED, "the answer is not valid UTF-8");
 	}
 	json_decref(check);
 	free(a->reason);
@@ -254,27 +255,27 @@ static json_t *appr_uniform(const struct appr *a, bool ok, const char *reason)
  * were the right ones, and 0 on a run without calls would have to name
  * the missing tools, so those have no answer. */
 static json_t *appr_answer(void *st, double score, const char *reason, const struct verdict *machine,
-                           char *why, size_t whylen)
+                           struct error *err)
 {
 	struct appr *a = st;
 	json_t *mine = machine ? json_object_get(machine->details, "analyzeStepResult") : NULL;
-	char err[256];
-	if (mine && machine->score == score && analysis_check(mine, err, sizeof err) == 0)
+	struct error bad = {0};
+	if (mine && machine->score == score && analysis_check(mine, &bad) == 0)
 		return json_deep_copy(mine);
 	size_t n = json_array_size(a->view.actual_tools);
 	if (score != 0 && score != 1) {
-		judge_err(why, whylen, "a label of %g does not say which of the %zu calls were "
+		error_set(err, ERR_FAILED, "a label of %g does not say which of the %zu calls were "
 		          "appropriate", score, n);
 		return NULL;
 	}
 	if (n == 0 && score == 0) {
-		judge_err(why, whylen, "a label of 0 on a run without calls would have to name the "
+		error_set(err, ERR_FAILED, "a label of 0 on a run without calls would have to name the "
 		          "missing tools");
 		return NULL;
 	}
 	json_t *o = appr_uniform(a, score == 1, reason);
 	if (!o)
-		judge_err(why, whylen, "the reason is not valid UTF-8");
+		error_set(err, ERR_FAILED, "the reason is not valid UTF-8");
 	return o;
 }
 

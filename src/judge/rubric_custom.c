@@ -12,6 +12,7 @@
 #include "judge_int.h"
 #include "util/jsonw.h"
 #include "util/xalloc.h"
+#include "util/error.h"
 
 struct custom {
 	struct judge_view view;
@@ -53,8 +54,8 @@ static bool template_uses(const struct judge_conf *j, const char *name)
 {
 	struct prompt_doc doc;
 	int line, col;
-	char err[256];
-	if (!j->prompt_text || prompt_parse(j->prompt_text, &doc, &line, &col, err, sizeof err) < 0)
+	struct error err = {0};
+	if (!j->prompt_text || prompt_parse(j->prompt_text, &doc, &line, &col, &err) < 0)
 		return false;
 	return prompt_uses(prompt_find(&doc, "system"), name) ||
 	       prompt_uses(prompt_find(&doc, "user"), name);
@@ -102,19 +103,19 @@ static bool custom_prompt(void *st, int step, struct judge_prompt *out)
 	return true;
 }
 
-static int custom_absorb(void *st, int step, const char *text, char *err, size_t errlen)
+static int custom_absorb(void *st, int step, const char *text, struct error *err)
 {
 	struct custom *a = st;
 	json_t *o = judge_reply_json(text);
 	(void)step;
 	if (!o)
-		return judge_err(err, errlen, "no JSON object in the answer");
+		return error_set(err, ERR_FAILED, "no JSON object in the answer");
 	json_t *score = json_object_get(o, "score"), *reason = json_object_get(o, "reason");
 	int rc = 0;
 	if (!score) {
-		rc = judge_err(err, errlen, "missing field score");
+		rc = error_set(err, ERR_FAILED, "missing field score");
 	} else if (!json_is_number(score)) {
-		rc = judge_err(err, errlen, "score is not a number");
+		rc = error_set(err, ERR_FAILED, "score is not a number");
 	} else if (json_number_value(score) < a->min || json_number_value(score) > a->max) {
 		struct strbuf sb = STRBUF_INIT;
 		jsonw_number(&sb, json_number_value(score));
@@ -122,16 +123,16 @@ static int custom_absorb(void *st, int step, const char *text, char *err, size_t
 		jsonw_number(&sb, a->min);
 		strbuf_addstr(&sb, "..");
 		jsonw_number(&sb, a->max);
-		rc = judge_err(err, errlen, "score %s", sb.buf);
+		rc = error_set(err, ERR_FAILED, "score %s", sb.buf);
 		strbuf_release(&sb);
 	} else if (a->whole && json_number_value(score) != floor(json_number_value(score))) {
 		struct strbuf sb = STRBUF_INIT;
 		jsonw_number(&sb, json_number_value(score));
-		rc = judge_err(err, errlen, "score %s is not a whole step of the scale %g..%g", sb.buf,
+		rc = error_set(err, ERR_FAILED, "score %s is not a whole step of the scale %g..%g", sb.buf,
 		               a->min, a->max);
 		strbuf_release(&sb);
 	} else if (reason && !json_is_string(reason)) {
-		rc = judge_err(err, errlen, "reason is not a string");
+		rc = error_set(err, ERR_FAILED, "reason is not a string");
 	} else {
 		a->score = json_number_value(score);
 		free(a->reason);
@@ -168,7 +169,7 @@ static void custom_free(void *st)
 /* A label as the answer: {score, reason}, the score on the judge's scale;
  * a label without a reason that is the judge's score takes the judge's. */
 static json_t *custom_answer(void *st, double score, const char *reason,
-                             const struct verdict *machine, char *why, size_t whylen)
+                             const struct verdict *machine, struct error *err)
 {
 	struct custom *a = st;
 	const char *mine = machine && machine->score == score
@@ -176,14 +177,14 @@ static json_t *custom_answer(void *st, double score, const char *reason,
 	if (!reason[0] && mine)
 		reason = mine;
 	if (score < a->min || score > a->max || (a->whole && score != floor(score))) {
-		judge_err(why, whylen, "a label of %g is %s the scale %g..%g", score,
+		error_set(err, ERR_FAILED, "a label of %g is %s the scale %g..%g", score,
 		          a->whole && score >= a->min && score <= a->max ? "not a whole step of"
 		                                                         : "outside", a->min, a->max);
 		return NULL;
 	}
 	json_t *o = json_pack("{s:f, s:s}", "score", score, "reason", reason);
 	if (!o)
-		judge_err(why, whylen, "the reason is not valid UTF-8");
+		error_set(err, ERR_FAILED, "the reason is not valid UTF-8");
 	return o;
 }
 

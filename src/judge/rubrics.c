@@ -6,6 +6,7 @@
 
 #include "judge_int.h"
 #include "util/strbuf.h"
+#include "util/error.h"
 
 const struct rubric_ops *const rubric_table[] = {
 	&rubric_appropriateness,
@@ -40,11 +41,11 @@ static void list_join(struct strbuf *sb, const char *const *list)
 }
 
 int rubric_check_prompt(const struct rubric_ops *ops, const char *text, int *line, int *col,
-                        char *err, size_t errlen)
+                        struct error *err)
 {
 	struct prompt_doc doc;
 	static const char *const system[] = { "system", NULL };
-	if (prompt_parse(text, &doc, line, col, err, errlen) < 0)
+	if (prompt_parse(text, &doc, line, col, err) < 0)
 		return -1;
 
 	for (size_t i = 0; i < doc.n; i++) {
@@ -57,7 +58,7 @@ int rubric_check_prompt(const struct rubric_ops *ops, const char *text, int *lin
 			list_join(&sb, ops->sections);
 			*line = sec->header_line;
 			*col = 5;
-			snprintf(err, errlen, "unknown section '%s' for rubric '%s' (expected: %s)", sec->name,
+			error_set(err, ERR_FAILED, "unknown section '%s' for rubric '%s' (expected: %s)", sec->name,
 			         ops->name, sb.buf);
 			strbuf_release(&sb);
 			return -1;
@@ -71,7 +72,7 @@ int rubric_check_prompt(const struct rubric_ops *ops, const char *text, int *lin
 			list_join(&sb, judge_common_vars);
 			list_join(&sb, ops->vars);
 			prompt_position(sec, at, line, col);
-			snprintf(err, errlen, "unknown placeholder '{{%.*s}}' (known: %s)", (int)nlen, name,
+			error_set(err, ERR_FAILED, "unknown placeholder '{{%.*s}}' (known: %s)", (int)nlen, name,
 			         sb.buf);
 			strbuf_release(&sb);
 			return -1;
@@ -82,10 +83,10 @@ int rubric_check_prompt(const struct rubric_ops *ops, const char *text, int *lin
 			continue;
 		*line = *col = 0;
 		if (doc.n == 1 && strcmp(doc.sec[0].name, "user") == 0 && strcmp(*s, "user") != 0)
-			snprintf(err, errlen, "no '=== %s' section (rubric '%s' needs sections; the file has "
+			error_set(err, ERR_FAILED, "no '=== %s' section (rubric '%s' needs sections; the file has "
 			         "no '=== NAME' header)", *s, ops->name);
 		else
-			snprintf(err, errlen, "no '=== %s' section (rubric '%s' needs it)", *s, ops->name);
+			error_set(err, ERR_FAILED, "no '=== %s' section (rubric '%s' needs it)", *s, ops->name);
 		return -1;
 	}
 	return 0;

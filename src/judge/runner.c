@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 
 #include "util/xalloc.h"
+#include "util/error.h"
 
 struct sent {
 	struct judge_runner *r;
@@ -45,14 +46,14 @@ static void open_cache(struct judge_runner *r, const char *first_input, bool onl
 		free(path);
 		return;
 	}
-	char err[1024];
-	r->cache = judge_cache_open(path, err, sizeof err);
+	struct error err = {0};
+	r->cache = judge_cache_open(path, &err);
 	if (!r->cache)
-		r->cache_error = xstrdup(err);
+		r->cache_error = xstrdup(err.msg);
 	free(path);
 }
 
-struct judge_runner *judge_runner_new(const struct judge_runner_opts *o, char *err, size_t errlen)
+struct judge_runner *judge_runner_new(const struct judge_runner_opts *o, struct error *err)
 {
 	struct judge_client *client = NULL;
 	if (!o->cache_only) {
@@ -60,7 +61,7 @@ struct judge_runner *judge_runner_new(const struct judge_runner_opts *o, char *e
 			.concurrency = o->concurrency, .ca_file = o->ca_file,
 			.timeout_s = o->timeout_s, .trace = o->trace,
 		};
-		client = judge_client_new(&co, err, errlen);
+		client = judge_client_new(&co, err);
 		if (!client)
 			return NULL;
 	}
@@ -211,8 +212,8 @@ static void put_verdict(struct judge_runner *r, const struct judge_conf *j, cons
 	judge_job_verdict(job, &v);
 	if (v.status != VERDICT_ERROR) {
 		struct run id_only = { .id = run_id };
-		char err[256];
-		judge_cache_put_in(r->cache, key, group, &id_only, j, &v, err, sizeof err);
+		struct error err = {0};
+		judge_cache_put_in(r->cache, key, group, &id_only, j, &v, &err);
 	}
 	verdict_clear(&v);
 }

@@ -21,6 +21,7 @@
 #include "util/strbuf.h"
 #include "util/userdir.h"
 #include "util/xalloc.h"
+#include "util/error.h"
 
 /* Far above any real list; a file past it is someone else's. */
 #define ALLOWED_FILE_MAX (1 << 20)
@@ -77,7 +78,7 @@ char *judge_allowed_key_envs_path(void)
 }
 
 /* One name a line, '#' starting a comment; an absent file names none. */
-static int load_list(const char *leaf, struct judge_allow_list *l, char *err, size_t errlen)
+static int load_list(const char *leaf, struct judge_allow_list *l, struct error *err)
 {
 	char *path = user_config_file(leaf);
 	if (!path)
@@ -88,7 +89,7 @@ static int load_list(const char *leaf, struct judge_allow_list *l, char *err, si
 		return 0;
 	}
 	struct strbuf sb = STRBUF_INIT;
-	if (read_regular_file(&sb, path, ALLOWED_FILE_MAX, err, errlen) < 0) {
+	if (read_regular_file(&sb, path, ALLOWED_FILE_MAX, err) < 0) {
 		strbuf_release(&sb);
 		free(path);
 		return -1;
@@ -112,11 +113,11 @@ static int load_list(const char *leaf, struct judge_allow_list *l, char *err, si
 	return 0;
 }
 
-int judge_allow_load_user(struct judge_trust *t, char *err, size_t errlen)
+int judge_allow_load_user(struct judge_trust *t, struct error *err)
 {
-	if (load_list(ALLOWED_HOSTS, &t->hosts, err, errlen) < 0)
+	if (load_list(ALLOWED_HOSTS, &t->hosts, err) < 0)
 		return -1;
-	return load_list(ALLOWED_KEY_ENVS, &t->key_envs, err, errlen);
+	return load_list(ALLOWED_KEY_ENVS, &t->key_envs, err);
 }
 
 /* mkdir -p of the file's folder. */
@@ -132,31 +133,30 @@ static int make_folders(const char *path)
 
 /* Allows name now and appends it to the user's file LEAF. The names come
  * from judge_url_host and the api_key_env reader: no line break in them. */
-static int remember(const char *leaf, struct judge_allow_list *l, const char *name, char *err,
-                    size_t errlen)
+static int remember(const char *leaf, struct judge_allow_list *l, const char *name, struct error *err)
 {
 	if (l)
 		list_add(l, name, strlen(name));
 	char *path = user_config_file(leaf);
 	if (!path) {
-		set_err(err, errlen, "neither XDG_CONFIG_HOME nor HOME is set: %s is allowed for now "
+		error_set(err, ERR_FAILED, "neither XDG_CONFIG_HOME nor HOME is set: %s is allowed for now "
 		        "only", name);
 		return -1;
 	}
 	int fd = -1;
 	if (make_folders(path) < 0)
-		set_err(err, errlen, "%s: %s", path, strerror(errno));
+		error_set(err, ERR_FAILED, "%s: %s", path, strerror(errno));
 	else
-		fd = open_regular(path, O_WRONLY | O_APPEND | O_CREAT, 0600, err, errlen);
+		fd = open_regular(path, O_WRONLY | O_APPEND | O_CREAT, 0600, err);
 	struct strbuf sb = STRBUF_INIT;
 	strbuf_addf(&sb, "%s\n", name);
 	bool ok = fd >= 0;
 	if (ok && write(fd, sb.buf, sb.len) != (ssize_t)sb.len) {
-		set_err(err, errlen, "%s: %s", path, strerror(errno));
+		error_set(err, ERR_FAILED, "%s: %s", path, strerror(errno));
 		ok = false;
 	}
 	if (fd >= 0 && close(fd) < 0 && ok) {
-		set_err(err, errlen, "%s: %s", path, strerror(errno));
+		error_set(err, ERR_FAILED, "%s: %s", path, strerror(errno));
 		ok = false;
 	}
 	strbuf_release(&sb);
@@ -164,15 +164,14 @@ static int remember(const char *leaf, struct judge_allow_list *l, const char *na
 	return ok ? 0 : -1;
 }
 
-int judge_allow_remember(struct judge_trust *t, const char *host, char *err, size_t errlen)
+int judge_allow_remember(struct judge_trust *t, const char *host, struct error *err)
 {
-	return remember(ALLOWED_HOSTS, t ? &t->hosts : NULL, host, err, errlen);
+	return remember(ALLOWED_HOSTS, t ? &t->hosts : NULL, host, err);
 }
 
-int judge_allow_remember_key_env(struct judge_trust *t, const char *name, char *err,
-                                 size_t errlen)
+int judge_allow_remember_key_env(struct judge_trust *t, const char *name, struct error *err)
 {
-	return remember(ALLOWED_KEY_ENVS, t ? &t->key_envs : NULL, name, err, errlen);
+	return remember(ALLOWED_KEY_ENVS, t ? &t->key_envs : NULL, name, err);
 }
 
 /* ---- hosts ------------------------------------------------------------ */
@@ -195,8 +194,7 @@ static bool host_char(char ch)
 	       ch == '-' || ch == '.';
 }
 
-int judge_url_host(const char *url, char *host, size_t hostlen, bool *tls, char *why,
-                   size_t whylen)
+int judge_url_host(const char *url, char *host, size_t hostlen, bool *tls, struct error *err)
 {
 	const char *p;
 	if (strncmp(url, "https://", 8) == 0) {
@@ -206,13 +204,13 @@ int judge_url_host(const char *url, char *host, size_t hostlen, bool *tls, char 
 		*tls = false;
 		p = url + 7;
 	} else {
-		set_err(why, whylen, "it is not an http:// or https:// address");
+		error_set(err, ERR_FAILED, "it is not an http:// or https:// address");
 		return -1;
 	}
 	/* The authority ends where curl's does: at the first / ? or #. */
 	size_t n = strcspn(p, "/?#");
 	if (memchr(p, '@', n)) {
-		set_err(why, whylen, "it holds a user name or password (before '@'), which hides the "
+		error_set(err, ERR_FAILED, "it holds a user name or password (before '@'), which hides the "
 		        "host it goes to");
 		return -1;
 	}
@@ -220,7 +218,7 @@ int judge_url_host(const char *url, char *host, size_t hostlen, bool *tls, char 
 	if (n && p[0] == '[') {
 		const char *close = memchr(p, ']', n);
 		if (!close) {
-			set_err(why, whylen, "its IPv6 address has no closing ']'");
+			error_set(err, ERR_FAILED, "its IPv6 address has no closing ']'");
 			return -1;
 		}
 		h = (size_t)(close - p) + 1;
@@ -228,7 +226,7 @@ int judge_url_host(const char *url, char *host, size_t hostlen, bool *tls, char 
 			if (!(host_char(p[i]) || p[i] == ':')) {
 				char shown[24];
 				char_shown(p[i], shown, sizeof shown);
-				set_err(why, whylen, "its IPv6 address holds %s", shown);
+				error_set(err, ERR_FAILED, "its IPv6 address holds %s", shown);
 				return -1;
 			}
 	} else {
@@ -238,22 +236,22 @@ int judge_url_host(const char *url, char *host, size_t hostlen, bool *tls, char 
 			if (!host_char(p[i])) {
 				char shown[24];
 				char_shown(p[i], shown, sizeof shown);
-				set_err(why, whylen, "its host holds %s (letters, digits, '-' and '.' only)",
+				error_set(err, ERR_FAILED, "its host holds %s (letters, digits, '-' and '.' only)",
 				        shown);
 				return -1;
 			}
 	}
 	if (h == 0 || (h == 2 && p[0] == '[')) {
-		set_err(why, whylen, "it names no host");
+		error_set(err, ERR_FAILED, "it names no host");
 		return -1;
 	}
 	for (size_t i = h; i < n; i++)
 		if (i == h ? p[i] != ':' : (p[i] < '0' || p[i] > '9')) {
-			set_err(why, whylen, "its port is not a number");
+			error_set(err, ERR_FAILED, "its port is not a number");
 			return -1;
 		}
 	if (h >= hostlen) {
-		set_err(why, whylen, "its host is too long");
+		error_set(err, ERR_FAILED, "its host is too long");
 		return -1;
 	}
 	for (size_t i = 0; i < h; i++)
@@ -363,21 +361,21 @@ bool judge_key_env_trusted(const struct judge_trust *t, const char *name)
 /* ---- a judge ---------------------------------------------------------- */
 
 /* One address the configuration wrote (base_url or endpoint). */
-static int url_check(struct judge_conf *j, const char *what, const char *url, char *err,
-                     size_t errlen)
+static int url_check(struct judge_conf *j, const char *what, const char *url, struct error *err)
 {
 	const struct provider_ops *ops = provider_of(j->provider);
 	const char *var = provider_key_var(j);
-	char host[256], why[256];
+	struct error why = {0};
+	char host[256];
 	bool tls;
-	if (judge_url_host(url, host, sizeof host, &tls, why, sizeof why) < 0) {
-		set_err(err, errlen, "'%s' is refused: %s", what, why);
+	if (judge_url_host(url, host, sizeof host, &tls, &why) < 0) {
+		error_set(err, ERR_FAILED, "'%s' is refused: %s", what, why.msg);
 		return -1;
 	}
 	bool loop = judge_host_loopback(host);
 	/* Whatever the user allows: a key in the clear can be read on the way. */
 	if (var && !tls && !loop) {
-		set_err(err, errlen, "judge '%s' would send its key ($%s) in the clear to %s: plain "
+		error_set(err, ERR_FAILED, "judge '%s' would send its key ($%s) in the clear to %s: plain "
 		        "http:// is only for loopback (127.0.0.1, ::1, localhost); use https://",
 		        j->id ? j->id : "?", var, host);
 		return -1;
@@ -398,7 +396,7 @@ static int url_check(struct judge_conf *j, const char *what, const char *url, ch
 			strbuf_addf(&whose, "neither %s's own host nor loopback", ops->name);
 		else
 			strbuf_addstr(&whose, "not loopback");
-		set_err(err, errlen, "judge '%s' would send its requests%s to %s, which is %s: if you "
+		error_set(err, ERR_FAILED, "judge '%s' would send its requests%s to %s, which is %s: if you "
 		        "trust it, allow it with --allow-host %s%s%s", j->id ? j->id : "?",
 		        sb.buf ? sb.buf : "", host, whose.buf, host, file ? " or a line in " : "",
 		        file ? file : "");
@@ -410,8 +408,7 @@ static int url_check(struct judge_conf *j, const char *what, const char *url, ch
 	return 0;
 }
 
-int judge_trust_check(struct judge_trust *t, struct judge_conf *j, const char **key, char *err,
-                      size_t errlen)
+int judge_trust_check(struct judge_trust *t, struct judge_conf *j, const char **key, struct error *err)
 {
 	*key = NULL;
 	j->trust = t;
@@ -421,7 +418,7 @@ int judge_trust_check(struct judge_trust *t, struct judge_conf *j, const char **
 			j->confirm_key_env = xstrdup(j->api_key_env);
 		} else {
 			*key = "api_key_env";
-			set_err(err, errlen, "judge '%s': api_key_env %s does not look like a credential (a "
+			error_set(err, ERR_FAILED, "judge '%s': api_key_env %s does not look like a credential (a "
 			        "name ending in _KEY, _TOKEN or _SECRET); if its value is meant to go to the "
 			        "judge's server, allow it with --allow-key-env %s", j->id ? j->id : "?",
 			        j->api_key_env, j->api_key_env);
@@ -430,11 +427,11 @@ int judge_trust_check(struct judge_trust *t, struct judge_conf *j, const char **
 	}
 	if (j->base_url) {
 		*key = "base_url";
-		return url_check(j, "base_url", j->base_url, err, errlen);
+		return url_check(j, "base_url", j->base_url, err);
 	}
 	if (j->endpoint) {
 		*key = "endpoint";
-		return url_check(j, "endpoint", j->endpoint, err, errlen);
+		return url_check(j, "endpoint", j->endpoint, err);
 	}
 	return 0;
 }
@@ -461,14 +458,15 @@ const char *judge_needs_leave(const struct judge_conf *j)
 void judge_request_host(const struct judge_conf *j, char *out, size_t outlen)
 {
 	const char *base = provider_base(j);
-	char host[256], why[256];
+	struct error why = {0};
+	char host[256];
 	bool tls;
 	if (!base) {
 		snprintf(out, outlen, "(no address)");
 		return;
 	}
-	if (judge_url_host(base, host, sizeof host, &tls, why, sizeof why) < 0) {
-		snprintf(out, outlen, "(an address refused: %s)", why);
+	if (judge_url_host(base, host, sizeof host, &tls, &why) < 0) {
+		snprintf(out, outlen, "(an address refused: %s)", why.msg);
 		return;
 	}
 	const char *plain = tls ? NULL : "plain http";

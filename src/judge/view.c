@@ -13,6 +13,7 @@
 #include "util/jsonw.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
+#include "util/error.h"
 
 /* A tool result can be a whole web page; a judge needs its gist, and a
  * prompt has a size limit. */
@@ -22,15 +23,6 @@ const char *const judge_common_vars[] = {
 	"input", "output", "conversation", "tool_calls", "tools_called", "tools",
 	"tool_definitions", "expected", "run_id", "examples", NULL,
 };
-
-int judge_err(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-	return -1;
-}
 
 char *judge_trim_dup(const char *s)
 {
@@ -336,8 +328,8 @@ char *judge_render(const struct judge_conf *j, const char *section, const struct
 {
 	struct prompt_doc doc;
 	int line, col;
-	char err[256];
-	if (!j->prompt_text || prompt_parse(j->prompt_text, &doc, &line, &col, err, sizeof err) < 0)
+	struct error err = {0};
+	if (!j->prompt_text || prompt_parse(j->prompt_text, &doc, &line, &col, &err) < 0)
 		return NULL;       /* the configuration checked it; cannot happen */
 	const struct prompt_section *sec = prompt_find(&doc, section);
 	if (!sec || !sec->len)

@@ -8,6 +8,7 @@
 #include "review/assign.h"
 
 #include "annot/split.h"
+#include "util/error.h"
 
 /* An unsigned decimal number of at most 9 digits; the end in *end. */
 static int read_count(const char *p, const char **end, unsigned long *out)
@@ -24,49 +25,49 @@ static int read_count(const char *p, const char **end, unsigned long *out)
 	return 0;
 }
 
-static int read_overlap(const char *p, double *out, char *err, size_t errlen)
+static int read_overlap(const char *p, double *out, struct error *err)
 {
 	char *e;
 	errno = 0;
 	double v = strtod(p, &e);
 	if (e == p || errno || !isfinite(v)) {
-		snprintf(err, errlen, "the overlap '%s' is not a number (K/N:OVERLAP%%, e.g. 2/3:10%%)", p);
+		error_set(err, ERR_FAILED, "the overlap '%s' is not a number (K/N:OVERLAP%%, e.g. 2/3:10%%)", p);
 		return -1;
 	}
 	if (*e == '%')
 		e++;
 	if (*e) {
-		snprintf(err, errlen, "unexpected '%s' after the overlap (K/N:OVERLAP%%, e.g. 2/3:10%%)", e);
+		error_set(err, ERR_FAILED, "unexpected '%s' after the overlap (K/N:OVERLAP%%, e.g. 2/3:10%%)", e);
 		return -1;
 	}
 	if (v < 0 || v > 100) {
-		snprintf(err, errlen, "an overlap of %g%% is not in 0..100%%", v);
+		error_set(err, ERR_FAILED, "an overlap of %g%% is not in 0..100%%", v);
 		return -1;
 	}
 	*out = v / 100;
 	return 0;
 }
 
-int review_assign_parse(struct review_assign *a, const char *text, char *err, size_t errlen)
+int review_assign_parse(struct review_assign *a, const char *text, struct error *err)
 {
 	memset(a, 0, sizeof *a);
 	const char *p = text ? text : "";
 	unsigned long k, n;
 	if (read_count(p, &p, &k) < 0 || *p != '/' || read_count(p + 1, &p, &n) < 0 ||
 	    (*p && *p != ':')) {
-		snprintf(err, errlen, "'%s' is not K/N or K/N:OVERLAP%% (e.g. 2/3 or 2/3:10%%)", text ? text : "");
+		error_set(err, ERR_FAILED, "'%s' is not K/N or K/N:OVERLAP%% (e.g. 2/3 or 2/3:10%%)", text ? text : "");
 		return -1;
 	}
 	if (n == 0) {
-		snprintf(err, errlen, "'%s': there must be at least one share (N >= 1)", text);
+		error_set(err, ERR_FAILED, "'%s': there must be at least one share (N >= 1)", text);
 		return -1;
 	}
 	if (k < 1 || k > n) {
-		snprintf(err, errlen, "'%s': share %lu of %lu does not exist (K must be 1..%lu)", text, k, n, n);
+		error_set(err, ERR_FAILED, "'%s': share %lu of %lu does not exist (K must be 1..%lu)", text, k, n, n);
 		return -1;
 	}
 	double o = 0;
-	if (*p == ':' && read_overlap(p + 1, &o, err, errlen) < 0)
+	if (*p == ':' && read_overlap(p + 1, &o, err) < 0)
 		return -1;
 	*a = (struct review_assign){ .on = true, .k = (unsigned)k, .n = (unsigned)n, .overlap = o };
 	return 0;

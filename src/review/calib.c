@@ -20,6 +20,7 @@
 #include "util/agree.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
+#include "util/error.h"
 
 const char *calib_kind_name(enum calib_kind k)
 {
@@ -53,7 +54,7 @@ static void ids_list(const struct review *rv, size_t from, size_t to, char *buf,
 
 /* want[row]: 1 when the row's pairs are reported, 2 when it is only
  * gathered for a comparison. */
-static int criteria_pick(struct calib_ctx *x, unsigned char *want, char *err, size_t errlen)
+static int criteria_pick(struct calib_ctx *x, unsigned char *want, struct error *err)
 {
 	const struct review *rv = x->rv;
 	const struct calib_opts *o = x->o;
@@ -65,7 +66,7 @@ static int criteria_pick(struct calib_ctx *x, unsigned char *want, char *err, si
 		long r = row_of(rv, o->criteria[i]);
 		if (r < 0) {
 			ids_list(rv, 0, nrows, ids, sizeof ids);
-			snprintf(err, errlen, "unknown criterion '%s' (criteria: %s)", o->criteria[i], ids);
+			error_set(err, ERR_FAILED, "unknown criterion '%s' (criteria: %s)", o->criteria[i], ids);
 			return -1;
 		}
 		want[r] = 1;
@@ -74,7 +75,7 @@ static int criteria_pick(struct calib_ctx *x, unsigned char *want, char *err, si
 		long r = row_of(rv, o->compare_judges[i]);
 		if (r < 0 || (size_t)r < nsc) {
 			ids_list(rv, nsc, nrows, ids, sizeof ids);
-			snprintf(err, errlen, "%s '%s' (judges: %s)", r < 0 ? "unknown judge" : "not a judge:",
+			error_set(err, ERR_FAILED, "%s '%s' (judges: %s)", r < 0 ? "unknown judge" : "not a judge:",
 			         o->compare_judges[i], ids);
 			return -1;
 		}
@@ -412,15 +413,14 @@ static void ctx_free(struct calib_ctx *x)
 	free(x->who);
 }
 
-int calib_build(struct calib *c, const struct review *rv, const struct calib_opts *o, char *err,
-                size_t errlen)
+int calib_build(struct calib *c, const struct review *rv, const struct calib_opts *o, struct error *err)
 {
 	static const struct calib_opts none;
 	memset(c, 0, sizeof *c);
 	struct calib_ctx x = { .rv = rv, .o = o ? o : &none, .out = c };
 	size_t nrows = review_nrows(rv);
 	unsigned char *want = xcalloc(nrows + 1, 1);
-	if (criteria_pick(&x, want, err, errlen) < 0) {
+	if (criteria_pick(&x, want, err) < 0) {
 		free(want);
 		return -1;
 	}

@@ -11,6 +11,7 @@
 
 #include "judge/judge.h"
 #include "util/strbuf.h"
+#include "util/error.h"
 
 /* ---- review state ------------------------------------------------------- */
 
@@ -26,7 +27,7 @@ size_t review_refresh(struct review *rv)
 	return n;
 }
 
-enum review_error review_last_error(const struct review *rv)
+enum error_kind review_last_error(const struct review *rv)
 {
 	return rv->error;
 }
@@ -34,10 +35,10 @@ enum review_error review_last_error(const struct review *rv)
 /* ---- decisions ---------------------------------------------------------- */
 
 int review_parse_score(const struct scorer_conf *sc, const char *text, double *out,
-                       char *err, size_t errlen)
+                       struct error *err)
 {
 	struct scale span = scorer_span(sc);
-	return scale_parse_score(&span, text, out, err, errlen);
+	return scale_parse_score(&span, text, out, err);
 }
 
 /* The decisions changed: every entry of that run id is marked again, and a
@@ -66,14 +67,14 @@ static struct review_run *current_run(struct review *rv)
 	return entry == SIZE_MAX ? NULL : review_run_at(rv, entry);
 }
 
-static struct review_run *current_for_decision(struct review *rv, char *err, size_t errlen)
+static struct review_run *current_for_decision(struct review *rv, struct error *err)
 {
 	struct review_run *rr = current_run(rv);
 	if (!rr)
-		review_fail(rv, REVIEW_NO_RUN, err, errlen, "no run selected");
+		review_fail(rv, ERR_NO_RUN, err, "no run selected");
 	else if (!rr->run || rr->run->load_error) {
 		/* There is nothing to judge in a record that could not be read. */
-		review_fail(rv, REVIEW_UNREADABLE, err, errlen,
+		review_fail(rv, ERR_UNREADABLE, err,
 		            "this record could not be read, so it has no verdicts to decide");
 		return NULL;
 	}
@@ -82,20 +83,21 @@ static struct review_run *current_for_decision(struct review *rv, char *err, siz
 
 /* The row to decide on: it must exist and, for a judge, have answered. */
 static int decidable_row(struct review *rv, const struct review_run *rr, size_t row,
-                         struct review_row *out, char *err, size_t errlen)
+                         struct review_row *out, struct error *err)
 {
 	if (!review_row_get(rv, rr, row, out))
-		return review_fail(rv, REVIEW_NO_ROW, err, errlen, "no such scorer");
+		return review_fail(rv, ERR_NO_ROW, err, "no such scorer");
 	if (out->state == ROW_READY)
 		return 0;
-	review_row_why(out, err, errlen);
-	return review_fail(rv, out->state == ROW_PENDING ? REVIEW_JUDGE_PENDING : REVIEW_JUDGE_NOT_ASKED,
-	                   NULL, 0, "%s", "");
+	char why[256];
+	review_row_why(out, why, sizeof why);
+	return review_fail(rv, out->state == ROW_PENDING ? ERR_JUDGE_PENDING : ERR_JUDGE_NOT_ASKED,
+	                   err, "%s", why);
 }
 
 static int decide(struct review *rv, const struct review_run *rr, enum decision_kind kind,
                   size_t scorer, bool has_score, double score, const char *reason,
-                  char *err, size_t errlen)
+                  struct error *err)
 {
 	const struct review_entry *e = &rv->entries[rr->entry];
 	char run_hash[65];
@@ -114,7 +116,7 @@ static int decide(struct review *rv, const struct review_run *rr, enum decision_
 	struct strbuf model = STRBUF_INIT;
 	if (kind != DEC_NOTE) {
 		struct review_row r;
-		if (decidable_row(rv, rr, scorer, &r, err, errlen) < 0)
+		if (decidable_row(rv, rr, scorer, &r, err) < 0)
 			return -1;
 		const struct verdict *v = r.v;
 		bool ok = v->status == VERDICT_OK;
@@ -133,12 +135,10 @@ static int decide(struct review *rv, const struct review_run *rr, enum decision_
 		}
 	}
 	size_t before = annot_count(rv->annot);
-	int rc = annot_append(rv->annot, &d, err, errlen);
+	int rc = annot_append(rv->annot, &d, err);
 	strbuf_release(&model);
-	if (rc < 0) {
-		rv->error = REVIEW_STORE;
-		return -1;
-	}
+	if (rc < 0)
+		return review_fail_as(rv, ERR_STORE, err);
 	decided(rv, rr->entry);
 	/* The store reads what other reviewers appended before it writes;
 	 * their decisions may concern any run. */
@@ -148,38 +148,38 @@ static int decide(struct review *rv, const struct review_run *rr, enum decision_
 }
 
 static int accept_one(struct review *rv, const struct review_run *rr, size_t scorer,
-                      char *err, size_t errlen)
+                      struct error *err)
 {
 	struct review_row r;
-	if (decidable_row(rv, rr, scorer, &r, err, errlen) < 0)
+	if (decidable_row(rv, rr, scorer, &r, err) < 0)
 		return -1;
 	const struct verdict *v = r.v;
 	bool ok = v->status == VERDICT_OK;
-	return decide(rv, rr, DEC_ACCEPT, scorer, ok, ok ? v->score : 0, NULL, err, errlen);
+	return decide(rv, rr, DEC_ACCEPT, scorer, ok, ok ? v->score : 0, NULL, err);
 }
 
 /* Accepting a verdict one has not seen would record agreement with it:
  * in blind mode the reviewer gives a label instead. */
-static int refuse_blind(struct review *rv, char *err, size_t errlen)
+static int refuse_blind(struct review *rv, struct error *err)
 {
-	return review_fail(rv, REVIEW_BLIND, err, errlen,
+	return review_fail(rv, ERR_BLIND, err,
 	                   "blind: type a label (a digit, or o); accepting a hidden verdict "
 	                   "would not be blind");
 }
 
-int review_accept(struct review *rv, size_t scorer, char *err, size_t errlen)
+int review_accept(struct review *rv, size_t scorer, struct error *err)
 {
 	if (rv->blind)
-		return refuse_blind(rv, err, errlen);
-	struct review_run *rr = current_for_decision(rv, err, errlen);
-	return rr ? accept_one(rv, rr, scorer, err, errlen) : -1;
+		return refuse_blind(rv, err);
+	struct review_run *rr = current_for_decision(rv, err);
+	return rr ? accept_one(rv, rr, scorer, err) : -1;
 }
 
-int review_accept_all(struct review *rv, char *err, size_t errlen)
+int review_accept_all(struct review *rv, struct error *err)
 {
 	if (rv->blind)
-		return refuse_blind(rv, err, errlen);
-	struct review_run *rr = current_for_decision(rv, err, errlen);
+		return refuse_blind(rv, err);
+	struct review_run *rr = current_for_decision(rv, err);
 	if (!rr)
 		return -1;
 	const char *id = rv->entries[rr->entry].id;
@@ -192,7 +192,7 @@ int review_accept_all(struct review *rv, char *err, size_t errlen)
 		struct review_row r;
 		if (review_row_get(rv, rr, i, &r) && r.state != ROW_READY)
 			continue;
-		if (accept_one(rv, rr, i, err, errlen) < 0)
+		if (accept_one(rv, rr, i, err) < 0)
 			return -1;
 	}
 	review_next_unreviewed(rv);
@@ -203,62 +203,62 @@ int review_accept_all(struct review *rv, char *err, size_t errlen)
  * score (so "overridden" keeps meaning that a person disagreed), else an
  * override. Blind mode takes it either way: the reviewer typed the score. */
 static int give_score(struct review *rv, size_t row, double score, const char *reason,
-                      bool *accepted, char *err, size_t errlen)
+                      bool *accepted, struct error *err)
 {
 	if (accepted)
 		*accepted = false;
-	struct review_run *rr = current_for_decision(rv, err, errlen);
+	struct review_run *rr = current_for_decision(rv, err);
 	if (!rr)
 		return -1;
 	struct review_row r;
-	if (decidable_row(rv, rr, row, &r, err, errlen) < 0)
+	if (decidable_row(rv, rr, row, &r, err) < 0)
 		return -1;
 	if (!scale_holds(&r.span, score)) {
 		char want[64];
 		scale_describe(&r.span, want, sizeof want);
-		return review_fail(rv, REVIEW_OFF_SCALE, err, errlen, "expected %s", want);
+		return review_fail(rv, ERR_OFF_SCALE, err, "expected %s", want);
 	}
 	reason = reason && reason[0] ? reason : NULL;
 	if (r.v->status == VERDICT_OK && r.v->score == score) {
 		if (accepted)
 			*accepted = true;
-		return decide(rv, rr, DEC_ACCEPT, row, true, score, reason, err, errlen);
+		return decide(rv, rr, DEC_ACCEPT, row, true, score, reason, err);
 	}
-	return decide(rv, rr, DEC_OVERRIDE, row, true, score == 0 ? 0 : score, reason, err, errlen);
+	return decide(rv, rr, DEC_OVERRIDE, row, true, score == 0 ? 0 : score, reason, err);
 }
 
 int review_override(struct review *rv, size_t scorer, double score, const char *reason,
-                    bool *accepted, char *err, size_t errlen)
+                    bool *accepted, struct error *err)
 {
-	return give_score(rv, scorer, score, reason, accepted, err, errlen);
+	return give_score(rv, scorer, score, reason, accepted, err);
 }
 
 int review_label(struct review *rv, size_t row, double score, bool *accepted,
-                 char *err, size_t errlen)
+                 struct error *err)
 {
-	return give_score(rv, row, score, NULL, accepted, err, errlen);
+	return give_score(rv, row, score, NULL, accepted, err);
 }
 
-int review_retract(struct review *rv, size_t scorer, char *err, size_t errlen)
+int review_retract(struct review *rv, size_t scorer, struct error *err)
 {
-	struct review_run *rr = current_for_decision(rv, err, errlen);
+	struct review_run *rr = current_for_decision(rv, err);
 	if (!rr)
 		return -1;
 	if (scorer >= review_nrows(rv))
-		return review_fail(rv, REVIEW_NO_ROW, err, errlen, "no such scorer");
+		return review_fail(rv, ERR_NO_ROW, err, "no such scorer");
 	if (!annot_current(rv->annot, rv->entries[rr->entry].id, review_row_id(rv, scorer),
 	                   rv->reviewer))
-		return review_fail(rv, REVIEW_NOTHING_TO_RETRACT, err, errlen, "nothing to take back");
-	return decide(rv, rr, DEC_RETRACT, scorer, false, 0, NULL, err, errlen);
+		return review_fail(rv, ERR_NOTHING_TO_RETRACT, err, "nothing to take back");
+	return decide(rv, rr, DEC_RETRACT, scorer, false, 0, NULL, err);
 }
 
-int review_note(struct review *rv, const char *text, char *err, size_t errlen)
+int review_note(struct review *rv, const char *text, struct error *err)
 {
 	/* A note may say what is wrong with a record that could not be read. */
 	struct review_run *rr = current_run(rv);
 	if (!rr)
-		return review_fail(rv, REVIEW_NO_RUN, err, errlen, "no run selected");
-	return decide(rv, rr, DEC_NOTE, 0, false, 0, text ? text : "", err, errlen);
+		return review_fail(rv, ERR_NO_RUN, err, "no run selected");
+	return decide(rv, rr, DEC_NOTE, 0, false, 0, text ? text : "", err);
 }
 
 /* ---- moving on after a decision --------------------------------------- */

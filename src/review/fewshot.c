@@ -16,6 +16,7 @@
 #include "review/labels.h"
 #include "util/hash.h"
 #include "util/xalloc.h"
+#include "util/error.h"
 
 static uint64_t id_hash(const char *id)
 {
@@ -189,9 +190,10 @@ void fewshot_offer_dataset(struct fewshot *fs, struct dataset *ds, const struct 
 	if (fs->nids == 0)
 		return;
 	dataset_index_all(ds);
-	char err[512], hash[65];
+	struct error err = {0};
+	char hash[65];
 	for (size_t i = 0; i < ds->nrecs; i++) {
-		struct run *r = dataset_load_run(ds, &ds->recs[i], forced, id_path, err, sizeof err);
+		struct run *r = dataset_load_run(ds, &ds->recs[i], forced, id_path, &err);
 		if (!r) {
 			++*unreadable;
 			continue;

@@ -5,6 +5,7 @@
 
 #include "util/clock.h"
 #include "util/xalloc.h"
+#include "util/error.h"
 
 void fewshot_gather_stop(struct fewshot_gather *g)
 {
@@ -34,14 +35,15 @@ bool fewshot_gather_running(const struct fewshot_gather *g)
 static void offer_entry(struct fewshot_gather *g, struct review *rv, size_t i)
 {
 	const struct review_entry *e = &rv->entries[i];
-	char err[512], hash[65];
+	struct error err = {0};
+	char hash[65];
 	if (!e->id || e->load_failed || !fewshot_wants(g->set, e->id))
 		return;
 	if (!review_entry_hash(e, hash))
 		return;
 	g->loaded++;
 	struct run *r = dataset_load_run(&rv->ds, &rv->ds.recs[e->rec], rv->forced,
-	                                 rv->cfg->run_id_path, err, sizeof err);
+	                                 rv->cfg->run_id_path, &err);
 	if (r && !fewshot_offer(g->set, r, hash))
 		run_free(r);
 }

@@ -26,6 +26,7 @@
 #include "review/fewshot_gather.h"
 #include "util/clock.h"
 #include "util/xalloc.h"
+#include "util/error.h"
 
 struct judging_asked {
 	struct judging *jg;
@@ -119,7 +120,7 @@ static void fill_from_cache(void *ctx, struct review *rv, size_t entry, const st
 #define GATHER_KEY_MS 5
 
 static int open_runner(struct judging *jg, struct review *rv, const char *ca_file,
-                       bool cache_only, struct judging_note *note, char *err, size_t errlen)
+                       bool cache_only, struct judging_note *note, struct error *err)
 {
 	memset(jg, 0, sizeof *jg);
 	jg->rv = rv;
@@ -140,7 +141,7 @@ static int open_runner(struct judging *jg, struct review *rv, const char *ca_fil
 		o.examples = fewshot_candidates;
 		o.examples_ctx = jg->shots;
 	}
-	jg->runner = judge_runner_new(&o, err, errlen);
+	jg->runner = judge_runner_new(&o, err);
 	if (!jg->runner) {
 		fewshot_free(jg->shots);
 		free(jg->shots);
@@ -158,15 +159,15 @@ static int open_runner(struct judging *jg, struct review *rv, const char *ca_fil
 }
 
 int judging_open(struct judging *jg, struct review *rv, const char *ca_file,
-                 struct judging_note *note, char *err, size_t errlen)
+                 struct judging_note *note, struct error *err)
 {
-	return open_runner(jg, rv, ca_file, false, note, err, errlen);
+	return open_runner(jg, rv, ca_file, false, note, err);
 }
 
 int judging_open_cached(struct judging *jg, struct review *rv, struct judging_note *note,
-                        char *err, size_t errlen)
+                        struct error *err)
 {
-	return open_runner(jg, rv, NULL, true, note, err, errlen);
+	return open_runner(jg, rv, NULL, true, note, err);
 }
 
 bool judging_can_ask(const struct judging *jg)

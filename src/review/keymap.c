@@ -15,6 +15,7 @@
 #include "util/strbuf.h"
 #include "util/textvis.h"
 #include "util/xalloc.h"
+#include "util/error.h"
 
 static const struct {
 	const char *name, *keys, *help;
@@ -239,7 +240,7 @@ static void keymap_push(struct keymap *km, keycode_t key, enum tcr_action a)
 /* Splits keys at blanks into at most `max` codes; -1 with a message for
  * an unknown name or too many keys. */
 static int keys_split(const char *keys, keycode_t *codes, size_t max, size_t *ncodes,
-                      char *err, size_t errlen)
+                      struct error *err)
 {
 	char name[64];
 	*ncodes = 0;
@@ -250,7 +251,7 @@ static int keys_split(const char *keys, keycode_t *codes, size_t max, size_t *nc
 			break;
 		size_t len = strcspn(p, " \t");
 		if (len >= sizeof name) {
-			snprintf(err, errlen, "unknown key name '%.*s'", (int)len, p);
+			error_set(err, ERR_FAILED, "unknown key name '%.*s'", (int)len, p);
 			return -1;
 		}
 		memcpy(name, p, len);
@@ -258,7 +259,7 @@ static int keys_split(const char *keys, keycode_t *codes, size_t max, size_t *nc
 		p += len;
 		keycode_t k;
 		if (!keycode_parse(name, &k)) {
-			snprintf(err, errlen, "unknown key name '%s'", name);
+			error_set(err, ERR_FAILED, "unknown key name '%s'", name);
 			return -1;
 		}
 		bool seen = false;
@@ -267,7 +268,7 @@ static int keys_split(const char *keys, keycode_t *codes, size_t max, size_t *nc
 		if (seen)
 			continue;
 		if (*ncodes == max) {
-			snprintf(err, errlen, "too many keys (at most %zu per action)", max);
+			error_set(err, ERR_FAILED, "too many keys (at most %zu per action)", max);
 			return -1;
 		}
 		codes[(*ncodes)++] = k;
@@ -277,22 +278,17 @@ static int keys_split(const char *keys, keycode_t *codes, size_t max, size_t *nc
 
 #define MAX_KEYS_PER_ACTION 16
 
-int keymap_bind(struct keymap *km, enum tcr_action a, const char *keys, char *err, size_t errlen)
+int keymap_bind(struct keymap *km, enum tcr_action a, const char *keys, struct error *err)
 {
 	keycode_t codes[MAX_KEYS_PER_ACTION];
 	size_t n;
-	char scratch[1];
-	if (!err || !errlen) {
-		err = scratch;
-		errlen = sizeof scratch;
-	}
-	err[0] = '\0';
+	error_clear(err);
 	if (!action_valid(a)) {
-		snprintf(err, errlen, "unknown action");
+		error_set(err, ERR_FAILED, "unknown action");
 		return -1;
 	}
 	/* Parsed whole first, so a bad name leaves the map as it was. */
-	if (keys_split(keys, codes, MAX_KEYS_PER_ACTION, &n, err, errlen))
+	if (keys_split(keys, codes, MAX_KEYS_PER_ACTION, &n, err))
 		return -1;
 	keymap_remove_if(km, 0, a, false);
 	for (size_t i = 0; i < n; i++) {
@@ -306,7 +302,7 @@ void keymap_init_defaults(struct keymap *km)
 {
 	memset(km, 0, sizeof *km);
 	for (int i = 0; i < ACT_COUNT; i++)
-		keymap_bind(km, (enum tcr_action)i, actions[i].keys, NULL, 0);
+		keymap_bind(km, (enum tcr_action)i, actions[i].keys, NULL);
 }
 
 void keymap_free(struct keymap *km)

@@ -13,6 +13,7 @@
 
 #include "judge/judge.h"
 #include "util/xalloc.h"
+#include "util/error.h"
 
 size_t review_nrows(const struct review *rv)
 {
@@ -157,42 +158,42 @@ void review_row_why(const struct review_row *r, char *buf, size_t n)
 
 /* The row a person gives a score to, on the run under the cursor: it
  * must exist and, for a judge, have answered. */
-static int scored_row(struct review *rv, size_t row, struct review_row *r, char *err,
-                      size_t errlen)
+static int scored_row(struct review *rv, size_t row, struct review_row *r, struct error *err)
 {
 	/* A scorer's scale is known without a run; a judge's verdict is not. */
 	const struct review_run *rr = row < review_nscorers(rv) ? NULL : review_current(rv);
 	if (!review_row_get(rv, rr, row, r))
-		return review_fail(rv, REVIEW_NO_ROW, err, errlen, "no such scorer");
+		return review_fail(rv, ERR_NO_ROW, err, "no such scorer");
 	if (r->kind == ROW_JUDGE && r->state != ROW_READY) {
-		review_row_why(r, err, errlen);
-		return review_fail(rv, r->state == ROW_PENDING ? REVIEW_JUDGE_PENDING
-		                   : r->state == ROW_NOT_ASKED ? REVIEW_JUDGE_NOT_ASKED : REVIEW_NO_RUN,
-		                   NULL, 0, "%s", "");
+		char why[256];
+		review_row_why(r, why, sizeof why);
+		return review_fail(rv, r->state == ROW_PENDING ? ERR_JUDGE_PENDING
+		                   : r->state == ROW_NOT_ASKED ? ERR_JUDGE_NOT_ASKED : ERR_NO_RUN,
+		                   err, "%s", why);
 	}
 	return 0;
 }
 
 int review_parse_row_score(struct review *rv, size_t row, const char *text, double *out,
-                           char *err, size_t errlen)
+                           struct error *err)
 {
 	struct review_row r;
-	if (scored_row(rv, row, &r, err, errlen) < 0)
+	if (scored_row(rv, row, &r, err) < 0)
 		return -1;
-	if (scale_parse_score(&r.span, text, out, err, errlen) < 0)
-		return review_fail(rv, REVIEW_OFF_SCALE, NULL, 0, "%s", "");
+	if (scale_parse_score(&r.span, text, out, err) < 0)
+		return review_fail_as(rv, ERR_OFF_SCALE, err);
 	return 0;
 }
 
-int review_row_takes(struct review *rv, size_t row, double score, char *err, size_t errlen)
+int review_row_takes(struct review *rv, size_t row, double score, struct error *err)
 {
 	struct review_row r;
-	if (scored_row(rv, row, &r, err, errlen) < 0)
+	if (scored_row(rv, row, &r, err) < 0)
 		return -1;
 	if (!scale_holds(&r.span, score)) {
 		char want[64];
 		scale_describe(&r.span, want, sizeof want);
-		return review_fail(rv, REVIEW_OFF_SCALE, err, errlen, "expected %s", want);
+		return review_fail(rv, ERR_OFF_SCALE, err, "expected %s", want);
 	}
 	return 0;
 }

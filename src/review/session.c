@@ -29,6 +29,7 @@
 #include "util/digest.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
+#include "util/error.h"
 
 /* Bytes indexed per slice: small enough to check the clock often, big
  * enough that the per-slice cost does not matter. */
@@ -119,11 +120,11 @@ static struct review_run *rrun_load(struct review *rv, size_t entry)
 	rr->entry = entry;
 	rr->serial = ++rv->nloads;
 	rr->verdicts = xcalloc(review_nscorers(rv) + 1, sizeof(*rr->verdicts));
-	char err[1024] = "";
-	rr->run = dataset_load_run(&rv->ds, rec, rv->forced, rv->cfg->run_id_path, err, sizeof err);
+	struct error err = {0};
+	rr->run = dataset_load_run(&rv->ds, rec, rv->forced, rv->cfg->run_id_path, &err);
 	record_pages_release(rv, rec);
 	if (!rr->run) {
-		rr->error = xstrdup(err[0] ? err : "the record could not be read");
+		rr->error = xstrdup(err.msg[0] ? err.msg : "the record could not be read");
 		evaluator_fail_all(&rv->ev, rr->error, rr->verdicts);
 	} else {
 		evaluator_run(&rv->ev, rr->run, rr->verdicts);
@@ -334,16 +335,16 @@ bool review_entry_hash(const struct review_entry *e, char out[SHA256_HEX_LEN + 1
 int review_open(struct review *rv, const struct config *cfg, struct expectations *ex,
                 char *const *paths, size_t npaths,
                 const char *const *annot_paths, size_t nannot,
-                const char *reviewer, char *err, size_t errlen)
+                const char *reviewer, struct error *err)
 {
 	return review_open_with(rv, NULL, cfg, ex, paths, npaths, annot_paths, nannot, reviewer,
-	                        err, errlen);
+	                        err);
 }
 
 int review_open_with(struct review *rv, const struct dataset_opts *in, const struct config *cfg,
                      struct expectations *ex, char *const *paths, size_t npaths,
                      const char *const *annot_paths, size_t nannot, const char *reviewer,
-                     char *err, size_t errlen)
+                     struct error *err)
 {
 	memset(rv, 0, sizeof(*rv));
 	rv->cfg = cfg ? cfg : &empty_config;
@@ -352,24 +353,24 @@ int review_open_with(struct review *rv, const struct dataset_opts *in, const str
 	rv->ev.expect = ex;
 	rv->cache_limit = CACHE_DEFAULT;
 	if (rv->cfg->format && !(rv->forced = format_find(rv->cfg->format))) {
-		snprintf(err, errlen, "%s: unknown format '%s'",
+		error_set(err, ERR_FAILED, "%s: unknown format '%s'",
 		         rv->cfg->path ? rv->cfg->path : "configuration", rv->cfg->format);
 		return -1;
 	}
 	if (!nannot && npaths == 0) {
-		snprintf(err, errlen, "no inputs, so no place for the annotations file");
+		error_set(err, ERR_FAILED, "no inputs, so no place for the annotations file");
 		return -1;
 	}
-	if (dataset_open_with(&rv->ds, in, paths, npaths, err, errlen) < 0) {
+	if (dataset_open_with(&rv->ds, in, paths, npaths, err) < 0) {
 		dataset_close(&rv->ds);
 		return -1;
 	}
 	rv->ds.forced = rv->forced;
 	if (nannot) {
-		rv->annot = annot_open_many(annot_paths, nannot, err, errlen);
+		rv->annot = annot_open_many(annot_paths, nannot, err);
 	} else {
 		char *apath = default_annot_path(paths[0]);
-		rv->annot = annot_open(apath, err, errlen);
+		rv->annot = annot_open(apath, err);
 		free(apath);
 	}
 	if (!rv->annot) {
@@ -423,14 +424,14 @@ char *review_annot_default(const char *first_input)
 int review_open_reading(struct review *rv, const struct dataset_opts *in,
                         const struct config *cfg, struct expectations *ex, char *const *paths,
                         size_t npaths, const char *const *annot_paths, size_t nannot,
-                        const char *reviewer, char *err, size_t errlen)
+                        const char *reviewer, struct error *err)
 {
 	const char *dir = getenv("TMPDIR");
 	struct strbuf tmp = STRBUF_INIT;
 	strbuf_addf(&tmp, "%s/tcreview-read.XXXXXX", dir && *dir ? dir : "/tmp");
 	int fd = mkstemp(tmp.buf);
 	if (fd < 0) {
-		snprintf(err, errlen, "%s: %s", tmp.buf, strerror(errno));
+		error_set(err, ERR_FAILED, "%s: %s", tmp.buf, strerror(errno));
 		strbuf_release(&tmp);
 		return -1;
 	}
@@ -439,8 +440,7 @@ int review_open_reading(struct review *rv, const struct dataset_opts *in,
 	all[0] = tmp.buf;
 	for (size_t i = 0; i < nannot; i++)
 		all[i + 1] = annot_paths[i];
-	int rc = review_open_with(rv, in, cfg, ex, paths, npaths, all, nannot + 1, reviewer, err,
-	                          errlen);
+	int rc = review_open_with(rv, in, cfg, ex, paths, npaths, all, nannot + 1, reviewer, err);
 	unlink(tmp.buf);
 	free(all);
 	strbuf_release(&tmp);

@@ -6,6 +6,7 @@
 #include <stdio.h>
 
 #include "review/session.h"
+#include "util/error.h"
 
 /* Rows around the cursor scored before anything else: more than any
  * terminal shows, above and below. */
@@ -27,19 +28,27 @@ static inline bool review_work_left(const struct review *rv)
 	return !rv->ds.indexed || rv->nsummarized < rv->nentries;
 }
 
-/* Records why the last call failed, with the text for a person in err
- * (when err is not NULL); returns -1 for the caller to return. */
-static inline __attribute__((format(printf, 5, 6)))
-int review_fail(struct review *rv, enum review_error kind, char *err, size_t errlen,
+/* Fills err (when not NULL) with kind and the text for a person, and
+ * records the kind for review_last_error; returns -1 for the caller to
+ * return. */
+static inline __attribute__((format(printf, 4, 5)))
+int review_fail(struct review *rv, enum error_kind kind, struct error *err,
                 const char *fmt, ...)
 {
 	rv->error = kind;
-	if (err && errlen) {
-		va_list ap;
-		va_start(ap, fmt);
-		vsnprintf(err, errlen, fmt, ap);
-		va_end(ap);
-	}
+	va_list ap;
+	va_start(ap, fmt);
+	error_vset(err, kind, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+/* A lower layer's failure, its message kept, given the session's kind. */
+static inline int review_fail_as(struct review *rv, enum error_kind kind, struct error *err)
+{
+	rv->error = kind;
+	if (err)
+		err->kind = kind;
 	return -1;
 }
 

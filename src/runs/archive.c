@@ -7,6 +7,7 @@
 #include <zip.h>
 
 #include "util/strbuf.h"
+#include "util/error.h"
 
 bool archive_is_eval(const char *path)
 {
@@ -14,32 +15,31 @@ bool archive_is_eval(const char *path)
 	return n > 5 && strcmp(path + n - 5, ".eval") == 0;
 }
 
-static void zip_failed(const char *path, const char *entry, zip_error_t *ze, char *err, size_t errlen)
+static void zip_failed(const char *path, const char *entry, zip_error_t *ze, struct error *err)
 {
 	if (entry)
-		snprintf(err, errlen, "%s: %s: %s", path, entry, zip_error_strerror(ze));
+		error_set(err, ERR_FAILED, "%s: %s: %s", path, entry, zip_error_strerror(ze));
 	else
-		snprintf(err, errlen, "%s: %s", path, zip_error_strerror(ze));
+		error_set(err, ERR_FAILED, "%s: %s", path, zip_error_strerror(ze));
 }
 
 /* Appends entry i to sb; -1 with a message on a read error or past the cap. */
-static int read_entry(zip_t *za, zip_uint64_t i, const char *path, struct strbuf *sb, char *err,
-                      size_t errlen)
+static int read_entry(zip_t *za, zip_uint64_t i, const char *path, struct strbuf *sb, struct error *err)
 {
 	const char *name = zip_get_name(za, i, 0);
 	zip_stat_t st;
 	if (zip_stat_index(za, i, 0, &st) < 0) {
-		zip_failed(path, name, zip_get_error(za), err, errlen);
+		zip_failed(path, name, zip_get_error(za), err);
 		return -1;
 	}
 	if ((st.valid & ZIP_STAT_SIZE) && st.size > ARCHIVE_MAX_BYTES - sb->len) {
-		snprintf(err, errlen, "%s: %s: larger than %zu bytes unpacked", path, name,
+		error_set(err, ERR_FAILED, "%s: %s: larger than %zu bytes unpacked", path, name,
 		         ARCHIVE_MAX_BYTES);
 		return -1;
 	}
 	zip_file_t *zf = zip_fopen_index(za, i, 0);
 	if (!zf) {
-		zip_failed(path, name, zip_get_error(za), err, errlen);
+		zip_failed(path, name, zip_get_error(za), err);
 		return -1;
 	}
 	char chunk[1 << 16];
@@ -47,7 +47,7 @@ static int read_entry(zip_t *za, zip_uint64_t i, const char *path, struct strbuf
 	while ((n = zip_fread(zf, chunk, sizeof chunk)) > 0) {
 		/* the size in the directory may lie; the bytes read do not */
 		if ((size_t)n > ARCHIVE_MAX_BYTES - sb->len) {
-			snprintf(err, errlen, "%s: %s: larger than %zu bytes unpacked", path, name,
+			error_set(err, ERR_FAILED, "%s: %s: larger than %zu bytes unpacked", path, name,
 			         ARCHIVE_MAX_BYTES);
 			zip_fclose(zf);
 			return -1;
@@ -55,7 +55,7 @@ static int read_entry(zip_t *za, zip_uint64_t i, const char *path, struct strbuf
 		strbuf_add(sb, chunk, (size_t)n);
 	}
 	if (n < 0) {
-		zip_failed(path, name, zip_file_get_error(zf), err, errlen);
+		zip_failed(path, name, zip_file_get_error(zf), err);
 		zip_fclose(zf);
 		return -1;
 	}
@@ -94,15 +94,14 @@ static void header_open(struct strbuf *sb, bool *members)
 	sb->buf[keep] = '\0';
 }
 
-int archive_read_eval(const char *path, size_t padding, char **buf, size_t *len, char *err,
-                      size_t errlen)
+int archive_read_eval(const char *path, size_t padding, char **buf, size_t *len, struct error *err)
 {
 	int code = 0;
 	zip_t *za = zip_open(path, ZIP_RDONLY, &code);
 	if (!za) {
 		zip_error_t ze;
 		zip_error_init_with_code(&ze, code);
-		snprintf(err, errlen, "%s: not a readable .eval archive: %s", path, zip_error_strerror(&ze));
+		error_set(err, ERR_FAILED, "%s: not a readable .eval archive: %s", path, zip_error_strerror(&ze));
 		zip_error_fini(&ze);
 		return -1;
 	}
@@ -112,7 +111,7 @@ int archive_read_eval(const char *path, size_t padding, char **buf, size_t *len,
 	if (header < 0)
 		header = zip_name_locate(za, "_journal/start.json", 0);
 	if (header >= 0)
-		rc = read_entry(za, (zip_uint64_t)header, path, &doc, err, errlen);
+		rc = read_entry(za, (zip_uint64_t)header, path, &doc, err);
 	bool members = false;
 	if (rc == 0) {
 		header_open(&doc, &members);
@@ -126,7 +125,7 @@ int archive_read_eval(const char *path, size_t padding, char **buf, size_t *len,
 			continue;
 		if (nsamples++)
 			strbuf_addstr(&doc, ",\n");
-		rc = read_entry(za, (zip_uint64_t)i, path, &doc, err, errlen);
+		rc = read_entry(za, (zip_uint64_t)i, path, &doc, err);
 	}
 	zip_discard(za);
 	if (rc < 0) {

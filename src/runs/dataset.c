@@ -25,6 +25,7 @@
 #include "util/readfile.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
+#include "util/error.h"
 
 /* Streaming readers release what they passed in steps of this size, so a
  * 1 GB file never sits in our resident set all at once. */
@@ -116,7 +117,7 @@ static enum input_kind sniff_kind(const char *path, const struct input_file *f)
  * mapped instead): READ_CAP_STDIN, or TCR_STDIN_MAX when it is set
  * ("512M", "2G", "4096", with K, M or G as powers of 1024). Returns 0,
  * or -1 when TCR_STDIN_MAX is not such a size. */
-static int stdin_cap(size_t *cap, char *err, size_t errlen)
+static int stdin_cap(size_t *cap, struct error *err)
 {
 	*cap = READ_CAP_STDIN;
 	const char *s = getenv("TCR_STDIN_MAX");
@@ -135,7 +136,7 @@ static int stdin_cap(size_t *cap, char *err, size_t errlen)
 	if (shift)
 		end++;
 	if (errno || end == s || *end || s[0] == '-' || v == 0 || v > (SIZE_MAX >> 1) >> shift) {
-		snprintf(err, errlen, "TCR_STDIN_MAX: '%s' is not a size (bytes, or a number with K, M or G)", s);
+		error_set(err, ERR_FAILED, "TCR_STDIN_MAX: '%s' is not a size (bytes, or a number with K, M or G)", s);
 		return -1;
 	}
 	*cap = (size_t)v << shift;
@@ -145,7 +146,7 @@ static int stdin_cap(size_t *cap, char *err, size_t errlen)
 /* Reads fd to its end, at most max bytes, into a buffer with JDOC_PADDING
  * zero bytes after the data, as a mapping has its spare page. Returns 0,
  * or -1 with the message in err. */
-static int read_padded(int fd, size_t max, char **out, size_t *outlen, char *err, size_t errlen)
+static int read_padded(int fd, size_t max, char **out, size_t *outlen, struct error *err)
 {
 	/* Never more room than the cap allows: a doubling past it would
 	 * reserve twice the cap for input that is refused anyway. */
@@ -161,7 +162,7 @@ static int read_padded(int fd, size_t max, char **out, size_t *outlen, char *err
 		if (n < 0) {
 			if (errno == EINTR)
 				continue;
-			snprintf(err, errlen, "-: %s", strerror(errno));
+			error_set(err, ERR_FAILED, "-: %s", strerror(errno));
 			free(buf);
 			return -1;
 		}
@@ -171,7 +172,7 @@ static int read_padded(int fd, size_t max, char **out, size_t *outlen, char *err
 		if (len > max) {
 			char capname[32];
 			format_cap(max, capname, sizeof capname);
-			snprintf(err, errlen,
+			error_set(err, ERR_FAILED,
 			         "-: standard input is larger than %s, the cap on input that is not a file "
 			         "(name the file instead, or set TCR_STDIN_MAX)", capname);
 			free(buf);
@@ -214,13 +215,13 @@ int dataset_map_padded(struct input_file *f, int fd)
 }
 
 /* Why a file could not be mapped: its address space is memory too. */
-void dataset_map_error(const char *path, size_t size, int e, char *err, size_t errlen)
+void dataset_map_error(const char *path, size_t size, int e, struct error *err)
 {
 	if (e == ENOMEM)
-		snprintf(err, errlen, "%s: out of memory while mapping the file (%.1f MB)", path,
+		error_set(err, ERR_FAILED, "%s: out of memory while mapping the file (%.1f MB)", path,
 		         (double)size / 1e6);
 	else
-		snprintf(err, errlen, "%s: %s", path, strerror(e));
+		error_set(err, ERR_FAILED, "%s: %s", path, strerror(e));
 }
 
 void dataset_release_data(struct input_file *f)
@@ -234,7 +235,7 @@ void dataset_release_data(struct input_file *f)
 	f->map_len = 0;
 }
 
-static int open_file(struct dataset *ds, char *path, char *err, size_t errlen)
+static int open_file(struct dataset *ds, char *path, struct error *err)
 {
 	struct input_file f = { 0 };
 	f.path = path;
@@ -245,22 +246,22 @@ static int open_file(struct dataset *ds, char *path, char *err, size_t errlen)
 		 * is: no copy and no cap. */
 		f.size = (size_t)st.st_size;
 		if (f.size > 0 && dataset_map_padded(&f, 0) < 0) {
-			dataset_map_error(path, f.size, errno, err, errlen);
+			dataset_map_error(path, f.size, errno, err);
 			return -1;
 		}
 	} else if (strcmp(path, "-") == 0) {
 		char *buf;
 		size_t max;
-		if (stdin_cap(&max, err, errlen) < 0)
+		if (stdin_cap(&max, err) < 0)
 			return -1;
 		xalloc_input(path, 0, "reading standard input");
-		if (read_padded(0, max, &buf, &f.size, err, errlen) < 0)
+		if (read_padded(0, max, &buf, &f.size, err) < 0)
 			return -1;
 		f.data = buf;
 		f.map_len = f.size + JDOC_PADDING;
 	} else if (archive_is_eval(path)) {
 		char *buf;
-		if (archive_read_eval(path, JDOC_PADDING + 1, &buf, &f.size, err, errlen) < 0)
+		if (archive_read_eval(path, JDOC_PADDING + 1, &buf, &f.size, err) < 0)
 			return -1;
 		f.data = buf;
 		f.map_len = f.size + JDOC_PADDING;
@@ -268,17 +269,17 @@ static int open_file(struct dataset *ds, char *path, char *err, size_t errlen)
 	} else {
 		/* A FIFO would block the open and be mapped as empty; a pipe
 		 * is read through standard input ("-") instead. */
-		int fd = open_regular(path, O_RDONLY, 0, err, errlen);
+		int fd = open_regular(path, O_RDONLY, 0, err);
 		if (fd < 0)
 			return -1;
 		if (fstat(fd, &st) < 0) {
-			snprintf(err, errlen, "%s: %s", path, strerror(errno));
+			error_set(err, ERR_FAILED, "%s: %s", path, strerror(errno));
 			close(fd);
 			return -1;
 		}
 		f.size = (size_t)st.st_size;
 		if (f.size > 0 && dataset_map_padded(&f, fd) < 0) {
-			dataset_map_error(path, f.size, errno, err, errlen);
+			dataset_map_error(path, f.size, errno, err);
 			close(fd);
 			return -1;
 		}
@@ -287,7 +288,7 @@ static int open_file(struct dataset *ds, char *path, char *err, size_t errlen)
 	if (!archive_is_eval(path))
 		f.kind = sniff_kind(path, &f);
 	if (declared_in_use(ds->declared) &&
-	    dataset_take_declared(ds->declared, &f, err, errlen) < 0) {
+	    dataset_take_declared(ds->declared, &f, err) < 0) {
 		dataset_release_data(&f);
 		free(f.src);
 		return -1;
@@ -343,13 +344,13 @@ static struct jdoc *take_doc(struct dataset *ds, const struct record_ref *rec)
 	return NULL;
 }
 
-int dataset_open(struct dataset *ds, char *const *paths, size_t npaths, char *err, size_t errlen)
+int dataset_open(struct dataset *ds, char *const *paths, size_t npaths, struct error *err)
 {
-	return dataset_open_with(ds, NULL, paths, npaths, err, errlen);
+	return dataset_open_with(ds, NULL, paths, npaths, err);
 }
 
 int dataset_open_with(struct dataset *ds, const struct dataset_opts *opts, char *const *paths,
-                      size_t npaths, char *err, size_t errlen)
+                      size_t npaths, struct error *err)
 {
 	memset(ds, 0, sizeof(*ds));
 	ds->declared = opts ? opts->declared : NULL;
@@ -361,17 +362,17 @@ int dataset_open_with(struct dataset *ds, const struct dataset_opts *opts, char 
 		struct stat st;
 		if (strcmp(paths[i], "-") != 0 && stat(paths[i], &st) == 0 && S_ISDIR(st.st_mode)) {
 			size_t from = walk.npaths;
-			if (folder_walk_dir(&walk, paths[i], err, errlen) < 0)
+			if (folder_walk_dir(&walk, paths[i], err) < 0)
 				goto fail;
 			for (size_t k = from; k < walk.npaths; k++) {
-				if (open_file(ds, walk.paths[k], err, errlen) < 0)
+				if (open_file(ds, walk.paths[k], err) < 0)
 					goto fail;
 				walk.paths[k] = NULL;    /* the dataset's now */
 			}
 			continue;
 		}
 		char *p = strdup(paths[i]);
-		if (open_file(ds, p, err, errlen) < 0) {
+		if (open_file(ds, p, err) < 0) {
 			free(p);
 			goto fail;
 		}
@@ -617,8 +618,7 @@ void record_source(const struct dataset *ds, const struct record_ref *rec, char 
 		snprintf(buf, n, "%s", f->path);
 }
 
-struct jdoc *dataset_parse_doc(struct dataset *ds, const struct record_ref *rec, char *err,
-                               size_t errlen)
+struct jdoc *dataset_parse_doc(struct dataset *ds, const struct record_ref *rec, struct error *err)
 {
 	struct input_file *f = &ds->files[rec->file];
 	struct jdoc_error jerr;
@@ -626,7 +626,8 @@ struct jdoc *dataset_parse_doc(struct dataset *ds, const struct record_ref *rec,
 	if (f->kind == INPUT_JSON) {
 		load_doc(ds, rec->file);
 		if (f->doc_error) {
-			snprintf(err, errlen, "%s:%d: %s", f->path, f->doc_error_line, f->doc_error);
+			error_set(err, ERR_FAILED, "%s", f->doc_error);
+			error_prefix(err, "%s:%d: ", f->path, f->doc_error_line);
 			return NULL;
 		}
 		/* An element of a list of runs may be any value; its loader says
@@ -639,14 +640,15 @@ struct jdoc *dataset_parse_doc(struct dataset *ds, const struct record_ref *rec,
 	if (!d) {
 		char src[512];
 		record_source(ds, rec, src, sizeof src);
-		snprintf(err, errlen, "%s: %s (column %d)", src, jerr.text, jerr.column);
+		error_set(err, ERR_FAILED, "%s (column %d)", jerr.text, jerr.column);
+		error_prefix(err, "%s: ", src);
 	}
 	return d;
 }
 
-json_t *dataset_parse(struct dataset *ds, const struct record_ref *rec, char *err, size_t errlen)
+json_t *dataset_parse(struct dataset *ds, const struct record_ref *rec, struct error *err)
 {
-	struct jdoc *d = dataset_parse_doc(ds, rec, err, errlen);
+	struct jdoc *d = dataset_parse_doc(ds, rec, err);
 	if (!d)
 		return NULL;
 	json_t *v = jv_to_json(d, jdoc_root(d));
@@ -664,8 +666,8 @@ int dataset_record_hash_raw(struct dataset *ds, const struct record_ref *rec,
 	}
 	/* The element's compact text as the tree of it dumps, as the hashes in
 	 * annotation files were made when the whole file was one tree. */
-	char err[16];
-	json_t *v = dataset_parse(ds, rec, err, sizeof err);
+	struct error err = {0};
+	json_t *v = dataset_parse(ds, rec, &err);
 	char *text = v ? json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY) : NULL;
 	json_decref(v);
 	if (!text)
@@ -755,11 +757,11 @@ out:
 
 struct run *dataset_load_run(struct dataset *ds, const struct record_ref *rec,
                              const struct format_ops *forced, const char *id_path,
-                             char *err, size_t errlen)
+                             struct error *err)
 {
 	const struct input_file *in = &ds->files[rec->file];
 	xalloc_input(in->path, in->kind == INPUT_JSONL ? rec->line : 0, "reading the record");
-	struct jdoc *d = dataset_parse_doc(ds, rec, err, errlen);
+	struct jdoc *d = dataset_parse_doc(ds, rec, err);
 	if (!d)
 		return NULL;
 	const struct input_file *f = &ds->files[rec->file];
@@ -774,9 +776,9 @@ struct run *dataset_load_run(struct dataset *ds, const struct record_ref *rec,
 		id = id_text(r, jv_get(d, root, id_keys[i]));
 	if (id)
 		r->id = id;
-	char lerr[512] = "";
-	if (format_load(r, forced ? forced : f->container, lerr, sizeof lerr) < 0)
-		r->load_error = run_strdup(r, lerr[0] ? lerr : "malformed record");
+	struct error lerr = {0};
+	if (format_load(r, forced ? forced : f->container, &lerr) < 0)
+		r->load_error = run_strdup(r, lerr.msg[0] ? lerr.msg : "malformed record");
 	/* A converted run keeps its source's values by path in its fields,
 	 * which only its loader finds: its id is named again through them. */
 	if (id_path && r->fields != JV_NONE && (id = composite_id(r, id_path)))

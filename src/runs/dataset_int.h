@@ -3,6 +3,7 @@
 #define TCR_RUNS_DATASET_INT_H
 
 #include "runs/dataset.h"
+#include "util/error.h"
 
 /* Bytes readable from offset off of the file's data on: the rest of the
  * file and the padding behind it. */
@@ -15,13 +16,12 @@ static inline size_t readable_from(const struct input_file *f, uint64_t off)
  * map_len, mapped); 0, or -1 with errno. */
 int dataset_map_padded(struct input_file *f, int fd);
 /* "PATH: out of memory while mapping the file (N MB)", or errno's words. */
-void dataset_map_error(const char *path, size_t size, int e, char *err, size_t errlen);
+void dataset_map_error(const char *path, size_t size, int e, struct error *err);
 /* When declared formats are in use and one claims the file (or is forced),
  * its bytes become the conversion's run-format JSONL: 0, or -1 with the
  * message in err (runs/declared.h). */
 struct declared_use;
-int dataset_take_declared(const struct declared_use *use, struct input_file *f, char *err,
-                          size_t errlen);
+int dataset_take_declared(const struct declared_use *use, struct input_file *f, struct error *err);
 /* Unmaps or frees the file's bytes (it then points at an empty buffer). */
 void dataset_release_data(struct input_file *f);
 /* Finds the next non-blank line at or after *off; fills rec. */

@@ -18,6 +18,7 @@
 #include "util/child.h"
 #include "util/jdoc.h"
 #include "util/xalloc.h"
+#include "util/error.h"
 
 bool declared_in_use(const struct declared_use *use)
 {
@@ -82,7 +83,7 @@ static const char *ended_how(const struct child_result *res, const struct declar
 		snprintf(buf, n, "%s wrote more than %zu bytes of runs (max_output; stopped)", who,
 		         f ? f->max_output : DECLARED_MAX_OUTPUT);
 	else if ((WIFSIGNALED(res->status) && WTERMSIG(res->status) == SIGABRT) ||
-	         strstr(res->err ? res->err : "", "allocate memory"))
+	         strstr(res->errout ? res->errout : "", "allocate memory"))
 		snprintf(buf, n, "%s ran out of memory (its limit is %ld MB; stopped)", who, mb);
 	else if (WIFSIGNALED(res->status) && WTERMSIG(res->status) == SIGSEGV && (!f || !f->program))
 		/* libjq dies so when an allocation fails under the limit. */
@@ -168,7 +169,7 @@ static int check_runs(int fd, char *why, size_t whylen, long *bad_line)
 
 /* The converter of format f on the file's bytes, its output into out. */
 static int converter_run(const char *path, const char *data, size_t size,
-                         const struct declared_format *f, int out, char *err, size_t errlen)
+                         const struct declared_format *f, int out, struct error *err)
 {
 	char **env = env_make(f);
 	struct child_spec sp = {
@@ -185,10 +186,10 @@ static int converter_run(const char *path, const char *data, size_t size,
 		free(env[i]);
 	free(env);
 	if (rc < 0) {
-		snprintf(err, errlen, "%scannot start the converter: %s", head, strerror(errno));
+		error_set(err, ERR_FAILED, "%scannot start the converter: %s", head, strerror(errno));
 		return -1;
 	}
-	char *tail = child_tail_lines(res.err, res.errlen, 3, 600);
+	char *tail = child_tail_lines(res.errout, res.errout_len, 3, 600);
 	const char *how = ended_how(&res, f, "the converter", why, sizeof why);
 	long bad = 0;
 	struct stat st;
@@ -198,12 +199,12 @@ static int converter_run(const char *path, const char *data, size_t size,
 		how = ended_how(&(struct child_result){ .reaped = true, .status = SIGXFSZ }, f,
 		                "the converter", why, sizeof why);
 	if (how)
-		snprintf(err, errlen, "%s%s%s%s", head, how, *tail ? "; stderr: " : "", tail);
+		error_set(err, ERR_FAILED, "%s%s%s%s", head, how, *tail ? "; stderr: " : "", tail);
 	else if (WEXITSTATUS(res.status) != 0)
-		snprintf(err, errlen, "%sthe converter exited with status %d%s%s", head,
+		error_set(err, ERR_FAILED, "%sthe converter exited with status %d%s%s", head,
 		         WEXITSTATUS(res.status), *tail ? "; stderr: " : "", tail);
 	else if (check_runs(out, why, sizeof why, &bad) < 0)
-		snprintf(err, errlen, "%sline %ld of the converter's output is %s", head, bad, why);
+		error_set(err, ERR_FAILED, "%sline %ld of the converter's output is %s", head, bad, why);
 	else
 		rc = 0;
 	free(tail);
@@ -214,7 +215,7 @@ static int converter_run(const char *path, const char *data, size_t size,
 /* The jq child's end, as a message when it failed. */
 static int job_result(const char *path, const struct child_result *res,
                       const struct job_where *w, const struct declared_set *set,
-                      char *err, size_t errlen)
+                      struct error *err)
 {
 	const struct declared_format *f = w->format >= 0 ? &set->v[w->format] : NULL;
 	char head[1200], why[400];
@@ -222,13 +223,13 @@ static int job_result(const char *path, const struct child_result *res,
 	const char *who = w->phase == PHASE_RUN ? "its run program" : "its detect program";
 	const char *how = ended_how(res, f, who, why, sizeof why);
 	if (how) {
-		snprintf(err, errlen, "%s%s", head, how);
+		error_set(err, ERR_FAILED, "%s%s", head, how);
 		return -1;
 	}
 	int code = WIFEXITED(res->status) ? WEXITSTATUS(res->status) : JOB_ERROR;
 	if (code == JOB_ERROR) {
-		char *tail = child_tail_lines(res->err, res->errlen, 3, 800);
-		snprintf(err, errlen, "%s%s", head, *tail ? tail : "failed");
+		char *tail = child_tail_lines(res->errout, res->errout_len, 3, 800);
+		error_set(err, ERR_FAILED, "%s%s", head, *tail ? tail : "failed");
 		free(tail);
 		return -1;
 	}
@@ -237,7 +238,7 @@ static int job_result(const char *path, const struct child_result *res,
 
 int declared_convert(const struct declared_use *use, const char *path, const char *data,
                      size_t size, bool json, int *fd, struct declared_src **src, size_t *nsrc,
-                     const struct declared_format **by, char *err, size_t errlen)
+                     const struct declared_format **by, struct error *err)
 {
 	*fd = -1;
 	*src = NULL;
@@ -250,7 +251,7 @@ int declared_convert(const struct declared_use *use, const char *path, const cha
 	struct job_where *w = mmap(NULL, sizeof *w, PROT_READ | PROT_WRITE,
 	                           MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	if (out < 0 || map < 0 || w == MAP_FAILED) {
-		snprintf(err, errlen, "%s: cannot make a temporary file for its conversion: %s", path,
+		error_set(err, ERR_FAILED, "%s: cannot make a temporary file for its conversion: %s", path,
 		         strerror(errno));
 		goto fail;
 	}
@@ -274,16 +275,16 @@ int declared_convert(const struct declared_use *use, const char *path, const cha
 	};
 	struct child_result res;
 	if (child_run(&sp, NULL, 0, &res) < 0) {
-		snprintf(err, errlen, "%s: cannot start the conversion: %s", path, strerror(errno));
+		error_set(err, ERR_FAILED, "%s: cannot start the conversion: %s", path, strerror(errno));
 		goto fail;
 	}
-	int code = job_result(path, &res, w, set, err, errlen);
+	int code = job_result(path, &res, w, set, err);
 	child_result_free(&res);
 	if (code <= JOB_NONE)
 		goto none;
 	const struct declared_format *f = &set->v[code - JOB_CLAIMED];
 	if (f->run && read_sources(map, src, nsrc) < 0) {
-		snprintf(err, errlen, "%s: cannot read back its conversion: %s", path, strerror(errno));
+		error_set(err, ERR_FAILED, "%s: cannot read back its conversion: %s", path, strerror(errno));
 		code = -1;
 		goto none;
 	}
@@ -292,7 +293,7 @@ int declared_convert(const struct declared_use *use, const char *path, const cha
 	if (kept >= 0) {
 		close(out);
 		out = kept;
-	} else if (!f->run && converter_run(path, data, size, f, out, err, errlen) < 0) {
+	} else if (!f->run && converter_run(path, data, size, f, out, err) < 0) {
 		code = -1;
 		goto none;
 	} else if (!f->run && f->cache) {

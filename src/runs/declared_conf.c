@@ -17,6 +17,7 @@
 #include "util/readfile.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
+#include "util/error.h"
 
 /* What an entry's keys are read into before they become a format. */
 struct entry {
@@ -63,11 +64,11 @@ static int program_read(struct conf *cf, const struct conf_node *n, const char *
 	char *text = NULL;
 	if (conf_str(cf, n, what, &text))
 		return -1;
-	char err[600];
-	*out = jqprog_compile(text, err, sizeof err);
+	struct error err = {0};
+	*out = jqprog_compile(text, &err);
 	free(text);
 	if (!*out)
-		return conf_fail(cf, n, "%s: %s", what, err);
+		return conf_fail(cf, n, "%s: %s", what, err.msg);
 	return 0;
 }
 
@@ -223,15 +224,15 @@ static int yaml_name(const struct dirent *e)
 }
 
 static int file_read(struct declared_set *set, const char *path, const char *dir,
-                     const char *where, char *err, size_t errlen)
+                     const char *where, struct error *err)
 {
 	struct strbuf sb = STRBUF_INIT;
-	if (read_regular_file(&sb, path, READ_CAP_CONFIG, err, errlen) < 0) {
+	if (read_regular_file(&sb, path, READ_CAP_CONFIG, err) < 0) {
 		strbuf_release(&sb);
 		return -1;
 	}
 	struct conf x;
-	int rc = conf_parse(&x, path, dir, sb.buf ? sb.buf : "", sb.len, err, errlen);
+	int rc = conf_parse(&x, path, dir, sb.buf ? sb.buf : "", sb.len, err);
 	if (rc == 0 && x.root && !conf_is_null(x.root))
 		rc = declared_conf_read(&x, x.root, where, set);
 	conf_free(&x);
@@ -240,7 +241,7 @@ static int file_read(struct declared_set *set, const char *path, const char *dir
 }
 
 int declared_load_folder(struct declared_set *set, const char *dir, const char *where,
-                         char *err, size_t errlen)
+                         struct error *err)
 {
 	struct dirent **names = NULL;
 	int n = scandir(dir, &names, yaml_name, alphasort);
@@ -250,7 +251,7 @@ int declared_load_folder(struct declared_set *set, const char *dir, const char *
 	for (int i = 0; i < n; i++) {
 		char *path = conf_join(dir, names[i]->d_name);
 		if (rc == 0)
-			rc = file_read(set, path, dir, where, err, errlen);
+			rc = file_read(set, path, dir, where, err);
 		free(path);
 		free(names[i]);
 	}
@@ -258,18 +259,18 @@ int declared_load_folder(struct declared_set *set, const char *dir, const char *
 	return rc;
 }
 
-int declared_check_names(const struct declared_set *set, char *err, size_t errlen)
+int declared_check_names(const struct declared_set *set, struct error *err)
 {
 	for (size_t i = 0; i < set->n; i++) {
 		const struct declared_format *f = &set->v[i];
 		if (format_find(f->name)) {
-			snprintf(err, errlen, "%s:%d:%d: format '%s' is the name of a built-in format "
+			error_set(err, ERR_FAILED, "%s:%d:%d: format '%s' is the name of a built-in format "
 			         "(name yours otherwise)", f->origin, f->line, f->col, f->name);
 			return -1;
 		}
 		for (size_t k = 0; k < i; k++)
 			if (strcmp(set->v[k].name, f->name) == 0) {
-				snprintf(err, errlen, "%s:%d:%d: format '%s' is declared twice: also at "
+				error_set(err, ERR_FAILED, "%s:%d:%d: format '%s' is declared twice: also at "
 				         "%s:%d:%d", f->origin, f->line, f->col, f->name, set->v[k].origin,
 				         set->v[k].line, set->v[k].col);
 				return -1;

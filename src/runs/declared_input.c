@@ -6,23 +6,23 @@
 
 #include "dataset_int.h"
 #include "runs/declared.h"
+#include "util/error.h"
 
 /* A file a declared format claims is read as the run-format JSONL its
  * conversion wrote, mapped in place of the input's bytes. */
-int dataset_take_declared(const struct declared_use *use, struct input_file *f, char *err,
-                          size_t errlen)
+int dataset_take_declared(const struct declared_use *use, struct input_file *f, struct error *err)
 {
 	int fd;
 	const struct declared_format *by;
 	int rc = declared_convert(use, f->path, f->data, f->size, f->kind == INPUT_JSON, &fd, &f->src,
-	                          &f->nsrc, &by, err, errlen);
+	                          &f->nsrc, &by, err);
 	if (rc <= 0)
 		return rc;
 	struct stat st;
 	dataset_release_data(f);
 	f->size = fstat(fd, &st) == 0 ? (size_t)st.st_size : 0;
 	if (f->size > 0 && dataset_map_padded(f, fd) < 0) {
-		dataset_map_error(f->path, f->size, errno, err, errlen);
+		dataset_map_error(f->path, f->size, errno, err);
 		close(fd);
 		return -1;
 	}

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "runs/jqprog.h"
+#include "util/error.h"
 
 /* Writes all of buf to fd; false when it cannot (the output limit ends
  * the child with SIGXFSZ first). */
@@ -76,9 +77,9 @@ static int job_fail(struct job *j, const char *what, const char *msg)
 }
 
 /* A JSONL file's line that starts at off (its end found by the caller). */
-static struct jqval *line_value(struct job *j, size_t off, size_t len, char *err, size_t errlen)
+static struct jqval *line_value(struct job *j, size_t off, size_t len, struct error *err)
 {
-	return jqval_parse(j->data + off, len, err, errlen);
+	return jqval_parse(j->data + off, len, err);
 }
 
 /* Calls fn on each non-blank line of the JSONL text (its number in
@@ -88,7 +89,7 @@ static int each_line(struct job *j, int (*fn)(struct job *, struct jqval *, void
 {
 	size_t off = 0;
 	int64_t line = 0;
-	char err[600];
+	struct error err = {0};
 	while (off < j->size) {
 		const char *nl = memchr(j->data + off, '\n', j->size - off);
 		size_t end = nl ? (size_t)(nl - j->data) : j->size;
@@ -98,9 +99,9 @@ static int each_line(struct job *j, int (*fn)(struct job *, struct jqval *, void
 			k++;
 		if (k < end) {
 			j->where->line = line;
-			struct jqval *v = line_value(j, off, end - off, err, sizeof err);
+			struct jqval *v = line_value(j, off, end - off, &err);
 			if (!v)
-				return job_fail(j, "not JSON", err);
+				return job_fail(j, "not JSON", err.msg);
 			int rc = fn(j, v, arg);      /* v is fn's now */
 			if (rc || first_only)
 				return rc;
@@ -118,10 +119,10 @@ static int collect(struct job *j, struct jqval *v, void *arg)
 }
 
 /* The whole file as one value: the document, or the array of its lines. */
-static struct jqval *whole_value(struct job *j, char *err, size_t errlen)
+static struct jqval *whole_value(struct job *j, struct error *err)
 {
 	if (j->json)
-		return jqval_parse(j->data, j->size, err, errlen);
+		return jqval_parse(j->data, j->size, err);
 	struct jqval *arr = jqval_array();
 	size_t off = 0;
 	int64_t line = 0;
@@ -134,7 +135,7 @@ static struct jqval *whole_value(struct job *j, char *err, size_t errlen)
 			k++;
 		if (k < end) {
 			j->where->line = line;
-			struct jqval *v = line_value(j, off, end - off, err, errlen);
+			struct jqval *v = line_value(j, off, end - off, err);
 			if (!v) {
 				jqval_free(arr);
 				return NULL;
@@ -149,23 +150,23 @@ static struct jqval *whole_value(struct job *j, char *err, size_t errlen)
 
 /* The record detect is asked about: the whole file for a whole_file
  * format, else the first line, or a document's first element. */
-static struct jqval *first_value(struct job *j, bool whole, char *err, size_t errlen)
+static struct jqval *first_value(struct job *j, bool whole, struct error *err)
 {
 	if (whole)
-		return whole_value(j, err, errlen);
+		return whole_value(j, err);
 	if (!j->json) {
 		struct jqval *arr = jqval_array();
 		int rc = each_line(j, collect, arr, true);
 		if (rc == JOB_ERROR || jqval_length(arr) < 1) {
 			jqval_free(arr);
-			snprintf(err, errlen, "%s", rc == JOB_ERROR ? "" : "no record");
+			error_set(err, ERR_FAILED, "%s", rc == JOB_ERROR ? "" : "no record");
 			return NULL;
 		}
 		struct jqval *v = jqval_at(arr, 0);
 		jqval_free(arr);
 		return v;
 	}
-	struct jqval *doc = jqval_parse(j->data, j->size, err, errlen);
+	struct jqval *doc = jqval_parse(j->data, j->size, err);
 	if (!doc || jqval_length(doc) < 1)
 		return doc;
 	struct jqval *v = jqval_at(doc, 0);
@@ -182,16 +183,16 @@ static char *no_environment[] = { NULL };
 
 static int program_ready(struct job *j, struct jqprog *p)
 {
-	char err[600];
-	if (jqprog_recompile(p, err, sizeof err) < 0)
-		return job_fail(j, "compile", err);
+	struct error err = {0};
+	if (jqprog_recompile(p, &err) < 0)
+		return job_fail(j, "compile", err.msg);
 	return 0;
 }
 
 /* Which format claims the file: its index, -1 for none, JOB_ERROR. */
 static int job_detect(struct job *j)
 {
-	char err[600];
+	struct error err = {0};
 	for (size_t i = 0; i < j->set->n; i++) {
 		const struct declared_format *f = &j->set->v[i];
 		j->where->format = (int)i;
@@ -199,15 +200,15 @@ static int job_detect(struct job *j)
 		j->where->line = j->where->index = 0;
 		if (program_ready(j, f->detect))
 			return JOB_ERROR;
-		struct jqval *v = first_value(j, f->whole_file, err, sizeof err);
+		struct jqval *v = first_value(j, f->whole_file, &err);
 		/* A first record that is not JSON can be claimed by no test: the
 		 * built-in formats say what is wrong with it. */
 		if (!v)
 			return -1;
-		int rc = jqprog_test(f->detect, v, err, sizeof err);
+		int rc = jqprog_test(f->detect, v, &err);
 		jqval_free(v);
 		if (rc < 0)
-			return job_fail(j, "detect", err);
+			return job_fail(j, "detect", err.msg);
 		if (rc == 1)
 			return (int)i;
 	}
@@ -217,12 +218,12 @@ static int job_detect(struct job *j)
 static int run_one(struct job *j, struct jqval *v, void *arg)
 {
 	struct out *o = arg;
-	char err[600];
+	struct error err = {0};
 	const struct declared_format *f = &j->set->v[j->where->format];
-	long n = jqprog_runs(f->run, v, emit, o, err, sizeof err);
+	long n = jqprog_runs(f->run, v, emit, o, &err);
 	jqval_free(v);
 	if (n < 0)
-		return job_fail(j, "run", err);
+		return job_fail(j, "run", err.msg);
 	return o->failed ? JOB_ERROR : 0;
 }
 
@@ -234,12 +235,12 @@ static int job_run(struct job *j, const struct declared_format *f)
 	j->where->phase = PHASE_RUN;
 	j->where->line = 0;
 	j->where->index = -1;
-	char err[600];
+	struct error err = {0};
 	int rc = 0;
 	if (f->whole_file || j->json) {
-		struct jqval *v = whole_value(j, err, sizeof err);
+		struct jqval *v = whole_value(j, &err);
 		if (!v)
-			return job_fail(j, "not JSON", err);
+			return job_fail(j, "not JSON", err.msg);
 		long n = f->whole_file ? -1 : jqval_length(v);
 		if (n < 0) {
 			rc = run_one(j, v, &o);

@@ -20,6 +20,7 @@
 #include "util/readfile.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
+#include "util/error.h"
 
 /* Separates the parts of a composite key; it cannot occur in a JSON
  * number, literal or compact dump, and almost never in a real id. */
@@ -309,23 +310,23 @@ static void expect_add(struct expectations *e, json_t *rec, struct strbuf *sb)
 }
 
 static int load_array(struct expectations *e, const char *file, const char *text, size_t len,
-                      struct strbuf *key, char *err, size_t errlen)
+                      struct strbuf *key, struct error *err)
 {
 	json_error_t jerr;
 	json_t *arr = json_loadb(text, len, 0, &jerr);
 	if (!arr) {
-		snprintf(err, errlen, "%s:%d: %s", file, jerr.line, jerr.text);
+		error_set(err, ERR_FAILED, "%s:%d: %s", file, jerr.line, jerr.text);
 		return -1;
 	}
 	if (!json_is_array(arr)) {
-		snprintf(err, errlen, "%s:1: expected a JSON array of objects", file);
+		error_set(err, ERR_FAILED, "%s:1: expected a JSON array of objects", file);
 		json_decref(arr);
 		return -1;
 	}
 	for (size_t i = 0; i < json_array_size(arr); i++) {
 		json_t *rec = json_array_get(arr, i);
 		if (!json_is_object(rec)) {
-			snprintf(err, errlen, "%s: item %zu of the array is not a JSON object", file,
+			error_set(err, ERR_FAILED, "%s: item %zu of the array is not a JSON object", file,
 			         i + 1);
 			json_decref(arr);
 			return -1;
@@ -337,7 +338,7 @@ static int load_array(struct expectations *e, const char *file, const char *text
 }
 
 static int load_lines(struct expectations *e, const char *file, const char *text, size_t len,
-                      struct strbuf *key, char *err, size_t errlen)
+                      struct strbuf *key, struct error *err)
 {
 	const char *p = text, *end = text + len;
 	for (int lineno = 1; p < end; lineno++) {
@@ -353,11 +354,11 @@ static int load_lines(struct expectations *e, const char *file, const char *text
 			json_error_t jerr;
 			json_t *rec = json_loadb(p, n, JSON_DECODE_ANY, &jerr);
 			if (!rec) {
-				snprintf(err, errlen, "%s:%d: %s", file, lineno, jerr.text);
+				error_set(err, ERR_FAILED, "%s:%d: %s", file, lineno, jerr.text);
 				return -1;
 			}
 			if (!json_is_object(rec)) {
-				snprintf(err, errlen, "%s:%d: expected a JSON object", file, lineno);
+				error_set(err, ERR_FAILED, "%s:%d: expected a JSON object", file, lineno);
 				json_decref(rec);
 				return -1;
 			}
@@ -370,19 +371,14 @@ static int load_lines(struct expectations *e, const char *file, const char *text
 }
 
 struct expectations *expect_load(const struct expect_conf *ec, const char *file,
-                                 char *err, size_t errlen)
+                                 struct error *err)
 {
-	char dummy[1];
-	if (!err || !errlen) {
-		err = dummy;
-		errlen = sizeof dummy;
-	}
-	err[0] = '\0';
+	error_clear(err);
 	if (!file)
 		file = ec->file;
 
 	struct strbuf text = STRBUF_INIT;
-	if (read_regular_file(&text, file, READ_CAP_EXPECTATIONS, err, errlen) < 0) {
+	if (read_regular_file(&text, file, READ_CAP_EXPECTATIONS, err) < 0) {
 		strbuf_release(&text);
 		return NULL;
 	}
@@ -409,8 +405,8 @@ struct expectations *expect_load(const struct expect_conf *ec, const char *file,
 
 	struct strbuf key = STRBUF_INIT;
 	int rc = i < len && s[i] == '['
-	       ? load_array(e, file, s, len, &key, err, errlen)
-	       : load_lines(e, file, s, len, &key, err, errlen);
+	       ? load_array(e, file, s, len, &key, err)
+	       : load_lines(e, file, s, len, &key, err);
 	strbuf_release(&key);
 	strbuf_release(&text);
 	if (rc) {

@@ -11,6 +11,7 @@
 #include "util/hash.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
+#include "util/error.h"
 
 /* Deeper than this is not followed: no real tree of transcripts is, and
  * it bounds the recursion whatever the folders hold. */
@@ -70,11 +71,11 @@ void folder_walk_init(struct folder_walk *w, bool (*wanted)(const char *name), F
 
 /* The names in dir, each as "dir/name", sorted; NULL with err set when dir
  * cannot be opened. */
-static char **list_dir(const char *dir, size_t *n, char *err, size_t errlen)
+static char **list_dir(const char *dir, size_t *n, struct error *err)
 {
 	DIR *d = opendir(dir);
 	if (!d) {
-		snprintf(err, errlen, "%s: %s", dir, strerror(errno));
+		error_set(err, ERR_FAILED, "%s: %s", dir, strerror(errno));
 		return NULL;
 	}
 	char **v = NULL;
@@ -108,12 +109,12 @@ static char **list_dir(const char *dir, size_t *n, char *err, size_t errlen)
 /* Walks dir, already taken; via_link says whether its path went through a
  * link, which is all that can bring a walk back to a folder. */
 static int walk(struct folder_walk *w, const char *dir, int depth, bool via_link,
-                char *err, size_t errlen)
+                struct error *err)
 {
 	if (depth > WALK_DEPTH_MAX)
 		return 0;
 	size_t n;
-	char **names = list_dir(dir, &n, err, errlen);
+	char **names = list_dir(dir, &n, err);
 	if (!names)
 		return -1;
 	int rc = 0;
@@ -126,7 +127,7 @@ static int walk(struct folder_walk *w, const char *dir, int depth, bool via_link
 			const char *base = strrchr(path, '/') + 1;
 			if (S_ISDIR(st.st_mode)) {
 				if (take(w, &st)) {
-					rc = walk(w, path, depth + 1, via_link || link, err, errlen);
+					rc = walk(w, path, depth + 1, via_link || link, err);
 				} else {
 					w->loops++;
 					if (w->warn)
@@ -145,11 +146,11 @@ static int walk(struct folder_walk *w, const char *dir, int depth, bool via_link
 	return rc;
 }
 
-int folder_walk_dir(struct folder_walk *w, const char *dir, char *err, size_t errlen)
+int folder_walk_dir(struct folder_walk *w, const char *dir, struct error *err)
 {
 	struct stat st;
 	if (stat(dir, &st) < 0) {
-		snprintf(err, errlen, "%s: %s", dir, strerror(errno));
+		error_set(err, ERR_FAILED, "%s: %s", dir, strerror(errno));
 		return -1;
 	}
 	if (!take(w, &st)) {
@@ -160,7 +161,7 @@ int folder_walk_dir(struct folder_walk *w, const char *dir, char *err, size_t er
 	}
 	struct stat lst;
 	bool link = lstat(dir, &lst) == 0 && S_ISLNK(lst.st_mode);
-	return walk(w, dir, 0, link, err, errlen);
+	return walk(w, dir, 0, link, err);
 }
 
 void folder_walk_free(struct folder_walk *w)

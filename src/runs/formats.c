@@ -1,5 +1,6 @@
 /* formats.c - the table of transcript loaders and detection. */
 #include "runs/format.h"
+#include "util/error.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -132,27 +133,27 @@ static bool reads_nothing(struct run *r, const struct format_ops *f)
 		return true;
 	}
 	run_reset(r);
-	char err[64];
-	bool calls = format_shape.load(r, err, sizeof err) == 0 && r->ncalls > 0;
+	struct error err = {0};
+	bool calls = format_shape.load(r, &err) == 0 && r->ncalls > 0;
 	run_reset(r);
 	if (calls)
 		return true;
-	f->load(r, err, sizeof err);   /* it loaded once: its reading stands */
+	f->load(r, &err);   /* it loaded once: its reading stands */
 	return false;
 }
 
-int format_load(struct run *r, const struct format_ops *forced, char *err, size_t errlen)
+int format_load(struct run *r, const struct format_ops *forced, struct error *err)
 {
 	if (forced) {
 		r->format = forced->name;     /* a forced format is never passed on */
-		return forced->load(r, err, errlen);
+		return forced->load(r, err);
 	}
 	const struct format_ops *claims[64];
 	size_t n = format_claims(r->doc, run_root(r), claims, sizeof claims / sizeof claims[0]);
 	const struct format_ops *empty_ok = NULL;    /* one that read an empty run, legitimately */
 	for (size_t i = 0; i < n; i++) {
 		r->format = claims[i]->name;
-		if (claims[i]->load(r, err, errlen) < 0)
+		if (claims[i]->load(r, err) < 0)
 			return -1;
 		if (!reads_nothing(r, claims[i]))
 			return 0;
@@ -160,15 +161,15 @@ int format_load(struct run *r, const struct format_ops *forced, char *err, size_
 			empty_ok = claims[i];
 	}
 	r->format = format_shape.name;
-	if (format_shape.load(r, err, errlen) == 0)
+	if (format_shape.load(r, err) == 0)
 		return 0;
 	run_reset(r);
 	if (empty_ok) {
 		r->format = empty_ok->name;
-		return empty_ok->load(r, err, errlen);
+		return empty_ok->load(r, err);
 	}
 	r->format = "unknown";         /* what run_new_doc says: no format read it */
-	snprintf(err, errlen, "not a transcript format tcreview knows, and no conversation found "
+	error_set(err, ERR_FAILED, "not a transcript format tcreview knows, and no conversation found "
 	         "by its shape (no agent message or tool call); name its format with --format "
 	         "(see tcreview --help formats) or declare it");
 	return -1;

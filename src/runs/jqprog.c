@@ -2,6 +2,7 @@
  *
  * The only file that includes jq.h (its `jv` is not ours: see jqprog.h). */
 #include "runs/jqprog.h"
+#include "util/error.h"
 
 #include <jq.h>
 #include <stdio.h>
@@ -19,17 +20,17 @@ struct jqval {
 
 /* jq reports compile errors through a callback, one message each. */
 struct msgs {
-	char *buf;
-	size_t len;
+	struct error *err;
 };
 
 static void msg_add(struct msgs *m, const char *s)
 {
-	size_t room = m->len > 2 ? m->len - 1 : 0;
-	size_t used = strlen(m->buf);
-	if (used >= room)
+	if (!m->err)
 		return;
-	snprintf(m->buf + used, m->len - used, "%s%s", used ? "; " : "", s);
+	size_t used = strlen(m->err->msg);
+	if (used >= sizeof m->err->msg - 1)
+		return;
+	error_append(m->err, "%s%s", used ? "; " : "", s);
 }
 
 static void on_error(void *arg, jv msg)
@@ -60,21 +61,21 @@ static void ignore_error(void *arg, jv msg)
 	jv_free(msg);
 }
 
-static jq_state *compile(const char *text, char *err, size_t errlen)
+static jq_state *compile(const char *text, struct error *err)
 {
 	jq_state *jq = jq_init();
 	if (!jq) {
-		snprintf(err, errlen, "jq could not start");
+		error_set(err, ERR_FAILED, "jq could not start");
 		return NULL;
 	}
-	err[0] = '\0';
-	struct msgs m = { err, errlen };
+	error_clear(err);
+	struct msgs m = { err };
 	jq_set_error_cb(jq, on_error, &m);
 	/* A format reads its records and nothing else: no module files. */
 	jq_set_attr(jq, jv_string("JQ_LIBRARY_PATH"), jv_array());
 	if (!jq_compile(jq, text)) {
-		if (!err[0])
-			snprintf(err, errlen, "the jq program does not compile");
+		if (err && !err->msg[0])
+			error_set(err, ERR_FAILED, "the jq program does not compile");
 		jq_teardown(&jq);
 		return NULL;
 	}
@@ -82,9 +83,9 @@ static jq_state *compile(const char *text, char *err, size_t errlen)
 	return jq;
 }
 
-struct jqprog *jqprog_compile(const char *text, char *err, size_t errlen)
+struct jqprog *jqprog_compile(const char *text, struct error *err)
 {
-	jq_state *jq = compile(text, err, errlen);
+	jq_state *jq = compile(text, err);
 	if (!jq)
 		return NULL;
 	struct jqprog *p = calloc(1, sizeof *p);
@@ -93,7 +94,7 @@ struct jqprog *jqprog_compile(const char *text, char *err, size_t errlen)
 		free(p);
 		free(copy);
 		jq_teardown(&jq);
-		snprintf(err, errlen, "out of memory");
+		error_set(err, ERR_FAILED, "out of memory");
 		return NULL;
 	}
 	p->jq = jq;
@@ -101,9 +102,9 @@ struct jqprog *jqprog_compile(const char *text, char *err, size_t errlen)
 	return p;
 }
 
-int jqprog_recompile(struct jqprog *p, char *err, size_t errlen)
+int jqprog_recompile(struct jqprog *p, struct error *err)
 {
-	jq_state *jq = compile(p->text, err, errlen);
+	jq_state *jq = compile(p->text, err);
 	if (!jq)
 		return -1;
 	jq_teardown(&p->jq);
@@ -132,29 +133,29 @@ static struct jqval *wrap(jv v)
 }
 
 /* The message an invalid value carries, as text. */
-static void invalid_text(jv bad, char *err, size_t errlen)
+static void invalid_text(jv bad, struct error *err)
 {
 	jv msg = jv_invalid_get_msg(bad);
 	if (jv_get_kind(msg) == JV_KIND_STRING)
-		snprintf(err, errlen, "%s", jv_string_value(msg));
+		error_set(err, ERR_FAILED, "%s", jv_string_value(msg));
 	else if (jv_get_kind(msg) == JV_KIND_NULL)
-		snprintf(err, errlen, "error (null)");
+		error_set(err, ERR_FAILED, "error (null)");
 	else {
 		char buf[200];
-		snprintf(err, errlen, "%s", jv_dump_string_trunc(jv_copy(msg), buf, sizeof buf));
+		error_set(err, ERR_FAILED, "%s", jv_dump_string_trunc(jv_copy(msg), buf, sizeof buf));
 	}
 	jv_free(msg);
 }
 
-struct jqval *jqval_parse(const char *text, size_t len, char *err, size_t errlen)
+struct jqval *jqval_parse(const char *text, size_t len, struct error *err)
 {
 	if (len > (size_t)0x7fffffff) {
-		snprintf(err, errlen, "too large for jq (%zu bytes; at most 2 GB)", len);
+		error_set(err, ERR_FAILED, "too large for jq (%zu bytes; at most 2 GB)", len);
 		return NULL;
 	}
 	jv v = jv_parse_sized(text, (int)len);
 	if (!jv_is_valid(v)) {
-		invalid_text(v, err, errlen);
+		invalid_text(v, err);
 		return NULL;
 	}
 	return wrap(v);
@@ -203,7 +204,7 @@ static void describe(jv v, char *buf, size_t n)
 	snprintf(buf + used, n - used, " (%s)", text);
 }
 
-int jqprog_test(struct jqprog *p, const struct jqval *in, char *err, size_t errlen)
+int jqprog_test(struct jqprog *p, const struct jqval *in, struct error *err)
 {
 	jq_start(p->jq, jv_copy(in->v), 0);
 	jv out = jq_next(p->jq);
@@ -212,13 +213,13 @@ int jqprog_test(struct jqprog *p, const struct jqval *in, char *err, size_t errl
 	if (k == JV_KIND_INVALID) {
 		rc = jv_invalid_has_msg(jv_copy(out)) ? -1 : 0;
 		if (rc < 0)
-			invalid_text(jv_copy(out), err, errlen);
+			invalid_text(jv_copy(out), err);
 	} else if (k == JV_KIND_TRUE || k == JV_KIND_FALSE || k == JV_KIND_NULL) {
 		rc = k == JV_KIND_TRUE;
 	} else {
 		char what[120];
 		describe(out, what, sizeof what);
-		snprintf(err, errlen, "must give true or false, gave %s", what);
+		error_set(err, ERR_FAILED, "must give true or false, gave %s", what);
 		rc = -1;
 	}
 	jv_free(out);
@@ -227,13 +228,13 @@ int jqprog_test(struct jqprog *p, const struct jqval *in, char *err, size_t errl
 
 /* One run: an object with a tcreview_run member, written as a line. */
 static int emit_run(jv run, long *n, int (*emit)(void *, const char *, size_t), void *arg,
-                    char *err, size_t errlen)
+                    struct error *err)
 {
 	if (jv_get_kind(run) != JV_KIND_OBJECT ||
 	    !jv_object_has(jv_copy(run), jv_string("tcreview_run"))) {
 		char what[120];
 		describe(run, what, sizeof what);
-		snprintf(err, errlen, "must give runs ({tcreview_run: 1, ...}) or arrays of them, "
+		error_set(err, ERR_FAILED, "must give runs ({tcreview_run: 1, ...}) or arrays of them, "
 		         "gave %s", what);
 		jv_free(run);
 		return -1;
@@ -247,7 +248,7 @@ static int emit_run(jv run, long *n, int (*emit)(void *, const char *, size_t), 
 
 long jqprog_runs(struct jqprog *p, const struct jqval *in,
                  int (*emit)(void *arg, const char *text, size_t len), void *arg,
-                 char *err, size_t errlen)
+                 struct error *err)
 {
 	long n = 0;
 	int rc = 0;
@@ -256,7 +257,7 @@ long jqprog_runs(struct jqprog *p, const struct jqval *in,
 		jv out = jq_next(p->jq);
 		if (!jv_is_valid(out)) {
 			if (jv_invalid_has_msg(jv_copy(out))) {
-				invalid_text(jv_copy(out), err, errlen);
+				invalid_text(jv_copy(out), err);
 				rc = -1;
 			}
 			jv_free(out);
@@ -265,10 +266,10 @@ long jqprog_runs(struct jqprog *p, const struct jqval *in,
 		if (jv_get_kind(out) == JV_KIND_ARRAY) {
 			int len = jv_array_length(jv_copy(out));
 			for (int i = 0; i < len && rc == 0; i++)
-				rc = emit_run(jv_array_get(jv_copy(out), i), &n, emit, arg, err, errlen);
+				rc = emit_run(jv_array_get(jv_copy(out), i), &n, emit, arg, err);
 			jv_free(out);
 		} else {
-			rc = emit_run(out, &n, emit, arg, err, errlen);
+			rc = emit_run(out, &n, emit, arg, err);
 		}
 		if (rc)
 			break;

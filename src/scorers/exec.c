@@ -246,7 +246,7 @@ static void strv_free(char **v)
 static void fail(struct verdict *out, const struct child_result *res, const char *fmt,
                  const char *arg)
 {
-	char *tail = res && res->err ? child_tail_lines(res->err, res->errlen, EXEC_ERR_LINES,
+	char *tail = res && res->errout ? child_tail_lines(res->errout, res->errout_len, EXEC_ERR_LINES,
 	                                                EXEC_ERR_BYTES) : NULL;
 	char what[256];
 	snprintf(what, sizeof what, fmt, arg);

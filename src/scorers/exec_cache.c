@@ -27,6 +27,7 @@
 #include "util/strbuf.h"
 #include "util/userdir.h"
 #include "util/xalloc.h"
+#include "util/error.h"
 
 struct entry {
 	char run[SHA256_HEX_LEN + 1];
@@ -104,9 +105,9 @@ static struct exec_cache *cache_open(const void *owner, const char *key)
 	if (dir && asprintf(&sub, "%s/exec", dir) >= 0 && make_dirs(sub) == 0 &&
 	    asprintf(&path, "%s/%s.jsonl", sub, key) >= 0) {
 		struct jsonl_reader rd = { .take = take_line, .ctx = c, .warn_max = 1 };
-		char err[512];
+		struct error err = {0};
 		/* A cache that cannot be opened only costs the runs again. */
-		c->log = jsonl_log_open(path, &rd, err, sizeof err);
+		c->log = jsonl_log_open(path, &rd, &err);
 	}
 	free(dir);
 	free(sub);
@@ -149,8 +150,8 @@ void exec_cache_put(const void *owner, const char *key, const char *run, const j
 	json_decref(line);
 	pthread_mutex_lock(&c->lock);
 	if (text && ltext && c->log) {
-		char err[512];
-		if (jsonl_log_append(c->log, ltext, strlen(ltext), err, sizeof err) == 0) {
+		struct error err = {0};
+		if (jsonl_log_append(c->log, ltext, strlen(ltext), &err) == 0) {
 			remember(c, run, text);
 			text = NULL;
 		}

@@ -170,10 +170,10 @@ static void take_answer(struct session *s, struct child_result *res)
 
 static void copy_err(const struct session *s, struct child_result *res)
 {
-	res->err = xrealloc(NULL, s->err.len + 1);
-	memcpy(res->err, s->err.buf ? s->err.buf : "", s->err.len);
-	res->err[s->err.len] = '\0';
-	res->errlen = s->err.len;
+	res->errout = xrealloc(NULL, s->err.len + 1);
+	memcpy(res->errout, s->err.buf ? s->err.buf : "", s->err.len);
+	res->errout[s->err.len] = '\0';
+	res->errout_len = s->err.len;
 }
 
 int exec_stream_ask(const void *owner, const struct child_spec *sp, const char *line, size_t len,

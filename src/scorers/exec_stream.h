@@ -12,7 +12,7 @@
  * `owner` (started from sp when none is idle) and waits for its answer
  * under sp->timeout_ms. res->out is the answer line; on a timeout, an
  * answer past sp->out_cap, or a child that ended first (res->ended, with
- * its status) the child is gone and res says why; res->err holds what it
+ * its status) the child is gone and res says why; res->errout holds what it
  * wrote on stderr meanwhile. An answer whose "id" is not run_id is left
  * over from an earlier run and skipped. Returns 0, or -1 when no child could be made. */
 int  exec_stream_ask(const void *owner, const struct child_spec *sp, const char *line, size_t len,

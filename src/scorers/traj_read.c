@@ -17,6 +17,7 @@
 #include "scorers/scorer.h"
 #include "traj_match.h"
 #include "util/xalloc.h"
+#include "util/error.h"
 
 void tm_traj_free(struct tm_traj *t)
 {
@@ -299,9 +300,9 @@ static int other_format(const json_t *v, struct tm_traj *t)
 	json_t *rec = json_is_array(v) ? json_pack("{s:O}", "messages", v) : json_incref((json_t *)v);
 	struct run *r = run_new(rec, "reference", 0, -1);
 	json_decref(rec);
-	char err[256];
+	struct error err = {0};
 	int got = 0;
-	if (format_load(r, NULL, err, sizeof err) == 0 && !r->load_error && r->format &&
+	if (format_load(r, NULL, &err) == 0 && !r->load_error && r->format &&
 	    strcmp(r->format, "openai-chat") != 0 && strcmp(r->format, "shape") != 0 &&
 	    r->nmsgs > 0) {
 		run_messages(r, t);

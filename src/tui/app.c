@@ -18,6 +18,7 @@
 #include "review/settle.h"
 #include "util/clock.h"
 #include "tui_int.h"
+#include "util/error.h"
 
 static volatile sig_atomic_t got_stop_signal;
 
@@ -550,11 +551,11 @@ static int tui_loop(struct tui *t)
 /* The configuration's keys: over the defaults (checked when it was read). */
 void tui_bind_keys(struct tui *t)
 {
-	char err[512];
+	struct error err = {0};
 	for (size_t i = 0; i < t->cfg->nkeys; i++) {
 		enum tcr_action a = action_find(t->cfg->keys[i].action);
 		if (a != ACT_NONE)
-			keymap_bind(&t->km, a, t->cfg->keys[i].keys, err, sizeof err);
+			keymap_bind(&t->km, a, t->cfg->keys[i].keys, &err);
 	}
 }
 
@@ -584,12 +585,12 @@ void tui_free(struct tui *t)
  * 2 (the exit code) after saying why not. */
 static int tui_setup(struct tui *t, const struct config *cfg, const struct tui_opts *o)
 {
-	char err[512];
+	struct error err = {0};
 	const char *tname = o->theme ? o->theme : cfg->theme;
 	if (tname && strcmp(tname, "dark") != 0) {
-		if (!o->datadir || theme_load(&t->theme, o->datadir, tname, err, sizeof err) < 0) {
+		if (!o->datadir || theme_load(&t->theme, o->datadir, tname, &err) < 0) {
 			fprintf(stderr, "tcreview: theme '%s': %s\n", tname,
-			        o->datadir ? err : "the themes folder was not found");
+			        o->datadir ? err.msg : "the themes folder was not found");
 			return 2;
 		}
 	}
@@ -636,9 +637,9 @@ int tui_run(struct review *rv, const struct config *cfg, const struct tui_opts *
 	else if (!cfg->path)
 		tui_message(&t, false, "no tcreview.yaml here or beside the runs: the built-in checks "
 		            "score them; I writes one proposed for these runs");
-	char err[512];
-	if (tui_judges_open(&t, err, sizeof err) < 0)
-		tui_message(&t, true, "judges unavailable: %s", err);
+	struct error err = {0};
+	if (tui_judges_open(&t, &err) < 0)
+		tui_message(&t, true, "judges unavailable: %s", err.msg);
 	tui_loop(&t);
 	tui_judges_close(&t);
 	if (t.trace.f)

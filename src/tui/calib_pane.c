@@ -21,15 +21,15 @@ static void calib_build_now(struct tui *t)
 	struct calib_state *cs = &t->cal;
 	if (cs->built)
 		calpane_free(t);
-	cs->err[0] = '\0';
+	error_clear(&cs->err);
 	cs->gen = tui_rv(t)->labels_gen;
 	if (review_busy(tui_rv(t))) {
-		snprintf(cs->err, sizeof cs->err, "the figures come once every run is scored (%.0f%%)",
+		error_set(&cs->err, ERR_FAILED, "the figures come once every run is scored (%.0f%%)",
 		         review_score_progress(tui_rv(t)) * 100);
 		return;
 	}
 	struct calib_opts o = { .bootstrap = 0 };
-	if (calib_build(&cs->c, tui_rv(t), &o, cs->err, sizeof cs->err) < 0) {
+	if (calib_build(&cs->c, tui_rv(t), &o, &cs->err) < 0) {
 		memset(&cs->c, 0, sizeof cs->c);
 		return;
 	}
@@ -242,7 +242,7 @@ void calpane_draw(const struct tui *t)
 	draw_text(0, 0, COLS, title, sizeof title - 1, head);
 	int y = 1;
 	if (!t->cal.built) {
-		draw_text_cut(y + 1, 2, COLS - 2, t->cal.err, strlen(t->cal.err), screen_attr(t, SLOT_DIM));
+		draw_text_cut(y + 1, 2, COLS - 2, t->cal.err.msg, strlen(t->cal.err.msg), screen_attr(t, SLOT_DIM));
 		return;
 	}
 	int idw = COLS - 2 - (int)NCOLS * COL_W;

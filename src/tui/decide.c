@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "tui_int.h"
+#include "util/error.h"
 
 unsigned decide_report(struct tui *t, int rc, const char *err, const char *what)
 {
@@ -48,10 +49,11 @@ unsigned decide_accept(struct tui *t)
 	struct review_row row;
 	if (!selected_row(t, &row))
 		return REDRAW_STATUS;
-	char err[512] = "", what[128];
-	int rc = review_accept(t->rv, row.index, err, sizeof err);
+	struct error err = {0};
+	char what[128];
+	int rc = review_accept(t->rv, row.index, &err);
 	snprintf(what, sizeof what, "%s accepted", row.id);
-	unsigned r = decide_report(t, rc, err, what);
+	unsigned r = decide_report(t, rc, err.msg, what);
 	if (rc == 0)
 		r |= label_forward(t, row.index, what);
 	return r;
@@ -61,9 +63,9 @@ unsigned decide_accept_all(struct tui *t)
 {
 	if (!review_current(t->rv) || review_nrows(t->rv) == 0)
 		return REDRAW_STATUS;
-	char err[512] = "";
-	if (review_accept_all(t->rv, err, sizeof err) < 0)
-		return decide_report(t, -1, err, "");
+	struct error err = {0};
+	if (review_accept_all(t->rv, &err) < 0)
+		return decide_report(t, -1, err.msg, "");
 	tui_message(t, false, "all verdicts accepted (saved)");
 	return list_moved(t);
 }
@@ -73,8 +75,8 @@ unsigned decide_retract(struct tui *t)
 	struct review_row row;
 	if (!selected_row(t, &row))
 		return REDRAW_STATUS;
-	char err[512] = "";
-	return decide_report(t, review_retract(t->rv, row.index, err, sizeof err), err,
+	struct error err = {0};
+	return decide_report(t, review_retract(t->rv, row.index, &err), err.msg,
 	                     "decision taken back");
 }
 
@@ -117,22 +119,24 @@ unsigned decide_label(struct tui *t, int digit)
 	struct review_row row;
 	if (!selected_row(t, &row))
 		return REDRAW_STATUS;
-	char err[256];
+	struct error err = {0};
 	double score = digit;           /* a label is a number from the key to the file */
-	if (review_row_takes(t->rv, row.index, score, err, sizeof err) < 0) {
+	if (review_row_takes(t->rv, row.index, score, &err) < 0) {
 		/* off the scale: say what the scale takes; else why the row cannot be decided */
-		if (review_last_error(t->rv) == REVIEW_OFF_SCALE)
-			scale_describe(&row.span, err, sizeof err);
-		tui_message(t, true, "%s: %d is not on its scale (%s)", row.id, digit, err);
+		char want[96];
+		if (err.kind == ERR_OFF_SCALE)
+			scale_describe(&row.span, want, sizeof want);
+		tui_message(t, true, "%s: %d is not on its scale (%s)", row.id, digit,
+		            err.kind == ERR_OFF_SCALE ? want : err.msg);
 		return REDRAW_STATUS;
 	}
 	/* A label that agrees with the machine is an accept: "overridden" must
 	 * keep meaning that a person disagreed. */
 	bool agrees = false;
-	int rc = review_label(t->rv, row.index, score, &agrees, err, sizeof err);
+	int rc = review_label(t->rv, row.index, score, &agrees, &err);
 	char what[128];
 	snprintf(what, sizeof what, "%s labelled %d%s", row.id, digit, agrees ? " (agrees: accepted)" : "");
-	unsigned r = decide_report(t, rc, err, what);
+	unsigned r = decide_report(t, rc, err.msg, what);
 	if (rc == 0)
 		r |= label_forward(t, row.index, what);
 	return r;

@@ -16,6 +16,7 @@
 #include "review/judging.h"
 #include "util/clock.h"
 #include "tui_int.h"
+#include "util/error.h"
 
 /* What a J waits for is said again as it goes, unless another message
  * took its place meanwhile. */
@@ -34,10 +35,10 @@ static void show(struct tui *t, const struct judging_note *note)
 	}
 }
 
-int tui_judges_open(struct tui *t, char *err, size_t errlen)
+int tui_judges_open(struct tui *t, struct error *err)
 {
 	struct judging_note note;
-	int rc = judging_open(&t->judging, t->rv, t->ca_file, &note, err, errlen);
+	int rc = judging_open(&t->judging, t->rv, t->ca_file, &note, err);
 	show(t, &note);
 	return rc;
 }
@@ -106,11 +107,11 @@ unsigned tui_judges_allow_key(struct tui *t, keycode_t key)
 		tui_message(t, false, "not asked: %s%s is not allowed", env ? "$" : "", what);
 		return REDRAW_STATUS;
 	}
-	char err[512];
-	int rc = env ? judge_allow_remember_key_env(jc->trust, env, err, sizeof err)
-	             : judge_allow_remember(jc->trust, what, err, sizeof err);
+	struct error err = {0};
+	int rc = env ? judge_allow_remember_key_env(jc->trust, env, &err)
+	             : judge_allow_remember(jc->trust, what, &err);
 	if (rc < 0)
-		tui_message(t, true, "allowed for now only: %s", err);
+		tui_message(t, true, "allowed for now only: %s", err.msg);
 	/* what the judge needs next, or the judges asked */
 	return tui_judges_ask(t, t->pr.judge);
 }

@@ -9,6 +9,7 @@
 #include <wchar.h>
 
 #include "tui_int.h"
+#include "util/error.h"
 
 static unsigned submit_search(struct tui *t, const char *text)
 {
@@ -24,11 +25,13 @@ static unsigned submit_search(struct tui *t, const char *text)
 
 static unsigned submit_score(struct tui *t, const char *text)
 {
-	char err[512] = "";
-	if (review_parse_row_score(t->rv, t->pr.row, text, &t->pr.score, err, sizeof err) < 0) {
+	struct error err = {0};
+	if (review_parse_row_score(t->rv, t->pr.row, text, &t->pr.score, &err) < 0) {
 		/* ask again: the reviewer meant to override */
 		char lbl[sizeof t->pr.label];
-		snprintf(lbl, sizeof lbl, "override %s: %s, try again: ", review_row_id(t->rv, t->pr.row), err);
+		if (snprintf(lbl, sizeof lbl, "override %s: %s, try again: ",
+		             review_row_id(t->rv, t->pr.row), err.msg) < 0)
+			lbl[0] = '\0';
 		prompt_start(t, PROMPT_SCORE, lbl);
 		return REDRAW_STATUS;
 	}
@@ -40,18 +43,19 @@ static unsigned submit_score(struct tui *t, const char *text)
  * an accept, and the status line says so. */
 static unsigned submit_override(struct tui *t, const char *reason)
 {
-	char err[512] = "", what[160];
+	struct error err = {0};
+	char what[160];
 	bool agrees = false;
 	int rc = review_override(t->rv, t->pr.row, t->pr.score, *reason ? reason : NULL, &agrees,
-	                         err, sizeof err);
+	                         &err);
 	snprintf(what, sizeof what, "%s%s", review_row_id(t->rv, t->pr.row),
 	         agrees ? ": same score, accepted" : " overridden");
-	return decide_report(t, rc, err, what);
+	return decide_report(t, rc, err.msg, what);
 }
 
 static unsigned prompt_submit(struct tui *t)
 {
-	char err[512] = "";
+	struct error err = {0};
 	const char *text = t->pr.input.buf ? t->pr.input.buf : "";
 	enum prompt_kind k = t->pr.kind;
 	t->pr.kind = PROMPT_NONE;
@@ -65,7 +69,7 @@ static unsigned prompt_submit(struct tui *t)
 	case PROMPT_NOTE:
 		if (!*text)
 			return REDRAW_STATUS;
-		return decide_report(t, review_note(t->rv, text, err, sizeof err), err, "note written");
+		return decide_report(t, review_note(t->rv, text, &err), err.msg, "note written");
 	default:
 		return REDRAW_STATUS;
 	}

@@ -10,6 +10,7 @@
 
 #include "config/propose.h"
 #include "tui_int.h"
+#include "util/error.h"
 
 #define PROPOSAL_FILE "tcreview.yaml"
 
@@ -38,7 +39,7 @@ static void rebind(struct tui *t)
 /* Loads the configuration found now and opens the session again: 0, 1
  * when loaded but its judges cannot be asked, -1 when it cannot be loaded
  * (err says why in both). */
-static int restart(struct tui *t, char *err, size_t errlen)
+static int restart(struct tui *t, struct error *err)
 {
 	struct review *rv = t->rv;
 	const struct config *cfg = t->cfg;
@@ -47,13 +48,13 @@ static int restart(struct tui *t, char *err, size_t errlen)
 	size_t at = rv->sort == SORT_FILE && rv->filter == FILTER_ALL && review_view_count(rv)
 	            ? review_cursor(rv) : 0;
 	forget_session(t);
-	int rc = t->reload->reload(t->reload->arg, &rv, &cfg, err, errlen);
+	int rc = t->reload->reload(t->reload->arg, &rv, &cfg, err);
 	t->rv = rv;
 	t->cfg = cfg;
 	rebind(t);
-	char why[400];
-	if (tui_judges_open(t, why, sizeof why) < 0 && rc == 0) {
-		snprintf(err, errlen, "%.400s", why);
+	struct error why = {0};
+	if (tui_judges_open(t, &why) < 0 && rc == 0) {
+		error_set(err, ERR_FAILED, "%.400s", why.msg);
 		rc = 1;
 	}
 	review_step(t->rv, 10);
@@ -73,25 +74,25 @@ unsigned tui_write_proposal(struct tui *t)
 		tui_message(t, true, "nothing to propose a configuration for: open your own files");
 		return REDRAW_STATUS;
 	}
-	char err[512];
+	struct error err = {0};
 	struct proposal p;
 	memset(&p, 0, sizeof p);
 	const struct propose_opts po = { .out_path = PROPOSAL_FILE, .probe_local = true,
 	                                 .walk_quiet = true };
-	if (config_propose(t->reload->inputs, t->reload->ninputs, &po, &p, err, sizeof err) < 0 ||
-	    config_proposal_write(&p, PROPOSAL_FILE, false, err, sizeof err) < 0) {
+	if (config_propose(t->reload->inputs, t->reload->ninputs, &po, &p, &err) < 0 ||
+	    config_proposal_write(&p, PROPOSAL_FILE, false, &err) < 0) {
 		proposal_free(&p);
-		tui_message(t, true, "I: %s", err);
+		tui_message(t, true, "I: %s", err.msg);
 		return REDRAW_STATUS;
 	}
 	size_t nruns = p.nruns;
 	bool sampled = p.sampled;
 	proposal_free(&p);
-	int rc = restart(t, err, sizeof err);
+	int rc = restart(t, &err);
 	if (rc != 0) {
 		tui_message(t, true, rc < 0 ? "wrote " PROPOSAL_FILE " but cannot load it: %s"
 		                            : "wrote " PROPOSAL_FILE " and loaded it; judges unavailable: %s",
-		            err);
+		            err.msg);
 		return REDRAW_ALL | RELAYOUT | REDRAW_CLEAR;
 	}
 	tui_message(t, false, "wrote " PROPOSAL_FILE " from %s%zu runs and loaded it: %zu scorers, "

@@ -15,6 +15,7 @@
 #include "conf/conf.h"
 #include "util/readfile.h"
 #include "util/strbuf.h"
+#include "util/error.h"
 
 static const struct {
 	const char *name, *mono;
@@ -125,24 +126,20 @@ void theme_monochrome(struct theme *t)
 struct parse {
 	const char *file;
 	int line;
-	char *err;
-	size_t errlen;
+	struct error *err;
 };
 
 static int parse_fail(struct parse *ps, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 static int parse_fail(struct parse *ps, const char *fmt, ...)
 {
-	if (!ps->err || !ps->errlen)
+	if (!ps->err)
 		return -1;
-	int n = snprintf(ps->err, ps->errlen, "%s:%d: ", ps->file, ps->line);
-	if (n >= 0 && (size_t)n < ps->errlen) {
-		va_list ap;
-		va_start(ap, fmt);
-		vsnprintf(ps->err + n, ps->errlen - (size_t)n, fmt, ap);
-		va_end(ap);
-	}
-	return -1;
+	va_list ap;
+	va_start(ap, fmt);
+	error_vset(ps->err, ERR_FAILED, fmt, ap);
+	va_end(ap);
+	return error_prefix(ps->err, "%s:%d: ", ps->file, ps->line);
 }
 
 static bool word_is(const char *w, size_t len, const char *s)
@@ -285,14 +282,13 @@ static void name_from_file(char *name, size_t n, const char *file)
 	snprintf(name, n, "%.*s", (int)len, base);
 }
 
-int theme_parse(struct theme *t, const char *file, const char *text, char *err, size_t errlen)
+int theme_parse(struct theme *t, const char *file, const char *text, struct error *err)
 {
-	struct parse ps = { file ? file : "<theme>", 0, err, errlen };
+	struct parse ps = { file ? file : "<theme>", 0, err };
 	struct theme nt;
 	int seen[SLOT_COUNT] = { 0 };
 
-	if (err && errlen)
-		err[0] = '\0';
+	error_clear(err);
 	if (!text)
 		text = "";
 	/* Built in a copy so that a bad file leaves *t as it was. */
@@ -327,32 +323,29 @@ static bool name_valid(const char *name)
 	return true;
 }
 
-int theme_load(struct theme *t, const char *dir, const char *name, char *err, size_t errlen)
+int theme_load(struct theme *t, const char *dir, const char *name, struct error *err)
 {
 	char path[4096];
-	if (!err)
-		errlen = 0;
-	if (errlen)
-		err[0] = '\0';
+	error_clear(err);
 	/* The name becomes part of a path: no '/', no "..". */
 	if (!name_valid(name)) {
-		snprintf(err, errlen, "invalid theme name '%s' (use letters, digits, _ and -)",
+		error_set(err, ERR_FAILED, "invalid theme name '%s' (use letters, digits, _ and -)",
 		         name ? name : "");
 		return -1;
 	}
 	int pn = snprintf(path, sizeof path, "%s/themes/%s.theme", dir && *dir ? dir : ".", name);
 	if (pn < 0 || (size_t)pn >= sizeof path) {
-		snprintf(err, errlen, "%s: the path is too long", name);
+		error_set(err, ERR_FAILED, "%s: the path is too long", name);
 		return -1;
 	}
 	struct strbuf sb = STRBUF_INIT;
 	int rc = -1;
-	if (read_regular_file(&sb, path, READ_CAP_THEME, err, errlen) < 0)
+	if (read_regular_file(&sb, path, READ_CAP_THEME, err) < 0)
 		;                           /* err says why */
 	else if (sb.len && memchr(sb.buf, '\0', sb.len))
-		snprintf(err, errlen, "%s: not a text file (it holds a NUL byte)", path);
+		error_set(err, ERR_FAILED, "%s: not a text file (it holds a NUL byte)", path);
 	else
-		rc = theme_parse(t, path, sb.buf ? sb.buf : "", err, errlen);
+		rc = theme_parse(t, path, sb.buf ? sb.buf : "", err);
 	strbuf_release(&sb);
 	return rc;
 }

@@ -10,6 +10,7 @@
 #include "review/calib.h"
 #include "review/judging.h"
 #include "tui/tui.h"
+#include "util/error.h"
 
 /* What a handler says must be drawn again (handlers never draw). */
 enum {
@@ -104,7 +105,7 @@ struct calib_state {
 	struct calib c;
 	bool built;
 	unsigned long gen;          /* rv->labels_gen the figures were built at */
-	char err[256];              /* why there are none */
+	struct error err;           /* why there are none */
 };
 
 struct prompt_state {
@@ -256,7 +257,7 @@ unsigned decide_report(struct tui *t, int rc, const char *err, const char *what)
 unsigned prompt_key(struct tui *t, keycode_t key);
 
 /* judges.c */
-int  tui_judges_open(struct tui *t, char *err, size_t errlen);
+int  tui_judges_open(struct tui *t, struct error *err);
 void tui_judges_close(struct tui *t);
 void tui_judges_fill(struct tui *t, size_t entry);
 unsigned tui_judges_ask(struct tui *t, long which);

@@ -270,8 +270,8 @@ static void io_finish(struct io *io, struct child_result *res)
 		io_close(io, i);
 	res->out = io->out.buf ? io->out.buf : calloc(1, 1);
 	res->outlen = io->out.len;
-	res->err = io->err.buf ? io->err.buf : calloc(1, 1);
-	res->errlen = io->err.len;
+	res->errout = io->err.buf ? io->err.buf : calloc(1, 1);
+	res->errout_len = io->err.len;
 }
 
 void child_sigpipe_block(sigset_t *old)
@@ -368,7 +368,7 @@ int child_run(const struct child_spec *sp, const char *in, size_t inlen,
 void child_result_free(struct child_result *res)
 {
 	free(res->out);
-	free(res->err);
+	free(res->errout);
 	memset(res, 0, sizeof *res);
 }
 

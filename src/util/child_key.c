@@ -11,6 +11,7 @@
 #include "util/strbuf.h"
 #include "util/userdir.h"
 #include "util/xalloc.h"
+#include "util/error.h"
 
 char *child_cache_dir(void)
 {
@@ -23,8 +24,8 @@ char *child_cache_dir(void)
 static void hash_file(uint64_t *h, const char *path)
 {
 	struct strbuf sb = STRBUF_INIT;
-	char err[512];
-	if (read_regular_file(&sb, path, READ_CAP_SCRIPT, err, sizeof err) == 0) {
+	struct error err = {0};
+	if (read_regular_file(&sb, path, READ_CAP_SCRIPT, &err) == 0) {
 		char hex[SHA256_HEX_LEN + 1];
 		sha256_hex(sb.buf ? sb.buf : "", sb.len, hex);
 		hash_add_str(h, path);

@@ -22,6 +22,7 @@
 #include "util/readfile.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
+#include "util/error.h"
 
 #define READ_CHUNK (1u << 20)
 
@@ -211,15 +212,15 @@ static int log_read_new(struct jsonl_log *l, bool locked, size_t *taken)
 /* Reads the whole file under a shared lock: no writer is halfway through
  * a line while we read, so an unended last line is a dead writer's and is
  * reported now. */
-static int log_read_all(struct jsonl_log *l, char *err, size_t errlen)
+static int log_read_all(struct jsonl_log *l, struct error *err)
 {
 	if (fd_lock(l->fd, LOCK_SH) < 0) {
-		set_err(err, errlen, "%s: cannot lock: %s", l->path, strerror(errno));
+		error_set(err, ERR_FAILED, "%s: cannot lock: %s", l->path, strerror(errno));
 		return -1;
 	}
 	size_t taken;
 	if (log_read_new(l, true, &taken) < 0) {
-		set_err(err, errlen, "%s: %s", l->path, strerror(errno));
+		error_set(err, ERR_FAILED, "%s: %s", l->path, strerror(errno));
 		return -1;
 	}
 	fd_lock(l->fd, LOCK_UN);
@@ -238,19 +239,19 @@ static struct jsonl_log *log_new(const char *path, const struct jsonl_reader *rd
 }
 
 static struct jsonl_log *log_open(const char *path, const struct jsonl_reader *rd,
-                                  bool read_only, char *err, size_t errlen)
+                                  bool read_only, struct error *err)
 {
 	/* Read and write on one descriptor: a second open() could reach a
 	 * different file if the path was replaced in between. Read-only, the
 	 * file must exist: creating a colleague's file would hide a typo.
 	 * Only a regular file: /dev/zero or a FIFO would be read forever or
 	 * wait forever, and refuse every append with "Invalid argument". */
-	int fd = read_only ? open_regular(path, O_RDONLY, 0, err, errlen)
-	                   : open_regular(path, O_RDWR | O_APPEND | O_CREAT, 0644, err, errlen);
+	int fd = read_only ? open_regular(path, O_RDONLY, 0, err)
+	                   : open_regular(path, O_RDWR | O_APPEND | O_CREAT, 0644, err);
 	if (fd < 0)
 		return NULL;
 	struct jsonl_log *l = log_new(path, rd, fd, read_only);
-	if (log_read_all(l, err, errlen) < 0) {
+	if (log_read_all(l, err) < 0) {
 		jsonl_log_close(l);
 		return NULL;
 	}
@@ -258,35 +259,35 @@ static struct jsonl_log *log_open(const char *path, const struct jsonl_reader *r
 }
 
 struct jsonl_log *jsonl_log_open(const char *path, const struct jsonl_reader *rd,
-                                 char *err, size_t errlen)
+                                 struct error *err)
 {
-	return log_open(path, rd, false, err, errlen);
+	return log_open(path, rd, false, err);
 }
 
 struct jsonl_log *jsonl_log_open_readonly(const char *path, const struct jsonl_reader *rd,
-                                          char *err, size_t errlen)
+                                          struct error *err)
 {
-	return log_open(path, rd, true, err, errlen);
+	return log_open(path, rd, true, err);
 }
 
 /* Whether a file could be made at path: its folder is there, is a folder,
  * and lets us write. A reviewer learns it before the first decision, not
  * after an hour's work. (root passes access(); a failure at the first
  * append is still reported then.) */
-static int can_create(const char *path, char *err, size_t errlen)
+static int can_create(const char *path, struct error *err)
 {
 	char *copy = xstrdup(path);
 	const char *dir = dirname(copy);
 	struct stat st;
 	int rc = 0;
 	if (stat(dir, &st) < 0) {
-		set_err(err, errlen, "%s: cannot be created: %s: %s", path, dir, strerror(errno));
+		error_set(err, ERR_FAILED, "%s: cannot be created: %s: %s", path, dir, strerror(errno));
 		rc = -1;
 	} else if (!S_ISDIR(st.st_mode)) {
-		set_err(err, errlen, "%s: cannot be created: %s is not a folder", path, dir);
+		error_set(err, ERR_FAILED, "%s: cannot be created: %s is not a folder", path, dir);
 		rc = -1;
 	} else if (access(dir, W_OK | X_OK) < 0) {
-		set_err(err, errlen, "%s: cannot be created: the folder %s is not writable (%s)", path,
+		error_set(err, ERR_FAILED, "%s: cannot be created: the folder %s is not writable (%s)", path,
 		        dir, strerror(errno));
 		rc = -1;
 	}
@@ -296,13 +297,13 @@ static int can_create(const char *path, char *err, size_t errlen)
 
 /* Opens the file at path if it is there now: 1 done, 0 missing, -1 with
  * err. */
-static int open_existing(struct jsonl_log *l, char *err, size_t errlen)
+static int open_existing(struct jsonl_log *l, struct error *err)
 {
 	struct stat st;
 	if (stat(l->path, &st) < 0 && errno == ENOENT)
 		return 0;
 	errno = 0;              /* a refusal that is no system error leaves it so */
-	int fd = open_regular(l->path, O_RDWR | O_APPEND, 0, err, errlen);
+	int fd = open_regular(l->path, O_RDWR | O_APPEND, 0, err);
 	if (fd < 0)             /* gone between the two looks: missing after all */
 		return errno == ENOENT && stat(l->path, &st) < 0 && errno == ENOENT ? 0 : -1;
 	l->fd = fd;
@@ -310,12 +311,12 @@ static int open_existing(struct jsonl_log *l, char *err, size_t errlen)
 }
 
 struct jsonl_log *jsonl_log_open_lazy(const char *path, const struct jsonl_reader *rd,
-                                      char *err, size_t errlen)
+                                      struct error *err)
 {
 	struct jsonl_log *l = log_new(path, rd, -1, false);
-	int have = open_existing(l, err, errlen);
-	if (have < 0 || (have == 1 && log_read_all(l, err, errlen) < 0) ||
-	    (have == 0 && can_create(path, err, errlen) < 0)) {
+	int have = open_existing(l, err);
+	if (have < 0 || (have == 1 && log_read_all(l, err) < 0) ||
+	    (have == 0 && can_create(path, err) < 0)) {
 		jsonl_log_close(l);
 		return NULL;
 	}
@@ -340,13 +341,13 @@ static int sync_folder(struct jsonl_log *l)
  * another process meanwhile, then read like any other's lines). A file
  * we make has its folder synced with the first line (folder_unsynced), so
  * a decision called saved survives a crash with its file. */
-static int log_create(struct jsonl_log *l, char *err, size_t errlen)
+static int log_create(struct jsonl_log *l, struct error *err)
 {
 	for (int tries = 0; tries < 8; tries++) {
-		int have = open_existing(l, err, errlen);
+		int have = open_existing(l, err);
 		if (have)
-			return have < 0 ? -1 : log_read_all(l, err, errlen);
-		int fd = open_regular(l->path, O_RDWR | O_APPEND | O_CREAT | O_EXCL, 0644, err, errlen);
+			return have < 0 ? -1 : log_read_all(l, err);
+		int fd = open_regular(l->path, O_RDWR | O_APPEND | O_CREAT | O_EXCL, 0644, err);
 		if (fd < 0 && errno == EEXIST)
 			continue;       /* another process made it first: open theirs */
 		if (fd < 0)
@@ -355,7 +356,7 @@ static int log_create(struct jsonl_log *l, char *err, size_t errlen)
 		l->folder_unsynced = true;
 		return 0;
 	}
-	set_err(err, errlen, "%s: cannot be created (it keeps appearing and vanishing)", l->path);
+	error_set(err, ERR_FAILED, "%s: cannot be created (it keeps appearing and vanishing)", l->path);
 	return -1;
 }
 
@@ -385,9 +386,9 @@ const char *jsonl_log_warning(const struct jsonl_log *l)
 size_t jsonl_log_refresh(struct jsonl_log *l)
 {
 	size_t taken;
-	char err[8];
+	struct error err = {0};
 	/* Not made yet, unless another process made it since. */
-	if (l->fd < 0 && open_existing(l, err, sizeof err) != 1)
+	if (l->fd < 0 && open_existing(l, &err) != 1)
 		return 0;
 	if (log_read_new(l, false, &taken) < 0)
 		return 0;
@@ -432,16 +433,16 @@ static int log_write_line(struct jsonl_log *l, const char *line, size_t len)
 }
 
 int jsonl_log_append(struct jsonl_log *l, const char *line, size_t len,
-                     char *err, size_t errlen)
+                     struct error *err)
 {
 	if (l->read_only) {
-		set_err(err, errlen, "%s: opened read-only", l->path);
+		error_set(err, ERR_FAILED, "%s: opened read-only", l->path);
 		return -1;
 	}
-	if (l->fd < 0 && log_create(l, err, errlen) < 0)
+	if (l->fd < 0 && log_create(l, err) < 0)
 		return -1;
 	if (fd_lock(l->fd, LOCK_EX) < 0) {
-		set_err(err, errlen, "%s: cannot lock: %s", l->path, strerror(errno));
+		error_set(err, ERR_FAILED, "%s: cannot lock: %s", l->path, strerror(errno));
 		return -1;
 	}
 	int e = 0;
@@ -452,7 +453,7 @@ int jsonl_log_append(struct jsonl_log *l, const char *line, size_t len,
 			goto fail;
 		}
 		if (l->shrunk) {
-			set_err(err, errlen, "%s: the file shrank since it was read; reopen it", l->path);
+			error_set(err, ERR_FAILED, "%s: the file shrank since it was read; reopen it", l->path);
 			fd_lock(l->fd, LOCK_UN);
 			return -1;
 		}
@@ -464,6 +465,6 @@ int jsonl_log_append(struct jsonl_log *l, const char *line, size_t len,
 	return 0;
 fail:
 	fd_lock(l->fd, LOCK_UN);
-	set_err(err, errlen, "%s: %s", l->path, strerror(e));
+	error_set(err, ERR_FAILED, "%s: %s", l->path, strerror(e));
 	return -1;
 }

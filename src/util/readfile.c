@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "util/strbuf.h"
+#include "util/error.h"
 
 #define READ_CHUNK ((size_t)1 << 16)
 
@@ -26,45 +27,45 @@ const char *file_type_name(mode_t mode)
 	return "not a file";
 }
 
-static void not_regular(const char *path, mode_t mode, char *err, size_t errlen)
+static void not_regular(const char *path, mode_t mode, struct error *err)
 {
-	if (err && errlen)
-		snprintf(err, errlen, "%s: not a regular file (%s)", path, file_type_name(mode));
+	if (err)
+		error_set(err, ERR_FAILED, "%s: not a regular file (%s)", path, file_type_name(mode));
 }
 
-static void sys_error(const char *path, int e, char *err, size_t errlen)
+static void sys_error(const char *path, int e, struct error *err)
 {
-	if (err && errlen)
-		snprintf(err, errlen, "%s: %s", path, strerror(e));
+	if (err)
+		error_set(err, ERR_FAILED, "%s: %s", path, strerror(e));
 }
 
-int open_regular(const char *path, int flags, mode_t mode, char *err, size_t errlen)
+int open_regular(const char *path, int flags, mode_t mode, struct error *err)
 {
 	/* Looked at first so that a device is never opened at all (opening
 	 * one can do things: a tape rewinds, a terminal becomes ours). */
 	struct stat st;
 	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
-		not_regular(path, st.st_mode, err, errlen);
+		not_regular(path, st.st_mode, err);
 		return -1;
 	}
 	/* Without O_NONBLOCK, opening a FIFO waits for a writer, forever. */
 	int fd = open(path, flags | O_NONBLOCK | O_NOCTTY | O_CLOEXEC, mode);
 	if (fd < 0) {
-		sys_error(path, errno, err, errlen);
+		sys_error(path, errno, err);
 		return -1;
 	}
 	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
 		int e = errno;
 		if (S_ISREG(st.st_mode))
-			sys_error(path, e, err, errlen);
+			sys_error(path, e, err);
 		else
-			not_regular(path, st.st_mode, err, errlen);
+			not_regular(path, st.st_mode, err);
 		close(fd);
 		return -1;
 	}
 	int fl = fcntl(fd, F_GETFL);
 	if (fl < 0 || fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) < 0) {
-		sys_error(path, errno, err, errlen);
+		sys_error(path, errno, err);
 		close(fd);
 		return -1;
 	}
@@ -83,22 +84,22 @@ void format_cap(size_t max, char *out, size_t outlen)
 		snprintf(out, outlen, "%zu bytes", max);
 }
 
-static void too_large(const char *path, size_t max, char *err, size_t errlen)
+static void too_large(const char *path, size_t max, struct error *err)
 {
 	char cap[32];
 	format_cap(max, cap, sizeof cap);
-	if (err && errlen)
-		snprintf(err, errlen, "%s: larger than %s", path, cap);
+	if (err)
+		error_set(err, ERR_FAILED, "%s: larger than %s", path, cap);
 }
 
-int read_regular_file(struct strbuf *sb, const char *path, size_t max, char *err, size_t errlen)
+int read_regular_file(struct strbuf *sb, const char *path, size_t max, struct error *err)
 {
-	int fd = open_regular(path, O_RDONLY, 0, err, errlen);
+	int fd = open_regular(path, O_RDONLY, 0, err);
 	if (fd < 0)
 		return -1;
 	struct stat st;
 	if (fstat(fd, &st) == 0 && (unsigned long long)st.st_size > max) {
-		too_large(path, max, err, errlen);
+		too_large(path, max, err);
 		close(fd);
 		return -1;
 	}
@@ -118,7 +119,7 @@ int read_regular_file(struct strbuf *sb, const char *path, size_t max, char *err
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0) {
-			sys_error(path, errno, err, errlen);
+			sys_error(path, errno, err);
 			close(fd);
 			return -1;
 		}
@@ -127,7 +128,7 @@ int read_regular_file(struct strbuf *sb, const char *path, size_t max, char *err
 		total += (size_t)n;
 		if (total > max) {
 			sb->buf[sb->len] = '\0';
-			too_large(path, max, err, errlen);
+			too_large(path, max, err);
 			close(fd);
 			return -1;
 		}

@@ -138,13 +138,3 @@ void xalloc_install(void)
 {
 	json_set_alloc_funcs(xmalloc, free);
 }
-
-void set_err(char *err, size_t errlen, const char *fmt, ...)
-{
-	if (!err || errlen == 0)
-		return;
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-}

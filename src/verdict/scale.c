@@ -1,5 +1,6 @@
 /* scale.c - the rules of each score scale, and reading a typed score against one. */
 #include "verdict/scale.h"
+#include "util/error.h"
 
 #include <ctype.h>
 #include <math.h>
@@ -152,14 +153,13 @@ static bool parse_plain_number(const char *text, double *out)
 	return true;
 }
 
-int scale_parse_score(const struct scale *s, const char *text, double *out, char *err,
-                      size_t errlen)
+int scale_parse_score(const struct scale *s, const char *text, double *out, struct error *err)
 {
 	double v;
 	if (!parse_plain_number(text, &v) || !scale_holds(s, v)) {
 		char want[64];
 		scale_describe(s, want, sizeof want);
-		snprintf(err, errlen, "expected %s", want);
+		error_set(err, ERR_FAILED, "expected %s", want);
 		return -1;
 	}
 	*out = v;

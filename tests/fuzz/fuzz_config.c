@@ -4,17 +4,18 @@
 #include <stdint.h>
 
 #include "config/config.h"
+#include "util/error.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct config cfg;
-	char err[1024];
+	struct error err = {0};
 	/* A folder with nothing in it: files the configuration names are
 	 * looked for there and not found. */
 	if (config_load_string(&cfg, NULL, "fuzz.yaml", "/nonexistent-fuzz-dir", (const char *)data, size,
-	                       err, sizeof err) == 0)
+	                       &err) == 0)
 		config_free(&cfg);
 	return 0;
 }

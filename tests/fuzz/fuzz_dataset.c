@@ -18,6 +18,7 @@
 #include "runs/declared.h"
 #include "runs/format.h"
 #include "runs/run.h"
+#include "util/error.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -46,10 +47,9 @@ static struct declared_set *declared(void)
 	static int ready;
 	if (!ready) {
 		struct conf cf;
-		char err[512];
+		struct error err = {0};
 		ready = 1;
-		if (conf_parse(&cf, "fuzz.yaml", ".", declared_yaml, strlen(declared_yaml), err,
-		               sizeof err) == 0)
+		if (conf_parse(&cf, "fuzz.yaml", ".", declared_yaml, strlen(declared_yaml), &err) == 0)
 			declared_conf_read(&cf, cf.root, "configuration", &set);
 		conf_free(&cf);
 	}
@@ -75,18 +75,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	const struct dataset_opts in = { .declared = &use };
 	char *path = (char *)fuzz_file_write(suffixes[data[0] & 1], data + 2, size - 2);
 	struct dataset ds;
-	char err[512];
-	if (dataset_open_with(&ds, &in, &path, 1, err, sizeof err) != 0) {
+	struct error err = {0};
+	if (dataset_open_with(&ds, &in, &path, 1, &err) != 0) {
 		/* The declared format's child reports a sanitizer's finding on its
 		 * stderr, which comes back inside the message: a finding here too. */
-		if (strstr(err, "Sanitizer"))
+		if (strstr(err.msg, "Sanitizer"))
 			abort();
 		return 0;
 	}
 	ds.forced = forced;
 	dataset_index_all(&ds);
 	for (size_t i = 0; i < ds.nrecs && i < 64; i++) {
-		struct run *r = dataset_load_run(&ds, &ds.recs[i], forced, NULL, err, sizeof err);
+		struct run *r = dataset_load_run(&ds, &ds.recs[i], forced, NULL, &err);
 		if (r)
 			run_free(r);
 	}

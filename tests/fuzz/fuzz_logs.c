@@ -6,6 +6,7 @@
 #include "annot/store.h"
 #include "fuzz_file.h"
 #include "judge/cache.h"
+#include "util/error.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -13,17 +14,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	if (size < 1)
 		return 0;
-	char err[512];
+	struct error err = {0};
 	if (data[0] & 1) {
 		const char *path = fuzz_file_write(".judgements.jsonl", data + 1, size - 1);
-		struct judge_cache *c = judge_cache_open(path, err, sizeof err);
+		struct judge_cache *c = judge_cache_open(path, &err);
 		if (c) {
 			(void)judge_cache_warning(c);
 			judge_cache_close(c);
 		}
 	} else {
 		const char *path = fuzz_file_write(".annotations.jsonl", data + 1, size - 1);
-		struct annot_store *s = annot_open_readonly(&path, 1, err, sizeof err);
+		struct annot_store *s = annot_open_readonly(&path, 1, &err);
 		if (s) {
 			(void)annot_warning(s);
 			annot_close(s);

@@ -12,6 +12,7 @@
 #include "judge/provider.h"
 #include "runs/format.h"
 #include "runs/run.h"
+#include "util/error.h"
 
 /* What the configurations are loaded with (the data folder of the
  * built-in prompts), as a command lends it. */
@@ -66,10 +67,9 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	FILE *f = fopen(path, "w");
 	if (!f || fputs(prompt_text, f) < 0 || fclose(f) != 0)
 		abort();
-	char err[1024];
-	if (config_load_string(&cfg, &test_load, "fuzz.yaml", dir, yaml_text, sizeof yaml_text - 1, err,
-	                       sizeof err) != 0) {
-		fprintf(stderr, "fuzz_reply: %s\n", err);
+	struct error err = {0};
+	if (config_load_string(&cfg, &test_load, "fuzz.yaml", dir, yaml_text, sizeof yaml_text - 1, &err) != 0) {
+		fprintf(stderr, "fuzz_reply: %s\n", err.msg);
 		abort();
 	}
 	unlink(path);
@@ -77,7 +77,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	json_t *rec = json_loads(run_text, 0, NULL);
 	run = run_new(rec, "fuzz.jsonl", 1, -1);
 	json_decref(rec);
-	if (format_load(run, format_find("openai-chat"), err, sizeof err) != 0)
+	if (format_load(run, format_find("openai-chat"), &err) != 0)
 		abort();
 	return 0;
 }
@@ -113,13 +113,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		char *piece = next_piece(&p, end, &len);
 		struct judge_reply rep = { .http_status = 200, .prompt_tokens = -1, .completion_tokens = -1 };
 		char *text = NULL;
-		char err[512];
+		struct error err = {0};
 		if (!as_body)
 			rep.text = piece;
-		else if (provider_reply(j, 200, piece, len, &text, &rep, err, sizeof err) == 0)
+		else if (provider_reply(j, 200, piece, len, &text, &rep, &err) == 0)
 			rep.text = text;
 		else
-			rep.error = err;
+			rep.error = err.msg;
 		judge_job_take_reply(job, &rep);
 		free(text);
 		free(piece);

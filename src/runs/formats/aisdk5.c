@@ -12,6 +12,7 @@
 
 #include "runs/format.h"
 #include "runs/loader.h"
+#include "util/error.h"
 
 #define TOOL_PREFIX "tool-"
 
@@ -137,24 +138,24 @@ static void sdk_add_part(struct run *r, size_t mi, jv p, size_t src, enum call_r
 }
 
 static int sdk_load_msg(struct run *r, jv m, const char *path, size_t i, void *ctx,
-                        char *err, size_t errlen)
+                        struct error *err)
 {
 	(void)ctx;
 	const struct jdoc *d = r->doc;
 	jv parts = jv_get(d, m, "parts");
 	if (parts != JV_NONE && !jv_is_array(d, parts)) {
-		snprintf(err, errlen, "%s.parts: not an array", path);
+		error_at(err, ERR_FAILED, "%s.parts: not an array", path);
 		return -1;
 	}
 	size_t k = 0;
 	JV_EACH(d, parts, p) {
 		if (!jv_is_object(d, p)) {
-			snprintf(err, errlen, "%s.parts[%zu]: not an object", path, k);
+			error_at(err, ERR_FAILED, "%s.parts[%zu]: not an object", path, k);
 			return -1;
 		}
 		jv type = jv_get(d, p, "type");
 		if (!jv_is_string(d, type)) {
-			snprintf(err, errlen, "%s.parts[%zu].type: %s", path, k,
+			error_at(err, type != JV_NONE ? ERR_FAILED : ERR_MISSING, "%s.parts[%zu].type: %s", path, k,
 			         type != JV_NONE ? "not a string" : "missing");
 			return -1;
 		}
@@ -165,7 +166,7 @@ static int sdk_load_msg(struct run *r, jv m, const char *path, size_t i, void *c
 		return 0;
 	}
 	enum run_role role;
-	if (loader_role(r, m, path, ROLE_ERRORS_SPLIT, &role, err, errlen) < 0)
+	if (loader_role(r, m, path, ROLE_ERRORS_SPLIT, &role, err) < 0)
 		return -1;
 	size_t mi = run_add_msg(r, role, MSG_IN_OUTPUT, NULL, m);
 	r->msgs[mi].src_index = (long)i;
@@ -175,20 +176,20 @@ static int sdk_load_msg(struct run *r, jv m, const char *path, size_t i, void *c
 	return 0;
 }
 
-static int sdk_load(struct run *r, char *err, size_t errlen)
+static int sdk_load(struct run *r, struct error *err)
 {
 	jv rec = run_root(r);
 	jv list;
 	const char *where;
 	int shape = loader_messages_or_array(r, rec, &list, &where, "an ai-sdk-v5 record must be "
-	                                     "an array of messages or {messages}", err, errlen);
+	                                     "an array of messages or {messages}", err);
 	if (shape < 0)
 		return -1;
 	if (shape == LOADER_OBJECT) {
 		loader_tools(r, rec);
 		r->model = loader_model(r, rec);
 	}
-	return loader_each(r, list, where, sdk_load_msg, NULL, err, errlen) < 0 ? -1 : 0;
+	return loader_each(r, list, where, sdk_load_msg, NULL, err) < 0 ? -1 : 0;
 }
 
 const struct format_ops format_aisdk5 = {

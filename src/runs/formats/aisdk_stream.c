@@ -25,6 +25,7 @@
 #include "runs/loader.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
+#include "util/error.h"
 
 /* ---- detection -------------------------------------------------------- */
 
@@ -168,7 +169,7 @@ static void on_start(struct gather *g, jv c)
 
 /* c[key] as a string, "" when absent; -1 with "[i].KEY: not a string". */
 static int opt_str(struct gather *g, jv c, const char *key, size_t i, const char **out,
-                   char *err, size_t errlen)
+                   struct error *err)
 {
 	const struct jdoc *d = g->r->doc;
 	jv v = jv_get(d, c, key);
@@ -176,7 +177,7 @@ static int opt_str(struct gather *g, jv c, const char *key, size_t i, const char
 	if (v == JV_NONE || jv_is_null(d, v))
 		return 0;
 	if (!jv_is_string(d, v)) {
-		snprintf(err, errlen, "[%zu].%s: not a string", i, key);
+		error_at(err, ERR_FAILED, "[%zu].%s: not a string", i, key);
 		return -1;
 	}
 	*out = jv_str(d, v);
@@ -196,11 +197,11 @@ static struct item *open_item(struct gather *g, enum item_kind kind, const char 
 
 /* text-* and reasoning-* chunks: stage is what follows the dash. */
 static int on_text(struct gather *g, jv c, enum item_kind kind, const char *stage, size_t i,
-                   char *err, size_t errlen)
+                   struct error *err)
 {
 	const char *id, *delta;
-	if (opt_str(g, c, "id", i, &id, err, errlen) < 0 ||
-	    opt_str(g, c, "delta", i, &delta, err, errlen) < 0)
+	if (opt_str(g, c, "id", i, &id, err) < 0 ||
+	    opt_str(g, c, "delta", i, &delta, err) < 0)
 		return -1;
 	struct item *it = strcmp(stage, "start") ? open_item(g, kind, id) : NULL;
 	if (!it && strcmp(stage, "end") != 0) {
@@ -237,7 +238,7 @@ static struct item *call_item(struct gather *g, jv c, const char *id)
 
 /* The chunks that start or carry a call's input. */
 static int on_tool_input(struct gather *g, jv c, const char *stage, const char *id, size_t i,
-                         char *err, size_t errlen)
+                         struct error *err)
 {
 	const struct jdoc *d = g->r->doc;
 	struct item *it = call_item(g, c, id);
@@ -246,7 +247,7 @@ static int on_tool_input(struct gather *g, jv c, const char *stage, const char *
 		it->name = name;
 	if (!strcmp(stage, "delta")) {
 		const char *delta;
-		if (opt_str(g, c, "inputTextDelta", i, &delta, err, errlen) < 0)
+		if (opt_str(g, c, "inputTextDelta", i, &delta, err) < 0)
 			return -1;
 		strbuf_addstr(&it->text, delta);
 	} else if (!strcmp(stage, "available")) {
@@ -310,18 +311,18 @@ static void on_tool_outcome(struct gather *g, jv c, const char *stage, const cha
 	}
 }
 
-static int on_tool(struct gather *g, jv c, const char *stage, size_t i, char *err, size_t errlen)
+static int on_tool(struct gather *g, jv c, const char *stage, size_t i, struct error *err)
 {
 	const struct jdoc *d = g->r->doc;
 	jv idv = jv_get(d, c, "toolCallId");
 	if (!jv_is_string(d, idv)) {
-		snprintf(err, errlen, "[%zu].toolCallId: %s", i,
+		error_at(err, idv == JV_NONE ? ERR_MISSING : ERR_FAILED, "[%zu].toolCallId: %s", i,
 		         idv == JV_NONE ? "missing" : "not a string");
 		return -1;
 	}
 	const char *id = jv_str(d, idv);
 	if (!strncmp(stage, "input-", 6))
-		return on_tool_input(g, c, stage + 6, id, i, err, errlen);
+		return on_tool_input(g, c, stage + 6, id, i, err);
 	on_tool_outcome(g, c, stage, id);
 	return 0;
 }
@@ -354,7 +355,7 @@ static bool is_metadata(const char *ty)
 	       !strcmp(ty, "message-metadata");
 }
 
-static int on_chunk(struct gather *g, jv c, size_t i, char *err, size_t errlen)
+static int on_chunk(struct gather *g, jv c, size_t i, struct error *err)
 {
 	const struct jdoc *d = g->r->doc;
 	if (jv_is_null(d, c)) {
@@ -362,7 +363,7 @@ static int on_chunk(struct gather *g, jv c, size_t i, char *err, size_t errlen)
 		return 0;
 	}
 	if (!jv_is_object(d, c)) {
-		snprintf(err, errlen, "[%zu]: not an object", i);
+		error_at(err, ERR_FAILED, "[%zu]: not an object", i);
 		return -1;
 	}
 	const char *ty = jv_str(d, jv_get(d, c, "type"));
@@ -376,11 +377,11 @@ static int on_chunk(struct gather *g, jv c, size_t i, char *err, size_t errlen)
 	else if (is_metadata(ty))
 		return 0;
 	else if (!strncmp(ty, "text-", 5) && stream_type_known(ty))
-		return on_text(g, c, IT_TEXT, ty + 5, i, err, errlen);
+		return on_text(g, c, IT_TEXT, ty + 5, i, err);
 	else if (!strncmp(ty, "reasoning-", 10) && stream_type_known(ty))
-		return on_text(g, c, IT_THINK, ty + 10, i, err, errlen);
+		return on_text(g, c, IT_THINK, ty + 10, i, err);
 	else if (!strncmp(ty, "tool-", 5) && stream_type_known(ty))
-		return on_tool(g, c, ty + 5, i, err, errlen);
+		return on_tool(g, c, ty + 5, i, err);
 	else if (!on_other(g, c, ty)) {
 		g->known--;
 		add_note(g, c, "chunk type \"%s\" (not read)", ty);
@@ -485,18 +486,18 @@ static void write_run(struct run *r, const struct gather *g)
 		new_msg(r, g, 0);
 }
 
-static int stream_load(struct run *r, char *err, size_t errlen)
+static int stream_load(struct run *r, struct error *err)
 {
 	const struct jdoc *d = r->doc;
 	jv rec = run_root(r);
 	if (!jv_is_array(d, rec)) {
-		snprintf(err, errlen, "an ai-sdk-ui-stream record must be an array of chunks");
+		error_at(err, ERR_FAILED, "an ai-sdk-ui-stream record must be an array of chunks");
 		return -1;
 	}
 	struct gather g = { .r = r };
 	size_t i = 0;
 	JV_EACH(d, rec, c) {
-		if (on_chunk(&g, c, i++, err, errlen) < 0) {
+		if (on_chunk(&g, c, i++, err) < 0) {
 			gather_free(&g);
 			return -1;
 		}
@@ -504,7 +505,7 @@ static int stream_load(struct run *r, char *err, size_t errlen)
 	/* Notes keep what a stream of next year adds; a list in which nothing
 	 * is a stream chunk is not a stream (forced on a chat history, say). */
 	if (g.known == 0 && jv_len(d, rec) > 0) {
-		snprintf(err, errlen, "no chunk of a UI message stream (start, text-delta, "
+		error_at(err, ERR_FAILED, "no chunk of a UI message stream (start, text-delta, "
 		         "tool-input-available, finish...)");
 		gather_free(&g);
 		return -1;

@@ -23,6 +23,7 @@
 
 #include "runs/format.h"
 #include "runs/loader.h"
+#include "util/error.h"
 
 static bool anth_is_call(const char *ty)
 {
@@ -108,13 +109,13 @@ static int anth_detect(const struct jdoc *d, jv rec)
  * the list's own path ("messages[2].content", or "content" for a single
  * message). */
 static int anth_check_blocks(const struct jdoc *d, jv content, const char *cpath,
-                             size_t *nresults, char *err, size_t errlen)
+                             size_t *nresults, struct error *err)
 {
 	size_t k = 0;
 	*nresults = 0;
 	JV_EACH(d, content, b) {
 		if (!jv_is_object(d, b)) {
-			snprintf(err, errlen, "%s[%zu]: not an object", cpath, k);
+			error_at(err, ERR_FAILED, "%s[%zu]: not an object", cpath, k);
 			return -1;
 		}
 		jv type = JV_NONE, rc = JV_NONE;
@@ -126,14 +127,14 @@ static int anth_check_blocks(const struct jdoc *d, jv content, const char *cpath
 		}
 		const char *ty = jv_str(d, type);
 		if (!ty) {
-			snprintf(err, errlen, "%s[%zu].type: %s", cpath, k,
+			error_at(err, type != JV_NONE ? ERR_FAILED : ERR_MISSING, "%s[%zu].type: %s", cpath, k,
 			         type != JV_NONE ? "not a string" : "missing");
 			return -1;
 		}
 		if (!strcmp(ty, "tool_result")) {
 			enum jv_type t = jv_type(d, rc);
 			if (t != JV_MISSING && t != JV_NULL && t != JV_STRING && t != JV_ARRAY) {
-				snprintf(err, errlen, "%s[%zu].content: not a string or a list",
+				error_at(err, ERR_FAILED, "%s[%zu].content: not a string or a list",
 				         cpath, k);
 				return -1;
 			}
@@ -286,7 +287,7 @@ static void anth_body(struct run *r, jv m, jv content, enum run_role role, size_
 /* A message with its role known: its content (at cpath) as a message, its
  * calls and its results. */
 static int anth_load_content(struct run *r, jv m, enum run_role role, const char *cpath,
-                             size_t i, char *err, size_t errlen)
+                             size_t i, struct error *err)
 {
 	const struct jdoc *d = r->doc;
 	jv content = jv_get(d, m, "content");
@@ -296,11 +297,11 @@ static int anth_load_content(struct run *r, jv m, enum run_role role, const char
 		return 0;
 	}
 	if (!jv_is_array(d, content)) {
-		snprintf(err, errlen, "%s: not a string or a list", cpath);
+		error_at(err, ERR_FAILED, "%s: not a string or a list", cpath);
 		return -1;
 	}
 	size_t nresults;
-	if (anth_check_blocks(d, content, cpath, &nresults, err, errlen) < 0)
+	if (anth_check_blocks(d, content, cpath, &nresults, err) < 0)
 		return -1;
 	bool has_body = nresults < jv_len(d, content) || nresults == 0;
 	/* In a user message the results answer the previous turn and come
@@ -322,7 +323,7 @@ static int anth_load_content(struct run *r, jv m, enum run_role role, const char
 }
 
 static int anth_load_msg(struct run *r, jv m, const char *path, size_t i, void *ctx,
-                         char *err, size_t errlen)
+                         struct error *err)
 {
 	(void)ctx;
 	enum run_role role;
@@ -330,21 +331,21 @@ static int anth_load_msg(struct run *r, jv m, const char *path, size_t i, void *
 		loader_note_role(r, m, run_text_of(r, jv_get(r->doc, m, "content")), (long)i);
 		return 0;
 	}
-	if (loader_role(r, m, path, ROLE_ERRORS_SPLIT, &role, err, errlen) < 0)
+	if (loader_role(r, m, path, ROLE_ERRORS_SPLIT, &role, err) < 0)
 		return -1;
 	char cpath[128];
 	snprintf(cpath, sizeof(cpath), "%s.content", path);
-	return anth_load_content(r, m, role, cpath, i, err, errlen);
+	return anth_load_content(r, m, role, cpath, i, err);
 }
 
-static int anth_load(struct run *r, char *err, size_t errlen)
+static int anth_load(struct run *r, struct error *err)
 {
 	const struct jdoc *d = r->doc;
 	jv rec = run_root(r);
 	jv list;
 	const char *where;
 	int shape = loader_messages_or_array(r, rec, &list, &where, "an anthropic record must be "
-	                                     "an object or an array of messages", err, errlen);
+	                                     "an object or an array of messages", err);
 	if (shape < 0)
 		return -1;
 	if (shape == LOADER_OBJECT) {
@@ -353,13 +354,13 @@ static int anth_load(struct run *r, char *err, size_t errlen)
 			size_t k = 0;
 			JV_EACH(d, sys, b) {
 				if (!jv_is_object(d, b) && !jv_is_string(d, b)) {
-					snprintf(err, errlen, "system[%zu]: not an object", k);
+					error_at(err, ERR_FAILED, "system[%zu]: not an object", k);
 					return -1;
 				}
 				k++;
 			}
 		} else if (sys != JV_NONE && !jv_is_null(d, sys) && !jv_is_string(d, sys)) {
-			snprintf(err, errlen, "system: not a string or a list");
+			error_at(err, ERR_FAILED, "system: not a string or a list");
 			return -1;
 		}
 		if (sys != JV_NONE && !jv_is_null(d, sys))
@@ -367,7 +368,7 @@ static int anth_load(struct run *r, char *err, size_t errlen)
 		loader_tools(r, rec);
 		r->model = loader_model(r, rec);
 	}
-	if (loader_each(r, list, where, anth_load_msg, NULL, err, errlen) < 0)
+	if (loader_each(r, list, where, anth_load_msg, NULL, err) < 0)
 		return -1;
 	run_join_results(r);
 	return 0;
@@ -422,17 +423,17 @@ static int anth_message_detect(const struct jdoc *d, jv rec)
 	return stop_reason || specific ? 55 : 0;
 }
 
-static int anth_message_load(struct run *r, char *err, size_t errlen)
+static int anth_message_load(struct run *r, struct error *err)
 {
 	const struct jdoc *d = r->doc;
 	jv rec = run_root(r);
 	if (!jv_is_object(d, rec)) {
-		snprintf(err, errlen, "an anthropic-message record must be an object");
+		error_at(err, ERR_FAILED, "an anthropic-message record must be an object");
 		return -1;
 	}
 	jv role = jv_get(d, rec, "role");
 	if (!jv_is_string(d, role)) {
-		snprintf(err, errlen, "role: %s", role == JV_NONE ? "missing" : "not a string");
+		error_at(err, role == JV_NONE ? ERR_MISSING : ERR_FAILED, "role: %s", role == JV_NONE ? "missing" : "not a string");
 		return -1;
 	}
 	/* A response is the model's turn; a role this loader does not know
@@ -442,7 +443,7 @@ static int anth_message_load(struct run *r, char *err, size_t errlen)
 	if (!known)
 		rr = ROLE_ASSISTANT;
 	r->model = loader_model(r, rec);
-	if (anth_load_content(r, rec, rr, "content", 0, err, errlen) < 0)
+	if (anth_load_content(r, rec, rr, "content", 0, err) < 0)
 		return -1;
 	run_join_results(r);
 	return 0;

@@ -28,6 +28,7 @@
 #include "runs/format.h"
 #include "runs/loader.h"
 #include "call_index.h"
+#include "util/error.h"
 
 /* Embedded subagents inside subagents: deeper than this is not read. */
 #define ATIF_MAX_DEPTH 8
@@ -70,7 +71,7 @@ static struct run_call *atif_open_call(struct run *r, struct call_index *ids, co
 	return i < 0 ? NULL : &r->calls[i];
 }
 
-static int atif_steps(struct atif_ctx *x, jv steps, const char *where, char *err, size_t errlen);
+static int atif_steps(struct atif_ctx *x, jv steps, const char *where, struct error *err);
 
 /* ---- calls ---------------------------------------------------------------- */
 
@@ -86,8 +87,7 @@ static jv atif_field(const struct jdoc *d, jv tc, const char *a, const char *b, 
 	return v;
 }
 
-static int atif_call(struct run *r, jv tc, const char *path, size_t j, void *ctx, char *err,
-                     size_t errlen)
+static int atif_call(struct run *r, jv tc, const char *path, size_t j, void *ctx, struct error *err)
 {
 	(void)j;
 	const struct jdoc *d = r->doc;
@@ -98,16 +98,16 @@ static int atif_call(struct run *r, jv tc, const char *path, size_t j, void *ctx
 	jv name = atif_field(d, tc, "function_name", "name", &name_key);
 	jv args = jv_get(d, tc, "arguments");
 	if (id != JV_NONE && !jv_is_null(d, id) && !loader_id(r, id) && !jv_is_string(d, id)) {
-		snprintf(err, errlen, "%s.%s: not a string", path, id_key);
+		error_at(err, ERR_FAILED, "%s.%s: not a string", path, id_key);
 		return -1;
 	}
 	if (name != JV_NONE && !jv_is_null(d, name) && !jv_is_string(d, name)) {
-		snprintf(err, errlen, "%s.%s: not a string", path, name_key);
+		error_at(err, ERR_FAILED, "%s.%s: not a string", path, name_key);
 		return -1;
 	}
 	if (args != JV_NONE && !jv_is_null(d, args) && !jv_is_object(d, args) &&
 	    !jv_is_string(d, args)) {
-		snprintf(err, errlen, "%s.arguments: not an object, a string or null", path);
+		error_at(err, ERR_FAILED, "%s.arguments: not an object, a string or null", path);
 		return -1;
 	}
 	const char *cid = loader_id(r, id);
@@ -145,7 +145,7 @@ static void atif_subagent_refs(struct run *r, size_t mi, jv refs)
 }
 
 /* A subagent's trajectory written into the result: read in place. */
-static int atif_embedded(struct atif_ctx *x, jv traj, const char *path, char *err, size_t errlen)
+static int atif_embedded(struct atif_ctx *x, jv traj, const char *path, struct error *err)
 {
 	struct run *r = x->r;
 	const struct jdoc *d = r->doc;
@@ -158,7 +158,7 @@ static int atif_embedded(struct atif_ctx *x, jv traj, const char *path, char *er
 	snprintf(where, sizeof where, "%.400s.steps", path);
 	run_add_note_msg(r, MSG_IN_OUTPUT, traj, "subagent %s starts", who);
 	struct atif_ctx sub = { .r = r, .ids = x->ids, .depth = x->depth + 1 };
-	if (atif_steps(&sub, jv_get(d, traj, "steps"), where, err, errlen) < 0)
+	if (atif_steps(&sub, jv_get(d, traj, "steps"), where, err) < 0)
 		return -1;
 	run_add_note_msg(r, MSG_IN_OUTPUT, traj, "subagent %s ends", who);
 	return 0;
@@ -167,19 +167,19 @@ static int atif_embedded(struct atif_ctx *x, jv traj, const char *path, char *er
 /* The step's calls are calls[first .. r->ncalls); a result without a
  * source_call_id goes to the next of them that has none. */
 static int atif_results(struct atif_ctx *x, jv obs, const char *path, size_t mi, size_t first,
-                        char *err, size_t errlen)
+                        struct error *err)
 {
 	struct run *r = x->r;
 	const struct jdoc *d = r->doc;
 	jv results;
-	if (loader_opt_array(r, obs, "results", path, "not a list", &results, err, errlen) < 0)
+	if (loader_opt_array(r, obs, "results", path, "not a list", &results, err) < 0)
 		return -1;
 	size_t next = first, k = 0;
 	JV_EACH(d, results, res) {
 		char rpath[512];
 		snprintf(rpath, sizeof rpath, "%.400s.results[%zu]", path, k++);
 		if (!jv_is_object(d, res)) {
-			snprintf(err, errlen, "%s: not an object", rpath);
+			error_at(err, ERR_FAILED, "%s: not an object", rpath);
 			return -1;
 		}
 		jv content = jv_get(d, res, "content");
@@ -194,7 +194,7 @@ static int atif_results(struct atif_ctx *x, jv obs, const char *path, size_t mi,
 			run_add_msg(r, ROLE_TOOL, MSG_IN_OUTPUT, run_text_of(r, content), res);
 		atif_subagent_refs(r, mi, jv_get(d, res, "subagent_trajectory_ref"));
 		jv traj = jv_get(d, res, "subagent_trajectory");
-		if (jv_is_object(d, traj) && atif_embedded(x, traj, rpath, err, errlen) < 0)
+		if (jv_is_object(d, traj) && atif_embedded(x, traj, rpath, err) < 0)
 			return -1;
 	}
 	return 0;
@@ -252,24 +252,23 @@ static void atif_message(struct run *r, size_t mi, jv message)
 	}
 }
 
-static int atif_step(struct run *r, jv step, const char *path, size_t i, void *ctx, char *err,
-                     size_t errlen)
+static int atif_step(struct run *r, jv step, const char *path, size_t i, void *ctx, struct error *err)
 {
 	struct atif_ctx *x = ctx;
 	const struct jdoc *d = r->doc;
 	jv source = jv_get(d, step, "source"), message, obs = jv_get(d, step, "observation");
 	if (!jv_is_string(d, source)) {
-		snprintf(err, errlen, "%s.source: %s", path, source == JV_NONE ? "missing" : "not a string");
+		error_at(err, source == JV_NONE ? ERR_MISSING : ERR_FAILED, "%s.source: %s", path, source == JV_NONE ? "missing" : "not a string");
 		return -1;
 	}
 	message = jv_get(d, step, "message");
 	if (message != JV_NONE && !jv_is_null(d, message) && !jv_is_string(d, message) &&
 	    !jv_is_array(d, message)) {
-		snprintf(err, errlen, "%s.message: not a string, a list or null", path);
+		error_at(err, ERR_FAILED, "%s.message: not a string, a list or null", path);
 		return -1;
 	}
 	if (obs != JV_NONE && !jv_is_null(d, obs) && !jv_is_object(d, obs)) {
-		snprintf(err, errlen, "%s.observation: not an object", path);
+		error_at(err, ERR_FAILED, "%s.observation: not an object", path);
 		return -1;
 	}
 	bool copied = jv_truthy(d, jv_get(d, step, "is_copied_context"));
@@ -295,24 +294,24 @@ static int atif_step(struct run *r, jv step, const char *path, size_t i, void *c
 	size_t first = r->ncalls;
 	jv calls;
 	x->mi = mi;
-	if (loader_opt_array(r, step, "tool_calls", path, "not a list", &calls, err, errlen) < 0 ||
-	    loader_each_field(r, calls, path, "tool_calls", atif_call, x, err, errlen) < 0)
+	if (loader_opt_array(r, step, "tool_calls", path, "not a list", &calls, err) < 0 ||
+	    loader_each_field(r, calls, path, "tool_calls", atif_call, x, err) < 0)
 		return -1;
 	if (!r->model)
 		r->model = jv_str(d, jv_get(d, step, "model_name"));
 	char opath[512];
 	snprintf(opath, sizeof opath, "%.400s.observation", path);
-	return jv_is_object(d, obs) ? atif_results(x, obs, opath, mi, first, err, errlen) : 0;
+	return jv_is_object(d, obs) ? atif_results(x, obs, opath, mi, first, err) : 0;
 }
 
-static int atif_steps(struct atif_ctx *x, jv steps, const char *where, char *err, size_t errlen)
+static int atif_steps(struct atif_ctx *x, jv steps, const char *where, struct error *err)
 {
 	struct run *r = x->r;
 	if (!jv_is_array(r->doc, steps)) {
-		snprintf(err, errlen, "%s: %s", where, steps == JV_NONE ? "missing" : "not a list");
+		error_at(err, steps == JV_NONE ? ERR_MISSING : ERR_FAILED, "%s: %s", where, steps == JV_NONE ? "missing" : "not a list");
 		return -1;
 	}
-	return loader_each(r, steps, where, atif_step, x, err, errlen) < 0 ? -1 : 0;
+	return loader_each(r, steps, where, atif_step, x, err) < 0 ? -1 : 0;
 }
 
 /* Results the dialect wrote before their calls: joined by id both ways. */
@@ -347,16 +346,16 @@ static void atif_trailer(struct run *r, jv rec)
 	}
 }
 
-static int atif_load(struct run *r, char *err, size_t errlen)
+static int atif_load(struct run *r, struct error *err)
 {
 	const struct jdoc *d = r->doc;
 	jv rec = run_root(r), agent = jv_get(d, rec, "agent");
 	if (!jv_is_object(d, rec)) {
-		snprintf(err, errlen, "an ATIF trajectory must be an object {schema_version, agent, steps}");
+		error_at(err, ERR_FAILED, "an ATIF trajectory must be an object {schema_version, agent, steps}");
 		return -1;
 	}
 	if (agent != JV_NONE && !jv_is_null(d, agent) && !jv_is_object(d, agent)) {
-		snprintf(err, errlen, "agent: not an object");
+		error_at(err, ERR_FAILED, "agent: not an object");
 		return -1;
 	}
 	/* unless an id path of the configuration named the run already */
@@ -368,7 +367,7 @@ static int atif_load(struct run *r, char *err, size_t errlen)
 	r->parent_id = jv_str(d, jv_path(d, agent, "extra.parent_session_id"));
 	struct call_index ids = CALL_INDEX_INIT;
 	struct atif_ctx x = { .r = r, .ids = &ids };
-	int rc = atif_steps(&x, jv_get(d, rec, "steps"), "steps", err, errlen);
+	int rc = atif_steps(&x, jv_get(d, rec, "steps"), "steps", err);
 	if (rc == 0) {
 		atif_join(r, &ids);
 		atif_trailer(r, rec);

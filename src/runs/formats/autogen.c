@@ -30,6 +30,7 @@
 
 #include "runs/format.h"
 #include "runs/loader.h"
+#include "util/error.h"
 
 /* Saved states nest (a team inside a society-of-mind agent); deeper than
  * this is not a state anyone saved. */
@@ -154,20 +155,20 @@ static void ag_split(const struct jdoc *d, jv root, struct doc_groups *out)
 /* A FunctionCall {id, name, arguments} into message mi, unless its id was
  * read before. */
 static int ag_call(struct run *r, jv fc, const char *path, size_t mi, struct ag_ctx *c,
-                   char *err, size_t errlen)
+                   struct error *err)
 {
 	const struct jdoc *d = r->doc;
 	jv id, name, args = jv_get(d, fc, "arguments");
 	if (!jv_is_object(d, fc)) {
-		snprintf(err, errlen, "%s: not an object", path);
+		error_at(err, ERR_FAILED, "%s: not an object", path);
 		return -1;
 	}
-	if (loader_opt_string(r, fc, "id", path, &id, err, errlen) < 0 ||
-	    loader_opt_string(r, fc, "name", path, &name, err, errlen) < 0)
+	if (loader_opt_string(r, fc, "id", path, &id, err) < 0 ||
+	    loader_opt_string(r, fc, "name", path, &name, err) < 0)
 		return -1;
 	if (args != JV_NONE && !jv_is_null(d, args) && !jv_is_string(d, args) &&
 	    !jv_is_object(d, args)) {
-		snprintf(err, errlen, "%s.arguments: not a string or an object", path);
+		error_at(err, ERR_FAILED, "%s.arguments: not a string or an object", path);
 		return -1;
 	}
 	if (loader_seen(&c->seen, loader_id(r, id)))
@@ -177,16 +178,16 @@ static int ag_call(struct run *r, jv fc, const char *path, size_t mi, struct ag_
 }
 
 /* A FunctionExecutionResult {call_id, content, is_error} as a tool message. */
-static int ag_result(struct run *r, jv res, const char *path, long src, char *err, size_t errlen)
+static int ag_result(struct run *r, jv res, const char *path, long src, struct error *err)
 {
 	const struct jdoc *d = r->doc;
 	jv id, content;
 	if (!jv_is_object(d, res)) {
-		snprintf(err, errlen, "%s: not an object", path);
+		error_at(err, ERR_FAILED, "%s: not an object", path);
 		return -1;
 	}
-	if (loader_opt_string(r, res, "call_id", path, &id, err, errlen) < 0 ||
-	    loader_content(r, res, path, &content, err, errlen) < 0)
+	if (loader_opt_string(r, res, "call_id", path, &id, err) < 0 ||
+	    loader_content(r, res, path, &content, err) < 0)
 		return -1;
 	size_t mi = run_add_msg(r, ROLE_TOOL, MSG_IN_OUTPUT, jv_str_or(d, content, ""), res);
 	r->msgs[mi].src_index = src;
@@ -219,19 +220,19 @@ static void ag_text(struct run *r, size_t mi, jv content)
 
 /* The pieces of a list content, each at "PATH.content[k]": calls, or results. */
 static int ag_pieces(struct run *r, jv content, const char *path, size_t mi, long src,
-                     bool results, struct ag_ctx *c, char *err, size_t errlen)
+                     bool results, struct ag_ctx *c, struct error *err)
 {
 	const struct jdoc *d = r->doc;
 	char ppath[224];
 	if (!jv_is_array(d, content)) {
-		snprintf(err, errlen, "%s.content: not a list", path);
+		error_at(err, ERR_FAILED, "%s.content: not a list", path);
 		return -1;
 	}
 	size_t k = 0;
 	JV_EACH(d, content, p) {
 		snprintf(ppath, sizeof(ppath), "%s.content[%zu]", path, k++);
-		int rc = results ? ag_result(r, p, ppath, src, err, errlen)
-		                 : ag_call(r, p, ppath, mi, c, err, errlen);
+		int rc = results ? ag_result(r, p, ppath, src, err)
+		                 : ag_call(r, p, ppath, mi, c, err);
 		if (rc < 0)
 			return -1;
 	}
@@ -242,18 +243,18 @@ static int ag_pieces(struct run *r, jv content, const char *path, size_t mi, lon
  * later): the events before it show them already, so only calls whose ids
  * were not read yet are added, with the results that answer them. */
 static int ag_summary(struct run *r, jv m, const char *path, size_t mi, struct ag_ctx *c,
-                      char *err, size_t errlen)
+                      struct error *err)
 {
 	const struct jdoc *d = r->doc;
 	jv calls, results;
 	char ppath[224];
-	if (loader_opt_array(r, m, "tool_calls", path, "not an array", &calls, err, errlen) < 0 ||
-	    loader_opt_array(r, m, "results", path, "not an array", &results, err, errlen) < 0)
+	if (loader_opt_array(r, m, "tool_calls", path, "not an array", &calls, err) < 0 ||
+	    loader_opt_array(r, m, "results", path, "not an array", &results, err) < 0)
 		return -1;
 	size_t first = r->ncalls, k = 0;
 	JV_EACH(d, calls, fc) {
 		snprintf(ppath, sizeof(ppath), "%s.tool_calls[%zu]", path, k++);
-		if (ag_call(r, fc, ppath, mi, c, err, errlen) < 0)
+		if (ag_call(r, fc, ppath, mi, c, err) < 0)
 			return -1;
 	}
 	k = 0;
@@ -264,7 +265,7 @@ static int ag_summary(struct run *r, jv m, const char *path, size_t mi, struct a
 		for (size_t ci = first; ci < r->ncalls && id && !fresh; ci++)
 			fresh = r->calls[ci].id && !strcmp(r->calls[ci].id, id);
 		if ((fresh || !jv_is_object(d, res)) &&
-		    ag_result(r, res, ppath, r->msgs[mi].src_index, err, errlen) < 0)
+		    ag_result(r, res, ppath, r->msgs[mi].src_index, err) < 0)
 			return -1;
 	}
 	return 0;
@@ -283,16 +284,15 @@ static enum run_role ag_role(const struct jdoc *d, jv m, const char *type)
 	return jv_streq(d, jv_get(d, m, "source"), "user") ? ROLE_USER : ROLE_ASSISTANT;
 }
 
-static int ag_typed(struct run *r, jv m, const char *path, size_t i, void *ctx, char *err,
-                    size_t errlen)
+static int ag_typed(struct run *r, jv m, const char *path, size_t i, void *ctx, struct error *err)
 {
 	const struct jdoc *d = r->doc;
 	jv tv = jv_get(d, m, "type"), content = jv_get(d, m, "content"), thought;
 	if (!jv_is_string(d, tv)) {
-		snprintf(err, errlen, "%s.type: %s", path, tv == JV_NONE ? "missing" : "not a string");
+		error_at(err, tv == JV_NONE ? ERR_MISSING : ERR_FAILED, "%s.type: %s", path, tv == JV_NONE ? "missing" : "not a string");
 		return -1;
 	}
-	if (loader_opt_string(r, m, "thought", path, &thought, err, errlen) < 0)
+	if (loader_opt_string(r, m, "thought", path, &thought, err) < 0)
 		return -1;
 	const char *type = jv_str(d, tv);
 	bool results = !strcmp(type, "FunctionExecutionResultMessage") ||
@@ -307,11 +307,11 @@ static int ag_typed(struct run *r, jv m, const char *path, size_t i, void *ctx, 
 		return 0;               /* a chunk repeats the message it streams */
 	if (!results && !calls && content != JV_NONE && !jv_is_null(d, content) &&
 	    !jv_is_string(d, content) && !jv_is_array(d, content) && !jv_is_object(d, content)) {
-		snprintf(err, errlen, "%s.content: not a string or a list", path);
+		error_at(err, ERR_FAILED, "%s.content: not a string or a list", path);
 		return -1;
 	}
 	if (results)                /* nothing but its tool messages */
-		return ag_pieces(r, content, path, 0, (long)i, true, ctx, err, errlen);
+		return ag_pieces(r, content, path, 0, (long)i, true, ctx, err);
 	size_t mi = run_add_msg(r, ag_role(d, m, type), MSG_IN_OUTPUT, NULL, m);
 	r->msgs[mi].src_index = (long)i;
 	if (jv_is_string(d, thought))
@@ -321,21 +321,20 @@ static int ag_typed(struct run *r, jv m, const char *path, size_t i, void *ctx, 
 		return 0;
 	}
 	if (calls)
-		return ag_pieces(r, content, path, mi, (long)i, false, ctx, err, errlen);
+		return ag_pieces(r, content, path, mi, (long)i, false, ctx, err);
 	if (!strcmp(type, "MemoryQueryEvent") || !strcmp(type, "UserInputRequestedEvent") ||
 	    !strcmp(type, "SelectSpeakerEvent") || !strcmp(type, "SelectorEvent"))
 		run_add_note(r, mi, m, "%s", type);
 	else
 		ag_text(r, mi, content);
 	if (!strcmp(type, "ToolCallSummaryMessage"))
-		return ag_summary(r, m, path, mi, ctx, err, errlen);
+		return ag_summary(r, m, path, mi, ctx, err);
 	return 0;
 }
 
-static int ag_typed_list(struct run *r, jv list, const char *where, struct ag_ctx *c, char *err,
-                         size_t errlen)
+static int ag_typed_list(struct run *r, jv list, const char *where, struct ag_ctx *c, struct error *err)
 {
-	return loader_each(r, list, where, ag_typed, c, err, errlen) < 0 ? -1 : 0;
+	return loader_each(r, list, where, ag_typed, c, err) < 0 ? -1 : 0;
 }
 
 /* ---- model-client recordings ------------------------------------------------------ */
@@ -372,33 +371,33 @@ static size_t ag_continues(const struct jdoc *d, jv prev, jv msgs)
 
 /* A call's response {content, thought, finish_reason} as the agent's message. */
 static int ag_response(struct run *r, jv resp, const char *path, size_t k, struct ag_ctx *c,
-                       char *err, size_t errlen)
+                       struct error *err)
 {
 	const struct jdoc *d = r->doc;
 	if (resp == JV_NONE || jv_is_null(d, resp))
 		return 0;
 	if (!jv_is_object(d, resp)) {
-		snprintf(err, errlen, "%s: not an object", path);
+		error_at(err, ERR_FAILED, "%s: not an object", path);
 		return -1;
 	}
 	jv content = jv_get(d, resp, "content"), thought;
-	if (loader_opt_string(r, resp, "thought", path, &thought, err, errlen) < 0)
+	if (loader_opt_string(r, resp, "thought", path, &thought, err) < 0)
 		return -1;
 	size_t mi = run_add_msg(r, ROLE_ASSISTANT, MSG_IN_OUTPUT, NULL, resp);
 	r->msgs[mi].src_index = (long)k;
 	if (jv_is_string(d, thought))
 		run_add_thinking(r, mi, jv_str(d, thought), thought);
 	if (jv_is_array(d, content))
-		return ag_pieces(r, content, path, mi, (long)k, false, c, err, errlen);
+		return ag_pieces(r, content, path, mi, (long)k, false, c, err);
 	if (content != JV_NONE && !jv_is_null(d, content) && !jv_is_string(d, content)) {
-		snprintf(err, errlen, "%s.content: not a string or a list", path);
+		error_at(err, ERR_FAILED, "%s.content: not a string or a list", path);
 		return -1;
 	}
 	ag_text(r, mi, content);
 	return 0;
 }
 
-static int ag_recording(struct run *r, jv rec, struct ag_ctx *c, char *err, size_t errlen)
+static int ag_recording(struct run *r, jv rec, struct ag_ctx *c, struct error *err)
 {
 	const struct jdoc *d = r->doc;
 	jv prev = JV_NONE;
@@ -408,12 +407,13 @@ static int ag_recording(struct run *r, jv rec, struct ag_ctx *c, char *err, size
 		snprintf(path, sizeof(path), "[%zu]", k);
 		jv msgs;
 		if (!jv_is_object(d, call)) {
-			snprintf(err, errlen, "%s: not an object", path);
+			error_at(err, ERR_FAILED, "%s: not an object", path);
 			return -1;
 		}
-		if (loader_array(r, call, "messages", &msgs, err, errlen) < 0) {
-			snprintf(where, sizeof(where), "%s.%s", path, err);
-			snprintf(err, errlen, "%s", where);
+		if (loader_array(r, call, "messages", &msgs, err) < 0) {
+			if (snprintf(where, sizeof(where), "%s.%s", path, err->msg) < 0)
+				where[0] = '\0';
+			error_at(err, err->kind, "%s", where);
 			return -1;
 		}
 		size_t skip = prev != JV_NONE ? ag_continues(d, prev, msgs) : 0;
@@ -425,14 +425,14 @@ static int ag_recording(struct run *r, jv rec, struct ag_ctx *c, char *err, size
 			if (j++ < skip)
 				continue;
 			if (!jv_is_object(d, m)) {
-				snprintf(err, errlen, "%s: not an object", where);
+				error_at(err, ERR_FAILED, "%s: not an object", where);
 				return -1;
 			}
-			if (ag_typed(r, m, where, k, c, err, errlen) < 0)
+			if (ag_typed(r, m, where, k, c, err) < 0)
 				return -1;
 		}
 		snprintf(where, sizeof(where), "%s.response", path);
-		if (ag_response(r, jv_get(d, call, "response"), where, k, c, err, errlen) < 0)
+		if (ag_response(r, jv_get(d, call, "response"), where, k, c, err) < 0)
 			return -1;
 		prev = call;
 		k++;
@@ -445,7 +445,7 @@ static int ag_recording(struct run *r, jv rec, struct ag_ctx *c, char *err, size
 /* A state's messages: its own thread or model context, the state it wraps,
  * and its agents' (a team's manager thread alone when it has one). */
 static int ag_state(struct run *r, jv st, const char *path, int depth, struct ag_ctx *c,
-                    char *err, size_t errlen)
+                    struct error *err)
 {
 	const struct jdoc *d = r->doc;
 	char sub[256];
@@ -459,15 +459,15 @@ static int ag_state(struct run *r, jv st, const char *path, int depth, struct ag
 	jv thread = jv_get(d, st, "message_thread");
 	jv context = jv_get(d, jv_get(d, st, "llm_context"), "messages");
 	snprintf(sub, sizeof(sub), "%s%smessage_thread", path, path[0] ? "." : "");
-	if (jv_is_array(d, thread) && ag_typed_list(r, thread, sub, c, err, errlen) < 0)
+	if (jv_is_array(d, thread) && ag_typed_list(r, thread, sub, c, err) < 0)
 		return -1;
 	snprintf(sub, sizeof(sub), "%s%sllm_context.messages", path, path[0] ? "." : "");
-	if (jv_is_array(d, context) && ag_typed_list(r, context, sub, c, err, errlen) < 0)
+	if (jv_is_array(d, context) && ag_typed_list(r, context, sub, c, err) < 0)
 		return -1;
 	static const char *const inner[] = { "agent_state", "inner_team_state", NULL };
 	for (size_t i = 0; inner[i]; i++) {
 		snprintf(sub, sizeof(sub), "%s%s%s", path, path[0] ? "." : "", inner[i]);
-		if (ag_state(r, jv_get(d, st, inner[i]), sub, depth + 1, c, err, errlen) < 0)
+		if (ag_state(r, jv_get(d, st, inner[i]), sub, depth + 1, c, err) < 0)
 			return -1;
 	}
 	jv agents = jv_get(d, st, "agent_states");
@@ -476,12 +476,12 @@ static int ag_state(struct run *r, jv st, const char *path, int depth, struct ag
 			continue;
 		snprintf(sub, sizeof(sub), "%s%sagent_states.%s", path, path[0] ? "." : "",
 		         jv_str(d, k));
-		return ag_state(r, jv_value(k), sub, depth + 1, c, err, errlen);
+		return ag_state(r, jv_value(k), sub, depth + 1, c, err);
 	}
 	JV_EACH_KEY(d, agents, k) {
 		snprintf(sub, sizeof(sub), "%s%sagent_states.%s", path, path[0] ? "." : "",
 		         jv_str(d, k));
-		if (ag_state(r, jv_value(k), sub, depth + 1, c, err, errlen) < 0)
+		if (ag_state(r, jv_value(k), sub, depth + 1, c, err) < 0)
 			return -1;
 	}
 	return 0;
@@ -490,13 +490,12 @@ static int ag_state(struct run *r, jv st, const char *path, int depth, struct ag
 /* ---- AutoGen 0.2 chats ------------------------------------------------------------- */
 
 /* One {role, content, name?, tool_calls?, tool_call_id?} of a 0.2 chat. */
-static int ag_chat_msg(struct run *r, jv m, const char *path, size_t i, void *ctx, char *err,
-                       size_t errlen)
+static int ag_chat_msg(struct run *r, jv m, const char *path, size_t i, void *ctx, struct error *err)
 {
 	(void)ctx;
 	const struct jdoc *d = r->doc;
 	jv content, role = jv_get(d, m, "role");
-	if (loader_content(r, m, path, &content, err, errlen) < 0)
+	if (loader_content(r, m, path, &content, err) < 0)
 		return -1;
 	if (jv_streq(d, role, "function")) {
 		size_t mi = run_add_msg(r, ROLE_TOOL, MSG_IN_OUTPUT, run_text_of(r, content), m);
@@ -509,7 +508,7 @@ static int ag_chat_msg(struct run *r, jv m, const char *path, size_t i, void *ct
 		return 0;
 	}
 	enum run_role rl;
-	if (loader_role(r, m, path, ROLE_ERRORS_SPLIT, &rl, err, errlen) < 0)
+	if (loader_role(r, m, path, ROLE_ERRORS_SPLIT, &rl, err) < 0)
 		return -1;
 	size_t mi = run_add_msg(r, rl, MSG_IN_OUTPUT, run_text_of(r, content), m);
 	r->msgs[mi].src_index = (long)i;
@@ -520,45 +519,44 @@ static int ag_chat_msg(struct run *r, jv m, const char *path, size_t i, void *ct
 		loader_add_call(r, mi, JV_NONE, jv_get(d, fc, "name"), jv_get(d, fc, "arguments"),
 		                (long)i);
 	jv calls;
-	if (loader_opt_array(r, m, "tool_calls", path, "not an array", &calls, err, errlen) < 0)
+	if (loader_opt_array(r, m, "tool_calls", path, "not an array", &calls, err) < 0)
 		return -1;
-	return loader_each_field(r, calls, path, "tool_calls", loader_function_call, &mi, err,
-	                         errlen) < 0 ? -1 : 0;
+	return loader_each_field(r, calls, path, "tool_calls", loader_function_call, &mi, err) < 0 ? -1 : 0;
 }
 
-static int ag_chat(struct run *r, jv list, const char *where, char *err, size_t errlen)
+static int ag_chat(struct run *r, jv list, const char *where, struct error *err)
 {
 	if (!jv_is_array(r->doc, list)) {
-		snprintf(err, errlen, "%s: not an array", where);
+		error_at(err, ERR_FAILED, "%s: not an array", where);
 		return -1;
 	}
-	return loader_each(r, list, where, ag_chat_msg, NULL, err, errlen) < 0 ? -1 : 0;
+	return loader_each(r, list, where, ag_chat_msg, NULL, err) < 0 ? -1 : 0;
 }
 
 /* ---- the load ------------------------------------------------------------------------ */
 
-static int ag_load_list(struct run *r, jv rec, struct ag_ctx *c, char *err, size_t errlen)
+static int ag_load_list(struct run *r, jv rec, struct ag_ctx *c, struct error *err)
 {
 	const struct jdoc *d = r->doc;
 	jv first = jv_first(d, rec);
 	jv second = first != JV_NONE ? jv_next(d, rec, first) : JV_NONE;
 	if (ag_is_recording(d, rec))
-		return ag_recording(r, rec, c, err, errlen);
+		return ag_recording(r, rec, c, err);
 	if (jv_is_string(d, first) && jv_is_array(d, second) && jv_len(d, rec) == 2) {
 		r->id = jv_str(d, first);       /* a 0.2 peer, as split made it */
-		return ag_chat(r, second, "[1]", err, errlen);
+		return ag_chat(r, second, "[1]", err);
 	}
 	if (jv_is_object(d, first) && jv_get(d, first, "role") != JV_NONE)
-		return ag_chat(r, rec, "", err, errlen);
-	return ag_typed_list(r, rec, "", c, err, errlen);
+		return ag_chat(r, rec, "", err);
+	return ag_typed_list(r, rec, "", c, err);
 }
 
-static int ag_load_object(struct run *r, jv rec, struct ag_ctx *c, char *err, size_t errlen)
+static int ag_load_object(struct run *r, jv rec, struct ag_ctx *c, struct error *err)
 {
 	const struct jdoc *d = r->doc;
 	if (ag_is_state(d, rec)) {
 		size_t before = r->nmsgs;
-		if (ag_state(r, rec, "", 0, c, err, errlen) < 0)
+		if (ag_state(r, rec, "", 0, c, err) < 0)
 			return -1;
 		if (r->nmsgs == before)
 			run_add_note_msg(r, MSG_IN_OUTPUT, rec, "%s holds no messages",
@@ -567,8 +565,8 @@ static int ag_load_object(struct run *r, jv rec, struct ag_ctx *c, char *err, si
 	}
 	if (jv_get(d, rec, "messages") != JV_NONE) {
 		jv msgs;
-		if (loader_array(r, rec, "messages", &msgs, err, errlen) < 0 ||
-		    ag_typed_list(r, msgs, "messages", c, err, errlen) < 0)
+		if (loader_array(r, rec, "messages", &msgs, err) < 0 ||
+		    ag_typed_list(r, msgs, "messages", c, err) < 0)
 			return -1;
 		jv stop = jv_get(d, rec, "stop_reason");
 		if (jv_is_string(d, stop))
@@ -576,7 +574,7 @@ static int ag_load_object(struct run *r, jv rec, struct ag_ctx *c, char *err, si
 		return 0;
 	}
 	if (!ag_is_chats(d, rec)) {
-		snprintf(err, errlen, "an autogen record must be a message list, a model-client "
+		error_at(err, ERR_FAILED, "an autogen record must be a message list, a model-client "
 		         "recording, a task result, a saved state or a 0.2 chat_messages dump");
 		return -1;
 	}
@@ -586,24 +584,24 @@ static int ag_load_object(struct run *r, jv rec, struct ag_ctx *c, char *err, si
 			r->id = jv_str(d, k);
 		else
 			run_add_note_msg(r, MSG_IN_OUTPUT, k, "chat with %s", jv_str(d, k));
-		if (ag_chat(r, jv_value(k), jv_str(d, k), err, errlen) < 0)
+		if (ag_chat(r, jv_value(k), jv_str(d, k), err) < 0)
 			return -1;
 	}
 	return 0;
 }
 
-static int ag_load(struct run *r, char *err, size_t errlen)
+static int ag_load(struct run *r, struct error *err)
 {
 	const struct jdoc *d = r->doc;
 	jv rec = run_root(r);
 	struct ag_ctx c = { HTAB_INIT };
 	int rc;
 	if (jv_is_array(d, rec))
-		rc = ag_load_list(r, rec, &c, err, errlen);
+		rc = ag_load_list(r, rec, &c, err);
 	else if (jv_is_object(d, rec))
-		rc = ag_load_object(r, rec, &c, err, errlen);
+		rc = ag_load_object(r, rec, &c, err);
 	else {
-		snprintf(err, errlen, "an autogen record must be a list or an object");
+		error_at(err, ERR_FAILED, "an autogen record must be a list or an object");
 		rc = -1;
 	}
 	htab_free(&c.seen);

@@ -24,6 +24,7 @@
 
 #include "runs/format.h"
 #include "runs/loader.h"
+#include "util/error.h"
 
 /* What Azure's samples start a failed tool's result with. */
 #define AZURE_ERROR_PREFIX "Error"
@@ -80,7 +81,7 @@ static bool azure_result_failed(const struct jdoc *d, jv v)
  * (Responses items, whose "id" is the item's own), id (nested calls; a
  * result item's own id never names a call, so results skip it). */
 static int azure_id_of(const struct jdoc *d, jv obj, bool is_call, jv *out, const char *path,
-                       char *err, size_t errlen)
+                       struct error *err)
 {
 	static const char *const keys[] = { "tool_call_id", "call_id", "id" };
 	*out = JV_NONE;
@@ -89,7 +90,7 @@ static int azure_id_of(const struct jdoc *d, jv obj, bool is_call, jv *out, cons
 		if (v == JV_NONE || jv_is_null(d, v))
 			continue;
 		if (!jv_is_string(d, v)) {
-			snprintf(err, errlen, "%s.%s: not a string", path, keys[k]);
+			error_at(err, ERR_FAILED, "%s.%s: not a string", path, keys[k]);
 			return -1;
 		}
 		*out = v;
@@ -100,7 +101,7 @@ static int azure_id_of(const struct jdoc *d, jv obj, bool is_call, jv *out, cons
 
 /* Adds one call from a content item or a top-level tool_calls entry. */
 static int azure_add_call(struct run *r, size_t mi, jv item, const char *path, long src_msg,
-                          char *err, size_t errlen)
+                          struct error *err)
 {
 	const struct jdoc *d = r->doc;
 	char where[256];
@@ -109,20 +110,20 @@ static int azure_add_call(struct run *r, size_t mi, jv item, const char *path, l
 	jv nested = jv_get(d, item, "tool_call");
 	if (nested != JV_NONE) {
 		if (!jv_is_object(d, nested)) {
-			snprintf(err, errlen, "%s.tool_call: not an object", path);
+			error_at(err, ERR_FAILED, "%s.tool_call: not an object", path);
 			return -1;
 		}
 		inner = nested;
 		snprintf(where, sizeof(where), "%s.tool_call", path);
 	}
 	jv id;
-	if (azure_id_of(d, inner, true, &id, where, err, errlen) < 0)
+	if (azure_id_of(d, inner, true, &id, where, err) < 0)
 		return -1;
 	jv fields = inner;
 	jv fn = jv_get(d, inner, "function");
 	if (fn != JV_NONE) {
 		if (!jv_is_object(d, fn)) {
-			snprintf(err, errlen, "%s.function: not an object", where);
+			error_at(err, ERR_FAILED, "%s.function: not an object", where);
 			return -1;
 		}
 		fields = fn;
@@ -130,7 +131,7 @@ static int azure_add_call(struct run *r, size_t mi, jv item, const char *path, l
 	}
 	jv name, args;
 	if (loader_call_fields(r, fields, where, "not an object or a string", &name, &args,
-	                       err, errlen) < 0)
+	                       err) < 0)
 		return -1;
 	struct run_call *c = loader_add_call(r, mi, id, name, args, src_msg);
 	/* Azure's own call lists carry the joined result on the call. */
@@ -147,8 +148,7 @@ static int azure_add_call(struct run *r, size_t mi, jv item, const char *path, l
 /* Checks a message's content items: -1 when one is neither a string nor
  * an object, 1 when the message is an MCP approval round trip (Azure drops
  * those before judging: they are neither calls nor conversation), else 0. */
-static int azure_check_items(const struct jdoc *d, jv content, const char *path, char *err,
-                             size_t errlen)
+static int azure_check_items(const struct jdoc *d, jv content, const char *path, struct error *err)
 {
 	size_t k = 0;
 	JV_EACH(d, content, item) {
@@ -157,7 +157,7 @@ static int azure_check_items(const struct jdoc *d, jv content, const char *path,
 			continue;
 		}
 		if (!jv_is_object(d, item)) {
-			snprintf(err, errlen, "%s.content[%zu]: not an object", path, k);
+			error_at(err, ERR_FAILED, "%s.content[%zu]: not an object", path, k);
 			return -1;
 		}
 		if (azure_approval_type(jv_str(d, jv_get(d, item, "type"))))
@@ -170,7 +170,7 @@ static int azure_check_items(const struct jdoc *d, jv content, const char *path,
 /* A tool message, or one carrying a result item (the first one counts):
  * its output, joined to its call by tool_call_id or the item's own id. */
 static int azure_load_result(struct run *r, size_t mi, jv content, jv tcid, jv res_item,
-                             const char *res_type, const char *ipath, char *err, size_t errlen)
+                             const char *res_type, const char *ipath, struct error *err)
 {
 	const struct jdoc *d = r->doc;
 	struct run_msg *msg = loader_tool_output(r, mi, jv_str(d, tcid), content);
@@ -179,7 +179,7 @@ static int azure_load_result(struct run *r, size_t mi, jv content, jv tcid, jv r
 		/* Responses-style outputs name their call on the item. */
 		if (!msg->answers_call_id) {
 			jv iid;
-			if (azure_id_of(d, res_item, false, &iid, ipath, err, errlen) < 0)
+			if (azure_id_of(d, res_item, false, &iid, ipath, err) < 0)
 				return -1;
 			msg->answers_call_id = jv_str(d, iid);
 		}
@@ -195,17 +195,17 @@ static int azure_load_result(struct run *r, size_t mi, jv content, jv tcid, jv r
  * Returns 1 when it made calls, 0 when not (or when it was dropped), -1 on
  * a malformed message. */
 static int azure_load_msg(struct run *r, jv m, const char *path, size_t i, void *ctx,
-                          char *err, size_t errlen)
+                          struct error *err)
 {
 	const struct jdoc *d = r->doc;
 	enum msg_origin origin = *(const enum msg_origin *)ctx;
 	enum run_role role;
 	jv content, tcid;
-	if (loader_role(r, m, path, ROLE_ERRORS_JOINED, &role, err, errlen) < 0 ||
-	    loader_content(r, m, path, &content, err, errlen) < 0 ||
-	    loader_opt_string(r, m, "tool_call_id", path, &tcid, err, errlen) < 0)
+	if (loader_role(r, m, path, ROLE_ERRORS_JOINED, &role, err) < 0 ||
+	    loader_content(r, m, path, &content, err) < 0 ||
+	    loader_opt_string(r, m, "tool_call_id", path, &tcid, err) < 0)
 		return -1;
-	int items = azure_check_items(d, content, path, err, errlen);
+	int items = azure_check_items(d, content, path, err);
 	if (items != 0)
 		return items < 0 ? -1 : 0;
 
@@ -220,7 +220,7 @@ static int azure_load_msg(struct run *r, jv m, const char *path, size_t i, void 
 		const char *t = jv_str(d, jv_get(d, item, "type"));
 		snprintf(ipath, sizeof(ipath), "%s.content[%zu]", path, k++);
 		if (azure_call_type(t)) {
-			if (azure_add_call(r, mi, item, ipath, (long)i, err, errlen) < 0)
+			if (azure_add_call(r, mi, item, ipath, (long)i, err) < 0)
 				return -1;
 			made_calls = true;
 		} else if (azure_result_type(t) && res_item == JV_NONE) {
@@ -231,7 +231,7 @@ static int azure_load_msg(struct run *r, jv m, const char *path, size_t i, void 
 	}
 	if (role != ROLE_TOOL && res_item == JV_NONE)
 		return made_calls;
-	if (azure_load_result(r, mi, content, tcid, res_item, res_type, res_path, err, errlen) < 0)
+	if (azure_load_result(r, mi, content, tcid, res_item, res_type, res_path, err) < 0)
 		return -1;
 	return made_calls;
 }
@@ -239,7 +239,7 @@ static int azure_load_msg(struct run *r, jv m, const char *path, size_t i, void 
 /* query or response: a string is one message of the given role. Returns
  * the number of messages that made calls, or -1. */
 static int azure_load_side(struct run *r, jv v, const char *list, enum msg_origin origin,
-                           enum run_role string_role, char *err, size_t errlen)
+                           enum run_role string_role, struct error *err)
 {
 	const struct jdoc *d = r->doc;
 	if (v == JV_NONE || jv_is_null(d, v))
@@ -250,27 +250,27 @@ static int azure_load_side(struct run *r, jv v, const char *list, enum msg_origi
 		return 0;
 	}
 	if (!jv_is_array(d, v)) {
-		snprintf(err, errlen, "%s: not a string or a list", list);
+		error_at(err, ERR_FAILED, "%s: not a string or a list", list);
 		return -1;
 	}
-	return loader_each(r, v, list, azure_load_msg, &origin, err, errlen);
+	return loader_each(r, v, list, azure_load_msg, &origin, err);
 }
 
 /* The top-level tool_calls, used only when the response gave none (as
  * Azure does), shown as one assistant message after the response. */
-static int azure_load_tool_calls(struct run *r, jv tcs, char *err, size_t errlen)
+static int azure_load_tool_calls(struct run *r, jv tcs, struct error *err)
 {
 	const struct jdoc *d = r->doc;
 	bool is_list = jv_is_array(d, tcs);
 	if (!jv_is_object(d, tcs) && !is_list) {
-		snprintf(err, errlen, "tool_calls: not an object or a list");
+		error_at(err, ERR_FAILED, "tool_calls: not an object or a list");
 		return -1;
 	}
 	if (is_list) {
 		size_t j = 0;
 		JV_EACH(d, tcs, item) {
 			if (!jv_is_object(d, item)) {
-				snprintf(err, errlen, "tool_calls[%zu]: not an object", j);
+				error_at(err, ERR_FAILED, "tool_calls[%zu]: not an object", j);
 				return -1;
 			}
 			j++;
@@ -280,43 +280,43 @@ static int azure_load_tool_calls(struct run *r, jv tcs, char *err, size_t errlen
 	}
 	size_t mi = run_add_msg(r, ROLE_ASSISTANT, MSG_IN_OUTPUT, "", tcs);
 	if (!is_list)
-		return azure_add_call(r, mi, tcs, "tool_calls", -1, err, errlen) < 0 ? -1 : 0;
+		return azure_add_call(r, mi, tcs, "tool_calls", -1, err) < 0 ? -1 : 0;
 	size_t j = 0;
 	JV_EACH(d, tcs, item) {
 		char path[48];
 		snprintf(path, sizeof(path), "tool_calls[%zu]", j++);
-		if (azure_add_call(r, mi, item, path, -1, err, errlen) < 0)
+		if (azure_add_call(r, mi, item, path, -1, err) < 0)
 			return -1;
 	}
 	return 0;
 }
 
-static int azure_load(struct run *r, char *err, size_t errlen)
+static int azure_load(struct run *r, struct error *err)
 {
 	const struct jdoc *d = r->doc;
 	jv rec = run_root(r);
 	if (!jv_is_object(d, rec)) {
-		snprintf(err, errlen, "an Azure evaluation input must be a JSON object");
+		error_at(err, ERR_FAILED, "an Azure evaluation input must be a JSON object");
 		return -1;
 	}
 	jv query = jv_get(d, rec, "query");
 	if (query == JV_NONE || jv_is_null(d, query)) {
-		snprintf(err, errlen, "query: missing");
+		error_at(err, ERR_MISSING, "query: missing");
 		return -1;
 	}
 	jv defs = jv_get(d, rec, "tool_definitions");
 	if (jv_is_array(d, defs) || jv_is_object(d, defs))
 		r->tool_defs = defs;
 	r->model = loader_model(r, rec);
-	if (azure_load_side(r, query, "query", MSG_IN_INPUT, ROLE_USER, err, errlen) < 0)
+	if (azure_load_side(r, query, "query", MSG_IN_INPUT, ROLE_USER, err) < 0)
 		return -1;
 	int with_calls = azure_load_side(r, jv_get(d, rec, "response"), "response",
-	                                 MSG_IN_OUTPUT, ROLE_ASSISTANT, err, errlen);
+	                                 MSG_IN_OUTPUT, ROLE_ASSISTANT, err);
 	if (with_calls < 0)
 		return -1;
 	jv tcs = jv_get(d, rec, "tool_calls");
 	if (with_calls == 0 && tcs != JV_NONE && !jv_is_null(d, tcs) &&
-	    azure_load_tool_calls(r, tcs, err, errlen) < 0)
+	    azure_load_tool_calls(r, tcs, err) < 0)
 		return -1;
 	run_join_results(r);
 	return 0;

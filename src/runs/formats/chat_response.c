@@ -14,6 +14,7 @@
 
 #include "runs/format.h"
 #include "runs/loader.h"
+#include "util/error.h"
 
 /* A choice that looks like a completion's: an object with a message
  * object (a streamed chunk has delta instead and is not a response). */
@@ -44,13 +45,13 @@ static int resp_detect(const struct jdoc *d, jv rec)
 
 /* Entry k of a message's tool_calls, at path "P.tool_calls[k]". */
 static int resp_tool_call(struct run *r, jv tc, const char *path, size_t i, void *ctx,
-                          char *err, size_t errlen)
+                          struct error *err)
 {
 	const struct jdoc *d = r->doc;
 	size_t mi = *(size_t *)ctx;
 	jv id, type;
-	if (loader_opt_string(r, tc, "id", path, &id, err, errlen) < 0 ||
-	    loader_opt_string(r, tc, "type", path, &type, err, errlen) < 0)
+	if (loader_opt_string(r, tc, "id", path, &id, err) < 0 ||
+	    loader_opt_string(r, tc, "type", path, &type, err) < 0)
 		return -1;
 	/* Mistral leaves type out; function is the only type it knows. */
 	const char *ty = jv_str_or(d, type, "function");
@@ -60,11 +61,11 @@ static int resp_tool_call(struct run *r, jv tc, const char *path, size_t i, void
 	jv name = JV_NONE, args = JV_NONE;
 	if (!strcmp(ty, "function")) {
 		if (!jv_is_object(d, body)) {
-			snprintf(err, errlen, "%s: not an object", bpath);
+			error_at(err, ERR_FAILED, "%s: not an object", bpath);
 			return -1;
 		}
 		if (loader_call_fields(r, body, bpath, "not an object or a string", &name, &args,
-		                       err, errlen) < 0)
+		                       err) < 0)
 			return -1;
 	} else if (jv_is_object(d, body)) {
 		/* custom {name, input} and types newer than this loader. */
@@ -97,7 +98,7 @@ static size_t resp_add_message(struct run *r, enum run_role role, jv m, const ch
 
 /* Choice i: its message as one assistant message. */
 static int resp_choice_load(struct run *r, jv ch, const char *path, size_t i, void *ctx,
-                            char *err, size_t errlen)
+                            struct error *err)
 {
 	(void)ctx;
 	const struct jdoc *d = r->doc;
@@ -105,13 +106,13 @@ static int resp_choice_load(struct run *r, jv ch, const char *path, size_t i, vo
 	snprintf(mpath, sizeof(mpath), "%s.message", path);
 	jv m = jv_get(d, ch, "message");
 	if (!jv_is_object(d, m)) {
-		snprintf(err, errlen, "%s: %s", mpath, m == JV_NONE ? "missing" : "not an object");
+		error_at(err, m == JV_NONE ? ERR_MISSING : ERR_FAILED, "%s: %s", mpath, m == JV_NONE ? "missing" : "not an object");
 		return -1;
 	}
 	jv role, content, calls;
-	if (loader_opt_string(r, m, "role", mpath, &role, err, errlen) < 0 ||
-	    loader_content(r, m, mpath, &content, err, errlen) < 0 ||
-	    loader_opt_array(r, m, "tool_calls", mpath, "not an array", &calls, err, errlen) < 0)
+	if (loader_opt_string(r, m, "role", mpath, &role, err) < 0 ||
+	    loader_content(r, m, mpath, &content, err) < 0 ||
+	    loader_opt_array(r, m, "tool_calls", mpath, "not an array", &calls, err) < 0)
 		return -1;
 	jv fc = jv_get(d, m, "function_call");
 	char fpath[160];
@@ -120,11 +121,11 @@ static int resp_choice_load(struct run *r, jv ch, const char *path, size_t i, vo
 	bool has_fc = fc != JV_NONE && !jv_is_null(d, fc);
 	if (has_fc) {
 		if (!jv_is_object(d, fc)) {
-			snprintf(err, errlen, "%s: not an object", fpath);
+			error_at(err, ERR_FAILED, "%s: not an object", fpath);
 			return -1;
 		}
 		if (loader_call_fields(r, fc, fpath, "not an object or a string", &fname, &fargs,
-		                       err, errlen) < 0)
+		                       err) < 0)
 			return -1;
 	}
 	/* A response's message is the model's whatever it calls itself; a
@@ -141,7 +142,7 @@ static int resp_choice_load(struct run *r, jv ch, const char *path, size_t i, vo
 		text = loader_str(r, jv_get(d, m, "refusal"), "");
 	size_t mi = resp_add_message(r, rr, m, text, i);
 	size_t first = r->ncalls;
-	int n = loader_each_field(r, calls, mpath, "tool_calls", resp_tool_call, &mi, err, errlen);
+	int n = loader_each_field(r, calls, mpath, "tool_calls", resp_tool_call, &mi, err);
 	if (n < 0)
 		return -1;
 	/* resp_tool_call is given its index among the calls; the call's
@@ -156,18 +157,18 @@ static int resp_choice_load(struct run *r, jv ch, const char *path, size_t i, vo
 	return n;
 }
 
-static int resp_load(struct run *r, char *err, size_t errlen)
+static int resp_load(struct run *r, struct error *err)
 {
 	jv rec = run_root(r);
 	if (!jv_is_object(r->doc, rec)) {
-		snprintf(err, errlen, "a chat-completions-response record must be an object");
+		error_at(err, ERR_FAILED, "a chat-completions-response record must be an object");
 		return -1;
 	}
 	r->model = loader_model(r, rec);
 	jv choices;
-	if (loader_array(r, rec, "choices", &choices, err, errlen) < 0)
+	if (loader_array(r, rec, "choices", &choices, err) < 0)
 		return -1;
-	if (loader_each(r, choices, "choices", resp_choice_load, NULL, err, errlen) < 0)
+	if (loader_each(r, choices, "choices", resp_choice_load, NULL, err) < 0)
 		return -1;
 	return 0;
 }

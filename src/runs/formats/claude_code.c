@@ -48,6 +48,7 @@
 #include "util/htab.h"
 #include "util/xalloc.h"
 #include "claude_code.h"
+#include "util/error.h"
 
 /* How many elements of an array detection looks at. */
 #define CC_SNIFF 16
@@ -467,12 +468,12 @@ static void cc_session_free(struct cc_session *s)
 
 /* ---- loading ------------------------------------------------------------- */
 
-static int cc_load(struct run *r, char *err, size_t errlen)
+static int cc_load(struct run *r, struct error *err)
 {
 	const struct jdoc *d = r->doc;
 	jv root = run_root(r);
 	if (!jv_is_array(d, root) && !jv_is_object(d, root)) {
-		snprintf(err, errlen, "a claude-code record must be the array of a session's "
+		error_at(err, ERR_FAILED, "a claude-code record must be the array of a session's "
 		         "events or one event");
 		return -1;
 	}
@@ -483,7 +484,8 @@ static int cc_load(struct run *r, char *err, size_t errlen)
 	     e = jv_is_array(d, root) ? jv_next(d, root, e) : JV_NONE)
 		typed = jv_is_string(d, jv_get(d, e, "type"));
 	if (!typed) {
-		snprintf(err, errlen, jv_is_array(d, root) ? "no Claude Code event (an object with a "
+		error_at(err, jv_is_array(d, root) ? ERR_FAILED : ERR_MISSING,
+		         jv_is_array(d, root) ? "no Claude Code event (an object with a "
 		         "type) in the session" : "type: missing or not a string");
 		return -1;
 	}

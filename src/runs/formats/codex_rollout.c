@@ -35,6 +35,7 @@
 #include "runs/loader.h"
 #include "util/xalloc.h"
 #include "openai_responses.h"
+#include "util/error.h"
 
 static const char *const codex_line_types[] = {
 	"session_meta", "response_item", "turn_context", "event_msg", "compacted",
@@ -129,10 +130,11 @@ static void codex_item(struct run *r, jv line, jv p, size_t i, size_t n)
 	const struct jdoc *d = r->doc;
 	if (jv_streq(d, jv_get(d, p, "type"), "ghost_snapshot"))
 		return;
-	char path[64], err[512];
+	struct error err = {0};
+	char path[64];
 	snprintf(path, sizeof(path), "line %zu: payload", n);
-	if (resp_read_item(r, p, path, i, NULL, err, sizeof(err)) < 0)
-		run_add_note_msg(r, MSG_IN_OUTPUT, line, "%s", err);
+	if (resp_read_item(r, p, path, i, NULL, &err) < 0)
+		run_add_note_msg(r, MSG_IN_OUTPUT, line, "%s", err.msg);
 }
 
 static void codex_compacted(struct run *r, jv p)
@@ -311,12 +313,12 @@ static void codex_old_outputs(struct run *r)
 	}
 }
 
-static int codex_load(struct run *r, char *err, size_t errlen)
+static int codex_load(struct run *r, struct error *err)
 {
 	const struct jdoc *d = r->doc;
 	jv root = run_root(r);
 	if (!jv_is_array(d, root)) {
-		snprintf(err, errlen, "a codex rollout is read as the array of its lines");
+		error_at(err, ERR_FAILED, "a codex rollout is read as the array of its lines");
 		return -1;
 	}
 	bool any = false;
@@ -324,7 +326,7 @@ static int codex_load(struct run *r, char *err, size_t errlen)
 		any = any || jv_is_object(d, line);
 	if (jv_len(d, root) > 0 && !any) {
 		/* notes alone would stand for a session there is no sign of */
-		snprintf(err, errlen, "no line of the rollout is a JSON object");
+		error_at(err, ERR_FAILED, "no line of the rollout is a JSON object");
 		return -1;
 	}
 	struct codex_ctx cx = {

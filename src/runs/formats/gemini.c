@@ -26,6 +26,7 @@
 #include "runs/format.h"
 #include "runs/loader.h"
 #include "util/strbuf.h"
+#include "util/error.h"
 
 /* Gemini's hosted code execution, shown as a call of this name. */
 #define GEM_CODE_CALL "code_execution"
@@ -108,7 +109,7 @@ static void gem_part_fields(const struct jdoc *d, jv p, struct gem_part *f)
 /* Checks every part of a content (at path, "contents[2]") before anything
  * is added, and counts its function calls and responses. */
 static int gem_check_parts(const struct run *r, jv parts, const char *path, size_t *ncalls,
-                           size_t *nresponses, char *err, size_t errlen)
+                           size_t *nresponses, struct error *err)
 {
 	const struct jdoc *d = r->doc;
 	size_t k = 0;
@@ -117,13 +118,13 @@ static int gem_check_parts(const struct run *r, jv parts, const char *path, size
 		char ppath[192];
 		snprintf(ppath, sizeof(ppath), "%s.parts[%zu]", path, k++);
 		if (!jv_is_object(d, p)) {
-			snprintf(err, errlen, "%s: not an object", ppath);
+			error_at(err, ERR_FAILED, "%s: not an object", ppath);
 			return -1;
 		}
 		struct gem_part f;
 		gem_part_fields(d, p, &f);
 		if (f.text != JV_NONE && !jv_is_string(d, f.text)) {
-			snprintf(err, errlen, "%s.text: not a string", ppath);
+			error_at(err, ERR_FAILED, "%s.text: not a string", ppath);
 			return -1;
 		}
 		jv fn = f.call != JV_NONE ? f.call : f.response;
@@ -133,18 +134,18 @@ static int gem_check_parts(const struct run *r, jv parts, const char *path, size
 		char fpath[224];
 		snprintf(fpath, sizeof(fpath), "%s.%s", ppath, what);
 		if (!jv_is_object(d, fn)) {
-			snprintf(err, errlen, "%s: not an object", fpath);
+			error_at(err, ERR_FAILED, "%s: not an object", fpath);
 			return -1;
 		}
 		jv name, id;
-		if (loader_opt_string(r, fn, "name", fpath, &name, err, errlen) < 0 ||
-		    loader_opt_string(r, fn, "id", fpath, &id, err, errlen) < 0)
+		if (loader_opt_string(r, fn, "name", fpath, &name, err) < 0 ||
+		    loader_opt_string(r, fn, "id", fpath, &id, err) < 0)
 			return -1;
 		if (f.call != JV_NONE) {
 			jv args = jv_get(d, fn, "args");
 			enum jv_type t = jv_type(d, args);
 			if (t != JV_MISSING && t != JV_NULL && t != JV_OBJECT) {
-				snprintf(err, errlen, "%s.args: not an object", fpath);
+				error_at(err, ERR_FAILED, "%s.args: not an object", fpath);
 				return -1;
 			}
 			(*ncalls)++;
@@ -258,14 +259,14 @@ static void gem_add_part(struct run *r, size_t mi, jv p, enum run_role role, siz
  * responses as tool messages (first, as they answer the previous turn),
  * then its other parts, in order, as one message. */
 static int gem_load_content(struct run *r, jv c, enum run_role role, const char *path,
-                            size_t i, char *err, size_t errlen)
+                            size_t i, struct error *err)
 {
 	const struct jdoc *d = r->doc;
 	jv parts;
-	if (loader_opt_array(r, c, "parts", path, "not an array", &parts, err, errlen) < 0)
+	if (loader_opt_array(r, c, "parts", path, "not an array", &parts, err) < 0)
 		return -1;
 	size_t ncalls, nresponses;
-	if (gem_check_parts(r, parts, path, &ncalls, &nresponses, err, errlen) < 0)
+	if (gem_check_parts(r, parts, path, &ncalls, &nresponses, err) < 0)
 		return -1;
 	JV_EACH(d, parts, p) {
 		jv fr = jv_get(d, p, "functionResponse");
@@ -287,10 +288,10 @@ static int gem_load_content(struct run *r, jv c, enum run_role role, const char 
 /* A history turn's role: Gemini knows only "user" and "model" (older
  * histories "function" for results); anything else is kept as the user's. */
 static int gem_role(const struct run *r, jv c, const char *path, enum run_role *role,
-                    char *err, size_t errlen)
+                    struct error *err)
 {
 	jv v;
-	if (loader_opt_string(r, c, "role", path, &v, err, errlen) < 0)
+	if (loader_opt_string(r, c, "role", path, &v, err) < 0)
 		return -1;
 	const char *s = jv_str(r->doc, v);
 	bool known = false;
@@ -310,17 +311,17 @@ static int gem_role(const struct run *r, jv c, const char *path, enum run_role *
 }
 
 static int gem_load_turn(struct run *r, jv c, const char *path, size_t i, void *ctx,
-                         char *err, size_t errlen)
+                         struct error *err)
 {
 	(void)ctx;
 	enum run_role role;
-	if (gem_role(r, c, path, &role, err, errlen) < 0)
+	if (gem_role(r, c, path, &role, err) < 0)
 		return -1;
-	return gem_load_content(r, c, role, path, i, err, errlen) < 0 ? -1 : 0;
+	return gem_load_content(r, c, role, path, i, err) < 0 ? -1 : 0;
 }
 
 static int gem_load_candidate(struct run *r, jv cand, const char *path, size_t i, void *ctx,
-                              char *err, size_t errlen)
+                              struct error *err)
 {
 	(void)ctx;
 	const struct jdoc *d = r->doc;
@@ -334,10 +335,10 @@ static int gem_load_candidate(struct run *r, jv cand, const char *path, size_t i
 		return 0;
 	}
 	if (!jv_is_object(d, content)) {
-		snprintf(err, errlen, "%s: not an object", cpath);
+		error_at(err, ERR_FAILED, "%s: not an object", cpath);
 		return -1;
 	}
-	return gem_load_content(r, content, ROLE_ASSISTANT, cpath, i, err, errlen) < 0 ? -1 : 0;
+	return gem_load_content(r, content, ROLE_ASSISTANT, cpath, i, err) < 0 ? -1 : 0;
 }
 
 /* A functionResponse names its tool by "name". */
@@ -346,12 +347,12 @@ static const char *gem_result_name(const struct run *r, const struct run_msg *m)
 	return jv_str(r->doc, jv_get(r->doc, jv_get(r->doc, m->raw, "functionResponse"), "name"));
 }
 
-static int gem_load(struct run *r, char *err, size_t errlen)
+static int gem_load(struct run *r, struct error *err)
 {
 	const struct jdoc *d = r->doc;
 	jv rec = run_root(r);
 	if (!jv_is_object(d, rec)) {
-		snprintf(err, errlen, "a gemini record must be an object");
+		error_at(err, ERR_FAILED, "a gemini record must be an object");
 		return -1;
 	}
 	r->model = loader_str(r, jv_get(d, rec, "modelVersion"), NULL);
@@ -359,13 +360,12 @@ static int gem_load(struct run *r, char *err, size_t errlen)
 		r->model = loader_model(r, rec);
 	if (jv_get(d, rec, "candidates") != JV_NONE) {
 		jv candidates;
-		if (loader_array(r, rec, "candidates", &candidates, err, errlen) < 0)
+		if (loader_array(r, rec, "candidates", &candidates, err) < 0)
 			return -1;
-		return loader_each(r, candidates, "candidates", gem_load_candidate, NULL, err,
-		                   errlen) < 0 ? -1 : 0;
+		return loader_each(r, candidates, "candidates", gem_load_candidate, NULL, err) < 0 ? -1 : 0;
 	}
 	jv contents;
-	if (loader_array(r, rec, "contents", &contents, err, errlen) < 0)
+	if (loader_array(r, rec, "contents", &contents, err) < 0)
 		return -1;
 	jv sys = jv_get(d, rec, "systemInstruction");
 	if (jv_is_string(d, sys)) {
@@ -373,17 +373,16 @@ static int gem_load(struct run *r, char *err, size_t errlen)
 	} else if (jv_is_object(d, sys)) {
 		jv parts;
 		size_t nc, nr;
-		if (loader_opt_array(r, sys, "parts", "systemInstruction", "not an array", &parts, err,
-		                     errlen) < 0 ||
-		    gem_check_parts(r, parts, "systemInstruction", &nc, &nr, err, errlen) < 0)
+		if (loader_opt_array(r, sys, "parts", "systemInstruction", "not an array", &parts, err) < 0 ||
+		    gem_check_parts(r, parts, "systemInstruction", &nc, &nr, err) < 0)
 			return -1;
 		run_add_msg(r, ROLE_SYSTEM, MSG_IN_OUTPUT, gem_text(r, parts), sys);
 	} else if (sys != JV_NONE && !jv_is_null(d, sys)) {
-		snprintf(err, errlen, "systemInstruction: not an object");
+		error_at(err, ERR_FAILED, "systemInstruction: not an object");
 		return -1;
 	}
 	loader_tools(r, rec);
-	if (loader_each(r, contents, "contents", gem_load_turn, NULL, err, errlen) < 0)
+	if (loader_each(r, contents, "contents", gem_load_turn, NULL, err) < 0)
 		return -1;
 	run_join_results(r);
 	/* Results with an id were joined by run_join_results; the rest by name. */

@@ -28,6 +28,7 @@
 
 #include "runs/format.h"
 #include "runs/loader.h"
+#include "util/error.h"
 
 struct adk_ctx {
 	struct htab seen;           /* call ids read: a call shown twice counts once */
@@ -132,21 +133,20 @@ static void adk_part_fields(const struct jdoc *d, jv p, struct adk_part *f)
 
 /* A FunctionCall or FunctionResponse at path: an object whose name and id
  * are strings or absent, a call's args an object or absent. */
-static int adk_check_fn(const struct run *r, jv fn, bool is_call, const char *path, char *err,
-                        size_t errlen)
+static int adk_check_fn(const struct run *r, jv fn, bool is_call, const char *path, struct error *err)
 {
 	const struct jdoc *d = r->doc;
 	if (!jv_is_object(d, fn)) {
-		snprintf(err, errlen, "%s: not an object", path);
+		error_at(err, ERR_FAILED, "%s: not an object", path);
 		return -1;
 	}
 	jv name, id;
-	if (loader_opt_string(r, fn, "name", path, &name, err, errlen) < 0 ||
-	    loader_opt_string(r, fn, "id", path, &id, err, errlen) < 0)
+	if (loader_opt_string(r, fn, "name", path, &name, err) < 0 ||
+	    loader_opt_string(r, fn, "id", path, &id, err) < 0)
 		return -1;
 	jv args = adk_get(d, fn, "args", NULL);
 	if (is_call && args != JV_NONE && !jv_is_object(d, args)) {
-		snprintf(err, errlen, "%s.args: not an object", path);
+		error_at(err, ERR_FAILED, "%s.args: not an object", path);
 		return -1;
 	}
 	return 0;
@@ -154,8 +154,7 @@ static int adk_check_fn(const struct run *r, jv fn, bool is_call, const char *pa
 
 /* Checks every part of a list at path ("conversation[0].user_content")
  * before anything is added. */
-static int adk_check_parts(const struct run *r, jv parts, const char *path, char *err,
-                           size_t errlen)
+static int adk_check_parts(const struct run *r, jv parts, const char *path, struct error *err)
 {
 	const struct jdoc *d = r->doc;
 	size_t k = 0;
@@ -163,20 +162,20 @@ static int adk_check_parts(const struct run *r, jv parts, const char *path, char
 		char ppath[224], fpath[256];
 		snprintf(ppath, sizeof(ppath), "%s.parts[%zu]", path, k++);
 		if (!jv_is_object(d, p)) {
-			snprintf(err, errlen, "%s: not an object", ppath);
+			error_at(err, ERR_FAILED, "%s: not an object", ppath);
 			return -1;
 		}
 		struct adk_part f;
 		adk_part_fields(d, p, &f);
 		if (f.text != JV_NONE && !jv_is_string(d, f.text)) {
-			snprintf(err, errlen, "%s.text: not a string", ppath);
+			error_at(err, ERR_FAILED, "%s.text: not a string", ppath);
 			return -1;
 		}
 		if (f.call != JV_NONE || f.response != JV_NONE) {
 			bool is_call = f.call != JV_NONE;
 			snprintf(fpath, sizeof(fpath), "%s.%s", ppath,
 			         is_call ? "function_call" : "function_response");
-			if (adk_check_fn(r, is_call ? f.call : f.response, is_call, fpath, err, errlen) < 0)
+			if (adk_check_fn(r, is_call ? f.call : f.response, is_call, fpath, err) < 0)
 				return -1;
 		}
 	}
@@ -260,18 +259,17 @@ static bool adk_part_says(const struct jdoc *d, jv p)
  * responses as tool messages, then its other parts as one message, which
  * is left out when it would hold nothing. */
 static int adk_content(struct run *r, jv content, jv parts, enum run_role role,
-                       struct adk_ctx *ctx, const char *path, long src, char *err,
-                       size_t errlen)
+                       struct adk_ctx *ctx, const char *path, long src, struct error *err)
 {
 	const struct jdoc *d = r->doc;
 	if (parts == JV_NONE && !jv_is_object(d, content)) {
-		snprintf(err, errlen, "%s: not an object", path);
+		error_at(err, ERR_FAILED, "%s: not an object", path);
 		return -1;
 	}
 	if (parts == JV_NONE &&
-	    loader_opt_array(r, content, "parts", path, "not an array", &parts, err, errlen) < 0)
+	    loader_opt_array(r, content, "parts", path, "not an array", &parts, err) < 0)
 		return -1;
-	if (adk_check_parts(r, parts, path, err, errlen) < 0)
+	if (adk_check_parts(r, parts, path, err) < 0)
 		return -1;
 	JV_EACH(d, parts, p) {
 		jv fr = adk_get(d, p, "function_response", "functionResponse");
@@ -302,12 +300,11 @@ static enum run_role adk_role(const struct jdoc *d, jv content, jv author)
 
 /* ---- sessions and invocation events -------------------------------------- */
 
-static int adk_event(struct run *r, jv ev, const char *path, size_t i, void *ctx, char *err,
-                     size_t errlen)
+static int adk_event(struct run *r, jv ev, const char *path, size_t i, void *ctx, struct error *err)
 {
 	const struct jdoc *d = r->doc;
 	jv author;
-	if (loader_opt_string(r, ev, "author", path, &author, err, errlen) < 0)
+	if (loader_opt_string(r, ev, "author", path, &author, err) < 0)
 		return -1;
 	jv content = adk_get(d, ev, "content", NULL);
 	jv error = adk_get(d, ev, "error_message", "errorMessage");
@@ -319,14 +316,14 @@ static int adk_event(struct run *r, jv ev, const char *path, size_t i, void *ctx
 	char cpath[192];
 	snprintf(cpath, sizeof(cpath), "%s.content", path);
 	return adk_content(r, content, JV_NONE, adk_role(d, content, author), ctx, cpath,
-	                   (long)i, err, errlen);
+	                   (long)i, err);
 }
 
 /* ---- eval cases ---------------------------------------------------------------- */
 
 /* intermediate_responses: [[author, [parts]]], what sub-agents said. */
 static int adk_said(struct run *r, jv said, const char *path, size_t i, struct adk_ctx *ctx,
-                    char *err, size_t errlen)
+                    struct error *err)
 {
 	const struct jdoc *d = r->doc;
 	size_t k = 0;
@@ -335,11 +332,10 @@ static int adk_said(struct run *r, jv said, const char *path, size_t i, struct a
 		snprintf(ppath, sizeof(ppath), "%s.intermediate_responses[%zu]", path, k++);
 		jv parts = jv_at(d, pair, 1);
 		if (!jv_is_array(d, pair) || !jv_is_array(d, parts)) {
-			snprintf(err, errlen, "%s: not an [author, parts] pair", ppath);
+			error_at(err, ERR_FAILED, "%s: not an [author, parts] pair", ppath);
 			return -1;
 		}
-		if (adk_content(r, JV_NONE, parts, ROLE_ASSISTANT, ctx, ppath, (long)i, err,
-		                errlen) < 0)
+		if (adk_content(r, JV_NONE, parts, ROLE_ASSISTANT, ctx, ppath, (long)i, err) < 0)
 			return -1;
 	}
 	return 0;
@@ -347,24 +343,24 @@ static int adk_said(struct run *r, jv said, const char *path, size_t i, struct a
 
 /* tool_uses as one agent message of calls, tool_responses as tool messages. */
 static int adk_tools(struct run *r, jv data, const char *path, size_t i, struct adk_ctx *ctx,
-                     char *err, size_t errlen)
+                     struct error *err)
 {
 	const struct jdoc *d = r->doc;
 	jv uses, resps;
 	char upath[224];
-	if (loader_opt_array(r, data, "tool_uses", path, "not an array", &uses, err, errlen) < 0 ||
-	    loader_opt_array(r, data, "tool_responses", path, "not an array", &resps, err, errlen) < 0)
+	if (loader_opt_array(r, data, "tool_uses", path, "not an array", &uses, err) < 0 ||
+	    loader_opt_array(r, data, "tool_responses", path, "not an array", &resps, err) < 0)
 		return -1;
 	size_t k = 0;
 	JV_EACH(d, uses, u) {
 		snprintf(upath, sizeof(upath), "%s.tool_uses[%zu]", path, k++);
-		if (adk_check_fn(r, u, true, upath, err, errlen) < 0)
+		if (adk_check_fn(r, u, true, upath, err) < 0)
 			return -1;
 	}
 	k = 0;
 	JV_EACH(d, resps, u) {
 		snprintf(upath, sizeof(upath), "%s.tool_responses[%zu]", path, k++);
-		if (adk_check_fn(r, u, false, upath, err, errlen) < 0)
+		if (adk_check_fn(r, u, false, upath, err) < 0)
 			return -1;
 	}
 	if (jv_len(d, uses)) {
@@ -379,63 +375,59 @@ static int adk_tools(struct run *r, jv data, const char *path, size_t i, struct 
 }
 
 static int adk_intermediate(struct run *r, jv data, const char *path, size_t i,
-                            struct adk_ctx *ctx, char *err, size_t errlen)
+                            struct adk_ctx *ctx, struct error *err)
 {
 	const struct jdoc *d = r->doc;
 	if (!jv_is_object(d, data)) {
-		snprintf(err, errlen, "%s: not an object", path);
+		error_at(err, ERR_FAILED, "%s: not an object", path);
 		return -1;
 	}
 	jv events = adk_get(d, data, "invocation_events", "invocationEvents");
 	char epath[224];
 	if (events != JV_NONE) {
 		snprintf(epath, sizeof(epath), "%s.invocation_events", path);
-		return loader_each(r, events, epath, adk_event, ctx, err, errlen) < 0 ? -1 : 0;
+		return loader_each(r, events, epath, adk_event, ctx, err) < 0 ? -1 : 0;
 	}
 	jv said = adk_get(d, data, "intermediate_responses", "intermediateResponses");
 	if (said != JV_NONE && !jv_is_array(d, said)) {
-		snprintf(err, errlen, "%s.intermediate_responses: not an array", path);
+		error_at(err, ERR_FAILED, "%s.intermediate_responses: not an array", path);
 		return -1;
 	}
-	if (adk_said(r, said, path, i, ctx, err, errlen) < 0)
+	if (adk_said(r, said, path, i, ctx, err) < 0)
 		return -1;
-	return adk_tools(r, data, path, i, ctx, err, errlen);
+	return adk_tools(r, data, path, i, ctx, err);
 }
 
 /* One invocation: the user's content, what happened in between, the answer. */
-static int adk_invocation(struct run *r, jv inv, const char *path, size_t i, void *ctx, char *err,
-                          size_t errlen)
+static int adk_invocation(struct run *r, jv inv, const char *path, size_t i, void *ctx, struct error *err)
 {
 	const struct jdoc *d = r->doc;
 	char fpath[192];
 	jv user = adk_get(d, inv, "user_content", "userContent");
 	if (user != JV_NONE) {
 		snprintf(fpath, sizeof(fpath), "%s.user_content", path);
-		if (adk_content(r, user, JV_NONE, ROLE_USER, ctx, fpath, (long)i, err,
-		                errlen) < 0)
+		if (adk_content(r, user, JV_NONE, ROLE_USER, ctx, fpath, (long)i, err) < 0)
 			return -1;
 	}
 	jv data = adk_get(d, inv, "intermediate_data", "intermediateData");
 	snprintf(fpath, sizeof(fpath), "%s.intermediate_data", path);
-	if (data != JV_NONE && adk_intermediate(r, data, fpath, i, ctx, err, errlen) < 0)
+	if (data != JV_NONE && adk_intermediate(r, data, fpath, i, ctx, err) < 0)
 		return -1;
 	jv answer = adk_get(d, inv, "final_response", "finalResponse");
 	snprintf(fpath, sizeof(fpath), "%s.final_response", path);
 	if (answer != JV_NONE &&
-	    adk_content(r, answer, JV_NONE, ROLE_ASSISTANT, ctx, fpath, (long)i, err,
-	                errlen) < 0)
+	    adk_content(r, answer, JV_NONE, ROLE_ASSISTANT, ctx, fpath, (long)i, err) < 0)
 		return -1;
 	return 0;
 }
 
-static int adk_case(struct run *r, jv c, const char *path, struct adk_ctx *ctx, char *err,
-                    size_t errlen)
+static int adk_case(struct run *r, jv c, const char *path, struct adk_ctx *ctx, struct error *err)
 {
 	char cpath[160];
 	snprintf(cpath, sizeof(cpath), "%s%sconversation", path, path[0] ? "." : "");
 	jv conv = adk_get(r->doc, c, "conversation", NULL);
 	if (conv != JV_NONE && !jv_is_array(r->doc, conv)) {
-		snprintf(err, errlen, "%s: not an array", cpath);
+		error_at(err, ERR_FAILED, "%s: not an array", cpath);
 		return -1;
 	}
 	/* a case the user simulator plays from a scenario holds no turns yet */
@@ -443,29 +435,27 @@ static int adk_case(struct run *r, jv c, const char *path, struct adk_ctx *ctx, 
 		run_add_note_msg(r, MSG_IN_OUTPUT, c, "eval case with no conversation%s",
 		                 adk_get(r->doc, c, "conversation_scenario", "conversationScenario")
 		                 != JV_NONE ? " (a conversation_scenario, not read)" : "");
-	return loader_each(r, conv, cpath, adk_invocation, ctx, err, errlen) < 0 ? -1 : 0;
+	return loader_each(r, conv, cpath, adk_invocation, ctx, err) < 0 ? -1 : 0;
 }
 
-static int adk_set_case(struct run *r, jv c, const char *path, size_t i, void *ctx, char *err,
-                        size_t errlen)
+static int adk_set_case(struct run *r, jv c, const char *path, size_t i, void *ctx, struct error *err)
 {
 	(void)i;
 	run_add_note_msg(r, MSG_IN_OUTPUT, c, "eval case %s",
 	                 loader_str(r, adk_get(r->doc, c, "eval_id", "evalId"), "?"));
-	return adk_case(r, c, path, ctx, err, errlen);
+	return adk_case(r, c, path, ctx, err);
 }
 
 /* ---- the legacy list ------------------------------------------------------------ */
 
-static int adk_legacy_turn(struct run *r, jv t, const char *path, size_t i, void *ctx, char *err,
-                           size_t errlen)
+static int adk_legacy_turn(struct run *r, jv t, const char *path, size_t i, void *ctx, struct error *err)
 {
 	(void)ctx;
 	const struct jdoc *d = r->doc;
 	jv query, reference, uses;
-	if (loader_opt_string(r, t, "query", path, &query, err, errlen) < 0 ||
-	    loader_opt_string(r, t, "reference", path, &reference, err, errlen) < 0 ||
-	    loader_opt_array(r, t, "expected_tool_use", path, "not an array", &uses, err, errlen) < 0)
+	if (loader_opt_string(r, t, "query", path, &query, err) < 0 ||
+	    loader_opt_string(r, t, "reference", path, &reference, err) < 0 ||
+	    loader_opt_array(r, t, "expected_tool_use", path, "not an array", &uses, err) < 0)
 		return -1;
 	size_t k = 0;
 	JV_EACH(d, uses, u) {
@@ -473,13 +463,13 @@ static int adk_legacy_turn(struct run *r, jv t, const char *path, size_t i, void
 		snprintf(upath, sizeof(upath), "%s.expected_tool_use[%zu]", path, k++);
 		jv name, input = jv_get(d, u, "tool_input");
 		if (!jv_is_object(d, u)) {
-			snprintf(err, errlen, "%s: not an object", upath);
+			error_at(err, ERR_FAILED, "%s: not an object", upath);
 			return -1;
 		}
-		if (loader_opt_string(r, u, "tool_name", upath, &name, err, errlen) < 0)
+		if (loader_opt_string(r, u, "tool_name", upath, &name, err) < 0)
 			return -1;
 		if (input != JV_NONE && !jv_is_null(d, input) && !jv_is_object(d, input)) {
-			snprintf(err, errlen, "%s.tool_input: not an object", upath);
+			error_at(err, ERR_FAILED, "%s.tool_input: not an object", upath);
 			return -1;
 		}
 	}
@@ -510,36 +500,36 @@ static const char *adk_result_name(const struct run *r, const struct run_msg *m)
 	return jv_str(r->doc, jv_get(r->doc, m->raw, "name"));
 }
 
-static int adk_load_record(struct run *r, jv rec, struct adk_ctx *ctx, char *err, size_t errlen)
+static int adk_load_record(struct run *r, jv rec, struct adk_ctx *ctx, struct error *err)
 {
 	const struct jdoc *d = r->doc;
 	if (adk_is_legacy(d, rec))
-		return loader_each(r, rec, "", adk_legacy_turn, NULL, err, errlen);
+		return loader_each(r, rec, "", adk_legacy_turn, NULL, err);
 	if (!jv_is_object(d, rec)) {
-		snprintf(err, errlen, "a google-adk record must be an object or a list of turns");
+		error_at(err, ERR_FAILED, "a google-adk record must be an object or a list of turns");
 		return -1;
 	}
 	if (adk_is_evalset(d, rec)) {
 		r->id = loader_str(r, adk_get(d, rec, "eval_set_id", "evalSetId"), r->id);
 		return loader_each(r, adk_get(d, rec, "eval_cases", "evalCases"), "eval_cases",
-		                   adk_set_case, ctx, err, errlen);
+		                   adk_set_case, ctx, err);
 	}
 	if (adk_get(d, rec, "conversation", NULL) != JV_NONE ||
 	    adk_get(d, rec, "eval_id", "evalId") != JV_NONE) {
 		r->id = loader_str(r, adk_get(d, rec, "eval_id", "evalId"), r->id);
-		return adk_case(r, rec, "", ctx, err, errlen);
+		return adk_case(r, rec, "", ctx, err);
 	}
 	jv events;
-	if (loader_array(r, rec, "events", &events, err, errlen) < 0)
+	if (loader_array(r, rec, "events", &events, err) < 0)
 		return -1;
 	r->id = loader_str(r, jv_get(d, rec, "id"), r->id);
-	return loader_each(r, events, "events", adk_event, ctx, err, errlen);
+	return loader_each(r, events, "events", adk_event, ctx, err);
 }
 
-static int adk_load(struct run *r, char *err, size_t errlen)
+static int adk_load(struct run *r, struct error *err)
 {
 	struct adk_ctx ctx = { HTAB_INIT };
-	int rc = adk_load_record(r, run_root(r), &ctx, err, errlen);
+	int rc = adk_load_record(r, run_root(r), &ctx, err);
 	htab_free(&ctx.seen);
 	if (rc < 0)
 		return -1;

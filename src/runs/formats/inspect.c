@@ -31,6 +31,7 @@
 #include "runs/format.h"
 #include "runs/loader.h"
 #include "util/strbuf.h"
+#include "util/error.h"
 
 #define ATTACHMENT_PREFIX "attachment://"
 
@@ -211,19 +212,18 @@ static void insp_content(struct run *r, const struct insp_ctx *c, jv content)
 /* ---- calls and results ---------------------------------------------------- */
 
 /* {id, function: NAME, arguments: {...}, type, view}. */
-static int insp_call(struct run *r, jv tc, const char *path, size_t j, void *ctx, char *err,
-                     size_t errlen)
+static int insp_call(struct run *r, jv tc, const char *path, size_t j, void *ctx, struct error *err)
 {
 	(void)j;
 	const struct insp_ctx *c = ctx;
 	const struct jdoc *d = r->doc;
 	jv id, name, args = jv_get(d, tc, "arguments");
-	if (loader_opt_string(r, tc, "id", path, &id, err, errlen) < 0 ||
-	    loader_opt_string(r, tc, "function", path, &name, err, errlen) < 0)
+	if (loader_opt_string(r, tc, "id", path, &id, err) < 0 ||
+	    loader_opt_string(r, tc, "function", path, &name, err) < 0)
 		return -1;
 	enum jv_type t = jv_type(d, args);
 	if (t != JV_MISSING && t != JV_NULL && t != JV_OBJECT && t != JV_STRING) {
-		snprintf(err, errlen, "%s.arguments: not an object", path);
+		error_at(err, ERR_FAILED, "%s.arguments: not an object", path);
 		return -1;
 	}
 	struct run_call *call = loader_add_call(r, c->mi, id, name, args, r->msgs[c->mi].src_index);
@@ -239,11 +239,11 @@ static int insp_call(struct run *r, jv tc, const char *path, size_t j, void *ctx
 
 /* A tool message: the result of the call it names; `error` fails it. */
 static int insp_tool_result(struct run *r, const struct insp_ctx *c, jv m, const char *path,
-                            jv content, char *err, size_t errlen)
+                            jv content, struct error *err)
 {
 	const struct jdoc *d = r->doc;
 	jv tcid;
-	if (loader_opt_string(r, m, "tool_call_id", path, &tcid, err, errlen) < 0)
+	if (loader_opt_string(r, m, "tool_call_id", path, &tcid, err) < 0)
 		return -1;
 	jv result = jv_is_string(d, content) ? insp_resolve(d, c->atts, content) : content;
 	struct run_msg *msg = loader_tool_output(r, c->mi, jv_str(d, tcid), result);
@@ -252,14 +252,13 @@ static int insp_tool_result(struct run *r, const struct insp_ctx *c, jv m, const
 		const char *text = jv_str(d, jv_get(d, error, "message"));
 		loader_mark_failed(msg, text ? text : jv_str(d, jv_get(d, error, "type")));
 	} else if (error != JV_NONE && !jv_is_null(d, error)) {
-		snprintf(err, errlen, "%s.error: not an object", path);
+		error_at(err, ERR_FAILED, "%s.error: not an object", path);
 		return -1;
 	}
 	return 0;
 }
 
-static int insp_msg(struct run *r, jv m, const char *path, size_t i, void *ctx, char *err,
-                    size_t errlen)
+static int insp_msg(struct run *r, jv m, const char *path, size_t i, void *ctx, struct error *err)
 {
 	struct insp_ctx *c = ctx;
 	const struct jdoc *d = r->doc;
@@ -275,16 +274,16 @@ static int insp_msg(struct run *r, jv m, const char *path, size_t i, void *ctx, 
 		return 0;
 	}
 	jv content, tcs;
-	if (loader_role(r, m, path, ROLE_ERRORS_SPLIT, &role, err, errlen) < 0 ||
-	    loader_content(r, m, path, &content, err, errlen) < 0 ||
-	    loader_opt_array(r, m, "tool_calls", path, "not a list or null", &tcs, err, errlen) < 0)
+	if (loader_role(r, m, path, ROLE_ERRORS_SPLIT, &role, err) < 0 ||
+	    loader_content(r, m, path, &content, err) < 0 ||
+	    loader_opt_array(r, m, "tool_calls", path, "not a list or null", &tcs, err) < 0)
 		return -1;
 	c->mi = run_add_msg(r, role, MSG_IN_OUTPUT, NULL, m);
 	r->msgs[c->mi].src_index = (long)i;
 	insp_content(r, c, content);
 	if (role == ROLE_TOOL)
-		return insp_tool_result(r, c, m, path, content, err, errlen);
-	return loader_each_field(r, tcs, path, "tool_calls", insp_call, c, err, errlen) < 0 ? -1 : 0;
+		return insp_tool_result(r, c, m, path, content, err);
+	return loader_each_field(r, tcs, path, "tool_calls", insp_call, c, err) < 0 ? -1 : 0;
 }
 
 /* ---- the sample ------------------------------------------------------------ */
@@ -369,24 +368,24 @@ static void insp_id(struct run *r, jv rec)
 	strbuf_release(&sb);
 }
 
-static int insp_load(struct run *r, char *err, size_t errlen)
+static int insp_load(struct run *r, struct error *err)
 {
 	const struct jdoc *d = r->doc;
 	jv rec = run_root(r);
 	if (!jv_is_object(d, rec)) {
-		snprintf(err, errlen, "an Inspect sample must be a JSON object");
+		error_at(err, ERR_FAILED, "an Inspect sample must be a JSON object");
 		return -1;
 	}
 	if (insp_is_log(d, rec)) {
-		snprintf(err, errlen, "an Inspect log: its samples are the runs (read it as a file)");
+		error_at(err, ERR_FAILED, "an Inspect log: its samples are the runs (read it as a file)");
 		return -1;
 	}
 	jv msgs;
-	if (loader_array(r, rec, "messages", &msgs, err, errlen) < 0)
+	if (loader_array(r, rec, "messages", &msgs, err) < 0)
 		return -1;
 	jv atts = jv_get(d, rec, "attachments");
 	struct insp_ctx c = { jv_is_object(d, atts) ? atts : JV_NONE, 0 };
-	if (loader_each(r, msgs, "messages", insp_msg, &c, err, errlen) < 0)
+	if (loader_each(r, msgs, "messages", insp_msg, &c, err) < 0)
 		return -1;
 	run_join_results(r);
 	insp_tail(r, rec);

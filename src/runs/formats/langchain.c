@@ -20,6 +20,7 @@
 #include "runs/format.h"
 #include "runs/loader.h"
 #include "langchain.h"
+#include "util/error.h"
 
 /* The serialized class names (and their streaming chunks) as types. */
 static const char *lc_class_type(const char *cls)
@@ -112,22 +113,22 @@ static enum run_role lc_role(const struct jdoc *d, const char *type, jv body, bo
 
 /* One entry of tool_calls (valid) or invalid_tool_calls. */
 static int lc_add_call(struct run *r, size_t mi, jv tc, const char *path, bool invalid,
-                       char *err, size_t errlen)
+                       struct error *err)
 {
 	const struct jdoc *d = r->doc;
 	if (!jv_is_object(d, tc)) {
-		snprintf(err, errlen, "%s: not an object", path);
+		error_at(err, ERR_FAILED, "%s: not an object", path);
 		return -1;
 	}
 	jv name = jv_get(d, tc, "name"), args = jv_get(d, tc, "args"), id = jv_get(d, tc, "id");
 	if (name != JV_NONE && !jv_is_null(d, name) && !jv_is_string(d, name)) {
-		snprintf(err, errlen, "%s.name: not a string", path);
+		error_at(err, ERR_FAILED, "%s.name: not a string", path);
 		return -1;
 	}
 	/* Valid calls have parsed arguments; invalid ones keep the text. */
 	if (args != JV_NONE && !jv_is_null(d, args) && !jv_is_object(d, args) &&
 	    !(invalid && jv_is_string(d, args))) {
-		snprintf(err, errlen, "%s.args: %s", path,
+		error_at(err, ERR_FAILED, "%s.args: %s", path,
 		         invalid ? "not a string or an object" : "not an object");
 		return -1;
 	}
@@ -147,16 +148,16 @@ static int lc_add_call(struct run *r, size_t mi, jv tc, const char *path, bool i
 }
 
 static int lc_add_calls(struct run *r, size_t mi, jv body, const char *path, const char *key,
-                        bool invalid, char *err, size_t errlen)
+                        bool invalid, struct error *err)
 {
 	jv list;
-	if (loader_opt_array(r, body, key, path, "not an array", &list, err, errlen) < 0)
+	if (loader_opt_array(r, body, key, path, "not an array", &list, err) < 0)
 		return -1;
 	char cpath[256];
 	size_t k = 0;
 	JV_EACH(r->doc, list, tc) {
 		snprintf(cpath, sizeof cpath, "%s.%s[%zu]", path, key, k++);
-		if (lc_add_call(r, mi, tc, cpath, invalid, err, errlen) < 0)
+		if (lc_add_call(r, mi, tc, cpath, invalid, err) < 0)
 			return -1;
 	}
 	return 0;
@@ -192,12 +193,11 @@ static void lc_add_parts(struct run *r, size_t mi, jv body, jv content)
 	}
 }
 
-long lc_load_message(struct run *r, jv m, const char *path, bool flat, char *err,
-                     size_t errlen)
+long lc_load_message(struct run *r, jv m, const char *path, bool flat, struct error *err)
 {
 	const struct jdoc *d = r->doc;
 	if (!jv_is_object(d, m)) {
-		snprintf(err, errlen, "%s: not an object", path);
+		error_at(err, ERR_FAILED, "%s: not an object", path);
 		return -1;
 	}
 	const char *type;
@@ -205,19 +205,19 @@ long lc_load_message(struct run *r, jv m, const char *path, bool flat, char *err
 	if (!type) {
 		jv ty = jv_get(d, m, "type");
 		if (jv_streq(d, ty, "constructor"))
-			snprintf(err, errlen, "%s: not a serialized message (id, kwargs)", path);
+			error_at(err, ERR_FAILED, "%s: not a serialized message (id, kwargs)", path);
 		else if (ty == JV_NONE)
-			snprintf(err, errlen, "%s.type: missing", path);
+			error_at(err, ERR_MISSING, "%s.type: missing", path);
 		else if (!jv_is_string(d, ty))
-			snprintf(err, errlen, "%s.type: not a string", path);
+			error_at(err, ERR_FAILED, "%s.type: not a string", path);
 		else
-			snprintf(err, errlen, "%s.data: not an object", path);
+			error_at(err, ERR_FAILED, "%s.data: not an object", path);
 		return -1;
 	}
 	char bpath[256];
 	snprintf(bpath, sizeof bpath, "%s%s", path, lc_body_key(d, m, body));
 	jv content;
-	if (loader_content(r, body, bpath, &content, err, errlen) < 0)
+	if (loader_content(r, body, bpath, &content, err) < 0)
 		return -1;
 	bool known;
 	enum run_role role = lc_role(d, type, body, &known);
@@ -233,14 +233,14 @@ long lc_load_message(struct run *r, jv m, const char *path, bool flat, char *err
 	const char *text = r->msgs[mi].text;
 	if (role == ROLE_TOOL) {
 		jv id;
-		if (loader_opt_string(r, body, "tool_call_id", bpath, &id, err, errlen) < 0)
+		if (loader_opt_string(r, body, "tool_call_id", bpath, &id, err) < 0)
 			return -1;
 		struct run_msg *msg = loader_tool_output(r, mi, loader_id(r, id), content);
 		if (jv_streq(d, jv_get(d, body, "status"), "error"))
 			loader_mark_failed(msg, text);
 	}
-	if (lc_add_calls(r, mi, body, bpath, "tool_calls", false, err, errlen) < 0 ||
-	    lc_add_calls(r, mi, body, bpath, "invalid_tool_calls", true, err, errlen) < 0)
+	if (lc_add_calls(r, mi, body, bpath, "tool_calls", false, err) < 0 ||
+	    lc_add_calls(r, mi, body, bpath, "invalid_tool_calls", true, err) < 0)
 		return -1;
 	return (long)mi;
 }
@@ -287,21 +287,21 @@ static int lc_detect(const struct jdoc *d, jv rec)
 	return seen ? 60 : 0;
 }
 
-static int lc_load(struct run *r, char *err, size_t errlen)
+static int lc_load(struct run *r, struct error *err)
 {
 	const struct jdoc *d = r->doc;
 	jv list;
 	const char *where;
 	if (loader_messages_or_array(r, run_root(r), &list, &where, "a langchain record must be "
 	                             "an object with messages or an array of messages",
-	                             err, errlen) < 0)
+	                             err) < 0)
 		return -1;
 	char path[128];
 	size_t i = 0;
 	bool idless = false;
 	JV_EACH(d, list, m) {
 		snprintf(path, sizeof path, "%s[%zu]", where, i);
-		long mi = lc_load_message(r, m, path, false, err, errlen);
+		long mi = lc_load_message(r, m, path, false, err);
 		if (mi < 0)
 			return -1;
 		r->msgs[mi].src_index = (long)i;

@@ -8,6 +8,7 @@
 
 #include "runs/run.h"
 #include "util/jdoc.h"
+#include "util/error.h"
 
 /* m is a LangChain message: messages_to_dict's {type, data: {...}} or the
  * serialized {lc: 1, type: "constructor", id: [..., "AIMessage"], kwargs}.
@@ -16,8 +17,7 @@
 bool lc_is_message(const struct jdoc *d, jv m, bool flat);
 /* Adds the message at path (its calls, its answer to a call) to r;
  * returns its index in r->msgs, or -1 with err naming the field. */
-long lc_load_message(struct run *r, jv m, const char *path, bool flat, char *err,
-                     size_t errlen);
+long lc_load_message(struct run *r, jv m, const char *path, bool flat, struct error *err);
 /* The fields of a message, wherever its shape keeps them, and its type
  * ("human", "ai", ...); NULL type when m is none of the shapes. */
 jv lc_body(const struct jdoc *d, jv m, bool flat, const char **type);

@@ -37,6 +37,7 @@
 #include "util/htab.h"
 #include "util/xalloc.h"
 #include "langfuse.h"
+#include "util/error.h"
 
 /* The kinds of observation Langfuse has; others are notes. */
 static const char *const lf_types[] = {
@@ -206,38 +207,38 @@ static const char *lf_obs_path(char *buf, size_t len, const char *where, size_t 
 
 /* obs[i].KEY: a string, null or absent, else an error naming it. */
 static int lf_obs_str(const struct jdoc *d, jv o, const char *where, size_t i, const char *key,
-                      bool required, const char **out, char *err, size_t errlen)
+                      bool required, const char **out, struct error *err)
 {
 	jv v = jv_get(d, o, key);
 	*out = jv_str(d, v);
 	if (*out || (!required && (v == JV_NONE || jv_is_null(d, v))))
 		return 0;
 	char at[64];
-	snprintf(err, errlen, "%s.%s: %s", lf_obs_path(at, sizeof at, where, i), key,
+	error_at(err, v == JV_NONE ? ERR_MISSING : ERR_FAILED, "%s.%s: %s", lf_obs_path(at, sizeof at, where, i), key,
 	         v == JV_NONE ? "missing" : "not a string");
 	return -1;
 }
 
 static int lf_obs_read(const struct jdoc *d, jv o, const char *where, size_t i, struct lf_obs *ob,
-                       char *err, size_t errlen)
+                       struct error *err)
 {
 	if (!jv_is_object(d, o)) {
 		char at[64];
-		snprintf(err, errlen, "%s: not an object", lf_obs_path(at, sizeof at, where, i));
+		error_at(err, ERR_FAILED, "%s: not an object", lf_obs_path(at, sizeof at, where, i));
 		return -1;
 	}
 	*ob = (struct lf_obs){ .v = o, .order = i == LF_ALONE ? 0 : i };
-	if (lf_obs_str(d, o, where, i, "type", true, &ob->type, err, errlen) < 0 ||
-	    lf_obs_str(d, o, where, i, "id", false, &ob->id, err, errlen) < 0 ||
-	    lf_obs_str(d, o, where, i, "parentObservationId", false, &ob->parent, err, errlen) < 0 ||
-	    lf_obs_str(d, o, where, i, "startTime", false, &ob->start, err, errlen) < 0)
+	if (lf_obs_str(d, o, where, i, "type", true, &ob->type, err) < 0 ||
+	    lf_obs_str(d, o, where, i, "id", false, &ob->id, err) < 0 ||
+	    lf_obs_str(d, o, where, i, "parentObservationId", false, &ob->parent, err) < 0 ||
+	    lf_obs_str(d, o, where, i, "startTime", false, &ob->start, err) < 0)
 		return -1;
 	static const char *const lists[] = { "toolCalls", "toolCallNames", NULL };
 	for (size_t k = 0; lists[k]; k++) {
 		jv v = jv_get(d, o, lists[k]);
 		if (v != JV_NONE && !jv_is_null(d, v) && !jv_is_array(d, v)) {
 			char at[64];
-			snprintf(err, errlen, "%s.%s: not an array", lf_obs_path(at, sizeof at, where, i),
+			error_at(err, ERR_FAILED, "%s.%s: not an array", lf_obs_path(at, sizeof at, where, i),
 			         lists[k]);
 			return -1;
 		}
@@ -297,17 +298,16 @@ static int lf_obs_cmp(const void *pa, const void *pb)
 
 /* The observations of list (an array named `where` in messages, or one
  * observation alone: a trace of one in a split list). */
-static int lf_trace_read(struct run *r, jv list, const char *where, struct lf_trace *t, char *err,
-                         size_t errlen)
+static int lf_trace_read(struct run *r, jv list, const char *where, struct lf_trace *t, struct error *err)
 {
 	const struct jdoc *d = r->doc;
 	t->obs = xcalloc(jv_len(d, list) + 1, sizeof *t->obs);
 	if (jv_is_object(d, list)) {
 		t->n = 1;
-		return lf_obs_read(d, list, where, LF_ALONE, &t->obs[0], err, errlen);
+		return lf_obs_read(d, list, where, LF_ALONE, &t->obs[0], err);
 	}
 	JV_EACH(d, list, o) {
-		if (lf_obs_read(d, o, where, t->n, &t->obs[t->n], err, errlen) < 0)
+		if (lf_obs_read(d, o, where, t->n, &t->obs[t->n], err) < 0)
 			return -1;
 		t->n++;
 	}
@@ -524,7 +524,7 @@ static void lf_read_trace(struct run *r, jv trace, const struct lf_trace *t)
 /* Where the record keeps its observations, and the trace they are of
  * (JV_NONE for a list of observations, or the one a split left alone). */
 static int lf_find_list(struct run *r, jv rec, jv *trace, jv *list, const char **where,
-                        char *err, size_t errlen)
+                        struct error *err)
 {
 	const struct jdoc *d = r->doc;
 	*trace = JV_NONE;
@@ -538,27 +538,27 @@ static int lf_find_list(struct run *r, jv rec, jv *trace, jv *list, const char *
 		return 0;
 	}
 	if (!jv_is_object(d, rec)) {
-		snprintf(err, errlen, "a langfuse export must be an object {trace, observations}");
+		error_at(err, ERR_FAILED, "a langfuse export must be an object {trace, observations}");
 		return -1;
 	}
 	*trace = lf_is_api_trace(d, rec) ? rec : jv_get(d, rec, "trace");
 	*where = "observations";
 	if (!jv_is_object(d, *trace)) {
-		snprintf(err, errlen, "trace: %s", *trace == JV_NONE ? "missing" : "not an object");
+		error_at(err, *trace == JV_NONE ? ERR_MISSING : ERR_FAILED, "trace: %s", *trace == JV_NONE ? "missing" : "not an object");
 		return -1;
 	}
-	return loader_array(r, rec, "observations", list, err, errlen);
+	return loader_array(r, rec, "observations", list, err);
 }
 
-static int lf_load(struct run *r, char *err, size_t errlen)
+static int lf_load(struct run *r, struct error *err)
 {
 	const struct jdoc *d = r->doc;
 	jv trace, list;
 	const char *where;
-	if (lf_find_list(r, run_root(r), &trace, &list, &where, err, errlen) < 0)
+	if (lf_find_list(r, run_root(r), &trace, &list, &where, err) < 0)
 		return -1;
 	struct lf_trace t = { 0 };
-	int rc = lf_trace_read(r, list, where, &t, err, errlen);
+	int rc = lf_trace_read(r, list, where, &t, err);
 	if (rc == 0) {
 		jv id = trace != JV_NONE ? jv_get(d, trace, "id")
 		      : t.n ? jv_get(d, t.obs[0].v, "traceId") : JV_NONE;

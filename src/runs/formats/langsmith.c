@@ -22,6 +22,7 @@
 #include "runs/format.h"
 #include "runs/loader.h"
 #include "langchain.h"
+#include "util/error.h"
 
 static int ls_detect(const struct jdoc *d, jv rec)
 {
@@ -50,31 +51,31 @@ struct ls_tree {
 };
 
 static int ls_walk(struct run *r, struct ls_tree *t, jv run, const char *path, int depth,
-                   char *err, size_t errlen)
+                   struct error *err)
 {
 	const struct jdoc *d = r->doc;
 	const char *at = *path ? path : "run";
 	if (!jv_is_object(d, run)) {
-		snprintf(err, errlen, "%s: not an object", at);
+		error_at(err, ERR_FAILED, "%s: not an object", at);
 		return -1;
 	}
 	char fpath[256];
 	snprintf(fpath, sizeof fpath, "%s%s", path, *path ? "." : "");
 	jv type = jv_get(d, run, "run_type");
 	if (!jv_is_string(d, type)) {
-		snprintf(err, errlen, "%srun_type: %s", fpath, type == JV_NONE ? "missing" : "not a string");
+		error_at(err, type == JV_NONE ? ERR_MISSING : ERR_FAILED, "%srun_type: %s", fpath, type == JV_NONE ? "missing" : "not a string");
 		return -1;
 	}
 	jv children = jv_get(d, run, "child_runs");
 	if (children != JV_NONE && !jv_is_null(d, children) && !jv_is_array(d, children)) {
-		snprintf(err, errlen, "%schild_runs: not an array", fpath);
+		error_at(err, ERR_FAILED, "%schild_runs: not an array", fpath);
 		return -1;
 	}
 	if (t->n == t->cap) {
 		size_t cap = t->cap ? t->cap * 2 : 16;
 		struct ls_node *nodes = realloc(t->nodes, cap * sizeof *nodes);
 		if (!nodes) {
-			snprintf(err, errlen, "%s: out of memory", at);
+			error_at(err, ERR_FAILED, "%s: out of memory", at);
 			return -1;
 		}
 		t->nodes = nodes;
@@ -94,7 +95,7 @@ static int ls_walk(struct run *r, struct ls_tree *t, jv run, const char *path, i
 	JV_EACH(d, children, c) {
 		char cpath[300];
 		snprintf(cpath, sizeof cpath, "%schild_runs[%zu]", fpath, i++);
-		if (ls_walk(r, t, c, cpath, depth + 1, err, errlen) < 0)
+		if (ls_walk(r, t, c, cpath, depth + 1, err) < 0)
 			return -1;
 	}
 	return 0;
@@ -119,20 +120,20 @@ static void ls_path(char *buf, size_t len, const char *path, const char *key)
 	snprintf(buf, len, "%s%s%s", path, *path ? "." : "", key);
 }
 
-static int ls_load_list(struct run *r, jv list, const char *path, char *err, size_t errlen)
+static int ls_load_list(struct run *r, jv list, const char *path, struct error *err)
 {
 	char mpath[320];
 	size_t i = 0;
 	JV_EACH(r->doc, list, m) {
 		snprintf(mpath, sizeof mpath, "%s[%zu]", path, i++);
-		if (lc_load_message(r, m, mpath, true, err, errlen) < 0)
+		if (lc_load_message(r, m, mpath, true, err) < 0)
 			return -1;
 	}
 	return 0;
 }
 
 /* The llm run's conversation and its answer. */
-static int ls_load_llm(struct run *r, const struct ls_node *n, char *err, size_t errlen)
+static int ls_load_llm(struct run *r, const struct ls_node *n, struct error *err)
 {
 	const struct jdoc *d = r->doc;
 	char path[320];
@@ -143,7 +144,7 @@ static int ls_load_llm(struct run *r, const struct ls_node *n, char *err, size_t
 		msgs = jv_first(d, msgs);
 		strcat(path, "[0]");
 	}
-	if (ls_load_list(r, msgs, path, err, errlen) < 0)
+	if (ls_load_list(r, msgs, path, err) < 0)
 		return -1;
 	/* Completion models take prompts, strings. */
 	JV_EACH(d, jv_get(d, inputs, "prompts"), p)
@@ -161,14 +162,14 @@ static int ls_load_llm(struct run *r, const struct ls_node *n, char *err, size_t
 		snprintf(gpath, sizeof gpath, "%s[%zu].message", path, i++);
 		jv msg = jv_get(d, g, "message");
 		if (msg != JV_NONE && !jv_is_null(d, msg)) {
-			if (lc_load_message(r, msg, gpath, true, err, errlen) < 0)
+			if (lc_load_message(r, msg, gpath, true, err) < 0)
 				return -1;
 		} else if (jv_is_string(d, jv_get(d, g, "text"))) {
 			run_add_msg(r, ROLE_ASSISTANT, MSG_IN_OUTPUT, jv_str(d, jv_get(d, g, "text")), g);
 		}
 	}
 	ls_path(path, sizeof path, n->path, "outputs.messages");
-	return ls_load_list(r, jv_get(d, outputs, "messages"), path, err, errlen);
+	return ls_load_list(r, jv_get(d, outputs, "messages"), path, err);
 }
 
 /* A tool run's result: its ToolMessage's content (and status), else its
@@ -202,13 +203,13 @@ static const char *ls_tool_call_id(struct run *r, jv run)
 	return type ? loader_id(r, jv_get(d, body, "tool_call_id")) : NULL;
 }
 
-static int ls_tools(struct run *r, const struct ls_tree *t, char *err, size_t errlen)
+static int ls_tools(struct run *r, const struct ls_tree *t, struct error *err)
 {
 	const struct jdoc *d = r->doc;
 	size_t nconv = r->ncalls;
 	bool *claimed = calloc(nconv + 1, 1);
 	if (!claimed) {
-		snprintf(err, errlen, "run: out of memory");
+		error_at(err, ERR_FAILED, "run: out of memory");
 		return -1;
 	}
 	for (size_t i = 0; i < t->n; i++) {
@@ -246,16 +247,16 @@ static int ls_tools(struct run *r, const struct ls_tree *t, char *err, size_t er
 	return 0;
 }
 
-static int ls_load(struct run *r, char *err, size_t errlen)
+static int ls_load(struct run *r, struct error *err)
 {
 	const struct jdoc *d = r->doc;
 	jv rec = run_root(r);
 	if (!jv_is_object(d, rec)) {
-		snprintf(err, errlen, "a langsmith record must be a run object {run_type, inputs, ...}");
+		error_at(err, ERR_FAILED, "a langsmith record must be a run object {run_type, inputs, ...}");
 		return -1;
 	}
 	struct ls_tree t = { 0 };
-	int rc = ls_walk(r, &t, rec, "", 0, err, errlen);
+	int rc = ls_walk(r, &t, rec, "", 0, err);
 	if (rc == 0) {
 		qsort(t.nodes, t.n, sizeof *t.nodes, ls_cmp);
 		const struct ls_node *llm = NULL;
@@ -263,14 +264,14 @@ static int ls_load(struct run *r, char *err, size_t errlen)
 			if (!strcmp(t.nodes[i].type, "llm"))
 				llm = &t.nodes[i];
 		if (llm) {
-			rc = ls_load_llm(r, llm, err, errlen);
+			rc = ls_load_llm(r, llm, err);
 			r->model = jv_str(d, jv_path(d, llm->run, "extra.metadata.ls_model_name"));
 		}
 	}
 	if (rc == 0) {
 		run_join_results(r);
 		lc_join_by_name(r, true);
-		rc = ls_tools(r, &t, err, errlen);
+		rc = ls_tools(r, &t, err);
 	}
 	free(t.nodes);
 	return rc;

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "util/hash.h"
+#include "util/error.h"
 
 const char *loader_str(const struct run *r, jv v, const char *dflt)
 {
@@ -82,11 +83,11 @@ const char *loader_model(const struct run *r, jv rec)
 	return m ? m : loader_corpus_model(r, rec);
 }
 
-int loader_array(const struct run *r, jv rec, const char *key, jv *out, char *err, size_t errlen)
+int loader_array(const struct run *r, jv rec, const char *key, jv *out, struct error *err)
 {
 	*out = jv_get(r->doc, rec, key);
 	if (!jv_is_array(r->doc, *out)) {
-		snprintf(err, errlen, "%s: %s", key, *out != JV_NONE ? "not an array" : "missing");
+		error_at(err, *out != JV_NONE ? ERR_FAILED : ERR_MISSING, "%s: %s", key, *out != JV_NONE ? "not an array" : "missing");
 		return -1;
 	}
 	return 0;
@@ -100,23 +101,23 @@ void loader_tools(struct run *r, jv rec)
 }
 
 int loader_messages_or_array(const struct run *r, jv rec, jv *list, const char **where,
-                             const char *shape_error, char *err, size_t errlen)
+                             const char *shape_error, struct error *err)
 {
 	*list = rec;
 	*where = "";
 	if (jv_is_object(r->doc, rec)) {
 		*where = "messages";
-		return loader_array(r, rec, "messages", list, err, errlen) < 0 ? -1 : LOADER_OBJECT;
+		return loader_array(r, rec, "messages", list, err) < 0 ? -1 : LOADER_OBJECT;
 	}
 	if (!jv_is_array(r->doc, rec)) {
-		snprintf(err, errlen, "%s", shape_error);
+		error_at(err, ERR_FAILED, "%s", shape_error);
 		return -1;
 	}
 	return LOADER_BARE_ARRAY;
 }
 
 int loader_each(struct run *r, jv list, const char *where, loader_item_fn fn, void *ctx,
-                char *err, size_t errlen)
+                struct error *err)
 {
 	int total = 0;
 	size_t i = 0;
@@ -124,10 +125,10 @@ int loader_each(struct run *r, jv list, const char *where, loader_item_fn fn, vo
 		char path[128];
 		snprintf(path, sizeof(path), "%s[%zu]", where, i);
 		if (!jv_is_object(r->doc, item)) {
-			snprintf(err, errlen, "%s: not an object", path);
+			error_at(err, ERR_FAILED, "%s: not an object", path);
 			return -1;
 		}
-		int rc = fn(r, item, path, i, ctx, err, errlen);
+		int rc = fn(r, item, path, i, ctx, err);
 		if (rc < 0)
 			return -1;
 		total += rc;
@@ -137,30 +138,30 @@ int loader_each(struct run *r, jv list, const char *where, loader_item_fn fn, vo
 }
 
 int loader_each_field(struct run *r, jv list, const char *path, const char *key,
-                      loader_item_fn fn, void *ctx, char *err, size_t errlen)
+                      loader_item_fn fn, void *ctx, struct error *err)
 {
 	char where[128];
 	snprintf(where, sizeof(where), "%s.%s", path, key);
-	return loader_each(r, list, where, fn, ctx, err, errlen);
+	return loader_each(r, list, where, fn, ctx, err);
 }
 
 int loader_role(const struct run *r, jv m, const char *path, enum loader_role_errors style,
-                enum run_role *role, char *err, size_t errlen)
+                enum run_role *role, struct error *err)
 {
 	jv jrole = jv_get(r->doc, m, "role");
 	const char *s = jv_str(r->doc, jrole);
 	if (!s) {
 		if (style == ROLE_ERRORS_JOINED)
-			snprintf(err, errlen, "%s.role: missing or not a string", path);
+			error_at(err, ERR_MISSING, "%s.role: missing or not a string", path);
 		else
-			snprintf(err, errlen, "%s.role: %s", path,
+			error_at(err, jrole != JV_NONE ? ERR_FAILED : ERR_MISSING, "%s.role: %s", path,
 			         jrole != JV_NONE ? "not a string" : "missing");
 		return -1;
 	}
 	bool ok;
 	*role = run_role_parse(s, &ok);
 	if (!ok) {
-		snprintf(err, errlen, "%s.role: unknown role \"%s\"", path, s);
+		error_at(err, ERR_FAILED, "%s.role: unknown role \"%s\"", path, s);
 		return -1;
 	}
 	return 0;
@@ -186,55 +187,54 @@ size_t loader_note_role(struct run *r, jv m, const char *text, long src)
 	return mi;
 }
 
-int loader_content(const struct run *r, jv m, const char *path, jv *content, char *err,
-                   size_t errlen)
+int loader_content(const struct run *r, jv m, const char *path, jv *content, struct error *err)
 {
 	jv c = jv_get(r->doc, m, "content");
 	enum jv_type t = jv_type(r->doc, c);
 	*content = c;
 	if (t != JV_MISSING && t != JV_NULL && t != JV_STRING && t != JV_ARRAY) {
-		snprintf(err, errlen, "%s.content: not a string, a list or null", path);
+		error_at(err, ERR_FAILED, "%s.content: not a string, a list or null", path);
 		return -1;
 	}
 	return 0;
 }
 
 int loader_opt_string(const struct run *r, jv obj, const char *key, const char *path, jv *out,
-                      char *err, size_t errlen)
+                      struct error *err)
 {
 	jv v = jv_get(r->doc, obj, key);
 	enum jv_type t = jv_type(r->doc, v);
 	*out = v;
 	if (t != JV_MISSING && t != JV_NULL && t != JV_STRING) {
-		snprintf(err, errlen, "%s.%s: not a string", path, key);
+		error_at(err, ERR_FAILED, "%s.%s: not a string", path, key);
 		return -1;
 	}
 	return 0;
 }
 
 int loader_opt_array(const struct run *r, jv obj, const char *key, const char *path,
-                     const char *what, jv *out, char *err, size_t errlen)
+                     const char *what, jv *out, struct error *err)
 {
 	jv v = jv_get(r->doc, obj, key);
 	enum jv_type t = jv_type(r->doc, v);
 	*out = v;
 	if (t != JV_MISSING && t != JV_NULL && t != JV_ARRAY) {
-		snprintf(err, errlen, "%s.%s: %s", path, key, what);
+		error_at(err, ERR_FAILED, "%s.%s: %s", path, key, what);
 		return -1;
 	}
 	return 0;
 }
 
 int loader_call_fields(const struct run *r, jv fields, const char *path, const char *args_what,
-                       jv *name, jv *args, char *err, size_t errlen)
+                       jv *name, jv *args, struct error *err)
 {
-	if (loader_opt_string(r, fields, "name", path, name, err, errlen) < 0)
+	if (loader_opt_string(r, fields, "name", path, name, err) < 0)
 		return -1;
 	jv a = jv_get(r->doc, fields, "arguments");
 	enum jv_type t = jv_type(r->doc, a);
 	*args = a;
 	if (t != JV_MISSING && t != JV_NULL && t != JV_OBJECT && t != JV_STRING) {
-		snprintf(err, errlen, "%s.arguments: %s", path, args_what);
+		error_at(err, ERR_FAILED, "%s.arguments: %s", path, args_what);
 		return -1;
 	}
 	return 0;
@@ -255,23 +255,23 @@ struct run_call *loader_add_call(struct run *r, size_t mi, jv id, jv name, jv ar
 }
 
 int loader_function_call(struct run *r, jv tc, const char *path, size_t j, void *ctx,
-                         char *err, size_t errlen)
+                         struct error *err)
 {
 	(void)j;
 	const size_t *mi = ctx;
 	jv id, name, args;
-	if (loader_opt_string(r, tc, "id", path, &id, err, errlen) < 0)
+	if (loader_opt_string(r, tc, "id", path, &id, err) < 0)
 		return -1;
 	jv fn = jv_get(r->doc, tc, "function");
 	if (!jv_is_object(r->doc, fn)) {
-		snprintf(err, errlen, "%s.function: %s", path,
+		error_at(err, fn != JV_NONE ? ERR_FAILED : ERR_MISSING, "%s.function: %s", path,
 		         fn != JV_NONE ? "not an object" : "missing");
 		return -1;
 	}
 	char fpath[160];
 	snprintf(fpath, sizeof(fpath), "%s.function", path);
 	if (loader_call_fields(r, fn, fpath, "not a string or an object", &name, &args,
-	                       err, errlen) < 0)
+	                       err) < 0)
 		return -1;
 	loader_add_call(r, *mi, id, name, args, r->msgs[*mi].src_index);
 	return 0;

@@ -21,6 +21,7 @@
 
 #include "runs/format.h"
 #include "runs/loader.h"
+#include "util/error.h"
 
 static jv mastra_input_messages(const struct jdoc *d, jv rec)
 {
@@ -264,8 +265,7 @@ static void add_text_part(struct run *r, size_t msg, jv part)
  * 1.x message the way Mastra does: part versions win, legacy-only calls
  * keep their place between anchors, and leftovers go after all parts.
  * L is walked with a cursor (lcur is L[li]), as li only moves forward. */
-static int merge_1x(struct run *r, size_t msg, jv m, long mi, bool ordered, char *err,
-                    size_t errlen)
+static int merge_1x(struct run *r, size_t msg, jv m, long mi, bool ordered, struct error *err)
 {
 	const struct jdoc *d = r->doc;
 	jv content = jv_get(d, m, "content");
@@ -274,18 +274,18 @@ static int merge_1x(struct run *r, size_t msg, jv m, long mi, bool ordered, char
 	jv legacy = jv_get(d, content, "toolInvocations");
 	jv parts = jv_get(d, content, "parts");
 	if (legacy != JV_NONE && !jv_is_array(d, legacy)) {
-		snprintf(err, errlen, "output[%ld].content.toolInvocations: not a list", mi);
+		error_at(err, ERR_FAILED, "output[%ld].content.toolInvocations: not a list", mi);
 		return -1;
 	}
 	if (parts != JV_NONE && !jv_is_array(d, parts)) {
-		snprintf(err, errlen, "output[%ld].content.parts: not a list", mi);
+		error_at(err, ERR_FAILED, "output[%ld].content.parts: not a list", mi);
 		return -1;
 	}
 	/* A null part fails the message before any of its calls is taken. */
 	size_t i = 0;
 	JV_EACH(d, parts, part) {
 		if (jv_is_null(d, part)) {
-			snprintf(err, errlen, "output[%ld].content.parts[%zu]: null part", mi, i);
+			error_at(err, ERR_FAILED, "output[%ld].content.parts[%zu]: null part", mi, i);
 			return -1;
 		}
 		i++;
@@ -353,7 +353,7 @@ static void note_other_shape(struct run *r, size_t mi, jv m, enum mastra_shape s
 }
 
 static int load_list(struct run *r, jv list, enum msg_origin origin, enum mastra_shape shape,
-                     char *err, size_t errlen)
+                     struct error *err)
 {
 	const struct jdoc *d = r->doc;
 	long i = -1;
@@ -370,11 +370,11 @@ static int load_list(struct run *r, jv list, enum msg_origin origin, enum mastra
 		/* Only output messages carry calls Mastra counts; calls inside
 		 * input messages are shown but tagged by their origin. */
 		if (shape == MASTRA_1X) {
-			if (merge_1x(r, mi, m, i, ordered, err, errlen) < 0) {
+			if (merge_1x(r, mi, m, i, ordered, err) < 0) {
 				if (origin == MSG_IN_INPUT) {
 					/* Mastra never looks inside input messages;
 					 * the text is still the message's. */
-					err[0] = '\0';
+					error_clear(err);
 					if (ordered)
 						run_add_text(r, mi, text, JV_NONE);
 					continue;
@@ -389,40 +389,40 @@ static int load_list(struct run *r, jv list, enum msg_origin origin, enum mastra
 	return 0;
 }
 
-static int mastra_load_shape(struct run *r, enum mastra_shape shape, char *err, size_t errlen)
+static int mastra_load_shape(struct run *r, enum mastra_shape shape, struct error *err)
 {
 	const struct jdoc *d = r->doc;
 	jv rec = run_root(r);
 	if (!jv_is_object(d, rec)) {
-		snprintf(err, errlen, "a Mastra run must be a JSON object");
+		error_at(err, ERR_FAILED, "a Mastra run must be a JSON object");
 		return -1;
 	}
 	jv in = mastra_input_messages(d, rec);
 	jv out = jv_get(d, rec, "output");
 	r->mastra = shape;
 	r->mastra_io_empty = mastra_list_empty(d, in) || mastra_list_empty(d, out);
-	if (load_list(r, in, MSG_IN_INPUT, shape, err, errlen) < 0)
+	if (load_list(r, in, MSG_IN_INPUT, shape, err) < 0)
 		return -1;
-	if (load_list(r, out, MSG_IN_OUTPUT, shape, err, errlen) < 0)
+	if (load_list(r, out, MSG_IN_OUTPUT, shape, err) < 0)
 		return -1;
 	if (jv_is_string(d, out) && jv_strlen(d, out))
 		run_add_msg(r, ROLE_ASSISTANT, MSG_IN_OUTPUT, jv_str(d, out), out);
 	return 0;
 }
 
-static int mastra_load(struct run *r, char *err, size_t errlen)
+static int mastra_load(struct run *r, struct error *err)
 {
-	return mastra_load_shape(r, mastra_shape_of(r->doc, run_root(r)), err, errlen);
+	return mastra_load_shape(r, mastra_shape_of(r->doc, run_root(r)), err);
 }
 
-static int mastra_load_1x(struct run *r, char *err, size_t errlen)
+static int mastra_load_1x(struct run *r, struct error *err)
 {
-	return mastra_load_shape(r, MASTRA_1X, err, errlen);
+	return mastra_load_shape(r, MASTRA_1X, err);
 }
 
-static int mastra_load_0x(struct run *r, char *err, size_t errlen)
+static int mastra_load_0x(struct run *r, struct error *err)
 {
-	return mastra_load_shape(r, MASTRA_0X, err, errlen);
+	return mastra_load_shape(r, MASTRA_0X, err);
 }
 
 const struct format_ops format_mastra = {

@@ -36,6 +36,7 @@
 #include "runs/format.h"
 #include "runs/loader.h"
 #include "util/xalloc.h"
+#include "util/error.h"
 
 static const char *const mt_types[] = {
 	"agent_run", "model_generation", "llm_generation", "model_step", "model_chunk",
@@ -536,12 +537,12 @@ static void mt_identity(struct run *r, jv span)
 		r->id = id;
 }
 
-static int mt_load(struct run *r, char *err, size_t errlen)
+static int mt_load(struct run *r, struct error *err)
 {
 	const struct jdoc *d = r->doc;
 	jv rec = run_root(r);
 	if (!jv_is_object(d, rec) && !jv_is_array(d, rec)) {
-		snprintf(err, errlen, "a Mastra trace must be a span tree or a list of spans");
+		error_at(err, ERR_FAILED, "a Mastra trace must be a span tree or a list of spans");
 		return -1;
 	}
 	struct mt_tree t = { 0 };
@@ -549,7 +550,7 @@ static int mt_load(struct run *r, char *err, size_t errlen)
 	long root = mt_root(d, &t);
 	if (root < 0) {
 		mt_free(&t);
-		snprintf(err, errlen, "no agent_run span");
+		error_at(err, ERR_FAILED, "no agent_run span");
 		return -1;
 	}
 	struct mt_load l = { .t = &t };

@@ -31,6 +31,7 @@
 
 #include "runs/format.h"
 #include "runs/loader.h"
+#include "util/error.h"
 
 static bool mini_has_prefix(const char *s, const char *p)
 {
@@ -105,23 +106,23 @@ static bool mini_failed_reply(const struct jdoc *d, jv m, const char *text)
 }
 
 static int mini_load_msg(struct run *r, jv m, const char *path, size_t i, void *ctx,
-                         char *err, size_t errlen)
+                         struct error *err)
 {
 	(void)ctx;
 	const struct jdoc *d = r->doc;
 	jv rv = jv_get(d, m, "role");
 	const char *rs = jv_str(d, rv);
 	if (!rs) {
-		snprintf(err, errlen, "%s.role: %s", path, rv == JV_NONE ? "missing" : "not a string");
+		error_at(err, rv == JV_NONE ? ERR_MISSING : ERR_FAILED, "%s.role: %s", path, rv == JV_NONE ? "missing" : "not a string");
 		return -1;
 	}
 	bool known;
 	enum run_role role = run_role_parse(rs, &known);
 	jv content, tcs, tcid, reasoning;
-	if (loader_content(r, m, path, &content, err, errlen) < 0 ||
-	    loader_opt_array(r, m, "tool_calls", path, "not a list or null", &tcs, err, errlen) < 0 ||
-	    loader_opt_string(r, m, "tool_call_id", path, &tcid, err, errlen) < 0 ||
-	    loader_opt_string(r, m, "reasoning_content", path, &reasoning, err, errlen) < 0)
+	if (loader_content(r, m, path, &content, err) < 0 ||
+	    loader_opt_array(r, m, "tool_calls", path, "not a list or null", &tcs, err) < 0 ||
+	    loader_opt_string(r, m, "tool_call_id", path, &tcid, err) < 0 ||
+	    loader_opt_string(r, m, "reasoning_content", path, &reasoning, err) < 0)
 		return -1;
 	const char *text = run_text_of(r, content);
 	if (!known && strcmp(rs, "exit") != 0) {
@@ -137,7 +138,7 @@ static int mini_load_msg(struct run *r, jv m, const char *path, size_t i, void *
 	if (known && jv_is_string(d, reasoning) && jv_strlen(d, reasoning))
 		run_add_thinking(r, mi, jv_str(d, reasoning), reasoning);
 	run_add_text(r, mi, text, JV_NONE);
-	if (loader_each_field(r, tcs, path, "tool_calls", loader_function_call, &mi, err, errlen) < 0)
+	if (loader_each_field(r, tcs, path, "tool_calls", loader_function_call, &mi, err) < 0)
 		return -1;
 	if (role == ROLE_TOOL) {
 		struct run_msg *msg = loader_tool_output(r, mi, jv_str(d, tcid), content);
@@ -150,18 +151,18 @@ static int mini_load_msg(struct run *r, jv m, const char *path, size_t i, void *
 	return 0;
 }
 
-static int mini_load(struct run *r, char *err, size_t errlen)
+static int mini_load(struct run *r, struct error *err)
 {
 	jv rec = run_root(r);
 	if (!jv_is_object(r->doc, rec)) {
-		snprintf(err, errlen, "a mini-swe-agent trajectory must be a JSON object");
+		error_at(err, ERR_FAILED, "a mini-swe-agent trajectory must be a JSON object");
 		return -1;
 	}
 	jv msgs;
-	if (loader_array(r, rec, "messages", &msgs, err, errlen) < 0)
+	if (loader_array(r, rec, "messages", &msgs, err) < 0)
 		return -1;
 	r->model = mini_model(r, rec);
-	if (loader_each(r, msgs, "messages", mini_load_msg, NULL, err, errlen) < 0)
+	if (loader_each(r, msgs, "messages", mini_load_msg, NULL, err) < 0)
 		return -1;
 	run_join_results(r);
 	return 0;

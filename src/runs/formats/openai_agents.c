@@ -14,6 +14,7 @@
 #include "runs/format.h"
 #include "runs/loader.h"
 #include "openai_responses.h"
+#include "util/error.h"
 
 static int agents_detect(const struct jdoc *d, jv rec)
 {
@@ -27,13 +28,13 @@ static int agents_detect(const struct jdoc *d, jv rec)
 }
 
 static int agents_generated(struct run *r, jv g, const char *path, size_t i, void *ctx,
-                            char *err, size_t errlen)
+                            struct error *err)
 {
 	(void)ctx;
 	const struct jdoc *d = r->doc;
 	jv type = jv_get(d, g, "type");
 	if (type != JV_NONE && !jv_is_string(d, type)) {
-		snprintf(err, errlen, "%s.type: not a string", path);
+		error_at(err, ERR_FAILED, "%s.type: not a string", path);
 		return -1;
 	}
 	if (jv_streq(d, type, "tool_approval_item"))
@@ -42,42 +43,42 @@ static int agents_generated(struct run *r, jv g, const char *path, size_t i, voi
 	char where[256];
 	snprintf(where, sizeof(where), "%s.raw_item", path);
 	if (raw == JV_NONE) {
-		snprintf(err, errlen, "%s: missing", where);
+		error_at(err, ERR_MISSING, "%s: missing", where);
 		return -1;
 	}
 	if (!jv_is_object(d, raw)) {
-		snprintf(err, errlen, "%s: not an object", where);
+		error_at(err, ERR_FAILED, "%s: not an object", where);
 		return -1;
 	}
-	return resp_read_item(r, raw, where, i, NULL, err, errlen) < 0 ? -1 : 0;
+	return resp_read_item(r, raw, where, i, NULL, err) < 0 ? -1 : 0;
 }
 
-static int agents_load(struct run *r, char *err, size_t errlen)
+static int agents_load(struct run *r, struct error *err)
 {
 	const struct jdoc *d = r->doc;
 	jv rec = run_root(r);
 	if (!jv_is_object(d, rec)) {
-		snprintf(err, errlen, "an openai-agents record must be an object");
+		error_at(err, ERR_FAILED, "an openai-agents record must be an object");
 		return -1;
 	}
 	jv in = jv_get(d, rec, "original_input"), gen = jv_get(d, rec, "generated_items");
 	if (gen != JV_NONE && !jv_is_null(d, gen) && !jv_is_array(d, gen)) {
-		snprintf(err, errlen, "generated_items: not an array");
+		error_at(err, ERR_FAILED, "generated_items: not an array");
 		return -1;
 	}
 	if (jv_is_string(d, in)) {
 		run_add_msg(r, ROLE_USER, MSG_IN_INPUT, jv_str(d, in), in);
 	} else if (jv_is_array(d, in)) {
 		size_t first = r->nmsgs;
-		if (loader_each(r, in, "original_input", resp_read_item, NULL, err, errlen) < 0)
+		if (loader_each(r, in, "original_input", resp_read_item, NULL, err) < 0)
 			return -1;
 		for (size_t i = first; i < r->nmsgs; i++)
 			r->msgs[i].origin = MSG_IN_INPUT;
 	} else if (in != JV_NONE && !jv_is_null(d, in)) {
-		snprintf(err, errlen, "original_input: not an array or a string");
+		error_at(err, ERR_FAILED, "original_input: not an array or a string");
 		return -1;
 	}
-	if (loader_each(r, gen, "generated_items", agents_generated, NULL, err, errlen) < 0)
+	if (loader_each(r, gen, "generated_items", agents_generated, NULL, err) < 0)
 		return -1;
 	run_join_results(r);
 	return 0;

@@ -23,6 +23,7 @@
 
 #include "runs/format.h"
 #include "runs/loader.h"
+#include "util/error.h"
 
 struct js_ctx {
 	struct htab seen;           /* ids and call ids of the items read */
@@ -62,12 +63,12 @@ static void js_content(struct run *r, size_t mi, jv content)
 	}
 }
 
-static int js_message(struct run *r, jv it, const char *path, size_t i, char *err, size_t errlen)
+static int js_message(struct run *r, jv it, const char *path, size_t i, struct error *err)
 {
 	enum run_role role;
 	jv content;
-	if (loader_role(r, it, path, ROLE_ERRORS_SPLIT, &role, err, errlen) < 0 ||
-	    loader_content(r, it, path, &content, err, errlen) < 0)
+	if (loader_role(r, it, path, ROLE_ERRORS_SPLIT, &role, err) < 0 ||
+	    loader_content(r, it, path, &content, err) < 0)
 		return -1;
 	size_t mi = run_add_msg(r, role, MSG_IN_OUTPUT, NULL, it);
 	r->msgs[mi].src_index = (long)i;
@@ -157,20 +158,19 @@ static bool js_repeated(struct js_ctx *c, const struct jdoc *d, jv it)
 }
 
 /* One protocol item, at path, index i of its list. */
-static int js_item(struct run *r, jv it, const char *path, size_t i, void *ctx, char *err,
-                   size_t errlen)
+static int js_item(struct run *r, jv it, const char *path, size_t i, void *ctx, struct error *err)
 {
 	const struct jdoc *d = r->doc;
 	jv tv = jv_get(d, it, "type");
 	if (tv != JV_NONE && !jv_is_string(d, tv)) {
-		snprintf(err, errlen, "%s.type: not a string", path);
+		error_at(err, ERR_FAILED, "%s.type: not a string", path);
 		return -1;
 	}
 	if (ctx && js_repeated(ctx, d, it))
 		return 0;
 	const char *type = jv_str_or(d, tv, "message");
 	if (!strcmp(type, "message"))
-		return js_message(r, it, path, i, err, errlen);
+		return js_message(r, it, path, i, err);
 	if (!strcmp(type, "reasoning"))
 		js_reasoning(r, it, i);
 	else if (loader_ends_with(type, "_call"))
@@ -182,18 +182,17 @@ static int js_item(struct run *r, jv it, const char *path, size_t i, void *ctx, 
 	return 0;
 }
 
-static int js_generated(struct run *r, jv g, const char *path, size_t i, void *ctx, char *err,
-                        size_t errlen)
+static int js_generated(struct run *r, jv g, const char *path, size_t i, void *ctx, struct error *err)
 {
 	const struct jdoc *d = r->doc;
 	jv type;
-	if (loader_opt_string(r, g, "type", path, &type, err, errlen) < 0)
+	if (loader_opt_string(r, g, "type", path, &type, err) < 0)
 		return -1;
 	jv raw = jv_get(d, g, "rawItem");
 	char where[256];
 	snprintf(where, sizeof(where), "%s.rawItem", path);
 	if (!jv_is_object(d, raw)) {
-		snprintf(err, errlen, "%s: %s", where, raw == JV_NONE ? "missing" : "not an object");
+		error_at(err, raw == JV_NONE ? ERR_MISSING : ERR_FAILED, "%s: %s", where, raw == JV_NONE ? "missing" : "not an object");
 		return -1;
 	}
 	if (jv_streq(d, type, "tool_approval_item")) {
@@ -202,19 +201,18 @@ static int js_generated(struct run *r, jv g, const char *path, size_t i, void *c
 		                 loader_str(r, jv_get(d, raw, "callId"), "no call id"));
 		return 0;
 	}
-	return js_item(r, raw, where, i, ctx, err, errlen);
+	return js_item(r, raw, where, i, ctx, err);
 }
 
-static int js_response(struct run *r, jv resp, const char *path, size_t i, void *ctx, char *err,
-                       size_t errlen)
+static int js_response(struct run *r, jv resp, const char *path, size_t i, void *ctx, struct error *err)
 {
 	(void)i;
 	jv out;
-	if (loader_opt_array(r, resp, "output", path, "not an array", &out, err, errlen) < 0)
+	if (loader_opt_array(r, resp, "output", path, "not an array", &out, err) < 0)
 		return -1;
 	char where[160];
 	snprintf(where, sizeof(where), "%s.output", path);
-	return loader_each(r, out, where, js_item, ctx, err, errlen);
+	return loader_each(r, out, where, js_item, ctx, err);
 }
 
 /* The context's approval records, each a note: who may run which tool. */
@@ -226,27 +224,27 @@ static void js_approvals(struct run *r, jv approvals, const char *agent)
 		                 agent ? " of " : "", agent ? agent : "", jv_str(d, k));
 }
 
-static int js_input(struct run *r, jv in, char *err, size_t errlen)
+static int js_input(struct run *r, jv in, struct error *err)
 {
 	const struct jdoc *d = r->doc;
 	if (jv_is_string(d, in))
 		run_add_msg(r, ROLE_USER, MSG_IN_INPUT, jv_str(d, in), in);
 	else if (jv_is_array(d, in))
-		return loader_each(r, in, "originalInput", js_item, NULL, err, errlen);
+		return loader_each(r, in, "originalInput", js_item, NULL, err);
 	else if (!jv_is_null(d, in)) {
-		snprintf(err, errlen, "originalInput: %s",
+		error_at(err, in == JV_NONE ? ERR_MISSING : ERR_FAILED, "originalInput: %s",
 		         in == JV_NONE ? "missing" : "not an array or a string");
 		return -1;
 	}
 	return 0;
 }
 
-static int js_load(struct run *r, char *err, size_t errlen)
+static int js_load(struct run *r, struct error *err)
 {
 	const struct jdoc *d = r->doc;
 	jv rec = run_root(r);
 	if (!jv_is_object(d, rec)) {
-		snprintf(err, errlen, "an openai-agents-js record must be an object");
+		error_at(err, ERR_FAILED, "an openai-agents-js record must be an object");
 		return -1;
 	}
 	jv gen = jv_get(d, rec, "generatedItems"), resps = jv_get(d, rec, "modelResponses");
@@ -255,19 +253,19 @@ static int js_load(struct run *r, char *err, size_t errlen)
 	                  : !jv_is_array(d, resps) && !jv_is_null(d, resps) && resps != JV_NONE
 	                  ? "modelResponses" : NULL;
 	if (bad) {
-		snprintf(err, errlen, "%s: not an array", bad);
+		error_at(err, ERR_FAILED, "%s: not an array", bad);
 		return -1;
 	}
 	size_t first = r->nmsgs;
-	if (js_input(r, jv_get(d, rec, "originalInput"), err, errlen) < 0)
+	if (js_input(r, jv_get(d, rec, "originalInput"), err) < 0)
 		return -1;
 	for (size_t i = first; i < r->nmsgs; i++)
 		r->msgs[i].origin = MSG_IN_INPUT;
 	struct js_ctx c = { HTAB_INIT, HTAB_INIT, false, jv_len(d, gen) };
-	int rc = loader_each(r, gen, "generatedItems", js_generated, &c, err, errlen);
+	int rc = loader_each(r, gen, "generatedItems", js_generated, &c, err);
 	c.from_model = true;
 	if (rc >= 0)
-		rc = loader_each(r, resps, "modelResponses", js_response, &c, err, errlen);
+		rc = loader_each(r, resps, "modelResponses", js_response, &c, err);
 	htab_free(&c.seen);
 	htab_free(&c.calls);
 	if (rc < 0)

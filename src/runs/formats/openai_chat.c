@@ -23,6 +23,7 @@
 
 #include "runs/format.h"
 #include "runs/loader.h"
+#include "util/error.h"
 
 /* Key k of an object is the literal `lit`. Lengths first: most keys differ
  * there, and a key holding a NUL is not the literal. */
@@ -228,8 +229,7 @@ static void chat_call_path(char *path, size_t len, const struct chat_at *at, siz
 /* Checks a content value and returns its text: a string, null, or a list
  * of parts of which text (and refusal) parts are read. */
 static int chat_content_text(struct run *r, jv m, const struct chat_msg_fields *f,
-                             const struct chat_at *at, const char **text, char *err,
-                             size_t errlen)
+                             const struct chat_at *at, const char **text, struct error *err)
 {
 	const struct jdoc *d = r->doc;
 	char path[128];
@@ -237,14 +237,14 @@ static int chat_content_text(struct run *r, jv m, const struct chat_msg_fields *
 	if (t != JV_MISSING && t != JV_NULL && t != JV_STRING && t != JV_ARRAY) {
 		jv content;
 		chat_msg_path(path, sizeof(path), at);
-		if (loader_content(r, m, path, &content, err, errlen) < 0)
+		if (loader_content(r, m, path, &content, err) < 0)
 			return -1;
 	}
 	size_t k = 0;
 	JV_EACH(d, f->content, part) {
 		if (!jv_is_object(d, part) && !jv_is_string(d, part)) {
 			chat_msg_path(path, sizeof(path), at);
-			snprintf(err, errlen, "%s.content[%zu]: not an object", path, k);
+			error_at(err, ERR_FAILED, "%s.content[%zu]: not an object", path, k);
 			return -1;
 		}
 		k++;
@@ -295,7 +295,7 @@ static void chat_body_fields(const struct jdoc *d, jv body, struct chat_body_fie
 
 /* Entry k of tool_calls[]. */
 static int chat_add_tool_call(struct run *r, jv tc, const struct chat_at *at, size_t k,
-                              char *err, size_t errlen)
+                              struct error *err)
 {
 	const struct jdoc *d = r->doc;
 	jv type = JV_NONE, id = JV_NONE, function = JV_NONE, custom = JV_NONE;
@@ -312,7 +312,7 @@ static int chat_add_tool_call(struct run *r, jv tc, const struct chat_at *at, si
 	char path[128];
 	if (type != JV_NONE && !jv_is_string(d, type)) {
 		chat_call_path(path, sizeof(path), at, k);
-		snprintf(err, errlen, "%s.type: not a string", path);
+		error_at(err, ERR_FAILED, "%s.type: not a string", path);
 		return -1;
 	}
 	/* Old exports leave type out; function is the only type they knew. */
@@ -321,7 +321,7 @@ static int chat_add_tool_call(struct run *r, jv tc, const struct chat_at *at, si
 	jv body = is_function ? function : is_custom ? custom : jv_get(d, tc, ty);
 	if ((is_function || is_custom) && !jv_is_object(d, body)) {
 		chat_call_path(path, sizeof(path), at, k);
-		snprintf(err, errlen, "%s.%s: not an object", path, ty);
+		error_at(err, ERR_FAILED, "%s.%s: not an object", path, ty);
 		return -1;
 	}
 	struct run_call *c = run_add_call(r, at->mi);
@@ -350,13 +350,12 @@ static int chat_add_tool_call(struct run *r, jv tc, const struct chat_at *at, si
 
 /* The legacy function_call {name, arguments} has no id: c->id stays NULL
  * and chat_join_by_name links its reply by position. */
-static int chat_add_function_call(struct run *r, jv fc, const struct chat_at *at, char *err,
-                                  size_t errlen)
+static int chat_add_function_call(struct run *r, jv fc, const struct chat_at *at, struct error *err)
 {
 	if (!jv_is_object(r->doc, fc)) {
 		char path[128];
 		chat_msg_path(path, sizeof(path), at);
-		snprintf(err, errlen, "%s.function_call: not an object", path);
+		error_at(err, ERR_FAILED, "%s.function_call: not an object", path);
 		return -1;
 	}
 	struct chat_body_fields f;
@@ -386,7 +385,7 @@ static size_t chat_add_message(struct run *r, enum run_role role, jv m,
 
 /* Its tool_calls[] and legacy function_call. */
 static int chat_add_calls(struct run *r, const struct chat_msg_fields *f,
-                          const struct chat_at *at, char *err, size_t errlen)
+                          const struct chat_at *at, struct error *err)
 {
 	const struct jdoc *d = r->doc;
 	char path[128];
@@ -394,15 +393,15 @@ static int chat_add_calls(struct run *r, const struct chat_msg_fields *f,
 	JV_EACH(d, f->tool_calls, tc) {
 		if (!jv_is_object(d, tc)) {
 			chat_call_path(path, sizeof(path), at, k);
-			snprintf(err, errlen, "%s: not an object", path);
+			error_at(err, ERR_FAILED, "%s: not an object", path);
 			return -1;
 		}
-		if (chat_add_tool_call(r, tc, at, k, err, errlen) < 0)
+		if (chat_add_tool_call(r, tc, at, k, err) < 0)
 			return -1;
 		k++;
 	}
 	if (f->function_call != JV_NONE && !jv_is_null(d, f->function_call) &&
-	    chat_add_function_call(r, f->function_call, at, err, errlen) < 0)
+	    chat_add_function_call(r, f->function_call, at, err) < 0)
 		return -1;
 	return 0;
 }
@@ -410,7 +409,7 @@ static int chat_add_calls(struct run *r, const struct chat_msg_fields *f,
 /* Loads message i of the list. *idless is set when it is a result that
  * names no call, for chat_join_by_name. */
 static int chat_load_msg(struct run *r, jv m, const char *where, size_t i, bool *idless,
-                         char *err, size_t errlen)
+                         struct error *err)
 {
 	const struct jdoc *d = r->doc;
 	struct chat_at at = { where, i, 0, REQ_AGENT };
@@ -423,12 +422,12 @@ static int chat_load_msg(struct run *r, jv m, const char *where, size_t i, bool 
 	if (!role_name) {
 		/* The shared helper words the error. */
 		chat_msg_path(path, sizeof(path), &at);
-		if (loader_role(r, m, path, ROLE_ERRORS_SPLIT, &role, err, errlen) < 0)
+		if (loader_role(r, m, path, ROLE_ERRORS_SPLIT, &role, err) < 0)
 			return -1;
 	}
 	role = run_role_parse(role_name, &known);
 	const char *text = "";
-	if (chat_content_text(r, m, &f, &at, &text, err, errlen) < 0)
+	if (chat_content_text(r, m, &f, &at, &text, err) < 0)
 		return -1;
 	if (!known) {
 		/* A role of next year's API: kept and shown, not refused. */
@@ -439,7 +438,7 @@ static int chat_load_msg(struct run *r, jv m, const char *where, size_t i, bool 
 	    !jv_is_array(d, f.tool_calls)) {
 		jv calls;
 		chat_msg_path(path, sizeof(path), &at);
-		if (loader_opt_array(r, m, "tool_calls", path, "not an array", &calls, err, errlen) < 0)
+		if (loader_opt_array(r, m, "tool_calls", path, "not an array", &calls, err) < 0)
 			return -1;
 	}
 	at.mi = chat_add_message(r, role, m, &f, text, i);
@@ -451,7 +450,7 @@ static int chat_load_msg(struct run *r, jv m, const char *where, size_t i, bool 
 			loader_mark_failed(msg, text);
 		*idless = *idless || !id;
 	}
-	return chat_add_calls(r, &f, &at, err, errlen);
+	return chat_add_calls(r, &f, &at, err);
 }
 
 /* Results without an id (legacy role "function" replies, or a tool message
@@ -481,14 +480,14 @@ static void chat_join_by_name(struct run *r)
 	}
 }
 
-static int chat_load(struct run *r, char *err, size_t errlen)
+static int chat_load(struct run *r, struct error *err)
 {
 	const struct jdoc *d = r->doc;
 	jv rec = run_root(r);
 	jv list;
 	const char *where;
 	int shape = loader_messages_or_array(r, rec, &list, &where, "an openai-chat record must "
-	                                     "be an object or an array of messages", err, errlen);
+	                                     "be an object or an array of messages", err);
 	if (shape < 0)
 		return -1;
 	if (shape == LOADER_OBJECT) {
@@ -499,10 +498,10 @@ static int chat_load(struct run *r, char *err, size_t errlen)
 	bool idless = false;
 	JV_EACH(d, list, m) {
 		if (!jv_is_object(d, m)) {
-			snprintf(err, errlen, "%s[%zu]: not an object", where, i);
+			error_at(err, ERR_FAILED, "%s[%zu]: not an object", where, i);
 			return -1;
 		}
-		if (chat_load_msg(r, m, where, i, &idless, err, errlen) < 0)
+		if (chat_load_msg(r, m, where, i, &idless, err) < 0)
 			return -1;
 		i++;
 	}

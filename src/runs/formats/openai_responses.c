@@ -30,6 +30,7 @@
 #include "runs/loader.h"
 #include "util/strbuf.h"
 #include "openai_responses.h"
+#include "util/error.h"
 
 /* Item types that say "this is a Responses list". */
 static const char *const resp_known_types[] = {
@@ -218,12 +219,12 @@ static const char *resp_text(struct run *r, jv content)
 }
 
 static int resp_message(struct run *r, jv it, const char *path, size_t src,
-                        char *err, size_t errlen)
+                        struct error *err)
 {
 	enum run_role role;
 	jv content;
-	if (loader_role(r, it, path, ROLE_ERRORS_SPLIT, &role, err, errlen) < 0 ||
-	    loader_content(r, it, path, &content, err, errlen) < 0)
+	if (loader_role(r, it, path, ROLE_ERRORS_SPLIT, &role, err) < 0 ||
+	    loader_content(r, it, path, &content, err) < 0)
 		return -1;
 	size_t mi = run_add_msg(r, role, MSG_IN_OUTPUT, resp_text(r, content), it);
 	r->msgs[mi].src_index = (long)src;
@@ -565,24 +566,23 @@ static void resp_unknown(struct run *r, jv it, const char *ty, size_t src)
 	r->msgs[mi].src_index = (long)src;
 }
 
-int resp_read_item(struct run *r, jv it, const char *path, size_t i, void *ctx, char *err,
-                   size_t errlen)
+int resp_read_item(struct run *r, jv it, const char *path, size_t i, void *ctx, struct error *err)
 {
 	(void)ctx;
 	const struct jdoc *d = r->doc;
 	struct resp_fields f;
 	resp_fields(d, it, &f);
 	if (f.type != JV_NONE && !jv_is_string(d, f.type)) {
-		snprintf(err, errlen, "%s.type: not a string", path);
+		error_at(err, ERR_FAILED, "%s.type: not a string", path);
 		return -1;
 	}
 	const char *ty = jv_str(d, f.type);
 	if (!ty || !strcmp(ty, "message")) {
 		if (!ty && f.role == JV_NONE) {
-			snprintf(err, errlen, "%s.type: missing", path);
+			error_at(err, ERR_MISSING, "%s.type: missing", path);
 			return -1;
 		}
-		return resp_message(r, it, path, i, err, errlen);
+		return resp_message(r, it, path, i, err);
 	}
 	if (resp_in(ty, resp_client_calls))
 		resp_client_call(r, it, &f, ty, i);
@@ -600,7 +600,7 @@ int resp_read_item(struct run *r, jv it, const char *path, size_t i, void *ctx, 
 /* input and output may also be a plain string: one user message (a
  * request's input) or one assistant message (a text-only output). */
 static int resp_list(struct run *r, jv v, const char *key, enum run_role text_role,
-                     enum msg_origin origin, char *err, size_t errlen)
+                     enum msg_origin origin, struct error *err)
 {
 	const struct jdoc *d = r->doc;
 	if (v == JV_NONE || jv_is_null(d, v))
@@ -609,9 +609,9 @@ static int resp_list(struct run *r, jv v, const char *key, enum run_role text_ro
 	if (jv_is_string(d, v)) {
 		run_add_msg(r, text_role, MSG_IN_OUTPUT, jv_str(d, v), v);
 	} else if (!jv_is_array(d, v)) {
-		snprintf(err, errlen, "%s: not an array or a string", key);
+		error_at(err, ERR_FAILED, "%s: not an array or a string", key);
 		return -1;
-	} else if (loader_each(r, v, key, resp_read_item, NULL, err, errlen) < 0) {
+	} else if (loader_each(r, v, key, resp_read_item, NULL, err) < 0) {
 		return -1;
 	}
 	for (size_t i = first; i < r->nmsgs; i++)
@@ -619,23 +619,23 @@ static int resp_list(struct run *r, jv v, const char *key, enum run_role text_ro
 	return 0;
 }
 
-static int resp_load(struct run *r, char *err, size_t errlen)
+static int resp_load(struct run *r, struct error *err)
 {
 	const struct jdoc *d = r->doc;
 	jv rec = run_root(r);
 	if (jv_is_array(d, rec)) {
-		if (loader_each(r, rec, "", resp_read_item, NULL, err, errlen) < 0)
+		if (loader_each(r, rec, "", resp_read_item, NULL, err) < 0)
 			return -1;
 		run_join_results(r);
 		return 0;
 	}
 	if (!jv_is_object(d, rec)) {
-		snprintf(err, errlen, "an openai-responses record must be an array of items or an object");
+		error_at(err, ERR_FAILED, "an openai-responses record must be an array of items or an object");
 		return -1;
 	}
 	jv in = jv_get(d, rec, "input"), out = jv_get(d, rec, "output");
 	if (in == JV_NONE && out == JV_NONE) {
-		snprintf(err, errlen, "input, output: missing");
+		error_at(err, ERR_MISSING, "input, output: missing");
 		return -1;
 	}
 	loader_tools(r, rec);
@@ -649,8 +649,8 @@ static int resp_load(struct run *r, char *err, size_t errlen)
 	jv instr = jv_get(d, rec, "instructions");
 	if (jv_strlen(d, instr))
 		run_add_msg(r, ROLE_SYSTEM, in_origin, jv_str(d, instr), instr);
-	if (resp_list(r, in, "input", ROLE_USER, in_origin, err, errlen) < 0 ||
-	    resp_list(r, out, "output", ROLE_ASSISTANT, MSG_IN_OUTPUT, err, errlen) < 0)
+	if (resp_list(r, in, "input", ROLE_USER, in_origin, err) < 0 ||
+	    resp_list(r, out, "output", ROLE_ASSISTANT, MSG_IN_OUTPUT, err) < 0)
 		return -1;
 	run_join_results(r);
 	return 0;

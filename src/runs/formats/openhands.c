@@ -26,6 +26,7 @@
 #include "runs/format.h"
 #include "runs/loader.h"
 #include "util/xalloc.h"
+#include "util/error.h"
 
 /* ---- detection and splitting -------------------------------------------- */
 
@@ -171,14 +172,14 @@ static void oh_call(struct run *r, struct oh_ctx *c, jv e, jv args, const char *
 }
 
 static int oh_action(struct run *r, struct oh_ctx *c, jv e, const char *path, size_t i,
-                     char *err, size_t errlen)
+                     struct error *err)
 {
 	const struct jdoc *d = r->doc;
 	const char *action = jv_str(d, jv_get(d, e, "action"));
 	const char *source = loader_str(r, jv_get(d, e, "source"), "");
 	jv args = jv_get(d, e, "args");
 	if (args != JV_NONE && !jv_is_object(d, args) && !jv_is_null(d, args)) {
-		snprintf(err, errlen, "%s.args: not an object", path);
+		error_at(err, ERR_FAILED, "%s.args: not an object", path);
 		return -1;
 	}
 	if (!strcmp(action, "change_agent_state") || !strcmp(action, "recall"))
@@ -236,22 +237,21 @@ static void oh_observation(struct run *r, struct oh_ctx *c, jv e, const char *ob
 	run_set_result(&r->calls[ci], content, m->result_is_error, m->result_error_text, (long)mi);
 }
 
-static int oh_event(struct run *r, jv e, const char *path, size_t i, void *ctx, char *err,
-                    size_t errlen)
+static int oh_event(struct run *r, jv e, const char *path, size_t i, void *ctx, struct error *err)
 {
 	struct oh_ctx *c = ctx;
 	const struct jdoc *d = r->doc;
 	jv action = jv_get(d, e, "action"), obs = jv_get(d, e, "observation");
 	if (action != JV_NONE && !jv_is_string(d, action)) {
-		snprintf(err, errlen, "%s.action: not a string", path);
+		error_at(err, ERR_FAILED, "%s.action: not a string", path);
 		return -1;
 	}
 	if (obs != JV_NONE && !jv_is_string(d, obs)) {
-		snprintf(err, errlen, "%s.observation: not a string", path);
+		error_at(err, ERR_FAILED, "%s.observation: not a string", path);
 		return -1;
 	}
 	if (action != JV_NONE)
-		return oh_action(r, c, e, path, i, err, errlen);
+		return oh_action(r, c, e, path, i, err);
 	if (obs != JV_NONE) {
 		oh_observation(r, c, e, jv_str(d, obs), i);
 		return 0;
@@ -263,7 +263,7 @@ static int oh_event(struct run *r, jv e, const char *path, size_t i, void *ctx, 
 
 /* Elements that are not objects are kept as notes rather than refused: a
  * JSONL line that was not JSON is null here. */
-static int oh_events(struct run *r, jv list, const char *where, char *err, size_t errlen)
+static int oh_events(struct run *r, jv list, const char *where, struct error *err)
 {
 	const struct jdoc *d = r->doc;
 	struct oh_ctx c = { 0 };
@@ -275,7 +275,7 @@ static int oh_events(struct run *r, jv list, const char *where, char *err, size_
 		if (!jv_is_object(d, e)) {
 			size_t mi = run_add_note_msg(r, MSG_IN_OUTPUT, e, "%s: not an event (not read)", path);
 			r->msgs[mi].src_index = (long)i;
-		} else if ((rc = oh_event(r, e, path, i, &c, err, errlen)) < 0) {
+		} else if ((rc = oh_event(r, e, path, i, &c, err)) < 0) {
 			break;
 		}
 		i++;
@@ -284,15 +284,15 @@ static int oh_events(struct run *r, jv list, const char *where, char *err, size_
 	return rc;
 }
 
-static int oh_load(struct run *r, char *err, size_t errlen)
+static int oh_load(struct run *r, struct error *err)
 {
 	const struct jdoc *d = r->doc;
 	jv rec = run_root(r);
 	/* lines that are not JSON are kept as notes, but a stream has events */
 	if (jv_is_array(d, rec) && (jv_len(d, rec) == 0 || oh_first_object(d, rec) != JV_NONE))
-		return oh_events(r, rec, "", err, errlen);
+		return oh_events(r, rec, "", err);
 	if (!jv_is_object(d, rec)) {
-		snprintf(err, errlen, "an OpenHands event stream must be a JSON array of events");
+		error_at(err, ERR_FAILED, "an OpenHands event stream must be a JSON array of events");
 		return -1;
 	}
 	jv hist = jv_get(d, rec, "history");
@@ -300,19 +300,19 @@ static int oh_load(struct run *r, char *err, size_t errlen)
 	                        jv_get(d, rec, "observation") != JV_NONE)) {
 		/* a lone event: the stream of one */
 		struct oh_ctx c = { 0 };
-		int rc = oh_event(r, rec, "", 0, &c, err, errlen);
+		int rc = oh_event(r, rec, "", 0, &c, err);
 		free(c.links);
 		return rc;
 	}
 	if (!jv_is_array(d, hist)) {
-		snprintf(err, errlen, "history: %s", hist == JV_NONE ? "missing" : "not an array");
+		error_at(err, hist == JV_NONE ? ERR_MISSING : ERR_FAILED, "history: %s", hist == JV_NONE ? "missing" : "not an array");
 		return -1;
 	}
 	const char *instance = jv_str(d, jv_get(d, rec, "instance_id"));
 	/* an id the record did not give is its place in the file */
 	if ((!r->id || r->id == r->source) && instance && instance[0])
 		r->id = instance;
-	return oh_events(r, hist, "history", err, errlen);
+	return oh_events(r, hist, "history", err);
 }
 
 const struct format_ops format_openhands = {

@@ -17,6 +17,7 @@
 #include "runs/loader.h"
 #include "util/hash.h"
 #include "util/xalloc.h"
+#include "util/error.h"
 
 /* ---- what a span looks like ------------------------------------------------- */
 
@@ -92,7 +93,7 @@ static int otel_detect(const struct jdoc *d, jv v)
 typedef int (*span_fn)(const struct jdoc *d, jv span, const char *path, void *ctx);
 
 static int batch_spans(const struct jdoc *d, jv batch, const char *where, span_fn fn, void *ctx,
-                       char *err, size_t errlen)
+                       struct error *err)
 {
 	char path[200];
 	size_t i = 0;
@@ -102,7 +103,7 @@ static int batch_spans(const struct jdoc *d, jv batch, const char *where, span_f
 			scopes = jv_get(d, rs, "instrumentationLibrarySpans");
 		snprintf(path, sizeof path, "%sresourceSpans[%zu].scopeSpans", where, i++);
 		if (scopes != JV_NONE && !jv_is_array(d, scopes)) {
-			snprintf(err, errlen, "%s: not an array", path);
+			error_at(err, ERR_FAILED, "%s: not an array", path);
 			return -1;
 		}
 		size_t j = 0;
@@ -111,7 +112,7 @@ static int batch_spans(const struct jdoc *d, jv batch, const char *where, span_f
 			char spath[260];
 			snprintf(spath, sizeof spath, "%s[%zu].spans", path, j++);
 			if (spans != JV_NONE && !jv_is_array(d, spans)) {
-				snprintf(err, errlen, "%s: not an array", spath);
+				error_at(err, ERR_FAILED, "%s: not an array", spath);
 				return -1;
 			}
 			size_t k = 0;
@@ -128,17 +129,17 @@ static int batch_spans(const struct jdoc *d, jv batch, const char *where, span_f
 
 /* Calls fn on each span of v: a batch's, a list's (of batches or spans)
  * or v itself. */
-static int each_span(const struct jdoc *d, jv v, span_fn fn, void *ctx, char *err, size_t errlen)
+static int each_span(const struct jdoc *d, jv v, span_fn fn, void *ctx, struct error *err)
 {
 	if (is_batch(d, v))
-		return batch_spans(d, v, "", fn, ctx, err, errlen);
+		return batch_spans(d, v, "", fn, ctx, err);
 	if (!jv_is_array(d, v))
 		return fn(d, v, "", ctx);
 	size_t i = 0;
 	JV_EACH(d, v, e) {
 		char path[40];
 		snprintf(path, sizeof path, "[%zu]", i++);
-		int rc = is_batch(d, e) ? batch_spans(d, e, path, fn, ctx, err, errlen)
+		int rc = is_batch(d, e) ? batch_spans(d, e, path, fn, ctx, err)
 		                        : fn(d, e, path, ctx);
 		if (rc < 0)
 			return -1;
@@ -198,8 +199,8 @@ static int group_cmp(const void *pa, const void *pb)
 static void otel_split(const struct jdoc *d, jv root, struct doc_groups *out)
 {
 	struct trace_refs t = { 0 };
-	char err[8];
-	each_span(d, root, collect_ref, &t, err, sizeof err);
+	struct error err = {0};
+	each_span(d, root, collect_ref, &t, &err);
 	if (t.n)
 		qsort(t.v, t.n, sizeof *t.v, ref_cmp);
 	struct trace_group *g = xcalloc(t.n ? t.n : 1, sizeof *g);
@@ -268,15 +269,14 @@ static void read_start(const struct jdoc *d, jv span, struct span *s)
 
 struct collect_ctx {
 	struct spans *spans;
-	char *err;
-	size_t errlen;
+	struct error *err;
 };
 
 static int collect_span(const struct jdoc *d, jv v, const char *path, void *ctx)
 {
 	struct collect_ctx *c = ctx;
 	if (!jv_is_object(d, v)) {
-		snprintf(c->err, c->errlen, "%s: not an object", path[0] ? path : "span");
+		error_at(c->err, ERR_FAILED, "%s: not an object", path[0] ? path : "span");
 		return -1;
 	}
 	struct span s = { .v = v, .attrs = { JV_NONE, JV_NONE }, .order = c->spans->n };
@@ -289,7 +289,7 @@ static int collect_span(const struct jdoc *d, jv v, const char *path, void *ctx)
 		else if (jv_is_array(d, a))
 			s.attrs.list = a;
 		else if (a != JV_NONE && !jv_is_null(d, a)) {
-			snprintf(c->err, c->errlen, "%s%sattributes: not an object or a list", path,
+			error_at(c->err, ERR_FAILED, "%s%sattributes: not an object or a list", path,
 			         path[0] ? "." : "");
 			return -1;
 		}
@@ -579,20 +579,20 @@ static void build_run(struct run *r, struct spans *sp)
 		                 sp->n, sp->n == 1 ? "" : "s", sp->v[0].name);
 }
 
-static int otel_load(struct run *r, char *err, size_t errlen)
+static int otel_load(struct run *r, struct error *err)
 {
 	struct jdoc *d = r->doc;
 	jv root = run_root(r);
 	if (!jv_is_object(d, root) && !jv_is_array(d, root)) {
 		/* split makes each line of a JSONL file that is not JSON (null
 		 * in the file's document) a run of its own, which says so */
-		snprintf(err, errlen, jv_is_null(d, root) ? "a line that is not JSON, or null"
+		error_at(err, ERR_FAILED, jv_is_null(d, root) ? "a line that is not JSON, or null"
 		                                          : "not an OpenTelemetry span, list of spans or OTLP export");
 		return -1;
 	}
 	struct spans sp = { 0 };
-	struct collect_ctx c = { &sp, err, errlen };
-	if (each_span(d, root, collect_span, &c, err, errlen) < 0) {
+	struct collect_ctx c = { &sp, err };
+	if (each_span(d, root, collect_span, &c, err) < 0) {
 		free(sp.v);
 		return -1;
 	}

@@ -3,6 +3,7 @@
 
 #include "runs/format.h"
 #include "shape.h"
+#include "util/error.h"
 
 /* Never chosen by detection: format_load falls back to it when no format
  * claims a record, or when every format that claims it reads nothing. */
@@ -39,7 +40,7 @@ static void shape_notes(struct shape *s)
 		                 "(the rest not read by shape)", SHAPE_GRAFT_MAX);
 }
 
-static int shape_load(struct run *r, char *err, size_t errlen)
+static int shape_load(struct run *r, struct error *err)
 {
 	struct shape s = { .r = r, .d = r->doc, .list = JV_NONE };
 	shape_walk(&s, run_root(r));
@@ -50,7 +51,7 @@ static int shape_load(struct run *r, char *err, size_t errlen)
 	for (size_t i = 0; i < r->nmsgs && !found; i++)
 		found = r->msgs[i].role == ROLE_ASSISTANT;
 	if (!found) {
-		snprintf(err, errlen, "no conversation found: no agent message or tool call in the "
+		error_at(err, ERR_FAILED, "no conversation found: no agent message or tool call in the "
 		         "record (read by shape, since no format claims it; name its format with "
 		         "--format, or declare it)");
 		shape_free(&s);

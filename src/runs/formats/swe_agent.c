@@ -26,6 +26,7 @@
 
 #include "runs/format.h"
 #include "runs/loader.h"
+#include "util/error.h"
 
 static int swe_detect(const struct jdoc *d, jv rec)
 {
@@ -100,7 +101,7 @@ static void swe_link(struct run *r, size_t ci, size_t mi, jv result)
 /* ---- trajectory ------------------------------------------------------------ */
 
 /* history's messages before its first assistant turn: the task. */
-static int swe_history_task(struct run *r, jv hist, char *err, size_t errlen)
+static int swe_history_task(struct run *r, jv hist, struct error *err)
 {
 	const struct jdoc *d = r->doc;
 	size_t i = 0;
@@ -108,13 +109,13 @@ static int swe_history_task(struct run *r, jv hist, char *err, size_t errlen)
 		char path[64];
 		snprintf(path, sizeof(path), "history[%zu]", i);
 		if (!jv_is_object(d, m)) {
-			snprintf(err, errlen, "%s: not an object", path);
+			error_at(err, ERR_FAILED, "%s: not an object", path);
 			return -1;
 		}
 		enum run_role role;
 		jv content;
-		if (loader_role(r, m, path, ROLE_ERRORS_SPLIT, &role, err, errlen) < 0 ||
-		    loader_content(r, m, path, &content, err, errlen) < 0)
+		if (loader_role(r, m, path, ROLE_ERRORS_SPLIT, &role, err) < 0 ||
+		    loader_content(r, m, path, &content, err) < 0)
 			return -1;
 		if (role == ROLE_ASSISTANT)
 			break;
@@ -129,15 +130,15 @@ static int swe_history_task(struct run *r, jv hist, char *err, size_t errlen)
 }
 
 static int swe_load_step(struct run *r, jv step, const char *path, size_t i, void *ctx,
-                         char *err, size_t errlen)
+                         struct error *err)
 {
 	(void)ctx;
 	const struct jdoc *d = r->doc;
 	jv thought, action, obs, response;
-	if (loader_opt_string(r, step, "thought", path, &thought, err, errlen) < 0 ||
-	    loader_opt_string(r, step, "action", path, &action, err, errlen) < 0 ||
-	    loader_opt_string(r, step, "observation", path, &obs, err, errlen) < 0 ||
-	    loader_opt_string(r, step, "response", path, &response, err, errlen) < 0)
+	if (loader_opt_string(r, step, "thought", path, &thought, err) < 0 ||
+	    loader_opt_string(r, step, "action", path, &action, err) < 0 ||
+	    loader_opt_string(r, step, "observation", path, &obs, err) < 0 ||
+	    loader_opt_string(r, step, "response", path, &response, err) < 0)
 		return -1;
 	/* The thought is the response without its action; a step that has
 	 * only the response still says what the model wrote. */
@@ -169,43 +170,42 @@ struct swe_hist {
 };
 
 /* The call a tool message answers: tool_call_ids' first, or tool_call_id. */
-static int swe_answer_id(struct run *r, jv m, const char *path, const char **id, char *err,
-                         size_t errlen)
+static int swe_answer_id(struct run *r, jv m, const char *path, const char **id, struct error *err)
 {
 	const struct jdoc *d = r->doc;
 	jv ids = jv_get(d, m, "tool_call_ids");
 	*id = NULL;
 	if (ids != JV_NONE && !jv_is_null(d, ids)) {
 		if (!jv_is_array(d, ids)) {
-			snprintf(err, errlen, "%s.tool_call_ids: not a list", path);
+			error_at(err, ERR_FAILED, "%s.tool_call_ids: not a list", path);
 			return -1;
 		}
 		jv first = jv_first(d, ids);
 		if (first != JV_NONE && !jv_is_string(d, first)) {
-			snprintf(err, errlen, "%s.tool_call_ids[0]: not a string", path);
+			error_at(err, ERR_FAILED, "%s.tool_call_ids[0]: not a string", path);
 			return -1;
 		}
 		*id = jv_str(d, first);
 		return 0;
 	}
 	jv tcid;
-	if (loader_opt_string(r, m, "tool_call_id", path, &tcid, err, errlen) < 0)
+	if (loader_opt_string(r, m, "tool_call_id", path, &tcid, err) < 0)
 		return -1;
 	*id = jv_str(d, tcid);
 	return 0;
 }
 
 static int swe_load_hist_msg(struct run *r, jv m, const char *path, size_t i, void *ctx,
-                             char *err, size_t errlen)
+                             struct error *err)
 {
 	const struct jdoc *d = r->doc;
 	struct swe_hist *h = ctx;
 	enum run_role role;
 	jv content, tcs, action;
-	if (loader_role(r, m, path, ROLE_ERRORS_SPLIT, &role, err, errlen) < 0 ||
-	    loader_content(r, m, path, &content, err, errlen) < 0 ||
-	    loader_opt_array(r, m, "tool_calls", path, "not a list or null", &tcs, err, errlen) < 0 ||
-	    loader_opt_string(r, m, "action", path, &action, err, errlen) < 0)
+	if (loader_role(r, m, path, ROLE_ERRORS_SPLIT, &role, err) < 0 ||
+	    loader_content(r, m, path, &content, err) < 0 ||
+	    loader_opt_array(r, m, "tool_calls", path, "not a list or null", &tcs, err) < 0 ||
+	    loader_opt_string(r, m, "action", path, &action, err) < 0)
 		return -1;
 	const char *text = run_text_of(r, content);
 	/* An assistant turn shows its thought when it has one: content
@@ -219,7 +219,7 @@ static int swe_load_hist_msg(struct run *r, jv m, const char *path, size_t i, vo
 		h->pending = -1;
 		if (jv_is_array(d, tcs) && jv_len(d, tcs) > 0) {
 			if (loader_each_field(r, tcs, path, "tool_calls", loader_function_call, &mi,
-			                      err, errlen) < 0)
+			                      err) < 0)
 				return -1;
 		} else if (jv_is_string(d, action) && jv_strlen(d, action) > 0) {
 			h->pending = (long)r->ncalls;
@@ -229,7 +229,7 @@ static int swe_load_hist_msg(struct run *r, jv m, const char *path, size_t i, vo
 	}
 	if (role == ROLE_TOOL) {
 		const char *id;
-		if (swe_answer_id(r, m, path, &id, err, errlen) < 0)
+		if (swe_answer_id(r, m, path, &id, err) < 0)
 			return -1;
 		if (id) {
 			loader_tool_output(r, mi, id, content);
@@ -246,35 +246,35 @@ static int swe_load_hist_msg(struct run *r, jv m, const char *path, size_t i, vo
 	return 0;
 }
 
-static int swe_load(struct run *r, char *err, size_t errlen)
+static int swe_load(struct run *r, struct error *err)
 {
 	const struct jdoc *d = r->doc;
 	jv rec = run_root(r);
 	if (!jv_is_object(d, rec)) {
-		snprintf(err, errlen, "a SWE-agent trajectory must be a JSON object");
+		error_at(err, ERR_FAILED, "a SWE-agent trajectory must be a JSON object");
 		return -1;
 	}
 	jv traj = jv_get(d, rec, "trajectory"), hist = jv_get(d, rec, "history");
 	if (traj != JV_NONE && !jv_is_null(d, traj) && !jv_is_array(d, traj)) {
-		snprintf(err, errlen, "trajectory: not an array");
+		error_at(err, ERR_FAILED, "trajectory: not an array");
 		return -1;
 	}
 	if (hist != JV_NONE && !jv_is_null(d, hist) && !jv_is_array(d, hist)) {
-		snprintf(err, errlen, "history: not an array");
+		error_at(err, ERR_FAILED, "history: not an array");
 		return -1;
 	}
 	r->model = swe_model(r, rec);
 	if (jv_is_array(d, traj) && jv_len(d, traj) > 0) {
-		if (swe_history_task(r, hist, err, errlen) < 0)
+		if (swe_history_task(r, hist, err) < 0)
 			return -1;
-		return loader_each(r, traj, "trajectory", swe_load_step, NULL, err, errlen) < 0 ? -1 : 0;
+		return loader_each(r, traj, "trajectory", swe_load_step, NULL, err) < 0 ? -1 : 0;
 	}
 	if (!jv_is_array(d, hist)) {
-		snprintf(err, errlen, "trajectory: missing (and no history)");
+		error_at(err, ERR_MISSING, "trajectory: missing (and no history)");
 		return -1;
 	}
 	struct swe_hist h = { -1 };
-	if (loader_each(r, hist, "history", swe_load_hist_msg, &h, err, errlen) < 0)
+	if (loader_each(r, hist, "history", swe_load_hist_msg, &h, err) < 0)
 		return -1;
 	/* Results linked where they were read carry no id; the join leaves
 	 * them to their calls. */

@@ -13,6 +13,7 @@
 
 #include "runs/format.h"
 #include "runs/loader.h"
+#include "util/error.h"
 
 /* A tau2 call is flat: no OpenAI "function" wrapper, and a requestor. */
 static bool tau2_flat_call(const struct jdoc *d, jv tc)
@@ -55,14 +56,14 @@ static const char *tau2_model(const struct run *r, jv rec)
 
 /* One flat call of a message's tool_calls. */
 static int tau2_add_call(struct run *r, jv tc, const char *path, size_t j, void *ctx,
-                         char *err, size_t errlen)
+                         struct error *err)
 {
 	const size_t *mi = ctx;
 	jv id, name, args, req;
-	if (loader_opt_string(r, tc, "id", path, &id, err, errlen) < 0 ||
+	if (loader_opt_string(r, tc, "id", path, &id, err) < 0 ||
 	    loader_call_fields(r, tc, path, "not an object or a string", &name, &args,
-	                       err, errlen) < 0 ||
-	    loader_opt_string(r, tc, "requestor", path, &req, err, errlen) < 0)
+	                       err) < 0 ||
+	    loader_opt_string(r, tc, "requestor", path, &req, err) < 0)
 		return -1;
 	struct run_msg *msg = &r->msgs[*mi];
 	struct run_call *c = loader_add_call(r, *mi, id, name, args, msg->src_index);
@@ -75,29 +76,29 @@ static int tau2_add_call(struct run *r, jv tc, const char *path, size_t j, void 
 }
 
 static int tau2_load_msg(struct run *r, jv m, const char *path, size_t i, void *ctx,
-                         char *err, size_t errlen)
+                         struct error *err)
 {
 	const struct jdoc *d = r->doc;
 	enum run_role role;
 	jv content, tcs;
-	if (loader_role(r, m, path, ROLE_ERRORS_JOINED, &role, err, errlen) < 0 ||
-	    loader_content(r, m, path, &content, err, errlen) < 0 ||
-	    loader_opt_array(r, m, "tool_calls", path, "not a list or null", &tcs, err, errlen) < 0)
+	if (loader_role(r, m, path, ROLE_ERRORS_JOINED, &role, err) < 0 ||
+	    loader_content(r, m, path, &content, err) < 0 ||
+	    loader_opt_array(r, m, "tool_calls", path, "not a list or null", &tcs, err) < 0)
 		return -1;
 	jv id = JV_NONE, error = JV_NONE;
 	if (role == ROLE_TOOL) {
-		if (loader_opt_string(r, m, "id", path, &id, err, errlen) < 0)
+		if (loader_opt_string(r, m, "id", path, &id, err) < 0)
 			return -1;
 		error = jv_get(d, m, "error");
 		if (error != JV_NONE && !jv_is_null(d, error) && !jv_is_bool(d, error)) {
-			snprintf(err, errlen, "%s.error: not a boolean", path);
+			error_at(err, ERR_FAILED, "%s.error: not a boolean", path);
 			return -1;
 		}
 	}
 	const char *text = run_text_of(r, content);
 	size_t mi = run_add_msg(r, role, MSG_IN_OUTPUT, text, m);
 	r->msgs[mi].src_index = (long)i;
-	if (loader_each_field(r, tcs, path, "tool_calls", tau2_add_call, &mi, err, errlen) < 0)
+	if (loader_each_field(r, tcs, path, "tool_calls", tau2_add_call, &mi, err) < 0)
 		return -1;
 	if (role != ROLE_TOOL)
 		return 0;
@@ -112,18 +113,18 @@ static int tau2_load_msg(struct run *r, jv m, const char *path, size_t i, void *
 	return 0;
 }
 
-static int tau2_load(struct run *r, char *err, size_t errlen)
+static int tau2_load(struct run *r, struct error *err)
 {
 	jv rec = run_root(r);
 	if (!jv_is_object(r->doc, rec)) {
-		snprintf(err, errlen, "a tau2 run must be a JSON object");
+		error_at(err, ERR_FAILED, "a tau2 run must be a JSON object");
 		return -1;
 	}
 	jv msgs;
-	if (loader_array(r, rec, "messages", &msgs, err, errlen) < 0)
+	if (loader_array(r, rec, "messages", &msgs, err) < 0)
 		return -1;
 	r->model = tau2_model(r, rec);
-	if (loader_each(r, msgs, "messages", tau2_load_msg, NULL, err, errlen) < 0)
+	if (loader_each(r, msgs, "messages", tau2_load_msg, NULL, err) < 0)
 		return -1;
 	run_join_results(r);
 	return 0;

@@ -18,6 +18,7 @@
 
 #include "runs/format.h"
 #include "runs/loader.h"
+#include "util/error.h"
 
 static int taubench_detect(const struct jdoc *d, jv rec)
 {
@@ -30,21 +31,21 @@ static int taubench_detect(const struct jdoc *d, jv rec)
 }
 
 static int taubench_load_msg(struct run *r, jv m, const char *path, size_t i, void *ctx,
-                             char *err, size_t errlen)
+                             struct error *err)
 {
 	enum run_role role;
 	jv content, tcs, tcid;
-	if (loader_role(r, m, path, ROLE_ERRORS_JOINED, &role, err, errlen) < 0 ||
-	    loader_content(r, m, path, &content, err, errlen) < 0 ||
-	    loader_opt_array(r, m, "tool_calls", path, "not a list or null", &tcs, err, errlen) < 0 ||
-	    loader_opt_string(r, m, "tool_call_id", path, &tcid, err, errlen) < 0)
+	if (loader_role(r, m, path, ROLE_ERRORS_JOINED, &role, err) < 0 ||
+	    loader_content(r, m, path, &content, err) < 0 ||
+	    loader_opt_array(r, m, "tool_calls", path, "not a list or null", &tcs, err) < 0 ||
+	    loader_opt_string(r, m, "tool_call_id", path, &tcid, err) < 0)
 		return -1;
 	/* ###STOP### stays in the user's text: it is what the simulator
 	 * said, and the screen shows it as such. */
 	const char *text = run_text_of(r, content);
 	size_t mi = run_add_msg(r, role, MSG_IN_OUTPUT, text, m);
 	r->msgs[mi].src_index = (long)i;
-	if (loader_each_field(r, tcs, path, "tool_calls", loader_function_call, &mi, err, errlen) < 0)
+	if (loader_each_field(r, tcs, path, "tool_calls", loader_function_call, &mi, err) < 0)
 		return -1;
 	if (role == ROLE_TOOL) {
 		struct run_msg *msg = loader_tool_output(r, mi, jv_str(r->doc, tcid), content);
@@ -58,20 +59,20 @@ static int taubench_load_msg(struct run *r, jv m, const char *path, size_t i, vo
 	return 0;
 }
 
-static int taubench_load(struct run *r, char *err, size_t errlen)
+static int taubench_load(struct run *r, struct error *err)
 {
 	jv rec = run_root(r);
 	if (!jv_is_object(r->doc, rec)) {
-		snprintf(err, errlen, "a tau-bench record must be a JSON object");
+		error_at(err, ERR_FAILED, "a tau-bench record must be a JSON object");
 		return -1;
 	}
 	jv traj;
-	if (loader_array(r, rec, "traj", &traj, err, errlen) < 0)
+	if (loader_array(r, rec, "traj", &traj, err) < 0)
 		return -1;
 	/* The fixtures' _corpus names the agent model; tau-bench itself keeps
 	 * it only in the results file name. */
 	r->model = loader_model(r, rec);
-	if (loader_each(r, traj, "traj", taubench_load_msg, NULL, err, errlen) < 0)
+	if (loader_each(r, traj, "traj", taubench_load_msg, NULL, err) < 0)
 		return -1;
 	run_join_results(r);
 	return 0;

@@ -20,6 +20,7 @@
 #include "runs/loader.h"
 #include "runs/run_format.h"
 #include "util/xalloc.h"
+#include "util/error.h"
 
 #define KEY_IS(d, k, lit) key_is((d), (k), (lit), sizeof(lit) - 1)
 
@@ -45,8 +46,7 @@ struct tcr_load {
 	size_t said_cap;
 	unsigned char *msg_link;    /* per message: how its tool output joins, TCR_LINK_* */
 	size_t msg_cap;
-	char *err;
-	size_t errlen;
+	struct error *err;
 };
 
 enum {
@@ -55,13 +55,15 @@ enum {
 	TCR_LINK_CLAIMED = 2,       /* a call's source.result_message named it */
 };
 
-static int fail(struct tcr_load *L, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int fail(struct tcr_load *L, enum error_kind kind, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 
-static int fail(struct tcr_load *L, const char *fmt, ...)
+/* A message about a field: its path measured as error_at does. */
+static int fail(struct tcr_load *L, enum error_kind kind, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(L->err, L->errlen, fmt, ap);
+	error_vat(L->err, kind, fmt, ap);
 	va_end(ap);
 	return -1;
 }
@@ -126,7 +128,13 @@ struct where {
 
 static int bad(struct tcr_load *L, struct where w, const char *field, const char *what)
 {
-	return fail(L, "messages[%zu].parts[%zu].%s: %s", w.msg, w.part, field, what);
+	return fail(L, ERR_FAILED, "messages[%zu].parts[%zu].%s: %s", w.msg, w.part, field, what);
+}
+
+/* A part's field that is not there: the load did not reach it. */
+static int absent(struct tcr_load *L, struct where w, const char *field)
+{
+	return fail(L, ERR_MISSING, "messages[%zu].parts[%zu].%s: missing", w.msg, w.part, field);
 }
 
 static int opt_string(struct tcr_load *L, jv v, struct where w, const char *field,
@@ -235,7 +243,7 @@ static int add_tool_call(struct tcr_load *L, size_t mi, const struct part_fields
 	bool is_error = false;
 	int state = -1;
 	if (f->name == JV_NONE)
-		return bad(L, w, "name", "missing");
+		return absent(L, w, "name");
 	if (opt_id(L, f->id, w, "id", &id) < 0 || opt_string(L, f->name, w, "name", &name) < 0 ||
 	    opt_bool(L, f->is_error, w, "is_error", &is_error) < 0 ||
 	    opt_string(L, f->error, w, "error", &error) < 0 || parse_state(L, f->state, w, &state) < 0)
@@ -376,12 +384,12 @@ static int add_part(struct tcr_load *L, struct cur_msg *cm, jv p, struct where w
 	struct run *r = L->r;
 	const struct jdoc *d = r->doc;
 	if (!jv_is_object(d, p))
-		return fail(L, "messages[%zu].parts[%zu]: not an object", w.msg, w.part);
+		return fail(L, ERR_FAILED, "messages[%zu].parts[%zu]: not an object", w.msg, w.part);
 	struct part_fields f;
 	part_fields(d, p, &f);
 	const char *type = jv_str(d, f.type);
 	if (!type)
-		return bad(L, w, "type", f.type == JV_NONE ? "missing" : "not a string");
+		return f.type == JV_NONE ? absent(L, w, "type") : bad(L, w, "type", "not a string");
 	enum part_type t = part_type_of(d, f.type);
 	if (t == PT_TOOL_CALL)
 		return add_tool_call(L, cm->mi, &f, w);
@@ -396,7 +404,7 @@ static int add_part(struct tcr_load *L, struct cur_msg *cm, jv p, struct where w
 		return -1;
 	if (t == PT_TEXT) {
 		if (!text)
-			return bad(L, w, "text", "missing");
+			return absent(L, w, "text");
 		run_add_text(r, cm->mi, text, p);
 		cm->has_text = true;
 	} else if (t == PT_THINKING) {
@@ -416,7 +424,7 @@ static int msg_source(struct tcr_load *L, jv src, size_t i, struct cur_msg *cm)
 	if (src == JV_NONE || jv_is_null(d, src))
 		return 0;
 	if (!jv_is_object(d, src))
-		return fail(L, "messages[%zu].source: not an object", i);
+		return fail(L, ERR_FAILED, "messages[%zu].source: not an object", i);
 	JV_EACH_KEY(d, src, k) {
 		jv v = jv_value(k);
 		if (KEY_IS(d, k, "index")) {
@@ -425,7 +433,7 @@ static int msg_source(struct tcr_load *L, jv src, size_t i, struct cur_msg *cm)
 			else if (jv_is_integer(d, v) && jv_int(d, v) >= 0)
 				cm->src = (long)jv_int(d, v);
 			else
-				return fail(L, "messages[%zu].source.index: not a whole number from 0 or null", i);
+				return fail(L, ERR_FAILED, "messages[%zu].source.index: not a whole number from 0 or null", i);
 		} else if (KEY_IS(d, k, "unmatched")) {
 			cm->unmatched = jv_type(d, v) == JV_TRUE;
 		}
@@ -437,7 +445,8 @@ static int msg_role(struct tcr_load *L, jv role, size_t i, struct cur_msg *cm, b
 {
 	const char *s = jv_str(L->r->doc, role);
 	if (!s)
-		return fail(L, "messages[%zu].role: %s", i, role == JV_NONE ? "missing" : "not a string");
+		return fail(L, role == JV_NONE ? ERR_MISSING : ERR_FAILED, "messages[%zu].role: %s", i,
+		            role == JV_NONE ? "missing" : "not a string");
 	bool ok;
 	*note = !strcmp(s, "note");
 	cm->role = *note ? ROLE_NOTE : run_role_parse(s, &ok);
@@ -451,7 +460,7 @@ static int add_message(struct tcr_load *L, jv m, size_t i)
 	struct run *r = L->r;
 	const struct jdoc *d = r->doc;
 	if (!jv_is_object(d, m))
-		return fail(L, "messages[%zu]: not an object", i);
+		return fail(L, ERR_FAILED, "messages[%zu]: not an object", i);
 	struct msg_fields f;
 	msg_fields(d, m, &f);
 	struct cur_msg cm = { .origin = MSG_IN_OUTPUT, .src = (long)i, .raw = m };
@@ -469,10 +478,10 @@ static int add_message(struct tcr_load *L, jv m, size_t i)
 		if (jv_streq(d, f.origin, "input"))
 			cm.origin = MSG_IN_INPUT;
 		else if (!jv_streq(d, f.origin, "output"))
-			return fail(L, "messages[%zu].origin: not \"input\" or \"output\"", i);
+			return fail(L, ERR_FAILED, "messages[%zu].origin: not \"input\" or \"output\"", i);
 	}
 	if (f.parts != JV_NONE && !jv_is_null(d, f.parts) && !jv_is_array(d, f.parts))
-		return fail(L, "messages[%zu].parts: not a list", i);
+		return fail(L, ERR_FAILED, "messages[%zu].parts: not a list", i);
 	open_msg(L, &cm);
 	struct where w = { i, 0 };
 	JV_EACH(d, f.parts, p) {
@@ -594,11 +603,11 @@ static int run_version(struct tcr_load *L, jv v)
 	if (jv_is_integer(d, v) && jv_int(d, v) == RUN_FORMAT_VERSION)
 		return 0;
 	if (v == JV_NONE)
-		return fail(L, "tcreview_run: missing");
+		return fail(L, ERR_MISSING, "tcreview_run: missing");
 	if (jv_is_number(d, v))
-		return fail(L, "tcreview_run: version %s is not one this tcreview reads (it reads %d)",
+		return fail(L, ERR_FAILED, "tcreview_run: version %s is not one this tcreview reads (it reads %d)",
 		            jv_number_text(d, v), RUN_FORMAT_VERSION);
-	return fail(L, "tcreview_run: not a version number (this tcreview reads %d)",
+	return fail(L, ERR_FAILED, "tcreview_run: not a version number (this tcreview reads %d)",
 	            RUN_FORMAT_VERSION);
 }
 
@@ -608,7 +617,7 @@ static int run_string(struct tcr_load *L, jv v, const char *field, const char **
 	if (v == JV_NONE || jv_is_null(d, v))
 		return 0;
 	if (!jv_is_string(d, v))
-		return fail(L, "%s: not a string", field);
+		return fail(L, ERR_FAILED, "%s: not a string", field);
 	*out = jv_str(d, v);
 	return 0;
 }
@@ -625,7 +634,7 @@ static int run_mastra(struct tcr_load *L, jv v)
 	else if (jv_streq(d, shape, "0.x"))
 		r->mastra = MASTRA_0X;
 	else
-		return fail(L, "mastra.shape: not \"1.x\" or \"0.x\"");
+		return fail(L, ERR_FAILED, "mastra.shape: not \"1.x\" or \"0.x\"");
 	r->mastra_io_empty = jv_type(d, jv_get(d, v, "io_empty")) == JV_TRUE;
 	return 0;
 }
@@ -639,32 +648,32 @@ static int run_top(struct tcr_load *L, const struct run_fields *f)
 		return -1;
 	if (f->fields != JV_NONE && !jv_is_null(d, f->fields)) {
 		if (!jv_is_object(d, f->fields))
-			return fail(L, "fields: not an object");
+			return fail(L, ERR_FAILED, "fields: not an object");
 		r->fields = f->fields;
 	}
 	if (f->source != JV_NONE && !jv_is_null(d, f->source)) {
 		if (!jv_is_object(d, f->source))
-			return fail(L, "source: not an object");
+			return fail(L, ERR_FAILED, "source: not an object");
 		r->origin = f->source;
 	}
 	if (f->tools != JV_NONE && !jv_is_null(d, f->tools))
 		r->tool_defs = f->tools;
 	if (f->messages == JV_NONE)
-		return fail(L, "messages: missing");
+		return fail(L, ERR_MISSING, "messages: missing");
 	if (!jv_is_array(d, f->messages))
-		return fail(L, "messages: not a list");
+		return fail(L, ERR_FAILED, "messages: not a list");
 	return 0;
 }
 
-static int tcreview_load(struct run *r, char *err, size_t errlen)
+static int tcreview_load(struct run *r, struct error *err)
 {
 	const struct jdoc *d = r->doc;
 	jv rec = run_root(r);
 	if (!jv_is_object(d, rec)) {
-		snprintf(err, errlen, "a tcreview run must be a JSON object");
+		error_at(err, ERR_FAILED, "a tcreview run must be a JSON object");
 		return -1;
 	}
-	struct tcr_load L = { .r = r, .err = err, .errlen = errlen };
+	struct tcr_load L = { .r = r, .err = err };
 	struct run_fields f;
 	run_fields(d, rec, &f);
 	int rc = run_top(&L, &f);
