@@ -109,7 +109,7 @@ int main(int argc, char **argv)
 	}
 	struct error err = {0};
 	struct config cfg;
-	if (config_load(&cfg, argv[1], &err) < 0) {
+	if (config_load(&cfg, NULL, argv[1], &err) < 0) {
 		fprintf(stderr, "review_bench: %s\n", err.msg);
 		return 1;
 	}
