@@ -109,7 +109,9 @@ int main(int argc, char **argv)
 	}
 	struct error err = {0};
 	struct config cfg;
-	if (config_load(&cfg, NULL, argv[1], &err) < 0) {
+	/* the judges' built-in prompts, as the command finds them */
+	const struct config_opts opts = { .datadir = getenv("TCREVIEW_DATADIR") };
+	if (config_load(&cfg, &opts, argv[1], &err) < 0) {
 		fprintf(stderr, "review_bench: %s\n", err.msg);
 		return 1;
 	}
