@@ -25,6 +25,7 @@
 	X(LAST,        "last",            "G End",                "Last run (or bottom of the pane)") \
 	X(FOCUS_NEXT,  "focus-next",      "Tab",                  "Focus: run list, timeline, verdicts") \
 	X(FOCUS_PREV,  "focus-prev",      "BTab",                 "Focus the previous pane") \
+	X(ZOOM,        "zoom",            "z",                    "Give the focused pane the whole screen, and back; zoomed, Tab shows the next pane whole") \
 	X(TOGGLE,      "toggle",          "Enter",                "Unfold or fold the selected call, thinking, system prompt or verdict") \
 	X(SEARCH,      "search",          "/",                    "Search run ids, messages, tool names and arguments") \
 	X(SEARCH_NEXT, "search-next",     "n",                    "Next match") \

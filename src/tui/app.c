@@ -186,10 +186,17 @@ static unsigned toggle_help(struct tui *t)
 	return REDRAW_ALL;
 }
 
+/* Zoomed, the zoom follows the focus: Tab shows the next pane whole. */
 static unsigned focus_by(struct tui *t, int step)
 {
 	t->focus = (enum pane)((t->focus + PANE_COUNT + step) % PANE_COUNT);
-	return REDRAW_ALL;
+	return REDRAW_ALL | (t->zoom ? RELAYOUT : 0);
+}
+
+static unsigned toggle_zoom(struct tui *t)
+{
+	t->zoom = !t->zoom;
+	return REDRAW_ALL | RELAYOUT;
 }
 
 unsigned tui_act(struct tui *t, enum tcr_action a)
@@ -200,6 +207,7 @@ unsigned tui_act(struct tui *t, enum tcr_action a)
 	switch (a) {
 	case ACT_FOCUS_NEXT:  return focus_by(t, 1);
 	case ACT_FOCUS_PREV:  return focus_by(t, -1);
+	case ACT_ZOOM:        return toggle_zoom(t);
 	case ACT_SEARCH:      return start_search(t);
 	case ACT_SEARCH_NEXT: return search_again(t, 1);
 	case ACT_SEARCH_PREV: return search_again(t, -1);
@@ -276,14 +284,31 @@ unsigned tui_mouse(struct tui *t, int x, int y, enum mouse_kind k)
 
 static void relayout(struct tui *t)
 {
-	t->lay = layout_compute(COLS, LINES, verdicts_rows_wanted(t));
+	struct layout_want w = {
+		.nverdict_rows = verdicts_rows_wanted(t),
+		.list_w = list_width_wanted(t),
+		.one_run = list_width_one_run(t),
+		.zoom = t->zoom ? (int)t->focus : PANE_COUNT,
+	};
+	t->lay = layout_compute_with(COLS, LINES, &w);
+	t->lay_list_w = w.list_w;
+	t->lay_one_run = w.one_run;
+}
+
+/* The list's content grew wider (runs read since), or the files turned
+ * out to hold one run: the layout is made again, as rarely as that. */
+static bool list_outgrown(struct tui *t)
+{
+	return list_width_wanted(t) != t->lay_list_w || list_width_one_run(t) != t->lay_one_run;
 }
 
 /* Each pane is fitted (scrolling clamped to what it shows) and drawn in
- * turn; drawing changes nothing. */
+ * turn; drawing changes nothing. A pane another's zoom hides is neither. */
 static void draw_panes(struct tui *t)
 {
 	for (int p = 0; p < PANE_COUNT; p++) {
+		if (t->lay.pane[p].w <= 0 || t->lay.pane[p].h <= 0)
+			continue;
 		if (panes[p]->fit)
 			panes[p]->fit(t);
 		panes[p]->draw(t);
@@ -292,7 +317,7 @@ static void draw_panes(struct tui *t)
 
 static void draw(struct tui *t)
 {
-	if (t->dirty & RELAYOUT)
+	if ((t->dirty & RELAYOUT) || list_outgrown(t))
 		relayout(t);
 	if (t->dirty & REDRAW_CLEAR)
 		clearok(curscr, TRUE);

@@ -77,14 +77,32 @@ int draw_text_cut_middle(int y, int x, int w, const char *s, size_t len, attr_t 
 	return used;
 }
 
-void draw_pane_title(const struct tui *t, enum pane p, const char *title, const char *extra)
+void draw_pane_title_parts(const struct tui *t, enum pane p, const char *title,
+                           const struct title_part *parts, size_t nparts)
 {
 	const struct rect *r = &t->lay.pane[p];
 	attr_t a = screen_attr(t, t->focus == p ? SLOT_TITLE_FOCUS : SLOT_TITLE);
 	draw_fill(r->y, r->x, r->w, a);
 	char buf[256];
-	snprintf(buf, sizeof buf, "[%s]%s%s", title, extra && *extra ? " " : "", extra ? extra : "");
+	layout_title(buf, sizeof buf, r->w, title, parts, nparts);
 	draw_text(r->y, r->x, r->w, buf, strlen(buf), a);
+}
+
+void draw_pane_title(const struct tui *t, enum pane p, const char *title, const char *extra)
+{
+	/* Its parts are dropped from the last: the first says the most. */
+	struct title_part parts[8];
+	char copy[256];
+	size_t n = 0;
+	snprintf(copy, sizeof copy, "%s", extra ? extra : "");
+	for (char *s = copy; *s && n < 8; n++) {
+		char *comma = strstr(s, ", ");
+		if (comma)
+			*comma = '\0';
+		parts[n] = (struct title_part){ .full = s, .rank = (int)n };
+		s = comma ? comma + 2 : s + strlen(s);
+	}
+	draw_pane_title_parts(t, p, title, parts, n);
 }
 
 int pane_rows(const struct tui *t, enum pane p)

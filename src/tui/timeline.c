@@ -262,6 +262,21 @@ void tl_build(struct tui *t, const struct review_run *rr, size_t entry)
 		t->tl.sel = t->tl.nentries ? t->tl.nentries - 1 : 0;
 }
 
+/* After Enter on sel: an unfolded entry scrolls up just enough for its
+ * lines to show, or as many as fit below its head at the top; a folded
+ * one keeps its head in view (timeline_fit does that). */
+static void reveal_entry(struct tui *t, size_t rows)
+{
+	const struct tl_entry *en = &t->tl.entries[t->tl.sel];
+	if (!en->open)
+		return;
+	size_t end = t->tl.sel + 1 < t->tl.nentries ? t->tl.entries[t->tl.sel + 1].first_line : t->tl.nlines;
+	if (end > t->tl.top + rows)
+		t->tl.top = end - rows;
+	if (t->tl.top > en->first_line)
+		t->tl.top = en->first_line;
+}
+
 /* Builds the lines of the run under the cursor and keeps the selected
  * entry's first line on screen. */
 static void timeline_fit(struct tui *t)
@@ -277,11 +292,14 @@ static void timeline_fit(struct tui *t)
 		t->tl.top = t->tl.nlines > (size_t)rows ? t->tl.nlines - (size_t)rows : 0;
 	if (rows >= 1 && t->tl.sel < t->tl.nentries) {
 		size_t first = t->tl.entries[t->tl.sel].first_line;
+		if (t->tl.reveal)
+			reveal_entry(t, (size_t)rows);
 		if (first < t->tl.top)
 			t->tl.top = first;
 		if (first >= t->tl.top + (size_t)rows)
 			t->tl.top = first - (size_t)rows + 1;
 	}
+	t->tl.reveal = false;
 }
 
 /* A line with pieces in slots of their own: a whole piece is drawn whole,
@@ -309,19 +327,25 @@ static void timeline_draw(const struct tui *t)
 {
 	const struct rect *r = &t->lay.pane[PANE_TIMELINE];
 	int rows = r->h - 1;
-	char extra[96] = "";
+	/* Where we are matters more than how many entries there are; a
+	 * narrow pane says it briefly ("1226-1243/1288"), never cut. */
+	char entries[48] = "", lines[64] = "", brief[48] = "";
+	struct title_part parts[2] = { { 0 } };
+	size_t np = 0;
 	if (t->tl.nlines) {
-		int n = snprintf(extra, sizeof extra, "%zu entr%s", t->tl.nentries, t->tl.nentries == 1 ? "y" : "ies");
+		snprintf(entries, sizeof entries, "%zu entr%s", t->tl.nentries, t->tl.nentries == 1 ? "y" : "ies");
+		parts[np++] = (struct title_part){ .full = entries, .rank = 1 };
 		/* Say when there is more than the pane shows, and where we are. */
 		if (rows >= 1 && t->tl.nlines > (size_t)rows) {
 			size_t last = t->tl.top + (size_t)rows;
 			if (last > t->tl.nlines)
 				last = t->tl.nlines;
-			snprintf(extra + n, sizeof extra - (size_t)n, ", lines %zu-%zu of %zu", t->tl.top + 1, last,
-			         t->tl.nlines);
+			snprintf(lines, sizeof lines, "lines %zu-%zu of %zu", t->tl.top + 1, last, t->tl.nlines);
+			snprintf(brief, sizeof brief, "%zu-%zu/%zu", t->tl.top + 1, last, t->tl.nlines);
+			parts[np++] = (struct title_part){ .full = lines, .brief = brief, .rank = 0 };
 		}
 	}
-	draw_pane_title(t, PANE_TIMELINE, timeline_pane.title, extra);
+	draw_pane_title_parts(t, PANE_TIMELINE, timeline_pane.title, parts, np);
 	if (rows < 1)
 		return;
 	for (int i = 0; i < rows; i++) {
@@ -406,6 +430,7 @@ static unsigned timeline_toggle(struct tui *t)
 		return 0;
 	t->tl.entries[t->tl.sel].open = !t->tl.entries[t->tl.sel].open;
 	t->tl.width = -1;       /* rebuild the lines */
+	t->tl.reveal = true;
 	return REDRAW_TIMELINE;
 }
 

@@ -87,6 +87,7 @@ struct timeline_state {
 	size_t nkeep;
 	size_t sel;                 /* selected timeline entry */
 	size_t top;                 /* first line shown */
+	bool reveal;                /* Enter folded or unfolded sel: show it once rebuilt */
 	unsigned long for_labels;   /* blind mode: rv->labels_gen the call marks were read at */
 };
 
@@ -133,7 +134,12 @@ struct tui {
 	struct theme theme;
 	bool color;
 	struct layout lay;
+	int lay_list_w;             /* what the layout was told of the list */
+	bool lay_one_run;
 	enum pane focus;
+	bool zoom;                  /* the focused pane has the whole screen (z) */
+	/* The run list's content, measured as runs are read (list_width.c). */
+	struct { const struct review *for_rv; size_t scanned; int id_w, label_w; } lw;
 	unsigned dirty;
 	bool quit;
 	bool resuming;              /* moving to the first unreviewed run on start */
@@ -200,8 +206,13 @@ int  draw_text_cut(int y, int x, int w, const char *s, size_t len, attr_t a);
 int  draw_text_cut_middle(int y, int x, int w, const char *s, size_t len, attr_t a);
 void draw_fill(int y, int x, int w, attr_t a);
 int  draw_width(const char *s, size_t len);
-/* A pane's title row: "[title] extra", highlighted when it has the focus. */
+/* A pane's title row: "[title] extra", highlighted when it has the focus.
+ * An extra too long for the pane loses its ", "-separated parts from the
+ * end, whole (layout_title), never cut in a number. */
 void draw_pane_title(const struct tui *t, enum pane p, const char *title, const char *extra);
+/* The same with parts of their own brief forms and ranks. */
+void draw_pane_title_parts(const struct tui *t, enum pane p, const char *title,
+                           const struct title_part *parts, size_t nparts);
 /* The rows of a pane below its title (at least 1). */
 int  pane_rows(const struct tui *t, enum pane p);
 
@@ -231,6 +242,12 @@ void calpane_free(struct tui *t);
 /* list.c: the run list */
 /* The run under the cursor changed: the other panes start over. */
 unsigned list_moved(struct tui *t);
+
+/* list_width.c: what the layout is told about the list */
+/* Columns the list's content needs (0 before a run is read); only grows. */
+int  list_width_wanted(struct tui *t);
+/* One run in all, the files indexed: the list is a strip over the panes. */
+bool list_width_one_run(const struct tui *t);
 
 /* timeline.c */
 void timeline_free(struct tui *t);

@@ -1,0 +1,53 @@
+/* list_width.c - the columns the run list's content needs, kept as the runs are read. */
+#include <string.h>
+
+#include "tui_int.h"
+
+/* The widest id and label of the runs summarized so far, over every run
+ * read (not only those in view), so that moving, filtering or sorting
+ * never changes the width. Runs are summarized mostly in file order: the
+ * scan goes on from the first one not summarized yet, and only grows. */
+static void list_width_scan(struct tui *t)
+{
+	const struct review *rv = tui_rv(t);
+	if (t->lw.for_rv != rv || t->lw.scanned > rv->nentries) {
+		memset(&t->lw, 0, sizeof t->lw);
+		t->lw.for_rv = rv;
+	}
+	while (t->lw.scanned < rv->nentries) {
+		const struct review_entry *e = &rv->entries[t->lw.scanned];
+		if (!e->summarized)
+			break;
+		if (e->id && !e->load_failed) {
+			int w = draw_width(e->id, strlen(e->id));
+			if (w > t->lw.id_w)
+				t->lw.id_w = w;
+		}
+		if (e->label) {
+			int w = draw_width(e->label, strlen(e->label));
+			if (w > t->lw.label_w)
+				t->lw.label_w = w;
+		}
+		t->lw.scanned++;
+	}
+}
+
+int list_width_wanted(struct tui *t)
+{
+	list_width_scan(t);
+	if (!t->lw.id_w)
+		return 0;                       /* nothing read yet: the list's usual share */
+	/* As list.c lays a row out: '>', the mark and a space, the id, the
+	 * model (at most 14 columns), the calls and two cells per verdict row. */
+	int label = t->lw.label_w > 14 ? 14 : t->lw.label_w;
+	int cells = (int)review_nrows(tui_rv(t)) * 2;
+	return 3 + t->lw.id_w + 1 + (label ? label + 1 : 0) + 3 + 2 + cells;
+}
+
+bool list_width_one_run(const struct tui *t)
+{
+	const struct review *rv = tui_rv(t);
+	/* Only once the files are indexed: a long file's first run alone
+	 * must not make the layout switch as the others arrive. */
+	return rv->nentries <= 1 && review_index_progress(rv) >= 1.0;
+}
