@@ -38,10 +38,14 @@ int list_width_wanted(struct tui *t)
 	if (!t->lw.id_w)
 		return 0;                       /* nothing read yet: the list's usual share */
 	/* As list.c lays a row out: '>', the mark and a space, the id, the
-	 * model (at most 14 columns), the calls and two cells per verdict row. */
-	int label = t->lw.label_w > 14 ? 14 : t->lw.label_w;
+	 * model, the calls and two cells per verdict row. list.c gives the
+	 * model 8, 10 or 14 columns as the pane is under 44, under 56 or
+	 * wider: the narrowest of those that shows the widest model whole. */
 	int cells = (int)review_nrows(tui_rv(t)) * 2;
-	return 3 + t->lw.id_w + 1 + (label ? label + 1 : 0) + 3 + 2 + cells;
+	int label = t->lw.label_w <= 8 ? 8 : t->lw.label_w <= 10 ? 10 : 14;
+	int w = 3 + t->lw.id_w + 1 + label + 1 + 3 + 2 + cells;
+	int tier = label == 8 ? 0 : label == 10 ? 44 : 56;
+	return w > tier ? w : tier;
 }
 
 bool list_width_one_run(const struct tui *t)
