@@ -188,10 +188,10 @@ k
 check_screen policy-start
 check_screen policy-folded
 check_screen policy-open
-screen_has policy-start "lines 8-24 of 26"
+screen_has policy-start "lines 7-20 of 22"
 screen_has policy-start ">user"
 screen_has policy-folded ">system"
-screen_has policy-folded "… 11 more lines (Enter in the timeline"
+screen_has policy-folded "… 4 more lines (Enter in the timeline"
 screen_has policy-open "7. Keep answers short: two sentences at"
 
 # Thinking folded under its label, Enter unfolding it; an unknown role kept
