@@ -647,6 +647,34 @@ static int setup(void **s)
 	return 0;
 }
 
+/* z zooms the focused pane; zoomed, Tab moves the zoom, and a click
+ * anywhere above the status line is the zoomed pane's. */
+static void test_zoom(void **s)
+{
+	(void)s;
+	struct fixture fx;
+	open_fixture(&fx, NULL);
+	key(&fx, '\t');
+	unsigned r = key(&fx, 'z');
+	assert_true(fx.t.zoom);
+	assert_true(r & RELAYOUT);
+	struct layout_want w = { .nverdict_rows = 4, .zoom = fx.t.zoom ? (int)fx.t.focus : PANE_COUNT };
+	fx.t.lay = layout_compute_with(80, 24, &w);
+	assert_int_equal(fx.t.lay.pane[PANE_TIMELINE].w, 80);
+	r = tui_mouse(&fx.t, 2, 3, MOUSE_CLICK);       /* where the list was */
+	assert_int_equal(fx.t.focus, PANE_TIMELINE);
+	assert_int_equal(review_cursor(&fx.rv), 0);
+	r = key(&fx, '\t');
+	assert_int_equal(fx.t.focus, PANE_VERDICTS);
+	assert_true(r & RELAYOUT);                     /* the zoom follows the focus */
+	r = key(&fx, 'z');
+	assert_false(fx.t.zoom);
+	assert_true(r & RELAYOUT);
+	r = key(&fx, '\t');
+	assert_false(r & RELAYOUT);                    /* unzoomed, focus moves nothing */
+	close_fixture(&fx);
+}
+
 static int teardown(void **s)
 {
 	(void)s;
@@ -666,6 +694,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_decisions),
 		cmocka_unit_test(test_calibration),
 		cmocka_unit_test(test_judge),
+		cmocka_unit_test(test_zoom),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
