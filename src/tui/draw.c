@@ -84,6 +84,18 @@ void draw_pane_title_parts(const struct tui *t, enum pane p, const char *title,
 	attr_t a = screen_attr(t, t->focus == p ? SLOT_TITLE_FOCUS : SLOT_TITLE);
 	draw_fill(r->y, r->x, r->w, a);
 	char buf[256];
+	/* Zoomed, the title says so and how back, as tmux's Z flag does;
+	 * that goes first when the title does not fit. */
+	struct title_part with[17];
+	char back[64], keys[32];
+	if (t->zoom && nparts < 16) {
+		keymap_keys_of(&t->km, ACT_ZOOM, keys, sizeof keys);
+		snprintf(back, sizeof back, "zoomed: %s to return", keys);
+		if (nparts)
+			memcpy(with, parts, nparts * sizeof *parts);
+		with[nparts++] = (struct title_part){ .full = back, .brief = "zoomed", .rank = 99 };
+		parts = with;
+	}
 	layout_title(buf, sizeof buf, r->w, title, parts, nparts);
 	draw_text(r->y, r->x, r->w, buf, strlen(buf), a);
 }

@@ -24,10 +24,11 @@ at_least() {
 }
 
 # title_whole NAME: the timeline's title in the dump is whole: its count
-# of entries and its position, each in a whole form or not at all.
+# of entries, its position and, zoomed, the way back, each in a whole form
+# or not at all.
 title_whole() {
 	t=$(sed -n 's/.*\(\[timeline\].*\)$/\1/p' "$TMP/$1.screen" | sed 's/[[:blank:]]*$//')
-	if printf '%s\n' "$t" | grep -Eq '^\[timeline\]( [0-9]+ entr(y|ies))?(,? ?(lines [0-9]+-[0-9]+ of [0-9]+|[0-9]+-[0-9]+/[0-9]+))?$'; then
+	if printf '%s\n' "$t" | grep -Eq '^\[timeline\]( [0-9]+ entr(y|ies))?(,? ?(lines [0-9]+-[0-9]+ of [0-9]+|[0-9]+-[0-9]+/[0-9]+))?(,? ?zoomed(: z to return)?)?$'; then
 		pass "screen $1: the timeline's title is whole ($t)"
 	else
 		fail "screen $1: the timeline's title is whole" "it reads '$t'"
@@ -113,6 +114,7 @@ z
 <PgDn>' rollout.jsonl
 		at_least "zoom-codex-$size" "$SCREEN_COLS" 90 "z on a Codex rollout at $size"
 		title_whole "zoom-codex-$size"
+		screen_has "zoom-codex-$size" "zoomed: z to return"
 		check_screen "zoom-codex-$size"
 	done
 	SCREEN_COLS=80 SCREEN_LINES=24
