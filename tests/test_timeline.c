@@ -553,6 +553,26 @@ static void test_long_system_prompt(void **s)
 	run_free(r);
 }
 
+/* At another width (the list grew, a zoom) the entry at the top stays
+ * there, though its line number changes with the wrapping above it. */
+static void test_rewrap_keeps_the_top_entry(void **s)
+{
+	(void)s;
+	struct run *r = policy_run();
+	struct review_run rr = { .entry = 0, .run = r, .serial = 1 };
+	struct tui t;
+	tl_open(&t, 40, 24);
+	tl_build(&t, &rr, 0);
+	size_t narrow = t.tl.entries[1].first_line;
+	assert_int_equal(t.tl.top, narrow);            /* the user's message */
+	t.lay = layout_compute(200, 24, 3);
+	tl_build(&t, &rr, 0);
+	assert_true(t.tl.entries[1].first_line < narrow);
+	assert_int_equal(t.tl.top, t.tl.entries[1].first_line);
+	timeline_free(&t);
+	run_free(r);
+}
+
 /* With no user message the run opens at the top. */
 static void test_no_user_message_opens_at_the_top(void **s)
 {
@@ -724,6 +744,7 @@ int main(void)
 		cmocka_unit_test(test_thinking_folds),
 		cmocka_unit_test(test_notes),
 		cmocka_unit_test(test_long_system_prompt),
+		cmocka_unit_test(test_rewrap_keeps_the_top_entry),
 		cmocka_unit_test(test_no_user_message_opens_at_the_top),
 		cmocka_unit_test(test_relayout_keeps_folds),
 		cmocka_unit_test(test_call_inputs_of_any_shape),

@@ -219,6 +219,15 @@ static void place_fresh(struct tui *t, const struct run *r)
 	}
 }
 
+/* The top line back on the entry it was in, as far into it as before
+ * (or its last line, when it has fewer now). */
+static void keep_top(struct tui *t, size_t anchor, size_t offset)
+{
+	size_t first = t->tl.entries[anchor].first_line;
+	size_t end = anchor + 1 < t->tl.nentries ? t->tl.entries[anchor + 1].first_line : t->tl.nlines;
+	t->tl.top = first + offset < end ? first + offset : end > first ? end - 1 : first;
+}
+
 void tl_build(struct tui *t, const struct review_run *rr, size_t entry)
 {
 	int width = t->lay.pane[PANE_TIMELINE].w - 1;
@@ -233,9 +242,17 @@ void tl_build(struct tui *t, const struct review_run *rr, size_t entry)
 		return;
 	bool same_run = entry == t->tl.for_entry;
 	bool *keep = NULL;
-	size_t nkeep = 0;
-	if (same_run)                       /* a relayout keeps what was unfolded */
+	size_t nkeep = 0, anchor = SIZE_MAX, offset = 0;
+	if (same_run) {                     /* a relayout keeps what was unfolded */
 		keep_open(t, &keep, &nkeep);
+		/* and, at another width (the list grew as runs were read, a
+		 * zoom, a resize), the entry at the top: its lines are others.
+		 * Folding (width -1) leaves the top where it is. */
+		if (t->tl.width > 0 && width != t->tl.width && t->tl.top < t->tl.nlines) {
+			anchor = seg_at(t, t->tl.top)->entry;
+			offset = t->tl.top - t->tl.entries[anchor].first_line;
+		}
+	}
 	timeline_free(t);
 	t->tl.keep = keep;
 	t->tl.nkeep = nkeep;
@@ -258,6 +275,8 @@ void tl_build(struct tui *t, const struct review_run *rr, size_t entry)
 	t->tl.nkeep = 0;
 	if (!same_run)
 		place_fresh(t, rr ? rr->run : NULL);
+	else if (anchor < t->tl.nentries)
+		keep_top(t, anchor, offset);
 	if (t->tl.sel >= t->tl.nentries)
 		t->tl.sel = t->tl.nentries ? t->tl.nentries - 1 : 0;
 }
