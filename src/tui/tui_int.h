@@ -42,6 +42,7 @@ struct tl_span {
 	size_t at;
 	int slot;                   /* enum theme_slot */
 	bool whole;
+	bool keep;                  /* a problem: the line's head is cut before it is */
 };
 
 /* Display lines of the timeline: one line, decoded and sanitised once, or
