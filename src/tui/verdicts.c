@@ -291,7 +291,9 @@ static void verdict_widths(const struct tui *t, const struct rect *r, int *idw, 
 	*idw = need_id < room ? need_id : room;
 	if (*idw < 6)
 		*idw = 6;
-	int left = room - *idw - 1;
+	/* the type only where "overridden to 0.5" still fits after it: the
+	 * reviewer's own decision matters more than the scorer's type */
+	int left = room - *idw - 1 - 9;
 	*tyw = 0;
 	if (left >= need_ty || left >= 12)
 		*tyw = need_ty < left ? need_ty : left;
