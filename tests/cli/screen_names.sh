@@ -7,8 +7,9 @@
 # "✗ extra" (its extra calls are the mode's to allow: "+ extra"); at 80
 # columns a failed call's badge shows though the call's name is cut for
 # it. The sample is read from the shared folder and skipped when absent.
-# Then, in tmux with NO_COLOR=1, the selected run is a reverse-video bar
-# with '>', its verdict cells inside it.
+# Eleven verdict rows are labelled 1-9, a, b. Then, in tmux with
+# NO_COLOR=1, the selected run is a reverse-video bar with '>', its
+# verdict cells inside it.
 . "$TCR_SRCDIR/tests/cli/lib.sh"
 . "$TCR_SRCDIR/tests/cli/screen_lib.sh"
 
@@ -89,6 +90,30 @@ j' "tau/$RUNS"
 	SCREEN_COLS=80 SCREEN_LINES=24 SCREEN_CONFIG=screen.yaml
 else
 	skip "the tau-bench sample's names and marks" "$R/$RUNS not found (set TCR_SHARED_DIR to the shared reference folder)"
+fi
+
+# ---- verdict rows past nine ------------------------------------------------
+
+# Eleven scorers: the rows are labelled 1-9, a, b, as the list's cell
+# columns are headed; no two share a label (before: 1 … 9 0 1).
+{
+	sed -n '/^expectations:/,/^scorers:/p' "$TMP/screen.yaml"
+	for i in 1 2 3 4 5 6 7 8 9 10 11; do
+		printf '  - id: w%s\n    type: word-inclusion\n' "$i"
+	done
+} > "$TMP/screen-eleven.yaml"
+SCREEN_CONFIG=screen-eleven.yaml SCREEN_COLS=120 SCREEN_LINES=40
+run_screen names-eleven '<Tab><Tab>jjjjjjjjjj'
+SCREEN_CONFIG=screen.yaml SCREEN_COLS=80 SCREEN_LINES=24
+check_screen names-eleven
+screen_has names-eleven "# 1 2 3 4 5 6 7 8 9 a b"
+screen_has names-eleven " 9 w9 "
+screen_has names-eleven " a w10 "
+screen_has names-eleven ">b w11 "
+if grep -q "^ *[ >]0 w" "$TMP/names-eleven.screen"; then
+	fail "no verdict row is labelled 0" "$(cat "$TMP/names-eleven.screen")"
+else
+	pass "no verdict row is labelled 0"
 fi
 
 # ---- the selection without colour, in a real terminal ------------------------
