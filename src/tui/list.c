@@ -121,7 +121,7 @@ static int list_labels(struct list_view *v, int cap)
 			first = lb;
 		same &= !strcmp(first, lb);
 	}
-	if (!first || (same && v->n > 1)) {
+	if (!first || same) {
 		v->shared_label = first;
 		return 0;
 	}
@@ -163,7 +163,7 @@ static void list_view_free(struct list_view *v)
 }
 
 static void list_header(const struct tui *t, const struct list_cols *c, int y, size_t nrows,
-                        const char *shared_label)
+                        const char *shared_label, size_t nruns)
 {
 	const struct rect *r = &t->lay.pane[PANE_LIST];
 	attr_t head = screen_attr(t, SLOT_HEADER);
@@ -172,7 +172,7 @@ static void list_header(const struct tui *t, const struct list_cols *c, int y, s
 	if (shared_label && c->id_w > 6) {
 		/* the label every row shares, once */
 		char said[160];
-		int n = snprintf(said, sizeof said, "  all %s", shared_label);
+		int n = snprintf(said, sizeof said, "  %s%s", nruns > 1 ? "all " : "", shared_label);
 		draw_text_cut(y, x, r->x + c->id_x + c->id_w - x, said, (size_t)(n < 0 ? 0 : n), head);
 	}
 	if (c->label_w)
@@ -300,7 +300,7 @@ static void list_draw(const struct tui *t)
 	struct list_cols c = list_columns(r, nrows, list_labels(&v, cap));
 	short_names(v.ids, v.n, (size_t)c.id_w, v.id_cut);
 	int y = r->y + 1;
-	list_header(t, &c, y, nrows, c.label_w ? NULL : v.shared_label);
+	list_header(t, &c, y, nrows, c.label_w ? NULL : v.shared_label, v.n);
 	size_t cur = review_cursor(rv);
 	for (size_t i = 0; i < v.n; i++)
 		list_row(t, &c, &v, y + 1 + (int)i, v.top + i, v.top + i == cur);
