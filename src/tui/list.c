@@ -223,19 +223,6 @@ static void list_id(const struct review_entry *e, const struct short_name *sn, i
 	}
 }
 
-/* A mark or a verdict cell keeps its own colour on the selected row (red
- * on the selection's cyan is unreadable); a blank one takes the bar's.
- * Without colour its attributes (bold, underline) join the bar's reverse
- * video, so the selected row stays one bar. */
-static attr_t cell_attr(const struct tui *t, bool sel, attr_t base, int slot)
-{
-	if (!sel)
-		return screen_attr(t, slot);
-	if (slot == SLOT_NORMAL || slot == SLOT_DIM)
-		return base;
-	return t->color ? screen_attr(t, slot) : base | screen_attr(t, slot);
-}
-
 static void list_row(const struct tui *t, const struct list_cols *c, const struct list_view *v, int y,
                      size_t vi, bool sel)
 {
@@ -253,7 +240,7 @@ static void list_row(const struct tui *t, const struct list_cols *c, const struc
 	const char *mg = mark_glyph(mk, &mslot);
 	if (sel)
 		draw_text(y, r->x, 1, ">", 1, base);
-	draw_text(y, r->x + 1, 1, mg, strlen(mg), cell_attr(t, sel, base, mslot));
+	draw_text(y, r->x + 1, 1, mg, strlen(mg), draw_cell_attr(t, sel, base, mslot));
 	size_t i = vi - v->top;
 	list_id(e, &v->id_cut[i], y, r->x + c->id_x, c->id_w, base);
 	int x = r->x + c->id_x + c->id_w + 1;
@@ -280,7 +267,7 @@ static void list_row(const struct tui *t, const struct list_cols *c, const struc
 			g = "\xc2\xb7";                                      /* · */
 			slot = SLOT_DIM;
 		}
-		draw_text(y, c->cells_x + (int)s * 2, 1, g, strlen(g), cell_attr(t, sel, base, slot));
+		draw_text(y, c->cells_x + (int)s * 2, 1, g, strlen(g), draw_cell_attr(t, sel, base, slot));
 	}
 }
 

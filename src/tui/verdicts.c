@@ -331,13 +331,11 @@ static void verdict_human_cell(const struct tui *t, const struct review_row *row
 	if (!c->d && row->state == ROW_READY && row->kind == ROW_JUDGE &&
 	    row->v->status == VERDICT_ERROR && row->v->message) {
 		const char *m = verdict_cause(row->v);
-		draw_text_cut(y, x, r->x + r->w - x, m, strlen(m), screen_attr(t, SLOT_ERROR));
+		draw_text_cut(y, x, r->x + r->w - x, m, strlen(m), draw_cell_attr(t, sel, base, SLOT_ERROR));
 		return;
 	}
-	/* in its own colour on the selected row too: the selection's
-	 * background would make it unreadable (red on cyan) */
 	int slot = c->d && c->d->kind == DEC_OVERRIDE ? SLOT_MARK_OVERRIDDEN : SLOT_MARK_REVIEWED;
-	draw_text(y, x, r->x + r->w - x, c->human, strlen(c->human), screen_attr(t, slot));
+	draw_text(y, x, r->x + r->w - x, c->human, strlen(c->human), draw_cell_attr(t, sel, base, slot));
 }
 
 static void verdict_row(const struct tui *t, const struct review_run *rr, size_t s, int y)
@@ -367,9 +365,7 @@ static void verdict_row(const struct tui *t, const struct review_run *rr, size_t
 	}
 	snprintf(line, sizeof line, "%6s  ", c.score);
 	x += draw_text(y, x, r->x + r->w - x, line, strlen(line), base);
-	/* the result keeps its colour on the selected row: the selection's
-	 * background would make a fail unreadable; '>' and the bar say which */
-	x += draw_text(y, x, r->x + r->w - x, c.result, strlen(c.result), screen_attr(t, c.slot));
+	x += draw_text(y, x, r->x + r->w - x, c.result, strlen(c.result), draw_cell_attr(t, sel, base, c.slot));
 	int pad = 8 - draw_width(c.result, strlen(c.result));
 	x += draw_text(y, x, r->x + r->w - x, "        ", (size_t)(pad > 0 ? pad : 1), base);
 	verdict_human_cell(t, &row, &c, y, x, sel, base);
