@@ -5,7 +5,10 @@
  * reference, a second entry for one call), verdicts that are not ok give
  * none, blind mode keeps a row's marks back until it is labelled, and no
  * session or no run gives none. tool-errors and unanswered-calls mark only
- * the calls that are not fine: a failed call, a call with no result. */
+ * the calls that are not fine: a failed call, a call with no result.
+ * An extra call carries "allowed" from trajectory-match when its mode does
+ * not hold extras against the run (superset, in-order, a verdict that
+ * passed) and not otherwise (strict, subset, unordered that failed). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -76,6 +79,17 @@ static const char checks_yaml[] =
 	"    type: unanswered-calls\n";
 
 enum { ERRORS, PAIRS };
+
+/* One trajectory-match per mode on the same run: search_flights is extra
+ * in each; only superset and in-order let it be. */
+static const char modes_yaml[] =
+	"scorers:\n"
+	"  - {id: strict, type: trajectory-match, reference: {from: reference}, mode: strict, args: ignore}\n"
+	"  - {id: unordered, type: trajectory-match, reference: {from: reference}, mode: unordered, args: ignore}\n"
+	"  - {id: subset, type: trajectory-match, reference: {from: reference}, mode: subset, args: ignore}\n"
+	"  - {id: superset, type: trajectory-match, reference: {from: reference}, mode: superset, args: exact}\n"
+	"  - {id: in-order, type: trajectory-match, reference: {from: reference}, mode: in-order, args: ignore}\n";
+static struct config modes_cfg;
 static char checks_path[128];
 static struct config checks_cfg;
 
@@ -91,7 +105,8 @@ static int setup(void **s)
 	test_write_file(checks_path, CHECKS_RUN "\n");
 	struct error err = {0};
 	if (config_load_string(&cfg, NULL, "t.yaml", dir, yaml, sizeof yaml - 1, &err) < 0 ||
-	    config_load_string(&checks_cfg, NULL, "c.yaml", dir, checks_yaml, sizeof checks_yaml - 1, &err) < 0) {
+	    config_load_string(&checks_cfg, NULL, "c.yaml", dir, checks_yaml, sizeof checks_yaml - 1, &err) < 0 ||
+	    config_load_string(&modes_cfg, NULL, "m.yaml", dir, modes_yaml, sizeof modes_yaml - 1, &err) < 0) {
 		fprintf(stderr, "%s\n", err.msg);
 		return -1;
 	}
@@ -103,12 +118,13 @@ static int teardown(void **s)
 	(void)s;
 	config_free(&cfg);
 	config_free(&checks_cfg);
+	config_free(&modes_cfg);
 	char cmd[128];
 	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
 	return system(cmd) == 0 ? 0 : -1;
 }
 
-static const struct review_run *open_run(struct review *rv, bool blind)
+static const struct review_run *open_run_of(struct review *rv, struct config *c, bool blind)
 {
 	struct error err = {0};
 	char annot[160];
@@ -116,7 +132,7 @@ static const struct review_run *open_run(struct review *rv, bool blind)
 	unlink(annot);
 	const char *annots[] = { annot };
 	char *paths[] = { runs_path };
-	if (review_open(rv, &cfg, NULL, paths, 1, annots, 1, "ann", &err) < 0)
+	if (review_open(rv, c, NULL, paths, 1, annots, 1, "ann", &err) < 0)
 		fail_msg("review_open: %s", err.msg);
 	rv->blind = blind;
 	for (int i = 0; review_step(rv, 0); i++)
@@ -127,6 +143,11 @@ static const struct review_run *open_run(struct review *rv, bool blind)
 	assert_non_null(rr->run);
 	assert_int_equal(rr->run->ncalls, 3);
 	return rr;
+}
+
+static const struct review_run *open_run(struct review *rv, bool blind)
+{
+	return open_run_of(rv, &cfg, blind);
 }
 
 static void assert_mark(const struct call_mark *m, size_t row, const char *scorer,
@@ -157,14 +178,64 @@ static void test_marks_of_a_session(void **s)
 	assert_int_equal(n, 2);
 	assert_mark(&m[0], ACTIONS, "actions", CALL_MARK_EXTRA, 0);
 	assert_mark(&m[1], NAMES, "names", CALL_MARK_EXTRA, 0);
+	/* superset lets an extra call be, whether the verdict passed or not */
+	assert_true(m[0].allowed && m[1].allowed);
+	assert_false(call_mark_is_problem(&m[0]));
 	m = call_marks_at(&cm, 2, &n);
 	assert_int_equal(n, 2);
 	assert_mark(&m[0], ACTIONS, "actions", CALL_MARK_ARGS, 2);
 	assert_mark(&m[1], NAMES, "names", CALL_MARK_MATCHED, 2);
+	assert_false(m[0].allowed);
+	assert_true(call_mark_is_problem(&m[0]));
+	assert_false(call_mark_is_problem(&m[1]));
 	assert_null(call_marks_at(&cm, 3, &n));
 	assert_int_equal(n, 0);
 	call_marks_free(&cm);
 	assert_null(cm.marks);
+	review_close(&rv);
+}
+
+static void set_marks(struct verdict *v, const char *json);
+
+/* The extra call's mark in each mode: "allowed" comes from the scorer,
+ * which knows what its mode holds against a run. */
+static void test_allowed_by_the_mode(void **s)
+{
+	(void)s;
+	struct review rv;
+	const struct review_run *rr = open_run_of(&rv, &modes_cfg, false);
+	struct call_marks cm;
+	review_call_marks(&rv, rr, &cm);
+	size_t n;
+	const struct call_mark *m = call_marks_at(&cm, 1, &n);
+	static const struct { const char *id; bool allowed; } want[] = {
+		{ "strict", false }, { "unordered", false }, { "subset", false },
+		{ "superset", true }, { "in-order", true },
+	};
+	size_t extras = 0;
+	for (size_t k = 0; k < n; k++) {
+		if (m[k].kind != CALL_MARK_EXTRA)
+			continue;
+		for (size_t w = 0; w < sizeof want / sizeof *want; w++)
+			if (!strcmp(want[w].id, m[k].scorer)) {
+				assert_int_equal(m[k].allowed, want[w].allowed);
+				assert_int_equal(call_mark_is_problem(&m[k]), !want[w].allowed);
+				extras++;
+			}
+	}
+	assert_int_equal(extras, 5);
+	call_marks_free(&cm);
+	/* a mark written without the key is not allowed; true with it */
+	set_marks(&rr->verdicts[0], "[{\"call\":2,\"mark\":\"extra\"}, {\"call\":3,\"mark\":\"extra\",\"allowed\":true}]");
+	review_call_marks(&rv, rr, &cm);
+	m = call_marks_at(&cm, 1, &n);
+	assert_true(n >= 1);
+	assert_string_equal(m[0].scorer, "strict");
+	assert_false(m[0].allowed);
+	m = call_marks_at(&cm, 2, &n);
+	assert_string_equal(m[0].scorer, "strict");
+	assert_true(m[0].allowed);
+	call_marks_free(&cm);
 	review_close(&rv);
 }
 
@@ -375,6 +446,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_marks_of_a_session),
 		cmocka_unit_test(test_what_is_left_out),
+		cmocka_unit_test(test_allowed_by_the_mode),
 		cmocka_unit_test(test_blind_waits_for_the_label),
 		cmocka_unit_test(test_nothing_to_read),
 		cmocka_unit_test(test_failed_and_unanswered),

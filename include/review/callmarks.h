@@ -26,6 +26,8 @@ struct call_mark {
 	const char *scorer;     /* its id, borrowed from the configuration */
 	enum call_mark_kind kind;
 	size_t ref;             /* 1-based reference position; 0 but with MATCHED and ARGS */
+	bool allowed;           /* the scorer's mode accepts the call as it is (an extra
+	                         * call in superset mode): not a problem */
 };
 
 /* The marks of every call of one run: those of call i are
@@ -47,6 +49,9 @@ struct call_marks {
 void review_call_marks(const struct review *rv, const struct review_run *rr, struct call_marks *out);
 /* The marks of call `call` (n of them; NULL and 0 when none). */
 const struct call_mark *call_marks_at(const struct call_marks *m, size_t call, size_t *n);
+/* Whether a mark tells of a problem (a failure, a real mismatch, an extra
+ * call the mode did not allow): what must show first where space is short. */
+bool call_mark_is_problem(const struct call_mark *m);
 void call_marks_free(struct call_marks *m);
 
 /* "matched", "extra", "args", "failed", "no-result": the words of verdict.h's list. */

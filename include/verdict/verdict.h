@@ -27,7 +27,8 @@ struct verdict {
 
 /* A scorer that decides call by call lists in its details, under this
  * key, what it made of the calls of the run:
- *   "call_marks": [{"call": I, "mark": "matched"|"extra"|"args"|"failed"|"no-result", "ref": N}, ...]
+ *   "call_marks": [{"call": I, "mark": "matched"|"extra"|"args"|"failed"|"no-result", "ref": N,
+ *                   "allowed": true}, ...]
  * I is the call's position in run->calls counted from 1 (as every call
  * number of the details counts: extra, args_differ, a failure's call; the
  * timeline's #N unless calls it does not number come first); N
@@ -36,7 +37,9 @@ struct verdict {
  * trajectory-match marks every call it paired or found extra; tool-errors
  * marks only the calls that failed ("failed") and unanswered-calls only
  * those that got no result ("no-result"), so that a call that is fine
- * stays quiet. The timeline shows these beside each call; a call no entry
+ * stays quiet. "allowed" (absent means false) says the scorer's mode did
+ * not hold this call against the run (an extra call in trajectory-match's
+ * superset mode): the timeline shows it, but not as a problem. The timeline shows these beside each call; a call no entry
  * names is shown unmarked. */
 #define VERDICT_CALL_MARKS "call_marks"
 

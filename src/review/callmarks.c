@@ -77,6 +77,7 @@ static bool read_entry(const json_t *o, size_t ncalls, size_t *call, struct call
 			return false;
 		m->ref = (size_t)json_integer_value(ref);
 	}
+	m->allowed = json_is_true(json_object_get(o, "allowed"));
 	*call = (size_t)json_integer_value(c) - 1;
 	return true;
 }
@@ -141,6 +142,11 @@ const struct call_mark *call_marks_at(const struct call_marks *m, size_t call, s
 		return NULL;
 	*n = m->start[call + 1] - m->start[call];
 	return *n ? &m->marks[m->start[call]] : NULL;
+}
+
+bool call_mark_is_problem(const struct call_mark *m)
+{
+	return m->kind != CALL_MARK_MATCHED && !m->allowed;
 }
 
 void call_marks_free(struct call_marks *m)

@@ -48,7 +48,7 @@ static json_int_t call_number(const struct tm_call *c, size_t j)
 	return c->run_call >= 0 ? (json_int_t)c->run_call + 1 : (json_int_t)(j + 1);
 }
 
-static void mark(json_t *marks, long run_call, const char *what, size_t ref)
+static void mark(json_t *marks, long run_call, const char *what, size_t ref, bool allowed)
 {
 	if (run_call < 0)
 		return;
@@ -56,6 +56,10 @@ static void mark(json_t *marks, long run_call, const char *what, size_t ref)
 	json_t *o = json_pack("{s:I, s:s}", "call", (json_int_t)run_call + 1, "mark", what);
 	if (ref)
 		json_object_set_new(o, "ref", json_integer((json_int_t)ref));
+	/* Only the scorer knows its mode: the timeline must not draw a call
+	 * the mode accepted as a failure. */
+	if (allowed)
+		json_object_set_new(o, "allowed", json_true());
 	json_array_append_new(marks, o);
 }
 
@@ -112,7 +116,7 @@ static void rates(json_t *d, size_t tp, size_t nout, size_t nref)
 }
 
 json_t *tm_explain_details(const struct tm_opts *o, const char *mode, bool passed,
-                           struct tm_traj *O, struct tm_traj *R)
+                           bool extras_allowed, struct tm_traj *O, struct tm_traj *R)
 {
 	json_t *d = json_pack("{s:s, s:s, s:b}", "mode", mode, "args", tm_args_name(o->args),
 	                      "passed", passed);
@@ -137,7 +141,7 @@ json_t *tm_explain_details(const struct tm_opts *o, const char *mode, bool passe
 			continue;
 		}
 		const struct tm_call *oc = &O->calls[j];
-		mark(marks, oc->run_call, p.args_only[k] ? "args" : "matched", k + 1);
+		mark(marks, oc->run_call, p.args_only[k] ? "args" : "matched", k + 1, false);
 		if (p.args_only[k] && json_array_size(differ) < MAX_LISTED) {
 			json_t *diffs = json_array();
 			tm_args_diff(&o->eq, oc->args, R->calls[k].args, "", diffs, MAX_DIFFS);
@@ -153,7 +157,7 @@ json_t *tm_explain_details(const struct tm_opts *o, const char *mode, bool passe
 	for (size_t j = 0; j < O->ncalls; j++)
 		if (!p.used[j]) {
 			list_call(extra, "call", (size_t)call_number(&O->calls[j], j), O->calls[j].name);
-			mark(marks, O->calls[j].run_call, "extra", 0);
+			mark(marks, O->calls[j].run_call, "extra", 0, extras_allowed);
 		}
 	json_object_set_new(d, "missing", missing);
 	json_object_set_new(d, "extra", extra);

@@ -122,3 +122,16 @@ int pane_rows(const struct tui *t, enum pane p)
 	int h = t->lay.pane[p].h - 1;
 	return h > 1 ? h : 1;
 }
+
+/* A verdict cell or a mark keeps its own colour on the selected row (red
+ * on the selection's cyan is unreadable); a blank one takes the bar's.
+ * Without colour its attributes join the bar's reverse video, so the
+ * selected row stays one bar. */
+attr_t draw_cell_attr(const struct tui *t, bool sel, attr_t base, int slot)
+{
+	if (!sel)
+		return screen_attr(t, slot);
+	if (slot == SLOT_NORMAL || slot == SLOT_DIM)
+		return base;
+	return t->color ? screen_attr(t, slot) : base | screen_attr(t, slot);
+}

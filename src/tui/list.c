@@ -4,6 +4,8 @@
 #include <string.h>
 
 #include "tui_int.h"
+#include "util/shortnames.h"
+#include "util/xalloc.h"
 
 static const char *judge_glyph(const struct review_entry *e, size_t j, int *slot)
 {
@@ -57,8 +59,10 @@ static const char *mark_glyph(enum review_mark m, int *slot)
 {
 	switch (m) {
 	case MARK_REVIEWED:
+		/* not a pass cell's ✓ in its green: reviewed says what the
+		 * reviewer did, not what the verdict was */
 		*slot = SLOT_MARK_REVIEWED;
-		return "\xe2\x9c\x94";                                    /* ✔ */
+		return "\xe2\x98\x91";                                    /* ☑ */
 	case MARK_OVERRIDDEN:
 		*slot = SLOT_MARK_OVERRIDDEN;
 		return "\xe2\x9c\x8e";                                    /* ✎ */
@@ -69,20 +73,23 @@ static const char *mark_glyph(enum review_mark m, int *slot)
 }
 
 /* The list's columns for a pane this wide: mark, id, label, calls, then
- * two cells per verdict row. */
+ * two cells per verdict row. label_w: what the labels shown need (0 when
+ * the column gives way: one label on every row). */
 struct list_cols {
 	int id_x, id_w, label_w, calls_w, cells_x;
 };
 
-static struct list_cols list_columns(const struct rect *r, size_t nrows)
+static struct list_cols list_columns(const struct rect *r, size_t nrows, int label_need)
 {
 	struct list_cols c = { .id_x = 3, .calls_w = 3 };
 	int cells_w = (int)nrows * 2;
 	c.label_w = r->w >= 56 ? 14 : r->w >= 44 ? 10 : 8;
+	if (label_need < c.label_w)
+		c.label_w = label_need;
 	/* '>' marks the selected row and the review mark follows it, so both
 	 * read without colour. */
-	c.id_w = r->w - c.id_x - c.label_w - 1 - c.calls_w - 2 - cells_w;
-	if (c.id_w < 8) {
+	c.id_w = r->w - c.id_x - c.label_w - (c.label_w ? 1 : 0) - c.calls_w - 2 - cells_w;
+	if (c.id_w < 8 && c.label_w) {
 		c.label_w = 0;
 		c.id_w = r->w - c.id_x - c.calls_w - 2 - cells_w;
 	}
@@ -92,31 +99,118 @@ static struct list_cols list_columns(const struct rect *r, size_t nrows)
 	return c;
 }
 
-static void list_header(const struct tui *t, const struct list_cols *c, int y, size_t nrows)
+/* The rows on screen, and what their ids and labels are shortened to: by
+ * what tells these runs apart (a benchmark's ids share a long start), and
+ * a label every row shares (the model) said once in the header instead. */
+struct list_view {
+	size_t top, n;
+	const char **ids, **labels;
+	struct short_name *id_cut, *label_cut;
+	const char *shared_label;       /* every row's label, when they are one */
+};
+
+static int list_labels(struct list_view *v, int cap)
+{
+	const char *first = NULL;
+	bool same = true;
+	for (size_t i = 0; i < v->n; i++) {
+		const char *lb = v->labels[i];
+		if (!lb || !*lb)
+			continue;
+		if (!first)
+			first = lb;
+		same &= !strcmp(first, lb);
+	}
+	if (!first || same) {
+		v->shared_label = first;
+		return 0;
+	}
+	short_names(v->labels, v->n, (size_t)cap, v->label_cut);
+	int need = 5;                   /* "model" */
+	for (size_t i = 0; i < v->n; i++) {
+		int w = (int)short_name_width(v->labels[i], &v->label_cut[i]);
+		need = w > need ? w : need;
+	}
+	return need;
+}
+
+static void list_view_make(const struct tui *t, struct list_view *v, int rows)
+{
+	const struct review *rv = tui_rv(t);
+	size_t total = review_view_count(rv);
+	v->top = t->list.top;
+	v->n = rows > 0 && v->top < total ? total - v->top : 0;
+	if (v->n > (size_t)(rows > 0 ? rows : 0))
+		v->n = (size_t)rows;
+	v->ids = xcalloc(v->n + 1, sizeof *v->ids);
+	v->labels = xcalloc(v->n + 1, sizeof *v->labels);
+	v->id_cut = xcalloc(v->n + 1, sizeof *v->id_cut);
+	v->label_cut = xcalloc(v->n + 1, sizeof *v->label_cut);
+	v->shared_label = NULL;
+	for (size_t i = 0; i < v->n; i++) {
+		const struct review_entry *e = review_view_entry(rv, v->top + i);
+		v->ids[i] = e->id && !e->load_failed ? e->id : NULL;
+		v->labels[i] = e->label;
+	}
+}
+
+static void list_view_free(struct list_view *v)
+{
+	free(v->ids);
+	free(v->labels);
+	free(v->id_cut);
+	free(v->label_cut);
+}
+
+static void list_header(const struct tui *t, const struct list_cols *c, int y, size_t nrows,
+                        const char *shared_label, size_t nruns)
 {
 	const struct rect *r = &t->lay.pane[PANE_LIST];
 	attr_t head = screen_attr(t, SLOT_HEADER);
 	draw_fill(y, r->x, r->w, head);
-	draw_text(y, r->x + c->id_x, c->id_w, "id", 2, head);
+	int x = r->x + c->id_x + draw_text(y, r->x + c->id_x, c->id_w, "id", 2, head);
+	if (shared_label && c->id_w > 6) {
+		/* the label every row shares, once */
+		char said[160];
+		int n = snprintf(said, sizeof said, "  %s%s", nruns > 1 ? "all " : "", shared_label);
+		draw_text_cut(y, x, r->x + c->id_x + c->id_w - x, said, (size_t)(n < 0 ? 0 : n), head);
+	}
 	if (c->label_w)
 		draw_text(y, r->x + c->id_x + c->id_w + 1, c->label_w, "model", 5, head);
 	draw_text(y, r->x + c->id_x + c->id_w + 1 + c->label_w + (c->label_w ? 1 : 0), c->calls_w, "  #", 3, head);
 	for (size_t s = 0; s < nrows; s++) {
-		/* Cells are numbered as the verdict rows are. */
+		/* Cells are labelled as the verdict rows are. */
 		char ab[4];
-		snprintf(ab, sizeof ab, "%zu", (s + 1) % 10);
-		draw_text(y, c->cells_x + (int)s * 2, 2, ab, 1, head);
+		verdict_row_label(s, ab);
+		draw_text(y, c->cells_x + (int)s * 2, 2, ab, strlen(ab), head);
 	}
+}
+
+/* A shortened name: "…" where a shared start or end was dropped, the
+ * rest cut in the middle if the column is narrower still. */
+static void draw_short(int y, int x, int w, const char *name, const struct short_name *sn, attr_t a,
+                       bool middle)
+{
+	int end = x + w;
+	if (sn->lead && w > 2)
+		x += draw_text(y, x, 1, "\xe2\x80\xa6", 3, a);
+	int room = end - x - (sn->trail ? 1 : 0);
+	int used = middle ? draw_text_cut_middle(y, x, room, name + sn->from, sn->len, a)
+	                  : draw_text_cut(y, x, room, name + sn->from, sn->len, a);
+	if (sn->trail && x + used < end)
+		draw_text(y, x + used, 1, "\xe2\x80\xa6", 3, a);
 }
 
 /* Until a record is read (or when it cannot be), its place in the file
  * stands for it; the end of FILE:LINE is what tells records apart. */
-static void list_id(const struct review_entry *e, int y, int x, int w, attr_t base)
+static void list_id(const struct review_entry *e, const struct short_name *sn, int y, int x, int w,
+                    attr_t base)
 {
 	if (e->id && !e->load_failed) {
-		/* Ids of one benchmark share a long start and differ at the end
-		 * (task000-trial0): cut the middle; the details show it whole. */
-		draw_text_cut_middle(y, x, w, e->id, strlen(e->id), base);
+		/* What is left after the shared start and end is cut in the
+		 * middle, where its own start and end tell most; the details
+		 * show the id whole. */
+		draw_short(y, x, w, e->id, sn, base, true);
 		return;
 	}
 	const char *src = e->source;
@@ -129,7 +223,8 @@ static void list_id(const struct review_entry *e, int y, int x, int w, attr_t ba
 	}
 }
 
-static void list_row(const struct tui *t, const struct list_cols *c, int y, size_t vi, bool sel)
+static void list_row(const struct tui *t, const struct list_cols *c, const struct list_view *v, int y,
+                     size_t vi, bool sel)
 {
 	const struct review *rv = tui_rv(t);
 	const struct rect *r = &t->lay.pane[PANE_LIST];
@@ -145,12 +240,14 @@ static void list_row(const struct tui *t, const struct list_cols *c, int y, size
 	const char *mg = mark_glyph(mk, &mslot);
 	if (sel)
 		draw_text(y, r->x, 1, ">", 1, base);
-	draw_text(y, r->x + 1, 1, mg, strlen(mg), sel ? base : screen_attr(t, mslot));
-	list_id(e, y, r->x + c->id_x, c->id_w, base);
+	draw_text(y, r->x + 1, 1, mg, strlen(mg), draw_cell_attr(t, sel, base, mslot));
+	size_t i = vi - v->top;
+	list_id(e, &v->id_cut[i], y, r->x + c->id_x, c->id_w, base);
 	int x = r->x + c->id_x + c->id_w + 1;
 	if (c->label_w) {
-		const char *lb = e->label ? e->label : "";
-		draw_text_cut(y, x, c->label_w, lb, strlen(lb), sel ? base : screen_attr(t, SLOT_DIM));
+		if (e->label)
+			draw_short(y, x, c->label_w, e->label, &v->label_cut[i], sel ? base : screen_attr(t, SLOT_DIM),
+			           false);
 		x += c->label_w + 1;
 	}
 	char calls[16];
@@ -170,7 +267,7 @@ static void list_row(const struct tui *t, const struct list_cols *c, int y, size
 			g = "\xc2\xb7";                                      /* · */
 			slot = SLOT_DIM;
 		}
-		draw_text(y, c->cells_x + (int)s * 2, 1, g, strlen(g), sel ? base : screen_attr(t, slot));
+		draw_text(y, c->cells_x + (int)s * 2, 1, g, strlen(g), draw_cell_attr(t, sel, base, slot));
 	}
 }
 
@@ -183,13 +280,18 @@ static void list_draw(const struct tui *t)
 	char extra[96];
 	snprintf(extra, sizeof extra, "%zu run%s", n, n == 1 ? "" : "s");
 	draw_pane_title(t, PANE_LIST, list_pane.title, extra);
-	struct list_cols c = list_columns(r, nrows);
-	int y = r->y + 1;
-	list_header(t, &c, y, nrows);
 	int rows = r->h - 2;
+	struct list_view v;
+	list_view_make(t, &v, rows);
+	int cap = r->w >= 56 ? 14 : r->w >= 44 ? 10 : 8;
+	struct list_cols c = list_columns(r, nrows, list_labels(&v, cap));
+	short_names(v.ids, v.n, (size_t)c.id_w, v.id_cut);
+	int y = r->y + 1;
+	list_header(t, &c, y, nrows, c.label_w ? NULL : v.shared_label, v.n);
 	size_t cur = review_cursor(rv);
-	for (int i = 0; i < rows && t->list.top + (size_t)i < n; i++)
-		list_row(t, &c, y + 1 + i, t->list.top + (size_t)i, t->list.top + (size_t)i == cur);
+	for (size_t i = 0; i < v.n; i++)
+		list_row(t, &c, &v, y + 1 + (int)i, v.top + i, v.top + i == cur);
+	list_view_free(&v);
 }
 
 /* Keeps the cursor's row on screen. */

@@ -57,6 +57,15 @@ void tl_add_piece(struct tui *t, int slot, bool whole, const char *s, size_t n)
 	free(b);
 }
 
+void tl_add_badge(struct tui *t, int slot, bool keep, const char *s, size_t n)
+{
+	size_t before = t->tl.nsegs ? t->tl.lines[t->tl.nsegs - 1].nspans : 0;
+	tl_add_piece(t, slot, true, s, n);
+	struct tl_line *l = t->tl.nsegs ? &t->tl.lines[t->tl.nsegs - 1] : NULL;
+	if (l && l->nspans > before)
+		l->spans[l->nspans - 1].keep = keep;
+}
+
 /* The lines holding display line li (< nlines). */
 static const struct tl_line *seg_at(const struct tui *t, size_t li)
 {
@@ -321,13 +330,65 @@ static void timeline_fit(struct tui *t)
 	t->tl.reveal = false;
 }
 
+/* The head of a call gives way to its problem badges down to this many columns. */
+#define HEAD_MIN_COLS 8
+
+/* Columns from the two spaces before the first kept piece to the end of
+ * the last that fits in w (they follow the head: add_badges puts them
+ * first); 0 when none fits. */
+static int kept_width(const struct tl_line *l, int w)
+{
+	size_t a = l->nspans;
+	for (size_t k = 0; k < l->nspans && a == l->nspans; k++)
+		if (l->spans[k].keep)
+			a = k;
+	if (a == l->nspans || l->spans[a].at < 2)
+		return 0;
+	int kw = 0;
+	for (size_t k = a; k < l->nspans && l->spans[k].keep; k++) {
+		size_t from = l->spans[k].at - 2;
+		size_t to = k + 1 < l->nspans ? l->spans[k + 1].at - 2 : l->len;
+		int pw = (int)wtext_width(l->text + from, to - from);
+		if (kw + pw > w)
+			break;
+		kw += pw;
+	}
+	return kw;
+}
+
+/* The head (what comes before the first piece) cut to w columns with "…"
+ * and the two spaces that part it from the pieces; returns the columns used. */
+static int draw_head_cut(int y, int x, int w, const struct tl_line *l, attr_t a)
+{
+	size_t n = l->spans[0].at - 2;
+	wchar_t *head = xmalloc((n + 1) * sizeof *head);
+	memcpy(head, l->text, n * sizeof *head);
+	head[n] = 0;
+	size_t width;
+	n = wtext_truncate(head, n, (size_t)(w - 2), true, &width);
+	int used = draw_wide(y, x, w - 2, head, n, a);
+	used += draw_wide(y, x + used, 2, L"  ", 2, a);
+	free(head);
+	return used;
+}
+
 /* A line with pieces in slots of their own: a whole piece is drawn whole,
- * or "…" stands for it and the rest; others are clipped. sel: one
- * attribute for the whole line (the selection). */
+ * or "…" stands for it and the rest; others are clipped. A line too long
+ * for the pane cuts its head rather than its kept pieces (a call's failed
+ * badge must show at 80 columns). sel: one attribute for the whole line
+ * (the selection). */
 static void draw_spans(const struct tui *t, int y, int x, int w, const struct tl_line *l,
                        const attr_t *sel)
 {
-	for (size_t k = 0; k <= l->nspans && w > 0; k++) {
+	size_t k = 0;
+	int kw = kept_width(l, w - HEAD_MIN_COLS);
+	if (kw && (int)wtext_width(l->text, l->len) > w) {
+		int used = draw_head_cut(y, x, w - kw, l, sel ? *sel : screen_attr(t, l->slot));
+		x += used;
+		w -= used;
+		k = 1;
+	}
+	for (; k <= l->nspans && w > 0; k++) {
 		size_t from = k ? l->spans[k - 1].at : 0;
 		size_t to = k < l->nspans ? l->spans[k].at : l->len;
 		int slot = k ? l->spans[k - 1].slot : l->slot;

@@ -18,6 +18,9 @@ void   tl_add_line(struct tui *t, size_t entry, int indent, int slot, const char
  * in its own slot; a `whole` piece is drawn whole or not at all (struct
  * tl_span). */
 void   tl_add_piece(struct tui *t, int slot, bool whole, const char *s, size_t n);
+/* A whole piece; a `keep` one (a problem) is drawn even where the head
+ * before it must be cut for it. */
+void   tl_add_badge(struct tui *t, int slot, bool keep, const char *s, size_t n);
 /* A text wrapped to the pane, after prefix (may be NULL). */
 void   tl_add_text(struct tui *t, size_t entry, int indent, int slot, const char *prefix,
                    const char *s, int width);

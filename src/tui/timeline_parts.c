@@ -10,7 +10,9 @@
  * what it made of the call (review/callmarks.h): "actions ✓ #2" (matched
  * the reference's second call), "actions ✗ extra", "actions ≠ #2 args",
  * "tool-errors ✗ failed", "unanswered-calls ✗ no result" (the last two only
- * on the calls that are not fine). Thinking is an entry of its own,
+ * on the calls that are not fine), "actions + extra" (dim: an extra call
+ * the scorer's mode allows). Problems come first and are drawn even where
+ * the call's name must be cut for them. Thinking is an entry of its own,
  * folded to one line; a long system prompt is folded to its first lines
  * (runs of one benchmark share a long policy that would push the
  * conversation off the screen). Notes say what the loader kept without
@@ -65,8 +67,10 @@ static int role_slot(enum run_role r)
 /* How each kind of call mark is shown: a glyph, whether the reference
  * call's number follows, a word, and the slot of the verdict it means. A
  * call paired with a reference call but differing in its arguments is
- * told in the skipped slot, the themes' colour of warning (yellow). */
-static const struct {
+ * told in the skipped slot, the themes' colour of warning (yellow). Red
+ * is for a problem only: an extra call the scorer's mode allows is told
+ * quietly (allowed_extra). */
+static const struct badge {
 	const char *glyph;
 	bool ref;
 	const char *word;
@@ -77,23 +81,35 @@ static const struct {
 	[CALL_MARK_ARGS]    = { "\xe2\x89\xa0", true,  "args",  SLOT_SKIPPED },  /* ≠ #2 args */
 	[CALL_MARK_FAILED]  = { "\xe2\x9c\x97", false, "failed", SLOT_FAIL },   /* ✗ failed */
 	[CALL_MARK_NO_RESULT] = { "\xe2\x9c\x97", false, "no result", SLOT_FAIL }, /* ✗ no result */
-};
+}, allowed_extra = { "+", false, "extra", SLOT_DIM };                         /* + extra */
+
+/* The order badges are drawn in, so that where they do not all fit the
+ * problems show: problems, then matches, then what the mode allowed. */
+static int badge_rank(const struct call_mark *m)
+{
+	if (call_mark_is_problem(m))
+		return 0;
+	return m->allowed ? 2 : 1;
+}
 
 /* "actions ✓ #2" beside the call's name, one per scorer that marked it. */
 static void add_badges(struct tui *t, const struct call_mark *m, size_t n)
 {
-	for (size_t k = 0; k < n; k++) {
-		if ((unsigned)m[k].kind >= CALL_MARK_COUNT)
-			continue;
-		struct strbuf b = STRBUF_INIT;
-		strbuf_addf(&b, "%s %s", m[k].scorer, badge_style[m[k].kind].glyph);
-		if (badge_style[m[k].kind].ref)
-			strbuf_addf(&b, " #%zu", m[k].ref);
-		if (badge_style[m[k].kind].word)
-			strbuf_addf(&b, " %s", badge_style[m[k].kind].word);
-		tl_add_piece(t, badge_style[m[k].kind].slot, true, b.buf, b.len);
-		strbuf_release(&b);
-	}
+	for (int rank = 0; rank < 3; rank++)
+		for (size_t k = 0; k < n; k++) {
+			if ((unsigned)m[k].kind >= CALL_MARK_COUNT || badge_rank(&m[k]) != rank)
+				continue;
+			const struct badge *st = m[k].allowed && m[k].kind == CALL_MARK_EXTRA
+			                         ? &allowed_extra : &badge_style[m[k].kind];
+			struct strbuf b = STRBUF_INIT;
+			strbuf_addf(&b, "%s %s", m[k].scorer, st->glyph);
+			if (st->ref)
+				strbuf_addf(&b, " #%zu", m[k].ref);
+			if (st->word)
+				strbuf_addf(&b, " %s", st->word);
+			tl_add_badge(t, st->slot, rank == 0, b.buf, b.len);
+			strbuf_release(&b);
+		}
 }
 
 static void add_call_head(struct tui *t, size_t e, const struct run_call *c, long number,

@@ -42,6 +42,7 @@ struct tl_span {
 	size_t at;
 	int slot;                   /* enum theme_slot */
 	bool whole;
+	bool keep;                  /* a problem: the line's head is cut before it is */
 };
 
 /* Display lines of the timeline: one line, decoded and sanitised once, or
@@ -202,6 +203,11 @@ int  draw_text(int y, int x, int w, const char *s, size_t len, attr_t a);
 int  draw_wide(int y, int x, int w, const wchar_t *s, size_t n, attr_t a);
 /* Like draw_text, but a text that does not fit ends with '…'. */
 int  draw_text_cut(int y, int x, int w, const char *s, size_t len, attr_t a);
+/* A cell's attribute on a row, selected (base: the bar's) or not. */
+attr_t draw_cell_attr(const struct tui *t, bool sel, attr_t base, int slot);
+/* verdicts.c: verdict row s's one-character label (1-9, a-z, A-Z), which
+ * the list's cell columns share. buf: 2 bytes or more. */
+void verdict_row_label(size_t s, char *buf);
 /* The same, cut in the middle (wtext_cut_middle): for ids whose end matters. */
 int  draw_text_cut_middle(int y, int x, int w, const char *s, size_t len, attr_t a);
 void draw_fill(int y, int x, int w, attr_t a);

@@ -260,11 +260,43 @@ static void verdict_human(const struct decision *d, struct verdict_cells *c)
 	}
 }
 
-/* The column widths: the type column only where there is room for it whole. */
-static void verdict_widths(const struct rect *r, int *idw, int *tyw)
+/* A verdict row's label, as the list's cell columns are headed: 1-9, then
+ * letters, so that no two rows share one (a digit past nine came round to
+ * 0 and 1 again). The digit keys label the selected verdict rather than
+ * pick a row, so these are names, not keys. buf: 2 bytes or more. */
+void verdict_row_label(size_t s, char *buf)
 {
-	*idw = r->w >= 70 ? 18 : 14;
-	*tyw = r->w >= 70 ? 18 : 0;
+	static const char names[] = "123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ";
+	buf[0] = s < sizeof names - 1 ? names[s] : '+';
+	buf[1] = 0;
+}
+
+/* The column widths, following what the rows hold: the scorer ids as
+ * wide as the widest, the type column where there is room for it, each
+ * cut with "…" where the pane is narrower. */
+static void verdict_widths(const struct tui *t, const struct rect *r, int *idw, int *tyw)
+{
+	const struct review *rv = tui_rv(t);
+	int need_id = 6, need_ty = 4;           /* "scorer", "type" */
+	for (size_t s = 0; s < review_nrows(rv); s++) {
+		struct review_row row;
+		review_row_get(rv, NULL, s, &row);
+		int w = row.id ? draw_width(row.id, strlen(row.id)) : 0;
+		need_id = w > need_id ? w : need_id;
+		w = row.type ? draw_width(row.type, strlen(row.type)) : 0;
+		need_ty = w > need_ty ? w : need_ty;
+	}
+	/* label, score, result, and room for "accepted" */
+	int room = r->w - 3 - 1 - 6 - 2 - 8 - 8;
+	*idw = need_id < room ? need_id : room;
+	if (*idw < 6)
+		*idw = 6;
+	/* the type only where "overridden to 0.5" still fits after it: the
+	 * reviewer's own decision matters more than the scorer's type */
+	int left = room - *idw - 1 - 9;
+	*tyw = 0;
+	if (left >= need_ty || left >= 12)
+		*tyw = need_ty < left ? need_ty : left;
 }
 
 static void verdicts_header(const struct tui *t, int y)
@@ -274,7 +306,7 @@ static void verdicts_header(const struct tui *t, int y)
 	draw_fill(y, r->x, r->w, head);
 	char hb[256];
 	int idw, tyw;
-	verdict_widths(r, &idw, &tyw);
+	verdict_widths(t, r, &idw, &tyw);
 	if (tyw)
 		snprintf(hb, sizeof hb, "   %-*s %-*s %6s  %-7s %s", idw, "scorer", tyw, "type", "score", "result", "human");
 	else
@@ -299,11 +331,11 @@ static void verdict_human_cell(const struct tui *t, const struct review_row *row
 	if (!c->d && row->state == ROW_READY && row->kind == ROW_JUDGE &&
 	    row->v->status == VERDICT_ERROR && row->v->message) {
 		const char *m = verdict_cause(row->v);
-		draw_text_cut(y, x, r->x + r->w - x, m, strlen(m), sel ? base : screen_attr(t, SLOT_ERROR));
+		draw_text_cut(y, x, r->x + r->w - x, m, strlen(m), draw_cell_attr(t, sel, base, SLOT_ERROR));
 		return;
 	}
 	int slot = c->d && c->d->kind == DEC_OVERRIDE ? SLOT_MARK_OVERRIDDEN : SLOT_MARK_REVIEWED;
-	draw_text(y, x, r->x + r->w - x, c->human, strlen(c->human), sel ? base : screen_attr(t, slot));
+	draw_text(y, x, r->x + r->w - x, c->human, strlen(c->human), draw_cell_attr(t, sel, base, slot));
 }
 
 static void verdict_row(const struct tui *t, const struct review_run *rr, size_t s, int y)
@@ -319,17 +351,21 @@ static void verdict_row(const struct tui *t, const struct review_run *rr, size_t
 	attr_t base = sel ? screen_attr(t, t->focus == PANE_VERDICTS ? SLOT_SELECTION : SLOT_SELECTION_DIM)
 	                  : screen_attr(t, SLOT_NORMAL);
 	draw_fill(y, r->x, r->w, base);
-	char line[512];
 	int idw, tyw;
-	verdict_widths(r, &idw, &tyw);
-	if (tyw)
-		snprintf(line, sizeof line, "%c%zu %-*.*s %-*.*s %6s  ", sel ? '>' : ' ', (s + 1) % 10, idw, idw,
-		         row.id, tyw, tyw, row.type, c.score);
-	else
-		snprintf(line, sizeof line, "%c%zu %-*.*s %6s  ", sel ? '>' : ' ', (s + 1) % 10, idw, idw,
-		         row.id, c.score);
+	verdict_widths(t, r, &idw, &tyw);
+	char lab[4], line[64];
+	verdict_row_label(s, lab);
+	snprintf(line, sizeof line, "%c%s ", sel ? '>' : ' ', lab);
 	int x = r->x + draw_text(y, r->x, r->w, line, strlen(line), base);
-	x += draw_text(y, x, r->x + r->w - x, c.result, strlen(c.result), sel ? base : screen_attr(t, c.slot));
+	draw_text_cut(y, x, idw, row.id ? row.id : "", row.id ? strlen(row.id) : 0, base);
+	x += idw + 1;
+	if (tyw) {
+		draw_text_cut(y, x, tyw, row.type ? row.type : "", row.type ? strlen(row.type) : 0, base);
+		x += tyw + 1;
+	}
+	snprintf(line, sizeof line, "%6s  ", c.score);
+	x += draw_text(y, x, r->x + r->w - x, line, strlen(line), base);
+	x += draw_text(y, x, r->x + r->w - x, c.result, strlen(c.result), draw_cell_attr(t, sel, base, c.slot));
 	int pad = 8 - draw_width(c.result, strlen(c.result));
 	x += draw_text(y, x, r->x + r->w - x, "        ", (size_t)(pad > 0 ? pad : 1), base);
 	verdict_human_cell(t, &row, &c, y, x, sel, base);

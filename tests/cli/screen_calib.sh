@@ -73,7 +73,7 @@ gg'
 assert_eq "every run with calls was judged once" "$(wc -l < "$TMP/grades.log" | tr -d ' ')" 4
 screen_has calib-judged "no-task     gpt-4o     0 - ✗ ✗ -"
 check_screen calib-judged
-screen_has calib-judged "4 helpful             5  pass"
+screen_has calib-judged "4 helpful         5  pass"
 # its first line, cut by display width to the pane
 screen_has calib-judged "↳ Found the parcel and said when it come…"
 if grep -qF "The tracking number was given." "$TMP/calib-judged.screen"; then
@@ -94,11 +94,11 @@ run_screen calib-digits '1
 :save-display %D/calib-digits-judge.screen
 2'
 check_screen calib-digits-judge
-screen_has calib-digits-judge ">4 helpful             5  pass"
+screen_has calib-digits-judge ">4 helpful         5  pass"
 check_screen calib-digits
 screen_has calib-digits ">  ja-fail"
 screen_has calib-digits " ✎ en-pass"
-screen_has calib-digits ">1 tool-order          0  fail"
+screen_has calib-digits ">1 tool-order      0  fail"
 screen_has calib-digits "helpful labelled 2 (saved)"
 # ja-fail (tool-order 0, lookup 0, words 0: accepts; helpful 2: override),
 # zh-refund (1, 1, 1, helpful 5), esc-codes (0, 1, 0, helpful 1), no-task
@@ -198,15 +198,15 @@ K
 <Enter>0' --blind screen-runs.jsonl
 check_screen calib-blind-refused
 screen_has calib-blind-refused "not saved: blind: type a label (a digit, or o); accepting a hid…"
-screen_has calib-blind-refused "2 lookup                 ·       hidden (blind)"
-screen_has calib-blind-refused "4 helpful                ·       hidden (blind)"
+screen_has calib-blind-refused "2 lookup     tool-call-a…         ·       hidden (blind)"
+screen_has calib-blind-refused "4 helpful    tool-call-a…         ·       hidden (blind)"
 screen_has calib-blind-nopane "no calibration in blind mode: it shows the machine's verdicts"
 screen_has calib-blind-details "human: no decision yet; the verdict is hidden (blind)"
 screen_has calib-blind-details "until you label it (digits, or o for a score)"
 screen_has calib-blind-details "tool-order: tool-call-accuracy, scale binary, passes at"
 check_screen calib-blind
-screen_has calib-blind "1 tool-order          1  pass    overridden to 0"
-screen_has calib-blind ">2 lookup                 ·       hidden (blind)"
+screen_has calib-blind "1 tool-order tool-call-a…      1  pass    overridden to 0"
+screen_has calib-blind ">2 lookup     tool-call-a…         ·       hidden (blind)"
 assert_eq "a blind label records blind: true" "$(annot_fields "$ANNOT")" "en-pass|tool-order|override|0|qa|true"
 SCREEN_COLS=80 SCREEN_LINES=24
 

@@ -90,14 +90,14 @@ a
 :save-display %D/judge-answered.screen
 a'
 check_screen judge-pending
-screen_has judge-pending "4 appr                   judging..."
+screen_has judge-pending "4 appr               judging..."
 screen_has judge-pending "asking 1 judge (Esc cancels)"
 check_screen judge-moved
 screen_has judge-moved "run 2 of 6"
-screen_has judge-moved "4 appr                   J asks"
+screen_has judge-moved "4 appr               J asks"
 screen_has judge-refused "not saved: appr is still answering for this run"
 check_screen judge-answered
-screen_has judge-answered ">4 appr             0.67  pass"
+screen_has judge-answered ">4 appr         0.67  pass"
 screen_has judge-answered "appr answered: 0.67 (pass)"
 screen_has judge-accepted "accepted (saved)"
 assert_eq "J: an accept on the judge row is written with the judge's id" "$(annot_fields "$ANNOT")" \
@@ -145,7 +145,7 @@ run_screen judge-asked-again 'J
 J
 :wait'
 check_screen judge-cancelled
-screen_has judge-cancelled "4 appr                   error   cancelled"
+screen_has judge-cancelled "4 appr               error   cancelled"
 screen_has judge-cancelled "cancelled 1 judge request"
 if cmp -s "$TMP/judge-cancelled.screen" "$TMP/judge-cancel-wait.screen"; then
 	pass "Esc: nothing arrives for a cancelled request (:wait has nothing to wait for)"
@@ -153,7 +153,7 @@ else
 	fail "Esc: nothing arrives for a cancelled request (:wait has nothing to wait for)" \
 		"$(diff "$TMP/judge-cancelled.screen" "$TMP/judge-cancel-wait.screen" | head -20)"
 fi
-screen_has judge-asked-again "4 appr             0.67  pass"
+screen_has judge-asked-again "4 appr         0.67  pass"
 assert_eq "Esc: a cancelled verdict is not cached; J again is" "$(lines_of "$CACHE")" 1
 assert_eq "Esc: no decision written" "$(lines_of "$ANNOT")" 0
 
@@ -168,7 +168,7 @@ SCREEN_CONFIG=judge4.yaml
 rm -f "$CACHE"
 run_screen judge-quit-pending 'J'
 assert_rc "quitting while a judge is pending exits 0" 0
-screen_has judge-quit-pending "4 appr                   judging..."
+screen_has judge-quit-pending "4 appr               judging..."
 assert_eq "quitting while pending caches nothing" "$(lines_of "$CACHE")" 0
 
 # ---- two judges: the menu --------------------------------------------------------
@@ -205,8 +205,8 @@ run_screen judge-one 'J
 check_screen judge-menu
 screen_has judge-menu "judge: Enter all, 1 appr, 2 helpful:"
 check_screen judge-one
-screen_has judge-one "4 appr                   J asks"
-screen_has judge-one "5 helpful             4  pass"
+screen_has judge-one "4 appr               J asks"
+screen_has judge-one "5 helpful         4  pass"
 assert_eq "menu: a digit asks that judge only" "$(lines_of "$TMP/fast.log")" 1
 assert_grep "menu: ... the custom judge" "$TMP/fast.log" 'RUN=en-pass;'
 assert_no_grep "menu: ... not the other" "$TMP/fast.log" 'tool_appropriateness'
@@ -214,8 +214,8 @@ assert_no_grep "menu: ... not the other" "$TMP/fast.log" 'tool_appropriateness'
 rm -f "$CACHE"
 run_screen judge-all 'J<Enter>
 :wait'
-screen_has judge-all "4 appr             0.67  pass"
-screen_has judge-all "5 helpful             4  pass"
+screen_has judge-all "4 appr         0.67  pass"
+screen_has judge-all "5 helpful         4  pass"
 assert_eq "menu: Enter asks every judge" "$(lines_of "$TMP/fast.log")" 4
 run_screen judge-menu-esc 'J<Esc>'
 screen_has judge-menu-esc "cancelled"
