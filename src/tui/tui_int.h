@@ -141,6 +141,7 @@ struct tui {
 
 	struct { size_t top; } list;        /* first view row shown */
 	struct timeline_state tl;
+	struct tl_find *find;               /* search inside the run (timeline_find.c) */
 	struct verdicts_state vd;
 	struct prompt_state pr;
 	struct { bool shown; size_t top; } help;
