@@ -295,6 +295,8 @@ static unsigned other_run(struct tui *t, int dir)
 		f->wrapped = dir;
 	f->ask = dir > 0 ? ASK_FIRST : ASK_LAST;
 	f->pinned = false;
+	/* the fit counts the matches once the run is loaded */
+	tui_message(t, false, "/%s%s", t->rv->search, wrap_note(f));
 	return list_moved(t);
 }
 
@@ -314,6 +316,7 @@ static unsigned step(struct tui *t, int dir, bool fresh)
 		return other_run(t, dir);
 	}
 	f->ask = ASK_SHOW;
+	tui_message(t, false, "/%s  match %zu of %zu in this run", f->query, f->cur + 1, n);
 	return REDRAW_ALL;
 }
 
@@ -348,4 +351,29 @@ void tl_find_mark(const struct tui *t, int y, int x, int w, const wchar_t *s, si
 			break;
 		draw_wide(y, x + (int)col, (int)mw, s + i, f->wqlen, a);
 	}
+}
+
+unsigned tl_find_call(struct tui *t, long call)
+{
+	const struct review *rv = tui_rv(t);
+	const struct review_run *rr = review_current(rv);
+	if (!rr || !review_view_count(rv))
+		return 0;
+	tl_build(t, rr, rv->view[review_cursor(rv)]);
+	size_t e = 0;
+	while (e < t->tl.nentries && t->tl.entries[e].call != call)
+		e++;
+	if (e == t->tl.nentries) {
+		tui_message(t, true, "call %ld is not in the timeline", call + 1);
+		return REDRAW_STATUS;
+	}
+	find_of(t);
+	if (t->tl.entries[e].foldable && !t->tl.entries[e].open) {
+		t->tl.entries[e].open = true;
+		t->tl.width = -1;
+		tl_build(t, rr, t->tl.for_entry);
+	}
+	place(t, e, t->tl.entries[e].first_line);
+	t->focus = PANE_TIMELINE;
+	return REDRAW_ALL;
 }

@@ -19,5 +19,8 @@ void tl_find_fitted(struct tui *t);
  * the search slot. */
 void tl_find_mark(const struct tui *t, int y, int x, int w, const wchar_t *s, size_t n);
 void tl_find_free(struct tui *t);
+/* The timeline focused on the current run's call (from 0), unfolded and
+ * in view: where an opened verdict's item leads. */
+unsigned tl_find_call(struct tui *t, long call);
 
 #endif
