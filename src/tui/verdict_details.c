@@ -20,9 +20,6 @@
 #include "util/xalloc.h"
 #include "verdict/verdict.h"
 
-/* Expected and actual go side by side from this many columns on. */
-#define SIDE_BY_SIDE_MIN 72
-
 struct builder {
 	struct vd_lines *out;
 	size_t width;
@@ -102,26 +99,26 @@ static void add_diff(struct builder *b, const json_t *d, size_t item, long call)
 	char *exp = value_str(json_object_get(d, "expected"));
 	char *act = value_str(json_object_get(d, "actual"));
 	struct strbuf l = STRBUF_INIT;
-	strbuf_addf(&l, "    %s  expected %s", path && path[0] ? path : "(the arguments)", exp);
+	strbuf_addf(&l, "  %s  expected %s", path && path[0] ? path : "(the arguments)", exp);
 	size_t split = l.len;
-	strbuf_addf(&l, "   actual %s", act);
+	strbuf_addf(&l, "  actual %s", act);
 	size_t split_chars;
 	wchar_t *wl = wtext_decode(l.buf, split, WTEXT_TABS, &split_chars);
 	free(wl);
-	if (b->width >= SIDE_BY_SIDE_MIN && l.len <= b->width) {
+	if (l.len <= b->width) {
 		add_text(b, l.buf, l.len, SLOT_PASS, item, call, 0);
 		struct vd_line *x = &b->out->v[b->out->n - 1];
 		x->split = split_chars;
 		x->slot2 = SLOT_FAIL;
 	} else {
 		struct strbuf e = STRBUF_INIT, a = STRBUF_INIT;
-		strbuf_addf(&e, "    %s", path && path[0] ? path : "(the arguments)");
-		add_str(b, e.buf, SLOT_NORMAL, item, call, 6);
+		strbuf_addf(&e, "  %s", path && path[0] ? path : "(the arguments)");
+		add_str(b, e.buf, SLOT_NORMAL, item, call, 4);
 		strbuf_reset(&e);
-		strbuf_addf(&e, "      - expected %s", exp);
-		strbuf_addf(&a, "      + actual   %s", act);
-		add_str(b, e.buf, SLOT_PASS, item, call, 17);
-		add_str(b, a.buf, SLOT_FAIL, item, call, 17);
+		strbuf_addf(&e, "    - expected %s", exp);
+		strbuf_addf(&a, "    + actual   %s", act);
+		add_str(b, e.buf, SLOT_PASS, item, call, 15);
+		add_str(b, a.buf, SLOT_FAIL, item, call, 15);
 		strbuf_release(&e);
 		strbuf_release(&a);
 	}
@@ -130,7 +127,7 @@ static void add_diff(struct builder *b, const json_t *d, size_t item, long call)
 	free(act);
 }
 
-/* "✗ arguments differ: call 3 book, reference #2" and its diffs. */
+/* "✗ call 3 book: arguments differ (reference #2)" and its diffs. */
 static void add_finding(struct builder *b, const json_t *f, bool allowed)
 {
 	const char *what = json_string_value(json_object_get(f, "what"));
@@ -139,14 +136,16 @@ static void add_finding(struct builder *b, const json_t *f, bool allowed)
 	json_int_t ref = json_integer_value(json_object_get(f, "ref"));
 	size_t item = call > 0 ? b->out->nitems++ : SIZE_MAX;
 	struct strbuf l = STRBUF_INIT;
-	strbuf_addf(&l, "%s %s: ", allowed ? "  \xc2\xb7" : "\xe2\x9c\x97", what ? what : "?");   /* · ✗ */
+	strbuf_addstr(&l, allowed ? "  \xc2\xb7 " : "\xe2\x9c\x97 ");       /* · ✗ */
 	if (call > 0)
 		strbuf_addf(&l, "call %lld ", (long long)call);
-	strbuf_addstr(&l, name ? name : "(no name)");
-	if (ref > 0)
-		strbuf_addf(&l, ", reference #%lld", (long long)ref);
-	if (call > 0)
-		strbuf_addstr(&l, "  (Enter: the call)");
+	else if (ref > 0)
+		strbuf_addf(&l, "reference #%lld ", (long long)ref);
+	strbuf_addf(&l, "%s: %s", name ? name : "(no name)", what ? what : "?");
+	if (call > 0 && ref > 0)
+		strbuf_addf(&l, " (reference #%lld)", (long long)ref);
+	if (call > 0 && b->width >= 60)
+		strbuf_addstr(&l, "  Enter: the call");
 	add_str(b, l.buf, allowed ? SLOT_DIM : SLOT_FAIL, item, call > 0 ? (long)call - 1 : -1, 4);
 	strbuf_release(&l);
 	size_t i;
