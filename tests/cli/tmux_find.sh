@@ -5,7 +5,8 @@
 # say where they are, and go on to the next run's; a match deep in a long
 # result (a lazy text, never held as lines) is scrolled to. Every wait polls
 # what the pane shows, bounded by a minute: a guard against a hang, never a
-# measure of time.
+# measure of time. And an opened verdict's item leads to its call: Enter
+# focuses the timeline on it, in view.
 . "$TCR_SRCDIR/tests/cli/lib.sh"
 
 if ! command -v tmux >/dev/null 2>&1; then
@@ -29,7 +30,8 @@ export LANG=C.UTF-8 LC_ALL=C.UTF-8
 T="tmux -u -L tcr-find-$$ -f /dev/null"
 trap '$T kill-server >/dev/null 2>&1; rm -rf "$TMP"' EXIT
 cp "$TCR_SRCDIR/tests/data/screen-fold.jsonl" "$TCR_SRCDIR/tests/data/screen-runs.jsonl" \
-	"$TCR_SRCDIR/tests/data/screen.yaml" "$TCR_SRCDIR/tests/data/screen-tasks.jsonl" "$TMP/"
+	"$TCR_SRCDIR/tests/data/screen.yaml" "$TCR_SRCDIR/tests/data/screen-tasks.jsonl" \
+	"$TCR_SRCDIR/tests/data/screen-marks.yaml" "$TCR_SRCDIR/tests/data/screen-marks.jsonl" "$TMP/"
 
 # start NAME WIDTH HEIGHT ARGS...: the screen in colour in a detached pane.
 start() {
@@ -126,6 +128,24 @@ expect runs "n after the run's last match: the next run's first" ">  ja-fail"
 expect runs "and its count" "/Kumo Outfitters  match 1 of 1 in this run"
 $T send-keys -t runs q
 expect runs "q quits" "EXITED 0"
+
+# ---- from an opened verdict to its call ---------------------------------------------
+
+# screen-marks: the actions verdict fails on the booking's arguments; the
+# timeline first shows the top of the run, the booking below the pane.
+start jump 80 24 -c screen-marks.yaml screen-marks.jsonl
+expect jump "the run shows" "[timeline] 8 entries"
+$T send-keys -t jump Tab Tab Enter
+expect jump "the opened verdict shows the failing argument first" "✗ call 3 book: arguments differ"
+$T send-keys -t jump j
+expect jump "j selects the item" ">✗ call 3 book: arguments differ"
+$T send-keys -t jump Enter
+expect jump "Enter on it: the timeline focused on that call" ">  #3 book  actions ≠ #2 args"
+expect jump "unfolded, its arguments in view" '"flight": "HAT999"'
+$T send-keys -t jump j
+expect jump "the keys move in the timeline now" ">assistant"
+$T send-keys -t jump q
+expect jump "q quits after the jump" "EXITED 0"
 
 # ---- deep in a long result ----------------------------------------------------
 
