@@ -148,6 +148,13 @@ static void add_finding(struct builder *b, const json_t *f, bool allowed)
 		strbuf_addstr(&l, "  Enter: the call");
 	add_str(b, l.buf, allowed ? SLOT_DIM : SLOT_FAIL, item, call > 0 ? (long)call - 1 : -1, 4);
 	strbuf_release(&l);
+	const char *says = json_string_value(json_object_get(f, "says"));
+	if (says && says[0]) {
+		struct strbuf t = STRBUF_INIT;
+		strbuf_addf(&t, "  %s", says);
+		add_str(b, t.buf, allowed ? SLOT_DIM : SLOT_NORMAL, item, call > 0 ? (long)call - 1 : -1, 2);
+		strbuf_release(&t);
+	}
 	size_t i;
 	const json_t *d;
 	json_array_foreach(json_object_get(f, "diffs"), i, d)

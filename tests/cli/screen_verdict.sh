@@ -73,6 +73,16 @@ check_screen verdict-jump
 screen_has verdict-jump ">  #3 book  actions ≠ #2 args"
 screen_has verdict-jump '"flight": "HAT999"'
 
+# ---- the checks: the failed call, the unanswered one --------------------------------
+
+# screen-checks: lookup_order's result begins "Error:" (tool-errors), refund
+# got none (unanswered-calls): each opened verdict names its call first.
+SCREEN_CONFIG=screen-checks.yaml
+run_screen verdict-failed '<Tab><Tab><Enter>' screen-checks.jsonl
+check_screen verdict-failed
+run_screen verdict-unanswered '<Tab><Tab>j<Enter>' screen-checks.jsonl
+check_screen verdict-unanswered
+
 # ---- tau-bench, as init proposes it ----------------------------------------------
 
 R="${TCR_SHARED_DIR:-}/fixtures/real"
