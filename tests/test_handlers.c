@@ -266,9 +266,11 @@ static void test_filters(void **s)
 	assert_int_equal(fx.t.pr.kind, PROMPT_NONE);
 	assert_string_equal(cursor_id(&fx), "zh-refund");
 	assert_string_equal(fx.t.msg.text, "/refund");
+	/* n steps through the run's own matches (the fit, which no draw calls
+	 * here, would have shown the first) */
 	key(&fx, 'n');
 	assert_string_equal(cursor_id(&fx), "zh-refund");
-	assert_string_equal(fx.t.msg.text, "/refund  (from the top)");
+	assert_non_null(strstr(fx.t.msg.text, "/refund  match 1 of "));
 	key(&fx, '/');
 	keys(&fx, "no such text anywhere\n");
 	assert_true(fx.t.msg.error);

@@ -270,6 +270,8 @@ const char *review_sort_name(enum review_sort s);
  * (direction +1) or before it (-1), wrapping. Moves the cursor and returns
  * true on a match. A NULL query repeats the last one. */
 bool review_search(struct review *rv, const char *query, int direction);
+/* The search n and N repeat, without moving. */
+void review_search_set(struct review *rv, const char *query);
 /* Moves to the next run (after the cursor, wrapping) that is unreviewed. */
 bool review_next_unreviewed(struct review *rv);
 /* The DIS_ kinds of disagreement a summarized entry holds. In blind mode

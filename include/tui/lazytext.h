@@ -38,6 +38,13 @@ size_t lazytext_count(const struct lazytext *z);
  * their number in *len. The pointer is valid until the next call on z. */
 const wchar_t *lazytext_line(struct lazytext *z, size_t i, size_t *len);
 
+/* The line of a checkpoint at or before the body's byte `at`, at most a
+ * few hundred lines before the line holding it; *body_from is the body
+ * byte (counted without the prefix) that checkpoint's paragraph or window
+ * is read from. SIZE_MAX when `at` is not in the body. A search finds its
+ * line from there without wrapping the text before it. */
+size_t lazytext_line_near(const struct lazytext *z, const char *at, size_t *body_from);
+
 /* What the lazy text holds besides the body it borrows (the body too when
  * it owns it): checkpoints, the lines last wrapped, buffers. */
 size_t lazytext_bytes(const struct lazytext *z);

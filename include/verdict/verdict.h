@@ -43,6 +43,21 @@ struct verdict {
  * names is shown unmarked. */
 #define VERDICT_CALL_MARKS "call_marks"
 
+/* What decided a verdict, for a person to read first, under this key:
+ *   "findings": [{"what": "missing"|"arguments differ"|"extra"|"out of order"|
+ *                         "failed"|"no result",
+ *                 "name": TOOL, "call": I, "ref": N, "allowed": B, "says": TEXT,
+ *                 "diffs": [{"path": P, "expected": V, "actual": V}, ...]}, ...]
+ * I and N count as in call_marks (absent: no call of the run, as for a
+ * missing one; no reference call, as for an extra one); "allowed" is true
+ * for what the scorer's mode lets pass (an extra call in superset mode, any
+ * finding of a passing verdict), which the screen lists after the rest,
+ * folded; "diffs" the argument paths whose values differ; "says" what the
+ * call's result said (a failure's text). trajectory-match, tool-errors and
+ * unanswered-calls write them. The screen reads
+ * these, never the explanation's words. */
+#define VERDICT_FINDINGS "findings"
+
 void verdict_clear(struct verdict *v);
 void verdict_skip(struct verdict *v, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void verdict_error(struct verdict *v, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -184,13 +184,17 @@ static bool entry_matches(const struct review *rv, size_t entry, const struct ne
 	return f->data && needles_in(ns, f->data + rec->off, (size_t)rec->len);
 }
 
+void review_search_set(struct review *rv, const char *query)
+{
+	char *q = xstrdup(query);
+	free(rv->search);
+	rv->search = q;
+}
+
 bool review_search(struct review *rv, const char *query, int direction)
 {
-	if (query) {
-		char *q = xstrdup(query);
-		free(rv->search);
-		rv->search = q;
-	}
+	if (query)
+		review_search_set(rv, query);
 	if (!rv->search || !rv->search[0])
 		return false;
 	review_view_fresh(rv);

@@ -182,7 +182,7 @@ static void te_score(const struct scorer_conf *sc, const struct run *r, struct s
 	}
 	size_t *idx = xcalloc(r->ncalls ? r->ncalls : 1, sizeof *idx);
 	size_t n = run_counted_calls(r, RUN_CALLS_AGENT, idx), failed = 0, answered = 0;
-	json_t *list = json_array(), *marks = json_array();
+	json_t *list = json_array(), *marks = json_array(), *found = json_array();
 	for (size_t k = 0; k < n; k++) {
 		const struct run_call *c = &r->calls[idx[k]];
 		const char *text, *prefix = NULL;
@@ -197,14 +197,20 @@ static void te_score(const struct scorer_conf *sc, const struct run *r, struct s
 		failed++;
 		if (!text || !text[0] || prefix)
 			text = shown ? shown : text;
-		if (json_array_size(list) < TE_MAX_LISTED)
-			json_array_append_new(list, te_failure(r, idx[k], prefix, text));
+		if (json_array_size(list) < TE_MAX_LISTED) {
+			json_t *f = te_failure(r, idx[k], prefix, text);
+			json_array_append_new(found, json_pack("{s:s, s:O, s:I, s:b, s:O}", "what", "failed", "name",
+			                                       json_object_get(f, "name"), "call", (json_int_t)idx[k] + 1,
+			                                       "allowed", false, "says", json_object_get(f, "text")));
+			json_array_append_new(list, f);
+		}
 		json_array_append_new(marks, json_pack("{s:I, s:s}", "call", (json_int_t)idx[k] + 1, "mark", "failed"));
 	}
 	free(idx);
 	if (n && !answered && !te_orphans(r)) {
 		json_decref(list);
 		json_decref(marks);
+		json_decref(found);
 		verdict_skip(out, "tool-errors: %zu call%s and not one result: the format or the harness "
 		             "kept no results, so no failure can show", n, n == 1 ? "" : "s");
 		return;
@@ -215,6 +221,7 @@ static void te_score(const struct scorer_conf *sc, const struct run *r, struct s
 	json_object_set_new(d, "prefixes", prefixes ? json_incref(prefixes) : json_array());
 	json_object_set_new(d, "failures", list);
 	json_object_set_new(d, VERDICT_CALL_MARKS, marks);
+	json_object_set_new(d, VERDICT_FINDINGS, found);   /* each failed call: what the screen puts first */
 	verdict_ok(out, sc->threshold, n ? 1.0 - (double)failed / (double)n : 1.0, d);
 }
 

@@ -63,6 +63,51 @@ static void mark(json_t *marks, long run_call, const char *what, size_t ref, boo
 	json_array_append_new(marks, o);
 }
 
+/* What the mode lets pass, so the screen lists it after what decided the
+ * verdict: extra calls in superset and in-order mode, missing ones in
+ * subset mode, any order but strict and in-order's. A passing verdict
+ * allows all it found. */
+static bool allowed(const char *mode, bool passed, const char *what)
+{
+	if (passed)
+		return true;
+	if (!strcmp(what, "extra"))
+		return !strcmp(mode, "superset") || !strcmp(mode, "in-order");
+	if (!strcmp(what, "missing"))
+		return !strcmp(mode, "subset");
+	if (!strcmp(what, "out of order"))
+		return strcmp(mode, "strict") && strcmp(mode, "in-order");
+	return false;
+}
+
+/* One entry of VERDICT_FINDINGS; call and ref 0 when there is none. */
+static void finding(json_t *list, const char *mode, bool passed, const char *what, json_int_t call,
+                    size_t ref, const json_t *name, const json_t *diffs)
+{
+	if (json_array_size(list) >= 2 * MAX_LISTED)
+		return;
+	json_t *f = json_pack("{s:s, s:o, s:b}", "what", what, "name", name_of(name), "allowed",
+	                      allowed(mode, passed, what));
+	if (call > 0)
+		json_object_set_new(f, "call", json_integer(call));
+	if (ref)
+		json_object_set_new(f, "ref", json_integer((json_int_t)ref));
+	if (diffs) {
+		json_t *d = json_array(), *x;
+		size_t i;
+		json_array_foreach(diffs, i, x) {
+			json_t *o = json_pack("{s:O}", "path", json_object_get(x, "path"));
+			if (json_object_get(x, "reference"))
+				json_object_set(o, "expected", json_object_get(x, "reference"));
+			if (json_object_get(x, "output"))
+				json_object_set(o, "actual", json_object_get(x, "output"));
+			json_array_append_new(d, o);
+		}
+		json_object_set_new(f, "diffs", d);
+	}
+	json_array_append_new(list, f);
+}
+
 struct pairing {
 	long *of_ref;           /* agent call paired with each reference call, -1 none */
 	bool *args_only;        /* ... only by name: the arguments differ */
@@ -116,7 +161,7 @@ static void rates(json_t *d, size_t tp, size_t nout, size_t nref)
 }
 
 json_t *tm_explain_details(const struct tm_opts *o, const char *mode, bool passed,
-                           bool extras_allowed, struct tm_traj *O, struct tm_traj *R)
+                           struct tm_traj *O, struct tm_traj *R)
 {
 	json_t *d = json_pack("{s:s, s:s, s:b}", "mode", mode, "args", tm_args_name(o->args),
 	                      "passed", passed);
@@ -132,12 +177,13 @@ json_t *tm_explain_details(const struct tm_opts *o, const char *mode, bool passe
 	json_object_set_new(d, "matched", json_integer((json_int_t)p.matched));
 	rates(d, p.matched, O->ncalls, R->ncalls);
 	json_t *missing = json_array(), *extra = json_array(), *order = json_array();
-	json_t *differ = json_array(), *marks = json_array();
+	json_t *differ = json_array(), *marks = json_array(), *found = json_array();
 	long last = -1;
 	for (size_t k = 0; k < R->ncalls; k++) {
 		long j = p.of_ref[k];
 		if (j < 0) {
 			list_call(missing, "ref", k + 1, R->calls[k].name);
+			finding(found, mode, passed, "missing", 0, k + 1, R->calls[k].name, NULL);
 			continue;
 		}
 		const struct tm_call *oc = &O->calls[j];
@@ -148,22 +194,27 @@ json_t *tm_explain_details(const struct tm_opts *o, const char *mode, bool passe
 			json_t *x = json_pack("{s:I, s:I, s:o, s:o}", "ref", (json_int_t)(k + 1), "call",
 			                      call_number(oc, (size_t)j), "name", name_of(oc->name), "diffs", diffs);
 			json_array_append_new(differ, x);
+			finding(found, mode, passed, "arguments differ", oc->run_call + 1, k + 1, oc->name, diffs);
 		}
-		if (j < last)
+		if (j < last) {
 			list_call(order, "ref", k + 1, R->calls[k].name);
-		else
+			finding(found, mode, passed, "out of order", oc->run_call + 1, k + 1, oc->name, NULL);
+		} else {
 			last = j;
+		}
 	}
 	for (size_t j = 0; j < O->ncalls; j++)
 		if (!p.used[j]) {
 			list_call(extra, "call", (size_t)call_number(&O->calls[j], j), O->calls[j].name);
-			mark(marks, O->calls[j].run_call, "extra", 0, extras_allowed);
+			mark(marks, O->calls[j].run_call, "extra", 0, allowed(mode, passed, "extra"));
+			finding(found, mode, passed, "extra", O->calls[j].run_call + 1, 0, O->calls[j].name, NULL);
 		}
 	json_object_set_new(d, "missing", missing);
 	json_object_set_new(d, "extra", extra);
 	json_object_set_new(d, "out_of_order", order);
 	json_object_set_new(d, "args_differ", differ);
 	json_object_set_new(d, VERDICT_CALL_MARKS, marks);
+	json_object_set_new(d, VERDICT_FINDINGS, found);
 	free(p.of_ref);
 	free(p.args_only);
 	free(p.used);

@@ -115,11 +115,12 @@ int tm_traj_flatten(struct tm_traj *t, struct tm_err *e);
 /* What the matcher made of each call, for a person and for the timeline:
  * counts, precision / recall / F1 (Azure's TaskNavigationEfficiency),
  * missing, extra and out-of-order calls, argument paths that differed, and
- * call_marks (verdict.h). extras_allowed: the mode did not hold the extra
- * calls against the run (superset, in-order, or a verdict that passed), so
- * their marks say "allowed". Never fails: what cannot be read is said. */
+ * call_marks (verdict.h) and findings. An extra call the mode does not hold
+ * against the run (superset, in-order, or a verdict that passed) is marked
+ * and found "allowed", one rule for both. Never fails: what cannot be read
+ * is said. */
 json_t *tm_explain_details(const struct tm_opts *o, const char *mode, bool passed,
-                           bool extras_allowed, struct tm_traj *O, struct tm_traj *R);
+                           struct tm_traj *O, struct tm_traj *R);
 struct strbuf;
 void tm_explain(const json_t *details, struct strbuf *out);
 

@@ -313,15 +313,6 @@ static int decide(int mode, const struct tm_opts *o, struct tm_traj *O, struct t
 	}
 }
 
-/* Whether the mode holds extra calls against the run: superset and
- * in-order ask only that the reference's calls be there; a verdict that
- * passed held nothing against any call (subset's extras in the pairing of
- * the details are calls its own pairing covered). */
-static bool extras_allowed(int mode, bool passed)
-{
-	return passed || mode == MODE_SUPERSET || mode == MODE_IN_ORDER;
-}
-
 static void tm_score(const struct scorer_conf *sc, const struct run *r, struct scorer_shared *sh,
                      json_t *params, const char *unset, struct verdict *out)
 {
@@ -349,7 +340,7 @@ static void tm_score(const struct scorer_conf *sc, const struct run *r, struct s
 			verdict_error(out, "trajectory-match: %s", e.text);
 		else
 			verdict_ok(out, sc->threshold, res,
-			           tm_explain_details(&o, mode_names[mode], res == 1, extras_allowed(mode, res == 1),
+			           tm_explain_details(&o, mode_names[mode], res == 1,
 			                              &O, &R));
 		tm_traj_free(&R);
 	} else {

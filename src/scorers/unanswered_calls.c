@@ -107,14 +107,20 @@ static void uc_score(const struct scorer_conf *sc, const struct run *r, struct s
 	size_t *idx = xcalloc(r->ncalls ? r->ncalls : 1, sizeof *idx);
 	size_t n = run_counted_calls(r, RUN_CALLS_AGENT, idx), answered = 0;
 	json_t *calls = json_array(), *orphans = json_array(), *marks = json_array();
+	json_t *found = json_array();
 	for (size_t k = 0; k < n; k++) {
 		const struct run_call *c = &r->calls[idx[k]];
 		if (c->has_result || c->is_error || c->state == CALL_FAILED) {
 			answered++;
 			continue;
 		}
-		if (json_array_size(calls) < UC_MAX_LISTED)
-			json_array_append_new(calls, uc_call(r, idx[k]));
+		if (json_array_size(calls) < UC_MAX_LISTED) {
+			json_t *u = uc_call(r, idx[k]);
+			json_array_append_new(found, json_pack("{s:s, s:O, s:I, s:b}", "what", "no result", "name",
+			                                       json_object_get(u, "name"), "call",
+			                                       (json_int_t)idx[k] + 1, "allowed", false));
+			json_array_append_new(calls, u);
+		}
 		json_array_append_new(marks, json_pack("{s:I, s:s}", "call", (json_int_t)idx[k] + 1, "mark", "no-result"));
 	}
 	free(idx);
@@ -123,6 +129,7 @@ static void uc_score(const struct scorer_conf *sc, const struct run *r, struct s
 		json_decref(calls);
 		json_decref(orphans);
 		json_decref(marks);
+		json_decref(found);
 		verdict_skip(out, "unanswered-calls: %zu call%s and not one result: the format or the "
 		             "harness keeps no results (set when_no_results: fail to fail such runs)",
 		             n, n == 1 ? "" : "s");
@@ -136,6 +143,7 @@ static void uc_score(const struct scorer_conf *sc, const struct run *r, struct s
 	json_object_set_new(d, "unanswered_calls", calls);
 	json_object_set_new(d, "orphan_results", orphans);
 	json_object_set_new(d, VERDICT_CALL_MARKS, marks);
+	json_object_set_new(d, VERDICT_FINDINGS, found);   /* each unanswered call, for the screen */
 	size_t whole = n + norphans;
 	verdict_ok(out, sc->threshold, whole ? (double)answered / (double)whole : 1.0, d);
 }

@@ -17,6 +17,7 @@
 #include "judge/judge.h"
 #include "review/settle.h"
 #include "util/clock.h"
+#include "timeline_find.h"
 #include "tui_int.h"
 #include "util/error.h"
 
@@ -74,26 +75,6 @@ static bool pane_act(struct tui *t, enum tcr_action a, unsigned *out)
 	case ACT_TOGGLE:    if (!p->toggle) return false; *out = p->toggle(t); return true;
 	default:            return false;
 	}
-}
-
-/* n and N repeat the last search, and say when it went past the end (or
- * the start). */
-static unsigned search_again(struct tui *t, int dir)
-{
-	if (!t->rv->search) {
-		tui_message(t, true, "no search yet: press / first");
-		return REDRAW_STATUS;
-	}
-	size_t before = review_cursor(t->rv);
-	if (!review_search(t->rv, NULL, dir)) {
-		tui_message(t, true, "not found: %s", t->rv->search);
-		return REDRAW_STATUS;
-	}
-	size_t after = review_cursor(t->rv);
-	bool wrapped = dir > 0 ? after <= before : after >= before;
-	tui_message(t, false, "/%s%s", t->rv->search,
-	            wrapped ? (dir > 0 ? "  (from the top)" : "  (from the bottom)") : "");
-	return list_moved(t);
 }
 
 /* The status line shows a filter or sort other than the first; the
@@ -209,8 +190,8 @@ unsigned tui_act(struct tui *t, enum tcr_action a)
 	case ACT_FOCUS_PREV:  return focus_by(t, -1);
 	case ACT_ZOOM:        return toggle_zoom(t);
 	case ACT_SEARCH:      return start_search(t);
-	case ACT_SEARCH_NEXT: return search_again(t, 1);
-	case ACT_SEARCH_PREV: return search_again(t, -1);
+	case ACT_SEARCH_NEXT: return tl_find_again(t, 1);
+	case ACT_SEARCH_PREV: return tl_find_again(t, -1);
 	case ACT_FILTER:      return next_filter(t);
 	case ACT_SORT:        return next_sort(t);
 	case ACT_NEXT_TODO:   return next_todo(t);
@@ -602,6 +583,7 @@ void tui_free(struct tui *t)
 	calpane_free(t);
 	script_close(t);
 	timeline_free(t);
+	tl_find_free(t);
 	strbuf_release(&t->pr.input);
 	keymap_free(&t->km);
 }

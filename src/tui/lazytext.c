@@ -460,3 +460,20 @@ size_t lazytext_bytes(const struct lazytext *z)
 		n += z->blen;
 	return n;
 }
+
+size_t lazytext_line_near(const struct lazytext *z, const char *at, size_t *body_from)
+{
+	if (!z->body || at < z->body || at > z->body + z->blen)
+		return SIZE_MAX;
+	size_t b = z->plen + (size_t)(at - z->body), lo = 0, hi = z->nck;
+	while (hi - lo > 1) {           /* the last checkpoint starting at or before b */
+		size_t mid = lo + (hi - lo) / 2;
+		if (z->ck[mid].pos.byte <= b)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	size_t from = z->nck ? z->ck[lo].pos.byte : 0;
+	*body_from = from > z->plen ? from - z->plen : 0;
+	return z->nck ? z->ck[lo].line : 0;
+}

@@ -8,20 +8,9 @@
 #include <string.h>
 #include <wchar.h>
 
+#include "timeline_find.h"
 #include "tui_int.h"
 #include "util/error.h"
-
-static unsigned submit_search(struct tui *t, const char *text)
-{
-	if (!*text && !t->rv->search)
-		return REDRAW_STATUS;
-	if (!review_search(t->rv, *text ? text : NULL, 1)) {
-		tui_message(t, true, "not found: %s", *text ? text : t->rv->search);
-		return REDRAW_STATUS;
-	}
-	tui_message(t, false, "/%s", t->rv->search);
-	return list_moved(t);
-}
 
 static unsigned submit_score(struct tui *t, const char *text)
 {
@@ -61,7 +50,7 @@ static unsigned prompt_submit(struct tui *t)
 	t->pr.kind = PROMPT_NONE;
 	switch (k) {
 	case PROMPT_SEARCH:
-		return submit_search(t, text);
+		return tl_find_submit(t, text);
 	case PROMPT_SCORE:
 		return submit_score(t, text);
 	case PROMPT_REASON:

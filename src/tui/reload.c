@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "config/propose.h"
+#include "timeline_find.h"
 #include "tui_int.h"
 #include "util/error.h"
 
@@ -20,6 +21,7 @@ static void forget_session(struct tui *t)
 	tui_judges_close(t);
 	calpane_free(t);
 	timeline_free(t);
+	tl_find_free(t);
 	memset(&t->tl, 0, sizeof t->tl);
 	t->tl.for_entry = SIZE_MAX;
 	t->tl.width = -1;

@@ -13,6 +13,7 @@
 
 #include "review/callmarks.h"
 #include "tui/lazytext.h"
+#include "timeline_find.h"
 #include "timeline_int.h"
 #include "util/wtext.h"
 #include "util/xalloc.h"
@@ -313,6 +314,7 @@ static void timeline_fit(struct tui *t)
 	size_t n = review_view_count(rv);
 	size_t entry = n ? rv->view[review_cursor(rv)] : SIZE_MAX;
 	tl_build(t, review_current(rv), entry);
+	tl_find_fit(t);
 	int rows = t->lay.pane[PANE_TIMELINE].h - 1;
 	/* A relayout that made the lines fewer (wider, folded) leaves no
 	 * empty rows below the last line. */
@@ -328,6 +330,7 @@ static void timeline_fit(struct tui *t)
 			t->tl.top = first - (size_t)rows + 1;
 	}
 	t->tl.reveal = false;
+	tl_find_fitted(t);
 }
 
 /* The head of a call gives way to its problem badges down to this many columns. */
@@ -448,6 +451,8 @@ static void timeline_draw(const struct tui *t)
 			           sel ? &a : NULL);
 		else
 			draw_wide(r->y + 1 + i, r->x + 1 + l->indent, r->w - 1 - l->indent, text, len, a);
+		if (!l->nspans)         /* a line of pieces may draw "…" for one */
+			tl_find_mark(t, r->y + 1 + i, r->x + 1 + l->indent, r->w - 1 - l->indent, text, len);
 	}
 	if (t->tl.nlines == 0)
 		draw_text(r->y + 1, r->x + 1, r->w - 1, "(no run)", 8, screen_attr(t, SLOT_DIM));

@@ -96,6 +96,8 @@ struct verdicts_state {
 	size_t sel;                 /* selected verdict row */
 	bool open;                  /* its details are shown */
 	size_t detail_top;          /* first details line shown, when they do not fit */
+	size_t item;                /* 1 + the open details' selected item (verdict_details.c), 0 none */
+	bool allowed_open;          /* what a scorer's mode allows is unfolded */
 };
 
 /* The calibration overlay (K): the figures of each criterion against the
@@ -148,6 +150,7 @@ struct tui {
 
 	struct { size_t top; } list;        /* first view row shown */
 	struct timeline_state tl;
+	struct tl_find *find;               /* search inside the run (timeline_find.c) */
 	struct verdicts_state vd;
 	struct prompt_state pr;
 	struct { bool shown; size_t top; } help;

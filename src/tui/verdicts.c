@@ -11,6 +11,7 @@
 #include "util/jsonw.h"
 #include "tui_int.h"
 #include "util/wtext.h"
+#include "verdict_details.h"
 
 /* What a judge is, without its answer, and where its requests (with its
  * key) go: a configuration may come from someone else. */
@@ -139,20 +140,6 @@ void verdicts_details(const struct tui *t, struct strbuf *out)
 		strbuf_addf(out, "subagent of %s\n", rr->run->parent_id);
 }
 
-/* The details wrap to the pane; a person reads them whole. */
-static void detail_wrap(const struct tui *t, struct wtext_wrapped *wr)
-{
-	struct strbuf sb = STRBUF_INIT;
-	verdicts_details(t, &sb);
-	while (sb.len && sb.buf[sb.len - 1] == '\n')
-		sb.buf[--sb.len] = '\0';
-	int w = t->lay.pane[PANE_VERDICTS].w - 4;
-	wtext_wrap(wr, sb.buf ? sb.buf : "", sb.len, (size_t)(w > 8 ? w : 8), WTEXT_TABS);
-	if (!sb.len)
-		wr->nlines = 0;
-	strbuf_release(&sb);
-}
-
 /* A judge's reason, first line, shown under its row so code and judge
  * verdicts compare without opening the details; NULL when there is none
  * (or in blind mode before a decision). */
@@ -193,10 +180,10 @@ int verdicts_rows_wanted(struct tui *t)
 	const struct review_run *rr = review_current(tui_rv(t));
 	int rows = (rr ? all_row_lines(t, rr, 0) : (int)review_nrows(tui_rv(t))) + 1; /* the header row */
 	if (t->vd.open) {
-		struct wtext_wrapped wr;
-		detail_wrap(t, &wr);
-		rows += (int)wr.nlines;
-		wtext_wrapped_free(&wr);
+		struct vd_lines l;
+		vd_lines_build(t, &l);
+		rows += (int)l.n;
+		vd_lines_free(&l);
 	}
 	return rows;
 }
@@ -393,12 +380,12 @@ static long details_room(const struct tui *t, const struct review_run *rr, int y
 /* Draws the open details below the selected row (y); returns the last row
  * used. Details that do not fit are cut, and their last row says how much
  * is missing (PgDn/PgUp scroll them). */
-static size_t details_fit(const struct tui *t, const struct review_run *rr,
-                          const struct wtext_wrapped *details, int y, size_t *left, long *room)
+static size_t details_fit(const struct tui *t, const struct review_run *rr, size_t nlines, int y,
+                          size_t *left, long *room)
 {
 	*room = details_room(t, rr, y);
 	size_t top = t->vd.detail_top;
-	*left = top < details->nlines ? details->nlines - top : 0;
+	*left = top < nlines ? nlines - top : 0;
 	size_t shown = *left;
 	if ((long)shown > *room)
 		shown = *room > 0 ? (size_t)*room - 1 : 0;
@@ -409,27 +396,44 @@ static size_t details_fit(const struct tui *t, const struct review_run *rr,
  * title), as details_draw would draw them. */
 static int details_lines_shown(const struct tui *t, const struct review_run *rr, int rel)
 {
-	struct wtext_wrapped details;
-	detail_wrap(t, &details);
+	struct vd_lines l;
+	vd_lines_build(t, &l);
 	size_t left;
 	long room;
-	size_t shown = details_fit(t, rr, &details, t->lay.pane[PANE_VERDICTS].y + 1 + rel, &left, &room);
-	wtext_wrapped_free(&details);
+	size_t shown = details_fit(t, rr, l.n, t->lay.pane[PANE_VERDICTS].y + 1 + rel, &left, &room);
+	vd_lines_free(&l);
 	return (int)shown + (shown < left && room > 0);
 }
 
-static int details_draw(const struct tui *t, const struct review_run *rr,
-                        const struct wtext_wrapped *details, int y)
+/* A details line in its slots; the selected item's lines in the selection,
+ * its first marked '>' as the rows are. */
+static void detail_line_draw(const struct tui *t, const struct vd_line *l, bool first, int y)
+{
+	const struct rect *r = &t->lay.pane[PANE_VERDICTS];
+	bool sel = t->focus == PANE_VERDICTS && t->vd.item && l->item == t->vd.item - 1;
+	attr_t a = screen_attr(t, sel ? SLOT_SELECTION : l->slot);
+	if (sel) {
+		draw_fill(y, r->x + 3, r->w - 3, a);
+		if (first)
+			draw_text(y, r->x + 3, 1, ">", 1, a);
+	}
+	size_t split = l->split < l->len ? l->split : l->len;
+	int x = r->x + 4, w = r->w - 4;
+	int used = draw_wide(y, x, w, l->text, split, a);
+	if (split < l->len)
+		draw_wide(y, x + used, w - used, l->text + split, l->len - split,
+		          sel ? a : screen_attr(t, l->slot2));
+}
+
+static int details_draw(const struct tui *t, const struct review_run *rr, const struct vd_lines *d,
+                        int y)
 {
 	const struct rect *r = &t->lay.pane[PANE_VERDICTS];
 	size_t top = t->vd.detail_top, left;
 	long room;
-	size_t shown = details_fit(t, rr, details, y, &left, &room);
-	for (size_t k = top; k < top + shown; k++) {
-		y++;
-		draw_wide(y, r->x + 4, r->w - 4, details->text + details->lines[k].start,
-		          details->lines[k].len, screen_attr(t, SLOT_NORMAL));
-	}
+	size_t shown = details_fit(t, rr, d->n, y, &left, &room);
+	for (size_t k = top; k < top + shown; k++)
+		detail_line_draw(t, &d->v[k], k == 0 || d->v[k - 1].item != d->v[k].item, ++y);
 	if (shown < left && room > 0) {
 		char more[80];
 		int m = snprintf(more, sizeof more, "\xe2\x80\xa6 %zu more lines (PgDn)", left - shown);
@@ -454,9 +458,9 @@ static void verdicts_draw(const struct tui *t)
 		return;
 	}
 	verdicts_header(t, y++);
-	struct wtext_wrapped details = { 0 };
+	struct vd_lines details = { 0 };
 	if (t->vd.open)
-		detail_wrap(t, &details);
+		vd_lines_build(t, &details);
 	for (size_t s = 0; s < n && y < bottom; s++, y++) {
 		verdict_row(t, rr, s, y);
 		size_t len;
@@ -467,20 +471,48 @@ static void verdicts_draw(const struct tui *t)
 			y = details_draw(t, rr, &details, y);
 	}
 	if (t->vd.open)
-		wtext_wrapped_free(&details);
+		vd_lines_free(&details);
 }
 
-/* Clamps the selection to the rows there are and the open details' scroll
- * to the details there are. */
+/* The rows the open details have below the selected row, as drawn. */
+static long details_room_now(const struct tui *t, const struct review_run *rr)
+{
+	int y = t->lay.pane[PANE_VERDICTS].y + 1;
+	for (size_t s = 0; s <= t->vd.sel && s < review_nrows(tui_rv(t)); s++)
+		y += row_lines(t, rr, s);
+	return details_room(t, rr, y);
+}
+
+/* The first details line that still fills the room: scrolling stops there. */
+static size_t details_max_top(size_t n, long room)
+{
+	return room > 0 && n > (size_t)room ? n - (size_t)room : 0;
+}
+
+/* Clamps the selection to the rows there are, the selected item to the
+ * details' items, and their scroll to what fills the room, the selected
+ * item in view. */
 static void verdicts_fit(struct tui *t)
 {
-	if (verdicts_selected(t) == SIZE_MAX || !t->vd.open || !review_current(tui_rv(t)))
+	const struct review_run *rr = review_current(tui_rv(t));
+	if (verdicts_selected(t) == SIZE_MAX || !t->vd.open || !rr)
 		return;
-	struct wtext_wrapped details;
-	detail_wrap(t, &details);
-	if (t->vd.detail_top >= details.nlines)
-		t->vd.detail_top = details.nlines ? details.nlines - 1 : 0;
-	wtext_wrapped_free(&details);
+	struct vd_lines l;
+	vd_lines_build(t, &l);
+	long room = details_room_now(t, rr);
+	if (t->vd.item > l.nitems)
+		t->vd.item = 0;
+	size_t at = t->vd.item ? vd_lines_item_line(&l, t->vd.item - 1) : SIZE_MAX;
+	if (at != SIZE_MAX && room > 1) {
+		if (at < t->vd.detail_top)
+			t->vd.detail_top = at;
+		else if (at >= t->vd.detail_top + (size_t)room - 1)
+			t->vd.detail_top = at - (size_t)room + 2;
+	}
+	size_t max = details_max_top(l.n, room);
+	if (t->vd.detail_top > max)
+		t->vd.detail_top = max;
+	vd_lines_free(&l);
 }
 
 static unsigned verdicts_move(struct tui *t, long delta)
@@ -488,6 +520,21 @@ static unsigned verdicts_move(struct tui *t, long delta)
 	size_t n = review_nrows(tui_rv(t));
 	if (n == 0)
 		return 0;
+	if (t->vd.open) {
+		/* open details with items: the keys step through them first */
+		struct vd_lines l;
+		vd_lines_build(t, &l);
+		size_t items = l.nitems;
+		vd_lines_free(&l);
+		if (delta > 0 && t->vd.item < items) {
+			t->vd.item++;
+			return REDRAW_VERDICTS;
+		}
+		if (delta < 0 && t->vd.item > 0 && t->vd.item <= items) {
+			t->vd.item--;
+			return REDRAW_VERDICTS;
+		}
+	}
 	long sel = (long)t->vd.sel + delta;
 	if (sel < 0)
 		sel = 0;
@@ -495,15 +542,25 @@ static unsigned verdicts_move(struct tui *t, long delta)
 		sel = (long)n - 1;
 	t->vd.sel = (size_t)sel;
 	t->vd.detail_top = 0;
+	t->vd.item = 0;
 	return REDRAW_VERDICTS | RELAYOUT;
 }
 
+/* Open details scroll by a page, and stop where their last line is the
+ * pane's last: no scrolling into emptiness. */
 static unsigned verdicts_page(struct tui *t, long dir)
 {
-	if (t->vd.open) {
-		/* open details scroll by a few lines at a time */
-		long top = (long)t->vd.detail_top + dir * 3;
-		t->vd.detail_top = top < 0 ? 0 : (size_t)top;
+	const struct review_run *rr = review_current(tui_rv(t));
+	if (t->vd.open && rr) {
+		long room = details_room_now(t, rr);
+		long page = room > 2 ? room - 1 : 1;
+		struct vd_lines l;
+		vd_lines_build(t, &l);
+		long max = (long)details_max_top(l.n, room);
+		vd_lines_free(&l);
+		long top = (long)t->vd.detail_top + dir * page;
+		t->vd.detail_top = top < 0 ? 0 : top > max ? (size_t)max : (size_t)top;
+		t->vd.item = 0;
 		return REDRAW_VERDICTS;
 	}
 	long page = pane_rows(t, PANE_VERDICTS) - 1;
@@ -517,9 +574,15 @@ static unsigned verdicts_end(struct tui *t, bool last)
 	return REDRAW_VERDICTS | RELAYOUT;
 }
 
+/* Enter on an item of the open details follows it (verdict_details.c);
+ * elsewhere it opens or folds the details. */
 static unsigned verdicts_toggle(struct tui *t)
 {
+	unsigned r = vd_item_enter(t);
+	if (r)
+		return r;
 	t->vd.open = !t->vd.open;
+	t->vd.item = 0;
 	return REDRAW_VERDICTS | RELAYOUT | REDRAW_TIMELINE;
 }
 

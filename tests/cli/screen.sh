@@ -130,9 +130,12 @@ assert_no_grep "screen one-input: one input, no +N" "$TMP/one-input.screen" "scr
 
 # ---- search ---------------------------------------------------------------
 
+# / looks in the run under the cursor first: en-pass has JD014 three times
+# (a result, an argument, its last answer); n steps through them, then on
+# to ja-fail's; N comes back to en-pass's last.
 run_screen search-prev '/JD014<Enter>
 :save-display %D/search-first.screen
-n
+nnn
 :save-display %D/search-next.screen
 N'
 check_screen search-first
@@ -142,12 +145,16 @@ run_screen search-ja 'jj/月曜日<Enter>'
 check_screen search-ja
 run_screen search-none '/no such words<Enter>'
 check_screen search-none
-# n past the last match goes back to the first and says so
-run_screen search-wrap '/shipped<Enter>n'
-screen_has search-wrap "/shipped  (from the top)"
+# n past the run's last match goes on to the next run's (esc-codes has it
+# twice too), and past the last run's back to the first, saying so
+run_screen search-run '/shipped<Enter>nn'
+screen_has search-run "/shipped  match 1 of 2 in this run"
+screen_has search-run ">  esc-codes"
+run_screen search-wrap '/shipped<Enter>nnnn'
+screen_has search-wrap "/shipped  match 1 of 2 in this run  (from the top)"
 screen_has search-wrap ">  en-pass"
 run_screen search-case '/jd014<Enter>'
-screen_has search-case ">  ja-fail"
+screen_has search-case "/jd014  match 1 of 3 in this run"
 
 # ---- focus, details, folds ------------------------------------------------
 

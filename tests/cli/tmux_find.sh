@@ -1,0 +1,174 @@
+#!/bin/sh
+# tmux_find.sh - search inside the run, in a real terminal (tmux): `/` brings
+# a match that only a folded tool argument holds into view, unfolded and
+# drawn in the theme's search slot; n and N step through the run's matches,
+# say where they are, and go on to the next run's; a match deep in a long
+# result (a lazy text, never held as lines) is scrolled to. Every wait polls
+# what the pane shows, bounded by a minute: a guard against a hang, never a
+# measure of time. And an opened verdict's item leads to its call: Enter
+# focuses the timeline on it, in view.
+. "$TCR_SRCDIR/tests/cli/lib.sh"
+
+if ! command -v tmux >/dev/null 2>&1; then
+	skip "search in tmux" "tmux is not installed"
+	finish
+fi
+PANE_TERM=
+for t in tmux-256color screen-256color xterm-256color; do
+	if infocmp "$t" >/dev/null 2>&1 || tput -T "$t" longname >/dev/null 2>&1; then
+		PANE_TERM=$t
+		break
+	fi
+done
+if [ -z "$PANE_TERM" ]; then
+	skip "search in tmux" "no terminfo entry for tmux-256color, screen-256color or xterm-256color"
+	finish
+fi
+
+unset TMUX TMUX_PANE
+export LANG=C.UTF-8 LC_ALL=C.UTF-8
+T="tmux -u -L tcr-find-$$ -f /dev/null"
+trap '$T kill-server >/dev/null 2>&1; rm -rf "$TMP"' EXIT
+cp "$TCR_SRCDIR/tests/data/screen-fold.jsonl" "$TCR_SRCDIR/tests/data/screen-runs.jsonl" \
+	"$TCR_SRCDIR/tests/data/screen.yaml" "$TCR_SRCDIR/tests/data/screen-tasks.jsonl" \
+	"$TCR_SRCDIR/tests/data/screen-marks.yaml" "$TCR_SRCDIR/tests/data/screen-marks.jsonl" "$TMP/"
+
+# start NAME WIDTH HEIGHT ARGS...: the screen in colour in a detached pane.
+start() {
+	name=$1 w=$2 h=$3
+	shift 3
+	printf 'cd "%s" || exit 1\nenv TERM=%s LANG=C.UTF-8 LC_ALL=C.UTF-8 TZ=UTC HOME="%s" "%s" -a %s.annot.jsonl --reviewer qa %s\necho "EXITED $?"\n' \
+		"$TMP" "$PANE_TERM" "$TMP" "$TCR_BIN" "$name" "$*" > "$TMP/$name.sh"
+	$T new-session -d -s "$name" -x "$w" -y "$h" "sh '$TMP/$name.sh'" \; \
+		set-option -g remain-on-exit on \; set-option -g escape-time 0 >/dev/null 2>&1
+}
+# The history too (-S -): the pane's last lines after the program left.
+cap() { $T capture-pane -p -S - -t "$1" 2>/dev/null; }
+wait_for() {
+	n=0
+	until cap "$1" | grep -qF -- "$2"; do
+		n=$((n + 1))
+		[ "$n" -ge 600 ] && return 1
+		sleep 0.1
+	done
+	return 0
+}
+expect() {
+	if wait_for "$1" "$3"; then pass "$2"
+	else fail "$2" "the pane did not show '$3' within 60 s; it shows:" "$(cap "$1")"; fi
+}
+# search NAME WORDS: / WORDS Enter.
+search() {
+	$T send-keys -t "$1" /
+	$T send-keys -t "$1" -l "$2"
+	$T send-keys -t "$1" Enter
+}
+# The SGR parameters of the escapes just before TEXT, on its first line.
+sgr_before() {
+	$T capture-pane -e -p -t "$1" 2>/dev/null | awk -v text="$2" '
+		(i = index($0, text)) > 0 {
+			pre = substr($0, 1, i - 1); out = ""
+			while (match(pre, /\033\[[0-9;]*m$/)) {
+				out = substr(pre, RSTART + 2, RLENGTH - 3) ";" out
+				pre = substr(pre, 1, RSTART - 1)
+			}
+			print out; exit
+		}'
+}
+# The default theme's search slot: black (30) on yellow (43).
+highlighted() {
+	codes=$(sgr_before "$1" "$3")
+	case ";$codes" in
+	*";43;"*) pass "$2" ;;
+	*) fail "$2" "the escapes before '$3' are '$codes', without 43:" "$($T capture-pane -e -p -t "$1" | cat -v)" ;;
+	esac
+}
+
+# ---- a word only inside a folded tool argument --------------------------------
+
+start fold 80 24 screen-fold.jsonl
+if ! $T has-session -t fold 2>/dev/null; then
+	skip "search in tmux" "tmux could not start a server here"
+	finish
+fi
+expect fold "the run shows" "[timeline] 6 entries"
+if cap fold | grep -qF "torn on arrival"; then
+	fail "the argument is folded away before the search" "$(cap fold)"
+else
+	pass "the argument is folded away before the search"
+fi
+search fold "TORN on arrival"
+expect fold "/ finds the word inside the run, and says where" "/TORN on arrival  match 1 of 1 in this run"
+expect fold "the folded call is unfolded and the line brought into view" '"note": "torn on arrival"'
+highlighted fold "the match is drawn in the search slot" "torn on arrival"
+search fold 3141
+expect fold "a word in four places: the first" "/3141  match 1 of 4 in this run"
+highlighted fold "every match on screen is highlighted" "3141"
+$T send-keys -t fold n
+expect fold "n: the next match in the run" "/3141  match 2 of 4 in this run"
+$T send-keys -t fold n n
+expect fold "n n: the last" "/3141  match 4 of 4 in this run"
+expect fold "the last match's line is in view" "Your refund of 249 EUR for order 3141 is"
+$T send-keys -t fold n
+expect fold "n past the last: the only run again, from the top" "/3141  match 1 of 4 in this run  (from the top)"
+$T send-keys -t fold N
+expect fold "N before the first: from the bottom" "/3141  match 4 of 4 in this run  (from the bottom)"
+$T send-keys -t fold q
+expect fold "q quits after searching" "EXITED 0"
+
+# ---- from run to run ------------------------------------------------------------
+
+start runs 80 24 -c screen.yaml screen-runs.jsonl
+expect runs "the runs show" "[runs] 6 runs"
+search runs "Kumo Outfitters"
+expect runs "the current run's match comes first" "/Kumo Outfitters  match 1 of 1 in this run"
+expect runs "the cursor stays on the first run" ">  en-pass"
+$T send-keys -t runs n
+expect runs "n after the run's last match: the next run's first" ">  ja-fail"
+expect runs "and its count" "/Kumo Outfitters  match 1 of 1 in this run"
+$T send-keys -t runs q
+expect runs "q quits" "EXITED 0"
+
+# ---- from an opened verdict to its call ---------------------------------------------
+
+# screen-marks: the actions verdict fails on the booking's arguments; the
+# timeline first shows the top of the run, the booking below the pane.
+start jump 80 24 -c screen-marks.yaml screen-marks.jsonl
+expect jump "the run shows" "[timeline] 8 entries"
+$T send-keys -t jump Tab Tab Enter
+expect jump "the opened verdict shows the failing argument first" "✗ call 3 book: arguments differ"
+$T send-keys -t jump j
+expect jump "j selects the item" ">✗ call 3 book: arguments differ"
+$T send-keys -t jump Enter
+expect jump "Enter on it: the timeline focused on that call" ">  #3 book  actions ≠ #2 args"
+expect jump "unfolded, its arguments in view" '"flight": "HAT999"'
+$T send-keys -t jump j
+expect jump "the keys move in the timeline now" ">assistant"
+$T send-keys -t jump q
+expect jump "q quits after the jump" "EXITED 0"
+
+# ---- deep in a long result ----------------------------------------------------
+
+# A result of 200,000 lines (over 7 MB): drawn lazily, never held as lines.
+awk 'BEGIN {
+	printf "{\"id\": \"long-result\", \"model\": \"m\", \"messages\": [{\"role\": \"user\", \"content\": \"go\"}, "
+	printf "{\"role\": \"assistant\", \"content\": null, \"tool_calls\": [{\"id\": \"c1\", \"type\": \"function\", "
+	printf "\"function\": {\"name\": \"sh\", \"arguments\": \"{\\\"cmd\\\": \\\"cat log\\\"}\"}}]}, "
+	printf "{\"role\": \"tool\", \"tool_call_id\": \"c1\", \"content\": \""
+	for (i = 0; i < 200000; i++) {
+		printf "log line %d of the output", i
+		if (i == 150000) printf " with the lone needle in it"
+		printf "\\n"
+	}
+	printf "\"}, {\"role\": \"assistant\", \"content\": \"done\"}]}\n"
+}' > "$TMP/long.jsonl"
+start long 120 40 long.jsonl
+expect long "the long run shows" "[timeline] 4 entries"
+search long "lone needle"
+expect long "the match deep in the result is found" "/lone needle  match 1 of 1 in this run"
+expect long "its line is in view" "log line 150000 of the output with the lone needle in it"
+highlighted long "and highlighted" "lone needle"
+$T send-keys -t long q
+expect long "q quits" "EXITED 0"
+
+finish
