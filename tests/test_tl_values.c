@@ -172,7 +172,7 @@ static void test_diff_lines_coloured(void **s)
 }
 
 /* Claude Code's Edit and str_replace_editor's pairs: old lines removed,
- * new lines added, each after its marker, even of one line. */
+ * new lines added, each after its marker; a one-line string beside its key. */
 static void test_replacement_pairs(void **s)
 {
 	(void)s;
@@ -182,14 +182,12 @@ static void test_replacement_pairs(void **s)
 	                  "2|\"old_string\":||json-string\n"
 	                  "4|-|x = 1|diff-del\n"
 	                  "4|-|y = 2|diff-del\n"
-	                  "2|\"new_string\":||json-string\n"
-	                  "4|+|x = 3|diff-add\n"
+	                  "2|\"new_string\": |+x = 3|diff-add\n"
 	                  "0||}|json-value\n");
 	assert_json_lines("{\"command\": \"str_replace\", \"old_str\": \"a\", \"new_str\": \"b\\nc\"}",
 	                  "0||{|json-value\n"
 	                  "2|\"command\": |\"str_replace\",|json-string\n"
-	                  "2|\"old_str\":||json-string\n"
-	                  "4|-|a|diff-del\n"
+	                  "2|\"old_str\": |-a|diff-del\n"
 	                  "2|\"new_str\":||json-string\n"
 	                  "4|+|b|diff-add\n"
 	                  "4|+|c|diff-add\n"
@@ -340,6 +338,14 @@ static void test_folding(void **s)
 	reset();
 	tl_value(&tui, 0, 4, NULL, v, 80, true, 6);
 	assert_int_equal(tui.tl.nlines, 23);                 /* {, key, 20 lines, } */
+	/* one line more than the fold is shown, not hinted */
+	reset();
+	assert_true(tl_value(&tui, 0, 4, NULL, v, 80, false, 22));
+	assert_int_equal(tui.tl.nlines, 23);
+	reset();
+	assert_true(tl_value(&tui, 0, 4, NULL, v, 80, false, 21));
+	assert_int_equal(tui.tl.nlines, 22);
+	assert_row(21, 4, "\xe2\x80\xa6 2 more lines (Enter in the timeline to unfold)");
 	json_decref(v);
 	strbuf_release(&b);
 }

@@ -224,7 +224,15 @@ static void member(struct json_out *o, const char *key, const json_t *v, int ind
 	if (key)
 		strbuf_addf(&head, "\"%s\": ", key);
 	bool str = json_is_string(v);
-	if (str && (mark || tv_multiline(json_string_value(v), json_string_length(v)))) {
+	bool lines = str && tv_multiline(json_string_value(v), json_string_length(v));
+	if (str && mark && !lines && key) {      /* one line replaced: beside its key */
+		strbuf_addch(&body, mark);
+		strbuf_add(&body, json_string_value(v), json_string_length(v));
+		if (body.len > 1 && body.buf[body.len - 1] == '\n')
+			body.buf[--body.len] = '\0';
+		emit_line(o->emit, o->ctx, indent, head.buf, head.len, SLOT_JSON_KEY, body.buf, body.len,
+		          mark == '-' ? SLOT_DIFF_DEL : SLOT_DIFF_ADD);
+	} else if (str && (mark || lines)) {
 		int at = indent;
 		if (key) {                          /* "key": alone, its lines below it */
 			emit_line(o->emit, o->ctx, indent, head.buf, head.len - 1, SLOT_JSON_KEY, NULL, 0,
@@ -458,17 +466,38 @@ static void sink_line(void *ctx, const struct tv_line *l)
 static void sink_start(struct sink *k, struct tui *t, size_t e, int indent, const char *lead,
                        int width, bool open, size_t max_lines)
 {
-	*k = (struct sink){ .t = t, .e = e, .base = indent, .width = width, .max = open ? 0 : max_lines };
+	*k = (struct sink){ .t = t, .e = e, .base = indent, .width = width,
+	                    .max = open || !max_lines ? 0 : max_lines + 1 };
 	if (lead && *lead) {
 		k->lead = wtext_decode(lead, strlen(lead), WTEXT_TABS, &k->lead_len);
 		k->lead_cols = wtext_width(k->lead, k->lead_len);
 	}
 }
 
-/* "… N more lines" when some are folded away. */
+/* Takes back the last line shown. */
+static void drop_last_row(struct sink *k)
+{
+	struct timeline_state *tl = &k->t->tl;
+	struct tl_line *l = &tl->lines[tl->nsegs - 1];
+	if (l->count > 1) {
+		l->count--;
+	} else {
+		free(l->text);
+		free(l->spans);
+		lazytext_free(l->lazy);
+		tl->nsegs--;
+	}
+	tl->nlines--;
+	k->shown--;
+}
+
+/* "… N more lines" when some are folded away; one line more than the
+ * fold is shown rather than a hint of one line (the sink lets it in). */
 static bool sink_end(struct sink *k, size_t max_lines)
 {
 	free(k->lead);
+	if (k->max && k->total > k->max)
+		drop_last_row(k);
 	if (k->shown < k->total) {
 		char more[96];
 		snprintf(more, sizeof more, "\xe2\x80\xa6 %zu more line%s (Enter in the timeline to unfold)",
