@@ -166,6 +166,8 @@ static const char *const pairs[][2] = {
 
 static char pair_mark(const json_t *obj, const char *key)
 {
+	if (!json_string_length(json_object_get(obj, key)))
+		return 0;               /* nothing replaced (a new file): "" as it is */
 	for (size_t i = 0; i < sizeof pairs / sizeof pairs[0]; i++) {
 		if (!json_is_string(json_object_get(obj, pairs[i][0])) ||
 		    !json_is_string(json_object_get(obj, pairs[i][1])))
