@@ -192,6 +192,14 @@ static void test_replacement_pairs(void **s)
 	                  "4|+|b|diff-add\n"
 	                  "4|+|c|diff-add\n"
 	                  "0||}|json-value\n");
+	/* nothing replaced (a file made through Edit): "" as it is */
+	assert_json_lines("{\"old_string\": \"\", \"new_string\": \"a\\nb\"}",
+	                  "0||{|json-value\n"
+	                  "2|\"old_string\": |\"\",|json-string\n"
+	                  "2|\"new_string\":||json-string\n"
+	                  "4|+|a|diff-add\n"
+	                  "4|+|b|diff-add\n"
+	                  "0||}|json-value\n");
 	/* half a pair is no pair */
 	assert_json_lines("{\"old_str\": \"a\"}", "0||{|json-value\n2|\"old_str\": |\"a\"|json-string\n0||}|json-value\n");
 }

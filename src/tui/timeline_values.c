@@ -6,7 +6,7 @@
  * drawn as its lines. Everything else keeps the JSON's shape. */
 #include "timeline_values.h"
 
-#include <limits.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <wchar.h>
@@ -387,13 +387,24 @@ static void add_block(struct sink *k, int indent, const struct tv_line *l)
  * out in drawable ones. */
 static char *wide_utf8(const wchar_t *s, size_t n)
 {
-	char *out = xmalloc(n * MB_LEN_MAX + 1), *o = out;
-	mbstate_t st;
-	memset(&st, 0, sizeof st);
+	char *out = xmalloc(n * 4 + 1), *o = out;
 	for (size_t i = 0; i < n; i++) {
-		size_t k = wcrtomb(o, s[i], &st);
-		if (k != (size_t)-1)
-			o += k;
+		uint32_t c = (uint32_t)s[i];
+		if (c < 0x80) {
+			*o++ = (char)c;
+		} else if (c < 0x800) {
+			*o++ = (char)(0xc0 | (c >> 6));
+			*o++ = (char)(0x80 | (c & 0x3f));
+		} else if (c < 0x10000) {
+			*o++ = (char)(0xe0 | (c >> 12));
+			*o++ = (char)(0x80 | ((c >> 6) & 0x3f));
+			*o++ = (char)(0x80 | (c & 0x3f));
+		} else {
+			*o++ = (char)(0xf0 | (c >> 18));
+			*o++ = (char)(0x80 | ((c >> 12) & 0x3f));
+			*o++ = (char)(0x80 | ((c >> 6) & 0x3f));
+			*o++ = (char)(0x80 | (c & 0x3f));
+		}
 	}
 	*o = '\0';
 	return out;
