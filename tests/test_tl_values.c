@@ -275,6 +275,13 @@ static void test_hanging_indent(void **s)
 	json_decref(v);
 	assert_row(1, 2, "\"query\": \"one two three four five six");
 	assert_row(2, 11, "seven eight nine ten eleven\"");
+	/* a key that leaves its value too few columns: the value below it */
+	reset();
+	v = parse("{\"a_rather_long_key_name\": \"value words\"}");
+	tl_value(&tui, 0, 0, NULL, v, 40, true, 6);
+	json_decref(v);
+	assert_row(1, 2, "\"a_rather_long_key_name\": ");
+	assert_row(2, 4, "\"value words\"");
 	/* a result's text hangs under its lead */
 	reset();
 	const char text[] = "first line\nsecond line";
