@@ -291,9 +291,10 @@ static void test_hanging_indent(void **s)
 	/* a code line too long wraps under its own indentation */
 	reset();
 	const char code[] = "@@ -1 +1 @@\n+        call(alpha, beta, gamma, delta, epsilon)\n";
-	tl_value_text(&tui, 0, 0, NULL, SLOT_JSON_VALUE, code, strlen(code), true, 30, true, 6);
-	assert_row(1, 0, "+        call(alpha, beta,");
-	assert_int_equal(tui.tl.lines[2].indent, 9);
+	tl_value_text(&tui, 0, 0, NULL, SLOT_JSON_VALUE, code, strlen(code), true, 40, true, 6);
+	assert_row(1, 0, "+        call(alpha, beta, gamma, delta,");
+	assert_row(2, 11, "epsilon)");
+	assert_int_equal(tui.tl.lines[2].indent, 11);        /* past its indentation */
 	assert_int_equal(tui.tl.lines[2].slot, SLOT_DIFF_ADD);
 }
 

@@ -410,8 +410,9 @@ static char *wide_utf8(const wchar_t *s, size_t n)
 	return out;
 }
 
-/* Where a text line's wrapped rest continues: under its first character
- * after a diff's marker and the line's own indentation. */
+/* Where a text line's wrapped rest continues: two columns past its first
+ * character after a diff's marker and the line's own indentation (at that
+ * character itself, it would read as the next line of the code). */
 static int text_hang(const struct tv_line *l)
 {
 	size_t i = 0;
@@ -423,7 +424,7 @@ static int text_hang(const struct tv_line *l)
 	}
 	for (; i < l->body_len && (l->body[i] == ' ' || l->body[i] == '\t'); i++)
 		col = l->body[i] == '\t' ? (col / WTEXT_TABSTOP + 1) * WTEXT_TABSTOP : col + 1;
-	return col;
+	return col + 2;
 }
 
 static void sink_line(void *ctx, const struct tv_line *l)
