@@ -69,7 +69,7 @@ static void test_default(void **state)
 	assert_style(&t, SLOT_STATUS_ERROR, 7, 1, THEME_ATTR_BOLD);
 	assert_style(&t, SLOT_TOOL_NAME, 6, THEME_DEFAULT_COLOR, THEME_ATTR_BOLD);
 	assert_style(&t, SLOT_USER_TOOL, 4, THEME_DEFAULT_COLOR, THEME_ATTR_UNDERLINE);
-	assert_style(&t, SLOT_JSON_KEY, 4, THEME_DEFAULT_COLOR, 0);
+	assert_style(&t, SLOT_JSON_KEY, 117, THEME_DEFAULT_COLOR, 0);   /* light sky blue */
 	assert_style(&t, SLOT_JSON_VALUE, THEME_DEFAULT_COLOR, THEME_DEFAULT_COLOR, 0);
 
 	/* The four roles are told apart by colour. */

@@ -7,7 +7,10 @@
  * Colours: default, black, red, green, yellow, blue, magenta, cyan, white,
  * bright-black .. bright-white, or 0..255. Attributes: bold, dim,
  * underline, reverse, standout, italic. `#` starts a comment. Slots a file
- * leaves out keep the built-in dark default. */
+ * leaves out keep the built-in dark default. New slots are added at the
+ * end, so that a slot's number (its colour pair) never changes.
+ * Diff lines keep their '+' and '-': without colour they still tell added
+ * from removed. */
 #ifndef TCR_TUI_THEME_H
 #define TCR_TUI_THEME_H
 
@@ -41,7 +44,14 @@
 	S(MARK_REVIEWED,   "mark-reviewed",   "bold") \
 	S(MARK_OVERRIDDEN, "mark-overridden", "bold underline") \
 	S(SEARCH_HIT,      "search-hit",      "reverse") \
-	S(DIM,             "dim",             "dim")
+	S(DIM,             "dim",             "dim") \
+	S(JSON_STRING,     "json-string",     "") \
+	S(JSON_NUMBER,     "json-number",     "") \
+	S(DIFF_ADD,        "diff-add",        "") \
+	S(DIFF_DEL,        "diff-del",        "") \
+	S(DIFF_HUNK,       "diff-hunk",       "bold") \
+	S(DIFF_CONTEXT,    "diff-context",    "") \
+	S(DIFF_FILE,       "diff-file",       "bold underline")
 
 enum theme_slot {
 #define S(id, name, mono) SLOT_##id,
@@ -78,6 +88,10 @@ void theme_default(struct theme *t);
 /* The monochrome styles of the table above: what NO_COLOR and terminals
  * without colour get. */
 void theme_monochrome(struct theme *t);
+/* What a terminal of `colours` colours (COLORS) draws for colour c: c
+ * itself when it has it, else the nearest (by xterm's RGB) of its first 16
+ * (8 when it has fewer). */
+short theme_fallback_colour(short c, int colours);
 /* Reads themes/NAME.theme from dir. Returns 0, or -1 with
  * "FILE:LINE: message" in err. */
 int  theme_load(struct theme *t, const char *dir, const char *name, struct error *err);

@@ -36,9 +36,9 @@ static short curses_color(short c, bool eight)
 {
 	if (c < 0)
 		return -1;
-	if (eight && c >= 8)
+	if (eight && c >= 8 && c < 16)
 		return (short)(c % 8);  /* bright colours fall back to their base */
-	return c;
+	return theme_fallback_colour(c, eight ? 8 : COLORS);   /* one of the 256: the nearest */
 }
 
 static attr_t style_attrs(unsigned a)

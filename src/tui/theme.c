@@ -44,14 +44,18 @@ static const struct {
 };
 
 enum { D = THEME_DEFAULT_COLOR, BLACK = 0, RED, GREEN, YELLOW, BLUE, MAGENTA, CYAN, WHITE };
+enum { BRIGHT_GREEN = 10, BRIGHT_CYAN = 14 };
 enum {
 	B = THEME_ATTR_BOLD, DM = THEME_ATTR_DIM, U = THEME_ATTR_UNDERLINE,
 	R = THEME_ATTR_REVERSE,
 };
 
 /* The dark default; themes/dark.theme says the same in the file format
- * (test_theme checks that they agree). Only the eight basic colours, so
- * it looks the same on every colour terminal. */
+ * (test_theme checks that they agree). The eight basic colours where they
+ * are readable; body text that none of them makes readable on both xterm's
+ * black and Tango's dark grey (4.5:1, tests/test_theme_contrast.c) takes a
+ * colour of the 256, which a terminal of fewer colours draws as the
+ * nearest basic one (theme_fallback_colour). */
 static const struct theme_style dark[SLOT_COUNT] = {
 	[SLOT_NORMAL]          = { D, D, 0 },
 	[SLOT_SELECTION]       = { BLACK, CYAN, 0 },
@@ -72,17 +76,69 @@ static const struct theme_style dark[SLOT_COUNT] = {
 	[SLOT_ROLE_TOOL]       = { YELLOW, D, 0 },
 	[SLOT_TOOL_NAME]       = { CYAN, D, B },
 	[SLOT_USER_TOOL]       = { BLUE, D, U },
-	[SLOT_JSON_KEY]        = { BLUE, D, 0 },
+	[SLOT_JSON_KEY]        = { 117, D, 0 },         /* light sky blue: 4.5:1 on Tango's grey too */
 	[SLOT_JSON_VALUE]      = { D, D, 0 },
 	[SLOT_MARK_REVIEWED]   = { CYAN, D, B },
 	[SLOT_MARK_OVERRIDDEN] = { YELLOW, D, B },
 	[SLOT_SEARCH_HIT]      = { BLACK, YELLOW, 0 },
 	[SLOT_DIM]             = { D, D, DM },
+	[SLOT_JSON_STRING]     = { D, D, 0 },
+	[SLOT_JSON_NUMBER]     = { 180, D, 0 },         /* tan */
+	[SLOT_DIFF_ADD]        = { BRIGHT_GREEN, D, 0 },
+	[SLOT_DIFF_DEL]        = { 210, D, 0 },         /* light red: the basic reds are too dark */
+	[SLOT_DIFF_HUNK]       = { BRIGHT_CYAN, D, B },
+	[SLOT_DIFF_CONTEXT]    = { D, D, 0 },
+	[SLOT_DIFF_FILE]       = { YELLOW, D, B },
 };
 
 const char *theme_slot_name(enum theme_slot s)
 {
 	return (int)s >= 0 && s < SLOT_COUNT ? slots[s].name : "?";
+}
+
+/* The 256 colours' RGB by their standard formula: 16..231 a 6x6x6 cube,
+ * 232..255 a grey ramp; 0..15 as xterm draws them. */
+static void colour_rgb(int c, int rgb[3])
+{
+	static const unsigned char basic[16][3] = {
+		{ 0, 0, 0 }, { 205, 0, 0 }, { 0, 205, 0 }, { 205, 205, 0 },
+		{ 0, 0, 238 }, { 205, 0, 205 }, { 0, 205, 205 }, { 229, 229, 229 },
+		{ 127, 127, 127 }, { 255, 0, 0 }, { 0, 255, 0 }, { 255, 255, 0 },
+		{ 92, 92, 255 }, { 255, 0, 255 }, { 0, 255, 255 }, { 255, 255, 255 },
+	};
+	static const int level[6] = { 0, 95, 135, 175, 215, 255 };
+	if (c < 16) {
+		for (int k = 0; k < 3; k++)
+			rgb[k] = basic[c][k];
+	} else if (c < 232) {
+		rgb[0] = level[(c - 16) / 36];
+		rgb[1] = level[(c - 16) / 6 % 6];
+		rgb[2] = level[(c - 16) % 6];
+	} else {
+		rgb[0] = rgb[1] = rgb[2] = 8 + (c - 232) * 10;
+	}
+}
+
+short theme_fallback_colour(short c, int colours)
+{
+	if (c < 0 || c < colours)
+		return c;
+	int want[3], best = 0;
+	long best_d = -1;
+	colour_rgb(c, want);
+	int n = colours >= 16 ? 16 : 8;
+	for (int k = 0; k < n; k++) {
+		int rgb[3];
+		colour_rgb(k, rgb);
+		long d = 0;
+		for (int i = 0; i < 3; i++)
+			d += (long)(rgb[i] - want[i]) * (rgb[i] - want[i]);
+		if (best_d < 0 || d < best_d) {
+			best_d = d;
+			best = k;
+		}
+	}
+	return (short)best;
 }
 
 void theme_default(struct theme *t)

@@ -67,6 +67,11 @@ void tl_add_badge(struct tui *t, int slot, bool keep, const char *s, size_t n)
 		l->spans[l->nspans - 1].keep = keep;
 }
 
+struct tl_line *tl_add_seg(struct tui *t, size_t entry, int indent, int slot)
+{
+	return new_seg(t, entry, indent, slot, 1);
+}
+
 /* The lines holding display line li (< nlines). */
 static const struct tl_line *seg_at(const struct tui *t, size_t li)
 {
@@ -162,6 +167,14 @@ bool tl_add_folded(struct tui *t, size_t entry, int indent, int slot, const char
 		tl_add_text(t, entry, indent, SLOT_DIM, NULL, more, width);
 	}
 	return total > max_lines;
+}
+
+size_t tl_add_text_max(struct tui *t, size_t entry, int indent, int slot, const char *body,
+                       size_t len, bool own, int width, size_t max_lines)
+{
+	size_t total;
+	add_text_of(t, entry, indent, slot, NULL, body, len, own, width, max_lines, NULL, &total);
+	return total;
 }
 
 size_t tl_count_lines(const char *text, int indent, int width)

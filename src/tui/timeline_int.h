@@ -29,6 +29,14 @@ void   tl_add_text(struct tui *t, size_t entry, int indent, int slot, const char
  * to free. Returns whether the text has more lines than max_lines. */
 bool   tl_add_folded(struct tui *t, size_t entry, int indent, int slot, const char *prefix,
                      const char *text, bool own, int width, bool open, size_t max_lines);
+/* A new one-line segment, its text and spans (owned, malloc'ed) for the
+ * caller to fill (timeline_values.c draws keys and values in their slots). */
+struct tl_line *tl_add_seg(struct tui *t, size_t entry, int indent, int slot);
+/* The len bytes of body wrapped as tl_add_text does (lazily when long), at
+ * most max_lines of them (0: all); returns how many it has in all. An
+ * `own`ed body is the timeline's to free. */
+size_t tl_add_text_max(struct tui *t, size_t entry, int indent, int slot, const char *body,
+                       size_t len, bool own, int width, size_t max_lines);
 /* How many lines the timeline wraps text to at `indent`. */
 size_t tl_count_lines(const char *text, int indent, int width);
 

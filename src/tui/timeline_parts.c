@@ -25,6 +25,7 @@
 #include "review/callmarks.h"
 #include "scorers/scorer.h"
 #include "timeline_int.h"
+#include "timeline_values.h"
 #include "util/xalloc.h"
 
 /* A system prompt of more lines than this is folded to them. */
@@ -162,9 +163,39 @@ static void add_call_args(struct tui *t, size_t e, struct run *r, struct run_cal
 		return;
 	if (json_is_string(args) && !json_string_value(args)[0])
 		return;
-	tl_add_folded(t, e, 4, SLOT_JSON_KEY, NULL, json_text(args, true), true, width, open,
-	              TL_FOLD_LINES);
+	if (json_is_string(args))           /* a shell command, a patch: its lines */
+		tl_value_text(t, e, 4, NULL, SLOT_JSON_STRING, json_string_value(args),
+		              json_string_length(args), false, width, open, TL_FOLD_LINES);
+	else
+		tl_value(t, e, 4, NULL, args, width, open, TL_FOLD_LINES);
 }
+
+/* A result (or a result no call has) after lead: a string that is JSON
+ * text as JSON, any other string as its lines, borrowed from the run's
+ * tape; any other value as JSON. A long one stays one text, wrapped as it
+ * is drawn (timeline.c), so a huge result costs no line of its own per
+ * line. */
+static bool add_result_value(struct tui *t, size_t e, int indent, const char *lead, struct run *r,
+                             jv v, const json_t *tree, int width, bool open)
+{
+	if (!jv_is_string(r->doc, v))
+		return tree ? tl_value(t, e, indent, lead, tree, width, open, TL_FOLD_LINES) : false;
+	const char *s = jv_str(r->doc, v);
+	size_t n = strlen(s);
+	json_t *j = tv_parse_json_text(s, n);
+	if (!j)
+		return tl_value_text(t, e, indent, lead, SLOT_JSON_VALUE, s, n, true, width, open,
+		                     TL_FOLD_LINES);
+	bool more;
+	if (n >= TV_LAZY_MIN)   /* pretty-printed, but as one lazily wrapped text */
+		more = tl_add_folded(t, e, indent, SLOT_JSON_VALUE, lead, tv_json_text(j), true, width,
+		                     open, TL_FOLD_LINES);
+	else
+		more = tl_value(t, e, indent, lead, j, width, open, TL_FOLD_LINES);
+	json_decref(j);
+	return more;
+}
+
 
 static void add_call_outcome(struct tui *t, size_t e, struct run *r, struct run_call *c, int width,
                              bool open)
@@ -182,10 +213,9 @@ static void add_call_outcome(struct tui *t, size_t e, struct run *r, struct run_
 		              strncasecmp(et, "error", 5) ? "\xe2\x9c\x97 error: " : "\xe2\x9c\x97 ", et, own,
 		              width, open, TL_FOLD_LINES);
 	} else if (c->has_result && c->result != JV_NONE) {
-		const char *rt = value_text(r, c->result,
-		                            jv_is_string(r->doc, c->result) ? NULL : run_call_result(r, c), true, &own);
-		tl_add_folded(t, e, 4, SLOT_JSON_VALUE, "\xe2\x87\x90 ", rt, own, width, open,  /* ⇐ */
-		              TL_FOLD_LINES);
+		bool str = jv_is_string(r->doc, c->result);
+		add_result_value(t, e, 4, "\xe2\x87\x90 ", r, c->result,   /* ⇐ */
+		                 str ? NULL : run_call_result(r, c), width, open);
 	}
 }
 
@@ -257,10 +287,9 @@ static void add_tool_output(struct tui *t, struct run *r, size_t mi, int width)
 	if (m->text && m->text[0]) {
 		tl_add_text(t, e, 2, SLOT_NORMAL, NULL, m->text, width);
 	} else if (m->result != JV_NONE) {
-		bool own;
-		const char *rt = value_text(r, m->result,
-		                            jv_is_string(r->doc, m->result) ? NULL : run_msg_result(r, m), true, &own);
-		tl_add_folded(t, e, 2, SLOT_JSON_VALUE, NULL, rt, own, width, false, TL_FOLD_LINES);
+		bool str = jv_is_string(r->doc, m->result);
+		add_result_value(t, e, 2, NULL, r, m->result, str ? NULL : run_msg_result(r, m), width,
+		                 false);
 	}
 }
 

@@ -195,7 +195,7 @@ k
 check_screen policy-start
 check_screen policy-folded
 check_screen policy-open
-screen_has policy-start "lines 7-20 of 22"
+screen_has policy-start "lines 8-24 of 28"
 screen_has policy-start ">user"
 screen_has policy-folded ">system"
 screen_has policy-folded "… 4 more lines (Enter in the timeline"
@@ -390,7 +390,7 @@ run_screen inspect-log '' screen-inspect.json
 SCREEN_CONFIG=screen.yaml
 check_screen inspect-log
 screen_has inspect-log "order-2087#2"
-screen_has inspect-log '⇐ {"status": "shipped"}'
+screen_has inspect-log '"status": "shipped"'   # a result that is JSON text, pretty-printed
 screen_has inspect-log "note: scores: match C (answer shipped)"
 screen_has inspect-log "▸ thinking (1 line)"
 screen_has inspect-log "(inspect)"
