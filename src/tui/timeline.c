@@ -464,7 +464,9 @@ static void timeline_draw(const struct tui *t)
 			           sel ? &a : NULL);
 		else
 			draw_wide(r->y + 1 + i, r->x + 1 + l->indent, r->w - 1 - l->indent, text, len, a);
-		if (!l->nspans)         /* a line of pieces may draw "…" for one */
+		/* a line of pieces that does not fit may draw "…" for one, so its
+		 * columns are not the text's: marks only where it fits whole */
+		if (!l->nspans || (int)wtext_width(text, len) <= r->w - 1 - l->indent)
 			tl_find_mark(t, r->y + 1 + i, r->x + 1 + l->indent, r->w - 1 - l->indent, text, len);
 	}
 	if (t->tl.nlines == 0)
