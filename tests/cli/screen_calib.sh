@@ -167,10 +167,10 @@ screen_has calib-pane-cell "  4                   0  [██    1]        0     
 check_screen calib-cell
 screen_has calib-cell "filter: kappa cell judge:helpful 4/2 (1)"
 screen_has calib-cell ">✎ ja-fail"
-screen_has calib-cell "[runs] 1 run"
+screen_has calib-cell "[runs] 1 of 6 runs"
 run_screen calib-pane-esc 'K<Esc>'
 screen_has calib-pane-esc "[runs] 6 runs"
-run_screen calib-cell-off 'K<Down><Down><Down><PgDn><PgDn><PgDn><Right><Enter>f'
+run_screen calib-cell-off 'K<Down><Down><Down><PgDn><PgDn><PgDn><Right><Enter>fa'
 screen_has calib-cell-off "[runs] 6 runs"
 screen_has calib-cell-off "filter: all"
 SCREEN_COLS=80 SCREEN_LINES=24
@@ -197,10 +197,10 @@ K
 :save-display %D/calib-blind-details.screen
 <Enter>0' --blind screen-runs.jsonl
 check_screen calib-blind-refused
-screen_has calib-blind-refused "not saved: blind: type a label (a digit, or o); accepting a hid…"
+screen_has calib-blind-refused "not saved: blind: type a label (a digit, … (M: messages)"
 screen_has calib-blind-refused "2 lookup                 ·       hidden (blind)"
 screen_has calib-blind-refused "4 helpful                ·       hidden (blind)"
-screen_has calib-blind-nopane "no calibration in blind mode: it shows the machine's verdicts"
+screen_has calib-blind-nopane "no calibration in blind mode: it shows th… (M: messages)"
 screen_has calib-blind-details "human: no decision yet; the verdict is hidden (blind)"
 screen_has calib-blind-details "until you label it (digits, or o for a score)"
 screen_has calib-blind-details "tool-order: tool-call-accuracy, scale binary, passes at"
