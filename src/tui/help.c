@@ -41,6 +41,16 @@ static void help_layout(const struct tui *t, struct pager *pg)
 	keymap_print(&t->km, f, false);
 	fclose(f);
 	int w = COLS - 1;
+	/* keymap_print aligns every description in one column: the first
+	 * entry's says where (a mouse line has no action name to skip). */
+	size_t dcol = 0;
+	for (const char *p = buf; p && *p && !dcol;) {
+		const char *nl = strchr(p, '\n');
+		size_t len = nl ? (size_t)(nl - p) : strlen(p);
+		if (len && p[0] == ' ')
+			dcol = help_desc_col(p, len);
+		p += len + (nl ? 1 : 0);
+	}
 	for (const char *p = buf; p && *p;) {
 		const char *nl = strchr(p, '\n');
 		size_t len = nl ? (size_t)(nl - p) : strlen(p);
@@ -49,7 +59,7 @@ static void help_layout(const struct tui *t, struct pager *pg)
 				pager_add(pg, NULL, 0, "", 0, w, SLOT_NORMAL, 0);
 			pager_add(pg, NULL, 0, p, len, w, SLOT_HEADER, 1);
 		} else {
-			size_t dc = help_desc_col(p, len);
+			size_t dc = dcol < len ? dcol : help_desc_col(p, len);
 			pager_add(pg, p, dc, p + dc, len - dc, w, SLOT_NORMAL, 0);
 		}
 		p += len + (nl ? 1 : 0);

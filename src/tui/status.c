@@ -34,11 +34,11 @@ static void status_config(const struct tui *t, struct strbuf *sb)
 
 /* Where the reviewer is: the file, the run and (with_format) its format,
  * the progress (in the share with --assign), blind, the filter and sort,
- * what is loading, and (with_config) the configuration. Returns the
- * file's name. When the row is short the configuration gives way first,
- * then the file's name, then the format. */
+ * what is loading, and (with_config) the configuration; `brief` leaves
+ * out the progress, the filter and the sort (the list's title says the
+ * filter too) to give a long message room. Returns the file's name. */
 static const char *status_where(const struct tui *t, struct strbuf *sb, bool with_format,
-                                bool with_config)
+                                bool with_config, bool brief)
 {
 	const struct review *rv = tui_rv(t);
 	size_t n = review_view_count(rv);
@@ -59,16 +59,18 @@ static const char *status_where(const struct tui *t, struct strbuf *sb, bool wit
 	else if (fmt && with_format)
 		strbuf_addf(sb, " (%s)", fmt);
 	/* With --assign the progress that matters is the reviewer's share. */
-	if (rv->assign.on)
+	if (brief)
+		;
+	else if (rv->assign.on)
 		strbuf_addf(sb, "  share %u/%u: %zu of %zu reviewed", rv->assign.k, rv->assign.n,
 		            rv->share_reviewed, rv->share_total);
 	else
 		strbuf_addf(sb, "  reviewed %zu of %zu", review_reviewed_count(rv), rv->nentries);
 	if (rv->blind)
 		strbuf_addstr(sb, "  blind");
-	if (rv->filter != FILTER_ALL)
+	if (rv->filter != FILTER_ALL && !brief)
 		strbuf_addf(sb, "  filter: %s", review_filter_label(rv));
-	if (rv->sort != SORT_FILE)
+	if (rv->sort != SORT_FILE && !brief)
 		strbuf_addf(sb, "  sort: %s", review_sort_name(rv->sort));
 	if (review_busy(rv)) {
 		double ip = review_index_progress(rv), sp = review_score_progress(rv);
@@ -130,8 +132,9 @@ static void status_message(const struct tui *t, int y, int x, int w, attr_t a)
 /* The row, left to right: where the reviewer is ("run 3 of 12" never gives
  * way), the last message, and the help's key at the right. When the row is
  * short the configuration gives way first, then the file's name, then the
- * run's format, then the quit key's hint; a message still too long is cut
- * and says that the log (M) has it whole. */
+ * run's format, then the quit key's hint, then the progress, filter and
+ * sort; a message still too long is cut and says that the log (M) has it
+ * whole. */
 void status_draw(const struct tui *t)
 {
 	const struct rect *r = &t->lay.status;
@@ -151,10 +154,10 @@ void status_draw(const struct tui *t)
 	size_t len = 0;
 	int hw = 0;
 	/* Each level gives up one more thing, until the row holds it all. */
-	for (int level = 0; level < 5; level++) {
+	for (int level = 0; level < 6; level++) {
 		strbuf_reset(&sb);
 		strbuf_reset(&hint);
-		const char *file = status_where(t, &sb, level < 3, level < 1);
+		const char *file = status_where(t, &sb, level < 3, level < 1, level >= 5);
 		size_t skip = strlen(file) + (rv->ds.nfiles > 1 ? 2 : 0) + 2;
 		lp = sb.buf;
 		len = sb.len;

@@ -165,7 +165,7 @@ screen_has calib-pane "                       1         2         3         4   
 check_screen calib-pane-cell
 screen_has calib-pane-cell "  4                   0  [██    1]        0         0         0"
 check_screen calib-cell
-screen_has calib-cell "filter: kappa cell judge:helpful 4/2 (1)"
+screen_has calib-cell "1 run where judge:helpful said 4 and human 2 (f a shows all runs)"
 screen_has calib-cell ">✎ ja-fail"
 screen_has calib-cell "[runs] 1 of 6 runs"
 run_screen calib-pane-esc 'K<Esc>'
@@ -197,10 +197,10 @@ K
 :save-display %D/calib-blind-details.screen
 <Enter>0' --blind screen-runs.jsonl
 check_screen calib-blind-refused
-screen_has calib-blind-refused "not saved: blind: type a label (a digit, … (M: messages)"
+screen_has calib-blind-refused "not saved: blind: type a label (a digit, or o); accepting … (M: messages)"
 screen_has calib-blind-refused "2 lookup                 ·       hidden (blind)"
 screen_has calib-blind-refused "4 helpful                ·       hidden (blind)"
-screen_has calib-blind-nopane "no calibration in blind mode: it shows th… (M: messages)"
+screen_has calib-blind-nopane "no calibration in blind mode: it shows the machine's verdicts"
 screen_has calib-blind-details "human: no decision yet; the verdict is hidden (blind)"
 screen_has calib-blind-details "until you label it (digits, or o for a score)"
 screen_has calib-blind-details "tool-order: tool-call-accuracy, scale binary, passes at"
