@@ -176,6 +176,7 @@ static unsigned toggle_help(struct tui *t)
 {
 	t->help.shown = !t->help.shown;
 	t->help.top = 0;
+	t->help.mark = 0;
 	return REDRAW_ALL;
 }
 

@@ -76,10 +76,16 @@ void help_fit(struct tui *t)
 	pager_free(&pg);
 }
 
-/* The heading of the section shown at the top of the page. */
-static void help_section_at(const struct pager *pg, size_t top, struct strbuf *out)
+/* The section the reader is in: the one Tab went to while its heading is
+ * on the page (near the end it cannot reach the top), else the one at the
+ * top of the page. */
+static void help_section_at(const struct tui *t, const struct pager *pg, struct strbuf *out)
 {
-	for (size_t i = top + 1; i-- > 0;) {
+	size_t top = t->help.top, at = top;
+	size_t mark = t->help.mark ? t->help.mark - 1 : SIZE_MAX;
+	if (mark < pg->n && mark >= top && mark < top + pager_rows())
+		at = mark;
+	for (size_t i = at + 1; i-- > 0;) {
 		if (i < pg->n && pg->lines[i].tag == 1) {
 			for (size_t k = 0; k < pg->lines[i].len; k++)
 				strbuf_addch(out, (char)pg->lines[i].text[k]);  /* headings are ASCII */
@@ -94,30 +100,33 @@ void help_draw(const struct tui *t)
 	help_layout(t, &pg);
 	struct strbuf title = STRBUF_INIT;
 	strbuf_addstr(&title, "[help] ");
-	help_section_at(&pg, t->help.top, &title);
+	help_section_at(t, &pg, &title);
 	pager_draw(t, &pg, t->help.top, title.buf, "Tab next section  Esc closes");
 	strbuf_release(&title);
 	pager_free(&pg);
 }
 
-/* Tab and Shift-Tab: the next or the previous section's heading to the top. */
+/* Tab and Shift-Tab: the next or the previous section's heading to the top
+ * (or as near it as the end of the page lets it come). */
 static void help_section_step(struct tui *t, int dir)
 {
 	struct pager pg = {0};
 	help_layout(t, &pg);
 	size_t top = pager_clamp(&pg, t->help.top);
+	size_t from = t->help.mark ? t->help.mark - 1 : top;
+	size_t to = SIZE_MAX;
 	if (dir > 0) {
-		for (size_t i = top + 1; i < pg.n; i++)
-			if (pg.lines[i].tag == 1) {
-				t->help.top = i;
-				break;
-			}
-	} else {
-		size_t i = top;
-		while (i-- > 0)
+		for (size_t i = from + 1; i < pg.n && to == SIZE_MAX; i++)
 			if (pg.lines[i].tag == 1)
-				break;
-		t->help.top = i < pg.n ? i : 0;
+				to = i;
+	} else {
+		for (size_t i = from; i-- > 0 && to == SIZE_MAX;)
+			if (pg.lines[i].tag == 1)
+				to = i;
+	}
+	if (to != SIZE_MAX) {
+		t->help.top = to;
+		t->help.mark = to + 1;
 	}
 	pager_free(&pg);
 }
@@ -125,8 +134,10 @@ static void help_section_step(struct tui *t, int dir)
 /* The help scrolls and goes by sections; any other key closes it. */
 unsigned help_key(struct tui *t, enum tcr_action a)
 {
-	if (pager_scroll(&t->help.top, a))
+	if (pager_scroll(&t->help.top, a)) {
+		t->help.mark = 0;
 		return REDRAW_ALL;
+	}
 	if (a == ACT_FOCUS_NEXT || a == ACT_FOCUS_PREV) {
 		help_section_step(t, a == ACT_FOCUS_NEXT ? 1 : -1);
 		return REDRAW_ALL;

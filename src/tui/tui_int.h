@@ -178,7 +178,7 @@ struct tui {
 	struct timeline_state tl;
 	struct verdicts_state vd;
 	struct prompt_state pr;
-	struct { bool shown; size_t top; } help;
+	struct { bool shown; size_t top; size_t mark; } help;  /* mark: the heading Tab went to, + 1 */
 	struct calib_state cal;
 	struct { char text[512]; bool error; } msg;  /* the status line's; whole in the log */
 	struct msglog_state log;
