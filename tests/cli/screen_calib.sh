@@ -217,7 +217,9 @@ assert_rc "review --help exits 0" 0
 assert_grep "review --help names --blind" "$TMP/rhelp.out" "--blind             hide each verdict"
 assert_grep "review --help names --assign" "$TMP/rhelp.out" "--assign K/N[:OVERLAP%]  review only share K of N"
 
-run_screen calib-assign '' --assign 2/3:20% screen-runs.jsonl
+# C-l lays the panes out again once the judge's cached verdict is in, so
+# the screen does not depend on whether it came before the first layout.
+run_screen calib-assign '<C-l>' --assign 2/3:20% screen-runs.jsonl
 check_screen calib-assign
 screen_has calib-assign "share 2/3: 0 of"
 for bad in 0/3 4/3 1/0 1/3:120% x; do
