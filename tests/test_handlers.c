@@ -217,16 +217,56 @@ static void test_moves(void **s)
 	close_fixture(&fx);
 }
 
+/* Every message is kept whole in the log (not cut at the status line's
+ * 512 bytes), a repeat counted once, the oldest dropped past 200; M opens
+ * the log, any key but a scrolling one closes it. */
+static void test_message_log(void **s)
+{
+	(void)s;
+	struct fixture fx;
+	open_fixture(&fx, NULL);
+	char big[1500];
+	memset(big, 'x', sizeof big - 1);
+	big[sizeof big - 1] = '\0';
+	tui_message(&fx.t, true, "long: %s", big);
+	assert_int_equal(fx.t.log.n, 1);
+	const struct msglog_entry *e = &fx.t.log.e[0];
+	assert_int_equal(strlen(e->text), strlen("long: ") + sizeof big - 1);
+	assert_true(e->error);
+	assert_true(strlen(fx.t.msg.text) < sizeof fx.t.msg.text);
+	tui_message(&fx.t, false, "again");
+	tui_message(&fx.t, false, "again");
+	assert_int_equal(fx.t.log.n, 2);
+	assert_int_equal(fx.t.log.e[1].repeat, 2);
+	for (int i = 0; i < 250; i++)
+		tui_message(&fx.t, false, "message %d", i);
+	assert_int_equal(fx.t.log.n, MSGLOG_MAX);
+	assert_string_equal(fx.t.log.e[(fx.t.log.head + MSGLOG_MAX - 1) % MSGLOG_MAX].text, "message 249");
+	assert_string_equal(fx.t.log.e[fx.t.log.head].text, "message 50");
+	key(&fx, 'M');
+	assert_true(fx.t.log.shown);
+	key(&fx, 'j');
+	assert_true(fx.t.log.shown);
+	key(&fx, 27);
+	assert_false(fx.t.log.shown);
+	close_fixture(&fx);
+}
+
 static void test_filters(void **s)
 {
 	(void)s;
 	struct fixture fx;
 	open_fixture(&fx, NULL);
 	struct review *rv = &fx.rv;
+	/* f opens the menu; a letter picks a filter and closes it. */
 	key(&fx, 'f');
+	assert_true(fx.t.fmenu.shown);
+	assert_int_equal(rv->filter, FILTER_ALL);
+	key(&fx, 'u');
+	assert_false(fx.t.fmenu.shown);
 	assert_int_equal(rv->filter, FILTER_UNREVIEWED);
 	assert_int_equal(review_view_count(rv), 5);    /* not the record that cannot be read */
-	key(&fx, 'f');
+	keys(&fx, "ff");
 	assert_int_equal(rv->filter, FILTER_FAILING);
 	size_t n = review_view_count(rv);
 	assert_true(n > 0 && n < 6);
@@ -237,16 +277,25 @@ static void test_filters(void **s)
 			fails |= e->cells[c].status == VERDICT_OK && !e->cells[c].passed;
 		assert_true(fails);
 	}
-	keys(&fx, "fff");
+	keys(&fx, "fe");
 	assert_int_equal(rv->filter, FILTER_ERRORS);
-	/* no judges here: the cycle leaves out the filters about judges */
-	key(&fx, 'f');
+	/* no judges here: the menu leaves out the filters about judges, whose
+	 * letters then pick nothing */
+	keys(&fx, "fh");
+	assert_true(fx.t.fmenu.shown);
+	assert_int_equal(rv->filter, FILTER_ERRORS);
+	key(&fx, 27);                                   /* Esc: as it was */
+	assert_false(fx.t.fmenu.shown);
+	assert_int_equal(rv->filter, FILTER_ERRORS);
+	keys(&fx, "fc");
 	assert_int_equal(rv->filter, FILTER_CODE_HUMAN);
-	key(&fx, 'f');
+	keys(&fx, "fr");
 	assert_int_equal(rv->filter, FILTER_REVIEWERS);
-	key(&fx, 'f');
+	/* j moves down the menu, Enter picks: the one after reviewers */
+	keys(&fx, "fj\n");
 	assert_int_equal(rv->filter, FILTER_STALE);
-	key(&fx, 'f');                                 /* round to all */
+	/* and from the last one j goes round to all */
+	keys(&fx, "fj\n");
 	assert_int_equal(rv->filter, FILTER_ALL);
 	assert_string_equal(fx.t.msg.text, "filter: all");
 	assert_int_equal(review_view_count(rv), 6);
@@ -492,7 +541,7 @@ static void test_calibration(void **s)
 	assert_string_equal(review_filter_label(rv), "kappa cell scorer:tool-order fail/fail (1)");
 	assert_int_equal(review_view_count(rv), 1);
 	assert_string_equal(cursor_id(&fx), "ja-fail");
-	key(&fx, 'f');
+	keys(&fx, "fa");                                  /* the menu's all */
 	assert_int_equal(rv->filter, FILTER_ALL);
 
 	/* Esc and K close it; other keys say what works there */
@@ -693,6 +742,7 @@ int main(int argc, char **argv)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_moves),
 		cmocka_unit_test(test_filters),
+		cmocka_unit_test(test_message_log),
 		cmocka_unit_test(test_decisions),
 		cmocka_unit_test(test_calibration),
 		cmocka_unit_test(test_judge),

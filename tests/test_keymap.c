@@ -49,6 +49,9 @@ static void test_parse_names(void **state)
 	assert_int_equal(parse("Esc"), 27);
 	assert_int_equal(parse("Escape"), 27);
 	assert_int_equal(parse("BTab"), KEY_FN(KF_BTAB));
+	/* What people call it, shown everywhere; curses' name still read. */
+	assert_int_equal(parse("Shift-Tab"), KEY_FN(KF_BTAB));
+	assert_int_equal(parse("S-Tab"), KEY_FN(KF_BTAB));
 	assert_int_equal(parse("Up"), KEY_FN(KF_UP));
 	assert_int_equal(parse("down"), KEY_FN(KF_DOWN));
 	assert_int_equal(parse("Left"), KEY_FN(KF_LEFT));
@@ -105,7 +108,7 @@ static void test_names(void **state)
 	assert_name(0x7f, "C-?");
 	assert_name(0xe9, "é");
 	assert_name(0x1f600, "😀");
-	assert_name(KEY_FN(KF_BTAB), "BTab");
+	assert_name(KEY_FN(KF_BTAB), "Shift-Tab");
 	assert_name(KEY_FN(KF_PGDN), "PgDn");
 	assert_name(KEY_FN(KF_BACKSPACE), "Backspace");
 	assert_name(KEY_FN(KF_F1), "F1");
@@ -115,7 +118,7 @@ static void test_names(void **state)
 
 	/* Every name printed parses back to its key. */
 	static const char *const names[] = {
-		"a", "Z", "?", "é", "Space", "Enter", "Tab", "BTab", "Esc", "Up", "Down", "Left",
+		"a", "Z", "?", "é", "Space", "Enter", "Tab", "Shift-Tab", "Esc", "Up", "Down", "Left",
 		"Right", "PgUp", "PgDn", "Home", "End", "Backspace", "Delete", "Insert", "F1", "F5",
 		"F11", "F12", "C-a", "C-z", "C-@", "C-[", "C-\\", "C-]", "C-^", "C-_", "C-?",
 	};
@@ -294,26 +297,41 @@ static void test_print_plain(void **state)
 	keymap_init_defaults(&km);
 	char *s = print_to_string(&km, false);
 
-	/* One line per action, in table order, help aligned in one column. */
+	/* By section, each under its heading, in table order within it; one
+	 * line per action, help aligned in one column; then the mouse. */
 	size_t lines = 0, col = 0;
 	const char *p = s;
-	for (int i = 0; i < ACT_COUNT; i++) {
-		const char *nl = strchr(p, '\n');
-		assert_non_null(nl);
-		char keys[128];
-		keymap_keys_of(&km, (enum tcr_action)i, keys, sizeof keys);
+	for (int sec = 0; sec < SEC_COUNT; sec++) {
+		const char *title = section_title((enum key_section)sec);
+		assert_memory_equal(p, title, strlen(title));
+		assert_int_equal(p[strlen(title)], '\n');
+		p += strlen(title) + 1;
+		for (int i = 0; i < ACT_COUNT; i++) {
+			if (action_section((enum tcr_action)i) != (enum key_section)sec)
+				continue;
+			const char *nl = strchr(p, '\n');
+			assert_non_null(nl);
+			char keys[128];
+			keymap_keys_of(&km, (enum tcr_action)i, keys, sizeof keys);
+			assert_memory_equal(p, "  ", 2);
+			assert_memory_equal(p + 2, keys, strlen(keys));
+			const char *help = action_help((enum tcr_action)i);
+			size_t hl = strlen(help);
+			assert_true((size_t)(nl - p) > hl);
+			assert_memory_equal(nl - hl, help, hl);
+			size_t c = (size_t)(nl - hl - p);
+			if (lines == 0)
+				col = c;
+			assert_int_equal(c, col);
+			lines++;
+			p = nl + 1;
+		}
+	}
+	assert_memory_equal(p, "Mouse\n", 6);
+	p += 6;
+	for (int i = 0; i < 2; i++) {
 		assert_memory_equal(p, "  ", 2);
-		assert_memory_equal(p + 2, keys, strlen(keys));
-		const char *help = action_help((enum tcr_action)i);
-		size_t hl = strlen(help);
-		assert_true((size_t)(nl - p) > hl);
-		assert_memory_equal(nl - hl, help, hl);
-		size_t c = (size_t)(nl - hl - p);
-		if (i == 0)
-			col = c;
-		assert_int_equal(c, col);
-		lines++;
-		p = nl + 1;
+		p = strchr(p, '\n') + 1;
 	}
 	assert_string_equal(p, "");
 	assert_int_equal(lines, ACT_COUNT);
@@ -340,17 +358,18 @@ static void test_print_man(void **state)
 	struct keymap km;
 	keymap_init_defaults(&km);
 	char *s = print_to_string(&km, true);
-	assert_true(strncmp(s, ".TP\n.BR \"j, Down\" \" (down)\"\nNext run; in the timeline", 50) == 0);
+	assert_true(strncmp(s, ".SS Moving\n.TP\n.BR \"j, Down\" \" (down)\"\nNext run; in the timeline", 61) == 0);
+	assert_non_null(strstr(s, ".BR \"Shift\\-Tab\" \" (focus\\-prev)\"\n"));
 	assert_non_null(strstr(s, ".TP\n.BR \"PgDn, C\\-f, Space\" \" (page\\-down)\"\nA page down in the focused pane\n"));
 	assert_non_null(strstr(s, ".TP\n.BR \"C\\-l\" \" (redraw)\"\nRedraw the screen\n"));
 	assert_non_null(strstr(s, ".TP\n.BR \"?\" \" (help)\"\nShow the keys\n"));
-	/* The last entry ends the text. */
-	const char *quit = ".TP\n.BR \"q\" \" (quit)\"\nQuit (every decision is already saved)\n";
-	assert_string_equal(s + strlen(s) - strlen(quit), quit);
+	/* The keys end with quit, in the last section; the mouse follows. */
+	const char *quit = ".TP\n.BR \"q\" \" (quit)\"\nQuit (every decision is already saved)\n.SS Mouse\n";
+	assert_non_null(strstr(s, quit));
 	size_t tps = 0;
 	for (const char *p = s; (p = strstr(p, ".TP\n")); p += 4)
 		tps++;
-	assert_int_equal(tps, ACT_COUNT);
+	assert_int_equal(tps, ACT_COUNT + 2);
 	/* Nothing roff would misread: no bare '-' or backslash. */
 	for (const char *p = s; *p; p++) {
 		if (*p == '-')

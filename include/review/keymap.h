@@ -15,49 +15,58 @@
 #include <stddef.h>
 #include <wchar.h>
 
-/*  id            name               default keys            help */
+/* Each action belongs to one section of the help and the man page (enum
+ * key_section), so a new key lands in its section by itself.
+ *  id            name               default keys            section      help */
 #define TCR_ACTIONS(X) \
-	X(DOWN,        "down",            "j Down",               "Next run; in the timeline scroll down; in the verdicts the next one") \
-	X(UP,          "up",              "k Up",                 "Previous run; in the timeline scroll up; in the verdicts the previous one") \
-	X(PAGE_DOWN,   "page-down",       "PgDn C-f Space",       "A page down in the focused pane") \
-	X(PAGE_UP,     "page-up",         "PgUp C-b",             "A page up in the focused pane") \
-	X(FIRST,       "first",           "g Home",               "First run (or top of the pane)") \
-	X(LAST,        "last",            "G End",                "Last run (or bottom of the pane)") \
-	X(FOCUS_NEXT,  "focus-next",      "Tab",                  "Focus: run list, timeline, verdicts") \
-	X(FOCUS_PREV,  "focus-prev",      "BTab",                 "Focus the previous pane") \
-	X(ZOOM,        "zoom",            "z",                    "Give the focused pane the whole screen, and back; zoomed, Tab shows the next pane whole") \
-	X(TOGGLE,      "toggle",          "Enter",                "Unfold or fold the selected call, thinking, system prompt or verdict") \
-	X(SEARCH,      "search",          "/",                    "Search run ids, messages, tool names and arguments") \
-	X(SEARCH_NEXT, "search-next",     "n",                    "Next match") \
-	X(SEARCH_PREV, "search-prev",     "N",                    "Previous match") \
-	X(FILTER,      "filter",          "f",                    "Filter: all, unreviewed, failing, disagreement, overridden, errors, judge \xe2\x89\xa0 human, code \xe2\x89\xa0 human, code \xe2\x89\xa0 judge, reviewers disagree, stale label") \
-	X(NEXT_DISAGREE, "next-disagreement", "]",               "Next run with a disagreement of the filter's kind (else machine \xe2\x89\xa0 human, code \xe2\x89\xa0 judge, reviewers)") \
-	X(PREV_DISAGREE, "prev-disagreement", "[",               "Previous run with such a disagreement") \
-	X(SORT,        "sort",            "s",                    "Sort: file order, id, score, review state") \
-	X(NEXT_TODO,   "next-unreviewed", "u",                    "Jump to the next unreviewed run") \
-	X(ACCEPT,      "accept",          "a",                    "Accept the selected verdict, then the next undecided row or run (not with --blind: type a label)") \
-	X(ACCEPT_ALL,  "accept-all",      "A",                    "Accept every verdict of the run and go to the next unreviewed (not with --blind)") \
-	X(OVERRIDE,    "override",        "o",                    "Override the selected verdict: a score on its scale, then a reason (the machine's own score is an accept)") \
-	X(LABEL_0,     "label-0",         "0",                    "Label the selected verdict 0 (an accept when the machine said 0), then the next undecided row or run") \
-	X(LABEL_1,     "label-1",         "1",                    "Label it 1, then the next undecided row or run") \
-	X(LABEL_2,     "label-2",         "2",                    "Label it 2 (1..5 scales), then the next undecided row or run") \
-	X(LABEL_3,     "label-3",         "3",                    "Label it 3 (1..5 scales), then the next undecided row or run") \
-	X(LABEL_4,     "label-4",         "4",                    "Label it 4 (1..5 scales), then the next undecided row or run") \
-	X(LABEL_5,     "label-5",         "5",                    "Label it 5 (1..5 scales), then the next undecided row or run") \
-	X(NOTE,        "note",            "c",                    "Write a note on the run") \
-	X(RETRACT,     "retract",         "x",                    "Take back the last decision on the selected verdict") \
-	X(JUDGE,       "judge",           "J",                    "Ask the LLM judges about this run") \
-	X(INIT,        "init",            "I",                    "With no configuration found: write the tcreview.yaml `tcreview init` proposes for these runs, and load it") \
-	X(CALIB,       "calibration",     "K",                    "Calibration: agreement of each scorer and judge with the labels, a confusion matrix (K or Esc closes)") \
-	X(LEFT,        "left",            "h Left",               "In the calibration, the previous cell of the matrix") \
-	X(RIGHT,       "right",           "l Right",              "In the calibration, the next cell of the matrix") \
-	X(CANCEL,      "cancel",          "Esc",                  "Close a prompt, the help or the calibration; cancel pending work") \
-	X(REDRAW,      "redraw",          "C-l",                  "Redraw the screen") \
-	X(HELP,        "help",            "?",                    "Show the keys") \
-	X(QUIT,        "quit",            "q",                    "Quit (every decision is already saved)")
+	X(DOWN,        "down",            "j Down",               MOVING,      "Next run; in the timeline scroll down; in the verdicts the next one") \
+	X(UP,          "up",              "k Up",                 MOVING,      "Previous run; in the timeline scroll up; in the verdicts the previous one") \
+	X(PAGE_DOWN,   "page-down",       "PgDn C-f Space",       MOVING,      "A page down in the focused pane") \
+	X(PAGE_UP,     "page-up",         "PgUp C-b",             MOVING,      "A page up in the focused pane") \
+	X(FIRST,       "first",           "g Home",               MOVING,      "First run (or top of the pane)") \
+	X(LAST,        "last",            "G End",                MOVING,      "Last run (or bottom of the pane)") \
+	X(FOCUS_NEXT,  "focus-next",      "Tab",                  MOVING,      "Focus: run list, timeline, verdicts") \
+	X(FOCUS_PREV,  "focus-prev",      "Shift-Tab",            MOVING,      "Focus the previous pane") \
+	X(ZOOM,        "zoom",            "z",                    READING,     "Give the focused pane the whole screen, and back; zoomed, Tab shows the next pane whole") \
+	X(TOGGLE,      "toggle",          "Enter",                READING,     "Unfold or fold the selected call, thinking, system prompt or verdict") \
+	X(SEARCH,      "search",          "/",                    READING,     "Search the run shown (messages, arguments, results), then the other runs: ids, messages, tool names and arguments") \
+	X(SEARCH_NEXT, "search-next",     "n",                    READING,     "Next match: in the run, then the next run's first") \
+	X(SEARCH_PREV, "search-prev",     "N",                    READING,     "Previous match") \
+	X(FILTER,      "filter",          "f",                    MOVING,      "Filter: a menu of the filters (all, unreviewed, failing, disagreement, overridden, errors, judge \xe2\x89\xa0 human, code \xe2\x89\xa0 human, code \xe2\x89\xa0 judge, reviewers disagree, stale label); a letter or Enter picks one") \
+	X(NEXT_DISAGREE, "next-disagreement", "]",               MOVING,      "Next run with a disagreement of the filter's kind (else machine \xe2\x89\xa0 human, code \xe2\x89\xa0 judge, reviewers)") \
+	X(PREV_DISAGREE, "prev-disagreement", "[",               MOVING,      "Previous run with such a disagreement") \
+	X(SORT,        "sort",            "s",                    MOVING,      "Sort: file order, id, score, review state") \
+	X(NEXT_TODO,   "next-unreviewed", "u",                    MOVING,      "Jump to the next unreviewed run") \
+	X(ACCEPT,      "accept",          "a",                    LABELLING,   "Accept the selected verdict, then the next undecided row or run (not with --blind: type a label)") \
+	X(ACCEPT_ALL,  "accept-all",      "A",                    LABELLING,   "Accept every verdict of the run and go to the next unreviewed (not with --blind)") \
+	X(OVERRIDE,    "override",        "o",                    LABELLING,   "Override the selected verdict: a score on its scale, then a reason (the machine's own score is an accept)") \
+	X(LABEL_0,     "label-0",         "0",                    LABELLING,   "Label the selected verdict 0 (an accept when the machine said 0), then the next undecided row or run") \
+	X(LABEL_1,     "label-1",         "1",                    LABELLING,   "Label it 1, then the next undecided row or run") \
+	X(LABEL_2,     "label-2",         "2",                    LABELLING,   "Label it 2 (1..5 scales), then the next undecided row or run") \
+	X(LABEL_3,     "label-3",         "3",                    LABELLING,   "Label it 3 (1..5 scales), then the next undecided row or run") \
+	X(LABEL_4,     "label-4",         "4",                    LABELLING,   "Label it 4 (1..5 scales), then the next undecided row or run") \
+	X(LABEL_5,     "label-5",         "5",                    LABELLING,   "Label it 5 (1..5 scales), then the next undecided row or run") \
+	X(NOTE,        "note",            "c",                    LABELLING,   "Write a note on the run") \
+	X(RETRACT,     "retract",         "x",                    LABELLING,   "Take back the last decision on the selected verdict") \
+	X(JUDGE,       "judge",           "J",                    JUDGING,     "Ask the LLM judges about this run") \
+	X(INIT,        "init",            "I",                    FILES,       "With no configuration found: write the tcreview.yaml `tcreview init` proposes for these runs, and load it") \
+	X(CALIB,       "calibration",     "K",                    CALIBRATION, "Calibration: agreement of each scorer and judge with the labels, a confusion matrix (K or Esc closes)") \
+	X(LEFT,        "left",            "h Left",               CALIBRATION, "In the calibration, the previous cell of the matrix") \
+	X(RIGHT,       "right",           "l Right",              CALIBRATION, "In the calibration, the next cell of the matrix") \
+	X(CANCEL,      "cancel",          "Esc",                  READING,     "Close a prompt, the help or the calibration; cancel pending work") \
+	X(REDRAW,      "redraw",          "C-l",                  READING,     "Redraw the screen") \
+	X(MESSAGES,    "messages",        "M",                    READING,     "The message log: every message of the status line, whole, newest last (Esc closes)") \
+	X(HELP,        "help",            "?",                    READING,     "Show the keys") \
+	X(QUIT,        "quit",            "q",                    FILES,       "Quit (every decision is already saved)")
+
+/* The help's sections, in the order they are shown. */
+enum key_section {
+	SEC_MOVING, SEC_READING, SEC_LABELLING, SEC_JUDGING, SEC_CALIBRATION, SEC_FILES,
+	SEC_COUNT,
+};
 
 enum tcr_action {
-#define X(id, name, keys, help) ACT_##id,
+#define X(id, name, keys, section, help) ACT_##id,
 	TCR_ACTIONS(X)
 #undef X
 	ACT_COUNT,
@@ -89,10 +98,13 @@ struct keymap {
 const char *action_name(enum tcr_action a);
 const char *action_help(enum tcr_action a);
 const char *action_default_keys(enum tcr_action a);
+enum key_section action_section(enum tcr_action a);
+/* "Moving", "Reading", ...: a section's heading. */
+const char *section_title(enum key_section s);
 enum tcr_action action_find(const char *name);
 
-/* Key names: a character ("a", "?", "é"), "Space", "Enter", "Tab", "BTab",
- * "Esc", "Up", "Down", "Left", "Right", "PgUp", "PgDn", "Home", "End",
+/* Key names: a character ("a", "?", "é"), "Space", "Enter", "Tab",
+ * "Shift-Tab" (also read as "S-Tab" and "BTab", curses' name), "Esc", "Up", "Down", "Left", "Right", "PgUp", "PgDn", "Home", "End",
  * "Backspace", "Delete", "F1".."F12", and "C-x" for control keys.
  * Returns false when the name means nothing. */
 bool keycode_parse(const char *name, keycode_t *out);
@@ -100,8 +112,10 @@ bool keycode_parse(const char *name, keycode_t *out);
 void keycode_name(keycode_t key, char *buf, size_t n);
 
 void keymap_init_defaults(struct keymap *km);
-/* The help screen's and man page's lines: "  j, Down        Next run; ...".
- * Writes the whole table; `man` formats it as roff (.TP entries). */
+/* The help screen's and man page's lines: "  j, Down        Next run; ...",
+ * by section, each under its heading ("Moving" on a line of its own; .SS
+ * in roff), then the mouse's lines. Writes the whole table; `man` formats
+ * it as roff (.TP entries). */
 #include <stdio.h>
 #include "util/error.h"
 void keymap_print(const struct keymap *km, FILE *out, bool man);

@@ -19,8 +19,9 @@
 
 static const struct {
 	const char *name, *keys, *help;
+	enum key_section section;
 } actions[ACT_COUNT] = {
-#define X(id, name, keys, help) [ACT_##id] = { name, keys, help },
+#define X(id, name, keys, section, help) [ACT_##id] = { name, keys, help, SEC_##section },
 	TCR_ACTIONS(X)
 #undef X
 };
@@ -34,7 +35,8 @@ static const struct {
 	{ "Enter", '\n' },
 	{ "Tab", '\t' },
 	{ "Esc", 27 },
-	{ "BTab", KEY_FN(KF_BTAB) },
+	/* People read "Shift-Tab"; curses calls it KEY_BTAB. */
+	{ "Shift-Tab", KEY_FN(KF_BTAB) },
 	{ "Up", KEY_FN(KF_UP) },
 	{ "Down", KEY_FN(KF_DOWN) },
 	{ "Left", KEY_FN(KF_LEFT) },
@@ -53,6 +55,8 @@ static const struct {
 	{ "PageDown", KEY_FN(KF_PGDN) },
 	{ "Del", KEY_FN(KF_DELETE) },
 	{ "Ins", KEY_FN(KF_INSERT) },
+	{ "BTab", KEY_FN(KF_BTAB) },
+	{ "S-Tab", KEY_FN(KF_BTAB) },
 };
 
 #define NKEY_NAMES (sizeof key_names / sizeof key_names[0])
@@ -77,6 +81,20 @@ const char *action_help(enum tcr_action a)
 const char *action_default_keys(enum tcr_action a)
 {
 	return action_valid(a) ? actions[a].keys : "";
+}
+
+enum key_section action_section(enum tcr_action a)
+{
+	return action_valid(a) ? actions[a].section : SEC_READING;
+}
+
+const char *section_title(enum key_section s)
+{
+	static const char *const titles[SEC_COUNT] = {
+		[SEC_MOVING] = "Moving", [SEC_READING] = "Reading", [SEC_LABELLING] = "Labelling",
+		[SEC_JUDGING] = "Judging", [SEC_CALIBRATION] = "Calibration", [SEC_FILES] = "Files",
+	};
+	return (int)s >= 0 && s < SEC_COUNT ? titles[s] : "";
 }
 
 enum tcr_action action_find(const char *name)
@@ -371,6 +389,45 @@ static void roff_put(FILE *out, const char *s)
 	}
 }
 
+/* What the mouse does, shown after the keys: it has no binding to change. */
+static const struct {
+	const char *what, *help;
+} mouse_lines[] = {
+	{ "click", "Focus the pane under the pointer and select its row (a run, a call, a verdict)" },
+	{ "wheel", "Scroll the pane under the pointer, without moving the focus" },
+};
+
+static void print_entry(FILE *out, bool man, const char *keys, size_t width, const char *name,
+                        size_t name_w, const char *help)
+{
+	if (man) {
+		fputs(".TP\n.BR \"", out);
+		roff_put(out, keys);
+		if (*name) {
+			fputs("\" \" (", out);
+			roff_put(out, name);
+			fputs(")", out);
+		}
+		fputs("\"\n", out);
+		roff_put(out, help);
+		fputc('\n', out);
+	} else {
+		fprintf(out, "  %s%*s  %-*s  %s\n", keys, (int)(width - text_cols(keys)), "",
+		        (int)name_w, name, help);
+	}
+}
+
+static void print_heading(FILE *out, bool man, const char *title)
+{
+	if (man) {
+		fputs(".SS ", out);
+		roff_put(out, title);
+		fputc('\n', out);
+	} else {
+		fprintf(out, "%s\n", title);
+	}
+}
+
 void keymap_print(const struct keymap *km, FILE *out, bool man)
 {
 	char keys[ACT_COUNT][256];
@@ -388,20 +445,15 @@ void keymap_print(const struct keymap *km, FILE *out, bool man)
 	for (int i = 0; i < ACT_COUNT; i++)
 		if (strlen(actions[i].name) > name_w)
 			name_w = strlen(actions[i].name);
-	for (int i = 0; i < ACT_COUNT; i++) {
-		if (man) {
-			fputs(".TP\n.BR \"", out);
-			roff_put(out, keys[i]);
-			fputs("\" \" (", out);
-			roff_put(out, actions[i].name);
-			fputs(")\"\n", out);
-			roff_put(out, actions[i].help);
-			fputc('\n', out);
-		} else {
-			fprintf(out, "  %s%*s  %-*s  %s\n", keys[i], (int)(width - text_cols(keys[i])), "",
-			        (int)name_w, actions[i].name, actions[i].help);
-		}
+	for (int s = 0; s < SEC_COUNT; s++) {
+		print_heading(out, man, section_title((enum key_section)s));
+		for (int i = 0; i < ACT_COUNT; i++)
+			if (actions[i].section == (enum key_section)s)
+				print_entry(out, man, keys[i], width, actions[i].name, name_w, actions[i].help);
 	}
+	print_heading(out, man, "Mouse");
+	for (size_t i = 0; i < sizeof mouse_lines / sizeof mouse_lines[0]; i++)
+		print_entry(out, man, mouse_lines[i].what, width, "", name_w, mouse_lines[i].help);
 }
 
 /* ---- the keys: section of the YAML ---------------------------------------- */

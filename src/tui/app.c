@@ -79,13 +79,6 @@ static bool pane_act(struct tui *t, enum tcr_action a, unsigned *out)
 
 /* The status line shows a filter or sort other than the first; the
  * message only says when it is back to that one. */
-static unsigned next_filter(struct tui *t)
-{
-	review_set_filter(t->rv, review_filter_next(t->rv, t->rv->filter));
-	tui_message(t, false, "%s", t->rv->filter == FILTER_ALL ? "filter: all" : "");
-	return list_moved(t);
-}
-
 static unsigned next_sort(struct tui *t)
 {
 	review_set_sort(t->rv, (enum review_sort)((t->rv->sort + 1) % SORT_COUNT));
@@ -164,6 +157,7 @@ static unsigned toggle_help(struct tui *t)
 {
 	t->help.shown = !t->help.shown;
 	t->help.top = 0;
+	t->help.mark = 0;
 	return REDRAW_ALL;
 }
 
@@ -192,7 +186,7 @@ unsigned tui_act(struct tui *t, enum tcr_action a)
 	case ACT_SEARCH:      return start_search(t);
 	case ACT_SEARCH_NEXT: return tl_find_again(t, 1);
 	case ACT_SEARCH_PREV: return tl_find_again(t, -1);
-	case ACT_FILTER:      return next_filter(t);
+	case ACT_FILTER:      return fmenu_open(t);
 	case ACT_SORT:        return next_sort(t);
 	case ACT_NEXT_TODO:   return next_todo(t);
 	case ACT_ACCEPT:      return decide_accept(t);
@@ -211,6 +205,7 @@ unsigned tui_act(struct tui *t, enum tcr_action a)
 	case ACT_LEFT: case ACT_RIGHT: return sideways(t);
 	case ACT_CANCEL:      return cancel(t);
 	case ACT_REDRAW:      return REDRAW_ALL | RELAYOUT | REDRAW_CLEAR;
+	case ACT_MESSAGES:    return msglog_open(t);
 	case ACT_HELP:        return toggle_help(t);
 	case ACT_QUIT:        t->quit = true; return 0;
 	default:              return 0;
@@ -231,7 +226,11 @@ static unsigned tui_key_settled(struct tui *t, keycode_t key)
 	t->resuming = false;            /* the reviewer decides where to go now */
 	if (t->pr.kind != PROMPT_NONE)
 		return prompt_key(t, key);
+	if (t->fmenu.shown)
+		return fmenu_key(t, key);
 	enum tcr_action a = keymap_lookup(&t->km, key);
+	if (t->log.shown)
+		return msglog_key(t, a);
 	if (t->help.shown)
 		return help_key(t, a);
 	if (t->cal.shown)
@@ -307,6 +306,9 @@ static void draw(struct tui *t)
 		char small[96];
 		int n = snprintf(small, sizeof small, "tcreview needs at least 40x10 (this is %dx%d)", COLS, LINES);
 		draw_text(0, 0, COLS, small, (size_t)n, A_BOLD);
+	} else if (t->log.shown) {
+		msglog_fit(t);
+		msglog_draw(t);
 	} else if (t->help.shown) {
 		help_fit(t);
 		help_draw(t);
@@ -315,6 +317,8 @@ static void draw(struct tui *t)
 		calpane_draw(t);
 	} else {
 		draw_panes(t);
+		if (t->fmenu.shown)
+			fmenu_draw(t);
 	}
 	status_draw(t);
 	curs_set(t->pr.kind != PROMPT_NONE);
@@ -581,6 +585,7 @@ void tui_init(struct tui *t, struct review *rv, const struct config *cfg)
 void tui_free(struct tui *t)
 {
 	calpane_free(t);
+	msglog_free(t);
 	script_close(t);
 	timeline_free(t);
 	tl_find_free(t);

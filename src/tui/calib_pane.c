@@ -14,7 +14,9 @@
 #include "tui_int.h"
 #include "util/xalloc.h"
 
-#define DASH "\xe2\x80\x93"         /* – an undefined figure */
+/* One meaning for each mark, said by the legend under the figures. */
+#define DASH "\xe2\x80\x93"         /* – undefined on these labels (why: below the matrix) */
+#define NA   "n/a"                  /* the figure does not apply to this scale */
 
 static void calib_build_now(struct tui *t)
 {
@@ -83,14 +85,14 @@ void calpane_fit(struct tui *t)
 
 /* ---- drawing ------------------------------------------------------------- */
 
-/* A figure in a column: its value, "–" when undefined, blank when it does
- * not apply to the scale. */
+/* A figure in a column: its value, "–" when undefined (its reason is a
+ * footnote), "n/a" when it does not apply to the scale. */
 static void fig_text(const struct calib_fig *f, bool percent, char *buf, size_t n)
 {
 	if (f->ok)
 		snprintf(buf, n, percent ? "%.0f%%" : "%.2f", percent ? f->v * 100 : f->v);
 	else
-		snprintf(buf, n, "%s", f->why ? DASH : "");
+		snprintf(buf, n, "%s", f->why ? DASH : NA);
 }
 
 /* The columns of the criteria table, right-aligned by display width. */
@@ -129,9 +131,12 @@ static void criterion_row(const struct tui *t, size_t row, int y, int idw)
 	const struct calib_pair *p = t->cal.built ? calib_find(&t->cal.c, r.id) : NULL;
 	char cells[NCOLS][32];
 	if (!p) {
-		snprintf(cells[0], sizeof cells[0], "0");
-		for (size_t c = 1; c < NCOLS; c++)
-			snprintf(cells[c], sizeof cells[c], DASH);
+		/* Not a figure left undefined: there is nothing to figure yet. */
+		draw_right(y, 2 + idw, COL_W, "0", a);
+		static const char none[] = "no labelled run yet";
+		draw_text_cut(y, 2 + idw + COL_W + 2, COLS - (2 + idw + COL_W + 2), none, sizeof none - 1,
+		              sel ? a : screen_attr(t, SLOT_DIM));
+		return;
 	} else {
 		snprintf(cells[0], sizeof cells[0], "%zu", p->n);
 		fig_text(&p->agreement, false, cells[1], sizeof cells[1]);
@@ -233,6 +238,33 @@ static int footnotes_draw(const struct tui *t, const struct calib_pair *p, int y
 	return y;
 }
 
+/* The criterion column: as wide as the longest name (never cut while the
+ * row has room), the figures' columns keeping their width. */
+static int criteria_width(const struct tui *t)
+{
+	const struct review *rv = tui_rv(t);
+	int want = 9;                           /* "criterion" */
+	for (size_t row = 0; row < review_nrows(rv); row++) {
+		struct review_row r;
+		review_row_get(rv, NULL, row, &r);
+		int w = (r.kind == ROW_SCORER ? 7 : 6) + draw_width(r.id, strlen(r.id));
+		want = w > want ? w : want;
+	}
+	int room = COLS - 2 - (int)NCOLS * COL_W;
+	int idw = want + 2;
+	return idw > room ? (room < 8 ? 8 : room) : idw;
+}
+
+/* What the marks in the figures mean. */
+static int legend_draw(const struct tui *t, int y)
+{
+	static const char legend[] = DASH " undefined on these labels (why: below the matrix)   "
+	                             NA " does not apply to this scale";
+	if (y < LINES - 1)
+		draw_text_cut(y++, 2, COLS - 2, legend, sizeof legend - 1, screen_attr(t, SLOT_DIM));
+	return y;
+}
+
 void calpane_draw(const struct tui *t)
 {
 	attr_t head = screen_attr(t, SLOT_TITLE_FOCUS);
@@ -245,13 +277,12 @@ void calpane_draw(const struct tui *t)
 		draw_text_cut(y + 1, 2, COLS - 2, t->cal.err.msg, strlen(t->cal.err.msg), screen_attr(t, SLOT_DIM));
 		return;
 	}
-	int idw = COLS - 2 - (int)NCOLS * COL_W;
-	idw = idw > 28 ? 28 : idw < 8 ? 8 : idw;
+	int idw = criteria_width(t);
 	criteria_header(t, y++, idw);
 	size_t n = review_nrows(tui_rv(t));
-	for (size_t row = 0; row < n && y < LINES - 4; row++)
+	for (size_t row = 0; row < n && y < LINES - 5; row++)
 		criterion_row(t, row, y++, idw);
-	y++;
+	y = legend_draw(t, y) + 1;
 	const struct calib_pair *p = selected_pair(t);
 	if (!p) {
 		static const char none[] = "no labelled run for this criterion yet: label some (digits) first";
@@ -287,7 +318,7 @@ static unsigned cell_filter(struct tui *t)
 	free(entries);
 	review_move_to(t->rv, 0);
 	t->cal.shown = false;
-	tui_message(t, false, "%zu run%s where %s said %s and %s %s (f leaves the filter)", k,
+	tui_message(t, false, "%zu run%s where %s said %s and %s %s (f a shows all runs)", k,
 	            k == 1 ? "" : "s", p->a, p->cat_names[a], p->b, p->cat_names[b]);
 	return list_moved(t);
 }

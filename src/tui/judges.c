@@ -26,7 +26,7 @@ static void show(struct tui *t, const struct judging_note *note)
 		return;
 	if (note->progress && t->msg.text[0] && strcmp(t->msg.text, t->judging_said) != 0)
 		return;
-	tui_message(t, note->error, "%s", note->text);
+	tui_note(t, note->error, note->progress, note->text);
 	snprintf(t->judging_said, sizeof t->judging_said, "%s", note->progress ? note->text : "");
 	if (t->trace.f) {
 		/* in order with the keys' lines: what a J waited for, and when it ended */

@@ -278,7 +278,12 @@ static void list_draw(const struct tui *t)
 	size_t n = review_view_count(rv);
 	size_t nrows = review_nrows(rv);
 	char extra[96];
-	snprintf(extra, sizeof extra, "%zu run%s", n, n == 1 ? "" : "s");
+	/* Filtered, the title says of how many: "4 of 12 runs". */
+	size_t all = rv->assign.on ? rv->share_total : rv->nentries;
+	if (rv->filter != FILTER_ALL)
+		snprintf(extra, sizeof extra, "%zu of %zu run%s", n, all, all == 1 ? "" : "s");
+	else
+		snprintf(extra, sizeof extra, "%zu run%s", n, n == 1 ? "" : "s");
 	draw_pane_title(t, PANE_LIST, list_pane.title, extra);
 	int rows = r->h - 2;
 	struct list_view v;

@@ -1,14 +1,15 @@
-/* status.c - the status line (its message and the prompt) and the help screen.
+/* status.c - the status line: where the reviewer is, the message, the prompt.
  *
  * The last row says where the reviewer is, what is loading, the last
- * message (errors stand out) and key hints; or it holds the prompt. */
+ * message (errors stand out; every one is kept whole in the log, msglog.c)
+ * and the help's key; or it holds the prompt. */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "tui_int.h"
-#include "util/wtext.h"
+#include "util/xalloc.h"
 
 static const char *base_name(const char *path)
 {
@@ -33,11 +34,11 @@ static void status_config(const struct tui *t, struct strbuf *sb)
 
 /* Where the reviewer is: the file, the run and (with_format) its format,
  * the progress (in the share with --assign), blind, the filter and sort,
- * what is loading, and (with_config) the configuration. Returns the
- * file's name. When the row is short the configuration gives way first,
- * then the file's name, then the format. */
+ * what is loading, and (with_config) the configuration; `brief` leaves
+ * out the progress, the filter and the sort (the list's title says the
+ * filter too) to give a long message room. Returns the file's name. */
 static const char *status_where(const struct tui *t, struct strbuf *sb, bool with_format,
-                                bool with_config)
+                                bool with_config, bool brief)
 {
 	const struct review *rv = tui_rv(t);
 	size_t n = review_view_count(rv);
@@ -58,16 +59,18 @@ static const char *status_where(const struct tui *t, struct strbuf *sb, bool wit
 	else if (fmt && with_format)
 		strbuf_addf(sb, " (%s)", fmt);
 	/* With --assign the progress that matters is the reviewer's share. */
-	if (rv->assign.on)
+	if (brief)
+		;
+	else if (rv->assign.on)
 		strbuf_addf(sb, "  share %u/%u: %zu of %zu reviewed", rv->assign.k, rv->assign.n,
 		            rv->share_reviewed, rv->share_total);
 	else
 		strbuf_addf(sb, "  reviewed %zu of %zu", review_reviewed_count(rv), rv->nentries);
 	if (rv->blind)
 		strbuf_addstr(sb, "  blind");
-	if (rv->filter != FILTER_ALL)
+	if (rv->filter != FILTER_ALL && !brief)
 		strbuf_addf(sb, "  filter: %s", review_filter_label(rv));
-	if (rv->sort != SORT_FILE)
+	if (rv->sort != SORT_FILE && !brief)
 		strbuf_addf(sb, "  sort: %s", review_sort_name(rv->sort));
 	if (review_busy(rv)) {
 		double ip = review_index_progress(rv), sp = review_score_progress(rv);
@@ -81,6 +84,57 @@ static const char *status_where(const struct tui *t, struct strbuf *sb, bool wit
 	return file;
 }
 
+/* The hint at the right: the help's key always, the quit key when there
+ * is room. */
+static void status_hint(const struct tui *t, bool with_quit, struct strbuf *sb)
+{
+	char k[64];
+	keymap_keys_of(&t->km, ACT_HELP, k, sizeof k);
+	k[strcspn(k, ",")] = '\0';
+	strbuf_addf(sb, "%s help", k[0] ? k : "?");
+	keymap_keys_of(&t->km, ACT_QUIT, k, sizeof k);
+	k[strcspn(k, ",")] = '\0';
+	if (with_quit && k[0])
+		strbuf_addf(sb, "  %s quit", k);
+}
+
+/* What a message cut on the status line ends with: where it can be read. */
+static void status_more(const struct tui *t, struct strbuf *sb)
+{
+	char k[64];
+	keymap_keys_of(&t->km, ACT_MESSAGES, k, sizeof k);
+	k[strcspn(k, ",")] = '\0';
+	if (k[0])
+		strbuf_addf(sb, " (%s: messages)", k);
+}
+
+/* The message in w columns, cut with "… (M: messages)" when it is longer. */
+static void status_message(const struct tui *t, int y, int x, int w, attr_t a)
+{
+	const char *m = t->msg.text;
+	size_t len = strlen(m);
+	if (draw_width(m, len) <= w) {
+		draw_text(y, x, w, m, len, a);
+		return;
+	}
+	struct strbuf more = STRBUF_INIT;
+	status_more(t, &more);
+	int mw = draw_width(more.buf, more.len);
+	if (w - mw >= 8) {
+		x += draw_text_cut(y, x, w - mw, m, len, a);
+		draw_text(y, x, mw, more.buf, more.len, a);
+	} else {
+		draw_text_cut(y, x, w, m, len, a);
+	}
+	strbuf_release(&more);
+}
+
+/* The row, left to right: where the reviewer is ("run 3 of 12" never gives
+ * way), the last message, and the help's key at the right. When the row is
+ * short the configuration gives way first, then the file's name, then the
+ * run's format, then the quit key's hint, then the progress, filter and
+ * sort; a message still too long is cut and says that the log (M) has it
+ * whole. */
 void status_draw(const struct tui *t)
 {
 	const struct rect *r = &t->lay.status;
@@ -93,145 +147,39 @@ void status_draw(const struct tui *t)
 		draw_text(r->y, x, COLS - x, in, strlen(in), a);
 		return;
 	}
-	/* The message says what the reviewer just did: when the row is too
-	 * short for both, the file name gives way, then the run's format, and
-	 * a message still too long ends with '…'. */
-	struct strbuf sb = STRBUF_INIT;
-	const char *file = status_where(t, &sb, true, true);
-	size_t skip = strlen(file) + (rv->ds.nfiles > 1 ? 2 : 0) + 2;
-	int mw = t->msg.text[0] ? 2 + draw_width(t->msg.text, strlen(t->msg.text)) : 0;
-	if (draw_width(sb.buf, sb.len) + mw > COLS) {
+	struct strbuf sb = STRBUF_INIT, hint = STRBUF_INIT;
+	const char *m = t->msg.text;
+	int mw = m[0] ? 2 + draw_width(m, strlen(m)) : 0;
+	const char *lp = NULL;
+	size_t len = 0;
+	int hw = 0;
+	/* Each level gives up one more thing, until the row holds it all. */
+	for (int level = 0; level < 6; level++) {
 		strbuf_reset(&sb);
-		status_where(t, &sb, true, false);
-	}
-	if (draw_width(sb.buf, sb.len) + mw > COLS &&
-	    (!mw || sb.len <= skip || draw_width(sb.buf + skip, sb.len - skip) + mw > COLS)) {
-		strbuf_reset(&sb);
-		status_where(t, &sb, false, false);
-	}
-	const char *lp = sb.buf;
-	int len = (int)sb.len;
-	if (mw && draw_width(lp, (size_t)len) + mw > COLS && (size_t)len > skip) {
-		lp += skip;
-		len -= (int)skip;
-	}
-	int x = draw_text(r->y, 0, COLS, lp, (size_t)len, a);
-	if (t->msg.text[0]) {
-		x += draw_text(r->y, x, COLS - x, "  ", 2, a);
-		attr_t ma = t->msg.error ? screen_attr(t, SLOT_STATUS_ERROR) : a;
-		x += draw_text_cut(r->y, x, COLS - x, t->msg.text, strlen(t->msg.text), ma);
-	}
-	static const char hint[] = "? help  q quit";
-	int hw = (int)sizeof hint - 1;
-	if (COLS - x > hw + 2)
-		draw_text(r->y, COLS - hw, hw, hint, (size_t)hw, a);
-	strbuf_release(&sb);
-}
-
-/* Where a help line's description starts: after the keys (which end at
- * two spaces) and the action name. 0 when the line has no description. */
-static size_t help_desc_col(const char *p, size_t len)
-{
-	size_t i = 0;
-	while (i < len && p[i] == ' ')
-		i++;
-	while (i + 1 < len && !(p[i] == ' ' && p[i + 1] == ' '))
-		i++;
-	while (i < len && p[i] == ' ')
-		i++;
-	while (i < len && p[i] != ' ')
-		i++;
-	while (i < len && p[i] == ' ')
-		i++;
-	return i < len ? i : 0;
-}
-
-/* The help's display lines: a description too long for the screen wraps
- * under itself. Draws those from help_top on when `draw`; returns how many
- * there are. */
-static size_t help_lines(const struct tui *t, const char *buf, bool draw)
-{
-	attr_t a = screen_attr(t, SLOT_NORMAL);
-	int rows = LINES - 2, w = COLS - 1;
-	size_t line = 0;
-	int y = 1;
-	for (const char *p = buf; p && *p;) {
-		const char *nl = strchr(p, '\n');
-		size_t len = nl ? (size_t)(nl - p) : strlen(p);
-		size_t dc = help_desc_col(p, len);
-		bool show = draw && line >= t->help.top && y <= rows;
-		if (draw_width(p, len) <= w || dc == 0 || (int)dc + 16 > w) {
-			if (show)
-				draw_text(y++, 1, w, p, len, a);
-			line++;
-		} else {
-			struct wtext_wrapped wr;
-			wtext_wrap(&wr, p + dc, len - dc, (size_t)(w - (int)dc), WTEXT_TABS);
-			for (size_t k = 0; k < wr.nlines; k++, line++) {
-				if (!draw || line < t->help.top || y > rows)
-					continue;
-				if (k == 0)
-					draw_text(y, 1, (int)dc, p, dc, a);
-				draw_wide(y++, 1 + (int)dc, w - (int)dc, wr.text + wr.lines[k].start,
-				          wr.lines[k].len, a);
-			}
-			wtext_wrapped_free(&wr);
+		strbuf_reset(&hint);
+		const char *file = status_where(t, &sb, level < 3, level < 1, level >= 5);
+		size_t skip = strlen(file) + (rv->ds.nfiles > 1 ? 2 : 0) + 2;
+		lp = sb.buf;
+		len = sb.len;
+		if (level >= 2 && len > skip) {
+			lp += skip;
+			len -= skip;
 		}
-		p += len + (nl ? 1 : 0);
+		status_hint(t, level < 4, &hint);
+		hw = draw_width(hint.buf, hint.len) + 2;
+		if (draw_width(lp, len) + mw + hw <= COLS)
+			break;
 	}
-	return line;
-}
-
-/* The help text, as the keymap prints it; NULL when it cannot be made. */
-static char *help_text(const struct tui *t)
-{
-	char *buf = NULL;
-	size_t blen = 0;
-	FILE *f = open_memstream(&buf, &blen);
-	if (!f)
-		return NULL;
-	keymap_print(&t->km, f, false);
-	fclose(f);
-	return buf;
-}
-
-/* Scrolling stops with the last line at the bottom. */
-void help_fit(struct tui *t)
-{
-	char *buf = help_text(t);
-	if (!buf)
-		return;
-	size_t total = help_lines(t, buf, false), rows = LINES > 2 ? (size_t)LINES - 2 : 1;
-	size_t max_top = total > rows ? total - rows : 0;
-	if (t->help.top > max_top)
-		t->help.top = max_top;
-	free(buf);
-}
-
-void help_draw(const struct tui *t)
-{
-	attr_t head = screen_attr(t, SLOT_TITLE_FOCUS);
-	draw_fill(0, 0, COLS, head);
-	static const char title[] = "[help] keys (Esc or q closes; j/k scroll)";
-	draw_text(0, 0, COLS, title, sizeof title - 1, head);
-	char *buf = help_text(t);
-	if (!buf)
-		return;
-	help_lines(t, buf, true);
-	free(buf);
-}
-
-/* The help screen scrolls; any other key closes it. */
-unsigned help_key(struct tui *t, enum tcr_action a)
-{
-	if (a == ACT_DOWN || a == ACT_UP || a == ACT_PAGE_DOWN || a == ACT_PAGE_UP) {
-		long d = a == ACT_DOWN ? 1 : a == ACT_UP ? -1 : a == ACT_PAGE_DOWN ? 10 : -10;
-		long top = (long)t->help.top + d;
-		t->help.top = top < 0 ? 0 : (size_t)top;
-		return REDRAW_ALL;
+	int room = COLS - hw;
+	int x = draw_text(r->y, 0, room, lp, len, a);
+	if (m[0] && room - x > 2 + 1) {
+		x += draw_text(r->y, x, 2, "  ", 2, a);
+		attr_t ma = t->msg.error ? screen_attr(t, SLOT_STATUS_ERROR) : a;
+		status_message(t, r->y, x, room - x, ma);
 	}
-	t->help.shown = false;
-	return REDRAW_ALL;
+	draw_text(r->y, COLS - hw + 2, hw - 2, hint.buf, hint.len, a);
+	strbuf_release(&hint);
+	strbuf_release(&sb);
 }
 
 /* The prompt is drawn in the status line; prompt.c edits it. */
@@ -242,11 +190,31 @@ void prompt_start(struct tui *t, enum prompt_kind k, const char *label)
 	snprintf(t->pr.label, sizeof t->pr.label, "%s", label);
 }
 
+void tui_note(struct tui *t, bool error, bool progress, const char *text)
+{
+	snprintf(t->msg.text, sizeof t->msg.text, "%s", text);
+	t->msg.error = error;
+	msglog_add(t, error, progress, text);
+}
+
+/* Made whole first, so the log keeps what the status line may cut. */
 void tui_message(struct tui *t, bool error, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(t->msg.text, sizeof t->msg.text, fmt, ap);
+	char small[512];
+	int n = vsnprintf(small, sizeof small, fmt, ap);
 	va_end(ap);
-	t->msg.error = error;
+	if (n < 0)
+		return;
+	if ((size_t)n < sizeof small) {
+		tui_note(t, error, false, small);
+		return;
+	}
+	char *big = xmalloc((size_t)n + 1);
+	va_start(ap, fmt);
+	vsnprintf(big, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	tui_note(t, error, false, big);
+	free(big);
 }

@@ -5,6 +5,7 @@
 #include <curses.h>
 #include <poll.h>
 #include <stdio.h>
+#include <time.h>
 
 #include "util/strbuf.h"
 #include "review/calib.h"
@@ -112,6 +113,40 @@ struct calib_state {
 	struct error err;           /* why there are none */
 };
 
+/* The message log (M): the last MSGLOG_MAX status messages, whole. */
+#define MSGLOG_MAX 200
+
+struct msglog_entry {
+	char *text;
+	bool error;
+	bool progress;              /* what a waiting J says as it goes: the next such replaces it */
+	unsigned repeat;            /* said this many times in a row */
+	time_t at;                  /* when it was last said (util/clock's wall clock) */
+};
+
+struct msglog_state {
+	struct msglog_entry *e;     /* a ring of MSGLOG_MAX; NULL until the first message */
+	size_t head, n;             /* the oldest is e[head]; n kept */
+	bool shown;
+	size_t top;                 /* first line shown */
+};
+
+/* A full-screen page of wrapped lines (pager.c): the help, the log. */
+struct pager_line {
+	wchar_t *prefix;            /* drawn at the left of a first line (keys, a time); may be NULL */
+	size_t plen;
+	int indent;                 /* columns the text starts at: its wrapped lines hang there */
+	wchar_t *text;
+	size_t len;
+	int slot;                   /* enum theme_slot */
+	int tag;                    /* the caller's: the help marks its headings */
+};
+
+struct pager {
+	struct pager_line *lines;
+	size_t n, cap;
+};
+
 struct prompt_state {
 	enum prompt_kind kind;
 	struct strbuf input;
@@ -153,9 +188,11 @@ struct tui {
 	struct tl_find *find;               /* search inside the run (timeline_find.c) */
 	struct verdicts_state vd;
 	struct prompt_state pr;
-	struct { bool shown; size_t top; } help;
+	struct { bool shown; size_t top; size_t mark; } help;  /* mark: the heading Tab went to, + 1 */
 	struct calib_state cal;
-	struct { char text[512]; bool error; } msg;
+	struct { char text[512]; bool error; } msg;  /* the status line's; whole in the log */
+	struct msglog_state log;
+	struct { bool shown; size_t sel; } fmenu;   /* the filter menu (f) */
 	struct script_state script;
 	struct { bool headless; SCREEN *screen; FILE *out, *in; } term;
 	struct { long iterations, max_iterations; double last_busy_draw, last_refresh; } loop;
@@ -231,14 +268,48 @@ const char *spinner_glyph(void);
 /* "/ judging 3s" for a judge still answering */
 void spinner_judging(const struct judge_cell *c, char *buf, size_t n);
 
-/* status.c: the status line, the message it shows, and the help screen */
+/* status.c: the status line and the message it shows (kept in the log) */
 void status_draw(const struct tui *t);
 void tui_message(struct tui *t, bool error, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* The same for a text already made; `progress` as in struct msglog_entry. */
+void tui_note(struct tui *t, bool error, bool progress, const char *text);
 /* Opens the prompt with its label; Enter hands the text to prompt.c. */
 void prompt_start(struct tui *t, enum prompt_kind k, const char *label);
+
+/* help.c: the help screen */
 void help_fit(struct tui *t);
 void help_draw(const struct tui *t);
 unsigned help_key(struct tui *t, enum tcr_action a);
+
+/* msglog.c: the message log and its overlay (M) */
+void msglog_add(struct tui *t, bool error, bool progress, const char *text);
+unsigned msglog_open(struct tui *t);
+void msglog_fit(struct tui *t);
+void msglog_draw(const struct tui *t);
+unsigned msglog_key(struct tui *t, enum tcr_action a);
+void msglog_free(struct tui *t);
+
+/* filter_menu.c: f's menu of filters, drawn over the panes */
+unsigned fmenu_open(struct tui *t);
+unsigned fmenu_key(struct tui *t, keycode_t key);
+void fmenu_draw(const struct tui *t);
+
+/* pager.c: a full-screen page of wrapped lines with a hanging indent */
+/* Adds text wrapped to `width` columns, `prefix` before its first line and
+ * its other lines under the text, not the prefix. */
+void pager_add(struct pager *pg, const char *prefix, size_t plen, const char *text, size_t len,
+               int width, int slot, int tag);
+void pager_free(struct pager *pg);
+/* The rows a page shows (the title above, the status line below). */
+size_t pager_rows(void);
+/* top clamped so the last line is at the bottom at most. */
+size_t pager_clamp(const struct pager *pg, size_t top);
+/* The title row ("TITLE  lines 1-22 of 64, ↓ more", the hint at the right)
+ * and the lines from top. */
+void pager_draw(const struct tui *t, const struct pager *pg, size_t top, const char *title,
+                const char *hint);
+/* Moves top for a scrolling action; false for any other. */
+bool pager_scroll(size_t *top, enum tcr_action a);
 
 /* calib_pane.c: the calibration overlay */
 unsigned calpane_open(struct tui *t);

@@ -145,7 +145,7 @@ $T send-keys -t probe J
 expect probe "J with two judges offers the menu" "judge: Enter all, 1 near, 2 also"
 $T send-keys -t probe Enter j
 expect probe "J is answered at once: it says it is probing" "probing 2 local judges"
-expect probe "and j moved the list meanwhile" "run 2 of 6 (openai-chat)"
+expect probe "and j moved the list meanwhile" "run 2 of 6  reviewed 0 of 6  probing"
 if cap probe | grep -qF "could not be reached"; then
 	fail "the probes have not answered while the listener holds them" "$(cap probe)"
 else

@@ -25,8 +25,16 @@ fi
 
 run_tcr "$TMP/keys.txt" "$TMP/err" --help keys
 assert_rc "--help keys exits 0" 0
-assert_eq "--help keys prints as many lines as the man page has entries" \
-	"$(wc -l < "$TMP/keys.txt" | tr -d ' ')" "$(grep -c '^\.TP$' "$TMP/keys.roff")"
+assert_eq "--help keys prints as many entries as the man page" \
+	"$(grep -c '^  ' "$TMP/keys.txt")" "$(grep -c '^\.TP$' "$TMP/keys.roff")"
+assert_eq "--help keys has as many section headings as the man page" \
+	"$(grep -c '^[^ ]' "$TMP/keys.txt")" "$(grep -c '^\.SS ' "$TMP/keys.roff")"
+for sec in Moving Reading Labelling Judging Calibration Files Mouse; do
+	if grep -qx -- "$sec" "$TMP/keys.txt"; then pass "--help keys has the section $sec"
+	else fail "--help keys has the section $sec" "$(head -c 2000 "$TMP/keys.txt")"; fi
+done
+assert_grep "Shift-Tab is named as people call it" "$TMP/keys.txt" "  Shift-Tab "
+assert_no_grep "BTab is never shown" "$TMP/keys.txt" "BTab"
 assert_grep "--help keys shows the keys and the help" "$TMP/keys.txt" "  j, Down"
 assert_no_grep "--help keys is plain text" "$TMP/keys.txt" ".TP"
 finish

@@ -66,6 +66,47 @@ fi
 run_screen help-end '?<PgDn><PgDn><PgDn><PgDn><PgDn><PgDn>'
 check_screen help-end
 screen_has help-end "Quit (every decision is already saved)"
+screen_has help-end "wheel"
+screen_has help-end ", end"
+# The help is in sections, says where it is and that more follows; Tab goes
+# to the next section; keys are named as people call them.
+screen_has help "[help] Moving  lines 1-22 of"
+screen_has help ", ↓ more"
+screen_has help "Shift-Tab         focus-prev"
+run_screen help-sections '?<Tab><Tab>'
+check_screen help-sections
+screen_has help-sections "[help] Labelling  lines"
+SCREEN_COLS=120 SCREEN_LINES=40
+run_screen help-120 '?'
+check_screen help-120
+for sec in Moving Reading Labelling; do screen_has help-120 " $sec"; done
+run_screen help-120-end '?G'
+check_screen help-120-end
+for sec in Judging Calibration Files Mouse; do screen_has help-120-end " $sec"; done
+screen_has help-120-end "click"
+SCREEN_COLS=80 SCREEN_LINES=24
+for f in help help-end help-sections help-120 help-120-end; do
+	if grep -qF "BTab" "$TMP/$f.screen"; then fail "screen $f never says BTab" "$(cat "$TMP/$f.screen")"
+	else pass "screen $f never says BTab"; fi
+done
+
+# ---- the status line and the message log -----------------------------------
+
+# A message longer than the row is cut, the position and the help's key
+# kept; M shows it whole, with its time; Esc closes the log.
+run_screen message-cut 'I'
+check_screen message-cut
+screen_has message-cut "run 1 of 6"
+screen_has message-cut "screen.yaml is in use; \`tcreview init -o FILE… (M: messages)  ? help"
+run_screen message-log 'Ij<Tab><Tab>3M'
+check_screen message-log
+screen_has message-log "[messages] 2 kept, newest last"
+screen_has message-log "09:30:00  screen.yaml is in use; \`tcreview init -o FILE\` on the command line"
+screen_has message-log "          proposes another"
+SCREEN_COLS=120 SCREEN_LINES=40
+run_screen message-log-120 'Ij<Tab><Tab>3M'
+check_screen message-log-120
+SCREEN_COLS=80 SCREEN_LINES=24
 
 # ---- filters and sorts ----------------------------------------------------
 
@@ -75,26 +116,47 @@ assert_eq "the seed override is written" "$(annot_fields "$ANNOT")" \
 	"ja-fail|lookup|override|1|it did look the order up|qa"
 SCREEN_ANNOT=filters-seed.annot.jsonl
 run_screen filter-all 'f
+:save-display %D/filter-menu.screen
+u
 :save-display %D/filter-unreviewed.screen
-f
+ff
 :save-display %D/filter-failing.screen
-f
+fd
 :save-display %D/filter-disagreement.screen
-f
+fo
 :save-display %D/filter-overridden.screen
-f
+fe
 :save-display %D/filter-errors.screen
-f
+fc
 :save-display %D/filter-code-human.screen
-f
+fr
 :save-display %D/filter-reviewers.screen
-f
+fs
 :save-display %D/filter-stale.screen
-f'
+f<Esc>
+:save-display %D/filter-esc.screen
+fa'
 SCREEN_ANNOT=
-for f in unreviewed failing disagreement overridden errors code-human reviewers stale all; do
+for f in menu unreviewed failing disagreement overridden errors code-human reviewers stale all; do
 	check_screen "filter-$f"
 done
+# The menu: a letter per filter that applies (no judges here: none about them)
+screen_has filter-menu "│ a  all  ← in use"
+screen_has filter-menu "│ u  unreviewed"
+screen_has filter-menu "│ s  stale label"
+if grep -qF "judge ≠ human" "$TMP/filter-menu.screen"; then
+	fail "the menu leaves out the filters about judges when there are none" "$(cat "$TMP/filter-menu.screen")"
+else
+	pass "the menu leaves out the filters about judges when there are none"
+fi
+# The list's title says how many of all the runs a filter lets in.
+screen_has filter-unreviewed "[runs] 5 of 6 runs"
+screen_has filter-failing "[runs] 3 of 6 runs"
+screen_has filter-all "[runs] 6 runs"
+# Esc leaves the filter as it was (stale label: no run).
+screen_has filter-esc "filter: stale label"
+if grep -qF "│ a  all" "$TMP/filter-esc.screen"; then fail "Esc closes the filter menu" "$(cat "$TMP/filter-esc.screen")"
+else pass "Esc closes the filter menu"; fi
 # the override of ja-fail's lookup (0 by the machine, 1 by qa) is the one
 # code ≠ human; no judges here, so the filters about judges are left out
 screen_has filter-code-human "filter: code ≠ human"

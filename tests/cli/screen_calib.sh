@@ -165,12 +165,12 @@ screen_has calib-pane "                       1         2         3         4   
 check_screen calib-pane-cell
 screen_has calib-pane-cell "  4                   0  [██    1]        0         0         0"
 check_screen calib-cell
-screen_has calib-cell "filter: kappa cell judge:helpful 4/2 (1)"
+screen_has calib-cell "1 run where judge:helpful said 4 and human 2 (f a shows all runs)"
 screen_has calib-cell ">✎ ja-fail"
-screen_has calib-cell "[runs] 1 run"
+screen_has calib-cell "[runs] 1 of 6 runs"
 run_screen calib-pane-esc 'K<Esc>'
 screen_has calib-pane-esc "[runs] 6 runs"
-run_screen calib-cell-off 'K<Down><Down><Down><PgDn><PgDn><PgDn><Right><Enter>f'
+run_screen calib-cell-off 'K<Down><Down><Down><PgDn><PgDn><PgDn><Right><Enter>fa'
 screen_has calib-cell-off "[runs] 6 runs"
 screen_has calib-cell-off "filter: all"
 SCREEN_COLS=80 SCREEN_LINES=24
@@ -197,9 +197,9 @@ K
 :save-display %D/calib-blind-details.screen
 <Enter>0' --blind screen-runs.jsonl
 check_screen calib-blind-refused
-screen_has calib-blind-refused "not saved: blind: type a label (a digit, or o); accepting a hid…"
-screen_has calib-blind-refused "2 lookup     tool-call-a…         ·       hidden (blind)"
-screen_has calib-blind-refused "4 helpful    tool-call-a…         ·       hidden (blind)"
+screen_has calib-blind-refused "not saved: blind: type a label (a digit, or o); accepting … (M: messages)"
+screen_has calib-blind-refused "2 lookup                 ·       hidden (blind)"
+screen_has calib-blind-refused "4 helpful                ·       hidden (blind)"
 screen_has calib-blind-nopane "no calibration in blind mode: it shows the machine's verdicts"
 screen_has calib-blind-details "human: no decision yet; the verdict is hidden (blind)"
 screen_has calib-blind-details "until you label it (digits, or o for a score)"
@@ -217,7 +217,9 @@ assert_rc "review --help exits 0" 0
 assert_grep "review --help names --blind" "$TMP/rhelp.out" "--blind             hide each verdict"
 assert_grep "review --help names --assign" "$TMP/rhelp.out" "--assign K/N[:OVERLAP%]  review only share K of N"
 
-run_screen calib-assign '' --assign 2/3:20% screen-runs.jsonl
+# C-l lays the panes out again once the judge's cached verdict is in, so
+# the screen does not depend on whether it came before the first layout.
+run_screen calib-assign '<C-l>' --assign 2/3:20% screen-runs.jsonl
 check_screen calib-assign
 screen_has calib-assign "share 2/3: 0 of"
 for bad in 0/3 4/3 1/0 1/3:120% x; do

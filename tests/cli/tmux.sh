@@ -134,6 +134,28 @@ expect main "a 30x8 window says it is too small" "tcreview needs at least 40x10"
 $T resize-window -t main -x 80 -y 24
 expect main "and 80x24 brings the list back" "$LOADED"
 
+# The help: in sections, where it is and that more follows, Shift-Tab by
+# its name; Tab goes to the next section; the status line keeps its hint.
+expect main "the status line shows the help's key at 80 columns" "? help"
+$T send-keys -t main '?'
+expect main "? opens the help at its first section, saying more follows" "[help] Moving  lines 1-22 of 91, ↓ more"
+expect main "the help names Shift-Tab" "Shift-Tab         focus-prev"
+if cap main | grep -qF BTab; then fail "the help never says BTab" "$(cap main)"; else pass "the help never says BTab"; fi
+$T send-keys -t main Tab
+expect main "Tab goes to the next section" "[help] Reading  lines"
+$T send-keys -t main Escape
+expect main "Esc closes the help" "$LOADED"
+# The filter menu: a letter picks, the title says of how many.
+$T send-keys -t main f
+expect main "f opens the filter menu" "│ u  unreviewed"
+$T send-keys -t main u
+expect main "u picks unreviewed: the title says of how many" "[runs] 5 of 6 runs"
+$T send-keys -t main f
+expect main "the menu marks the filter in use" "│ u  unreviewed  ← in use"
+$T send-keys -t main Escape
+expect_gone main "Esc closes the menu" "← in use"
+$T send-keys -t main f a
+expect main "f a shows every run again" "[runs] 6 runs"
 $T send-keys -t main a
 expect main "a accepts in a real terminal" "accepted (saved)"
 $T send-keys -t main q
@@ -148,7 +170,11 @@ assert_eq "the accept reached the file" "$(grep -c '"decision":"accept"' "$TMP/m
 start calib "$PANE_TERM"
 expect calib "the list shows before labelling" "$LOADED"
 $T send-keys -t calib 1
-expect calib "a digit labels the selected row (an accept: it agrees)" "tool-order labelled 1 (agrees: accepted) (saved)"
+expect calib "a digit labels the selected row (an accept: it agrees)" "run 1 of 6  tool-order labelled 1 (agrees: accepted) (saved)"
+$T send-keys -t calib M
+expect calib "M shows the message in the log, with its time" "09:30:00  tool-order labelled 1 (agrees: accepted) (saved)"
+$T send-keys -t calib Escape
+expect_gone calib "Esc closes the log" "[messages]"
 expect calib "and the next row of the run is selected" ">2 lookup"
 $T send-keys -t calib 1
 expect calib "the next digit labels lookup" ">3 words"
@@ -159,8 +185,8 @@ expect calib "and its first row" ">1 tool-order      0  fail"
 expect calib "the first run shows as overridden" " ✎ en-pass"
 $T send-keys -t calib K
 expect calib "K opens the calibration" "[calibration]"
-expect calib "one labelled run per criterion" "> scorer:tool-order           1   1.00"
-expect calib "words: the label 1 agrees with the machine's pass" "  scorer:words                1   1.00"
+expect calib "one labelled run per criterion" "> scorer:tool-order        1   1.00"
+expect calib "words: the label 1 agrees with the machine's pass" "  scorer:words             1   1.00"
 expect calib "an undefined kappa says why" "– kappa: one category only"
 # Another reviewer labels ja-fail's tool-order in a process of their own,
 # on the same file; the open overlay reads it (it looks each second).
@@ -168,16 +194,23 @@ printf 'j0\n' > "$TMP/rb.keys"
 (cd "$TMP" && TCR_SCRIPT="$TMP/rb.keys" TCR_FAKE_NOW=2026-01-15T09:31:00Z "$TCR_BIN" -c screen.yaml \
 	-a calib.annot.jsonl --reviewer rb screen-runs.jsonl >/dev/null 2>"$TMP/rb.err" </dev/null)
 assert_eq "the other reviewer's screen wrote its label" "$(grep -c '"reviewer":"rb"' "$TMP/calib.annot.jsonl")" 1
-expect calib "the overlay counts the other reviewer's label" "> scorer:tool-order           2   1.00   1.00"
+expect calib "the overlay counts the other reviewer's label" "> scorer:tool-order        2   1.00   1.00"
 $T send-keys -t calib Right
 $T send-keys -t calib Enter
-expect calib "Enter on an empty cell says so" "no run in the cell scorer:tool-order fail / human"
+expect calib "Enter on an empty cell says so" "no run in the cell scorer:tool-order fail / human pass"
 $T send-keys -t calib Left
 $T send-keys -t calib Enter
-expect calib "Enter on the cell fail/fail filters the runs" "filter: kappa cell scorer:tool-order fail/fail (1)"
-expect calib "to exactly its run" "[runs] 1 run"
+expect calib "Enter on the cell fail/fail filters the runs" "1 run where scorer:tool-order said fail and h… (M: messages)  ? help"
+$T send-keys -t calib M
+expect calib "M shows the cut message whole" "09:30:00  1 run where scorer:tool-order said fail and human fail (f a shows all"
+expect calib "wrapped under itself by display width" "           runs)"
+$T send-keys -t calib Escape
+expect_gone calib "Esc closes the log" "[messages]"
+expect calib "to exactly its run" "[runs] 1 of 6 runs"
 $T send-keys -t calib f
-expect calib "f leaves the cell filter" "[runs] 6 runs"
+expect calib "f opens the filter menu" "│ a  all"
+$T send-keys -t calib a
+expect calib "f a leaves the cell filter" "[runs] 6 runs"
 $T send-keys -t calib q
 expect calib "q quits after calibrating" "EXITED 0"
 assert_eq "qa's three labels are in the file" "$(grep -c '"reviewer":"qa"' "$TMP/calib.annot.jsonl")" 3
