@@ -257,7 +257,7 @@ k
 check_screen policy-start
 check_screen policy-folded
 check_screen policy-open
-screen_has policy-start "lines 8-24 of 28"
+screen_has policy-start "lines 7-20 of 25"
 screen_has policy-start ">user"
 screen_has policy-folded ">system"
 screen_has policy-folded "… 4 more lines (Enter in the timeline"

@@ -198,8 +198,8 @@ K
 <Enter>0' --blind screen-runs.jsonl
 check_screen calib-blind-refused
 screen_has calib-blind-refused "not saved: blind: type a label (a digit, or o); accepting … (M: messages)"
-screen_has calib-blind-refused "2 lookup                 ·       hidden (blind)"
-screen_has calib-blind-refused "4 helpful                ·       hidden (blind)"
+screen_has calib-blind-refused "2 lookup     tool-call-a…         ·       hidden (blind)"
+screen_has calib-blind-refused "4 helpful    tool-call-a…         ·       hidden (blind)"
 screen_has calib-blind-nopane "no calibration in blind mode: it shows the machine's verdicts"
 screen_has calib-blind-details "human: no decision yet; the verdict is hidden (blind)"
 screen_has calib-blind-details "until you label it (digits, or o for a score)"

@@ -94,7 +94,7 @@ screen_has judge-pending "4 appr               judging..."
 screen_has judge-pending "asking 1 judge (Esc cancels)"
 check_screen judge-moved
 screen_has judge-moved "run 2 of 6"
-screen_has judge-moved "4 appr                   J asks"
+screen_has judge-moved "4 appr               J asks"
 screen_has judge-refused "not saved: appr is still answering for this r… (M: messages)"
 check_screen judge-answered
 screen_has judge-answered ">4 appr         0.67  pass"
