@@ -92,6 +92,22 @@ static void test_nested_json_as_json_dumps(void **s)
 	json_decref(v);
 }
 
+/* A real in its shortest digits that read back as itself: 2.2, not the
+ * 2.2000000000000002 seventeen digits give; still a real when whole. */
+static void test_reals_shortest(void **s)
+{
+	(void)s;
+	assert_json_lines("{\"d\": 2.2000000000000002, \"e\": 0.1, \"f\": 3.0, \"g\": 1e300,"
+	                  " \"h\": 0.30000000000000004}",
+	                  "0||{|json-value\n"
+	                  "2|\"d\": |2.2,|json-number\n"
+	                  "2|\"e\": |0.1,|json-number\n"
+	                  "2|\"f\": |3.0,|json-number\n"
+	                  "2|\"g\": |1e+300,|json-number\n"
+	                  "2|\"h\": |0.30000000000000004|json-number\n"
+	                  "0||}|json-value\n");
+}
+
 static void test_results_that_are_json_text(void **s)
 {
 	(void)s;
@@ -402,6 +418,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_multiline_strings_as_lines),
 		cmocka_unit_test(test_nested_json_as_json_dumps),
+		cmocka_unit_test(test_reals_shortest),
 		cmocka_unit_test(test_results_that_are_json_text),
 		cmocka_unit_test(test_diff_detection),
 		cmocka_unit_test(test_diff_lines_coloured),

@@ -7,6 +7,7 @@
 #include "timeline_values.h"
 
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <wchar.h>
@@ -212,6 +213,21 @@ static int scalar_text(const json_t *v, struct strbuf *b)
 		strbuf_add(b, s, n);
 		strbuf_addch(b, '"');
 		return SLOT_JSON_STRING;
+	}
+	if (json_is_real(v)) {
+		/* The shortest digits that read back as the same number: a
+		 * reader sees 2.2, not the 2.2000000000000002 of 17 digits. */
+		double x = json_real_value(v);
+		char num[40];
+		for (int prec = 15; prec <= 17; prec++) {
+			snprintf(num, sizeof num, "%.*g", prec, x);
+			if (strtod(num, NULL) == x)
+				break;
+		}
+		strbuf_addstr(b, num);
+		if (!strpbrk(num, ".eEn"))      /* still a real: 2.0, not 2 (n: nan, inf) */
+			strbuf_addstr(b, ".0");
+		return SLOT_JSON_NUMBER;
 	}
 	char *d = json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT);
 	strbuf_addstr(b, d ? d : "");
