@@ -85,6 +85,46 @@ static void add_str(struct builder *b, const char *s, int slot, size_t item, lon
 	add_text(b, s, strlen(s), slot, item, call, hang);
 }
 
+/* Where a line of the explanation hangs its wrapped part: under the value
+ * of a "label  value" line (a label of up to 24 columns, then two spaces or
+ * more), else under its own indentation. Only ASCII labels are measured;
+ * a line with a control character keeps no hang (its drawn form differs). */
+static size_t explained_hang(const char *s, size_t len)
+{
+	size_t lead = 0;
+	while (lead < len && s[lead] == ' ')
+		lead++;
+	for (size_t i = 0; i < len; i++)
+		if ((unsigned char)s[i] < 0x20)
+			return 0;
+	for (size_t i = lead + 1; i + 2 < len && i <= lead + 24; i++) {
+		if ((unsigned char)s[i] >= 0x80)
+			break;
+		if (s[i] == ' ' && s[i + 1] == ' ') {
+			size_t v = i;
+			while (v < len && s[v] == ' ')
+				v++;
+			return v < len ? v : lead;
+		}
+	}
+	return lead;
+}
+
+/* The explanation, line by line, each wrapped with its hang. */
+static void add_explained(struct builder *b, const char *s, size_t len)
+{
+	size_t at = 0;
+	while (at < len) {
+		const char *nl = memchr(s + at, '\n', len - at);
+		size_t n = nl ? (size_t)(nl - (s + at)) : len - at;
+		if (n == 0)
+			push(b, L"", 0, 0, SLOT_NORMAL, SIZE_MAX, -1);
+		else
+			add_text(b, s + at, n, SLOT_NORMAL, SIZE_MAX, -1, explained_hang(s + at, n));
+		at += n + (nl ? 1 : 0);
+	}
+}
+
 static char *value_str(const json_t *v)
 {
 	char *s = v ? json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT) : NULL;
@@ -208,7 +248,7 @@ void vd_lines_build(const struct tui *t, struct vd_lines *out)
 	while (sb.len && sb.buf[sb.len - 1] == '\n')
 		sb.buf[--sb.len] = '\0';
 	if (sb.len)
-		add_text(&b, sb.buf, sb.len, SLOT_NORMAL, SIZE_MAX, -1, 0);
+		add_explained(&b, sb.buf, sb.len);
 	strbuf_release(&sb);
 }
 

@@ -104,5 +104,12 @@ check_screen verdict-tau-80
 SCREEN_COLS=120 SCREEN_LINES=40
 run_screen verdict-tau-120 '<Tab><Tab>jjj<Enter>' taubench_v1_airline_sample.jsonl
 check_screen verdict-tau-120
+# A long list in the details wraps under its label's value, not at the
+# pane's edge: the tool-order verdict's calls, zoomed, at 80 columns.
+SCREEN_COLS=80 SCREEN_LINES=24
+run_screen verdict-tau-list '<Tab><Tab>jjjj<Enter>z' taubench_v1_airline_sample.jsonl
+check_screen verdict-tau-list
+screen_has verdict-tau-list "    actual    get_user_details, search_direct_flight, search_onestop_flight,"
+screen_has verdict-tau-list "              calculate, book_reservation, think, calculate, book_reservation"
 
 finish
