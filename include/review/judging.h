@@ -26,7 +26,7 @@
 struct judging_note {
 	bool error;
 	bool progress;                  /* what a J waiting waits for, said again as it goes */
-	char text[512];
+	char text[2048];                /* whole: a judge's "not reachable" advice runs long, and the log keeps it */
 };
 
 struct judging_asked;

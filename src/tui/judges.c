@@ -27,7 +27,9 @@ static void show(struct tui *t, const struct judging_note *note)
 	if (note->progress && t->msg.text[0] && strcmp(t->msg.text, t->judging_said) != 0)
 		return;
 	tui_note(t, note->error, note->progress, note->text);
-	snprintf(t->judging_said, sizeof t->judging_said, "%s", note->progress ? note->text : "");
+	/* cut as the status line's own copy is cut, so the two compare */
+	snprintf(t->judging_said, sizeof t->judging_said, "%.*s", (int)sizeof t->judging_said - 1,
+	         note->progress ? note->text : "");
 	if (t->trace.f) {
 		/* in order with the keys' lines: what a J waited for, and when it ended */
 		fprintf(t->trace.f, "judges %s\n", note->text);
