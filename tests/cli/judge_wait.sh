@@ -13,30 +13,12 @@
 # by a minute: a guard against a hang, never a measure.
 . "$TCR_SRCDIR/tests/cli/lib.sh"
 
-if ! command -v tmux >/dev/null 2>&1; then
-	skip "J in tmux" "tmux is not installed"
-	finish
-fi
 if ! command -v python3 >/dev/null 2>&1; then
 	skip "J in tmux" "python3 is needed for the listener that holds connects"
 	finish
 fi
-PANE_TERM=
-for t in tmux-256color screen-256color xterm-256color; do
-	if infocmp "$t" >/dev/null 2>&1 || tput -T "$t" longname >/dev/null 2>&1; then
-		PANE_TERM=$t
-		break
-	fi
-done
-if [ -z "$PANE_TERM" ]; then
-	skip "J in tmux" "no terminfo entry for tmux-256color, screen-256color or xterm-256color"
-	finish
-fi
-
-unset TMUX TMUX_PANE
-export LANG=C.UTF-8 LC_ALL=C.UTF-8
-T="tmux -u -L tcr-wait-$$ -f /dev/null"
-trap '$T kill-server >/dev/null 2>&1; touch "$TMP/release"; fake_llm_stop; rm -rf "$TMP"' EXIT
+. "$TCR_SRCDIR/tests/cli/tmux_lib.sh"
+tmux_setup "J in tmux" wait 'touch "$TMP/release"; fake_llm_stop;'
 
 # start NAME CONFIG RUNS [ENV...]: the screen in a detached 80x24 session,
 # its trace in $TMP/NAME.trace.
@@ -50,22 +32,7 @@ env TERM=$PANE_TERM LANG=C.UTF-8 LC_ALL=C.UTF-8 TZ=UTC NO_COLOR=1 HOME="$TMP" \
 	"$TCR_BIN" -c $conf --reviewer qa $runs
 echo "EXITED \$?"
 EOF
-	$T new-session -d -s "$name" -x 80 -y 24 "sh '$TMP/$name.sh'" \; \
-		set-option -g remain-on-exit on \; set-option -g escape-time 0 >/dev/null 2>&1
-}
-cap() { $T capture-pane -p -S - -t "$1" 2>/dev/null; }
-# expect NAME TEST TEXT: the pane comes to show TEXT (polled, a minute at most).
-expect() {
-	n=0
-	until cap "$1" | grep -qF -- "$3"; do
-		n=$((n + 1))
-		if [ "$n" -ge 600 ]; then
-			fail "$2" "the pane did not show '$3' within 60 s; it shows:" "$(cap "$1")"
-			return 1
-		fi
-		sleep 0.1
-	done
-	pass "$2"
+	tmux_spawn "$name" 80 24
 }
 # line_no FILE TEXT: the number of the first line of FILE holding TEXT, else 999999.
 line_no() { n=$(grep -nF -- "$2" "$1" 2>/dev/null | head -n 1 | cut -d: -f1); echo "${n:-999999}"; }

@@ -8,31 +8,12 @@
 # minute: a guard against a hang, never a measure of time.
 . "$TCR_SRCDIR/tests/cli/lib.sh"
 
-if ! command -v tmux >/dev/null 2>&1; then
-	skip "the screen in tmux" "tmux is not installed"
-	finish
-fi
-# A terminfo entry for inside the pane: tmux's own if it is installed.
-PANE_TERM=
-for t in tmux-256color screen-256color xterm-256color; do
-	if infocmp "$t" >/dev/null 2>&1 || tput -T "$t" longname >/dev/null 2>&1; then
-		PANE_TERM=$t
-		break
-	fi
-done
-if [ -z "$PANE_TERM" ]; then
-	skip "the screen in tmux" "no terminfo entry for tmux-256color, screen-256color or xterm-256color"
-	finish
-fi
+. "$TCR_SRCDIR/tests/cli/tmux_lib.sh"
+tmux_setup "the screen in tmux" test
 # SGR mouse reports (ESC [ < b ; x ; y M) are what ncurses asks for where
 # the entry's kmous is \E[< (xterm-256color); tmux's entries use X10.
 MOUSE_TERM=xterm-256color
 infocmp "$MOUSE_TERM" >/dev/null 2>&1 || MOUSE_TERM=
-
-unset TMUX TMUX_PANE
-export LANG=C.UTF-8 LC_ALL=C.UTF-8    # both sides: the server too, or CJK is mangled
-T="tmux -u -L tcr-test-$$ -f /dev/null"
-trap '$T kill-server >/dev/null 2>&1; rm -rf "$TMP"' EXIT
 cp "$TCR_SRCDIR/tests/data/screen.yaml" "$TCR_SRCDIR/tests/data/screen-tasks.jsonl" \
 	"$TCR_SRCDIR/tests/data/screen-runs.jsonl" "$TCR_SRCDIR/tests/data/screen-marks.yaml" \
 	"$TCR_SRCDIR/tests/data/screen-marks.jsonl" "$TMP/"
@@ -60,47 +41,12 @@ if [ "\$before" = "\$after" ]; then echo "TTY RESTORED"; else echo "TTY CHANGED"
 echo "EXITED \$rc"
 EOF
 	rm -f "$TMP/$name.pid"
-	$T new-session -d -s "$name" -x 80 -y 24 "sh '$TMP/$name.sh'" \; \
-		set-option -g remain-on-exit on \; set-option -g escape-time 0 >/dev/null 2>&1
+	tmux_spawn "$name" 80 24
 }
 
-# The history too (-S -): when the pane dies, tmux's "Pane is dead" line may
-# scroll the first line of the normal screen into it.
-cap() { $T capture-pane -p -S - -t "$1" 2>/dev/null; }
 
-# wait_for NAME TEXT [TENTHS]: polls the pane until it shows TEXT (a fixed
-# string), at most TENTHS tenths of a second (default 600).
-wait_for() {
-	n=0
-	until cap "$1" | grep -qF -- "$2"; do
-		n=$((n + 1))
-		if [ "$n" -ge "${3:-600}" ]; then
-			return 1
-		fi
-		sleep 0.1
-	done
-	return 0
-}
 
-# expect NAME TEST TEXT: a check that the pane comes to show TEXT.
-expect() {
-	if wait_for "$1" "$3"; then pass "$2"
-	else fail "$2" "the pane did not show '$3' within 60 s; it shows:" "$(cap "$1")"; fi
-}
 
-# expect_gone NAME TEST TEXT: the pane comes to no longer show TEXT.
-expect_gone() {
-	n=0
-	while cap "$1" | grep -qF -- "$3"; do
-		n=$((n + 1))
-		if [ "$n" -ge 600 ]; then
-			fail "$2" "the pane still shows '$3' after 60 s:" "$(cap "$1")"
-			return
-		fi
-		sleep 0.1
-	done
-	pass "$2"
-}
 
 # The list is whole once the last (broken) record has its cells.
 LOADED='…runs.jsonl:6            . ! ! !'
@@ -218,27 +164,6 @@ assert_eq "qa's three labels are in the file" "$(grep -c '"reviewer":"qa"' "$TMP
 
 # ---- call marks in colour ----------------------------------------------------
 
-# sgr_before NAME TEXT: the SGR parameters (";"-joined) of the escape
-# sequences just before TEXT on the first line of the pane showing it.
-sgr_before() {
-	$T capture-pane -e -p -t "$1" 2>/dev/null | awk -v text="$2" '
-		(i = index($0, text)) > 0 {
-			pre = substr($0, 1, i - 1); out = ""
-			while (match(pre, /\033\[[0-9;]*m$/)) {
-				out = substr(pre, RSTART + 2, RLENGTH - 3) ";" out
-				pre = substr(pre, 1, RSTART - 1)
-			}
-			print out; exit
-		}'
-}
-# sgr_has NAME TEST TEXT CODE: TEXT is drawn with SGR parameter CODE set.
-sgr_has() {
-	codes=$(sgr_before "$1" "$3")
-	case ";$codes" in
-	*";$4;"*) pass "$2" ;;
-	*) fail "$2" "the escapes before '$3' are '$codes', without $4:" "$($T capture-pane -e -p -t "$1" | cat -v)" ;;
-	esac
-}
 
 # The default theme's colours: pass green (32), the arguments that differ
 # in the skipped slot's yellow (33), an extra call the mode allows dim (2).

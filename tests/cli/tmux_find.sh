@@ -9,26 +9,8 @@
 # focuses the timeline on it, in view.
 . "$TCR_SRCDIR/tests/cli/lib.sh"
 
-if ! command -v tmux >/dev/null 2>&1; then
-	skip "search in tmux" "tmux is not installed"
-	finish
-fi
-PANE_TERM=
-for t in tmux-256color screen-256color xterm-256color; do
-	if infocmp "$t" >/dev/null 2>&1 || tput -T "$t" longname >/dev/null 2>&1; then
-		PANE_TERM=$t
-		break
-	fi
-done
-if [ -z "$PANE_TERM" ]; then
-	skip "search in tmux" "no terminfo entry for tmux-256color, screen-256color or xterm-256color"
-	finish
-fi
-
-unset TMUX TMUX_PANE
-export LANG=C.UTF-8 LC_ALL=C.UTF-8
-T="tmux -u -L tcr-find-$$ -f /dev/null"
-trap '$T kill-server >/dev/null 2>&1; rm -rf "$TMP"' EXIT
+. "$TCR_SRCDIR/tests/cli/tmux_lib.sh"
+tmux_setup "search in tmux" find
 cp "$TCR_SRCDIR/tests/data/screen-fold.jsonl" "$TCR_SRCDIR/tests/data/screen-runs.jsonl" \
 	"$TCR_SRCDIR/tests/data/screen.yaml" "$TCR_SRCDIR/tests/data/screen-tasks.jsonl" \
 	"$TCR_SRCDIR/tests/data/screen-marks.yaml" "$TCR_SRCDIR/tests/data/screen-marks.jsonl" "$TMP/"
@@ -39,23 +21,7 @@ start() {
 	shift 3
 	printf 'cd "%s" || exit 1\nenv TERM=%s LANG=C.UTF-8 LC_ALL=C.UTF-8 TZ=UTC HOME="%s" "%s" -a %s.annot.jsonl --reviewer qa %s\necho "EXITED $?"\n' \
 		"$TMP" "$PANE_TERM" "$TMP" "$TCR_BIN" "$name" "$*" > "$TMP/$name.sh"
-	$T new-session -d -s "$name" -x "$w" -y "$h" "sh '$TMP/$name.sh'" \; \
-		set-option -g remain-on-exit on \; set-option -g escape-time 0 >/dev/null 2>&1
-}
-# The history too (-S -): the pane's last lines after the program left.
-cap() { $T capture-pane -p -S - -t "$1" 2>/dev/null; }
-wait_for() {
-	n=0
-	until cap "$1" | grep -qF -- "$2"; do
-		n=$((n + 1))
-		[ "$n" -ge 600 ] && return 1
-		sleep 0.1
-	done
-	return 0
-}
-expect() {
-	if wait_for "$1" "$3"; then pass "$2"
-	else fail "$2" "the pane did not show '$3' within 60 s; it shows:" "$(cap "$1")"; fi
+	tmux_spawn "$name" $w $h
 }
 # search NAME WORDS: / WORDS Enter.
 search() {
@@ -63,26 +29,8 @@ search() {
 	$T send-keys -t "$1" -l "$2"
 	$T send-keys -t "$1" Enter
 }
-# The SGR parameters of the escapes just before TEXT, on its first line.
-sgr_before() {
-	$T capture-pane -e -p -t "$1" 2>/dev/null | awk -v text="$2" '
-		(i = index($0, text)) > 0 {
-			pre = substr($0, 1, i - 1); out = ""
-			while (match(pre, /\033\[[0-9;]*m$/)) {
-				out = substr(pre, RSTART + 2, RLENGTH - 3) ";" out
-				pre = substr(pre, 1, RSTART - 1)
-			}
-			print out; exit
-		}'
-}
 # The default theme's search slot: black (30) on yellow (43).
-highlighted() {
-	codes=$(sgr_before "$1" "$3")
-	case ";$codes" in
-	*";43;"*) pass "$2" ;;
-	*) fail "$2" "the escapes before '$3' are '$codes', without 43:" "$($T capture-pane -e -p -t "$1" | cat -v)" ;;
-	esac
-}
+highlighted() { sgr_has "$1" "$2" "$3" 43; }
 
 # ---- a word only inside a folded tool argument --------------------------------
 

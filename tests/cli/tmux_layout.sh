@@ -6,26 +6,8 @@
 # against a hang, never a measure of time.
 . "$TCR_SRCDIR/tests/cli/lib.sh"
 
-if ! command -v tmux >/dev/null 2>&1; then
-	skip "the layout in tmux" "tmux is not installed"
-	finish
-fi
-PANE_TERM=
-for t in tmux-256color screen-256color xterm-256color; do
-	if infocmp "$t" >/dev/null 2>&1 || tput -T "$t" longname >/dev/null 2>&1; then
-		PANE_TERM=$t
-		break
-	fi
-done
-if [ -z "$PANE_TERM" ]; then
-	skip "the layout in tmux" "no terminfo entry for tmux-256color, screen-256color or xterm-256color"
-	finish
-fi
-
-unset TMUX TMUX_PANE
-export LANG=C.UTF-8 LC_ALL=C.UTF-8
-T="tmux -u -L tcr-layout-$$ -f /dev/null"
-trap '$T kill-server >/dev/null 2>&1; rm -rf "$TMP"' EXIT
+. "$TCR_SRCDIR/tests/cli/tmux_lib.sh"
+tmux_setup "the layout in tmux" layout
 cp "$TCR_SRCDIR/tests/data/screen.yaml" "$TCR_SRCDIR/tests/data/screen-tasks.jsonl" \
 	"$TCR_SRCDIR/tests/data/screen-runs.jsonl" "$TMP/"
 
@@ -60,42 +42,12 @@ start() {
 		printf '"%s" -c %s -a %s.annot.jsonl --reviewer qa %s\n' "$TCR_BIN" "$2" "$1" "$3"
 		printf 'echo "EXITED $?"\n'
 	} > "$TMP/$1.sh"
-	$T new-session -d -s "$1" -x 80 -y 24 "sh '$TMP/$1.sh'" \; \
-		set-option -g remain-on-exit on \; set-option -g escape-time 0 >/dev/null 2>&1
+	tmux_spawn "$1" 80 24
 }
 
-# The history too (-S -): once the program leaves the alternate screen
-# tmux may scroll the first lines out of the pane.
-cap() { $T capture-pane -p -S - -t "$1" 2>/dev/null; }
 
-# wait_for NAME TEXT: polls the pane until it shows TEXT (a fixed string).
-wait_for() {
-	n=0
-	until cap "$1" | grep -qF -- "$2"; do
-		n=$((n + 1))
-		[ "$n" -ge 600 ] && return 1
-		sleep 0.1
-	done
-	return 0
-}
 
-expect() {
-	if wait_for "$1" "$3"; then pass "$2"
-	else fail "$2" "the pane did not show '$3' within 60 s; it shows:" "$(cap "$1")"; fi
-}
 
-expect_gone() {
-	n=0
-	while cap "$1" | grep -qF -- "$3"; do
-		n=$((n + 1))
-		if [ "$n" -ge 600 ]; then
-			fail "$2" "the pane still shows '$3' after 60 s:" "$(cap "$1")"
-			return
-		fi
-		sleep 0.1
-	done
-	pass "$2"
-}
 
 # tl_cols NAME: the columns the timeline has, from where its title starts.
 tl_cols() {

@@ -9,26 +9,9 @@
 # minute: a guard against a hang, never a measure of time.
 . "$TCR_SRCDIR/tests/cli/lib.sh"
 
-if ! command -v tmux >/dev/null 2>&1; then
-	skip "the colours of code in tmux" "tmux is not installed"
-	finish
-fi
-PANE_TERM=
-for t in tmux-256color screen-256color xterm-256color; do
-	if infocmp "$t" >/dev/null 2>&1 || tput -T "$t" longname >/dev/null 2>&1; then
-		PANE_TERM=$t
-		break
-	fi
-done
-if [ -z "$PANE_TERM" ]; then
-	skip "the colours of code in tmux" "no 256-colour terminfo entry"
-	finish
-fi
-
-unset TMUX TMUX_PANE NO_COLOR
-export LANG=C.UTF-8 LC_ALL=C.UTF-8
-T="tmux -u -L tcr-values-$$ -f /dev/null"
-trap '$T kill-server >/dev/null 2>&1; rm -rf "$TMP"' EXIT
+. "$TCR_SRCDIR/tests/cli/tmux_lib.sh"
+tmux_setup "the colours of code in tmux" values
+unset NO_COLOR
 cp "$TCR_SRCDIR/tests/data/values-code.jsonl" "$TMP/"
 printf 'scorers:\n  - id: tool-errors\n    type: tool-errors\n' > "$TMP/values.yaml"
 
@@ -40,47 +23,11 @@ env TERM=$PANE_TERM TZ=UTC HOME="$TMP" ${2:-} "$TCR_BIN" -c values.yaml -a $1.an
 	--reviewer qa values-code.jsonl
 echo "EXITED \$?"
 EOF
-	$T new-session -d -s "$1" -x 100 -y 40 "sh '$TMP/$1.sh'" \; \
-		set-option -g remain-on-exit on \; set-option -g escape-time 0 >/dev/null 2>&1
+	tmux_spawn "$1" 100 40
 }
 
-# The history too (-S -): the pane, once dead, may scroll a line into it.
-cap() { $T capture-pane -p -S - -t "$1" 2>/dev/null; }
 
-expect() {
-	n=0
-	until cap "$1" | grep -qF -- "$3"; do
-		n=$((n + 1))
-		if [ "$n" -ge 600 ]; then
-			fail "$2" "the pane did not show '$3' within 60 s; it shows:" "$(cap "$1")"
-			return
-		fi
-		sleep 0.1
-	done
-	pass "$2"
-}
 
-# sgr_before NAME TEXT: the SGR parameters (";"-joined) of the escapes just
-# before TEXT on the first line of the pane showing it.
-sgr_before() {
-	$T capture-pane -e -p -t "$1" 2>/dev/null | awk -v text="$2" '
-		(i = index($0, text)) > 0 {
-			pre = substr($0, 1, i - 1); out = ""
-			while (match(pre, /\033\[[0-9;]*m$/)) {
-				out = substr(pre, RSTART + 2, RLENGTH - 3) ";" out
-				pre = substr(pre, 1, RSTART - 1)
-			}
-			print out; exit
-		}'
-}
-# sgr_has NAME TEST TEXT CODE: TEXT is drawn with SGR parameters CODE set.
-sgr_has() {
-	codes=$(sgr_before "$1" "$3")
-	case ";$codes" in
-	*";$4;"*) pass "$2" ;;
-	*) fail "$2" "the escapes before '$3' are '$codes', without $4:" "$($T capture-pane -e -p -t "$1" | cat -v)" ;;
-	esac
-}
 
 start code
 if ! $T has-session -t code 2>/dev/null; then
