@@ -95,9 +95,16 @@ void fmenu_draw(const struct tui *t)
 	if (y0 + h > LINES - 1)
 		y0 = LINES - 1 - h > 0 ? LINES - 1 - h : 0;
 	attr_t a = screen_attr(t, SLOT_NORMAL), sel = screen_attr(t, SLOT_SELECTION);
-	attr_t head = screen_attr(t, SLOT_TITLE_FOCUS);
-	draw_fill(y0, x0, w, head);
-	draw_text(y0, x0 + 1, w - 2, "filter", 6, head);
+	/* the box's top edge carries its title, as a framed menu does */
+	struct strbuf top = STRBUF_INIT;
+	strbuf_addstr(&top, "\xe2\x94\x8c\xe2\x94\x80 filter ");
+	for (int i = 0; i < w - 11; i++)
+		strbuf_addstr(&top, "\xe2\x94\x80");
+	strbuf_addstr(&top, "\xe2\x94\x90");
+	draw_fill(y0, x0, w, a);
+	draw_text(y0, x0, w, top.buf, top.len, a);
+	strbuf_release(&top);
+	draw_text(y0, x0 + 3, w - 4, "filter", 6, screen_attr(t, SLOT_TITLE_FOCUS));
 	for (int i = 0; i < (int)n && y0 + 1 + i < LINES - 2; i++) {
 		enum review_filter f = items[i];
 		attr_t la = (size_t)i == t->fmenu.sel ? sel : a;
