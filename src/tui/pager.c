@@ -4,7 +4,6 @@
  * key table, at most MSGLOG_MAX messages): wrapped by display width with a
  * hanging indent, scrolled by `top`, and titled with where the reader is
  * and whether more follows, so a long page never looks complete. */
-#include <limits.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -136,7 +135,11 @@ bool pager_scroll(size_t *top, enum tcr_action a)
 	case ACT_LAST:      *top = SIZE_MAX / 2; return true;   /* fit clamps it */
 	default:            return false;
 	}
-	long v = (long)(*top > (size_t)LONG_MAX ? LONG_MAX / 2 : *top) + d;
-	*top = v < 0 ? 0 : (size_t)v;
+	/* in size_t, so a top still at G's "the end" (before fit clamps it)
+	 * neither overflows nor wraps */
+	if (d < 0)
+		*top = *top > (size_t)-d ? *top - (size_t)-d : 0;
+	else if (*top <= SIZE_MAX / 2 - (size_t)d)
+		*top += (size_t)d;
 	return true;
 }
