@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <wchar.h>
+#include <utf8proc.h>
 
 #include "timeline_int.h"
 #include "tui/lazytext.h"
@@ -404,24 +405,8 @@ static void add_block(struct sink *k, int indent, const struct tv_line *l)
 static char *wide_utf8(const wchar_t *s, size_t n)
 {
 	char *out = xmalloc(n * 4 + 1), *o = out;
-	for (size_t i = 0; i < n; i++) {
-		uint32_t c = (uint32_t)s[i];
-		if (c < 0x80) {
-			*o++ = (char)c;
-		} else if (c < 0x800) {
-			*o++ = (char)(0xc0 | (c >> 6));
-			*o++ = (char)(0x80 | (c & 0x3f));
-		} else if (c < 0x10000) {
-			*o++ = (char)(0xe0 | (c >> 12));
-			*o++ = (char)(0x80 | ((c >> 6) & 0x3f));
-			*o++ = (char)(0x80 | (c & 0x3f));
-		} else {
-			*o++ = (char)(0xf0 | (c >> 18));
-			*o++ = (char)(0x80 | ((c >> 12) & 0x3f));
-			*o++ = (char)(0x80 | ((c >> 6) & 0x3f));
-			*o++ = (char)(0x80 | (c & 0x3f));
-		}
-	}
+	for (size_t i = 0; i < n; i++)
+		o += utf8proc_encode_char((utf8proc_int32_t)s[i], (utf8proc_uint8_t *)o);
 	*o = '\0';
 	return out;
 }
