@@ -287,9 +287,11 @@ static void add_tool_output(struct tui *t, struct run *r, size_t mi, int width)
 	if (m->text && m->text[0]) {
 		tl_add_text(t, e, 2, SLOT_NORMAL, NULL, m->text, width);
 	} else if (m->result != JV_NONE) {
+		/* folded like a call's result, and Enter (or a search) unfolds it */
 		bool str = jv_is_string(r->doc, m->result);
-		add_result_value(t, e, 2, NULL, r, m->result, str ? NULL : run_msg_result(r, m), width,
-		                 false);
+		if (add_result_value(t, e, 2, NULL, r, m->result, str ? NULL : run_msg_result(r, m), width,
+		                     t->tl.entries[e].open))
+			t->tl.entries[e].foldable = true;
 	}
 }
 

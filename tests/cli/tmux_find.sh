@@ -13,7 +13,8 @@
 tmux_setup "search in tmux" find
 cp "$TCR_SRCDIR/tests/data/screen-fold.jsonl" "$TCR_SRCDIR/tests/data/screen-runs.jsonl" \
 	"$TCR_SRCDIR/tests/data/screen.yaml" "$TCR_SRCDIR/tests/data/screen-tasks.jsonl" \
-	"$TCR_SRCDIR/tests/data/screen-marks.yaml" "$TCR_SRCDIR/tests/data/screen-marks.jsonl" "$TMP/"
+	"$TCR_SRCDIR/tests/data/screen-marks.yaml" "$TCR_SRCDIR/tests/data/screen-marks.jsonl" \
+	"$TCR_SRCDIR/tests/data/screen-orphan.jsonl" "$TMP/"
 
 # start NAME WIDTH HEIGHT ARGS...: the screen in colour in a detached pane.
 start() {
@@ -118,5 +119,19 @@ expect long "its line is in view" "log line 150000 of the output with the lone n
 highlighted long "and highlighted" "lone needle"
 $T send-keys -t long q
 expect long "q quits" "EXITED 0"
+
+# ---- a result no call has, folded like a call's --------------------------------
+
+# Its JSON object is folded to its first lines; the word on its last is
+# found, the result unfolded and the line brought into view.
+start orphan 80 24 screen-orphan.jsonl
+expect orphan "a result no call has is shown folded" "for call id zz9, which no call has"
+expect orphan "with the hint that more follows" "more lines (Enter in the timeline to unfold)"
+search orphan "needle-word"
+expect orphan "/ finds the word in the folded result" "/needle-word  match 1 of 1 in this run"
+expect orphan "the result is unfolded and the line in view" '"note": "the needle-word is here"'
+highlighted orphan "and highlighted" "needle-word"
+$T send-keys -t orphan q
+expect orphan "q quits" "EXITED 0"
 
 finish
