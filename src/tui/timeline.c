@@ -465,8 +465,9 @@ static void timeline_draw(const struct tui *t)
 		else
 			draw_wide(r->y + 1 + i, r->x + 1 + l->indent, r->w - 1 - l->indent, text, len, a);
 		/* a line of pieces that does not fit may draw "…" for one, so its
-		 * columns are not the text's: marks only where it fits whole */
-		if (!l->nspans || (int)wtext_width(text, len) <= r->w - 1 - l->indent)
+		 * columns are not the text's: marks only where it fits whole
+		 * (measured only while there is a search, not on every draw) */
+		if (t->find && (!l->nspans || (int)wtext_width(text, len) <= r->w - 1 - l->indent))
 			tl_find_mark(t, r->y + 1 + i, r->x + 1 + l->indent, r->w - 1 - l->indent, text, len);
 	}
 	if (t->tl.nlines == 0)
