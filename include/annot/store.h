@@ -4,7 +4,11 @@
  *   {"v":2,"run","source","run_hash","scorer","scorer_type","model",
  *    "prompt_hash","machine_score","machine_passed","decision","score",
  *    "reason","reviewer","blind","at","config"}
- * `decision` is accept, override, retract or note; `at` is ISO-8601 UTC;
+ * plus, only where they are set (so verdict lines read as before):
+ *   "tag","tag_to","call","call_id","tool","label","correction",
+ *   "expected","group","retracts","weight","queue"
+ * `decision` is accept, override, retract, note, tag, tag-alias,
+ * call-label or correct; `at` is ISO-8601 UTC;
  * `config` is the scorer configuration's hash; `run_hash` the SHA-256 (hex)
  * of the run record's bytes when it was decided, so a label on a run that
  * changed since is known to be stale; `model` and `prompt_hash` are a judge
@@ -12,6 +16,38 @@
  * without seeing the machine's verdict. A note concerns the run, so its
  * scorer fields are null. Version 1 lines (no run_hash, model, prompt_hash
  * or blind) read as before, with those fields absent.
+ *
+ * Failure analysis adds its own kinds, each with its own subject, so each
+ * stands and is taken back on its own:
+ *   tag         a failure-mode code on the run (`call` absent) or on one
+ *               call (`call`: its number among the run's calls from 1, as
+ *               call marks number them; `call_id` and `tool` kept beside it
+ *               so a reader can check it is still the same call). Subject:
+ *               (run, call, tag, reviewer); several tags stand at once.
+ *   tag-alias   `tag` is renamed, merged or promoted into `tag_to`: a code
+ *               of the whole file, so `run` is null. Subject: (tag); the
+ *               latest standing alias of a code counts, whoever wrote it.
+ *   call-label  a call's label: `score` its value on the call scale,
+ *               `label` its name. Subject: (run, call, reviewer).
+ *   correct     what should have happened: `correction` is replace (the
+ *               call should have been `expected`, a JSON object
+ *               {"name","arguments"}), remove (the call should not have
+ *               been made), insert (`expected`, one call object or an array
+ *               of them, was missing just before call `call`; the number
+ *               after the last call means at the end) or answer (`expected`
+ *               is the JSON string of the final answer the run should have
+ *               given; `call` absent). Subjects: (run, call, reviewer) for
+ *               replace and remove together, (run, call, reviewer) of
+ *               inserts apart, (run, reviewer) for the answer.
+ * A retract names what it takes back with `retracts`: absent for a verdict
+ * (its `scorer`, as ever), else "tag" (with `tag` and `call`),
+ * "tag-alias" (`tag`), "call-label" (`call`), "correct" (`correction` and
+ * `call`), "note", or "group": then `group` names it and every decision of
+ * that group still standing in this file is taken back at once, by one line.
+ * `group` on any decision says it was made for many runs at once (groups,
+ * bulk labelling); `weight` is the inverse of the chance a sampled review
+ * queue had of showing the run (1 when it showed every run), and `queue`
+ * that queue's name, both on the decisions made while reviewing it.
  *
  * Several files may be read into one store (each reviewer may keep one):
  * all are read and followed, the first is the one written to. Per (run,
@@ -21,7 +57,8 @@
  *
  * Each decision is written as one whole line with one write() on an
  * O_APPEND descriptor under flock(), then fsync(), before annot_append
- * returns 0: only then may the screen call it saved. The file is never
+ * returns 0: only then may the screen call it saved; annot_append_many
+ * writes a group's lines with one write() and one fsync(). The file is never
  * rewritten. Two reviewers may share a file; their lines never interleave.
  * A store must not be used across fork(): the child would share the
  * parent's lock, so each process opens its own.
@@ -38,6 +75,19 @@ enum decision_kind {
 	DEC_OVERRIDE,
 	DEC_RETRACT,        /* takes back the latest standing decision on that verdict */
 	DEC_NOTE,           /* a comment on the run; not a verdict decision */
+	DEC_TAG,            /* a failure-mode code on a run or one of its calls */
+	DEC_TAG_ALIAS,      /* a code renamed, merged or promoted into another */
+	DEC_CALL_LABEL,     /* one call's label on the call scale */
+	DEC_CORRECT,        /* what a call, or the run's answer, should have been */
+};
+
+/* What a DEC_CORRECT says should have happened. */
+enum correction_kind {
+	CORR_NONE,
+	CORR_REPLACE,       /* the call should have been `expected` */
+	CORR_REMOVE,        /* the call should not have been made */
+	CORR_INSERT,        /* `expected` was missing just before the call */
+	CORR_ANSWER,        /* the run's final answer should have been `expected` */
 };
 
 struct decision {
@@ -60,6 +110,22 @@ struct decision {
 	const char *model;          /* a judge row's model ("openai/gpt-4o"); else NULL */
 	const char *prompt_hash;    /* a judge row's prompt hash; else NULL */
 	bool blind;                 /* decided with the machine's verdict hidden */
+	/* Failure analysis (see the top of this file); NULL, 0 or false when unset. */
+	const char *tag;            /* tag: the code; tag-alias: the code renamed */
+	const char *tag_to;         /* tag-alias: what the code becomes */
+	long call;                  /* a call's number among the run's calls from 1; 0: the run */
+	const char *call_id;        /* that call's own id, when it has one */
+	const char *tool;           /* that call's tool name */
+	const char *label;          /* call-label: the label's name on the call scale */
+	enum correction_kind correction;
+	const char *expected;       /* correct: JSON text (a call, calls, or the answer string) */
+	const char *group;          /* the many-run decision this line belongs to */
+	bool retracts_set;          /* a retract of something else than a verdict: */
+	enum decision_kind retracts;/*   DEC_TAG ... DEC_CORRECT, or DEC_NOTE */
+	bool retracts_group;        /* a retract of a whole group (`group`) */
+	bool has_weight;            /* decided in a sampled queue: */
+	double weight;              /*   the inverse of the run's chance of being shown */
+	const char *queue;          /* the queue's name ("uncertain", "random", ...) */
 	unsigned file;              /* index of the file it was read from (0: the written one) */
 };
 
@@ -92,6 +158,13 @@ const char *annot_warning(const struct annot_store *s);
  * (and then nothing was recorded in memory either). */
 int annot_append(struct annot_store *s, const struct decision *d, struct error *err);
 
+/* Appends n decisions with one write() and one fsync(): a group's lines
+ * reach the file together or (a crash in the middle of the write) as a
+ * whole first part and a truncated line the next read skips. All are
+ * checked before anything is written: one refused decision refuses all. */
+int annot_append_many(struct annot_store *s, const struct decision *ds, size_t n,
+                      struct error *err);
+
 /* Reads lines other processes appended since the last read. Returns how
  * many decisions were added. */
 size_t annot_refresh(struct annot_store *s);
@@ -105,6 +178,33 @@ const struct decision *annot_current(const struct annot_store *s, const char *ru
 /* The latest note of `reviewer` on a run, or NULL. */
 const struct decision *annot_note(const struct annot_store *s, const char *run,
                                   const char *reviewer);
+
+/* Every standing decision on one run, of every kind (verdicts, notes,
+ * tags, call labels, corrections) and every reviewer, in the order their
+ * subjects first appeared. Cheap: the run's subjects are kept together. */
+void annot_each_of_run(const struct annot_store *s, const char *run,
+                       void (*fn)(void *ctx, const struct decision *d), void *ctx);
+
+/* Every standing decision of every run and kind, tag-aliases included, in
+ * the order their subjects first appeared. */
+void annot_each_standing(const struct annot_store *s,
+                         void (*fn)(void *ctx, const struct decision *d), void *ctx);
+
+/* What a code is called now: the standing tag-aliases followed from
+ * `code` (a rename of a rename...), a cycle stopping where it closes.
+ * Returns `code` itself when no alias stands. */
+const char *annot_tag_resolve(const struct annot_store *s, const char *code);
+
+/* How many decisions of `group` still stand (0: taken back, or unknown). */
+size_t annot_group_standing(const struct annot_store *s, const char *group);
+
+/* A new group id: the time and a random part, unique across processes. */
+void annot_group_id(char out[40]);
+
+/* The names of the decision kinds and corrections as the file spells them
+ * ("call-label", "insert"); NULL for a value out of range. */
+const char *annot_kind_name(enum decision_kind k);
+const char *annot_correction_name(enum correction_kind c);
 
 /* How many decisions the files hold (all kinds, all reviewers). */
 size_t annot_count(const struct annot_store *s);

@@ -80,5 +80,10 @@ size_t jsonl_log_refresh(struct jsonl_log *log);
  * the same value read back, so no log can drive a terminal. */
 int jsonl_log_append(struct jsonl_log *log, const char *line, size_t len,
                      struct error *err);
+/* Appends `nlines` lines joined by '\n' (no '\n' after the last) with one
+ * write() and one fsync(), under one lock: lines that belong together
+ * (one decision made for many runs) reach the file together. */
+int jsonl_log_append_lines(struct jsonl_log *log, const char *lines, size_t len,
+                           size_t nlines, struct error *err);
 
 #endif

@@ -26,6 +26,7 @@
  * checks each is in the annotations file. Nothing is synced there: a killed
  * process loses no write() it made. */
 #include "annot/store.h"
+#include "annot_int.h"
 
 #include <limits.h>
 #include <math.h>
@@ -35,6 +36,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <fcntl.h>
+#include <time.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -54,13 +56,6 @@
  * (not annotations at all) must not produce megabytes of warnings. */
 #define WARN_MAX 50
 
-static const char *const kind_names[] = {
-	[DEC_ACCEPT] = "accept",
-	[DEC_OVERRIDE] = "override",
-	[DEC_RETRACT] = "retract",
-	[DEC_NOTE] = "note",
-};
-
 /* A verdict's decisions form a stack (retract pops); the nodes stay in the
  * arena when popped, which costs 16 bytes and saves per-key arrays. */
 struct stack_node {
@@ -68,13 +63,49 @@ struct stack_node {
 	struct stack_node *next;
 };
 
-/* One (run, scorer, reviewer) triple, or one (run, reviewer) pair for
- * notes; kept in the arena, found through the keys table. */
+/* What a slot holds decisions about: a verdict row, the run's note, and
+ * the subjects of failure analysis (store.h lists them). */
+enum slot_kind {
+	SLOT_VERDICT,       /* subject: the scorer */
+	SLOT_NOTE,
+	SLOT_TAG,           /* subject: the code; call 0 for the run */
+	SLOT_ALIAS,         /* subject: the code renamed; no run, no reviewer */
+	SLOT_CALL_LABEL,
+	SLOT_FIX,           /* replace or remove a call */
+	SLOT_INSERT,        /* calls missing before a call */
+	SLOT_ANSWER,
+};
+
+/* One subject of decisions: (run, scorer, reviewer) for a verdict, and
+ * the like for the other kinds; kept in the arena, found through the keys
+ * table, and listed with its run's others. */
 struct slot {
-	const char *run, *scorer, *reviewer;
-	bool note;
+	const char *run, *subject, *reviewer;
+	enum slot_kind kind;
+	long call;
 	struct slot *next;              /* the slots in the order they first appeared */
+	struct slot *run_next;          /* the run's next slot, in the same order */
 	struct stack_node *top[];       /* one stack per file; notes keep only the latest */
+};
+
+/* A run's slots, so that what stands on one run is found without a walk
+ * over every decision. */
+struct run_slots {
+	const char *run;
+	struct slot *first, *last;
+};
+
+/* A decision of a group, with where it stands, so that one retract line
+ * takes back every one still on top. */
+struct group_member {
+	struct slot *sl;
+	const struct decision *d;
+	struct group_member *next;
+};
+
+struct group_rec {
+	const char *group;
+	struct group_member *first;
 };
 
 struct annot_store;
@@ -91,7 +122,9 @@ struct annot_store {
 	size_t nlogs;
 	struct arena arena;             /* decisions, their strings, slots, stack nodes */
 	size_t count;
-	struct htab keys;               /* struct slot * by its triple */
+	struct htab keys;               /* struct slot * by its subject */
+	struct htab runs;               /* struct run_slots * by run id */
+	struct htab groups;             /* struct group_rec * by group id */
 	struct slot *first, *last;
 	/* Runs, scorers, reviewers, hashes and times repeat on most lines;
 	 * keeping one copy of each roughly halves a big file's memory. */
@@ -107,10 +140,12 @@ struct annot_store {
 static uint64_t key_hash(const struct slot *k)
 {
 	uint64_t h = hash_fnv1a_part(HASH_FNV_SEED, k->run);
-	h = hash_fnv1a_part(h, k->scorer);
+	h = hash_fnv1a_part(h, k->subject);
 	h = hash_fnv1a_part(h, k->reviewer);
-	unsigned char n = k->note;
-	return hash_fnv1a(&n, 1, h);
+	unsigned char tail[1 + sizeof k->call];
+	tail[0] = (unsigned char)k->kind;
+	memcpy(tail + 1, &k->call, sizeof k->call);
+	return hash_fnv1a(tail, sizeof tail, h);
 }
 
 static bool str_eq(const char *a, const char *b)
@@ -123,30 +158,58 @@ static bool str_eq(const char *a, const char *b)
 static bool slot_eq(const void *item, const void *key)
 {
 	const struct slot *a = item, *b = key;
-	return a->note == b->note && str_eq(a->run, b->run) &&
-	       str_eq(a->scorer, b->scorer) && str_eq(a->reviewer, b->reviewer);
+	return a->kind == b->kind && a->call == b->call && str_eq(a->run, b->run) &&
+	       str_eq(a->subject, b->subject) && str_eq(a->reviewer, b->reviewer);
 }
 
-static const struct slot *slot_find(const struct annot_store *s, const char *run,
-                                    const char *scorer, const char *reviewer, bool note)
+static bool run_eq(const void *item, const void *key)
 {
-	struct slot k = { .run = run, .scorer = scorer, .reviewer = reviewer, .note = note };
-	return htab_get(&s->keys, key_hash(&k), slot_eq, &k);
+	return strcmp(((const struct run_slots *)item)->run, key) == 0;
 }
 
-static struct slot *slot_get(struct annot_store *s, const char *run, const char *scorer,
-                             const char *reviewer, bool note)
+static bool group_eq(const void *item, const void *key)
 {
-	struct slot k = { .run = run, .scorer = scorer, .reviewer = reviewer, .note = note };
-	void **item = htab_put(&s->keys, key_hash(&k), slot_eq, &k);
+	return strcmp(((const struct group_rec *)item)->group, key) == 0;
+}
+
+static const struct slot *slot_find(const struct annot_store *s, const struct slot *k)
+{
+	return htab_get(&s->keys, key_hash(k), slot_eq, k);
+}
+
+/* A run's list of slots, made at its first. */
+static void run_list_add(struct annot_store *s, struct slot *sl)
+{
+	uint64_t h = hash_fnv1a_part(HASH_FNV_SEED, sl->run);
+	void **item = htab_put(&s->runs, h, run_eq, sl->run);
+	struct run_slots *rs = *item;
+	if (!rs) {
+		rs = arena_alloc(&s->arena, sizeof *rs);
+		*rs = (struct run_slots){ .run = sl->run };
+		*item = rs;
+	}
+	if (rs->last)
+		rs->last->run_next = sl;
+	else
+		rs->first = sl;
+	rs->last = sl;
+}
+
+static struct slot *slot_get(struct annot_store *s, const struct slot *k)
+{
+	void **item = htab_put(&s->keys, key_hash(k), slot_eq, k);
 	if (!*item) {
 		struct slot *sl = arena_alloc(&s->arena, sizeof *sl + s->nlogs * sizeof sl->top[0]);
-		*sl = k;
+		*sl = *k;
+		sl->next = sl->run_next = NULL;
+		memset(sl->top, 0, s->nlogs * sizeof sl->top[0]);
 		if (s->last)
 			s->last->next = sl;
 		else
 			s->first = sl;
 		s->last = sl;
+		if (sl->run)
+			run_list_add(s, sl);
 		*item = sl;
 	}
 	return *item;
@@ -231,166 +294,111 @@ static const struct decision *slot_current(const struct annot_store *s, const st
 
 /* ---- decisions ----------------------------------------------------------- */
 
+/* The subject a decision (or the retract of one) is about. */
+static struct slot slot_key(const struct decision *d)
+{
+	enum decision_kind k = d->kind;
+	if (k == DEC_RETRACT)
+		k = d->retracts_set ? d->retracts : DEC_ACCEPT;
+	struct slot key = { .run = d->run, .reviewer = d->reviewer, .call = d->call };
+	switch (k) {
+	case DEC_TAG:
+		key.kind = SLOT_TAG;
+		key.subject = d->tag;
+		break;
+	case DEC_TAG_ALIAS:    /* the file's vocabulary, whoever changed it */
+		key = (struct slot){ .kind = SLOT_ALIAS, .subject = d->tag };
+		break;
+	case DEC_CALL_LABEL:
+		key.kind = SLOT_CALL_LABEL;
+		break;
+	case DEC_CORRECT:
+		key.kind = d->correction == CORR_INSERT ? SLOT_INSERT :
+		           d->correction == CORR_ANSWER ? SLOT_ANSWER : SLOT_FIX;
+		if (key.kind == SLOT_ANSWER)
+			key.call = 0;
+		break;
+	case DEC_NOTE:
+		key.kind = SLOT_NOTE;
+		key.call = 0;
+		break;
+	default:
+		key.kind = SLOT_VERDICT;
+		key.subject = d->scorer;
+		key.call = 0;
+		break;
+	}
+	return key;
+}
+
+static void group_add(struct annot_store *s, struct slot *sl, const struct decision *d)
+{
+	void **item = htab_put(&s->groups, hash_fnv1a_part(HASH_FNV_SEED, d->group), group_eq,
+	                       d->group);
+	struct group_rec *g = *item;
+	if (!g) {
+		g = arena_alloc(&s->arena, sizeof *g);
+		*g = (struct group_rec){ .group = d->group };
+		*item = g;
+	}
+	struct group_member *m = arena_alloc(&s->arena, sizeof *m);
+	*m = (struct group_member){ .sl = sl, .d = d, .next = g->first };
+	g->first = m;
+}
+
+/* One line takes back every decision of the group its file still has on
+ * top; a decision made over since (or taken back alone) stays as it is. */
+static void group_retract(struct annot_store *s, const char *group, unsigned file)
+{
+	struct group_rec *g = htab_get(&s->groups, hash_fnv1a_part(HASH_FNV_SEED, group),
+	                               group_eq, group);
+	for (struct group_member *m = g ? g->first : NULL; m; m = m->next) {
+		struct stack_node **top = &m->sl->top[file];
+		if (m->d->file == file && *top && (*top)->d == m->d)
+			*top = (*top)->next;
+	}
+}
+
 /* Copies a decision whose strings are borrowed (from a parsed line) into
- * the store and replays it onto its key. */
+ * the store and replays it onto its subject. */
 static void store_add(struct annot_store *s, const struct decision *tmp)
 {
 	struct decision *d = arena_alloc(&s->arena, sizeof *d);
 	*d = *tmp;
-	d->run = store_intern(s, tmp->run);
-	d->source = store_intern(s, tmp->source);
-	d->scorer = store_intern(s, tmp->scorer);
-	d->scorer_type = store_intern(s, tmp->scorer_type);
-	d->reviewer = store_intern(s, tmp->reviewer);
-	d->at = store_intern(s, tmp->at);
-	d->config = store_intern(s, tmp->config);
-	d->run_hash = store_intern(s, tmp->run_hash);
-	d->model = store_intern(s, tmp->model);
-	d->prompt_hash = store_intern(s, tmp->prompt_hash);
+	const char **interned[] = {
+		&d->run, &d->source, &d->scorer, &d->scorer_type, &d->reviewer, &d->at,
+		&d->config, &d->run_hash, &d->model, &d->prompt_hash, &d->tag, &d->tag_to,
+		&d->call_id, &d->tool, &d->label, &d->group, &d->queue,
+	};
+	for (size_t i = 0; i < sizeof interned / sizeof *interned; i++)
+		*interned[i] = store_intern(s, *interned[i]);
 	d->reason = tmp->reason ? arena_strdup(&s->arena, tmp->reason) : NULL;
+	d->expected = tmp->expected ? arena_strdup(&s->arena, tmp->expected) : NULL;
 	s->count++;
 	reviewer_seen(s, d->reviewer);
 
-	bool note = d->kind == DEC_NOTE;
-	struct slot *sl = slot_get(s, d->run, note ? NULL : d->scorer, d->reviewer, note);
+	if (d->kind == DEC_RETRACT && d->retracts_group) {
+		group_retract(s, d->group, d->file);
+		return;
+	}
+	struct slot key = slot_key(d);
+	struct slot *sl = slot_get(s, &key);
 	struct stack_node **top = &sl->top[d->file];
-	switch (d->kind) {
-	case DEC_ACCEPT:
-	case DEC_OVERRIDE:
-	case DEC_NOTE: {
-		if (note && *top) {
-			(*top)->d = d;
-			break;
-		}
+	if (d->kind == DEC_RETRACT) {
+		if (*top)           /* taking back nothing changes nothing */
+			*top = (*top)->next;
+		return;
+	}
+	if (d->kind == DEC_NOTE && *top)
+		(*top)->d = d;
+	else {
 		struct stack_node *n = arena_alloc(&s->arena, sizeof *n);
 		n->d = d;
 		n->next = *top;
 		*top = n;
-		break;
 	}
-	case DEC_RETRACT:
-		if (*top)           /* taking back nothing changes nothing */
-			*top = (*top)->next;
-		break;
-	}
-}
-
-/* Reads an optional string field: absent and null both mean NULL. */
-static bool field_str(json_t *o, const char *key, const char **out, char *why, size_t whylen)
-{
-	json_t *v = json_object_get(o, key);
-	*out = NULL;
-	if (!v || json_is_null(v))
-		return true;
-	if (!json_is_string(v)) {
-		snprintf(why, whylen, "\"%s\" is not a string", key);
-		return false;
-	}
-	*out = json_string_value(v);
-	return true;
-}
-
-static bool field_num(json_t *o, const char *key, bool *has, double *out,
-                      char *why, size_t whylen)
-{
-	json_t *v = json_object_get(o, key);
-	*has = false;
-	*out = 0;
-	if (!v || json_is_null(v))
-		return true;
-	if (!json_is_number(v)) {
-		snprintf(why, whylen, "\"%s\" is not a number", key);
-		return false;
-	}
-	*has = true;
-	*out = json_number_value(v);
-	return true;
-}
-
-static bool field_bool(json_t *o, const char *key, bool *has, bool *out,
-                       char *why, size_t whylen)
-{
-	json_t *v = json_object_get(o, key);
-	*has = false;
-	*out = false;
-	if (!v || json_is_null(v))
-		return true;
-	if (!json_is_boolean(v)) {
-		snprintf(why, whylen, "\"%s\" is not true or false", key);
-		return false;
-	}
-	*has = true;
-	*out = json_is_true(v);
-	return true;
-}
-
-/* The string fields of a line; v2 added run_hash, model and prompt_hash,
- * which v1 lines leave out and so read as NULL. */
-static const struct {
-	const char *key;
-	size_t off;
-} str_fields[] = {
-	{ "run", offsetof(struct decision, run) },
-	{ "reviewer", offsetof(struct decision, reviewer) },
-	{ "source", offsetof(struct decision, source) },
-	{ "scorer", offsetof(struct decision, scorer) },
-	{ "scorer_type", offsetof(struct decision, scorer_type) },
-	{ "reason", offsetof(struct decision, reason) },
-	{ "at", offsetof(struct decision, at) },
-	{ "config", offsetof(struct decision, config) },
-	{ "run_hash", offsetof(struct decision, run_hash) },
-	{ "model", offsetof(struct decision, model) },
-	{ "prompt_hash", offsetof(struct decision, prompt_hash) },
-};
-
-/* Fills d with pointers into o; false with the reason when the line is not
- * a decision we can use. Keys we do not know are left alone, so a newer
- * program's lines still read. */
-static bool decision_from_json(json_t *o, struct decision *d, char *why, size_t whylen)
-{
-	memset(d, 0, sizeof *d);
-	if (!json_is_object(o)) {
-		snprintf(why, whylen, "not a JSON object");
-		return false;
-	}
-	json_t *k = json_object_get(o, "decision");
-	if (!k || json_is_null(k)) {
-		snprintf(why, whylen, "no \"decision\"");
-		return false;
-	}
-	if (!json_is_string(k)) {
-		snprintf(why, whylen, "\"decision\" is not a string");
-		return false;
-	}
-	size_t i;
-	for (i = 0; i < sizeof kind_names / sizeof *kind_names; i++)
-		if (strcmp(json_string_value(k), kind_names[i]) == 0)
-			break;
-	if (i == sizeof kind_names / sizeof *kind_names) {
-		snprintf(why, whylen, "unknown decision \"%.60s\"", json_string_value(k));
-		return false;
-	}
-	d->kind = (enum decision_kind)i;
-
-	for (size_t f = 0; f < sizeof str_fields / sizeof *str_fields; f++)
-		if (!field_str(o, str_fields[f].key,
-		               (const char **)(void *)((char *)d + str_fields[f].off), why, whylen))
-			return false;
-	bool has_blind;
-	if (!field_num(o, "machine_score", &d->has_machine_score, &d->machine_score, why, whylen) ||
-	    !field_num(o, "score", &d->has_score, &d->score, why, whylen) ||
-	    !field_bool(o, "machine_passed", &d->has_machine_passed, &d->machine_passed, why, whylen) ||
-	    !field_bool(o, "blind", &has_blind, &d->blind, why, whylen))
-		return false;
-	if (!d->run) {
-		snprintf(why, whylen, "no \"run\"");
-		return false;
-	}
-	if (!d->reviewer) {
-		snprintf(why, whylen, "no \"reviewer\"");
-		return false;
-	}
-	return true;
+	if (d->group)
+		group_add(s, sl, d);
 }
 
 /* A file's reader: one parsed line into a decision in memory. */
@@ -398,11 +406,14 @@ static bool store_take(void *ctx, json_t *o, char *why, size_t whylen)
 {
 	struct file_ctx *fc = ctx;
 	struct decision d;
-	if (!decision_from_json(o, &d, why, whylen))
-		return false;
-	d.file = fc->file;
-	store_add(fc->s, &d);
-	return true;
+	char *owned;
+	bool ok = annot_line_read(o, &d, &owned, why, whylen);
+	if (ok) {
+		d.file = fc->file;
+		store_add(fc->s, &d);
+	}
+	free(owned);
+	return ok;
 }
 
 /* With several files, their warnings joined in file order; rebuilt after
@@ -510,6 +521,8 @@ void annot_close(struct annot_store *s)
 	strbuf_release(&s->warn);
 	arena_free(&s->arena);
 	htab_free(&s->keys);
+	htab_free(&s->runs);
+	htab_free(&s->groups);
 	htab_free(&s->strs);
 	free(s);
 }
@@ -535,82 +548,6 @@ size_t annot_refresh(struct annot_store *s)
 	return n;
 }
 
-static void put_str(struct strbuf *sb, const char *key, const char *v)
-{
-	strbuf_addf(sb, ",\"%s\":", key);
-	if (v)
-		jsonw_string(sb, v, strlen(v));
-	else
-		strbuf_addstr(sb, "null");
-}
-
-static void put_num(struct strbuf *sb, const char *key, bool has, double v)
-{
-	strbuf_addf(sb, ",\"%s\":", key);
-	if (has)
-		jsonw_number(sb, v);
-	else
-		strbuf_addstr(sb, "null");
-}
-
-static void line_build(struct strbuf *sb, const struct decision *d, const char *at)
-{
-	strbuf_addstr(sb, "{\"v\":2");
-	put_str(sb, "run", d->run);
-	put_str(sb, "source", d->source);
-	put_str(sb, "run_hash", d->run_hash);
-	put_str(sb, "scorer", d->scorer);
-	put_str(sb, "scorer_type", d->scorer_type);
-	put_str(sb, "model", d->model);
-	put_str(sb, "prompt_hash", d->prompt_hash);
-	put_num(sb, "machine_score", d->has_machine_score, d->machine_score);
-	strbuf_addstr(sb, ",\"machine_passed\":");
-	strbuf_addstr(sb, !d->has_machine_passed ? "null" : d->machine_passed ? "true" : "false");
-	put_str(sb, "decision", kind_names[d->kind]);
-	put_num(sb, "score", d->has_score, d->score);
-	put_str(sb, "reason", d->reason);
-	put_str(sb, "reviewer", d->reviewer);
-	strbuf_addstr(sb, d->blind ? ",\"blind\":true" : ",\"blind\":false");
-	put_str(sb, "at", at);
-	put_str(sb, "config", d->config);
-	strbuf_addch(sb, '}');
-}
-
-static bool is_sha256_hex(const char *h)
-{
-	size_t n = 0;
-	for (; h[n]; n++)
-		if (!((h[n] >= '0' && h[n] <= '9') || (h[n] >= 'a' && h[n] <= 'f')))
-			return false;
-	return n == 64;
-}
-
-/* What would make the line unreadable later: it is better refused now,
- * while the reviewer is there to see why. */
-static const char *decision_problem(const struct decision *d, const char *at)
-{
-	if ((unsigned)d->kind >= sizeof kind_names / sizeof *kind_names)
-		return "unknown decision kind";
-	if (!d->run || !d->reviewer)
-		return "a decision needs a run and a reviewer";
-	if ((d->has_score && !isfinite(d->score)) ||
-	    (d->has_machine_score && !isfinite(d->machine_score)))
-		return "a score is not a finite number";
-	if (d->run_hash && !is_sha256_hex(d->run_hash))
-		return "run_hash is not 64 lowercase hex digits";
-	const char *strs[] = { d->run, d->source, d->scorer, d->scorer_type, d->reason,
-	                       d->reviewer, at, d->config, d->model, d->prompt_hash };
-	for (size_t i = 0; i < sizeof strs / sizeof *strs; i++) {
-		if (!strs[i])
-			continue;
-		json_t *t = json_string(strs[i]);      /* NULL when not UTF-8 */
-		if (!t)
-			return "text is not valid UTF-8";
-		json_decref(t);
-	}
-	return NULL;
-}
-
 /* The test hook TCR_SAVED_LOG (see the top of this file): best effort, a
  * failure to write there changes nothing of the decision. */
 static void saved_log(const char *line, size_t len)
@@ -630,41 +567,73 @@ static void saved_log(const char *line, size_t len)
 	close(fd);
 }
 
-int annot_append(struct annot_store *s, const struct decision *d, struct error *err)
+/* One decision as its line, after the checks; memory gets the decision as
+ * the file will give it back to a reader (*o and *owned hold its text). */
+static int line_make(const char *path, const struct decision *d, struct strbuf *sb,
+                     json_t **o, struct decision *back, char **owned, struct error *err)
 {
-	const char *path = annot_path(s);
 	char now[24];
 	const char *at = d->at;
 	if (!at) {
 		now_iso(now);
 		at = now;
 	}
-	const char *problem = decision_problem(d, at);
+	const char *problem = annot_line_problem(d, at);
 	if (problem) {
 		error_set(err, ERR_FAILED, "%s: %s", path, problem);
 		return -1;
 	}
-	struct strbuf sb = STRBUF_INIT;
-	line_build(&sb, d, at);
-
-	/* Memory gets the decision as the file will give it back to a reader. */
+	size_t start = sb->len;
+	annot_line_build(sb, d, at);
 	json_error_t je;
-	json_t *o = json_loadb(sb.buf, sb.len, 0, &je);
-	struct decision back;
 	char why[128];
-	int rc = -1;
-	if (!o || !decision_from_json(o, &back, why, sizeof why))
-		error_set(err, ERR_FAILED, "%s: cannot write the decision: %s", path, o ? why : je.text);
-	else if (jsonl_log_append(s->logs[0], sb.buf, sb.len, err) == 0) {
-		back.file = 0;
-		store_add(s, &back);
-		saved_log(sb.buf, sb.len);
-		rc = 0;
+	*o = json_loadb(sb->buf + start, sb->len - start, 0, &je);
+	if (!*o || !annot_line_read(*o, back, owned, why, sizeof why)) {
+		error_set(err, ERR_FAILED, "%s: cannot write the decision: %s", path,
+		          *o ? why : je.text);
+		return -1;
 	}
+	back->file = 0;
+	return 0;
+}
+
+int annot_append_many(struct annot_store *s, const struct decision *ds, size_t n,
+                      struct error *err)
+{
+	if (!n)
+		return 0;
+	const char *path = annot_path(s);
+	struct strbuf sb = STRBUF_INIT;
+	json_t **objs = xcalloc(n, sizeof *objs);
+	char **owned = xcalloc(n, sizeof *owned);
+	struct decision *back = xcalloc(n, sizeof *back);
+	int rc = 0;
+	for (size_t i = 0; i < n && rc == 0; i++) {
+		if (i)
+			strbuf_addch(&sb, '\n');
+		rc = line_make(path, &ds[i], &sb, &objs[i], &back[i], &owned[i], err);
+	}
+	if (rc == 0 && jsonl_log_append_lines(s->logs[0], sb.buf, sb.len, n, err) == 0) {
+		for (size_t i = 0; i < n; i++)
+			store_add(s, &back[i]);
+		saved_log(sb.buf, sb.len);
+	} else
+		rc = -1;
 	warn_rebuild(s);        /* the append read other writers' lines first */
-	json_decref(o);
+	for (size_t i = 0; i < n; i++) {
+		json_decref(objs[i]);
+		free(owned[i]);
+	}
+	free(objs);
+	free(owned);
+	free(back);
 	strbuf_release(&sb);
 	return rc;
+}
+
+int annot_append(struct annot_store *s, const struct decision *d, struct error *err)
+{
+	return annot_append_many(s, d, 1, err);
 }
 
 const struct decision *annot_current(const struct annot_store *s, const char *run,
@@ -672,7 +641,9 @@ const struct decision *annot_current(const struct annot_store *s, const char *ru
 {
 	if (!run || !reviewer)
 		return NULL;
-	const struct slot *sl = slot_find(s, run, scorer, reviewer, false);
+	struct slot k = { .run = run, .subject = scorer, .reviewer = reviewer,
+	                  .kind = SLOT_VERDICT };
+	const struct slot *sl = slot_find(s, &k);
 	return sl ? slot_current(s, sl) : NULL;
 }
 
@@ -681,7 +652,8 @@ const struct decision *annot_note(const struct annot_store *s, const char *run,
 {
 	if (!run || !reviewer)
 		return NULL;
-	const struct slot *sl = slot_find(s, run, NULL, reviewer, true);
+	struct slot k = { .run = run, .reviewer = reviewer, .kind = SLOT_NOTE };
+	const struct slot *sl = slot_find(s, &k);
 	return sl ? slot_current(s, sl) : NULL;
 }
 
@@ -706,10 +678,87 @@ void annot_each_current(const struct annot_store *s,
                         void (*fn)(void *ctx, const struct decision *d), void *ctx)
 {
 	for (const struct slot *sl = s->first; sl; sl = sl->next) {
-		if (sl->note)
+		if (sl->kind != SLOT_VERDICT)
 			continue;
 		const struct decision *d = slot_current(s, sl);
 		if (d)
 			fn(ctx, d);
 	}
+}
+
+void annot_each_of_run(const struct annot_store *s, const char *run,
+                       void (*fn)(void *ctx, const struct decision *d), void *ctx)
+{
+	if (!run)
+		return;
+	const struct run_slots *rs = htab_get(&s->runs, hash_fnv1a_part(HASH_FNV_SEED, run),
+	                                      run_eq, run);
+	for (const struct slot *sl = rs ? rs->first : NULL; sl; sl = sl->run_next) {
+		const struct decision *d = slot_current(s, sl);
+		if (d)
+			fn(ctx, d);
+	}
+}
+
+void annot_each_standing(const struct annot_store *s,
+                         void (*fn)(void *ctx, const struct decision *d), void *ctx)
+{
+	for (const struct slot *sl = s->first; sl; sl = sl->next) {
+		const struct decision *d = slot_current(s, sl);
+		if (d)
+			fn(ctx, d);
+	}
+}
+
+/* Renames are few and short chains; this bound only stops a cycle. */
+#define ALIAS_DEPTH 64
+
+const char *annot_tag_resolve(const struct annot_store *s, const char *code)
+{
+	const char *seen[ALIAS_DEPTH];
+	size_t nseen = 0;
+	while (code && nseen < ALIAS_DEPTH) {
+		for (size_t i = 0; i < nseen; i++)
+			if (strcmp(seen[i], code) == 0)
+				return code;        /* a cycle closes here: stop at it */
+		seen[nseen++] = code;
+		struct slot k = { .kind = SLOT_ALIAS, .subject = code };
+		const struct slot *sl = slot_find(s, &k);
+		const struct decision *d = sl ? slot_current(s, sl) : NULL;
+		if (!d)
+			break;
+		code = d->tag_to;
+	}
+	return code;
+}
+
+size_t annot_group_standing(const struct annot_store *s, const char *group)
+{
+	if (!group)
+		return 0;
+	const struct group_rec *g = htab_get(&s->groups, hash_fnv1a_part(HASH_FNV_SEED, group),
+	                                     group_eq, group);
+	size_t n = 0;
+	for (const struct group_member *m = g ? g->first : NULL; m; m = m->next) {
+		const struct stack_node *top = m->sl->top[m->d->file];
+		n += top && top->d == m->d;
+	}
+	return n;
+}
+
+void annot_group_id(char out[40])
+{
+	static unsigned counter;
+	struct timespec ts;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	char iso[24];
+	now_iso(iso);
+	uint64_t h = hash_fnv1a(&ts, sizeof ts, HASH_FNV_SEED);
+	pid_t pid = getpid();
+	h = hash_fnv1a(&pid, sizeof pid, h);
+	unsigned c = counter++;
+	h = hash_fnv1a(&c, sizeof c, h);
+	/* The time first, so that ids sort as the groups were made. */
+	snprintf(out, 40, "g-%.4s%.2s%.2s%.2s%.2s%.2s-%08x", iso, iso + 5, iso + 8, iso + 11,
+	         iso + 14, iso + 17, (unsigned)(h ^ (h >> 32)));
 }

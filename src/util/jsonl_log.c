@@ -409,7 +409,15 @@ static bool ends_unended(const struct jsonl_log *l)
 
 /* Writes "\n"? line "\n" in one write(), keeping offset, line count and
  * tail_done as a reader of our own bytes would. Returns 0 or an errno. */
-static int log_write_line(struct jsonl_log *l, const char *line, size_t len)
+static size_t count_newlines(const char *s, size_t len)
+{
+	size_t n = 0;
+	for (const char *p = s; (p = memchr(p, '\n', len - (size_t)(p - s))) != NULL; p++)
+		n++;
+	return n;
+}
+
+static int log_write_line(struct jsonl_log *l, const char *line, size_t len, size_t nlines)
 {
 	bool need_nl = ends_unended(l);
 	struct strbuf sb = STRBUF_INIT;
@@ -424,8 +432,11 @@ static int log_write_line(struct jsonl_log *l, const char *line, size_t len)
 	/* Whatever reached the file is ours and is not read back, but a part
 	 * of a line must still be ended by the next append. */
 	l->offset += (off_t)done;
-	if (done > (need_nl ? 1u : 0u))
-		l->lineno++;
+	if (done == sb.len)
+		l->lineno += nlines;
+	else if (done > (need_nl ? 1u : 0u))   /* a write cut short: lines up to the cut */
+		l->lineno += count_newlines(sb.buf + need_nl, done - need_nl) +
+		              (sb.buf[done - 1] != '\n');
 	if (done)
 		l->tail_done = sb.buf[done - 1] != '\n';
 	strbuf_release(&sb);
@@ -435,6 +446,13 @@ static int log_write_line(struct jsonl_log *l, const char *line, size_t len)
 int jsonl_log_append(struct jsonl_log *l, const char *line, size_t len,
                      struct error *err)
 {
+	return jsonl_log_append_lines(l, line, len, 1, err);
+}
+
+int jsonl_log_append_lines(struct jsonl_log *l, const char *lines, size_t len, size_t nlines,
+                           struct error *err)
+{
+	const char *line = lines;
 	if (l->read_only) {
 		error_set(err, ERR_FAILED, "%s: opened read-only", l->path);
 		return -1;
@@ -458,7 +476,7 @@ int jsonl_log_append(struct jsonl_log *l, const char *line, size_t len,
 			return -1;
 		}
 	}
-	if ((e = log_write_line(l, line, len)) != 0 || (e = fd_sync(l->fd)) != 0 ||
+	if ((e = log_write_line(l, line, len, nlines)) != 0 || (e = fd_sync(l->fd)) != 0 ||
 	    (l->folder_unsynced && (e = sync_folder(l)) != 0))
 		goto fail;
 	fd_lock(l->fd, LOCK_UN);
