@@ -10,6 +10,7 @@
 #include <jansson.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include "annot/vocab.h"
 #include "conf/conf.h"
 #include "runs/declared.h"
 #include "runs/expect.h"
@@ -69,6 +70,7 @@ struct config {
 	size_t nkeys;
 	char *reviewer;         /* reviewer: NAME (the user's file only), NULL when unset */
 	struct declared_set formats;    /* formats: declared as data (runs/declared.h) */
+	struct vocab vocab;             /* tags: and call_labels: (annot/vocab.h) */
 	/* Set by config_load_layered: how the project's file was found, and
 	 * the user's file read under it (NULL when there is none). */
 	enum config_origin origin;

@@ -143,6 +143,21 @@ static int judges_section(struct conf *x, const struct conf_node *v, struct conf
 	return judges_read(x, v, &c->judges, &c->njudges, judge_id_free, c, &jo);
 }
 
+/* tags: and call_labels:, the words of failure analysis (annot/vocab.h). */
+static int tags_section(struct conf *x, const struct conf_node *v, struct config *c,
+                        const struct config_opts *opts)
+{
+	(void)opts;
+	return vocab_tags_read(x, v, &c->vocab);
+}
+
+static int call_labels_section(struct conf *x, const struct conf_node *v, struct config *c,
+                               const struct config_opts *opts)
+{
+	(void)opts;
+	return vocab_call_labels_read(x, v, &c->vocab);
+}
+
 /* formats: formats declared as data, their jq compiled as they are read. */
 static int formats_section(struct conf *x, const struct conf_node *v, struct config *c,
                            const struct config_opts *opts)
@@ -224,6 +239,8 @@ static const struct {
 	{ "theme", NULL, IN_BOTH },
 	{ "keys", NULL, IN_BOTH },
 	{ "reviewer", reviewer_section, IN_USER },
+	{ "tags", tags_section, IN_PROJECT },
+	{ "call_labels", call_labels_section, IN_PROJECT },
 };
 
 #define NSECTIONS (sizeof sections / sizeof *sections)
@@ -412,6 +429,7 @@ void config_free(struct config *c)
 	free(c->theme);
 	free(c->reviewer);
 	declared_set_free(&c->formats);
+	vocab_free(&c->vocab);
 	free(c->user_path);
 	for (size_t i = 0; i < c->nkeys; i++) {
 		free(c->keys[i].action);
