@@ -226,10 +226,10 @@ static int labels_read(struct conf *cf, const struct conf_node *v, struct vocab 
 	vo->labels = xcalloc(v->nkids, sizeof *vo->labels);
 	for (size_t i = 0; i < v->nkids; i++) {
 		struct call_label_def *l = &vo->labels[i];
+		vo->nlabels = i + 1;    /* freed with the others, even half read */
 		if (conf_map(cf, v->kids[i], "a call label") ||
 		    conf_keys(cf, v->kids[i], &label_table, l, NULL))
 			return -1;
-		vo->nlabels = i + 1;
 		for (size_t j = 0; j < i; j++)
 			if (!strcmp(vo->labels[j].id, l->id) || vo->labels[j].value == l->value)
 				return conf_fail(cf, v->kids[i], "call label '%s' repeats the %s of '%s'",
