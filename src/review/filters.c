@@ -14,6 +14,7 @@
 
 #include "review/session.h"
 #include "review/labels.h"
+#include "review/tags.h"
 #include "session_int.h"
 
 #include "judge/judge.h"
@@ -188,6 +189,7 @@ bool review_entry_passes(const struct review *rv, size_t entry, enum review_filt
 		machine_flags(rv, entry, &any_fail, &any_error);
 		return e->load_failed || any_error;
 	case FILTER_STALE:      return review_entry_has_stale(rv, entry);
+	case FILTER_TAG:        return review_run_has_tag(rv, e->id, rv->tagf.name);
 	case FILTER_CELL:
 		return rv->cell.n && bsearch(&entry, rv->cell.entries, rv->cell.n, sizeof(size_t), cmp_size);
 	default:
@@ -204,6 +206,7 @@ static bool filter_applies(const struct review *rv, enum review_filter f)
 	case FILTER_CODE_HUMAN:  return review_nscorers(rv) > 0;
 	case FILTER_CODE_JUDGE:  return review_njudges(rv) > 0 && review_nscorers(rv) > 0;
 	case FILTER_CELL:        return false;
+	case FILTER_TAG:         return rv->tagf.name[0] != '\0';
 	default:                 return true;
 	}
 }
@@ -219,6 +222,8 @@ enum review_filter review_filter_next(const struct review *rv, enum review_filte
 
 const char *review_filter_label(const struct review *rv)
 {
+	if (rv->filter == FILTER_TAG)
+		return rv->tagf.label;
 	return rv->filter == FILTER_CELL ? rv->cell.name : review_filter_name(rv->filter);
 }
 
@@ -227,7 +232,7 @@ const char *review_filter_name(enum review_filter f)
 	static const char *const names[FILTER_COUNT] = {
 		"all", "unreviewed", "failing", "disagreement", "overridden", "errors",
 		"judge \xe2\x89\xa0 human", "code \xe2\x89\xa0 human", "code \xe2\x89\xa0 judge",
-		"reviewers disagree", "stale label", "cell",
+		"reviewers disagree", "stale label", "cell", "tag",
 	};
 	return (unsigned)f < FILTER_COUNT ? names[f] : "?";
 }

@@ -255,9 +255,9 @@ void tl_build(struct tui *t, const struct review_run *rr, size_t entry)
 {
 	int width = t->lay.pane[PANE_TIMELINE].w - 1;
 	unsigned long serial = rr ? rr->serial : 0;
-	/* In blind mode a decision may show a row's call marks, hidden until
-	 * then; elsewhere they change only with the run. */
-	unsigned long labels = tui_rv(t) && tui_rv(t)->blind ? tui_rv(t)->labels_gen : 0;
+	/* A decision may add or take back a call's tag badge, and in blind
+	 * mode show a row's call marks, hidden until then. */
+	unsigned long labels = tui_rv(t) ? tui_rv(t)->labels_gen : 0;
 	/* A run dropped from the cache and read again is a new load: the
 	 * lazy lines borrowed the old one's text. */
 	if (entry == t->tl.for_entry && width == t->tl.width && serial == t->tl.for_serial &&
