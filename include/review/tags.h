@@ -63,8 +63,8 @@ int review_tag_alias(struct review *rv, const char *const *codes, size_t n, cons
 /* Takes back the alias standing on `code`. */
 int review_tag_unalias(struct review *rv, const char *code, struct error *err);
 
-/* FILTER_TAG: the runs with a tag counting under `name` (on the run or a call). */
+/* FILTER_TAG: the runs with a tag counting under `name` (on the run or a
+ * call; filters.c decides which pass). */
 void review_set_tag_filter(struct review *rv, const char *name);
-bool review_run_has_tag(const struct review *rv, const char *run, const char *name);
 
 #endif

@@ -33,9 +33,17 @@ static void gather_tag(void *ctx, const struct decision *d)
 		g->cap = g->cap ? g->cap * 2 : 64;
 		g->h = xrealloc(g->h, g->cap * sizeof *g->h);
 	}
+	/* a code is named by its first spelling: an alias of "lookup err"
+	 * holds for "Lookup  Err" too */
+	const char *code = d->tag;
+	for (size_t i = 0; i < g->n; i++)
+		if (vocab_code_eq(g->h[i].code, code)) {
+			code = g->h[i].code;
+			break;
+		}
 	g->h[g->n++] = (struct hit){
-		.run = d->run, .call = d->call, .code = d->tag,
-		.name = vocab_tag_name(g->vo, g->s, d->tag),
+		.run = d->run, .call = d->call, .code = code,
+		.name = vocab_tag_name(g->vo, g->s, code),
 		.reviewer = d->reviewer ? d->reviewer : "",
 	};
 }

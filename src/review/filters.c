@@ -14,7 +14,7 @@
 
 #include "review/session.h"
 #include "review/labels.h"
-#include "review/tags.h"
+#include "annot/vocab.h"
 #include "session_int.h"
 
 #include "judge/judge.h"
@@ -169,6 +169,30 @@ static void machine_flags(const struct review *rv, size_t entry, bool *any_fail,
 	}
 }
 
+struct has_ctx {
+	const struct review *rv;
+	const char *name;
+	bool found;
+};
+
+static void has_tag(void *ctx, const struct decision *d)
+{
+	struct has_ctx *h = ctx;
+	if (h->found || d->kind != DEC_TAG || !d->tag)
+		return;
+	h->found = vocab_code_eq(d->tag, h->name) ||
+	           vocab_code_eq(vocab_tag_name(&h->rv->cfg->vocab, h->rv->annot, d->tag), h->name);
+}
+
+/* FILTER_TAG: a tag on the run or a call counting under `name`. */
+static bool run_has_tag(const struct review *rv, const char *run, const char *name)
+{
+	struct has_ctx h = { .rv = rv, .name = name };
+	if (rv->annot && rv->cfg && run && name && *name)
+		annot_each_of_run(rv->annot, run, has_tag, &h);
+	return h.found;
+}
+
 bool review_entry_passes(const struct review *rv, size_t entry, enum review_filter f)
 {
 	const struct review_entry *e = &rv->entries[entry];
@@ -189,7 +213,7 @@ bool review_entry_passes(const struct review *rv, size_t entry, enum review_filt
 		machine_flags(rv, entry, &any_fail, &any_error);
 		return e->load_failed || any_error;
 	case FILTER_STALE:      return review_entry_has_stale(rv, entry);
-	case FILTER_TAG:        return review_run_has_tag(rv, e->id, rv->tagf.name);
+	case FILTER_TAG:        return run_has_tag(rv, e->id, rv->tagf.name);
 	case FILTER_CELL:
 		return rv->cell.n && bsearch(&entry, rv->cell.entries, rv->cell.n, sizeof(size_t), cmp_size);
 	default:

@@ -327,29 +327,6 @@ int review_tag_unalias(struct review *rv, const char *code, struct error *err)
 
 /* ---- the filter --------------------------------------------------------- */
 
-struct has_ctx {
-	const struct review *rv;
-	const char *name;
-	bool found;
-};
-
-static void has_tag(void *ctx, const struct decision *d)
-{
-	struct has_ctx *h = ctx;
-	if (h->found || d->kind != DEC_TAG || !d->tag)
-		return;
-	h->found = vocab_code_eq(d->tag, h->name) ||
-	           vocab_code_eq(vocab_tag_name(vocab_of(h->rv), h->rv->annot, d->tag), h->name);
-}
-
-bool review_run_has_tag(const struct review *rv, const char *run, const char *name)
-{
-	struct has_ctx h = { .rv = rv, .name = name };
-	if (rv->annot && run && name && *name)
-		annot_each_of_run(rv->annot, run, has_tag, &h);
-	return h.found;
-}
-
 void review_set_tag_filter(struct review *rv, const char *name)
 {
 	snprintf(rv->tagf.name, sizeof rv->tagf.name, "%s", name ? name : "");
