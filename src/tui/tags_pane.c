@@ -70,8 +70,9 @@ static void draw_row(const struct tui *t, const struct tag_row *r, size_t i, int
 	attr_t dim = sel ? a : screen_attr(t, SLOT_DIM);
 	draw_fill(y, 0, COLS, a);
 	char head[16];
-	int hl = snprintf(head, sizeof head, "%s %c ", p->marked[i] ? "\xe2\x97\x8f" : " ",   /* ● */
-	                  r->def && r->def->key ? r->def->key : ' ');
+	/* a defined tag's key, or · for a free code (as the tag prompt shows them) */
+	int hl = snprintf(head, sizeof head, "%s %s ", p->marked[i] ? "\xe2\x97\x8f" : " ",   /* ● */
+	                  !r->def ? "\xc2\xb7" : r->def->key ? (char[2]){ r->def->key, 0 } : " ");
 	int x = draw_text(y, 0, COLS, head, (size_t)hl, a);
 	draw_text_cut(y, x, namew, r->name, strlen(r->name), r->def ? a | A_BOLD : a);
 	x += namew + 1;
@@ -90,8 +91,9 @@ void tagpane_draw(const struct tui *t)
 	const struct tags_pane_state *p = t->tagp;
 	attr_t head = screen_attr(t, SLOT_TITLE_FOCUS);
 	draw_fill(0, 0, COLS, head);
-	static const char title[] = "[tags] Enter its runs  Space mark  m merge  r rename  "
-	                            "p promote  x take back alias  Esc or T closes";
+	/* fits 80 columns: the whole of each key's word is in the help */
+	static const char title[] = "[tags] Enter runs  Space mark  m merge  r rename  p promote  "
+	                            "x unalias  Esc";
 	draw_text(0, 0, COLS, title, sizeof title - 1, head);
 	if (!p->tt.n) {
 		static const char none[] = "no tag yet: t on a run, or on a call in the timeline, writes one";

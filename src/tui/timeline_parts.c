@@ -158,8 +158,8 @@ static void add_call_head(struct tui *t, size_t e, const struct run_call *c, siz
 		strbuf_add(&head, tail.buf ? tail.buf : "", tail.len);
 	tl_add_line(t, e, 2, slot, head.buf, head.len);
 	if (nmarks || ntags) {
+		add_tag_badges(t, ci, true);        /* short, and the reviewer's own: first */
 		add_badges(t, marks, nmarks);
-		add_tag_badges(t, ci, true);
 		if (tail.len)       /* without its first two spaces: the piece adds them */
 			tl_add_piece(t, slot, false, tail.buf + 2, tail.len - 2);
 	}
