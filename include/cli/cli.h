@@ -22,6 +22,7 @@ int cli_score(int argc, char **argv);
 int cli_review(int argc, char **argv);
 int cli_judge(int argc, char **argv);
 int cli_stats(int argc, char **argv);
+int cli_tags(int argc, char **argv);
 int cli_export(int argc, char **argv);
 int cli_formats(int argc, char **argv);
 int cli_init(int argc, char **argv);

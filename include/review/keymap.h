@@ -47,7 +47,9 @@
 	X(LABEL_4,     "label-4",         "4",                    LABELLING,   "Label it 4 (1..5 scales), then the next undecided row or run") \
 	X(LABEL_5,     "label-5",         "5",                    LABELLING,   "Label it 5 (1..5 scales), then the next undecided row or run") \
 	X(NOTE,        "note",            "c",                    LABELLING,   "Write a note on the run") \
-	X(RETRACT,     "retract",         "x",                    LABELLING,   "Take back the last decision on the selected verdict") \
+	X(RETRACT,     "retract",         "x",                    LABELLING,   "Take back the last decision on the selected verdict; on a call in the timeline, or on a run whose latest decision of yours is a tag, that tag") \
+	X(TAG,         "tag",             "t",                    LABELLING,   "Tag the run, or the call selected in the timeline, with a failure mode: a free code or a defined tag (Tab completes, Up/Down choose, a tag's key picks it)") \
+	X(TAGS,        "tags",            "T",                    LABELLING,   "The tags pane: every tag and code with its runs; r renames, Space marks and m merges, p promotes, x takes back an alias, Enter filters to its runs") \
 	X(JUDGE,       "judge",           "J",                    JUDGING,     "Ask the LLM judges about this run") \
 	X(INIT,        "init",            "I",                    FILES,       "With no configuration found: write the tcreview.yaml `tcreview init` proposes for these runs, and load it") \
 	X(CALIB,       "calibration",     "K",                    CALIBRATION, "Calibration: agreement of each scorer and judge with the labels, a confusion matrix (K or Esc closes)") \

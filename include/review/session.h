@@ -41,6 +41,7 @@ enum review_filter {
 	FILTER_REVIEWERS,       /* two reviewers gave one row different labels */
 	FILTER_STALE,           /* a label was made on a record that changed since */
 	FILTER_CELL,            /* exactly the runs of a set (a confusion cell); not in the f cycle */
+	FILTER_TAG,             /* the runs with a tag (review/tags.h); in the cycle once one was chosen */
 	FILTER_COUNT,
 };
 
@@ -151,6 +152,8 @@ struct review {
 	/* FILTER_CELL: the entries it holds (sorted) and what the status line
 	 * calls it ("kappa cell judge:J fail/pass (3)"). */
 	struct { size_t *entries; size_t n; char name[192]; } cell;
+	/* FILTER_TAG: the tag's name, and the label the status line shows. */
+	struct { char name[128]; char label[160]; } tagf;
 	/* --assign: only this reviewer's share is in view, before any filter. */
 	struct review_assign assign;
 	size_t share_total, share_reviewed;

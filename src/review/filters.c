@@ -14,6 +14,7 @@
 
 #include "review/session.h"
 #include "review/labels.h"
+#include "annot/vocab.h"
 #include "session_int.h"
 
 #include "judge/judge.h"
@@ -168,6 +169,30 @@ static void machine_flags(const struct review *rv, size_t entry, bool *any_fail,
 	}
 }
 
+struct has_ctx {
+	const struct review *rv;
+	const char *name;
+	bool found;
+};
+
+static void has_tag(void *ctx, const struct decision *d)
+{
+	struct has_ctx *h = ctx;
+	if (h->found || d->kind != DEC_TAG || !d->tag)
+		return;
+	h->found = vocab_code_eq(d->tag, h->name) ||
+	           vocab_code_eq(vocab_tag_name(&h->rv->cfg->vocab, h->rv->annot, d->tag), h->name);
+}
+
+/* FILTER_TAG: a tag on the run or a call counting under `name`. */
+static bool run_has_tag(const struct review *rv, const char *run, const char *name)
+{
+	struct has_ctx h = { .rv = rv, .name = name };
+	if (rv->annot && rv->cfg && run && name && *name)
+		annot_each_of_run(rv->annot, run, has_tag, &h);
+	return h.found;
+}
+
 bool review_entry_passes(const struct review *rv, size_t entry, enum review_filter f)
 {
 	const struct review_entry *e = &rv->entries[entry];
@@ -188,6 +213,7 @@ bool review_entry_passes(const struct review *rv, size_t entry, enum review_filt
 		machine_flags(rv, entry, &any_fail, &any_error);
 		return e->load_failed || any_error;
 	case FILTER_STALE:      return review_entry_has_stale(rv, entry);
+	case FILTER_TAG:        return run_has_tag(rv, e->id, rv->tagf.name);
 	case FILTER_CELL:
 		return rv->cell.n && bsearch(&entry, rv->cell.entries, rv->cell.n, sizeof(size_t), cmp_size);
 	default:
@@ -204,6 +230,7 @@ static bool filter_applies(const struct review *rv, enum review_filter f)
 	case FILTER_CODE_HUMAN:  return review_nscorers(rv) > 0;
 	case FILTER_CODE_JUDGE:  return review_njudges(rv) > 0 && review_nscorers(rv) > 0;
 	case FILTER_CELL:        return false;
+	case FILTER_TAG:         return rv->tagf.name[0] != '\0';
 	default:                 return true;
 	}
 }
@@ -219,6 +246,8 @@ enum review_filter review_filter_next(const struct review *rv, enum review_filte
 
 const char *review_filter_label(const struct review *rv)
 {
+	if (rv->filter == FILTER_TAG)
+		return rv->tagf.label;
 	return rv->filter == FILTER_CELL ? rv->cell.name : review_filter_name(rv->filter);
 }
 
@@ -227,7 +256,7 @@ const char *review_filter_name(enum review_filter f)
 	static const char *const names[FILTER_COUNT] = {
 		"all", "unreviewed", "failing", "disagreement", "overridden", "errors",
 		"judge \xe2\x89\xa0 human", "code \xe2\x89\xa0 human", "code \xe2\x89\xa0 judge",
-		"reviewers disagree", "stale label", "cell",
+		"reviewers disagree", "stale label", "cell", "tag",
 	};
 	return (unsigned)f < FILTER_COUNT ? names[f] : "?";
 }

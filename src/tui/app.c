@@ -197,6 +197,8 @@ unsigned tui_act(struct tui *t, enum tcr_action a)
 		return decide_label(t, (int)(a - ACT_LABEL_0));
 	case ACT_NOTE:        return decide_note(t);
 	case ACT_RETRACT:     return decide_retract(t);
+	case ACT_TAG:         return tagprompt_open(t);
+	case ACT_TAGS:        return tagpane_open(t);
 	case ACT_JUDGE:       return judge_menu(t);
 	case ACT_NEXT_DISAGREE: return next_disagreement(t, 1);
 	case ACT_PREV_DISAGREE: return next_disagreement(t, -1);
@@ -228,6 +230,8 @@ static unsigned tui_key_settled(struct tui *t, keycode_t key)
 		return prompt_key(t, key);
 	if (t->fmenu.shown)
 		return fmenu_key(t, key);
+	if (tagpane_shown(t))
+		return tagpane_key(t, key);
 	enum tcr_action a = keymap_lookup(&t->km, key);
 	if (t->log.shown)
 		return msglog_key(t, a);
@@ -315,11 +319,15 @@ static void draw(struct tui *t)
 	} else if (t->cal.shown) {
 		calpane_fit(t);
 		calpane_draw(t);
+	} else if (tagpane_shown(t)) {
+		tagpane_draw(t);
 	} else {
 		draw_panes(t);
 		if (t->fmenu.shown)
 			fmenu_draw(t);
 	}
+	if (tagprompt_is(t) && !t->lay.too_small)
+		tagprompt_draw(t);
 	status_draw(t);
 	curs_set(t->pr.kind != PROMPT_NONE);
 	if (t->pr.kind != PROMPT_NONE) {
@@ -585,6 +593,7 @@ void tui_init(struct tui *t, struct review *rv, const struct config *cfg)
 void tui_free(struct tui *t)
 {
 	calpane_free(t);
+	tagpane_free(t);
 	msglog_free(t);
 	script_close(t);
 	timeline_free(t);

@@ -72,6 +72,9 @@ unsigned decide_accept_all(struct tui *t)
 
 unsigned decide_retract(struct tui *t)
 {
+	unsigned r;
+	if (tags_retract(t, &r))        /* a tag was the latest: x takes it back */
+		return r;
 	struct review_row row;
 	if (!selected_row(t, &row))
 		return REDRAW_STATUS;

@@ -14,7 +14,7 @@ static const char filter_keys[FILTER_COUNT] = {
 	[FILTER_ALL] = 'a', [FILTER_UNREVIEWED] = 'u', [FILTER_FAILING] = 'f',
 	[FILTER_DISAGREE] = 'd', [FILTER_OVERRIDDEN] = 'o', [FILTER_ERRORS] = 'e',
 	[FILTER_JUDGE_HUMAN] = 'h', [FILTER_CODE_HUMAN] = 'c', [FILTER_CODE_JUDGE] = 'b',
-	[FILTER_REVIEWERS] = 'r', [FILTER_STALE] = 's',
+	[FILTER_REVIEWERS] = 'r', [FILTER_STALE] = 's', [FILTER_TAG] = 't',
 };
 
 /* The filters the menu offers, in the session's order; returns how many. */
@@ -70,6 +70,12 @@ unsigned fmenu_key(struct tui *t, keycode_t key)
 	return REDRAW_ALL;
 }
 
+/* A filter's line in the menu: the tag filter names its tag. */
+static const char *fmenu_name(const struct review *rv, enum review_filter f)
+{
+	return f == FILTER_TAG ? rv->tagf.label : review_filter_name(f);
+}
+
 /* A box over the run list: a line per filter ("u  unreviewed"), the one
  * in force marked, the selected one highlighted, a hint at the bottom. */
 void fmenu_draw(const struct tui *t)
@@ -80,7 +86,7 @@ void fmenu_draw(const struct tui *t)
 	static const char hint[] = "letter or Enter picks, Esc shuts";
 	int w = (int)sizeof hint - 1;
 	for (size_t i = 0; i < n; i++) {
-		const char *name = review_filter_name(items[i]);
+		const char *name = fmenu_name(rv, items[i]);
 		int nw = 5 + draw_width(name, strlen(name)) + 4;
 		if (nw > w)
 			w = nw;
@@ -111,9 +117,11 @@ void fmenu_draw(const struct tui *t)
 		draw_fill(y0 + 1 + i, x0, w, a);
 		draw_text(y0 + 1 + i, x0, 1, "\xe2\x94\x82", 3, a);
 		draw_text(y0 + 1 + i, x0 + w - 1, 1, "\xe2\x94\x82", 3, a);
-		char line[96];
-		int len = snprintf(line, sizeof line, " %c  %s%s", filter_keys[f], review_filter_name(f),
+		char line[224];
+		int len = snprintf(line, sizeof line, " %c  %s%s", filter_keys[f], fmenu_name(rv, f),
 		                   f == rv->filter ? "  \xe2\x86\x90 in use" : "");   /* ← the one in force */
+		if (len >= (int)sizeof line)
+			len = (int)sizeof line - 1;
 		draw_fill(y0 + 1 + i, x0 + 1, w - 2, la);
 		draw_text(y0 + 1 + i, x0 + 1, w - 2, line, (size_t)len, la);
 	}

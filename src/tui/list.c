@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "tui_int.h"
+#include "review/tags.h"
 #include "util/shortnames.h"
 #include "util/xalloc.h"
 
@@ -223,6 +224,36 @@ static void list_id(const struct review_entry *e, const struct short_name *sn, i
 	}
 }
 
+/* A run's tags at the right of its id cell: the tag's name when it is
+ * the only one and fits beside the id, else ⚑ and how many tags. */
+static void list_tags(const struct tui *t, const struct review_entry *e, int y, int x, int w,
+                      attr_t a)
+{
+	const struct review *rv = tui_rv(t);
+	const struct decision *d[32];
+	size_t n = e->id ? review_tags_on(rv, e->id, -1, d, 32) : 0;
+	const char *names[32];
+	size_t k = 0;
+	for (size_t i = 0; i < n; i++) {
+		const char *name = vocab_tag_name(&t->cfg->vocab, rv->annot, d[i]->tag);
+		bool seen = false;
+		for (size_t j = 0; j < k && !seen; j++)
+			seen = vocab_code_eq(names[j], name);
+		if (!seen)
+			names[k++] = name;
+	}
+	if (!k)
+		return;
+	char b[96];
+	int idw = e->id ? draw_width(e->id, strlen(e->id)) : w;
+	int len = snprintf(b, sizeof b, "\xe2\x9a\x91%s", names[0]);            /* ⚑ */
+	if (k > 1 || len >= (int)sizeof b || draw_width(b, (size_t)len) + 1 + idw > w)
+		len = snprintf(b, sizeof b, "\xe2\x9a\x91%zu", k);
+	int bw = draw_width(b, (size_t)len);
+	if (bw < w)
+		draw_text(y, x + w - bw, bw, b, (size_t)len, a);
+}
+
 static void list_row(const struct tui *t, const struct list_cols *c, const struct list_view *v, int y,
                      size_t vi, bool sel)
 {
@@ -243,6 +274,7 @@ static void list_row(const struct tui *t, const struct list_cols *c, const struc
 	draw_text(y, r->x + 1, 1, mg, strlen(mg), draw_cell_attr(t, sel, base, mslot));
 	size_t i = vi - v->top;
 	list_id(e, &v->id_cut[i], y, r->x + c->id_x, c->id_w, base);
+	list_tags(t, e, y, r->x + c->id_x, c->id_w, draw_cell_attr(t, sel, base, SLOT_MARK_REVIEWED));
 	int x = r->x + c->id_x + c->id_w + 1;
 	if (c->label_w) {
 		if (e->label)

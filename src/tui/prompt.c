@@ -1,5 +1,5 @@
 /* prompt.c - the one-line prompt's keys: search, override, note, the judge menu and the
- * leave for a judge's host.
+ * leave for a judge's host (a tag's completions are tag_prompt.c's).
  *
  * The prompt's text is edited here; what Enter does with it is the
  * session's (search, decisions) or the judges'. The cursor shows while a
@@ -104,6 +104,13 @@ unsigned prompt_key(struct tui *t, keycode_t key)
 		return judge_menu_key(t, key);
 	if (t->pr.kind == PROMPT_ALLOW_HOST)
 		return tui_judges_allow_key(t, key);
+	if (tagprompt_is(t))
+		return tagprompt_key(t, key);
+	return prompt_key_edit(t, key);
+}
+
+unsigned prompt_key_edit(struct tui *t, keycode_t key)
+{
 	if (key == 27) {
 		t->pr.kind = PROMPT_NONE;
 		tui_message(t, false, "cancelled");

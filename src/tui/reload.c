@@ -20,6 +20,7 @@ static void forget_session(struct tui *t)
 {
 	tui_judges_close(t);
 	calpane_free(t);
+	tagpane_free(t);
 	timeline_free(t);
 	tl_find_free(t);
 	memset(&t->tl, 0, sizeof t->tl);

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "review/callmarks.h"
+#include "review/tags.h"
 #include "tui/lazytext.h"
 #include "timeline_find.h"
 #include "timeline_int.h"
@@ -255,9 +256,9 @@ void tl_build(struct tui *t, const struct review_run *rr, size_t entry)
 {
 	int width = t->lay.pane[PANE_TIMELINE].w - 1;
 	unsigned long serial = rr ? rr->serial : 0;
-	/* In blind mode a decision may show a row's call marks, hidden until
-	 * then; elsewhere they change only with the run. */
-	unsigned long labels = tui_rv(t) && tui_rv(t)->blind ? tui_rv(t)->labels_gen : 0;
+	/* A decision may add or take back a call's tag badge, and in blind
+	 * mode show a row's call marks, hidden until then. */
+	unsigned long labels = tui_rv(t) ? tui_rv(t)->labels_gen : 0;
 	/* A run dropped from the cache and read again is a new load: the
 	 * lazy lines borrowed the old one's text. */
 	if (entry == t->tl.for_entry && width == t->tl.width && serial == t->tl.for_serial &&
@@ -419,6 +420,26 @@ static void draw_spans(const struct tui *t, int y, int x, int w, const struct tl
 	}
 }
 
+/* The run's own tags for the title, each with its reviewer: "⚑ slow
+ * (alice), wrong-tool (bob)"; brief "⚑2". Returns how many. */
+static size_t run_tags(const struct tui *t, char *buf, size_t n, char *brief, size_t bn)
+{
+	const struct review *rv = tui_rv(t);
+	if (!rv || t->tl.for_entry >= rv->nentries || !rv->entries[t->tl.for_entry].id)
+		return 0;
+	const struct decision *d[16];
+	size_t k = review_tags_on(rv, rv->entries[t->tl.for_entry].id, 0, d, 16);
+	struct strbuf sb = STRBUF_INIT;
+	for (size_t i = 0; i < k; i++)
+		strbuf_addf(&sb, "%s%s (%s)", i ? ", " : "\xe2\x9a\x91 ",          /* ⚑ */
+		            vocab_tag_name(&t->cfg->vocab, rv->annot, d[i]->tag),
+		            d[i]->reviewer ? d[i]->reviewer : "?");
+	snprintf(buf, n, "%s", sb.buf ? sb.buf : "");
+	snprintf(brief, bn, "\xe2\x9a\x91%zu", k);
+	strbuf_release(&sb);
+	return k;
+}
+
 static void timeline_draw(const struct tui *t)
 {
 	const struct rect *r = &t->lay.pane[PANE_TIMELINE];
@@ -426,7 +447,7 @@ static void timeline_draw(const struct tui *t)
 	/* Where we are matters more than how many entries there are; a
 	 * narrow pane says it briefly ("1226-1243/1288"), never cut. */
 	char entries[48] = "", lines[64] = "", brief[48] = "";
-	struct title_part parts[2] = { { 0 } };
+	struct title_part parts[3] = { { 0 } };
 	size_t np = 0;
 	if (t->tl.nlines) {
 		snprintf(entries, sizeof entries, "%zu entr%s", t->tl.nentries, t->tl.nentries == 1 ? "y" : "ies");
@@ -441,6 +462,9 @@ static void timeline_draw(const struct tui *t)
 			parts[np++] = (struct title_part){ .full = lines, .brief = brief, .rank = 0 };
 		}
 	}
+	char tags[256] = "", tbrief[24] = "";
+	if (run_tags(t, tags, sizeof tags, tbrief, sizeof tbrief))
+		parts[np++] = (struct title_part){ .full = tags, .brief = tbrief, .rank = 1 };
 	draw_pane_title_parts(t, PANE_TIMELINE, timeline_pane.title, parts, np);
 	if (rows < 1)
 		return;

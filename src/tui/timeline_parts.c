@@ -23,6 +23,7 @@
 #include <strings.h>
 
 #include "review/callmarks.h"
+#include "review/tags.h"
 #include "scorers/scorer.h"
 #include "timeline_int.h"
 #include "timeline_values.h"
@@ -113,7 +114,25 @@ static void add_badges(struct tui *t, const struct call_mark *m, size_t n)
 		}
 }
 
-static void add_call_head(struct tui *t, size_t e, const struct run_call *c, long number,
+/* The reviewers' tags on call ci (from 1: ci + 1), as badges of their own
+ * slot: a reviewer's note, not a machine's failure, so never the error's. */
+static size_t add_tag_badges(struct tui *t, size_t ci, bool add)
+{
+	const struct review *rv = tui_rv(t);
+	if (!rv || t->tl.for_entry >= rv->nentries || !rv->entries[t->tl.for_entry].id)
+		return 0;
+	const struct decision *d[16];
+	size_t n = review_tags_on(rv, rv->entries[t->tl.for_entry].id, (long)ci + 1, d, 16);
+	for (size_t i = 0; add && i < n; i++) {
+		struct strbuf b = STRBUF_INIT;
+		strbuf_addf(&b, "\xe2\x9a\x91 %s", vocab_tag_name(&t->cfg->vocab, rv->annot, d[i]->tag));
+		tl_add_badge(t, SLOT_MARK_REVIEWED, false, b.buf, b.len);
+		strbuf_release(&b);
+	}
+	return n;
+}
+
+static void add_call_head(struct tui *t, size_t e, const struct run_call *c, size_t ci, long number,
                           const struct call_mark *marks, size_t nmarks)
 {
 	struct strbuf head = STRBUF_INIT;
@@ -134,10 +153,12 @@ static void add_call_head(struct tui *t, size_t e, const struct run_call *c, lon
 	else if (!c->has_result)
 		strbuf_addstr(&tail, "  [no result]");
 	int slot = c->requestor == REQ_USER ? SLOT_USER_TOOL : SLOT_TOOL_NAME;
-	if (!nmarks)
+	size_t ntags = add_tag_badges(t, ci, false);
+	if (!nmarks && !ntags)
 		strbuf_add(&head, tail.buf ? tail.buf : "", tail.len);
 	tl_add_line(t, e, 2, slot, head.buf, head.len);
-	if (nmarks) {
+	if (nmarks || ntags) {
+		add_tag_badges(t, ci, true);        /* short, and the reviewer's own: first */
 		add_badges(t, marks, nmarks);
 		if (tail.len)       /* without its first two spaces: the piece adds them */
 			tl_add_piece(t, slot, false, tail.buf + 2, tail.len - 2);
@@ -236,7 +257,7 @@ static void add_call(struct tui *t, const struct run_lines *rl, size_t ci)
 	bool open = t->tl.entries[e].open;
 	size_t nmarks;
 	const struct call_mark *marks = call_marks_at(rl->marks, ci, &nmarks);
-	add_call_head(t, e, c, rl->number[ci], marks, nmarks);
+	add_call_head(t, e, c, ci, rl->number[ci], marks, nmarks);
 	add_call_args(t, e, r, c, width, open);
 	add_call_outcome(t, e, r, c, width, open);
 }

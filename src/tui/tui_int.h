@@ -33,6 +33,10 @@ enum prompt_kind {
 	PROMPT_JUDGE,               /* which judge: Enter all, a digit one */
 	PROMPT_ALLOW_HOST,          /* y lets the judges asked send to a host (or from a key
 	                             * variable) not allowed yet */
+	PROMPT_TAG,                 /* t: a tag for the run or the call (tag_prompt.c) */
+	PROMPT_TAG_RENAME,          /* the tags pane's r, m and p: the name to alias into */
+	PROMPT_TAG_MERGE,
+	PROMPT_TAG_PROMOTE,
 };
 
 /* A piece of a timeline line drawn in a slot of its own (a call's marks
@@ -154,6 +158,8 @@ struct prompt_state {
 	size_t row;                 /* override: the verdict row */
 	double score;               /* override: the score, while the reason is asked */
 	long judge;                 /* allow host: the judges then asked (-1 all) */
+	long call;                  /* tag: the call's number from 1, 0 the run */
+	size_t pick;                /* tag: 1 + the completion Up/Down chose, 0 none */
 };
 
 /* Script mode (TCR_SCRIPT): keys and commands come from a file. */
@@ -193,6 +199,7 @@ struct tui {
 	struct { char text[512]; bool error; } msg;  /* the status line's; whole in the log */
 	struct msglog_state log;
 	struct { bool shown; size_t sel; } fmenu;   /* the filter menu (f) */
+	struct tags_pane_state *tagp;               /* the tags pane (T), NULL until opened */
 	struct script_state script;
 	struct { bool headless; SCREEN *screen; FILE *out, *in; } term;
 	struct { long iterations, max_iterations; double last_busy_draw, last_refresh; } loop;
@@ -318,6 +325,29 @@ unsigned calpane_key(struct tui *t, enum tcr_action a);
 void calpane_fit(struct tui *t);
 void calpane_draw(const struct tui *t);
 void calpane_free(struct tui *t);
+
+/* tag_prompt.c: t's prompt with its completions, and x on a tag */
+unsigned tagprompt_open(struct tui *t);
+/* Opens the prompt of kind k (a tag or a tags pane's name) with a label. */
+void tagprompt_start(struct tui *t, enum prompt_kind k, const char *label);
+bool tagprompt_is(const struct tui *t);
+/* prompt.c: the text editing every prompt shares (Esc, Enter, Backspace, C-u, a character). */
+unsigned prompt_key_edit(struct tui *t, keycode_t key);
+unsigned tagprompt_key(struct tui *t, keycode_t key);
+void tagprompt_draw(const struct tui *t);
+/* x on a tag: true when it was one (the run's latest, or the call's), *r set. */
+bool tags_retract(struct tui *t, unsigned *r);
+/* The call selected in the timeline (its number from 1), or 0. */
+long tags_selected_call(const struct tui *t);
+
+/* tags_pane.c: the tags overlay (T) */
+unsigned tagpane_open(struct tui *t);
+bool tagpane_shown(const struct tui *t);
+unsigned tagpane_key(struct tui *t, keycode_t key);
+void tagpane_draw(const struct tui *t);
+/* A name typed at the pane's r, m or p prompt: the aliases written. */
+unsigned tagpane_submit(struct tui *t, enum prompt_kind k, const char *name);
+void tagpane_free(struct tui *t);
 
 /* list.c: the run list */
 /* The run under the cursor changed: the other panes start over. */

@@ -13,7 +13,7 @@ rows
 labels marks
 filters
 view
-decisions
+decisions tags
 search callmarks fewshot calib_figs
 fewshot_gather
 judging calib_compare
