@@ -104,6 +104,8 @@ unsigned prompt_key(struct tui *t, keycode_t key)
 		return judge_menu_key(t, key);
 	if (t->pr.kind == PROMPT_ALLOW_HOST)
 		return tui_judges_allow_key(t, key);
+	if (t->pr.kind == PROMPT_CALL_KEY)
+		return calls_prompt_key(t, key);
 	if (key == 27) {
 		t->pr.kind = PROMPT_NONE;
 		tui_message(t, false, "cancelled");

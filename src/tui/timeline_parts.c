@@ -23,6 +23,7 @@
 #include <strings.h>
 
 #include "review/callmarks.h"
+#include "review/callrefs.h"
 #include "scorers/scorer.h"
 #include "timeline_int.h"
 #include "timeline_values.h"
@@ -114,7 +115,8 @@ static void add_badges(struct tui *t, const struct call_mark *m, size_t n)
 }
 
 static void add_call_head(struct tui *t, size_t e, const struct run_call *c, long number,
-                          const struct call_mark *marks, size_t nmarks)
+                          const struct call_mark *marks, size_t nmarks,
+                          const struct decision *label)
 {
 	struct strbuf head = STRBUF_INIT;
 	if (number > 0)
@@ -134,10 +136,12 @@ static void add_call_head(struct tui *t, size_t e, const struct run_call *c, lon
 	else if (!c->has_result)
 		strbuf_addstr(&tail, "  [no result]");
 	int slot = c->requestor == REQ_USER ? SLOT_USER_TOOL : SLOT_TOOL_NAME;
-	if (!nmarks)
+	bool pieces = nmarks || label;
+	if (!pieces)
 		strbuf_add(&head, tail.buf ? tail.buf : "", tail.len);
 	tl_add_line(t, e, 2, slot, head.buf, head.len);
-	if (nmarks) {
+	if (pieces) {
+		tl_call_label_badge(t, label);
 		add_badges(t, marks, nmarks);
 		if (tail.len)       /* without its first two spaces: the piece adds them */
 			tl_add_piece(t, slot, false, tail.buf + 2, tail.len - 2);
@@ -224,6 +228,7 @@ struct run_lines {
 	struct run *r;
 	const long *number;             /* each call's number among the counted, 0 none */
 	const struct call_marks *marks; /* may be NULL */
+	const struct run_call_decs *decs; /* the reviewer's labels and corrections; may be NULL */
 	int width;
 };
 
@@ -236,7 +241,9 @@ static void add_call(struct tui *t, const struct run_lines *rl, size_t ci)
 	bool open = t->tl.entries[e].open;
 	size_t nmarks;
 	const struct call_mark *marks = call_marks_at(rl->marks, ci, &nmarks);
-	add_call_head(t, e, c, rl->number[ci], marks, nmarks);
+	const struct call_decs *cd = rl->decs && ci < rl->decs->ncalls ? &rl->decs->per[ci] : NULL;
+	add_call_head(t, e, c, rl->number[ci], marks, nmarks, cd ? cd->label : NULL);
+	tl_call_fixes(t, e, rl->decs, ci, width);
 	add_call_args(t, e, r, c, width, open);
 	add_call_outcome(t, e, r, c, width, open);
 }
@@ -358,7 +365,8 @@ static void add_message(struct tui *t, const struct run_lines *rl, size_t mi)
 	}
 }
 
-void tl_add_run(struct tui *t, struct run *r, const struct call_marks *marks, int width)
+void tl_add_run(struct tui *t, struct run *r, const struct call_marks *marks,
+                const struct run_call_decs *decs, int width)
 {
 	/* Number the calls the tool-call scorer counts, in its order. */
 	size_t *counted = xcalloc(r->ncalls + 1, sizeof(size_t));
@@ -371,9 +379,10 @@ void tl_add_run(struct tui *t, struct run *r, const struct call_marks *marks, in
 		tl_add_line(t, e, 0, SLOT_ERROR, "this run is malformed:", 22);
 		tl_add_text(t, e, 2, SLOT_ERROR, NULL, r->load_error, width);
 	}
-	struct run_lines rl = { .r = r, .number = number, .marks = marks, .width = width };
+	struct run_lines rl = { .r = r, .number = number, .marks = marks, .decs = decs, .width = width };
 	for (size_t mi = 0; mi < r->nmsgs; mi++)
 		add_message(t, &rl, mi);
+	tl_run_answer(t, decs, width);
 	free(counted);
 	free(number);
 }
