@@ -60,9 +60,10 @@ void   tl_add_run(struct tui *t, struct run *r, const struct call_marks *marks,
 struct decision;
 void   tl_call_label_badge(struct tui *t, const struct decision *label);
 /* Under call ci's head: what it should have been, or that it should not
- * have been made, and the calls missing before it (after it, on the last). */
-void   tl_call_fixes(struct tui *t, size_t e, const struct run_call_decs *decs, size_t ci,
-                     int width);
+ * have been made (a replacement of the same tool as the arguments it
+ * changes), and the calls missing before it (after it, on the last). */
+void   tl_call_fixes(struct tui *t, size_t e, const struct run_call_decs *decs, struct run *r,
+                     size_t ci, int width);
 /* After the run's messages: the answer it should have given. */
 void   tl_run_answer(struct tui *t, const struct run_call_decs *decs, int width);
 

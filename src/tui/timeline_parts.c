@@ -243,7 +243,7 @@ static void add_call(struct tui *t, const struct run_lines *rl, size_t ci)
 	const struct call_mark *marks = call_marks_at(rl->marks, ci, &nmarks);
 	const struct call_decs *cd = rl->decs && ci < rl->decs->ncalls ? &rl->decs->per[ci] : NULL;
 	add_call_head(t, e, c, rl->number[ci], marks, nmarks, cd ? cd->label : NULL);
-	tl_call_fixes(t, e, rl->decs, ci, width);
+	tl_call_fixes(t, e, rl->decs, r, ci, width);
 	add_call_args(t, e, r, c, width, open);
 	add_call_outcome(t, e, r, c, width, open);
 }

@@ -1,0 +1,111 @@
+#!/bin/sh
+# references.sh - reviewing a few runs by hand becomes the ground truth of
+# all of them: on the screen (script mode, the real key handling), calls of
+# a run are labelled and corrected (one replaced through the editor, one
+# removed, one inserted before the last), another run's calls labelled
+# correct and its answer given; `export --references` writes a reference
+# per task; `score` with trajectory-match in strict mode reads them back
+# through `expectations:` as written and gives the verdicts worked out by
+# hand below. Then the same on the shared tau-bench sample (skipped when
+# it is absent). The data: tests/data/screen-refs*.
+. "$TCR_SRCDIR/tests/cli/lib.sh"
+. "$TCR_SRCDIR/tests/cli/screen_lib.sh"
+
+# The reviewer's editor: sed on the file it is given, by what it holds, so
+# every edit is known in advance.
+cat > "$TMP/fake-editor.sh" <<'ED'
+#!/bin/sh
+case "$1" in
+*.txt) printf 'Cancelled reservation R9.\n' > "$1" ;;
+*) if grep -q '"name": ""' "$1"; then
+	sed -e 's/"name": ""/"name": "check_balance"/' -e 's/"arguments": {}/"arguments": {"user_id": "u1"}/' "$1" > "$1.new"
+   else
+	sed 's/2024-05-20/2024-05-21/' "$1" > "$1.new"
+   fi
+   mv "$1.new" "$1" ;;
+esac
+ED
+chmod +x "$TMP/fake-editor.sh"
+unset VISUAL
+EDITOR="$TMP/fake-editor.sh"; export EDITOR
+
+# field NAME LINE: a plain value of a flat JSON line (awk: no jq needed).
+field() {
+	printf '%s\n' "$2" | awk -v k="$1" '{ if (match($0, "\"" k "\":(\"[^\"]*\"|[^,}]*)")) {
+		v = substr($0, RSTART + length(k) + 3, RLENGTH - length(k) - 3); gsub(/^"|"$/, "", v); print v } }'
+}
+
+# r1 (task 1): get_user right (1), think should not have been called (D y),
+# search on the wrong date (e: the editor moves it to the 21st), book with a
+# call missing before it (i on the last call, b: before). Then r4 (task 2):
+# both calls right, 3 then x on the second (the label taken back: right
+# again), and the answer it should have given (R).
+SCREEN_CONFIG=screen-refs.yaml SCREEN_COLS=120 SCREEN_LINES=40
+run_screen refs-review '<Tab>
+jj1
+jjDy
+jje
+jjib
+:save-display %D/refs-r1.screen
+<Tab><Tab>jjj<Tab>
+jj1jj1
+3x
+R' screen-refs.jsonl
+assert_rc "the review by script exits 0" 0
+
+assert_eq "nine decisions, a line each" "$(wc -l < "$ANNOT" | tr -d ' ')" 9
+l() { sed -n "$1p" "$ANNOT"; }
+l 9 > "$TMP/l9"
+assert_eq "1: call 1 of r1 labelled correct" \
+	"$(field run "$(l 1)") $(field decision "$(l 1)") $(field call "$(l 1)") $(field label "$(l 1)") $(field tool "$(l 1)") $(field call_id "$(l 1)")" \
+	"r1 call-label 1 correct get_user c1"
+assert_eq "2: call 2 of r1 removed" \
+	"$(field decision "$(l 2)") $(field call "$(l 2)") $(field correction "$(l 2)") $(field tool "$(l 2)")" \
+	"correct 2 remove think"
+assert_grep "3: call 3 of r1 replaced by what the editor saved" "$ANNOT" \
+	'"call":3,"call_id":"c3","tool":"search_flights","correction":"replace","expected":{"name":"search_flights","arguments":{"origin":"JFK","destination":"SEA","date":"2024-05-21"}}'
+assert_grep "4: a call missing before call 4" "$ANNOT" \
+	'"call":4,"correction":"insert","expected":{"name":"check_balance","arguments":{"user_id":"u1"}}'
+assert_eq "5-8: r4's calls labelled, the second again, then taken back" \
+	"$(for i in 5 6 7 8; do printf '%s/%s/%s ' "$(field decision "$(l $i)")" "$(field call "$(l $i)")" "$(field label "$(l $i)")"; done)" \
+	"call-label/1/correct call-label/2/correct call-label/2/wrong retract/2/ "
+assert_grep "8: the retract names the kind it takes back" "$ANNOT" '"retracts":"call-label"'
+assert_grep "9: r4's expected answer" "$ANNOT" '"run":"r4"'
+assert_grep "9: the answer as the editor left it, its newline aside" "$TMP/l9" '"correction":"answer","expected":"Cancelled reservation R9."}'
+assert_no_grep "9: an answer names no call" "$TMP/l9" '"call'
+
+# What a person sees under r1's calls before moving on.
+screen_has refs-r1 "labelled correct"
+screen_has refs-r1 "should not have been called"
+screen_has refs-r1 'should be: search_flights(date: "2024-05-21")'
+screen_has refs-r1 'missing before it: check_balance(user_id: "u1")'
+
+# ---- export --references, per task (the configuration joins by task_id) ----
+(cd "$TMP" && "$TCR_BIN" export --references -c screen-refs.yaml -a refs-review.annot.jsonl \
+	-o refs.jsonl screen-refs.jsonl > export.out 2> export.err)
+assert_eq "export --references exits 0" "$?" 0
+assert_grep "export says what it wrote" "$TMP/export.err" "wrote 2 references (one per task) of 2 runs with call decisions to refs.jsonl"
+assert_eq "a line per task" "$(wc -l < "$TMP/refs.jsonl" | tr -d ' ')" 2
+assert_eq "task 1: r1 corrected (think removed, the search replaced, check_balance inserted before book)" \
+	"$(sed -n 1p "$TMP/refs.jsonl")" \
+	'{"run":"r1","task":1,"reference":[{"name":"get_user","arguments":{"user_id":"u1"}},{"name":"search_flights","arguments":{"origin":"JFK","destination":"SEA","date":"2024-05-21"}},{"name":"check_balance","arguments":{"user_id":"u1"}},{"name":"book","arguments":{"user_id":"u1","flight":"HAT1"}}],"answer":null,"reviewer":"qa","kept":2,"corrected":1,"removed":1,"inserted":1,"wrong_kept":[]}'
+assert_eq "task 2: r4 as it was, with the answer it should have given" \
+	"$(sed -n 2p "$TMP/refs.jsonl")" \
+	'{"run":"r4","task":2,"reference":[{"name":"get_user","arguments":{"user_id":"u2"}},{"name":"cancel","arguments":{"reservation":"R9"}}],"answer":"Cancelled reservation R9.","reviewer":"qa","kept":2,"corrected":0,"removed":0,"inserted":0,"wrong_kept":[]}'
+
+# ---- score every run against them, through expectations: as written ----
+# By hand, strict mode (the same calls in the same order, arguments exact):
+# r1 (think, the 20th, no check_balance) fails; r2 made exactly the
+# corrected calls and passes; r3 lacks check_balance and fails; r4 passes
+# against its own calls; r5's task has no reference (skipped). Pass rate
+# 2 of the 4 scored.
+(cd "$TMP" && "$TCR_BIN" score -c screen-refs-score.yaml -o jsonl screen-refs.jsonl > score.out 2> score.err)
+got=$(awk '{ r = ""; p = ""; s = ""
+	if (match($0, /"run":"[^"]*"/)) r = substr($0, RSTART + 7, RLENGTH - 8)
+	if (match($0, /"passed":[a-z]*/)) p = substr($0, RSTART + 9, RLENGTH - 9)
+	if (match($0, /"status":"[^"]*"/)) s = substr($0, RSTART + 10, RLENGTH - 11)
+	printf "%s:%s:%s ", r, s, p }' "$TMP/score.out")
+assert_eq "strict trajectory-match against the references: the verdicts worked out by hand" \
+	"$got" "r1:ok:false r2:ok:true r3:ok:false r4:ok:true r5:skipped:null "
+
+finish
