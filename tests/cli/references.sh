@@ -108,4 +108,79 @@ got=$(awk '{ r = ""; p = ""; s = ""
 assert_eq "strict trajectory-match against the references: the verdicts worked out by hand" \
 	"$got" "r1:ok:false r2:ok:true r3:ok:false r4:ok:true r5:skipped:null "
 
+# ---- the shared tau-bench sample --------------------------------------------
+R="${TCR_SHARED_DIR:-}/fixtures/real"
+if [ ! -f "$R/taubench_v1_airline_sample.jsonl" ] || [ ! -f "$R/taubench_v1_airline_expected_sample.jsonl" ]; then
+	skip "the loop on the tau-bench sample" "not found (set TCR_SHARED_DIR to the shared reference folder)"
+	finish
+fi
+cp "$R/taubench_v1_airline_sample.jsonl" "$R/taubench_v1_airline_expected_sample.jsonl" "$TMP/"
+(cd "$TMP" && "$TCR_BIN" init -o tb.yaml taubench_v1_airline_sample.jsonl \
+	taubench_v1_airline_expected_sample.jsonl > tb-init.out 2>&1)
+assert_grep "init proposes the join by task_id" "$TMP/tb.yaml" "match: {run: task_id, expected: task_id}"
+# The editor gives every call it is shown no baggage to pay for: unchanged
+# (nothing written) but for the bookings that paid for one.
+cat > "$TMP/tb-editor.sh" <<'ED'
+#!/bin/sh
+sed 's/"nonfree_baggages": 1/"nonfree_baggages": 0/' "$1" > "$1.new" && mv "$1.new" "$1"
+ED
+chmod +x "$TMP/tb-editor.sh"
+EDITOR="$TMP/tb-editor.sh"
+# task000-trial0: its first call (get_user_details) right, the second
+# (search_direct_flight) should not have been made, then e on each entry
+# after it. The golden screens: the booking found by a search, its
+# correction under it (120x40); the label and the removal (80x24).
+SCREEN_CONFIG=tb.yaml SCREEN_COLS=120 SCREEN_LINES=40 SCREEN_ANNOT=tb.annot.jsonl
+rm -f "$TMP/tb.annot.jsonl"
+run_screen calls-taubench-120x40 '<Tab>jjjjjj1
+jjDy
+jjejjejjejjejjejjejjejjejjejjejjejje
+/nonfree_baggages
+<Enter>' taubench_v1_airline_sample.jsonl
+check_screen calls-taubench-120x40
+screen_has calls-taubench-120x40 "→ should be: book_reservation(nonfree_baggages: 0)"
+SCREEN_COLS=80 SCREEN_LINES=24
+run_screen calls-taubench-80x24 '<Tab>/HAT069
+<Enter>kk' taubench_v1_airline_sample.jsonl
+check_screen calls-taubench-80x24
+screen_has calls-taubench-80x24 "#1 get_user_details  labelled correct"
+screen_has calls-taubench-80x24 "✗ should not have been called"
+SCREEN_ANNOT=
+A=$TMP/tb.annot.jsonl
+assert_grep "tau-bench: call 1 labelled correct" "$A" '"call":1,"call_id":"call_oIHazX6yQrB8hUwl4cRilFKj","tool":"get_user_details","label":"correct"'
+assert_grep "tau-bench: call 2 removed" "$A" '"call":2,"call_id":"call_HGn16KZh9oNCruxsMJ4gYXan","tool":"search_direct_flight","correction":"remove"'
+nrep=$(grep -c '"correction":"replace"' "$A")
+assert_eq "tau-bench: only the bookings that paid for a bag are corrected" "$nrep" \
+	"$(grep -c '"decision":"correct".*"tool":"book_reservation".*"nonfree_baggages":0' "$A")"
+(cd "$TMP" && "$TCR_BIN" export --references -c tb.yaml -a tb.annot.jsonl -o tb-refs.jsonl \
+	taubench_v1_airline_sample.jsonl > tb-export.out 2> tb-export.err)
+assert_eq "tau-bench: export --references exits 0" "$?" 0
+assert_eq "tau-bench: one reference, for task 0" "$(wc -l < "$TMP/tb-refs.jsonl" | tr -d ' ')" 1
+assert_grep "tau-bench: from task000-trial0" "$TMP/tb-refs.jsonl" '{"run":"tau1-airline-gpt-4o-task000-trial0","task":0,"reference":[{"name":"get_user_details"'
+assert_grep "tau-bench: the counts" "$TMP/tb-refs.jsonl" "\"corrected\":$nrep,\"removed\":1,\"inserted\":0"
+assert_no_grep "tau-bench: the removed call is not in the reference" "$TMP/tb-refs.jsonl" "search_direct_flight"
+assert_no_grep "tau-bench: no booking pays for a bag" "$TMP/tb-refs.jsonl" '"nonfree_baggages":1'
+# Scored against it in strict mode, task 0's two runs are judged and the
+# others have no reference; trial0 made the call that should not have
+# been made, so it fails.
+cat > "$TMP/tb-score.yaml" <<'YML'
+runs:
+  id: _corpus.run_id
+expectations:
+  file: tb-refs.jsonl
+  match: {run: task_id, expected: task}
+scorers:
+  - id: actions
+    type: trajectory-match
+    reference: {from: expected.reference}
+    mode: strict
+YML
+(cd "$TMP" && "$TCR_BIN" score -c tb-score.yaml -o jsonl taubench_v1_airline_sample.jsonl > tb-score.out 2> tb-score.err)
+assert_eq "tau-bench: task 0's runs scored, the ten others without a reference" \
+	"$(grep -c '"status":"ok"' "$TMP/tb-score.out") $(grep -c '"status":"skipped"' "$TMP/tb-score.out")" "2 10"
+assert_grep "tau-bench: trial0 fails against its own corrected calls" "$TMP/tb-score.out" \
+	'"run":"tau1-airline-gpt-4o-task000-trial0"'
+assert_eq "tau-bench: trial0's verdict fails" \
+	"$(grep '"run":"tau1-airline-gpt-4o-task000-trial0"' "$TMP/tb-score.out" | grep -c '"passed":false')" 1
+
 finish
