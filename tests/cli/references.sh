@@ -39,7 +39,11 @@ field() {
 # search on the wrong date (e: the editor moves it to the 21st), book with a
 # call missing before it (i on the last call, b: before). Then r4 (task 2):
 # both calls right, 3 then x on the second (the label taken back: right
-# again), and the answer it should have given (R).
+# again), and the answer it should have given (R). Then r6 (task 4), whose
+# first call has no name (neither the timeline nor trajectory-match counts
+# it: shown "· (no name)"): its second call, the timeline's #1, is labelled
+# partly, and recorded as call 2, its place among the run's calls, as call
+# marks number them.
 SCREEN_CONFIG=screen-refs.yaml SCREEN_COLS=120 SCREEN_LINES=40
 run_screen refs-review '<Tab>
 jj1
@@ -50,10 +54,12 @@ jjib
 <Tab><Tab>jjj<Tab>
 jj1jj1
 3x
-R' screen-refs.jsonl
+R
+<Tab><Tab>jj<Tab>
+jjjj2' screen-refs.jsonl
 assert_rc "the review by script exits 0" 0
 
-assert_eq "nine decisions, a line each" "$(wc -l < "$ANNOT" | tr -d ' ')" 9
+assert_eq "ten decisions, a line each" "$(wc -l < "$ANNOT" | tr -d ' ')" 10
 l() { sed -n "$1p" "$ANNOT"; }
 l 9 > "$TMP/l9"
 assert_eq "1: call 1 of r1 labelled correct" \
@@ -73,6 +79,11 @@ assert_grep "8: the retract names the kind it takes back" "$ANNOT" '"retracts":"
 assert_grep "9: r4's expected answer" "$ANNOT" '"run":"r4"'
 assert_grep "9: the answer as the editor left it, its newline aside" "$TMP/l9" '"correction":"answer","expected":"Cancelled reservation R9."}'
 assert_no_grep "9: an answer names no call" "$TMP/l9" '"call'
+assert_grep "10: r6's get_user is call 2 though the timeline numbers it #1" "$ANNOT" \
+	'"run":"r6","source":"screen-refs.jsonl:6"'
+assert_eq "10: the call, its id, tool and label" \
+	"$(field call "$(l 10)") $(field call_id "$(l 10)") $(field tool "$(l 10)") $(field label "$(l 10)")" \
+	"2 c2 get_user partly"
 
 # What a person sees under r1's calls before moving on.
 screen_has refs-r1 "labelled correct"
@@ -84,8 +95,11 @@ screen_has refs-r1 'missing before it: check_balance(user_id: "u1")'
 (cd "$TMP" && "$TCR_BIN" export --references -c screen-refs.yaml -a refs-review.annot.jsonl \
 	-o refs.jsonl screen-refs.jsonl > export.out 2> export.err)
 assert_eq "export --references exits 0" "$?" 0
-assert_grep "export says what it wrote" "$TMP/export.err" "wrote 2 references (one per task) of 2 runs with call decisions to refs.jsonl"
-assert_eq "a line per task" "$(wc -l < "$TMP/refs.jsonl" | tr -d ' ')" 2
+assert_grep "export says what it wrote" "$TMP/export.err" "wrote 3 references (one per task) of 3 runs with call decisions to refs.jsonl"
+assert_eq "a line per task" "$(wc -l < "$TMP/refs.jsonl" | tr -d ' ')" 3
+assert_eq "task 4: the nameless call is not in the reference; partly is below the pass mark: kept, and listed" \
+	"$(sed -n 3p "$TMP/refs.jsonl")" \
+	'{"run":"r6","task":4,"reference":[{"name":"get_user","arguments":{"user_id":"u4"}}],"answer":null,"reviewer":"qa","kept":1,"corrected":0,"removed":0,"inserted":0,"wrong_kept":[2]}'
 assert_eq "task 1: r1 corrected (think removed, the search replaced, check_balance inserted before book)" \
 	"$(sed -n 1p "$TMP/refs.jsonl")" \
 	'{"run":"r1","task":1,"reference":[{"name":"get_user","arguments":{"user_id":"u1"}},{"name":"search_flights","arguments":{"origin":"JFK","destination":"SEA","date":"2024-05-21"}},{"name":"check_balance","arguments":{"user_id":"u1"}},{"name":"book","arguments":{"user_id":"u1","flight":"HAT1"}}],"answer":null,"reviewer":"qa","kept":2,"corrected":1,"removed":1,"inserted":1,"wrong_kept":[]}'
@@ -97,8 +111,10 @@ assert_eq "task 2: r4 as it was, with the answer it should have given" \
 # By hand, strict mode (the same calls in the same order, arguments exact):
 # r1 (think, the 20th, no check_balance) fails; r2 made exactly the
 # corrected calls and passes; r3 lacks check_balance and fails; r4 passes
-# against its own calls; r5's task has no reference (skipped). Pass rate
-# 2 of the 4 scored.
+# against its own calls; r5's task has no reference (skipped); r6 fails:
+# its reference holds the calls the timeline and the run model count, but
+# on an OpenAI chat record trajectory-match reads the record's own
+# tool_calls, the nameless one too. Pass rate 2 of the 5 scored.
 (cd "$TMP" && "$TCR_BIN" score -c screen-refs-score.yaml -o jsonl screen-refs.jsonl > score.out 2> score.err)
 got=$(awk '{ r = ""; p = ""; s = ""
 	if (match($0, /"run":"[^"]*"/)) r = substr($0, RSTART + 7, RLENGTH - 8)
@@ -106,7 +122,7 @@ got=$(awk '{ r = ""; p = ""; s = ""
 	if (match($0, /"status":"[^"]*"/)) s = substr($0, RSTART + 10, RLENGTH - 11)
 	printf "%s:%s:%s ", r, s, p }' "$TMP/score.out")
 assert_eq "strict trajectory-match against the references: the verdicts worked out by hand" \
-	"$got" "r1:ok:false r2:ok:true r3:ok:false r4:ok:true r5:skipped:null "
+	"$got" "r1:ok:false r2:ok:true r3:ok:false r4:ok:true r5:skipped:null r6:ok:false "
 
 # ---- the shared tau-bench sample --------------------------------------------
 R="${TCR_SHARED_DIR:-}/fixtures/real"
