@@ -698,7 +698,7 @@ static void test_check_badges(void **s)
 	struct call_marks cm = { .ncalls = 3, .start = start, .marks = m, .nmarks = 2 };
 	struct tui t;
 	tl_open(&t, 80, 24);
-	tl_add_run(&t, r, &cm, 79);
+	tl_add_run(&t, r, &cm, NULL, 79);
 	char *d = tl_dump(&t, NULL);
 	assert_true(has_line(d, "  #1 ls  id ls"));
 	assert_true(has_line(d, "  #2 cat  tool-errors \xe2\x9c\x97 failed  id cat"));

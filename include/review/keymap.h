@@ -41,15 +41,19 @@
 	X(ACCEPT_ALL,  "accept-all",      "A",                    LABELLING,   "Accept every verdict of the run and go to the next unreviewed (not with --blind)") \
 	X(OVERRIDE,    "override",        "o",                    LABELLING,   "Override the selected verdict: a score on its scale, then a reason (the machine's own score is an accept)") \
 	X(LABEL_0,     "label-0",         "0",                    LABELLING,   "Label the selected verdict 0 (an accept when the machine said 0), then the next undecided row or run") \
-	X(LABEL_1,     "label-1",         "1",                    LABELLING,   "Label it 1, then the next undecided row or run") \
+	X(LABEL_1,     "label-1",         "1",                    LABELLING,   "Label it 1, then the next undecided row or run; on a call selected in the timeline, digits 1.. label the call on the call scale (correct, partly, wrong)") \
 	X(LABEL_2,     "label-2",         "2",                    LABELLING,   "Label it 2 (1..5 scales), then the next undecided row or run") \
 	X(LABEL_3,     "label-3",         "3",                    LABELLING,   "Label it 3 (1..5 scales), then the next undecided row or run") \
 	X(LABEL_4,     "label-4",         "4",                    LABELLING,   "Label it 4 (1..5 scales), then the next undecided row or run") \
 	X(LABEL_5,     "label-5",         "5",                    LABELLING,   "Label it 5 (1..5 scales), then the next undecided row or run") \
 	X(NOTE,        "note",            "c",                    LABELLING,   "Write a note on the run") \
-	X(RETRACT,     "retract",         "x",                    LABELLING,   "Take back the last decision on the selected verdict; on a call in the timeline, or on a run whose latest decision of yours is a tag, that tag") \
+	X(RETRACT,     "retract",         "x",                    LABELLING,   "Take back the last decision on the selected verdict; on a call selected in the timeline, the call's latest tag, label or correction; on a run whose latest decision of yours is a tag, that tag") \
 	X(TAG,         "tag",             "t",                    LABELLING,   "Tag the run, or the call selected in the timeline, with a failure mode: a free code or a defined tag (Tab completes, Up/Down choose, a tag's key picks it)") \
 	X(TAGS,        "tags",            "T",                    LABELLING,   "The tags pane: every tag and code with its runs; r renames, Space marks and m merges, p promotes, x takes back an alias, Enter filters to its runs") \
+	X(CALL_CORRECT, "correct-call",   "e",                    LABELLING,   "On a call selected in the timeline: what it should have been, in your editor ($VISUAL, $EDITOR, vi) on the call as JSON") \
+	X(CALL_REMOVE, "remove-call",     "D",                    LABELLING,   "On a call selected in the timeline: it should not have been called (asks y/n)") \
+	X(CALL_INSERT, "insert-call",     "i",                    LABELLING,   "On a call selected in the timeline: a call is missing before it (on the last call, before or after), in your editor") \
+	X(ANSWER_CORRECT, "correct-answer", "R",                  LABELLING,   "The answer the run should have given, in your editor on the run's final answer") \
 	X(JUDGE,       "judge",           "J",                    JUDGING,     "Ask the LLM judges about this run") \
 	X(INIT,        "init",            "I",                    FILES,       "With no configuration found: write the tcreview.yaml `tcreview init` proposes for these runs, and load it") \
 	X(CALIB,       "calibration",     "K",                    CALIBRATION, "Calibration: agreement of each scorer and judge with the labels, a confusion matrix (K or Esc closes)") \

@@ -13,6 +13,7 @@
 #include "annot/split.h"
 #include "cli/cli.h"
 #include "cli/export.h"
+#include "cli/export_refs.h"
 #include "judge/judge.h"
 #include "review/judging.h"
 #include "review/settle.h"
@@ -32,6 +33,8 @@ static void export_usage(FILE *out)
 	"                       [--format jsonl|csv|openai-ft] [--split train=0.6,dev=0.2,test=0.2]\n"
 	"                       [--seed N] [--only-split NAME]... [--include-stale] [--expect FILE]\n"
 	"                       [--allow-path PATH]... [-o FILE] FILE...\n"
+	"       tcreview export --references [--by-run] [-c FILE] [-a FILE]... [--reviewer NAME]...\n"
+	"                       [-o FILE] FILE...\n"
 	"\n"
 	"Writes the labelled set: one row per run and criterion (a scorer or judge id)\n"
 	"that has a reviewer's label. It reads the runs, the configuration, the\n"
@@ -52,6 +55,10 @@ static void export_usage(FILE *out)
 	"      --allow-path PATH   let the configuration name files in PATH (a file or a\n"
 	"                          folder) outside its own folder (repeatable)\n"
 	"  -o, --output FILE       write FILE (in place, once complete; default stdout)\n"
+	"      --references        write instead the corrected trajectories the call labels\n"
+	"                          and corrections make, one per task with an expectations\n"
+	"                          join (else one per run), for trajectory-match's reference\n"
+	"      --by-run            with --references: one line per run even with a join\n"
 	CLI_TRUST_USAGE
 	"  -h, --help              this help\n"
 	"\n"
@@ -71,7 +78,17 @@ static void export_usage(FILE *out)
 	"and labels the form cannot say, are left out and counted on stderr.\n"
 	"\n"
 	"A run's split comes from a hash of its id and the seed, so it lands in the same\n"
-	"split on every export. Exit status: 0 done, 2 usage or configuration error,\n"
+	"split on every export.\n"
+	"\n"
+	"--references: one object per line with the keys run, task (the join's key or\n"
+	"null), reference [{name, arguments}] (the calls trajectory-match counts: kept,\n"
+	"corrected, the missing ones in place, the removed left out), answer (the\n"
+	"expected answer or null), reviewer, kept, corrected, removed, inserted,\n"
+	"wrong_kept (calls labelled below the pass mark and kept, having no correction).\n"
+	"Read back with expectations: {file: refs.jsonl, match: {run: task_id,\n"
+	"expected: task}} and reference: {from: expected.reference}.\n"
+	"\n"
+	"Exit status: 0 done, 2 usage or configuration error,\n"
 	"3 an input could not be read or the output written.\n", SPLIT_DEFAULT);
 }
 
@@ -84,6 +101,7 @@ struct export_flags {
 	enum export_format format;
 	unsigned long long seed;
 	bool include_stale;
+	bool references, by_run;
 };
 
 /* What an export counts, for the line on stderr. */
@@ -157,6 +175,8 @@ static int take_option(struct cli_context *ctx, int ch, struct export_flags *f)
 	case 'I': f->include_stale = true; return 0;
 	case 'E': f->expect = optarg; return 0;
 	case 'o': f->output = optarg; return 0;
+	case 'r': f->references = true; return 0;
+	case 'b': f->by_run = true; return 0;
 	default: return -1;
 	}
 }
@@ -177,6 +197,8 @@ static int parse_flags(struct cli_context *ctx, int argc, char **argv, struct ex
 		{ "include-stale", no_argument, NULL, 'I' },
 		{ "expect", required_argument, NULL, 'E' },
 		{ "output", required_argument, NULL, 'o' },
+		{ "references", no_argument, NULL, 'r' },
+		{ "by-run", no_argument, NULL, 'b' },
 		CLI_TRUST_OPTIONS,
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -457,6 +479,21 @@ static int export_rows(struct export_job *x)
 	return EXIT_DONE;
 }
 
+/* --references: the corrected trajectories instead of the labelled set. */
+static int write_references(struct export_job *x)
+{
+	struct export_refs_opts o = {
+		.reviewers = x->f->reviewers, .nreviewers = x->f->nreviewers,
+		.output = x->f->output, .by_run = x->f->by_run, .prog = PROG,
+	};
+	struct error err = {0};
+	if (export_references(x->rv, &o, &err) < 0) {
+		fprintf(stderr, PROG ": %s\n", err.msg);
+		return EXIT_INPUT;
+	}
+	return EXIT_DONE;
+}
+
 /* Opens the session and the judge cache, reads everything, exports. */
 static int export_session(const struct cli_context *ctx, struct export_job *x,
                           const struct config *c, struct expectations *ex, char **files,
@@ -493,7 +530,7 @@ static int export_session(const struct cli_context *ctx, struct export_job *x,
 			;
 		review_settle(&rv);
 		warn_reviewers(x);
-		rc = export_rows(x);
+		rc = x->f->references ? write_references(x) : export_rows(x);
 	}
 	judging_close(&jg);
 	review_close(&rv);
@@ -516,7 +553,7 @@ static int export_main(struct cli_context *ctx, int argc, char **argv)
 		return EXIT_USAGE;
 	struct expectations *ex = NULL;
 	const struct format_ops *forced = NULL;
-	rc = pick_rows(&x, &c);
+	rc = f.references ? EXIT_DONE : pick_rows(&x, &c);
 	/* The session reads records with the configuration's runs.format itself. */
 	if (rc == EXIT_DONE)
 		rc = cli_setup(ctx, PROG, &c, NULL, f.expect, &forced, &ex);

@@ -194,9 +194,15 @@ unsigned tui_act(struct tui *t, enum tcr_action a)
 	case ACT_OVERRIDE:    return decide_override(t);
 	case ACT_LABEL_0: case ACT_LABEL_1: case ACT_LABEL_2:
 	case ACT_LABEL_3: case ACT_LABEL_4: case ACT_LABEL_5:
+		if (calls_on_call(t))   /* a call selected in the timeline takes its own label */
+			return calls_label(t, (int)(a - ACT_LABEL_0));
 		return decide_label(t, (int)(a - ACT_LABEL_0));
 	case ACT_NOTE:        return decide_note(t);
-	case ACT_RETRACT:     return decide_retract(t);
+	case ACT_RETRACT:     return calls_on_call(t) ? calls_retract(t) : decide_retract(t);
+	case ACT_CALL_CORRECT: return calls_correct(t);
+	case ACT_CALL_REMOVE: return calls_remove(t);
+	case ACT_CALL_INSERT: return calls_insert(t);
+	case ACT_ANSWER_CORRECT: return calls_answer(t);
 	case ACT_TAG:         return tagprompt_open(t);
 	case ACT_TAGS:        return tagpane_open(t);
 	case ACT_JUDGE:       return judge_menu(t);
@@ -597,6 +603,7 @@ void tui_free(struct tui *t)
 	msglog_free(t);
 	script_close(t);
 	timeline_free(t);
+	calls_free(t);
 	tl_find_free(t);
 	strbuf_release(&t->pr.input);
 	keymap_free(&t->km);

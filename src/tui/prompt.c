@@ -104,6 +104,8 @@ unsigned prompt_key(struct tui *t, keycode_t key)
 		return judge_menu_key(t, key);
 	if (t->pr.kind == PROMPT_ALLOW_HOST)
 		return tui_judges_allow_key(t, key);
+	if (t->pr.kind == PROMPT_CALL_KEY)
+		return calls_prompt_key(t, key);
 	if (tagprompt_is(t))
 		return tagprompt_key(t, key);
 	return prompt_key_edit(t, key);

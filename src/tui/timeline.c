@@ -13,6 +13,7 @@
 
 #include "review/callmarks.h"
 #include "review/tags.h"
+#include "review/calls.h"
 #include "tui/lazytext.h"
 #include "timeline_find.h"
 #include "timeline_int.h"
@@ -290,9 +291,12 @@ void tl_build(struct tui *t, const struct review_run *rr, size_t entry)
 		tl_add_text(t, e, 2, SLOT_ERROR, NULL, rr->error ? rr->error : "?", width);
 	} else if (rr) {
 		struct call_marks marks;
+		struct run_call_decs decs;
 		review_call_marks(tui_rv(t), rr, &marks);
-		tl_add_run(t, rr->run, &marks, width);
+		review_call_decs(tui_rv(t), rr, &decs);
+		tl_add_run(t, rr->run, &marks, &decs, width);
 		call_marks_free(&marks);
+		callrefs_free(&decs);
 	}
 	free(t->tl.keep);
 	t->tl.keep = NULL;

@@ -48,8 +48,23 @@ size_t tl_count_lines(const char *text, int indent, int width);
 void   tl_build(struct tui *t, const struct review_run *rr, size_t entry);
 
 /* timeline_parts.c: the run's lines (its load error, its messages), each
- * call's head followed by its marks (may be NULL: none). */
+ * call's head followed by its marks (may be NULL: none), the reviewer's
+ * label of the call and under it the corrections (decs, may be NULL). */
 struct call_marks;
-void   tl_add_run(struct tui *t, struct run *r, const struct call_marks *marks, int width);
+struct run_call_decs;
+void   tl_add_run(struct tui *t, struct run *r, const struct call_marks *marks,
+                  const struct run_call_decs *decs, int width);
+
+/* timeline_calls.c: the reviewer's decisions on calls, as the timeline
+ * shows them. The label's name beside the call's head (label may be NULL). */
+struct decision;
+void   tl_call_label_badge(struct tui *t, const struct decision *label);
+/* Under call ci's head: what it should have been, or that it should not
+ * have been made (a replacement of the same tool as the arguments it
+ * changes), and the calls missing before it (after it, on the last). */
+void   tl_call_fixes(struct tui *t, size_t e, const struct run_call_decs *decs, struct run *r,
+                     size_t ci, int width);
+/* After the run's messages: the answer it should have given. */
+void   tl_run_answer(struct tui *t, const struct run_call_decs *decs, int width);
 
 #endif

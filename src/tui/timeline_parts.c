@@ -24,6 +24,7 @@
 
 #include "review/callmarks.h"
 #include "review/tags.h"
+#include "review/callrefs.h"
 #include "scorers/scorer.h"
 #include "timeline_int.h"
 #include "timeline_values.h"
@@ -133,7 +134,8 @@ static size_t add_tag_badges(struct tui *t, size_t ci, bool add)
 }
 
 static void add_call_head(struct tui *t, size_t e, const struct run_call *c, size_t ci, long number,
-                          const struct call_mark *marks, size_t nmarks)
+                          const struct call_mark *marks, size_t nmarks,
+                          const struct decision *label)
 {
 	struct strbuf head = STRBUF_INIT;
 	if (number > 0)
@@ -154,11 +156,13 @@ static void add_call_head(struct tui *t, size_t e, const struct run_call *c, siz
 		strbuf_addstr(&tail, "  [no result]");
 	int slot = c->requestor == REQ_USER ? SLOT_USER_TOOL : SLOT_TOOL_NAME;
 	size_t ntags = add_tag_badges(t, ci, false);
-	if (!nmarks && !ntags)
+	bool pieces = nmarks || ntags || label;
+	if (!pieces)
 		strbuf_add(&head, tail.buf ? tail.buf : "", tail.len);
 	tl_add_line(t, e, 2, slot, head.buf, head.len);
-	if (nmarks || ntags) {
+	if (pieces) {
 		add_tag_badges(t, ci, true);        /* short, and the reviewer's own: first */
+		tl_call_label_badge(t, label);
 		add_badges(t, marks, nmarks);
 		if (tail.len)       /* without its first two spaces: the piece adds them */
 			tl_add_piece(t, slot, false, tail.buf + 2, tail.len - 2);
@@ -245,6 +249,7 @@ struct run_lines {
 	struct run *r;
 	const long *number;             /* each call's number among the counted, 0 none */
 	const struct call_marks *marks; /* may be NULL */
+	const struct run_call_decs *decs; /* the reviewer's labels and corrections; may be NULL */
 	int width;
 };
 
@@ -257,7 +262,9 @@ static void add_call(struct tui *t, const struct run_lines *rl, size_t ci)
 	bool open = t->tl.entries[e].open;
 	size_t nmarks;
 	const struct call_mark *marks = call_marks_at(rl->marks, ci, &nmarks);
-	add_call_head(t, e, c, ci, rl->number[ci], marks, nmarks);
+	const struct call_decs *cd = rl->decs && ci < rl->decs->ncalls ? &rl->decs->per[ci] : NULL;
+	add_call_head(t, e, c, ci, rl->number[ci], marks, nmarks, cd ? cd->label : NULL);
+	tl_call_fixes(t, e, rl->decs, r, ci, width);
 	add_call_args(t, e, r, c, width, open);
 	add_call_outcome(t, e, r, c, width, open);
 }
@@ -379,7 +386,8 @@ static void add_message(struct tui *t, const struct run_lines *rl, size_t mi)
 	}
 }
 
-void tl_add_run(struct tui *t, struct run *r, const struct call_marks *marks, int width)
+void tl_add_run(struct tui *t, struct run *r, const struct call_marks *marks,
+                const struct run_call_decs *decs, int width)
 {
 	/* Number the calls the tool-call scorer counts, in its order. */
 	size_t *counted = xcalloc(r->ncalls + 1, sizeof(size_t));
@@ -392,9 +400,10 @@ void tl_add_run(struct tui *t, struct run *r, const struct call_marks *marks, in
 		tl_add_line(t, e, 0, SLOT_ERROR, "this run is malformed:", 22);
 		tl_add_text(t, e, 2, SLOT_ERROR, NULL, r->load_error, width);
 	}
-	struct run_lines rl = { .r = r, .number = number, .marks = marks, .width = width };
+	struct run_lines rl = { .r = r, .number = number, .marks = marks, .decs = decs, .width = width };
 	for (size_t mi = 0; mi < r->nmsgs; mi++)
 		add_message(t, &rl, mi);
+	tl_run_answer(t, decs, width);
 	free(counted);
 	free(number);
 }

@@ -37,6 +37,7 @@ enum prompt_kind {
 	PROMPT_TAG_RENAME,          /* the tags pane's r, m and p: the name to alias into */
 	PROMPT_TAG_MERGE,
 	PROMPT_TAG_PROMOTE,
+	PROMPT_CALL_KEY,            /* a call's correction asks one key (calls.c: t->fix) */
 };
 
 /* A piece of a timeline line drawn in a slot of its own (a call's marks
@@ -209,6 +210,8 @@ struct tui {
 	char judging_said[512];     /* the progress of a J waiting, as last shown */
 	const char *ca_file;
 	const struct tui_reload *reload;    /* how I starts over on a new configuration */
+	/* A correction waiting for a key (calls.c): its kind, the call, the text edited. */
+	struct { enum correction_kind kind; size_t call; char *text; char ask; } fix;
 };
 
 /* A pane: what it is called, how it is fitted to its rectangle and drawn,
@@ -361,6 +364,23 @@ bool list_width_one_run(const struct tui *t);
 
 /* timeline.c */
 void timeline_free(struct tui *t);
+
+/* calls.c: labels and corrections of the call selected in the timeline */
+/* Whether the timeline has the focus on one of the run's calls. */
+bool calls_on_call(const struct tui *t);
+unsigned calls_label(struct tui *t, int digit);
+unsigned calls_retract(struct tui *t);
+unsigned calls_correct(struct tui *t);          /* e: should have been */
+unsigned calls_remove(struct tui *t);           /* D: should not have been called */
+unsigned calls_insert(struct tui *t);           /* i: a call is missing here */
+unsigned calls_answer(struct tui *t);           /* R: the run's expected answer */
+unsigned calls_prompt_key(struct tui *t, keycode_t key);
+void calls_free(struct tui *t);
+
+/* editor.c: a text edited in the user's editor ($VISUAL, $EDITOR, vi), the
+ * screen suspended meanwhile. Returns the text saved (malloc'ed) or NULL
+ * with why in err. */
+char *editor_edit(struct tui *t, const char *text, const char *suffix, struct error *err);
 
 /* verdicts.c */
 int    verdicts_rows_wanted(struct tui *t);

@@ -7,14 +7,14 @@
 
 objdir="$(dirname "$TCR_BIN")/src/review"
 # Lowest first; files on one line stand side by side and call none of each other.
-order='assign keymap runsearch
+order='assign keymap runsearch callrefs
 session
 rows
 labels marks
 filters
 view
 decisions tags
-search callmarks fewshot calib_figs
+search callmarks fewshot calib_figs calls
 fewshot_gather
 judging calib_compare
 calib
