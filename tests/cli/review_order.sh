@@ -14,7 +14,7 @@ labels marks
 filters
 view
 decisions
-search callmarks fewshot calib_figs
+search callmarks fewshot calib_figs groups group_decide
 fewshot_gather
 judging calib_compare
 calib
