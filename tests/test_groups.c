@@ -4,7 +4,8 @@
  * order (count, then fingerprint; runs by id; the example the smallest id)
  * the same for every order of the items, the fingerprints of a session's
  * runs by tools, error and verdicts, and a group labelled and tagged in one
- * write (one line per run, one group id) and taken back by one line. */
+ * write (one line per run, one group id) and taken back by one line; a
+ * group cut by a crash in its write stands for nothing. */
 #include <locale.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -303,6 +304,60 @@ static void test_group_label_and_retract(void **s)
 	review_close(&rv);
 }
 
+/* A group cut by a crash in its one write (its first lines, then a torn
+ * one) stands for nothing; read on after the torn line, it still does not,
+ * and what follows stands. The same group whole stands whole. */
+static void test_cut_group(void **s)
+{
+	(void)s;
+	unlink(annots_file);
+	struct error err = {0};
+	struct annot_store *st = annot_open(annots_file, &err);
+	assert_non_null(st);
+	char group[40];
+	annot_group_id(group);
+	struct decision ds[3];
+	const char *runs_of[] = { "r1", "r2", "r3" };
+	for (int i = 0; i < 3; i++)
+		ds[i] = (struct decision){ .kind = DEC_TAG, .run = runs_of[i], .tag = "late", .reviewer = "ann",
+		                           .group = group, .at = "2026-01-01T00:00:00Z" };
+	assert_int_equal(annot_append_many(st, ds, 3, &err), 0);
+	annot_close(st);
+	char *whole = test_slurp(annots_file);
+	assert_non_null(strstr(whole, "\"group_lines\":3"));
+	st = annot_open(annots_file, &err);
+	assert_int_equal(annot_group_standing(st, group), 3);
+	annot_close(st);
+
+	/* the first two lines and half of the third */
+	char *third = strchr(strchr(whole, '\n') + 1, '\n') + 1;
+	size_t cut = (size_t)(third - whole) + 20;
+	char path[200];
+	snprintf(path, sizeof path, "%s.cut", annots_file);
+	FILE *f = fopen(path, "w");
+	assert_non_null(f);
+	fwrite(whole, 1, cut, f);
+	fclose(f);
+	st = annot_open(path, &err);
+	assert_non_null(st);
+	assert_int_equal(annot_group_standing(st, group), 0);
+	assert_int_equal(annot_count(st), 0);
+	assert_non_null(annot_warning(st));             /* the torn line is reported */
+	annot_close(st);
+
+	/* a later line ends the torn one; the cut group still stands for nothing */
+	f = fopen(path, "a");
+	fputs("\n{\"v\":2,\"run\":\"r9\",\"decision\":\"note\",\"reason\":\"after\",\"reviewer\":\"ann\",\"at\":\"2026-01-02T00:00:00Z\"}\n", f);
+	fclose(f);
+	st = annot_open(path, &err);
+	assert_int_equal(annot_group_standing(st, group), 0);
+	assert_int_equal(annot_count(st), 1);
+	assert_non_null(annot_note(st, "r9", "ann"));
+	annot_close(st);
+	unlink(path);
+	free(whole);
+}
+
 int main(void)
 {
 	setlocale(LC_CTYPE, "C.UTF-8");
@@ -311,6 +366,7 @@ int main(void)
 		cmocka_unit_test(test_order),
 		cmocka_unit_test(test_fingerprints),
 		cmocka_unit_test(test_group_label_and_retract),
+		cmocka_unit_test(test_cut_group),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
