@@ -288,7 +288,8 @@ static void group_row(const struct tui *t, const struct run_group *g, int y, boo
 	                 gp->gs.nruns ? 100.0 * (double)g->n / (double)gp->gs.nruns : 0.0);
 	int x = draw_text(y, 0, COLS, lead, (size_t)n, a);
 	int exw = draw_width(g->example, strlen(g->example));
-	int exmax = COLS / 3 > 40 ? 40 : COLS / 3 > 12 ? COLS / 3 : 12;
+	/* the fingerprint is what is read; the example gets what is left */
+	int exmax = COLS >= 110 ? (COLS / 3 > 40 ? 40 : COLS / 3) : COLS / 5 > 10 ? COLS / 5 : 10;
 	if (exw > exmax)
 		exw = exmax;
 	int fw = COLS - x - exw - 2;
@@ -342,16 +343,16 @@ void groups_draw(const struct tui *t)
 	attr_t head = screen_attr(t, SLOT_TITLE_FOCUS);
 	char line[512];
 	draw_fill(0, 0, COLS, head);
-	int n = snprintf(line, sizeof line, "[groups] %zu run%s in view by %s: %zu group%s   "
-	                 "b by %s  Enter its runs  Esc closes", gp->gs.nruns, gp->gs.nruns == 1 ? "" : "s",
+	int n = snprintf(line, sizeof line, "[groups] %zu run%s in view by %s: %zu group%s  "
+	                 "b by %s  Enter runs  Esc", gp->gs.nruns, gp->gs.nruns == 1 ? "" : "s",
 	                 group_by_name(gp->by), gp->gs.n, gp->gs.n == 1 ? "" : "s",
 	                 group_by_name((enum group_by)((gp->by + 1) % GROUP_BY_COUNT)));
 	draw_text(0, 0, COLS, line, (size_t)n, head);
 	if (review_nrows(rv))
-		n = snprintf(line, sizeof line, "the whole group: a accept '%s'  0-9 label it  r another "
-		             "scorer  t tag  (each asks y/n first)", review_row_id(rv, gp->row));
+		n = snprintf(line, sizeof line, "whole group, after a y/n: a accept '%s'  0-9 label  "
+		             "t tag  r another scorer", review_row_id(rv, gp->row));
 	else
-		n = snprintf(line, sizeof line, "the whole group: t tag (asks y/n first)");
+		n = snprintf(line, sizeof line, "whole group, after a y/n: t tag");
 	draw_text_cut(1, 1, COLS - 1, line, (size_t)n, screen_attr(t, SLOT_NORMAL));
 	static const char cols[] = "  runs share  fingerprint";
 	attr_t h = screen_attr(t, SLOT_HEADER);
