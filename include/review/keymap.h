@@ -48,7 +48,7 @@
 	X(LABEL_5,     "label-5",         "5",                    LABELLING,   "Label it 5 (1..5 scales), then the next undecided row or run") \
 	X(NOTE,        "note",            "c",                    LABELLING,   "Write a note on the run") \
 	X(RETRACT,     "retract",         "x",                    LABELLING,   "Take back the last decision on the selected verdict") \
-	X(GROUPS,      "groups",          "=",                    LABELLING,   "Groups: the runs in view clustered by tools called, first error or verdicts (b switches); Enter shows a group's runs; a, a digit or t labels or tags the whole group after a y/n") \
+	X(GROUPS,      "groups",          "=",                    LABELLING,   "Groups of the runs in view (tools, first error, verdicts); label or tag a whole group, after a y/n") \
 	X(JUDGE,       "judge",           "J",                    JUDGING,     "Ask the LLM judges about this run") \
 	X(INIT,        "init",            "I",                    FILES,       "With no configuration found: write the tcreview.yaml `tcreview init` proposes for these runs, and load it") \
 	X(CALIB,       "calibration",     "K",                    CALIBRATION, "Calibration: agreement of each scorer and judge with the labels, a confusion matrix (K or Esc closes)") \

@@ -258,6 +258,12 @@ static int groups_run(struct cli_context *x, const struct groups_opts *o, const 
 	while (review_step(&rv, 1000))
 		;
 	review_settle(&rv);
+	size_t failed = 0;
+	for (size_t i = 0; i < rv.nentries; i++)
+		failed += rv.entries[i].load_failed;
+	if (failed)
+		fprintf(stderr, PROG ": warning: %zu record%s could not be read; grouped as %s\n", failed,
+		        failed == 1 ? "" : "s", GROUPS_NOT_READ);
 	struct run_groups gs;
 	groups_build(&gs, &rv, o->by, NULL, 0);
 	if (!strcmp(output, "jsonl"))
