@@ -6,7 +6,7 @@
  *    "reason","reviewer","blind","at","config"}
  * plus, only where they are set (so verdict lines read as before):
  *   "tag","tag_to","call","call_id","tool","label","correction",
- *   "expected","group","retracts","weight","queue"
+ *   "expected","group","group_lines","retracts","weight","queue"
  * `decision` is accept, override, retract, note, tag, tag-alias,
  * call-label or correct; `at` is ISO-8601 UTC;
  * `config` is the scorer configuration's hash; `run_hash` the SHA-256 (hex)
@@ -45,7 +45,10 @@
  * `call`), "note", or "group": then `group` names it and every decision of
  * that group still standing in this file is taken back at once, by one line.
  * `group` on any decision says it was made for many runs at once (groups,
- * bulk labelling); `weight` is the inverse of the chance a sampled review
+ * bulk labelling); `group_lines`, on the lines annot_append_many wrote
+ * together with one group, says how many they are: a reader takes them
+ * only once all are there, so a group cut by a crash in its write (its
+ * first lines, then a torn one) stands for nothing, whole or absent; `weight` is the inverse of the chance a sampled review
  * queue had of showing the run (1 when it showed every run), and `queue`
  * that queue's name, both on the decisions made while reviewing it.
  *
@@ -120,6 +123,8 @@ struct decision {
 	enum correction_kind correction;
 	const char *expected;       /* correct: JSON text (a call, calls, or the answer string) */
 	const char *group;          /* the many-run decision this line belongs to */
+	long group_lines;           /* a group's lines written in one write: how many (set by
+	                             * annot_append_many); 0 when not said */
 	bool retracts_set;          /* a retract of something else than a verdict: */
 	enum decision_kind retracts;/*   DEC_TAG ... DEC_CORRECT, or DEC_NOTE */
 	bool retracts_group;        /* a retract of a whole group (`group`) */

@@ -54,6 +54,7 @@
 	X(CALL_REMOVE, "remove-call",     "D",                    LABELLING,   "On a call selected in the timeline: it should not have been called (asks y/n)") \
 	X(CALL_INSERT, "insert-call",     "i",                    LABELLING,   "On a call selected in the timeline: a call is missing before it (on the last call, before or after), in your editor") \
 	X(ANSWER_CORRECT, "correct-answer", "R",                  LABELLING,   "The answer the run should have given, in your editor on the run's final answer") \
+	X(GROUPS,      "groups",          "=",                    LABELLING,   "Groups of the runs in view (tools, first error, verdicts); label or tag a whole group, after a y/n") \
 	X(JUDGE,       "judge",           "J",                    JUDGING,     "Ask the LLM judges about this run") \
 	X(INIT,        "init",            "I",                    FILES,       "With no configuration found: write the tcreview.yaml `tcreview init` proposes for these runs, and load it") \
 	X(CALIB,       "calibration",     "K",                    CALIBRATION, "Calibration: agreement of each scorer and judge with the labels, a confusion matrix (K or Esc closes)") \

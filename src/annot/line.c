@@ -216,6 +216,17 @@ static bool analysis_from_json(json_t *o, struct decision *d, char **owned,
 {
 	bool has_call;
 	double call;
+	bool has_lines;
+	double lines;
+	if (!field_num(o, "group_lines", &has_lines, &lines, why, whylen))
+		return false;
+	if (has_lines) {
+		if (lines < 1 || lines > 1e9 || lines != floor(lines)) {
+			snprintf(why, whylen, "\"group_lines\" is not a count of lines (1, 2, ...)");
+			return false;
+		}
+		d->group_lines = (long)lines;
+	}
 	if (!field_num(o, "call", &has_call, &call, why, whylen) ||
 	    !field_num(o, "weight", &d->has_weight, &d->weight, why, whylen) ||
 	    !read_retracts(o, d, why, whylen))
@@ -315,6 +326,8 @@ static void put_analysis(struct strbuf *sb, const struct decision *d)
 		put_str(sb, "retracts", annot_kind_name(d->retracts));
 	if (d->group)
 		put_str(sb, "group", d->group);
+	if (d->group && d->group_lines > 1)
+		strbuf_addf(sb, ",\"group_lines\":%ld", d->group_lines);
 	if (d->has_weight)
 		put_num(sb, "weight", true, d->weight);
 	if (d->queue)

@@ -114,6 +114,7 @@ struct annot_store;
 struct file_ctx {
 	struct annot_store *s;
 	unsigned file;
+	struct group_hold hold;         /* a group's lines until all are read */
 };
 
 struct annot_store {
@@ -402,13 +403,31 @@ static void store_add(struct annot_store *s, const struct decision *tmp)
 }
 
 /* A file's reader: one parsed line into a decision in memory. */
+/* A group's lines, all read: into the store in their order. */
+static void held_take(struct file_ctx *fc)
+{
+	for (size_t i = 0; i < fc->hold.n; i++) {
+		struct decision d;
+		char *owned, why[128];
+		if (annot_line_read(fc->hold.lines[i], &d, &owned, why, sizeof why)) {
+			d.file = fc->file;
+			store_add(fc->s, &d);
+		}
+		free(owned);
+	}
+	group_hold_drop(&fc->hold);
+}
+
 static bool store_take(void *ctx, json_t *o, char *why, size_t whylen)
 {
 	struct file_ctx *fc = ctx;
 	struct decision d;
 	char *owned;
 	bool ok = annot_line_read(o, &d, &owned, why, whylen);
-	if (ok) {
+	if (ok && group_hold_add(&fc->hold, o, &d)) {
+		if (group_hold_full(&fc->hold))
+			held_take(fc);
+	} else if (ok) {
 		d.file = fc->file;
 		store_add(fc->s, &d);
 	}
@@ -474,7 +493,7 @@ static struct annot_store *store_open(const char *const *paths, size_t npaths,
 	s->ctxs = xcalloc(npaths, sizeof *s->ctxs);
 	s->nlogs = npaths;
 	for (size_t i = 0; i < npaths; i++) {
-		s->ctxs[i] = (struct file_ctx){ s, (unsigned)i };
+		s->ctxs[i] = (struct file_ctx){ .s = s, .file = (unsigned)i };
 		const struct jsonl_reader rd = {
 			.take = store_take, .ctx = &s->ctxs[i], .warn_max = WARN_MAX,
 			.parse_unended = true,  /* an editor may leave a whole line unended */
@@ -515,6 +534,8 @@ void annot_close(struct annot_store *s)
 		return;
 	for (size_t i = 0; i < s->nlogs; i++)
 		jsonl_log_close(s->logs[i]);
+	for (size_t i = 0; s->ctxs && i < s->nlogs; i++)
+		group_hold_free(&s->ctxs[i].hold);
 	free(s->logs);
 	free(s->ctxs);
 	free(s->reviewers);
@@ -608,10 +629,17 @@ int annot_append_many(struct annot_store *s, const struct decision *ds, size_t n
 	char **owned = xcalloc(n, sizeof *owned);
 	struct decision *back = xcalloc(n, sizeof *back);
 	int rc = 0;
+	/* Lines of one group say how many they are, so that a reader takes
+	 * them whole or not at all (a crash may cut the write). */
+	bool one_group = n > 1 && ds[0].group;
+	for (size_t i = 1; one_group && i < n; i++)
+		one_group = ds[i].group && strcmp(ds[i].group, ds[0].group) == 0 && ds[i].kind != DEC_RETRACT;
 	for (size_t i = 0; i < n && rc == 0; i++) {
 		if (i)
 			strbuf_addch(&sb, '\n');
-		rc = line_make(path, &ds[i], &sb, &objs[i], &back[i], &owned[i], err);
+		struct decision d = ds[i];
+		d.group_lines = one_group && d.kind != DEC_RETRACT ? (long)n : 0;
+		rc = line_make(path, &d, &sb, &objs[i], &back[i], &owned[i], err);
 	}
 	if (rc == 0 && jsonl_log_append_lines(s->logs[0], sb.buf, sb.len, n, err) == 0) {
 		for (size_t i = 0; i < n; i++)

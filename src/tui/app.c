@@ -209,6 +209,7 @@ unsigned tui_act(struct tui *t, enum tcr_action a)
 	case ACT_NEXT_DISAGREE: return next_disagreement(t, 1);
 	case ACT_PREV_DISAGREE: return next_disagreement(t, -1);
 	case ACT_CALIB:       return calpane_open(t);
+	case ACT_GROUPS:      return groups_open(t);
 	case ACT_INIT:        return tui_write_proposal(t);
 	case ACT_LEFT: case ACT_RIGHT: return sideways(t);
 	case ACT_CANCEL:      return cancel(t);
@@ -238,6 +239,8 @@ static unsigned tui_key_settled(struct tui *t, keycode_t key)
 		return fmenu_key(t, key);
 	if (tagpane_shown(t))
 		return tagpane_key(t, key);
+	if (t->grp.shown)
+		return groups_key(t, key);
 	enum tcr_action a = keymap_lookup(&t->km, key);
 	if (t->log.shown)
 		return msglog_key(t, a);
@@ -327,6 +330,9 @@ static void draw(struct tui *t)
 		calpane_draw(t);
 	} else if (tagpane_shown(t)) {
 		tagpane_draw(t);
+	} else if (t->grp.shown) {
+		groups_fit(t);
+		groups_draw(t);
 	} else {
 		draw_panes(t);
 		if (t->fmenu.shown)
@@ -601,6 +607,7 @@ void tui_free(struct tui *t)
 	calpane_free(t);
 	tagpane_free(t);
 	msglog_free(t);
+	groups_close(t);
 	script_close(t);
 	timeline_free(t);
 	calls_free(t);

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "review/group_decide.h"
 #include "tui_int.h"
 #include "util/error.h"
 
@@ -78,6 +79,11 @@ unsigned decide_retract(struct tui *t)
 	struct review_row row;
 	if (!selected_row(t, &row))
 		return REDRAW_STATUS;
+	/* A decision made for a group asks whether the group goes with it. */
+	size_t standing;
+	const char *group = review_group_of_row(t->rv, review_current_entry(t->rv), row.index, &standing);
+	if (group && standing > 1)
+		return groups_ask_retract(t, row.index, group, standing);
 	struct error err = {0};
 	return decide_report(t, review_retract(t->rv, row.index, &err), err.msg,
 	                     "decision taken back");

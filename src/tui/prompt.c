@@ -55,6 +55,8 @@ static unsigned prompt_submit(struct tui *t)
 		return submit_score(t, text);
 	case PROMPT_REASON:
 		return submit_override(t, text);
+	case PROMPT_GROUP_TAG:
+		return groups_tag_typed(t, text);
 	case PROMPT_NOTE:
 		if (!*text)
 			return REDRAW_STATUS;
@@ -104,6 +106,8 @@ unsigned prompt_key(struct tui *t, keycode_t key)
 		return judge_menu_key(t, key);
 	if (t->pr.kind == PROMPT_ALLOW_HOST)
 		return tui_judges_allow_key(t, key);
+	if (t->pr.kind == PROMPT_GROUP_CONFIRM)
+		return groups_confirm_key(t, key);
 	if (t->pr.kind == PROMPT_CALL_KEY)
 		return calls_prompt_key(t, key);
 	if (tagprompt_is(t))

@@ -9,6 +9,7 @@
 
 #include "util/strbuf.h"
 #include "review/calib.h"
+#include "review/groups.h"
 #include "review/judging.h"
 #include "tui/tui.h"
 #include "util/error.h"
@@ -38,6 +39,8 @@ enum prompt_kind {
 	PROMPT_TAG_MERGE,
 	PROMPT_TAG_PROMOTE,
 	PROMPT_CALL_KEY,            /* a call's correction asks one key (calls.c: t->fix) */
+	PROMPT_GROUP_TAG,           /* the code a whole group is tagged with */
+	PROMPT_GROUP_CONFIRM,       /* y/n before a group decision (y/n/o before its retract) */
 };
 
 /* A piece of a timeline line drawn in a slot of its own (a call's marks
@@ -172,6 +175,21 @@ struct script_state {
 	char *dump;                 /* :save-display asked for this file */
 };
 
+/* The groups overlay (=, groups_pane.c) and the group decision waiting
+ * for its y/n. */
+enum group_pending { GROUP_NONE, GROUP_ACCEPT, GROUP_LABEL, GROUP_TAG, GROUP_RETRACT };
+struct groups_state {
+	bool shown;
+	enum group_by by;
+	struct run_groups gs;       /* of the runs in view when it opened */
+	size_t sel, top;
+	size_t row;                 /* the verdict row a group label goes to */
+	enum group_pending pending;
+	double score;               /* GROUP_LABEL's */
+	char code[128];             /* GROUP_TAG's */
+	char group[40];             /* GROUP_RETRACT's */
+};
+
 struct tui {
 	struct review *rv;
 	const struct config *cfg;
@@ -201,6 +219,7 @@ struct tui {
 	struct msglog_state log;
 	struct { bool shown; size_t sel; } fmenu;   /* the filter menu (f) */
 	struct tags_pane_state *tagp;               /* the tags pane (T), NULL until opened */
+	struct groups_state grp;                    /* the groups (=) */
 	struct script_state script;
 	struct { bool headless; SCREEN *screen; FILE *out, *in; } term;
 	struct { long iterations, max_iterations; double last_busy_draw, last_refresh; } loop;
@@ -298,6 +317,16 @@ void msglog_fit(struct tui *t);
 void msglog_draw(const struct tui *t);
 unsigned msglog_key(struct tui *t, enum tcr_action a);
 void msglog_free(struct tui *t);
+
+/* groups_pane.c: the groups overlay (=) and its group decisions */
+unsigned groups_open(struct tui *t);
+void groups_close(struct tui *t);
+unsigned groups_key(struct tui *t, keycode_t key);
+void groups_fit(struct tui *t);
+void groups_draw(const struct tui *t);
+unsigned groups_tag_typed(struct tui *t, const char *code);
+unsigned groups_confirm_key(struct tui *t, keycode_t key);
+unsigned groups_ask_retract(struct tui *t, size_t row, const char *group, size_t standing);
 
 /* filter_menu.c: f's menu of filters, drawn over the panes */
 unsigned fmenu_open(struct tui *t);

@@ -4,7 +4,8 @@
 # file every reader takes.
 #
 # The screen, driven by a key script (TCR_SCRIPT, src/tui/script.c) of
-# accept-all, labels, moves and retracts in a random order, labels 200 runs
+# accept-all, labels, moves, retracts and group labels (=, a label, y: one
+# line per run in one write) in a random order, labels 200 runs
 # with two code scorers. It is started again and again on the same
 # annotations file, so decisions accumulate, and killed (kill -9) after a
 # random delay. The rounds go on until TCR_CRASH_KILLS kills (15) landed
@@ -24,7 +25,13 @@
 #   - `tcreview export` on the file exits 0 and reports no broken line but
 #     a truncated last line (util/jsonl_log.h: a writer that died in its
 #     write), which it skips; such a line, ended by the next append, may be
-#     reported later at the same place, and only there.
+#     reported later at the same place, and only there;
+#   - each group in the file is whole (every run's line, one after the
+#     other), or, cut by the kill inside its one write() (the kernel may
+#     stop a long write at a page), its first lines end the file before
+#     the torn line (counted and printed); a reader then takes none of
+#     them: the lines say how many they are (`group_lines`, store.h, and
+#     test_groups.c's cut group).
 # The figures are printed. TCR_CRASH_SEED replays a sequence of delays and
 # scripts.
 . "$TCR_SRCDIR/tests/cli/lib.sh"
@@ -65,12 +72,21 @@ now_ms() {
 }
 
 # keys ROUND: a random key script of 500 keys, mostly accept-all (A), with
-# labels (1, 0), moves (j, k, u) and retracts (x).
+# labels (1, 0), moves (j, k, u) and retracts (x), and now and then (one
+# in 40) a whole group labelled: the groups overlay (=), a label, y, Esc.
+# The 200 runs call the same tools, so the group holds all 200: 200 lines
+# in one write.
 keys() {
 	awk -v seed="$SEED" -v r="$1" 'BEGIN { srand((seed % 100000) * 1000 + r)
 		n = split("A A A A 1 1 0 0 j k u x", k, " ")
-		for (i = 0; i < 500; i++) print k[int(rand() * n) + 1] }' > "$TMP/keys"
+		for (i = 0; i < 500; i++)
+			if (rand() < 0.025) print (rand() < 0.5 ? "=0y<Esc>" : "=1y<Esc>")
+			else print k[int(rand() * n) + 1] }' > "$TMP/keys"
 }
+GROUP_RUNS=200
+TORN_GROUPS=0   # groups cut by a kill in the middle of their one write (store.h)
+GROUPS_SEEN=0
+CUT=" "         # the groups found cut so, once
 
 # The watchdog of an uninterrupted round: a screen that hangs is killed
 # (status 124) after ROUND_LIMIT seconds instead of holding the test.
@@ -126,6 +142,28 @@ check_file() {
 $warned
 EOF
 	fi
+	# Each group in the file is whole: its GROUP_RUNS lines one after the
+	# other. Only a kill inside the group's one write() may leave a part
+	# of it, and then only as the file's last lines before a torn line.
+	awk -v want="$GROUP_RUNS" 'index($0, "\"group\":\"") && !index($0, "\"retracts\":\"group\"") {
+		match($0, /"group":"[^"]*"/); g = substr($0, RSTART, RLENGTH)
+		if ((g in last) && last[g] != NR - 1) gap[g] = 1
+		n[g]++; last[g] = NR }
+		END { for (g in n) print g, n[g], (n[g] == want && !gap[g]) ? "whole" : "cut", last[g] }' \
+		"$TMP/$ANNOT" > "$TMP/groups"
+	GROUPS_SEEN=$(wc -l < "$TMP/groups" | tr -d ' ')
+	while read -r g count state end; do
+		[ "$state" = whole ] && continue
+		case $CUT in *" $g "*) continue ;; esac
+		case $TORN in
+		*" $((end + 1)) "*)
+			if [ "$end" -eq "$lines" ]; then
+				TORN_GROUPS=$((TORN_GROUPS + 1)) CUT="$CUT$g "
+				continue
+			fi ;;
+		esac
+		problems="$problems; group $g has $count of its $GROUP_RUNS lines (its last at line $end of $lines)"
+	done < "$TMP/groups"
 	# Every saved line is in the file, as many times.
 	missing=$(awk 'FILENAME == ARGV[1] { have[$0]++; next } { if (have[$0]-- <= 0) { print; exit } }' \
 		"$TMP/$ANNOT" "$SAVED")
@@ -196,8 +234,11 @@ done
 saved=$(wc -l < "$SAVED" | tr -d ' ')
 lines=$(wc -l < "$TMP/$ANNOT" | tr -d ' ')
 echo "# $rounds rounds: $kills killed, $finished ended before the kill; $saved decisions reported saved" \
-	"(checked $checks times over the rounds), $lines lines in the file, torn lines:${TORN% }"
+	"(checked $checks times over the rounds), $lines lines in the file, torn lines:${TORN% }," \
+	"$GROUPS_SEEN groups of $GROUP_RUNS runs in it, $TORN_GROUPS cut in their write"
 [ "$BAD" -eq 0 ] && pass "after each of $rounds rounds the file reads and holds every saved decision"
+[ "$BAD" -eq 0 ] && [ "$GROUPS_SEEN" -gt 0 ] && pass "and each of the $GROUPS_SEEN groups in it is whole"
+[ "$GROUPS_SEEN" -gt 0 ] || fail "groups were labelled in the rounds" "no group line in the file"
 [ "$odd" -eq 0 ] && pass "every round was killed or ended with status 0 and nothing on stderr"
 if [ "$kills" -ge "$KILLS" ]; then pass "$KILLS kills landed ($rounds rounds)"
 else fail "$KILLS kills landed" "only $kills, then the loop stopped after $stuck ($rounds rounds)"; fi

@@ -14,7 +14,7 @@ labels marks
 filters
 view
 decisions tags
-search callmarks fewshot calib_figs calls
+search callmarks fewshot calib_figs calls groups group_decide
 fewshot_gather
 judging calib_compare
 calib
