@@ -63,7 +63,10 @@ struct calib_item {
 #define CALIB_MAX_CATS SCALE_MAX_LEVELS
 
 struct calib_pair {
-	char criterion[128];
+	char criterion[128];        /* the row's id, or "tag:ID" for a row declaring criterion: */
+	char row[128];              /* the scorer's or judge's id the machine side comes from */
+	bool tag;                   /* a failure mode's criterion: categories absent, present */
+	bool present_pass;          /*   the row's passing verdict means present */
 	enum calib_kind kind;
 	struct scale span;
 	double threshold;
@@ -156,7 +159,12 @@ int  calib_build(struct calib *c, const struct review *rv, const struct calib_op
 void calib_free(struct calib *c);
 
 /* The machine-vs-human (consensus) pair of a criterion, or NULL. Every
- * selected criterion has one, even with no labels (n 0, a note). */
+ * selected criterion has one, even with no labels (n 0, a note). A row
+ * declaring `criterion: TAG` is measured against the reviewers' tags
+ * (labels: 1 when a reviewer tagged the run, or one of its calls, with a
+ * code counting under TAG, 0 when that reviewer made any other standing
+ * decision on the run), on present/absent; its pairs are named "tag:TAG"
+ * and found here by that name or by the row's id. */
 const struct calib_pair *calib_find(const struct calib *c, const char *criterion);
 
 #endif

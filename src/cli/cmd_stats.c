@@ -477,10 +477,14 @@ static int stats_report(struct stats_run *sr, const struct stats_opts *o, const 
 	if (!strcmp(output, "csv") && (c.ncompares || c.nsweeps))
 		fprintf(stderr, PROG ": note: csv holds the pairs; the judge comparison and the sweep "
 		        "are in -o table and -o jsonl\n");
+	struct failmodes fm;
+	review_failmodes(&sr->rv, o->nreviewers ? o->reviewers : NULL, o->nreviewers, &fm);
 	struct stats_meta m = {
 		.runs = sr->rv.nentries, .include_stale = o->include_stale, .no_labels = sr->no_labels,
+		.failmodes = &fm,
 	};
 	stats_write(stdout, output, &c, &sr->rv, &m);
+	failmodes_free(&fm);
 	if (fflush(stdout) != 0 || ferror(stdout)) {
 		fprintf(stderr, PROG ": writing the report failed\n");
 		rc = EXIT_INPUT;

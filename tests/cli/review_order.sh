@@ -10,7 +10,7 @@ objdir="$(dirname "$TCR_BIN")/src/review"
 order='assign keymap runsearch
 session
 rows
-labels marks
+labels marks failmodes
 filters
 view
 decisions
