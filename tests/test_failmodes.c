@@ -1,5 +1,6 @@
 /* test_failmodes.c - the failure modes of the reviewers' tags (review/failmodes.c)
- * and a defined tag as a calibration criterion (review/calib.c), every
+ * a defined tag as a calibration criterion (review/calib.c) and per-call
+ * labels as their own (review/calib_calls.c), every
  * figure checked against a hand computation written beside it.
  *
  * The set is tests/data/tags-runs.jsonl (eight runs, get_order called in
@@ -348,6 +349,87 @@ static void test_criterion_errors(void **state)
 	config_free(&c);
 }
 
+/* Per-call labels: tests/data/calls-runs.jsonl (c1: get_order ok,
+ * refund_order "Error: denied", get_order ok; c2: get_order ok; c3:
+ * cancel_order "Error: nope") with calls-labels.jsonl:
+ *            c1#1   c1#2   c1#3   c2#1      c3#1
+ *   alice    1      0      0      0.5       0
+ *   bob      1      1      .      .         0
+ *   right    R,R    W,R    W      W (0.5 < 1) W,W
+ *   cons.    R      tie    W      W         W
+ *   errs     R      W      R      R         W      (tool-errors marks the failed calls)
+ * Against the consensus: (R,R) (R,W) (R,W) (W,W): agreement 2/4; machine
+ * right 3/4, humans 1/4: pe = 0.75*0.25 + 0.25*0.75 = 0.375, kappa =
+ * 0.125/0.625 = 0.2; TPR (right) 1/1, TNR (wrong) 1/3. alice: 3/5 agree,
+ * bob 2/3, alice ~ bob 2/3. lookup (no call marks) gives no such pair. */
+static void test_call_pairs(void **state)
+{
+	(void)state;
+	static const char cyaml[] =
+		"scorers:\n"
+		"  - id: errs\n"
+		"    type: tool-errors\n"
+		"  - id: lookup\n"
+		"    type: tool-call-accuracy\n"
+		"    expectedTool: get_order\n";
+	char runs[512], labs[512];
+	snprintf(runs, sizeof runs, "%s/tests/data/calls-runs.jsonl", test_load.datadir);
+	snprintf(labs, sizeof labs, "%s/tests/data/calls-labels.jsonl", test_load.datadir);
+	struct config cfg;
+	struct review rv;
+	struct error err = {0};
+	if (config_load_string(&cfg, &test_load, "c.yaml", ".", cyaml, sizeof cyaml - 1, &err) < 0)
+		fail_msg("config: %s", err.msg);
+	char *paths[] = { runs };
+	const char *annots[] = { labs };
+	if (review_open_reading(&rv, NULL, &cfg, NULL, paths, 1, annots, 1, "t", &err) < 0)
+		fail_msg("review_open_reading: %s", err.msg);
+	while (review_step(&rv, 0))
+		;
+	struct calib c;
+	assert_int_equal(calib_build(&c, &rv, NULL, &err), 0);
+	calib_calls(&c, &rv, NULL);
+	const struct calib_pair *p = calib_find(&c, "calls:errs");
+	assert_non_null(p);
+	assert_true(p->calls);
+	assert_string_equal(p->a, "scorer:errs");
+	assert_int_equal(p->n, 4);
+	assert_int_equal(p->ties, 1);
+	assert_fig(&p->agreement, 0.5);
+	assert_fig(&p->kappa, 0.2);
+	assert_fig(&p->tpr, 1);
+	assert_fig(&p->tnr, 1.0 / 3);
+	assert_string_equal(p->cat_names[0], "wrong");
+	assert_string_equal(p->cat_names[1], "right");
+	/* rows errs, columns the humans: wrong/wrong c3#1, right/wrong c1#3 c2#1, right/right c1#1 */
+	assert_int_equal(p->counts[0], 1);
+	assert_int_equal(p->counts[1], 0);
+	assert_int_equal(p->counts[2], 2);
+	assert_int_equal(p->counts[3], 1);
+	bool alice = false, bob = false, both = false;
+	for (size_t i = 0; i < c.npairs; i++) {
+		const struct calib_pair *q = &c.pairs[i];
+		assert_false(!strcmp(q->criterion, "calls:lookup"));
+		if (strcmp(q->criterion, "calls:errs"))
+			continue;
+		if (!strcmp(q->b, "human:alice")) {
+			assert_fig(&q->agreement, 0.6);
+			alice = true;
+		} else if (!strcmp(q->b, "human:bob") && !strcmp(q->a, "scorer:errs")) {
+			assert_fig(&q->agreement, 2.0 / 3);
+			bob = true;
+		} else if (!strcmp(q->a, "human:alice")) {
+			assert_int_equal(q->kind, CALIB_HUMAN_HUMAN);
+			assert_fig(&q->agreement, 2.0 / 3);
+			both = true;
+		}
+	}
+	assert_true(alice && bob && both);
+	calib_free(&c);
+	review_close(&rv);
+	config_free(&cfg);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -356,6 +438,7 @@ int main(void)
 		cmocka_unit_test(test_judge_criterion),
 		cmocka_unit_test(test_failmodes_counts),
 		cmocka_unit_test(test_criterion_errors),
+		cmocka_unit_test(test_call_pairs),
 	};
 	return cmocka_run_group_tests(tests, setup, NULL);
 }

@@ -67,6 +67,7 @@ struct calib_pair {
 	char row[128];              /* the scorer's or judge's id the machine side comes from */
 	bool tag;                   /* a failure mode's criterion: categories absent, present */
 	bool present_pass;          /*   the row's passing verdict means present */
+	bool calls;                 /* "calls:ID": per-call labels, items are calls, wrong/right */
 	enum calib_kind kind;
 	struct scale span;
 	double threshold;
@@ -157,6 +158,18 @@ struct calib {
 int  calib_build(struct calib *c, const struct review *rv, const struct calib_opts *o,
                  struct error *err);
 void calib_free(struct calib *c);
+
+/* Per-call labels as their own criterion, "calls:ID" for each code
+ * scorer whose ok verdicts list call_marks (trajectory-match, tool-errors,
+ * unanswered-calls): its word on each labelled call (wrong when it marks
+ * the call extra (not allowed), args, failed or no-result; else right)
+ * against the reviewers' call labels (right from the call scale's pass),
+ * per call: the consensus (a tie left out), each reviewer, each pair of
+ * reviewers. Appended to c (built by calib_build with the same o); the
+ * runs with a call label are loaded, so the session is not const and a
+ * pointer to a run it handed out may be stale after. A scorer with no
+ * labelled call gives no pair. */
+void calib_calls(struct calib *c, struct review *rv, const struct calib_opts *o);
 
 /* The machine-vs-human (consensus) pair of a criterion, or NULL. Every
  * selected criterion has one, even with no labels (n 0, a note). A row

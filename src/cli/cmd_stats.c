@@ -472,6 +472,7 @@ static int stats_report(struct stats_run *sr, const struct stats_opts *o, const 
 		free(sel);
 		return EXIT_USAGE;
 	}
+	calib_calls(&c, &sr->rv, &co);
 	if (o->njudges == 1)
 		fprintf(stderr, PROG ": note: give --judge twice to compare two judges\n");
 	if (!strcmp(output, "csv") && (c.ncompares || c.nsweeps))

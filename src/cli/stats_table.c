@@ -274,8 +274,10 @@ static void pass_rate_lines(FILE *out, const struct calib_pair *p)
 	fig_text(corr, sizeof corr, &p->pass_rate_corrected, &p->pass_rate_corrected_ci);
 	char *a = visible(p->a);
 	struct strbuf sb = STRBUF_INIT;
-	strbuf_addf(&sb, "pass rate of %s: %s over %zu run%s with a verdict", a, rate, p->rated,
-	            p->rated == 1 ? "" : "s");
+	/* A failure mode's rate is of runs said to show it; a call criterion's of calls. */
+	strbuf_addf(&sb, "%s of %s: %s over %zu %s%s with a verdict",
+	            p->tag ? "rate of present" : p->calls ? "rate of right calls" : "pass rate", a, rate,
+	            p->rated, p->calls ? "labelled call" : "run", p->rated == 1 ? "" : "s");
 	prose(out, sb.buf);
 	strbuf_release(&sb);
 	fprintf(out, "  corrected by the humans' verdicts (Rogan-Gladen): %s\n", corr);
@@ -376,6 +378,9 @@ static void criterion_block(FILE *out, const struct calib_pair *first, size_t n,
 {
 	char scale[96];
 	scale_describe_pass(&first->span, first->threshold, scale, sizeof scale);
+	if (first->calls)
+		snprintf(scale, sizeof scale, "each labelled call, right or wrong; the scorer's call "
+		         "marks against the reviewers' call labels");
 	if (first->tag)
 		snprintf(scale, sizeof scale, "failure mode present or absent; the verdict says present "
 		         "when it %s", first->present_pass ? "passes" : "fails");

@@ -18,6 +18,7 @@
 
 static const char *const binary_names[] = { "fail", "pass" };
 static const char *const tag_names[] = { "absent", "present" };
+static const char *const call_names[] = { "wrong", "right" };
 
 static const char NO_ITEMS[] = "no run has a verdict on both sides";
 
@@ -54,6 +55,7 @@ struct calib_pair *calib_pair_add(struct calib *c, const struct crit *cr, enum c
 	snprintf(p->criterion, sizeof p->criterion, "%s", cr->id);
 	snprintf(p->row, sizeof p->row, "%s", cr->row_id ? cr->row_id : cr->id);
 	p->tag = cr->tag != NULL;
+	p->calls = cr->calls;
 	p->present_pass = cr->present_pass;
 	snprintf(p->a, sizeof p->a, "%s", a);
 	snprintf(p->b, sizeof p->b, "%s", b ? b : "");
@@ -67,7 +69,7 @@ struct calib_pair *calib_pair_add(struct calib *c, const struct crit *cr, enum c
 			snprintf(p->cat_names[i], sizeof p->cat_names[i], "%.0f", cr->span.lo + (double)i);
 		else
 			snprintf(p->cat_names[i], sizeof p->cat_names[i], "%s",
-			         cr->tag ? tag_names[i] : binary_names[i]);
+			         cr->tag ? tag_names[i] : cr->calls ? call_names[i] : binary_names[i]);
 	return p;
 }
 

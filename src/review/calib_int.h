@@ -46,7 +46,8 @@ struct crit {
 	 * tags (calib_tags.c), and the scale is present/absent. */
 	const char *tag;            /* the defined tag's id; NULL: labels on the row */
 	bool present_pass;          /* a passing verdict means present */
-	char tag_id[140];           /* "tag:ID" */
+	char tag_id[140];           /* "tag:ID", or "calls:ID" */
+	bool calls;                 /* per-call labels (calib_calls.c): items are calls */
 	bool judge;
 	bool emit;                  /* its pairs are reported (else only gathered for --judge) */
 	struct scale span;

@@ -17,7 +17,7 @@ decisions
 search callmarks fewshot calib_figs
 fewshot_gather
 judging calib_compare
-calib
+calib calib_calls
 settle'
 
 rank_of() { # FILE: its line in the order, or nothing
