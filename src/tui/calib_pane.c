@@ -121,11 +121,12 @@ static void criteria_header(const struct tui *t, int y, int idw)
 static void criterion_name(const struct review_row *r, const struct calib_pair *p, char *buf,
                            size_t n)
 {
-	const char *kind = r->kind == ROW_SCORER ? "scorer" : "judge";
+	/* The failure mode first: where the column is narrow, the row's id
+	 * is what is cut (the matrix's title names the scorer or judge whole). */
 	if (p && p->tag)
-		snprintf(buf, n, "%s (%s:%s)", p->criterion, kind, r->id);
+		snprintf(buf, n, "%s (%s)", p->criterion, r->id);
 	else
-		snprintf(buf, n, "%s:%s", kind, r->id);
+		snprintf(buf, n, "%s:%s", r->kind == ROW_SCORER ? "scorer" : "judge", r->id);
 }
 
 static void criterion_row(const struct tui *t, size_t row, int y, int idw)
