@@ -83,6 +83,10 @@ static void stats_usage(FILE *out)
 	"bounds other than 0..1, at most 11 levels) is figured over its levels, others\n"
 	"on fail and pass; TPR, TNR and pass rates are at the threshold. A figure that\n"
 	"is undefined is null with a note.\n"
+	"A scorer or judge declaring `criterion: TAG` is measured as tag:TAG against the\n"
+	"reviewers' tags (present, or reviewed without it); a code scorer that marks\n"
+	"calls as calls:ID against the call labels, call by call. Then the failure modes:\n"
+	"per tag the runs and calls tagged and the share of reviewed runs (Wilson 95%%).\n"
 	"Exit status: 0 done, 1 a --min-* gate failed, 2 usage or configuration error,\n"
 	"3 an input could not be read.\n");
 }
