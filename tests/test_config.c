@@ -512,10 +512,10 @@ static void test_unknown_scorer_key(void **state)
 	             "    expectedTool: x\n"
 	             "    expectedTol: x\n",
 	             "t.yaml:5:5: unknown key 'expectedTol' for scorer type 'tool-call-accuracy' "
-	             "(known: id, type, threshold, expectedTool, strictMode, expectedToolOrder, options)");
+	             "(known: id, type, threshold, criterion, expectedTool, strictMode, expectedToolOrder, options)");
 	assert_error("scorers:\n  - id: w\n    type: word-inclusion\n    words: [a]\n",
 	             "t.yaml:4:5: unknown key 'words' for scorer type 'word-inclusion' "
-	             "(known: id, type, threshold)");
+	             "(known: id, type, threshold, criterion)");
 }
 
 static void test_wrong_types(void **state)
@@ -1296,7 +1296,7 @@ static void test_judges_errors(void **state)
 	assert_error(JA "    model: openai/x\n    temperature: 0\n",
 	             "t.yaml:5:5: unknown key 'temperature' for a judge (known: id, rubric, model, base_url, "
 	             "endpoint, api_version, api_key_env, tools, threshold, scale, prompt_file, timeout, "
-	             "max_retries, examples)");
+	             "max_retries, examples, criterion)");
 	assert_error(JA "    model: openai/x\n    model: openai/y\n",
 	             "t.yaml:5:5: duplicate key 'model' (first at line 4)");
 

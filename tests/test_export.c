@@ -138,7 +138,7 @@ static void test_header_and_rows(void **state)
 	struct strbuf sb = STRBUF_INIT;
 	export_csv_header(&sb);
 	assert_string_equal(sb.buf, "run,source,run_hash,criterion,kind,scale,threshold,input,output,"
-	                            "calls,expected,machine,consensus,labels,split\r\n");
+	                            "calls,expected,machine,consensus,labels,tags,call_labels,split\r\n");
 	strbuf_reset(&sb);
 
 	/* Keys out of order and missing ones: the row follows export_keys. */
@@ -146,7 +146,7 @@ static void test_header_and_rows(void **state)
 	                        "threshold", 0.5, "calls", "name", "get \"x\"", "input", "two\nlines");
 	export_csv_row(&sb, row);
 	assert_string_equal(sb.buf, "\"r,1\",,,,,,0.5,\"two\nlines\",,\"[{\"\"name\"\":\"\"get \\\"\"x\\\"\"\"\"}]\","
-	                            ",,,,train\r\n");
+	                            ",,,,,,train\r\n");
 	strbuf_reset(&sb);
 	export_jsonl_row(&sb, row);
 	assert_string_equal(sb.buf, "{\"split\":\"train\",\"run\":\"r,1\",\"threshold\":0.5,"
@@ -156,7 +156,7 @@ static void test_header_and_rows(void **state)
 	size_t n = 0;
 	while (export_keys[n])
 		n++;
-	assert_int_equal(n, 15);
+	assert_int_equal(n, 17);
 }
 
 static void test_ft_line(void **state)

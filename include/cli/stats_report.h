@@ -7,6 +7,7 @@
 #include <stdio.h>
 
 #include "review/calib.h"
+#include "review/failmodes.h"
 
 struct review;
 
@@ -15,6 +16,7 @@ struct stats_meta {
 	size_t runs;                /* loaded runs */
 	bool include_stale;
 	const char *no_labels;      /* why there are no labels at all, or NULL */
+	const struct failmodes *failmodes;  /* the tags' failure modes; NULL or empty: none */
 };
 
 /* Writes every pair, comparison and sweep of c; entries are named by
@@ -24,6 +26,12 @@ int stats_write(FILE *out, const char *format, const struct calib *c, struct rev
 /* The table alone (stats_table.c). */
 void stats_write_table(FILE *out, const struct calib *c, struct review *rv,
                        const struct stats_meta *m);
+/* The failure modes (stats_failmodes.c): a table, or one JSONL line per
+ * failure mode and reviewer with fixed keys ({"type": "failure-mode",
+ * "tag", "defined", "reviewer" (null: all), "runs", "reviewed", "share",
+ * "low", "high", "calls"}). Nothing when there is none. */
+void stats_failmodes_table(FILE *out, const struct failmodes *fm);
+void stats_failmodes_jsonl(FILE *out, const struct failmodes *fm);
 /* "table, jsonl, csv" */
 extern const char *const stats_formats;
 bool stats_format_known(const char *format);

@@ -21,6 +21,7 @@
 
 #include "judge/examples.h"
 #include "runs/run.h"
+#include "scorers/criterion.h"
 #include "scorers/scorer.h"
 #include "util/error.h"
 
@@ -52,6 +53,7 @@ struct judge_conf {
 	char *prompt_source;        /* the file it came from, for messages */
 	char prompt_hash[17];
 	struct judge_examples_conf examples;    /* k == 0: none */
+	struct criterion_decl criterion;        /* the failure mode it answers for; tag NULL: none */
 	char hash[17];              /* of everything above that changes a verdict */
 	char base_hash[17];         /* the same without the examples: the judge's
 	                             * verdicts made without them (== hash when none) */

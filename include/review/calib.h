@@ -63,7 +63,11 @@ struct calib_item {
 #define CALIB_MAX_CATS SCALE_MAX_LEVELS
 
 struct calib_pair {
-	char criterion[128];
+	char criterion[128];        /* the row's id, or "tag:ID" for a row declaring criterion: */
+	char row[128];              /* the scorer's or judge's id the machine side comes from */
+	bool tag;                   /* a failure mode's criterion: categories absent, present */
+	bool present_pass;          /*   the row's passing verdict means present */
+	bool calls;                 /* "calls:ID": per-call labels, items are calls, wrong/right */
 	enum calib_kind kind;
 	struct scale span;
 	double threshold;
@@ -155,8 +159,25 @@ int  calib_build(struct calib *c, const struct review *rv, const struct calib_op
                  struct error *err);
 void calib_free(struct calib *c);
 
+/* Per-call labels as their own criterion, "calls:ID" for each code
+ * scorer whose ok verdicts list call_marks (trajectory-match, tool-errors,
+ * unanswered-calls): its word on each labelled call (wrong when it marks
+ * the call extra (not allowed), args, failed or no-result; else right)
+ * against the reviewers' call labels (right from the call scale's pass),
+ * per call: the consensus (a tie left out), each reviewer, each pair of
+ * reviewers. Appended to c (built by calib_build with the same o); the
+ * runs with a call label are loaded, so the session is not const and a
+ * pointer to a run it handed out may be stale after. A scorer with no
+ * labelled call gives no pair. */
+void calib_calls(struct calib *c, struct review *rv, const struct calib_opts *o);
+
 /* The machine-vs-human (consensus) pair of a criterion, or NULL. Every
- * selected criterion has one, even with no labels (n 0, a note). */
+ * selected criterion has one, even with no labels (n 0, a note). A row
+ * declaring `criterion: TAG` is measured against the reviewers' tags
+ * (labels: 1 when a reviewer tagged the run, or one of its calls, with a
+ * code counting under TAG, 0 when that reviewer made any other standing
+ * decision on the run), on present/absent; its pairs are named "tag:TAG"
+ * and found here by that name or by the row's id. */
 const struct calib_pair *calib_find(const struct calib *c, const char *criterion);
 
 #endif

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "conf/conf.h"
+#include "scorers/criterion.h"
 #include "scorers/scorer.h"
 #include "verdict/scale.h"
 
@@ -44,6 +45,9 @@ struct scorer_conf {
 	 * also sets threshold on it); else the type's (own_span false). */
 	struct scale span;
 	bool own_span;
+	/* `criterion:`, a key every entry accepts: the failure mode its
+	 * verdicts answer for (scorers/criterion.h); tag NULL when none. */
+	struct criterion_decl criterion;
 };
 
 /* Called with each scorer's id as soon as it is read and found unique

@@ -83,6 +83,10 @@ static void stats_usage(FILE *out)
 	"bounds other than 0..1, at most 11 levels) is figured over its levels, others\n"
 	"on fail and pass; TPR, TNR and pass rates are at the threshold. A figure that\n"
 	"is undefined is null with a note.\n"
+	"A scorer or judge declaring `criterion: TAG` is measured as tag:TAG against the\n"
+	"reviewers' tags (present, or reviewed without it); a code scorer that marks\n"
+	"calls as calls:ID against the call labels, call by call. Then the failure modes:\n"
+	"per tag the runs and calls tagged and the share of reviewed runs (Wilson 95%%).\n"
 	"Exit status: 0 done, 1 a --min-* gate failed, 2 usage or configuration error,\n"
 	"3 an input could not be read.\n");
 }
@@ -472,15 +476,20 @@ static int stats_report(struct stats_run *sr, const struct stats_opts *o, const 
 		free(sel);
 		return EXIT_USAGE;
 	}
+	calib_calls(&c, &sr->rv, &co);
 	if (o->njudges == 1)
 		fprintf(stderr, PROG ": note: give --judge twice to compare two judges\n");
 	if (!strcmp(output, "csv") && (c.ncompares || c.nsweeps))
 		fprintf(stderr, PROG ": note: csv holds the pairs; the judge comparison and the sweep "
 		        "are in -o table and -o jsonl\n");
+	struct failmodes fm;
+	review_failmodes(&sr->rv, o->nreviewers ? o->reviewers : NULL, o->nreviewers, &fm);
 	struct stats_meta m = {
 		.runs = sr->rv.nentries, .include_stale = o->include_stale, .no_labels = sr->no_labels,
+		.failmodes = &fm,
 	};
 	stats_write(stdout, output, &c, &sr->rv, &m);
+	failmodes_free(&fm);
 	if (fflush(stdout) != 0 || ferror(stdout)) {
 		fprintf(stderr, PROG ": writing the report failed\n");
 		rc = EXIT_INPUT;

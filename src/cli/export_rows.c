@@ -7,6 +7,8 @@
 #include <string.h>
 
 #include "annot/split.h"
+#include "annot/vocab.h"
+#include "config/config.h"
 #include "judge/judge.h"
 #include "runs/dataset.h"
 #include "util/jsonw.h"
@@ -102,6 +104,41 @@ static json_t *calls_of(const struct run *cr)
 	return list;
 }
 
+/* ---- the reviewers' tags and call labels on the run ----------------------------------- */
+
+struct run_marks {
+	const struct review *rv;
+	json_t *tags, *call_labels;
+};
+
+static void run_mark_take(void *ctx, const struct decision *d)
+{
+	struct run_marks *m = ctx;
+	if (d->kind == DEC_TAG && d->tag) {
+		const struct vocab *vo = &m->rv->cfg->vocab;
+		const char *name = vocab_tag_name(vo, m->rv->annot, d->tag);
+		const struct tag_def *t = vocab_tag_find(vo, name);
+		json_t *o = json_object();
+		json_object_set_new(o, "tag", export_str(t ? t->id : name));
+		json_object_set_new(o, "code", export_str(d->tag));
+		json_object_set_new(o, "defined", json_boolean(t != NULL));
+		json_object_set_new(o, "call", d->call > 0 ? json_integer(d->call) : json_null());
+		json_object_set_new(o, "tool", export_str(d->call > 0 ? d->tool : NULL));
+		json_object_set_new(o, "reviewer", export_str(d->reviewer));
+		json_array_append_new(m->tags, o);
+	} else if (d->kind == DEC_CALL_LABEL && d->call > 0) {
+		json_t *o = json_object();
+		json_object_set_new(o, "call", json_integer(d->call));
+		json_object_set_new(o, "tool", export_str(d->tool));
+		json_object_set_new(o, "label", export_str(d->label));
+		json_object_set_new(o, "value", d->has_score ? num(d->score) : json_null());
+		json_object_set_new(o, "right", json_boolean(d->has_score &&
+		                                             d->score >= vocab_pass(&m->rv->cfg->vocab)));
+		json_object_set_new(o, "reviewer", export_str(d->reviewer));
+		json_array_append_new(m->call_labels, o);
+	}
+}
+
 json_t *export_run_base(struct review *rv, const struct review_run *rr, const json_t *expected,
                         const struct split_spec *split, struct error *err)
 {
@@ -123,6 +160,10 @@ json_t *export_run_base(struct review *rv, const struct review_run *rr, const js
 	json_object_set_new(b, "calls", calls_of(r));
 	json_object_set_new(b, "expected", expected ? json_incref((json_t *)expected) : json_null());
 	json_object_set_new(b, "split", export_str(split_of(split, r->id)));
+	struct run_marks m = { .rv = rv, .tags = json_array(), .call_labels = json_array() };
+	annot_each_of_run(rv->annot, r->id, run_mark_take, &m);
+	json_object_set_new(b, "tags", m.tags);
+	json_object_set_new(b, "call_labels", m.call_labels);
 	return b;
 }
 

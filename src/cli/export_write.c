@@ -15,7 +15,8 @@
 
 const char *const export_keys[] = {
 	"run", "source", "run_hash", "criterion", "kind", "scale", "threshold",
-	"input", "output", "calls", "expected", "machine", "consensus", "labels", "split",
+	"input", "output", "calls", "expected", "machine", "consensus", "labels",
+	"tags", "call_labels", "split",
 	NULL,
 };
 

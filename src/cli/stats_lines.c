@@ -342,10 +342,13 @@ bool stats_format_known(const char *format)
 int stats_write(FILE *out, const char *format, const struct calib *c, struct review *rv,
                 const struct stats_meta *m)
 {
-	if (!strcmp(format, "table"))
+	if (!strcmp(format, "table")) {
 		stats_write_table(out, c, rv, m);
-	else if (!strcmp(format, "jsonl"))
+		stats_failmodes_table(out, m->failmodes);
+	} else if (!strcmp(format, "jsonl")) {
 		write_jsonl(out, c, rv);
+		stats_failmodes_jsonl(out, m->failmodes);
+	}
 	else if (!strcmp(format, "csv"))
 		write_csv(out, c);
 	else

@@ -218,12 +218,18 @@ static void heat_map(FILE *out, const struct calib_pair *p)
 	free(a);
 	free(b);
 	size_t cell = cw + 3 > 4 ? cw + 3 : 4;      /* the shade, a space, the count */
-	fprintf(out, "    %4s", "");
+	int lw = 4;                                 /* "absent", "present": wider than "fail" */
+	for (size_t c = 0; c < p->ncats; c++) {
+		size_t n = strlen(p->cat_names[c]);
+		lw = (int)n > lw ? (int)n : lw;
+		cell = n > cell ? n : cell;
+	}
+	fprintf(out, "    %*s", lw, "");
 	for (size_t c = 0; c < p->ncats; c++)
 		fprintf(out, "  %*s", (int)cell, p->cat_names[c]);
 	fputc('\n', out);
 	for (size_t r = 0; r < p->ncats; r++) {
-		fprintf(out, "    %4s", p->cat_names[r]);
+		fprintf(out, "    %*s", lw, p->cat_names[r]);
 		for (size_t c = 0; c < p->ncats; c++) {
 			size_t k = p->counts[r * p->ncats + c];
 			fprintf(out, "  %s %*zu", shade(k, max), (int)(cell - 3), k);
@@ -268,8 +274,10 @@ static void pass_rate_lines(FILE *out, const struct calib_pair *p)
 	fig_text(corr, sizeof corr, &p->pass_rate_corrected, &p->pass_rate_corrected_ci);
 	char *a = visible(p->a);
 	struct strbuf sb = STRBUF_INIT;
-	strbuf_addf(&sb, "pass rate of %s: %s over %zu run%s with a verdict", a, rate, p->rated,
-	            p->rated == 1 ? "" : "s");
+	/* A failure mode's rate is of runs said to show it; a call criterion's of calls. */
+	strbuf_addf(&sb, "%s of %s: %s over %zu %s%s with a verdict",
+	            p->tag ? "rate of present" : p->calls ? "rate of right calls" : "pass rate", a, rate,
+	            p->rated, p->calls ? "labelled call" : "run", p->rated == 1 ? "" : "s");
 	prose(out, sb.buf);
 	strbuf_release(&sb);
 	fprintf(out, "  corrected by the humans' verdicts (Rogan-Gladen): %s\n", corr);
@@ -370,6 +378,12 @@ static void criterion_block(FILE *out, const struct calib_pair *first, size_t n,
 {
 	char scale[96];
 	scale_describe_pass(&first->span, first->threshold, scale, sizeof scale);
+	if (first->calls)
+		snprintf(scale, sizeof scale, "each labelled call, right or wrong; the scorer's call "
+		         "marks against the reviewers' call labels");
+	if (first->tag)
+		snprintf(scale, sizeof scale, "failure mode present or absent; the verdict says present "
+		         "when it %s", first->present_pass ? "passes" : "fails");
 	char *id = visible(first->criterion);
 	fprintf(out, "%s  (%s)\n", id, scale);
 	free(id);
@@ -470,7 +484,9 @@ void stats_write_table(FILE *out, const struct calib *c, struct review *rv,
 		fprintf(out, "%s\n\n", m->no_labels);
 	for (size_t i = 0; i < c->npairs;) {
 		size_t k = i + 1;
-		while (k < c->npairs && !strcmp(c->pairs[k].criterion, c->pairs[i].criterion))
+		/* A failure mode two rows declare is one block per row. */
+		while (k < c->npairs && !strcmp(c->pairs[k].criterion, c->pairs[i].criterion) &&
+		       !strcmp(c->pairs[k].row, c->pairs[i].row))
 			k++;
 		criterion_block(out, &c->pairs[i], k - i, c->nreviewers);
 		i = k;

@@ -86,11 +86,37 @@ static int compare_check(struct conf *x, const struct config *c, const struct co
 	return 0;
 }
 
+/* A `criterion:` names a failure mode defined in tags:. */
+static int criterion_check(struct conf *x, const struct config *c, const char *who,
+                           const char *id, const struct criterion_decl *cd)
+{
+	if (!cd->tag)
+		return 0;
+	const struct tag_def *t = vocab_tag_find(&c->vocab, cd->tag);
+	if (t && vocab_code_eq(t->id, cd->tag))
+		return 0;
+	struct strbuf sb = STRBUF_INIT;
+	for (size_t i = 0; i < c->vocab.ntags; i++)
+		strbuf_addf(&sb, "%s%s", i ? ", " : "", c->vocab.tags[i].id);
+	int rc = conf_fail_at(x, cd->line, cd->col, "%s '%s': criterion '%s' is not a failure mode "
+	                      "defined in tags: (%s%s)", who, id, cd->tag,
+	                      t ? "it is absorbed by " : "defined: ",
+	                      t ? t->id : sb.len ? sb.buf : "none");
+	strbuf_release(&sb);
+	return rc;
+}
+
 /* Checked last because `expectations` may come after `scorers`. */
 static int references_check(struct conf *x, const struct config *c, const struct config *under)
 {
 	if (compare_check(x, c, under))
 		return -1;
+	for (size_t i = 0; i < c->nscorers; i++)
+		if (criterion_check(x, c, "scorer", c->scorers[i].id, &c->scorers[i].criterion))
+			return -1;
+	for (size_t i = 0; i < c->njudges; i++)
+		if (criterion_check(x, c, "judge", c->judges[i].id, &c->judges[i].criterion))
+			return -1;
 	for (size_t i = 0; i < c->nscorers; i++) {
 		const struct scorer_conf *sc = &c->scorers[i];
 		for (size_t j = 0; j < sc->nparams; j++)

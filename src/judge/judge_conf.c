@@ -25,7 +25,7 @@
 /* ---- judges ------------------------------------------------------------ */
 
 #define JUDGE_KEYS "id, rubric, model, base_url, endpoint, api_version, api_key_env, tools, " \
-                   "threshold, scale, prompt_file, timeout, max_retries, examples"
+                   "threshold, scale, prompt_file, timeout, max_retries, examples, criterion"
 
 static void judge_free(struct judge_conf *j)
 {
@@ -41,6 +41,7 @@ static void judge_free(struct judge_conf *j)
 	free(j->prompt_text);
 	free(j->prompt_source);
 	free(j->examples.splits);
+	criterion_free(&j->criterion);
 	memset(j, 0, sizeof *j);
 }
 
@@ -267,7 +268,8 @@ static void judge_hash(struct judge_conf *j)
 
 enum judge_key {
 	K_ID, K_RUBRIC, K_BASE_URL, K_MODEL, K_ENDPOINT, K_API_VERSION, K_API_KEY_ENV, K_TOOLS,
-	K_SCALE, K_THRESHOLD, K_TIMEOUT, K_MAX_RETRIES, K_EXAMPLES, K_PROMPT_FILE, K_COUNT
+	K_SCALE, K_THRESHOLD, K_TIMEOUT, K_MAX_RETRIES, K_EXAMPLES, K_CRITERION, K_PROMPT_FILE,
+	K_COUNT
 };
 
 /* What the key readers share while one judge is read. */
@@ -660,6 +662,12 @@ static int examples_placed(struct conf *x, const struct judge_read *r)
 	                 "{{examples}} placeholder to show them in", j->id, j->prompt_source);
 }
 
+static int criterion_key_read(struct conf *x, const struct conf_node *v, void *store)
+{
+	struct judge_read *r = store;
+	return criterion_read(x, v, &r->j->criterion);
+}
+
 /* Last, as it needs the rubric; then everything that decides a verdict is
  * known and hashed. */
 static int prompt_file_read(struct conf *x, const struct conf_node *v, void *store)
@@ -689,6 +697,8 @@ static const struct conf_key judge_keys[] = {
 	[K_MAX_RETRIES] = { .name = "max_retries", .kind = CONF_K_FN, .flags = LATER,
 	                    .read = retries_read },
 	[K_EXAMPLES] = { .name = "examples", .kind = CONF_K_FN, .flags = LATER, .read = examples_read },
+	[K_CRITERION] = { .name = "criterion", .kind = CONF_K_FN, .flags = LATER,
+	                  .read = criterion_key_read },
 	[K_PROMPT_FILE] = { .name = "prompt_file", .kind = CONF_K_FN, .flags = ALWAYS,
 	                    .read = prompt_file_read },
 	[K_COUNT] = { .name = NULL },

@@ -15,6 +15,7 @@
 #include "calib_int.h"
 #include "annot/split.h"
 #include "judge/judge.h"
+#include "review/failmodes.h"
 #include "review/labels.h"
 #include "review/session.h"
 #include "util/agree.h"
@@ -122,13 +123,22 @@ static void crit_init(struct calib_ctx *x, struct crit *cr, size_t row)
 	review_row_get(rv, NULL, row, &rr);
 	cr->row = row;
 	cr->id = rr.id;
+	cr->row_id = rr.id;
 	cr->judge = rr.kind == ROW_JUDGE;
 	cr->span = rr.span;
 	cr->threshold = review_row_threshold(rv, row);
+	cr->tag = review_row_criterion(rv, row, &cr->present_pass);
+	if (cr->tag) {
+		/* Present or absent, whatever the verdict's own scale. */
+		snprintf(cr->tag_id, sizeof cr->tag_id, "tag:%s", cr->tag);
+		cr->id = cr->tag_id;
+		cr->span = scale_of(SCALE_BINARY);
+		cr->threshold = 1;
+	}
 	/* By the scale's properties: whole-number levels, not its name. */
 	cr->how = cr->span.kind == SCALE_BINARY ? HOW_BINARY
 	        : scale_ordinal(&cr->span) ? HOW_ORDINAL : HOW_NUMERIC;
-	snprintf(cr->name, sizeof cr->name, "%s:%s", cr->judge ? "judge" : "scorer", cr->id);
+	snprintf(cr->name, sizeof cr->name, "%s:%s", cr->judge ? "judge" : "scorer", cr->row_id);
 	cr->stale_by = xcalloc(x->nwho + 1, sizeof *cr->stale_by);
 }
 
@@ -200,12 +210,17 @@ static void crit_gather(struct calib_ctx *x, struct crit *cr, bool *labelled)
 			continue;
 		struct cunit u = { .entry = e, .lab = cr->nlabs };
 		u.has_m = machine_of(rv, en, cr, &u.m, &u.m_pass);
+		if (u.has_m && cr->tag) {
+			u.m_pass = u.m_pass == cr->present_pass;
+			u.m = u.m_pass;
+		}
 		if (u.has_m) {
 			cr->rated++;
 			cr->passing += u.m_pass;
 		}
-		size_t nl = review_labels(rv, e, cr->row, x->o->nreviewers ? x->o->reviewers : NULL,
-		                          x->o->nreviewers, l, LABELS_MAX);
+		const char *const *only = x->o->nreviewers ? x->o->reviewers : NULL;
+		size_t nl = cr->tag ? review_tag_labels(rv, e, cr->tag, only, x->o->nreviewers, l, LABELS_MAX)
+		          : review_labels(rv, e, cr->row, only, x->o->nreviewers, l, LABELS_MAX);
 		u.nlab = labels_take(x, cr, l, nl);
 		if (!u.has_m && u.nlab == 0)
 			continue;
@@ -480,6 +495,11 @@ const struct calib_pair *calib_find(const struct calib *c, const char *criterion
 		const struct calib_pair *p = &c->pairs[i];
 		if (p->kind == CALIB_MACHINE_HUMAN && !strcmp(p->b, "human") &&
 		    !strcmp(p->criterion, criterion))
+			return p;
+	}
+	for (size_t i = 0; i < c->npairs; i++) {
+		const struct calib_pair *p = &c->pairs[i];
+		if (p->kind == CALIB_MACHINE_HUMAN && !strcmp(p->b, "human") && !strcmp(p->row, criterion))
 			return p;
 	}
 	return NULL;

@@ -17,6 +17,8 @@
 #define LEVEL 0.95
 
 static const char *const binary_names[] = { "fail", "pass" };
+static const char *const tag_names[] = { "absent", "present" };
+static const char *const call_names[] = { "wrong", "right" };
 
 static const char NO_ITEMS[] = "no run has a verdict on both sides";
 
@@ -51,6 +53,10 @@ struct calib_pair *calib_pair_add(struct calib *c, const struct crit *cr, enum c
 	struct calib_pair *p = &c->pairs[c->npairs++];
 	memset(p, 0, sizeof *p);
 	snprintf(p->criterion, sizeof p->criterion, "%s", cr->id);
+	snprintf(p->row, sizeof p->row, "%s", cr->row_id ? cr->row_id : cr->id);
+	p->tag = cr->tag != NULL;
+	p->calls = cr->calls;
+	p->present_pass = cr->present_pass;
 	snprintf(p->a, sizeof p->a, "%s", a);
 	snprintf(p->b, sizeof p->b, "%s", b ? b : "");
 	p->kind = kind;
@@ -62,7 +68,8 @@ struct calib_pair *calib_pair_add(struct calib *c, const struct crit *cr, enum c
 		if (ordinal)
 			snprintf(p->cat_names[i], sizeof p->cat_names[i], "%.0f", cr->span.lo + (double)i);
 		else
-			snprintf(p->cat_names[i], sizeof p->cat_names[i], "%s", binary_names[i]);
+			snprintf(p->cat_names[i], sizeof p->cat_names[i], "%s",
+			         cr->tag ? tag_names[i] : cr->calls ? call_names[i] : binary_names[i]);
 	return p;
 }
 

@@ -39,7 +39,15 @@ struct cunit {
 
 struct crit {
 	size_t row;
-	const char *id;
+	const char *id;             /* the criterion: the row's id, or tag_id */
+	const char *row_id;         /* the scorer's or judge's id */
+	/* `criterion: TAG` on the row (scorers/criterion.h): its verdicts say
+	 * whether the failure mode is present, the labels are the reviewers'
+	 * tags (calib_tags.c), and the scale is present/absent. */
+	const char *tag;            /* the defined tag's id; NULL: labels on the row */
+	bool present_pass;          /* a passing verdict means present */
+	char tag_id[140];           /* "tag:ID", or "calls:ID" */
+	bool calls;                 /* per-call labels (calib_calls.c): items are calls */
 	bool judge;
 	bool emit;                  /* its pairs are reported (else only gathered for --judge) */
 	struct scale span;

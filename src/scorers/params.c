@@ -126,7 +126,7 @@ static int threshold_parse(struct conf *x, const struct scorer_conf *sc, const s
 
 static void known_list(struct strbuf *sb, const struct scorer_ops *ops)
 {
-	strbuf_addstr(sb, "id, type, threshold");
+	strbuf_addstr(sb, "id, type, threshold, criterion");
 	for (const struct param_spec *ps = ops->params; ps && ps->name; ps++) {
 		strbuf_addstr(sb, ", ");
 		strbuf_addstr(sb, ps->name);
@@ -208,6 +208,11 @@ static int params_read(struct conf *x, struct scorer_conf *sc, const struct conf
 			continue;
 		if (conf_key_is(k, "threshold")) {
 			if (threshold_parse(x, sc, v, &sc->threshold))
+				return -1;
+			continue;
+		}
+		if (conf_key_is(k, "criterion")) {
+			if (criterion_read(x, v, &sc->criterion))
 				return -1;
 			continue;
 		}
@@ -312,6 +317,7 @@ void scorers_free(struct scorer_conf *list, size_t n)
 		}
 		free(sc->params);
 		free(sc->id);
+		criterion_free(&sc->criterion);
 		json_decref(sc->fixed);
 	}
 	free(list);

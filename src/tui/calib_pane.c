@@ -116,6 +116,19 @@ static void criteria_header(const struct tui *t, int y, int idw)
 		x += draw_right(y, x, COL_W, col_names[c], head);
 }
 
+/* A row's name; a row declaring `criterion: TAG` is measured as the
+ * failure mode, so that leads. */
+static void criterion_name(const struct review_row *r, const struct calib_pair *p, char *buf,
+                           size_t n)
+{
+	/* The failure mode first: where the column is narrow, the row's id
+	 * is what is cut (the matrix's title names the scorer or judge whole). */
+	if (p && p->tag)
+		snprintf(buf, n, "%s (%s)", p->criterion, r->id);
+	else
+		snprintf(buf, n, "%s:%s", r->kind == ROW_SCORER ? "scorer" : "judge", r->id);
+}
+
 static void criterion_row(const struct tui *t, size_t row, int y, int idw)
 {
 	bool sel = row == t->cal.sel;
@@ -125,10 +138,10 @@ static void criterion_row(const struct tui *t, size_t row, int y, int idw)
 		draw_text(y, 0, 1, ">", 1, a);
 	struct review_row r;
 	review_row_get(tui_rv(t), NULL, row, &r);
-	char name[160];
-	snprintf(name, sizeof name, "%s:%s", r.kind == ROW_SCORER ? "scorer" : "judge", r.id);
-	draw_text_cut(y, 2, idw - 1, name, strlen(name), a);
 	const struct calib_pair *p = t->cal.built ? calib_find(&t->cal.c, r.id) : NULL;
+	char name[320];
+	criterion_name(&r, p, name, sizeof name);
+	draw_text_cut(y, 2, idw - 1, name, strlen(name), a);
 	char cells[NCOLS][32];
 	if (!p) {
 		/* Not a figure left undefined: there is nothing to figure yet. */
@@ -247,7 +260,9 @@ static int criteria_width(const struct tui *t)
 	for (size_t row = 0; row < review_nrows(rv); row++) {
 		struct review_row r;
 		review_row_get(rv, NULL, row, &r);
-		int w = (r.kind == ROW_SCORER ? 7 : 6) + draw_width(r.id, strlen(r.id));
+		char name[320];
+		criterion_name(&r, t->cal.built ? calib_find(&t->cal.c, r.id) : NULL, name, sizeof name);
+		int w = draw_width(name, strlen(name));
 		want = w > want ? w : want;
 	}
 	int room = COLS - 2 - (int)NCOLS * COL_W;

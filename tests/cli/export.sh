@@ -183,7 +183,7 @@ assert_grep "jsonl: fixed keys, in order" "$TMP/jsonl.out" \
 
 py "jsonl: every line parses, with the keys of the man page in order" '
 import json, sys
-keys = "run source run_hash criterion kind scale threshold input output calls expected machine consensus labels split".split()
+keys = "run source run_hash criterion kind scale threshold input output calls expected machine consensus labels tags call_labels split".split()
 rows = [json.loads(l) for l in open(sys.argv[1], encoding="utf-8")]
 bad = [r["run"] for r in rows if list(r) != keys]
 print(bad or "ok")' "$TMP/jsonl.out"
@@ -260,7 +260,7 @@ else fail "jsonl: a second export is the same, byte for byte" "$(diff "$TMP/json
 export_ csv -c export.yaml -a labels.jsonl --format csv screen-runs.jsonl
 assert_rc "csv: exits 0" 0
 assert_eq "csv: the header line" "$(head -n 1 "$TMP/csv.out")" \
-	"$(printf 'run,source,run_hash,criterion,kind,scale,threshold,input,output,calls,expected,machine,consensus,labels,split\r')"
+	"$(printf 'run,source,run_hash,criterion,kind,scale,threshold,input,output,calls,expected,machine,consensus,labels,tags,call_labels,split\r')"
 py "csv: parsed back (RFC 4180), each cell is the jsonl row's value" '
 import csv, io, json, sys
 rows = [json.loads(l) for l in open(sys.argv[1], encoding="utf-8")]

@@ -10,14 +10,14 @@ objdir="$(dirname "$TCR_BIN")/src/review"
 order='assign keymap runsearch callrefs
 session
 rows
-labels marks
+labels marks failmodes
 filters
 view
 decisions tags
 search callmarks fewshot calib_figs calls groups group_decide
 fewshot_gather
 judging calib_compare
-calib
+calib calib_calls
 settle'
 
 rank_of() { # FILE: its line in the order, or nothing
