@@ -12,6 +12,7 @@ session
 rows
 labels marks
 filters
+queue
 view
 decisions
 search callmarks fewshot calib_figs
