@@ -251,6 +251,7 @@ void review_set_queue(struct review *rv, const struct review_queue *q)
 	}
 	rv->view_hold = false;
 	review_view_rebuild(rv);
+	rv->cursor = 0;             /* a queue starts at its first run */
 }
 
 void review_set_sort(struct review *rv, enum review_sort s)
