@@ -57,6 +57,7 @@ struct review_queue {
 	uint64_t seed;
 	bool seed_given;            /* --seed was given (else QUEUE_SEED_DEFAULT) */
 	bool drawn;                 /* the sample is drawn (entries' queue_pi hold it) */
+	bool placed;                /* the cursor was put on the queue's first run */
 	size_t ndrawn;              /* runs drawn */
 };
 
@@ -81,7 +82,7 @@ void review_queue_sort(const struct review *rv, size_t *view, size_t n);
 bool review_queue_weight(const struct review *rv, size_t entry, double *w);
 /* Puts the queue's name and weight on a decision about this entry. */
 void review_queue_stamp(const struct review *rv, size_t entry, struct decision *d);
-/* "queue uncertain 12/50 (sampled, weighted)": the position in the view
+/* "queue uncertain 12/50 (sampled, weighted)", "queue random 3/10 (sampled)": the position in the view
  * and its length; "" without a queue. */
 void review_queue_status(const struct review *rv, char *buf, size_t n);
 

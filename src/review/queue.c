@@ -283,13 +283,11 @@ void review_queue_status(const struct review *rv, char *buf, size_t n)
 	if (rv->queue.kind == QUEUE_NONE)
 		return;
 	size_t len = rv->nview, at = len ? rv->cursor + 1 : 0;
+	/* Short, so that it stays on an 80-column status line; the seed is
+	 * the one given, else QUEUE_SEED_DEFAULT (the help and man page say it). */
 	const char *how = !rv->queue.sample ? ""
 	                : !rv->queue.drawn ? " (sample drawn when every run is scored)"
-	                : rv->queue.kind == QUEUE_RANDOM ? " (sampled, equal chances"
-	                : " (sampled, weighted";
-	if (rv->queue.sample && rv->queue.drawn)
-		snprintf(buf, n, "queue %s %zu/%zu%s, seed %llu)", review_queue_name(rv->queue.kind),
-		         at, len, how, (unsigned long long)rv->queue.seed);
-	else
-		snprintf(buf, n, "queue %s %zu/%zu%s", review_queue_name(rv->queue.kind), at, len, how);
+	                : rv->queue.kind == QUEUE_RANDOM ? " (sampled)"
+	                : " (sampled, weighted)";
+	snprintf(buf, n, "queue %s %zu/%zu%s", review_queue_name(rv->queue.kind), at, len, how);
 }

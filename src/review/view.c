@@ -112,6 +112,13 @@ void review_view_rebuild(struct review *rv)
 		view_sort(rv);
 	rv->view_dirty = false;
 	rv->view_age_ms = 0;
+	/* Once every run is scored the queue's order is known: the reviewer
+	 * starts at its first run. */
+	if (rv->queue.kind != QUEUE_NONE && !rv->queue.placed && !review_work_left(rv)) {
+		rv->queue.placed = true;
+		rv->cursor = 0;
+		return;
+	}
 
 	if (keep == SIZE_MAX) {
 		rv->cursor = 0;
@@ -249,6 +256,7 @@ void review_set_queue(struct review *rv, const struct review_queue *q)
 		rv->entries[i].in_queue = false;
 		rv->entries[i].queue_pi = 0;
 	}
+	rv->queue.placed = false;
 	rv->view_hold = false;
 	review_view_rebuild(rv);
 	rv->cursor = 0;             /* a queue starts at its first run */

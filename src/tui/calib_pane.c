@@ -260,25 +260,26 @@ static int criteria_width(const struct tui *t)
  * target width (review/calib.h): a reviewer's reason to go on or stop. */
 static int togo_draw(const struct tui *t, const struct calib_pair *p, int y)
 {
-	if (!p->labels_to_go_ok || y >= LINES - 3)
+	if (!p->labels_to_go_ok || y >= LINES - 4)
 		return y;
 	char line[320], ci[96] = "";
 	double half = p->target_width / 2;
 	if (p->agreement_wilson.ok)
-		snprintf(ci, sizeof ci, ", 95%% interval %.2f-%.2f", p->agreement_wilson.lo,
+		snprintf(ci, sizeof ci, " (agreement's 95%% interval %.2f-%.2f)", p->agreement_wilson.lo,
 		         p->agreement_wilson.hi);
-	char how[96] = "";
-	if (p->weighted)
-		snprintf(how, sizeof how, ", weighted: effective n %.1f of %zu", p->n_eff, p->n);
 	int len;
 	if (p->labels_to_go)
-		len = snprintf(line, sizeof line, "labels to go: \xe2\x89\x88 %zu more for \xc2\xb1%.2f "
-		               "(agreement%s%s)", p->labels_to_go, half, ci, how);
+		len = snprintf(line, sizeof line, "labels to go: \xe2\x89\x88 %zu more for \xc2\xb1%.2f%s",
+		               p->labels_to_go, half, ci);
 	else
-		len = snprintf(line, sizeof line, "labels to go: none, under \xc2\xb1%.2f (agreement%s%s)",
-		               half, ci, how);
-	draw_text_cut(y++, 2, COLS - 2, line, (size_t)(len < (int)sizeof line ? len : (int)sizeof line - 1),
-	              screen_attr(t, SLOT_NORMAL));
+		len = snprintf(line, sizeof line, "labels to go: none, under \xc2\xb1%.2f%s", half, ci);
+	attr_t a = screen_attr(t, SLOT_NORMAL);
+	draw_text_cut(y++, 2, COLS - 2, line, (size_t)(len < (int)sizeof line ? len : (int)sizeof line - 1), a);
+	if (p->weighted) {
+		len = snprintf(line, sizeof line, "weighted by the queue's chances (1/pi): effective n %.1f "
+		               "of %zu labels", p->n_eff, p->n);
+		draw_text_cut(y++, 2, COLS - 2, line, (size_t)len, a);
+	}
 	return y + 1;
 }
 
