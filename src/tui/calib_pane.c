@@ -273,6 +273,9 @@ static int togo_draw(const struct tui *t, const struct calib_pair *p, int y)
 		               p->labels_to_go, half, ci);
 	else
 		len = snprintf(line, sizeof line, "labels to go: none, under \xc2\xb1%.2f%s", half, ci);
+	if (!p->n)
+		len = snprintf(line, sizeof line, "labels to go: \xe2\x89\x88 %zu for \xc2\xb1%.2f (before "
+		               "any label: at agreement 0.5, the widest)", p->labels_to_go, half);
 	attr_t a = screen_attr(t, SLOT_NORMAL);
 	draw_text_cut(y++, 2, COLS - 2, line, (size_t)(len < (int)sizeof line ? len : (int)sizeof line - 1), a);
 	if (p->weighted) {
@@ -287,10 +290,20 @@ static int togo_draw(const struct tui *t, const struct calib_pair *p, int y)
 static int legend_draw(const struct tui *t, int y)
 {
 	static const char legend[] = DASH " undefined on these labels (why: below the matrix)   "
-	                             NA " does not apply to this scale   w weighted";
-	if (y < LINES - 1)
-		draw_text_cut(y++, 2, COLS - 2, legend, sizeof legend - 1, screen_attr(t, SLOT_DIM));
-	return y;
+	                             NA " does not apply to this scale";
+	static const char weighted[] = "w weighted (a sampled queue's labels)   ";
+	bool any = false;
+	for (size_t i = 0; t->cal.built && i < t->cal.c.npairs && !any; i++)
+		any = t->cal.c.pairs[i].weighted;
+	if (y >= LINES - 1)
+		return y;
+	/* "w" is said first when it is on screen: the legend is cut at the right */
+	int x = 2;
+	if (any)
+		x += draw_text_cut(y, x, COLS - x, weighted, sizeof weighted - 1, screen_attr(t, SLOT_DIM));
+	if (x < COLS)
+		draw_text_cut(y, x, COLS - x, legend, sizeof legend - 1, screen_attr(t, SLOT_DIM));
+	return y + 1;
 }
 
 void calpane_draw(const struct tui *t)
