@@ -58,6 +58,7 @@ struct calib_item {
 	int cat_a, cat_b;           /* category indexes into cat_names[] */
 	double val_a, val_b;        /* the scores (0 or 1 for pass/fail pairs) */
 	bool pass_a, pass_b;
+	double w;                   /* 1/pi of a label made in a sampled queue, else 1 */
 };
 
 #define CALIB_MAX_CATS SCALE_MAX_LEVELS
@@ -84,6 +85,26 @@ struct calib_pair {
 	size_t counts[CALIB_MAX_CATS * CALIB_MAX_CATS];
 	struct calib_item *items;   /* the n items, for filtering by a confusion cell */
 	const char *note;           /* why figures are missing, or NULL (owned) */
+	/* A label made while reviewing a sampled queue carries its weight 1/pi
+	 * (the inverse of the run's chance to be drawn). When any item does,
+	 * agreement, TPR, TNR, precision and so the corrected pass rate are
+	 * weighted: ratios of Horvitz-Thompson sums (the Hajek form), which
+	 * stay unbiased for the whole run set where the queue drew its runs
+	 * with unequal chances, and which equal weights leave exactly as the
+	 * unweighted figures. The machine's pass rate is over every loaded run
+	 * (counted, not sampled) and needs none. Kappa, alpha and the rank
+	 * figures stay unweighted. */
+	bool weighted;
+	double n_eff;               /* Kish's effective n: (sum w)^2 / sum w^2; n unweighted */
+	/* The Wilson 95% interval of the agreement over n_eff items, and how
+	 * many more labels bring its width under target_width at today's
+	 * agreement (0.5, the widest, before any label), by
+	 * agree_wilson_n_for_width: ceil(n_needed * n / n_eff) - n, the design
+	 * effect of the weights kept for the labels to come. */
+	struct calib_ci agreement_wilson;
+	double target_width;
+	bool labels_to_go_ok;       /* false: the pair has no agreement on categories */
+	size_t labels_to_go;        /* 0: the interval is under the target already */
 };
 
 /* --judge A --judge B: both judges against the same human labels. */
@@ -136,7 +157,11 @@ struct calib_opts {
 	const struct split_spec *split;
 	const char *const *only_splits;
 	size_t nonly_splits;
+	/* labels to go: the width the agreement's Wilson interval should get
+	 * under; 0 = CALIB_TARGET_WIDTH. */
+	double target_width;
 };
+#define CALIB_TARGET_WIDTH 0.1
 
 struct calib {
 	struct calib_pair *pairs;

@@ -21,6 +21,7 @@
 #include "scorers/scorer.h"
 #include "review/rows.h"
 #include "review/assign.h"
+#include "review/queue.h"
 #include "util/error.h"
 
 struct format_ops;
@@ -96,6 +97,11 @@ struct review_entry {
 	uint8_t mark;               /* enum review_mark, once summarized */
 	bool any_override;          /* a standing override of this reviewer */
 	bool in_share;              /* in this reviewer's share (--assign), once summarized */
+	/* --queue (review/queue.h): the key it orders by (smallest first;
+	 * queue_has false: after, in file order), the run's size and chance
+	 * in a sample, and whether the sample drew it. */
+	double queue_key, queue_w, queue_pi;
+	bool queue_has, in_queue;
 	struct review_run *cached;  /* its parsed run while in the cache */
 };
 
@@ -157,6 +163,10 @@ struct review {
 	/* --assign: only this reviewer's share is in view, before any filter. */
 	struct review_assign assign;
 	size_t share_total, share_reviewed;
+	/* --queue: the order or the sample in view, before any filter. */
+	struct review_queue queue;
+	/* --target-width: the calibration pane's labels to go; 0: the default. */
+	double target_width;
 	/* Counts every change of labels (decisions, refreshes) and of judge
 	 * answers, so figures built from them know when they are old. */
 	unsigned long labels_gen;

@@ -71,6 +71,41 @@ bool agree_precision(const struct agree_binary *c, double *out, agree_why *why);
  * chance, so its rate says nothing). */
 bool agree_rogan_gladen(double p, double tpr, double tnr, double *out, agree_why *why);
 
+/* Binary outcomes counted with a weight per item (an inverse inclusion
+ * probability, 1/pi, from a sampled review queue): the same four cells as
+ * agree_binary, as sums of weights. TPR, TNR and agreement from them are
+ * ratios of Horvitz-Thompson totals (the Hajek form), so equal weights give
+ * exactly the unweighted figures. w == NULL counts every item once. */
+struct agree_wbinary {
+	double tp, fp, tn, fn;
+	double sum_w, sum_w2;       /* for Kish's effective n: sum_w^2 / sum_w2 */
+};
+void agree_wbinary_count(const int *a, const int *truth, const double *w, size_t n,
+                         struct agree_wbinary *out);
+bool agree_wtpr(const struct agree_wbinary *c, double *out, agree_why *why);
+bool agree_wtnr(const struct agree_wbinary *c, double *out, agree_why *why);
+bool agree_wprecision(const struct agree_wbinary *c, double *out, agree_why *why);
+/* Sum of w where a[i] == b[i] over the sum of w; false when n == 0. */
+bool agree_wexact(const int *a, const int *b, const double *w, size_t n, double *out,
+                  agree_why *why);
+/* Kish's effective sample size of weights w: (sum w)^2 / sum w^2; n when
+ * w == NULL. */
+double agree_kish_n(const double *w, size_t n);
+
+/* The Wilson score interval of a proportion p over n items at the normal
+ * quantile z (1.959964 for 95%):
+ *   centre = (p + z^2/(2n)) / (1 + z^2/n)
+ *   half   = z / (n + z^2) * sqrt(n p (1-p) + z^2/4)
+ * False when n <= 0 or p is outside [0, 1]. */
+bool agree_wilson(double p, double n, double z, double *lo, double *hi);
+/* The n at which the Wilson interval of p is exactly `width` wide (the
+ * positive root of the quadratic that half = width/2, h, makes):
+ *   n = z^2 ((p q - 2 h^2) + sqrt(p^2 q^2 + h^2 (1 - 4 p q))) / (2 h^2),  q = 1 - p
+ * Any n at or above it gives an interval no wider. NaN when width is not
+ * in (0, 1] or p is outside [0, 1]. */
+double agree_wilson_n_for_width(double p, double width, double z);
+#define AGREE_Z95 1.959963984540054
+
 /* McNemar's exact test: the two-sided p-value of b discordant pairs one
  * way and c the other under Binomial(b + c, 1/2), capped at 1 (1 when
  * b + c == 0; 0 when it is below the smallest double). */

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "cli/queue_opts.h"
 #include "judge/trust.h"
 #include "util/clock.h"
 #include "util/xalloc.h"
@@ -22,7 +23,8 @@ static void review_usage(FILE *out)
 	fprintf(out,
 	"usage: tcreview [review] [-c FILE] [--expect FILE] [-a ANNOTATIONS]... [--theme NAME]\n"
 	"                [--reviewer NAME] [--format NAME] [--blind] [--assign K/N[:OVERLAP%%]]\n"
-	"                [--allow-path PATH]... FILE...\n"
+	"                [--queue uncertain|disagree|errors|random [--sample N] [--seed S]]\n"
+	"                [--target-width W] [--allow-path PATH]... FILE...\n"
 	"\n"
 	"Opens the review screen: the runs, each run's timeline beside its verdicts,\n"
 	"and the reviewer's decisions, saved to the annotations file as they are made.\n"
@@ -44,6 +46,14 @@ static void review_usage(FILE *out)
 	"      --assign K/N[:OVERLAP%%]  review only share K of N (a split by a hash of the\n"
 	"                          run id, the same for every reviewer); OVERLAP%% of the runs\n"
 	"                          are in every share, for the reviewers' agreement\n"
+	"      --queue KIND        the runs to review first: uncertain (judge scores nearest\n"
+	"                          their threshold), disagree (code and judge differ), errors\n"
+	"                          (tool errors), random (a seeded shuffle)\n"
+	"      --sample N          review a sample of N runs drawn by the queue (random: equal\n"
+	"                          chances; the others: unequal, their weights recorded)\n"
+	"      --seed S            the sample's seed (default 26)\n"
+	"      --target-width W    the calibration's labels to go: until the agreement's 95%%\n"
+	"                          interval is narrower than W (default 0.1)\n"
 	"      --ca-file FILE      a private certificate authority for the judges\n"
 	"      --max-iterations N  stop after N turns of the event loop (smoke tests)\n"
 	CLI_TRUST_USAGE
@@ -63,6 +73,8 @@ struct review_opts {
 	const char *script;             /* TCR_SCRIPT, or NULL */
 	bool blind;
 	struct review_assign assign;    /* --assign, off when not given */
+	struct review_queue queue;      /* --queue, --sample, --seed */
+	double target_width;            /* --target-width; 0: the default */
 };
 
 /* Reads the options into o; returns -1 to go on, else the exit status
@@ -81,6 +93,10 @@ static int review_parse_args(int argc, char **argv, struct review_opts *o)
 		{ "ca-file", required_argument, NULL, 'A' },
 		{ "blind", no_argument, NULL, 'B' },
 		{ "assign", required_argument, NULL, 'S' },
+		{ "queue", required_argument, NULL, 'Q' },
+		{ "sample", required_argument, NULL, 'N' },
+		{ "seed", required_argument, NULL, 'D' },
+		{ "target-width", required_argument, NULL, 'W' },
 		CLI_TRUST_OPTIONS,
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -113,6 +129,17 @@ static int review_parse_args(int argc, char **argv, struct review_opts *o)
 				fprintf(stderr, "tcreview: --assign: %s\n", err.msg);
 				return EXIT_USAGE;
 			}
+			break;
+		case 'Q':
+		case 'N':
+		case 'D':
+			if (cli_queue_option(&o->queue, ch == 'Q' ? "--queue" : ch == 'N' ? "--sample"
+			                     : "--seed", optarg) < 0)
+				return EXIT_USAGE;
+			break;
+		case 'W':
+			if (cli_target_width(&o->target_width, optarg) < 0)
+				return EXIT_USAGE;
 			break;
 		case 'h':
 			review_usage(stdout);
@@ -185,6 +212,9 @@ static int session_open(struct review_state *st, const struct config *cfg,
 	rv->blind = o->blind;
 	if (o->assign.on)
 		review_set_assign(rv, &o->assign);
+	rv->target_width = o->target_width;
+	if (o->queue.kind != QUEUE_NONE)
+		review_set_queue(rv, &o->queue);
 	return 0;
 }
 
@@ -313,8 +343,10 @@ int cli_review(int argc, char **argv)
 	double started = now_ms();
 	struct cli_context x;
 	cli_context_init(&x);
-	struct review_opts o = { .ctx = &x };
+	struct review_opts o = { .ctx = &x, .queue.seed = QUEUE_SEED_DEFAULT };
 	int rc = review_parse_args(argc, argv, &o);
+	if (rc < 0 && cli_queue_check(&o.queue) < 0)
+		rc = EXIT_USAGE;
 	if (rc < 0)
 		rc = review_main(argc, argv, &o, started);
 	free(o.annot);

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "cli/queue_opts.h"
 #include "cli/stats_report.h"
 #include "judge/judge.h"
 #include "annot/split.h"
@@ -39,7 +40,7 @@ static void stats_usage(FILE *out)
 	"                      [--reviewer NAME]... [-o table|jsonl|csv] [--bootstrap N] [--seed N]\n"
 	"                      [--min-kappa X] [--min-tpr X] [--min-tnr X] [--sweep]\n"
 	"                      [--include-stale] [--only-split NAME]... [--split SPEC]\n"
-	"                      [--split-seed N] [--expect FILE] [--format NAME]\n"
+	"                      [--split-seed N] [--target-width W] [--expect FILE] [--format NAME]\n"
 	"                      [--allow-path PATH]... FILE...\n"
 	"\n"
 	"How far each scorer and judge agrees with the reviewers' labels, the reviewers\n"
@@ -59,6 +60,8 @@ static void stats_usage(FILE *out)
 	"                        csv (the pairs only)\n"
 	"      --bootstrap N     resamples for the 95%% intervals (default 1000; 0: none)\n"
 	"      --seed N          the resampling seed (default 1)\n"
+	"      --target-width W  labels to go: how many more labels bring the agreement's\n"
+	"                        Wilson 95%% interval under W wide (default 0.1)\n"
 	"      --min-kappa X     exit 1 when a criterion's kappa against the humans'\n"
 	"                        consensus is below X or undefined\n"
 	"      --min-tpr X       the same for its true positive rate\n"
@@ -102,6 +105,7 @@ struct stats_opts {
 	unsigned long bootstrap;
 	unsigned long long seed;
 	bool include_stale, sweep;
+	double target_width;        /* --target-width; 0: the default */
 	bool min_set[3];
 	double min[3];              /* kappa, tpr, tnr */
 };
@@ -161,6 +165,8 @@ static int option_value(int ch, struct stats_opts *o)
 		return 0;
 	case 'D':
 		return count_arg("--seed", optarg, ~0ULL, &o->seed);
+	case 'W':
+		return cli_target_width(&o->target_width, optarg);
 	case 'K': case 'P': case 'N': {
 		int g = ch == 'K' ? GATE_KAPPA : ch == 'P' ? GATE_TPR : GATE_TNR;
 		o->min_set[g] = true;
@@ -201,6 +207,7 @@ static int stats_parse_args(int argc, char **argv, struct stats_opts *o)
 		{ "output", required_argument, NULL, 'o' },
 		{ "bootstrap", required_argument, NULL, 'B' },
 		{ "seed", required_argument, NULL, 'D' },
+		{ "target-width", required_argument, NULL, 'W' },
 		{ "min-kappa", required_argument, NULL, 'K' },
 		{ "min-tpr", required_argument, NULL, 'P' },
 		{ "min-tnr", required_argument, NULL, 'N' },
@@ -467,6 +474,7 @@ static int stats_report(struct stats_run *sr, const struct stats_opts *o, const 
 		.reviewers = o->nreviewers ? o->reviewers : NULL, .nreviewers = o->nreviewers,
 		.compare_judges = o->judges, .ncompare_judges = o->njudges, .sweep = o->sweep,
 		.split = &o->split, .only_splits = o->only_splits, .nonly_splits = o->nonly_splits,
+		.target_width = o->target_width,
 	};
 	struct calib c;
 	struct error err = {0};

@@ -149,6 +149,12 @@ static void pair_jsonl(FILE *out, struct jo *j, const struct calib_pair *p)
 	jo_ci(j, "pass_rate_corrected_ci", &p->pass_rate_corrected_ci);
 	confusion_json(j, p);
 	jo_str(j, "note", p->note);
+	/* review/calib.h: weights from a sampled queue; labels to go */
+	jo_bool(j, "weighted", p->weighted);
+	jo_num(j, "n_eff", p->labels_to_go_ok || p->n, p->n_eff);
+	jo_ci(j, "agreement_wilson_ci", &p->agreement_wilson);
+	jo_num(j, "labels_to_go", p->labels_to_go_ok && p->labels_to_go, (double)p->labels_to_go);
+	jo_num(j, "target_width", p->target_width > 0, p->target_width);
 	jo_end(j, out);
 }
 

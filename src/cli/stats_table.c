@@ -280,8 +280,29 @@ static void pass_rate_lines(FILE *out, const struct calib_pair *p)
 	            p->rated, p->calls ? "labelled call" : "run", p->rated == 1 ? "" : "s");
 	prose(out, sb.buf);
 	strbuf_release(&sb);
-	fprintf(out, "  corrected by the humans' verdicts (Rogan-Gladen): %s\n", corr);
+	fprintf(out, "  corrected by the humans' verdicts (Rogan-Gladen%s): %s\n",
+	        p->weighted ? ", weighted" : "", corr);
 	free(a);
+}
+
+/* A sampled queue's labels weigh 1/pi; and how many more labels bring the
+ * agreement's Wilson interval under the target width (review/calib.h). */
+static void togo_lines(FILE *out, const struct calib_pair *p)
+{
+	if (p->weighted)
+		fprintf(out, "  weighted: agreement, TPR, TNR and the corrected rate by 1/pi of the "
+		        "queue's sample (Hajek); effective n %.1f of %zu\n", p->n_eff, p->n);
+	if (!p->labels_to_go_ok)
+		return;
+	char ci[96] = "";
+	if (p->agreement_wilson.ok)
+		snprintf(ci, sizeof ci, " (agreement's Wilson 95%% interval %.3f-%.3f)",
+		         p->agreement_wilson.lo, p->agreement_wilson.hi);
+	if (p->labels_to_go)
+		fprintf(out, "  labels to go: \xe2\x89\x88 %zu more for \xc2\xb1%.3g%s\n", p->labels_to_go,
+		        p->target_width / 2, ci);
+	else
+		fprintf(out, "  labels to go: none, under \xc2\xb1%.3g%s\n", p->target_width / 2, ci);
 }
 
 static void notes(FILE *out, const struct calib_pair *first, size_t n, const bool *shown)
@@ -395,6 +416,7 @@ static void criterion_block(FILE *out, const struct calib_pair *first, size_t n,
 	intervals_table(out, first, n, shown);
 	if (first->kind == CALIB_MACHINE_HUMAN && !strcmp(first->b, "human")) {
 		pass_rate_lines(out, first);
+		togo_lines(out, first);
 		fprintf(out, "  ties of the consensus left out: %zu; stale labels: %zu\n", first->ties,
 		        first->stale);
 	}

@@ -181,8 +181,11 @@ static uint32_t labels_take(struct calib_ctx *x, struct crit *cr, const struct l
 			cr->lcap = cr->lcap ? cr->lcap * 2 : 64;
 			cr->labs = xrealloc(cr->labs, cr->lcap * sizeof *cr->labs);
 		}
+		/* A run drawn by a sampled queue stands for 1/pi runs: its
+		 * decisions say so (the weight is the run's, whoever decided). */
+		double wt = l[i].d && l[i].d->has_weight && l[i].d->weight >= 1 ? l[i].d->weight : 1;
 		cr->labs[cr->nlabs++] = (struct clabel){ .who = (uint32_t)w, .pass = l[i].passed,
-		                                         .score = l[i].score };
+		                                         .score = l[i].score, .w = wt };
 		taken++;
 	}
 	return taken;
@@ -208,7 +211,7 @@ static void crit_gather(struct calib_ctx *x, struct crit *cr, bool *labelled)
 		const struct review_entry *en = &rv->entries[e];
 		if (!en->summarized || !in_splits(x->o, en->id))
 			continue;
-		struct cunit u = { .entry = e, .lab = cr->nlabs };
+		struct cunit u = { .entry = e, .lab = cr->nlabs, .w = 1 };
 		u.has_m = machine_of(rv, en, cr, &u.m, &u.m_pass);
 		if (u.has_m && cr->tag) {
 			u.m_pass = u.m_pass == cr->present_pass;
@@ -222,6 +225,9 @@ static void crit_gather(struct calib_ctx *x, struct crit *cr, bool *labelled)
 		size_t nl = cr->tag ? review_tag_labels(rv, e, cr->tag, only, x->o->nreviewers, l, LABELS_MAX)
 		          : review_labels(rv, e, cr->row, only, x->o->nreviewers, l, LABELS_MAX);
 		u.nlab = labels_take(x, cr, l, nl);
+		for (uint32_t k = 0; k < u.nlab; k++)
+			if (cr->labs[u.lab + k].w > u.w)
+				u.w = cr->labs[u.lab + k].w;
 		if (!u.has_m && u.nlab == 0)
 			continue;
 		u.cons = (uint8_t)labels_consensus(l, nl, &cr->span, cr->threshold, x->o->include_stale,
@@ -240,12 +246,12 @@ static void crit_gather(struct calib_ctx *x, struct crit *cr, bool *labelled)
 
 /* ---- the pairs of a criterion ---------------------------------------------------- */
 
-static struct calib_item item_of(const struct crit *cr, size_t entry, double sa, bool pa,
-                                 double sb, bool pb)
+static struct calib_item item_of(const struct crit *cr, const struct cunit *u, double sa,
+                                 bool pa, double sb, bool pb)
 {
 	return (struct calib_item){
-		.entry = entry, .cat_a = calib_cat(cr, sa, pa), .cat_b = calib_cat(cr, sb, pb),
-		.val_a = sa, .val_b = sb, .pass_a = pa, .pass_b = pb,
+		.entry = u->entry, .cat_a = calib_cat(cr, sa, pa), .cat_b = calib_cat(cr, sb, pb),
+		.val_a = sa, .val_b = sb, .pass_a = pa, .pass_b = pb, .w = u->w,
 	};
 }
 
@@ -278,12 +284,12 @@ static void machine_pairs(struct calib_ctx *x, const struct crit *cr)
 		if (!u->has_m)
 			continue;
 		if (u->cons == CONSENSUS_OK) {
-			struct calib_item it = item_of(cr, u->entry, u->m, u->m_pass, u->c, u->c_pass);
+			struct calib_item it = item_of(cr, u, u->m, u->m_pass, u->c, u->c_pass);
 			itemvec_push(&cons, &it);
 		}
 		for (uint32_t k = 0; k < u->nlab; k++) {
 			const struct clabel *l = &cr->labs[u->lab + k];
-			struct calib_item it = item_of(cr, u->entry, u->m, u->m_pass, l->score, l->pass);
+			struct calib_item it = item_of(cr, u, u->m, u->m_pass, l->score, l->pass);
 			itemvec_push(&by[l->who], &it);
 		}
 	}
@@ -314,7 +320,7 @@ static void human_pairs(struct calib_ctx *x, const struct crit *cr)
 					la = lb;
 					lb = t;
 				}
-				struct calib_item it = item_of(cr, u->entry, la->score, la->pass, lb->score,
+				struct calib_item it = item_of(cr, u, la->score, la->pass, lb->score,
 				                               lb->pass);
 				itemvec_push(&by[la->who * nw + lb->who], &it);
 			}
@@ -390,7 +396,7 @@ static void code_judge_pair(struct calib_ctx *x, const struct crit *sc, const st
 				struct calib_item it = {
 					.entry = us->entry, .cat_a = us->m_pass, .cat_b = uj->m_pass,
 					.val_a = us->m_pass, .val_b = uj->m_pass,
-					.pass_a = us->m_pass, .pass_b = uj->m_pass,
+					.pass_a = us->m_pass, .pass_b = uj->m_pass, .w = 1,
 				};
 				itemvec_push(&iv, &it);
 			}

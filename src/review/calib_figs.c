@@ -132,6 +132,8 @@ struct boot {
 	size_t k;
 	int *a, *b;
 	double p;                   /* the machine's pass rate over every run */
+	const double *w;            /* the items' weights when weighted, else NULL */
+	double *wbuf;               /* a resample's weights */
 };
 
 static void boot_cats(const struct boot *bt, const size_t *idx, size_t n)
@@ -147,7 +149,13 @@ static bool boot_agreement(const size_t *idx, size_t n, void *ctx, double *out)
 	struct boot *bt = ctx;
 	agree_why why;
 	boot_cats(bt, idx, n);
-	return agree_exact(bt->a, bt->b, n, out, &why);
+	double *w = NULL;
+	if (bt->w) {
+		w = bt->wbuf;
+		for (size_t i = 0; i < n; i++)
+			w[i] = bt->w[idx[i]];
+	}
+	return agree_wexact(bt->a, bt->b, w, n, out, &why);
 }
 
 static bool boot_kappa(const size_t *idx, size_t n, void *ctx, double *out)
@@ -168,11 +176,17 @@ static bool boot_corrected(const size_t *idx, size_t n, void *ctx, double *out)
 		bt->a[i] = bt->it[idx[i]].pass_a;
 		bt->b[i] = bt->it[idx[i]].pass_b;
 	}
-	struct agree_binary c;
-	agree_binary_count(bt->a, bt->b, n, &c);
+	double *w = NULL;
+	if (bt->w) {
+		w = bt->wbuf;
+		for (size_t i = 0; i < n; i++)
+			w[i] = bt->w[idx[i]];
+	}
+	struct agree_wbinary c;
+	agree_wbinary_count(bt->a, bt->b, w, n, &c);
 	double tpr, tnr;
 	agree_why why;
-	return agree_tpr(&c, &tpr, &why) && agree_tnr(&c, &tnr, &why) &&
+	return agree_wtpr(&c, &tpr, &why) && agree_wtnr(&c, &tnr, &why) &&
 	       agree_rogan_gladen(bt->p, tpr, tnr, out, &why);
 }
 
@@ -196,12 +210,13 @@ static void ci_set(struct calib_ci *ci, const struct calib_fig *f, size_t n,
 /* ---- the figures ---------------------------------------------------------- */
 
 static void category_figures(struct calib_pair *p, enum crit_how how, const int *a, const int *b,
-                             const double *va, const double *vb, struct notes *ns)
+                             const double *va, const double *vb, const double *w,
+                             struct notes *ns)
 {
 	size_t n = p->n;
 	double v;
 	agree_why why = NULL;
-	fig_set(&p->agreement, agree_exact(a, b, n, &v, &why), &v, &why, "agreement", ns);
+	fig_set(&p->agreement, agree_wexact(a, b, w, n, &v, &why), &v, &why, "agreement", ns);
 	fig_set(&p->kappa, agree_kappa(a, b, n, p->ncats, &v, &why), &v, &why, "kappa", ns);
 	if (how != HOW_BINARY) {
 		fig_set(&p->kappa_quadratic, agree_kappa_quadratic(a, b, n, p->ncats, &v, &why), &v, &why,
@@ -235,21 +250,30 @@ static void pass_rate_set(struct calib_pair *p, const struct crit *cr, struct no
 		fig_none(&p->pass_rate, "no run has a machine verdict", "pass_rate", ns);
 }
 
+/* w: the items' weights when the pair is weighted, else NULL. */
 static void machine_figures(struct calib_pair *p, const struct crit *cr, int *a, int *b,
-                            struct notes *ns)
+                            const double *w, struct notes *ns)
 {
 	size_t n = p->n;
 	for (size_t i = 0; i < n; i++) {
 		a[i] = p->items[i].pass_a;
 		b[i] = p->items[i].pass_b;
 	}
-	struct agree_binary c;
-	agree_binary_count(a, b, n, &c);
 	double v;
 	agree_why why = NULL;
-	fig_set(&p->tpr, agree_tpr(&c, &v, &why), &v, &why, "tpr", ns);
-	fig_set(&p->tnr, agree_tnr(&c, &v, &why), &v, &why, "tnr", ns);
-	fig_set(&p->precision, agree_precision(&c, &v, &why), &v, &why, "precision", ns);
+	if (w) {
+		struct agree_wbinary c;
+		agree_wbinary_count(a, b, w, n, &c);
+		fig_set(&p->tpr, agree_wtpr(&c, &v, &why), &v, &why, "tpr", ns);
+		fig_set(&p->tnr, agree_wtnr(&c, &v, &why), &v, &why, "tnr", ns);
+		fig_set(&p->precision, agree_wprecision(&c, &v, &why), &v, &why, "precision", ns);
+	} else {
+		struct agree_binary c;
+		agree_binary_count(a, b, n, &c);
+		fig_set(&p->tpr, agree_tpr(&c, &v, &why), &v, &why, "tpr", ns);
+		fig_set(&p->tnr, agree_tnr(&c, &v, &why), &v, &why, "tnr", ns);
+		fig_set(&p->precision, agree_precision(&c, &v, &why), &v, &why, "precision", ns);
+	}
 	pass_rate_set(p, cr, ns);
 	if (p->pass_rate.ok && p->tpr.ok && p->tnr.ok)
 		fig_set(&p->pass_rate_corrected,
@@ -295,6 +319,47 @@ static void empty_figures(struct calib_pair *p, const struct crit *cr)
 	p->note = strbuf_detach(&sb);
 }
 
+/* The items' weights when any differs from 1 (malloc'd), else NULL: an
+ * unweighted pair takes exactly the unweighted paths. */
+static double *pair_weights(struct calib_pair *p)
+{
+	bool any = false;
+	for (size_t i = 0; i < p->n && !any; i++)
+		any = p->items[i].w > 0 && p->items[i].w != 1;
+	p->weighted = any;
+	if (!any)
+		return NULL;
+	double *w = xcalloc(p->n, sizeof *w);
+	for (size_t i = 0; i < p->n; i++)
+		w[i] = p->items[i].w > 0 ? p->items[i].w : 1;
+	return w;
+}
+
+/* The Wilson interval of the agreement and the labels that would bring it
+ * under the target width (calib.h says how). Before any label the
+ * agreement is taken as 0.5, the widest interval, so the figure is an
+ * upper bound then. */
+static void labels_to_go(struct calib_pair *p, const struct calib_opts *o, const double *w)
+{
+	p->target_width = o->target_width > 0 ? o->target_width : CALIB_TARGET_WIDTH;
+	p->n_eff = agree_kish_n(w, p->n);
+	double agree = p->agreement.ok ? p->agreement.v : 0.5;
+	if (p->n && !p->agreement.ok)
+		return;
+	if (p->n)
+		p->agreement_wilson.ok = agree_wilson(agree, p->n_eff, AGREE_Z95,
+		                                      &p->agreement_wilson.lo, &p->agreement_wilson.hi);
+	double need = agree_wilson_n_for_width(agree, p->target_width, AGREE_Z95);
+	if (!isfinite(need))
+		return;
+	/* The labels to come are assumed weighted as those so far: n labels
+	 * are worth n_eff, so n_needed effective labels cost n / n_eff each. */
+	double scale = p->n && p->n_eff > 0 ? (double)p->n / p->n_eff : 1.0;
+	double total = ceil(need * scale - 1e-9);
+	p->labels_to_go_ok = true;
+	p->labels_to_go = total > (double)p->n ? (size_t)total - p->n : 0;
+}
+
 void calib_pair_figures(struct calib_pair *p, const struct crit *cr, const struct calib_opts *o)
 {
 	struct notes ns = { .n = 0 };
@@ -302,6 +367,7 @@ void calib_pair_figures(struct calib_pair *p, const struct crit *cr, const struc
 	enum crit_how how = how_of(p, cr);
 	if (n == 0) {
 		empty_figures(p, cr);
+		labels_to_go(p, o, NULL);
 		return;
 	}
 	int *a = xcalloc(n, sizeof *a), *b = xcalloc(n, sizeof *b);
@@ -313,17 +379,22 @@ void calib_pair_figures(struct calib_pair *p, const struct crit *cr, const struc
 		vb[i] = p->items[i].val_b;
 	}
 	agree_confusion(a, b, n, p->ncats, p->counts);
-	category_figures(p, how, a, b, va, vb, &ns);
-	struct boot bt = { .it = p->items, .k = p->ncats, .a = a, .b = b };
+	double *w = pair_weights(p);
+	category_figures(p, how, a, b, va, vb, w, &ns);
+	labels_to_go(p, o, w);
+	struct boot bt = { .it = p->items, .k = p->ncats, .a = a, .b = b, .w = w,
+	                   .wbuf = w ? xcalloc(n, sizeof(double)) : NULL };
 	ci_set(&p->agreement_ci, &p->agreement, n, o, boot_agreement, &bt, "agreement_ci", &ns);
 	ci_set(&p->kappa_ci, &p->kappa, n, o, boot_kappa, &bt, "kappa_ci", &ns);
 	if (p->kind == CALIB_MACHINE_HUMAN) {
-		machine_figures(p, cr, a, b, &ns);
+		machine_figures(p, cr, a, b, w, &ns);
 		bt.p = p->pass_rate.v;
 		ci_set(&p->pass_rate_corrected_ci, &p->pass_rate_corrected, n, o, boot_corrected, &bt,
 		       "pass_rate_corrected_ci", &ns);
 	}
 	p->note = calib_note_join(ns.what, ns.why, ns.n);
+	free(w);
+	free(bt.wbuf);
 	free(a);
 	free(b);
 	free(va);

@@ -24,6 +24,7 @@ struct clabel {
 	uint32_t who;               /* index into calib_ctx.who */
 	bool pass;
 	double score;
+	double w;                   /* its decision's queue weight, 1 without */
 };
 
 /* One run of a criterion: it has a machine verdict or labels (or both). */
@@ -35,6 +36,7 @@ struct cunit {
 	bool has_m, m_pass;
 	uint8_t cons;               /* enum consensus_result */
 	bool c_pass;
+	double w;                   /* the run's weight: the largest of its labels' (1 without) */
 };
 
 struct crit {

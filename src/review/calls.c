@@ -5,6 +5,7 @@
 #include "annot/vocab.h"
 #include "config/config.h"
 #include "review/calls.h"
+#include "review/queue.h"
 #include "session_int.h"
 
 /* The run under the cursor, read, with `call` one of its calls (or, for an
@@ -48,6 +49,8 @@ static struct decision call_decision(struct review *rv, const struct review_run 
 		d.call_id = c->id;
 		d.tool = c->name[0] ? c->name : NULL;
 	}
+	if (kind != DEC_RETRACT)
+		review_queue_stamp(rv, rr->entry, &d);
 	return d;
 }
 

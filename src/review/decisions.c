@@ -112,6 +112,7 @@ static int decide(struct review *rv, const struct review_run *rr, enum decision_
 		.run_hash = review_entry_hash(e, run_hash) ? run_hash : NULL,
 		.blind = rv->blind,
 	};
+	review_queue_stamp(rv, rr->entry, &d);
 	/* The judge's model as the YAML named it, provider prefix and all. */
 	struct strbuf model = STRBUF_INIT;
 	if (kind != DEC_NOTE) {

@@ -5,6 +5,7 @@
 #include "annot/store.h"
 #include "judge/judge.h"
 #include "review/group_decide.h"
+#include "review/queue.h"
 #include "review/rows.h"
 #include "review/session.h"
 #include "session_int.h"
@@ -56,6 +57,7 @@ static struct decision *batch_add(struct review *rv, struct batch *b, size_t e,
 		.blind = rv->blind, .group = group,
 		.run_hash = review_entry_hash(en, b->hash[b->n]) ? b->hash[b->n] : NULL,
 	};
+	review_queue_stamp(rv, e, d);
 	b->n++;
 	return d;
 }

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "review/tags.h"
+#include "review/queue.h"
 #include "session_int.h"
 
 #include "annot/vocab.h"
@@ -211,6 +212,8 @@ static int write_tag(struct review *rv, enum decision_kind kind, long call, cons
 		.blind = rv->blind, .tag = code, .call = call,
 		.retracts_set = kind == DEC_RETRACT, .retracts = DEC_TAG,
 	};
+	if (kind != DEC_RETRACT)
+		review_queue_stamp(rv, entry, &d);  /* a sampled queue's weight, for the shares */
 	if (call > 0) {
 		struct review_run *rr = review_run_at(rv, entry);
 		if (!rr || !rr->run || (size_t)call > rr->run->ncalls)

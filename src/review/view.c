@@ -101,13 +101,24 @@ void review_view_rebuild(struct review *rv)
 	size_t keep = rv->cursor < rv->nview ? rv->view[rv->cursor] : SIZE_MAX;
 	view_reserve(rv, rv->nentries);
 	rv->nview = 0;
+	review_queue_prepare(rv);
 	for (size_t i = 0; i < rv->nentries; i++)
-		if (review_entry_passes(rv, i, rv->filter))
+		if (review_queue_holds(rv, i) && review_entry_passes(rv, i, rv->filter))
 			rv->view[rv->nview++] = i;
-	if (rv->sort != SORT_FILE && rv->nview > 1)
+	/* A queue is the order: it stands in for the sort. */
+	if (rv->queue.kind != QUEUE_NONE)
+		review_queue_sort(rv, rv->view, rv->nview);
+	else if (rv->sort != SORT_FILE && rv->nview > 1)
 		view_sort(rv);
 	rv->view_dirty = false;
 	rv->view_age_ms = 0;
+	/* Once every run is scored the queue's order is known: the reviewer
+	 * starts at its first run. */
+	if (rv->queue.kind != QUEUE_NONE && !rv->queue.placed && !review_work_left(rv)) {
+		rv->queue.placed = true;
+		rv->cursor = 0;
+		return;
+	}
 
 	if (keep == SIZE_MAX) {
 		rv->cursor = 0;
@@ -157,6 +168,17 @@ void review_view_release(struct review *rv)
  * the view's order, otherwise the view is rebuilt later. */
 void review_view_offer(struct review *rv, size_t entry, bool is_new)
 {
+	if (rv->queue.kind != QUEUE_NONE) {
+		/* Unscored runs come last in file order in an order; a sample
+		 * takes none of them until it is drawn. */
+		if (is_new && !rv->queue.sample && rv->filter == FILTER_ALL && !rv->assign.on) {
+			view_reserve(rv, rv->nview + 1);
+			rv->view[rv->nview++] = entry;
+		} else if (!is_new) {
+			rv->view_dirty = true;
+		}
+		return;
+	}
 	if (rv->filter == FILTER_ALL && !rv->assign.on) {
 		/* Unsummarized entries sort last in file order under every sort,
 		 * so a new one goes at the end; a summarized one moves. */
@@ -223,6 +245,21 @@ void review_set_filter(struct review *rv, enum review_filter f)
 	rv->filter = f;
 	rv->view_hold = false;
 	review_view_rebuild(rv);
+}
+
+void review_set_queue(struct review *rv, const struct review_queue *q)
+{
+	rv->queue = q ? *q : (struct review_queue){ 0 };
+	rv->queue.drawn = false;
+	rv->queue.ndrawn = 0;
+	for (size_t i = 0; i < rv->nentries; i++) {
+		rv->entries[i].in_queue = false;
+		rv->entries[i].queue_pi = 0;
+	}
+	rv->queue.placed = false;
+	rv->view_hold = false;
+	review_view_rebuild(rv);
+	rv->cursor = 0;             /* a queue starts at its first run */
 }
 
 void review_set_sort(struct review *rv, enum review_sort s)

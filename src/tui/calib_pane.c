@@ -30,7 +30,7 @@ static void calib_build_now(struct tui *t)
 		         review_score_progress(tui_rv(t)) * 100);
 		return;
 	}
-	struct calib_opts o = { .bootstrap = 0 };
+	struct calib_opts o = { .bootstrap = 0, .target_width = tui_rv(t)->target_width };
 	if (calib_build(&cs->c, tui_rv(t), &o, &cs->err) < 0) {
 		memset(&cs->c, 0, sizeof cs->c);
 		return;
@@ -151,7 +151,8 @@ static void criterion_row(const struct tui *t, size_t row, int y, int idw)
 		              sel ? a : screen_attr(t, SLOT_DIM));
 		return;
 	} else {
-		snprintf(cells[0], sizeof cells[0], "%zu", p->n);
+		/* "w": the figures are weighted by the queue's chances (calib.h) */
+		snprintf(cells[0], sizeof cells[0], p->weighted ? "%zu w" : "%zu", p->n);
 		fig_text(&p->agreement, false, cells[1], sizeof cells[1]);
 		fig_text(&p->kappa, false, cells[2], sizeof cells[2]);
 		fig_text(&p->kappa_quadratic, false, cells[3], sizeof cells[3]);
@@ -270,14 +271,54 @@ static int criteria_width(const struct tui *t)
 	return idw > room ? (room < 8 ? 8 : room) : idw;
 }
 
+/* How many more labels bring the agreement's Wilson interval under the
+ * target width (review/calib.h): a reviewer's reason to go on or stop. */
+static int togo_draw(const struct tui *t, const struct calib_pair *p, int y)
+{
+	if (!p->labels_to_go_ok || y >= LINES - 4)
+		return y;
+	char line[320], ci[96] = "";
+	double half = p->target_width / 2;
+	if (p->agreement_wilson.ok)
+		snprintf(ci, sizeof ci, " (agreement's 95%% interval %.2f-%.2f)", p->agreement_wilson.lo,
+		         p->agreement_wilson.hi);
+	int len;
+	if (p->labels_to_go)
+		len = snprintf(line, sizeof line, "labels to go: \xe2\x89\x88 %zu more for \xc2\xb1%.2f%s",
+		               p->labels_to_go, half, ci);
+	else
+		len = snprintf(line, sizeof line, "labels to go: none, under \xc2\xb1%.2f%s", half, ci);
+	if (!p->n)
+		len = snprintf(line, sizeof line, "labels to go: \xe2\x89\x88 %zu for \xc2\xb1%.2f (before "
+		               "any label: at agreement 0.5, the widest)", p->labels_to_go, half);
+	attr_t a = screen_attr(t, SLOT_NORMAL);
+	draw_text_cut(y++, 2, COLS - 2, line, (size_t)(len < (int)sizeof line ? len : (int)sizeof line - 1), a);
+	if (p->weighted) {
+		len = snprintf(line, sizeof line, "weighted by the queue's chances (1/pi): effective n %.1f "
+		               "of %zu labels", p->n_eff, p->n);
+		draw_text_cut(y++, 2, COLS - 2, line, (size_t)len, a);
+	}
+	return y + 1;
+}
+
 /* What the marks in the figures mean. */
 static int legend_draw(const struct tui *t, int y)
 {
 	static const char legend[] = DASH " undefined on these labels (why: below the matrix)   "
 	                             NA " does not apply to this scale";
-	if (y < LINES - 1)
-		draw_text_cut(y++, 2, COLS - 2, legend, sizeof legend - 1, screen_attr(t, SLOT_DIM));
-	return y;
+	static const char weighted[] = "w weighted (a sampled queue's labels)   ";
+	bool any = false;
+	for (size_t i = 0; t->cal.built && i < t->cal.c.npairs && !any; i++)
+		any = t->cal.c.pairs[i].weighted;
+	if (y >= LINES - 1)
+		return y;
+	/* "w" is said first when it is on screen: the legend is cut at the right */
+	int x = 2;
+	if (any)
+		x += draw_text_cut(y, x, COLS - x, weighted, sizeof weighted - 1, screen_attr(t, SLOT_DIM));
+	if (x < COLS)
+		draw_text_cut(y, x, COLS - x, legend, sizeof legend - 1, screen_attr(t, SLOT_DIM));
+	return y + 1;
 }
 
 void calpane_draw(const struct tui *t)
@@ -304,6 +345,7 @@ void calpane_draw(const struct tui *t)
 		draw_text_cut(y, 2, COLS - 2, none, sizeof none - 1, screen_attr(t, SLOT_DIM));
 		return;
 	}
+	y = togo_draw(t, p, y);
 	y = matrix_draw(t, p, y) + 1;
 	footnotes_draw(t, p, y);
 }

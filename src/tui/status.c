@@ -68,9 +68,14 @@ static const char *status_where(const struct tui *t, struct strbuf *sb, bool wit
 		strbuf_addf(sb, "  reviewed %zu of %zu", review_reviewed_count(rv), rv->nentries);
 	if (rv->blind)
 		strbuf_addstr(sb, "  blind");
+	if (rv->queue.kind != QUEUE_NONE && !brief) {
+		char q[160];
+		review_queue_status(rv, q, sizeof q);
+		strbuf_addf(sb, "  %s", q);
+	}
 	if (rv->filter != FILTER_ALL && !brief)
 		strbuf_addf(sb, "  filter: %s", review_filter_label(rv));
-	if (rv->sort != SORT_FILE && !brief)
+	if (rv->sort != SORT_FILE && rv->queue.kind == QUEUE_NONE && !brief)
 		strbuf_addf(sb, "  sort: %s", review_sort_name(rv->sort));
 	if (review_busy(rv)) {
 		double ip = review_index_progress(rv), sp = review_score_progress(rv);

@@ -419,6 +419,97 @@ bool agree_rogan_gladen(double p, double tpr, double tnr, double *out, agree_why
 	return defined(out, why, est < 0.0 ? 0.0 : est > 1.0 ? 1.0 : est);
 }
 
+/* ---- weighted counts and the Wilson interval ----------------------------- */
+
+void agree_wbinary_count(const int *a, const int *truth, const double *w, size_t n,
+                         struct agree_wbinary *out)
+{
+	memset(out, 0, sizeof *out);
+	for (size_t i = 0; i < n; i++) {
+		double wi = w ? w[i] : 1.0;
+		bool pa = a[i] != 0, pt = truth[i] != 0;
+		if (pa && pt)
+			out->tp += wi;
+		else if (pa)
+			out->fp += wi;
+		else if (pt)
+			out->fn += wi;
+		else
+			out->tn += wi;
+		out->sum_w += wi;
+		out->sum_w2 += wi * wi;
+	}
+}
+
+static bool wratio(double num, double den, const char *why_zero, double *out, agree_why *why)
+{
+	if (!(den > 0.0))
+		return undefined(out, why, why_zero);
+	return defined(out, why, num / den);
+}
+
+bool agree_wtpr(const struct agree_wbinary *c, double *out, agree_why *why)
+{
+	return wratio(c->tp, c->tp + c->fn, "no human pass", out, why);
+}
+
+bool agree_wtnr(const struct agree_wbinary *c, double *out, agree_why *why)
+{
+	return wratio(c->tn, c->tn + c->fp, "no human fail", out, why);
+}
+
+bool agree_wprecision(const struct agree_wbinary *c, double *out, agree_why *why)
+{
+	return wratio(c->tp, c->tp + c->fp, "no machine pass", out, why);
+}
+
+bool agree_wexact(const int *a, const int *b, const double *w, size_t n, double *out,
+                  agree_why *why)
+{
+	double same = 0, all = 0;
+	for (size_t i = 0; i < n; i++) {
+		double wi = w ? w[i] : 1.0;
+		same += a[i] == b[i] ? wi : 0.0;
+		all += wi;
+	}
+	return wratio(same, all, "no items", out, why);
+}
+
+double agree_kish_n(const double *w, size_t n)
+{
+	if (!w)
+		return (double)n;
+	double s = 0, s2 = 0;
+	for (size_t i = 0; i < n; i++) {
+		s += w[i];
+		s2 += w[i] * w[i];
+	}
+	return s2 > 0.0 ? s * s / s2 : 0.0;
+}
+
+bool agree_wilson(double p, double n, double z, double *lo, double *hi)
+{
+	*lo = *hi = 0;
+	if (!(n > 0.0) || !is_rate(p))
+		return false;
+	double z2 = z * z;
+	double centre = (p + z2 / (2.0 * n)) / (1.0 + z2 / n);
+	double half = z / (n + z2) * sqrt(n * p * (1.0 - p) + z2 / 4.0);
+	*lo = centre - half < 0.0 ? 0.0 : centre - half;
+	*hi = centre + half > 1.0 ? 1.0 : centre + half;
+	return true;
+}
+
+double agree_wilson_n_for_width(double p, double width, double z)
+{
+	if (!(width > 0.0 && width <= 1.0) || !is_rate(p))
+		return NAN;
+	double h = width / 2.0, pq = p * (1.0 - p), h2 = h * h;
+	double root = sqrt(pq * pq + h2 * (1.0 - 4.0 * pq));
+	double n = z * z * ((pq - 2.0 * h2) + root) / (2.0 * h2);
+	return n < 0.0 ? 0.0 : n;
+}
+
 /* 2 * P(X <= min(b, c)) for X ~ Binomial(b + c, 1/2). The largest term,
  * at i = min(b, c), comes from lgamma (no factorial overflows); the
  * smaller ones follow from it by C(n, i-1) = C(n, i) * i / (n - i + 1)

@@ -12,6 +12,7 @@ session
 rows
 labels marks failmodes
 filters
+queue
 view
 decisions tags
 search callmarks fewshot calib_figs calls groups group_decide

@@ -153,8 +153,8 @@ assert_rc "jsonl: exit 0" 0
 assert_no_grep "jsonl: nothing to warn about" "$TMP/jsonl.err" "warning"
 assert_eq "stats asks no judge" "$(wc -l < "$TMP/judge.log" | tr -d ' ')" "$REQUESTS"
 
-KEYS='"criterion":"kind":"scale":"a":"b":"n":"ties":"stale":"agreement":"agreement_ci":"kappa":"kappa_ci":"kappa_quadratic":"alpha":"spearman":"mae":"within_one":"tpr":"tnr":"precision":"pass_rate":"pass_rate_corrected":"pass_rate_corrected_ci":"confusion":"labels":"counts":"note":'
-KEYS_NOCONF='"criterion":"kind":"scale":"a":"b":"n":"ties":"stale":"agreement":"agreement_ci":"kappa":"kappa_ci":"kappa_quadratic":"alpha":"spearman":"mae":"within_one":"tpr":"tnr":"precision":"pass_rate":"pass_rate_corrected":"pass_rate_corrected_ci":"confusion":"note":'
+KEYS='"criterion":"kind":"scale":"a":"b":"n":"ties":"stale":"agreement":"agreement_ci":"kappa":"kappa_ci":"kappa_quadratic":"alpha":"spearman":"mae":"within_one":"tpr":"tnr":"precision":"pass_rate":"pass_rate_corrected":"pass_rate_corrected_ci":"confusion":"labels":"counts":"note":"weighted":"n_eff":"agreement_wilson_ci":"labels_to_go":"target_width":'
+KEYS_NOCONF='"criterion":"kind":"scale":"a":"b":"n":"ties":"stale":"agreement":"agreement_ci":"kappa":"kappa_ci":"kappa_quadratic":"alpha":"spearman":"mae":"within_one":"tpr":"tnr":"precision":"pass_rate":"pass_rate_corrected":"pass_rate_corrected_ci":"confusion":"note":"weighted":"n_eff":"agreement_wilson_ci":"labels_to_go":"target_width":'
 bad=0
 while IFS= read -r l; do
 	keys=$(printf '%s\n' "$l" | grep -o '"[a-z_]*":' | tr -d '\n')
