@@ -7,7 +7,8 @@
 # per task; `score` with trajectory-match in strict mode reads them back
 # through `expectations:` as written and gives the verdicts worked out by
 # hand below. Then the same on the shared tau-bench sample (skipped when
-# it is absent). The data: tests/data/screen-refs*.
+# it is absent). The data: tests/data/screen-refs* (r6 in
+# screen-refs-nameless.ndjson).
 . "$TCR_SRCDIR/tests/cli/lib.sh"
 . "$TCR_SRCDIR/tests/cli/screen_lib.sh"
 
@@ -41,7 +42,9 @@ field() {
 # both calls right, 3 then x on the second (the label taken back: right
 # again), and the answer it should have given (R). Then r6 (task 4), whose
 # first call has no name (neither the timeline nor trajectory-match counts
-# it: shown "· (no name)"): its second call, the timeline's #1, is labelled
+# it: shown "· (no name)"; a file of its own, .ndjson, as tcreview convert
+# gives such a call another count than trajectory-match on the record
+# reads, which convert.sh would hold against every .jsonl here): its second call, the timeline's #1, is labelled
 # partly, and recorded as call 2, its place among the run's calls, as call
 # marks number them.
 SCREEN_CONFIG=screen-refs.yaml SCREEN_COLS=120 SCREEN_LINES=40
@@ -56,7 +59,7 @@ jj1jj1
 3x
 R
 <Tab><Tab>jj<Tab>
-jjjj2' screen-refs.jsonl
+jjjj2' screen-refs.jsonl screen-refs-nameless.ndjson
 assert_rc "the review by script exits 0" 0
 
 assert_eq "ten decisions, a line each" "$(wc -l < "$ANNOT" | tr -d ' ')" 10
@@ -80,7 +83,7 @@ assert_grep "9: r4's expected answer" "$ANNOT" '"run":"r4"'
 assert_grep "9: the answer as the editor left it, its newline aside" "$TMP/l9" '"correction":"answer","expected":"Cancelled reservation R9."}'
 assert_no_grep "9: an answer names no call" "$TMP/l9" '"call'
 assert_grep "10: r6's get_user is call 2 though the timeline numbers it #1" "$ANNOT" \
-	'"run":"r6","source":"screen-refs.jsonl:6"'
+	'"run":"r6","source":"screen-refs-nameless.ndjson:1"'
 assert_eq "10: the call, its id, tool and label" \
 	"$(field call "$(l 10)") $(field call_id "$(l 10)") $(field tool "$(l 10)") $(field label "$(l 10)")" \
 	"2 c2 get_user partly"
@@ -93,7 +96,7 @@ screen_has refs-r1 'missing before it: check_balance(user_id: "u1")'
 
 # ---- export --references, per task (the configuration joins by task_id) ----
 (cd "$TMP" && "$TCR_BIN" export --references -c screen-refs.yaml -a refs-review.annot.jsonl \
-	-o refs.jsonl screen-refs.jsonl > export.out 2> export.err)
+	-o refs.jsonl screen-refs.jsonl screen-refs-nameless.ndjson > export.out 2> export.err)
 assert_eq "export --references exits 0" "$?" 0
 assert_grep "export says what it wrote" "$TMP/export.err" "wrote 3 references (one per task) of 3 runs with call decisions to refs.jsonl"
 assert_eq "a line per task" "$(wc -l < "$TMP/refs.jsonl" | tr -d ' ')" 3
@@ -115,7 +118,8 @@ assert_eq "task 2: r4 as it was, with the answer it should have given" \
 # its reference holds the calls the timeline and the run model count, but
 # on an OpenAI chat record trajectory-match reads the record's own
 # tool_calls, the nameless one too. Pass rate 2 of the 5 scored.
-(cd "$TMP" && "$TCR_BIN" score -c screen-refs-score.yaml -o jsonl screen-refs.jsonl > score.out 2> score.err)
+(cd "$TMP" && "$TCR_BIN" score -c screen-refs-score.yaml -o jsonl screen-refs.jsonl \
+	screen-refs-nameless.ndjson > score.out 2> score.err)
 got=$(awk '{ r = ""; p = ""; s = ""
 	if (match($0, /"run":"[^"]*"/)) r = substr($0, RSTART + 7, RLENGTH - 8)
 	if (match($0, /"passed":[a-z]*/)) p = substr($0, RSTART + 9, RLENGTH - 9)
