@@ -434,6 +434,8 @@ static void handle_script_line_keys(struct tui *t)
 		t->quit = true;
 		return;
 	}
+	if (t->dirty)
+		draw(t);            /* the files were being read: nothing drawn yet */
 	if (t->script.dump)
 		save_display(t);
 	if (key)
@@ -563,7 +565,11 @@ static int tui_loop(struct tui *t)
 		if (got_stop_signal)
 			break;
 		bool busy = review_busy(t->rv);
-		if (t->dirty)
+		/* A script's screens are drawn only once the files are read: a
+		 * draw in between (how many depends on the machine's speed) would
+		 * fit the panes to a list still growing, and the timeline's scroll
+		 * would depend on it. Nothing a script saves can show them. */
+		if (t->dirty && !(t->script.f && busy))
 			draw(t);
 		if (t->loop.max_iterations > 0 && ++t->loop.iterations >= t->loop.max_iterations)
 			break;
