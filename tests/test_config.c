@@ -446,7 +446,7 @@ static void test_structure_errors(void **state)
 {
 	(void)state;
 	assert_error("runs: {}\nscorer: []\n",
-	             "t.yaml:2:1: unknown key 'scorer' (expected one of: runs, expectations, scorers, judges, compare, formats, theme, keys, reviewer)");
+	             "t.yaml:2:1: unknown key 'scorer' (expected one of: runs, expectations, scorers, judges, compare, formats, theme, keys, reviewer, tags, call_labels)");
 	assert_error("- a\n- b\n",
 	             "t.yaml:1:1: the configuration must be a mapping of runs, expectations, scorers and judges");
 	assert_error("runs:\n  idd: x\n", "t.yaml:2:3: unknown key 'idd' (expected one of: id, format)");
