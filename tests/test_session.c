@@ -356,6 +356,7 @@ static void test_views(void **s)
 		[FILTER_REVIEWERS] = "",
 		[FILTER_STALE] = "",
 		[FILTER_CELL] = "",
+		[FILTER_TAG] = "",          /* no tag chosen: nothing passes */
 	};
 	for (int f = 0; f < FILTER_COUNT; f++) {
 		review_set_filter(&rv, (enum review_filter)f);

@@ -226,8 +226,8 @@ static void list_id(const struct review_entry *e, const struct short_name *sn, i
 
 /* A run's tags at the right of its id cell: the tag's name when it is
  * the only one and fits beside the id, else ⚑ and how many tags. */
-static void list_tags(const struct tui *t, const struct review_entry *e, int y, int x, int w,
-                      attr_t a)
+static void list_tags(const struct tui *t, const struct review_entry *e, const struct short_name *sn,
+                      int y, int x, int w, attr_t a)
 {
 	const struct review *rv = tui_rv(t);
 	const struct decision *d[32];
@@ -245,7 +245,9 @@ static void list_tags(const struct tui *t, const struct review_entry *e, int y, 
 	if (!k)
 		return;
 	char b[96];
-	int idw = e->id ? draw_width(e->id, strlen(e->id)) : w;
+	/* the id as the list shows it: what tells it apart, with its … */
+	int idw = e->id ? draw_width(e->id + sn->from, sn->len ? sn->len : strlen(e->id)) +
+	                  sn->lead + sn->trail : w;
 	int len = snprintf(b, sizeof b, "\xe2\x9a\x91%s", names[0]);            /* ⚑ */
 	if (k > 1 || len >= (int)sizeof b || draw_width(b, (size_t)len) + 1 + idw > w)
 		len = snprintf(b, sizeof b, "\xe2\x9a\x91%zu", k);
@@ -274,7 +276,8 @@ static void list_row(const struct tui *t, const struct list_cols *c, const struc
 	draw_text(y, r->x + 1, 1, mg, strlen(mg), draw_cell_attr(t, sel, base, mslot));
 	size_t i = vi - v->top;
 	list_id(e, &v->id_cut[i], y, r->x + c->id_x, c->id_w, base);
-	list_tags(t, e, y, r->x + c->id_x, c->id_w, draw_cell_attr(t, sel, base, SLOT_MARK_REVIEWED));
+	list_tags(t, e, &v->id_cut[i], y, r->x + c->id_x, c->id_w,
+	          draw_cell_attr(t, sel, base, SLOT_MARK_REVIEWED));
 	int x = r->x + c->id_x + c->id_w + 1;
 	if (c->label_w) {
 		if (e->label)

@@ -468,7 +468,8 @@ static void timeline_draw(const struct tui *t)
 	}
 	char tags[256] = "", tbrief[24] = "";
 	if (run_tags(t, tags, sizeof tags, tbrief, sizeof tbrief))
-		parts[np++] = (struct title_part){ .full = tags, .brief = tbrief, .rank = 1 };
+		/* a reviewer's own words: kept before the count of entries */
+		parts[np++] = (struct title_part){ .full = tags, .brief = tbrief, .rank = 0 };
 	draw_pane_title_parts(t, PANE_TIMELINE, timeline_pane.title, parts, np);
 	if (rows < 1)
 		return;
