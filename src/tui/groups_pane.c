@@ -228,8 +228,8 @@ unsigned groups_key(struct tui *t, keycode_t key)
 	case 't':
 		if (!selected(t))
 			return REDRAW_STATUS;
-		prompt_start(t, PROMPT_GROUP_TAG, "tag the group's runs with: ");
-		return REDRAW_STATUS;
+		tagprompt_start(t, PROMPT_GROUP_TAG, "tag the group's runs with: ");
+		return REDRAW_ALL;
 	case '\n': return filter_to(t);
 	case 'q': case 27:
 		groups_close(t);

@@ -55,8 +55,6 @@ static unsigned prompt_submit(struct tui *t)
 		return submit_score(t, text);
 	case PROMPT_REASON:
 		return submit_override(t, text);
-	case PROMPT_GROUP_TAG:
-		return groups_tag_typed(t, text);
 	case PROMPT_NOTE:
 		if (!*text)
 			return REDRAW_STATUS;

@@ -4,7 +4,8 @@
  * adds what only a tag's prompt does: the known tags that match what is
  * typed, in a box above the status line, Tab and Up/Down to take one, a
  * defined tag's key on an empty prompt, and the decision Enter writes.
- * The tags pane's rename, merge and promote prompts complete the same way. */
+ * The tags pane's rename, merge and promote prompts, and the groups pane's
+ * tag of a whole group, complete the same way. */
 #include <stdio.h>
 #include <string.h>
 
@@ -25,7 +26,8 @@ long tags_selected_call(const struct tui *t)
 bool tagprompt_is(const struct tui *t)
 {
 	return t->pr.kind == PROMPT_TAG || t->pr.kind == PROMPT_TAG_RENAME ||
-	       t->pr.kind == PROMPT_TAG_MERGE || t->pr.kind == PROMPT_TAG_PROMOTE;
+	       t->pr.kind == PROMPT_TAG_MERGE || t->pr.kind == PROMPT_TAG_PROMOTE ||
+	       t->pr.kind == PROMPT_GROUP_TAG;
 }
 
 void tagprompt_start(struct tui *t, enum prompt_kind k, const char *label)
@@ -98,6 +100,8 @@ static unsigned submit(struct tui *t, enum prompt_kind k, const char *text)
 	}
 	if (k == PROMPT_TAG)
 		return submit_tag(t, text);
+	if (k == PROMPT_GROUP_TAG)      /* the groups pane asks y/n with the count */
+		return groups_tag_typed(t, text);
 	return tagpane_submit(t, k, text);
 }
 
@@ -126,7 +130,7 @@ unsigned tagprompt_key(struct tui *t, keycode_t key)
 		return submit(t, k, text);
 	}
 	/* a defined tag's key picks it at once, before anything is typed */
-	if (k == PROMPT_TAG && empty && key < 0x80 && key > 0x20) {
+	if ((k == PROMPT_TAG || k == PROMPT_GROUP_TAG) && empty && key < 0x80 && key > 0x20) {
 		const struct vocab *vo = &t->cfg->vocab;
 		const struct tag_def *d = vocab_tag_by_key(vo, (char)key);
 		if (d) {

@@ -3,7 +3,8 @@
 # in view by tools, then by verdicts (b), a digit on a group asks y/n with
 # the number of runs it touches, y writes one line per run with one group
 # id, Enter shows the group's runs in the list, and x on one of them asks
-# whether the whole group goes and takes it back with one line. Every wait
+# whether the whole group goes and takes it back with one line; t tags the
+# whole group through the tag prompt, which completes from the file's codes. Every wait
 # polls what the pane shows, bounded by a minute: a guard against a hang,
 # never a measure of time.
 . "$TCR_SRCDIR/tests/cli/lib.sh"
@@ -66,6 +67,24 @@ expect g "y: the whole group is taken back" "taken back (3 decisions) (saved)"
 assert_eq "by one line" "$(wc -l < "$A" | tr -d ' ')" 4
 assert_grep "a retract of the group" "$A" '"decision":"retract"'
 assert_eq "which names the group" "$(tail -1 "$A" | grep -o '"retracts":"group","group":"[^"]*"' | wc -l | tr -d ' ')" 1
+# A group tagged at once: the tag prompt of t, its completions included.
+$T send-keys -t g =
+expect g "= again: the groups of the three runs in view" "[groups] 3 runs in view"
+$T send-keys -t g t
+expect g "t asks for the tag of the whole group" "tag the group's runs with:"
+$T send-keys -t g -l "flight full"
+$T send-keys -t g Enter
+expect g "the tag asks first, with the runs it touches" "on 3 runs? y/n"
+$T send-keys -t g y
+expect g "y: the three runs tagged" "(saved"
+assert_eq "three tag lines, one group id" \
+	"$(grep '"decision":"tag"' "$A" | grep '"tag":"flight full"' | grep -o '"group":"[^"]*"' | sort | uniq -c | awk '{ print $1 }')" 3
+$T send-keys -t g t
+$T send-keys -t g -l "fli"
+$T send-keys -t g Tab
+expect g "the group's tag prompt completes from the codes in the file" "tag the group's runs with: flight full"
+$T send-keys -t g Escape
+$T send-keys -t g Escape
 $T send-keys -t g q
 expect g "q quits" "EXITED 0"
 finish
