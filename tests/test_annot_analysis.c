@@ -166,6 +166,8 @@ static void test_aliases(void **st)
 	add(s, &a);
 	assert_string_equal(annot_tag_resolve(s, "wrong tool"), "tool-choice");
 	assert_string_equal(annot_tag_resolve(s, "other"), "other");
+	/* Every spelling of the code: case and runs of spaces aside. */
+	assert_string_equal(annot_tag_resolve(s, "  Wrong\t TOOL "), "tool-choice");
 	a.tag = "tool-choice";
 	a.tag_to = "wrong-tool";
 	a.reviewer = "bob";     /* whoever wrote it, an alias is the file's */

@@ -27,6 +27,7 @@
  * process loses no write() it made. */
 #include "annot/store.h"
 #include "annot_int.h"
+#include "store_int.h"
 
 #include <limits.h>
 #include <math.h>
@@ -56,86 +57,6 @@
  * (not annotations at all) must not produce megabytes of warnings. */
 #define WARN_MAX 50
 
-/* A verdict's decisions form a stack (retract pops); the nodes stay in the
- * arena when popped, which costs 16 bytes and saves per-key arrays. */
-struct stack_node {
-	const struct decision *d;
-	struct stack_node *next;
-};
-
-/* What a slot holds decisions about: a verdict row, the run's note, and
- * the subjects of failure analysis (store.h lists them). */
-enum slot_kind {
-	SLOT_VERDICT,       /* subject: the scorer */
-	SLOT_NOTE,
-	SLOT_TAG,           /* subject: the code; call 0 for the run */
-	SLOT_ALIAS,         /* subject: the code renamed; no run, no reviewer */
-	SLOT_CALL_LABEL,
-	SLOT_FIX,           /* replace or remove a call */
-	SLOT_INSERT,        /* calls missing before a call */
-	SLOT_ANSWER,
-};
-
-/* One subject of decisions: (run, scorer, reviewer) for a verdict, and
- * the like for the other kinds; kept in the arena, found through the keys
- * table, and listed with its run's others. */
-struct slot {
-	const char *run, *subject, *reviewer;
-	enum slot_kind kind;
-	long call;
-	struct slot *next;              /* the slots in the order they first appeared */
-	struct slot *run_next;          /* the run's next slot, in the same order */
-	struct stack_node *top[];       /* one stack per file; notes keep only the latest */
-};
-
-/* A run's slots, so that what stands on one run is found without a walk
- * over every decision. */
-struct run_slots {
-	const char *run;
-	struct slot *first, *last;
-};
-
-/* A decision of a group, with where it stands, so that one retract line
- * takes back every one still on top. */
-struct group_member {
-	struct slot *sl;
-	const struct decision *d;
-	struct group_member *next;
-};
-
-struct group_rec {
-	const char *group;
-	struct group_member *first;
-};
-
-struct annot_store;
-
-/* What a file's reader hands back to the store: which file a line is from. */
-struct file_ctx {
-	struct annot_store *s;
-	unsigned file;
-	struct group_hold hold;         /* a group's lines until all are read */
-};
-
-struct annot_store {
-	struct jsonl_log **logs;        /* logs[0] is written to, the others only read */
-	struct file_ctx *ctxs;
-	size_t nlogs;
-	struct arena arena;             /* decisions, their strings, slots, stack nodes */
-	size_t count;
-	struct htab keys;               /* struct slot * by its subject */
-	struct htab runs;               /* struct run_slots * by run id */
-	struct htab groups;             /* struct group_rec * by group id */
-	struct slot *first, *last;
-	/* Runs, scorers, reviewers, hashes and times repeat on most lines;
-	 * keeping one copy of each roughly halves a big file's memory. */
-	struct htab strs;               /* const char * by its text */
-	const char **reviewers;         /* interned, sorted by name */
-	size_t nreviewers, reviewers_cap;
-	const char *last_reviewer;      /* most lines repeat the one before */
-	struct strbuf warn;             /* the files' warnings joined, for several files */
-};
-
 /* ---- hashing and tables ----------------------------------------------- */
 
 static uint64_t key_hash(const struct slot *k)
@@ -163,17 +84,12 @@ static bool slot_eq(const void *item, const void *key)
 	       str_eq(a->subject, b->subject) && str_eq(a->reviewer, b->reviewer);
 }
 
-static bool run_eq(const void *item, const void *key)
+bool store_run_eq(const void *item, const void *key)
 {
 	return strcmp(((const struct run_slots *)item)->run, key) == 0;
 }
 
-static bool group_eq(const void *item, const void *key)
-{
-	return strcmp(((const struct group_rec *)item)->group, key) == 0;
-}
-
-static const struct slot *slot_find(const struct annot_store *s, const struct slot *k)
+const struct slot *store_slot_find(const struct annot_store *s, const struct slot *k)
 {
 	return htab_get(&s->keys, key_hash(k), slot_eq, k);
 }
@@ -182,7 +98,7 @@ static const struct slot *slot_find(const struct annot_store *s, const struct sl
 static void run_list_add(struct annot_store *s, struct slot *sl)
 {
 	uint64_t h = hash_fnv1a_part(HASH_FNV_SEED, sl->run);
-	void **item = htab_put(&s->runs, h, run_eq, sl->run);
+	void **item = htab_put(&s->runs, h, store_run_eq, sl->run);
 	struct run_slots *rs = *item;
 	if (!rs) {
 		rs = arena_alloc(&s->arena, sizeof *rs);
@@ -282,7 +198,7 @@ static int at_cmp(const char *a, const char *b)
 
 /* The standing decision of a slot across the files: the tops compared by
  * `at`, the earlier file kept on a tie. */
-static const struct decision *slot_current(const struct annot_store *s, const struct slot *sl)
+const struct decision *store_slot_current(const struct annot_store *s, const struct slot *sl)
 {
 	const struct decision *best = NULL;
 	for (size_t i = 0; i < s->nlogs; i++) {
@@ -332,34 +248,6 @@ static struct slot slot_key(const struct decision *d)
 	return key;
 }
 
-static void group_add(struct annot_store *s, struct slot *sl, const struct decision *d)
-{
-	void **item = htab_put(&s->groups, hash_fnv1a_part(HASH_FNV_SEED, d->group), group_eq,
-	                       d->group);
-	struct group_rec *g = *item;
-	if (!g) {
-		g = arena_alloc(&s->arena, sizeof *g);
-		*g = (struct group_rec){ .group = d->group };
-		*item = g;
-	}
-	struct group_member *m = arena_alloc(&s->arena, sizeof *m);
-	*m = (struct group_member){ .sl = sl, .d = d, .next = g->first };
-	g->first = m;
-}
-
-/* One line takes back every decision of the group its file still has on
- * top; a decision made over since (or taken back alone) stays as it is. */
-static void group_retract(struct annot_store *s, const char *group, unsigned file)
-{
-	struct group_rec *g = htab_get(&s->groups, hash_fnv1a_part(HASH_FNV_SEED, group),
-	                               group_eq, group);
-	for (struct group_member *m = g ? g->first : NULL; m; m = m->next) {
-		struct stack_node **top = &m->sl->top[file];
-		if (m->d->file == file && *top && (*top)->d == m->d)
-			*top = (*top)->next;
-	}
-}
-
 /* Copies a decision whose strings are borrowed (from a parsed line) into
  * the store and replays it onto its subject. */
 static void store_add(struct annot_store *s, const struct decision *tmp)
@@ -379,10 +267,16 @@ static void store_add(struct annot_store *s, const struct decision *tmp)
 	reviewer_seen(s, d->reviewer);
 
 	if (d->kind == DEC_RETRACT && d->retracts_group) {
-		group_retract(s, d->group, d->file);
+		store_group_retract(s, d->group, d->file);
 		return;
 	}
 	struct slot key = slot_key(d);
+	struct strbuf norm = STRBUF_INIT;
+	if (key.kind == SLOT_ALIAS) {   /* one alias for every spelling of the code */
+		store_code_norm(&norm, key.subject);
+		key.subject = store_intern(s, norm.buf);
+	}
+	strbuf_release(&norm);
 	struct slot *sl = slot_get(s, &key);
 	struct stack_node **top = &sl->top[d->file];
 	if (d->kind == DEC_RETRACT) {
@@ -399,7 +293,7 @@ static void store_add(struct annot_store *s, const struct decision *tmp)
 		*top = n;
 	}
 	if (d->group)
-		group_add(s, sl, d);
+		store_group_add(s, sl, d);
 }
 
 /* A file's reader: one parsed line into a decision in memory. */
@@ -671,8 +565,8 @@ const struct decision *annot_current(const struct annot_store *s, const char *ru
 		return NULL;
 	struct slot k = { .run = run, .subject = scorer, .reviewer = reviewer,
 	                  .kind = SLOT_VERDICT };
-	const struct slot *sl = slot_find(s, &k);
-	return sl ? slot_current(s, sl) : NULL;
+	const struct slot *sl = store_slot_find(s, &k);
+	return sl ? store_slot_current(s, sl) : NULL;
 }
 
 const struct decision *annot_note(const struct annot_store *s, const char *run,
@@ -681,8 +575,8 @@ const struct decision *annot_note(const struct annot_store *s, const char *run,
 	if (!run || !reviewer)
 		return NULL;
 	struct slot k = { .run = run, .reviewer = reviewer, .kind = SLOT_NOTE };
-	const struct slot *sl = slot_find(s, &k);
-	return sl ? slot_current(s, sl) : NULL;
+	const struct slot *sl = store_slot_find(s, &k);
+	return sl ? store_slot_current(s, sl) : NULL;
 }
 
 size_t annot_count(const struct annot_store *s)
@@ -708,85 +602,8 @@ void annot_each_current(const struct annot_store *s,
 	for (const struct slot *sl = s->first; sl; sl = sl->next) {
 		if (sl->kind != SLOT_VERDICT)
 			continue;
-		const struct decision *d = slot_current(s, sl);
+		const struct decision *d = store_slot_current(s, sl);
 		if (d)
 			fn(ctx, d);
 	}
-}
-
-void annot_each_of_run(const struct annot_store *s, const char *run,
-                       void (*fn)(void *ctx, const struct decision *d), void *ctx)
-{
-	if (!run)
-		return;
-	const struct run_slots *rs = htab_get(&s->runs, hash_fnv1a_part(HASH_FNV_SEED, run),
-	                                      run_eq, run);
-	for (const struct slot *sl = rs ? rs->first : NULL; sl; sl = sl->run_next) {
-		const struct decision *d = slot_current(s, sl);
-		if (d)
-			fn(ctx, d);
-	}
-}
-
-void annot_each_standing(const struct annot_store *s,
-                         void (*fn)(void *ctx, const struct decision *d), void *ctx)
-{
-	for (const struct slot *sl = s->first; sl; sl = sl->next) {
-		const struct decision *d = slot_current(s, sl);
-		if (d)
-			fn(ctx, d);
-	}
-}
-
-/* Renames are few and short chains; this bound only stops a cycle. */
-#define ALIAS_DEPTH 64
-
-const char *annot_tag_resolve(const struct annot_store *s, const char *code)
-{
-	const char *seen[ALIAS_DEPTH];
-	size_t nseen = 0;
-	while (code && nseen < ALIAS_DEPTH) {
-		for (size_t i = 0; i < nseen; i++)
-			if (strcmp(seen[i], code) == 0)
-				return code;        /* a cycle closes here: stop at it */
-		seen[nseen++] = code;
-		struct slot k = { .kind = SLOT_ALIAS, .subject = code };
-		const struct slot *sl = slot_find(s, &k);
-		const struct decision *d = sl ? slot_current(s, sl) : NULL;
-		if (!d)
-			break;
-		code = d->tag_to;
-	}
-	return code;
-}
-
-size_t annot_group_standing(const struct annot_store *s, const char *group)
-{
-	if (!group)
-		return 0;
-	const struct group_rec *g = htab_get(&s->groups, hash_fnv1a_part(HASH_FNV_SEED, group),
-	                                     group_eq, group);
-	size_t n = 0;
-	for (const struct group_member *m = g ? g->first : NULL; m; m = m->next) {
-		const struct stack_node *top = m->sl->top[m->d->file];
-		n += top && top->d == m->d;
-	}
-	return n;
-}
-
-void annot_group_id(char out[40])
-{
-	static unsigned counter;
-	struct timespec ts;
-	clock_gettime(CLOCK_REALTIME, &ts);
-	char iso[24];
-	now_iso(iso);
-	uint64_t h = hash_fnv1a(&ts, sizeof ts, HASH_FNV_SEED);
-	pid_t pid = getpid();
-	h = hash_fnv1a(&pid, sizeof pid, h);
-	unsigned c = counter++;
-	h = hash_fnv1a(&c, sizeof c, h);
-	/* The time first, so that ids sort as the groups were made. */
-	snprintf(out, 40, "g-%.4s%.2s%.2s%.2s%.2s%.2s-%08x", iso, iso + 5, iso + 8, iso + 11,
-	         iso + 14, iso + 17, (unsigned)(h ^ (h >> 32)));
 }
