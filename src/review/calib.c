@@ -416,7 +416,10 @@ static void crit_pairs(struct calib_ctx *x, const struct crit *cr)
 		return;
 	for (size_t s = 0; s < x->ncrits; s++) {
 		const struct crit *sc = &x->crits[s];
-		if (!sc->judge && sc->emit && config_compares(x->rv->cfg, sc->id, cr->id))
+		/* A scorer and a judge compare only on one criterion: the
+		 * same row's labels, or the same failure mode. */
+		bool same = !sc->tag == !cr->tag && (!sc->tag || !strcmp(sc->tag, cr->tag));
+		if (!sc->judge && sc->emit && same && config_compares(x->rv->cfg, sc->id, cr->id))
 			code_judge_pair(x, sc, cr);
 	}
 }

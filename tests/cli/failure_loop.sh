@@ -236,6 +236,8 @@ assert_rc "the judge is asked about every run" 0
 	> "$TMP/stats.jsonl" 2> "$TMP/err"
 RC=$?
 assert_rc "stats exits 0" 0
+assert_eq "no code scorer is compared with the failure mode's judge: none declares it" \
+	"$(grep -c '"criterion":"tag:wrong-payment","kind":"code-judge"' "$TMP/stats.jsonl")" 0
 
 # The failure modes and the judge's figures, computed here from the
 # annotations file (aliases and absorbs followed by hand) and the cache.
