@@ -122,8 +122,11 @@ void review_call_decs(const struct review *rv, const struct review_run *rr,
 {
 	const char *me = rv ? rv->reviewer : NULL;
 	bool any = rv && rv->annot && rr && rr->run && rr->entry < rv->nentries;
-	callrefs_gather(any ? rv->annot : NULL, any ? rv->entries[rr->entry].id : NULL, &me, 1,
-	                rr && rr->run ? rr->run->ncalls : 0, out);
+	/* Every reviewer's, as tags are shown, so a colleague's corrections
+	 * are read too; blind, only one's own. */
+	bool mine = rv && rv->blind;
+	callrefs_gather(any ? rv->annot : NULL, any ? rv->entries[rr->entry].id : NULL,
+	                mine ? &me : NULL, mine ? 1 : 0, rr && rr->run ? rr->run->ncalls : 0, out);
 }
 
 const char *review_call_latest_at(const struct review *rv, size_t call)

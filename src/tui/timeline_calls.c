@@ -31,12 +31,22 @@ static int label_slot(const struct tui *t, const struct decision *label)
 	return label->score <= lowest ? SLOT_FAIL : SLOT_SKIPPED;
 }
 
+/* The reviewer of d when it is not the one at the screen, else NULL:
+ * another's decision says whose it is. */
+static const char *someone_else(const struct tui *t, const struct decision *d)
+{
+	const char *me = tui_rv(t)->reviewer;
+	return d->reviewer && (!me || strcmp(d->reviewer, me)) ? d->reviewer : NULL;
+}
+
 void tl_call_label_badge(struct tui *t, const struct decision *label)
 {
 	if (!label)
 		return;
 	char b[160];
-	int n = snprintf(b, sizeof b, "labelled %s", label->label ? label->label : "?");
+	const char *who = someone_else(t, label);
+	int n = snprintf(b, sizeof b, "labelled %s%s%s%s", label->label ? label->label : "?",
+	                 who ? " (" : "", who ? who : "", who ? ")" : "");
 	if (n > 0)
 		tl_add_badge(t, label_slot(t, label), true, b, strlen(b));
 }
@@ -76,6 +86,13 @@ static void add_fix_line(struct tui *t, size_t e, int slot, const char *lead,
 		json_decref(v);
 		v = c;
 	}
+	char by[160];
+	const char *who = someone_else(t, d);
+	if (who) {              /* "→ should be (ana): " */
+		size_t cut = strlen(lead) >= 2 ? strlen(lead) - 2 : 0;
+		snprintf(by, sizeof by, "%.*s (%.60s): ", (int)cut, lead, who);
+		lead = by;
+	}
 	int room = width - 4 - (int)strlen(lead);
 	char brief[2048];
 	callrefs_brief(v, (size_t)(room > 16 ? room : 16) * FIX_LINES - 4, brief, sizeof brief);
@@ -89,10 +106,15 @@ void tl_call_fixes(struct tui *t, size_t e, const struct run_call_decs *decs, st
 	if (!decs || ci >= decs->ncalls)
 		return;
 	const struct call_decs *cd = &decs->per[ci];
-	if (cd->fix && cd->fix->correction == CORR_REMOVE)
-		tl_add_text(t, e, 4, SLOT_DIFF_DEL, NULL, "\xe2\x9c\x97 should not have been called", width);
-	else if (cd->fix)
+	if (cd->fix && cd->fix->correction == CORR_REMOVE) {
+		const char *who = someone_else(t, cd->fix);
+		char text[160];
+		snprintf(text, sizeof text, "\xe2\x9c\x97 should not have been called%s%.60s%s",
+		         who ? " (" : "", who ? who : "", who ? ")" : "");
+		tl_add_text(t, e, 4, SLOT_DIFF_DEL, NULL, text, width);
+	} else if (cd->fix) {
 		add_fix_line(t, e, SLOT_DIFF_ADD, "\xe2\x86\x92 should be: ", cd->fix, r, ci, width);
+	}
 	if (cd->insert)
 		add_fix_line(t, e, SLOT_DIFF_ADD, "+ missing before it: ", cd->insert, NULL, ci, width);
 	if (ci + 1 == decs->ncalls && decs->per[decs->ncalls].insert)

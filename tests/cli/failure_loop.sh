@@ -126,6 +126,14 @@ assert_grep "the corrected booking pays for no bag" "$A" '"nonfree_baggages":0'
 screen_has loop-merged "wrong-payment         2     1"
 screen_has loop-merged "gave-up               1     0"
 
+# Another reviewer reads qa's label and correction, with qa's name.
+SCREEN_ANNOT=$RUNS.annotations.jsonl SCREEN_REVIEWER=bob
+run_screen loop-bob '<Tab>/book_reservation<Enter>z' "$RUNS"
+screen_has loop-bob "#5 book_reservation  ⚑ wrong-payment  labelled wrong (qa)"
+screen_has loop-bob "→ should be (qa): book_reservation(nonfree_baggages: 0)"
+assert_eq "reading writes nothing" "$(wc -l < "$A" | tr -d ' ')" 15
+SCREEN_ANNOT= SCREEN_REVIEWER=qa
+
 # ---- the corrections as ground truth -----------------------------------------
 (cd "$TMP" && "$TCR_BIN" export --references -c tcreview.yaml -o refs.jsonl "$RUNS") \
 	> "$TMP/refs.out" 2> "$TMP/err"
