@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "tui_int.h"
+#include "util/shortnames.h"
 #include "util/wtext.h"
 
 int draw_wide(int y, int x, int w, const wchar_t *s, size_t n, attr_t a)
@@ -134,4 +135,19 @@ attr_t draw_cell_attr(const struct tui *t, bool sel, attr_t base, int slot)
 	if (slot == SLOT_NORMAL || slot == SLOT_DIM)
 		return base;
 	return t->color ? screen_attr(t, slot) : base | screen_attr(t, slot);
+}
+
+/* A shortened name: "…" where a shared start or end was dropped, the
+ * rest cut in the middle if the column is narrower still. */
+void draw_short_name(int y, int x, int w, const char *name, const struct short_name *sn, attr_t a,
+                       bool middle)
+{
+	int end = x + w;
+	if (sn->lead && w > 2)
+		x += draw_text(y, x, 1, "\xe2\x80\xa6", 3, a);
+	int room = end - x - (sn->trail ? 1 : 0);
+	int used = middle ? draw_text_cut_middle(y, x, room, name + sn->from, sn->len, a)
+	                  : draw_text_cut(y, x, room, name + sn->from, sn->len, a);
+	if (sn->trail && x + used < end)
+		draw_text(y, x + used, 1, "\xe2\x80\xa6", 3, a);
 }

@@ -10,6 +10,8 @@
 
 #include "review/group_decide.h"
 #include "tui_int.h"
+#include "util/shortnames.h"
+#include "util/xalloc.h"
 #include "util/wtext.h"
 #include "util/error.h"
 
@@ -278,7 +280,14 @@ void groups_fit(struct tui *t)
 		gp->top = gp->sel - rows + 1;
 }
 
-static void group_row(const struct tui *t, const struct run_group *g, int y, bool sel)
+/* The example column's most: a third of a wide screen, a fifth of a narrow one. */
+static int example_cols(void)
+{
+	return COLS >= 110 ? (COLS / 3 > 40 ? 40 : COLS / 3) : COLS / 5 > 10 ? COLS / 5 : 10;
+}
+
+static void group_row(const struct tui *t, const struct run_group *g, const struct short_name *ex,
+                      int y, bool sel)
 {
 	const struct groups_state *gp = &t->grp;
 	attr_t a = screen_attr(t, sel ? SLOT_SELECTION : SLOT_NORMAL);
@@ -287,9 +296,9 @@ static void group_row(const struct tui *t, const struct run_group *g, int y, boo
 	int n = snprintf(lead, sizeof lead, "%6zu %4.0f%%  ", g->n,
 	                 gp->gs.nruns ? 100.0 * (double)g->n / (double)gp->gs.nruns : 0.0);
 	int x = draw_text(y, 0, COLS, lead, (size_t)n, a);
-	int exw = draw_width(g->example, strlen(g->example));
+	int exw = (int)short_name_width(g->example, ex);
 	/* the fingerprint is what is read; the example gets what is left */
-	int exmax = COLS >= 110 ? (COLS / 3 > 40 ? 40 : COLS / 3) : COLS / 5 > 10 ? COLS / 5 : 10;
+	int exmax = example_cols();
 	if (exw > exmax)
 		exw = exmax;
 	int fw = COLS - x - exw - 2;
@@ -299,8 +308,8 @@ static void group_row(const struct tui *t, const struct run_group *g, int y, boo
 	}
 	draw_text_cut(y, x, fw, g->fingerprint, strlen(g->fingerprint), a);
 	if (exw > 0)
-		draw_text_cut_middle(y, COLS - exw, exw, g->example, strlen(g->example),
-		                     sel ? a : screen_attr(t, SLOT_DIM));
+		draw_short_name(y, COLS - exw, exw, g->example, ex, sel ? a : screen_attr(t, SLOT_DIM),
+		                true);
 }
 
 /* Text wrapped under a heading from row y, up to row ymax; the next row. */
@@ -366,7 +375,19 @@ void groups_draw(const struct tui *t)
 		return;
 	}
 	int y = LEAD_ROWS, list_end = list_rows(t) + LEAD_ROWS;
-	for (size_t i = gp->top; i < gp->gs.n && y < list_end; i++, y++)
-		group_row(t, &gp->gs.g[i], y, i == gp->sel);
+	/* The examples on screen lose the start and end they share, as the
+	 * run list's ids do: "…task003-trial0", not "tau1-a…03-trial0". */
+	size_t first = gp->top, shown = 0;
+	while (first + shown < gp->gs.n && (int)shown < list_end - y)
+		shown++;
+	const char **names = xcalloc(shown + 1, sizeof *names);
+	struct short_name *ex = xcalloc(shown + 1, sizeof *ex);
+	for (size_t i = 0; i < shown; i++)
+		names[i] = gp->gs.g[first + i].example;
+	short_names(names, shown, (size_t)example_cols(), ex);
+	for (size_t i = 0; i < shown; i++, y++)
+		group_row(t, &gp->gs.g[first + i], &ex[i], y, first + i == gp->sel);
+	free(names);
+	free(ex);
 	selected_draw(t, y + 1);
 }

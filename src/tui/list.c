@@ -187,21 +187,6 @@ static void list_header(const struct tui *t, const struct list_cols *c, int y, s
 	}
 }
 
-/* A shortened name: "…" where a shared start or end was dropped, the
- * rest cut in the middle if the column is narrower still. */
-static void draw_short(int y, int x, int w, const char *name, const struct short_name *sn, attr_t a,
-                       bool middle)
-{
-	int end = x + w;
-	if (sn->lead && w > 2)
-		x += draw_text(y, x, 1, "\xe2\x80\xa6", 3, a);
-	int room = end - x - (sn->trail ? 1 : 0);
-	int used = middle ? draw_text_cut_middle(y, x, room, name + sn->from, sn->len, a)
-	                  : draw_text_cut(y, x, room, name + sn->from, sn->len, a);
-	if (sn->trail && x + used < end)
-		draw_text(y, x + used, 1, "\xe2\x80\xa6", 3, a);
-}
-
 /* Until a record is read (or when it cannot be), its place in the file
  * stands for it; the end of FILE:LINE is what tells records apart. */
 static void list_id(const struct review_entry *e, const struct short_name *sn, int y, int x, int w,
@@ -211,7 +196,7 @@ static void list_id(const struct review_entry *e, const struct short_name *sn, i
 		/* What is left after the shared start and end is cut in the
 		 * middle, where its own start and end tell most; the details
 		 * show the id whole. */
-		draw_short(y, x, w, e->id, sn, base, true);
+		draw_short_name(y, x, w, e->id, sn, base, true);
 		return;
 	}
 	const char *src = e->source;
@@ -281,7 +266,7 @@ static void list_row(const struct tui *t, const struct list_cols *c, const struc
 	int x = r->x + c->id_x + c->id_w + 1;
 	if (c->label_w) {
 		if (e->label)
-			draw_short(y, x, c->label_w, e->label, &v->label_cut[i], sel ? base : screen_attr(t, SLOT_DIM),
+			draw_short_name(y, x, c->label_w, e->label, &v->label_cut[i], sel ? base : screen_attr(t, SLOT_DIM),
 			           false);
 		x += c->label_w + 1;
 	}

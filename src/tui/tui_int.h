@@ -279,6 +279,11 @@ attr_t draw_cell_attr(const struct tui *t, bool sel, attr_t base, int slot);
 void verdict_row_label(size_t s, char *buf);
 /* The same, cut in the middle (wtext_cut_middle): for ids whose end matters. */
 int  draw_text_cut_middle(int y, int x, int w, const char *s, size_t len, attr_t a);
+/* A name as util/shortnames shortened it, "…" where a shared start or end
+ * went, then cut (in the middle when `middle`) if w is narrower still. */
+struct short_name;
+void draw_short_name(int y, int x, int w, const char *name, const struct short_name *sn,
+                     attr_t a, bool middle);
 void draw_fill(int y, int x, int w, attr_t a);
 int  draw_width(const char *s, size_t len);
 /* A pane's title row: "[title] extra", highlighted when it has the focus.
