@@ -237,8 +237,10 @@ static void list_tags(const struct tui *t, const struct review_entry *e, const s
 	if (k > 1 || len >= (int)sizeof b || draw_width(b, (size_t)len) + 1 + idw > w)
 		len = snprintf(b, sizeof b, "\xe2\x9a\x91%zu", k);
 	int bw = draw_width(b, (size_t)len);
-	if (bw < w)
+	if (bw + 1 + idw <= w)
 		draw_text(y, x + w - bw, bw, b, (size_t)len, a);
+	else if (x > 0)     /* never over the id: the flag alone, in the gap before it */
+		draw_text(y, x - 1, 1, "\xe2\x9a\x91", 3, a);
 }
 
 static void list_row(const struct tui *t, const struct list_cols *c, const struct list_view *v, int y,

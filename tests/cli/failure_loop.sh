@@ -317,4 +317,15 @@ assert_eq "the failure modes and the judge's figures are the ones computed here"
 gave-up 1 5 0.2000 0.0362 0.6245 ok
 judge 5 0.8000 0.5455 0.5000 1.0000 ok"
 
+# At 80 columns, with the judge's column too, the run list's ids fill their
+# column: a tagged run's flag
+# stands in the gap before its id, never over it.
+SCREEN_COLS=80 SCREEN_LINES=24
+SCREEN_ANNOT=$RUNS.annotations.jsonl
+run_screen loop-80 '' "$RUNS"
+screen_has loop-80 "> ⚑…task000-trial0"
+screen_has loop-80 "  ⚑…task001-trial0"
+screen_has loop-80 "   …task002-trial0"
+SCREEN_ANNOT=
+
 finish
