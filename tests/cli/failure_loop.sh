@@ -318,8 +318,7 @@ gave-up 1 5 0.2000 0.0362 0.6245 ok
 judge 5 0.8000 0.5455 0.5000 1.0000 ok"
 
 # At 80 columns, with the judge's column too, the run list's ids fill their
-# column: a tagged run's flag
-# stands in the gap before its id, never over it.
+# column: a tagged run's flag stands in the gap before its id, never over it.
 SCREEN_COLS=80 SCREEN_LINES=24
 SCREEN_ANNOT=$RUNS.annotations.jsonl
 run_screen loop-80 '' "$RUNS"
