@@ -9,6 +9,7 @@
 #include "judge/trust.h"
 #include "review/labels.h"
 #include "util/jsonw.h"
+#include "review/failmodes.h"
 #include "tui_int.h"
 #include "util/wtext.h"
 #include "verdict_details.h"
@@ -233,6 +234,22 @@ static void verdict_result(const struct review_row *row, bool hidden, struct ver
 	}
 }
 
+/* A row that answers for a failure mode (`criterion:`) says whether the
+ * failure is there, in the colours of a problem and of its absence: a
+ * judge's "pass" that means "the run shows wrong-payment" is not green. */
+static void criterion_result(const struct tui *t, const struct review_row *row, size_t s,
+                             struct verdict_cells *c)
+{
+	bool present_pass;
+	const struct verdict *v = row->v;
+	if (c->hidden || !v || v->status != VERDICT_OK ||
+	    !review_row_criterion(tui_rv(t), s, &present_pass))
+		return;
+	bool present = v->passed == present_pass;
+	snprintf(c->result, sizeof c->result, "%s", present ? "present" : "absent");
+	c->slot = present ? SLOT_FAIL : SLOT_PASS;
+}
+
 static void verdict_human(const struct decision *d, struct verdict_cells *c)
 {
 	c->d = d;
@@ -333,6 +350,7 @@ static void verdict_row(const struct tui *t, const struct review_run *rr, size_t
 	struct verdict_cells c = { .score = "" };
 	c.hidden = review_row_hidden(tui_rv(t), rr->entry, s);
 	verdict_result(&row, c.hidden, &c);
+	criterion_result(t, &row, s, &c);
 	verdict_human(review_decision(tui_rv(t), rr->entry, s), &c);
 	bool sel = s == t->vd.sel;
 	attr_t base = sel ? screen_attr(t, t->focus == PANE_VERDICTS ? SLOT_SELECTION : SLOT_SELECTION_DIM)

@@ -325,6 +325,12 @@ run_screen loop-80 '' "$RUNS"
 screen_has loop-80 "> ⚑…task000-trial0"
 screen_has loop-80 "  ⚑…task001-trial0"
 screen_has loop-80 "   …task002-trial0"
+# The failure mode's judge says present or absent, not pass or fail.
+SCREEN_COLS=120 SCREEN_LINES=40
+run_screen loop-verdicts '' "$RUNS"
+screen_has loop-verdicts "payment                           1  present"
+run_screen loop-verdicts-2 'j' "$RUNS"
+screen_has loop-verdicts-2 "payment                           0  absent"
 SCREEN_ANNOT=
 
 finish
