@@ -105,4 +105,9 @@ void scorer_run_shared(const struct scorer_conf *sc, const struct run *r, struct
  * share this so that their preprocessStepResult matches the code scorer's. */
 void scorer_tool_call_infos(const struct run *r, json_t *tools, json_t *infos);
 
+/* Whether call c of r failed by tool-errors' rule with its default
+ * prefixes: the text that says so (the record's error text, else the
+ * result's), or NULL when it did not fail. */
+const char *tool_error_text(const struct run *r, const struct run_call *c);
+
 #endif

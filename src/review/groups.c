@@ -13,6 +13,7 @@
 #include "config/config.h"
 #include "judge/judge.h"
 #include "review/groups.h"
+#include "scorers/scorer.h"
 #include "review/rows.h"
 #include "review/session.h"
 #include "runs/run.h"
@@ -292,55 +293,14 @@ static void tools_of(const struct run *r, struct strbuf *sb)
 		strbuf_addstr(sb, GROUPS_NO_CALLS);
 }
 
-/* A result's first text: a string, or the first text of a list of parts. */
-static const char *result_text(const struct jdoc *d, jv res)
-{
-	if (jv_is_string(d, res))
-		return jv_str(d, res);
-	if (!jv_is_array(d, res))
-		return NULL;
-	JV_EACH(d, res, part) {
-		if (jv_is_string(d, part))
-			return jv_str(d, part);
-		const char *t = jv_str(d, jv_get(d, part, "text"));
-		if (t)
-			return t;
-	}
-	return NULL;
-}
-
-/* tool-errors' default prefixes: the formats that put an error in the text. */
-static bool text_says_error(const char *t)
-{
-	static const char *const prefixes[] = { "Error:", "Exception:", "Traceback (most recent call last)" };
-	if (!t)
-		return false;
-	while (*t == ' ' || *t == '\t' || *t == '\n' || *t == '\r')
-		t++;
-	for (size_t i = 0; i < sizeof prefixes / sizeof *prefixes; i++)
-		if (!strncasecmp(t, prefixes[i], strlen(prefixes[i])))
-			return true;
-	return false;
-}
-
 /* The first failed call's error text, as tool-errors decides a call failed. */
 static const char *first_error(const struct run *r)
 {
 	size_t *idx = xcalloc(r->ncalls ? r->ncalls : 1, sizeof *idx);
 	size_t n = run_counted_calls(r, RUN_CALLS_AGENT, idx);
 	const char *found = NULL;
-	for (size_t k = 0; k < n && !found; k++) {
-		const struct run_call *c = &r->calls[idx[k]];
-		const struct run_msg *m = c->result_msg >= 0 ? &r->msgs[c->result_msg] : NULL;
-		const char *shown = c->has_result ? result_text(r->doc, c->result) : NULL;
-		if (c->is_error || c->state == CALL_FAILED || (m && m->result_is_error)) {
-			found = c->error_text ? c->error_text : m && m->result_error_text ? m->result_error_text : NULL;
-			if (!found || !found[0])
-				found = shown && shown[0] ? shown : "(a failed call without text)";
-		} else if (c->has_result && text_says_error(shown)) {
-			found = shown;
-		}
-	}
+	for (size_t k = 0; k < n && !found; k++)
+		found = tool_error_text(r, &r->calls[idx[k]]);
 	free(idx);
 	return found ? found : r->load_error;
 }

@@ -136,6 +136,32 @@ static bool te_flagged(const struct run *r, const struct run_call *c, const char
 	return c->is_error || c->state == CALL_FAILED || (m && m->result_is_error);
 }
 
+/* The default prefixes, as te_params gives them, for callers that have no
+ * scorer entry of their own (the groups by first error). */
+static const char *const te_default_prefixes[] = {
+	"Error:", "Exception:", "Traceback (most recent call last)",
+};
+
+const char *tool_error_text(const struct run *r, const struct run_call *c)
+{
+	const char *text;
+	const char *shown = c->has_result ? te_result_text(r->doc, c->result) : NULL;
+	if (te_flagged(r, c, &text)) {
+		if (!text || !text[0])
+			text = shown && shown[0] ? shown : "(a failed call without text)";
+		return text;
+	}
+	if (!shown)
+		return NULL;
+	const char *t = shown;
+	while (*t == ' ' || *t == '\t' || *t == '\n' || *t == '\r')
+		t++;
+	for (size_t i = 0; i < sizeof te_default_prefixes / sizeof *te_default_prefixes; i++)
+		if (te_ascii_prefix(t, te_default_prefixes[i]))
+			return shown;
+	return NULL;
+}
+
 /* Results that match no call, in the run's output: a result was kept. */
 static bool te_orphans(const struct run *r)
 {
