@@ -92,4 +92,10 @@ void review_queue_status(const struct review *rv, char *buf, size_t n);
 double review_queue_uniform(uint64_t seed, const char *id);
 void review_queue_chances(const double *w, size_t m, size_t n, double *pi);
 
+/* Why a queue of this kind could order nothing with this configuration
+ * (errors with no tool-errors scorer, uncertain or disagree with no
+ * judge), or NULL: said before the screen opens, not left silent. */
+struct config;
+const char *review_queue_unfit(const struct config *cfg, enum review_queue_kind kind);
+
 #endif

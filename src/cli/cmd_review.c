@@ -213,8 +213,14 @@ static int session_open(struct review_state *st, const struct config *cfg,
 	if (o->assign.on)
 		review_set_assign(rv, &o->assign);
 	rv->target_width = o->target_width;
-	if (o->queue.kind != QUEUE_NONE)
+	if (o->queue.kind != QUEUE_NONE) {
+		const char *why = review_queue_unfit(cfg, o->queue.kind);
+		if (why) {
+			error_set(err, ERR_FAILED, "--queue %s: %s", review_queue_name(o->queue.kind), why);
+			return -1;
+		}
 		review_set_queue(rv, &o->queue);
+	}
 	return 0;
 }
 

@@ -291,3 +291,20 @@ void review_queue_status(const struct review *rv, char *buf, size_t n)
 	                : " (sampled, weighted)";
 	snprintf(buf, n, "queue %s %zu/%zu%s", review_queue_name(rv->queue.kind), at, len, how);
 }
+
+const char *review_queue_unfit(const struct config *cfg, enum review_queue_kind kind)
+{
+	bool tool_errors = false;
+	for (size_t i = 0; i < cfg->nscorers; i++)
+		tool_errors |= !strcmp(cfg->scorers[i].ops->type, "tool-errors");
+	if (kind == QUEUE_ERRORS && !tool_errors)
+		return "it puts first the runs a tool-errors scorer fails, and the configuration has "
+		       "none (add `- {id: tool-errors, type: tool-errors}` to scorers:)";
+	if ((kind == QUEUE_UNCERTAIN || kind == QUEUE_DISAGREE) && !cfg->njudges)
+		return kind == QUEUE_UNCERTAIN ?
+		       "it puts first the runs whose judge scores are nearest the threshold, and the "
+		       "configuration has no judge" :
+		       "it puts first the runs where a code scorer and a judge disagree, and the "
+		       "configuration has no judge";
+	return NULL;
+}

@@ -137,6 +137,23 @@ run_tcr "$TMP/q.out" "$TMP/q.err" review --sample 3 "$TMP/screen-runs.jsonl"
 assert_rc "--sample without --queue is a usage error" 2
 run_tcr "$TMP/q.out" "$TMP/q.err" review --queue random --sample 0 "$TMP/screen-runs.jsonl"
 assert_rc "--sample 0 is a usage error" 2
+# A queue that could order nothing says why before the screen opens.
+printf 'scorers:\n  - {id: reward, type: record-field, path: reward, scale: binary}\n' > "$TMP/nojudge.yaml"
+echo q > "$TMP/quit.keys"
+unfit() { # NAME QUEUE: the screen asked for that queue on nojudge.yaml
+	(cd "$TMP" && TERM=dumb TCR_SCRIPT=quit.keys "$TCR_BIN" -c nojudge.yaml --queue "$2" \
+		screen-runs.jsonl) > "$TMP/$1.out" 2> "$TMP/$1.err"
+	RC=$?
+	cp "$TMP/$1.err" "$TMP/err"
+}
+unfit no-tool-errors errors
+assert_rc "--queue errors without a tool-errors scorer: exit 3" 3
+assert_grep "and it says why" "$TMP/no-tool-errors.err" \
+	"tcreview: --queue errors: it puts first the runs a tool-errors scorer fails, and the configuration has none"
+unfit no-judge uncertain
+assert_rc "--queue uncertain without a judge: exit 3" 3
+assert_grep "and it says why" "$TMP/no-judge.err" \
+	"tcreview: --queue uncertain: it puts first the runs whose judge scores are nearest the threshold, and the configuration has no judge"
 run_tcr "$TMP/rhelp.out" "$TMP/rhelp.err" review --help
 assert_grep "review --help names --queue" "$TMP/rhelp.out" "--queue KIND"
 
