@@ -58,7 +58,8 @@ static int cmp_run_call(const void *a, const void *b)
 /* Distinct runs, and distinct (run, call) with a call, among hs. */
 static void count_distinct(const struct hit **hs, size_t n, size_t *runs, size_t *calls)
 {
-	qsort(hs, n, sizeof *hs, cmp_run_call);
+	if (n > 1)
+		qsort(hs, n, sizeof *hs, cmp_run_call);
 	*runs = *calls = 0;
 	for (size_t i = 0; i < n; i++) {
 		bool new_run = i == 0 || strcmp(hs[i]->run, hs[i - 1]->run) != 0;
@@ -79,7 +80,8 @@ static void count_by(struct tag_row *row, const struct hit **hs, size_t n)
 	const char **names = xcalloc(n + 1, sizeof *names);
 	for (size_t i = 0; i < n; i++)
 		names[i] = hs[i]->reviewer;
-	qsort(names, n, sizeof *names, cmp_str);
+	if (n > 1)
+		qsort(names, n, sizeof *names, cmp_str);
 	const struct hit **mine = xcalloc(n + 1, sizeof *mine);
 	row->by = xcalloc(n + 1, sizeof *row->by);
 	for (size_t i = 0; i < n; i++) {

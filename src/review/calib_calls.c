@@ -127,7 +127,8 @@ static void entry_items(struct cscorer *sc, size_t nsc, struct clabs *cl, struct
 	struct review_run *rr = review_run_at(rv, e);
 	if (!rr || !rr->run || !rr->verdicts)
 		return;
-	qsort(cl->v, cl->n, sizeof *cl->v, clab_cmp);
+	if (cl->n > 1)
+		qsort(cl->v, cl->n, sizeof *cl->v, clab_cmp);
 	for (size_t s = 0; s < nsc; s++) {
 		const struct verdict *v = &rr->verdicts[s];
 		const json_t *marks = v->status == VERDICT_OK && v->details
@@ -202,8 +203,10 @@ static void reviewers_of(struct clabs *cl, const struct review *rv, const struct
 	if (!names || !n)
 		n = annot_reviewers(rv->annot, &names);
 	cl->who = xcalloc(n + 1, sizeof *cl->who);
-	memcpy(cl->who, names, n * sizeof *cl->who);
-	qsort(cl->who, n, sizeof *cl->who, name_cmp);
+	if (n > 0)
+		memcpy(cl->who, names, n * sizeof *cl->who);
+	if (n > 1)
+		qsort(cl->who, n, sizeof *cl->who, name_cmp);
 	cl->nwho = n;
 }
 

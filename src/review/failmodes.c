@@ -102,7 +102,8 @@ size_t review_tag_labels(const struct review *rv, size_t entry, const char *tag,
 	struct run_tags rt = { .rv = rv, .only = reviewers, .nonly = nreviewers, .tag = tag,
 	                       .out = out, .max = max };
 	annot_each_of_run(rv->annot, e->id, tag_label_take, &rt);
-	qsort(out, rt.n, sizeof *out, label_cmp);
+	if (rt.n > 1)
+		qsort(out, rt.n, sizeof *out, label_cmp);
 	return rt.n;
 }
 
@@ -256,11 +257,14 @@ static void fm_collect(struct fm_ctx *x, struct failmodes *out)
 {
 	size_t ndef = x->rv->cfg->vocab.ntags;
 	/* The defined ones stay first and in order; only the free codes are sorted. */
-	qsort(x->names + ndef, x->nnames - ndef, sizeof *x->names, fm_name_cmp);
+	if (x->nnames > ndef)           /* never qsort or memcpy a NULL: UBSan's nonnull */
+		qsort(x->names + ndef, x->nnames - ndef, sizeof *x->names, fm_name_cmp);
 	size_t *order = xcalloc(x->nwho + 1, sizeof *order);
 	const char **sorted = xcalloc(x->nwho + 1, sizeof *sorted);
-	memcpy(sorted, x->who, x->nwho * sizeof *sorted);
-	qsort(sorted, x->nwho, sizeof *sorted, who_cmp);
+	if (x->nwho) {
+		memcpy(sorted, x->who, x->nwho * sizeof *sorted);
+		qsort(sorted, x->nwho, sizeof *sorted, who_cmp);
+	}
 	for (size_t i = 0; i < x->nwho; i++)
 		for (size_t w = 0; w < x->nwho; w++)
 			if (x->who[w] == sorted[i])

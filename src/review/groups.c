@@ -381,7 +381,8 @@ void groups_from_items(struct run_groups *out, enum group_by by, struct group_it
 	memset(out, 0, sizeof *out);
 	out->by = by;
 	out->nruns = n;
-	qsort(items, n, sizeof *items, item_cmp);
+	if (n > 1)
+		qsort(items, n, sizeof *items, item_cmp);
 	out->g = xcalloc(n ? n : 1, sizeof *out->g);
 	for (size_t i = 0; i < n; ) {
 		size_t j = i + 1;
@@ -406,7 +407,8 @@ void groups_from_items(struct run_groups *out, enum group_by by, struct group_it
 		g->id[9] = '\0';
 		i = j;
 	}
-	qsort(out->g, out->n, sizeof *out->g, group_cmp);
+	if (out->n > 1)
+		qsort(out->g, out->n, sizeof *out->g, group_cmp);
 }
 
 void groups_build(struct run_groups *out, struct review *rv, enum group_by by,

@@ -74,7 +74,8 @@ void review_queue_chances(const double *w, size_t m, size_t n, double *pi)
 		rest += w[i];
 	}
 	sort_w = w;
-	qsort(ix, m, sizeof *ix, cmp_w);
+	if (m > 1)
+		qsort(ix, m, sizeof *ix, cmp_w);
 	size_t k = 0;
 	while (k < m && rest > 0 && (double)(n - k) * w[ix[k]] >= rest) {
 		pi[ix[k]] = 1;
@@ -165,7 +166,8 @@ static void draw_equal(struct review *rv, const size_t *el, size_t m)
 		pairs[2 * k] = rv->entries[el[k]].queue_key;
 		pairs[2 * k + 1] = (double)el[k];
 	}
-	qsort(pairs, m, 2 * sizeof *pairs, cmp_u);
+	if (m > 1)
+		qsort(pairs, m, 2 * sizeof *pairs, cmp_u);
 	size_t n = rv->queue.sample < m ? rv->queue.sample : m;
 	for (size_t k = 0; k < m; k++) {
 		struct review_entry *e = &rv->entries[(size_t)pairs[2 * k + 1]];
@@ -250,7 +252,8 @@ static int cmp_key(const void *pa, const void *pb)
 void review_queue_sort(const struct review *rv, size_t *view, size_t n)
 {
 	sort_rv = rv;
-	qsort(view, n, sizeof *view, cmp_key);
+	if (n > 1)
+		qsort(view, n, sizeof *view, cmp_key);
 	sort_rv = NULL;
 }
 
