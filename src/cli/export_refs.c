@@ -67,8 +67,8 @@ static json_t **calls_of(struct run *r)
 		if (!run_call_counted(r, i, RUN_CALLS_SCORED))
 			continue;
 		json_t *args = run_call_args(r, &r->calls[i]);
-		calls[i] = json_pack("{s:s, s:O}", "name", r->calls[i].name, "arguments",
-		                     json_is_object(args) ? args : json_object());
+		calls[i] = json_pack("{s:s, s:o}", "name", r->calls[i].name, "arguments",
+		                     json_is_object(args) ? json_incref(args) : json_object());
 	}
 	return calls;
 }

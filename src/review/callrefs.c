@@ -134,8 +134,9 @@ json_t *callrefs_expected(const struct decision *d)
 static json_t *ref_call(const json_t *c)
 {
 	json_t *args = json_object_get(c, "arguments");
-	return json_pack("{s:O, s:O}", "name", json_object_get(c, "name"),
-	                 "arguments", json_is_object(args) ? args : json_object());
+	/* "o" steals: a borrowed object is lent one more reference, a new one given */
+	return json_pack("{s:O, s:o}", "name", json_object_get(c, "name"),
+	                 "arguments", json_is_object(args) ? json_incref(args) : json_object());
 }
 
 static void add_inserted(json_t *ref, const struct decision *d, struct ref_counts *n)

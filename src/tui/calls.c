@@ -234,8 +234,8 @@ static char *call_text(struct tui *t, size_t call)
 	const struct review_run *rr = review_current(tui_rv(t));
 	struct run_call *c = &rr->run->calls[call];
 	json_t *args = run_call_args(rr->run, c);
-	json_t *o = json_pack("{s:s, s:O}", "name", c->name, "arguments",
-	                      args && !json_is_null(args) ? args : json_object());
+	json_t *o = json_pack("{s:s, s:o}", "name", c->name, "arguments",
+	                      args && !json_is_null(args) ? json_incref(args) : json_object());
 	char *s = json_dumps(o, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
 	json_decref(o);
 	size_t n = strlen(s);
