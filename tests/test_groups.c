@@ -292,6 +292,11 @@ static void test_group_label_and_retract(void **s)
 	assert_int_equal(out.written, 5);
 	assert_int_equal(lines_with("\"tag\":\"wrong flight\""), 5);
 	assert_int_equal(annot_group_standing(rv.annot, out.group), 5);
+	/* a code typed in another spelling is written in the one in use */
+	size_t two[2] = { 0, 1 };
+	assert_int_equal(review_group_tag(&rv, "Wrong  FLIGHT", two, 2, &out, &err), 0);
+	assert_int_equal(lines_with("\"tag\":\"wrong flight\""), 7);
+	assert_int_equal(lines_with("FLIGHT"), 0);
 	/* a row that does not exist, an empty code */
 	assert_int_equal(review_group_label(&rv, 7, false, 1, all, 5, &out, &err), -1);
 	assert_int_equal(review_group_tag(&rv, "", all, 5, &out, &err), -1);
@@ -300,7 +305,7 @@ static void test_group_label_and_retract(void **s)
 
 	/* read again, the file says the same */
 	open_session(&rv);
-	assert_int_equal(annot_count(rv.annot), 3 + 1 + 3 + 5);
+	assert_int_equal(annot_count(rv.annot), 3 + 1 + 3 + 5 + 2);
 	review_close(&rv);
 }
 

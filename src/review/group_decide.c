@@ -6,6 +6,7 @@
 #include "judge/judge.h"
 #include "review/group_decide.h"
 #include "review/queue.h"
+#include "review/tags.h"
 #include "review/rows.h"
 #include "review/session.h"
 #include "session_int.h"
@@ -159,7 +160,8 @@ int review_group_tag(struct review *rv, const char *code, const size_t *entries,
 			out->skipped++;
 			continue;
 		}
-		batch_add(rv, &b, e, DEC_TAG, out->group)->tag = code;
+		/* the spelling already in use, as a tag of one run is written */
+		batch_add(rv, &b, e, DEC_TAG, out->group)->tag = review_tag_spelling(rv, code);
 	}
 	int rc = batch_write(rv, &b, out, err);
 	batch_free(&b);
