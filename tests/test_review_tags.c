@@ -113,6 +113,10 @@ static void completions(void **state)
 	n = review_tag_candidates(&rv, "pol", c, 16);
 	assert_int_equal(n, 1);
 	assert_string_equal(c[0].name, "policy-breach");
+	/* a space first (to get past a tag's key) completes as without it */
+	n = review_tag_candidates(&rv, " pol", c, 16);
+	assert_int_equal(n, 1);
+	assert_string_equal(c[0].name, "policy-breach");
 	assert_int_equal(review_tag_candidates(&rv, "zzz", c, 16), 0);
 	assert_string_equal(review_tag_spelling(&rv, "WRONG-tool"), "wrong-tool");
 	assert_string_equal(review_tag_spelling(&rv, "new code"), "new code");

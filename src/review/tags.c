@@ -113,6 +113,8 @@ size_t review_tag_candidates(const struct review *rv, const char *typed, struct 
 	struct codes c = known_codes(rv);
 	size_t n = 0;
 	typed = typed ? typed : "";
+	while (isspace((unsigned char)*typed))  /* a space first only gets past the keys */
+		typed++;
 	/* round 0: starts with it; round 1: holds it (a description too) */
 	for (int round = 0; round < 2; round++) {
 		for (size_t i = 0; i < vo->ntags && n < max; i++) {
