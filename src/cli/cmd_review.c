@@ -201,6 +201,12 @@ static int session_open(struct review_state *st, const struct config *cfg,
 {
 	const struct review_opts *o = st->o;
 	memset(rv, 0, sizeof *rv);
+	/* before anything is opened: nothing to close on the way out */
+	const char *unfit = o->queue.kind != QUEUE_NONE ? review_queue_unfit(cfg, o->queue.kind) : NULL;
+	if (unfit) {
+		error_set(err, ERR_FAILED, "--queue %s: %s", review_queue_name(o->queue.kind), unfit);
+		return -1;
+	}
 	const struct dataset_opts in = cli_dataset_opts(o->ctx);
 	if (review_open_with(rv, &in, cfg, ex, st->paths, st->npaths, o->annot, o->nannot,
 	                st->reviewer_name, err) < 0)
@@ -213,14 +219,8 @@ static int session_open(struct review_state *st, const struct config *cfg,
 	if (o->assign.on)
 		review_set_assign(rv, &o->assign);
 	rv->target_width = o->target_width;
-	if (o->queue.kind != QUEUE_NONE) {
-		const char *why = review_queue_unfit(cfg, o->queue.kind);
-		if (why) {
-			error_set(err, ERR_FAILED, "--queue %s: %s", review_queue_name(o->queue.kind), why);
-			return -1;
-		}
+	if (o->queue.kind != QUEUE_NONE)
 		review_set_queue(rv, &o->queue);
-	}
 	return 0;
 }
 
