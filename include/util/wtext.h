@@ -75,6 +75,8 @@ wchar_t *wtext_decode(const char *s, size_t len, unsigned flags, size_t *outlen)
  * wcwidth() refuses counts 1, as the U+FFFD that wtext_decode puts in its
  * place would. */
 size_t wtext_width(const wchar_t *s, size_t n);
+/* Display width of the UTF-8 string s as wtext_decode shows it. */
+size_t wtext_str_width(const char *s);
 
 /* Length (in wide characters, >= 1 when n > 0) of the cluster that starts
  * at s; its width (above) in *width (may be NULL). Printable ASCII not

@@ -275,15 +275,6 @@ bool annot_line_read(json_t *o, struct decision *d, char **owned, char *why, siz
 	return true;
 }
 
-static void put_str(struct strbuf *sb, const char *key, const char *v)
-{
-	strbuf_addf(sb, ",\"%s\":", key);
-	if (v)
-		jsonw_string(sb, v, strlen(v));
-	else
-		strbuf_addstr(sb, "null");
-}
-
 static void put_num(struct strbuf *sb, const char *key, bool has, double v)
 {
 	strbuf_addf(sb, ",\"%s\":", key);
@@ -297,19 +288,19 @@ static void put_num(struct strbuf *sb, const char *key, bool has, double v)
 static void put_analysis(struct strbuf *sb, const struct decision *d)
 {
 	if (d->tag)
-		put_str(sb, "tag", d->tag);
+		jsonw_member_str(sb, "tag", d->tag);
 	if (d->tag_to)
-		put_str(sb, "tag_to", d->tag_to);
+		jsonw_member_str(sb, "tag_to", d->tag_to);
 	if (d->call > 0)
 		strbuf_addf(sb, ",\"call\":%ld", d->call);
 	if (d->call_id)
-		put_str(sb, "call_id", d->call_id);
+		jsonw_member_str(sb, "call_id", d->call_id);
 	if (d->tool)
-		put_str(sb, "tool", d->tool);
+		jsonw_member_str(sb, "tool", d->tool);
 	if (d->label)
-		put_str(sb, "label", d->label);
+		jsonw_member_str(sb, "label", d->label);
 	if (annot_correction_name(d->correction))
-		put_str(sb, "correction", annot_correction_name(d->correction));
+		jsonw_member_str(sb, "correction", annot_correction_name(d->correction));
 	if (d->expected) {
 		/* Written as the JSON value itself, not a string holding it, so
 		 * that jq and a person read the call as a call. */
@@ -321,40 +312,40 @@ static void put_analysis(struct strbuf *sb, const struct decision *d)
 		json_decref(v);
 	}
 	if (d->retracts_group)
-		put_str(sb, "retracts", "group");
+		jsonw_member_str(sb, "retracts", "group");
 	else if (d->retracts_set)
-		put_str(sb, "retracts", annot_kind_name(d->retracts));
+		jsonw_member_str(sb, "retracts", annot_kind_name(d->retracts));
 	if (d->group)
-		put_str(sb, "group", d->group);
+		jsonw_member_str(sb, "group", d->group);
 	if (d->group && d->group_lines > 1)
 		strbuf_addf(sb, ",\"group_lines\":%ld", d->group_lines);
 	if (d->has_weight)
 		put_num(sb, "weight", true, d->weight);
 	if (d->queue)
-		put_str(sb, "queue", d->queue);
+		jsonw_member_str(sb, "queue", d->queue);
 }
 
 
 void annot_line_build(struct strbuf *sb, const struct decision *d, const char *at)
 {
 	strbuf_addstr(sb, "{\"v\":2");
-	put_str(sb, "run", d->run);
-	put_str(sb, "source", d->source);
-	put_str(sb, "run_hash", d->run_hash);
-	put_str(sb, "scorer", d->scorer);
-	put_str(sb, "scorer_type", d->scorer_type);
-	put_str(sb, "model", d->model);
-	put_str(sb, "prompt_hash", d->prompt_hash);
+	jsonw_member_str(sb, "run", d->run);
+	jsonw_member_str(sb, "source", d->source);
+	jsonw_member_str(sb, "run_hash", d->run_hash);
+	jsonw_member_str(sb, "scorer", d->scorer);
+	jsonw_member_str(sb, "scorer_type", d->scorer_type);
+	jsonw_member_str(sb, "model", d->model);
+	jsonw_member_str(sb, "prompt_hash", d->prompt_hash);
 	put_num(sb, "machine_score", d->has_machine_score, d->machine_score);
 	strbuf_addstr(sb, ",\"machine_passed\":");
 	strbuf_addstr(sb, !d->has_machine_passed ? "null" : d->machine_passed ? "true" : "false");
-	put_str(sb, "decision", kind_names[d->kind]);
+	jsonw_member_str(sb, "decision", kind_names[d->kind]);
 	put_num(sb, "score", d->has_score, d->score);
-	put_str(sb, "reason", d->reason);
-	put_str(sb, "reviewer", d->reviewer);
+	jsonw_member_str(sb, "reason", d->reason);
+	jsonw_member_str(sb, "reviewer", d->reviewer);
 	strbuf_addstr(sb, d->blind ? ",\"blind\":true" : ",\"blind\":false");
-	put_str(sb, "at", at);
-	put_str(sb, "config", d->config);
+	jsonw_member_str(sb, "at", at);
+	jsonw_member_str(sb, "config", d->config);
 	put_analysis(sb, d);
 	strbuf_addch(sb, '}');
 }

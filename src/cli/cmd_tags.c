@@ -118,15 +118,6 @@ static void alias_add(void *ctx, const struct decision *d)
 
 /* ---- writers ------------------------------------------------------------ */
 
-static void put_str(struct strbuf *sb, const char *key, const char *v)
-{
-	strbuf_addf(sb, ",\"%s\":", key);
-	if (v)
-		jsonw_string(sb, v, strlen(v));
-	else
-		strbuf_addstr(sb, "null");
-}
-
 static void write_jsonl(const struct tag_table *tt, const struct aliases *al)
 {
 	struct strbuf sb = STRBUF_INIT;
@@ -134,10 +125,10 @@ static void write_jsonl(const struct tag_table *tt, const struct aliases *al)
 		const struct tag_row *r = &tt->rows[i];
 		strbuf_reset(&sb);
 		strbuf_addstr(&sb, "{\"kind\":\"tag\"");
-		put_str(&sb, "name", r->name);
+		jsonw_member_str(&sb, "name", r->name);
 		strbuf_addf(&sb, ",\"defined\":%s", r->def ? "true" : "false");
-		put_str(&sb, "description", r->def ? r->def->description : NULL);
-		put_str(&sb, "counts_under", r->def ? r->name : r->under ? r->under : r->name);
+		jsonw_member_str(&sb, "description", r->def ? r->def->description : NULL);
+		jsonw_member_str(&sb, "counts_under", r->def ? r->name : r->under ? r->under : r->name);
 		strbuf_addf(&sb, ",\"runs\":%zu,\"calls\":%zu,\"by\":[", r->runs, r->calls);
 		for (size_t k = 0; k < r->nby; k++) {
 			strbuf_addstr(&sb, k ? ",{\"reviewer\":" : "{\"reviewer\":");
@@ -150,11 +141,11 @@ static void write_jsonl(const struct tag_table *tt, const struct aliases *al)
 	for (size_t i = 0; i < al->n; i++) {
 		strbuf_reset(&sb);
 		strbuf_addstr(&sb, "{\"kind\":\"alias\"");
-		put_str(&sb, "code", al->d[i]->tag);
-		put_str(&sb, "to", al->d[i]->tag_to);
-		put_str(&sb, "reviewer", al->d[i]->reviewer);
-		put_str(&sb, "at", al->d[i]->at);
-		put_str(&sb, "group", al->d[i]->group);
+		jsonw_member_str(&sb, "code", al->d[i]->tag);
+		jsonw_member_str(&sb, "to", al->d[i]->tag_to);
+		jsonw_member_str(&sb, "reviewer", al->d[i]->reviewer);
+		jsonw_member_str(&sb, "at", al->d[i]->at);
+		jsonw_member_str(&sb, "group", al->d[i]->group);
 		strbuf_addstr(&sb, "}\n");
 		fwrite(sb.buf, 1, sb.len, stdout);
 	}

@@ -20,15 +20,6 @@
 static const char *const fm_head[FM_COLS] = { "failure mode", "by", "runs", "share [95%]",
                                               "reviewed", "calls" };
 
-static size_t fm_width(const char *s)
-{
-	size_t n;
-	wchar_t *w = wtext_decode(s, strlen(s), 0, &n);
-	size_t width = wtext_width(w, n);
-	free(w);
-	return width;
-}
-
 static char *fm_visible(const char *s)
 {
 	struct strbuf sb = STRBUF_INIT;
@@ -64,7 +55,7 @@ static void fm_print_row(FILE *out, char *const cells[FM_COLS], const size_t w[F
 {
 	fputs("  ", out);
 	for (size_t c = 0; c < FM_COLS; c++) {
-		size_t d = fm_width(cells[c]), pad = w[c] > d ? w[c] - d : 0;
+		size_t d = wtext_str_width(cells[c]), pad = w[c] > d ? w[c] - d : 0;
 		bool right = c >= 2 && c != 3;
 		if (c)
 			fputs("  ", out);
@@ -98,7 +89,7 @@ void stats_failmodes_table(FILE *out, const struct failmodes *fm)
 	size_t w[FM_COLS] = { 0 };
 	for (size_t r = 0; r < nrows; r++)
 		for (size_t c = 0; c < FM_COLS; c++) {
-			size_t d = fm_width(cells[r * FM_COLS + c]);
+			size_t d = wtext_str_width(cells[r * FM_COLS + c]);
 			w[c] = d > w[c] ? d : w[c];
 		}
 	for (size_t r = 0; r < nrows; r++)

@@ -28,15 +28,6 @@ static char *visible(const char *s)
 	return strbuf_detach(&sb);
 }
 
-static size_t dwidth(const char *s)
-{
-	size_t n;
-	wchar_t *w = wtext_decode(s, strlen(s), 0, &n);
-	size_t width = wtext_width(w, n);
-	free(w);
-	return width;
-}
-
 /* A figure: "-" does not apply, "undef" undefined (the note says why). */
 static void fig_text(char *buf, size_t n, const struct calib_fig *f, const struct calib_ci *ci)
 {
@@ -88,7 +79,7 @@ static void tbl_figures(FILE *out, const struct tbl *t, const size_t *w, size_t 
 {
 	for (size_t c = from; c < t->ncols; c++) {
 		const char *s = t->cells[r * t->ncols + c];
-		fprintf(out, "  %*s%s", (int)(w[c] - dwidth(s)), "", s);
+		fprintf(out, "  %*s%s", (int)(w[c] - wtext_str_width(s)), "", s);
 	}
 	fputc('\n', out);
 }
@@ -101,7 +92,7 @@ static void tbl_print(FILE *out, struct tbl *t, const char *indent)
 	size_t w[MAXCOLS] = { 0 };
 	for (size_t r = 0; r < t->nrows; r++)
 		for (size_t c = 0; c < t->ncols; c++) {
-			size_t d = dwidth(t->cells[r * t->ncols + c]);
+			size_t d = wtext_str_width(t->cells[r * t->ncols + c]);
 			if (d > w[c])
 				w[c] = d;
 		}
@@ -118,7 +109,7 @@ static void tbl_print(FILE *out, struct tbl *t, const char *indent)
 			tbl_figures(out, t, w, r, 1);
 			continue;
 		}
-		fprintf(out, "%s%*s", name, t->ncols > 1 ? (int)(w[0] - dwidth(name)) : 0, "");
+		fprintf(out, "%s%*s", name, t->ncols > 1 ? (int)(w[0] - wtext_str_width(name)) : 0, "");
 		tbl_figures(out, t, w, r, 1);
 	}
 	tbl_free(t);
@@ -249,7 +240,7 @@ static void prose(FILE *out, const char *text)
 		const char *sp = strchr(p, ' ');
 		size_t len = sp ? (size_t)(sp - p) : strlen(p);
 		char *word = xstrndup(p, len);
-		size_t w = dwidth(word);
+		size_t w = wtext_str_width(word);
 		if (col > 2 && col + 1 + w > TABLE_WIDTH) {
 			fputs("\n    ", out);
 			col = 4;

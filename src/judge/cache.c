@@ -285,15 +285,6 @@ const struct verdict *judge_cache_get_latest(const struct judge_cache *c, const 
 	return e ? &e->v : NULL;
 }
 
-static void put_str(struct strbuf *sb, const char *name, const char *v)
-{
-	strbuf_addf(sb, ",\"%s\":", name);
-	if (v)
-		jsonw_string(sb, v, strlen(v));
-	else
-		strbuf_addstr(sb, "null");
-}
-
 int judge_cache_put(struct judge_cache *c, const char *key, const struct run *r,
                     const struct judge_conf *j, const struct verdict *v, struct error *err)
 {
@@ -307,14 +298,14 @@ static void line_build(struct strbuf *sb, const char *key, const char *group,
 	char at[24];
 	now_iso(at);
 	strbuf_addstr(sb, "{\"v\":1");
-	put_str(sb, "key", key);
+	jsonw_member_str(sb, "key", key);
 	if (group)
-		put_str(sb, "group", group);
-	put_str(sb, "run", r ? r->id : NULL);
-	put_str(sb, "judge", j->id);
-	put_str(sb, "model", j->model);
-	put_str(sb, "prompt_hash", j->prompt_hash);
-	put_str(sb, "at", at);
+		jsonw_member_str(sb, "group", group);
+	jsonw_member_str(sb, "run", r ? r->id : NULL);
+	jsonw_member_str(sb, "judge", j->id);
+	jsonw_member_str(sb, "model", j->model);
+	jsonw_member_str(sb, "prompt_hash", j->prompt_hash);
+	jsonw_member_str(sb, "at", at);
 	const char *status = verdict_status_name(v->status);
 	strbuf_addstr(sb, ",\"verdict\":{\"status\":");
 	jsonw_string(sb, status, strlen(status));
@@ -326,7 +317,7 @@ static void line_build(struct strbuf *sb, const char *key, const char *group,
 	strbuf_addf(sb, ",\"passed\":%s,\"details\":",
 	            v->status == VERDICT_OK ? (v->passed ? "true" : "false") : "null");
 	jsonw_value(sb, v->details);
-	put_str(sb, "error", v->status != VERDICT_OK ? v->message : NULL);
+	jsonw_member_str(sb, "error", v->status != VERDICT_OK ? v->message : NULL);
 	strbuf_addstr(sb, "}}");
 	provider_redact(j, sb->buf);
 }

@@ -397,3 +397,12 @@ bool json_truthy(const json_t *v)
 		return true;
 	}
 }
+
+void jsonw_member_str(struct strbuf *sb, const char *key, const char *v)
+{
+	strbuf_addf(sb, ",\"%s\":", key);
+	if (v)
+		jsonw_string(sb, v, strlen(v));
+	else
+		strbuf_addstr(sb, "null");
+}

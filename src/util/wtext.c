@@ -226,6 +226,15 @@ size_t wtext_cluster(const wchar_t *s, size_t n, size_t *width)
 	return i;
 }
 
+size_t wtext_str_width(const char *s)
+{
+	size_t n;
+	wchar_t *w = wtext_decode(s, strlen(s), 0, &n);
+	size_t width = wtext_width(w, n);
+	free(w);
+	return width;
+}
+
 size_t wtext_width(const wchar_t *s, size_t n)
 {
 	size_t w = 0;
