@@ -546,6 +546,95 @@ static void test_vocab(void **st)
 	}
 }
 
+/* A preference stands on its pair (base first) and reviewer, is replaced
+ * by a later one and taken back on its own; what it needs is refused with
+ * its reason, written and read. */
+static void test_preferences(void **st)
+{
+	(void)st;
+	char path[300];
+	path_in(path, sizeof path, "prefer.jsonl");
+	struct annot_store *s = open_at(path);
+	static const char hash[] = "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa";
+	struct decision d = { .kind = DEC_PREFER, .run = "t1#0", .other = "t1#1", .other_hash = hash,
+	                      .prefer = PREF_CAND, .task = "t1", .reviewer = "ann" };
+	add(s, &d);
+	d.reviewer = "bob";
+	d.prefer = PREF_BOTH_BAD;
+	add(s, &d);
+	d.reviewer = "ann";
+	d.prefer = PREF_TIE;      /* over ann's first */
+	add(s, &d);
+	/* The pair the other way round is another subject. */
+	struct decision r = { .kind = DEC_PREFER, .run = "t1#1", .other = "t1#0",
+	                      .prefer = PREF_BASE, .reviewer = "ann" };
+	add(s, &r);
+	const struct decision *got = annot_preference(s, "t1#0", "t1#1", "ann");
+	assert_non_null(got);
+	assert_int_equal(got->prefer, PREF_TIE);
+	assert_string_equal(got->task, "t1");
+	assert_string_equal(got->other_hash, hash);
+	assert_int_equal(annot_preference(s, "t1#0", "t1#1", "bob")->prefer, PREF_BOTH_BAD);
+	assert_int_equal(annot_preference(s, "t1#1", "t1#0", "ann")->prefer, PREF_BASE);
+	assert_null(annot_preference(s, "t1#0", "t1#2", "ann"));
+	struct decision back = { .kind = DEC_RETRACT, .retracts_set = true, .retracts = DEC_PREFER,
+	                         .run = "t1#0", .other = "t1#1", .reviewer = "ann" };
+	add(s, &back);
+	assert_int_equal(annot_preference(s, "t1#0", "t1#1", "ann")->prefer, PREF_CAND);
+	static const struct {
+		struct decision d;
+		const char *why;
+	} bad[] = {
+		{ { .kind = DEC_PREFER, .run = "a", .prefer = PREF_TIE, .reviewer = "x" },
+		  "a preference needs \"other\" (the run compared with)" },
+		{ { .kind = DEC_PREFER, .run = "a", .other = "a", .prefer = PREF_TIE, .reviewer = "x" },
+		  "a preference compares a run with another, not itself" },
+		{ { .kind = DEC_PREFER, .run = "a", .other = "b", .reviewer = "x" },
+		  "a preference needs \"prefer\" (base, cand, tie or both-bad)" },
+		{ { .kind = DEC_PREFER, .run = "a", .other = "b", .other_hash = "abc",
+		    .prefer = PREF_TIE, .reviewer = "x" }, "other_hash is not 64 lowercase hex digits" },
+	};
+	for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+		struct error err;
+		assert_int_equal(annot_append(s, &bad[i].d, &err), -1);
+		const char *m = strstr(err.msg, ": ");
+		assert_non_null(m);
+		if (strcmp(m + 2, bad[i].why) != 0)
+			fail_msg("case %zu: \"%s\", wanted \"%s\"", i, m + 2, bad[i].why);
+	}
+	annot_close(s);
+	char *text = slurp(path);
+	assert_non_null(strstr(text, "\"decision\":\"prefer\""));
+	assert_non_null(strstr(text, "\"other\":\"t1#1\",\"other_hash\":\"aaaa"));
+	assert_non_null(strstr(text, "\"prefer\":\"both-bad\",\"task\":\"t1\""));
+	assert_non_null(strstr(text, "\"retracts\":\"prefer\""));
+	free(text);
+	/* Read again: the same standing preferences. */
+	s = open_at(path);
+	assert_null(annot_warning(s));
+	assert_int_equal(annot_preference(s, "t1#0", "t1#1", "ann")->prefer, PREF_CAND);
+	assert_int_equal(annot_preference(s, "t1#0", "t1#1", "bob")->prefer, PREF_BOTH_BAD);
+	annot_close(s);
+	/* A line another program wrote with an unknown preference is skipped. */
+	path_in(path, sizeof path, "prefer-bad.jsonl");
+	spit(path, "{\"decision\":\"prefer\",\"run\":\"a\",\"other\":\"b\",\"reviewer\":\"x\","
+	           "\"prefer\":\"left\"}\n"
+	           "{\"decision\":\"prefer\",\"run\":\"a\",\"reviewer\":\"x\",\"prefer\":\"tie\"}\n");
+	s = open_at(path);
+	assert_non_null(strstr(annot_warning(s),
+	                       ":1: skipped: \"prefer\" is \"left\", not base, cand, tie or both-bad"));
+	assert_non_null(strstr(annot_warning(s),
+	                       ":2: skipped: a preference needs \"other\" (the run compared with)"));
+	assert_int_equal(annot_count(s), 0);
+	annot_close(s);
+	assert_string_equal(annot_preference_name(PREF_BOTH_BAD), "both-bad");
+	assert_null(annot_preference_name(PREF_NONE));
+	enum preference pr;
+	assert_true(annot_preference_from_name("cand", &pr));
+	assert_int_equal(pr, PREF_CAND);
+	assert_false(annot_preference_from_name("Cand", &pr));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -558,6 +647,7 @@ int main(void)
 		cmocka_unit_test(test_weights),
 		cmocka_unit_test(test_verdict_line_unchanged),
 		cmocka_unit_test(test_vocab),
+		cmocka_unit_test(test_preferences),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

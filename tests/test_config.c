@@ -1656,6 +1656,21 @@ static void test_compare(void **state)
 	assert_false(config_compares(&c, "tca", "appr"));
 	config_free(&c);
 	compare_load("compare:\n  - [tca, appr]\n", NULL);
+	/* The mapping: a task key (what runs are trials of), the pairs beside it. */
+	snprintf(text, sizeof text, "%scompare: {task: task_id}\n", compare_ids);
+	assert_loads(&c, text);
+	assert_string_equal(c.compare_task, "task_id");
+	assert_false(c.has_compare);
+	assert_true(config_compares(&c, "tca", "appr"));
+	config_free(&c);
+	snprintf(text, sizeof text,
+	         "%scompare:\n  task: [info.domain, task_id]\n  pairs: [[tca, appr]]\n", compare_ids);
+	assert_loads(&c, text);
+	assert_string_equal(c.compare_task, "info.domain task_id");
+	assert_true(c.has_compare);
+	assert_int_equal(c.ncompare, 1);
+	assert_false(config_compares(&c, "words", "appr"));
+	config_free(&c);
 }
 
 static void test_compare_errors(void **state)
@@ -1663,7 +1678,12 @@ static void test_compare_errors(void **state)
 	(void)state;
 	judges_datadir();
 	compare_load("compare: {tca: appr}\n",
-	             "t.yaml:11:10: 'compare' must be a list of [scorer-id, judge-id] pairs, got a mapping");
+	             "t.yaml:11:11: unknown key 'tca' in 'compare' (known: task, pairs)");
+	compare_load("compare: {task: []}\n", "t.yaml:11:17: 'task' must name at least one path");
+	compare_load("compare: {pairs: {a: b}}\n",
+	             "t.yaml:11:18: 'compare' must be a list of [scorer-id, judge-id] pairs, got a mapping");
+	compare_load("compare: {pairs: [[nope, appr]]}\n",
+	             "t.yaml:11:20: compare: unknown scorer 'nope'");
 	compare_load("compare: [tca]\n",
 	             "t.yaml:11:11: each 'compare' item must be a pair [scorer-id, judge-id], got a string");
 	compare_load("compare: [[tca]]\n",

@@ -6,9 +6,10 @@
  *    "reason","reviewer","blind","at","config"}
  * plus, only where they are set (so verdict lines read as before):
  *   "tag","tag_to","call","call_id","tool","label","correction",
- *   "expected","group","group_lines","retracts","weight","queue"
+ *   "expected","group","group_lines","retracts","weight","queue",
+ *   "other","other_hash","prefer","task"
  * `decision` is accept, override, retract, note, tag, tag-alias,
- * call-label or correct; `at` is ISO-8601 UTC;
+ * call-label, correct or prefer; `at` is ISO-8601 UTC;
  * `config` is the scorer configuration's hash; `run_hash` the SHA-256 (hex)
  * of the run record's bytes when it was decided, so a label on a run that
  * changed since is known to be stale; `model` and `prompt_hash` are a judge
@@ -39,10 +40,15 @@
  *               given; `call` absent). Subjects: (run, call, reviewer) for
  *               replace and remove together, (run, call, reviewer) of
  *               inserts apart, (run, reviewer) for the answer.
+ *   prefer      a preference between two runs of one task: `run` (the base
+ *               side, `run_hash` its record) against `other` (the candidate,
+ *               `other_hash`), `prefer` one of base, cand, tie, both-bad;
+ *               `task` the task they are trials of, when known. Subject:
+ *               (run, other, reviewer): the pair as written, base first.
  * A retract names what it takes back with `retracts`: absent for a verdict
  * (its `scorer`, as ever), else "tag" (with `tag` and `call`),
  * "tag-alias" (`tag`), "call-label" (`call`), "correct" (`correction` and
- * `call`), "note", or "group": then `group` names it and every decision of
+ * `call`), "prefer" (`other`), "note", or "group": then `group` names it and every decision of
  * that group still standing in this file is taken back at once, by one line.
  * `group` on any decision says it was made for many runs at once (groups,
  * bulk labelling); `group_lines`, on the lines annot_append_many wrote
@@ -82,7 +88,18 @@ enum decision_kind {
 	DEC_TAG_ALIAS,      /* a code renamed, merged or promoted into another */
 	DEC_CALL_LABEL,     /* one call's label on the call scale */
 	DEC_CORRECT,        /* what a call, or the run's answer, should have been */
+	DEC_PREFER,         /* which of two runs of one task is better */
 };
+
+/* What a DEC_PREFER says of the pair (run, other): base is `run`. */
+enum preference {
+	PREF_NONE,
+	PREF_BASE,          /* the base run (`run`) is better */
+	PREF_CAND,          /* the candidate (`other`) is better */
+	PREF_TIE,           /* both as good */
+	PREF_BOTH_BAD,      /* neither is acceptable */
+};
+#define PREF_COUNT 5
 
 /* What a DEC_CORRECT says should have happened. */
 enum correction_kind {
@@ -131,6 +148,11 @@ struct decision {
 	bool has_weight;            /* decided in a sampled queue: */
 	double weight;              /*   the inverse of the run's chance of being shown */
 	const char *queue;          /* the queue's name ("uncertain", "random", ...) */
+	/* Comparing runs (DEC_PREFER); NULL or PREF_NONE when unset. */
+	const char *other;          /* the candidate run's id */
+	const char *other_hash;     /* its record's SHA-256 (hex) */
+	enum preference prefer;
+	const char *task;           /* the task both runs are trials of */
 	unsigned file;              /* index of the file it was read from (0: the written one) */
 };
 
@@ -210,6 +232,15 @@ void annot_group_id(char out[40]);
  * ("call-label", "insert"); NULL for a value out of range. */
 const char *annot_kind_name(enum decision_kind k);
 const char *annot_correction_name(enum correction_kind c);
+/* "base", "cand", "tie", "both-bad"; NULL for PREF_NONE or out of range. */
+const char *annot_preference_name(enum preference p);
+/* The preference a name spells; false (and PREF_NONE) for any other text. */
+bool annot_preference_from_name(const char *name, enum preference *out);
+
+/* The standing preference of `reviewer` on the pair (run, other) as
+ * written (base first), or NULL. */
+const struct decision *annot_preference(const struct annot_store *s, const char *run,
+                                        const char *other, const char *reviewer);
 
 /* How many decisions the files hold (all kinds, all reviewers). */
 size_t annot_count(const struct annot_store *s);

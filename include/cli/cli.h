@@ -153,6 +153,10 @@ void cli_unknown_format(const struct declared_set *set, const char *prog, const 
  * "tcreview" from PATH), set by main, for the commands a report prints. */
 void cli_set_prog(const char *argv0);
 const char *cli_prog(void);
+/* The task key runs are paired by: --task's value when given, else the
+ * configuration's compare: {task:}; NULL when neither says (an id spec,
+ * runs/runs_conf.h; a run's task is run_spec_text of it). */
+const char *cli_task_spec(const char *task_opt, const struct config *c);
 
 void cli_print_version(void);
 

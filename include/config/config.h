@@ -64,7 +64,8 @@ struct config {
 	size_t njudges;
 	struct compare_conf *compare;   /* compare:, checked against the ids at load */
 	size_t ncompare;
-	bool has_compare;       /* the section is there (even empty: no pair at all) */
+	bool has_compare;       /* pairs are given (even none at all) */
+	char *compare_task;     /* compare: {task: PATH or [PATH, ...]} as an id spec; NULL when unset */
 	char *theme;            /* theme: NAME, NULL when unset */
 	struct key_conf *keys;
 	size_t nkeys;

@@ -190,6 +190,13 @@ json_t *run_path(struct run *r, const char *path);
  * every reading of the record by path goes through ({from:}, record-field,
  * run ids, the expectations join), so a conversion answers as its source. */
 jv run_value(const struct run *r, const char *path);
+/* A run's name from one value: a non-empty string as it is (NULs made
+ * U+FFFD), a number as the output prints it; NULL for anything else. */
+const char *run_id_text(struct run *r, jv v);
+/* The text an id spec (runs_conf.h) names in the run: one path's value, or
+ * several joined by RUN_ID_JOIN ("7#0"); NULL when any is missing. What
+ * names a run (`runs: {id:}`) and its task (`compare: {task:}`, --task). */
+const char *run_spec_text(struct run *r, const char *spec);
 /* Parsed arguments: the object, or the JSON a string argument holds ("" and
  * white space are {}); NULL when none or when a string is not JSON. */
 json_t *run_call_args(struct run *r, struct run_call *c);

@@ -23,6 +23,10 @@ size_t run_id_spec_count(const char *spec);
 /* Copies path i of spec into out; false when there is none or it does not fit. */
 bool   run_id_spec_part(const char *spec, size_t i, char *out, size_t outlen);
 
+/* Reads PATH or [PATH, ...] at v as an id spec into *out (malloc'd),
+ * `key` naming it in messages. Returns 0 or -1 (conf_fail). */
+int run_spec_read(struct conf *cf, const struct conf_node *v, const char *key, char **out);
+
 /* Reads the section into *out (zeroed first). Returns 0 or -1 (conf_fail). */
 int  runs_conf_read(struct conf *cf, const struct conf_node *m, struct runs_conf *out);
 void runs_conf_free(struct runs_conf *rc);

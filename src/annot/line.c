@@ -23,6 +23,15 @@ static const char *const kind_names[] = {
 	[DEC_TAG_ALIAS] = "tag-alias",
 	[DEC_CALL_LABEL] = "call-label",
 	[DEC_CORRECT] = "correct",
+	[DEC_PREFER] = "prefer",
+};
+
+static const char *const preference_names[] = {
+	[PREF_NONE] = NULL,
+	[PREF_BASE] = "base",
+	[PREF_CAND] = "cand",
+	[PREF_TIE] = "tie",
+	[PREF_BOTH_BAD] = "both-bad",
 };
 
 static const char *const correction_names[] = {
@@ -43,6 +52,22 @@ const char *annot_kind_name(enum decision_kind k)
 const char *annot_correction_name(enum correction_kind c)
 {
 	return (unsigned)c < COUNT(correction_names) ? correction_names[c] : NULL;
+}
+
+const char *annot_preference_name(enum preference p)
+{
+	return (unsigned)p < COUNT(preference_names) ? preference_names[p] : NULL;
+}
+
+bool annot_preference_from_name(const char *name, enum preference *out)
+{
+	*out = PREF_NONE;
+	for (size_t i = 1; name && i < COUNT(preference_names); i++)
+		if (strcmp(name, preference_names[i]) == 0) {
+			*out = (enum preference)i;
+			return true;
+		}
+	return false;
 }
 
 static bool kind_from_name(const char *name, enum decision_kind *out)
@@ -148,6 +173,9 @@ static const struct {
 	{ "label", offsetof(struct decision, label) },
 	{ "group", offsetof(struct decision, group) },
 	{ "queue", offsetof(struct decision, queue) },
+	{ "other", offsetof(struct decision, other) },
+	{ "other_hash", offsetof(struct decision, other_hash) },
+	{ "task", offsetof(struct decision, task) },
 };
 
 /* The fields every line has; the kinds of failure analysis are read after. */
@@ -245,6 +273,13 @@ static bool analysis_from_json(json_t *o, struct decision *d, char **owned,
 		snprintf(why, whylen, "\"correction\" is \"%.40s\", not replace, remove, insert or answer", c);
 		return false;
 	}
+	const char *pref;
+	if (!field_str(o, "prefer", &pref, why, whylen))
+		return false;
+	if (pref && !annot_preference_from_name(pref, &d->prefer)) {
+		snprintf(why, whylen, "\"prefer\" is \"%.40s\", not base, cand, tie or both-bad", pref);
+		return false;
+	}
 	json_t *e = json_object_get(o, "expected");
 	if (e && !json_is_null(e))
 		d->expected = *owned = json_dumps(e, JSON_COMPACT | JSON_ENCODE_ANY);
@@ -323,6 +358,14 @@ static void put_analysis(struct strbuf *sb, const struct decision *d)
 		put_num(sb, "weight", true, d->weight);
 	if (d->queue)
 		jsonw_member_str(sb, "queue", d->queue);
+	if (d->other)
+		jsonw_member_str(sb, "other", d->other);
+	if (d->other_hash)
+		jsonw_member_str(sb, "other_hash", d->other_hash);
+	if (annot_preference_name(d->prefer))
+		jsonw_member_str(sb, "prefer", annot_preference_name(d->prefer));
+	if (d->task)
+		jsonw_member_str(sb, "task", d->task);
 }
 
 
@@ -372,10 +415,12 @@ static const char *verdict_problem(const struct decision *d, const char *at)
 		return "a score is not a finite number";
 	if (d->run_hash && !is_sha256_hex(d->run_hash))
 		return "run_hash is not 64 lowercase hex digits";
+	if (d->other_hash && !is_sha256_hex(d->other_hash))
+		return "other_hash is not 64 lowercase hex digits";
 	const char *strs[] = { d->run, d->source, d->scorer, d->scorer_type, d->reason,
 	                       d->reviewer, at, d->config, d->model, d->prompt_hash,
 	                       d->tag, d->tag_to, d->call_id, d->tool, d->label, d->group,
-	                       d->queue };
+	                       d->queue, d->other, d->task };
 	for (size_t i = 0; i < sizeof strs / sizeof *strs; i++) {
 		if (!strs[i])
 			continue;
@@ -449,6 +494,13 @@ static const char *analysis_problem(const struct decision *d)
 		if ((d->correction == CORR_ANSWER) != (d->call < 1))
 			return d->call < 1 ? "a call correction needs \"call\"" : "an answer has no \"call\"";
 		return retract ? NULL : expected_problem(d);
+	case DEC_PREFER:
+		if (!d->other || !*d->other)
+			return "a preference needs \"other\" (the run compared with)";
+		if (d->run && strcmp(d->run, d->other) == 0)
+			return "a preference compares a run with another, not itself";
+		return retract || d->prefer != PREF_NONE ? NULL :
+		       "a preference needs \"prefer\" (base, cand, tie or both-bad)";
 	default:
 		return NULL;
 	}

@@ -239,6 +239,11 @@ static struct slot slot_key(const struct decision *d)
 		key.kind = SLOT_NOTE;
 		key.call = 0;
 		break;
+	case DEC_PREFER:
+		key.kind = SLOT_PREFER;
+		key.subject = d->other;
+		key.call = 0;
+		break;
 	default:
 		key.kind = SLOT_VERDICT;
 		key.subject = d->scorer;
@@ -258,6 +263,7 @@ static void store_add(struct annot_store *s, const struct decision *tmp)
 		&d->run, &d->source, &d->scorer, &d->scorer_type, &d->reviewer, &d->at,
 		&d->config, &d->run_hash, &d->model, &d->prompt_hash, &d->tag, &d->tag_to,
 		&d->call_id, &d->tool, &d->label, &d->group, &d->queue,
+		&d->other, &d->other_hash, &d->task,
 	};
 	for (size_t i = 0; i < sizeof interned / sizeof *interned; i++)
 		*interned[i] = store_intern(s, *interned[i]);

@@ -28,6 +28,7 @@ enum slot_kind {
 	SLOT_FIX,           /* replace or remove a call */
 	SLOT_INSERT,        /* calls missing before a call */
 	SLOT_ANSWER,
+	SLOT_PREFER,        /* subject: the other run of the pair */
 };
 
 /* One subject of decisions: (run, scorer, reviewer) for a verdict, and

@@ -143,3 +143,14 @@ void annot_group_id(char out[40])
 	snprintf(out, 40, "g-%.4s%.2s%.2s%.2s%.2s%.2s-%08x", iso, iso + 5, iso + 8, iso + 11,
 	         iso + 14, iso + 17, (unsigned)(h ^ (h >> 32)));
 }
+
+const struct decision *annot_preference(const struct annot_store *s, const char *run,
+                                        const char *other, const char *reviewer)
+{
+	if (!run || !other || !reviewer)
+		return NULL;
+	struct slot k = { .run = run, .subject = other, .reviewer = reviewer,
+	                  .kind = SLOT_PREFER };
+	const struct slot *sl = store_slot_find(s, &k);
+	return sl ? store_slot_current(s, sl) : NULL;
+}

@@ -82,6 +82,13 @@ void cli_set_prog(const char *argv0)
 		prog_name = argv0;
 }
 
+const char *cli_task_spec(const char *task_opt, const struct config *c)
+{
+	if (task_opt && *task_opt)
+		return task_opt;
+	return c && c->compare_task && *c->compare_task ? c->compare_task : NULL;
+}
+
 const char *cli_prog(void)
 {
 	return prog_name;

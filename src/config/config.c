@@ -200,12 +200,10 @@ static int reviewer_section(struct conf *x, const struct conf_node *v, struct co
 	return conf_str(x, v, "reviewer", &c->reviewer);
 }
 
-/* compare: [[scorer-id, judge-id], ...]: only the shape here, the ids
- * in compare_check. */
-static int compare_section(struct conf *x, const struct conf_node *v, struct config *c,
-                           const struct config_opts *opts)
+/* compare's pairs, [[scorer-id, judge-id], ...]: only the shape here, the
+ * ids in compare_check. */
+static int compare_pairs(struct conf *x, const struct conf_node *v, struct config *c)
 {
-	(void)opts;
 	if (conf_seq(x, v, "compare", "[scorer-id, judge-id] pairs"))
 		return -1;
 	c->has_compare = true;
@@ -233,6 +231,38 @@ static int compare_section(struct conf *x, const struct conf_node *v, struct con
 		c->ncompare++;
 	}
 	return 0;
+}
+
+static int compare_pairs_key(struct conf *x, const struct conf_node *v, void *store)
+{
+	return compare_pairs(x, v, store);
+}
+
+static int compare_task_key(struct conf *x, const struct conf_node *v, void *store)
+{
+	struct config *c = store;
+	return run_spec_read(x, v, "task", &c->compare_task);
+}
+
+static const struct conf_key compare_keys[] = {
+	{ .name = "task", .kind = CONF_K_FN, .read = compare_task_key },
+	{ .name = "pairs", .kind = CONF_K_FN, .read = compare_pairs_key },
+	{ .name = NULL },
+};
+
+static const struct conf_table compare_table = { .keys = compare_keys,
+                                                 .unknown_for = "in 'compare'" };
+
+/* compare: the pairs as a list (code scorer against judge), or a mapping:
+ * {task: PATH or [PATH, ...], pairs: [...]}, where `task` names what a run
+ * is a trial of, so that diff, the side by side and pass^k pair runs. */
+static int compare_section(struct conf *x, const struct conf_node *v, struct config *c,
+                           const struct config_opts *opts)
+{
+	(void)opts;
+	if (v->kind == CONF_MAP)
+		return conf_keys(x, v, &compare_table, c, NULL);
+	return compare_pairs(x, v, c);
 }
 
 /* Which files a section may stand in: a project's tcreview.yaml, the
@@ -452,6 +482,7 @@ void config_free(struct config *c)
 		free(c->compare[i].judge);
 	}
 	free(c->compare);
+	free(c->compare_task);
 	free(c->theme);
 	free(c->reviewer);
 	declared_set_free(&c->formats);

@@ -56,34 +56,39 @@ bool run_id_spec_part(const char *spec, size_t i, char *out, size_t outlen)
 	return false;
 }
 
-/* id: PATH, or id: [PATH, ...] for a run named by several fields (a task
- * and its trial); kept as an id spec. */
-static int id_read(struct conf *cf, const struct conf_node *v, void *store)
+/* PATH, or [PATH, ...] for a value named by several fields (a task and
+ * its trial); kept as an id spec. */
+int run_spec_read(struct conf *cf, const struct conf_node *v, const char *key, char **out)
 {
-	struct runs_conf *rc = store;
 	if (v->kind != CONF_SEQ)
-		return conf_path(cf, v, "id", &rc->id_path);
+		return conf_path(cf, v, key, out);
 	if (v->nkids == 0)
-		return conf_fail(cf, v, "'id' must name at least one path");
+		return conf_fail(cf, v, "'%s' must name at least one path", key);
 	struct strbuf sb = STRBUF_INIT;
 	for (size_t i = 0; i < v->nkids; i++) {
 		char *p = NULL;
-		if (conf_path(cf, v->kids[i], "id", &p)) {
+		if (conf_path(cf, v->kids[i], key, &p)) {
 			strbuf_release(&sb);
 			return -1;
 		}
 		if (strlen(p) >= RUN_ID_PATH_MAX) {
 			free(p);
 			strbuf_release(&sb);
-			return conf_fail(cf, v->kids[i], "'id': path too long");
+			return conf_fail(cf, v->kids[i], "'%s': path too long", key);
 		}
 		if (i)
 			strbuf_addch(&sb, ' ');
 		strbuf_addstr(&sb, p);
 		free(p);
 	}
-	rc->id_path = strbuf_detach(&sb);
+	*out = strbuf_detach(&sb);
 	return 0;
+}
+
+static int id_read(struct conf *cf, const struct conf_node *v, void *store)
+{
+	struct runs_conf *rc = store;
+	return run_spec_read(cf, v, "id", &rc->id_path);
 }
 
 static const struct conf_key runs_keys[] = {
