@@ -7,7 +7,7 @@
 
 objdir="$(dirname "$TCR_BIN")/src/review"
 # Lowest first; files on one line stand side by side and call none of each other.
-order='assign keymap runsearch callrefs
+order='assign keymap runsearch callrefs align
 session
 rows
 labels marks failmodes
