@@ -94,20 +94,27 @@ static size_t out_columns(FILE *out)
 }
 
 /* value (0..1) as a bar of width cells: eighths of a cell in block
- * characters, or whole cells of '#'. */
+ * characters, or whole cells of '#'; the cells it leaves are a light
+ * track ('.'), so that the full width reads as 1 and rows of one scorer,
+ * whose bars touch, stay apart at their ends. */
 static void add_bar(struct strbuf *sb, double value, size_t width, bool utf8)
 {
 	static const char *const eighths[] = { "", "\xe2\x96\x8f", "\xe2\x96\x8e", "\xe2\x96\x8d",
 		"\xe2\x96\x8c", "\xe2\x96\x8b", "\xe2\x96\x8a", "\xe2\x96\x89" };
 	if (!(value > 0))
-		return;
+		value = 0;
 	if (value > 1)
 		value = 1;
-	size_t units = (size_t)(value * (double)width * (utf8 ? 8 : 1) + 0.5);
-	for (size_t i = 0; i < units / (utf8 ? 8 : 1); i++)
+	unsigned per = utf8 ? 8 : 1;
+	size_t units = (size_t)(value * (double)width * per + 0.5), cells = units / per;
+	for (size_t i = 0; i < cells; i++)
 		strbuf_addstr(sb, utf8 ? "\xe2\x96\x88" : "#");
-	if (utf8)
-		strbuf_addstr(sb, eighths[units % 8]);
+	if (units % per) {
+		strbuf_addstr(sb, eighths[units % per]);
+		cells++;
+	}
+	for (; cells < width; cells++)
+		strbuf_addstr(sb, utf8 ? "\xe2\x96\x91" : ".");
 }
 
 /* Scorer i's rows: its tasks and trials on the first, one row per k. */
@@ -127,9 +134,6 @@ static void table_scorer(struct strbuf *sb, const char *id, int idw,
 			strbuf_addf(sb, "%-*s %6s %7s", idw, "", "", "");
 		strbuf_addf(sb, " %3u %7.3f %7.3f  ", p->k, p->hat, p->at);
 		add_bar(sb, p->hat, bar, utf8);
-		/* no trailing blanks where the bar is empty */
-		while (sb->len && sb->buf[sb->len - 1] == ' ')
-			sb->buf[--sb->len] = '\0';
 		strbuf_addch(sb, '\n');
 	}
 }
@@ -155,13 +159,16 @@ void score_trials_table(FILE *out, FILE *err, const struct config *c,
 	for (size_t i = 0; i < c->nscorers; i++) {
 		struct score_trials_figs f;
 		score_trials_figures(t, i, &f);
+		/* a scorer's bars touch; a blank line keeps scorers apart */
+		if (i)
+			strbuf_addch(&sb, '\n');
 		table_scorer(&sb, c->scorers[i].id, idw, &f, bar, utf8);
 		if (f.left_out)
 			strbuf_addf(&notes, "%s: %zu verdict%s skipped or in error, left out\n",
 			            c->scorers[i].id, f.left_out, f.left_out == 1 ? "" : "s");
 		score_trials_figs_free(&f);
 	}
-	strbuf_addstr(&sb, "pass^k: chance that all k trials of a task pass; pass@k: that at least "
+	strbuf_addstr(&sb, "\npass^k: chance that all k trials of a task pass; pass@k: that at least "
 	              "one does\n(the mean over tasks of C(c,k)/C(n,k) for n trials with c passed, "
 	              "k up to the\nfewest trials any task has; a skip or an error is no trial)\n");
 	size_t untasked = score_trials_untasked(t);

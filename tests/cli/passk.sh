@@ -171,11 +171,14 @@ cat > "$TMP/table.want" <<'TXT'
 
 pass^k over the trials of each task (task: task_id)
 scorer  tasks  trials   k  pass^k  pass@k
-a           3      10   1   0.589   0.589  █████████████████████▎
-                        2   0.211   0.967  ███████▋
-b           3       8   1   0.750   0.750  ███████████████████████████
-                        2   0.500   1.000  ██████████████████
-c           3       9   1   0.667   0.667  ████████████████████████
+a           3      10   1   0.589   0.589  █████████████████████▎░░░░░░░░░░░░░░
+                        2   0.211   0.967  ███████▋░░░░░░░░░░░░░░░░░░░░░░░░░░░░
+
+b           3       8   1   0.750   0.750  ███████████████████████████░░░░░░░░░
+                        2   0.500   1.000  ██████████████████░░░░░░░░░░░░░░░░░░
+
+c           3       9   1   0.667   0.667  ████████████████████████░░░░░░░░░░░░
+
 pass^k: chance that all k trials of a task pass; pass@k: that at least one does
 (the mean over tasks of C(c,k)/C(n,k) for n trials with c passed, k up to the
 fewest trials any task has; a skip or an error is no trial)
@@ -197,7 +200,7 @@ assert_eq "score's own table comes first, unchanged" \
 	"$(head -n "$n0" "$TMP/table" | cmp -s - "$TMP/table0" && echo same)" same
 LC_ALL=C run_tcr "$TMP/ascii" "$TMP/err" score -c "$TMP/p.yaml" --task task_id -o table "$TMP/runs.jsonl"
 assert_grep "outside UTF-8 the bar is of '#'" "$TMP/ascii" \
-	"a           3      10   1   0.589   0.589  #####################"
+	"a           3      10   1   0.589   0.589  #####################..............."
 assert_eq "outside UTF-8 nothing but ASCII" "$(LC_ALL=C grep -c '[^ -~]' "$TMP/ascii")" 0
 
 # junit has no place for them: unchanged, and stderr says so.
