@@ -281,4 +281,13 @@ else
 fi
 # The figures, for the log (the closing note quotes them).
 grep '^tau-bench' "$TMP/tau.why"
+# The README shows the table as score prints it on the sample.
+(cd "$TMP/tau" && LC_ALL=C.UTF-8 "$TCR_BIN" score --task task_id -o table "$RUNS" 2>/dev/null) |
+	sed -n '/^pass^k over the trials/,$p' > "$TMP/tau.table"
+sed -n '/^pass^k over the trials/,/^12 runs with a task$/p' "$TCR_SRCDIR/README.md" > "$TMP/readme.table"
+if [ -s "$TMP/tau.table" ] && cmp -s "$TMP/tau.table" "$TMP/readme.table"; then
+	pass "the README's table is score's on the tau-bench sample"
+else
+	fail "the README's table is score's on the tau-bench sample" "$(diff "$TMP/readme.table" "$TMP/tau.table")"
+fi
 finish
