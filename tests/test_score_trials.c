@@ -121,6 +121,60 @@ static void test_many_tasks(void **state)
 	score_trials_free(t);
 }
 
+/* The figures are trials_mean's, bit for bit, at every k (they are made
+ * one factor a k instead of k factors). */
+static void test_same_as_trials_mean(void **state)
+{
+	(void)state;
+	struct trials_task tasks[40];
+	struct score_trials *t = score_trials_new("id", 1);
+	unsigned seed = 12345;
+	char name[16];
+	for (size_t j = 0; j < 40; j++) {
+		seed = seed * 1103515245u + 12345u;
+		tasks[j].n = 30 + (seed >> 16) % 31;
+		seed = seed * 1103515245u + 12345u;
+		tasks[j].c = (seed >> 16) % (tasks[j].n + 1);
+		snprintf(name, sizeof name, "t%zu", j);
+		struct trials_task *counts = score_trials_task(t, name);
+		for (unsigned r = 0; r < tasks[j].n; r++)
+			score_trials_verdict(t, counts, 0, VERDICT_OK, r < tasks[j].c);
+	}
+	struct score_trials_figs f;
+	score_trials_figures(t, 0, &f);
+	assert_int_equal(f.nk, trials_k_max(tasks, 40));
+	assert_true(f.nk >= 30);
+	for (unsigned k = 1; k <= f.nk; k++) {
+		double hat, at;
+		size_t counted;
+		assert_true(trials_mean(tasks, 40, k, false, &hat, &counted));
+		assert_true(trials_mean(tasks, 40, k, true, &at, &counted));
+		assert_true(f.k[k - 1].hat == hat);
+		assert_true(f.k[k - 1].at == at);
+		assert_int_equal(f.k[k - 1].tasks, counted);
+	}
+	score_trials_figs_free(&f);
+	score_trials_free(t);
+}
+
+/* One task of many trials (a key every run shares) takes a factor per k. */
+static void test_one_big_task(void **state)
+{
+	(void)state;
+	struct score_trials *t = score_trials_new("id", 1);
+	struct trials_task *counts = score_trials_task(t, "all");
+	for (unsigned r = 0; r < 200000; r++)
+		score_trials_verdict(t, counts, 0, VERDICT_OK, r % 4 != 0);
+	struct score_trials_figs f;
+	score_trials_figures(t, 0, &f);
+	assert_int_equal(f.nk, 200000);
+	assert_true(fabs(f.k[0].hat - 0.75) < 1e-15);
+	assert_true(f.k[199999].hat == 0);
+	assert_true(f.k[199999].at == 1);
+	score_trials_figs_free(&f);
+	score_trials_free(t);
+}
+
 static void test_jsonl(void **state)
 {
 	(void)state;
@@ -161,6 +215,8 @@ int main(void)
 		cmocka_unit_test(test_counts),
 		cmocka_unit_test(test_no_trial),
 		cmocka_unit_test(test_many_tasks),
+		cmocka_unit_test(test_same_as_trials_mean),
+		cmocka_unit_test(test_one_big_task),
 		cmocka_unit_test(test_jsonl),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
