@@ -15,6 +15,7 @@
 #define TABLE_COLUMNS 80        /* the width when the output is no terminal */
 #define BAR_MIN 8
 #define BAR_MAX 40
+#define TABLE_ALL_K 10          /* past it the table shows powers of 2 and the last k */
 
 void score_trials_untasked_note(FILE *err, const struct score_trials *t)
 {
@@ -117,17 +118,30 @@ static void add_bar(struct strbuf *sb, double value, size_t width, bool utf8)
 		strbuf_addstr(sb, utf8 ? "\xe2\x96\x91" : ".");
 }
 
-/* Scorer i's rows: its tasks and trials on the first, one row per k. */
-static void table_scorer(struct strbuf *sb, const char *id, int idw,
+/* Whether the table has a row for k: tasks of hundreds of trials would
+ * make a table of hundreds of rows (the jsonl lines have every k). */
+static bool table_has_k(unsigned k, unsigned nk)
+{
+	return k <= TABLE_ALL_K || k == nk || (k & (k - 1)) == 0;
+}
+
+/* Scorer i's rows: its tasks and trials on the first, one row per k;
+ * false when some k has no row. */
+static bool table_scorer(struct strbuf *sb, const char *id, int idw,
                          const struct score_trials_figs *f, size_t bar, bool utf8)
 {
 	if (!f->nk) {
 		strbuf_addf(sb, "%-*s %6zu %7zu  no task has a counted trial\n", idw, id, f->tasks,
 		            f->trials);
-		return;
+		return true;
 	}
+	bool all = true;
 	for (unsigned j = 0; j < f->nk; j++) {
 		const struct score_passk *p = &f->k[j];
+		if (!table_has_k(p->k, f->nk)) {
+			all = false;
+			continue;
+		}
 		if (j == 0)
 			strbuf_addf(sb, "%-*s %6zu %7zu", idw, id, f->tasks, f->trials);
 		else
@@ -136,6 +150,7 @@ static void table_scorer(struct strbuf *sb, const char *id, int idw,
 		add_bar(sb, p->hat, bar, utf8);
 		strbuf_addch(sb, '\n');
 	}
+	return all;
 }
 
 void score_trials_table(FILE *out, FILE *err, const struct config *c,
@@ -153,6 +168,7 @@ void score_trials_table(FILE *out, FILE *err, const struct config *c,
 		bar = BAR_MAX;
 	bool utf8 = locale_utf8();
 	struct strbuf sb = STRBUF_INIT, notes = STRBUF_INIT;
+	bool all = true;
 	strbuf_addf(&sb, "\npass^k over the trials of each task (task: %s)\n", score_trials_spec(t));
 	strbuf_addf(&sb, "%-*s %6s %7s %3s %7s %7s\n", idw, "scorer", "tasks", "trials", "k",
 	            "pass^k", "pass@k");
@@ -162,7 +178,7 @@ void score_trials_table(FILE *out, FILE *err, const struct config *c,
 		/* a scorer's bars touch; a blank line keeps scorers apart */
 		if (i)
 			strbuf_addch(&sb, '\n');
-		table_scorer(&sb, c->scorers[i].id, idw, &f, bar, utf8);
+		all &= table_scorer(&sb, c->scorers[i].id, idw, &f, bar, utf8);
 		if (f.left_out)
 			strbuf_addf(&notes, "%s: %zu verdict%s skipped or in error, left out\n",
 			            c->scorers[i].id, f.left_out, f.left_out == 1 ? "" : "s");
@@ -177,6 +193,9 @@ void score_trials_table(FILE *out, FILE *err, const struct config *c,
 	if (untasked)
 		strbuf_addf(&sb, ", %zu without (left out)", untasked);
 	strbuf_addstr(&sb, "\n");
+	if (!all)
+		strbuf_addf(&sb, "past k = %d, the powers of 2 and the last k (-o jsonl has every k)\n",
+		            TABLE_ALL_K);
 	if (notes.len)
 		strbuf_add(&sb, notes.buf, notes.len);
 	fwrite(sb.buf, 1, sb.len, out);

@@ -203,6 +203,25 @@ assert_grep "outside UTF-8 the bar is of '#'" "$TMP/ascii" \
 	"a           3      10   1   0.589   0.589  #####################..............."
 assert_eq "outside UTF-8 nothing but ASCII" "$(LC_ALL=C grep -c '[^ -~]' "$TMP/ascii")" 0
 
+# Tasks of many trials: every k in jsonl, a row for k = 1..10, the powers
+# of 2 and the last in the table.
+python3 - "$TMP/many.jsonl" <<'PY'
+import json, sys
+with open(sys.argv[1], "w") as f:
+    for i in range(80):
+        f.write(json.dumps({"id": "m%d" % i, "task_id": "t%d" % (i % 2), "a": int(i % 3 > 0),
+                            "b": 1, "c": 0, "messages": [{"role": "user", "content": "hi"},
+                            {"role": "assistant", "content": "hello"}]}) + "\n")
+PY
+run_tcr "$TMP/many" "$TMP/err" score -c "$TMP/p.yaml" --task task_id -o jsonl "$TMP/many.jsonl"
+assert_eq "40 trials a task: k = 1..40 in jsonl" "$(grep -c '"type":"pass^k","scorer":"a"' "$TMP/many")" 40
+run_tcr "$TMP/many.t" "$TMP/err" score -c "$TMP/p.yaml" --task task_id -o table "$TMP/many.jsonl"
+assert_eq "the table's rows of a: k = 1..10, 16, 32, 40" \
+	"$(sed -n '/^pass^k over/,$p' "$TMP/many.t" | sed -n '/^a  /,/^$/p' | awk 'NF { print (NR == 1 ? $4 : $1) }' | tr '\n' ' ')" \
+	"1 2 3 4 5 6 7 8 9 10 16 32 40 "
+assert_grep "the table says which k it shows" "$TMP/many.t" \
+	"past k = 10, the powers of 2 and the last k (-o jsonl has every k)"
+
 # junit has no place for them: unchanged, and stderr says so.
 run_tcr "$TMP/ju" "$TMP/err" score -c "$TMP/p.yaml" --task task_id -o junit "$TMP/runs.jsonl"
 run_tcr "$TMP/ju0" "$TMP/err0" score -c "$TMP/p.yaml" -o junit "$TMP/runs.jsonl"
