@@ -228,6 +228,12 @@ run_tcr "$TMP/ju0" "$TMP/err0" score -c "$TMP/p.yaml" -o junit "$TMP/runs.jsonl"
 assert_eq "junit is unchanged by --task" "$(cmp -s "$TMP/ju" "$TMP/ju0" && echo same)" same
 assert_grep "junit says where pass^k is written" "$TMP/err" "pass^k is not written in junit output"
 
+# A --task that is no path is a usage error, before any scoring.
+run_tcr "$TMP/bad" "$TMP/err" score -c "$TMP/p.yaml" --task "task_id grp[" -o jsonl "$TMP/runs.jsonl"
+assert_rc "a --task that is no path exits 2" 2
+assert_grep "and says which path and why" "$TMP/err" "tcreview score: --task 'task_id grp[': path 2: unterminated '['"
+assert_eq "nothing is written" "$(wc -c < "$TMP/bad" | tr -d ' ')" 0
+
 # A task key no run has: every run counted, nothing computed, no crash.
 run_tcr "$TMP/none" "$TMP/err" score -c "$TMP/p.yaml" --task nowhere -o jsonl "$TMP/runs.jsonl"
 assert_rc "a task key no run has exits 0" 0
