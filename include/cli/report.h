@@ -3,6 +3,7 @@
 #define TCR_CLI_REPORT_H
 
 #include <stdio.h>
+#include "cli/score_trials.h"
 #include "config/config.h"
 #include "scorers/scorer.h"
 #include "util/jsonw.h"
@@ -33,6 +34,9 @@ struct report_ops {
 	 * be NULL) is util/jsonw's for out, for the rows of one run. */
 	void  (*render)(const struct report_row *row, struct jsonw_memo *memo, struct strbuf *out);
 	void  (*emit)(void *state, const char *text, size_t len);
+	/* Optional: pass^k and pass@k by task (score --task), written after
+	 * close(); a format without it (junit) leaves them out. */
+	void  (*trials)(FILE *out, FILE *err, const struct config *c, const struct score_trials *t);
 };
 
 const struct report_ops *report_find(const char *name);

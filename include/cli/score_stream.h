@@ -4,6 +4,7 @@
 #define TCR_CLI_SCORE_STREAM_H
 
 #include "cli/report.h"
+#include "cli/score_trials.h"
 #include "config/config.h"
 #include "runs/dataset.h"
 #include "runs/format.h"
@@ -18,10 +19,13 @@ unsigned score_workers(void);
 
 /* How many records each input held and how many of them were read (parsed
  * and loaded without a load error): arrays of ds->nfiles, zeroed by the
- * caller, so it can tell an input of which nothing could be read. */
+ * caller, so it can tell an input of which nothing could be read. With
+ * trials (score --task; may be NULL), each run's verdicts are also counted
+ * by its task, as they are written. */
 struct score_reading {
 	size_t *records;
 	size_t *read;
+	struct score_trials *trials;
 };
 
 /* Scores every record of ds with ev and hands each verdict to rep (rows in

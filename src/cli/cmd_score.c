@@ -13,6 +13,8 @@
 #include "runs/format.h"
 #include "cli/report.h"
 #include "cli/score_stream.h"
+#include "runs/runs_conf.h"
+#include "util/jsonpath.h"
 #include "util/xalloc.h"
 #include "util/error.h"
 
@@ -20,7 +22,8 @@ static void score_usage(FILE *out)
 {
 	fprintf(out,
 	"usage: tcreview score [-c FILE] [--expect FILE] [--format NAME] [-o jsonl|table|junit]\n"
-	"                      [--fail-under X] [-j N] [--allow-path PATH]... FILE...\n"
+	"                      [--task PATH] [--fail-under X] [-j N] [--allow-path PATH]...\n"
+	"                      FILE...\n"
 	"\n"
 	"Scores every run of the inputs with every scorer of the configuration.\n"
 	"\n"
@@ -32,6 +35,9 @@ static void score_usage(FILE *out)
 	"      --format NAME   read every record with this loader (see --help formats)\n"
 	"  -o, --output FMT    jsonl (default when stdout is not a terminal), table\n"
 	"                      (default on a terminal) or junit\n"
+	"      --task PATH     the task of each run (several paths: \"PATH PATH\"; default:\n"
+	"                      compare: {task:}); then pass^k and pass@k of each scorer\n"
+	"                      over the tasks' trials follow the verdicts (not in junit)\n"
 	"      --fail-under X  exit 1 when a scorer's mean score is below X\n"
 	"  -j, --jobs N        threads that read and score beside the one writing\n"
 	"                      (default: one per core; 0 does everything in one)\n"
@@ -56,6 +62,7 @@ struct score_opts {
 	const char *expect;
 	const char *format;
 	const char *output;
+	const char *task;           /* --task, else NULL */
 	bool fail_under_set;
 	double fail_under;
 	int jobs;                   /* -1: one worker per core */
@@ -68,6 +75,23 @@ static int parse_number(const char *s, double *out)
 	return (*s && !*end) ? 0 : -1;
 }
 
+/* Whether --task's id spec is paths a record can be read by: a typo such
+ * as "task_id[" would otherwise leave every run out, quietly but for one
+ * line on stderr. */
+static bool task_spec_ok(const char *spec)
+{
+	char path[RUN_ID_PATH_MAX];
+	size_t n = run_id_spec_count(spec);
+	for (size_t i = 0; i < n; i++) {
+		const char *why = "too long";
+		if (!run_id_spec_part(spec, i, path, sizeof path) || !jsonpath_valid(path, &why)) {
+			fprintf(stderr, "tcreview score: --task '%s': path %zu: %s\n", spec, i + 1, why);
+			return false;
+		}
+	}
+	return n > 0;
+}
+
 /* Reads the options into o; returns -1 to go on, else the exit status
  * (after --help, or a usage error). */
 static int score_parse_args(int argc, char **argv, struct score_opts *o)
@@ -78,6 +102,7 @@ static int score_parse_args(int argc, char **argv, struct score_opts *o)
 		{ "expect", required_argument, NULL, 'E' },
 		{ "format", required_argument, NULL, 'F' },
 		{ "output", required_argument, NULL, 'o' },
+		{ "task", required_argument, NULL, 'T' },
 		{ "fail-under", required_argument, NULL, 'U' },
 		{ "jobs", required_argument, NULL, 'j' },
 		CLI_TRUST_OPTIONS,
@@ -98,6 +123,11 @@ static int score_parse_args(int argc, char **argv, struct score_opts *o)
 		case 'E': o->expect = optarg; break;
 		case 'F': o->format = optarg; break;
 		case 'o': o->output = optarg; break;
+		case 'T':
+			if (*optarg && !task_spec_ok(optarg))
+				return EXIT_USAGE;
+			o->task = optarg;
+			break;
 		case 'U':
 			if (parse_number(optarg, &o->fail_under) < 0) {
 				fprintf(stderr, "tcreview score: --fail-under needs a number, not '%s'\n", optarg);
@@ -168,13 +198,24 @@ static int score_report(struct dataset *ds, const struct config *c, const struct
 	if (!isatty(fileno(stdout)))
 		setvbuf(stdout, NULL, _IOFBF, 1 << 18);
 	void *rep_state = rep->open(stdout, c);
+	const char *task = cli_task_spec(o->task, c);
 	struct score_reading reading = {
 		.records = xcalloc(ds->nfiles ? ds->nfiles : 1, sizeof(size_t)),
 		.read = xcalloc(ds->nfiles ? ds->nfiles : 1, sizeof(size_t)),
+		.trials = task ? score_trials_new(task, c->nscorers) : NULL,
 	};
 	score_stream(ds, c, ev, forced, rep, rep_state, stats, &reading,
 	             o->jobs >= 0 ? (unsigned)o->jobs : score_workers());
 	rep->close(rep_state, stats);
+	if (reading.trials) {
+		score_trials_untasked_note(stderr, reading.trials);
+		if (rep->trials)
+			rep->trials(stdout, stderr, c, reading.trials);
+		else
+			fprintf(stderr, "tcreview score: pass^k is not written in %s output "
+			        "(-o jsonl or -o table write it)\n", rep->name);
+		score_trials_free(reading.trials);
+	}
 	/* A file of another format reads as a row of errors per record; the
 	 * exit status must not call that done. */
 	bool unread = false;

@@ -298,9 +298,9 @@ static void junit_close(void *state, const struct score_stats *stats)
 }
 
 static const struct report_ops report_table_ops[] = {
-	{ "jsonl", jsonl_open, jsonl_row, jsonl_close, jsonl_render, jsonl_emit },
-	{ "table", table_open, table_row, table_close, NULL, NULL },
-	{ "junit", junit_open, junit_row, junit_close, NULL, NULL },
+	{ "jsonl", jsonl_open, jsonl_row, jsonl_close, jsonl_render, jsonl_emit, score_trials_jsonl },
+	{ "table", table_open, table_row, table_close, NULL, NULL, score_trials_table },
+	{ "junit", junit_open, junit_row, junit_close, NULL, NULL, NULL },
 };
 
 const struct report_ops *report_find(const char *name)

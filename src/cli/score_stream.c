@@ -18,6 +18,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "runs/run.h"
 #include "util/textvis.h"
 #include "util/xalloc.h"
 #include "util/error.h"
@@ -38,6 +39,7 @@ struct tally {
 struct rec_out {
 	struct run *run;        /* kept for report_ops.row when the report does not render */
 	char *src;              /* the source, for a record that did not parse (owned) */
+	char *task;             /* its task with a task key, NULL without one (owned) */
 	size_t err_end;         /* end of its text in the batch's err */
 	size_t out_end;         /* ... and in its out */
 	bool read;              /* it parsed and loaded without a load error */
@@ -70,6 +72,7 @@ struct pool {
 	void *rep_state;
 	struct score_stats *stats;
 	struct score_reading *reading;
+	const char *task_spec;          /* the task key, with reading->trials; else NULL */
 	size_t nscorers;
 	size_t batch_recs;              /* records per batch: BATCH_RECS, or 1 (per_run_process) */
 
@@ -113,6 +116,7 @@ static void score_record(struct pool *p, struct batch *b, size_t k)
 	struct run *r = dataset_load_run(p->ds, rec, p->forced, p->c->run_id_path, &err);
 	ro->run = NULL;
 	ro->src = NULL;
+	ro->task = NULL;
 	ro->read = r && !r->load_error;
 	if (!r) {
 		char src[512];
@@ -127,6 +131,12 @@ static void score_record(struct pool *p, struct batch *b, size_t k)
 		}
 		xalloc_input(r->source, 0, "scoring the run");
 		evaluator_run(p->ev, r, verdicts);
+		/* The task is read here, while the run lives, and counted by the
+		 * writer, in input order (the counts are not shared by workers). */
+		if (p->task_spec) {
+			const char *task = run_spec_text(r, p->task_spec);
+			ro->task = task ? xstrdup(task) : NULL;
+		}
 	}
 	for (size_t i = 0; i < p->nscorers; i++) {
 		const struct verdict *v = &verdicts[i];
@@ -183,6 +193,15 @@ static void stats_add(struct score_stats *s, const struct tally *t)
 	}
 }
 
+/* One run's verdicts counted by its task (NULL: it has none). */
+static void trials_add(struct score_trials *t, const char *task, const struct tally *tallies,
+                       size_t nscorers)
+{
+	struct trials_task *counts = score_trials_task(t, task);
+	for (size_t i = 0; i < nscorers; i++)
+		score_trials_verdict(t, counts, i, tallies[i].status, tallies[i].passed);
+}
+
 static void write_batch(struct pool *p, struct batch *b)
 {
 	size_t err_at = 0, out_at = 0;
@@ -199,6 +218,9 @@ static void write_batch(struct pool *p, struct batch *b)
 		err_at = ro->err_end;
 		for (size_t i = 0; i < p->nscorers; i++)
 			stats_add(&p->stats[i], &b->tallies[k * p->nscorers + i]);
+		if (p->task_spec)
+			trials_add(p->reading->trials, ro->task, &b->tallies[k * p->nscorers],
+			           p->nscorers);
 		if (p->reading) {
 			p->reading->records[b->recs[k].file]++;
 			p->reading->read[b->recs[k].file] += ro->read;
@@ -227,6 +249,8 @@ static void write_batch(struct pool *p, struct batch *b)
 		}
 		free(ro->src);
 		ro->src = NULL;
+		free(ro->task);
+		ro->task = NULL;
 		ro->run = NULL;
 	}
 	b->n = 0;
@@ -389,6 +413,8 @@ void score_stream(struct dataset *ds, const struct config *c, const struct evalu
 		.ds = ds, .c = c, .ev = ev, .forced = forced, .rep = rep, .rep_state = rep_state,
 		.stats = stats, .nscorers = c->nscorers,
 	};
+	if (reading && reading->trials)
+		p.task_spec = score_trials_spec(reading->trials);
 	if (workers > WORKERS_MAX)
 		workers = WORKERS_MAX;
 	/* A scorer that runs a process per run makes each record cost far more
