@@ -34,7 +34,9 @@ bool trials_pass_at_k(unsigned n, unsigned c, unsigned k, double *out)
 	*out = 0;
 	if (!valid(n, c, k))
 		return false;
-	*out = 1 - choose_ratio(n - c, n, k);
+	/* At k = 1 it is c/n, as pass^1 is: the same division, so the two
+	 * print alike instead of differing in the last digit of 1 - (n-c)/n. */
+	*out = k == 1 ? (double)c / (double)n : 1 - choose_ratio(n - c, n, k);
 	return true;
 }
 
