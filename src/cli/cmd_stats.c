@@ -492,12 +492,15 @@ static int stats_report(struct stats_run *sr, const struct stats_opts *o, const 
 		        "are in -o table and -o jsonl\n");
 	struct failmodes fm;
 	review_failmodes(&sr->rv, o->nreviewers ? o->reviewers : NULL, o->nreviewers, &fm);
+	struct prefs pf;
+	review_prefs(&pf, &sr->rv, sr->jg.runner, o->reviewers, o->nreviewers, o->include_stale);
 	struct stats_meta m = {
 		.runs = sr->rv.nentries, .include_stale = o->include_stale, .no_labels = sr->no_labels,
-		.failmodes = &fm,
+		.failmodes = &fm, .prefs = &pf,
 	};
 	stats_write(stdout, output, &c, &sr->rv, &m);
 	failmodes_free(&fm);
+	prefs_free(&pf);
 	if (fflush(stdout) != 0 || ferror(stdout)) {
 		fprintf(stderr, PROG ": writing the report failed\n");
 		rc = EXIT_INPUT;
