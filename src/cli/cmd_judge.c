@@ -490,7 +490,8 @@ static int pick_judges(const struct config *c, const struct judge_flags *f, stru
 		}
 	}
 	if (b->nuse == 0) {
-		fprintf(stderr, "tcreview judge: no judges configured (judges: in the YAML)\n");
+		fprintf(stderr, "tcreview judge: no judges configured (judges: in the YAML)%s\n",
+		        c->npair_judges ? "; the pairwise ones judge pairs: --pairs" : "");
 		return EXIT_USAGE;
 	}
 	return EXIT_DONE;
