@@ -3,9 +3,10 @@
  * answers against them (review/prefs.c). Read-only: no judge is asked.
  *
  * A pair labelled (A, B) and one labelled or judged (B, A) are the same
- * pair: every answer is turned to one orientation (as the first label read
- * of the pair has it, base and candidate swapped for an answer the other
- * way round) before two are compared. The four answers are categories 0..3 in the order
+ * pair: every answer is turned to one orientation (the run that comes
+ * first in the inputs is the base, as in `stats BASE CAND`; base and
+ * candidate swapped for an answer the other way round) before two are
+ * compared. The four answers are categories 0..3 in the order
  * base, cand, tie, both-bad (PREF_BASE - 1, ...). */
 #ifndef TCR_REVIEW_PREFS_H
 #define TCR_REVIEW_PREFS_H

@@ -46,20 +46,49 @@ static void fig(FILE *out, bool ok, double v)
 		fprintf(out, "%6s", "-");
 }
 
+static void confusion(FILE *out, const size_t *m)
+{
+	fputs("  [", out);
+	for (size_t r = 0; r < PREFS_CATS; r++)
+		for (size_t c = 0; c < PREFS_CATS; c++)
+			fprintf(out, "%zu%s", m[r * PREFS_CATS + c],
+			        c + 1 < PREFS_CATS ? " " : r + 1 < PREFS_CATS ? "; " : "]");
+}
+
+/* A judge with no cached answer on any labelled pair gets one line. */
+static bool judge_answered(const struct prefs *p, const char *judge)
+{
+	for (size_t i = 0; i < p->njudges; i++)
+		if (!strcmp(p->judges[i].judge, judge) && p->judges[i].n)
+			return true;
+	return false;
+}
+
 static void judges_table(FILE *out, const struct prefs *p, size_t w)
 {
 	fprintf(out, "pairwise judges against the preferences (each reviewer's pairs, and the "
 	        "consensus:\npairs every reviewer who labelled them labelled alike; Wilson 95%%; "
 	        "confusion rows:\nthe reviewer, columns: the judge, each base cand tie both-bad)\n");
+	size_t jw = 0;
+	for (size_t i = 0; i < p->njudges; i++)
+		jw = wtext_str_width(p->judges[i].judge) > jw ? wtext_str_width(p->judges[i].judge) : jw;
 	struct strbuf sb = STRBUF_INIT;
 	for (size_t i = 0; i < p->njudges; i++) {
 		const struct prefs_judge *f = &p->judges[i];
+		fputs("  ", out);
+		if (!judge_answered(p, f->judge)) {
+			if (!f->reviewer)
+				fprintf(out, "%s: no cached answer on a labelled pair (tcreview judge --pairs "
+				        "asks)\n", f->judge);
+			continue;
+		}
+		cell(out, f->judge, jw);
 		strbuf_reset(&sb);
 		if (f->reviewer)
 			visible(&sb, f->reviewer);
 		else
 			strbuf_addstr(&sb, "(consensus)");
-		fprintf(out, "  %s  ", f->judge);
+		fputs("  ", out);
 		cell(out, sb.buf, w);
 		fprintf(out, "  n %3zu  agreement", f->n);
 		fig(out, f->agreement_ok, f->agreement);
@@ -67,11 +96,7 @@ static void judges_table(FILE *out, const struct prefs *p, size_t w)
 			fprintf(out, " [%.3f, %.3f]", f->low, f->high);
 		fprintf(out, "  kappa");
 		fig(out, f->kappa_ok, f->kappa);
-		fputs("  [", out);
-		for (size_t r = 0; r < PREFS_CATS; r++)
-			for (size_t c = 0; c < PREFS_CATS; c++)
-				fprintf(out, "%zu%s", f->confusion[r * PREFS_CATS + c],
-				        c + 1 < PREFS_CATS ? " " : r + 1 < PREFS_CATS ? "; " : "]");
+		confusion(out, f->confusion);
 		if (!f->kappa_ok && f->kappa_why)
 			fprintf(out, "  (kappa: %s)", f->kappa_why);
 		fputc('\n', out);

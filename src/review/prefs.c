@@ -1,7 +1,7 @@
 /* prefs.c - the reviewers' preferences between two runs counted, compared between reviewers, and each pairwise judge's cached answers measured against them.
  *
- * Every answer is turned to one orientation per pair (as the first label
- * read of it has it: its `run` the base) before two are compared, so a pair labelled
+ * Every answer is turned to one orientation per pair (the run that comes
+ * first in the inputs is the base) before two are compared, so a pair labelled
  * one way round and judged or labelled the other counts as the same pair.
  * The judge's answers come from the cache only (judge_runner_cached_pair
  * tries both orders); the two runs of each pair are read from the session's
@@ -74,21 +74,20 @@ static bool wanted(const struct gather *g, const char *reviewer)
 	return false;
 }
 
-/* The pair of entries a and b, either way round; a new one is oriented as
- * written (a the base). *turned says the pair stands the other way. */
+/* The pair of entries a and b, oriented by input order (the one read first
+ * is the base); *turned says a is not. */
 static size_t pair_of(struct gather *g, size_t a, size_t b, bool *turned)
 {
-	for (size_t i = 0; i < g->npairs; i++) {
-		*turned = g->pairs[i].lo == b && g->pairs[i].hi == a;
-		if (*turned || (g->pairs[i].lo == a && g->pairs[i].hi == b))
+	*turned = a > b;
+	size_t lo = *turned ? b : a, hi = *turned ? a : b;
+	for (size_t i = 0; i < g->npairs; i++)
+		if (g->pairs[i].lo == lo && g->pairs[i].hi == hi)
 			return i;
-	}
-	*turned = false;
 	if (g->npairs == g->pcap) {
 		g->pcap = g->pcap ? g->pcap * 2 : 32;
 		g->pairs = xrealloc(g->pairs, g->pcap * sizeof *g->pairs);
 	}
-	g->pairs[g->npairs] = (struct upair){ a, b, -1 };
+	g->pairs[g->npairs] = (struct upair){ lo, hi, -1 };
 	return g->npairs++;
 }
 
