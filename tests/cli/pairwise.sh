@@ -415,3 +415,93 @@ assert_grep "stats table: pj against ann" "$TMP/stats_table.out" \
 assert_grep "stats table: pj against the consensus" "$TMP/stats_table.out" "  pj      (consensus)  n   2  agreement 1.000"
 assert_grep "stats table: a judge without answers says so" "$TMP/stats_table.out" \
 	"  pjg: no cached answer on a labelled pair (tcreview judge --pairs asks)"
+
+# ---- the shared tau-bench sample, split into its trials -------------------------------
+
+R="${TCR_SHARED_DIR:-}/fixtures/real"
+RUNS=taubench_v1_airline_sample.jsonl
+if [ -z "${TCR_SHARED_DIR:-}" ] || [ ! -f "$R/$RUNS" ]; then
+	skip "pairwise judges on tau-bench" "the shared real sample is absent (set TCR_SHARED_DIR)"
+	finish
+fi
+D=$TMP/tau
+mkdir -p "$D"
+# t0.jsonl: trial 0 of tasks 0..5 (the base); t1.jsonl: trial 1 (the candidate).
+python3 - "$R/$RUNS" "$D" <<'EOF'
+import json, sys
+lines = [l for l in open(sys.argv[1], "rb").read().split(b"\n") if l.strip()]
+order = {0: [], 1: []}
+with open(sys.argv[2] + "/t0.jsonl", "wb") as t0, open(sys.argv[2] + "/t1.jsonl", "wb") as t1:
+    for raw in lines:
+        d = json.loads(raw)
+        (t0 if d["trial"] == 0 else t1).write(raw + b"\n")
+        order[d["trial"]].append(d["_corpus"]["run_id"])
+with open(sys.argv[2] + "/order", "w") as f:
+    f.write("\n".join(order[0] + order[1]) + "\n")
+EOF
+# The answers by pair: a prompt of the test's own names both runs, and each
+# task's pair has its answer (the candidate where only it got the reward).
+cat > "$D/pair.txt" <<'EOF'
+=== user
+PAIR {{run_a_id}} VS {{run_b_id}}
+{{task}}
+A: {{run_a}}
+B: {{run_b}}
+EOF
+python3 - > "$TMP/tau.json" <<'EOF'
+import json
+answers = {0: "both-bad", 1: "B", 2: "tie", 3: "A", 4: "both-bad", 5: "B"}
+rules = []
+for t, better in answers.items():
+    a = "tau1-airline-gpt-4o-task%03d-trial0" % t
+    b = "tau1-airline-gpt-4o-task%03d-trial1" % t
+    rules.append({"match": {"body_contains": "PAIR %s VS %s" % (a, b)},
+                  "content": {"reason": "task %d" % t, "better": better}})
+print(json.dumps({"rules": rules, "default": {"status": 418, "raw": "no rule"}}))
+EOF
+fake_llm_start tau "$TMP/tau.json"
+cat > "$D/tcreview.yaml" <<EOF
+runs:
+  id: _corpus.run_id
+judges:
+  - id: tau-pair
+    rubric: pairwise
+    model: openai/judge-model
+    base_url: http://127.0.0.1:$PORT/v1
+    prompt_file: pair.txt
+EOF
+tcr tau1 judge --pairs --compare --task task_id t0.jsonl t1.jsonl
+assert_rc "tau-bench: judge --pairs --compare --task task_id: exit 0" 0
+assert_eq "tau-bench: the six tasks' trials paired, each answered by its pair" \
+	"$(python3 "$TMP/lines.py" "$TMP/tau1.out" | sed 's/tau1-airline-gpt-4o-//g')" \
+"task000-trial0 task000-trial1 0 tau-pair ok both-bad asked
+task001-trial0 task001-trial1 1 tau-pair ok cand asked
+task002-trial0 task002-trial1 2 tau-pair ok tie asked
+task003-trial0 task003-trial1 3 tau-pair ok base asked
+task004-trial0 task004-trial1 4 tau-pair ok both-bad asked
+task005-trial0 task005-trial1 5 tau-pair ok cand asked"
+assert_eq "tau-bench: one request per task" "$(lines_of "$TMP/tau.log")" 6
+ID_PATH=_corpus.run_id python3 "$TMP/pref.py" "$D/t0.jsonl.annotations.jsonl" "$D/t0.jsonl" "$D/t1.jsonl" <<'EOF'
+ann tau1-airline-gpt-4o-task000-trial0 tau1-airline-gpt-4o-task000-trial1 both-bad
+ann tau1-airline-gpt-4o-task001-trial0 tau1-airline-gpt-4o-task001-trial1 cand
+ann tau1-airline-gpt-4o-task002-trial0 tau1-airline-gpt-4o-task002-trial1 both-bad
+ann tau1-airline-gpt-4o-task004-trial1 tau1-airline-gpt-4o-task004-trial0 tie
+ann tau1-airline-gpt-4o-task005-trial0 tau1-airline-gpt-4o-task005-trial1 cand
+bob tau1-airline-gpt-4o-task001-trial0 tau1-airline-gpt-4o-task001-trial1 cand
+bob tau1-airline-gpt-4o-task002-trial0 tau1-airline-gpt-4o-task002-trial1 tie
+bob tau1-airline-gpt-4o-task003-trial0 tau1-airline-gpt-4o-task003-trial1 base
+bob tau1-airline-gpt-4o-task005-trial1 tau1-airline-gpt-4o-task005-trial0 base
+EOF
+tcr tau_stats stats -o jsonl t0.jsonl t1.jsonl
+assert_rc "tau-bench: stats t0.jsonl t1.jsonl: exit 0" 0
+assert_eq "tau-bench: stats' preferences and tau-pair's agreement as computed here" \
+	"$(python3 "$TMP/prefs_check.py" "$D/t0.jsonl.annotations.jsonl" "$D/order" "$TMP/tau1.out" tau-pair "$TMP/tau_stats.out" 2>"$TMP/tau.figure")" ok
+# The consensus: the five pairs whose reviewers agree (task 2's do not);
+# the judge agrees on four (not task 4: a tie, it said both bad).
+assert_grep "tau-bench: the consensus agreement figure" "$TMP/tau_stats.out" \
+	'{"type":"pairwise","judge":"tau-pair","reviewer":null,"n":5,"same":4,"agreement":0.8,'
+tcr tau_table stats -o table t0.jsonl t1.jsonl
+assert_grep "tau-bench: the table's figure" "$TMP/tau_table.out" "tau-pair  (consensus)  n   5  agreement 0.800 [0.376, 0.964]  kappa 0.722"
+assert_eq "tau-bench: no request from stats" "$(lines_of "$TMP/tau.log")" 6
+
+finish
