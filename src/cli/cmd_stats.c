@@ -90,6 +90,10 @@ static void stats_usage(FILE *out)
 	"reviewers' tags (present, or reviewed without it); a code scorer that marks\n"
 	"calls as calls:ID against the call labels, call by call. Then the failure modes:\n"
 	"per tag the runs and calls tagged and the share of reviewed runs (Wilson 95%%).\n"
+	"Preferences between two runs (decision prefer): the pairs, each reviewer's\n"
+	"base/cand/tie/both-bad, the reviewers' agreement, and each pairwise judge's\n"
+	"cached answers against each reviewer and the consensus (agreement, kappa,\n"
+	"confusion).\n"
 	"Exit status: 0 done, 1 a --min-* gate failed, 2 usage or configuration error,\n"
 	"3 an input could not be read.\n");
 }
