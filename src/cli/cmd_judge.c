@@ -484,8 +484,13 @@ static int pick_judges(const struct config *c, const struct judge_flags *f, stru
 		bool found = false;
 		for (size_t i = 0; i < c->njudges; i++)
 			found |= !strcmp(f->only[k], c->judges[i].id);
+		bool pairwise = false;
+		for (size_t i = 0; i < c->npair_judges; i++)
+			pairwise |= !strcmp(f->only[k], c->pair_judges[i].id);
 		if (!found) {
-			fprintf(stderr, "tcreview judge: no judge '%s' in the configuration\n", f->only[k]);
+			fprintf(stderr, "tcreview judge: %s '%s'%s\n", pairwise ? "a pairwise judge compares "
+			        "two runs:" : "no judge", f->only[k], pairwise ? " is asked by --pairs"
+			        : " in the configuration");
 			return EXIT_USAGE;
 		}
 	}

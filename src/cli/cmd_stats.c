@@ -300,6 +300,15 @@ static void ids_of(const struct config *c, bool scorers, bool judges, struct str
 		strbuf_addstr(sb, "none configured");
 }
 
+/* A pairwise judge is measured against the preferences, not as a criterion. */
+static bool is_pair_judge(const struct config *c, const char *id)
+{
+	for (size_t i = 0; i < c->npair_judges; i++)
+		if (!strcmp(c->pair_judges[i].id, id))
+			return true;
+	return false;
+}
+
 /* --criterion names a scorer or a judge, --judge a judge. */
 static int check_ids(const struct config *c, const struct stats_opts *o)
 {
@@ -308,14 +317,18 @@ static int check_ids(const struct config *c, const struct stats_opts *o)
 	for (size_t i = 0; i < o->ncriteria && !rc; i++)
 		if (!is_scorer(c, o->criteria[i]) && !is_judge(c, o->criteria[i])) {
 			ids_of(c, true, true, &sb);
-			fprintf(stderr, PROG ": unknown criterion '%s' (criteria: %s)\n", o->criteria[i], sb.buf);
+			fprintf(stderr, PROG ": %s '%s' (criteria: %s)\n", is_pair_judge(c, o->criteria[i])
+			        ? "a pairwise judge is measured against the preferences, not as criterion"
+			        : "unknown criterion", o->criteria[i], sb.buf);
 			rc = -1;
 		}
 	for (size_t i = 0; i < o->njudges && !rc; i++)
 		if (!is_judge(c, o->judges[i])) {
 			ids_of(c, false, true, &sb);
 			fprintf(stderr, PROG ": %s '%s' (judges: %s)\n",
-			        is_scorer(c, o->judges[i]) ? "--judge names a code scorer," : "unknown judge",
+			        is_scorer(c, o->judges[i]) ? "--judge names a code scorer,"
+			        : is_pair_judge(c, o->judges[i]) ? "--judge names a pairwise judge (its "
+			        "figures are among the preferences')," : "unknown judge",
 			        o->judges[i], sb.buf);
 			rc = -1;
 		}

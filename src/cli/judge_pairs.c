@@ -174,25 +174,22 @@ static int preferences(struct pair_list *pl, const struct judge_pairs_opts *o, c
 /* --compare: per task, the i-th base trial with the i-th candidate's. */
 static void trials_paired(struct pair_list *pl, const struct pair_runs *pr, const char *spec)
 {
+	const char **task = xcalloc(pr->n + 1, sizeof *task);
+	for (size_t i = 0; i < pr->n; i++)
+		task[i] = run_spec_text(pr->runs[i], spec);
 	for (size_t i = 0; i < pr->n; i++) {
-		if (pr->side[i] != 0)
-			continue;
-		const char *t = run_spec_text(pr->runs[i], spec);
-		if (!t)
+		if (pr->side[i] != 0 || !task[i])
 			continue;
 		size_t nth = 0;
 		for (size_t k = 0; k < i; k++)
-			if (pr->side[k] == 0 && run_spec_text(pr->runs[k], spec) &&
-			    !strcmp(run_spec_text(pr->runs[k], spec), t))
-				nth++;
-		for (size_t k = 0; k < pr->n; k++) {
-			const char *u = pr->side[k] == 1 ? run_spec_text(pr->runs[k], spec) : NULL;
-			if (u && !strcmp(u, t) && nth-- == 0) {
-				pair_add(pl, pr->runs[i], pr->runs[k], t);
+			nth += pr->side[k] == 0 && task[k] && !strcmp(task[k], task[i]);
+		for (size_t k = 0; k < pr->n; k++)
+			if (pr->side[k] == 1 && task[k] && !strcmp(task[k], task[i]) && nth-- == 0) {
+				pair_add(pl, pr->runs[i], pr->runs[k], task[i]);
 				break;
 			}
-		}
 	}
+	free(task);
 }
 
 /* ---- judging --------------------------------------------------------------------- */
