@@ -65,7 +65,7 @@ static const char *const pair_vars[] = {
 	"task", "run_a", "run_b", "run_a_id", "run_b_id", "output_a", "output_b", NULL,
 };
 
-/* The prompt of one order: `first` is shown as run A. */
+/* The prompt of one order: step 0 shows the base as run A, step 1 the candidate. */
 static void render(struct pair *p, const struct judge_conf *j, const struct judge_view *va,
                    int step)
 {
