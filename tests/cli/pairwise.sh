@@ -354,6 +354,17 @@ tcr perrun judge base.jsonl
 assert_rc "judge without --pairs: no per-run judge, exit 2" 2
 assert_grep "judge without --pairs: says where the pairwise judges go" "$TMP/perrun.err" \
 	'no judges configured (judges: in the YAML); the pairwise ones judge pairs: --pairs'
+cat > "$D/far.yaml" <<'EOF'
+judges:
+  - id: far
+    rubric: pairwise
+    model: openai/judge-model
+    base_url: https://judge.example.com/v1
+EOF
+tcr far judge --pairs -c far.yaml --compare --task task_id base.jsonl cand.jsonl
+assert_rc "a pairwise judge on a host not allowed: refused before any work" 2
+assert_grep "a pairwise judge on a host not allowed: the usual trust check" "$TMP/far.err" \
+	"far.yaml:5:15: judge 'far' would send its requests and its key"
 tcr usage judge --compare base.jsonl cand.jsonl
 assert_rc "--compare without --pairs: usage" 2
 tcr nopj judge --pairs --judge nope base.jsonl
