@@ -1259,7 +1259,7 @@ static void test_judges_errors(void **state)
 	assert_error("judges:\n  - id: a\n    model: openai/x\n", "t.yaml:2:5: judge 'a' has no 'rubric'");
 	assert_error("judges:\n  - id: a\n    rubric: nope\n    model: openai/x\n",
 	             "t.yaml:3:13: unknown rubric 'nope' (known: tool-appropriateness, "
-	             "tool-call-accuracy-1to5, custom)");
+	             "tool-call-accuracy-1to5, custom, pairwise)");
 	assert_error(JA, "t.yaml:2:5: judge 'a' has no 'model' (e.g. openai/gpt-4o-mini)");
 	assert_error(JA "    model: foo/bar\n",
 	             "t.yaml:4:12: unknown provider in model 'foo/bar' (known: openai/, ollama/, azure/, "
@@ -1296,7 +1296,7 @@ static void test_judges_errors(void **state)
 	assert_error(JA "    model: openai/x\n    temperature: 0\n",
 	             "t.yaml:5:5: unknown key 'temperature' for a judge (known: id, rubric, model, base_url, "
 	             "endpoint, api_version, api_key_env, tools, threshold, scale, prompt_file, timeout, "
-	             "max_retries, examples, criterion)");
+	             "max_retries, examples, criterion, swap)");
 	assert_error(JA "    model: openai/x\n    model: openai/y\n",
 	             "t.yaml:5:5: duplicate key 'model' (first at line 4)");
 

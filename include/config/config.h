@@ -60,8 +60,11 @@ struct config {
 	struct expect_conf expect;
 	struct scorer_conf *scorers;
 	size_t nscorers;
-	struct judge_conf *judges;  /* judges: (judge/judge.h) */
+	struct judge_conf *judges;  /* judges: (judge/judge.h), those that judge one run */
 	size_t njudges;
+	struct judge_conf *pair_judges; /* the judges: that compare two runs (rubric
+	                                 * pairwise), kept out of every per-run list */
+	size_t npair_judges;
 	struct compare_conf *compare;   /* compare:, checked against the ids at load */
 	size_t ncompare;
 	bool has_compare;       /* pairs are given (even none at all) */

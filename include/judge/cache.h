@@ -44,6 +44,12 @@ void judge_cache_key_examples(const struct run *r, const struct judge_conf *j, c
  * judge without examples. */
 void judge_cache_key_base(const struct run *r, const struct judge_conf *j, char key[17]);
 
+/* The key of a pairwise judge's verdict on runs a (base) and b
+ * (candidate): both records in that order, the judge's hash, its prompt
+ * hash and model; never a run's key, and (b, a) has another. */
+void judge_cache_key_pair(const struct run *a, const struct run *b, const struct judge_conf *j,
+                          char key[17]);
+
 /* The latest cached verdict for a key, or NULL. Valid until close. */
 const struct verdict *judge_cache_get(const struct judge_cache *c, const char *key);
 /* The newest cached verdict of a group (judge_cache_key), made with any

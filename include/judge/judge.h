@@ -19,6 +19,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "annot/store.h"
 #include "judge/examples.h"
 #include "runs/run.h"
 #include "scorers/criterion.h"
@@ -65,6 +66,7 @@ struct judge_conf {
 	char *confirm_key_env;      /* the same for api_key_env */
 	struct judge_trust *trust;  /* the allowances it was checked under, lent by
 	                             * the command (judge/trust.h); NULL: none */
+	bool swap;                  /* a pairwise judge: ask again with the runs swapped */
 };
 
 /* What a rubric asks the model in one request. */
@@ -109,6 +111,11 @@ bool judge_job_done(const struct judge_job *job);
 /* The verdict (details carry the rubric's result fields, the model, the
  * prompt hash, token usage and, on error, the raw reply). */
 void judge_job_verdict(const struct judge_job *job, struct verdict *out);
+/* A pairwise judge (rubric_ops.pairwise) on two runs of one task: a, the
+ * base, shown first, and b, the candidate. Its verdict's details say which
+ * is better (judge_pair_answer). */
+struct judge_job *judge_job_new_pair(const struct judge_conf *j, const struct run *a,
+                                     const struct run *b);
 /* Finishes a job with a verdict from elsewhere (the cache): no request is
  * made and judge_job_verdict returns a copy of v. */
 void judge_job_set_verdict(struct judge_job *job, const struct verdict *v);
@@ -157,6 +164,12 @@ struct rubric_ops {
 	 * of text for a person (appropriateness: each call's rating, the
 	 * missing tools), so the screen reads none of the rubric's members. */
 	void (*explain)(const json_t *details, struct strbuf *out);
+	/* A pairwise rubric judges two runs of one task, never one: it has
+	 * start_pair instead of start, and its judges are kept apart from the
+	 * per-run ones (config's pair_judges). */
+	bool pairwise;
+	void *(*start_pair)(const struct judge_conf *j, const struct run *a, const struct run *b,
+	                    char *skip, size_t skiplen);
 };
 
 extern const struct rubric_ops *const rubric_table[];
@@ -204,6 +217,15 @@ const char *judge_reason(const struct judge_conf *j, const struct verdict *v);
  * reason, what the rubric explains of its details, and the raw reply an
  * unusable answer kept. */
 void judge_explain(const struct judge_conf *j, const struct verdict *v, struct strbuf *out);
+
+/* Whether a judge compares two runs (its rubric is pairwise). */
+bool judge_is_pairwise(const struct judge_conf *j);
+/* A pairwise judge's answer in an ok verdict of its: PREF_BASE, PREF_CAND,
+ * PREF_TIE or PREF_BOTH_BAD (annot/store.h) as details' "better" names it;
+ * PREF_NONE for any other verdict. */
+enum preference judge_pair_answer(const struct verdict *v);
+/* An answer about (b, a) said about (a, b): base and candidate swapped. */
+enum preference judge_pair_flip(enum preference p);
 
 /* Pulls a JSON object out of a model's reply: the whole text, a ```json
  * fenced block, or the first balanced {...} among other text. NULL when

@@ -31,5 +31,10 @@ int  judges_read(struct conf *cf, const struct conf_node *list, struct judge_con
                  size_t *nout, judge_id_check check, void *arg,
                  const struct judge_read_opts *opts);
 void judges_free(struct judge_conf *list, size_t n);
+/* Moves the pairwise judges (judge_is_pairwise) of a list read by
+ * judges_read to the end of *pairs, keeping the order of both, so that
+ * no per-run list of judges ever holds one. */
+void judges_take_pairwise(struct judge_conf **list, size_t *n, struct judge_conf **pairs,
+                          size_t *npairs);
 
 #endif

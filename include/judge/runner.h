@@ -79,6 +79,20 @@ void judge_runner_submit(struct judge_runner *r, const struct judge_conf *j, con
 enum judge_start judge_runner_start(struct judge_runner *r, const struct judge_conf *j,
                                     const struct run *run, uint64_t tag, judge_done_fn done,
                                     void *ctx, struct judge_job **job);
+/* A pairwise judge on runs a (base) and b (candidate): prepare and submit
+ * as for one run, under judge_cache_key_pair. A run that did not load
+ * finishes the job as an error (JUDGE_SKIPPED). */
+enum judge_start judge_runner_prepare_pair(struct judge_runner *r, const struct judge_conf *j,
+                                           const struct run *a, const struct run *b,
+                                           struct judge_job **job, char key[17]);
+void judge_runner_submit_pair(struct judge_runner *r, const struct judge_conf *j,
+                              const struct run *a, struct judge_job *job, const char key[17],
+                              uint64_t tag, judge_done_fn done, void *ctx);
+/* The pairwise judge's cached verdict on (a, b), else on (b, a) with
+ * *flipped set (its answer then speaks of b as the base), else NULL. */
+const struct verdict *judge_runner_cached_pair(const struct judge_runner *r,
+                                               const struct judge_conf *j, const struct run *a,
+                                               const struct run *b, bool *flipped);
 /* Puts a finished job's verdict into the cache unless it is an error (for
  * a job answered without the client, as from a batch file). 0, or -1. */
 int judge_runner_keep(struct judge_runner *r, const struct judge_conf *j, const struct run *run,

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "cli/judge_pairs.h"
 #include "util/clock.h"
 #include "runs/dataset.h"
 #include "scorers/evaluate.h"
@@ -41,6 +42,8 @@ static void judge_usage(FILE *out)
 	"                      [--refresh] [--expect FILE] [--format NAME] [--ca-file FILE]\n"
 	"                      [--allow-path PATH]... [--allow-host HOST]... [--allow-key-env NAME]...\n"
 	"                      FILE...\n"
+	"       tcreview judge --pairs [-c FILE] [-a FILE]... [--judge ID] [--task PATH]\n"
+	"                      [--compare] FILE...\n"
 	"\n"
 	"Asks the configured LLM judges about every run and writes one JSON line per\n"
 	"run and judge, like `tcreview score`. Verdicts are cached in\n"
@@ -63,6 +66,12 @@ static void judge_usage(FILE *out)
 	"                       Batch API input format instead of sending it\n"
 	"      --batch-in FILE  read a finished batch's output: its answers go to the cache\n"
 	"                       (rubrics with a second step ask it live)\n"
+	"      --pairs          the pairwise judges (rubric: pairwise) on pairs of runs:\n"
+	"                       every standing preference (-a) whose two runs are inputs\n"
+	"      --compare        with --pairs: the two inputs are BASE and CAND, and each\n"
+	"                       task's trials are paired too, in input order\n"
+	"      --task PATH      the task key trials are paired by (default: compare:\n"
+	"                       {task:} in the YAML)\n"
 	CLI_TRUST_USAGE
 	"\n"
 	"Progress goes to stderr: a bar on a terminal, plain lines otherwise.\n");
@@ -89,6 +98,8 @@ struct judge_flags {
 	size_t nannot;
 	long concurrency, limit;
 	bool refresh;
+	bool pairs, compare;            /* --pairs, --compare */
+	const char *task;               /* --task */
 };
 
 struct judge_batch {
@@ -379,6 +390,9 @@ static int parse_flags(struct cli_context *x, int argc, char **argv, struct judg
 		{ "ca-file", required_argument, NULL, 'A' },
 		{ "batch-out", required_argument, NULL, 'O' },
 		{ "batch-in", required_argument, NULL, 'I' },
+		{ "pairs", no_argument, NULL, 'P' },
+		{ "compare", no_argument, NULL, 'M' },
+		{ "task", required_argument, NULL, 'T' },
 		CLI_TRUST_OPTIONS,
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -418,6 +432,9 @@ static int parse_flags(struct cli_context *x, int argc, char **argv, struct judg
 		case 'A': f->ca_file = optarg; break;
 		case 'O': f->batch_out = optarg; break;
 		case 'I': f->batch_in = optarg; break;
+		case 'P': f->pairs = true; break;
+		case 'M': f->compare = true; break;
+		case 'T': f->task = optarg; break;
 		case 'h':
 			judge_usage(stdout);
 			*stop = true;
@@ -440,6 +457,15 @@ static int check_flags(const struct judge_flags *f, int argc)
 		fprintf(stderr, "tcreview judge: no input files\n");
 		return EXIT_USAGE;
 	}
+	if (!f->pairs && (f->compare || f->task)) {
+		fprintf(stderr, "tcreview judge: --compare and --task go with --pairs\n");
+		return EXIT_USAGE;
+	}
+	if (f->pairs && (f->batch_in || f->batch_out || f->limit >= 0)) {
+		fprintf(stderr, "tcreview judge: --pairs asks live: no --batch-out, --batch-in "
+		        "or --limit\n");
+		return EXIT_USAGE;
+	}
 	return EXIT_DONE;
 }
 
@@ -458,13 +484,19 @@ static int pick_judges(const struct config *c, const struct judge_flags *f, stru
 		bool found = false;
 		for (size_t i = 0; i < c->njudges; i++)
 			found |= !strcmp(f->only[k], c->judges[i].id);
+		bool pairwise = false;
+		for (size_t i = 0; i < c->npair_judges; i++)
+			pairwise |= !strcmp(f->only[k], c->pair_judges[i].id);
 		if (!found) {
-			fprintf(stderr, "tcreview judge: no judge '%s' in the configuration\n", f->only[k]);
+			fprintf(stderr, "tcreview judge: %s '%s'%s\n", pairwise ? "a pairwise judge compares "
+			        "two runs:" : "no judge", f->only[k], pairwise ? " is asked by --pairs"
+			        : " in the configuration");
 			return EXIT_USAGE;
 		}
 	}
 	if (b->nuse == 0) {
-		fprintf(stderr, "tcreview judge: no judges configured (judges: in the YAML)\n");
+		fprintf(stderr, "tcreview judge: no judges configured (judges: in the YAML)%s\n",
+		        c->npair_judges ? "; the pairwise ones judge pairs: --pairs" : "");
 		return EXIT_USAGE;
 	}
 	return EXIT_DONE;
@@ -658,11 +690,19 @@ static int judge_main(struct cli_context *x, int argc, char **argv)
 	struct expectations *ex = NULL;
 	struct judge_batch b = { .cfg = &c };
 	const struct format_ops *forced = NULL;
-	rc = pick_judges(&c, &f, &b);
+	rc = f.pairs ? EXIT_DONE : pick_judges(&c, &f, &b);
 	if (rc == EXIT_DONE)
 		rc = cli_setup(x, "tcreview judge", &c, f.format, f.expect, &forced, &ex);
-	if (rc == EXIT_DONE)
+	if (rc == EXIT_DONE && f.pairs) {
+		const struct judge_pairs_opts po = {
+			.ctx = x, .cfg = &c, .only = f.only, .nonly = f.nonly, .annot = f.annot,
+			.nannot = f.nannot, .task = f.task, .compare = f.compare, .refresh = f.refresh,
+			.concurrency = f.concurrency, .ca_file = f.ca_file, .forced = forced,
+		};
+		rc = judge_pairs_run(&po, argv + optind, (size_t)(argc - optind));
+	} else if (rc == EXIT_DONE) {
 		rc = judge_inputs(&b, &f, argv + optind, (size_t)(argc - optind), forced, ex);
+	}
 	expect_free(ex);
 	config_free(&c);
 	return rc;

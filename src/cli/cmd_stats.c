@@ -90,6 +90,10 @@ static void stats_usage(FILE *out)
 	"reviewers' tags (present, or reviewed without it); a code scorer that marks\n"
 	"calls as calls:ID against the call labels, call by call. Then the failure modes:\n"
 	"per tag the runs and calls tagged and the share of reviewed runs (Wilson 95%%).\n"
+	"Preferences between two runs (decision prefer): the pairs, each reviewer's\n"
+	"base/cand/tie/both-bad, the reviewers' agreement, and each pairwise judge's\n"
+	"cached answers against each reviewer and the consensus (agreement, kappa,\n"
+	"confusion).\n"
 	"Exit status: 0 done, 1 a --min-* gate failed, 2 usage or configuration error,\n"
 	"3 an input could not be read.\n");
 }
@@ -296,6 +300,15 @@ static void ids_of(const struct config *c, bool scorers, bool judges, struct str
 		strbuf_addstr(sb, "none configured");
 }
 
+/* A pairwise judge is measured against the preferences, not as a criterion. */
+static bool is_pair_judge(const struct config *c, const char *id)
+{
+	for (size_t i = 0; i < c->npair_judges; i++)
+		if (!strcmp(c->pair_judges[i].id, id))
+			return true;
+	return false;
+}
+
 /* --criterion names a scorer or a judge, --judge a judge. */
 static int check_ids(const struct config *c, const struct stats_opts *o)
 {
@@ -304,14 +317,18 @@ static int check_ids(const struct config *c, const struct stats_opts *o)
 	for (size_t i = 0; i < o->ncriteria && !rc; i++)
 		if (!is_scorer(c, o->criteria[i]) && !is_judge(c, o->criteria[i])) {
 			ids_of(c, true, true, &sb);
-			fprintf(stderr, PROG ": unknown criterion '%s' (criteria: %s)\n", o->criteria[i], sb.buf);
+			fprintf(stderr, PROG ": %s '%s' (criteria: %s)\n", is_pair_judge(c, o->criteria[i])
+			        ? "a pairwise judge is measured against the preferences, not as criterion"
+			        : "unknown criterion", o->criteria[i], sb.buf);
 			rc = -1;
 		}
 	for (size_t i = 0; i < o->njudges && !rc; i++)
 		if (!is_judge(c, o->judges[i])) {
 			ids_of(c, false, true, &sb);
 			fprintf(stderr, PROG ": %s '%s' (judges: %s)\n",
-			        is_scorer(c, o->judges[i]) ? "--judge names a code scorer," : "unknown judge",
+			        is_scorer(c, o->judges[i]) ? "--judge names a code scorer,"
+			        : is_pair_judge(c, o->judges[i]) ? "--judge names a pairwise judge (its "
+			        "figures are among the preferences')," : "unknown judge",
 			        o->judges[i], sb.buf);
 			rc = -1;
 		}
@@ -492,12 +509,15 @@ static int stats_report(struct stats_run *sr, const struct stats_opts *o, const 
 		        "are in -o table and -o jsonl\n");
 	struct failmodes fm;
 	review_failmodes(&sr->rv, o->nreviewers ? o->reviewers : NULL, o->nreviewers, &fm);
+	struct prefs pf;
+	review_prefs(&pf, &sr->rv, sr->jg.runner, o->reviewers, o->nreviewers, o->include_stale);
 	struct stats_meta m = {
 		.runs = sr->rv.nentries, .include_stale = o->include_stale, .no_labels = sr->no_labels,
-		.failmodes = &fm,
+		.failmodes = &fm, .prefs = &pf,
 	};
 	stats_write(stdout, output, &c, &sr->rv, &m);
 	failmodes_free(&fm);
+	prefs_free(&pf);
 	if (fflush(stdout) != 0 || ferror(stdout)) {
 		fprintf(stderr, PROG ": writing the report failed\n");
 		rc = EXIT_INPUT;

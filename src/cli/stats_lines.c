@@ -351,9 +351,11 @@ int stats_write(FILE *out, const char *format, const struct calib *c, struct rev
 	if (!strcmp(format, "table")) {
 		stats_write_table(out, c, rv, m);
 		stats_failmodes_table(out, m->failmodes);
+		stats_prefs_table(out, m->prefs);
 	} else if (!strcmp(format, "jsonl")) {
 		write_jsonl(out, c, rv);
 		stats_failmodes_jsonl(out, m->failmodes);
+		stats_prefs_jsonl(out, m->prefs);
 	}
 	else if (!strcmp(format, "csv"))
 		write_csv(out, c);

@@ -26,10 +26,13 @@
 static int scorer_id_free(struct conf *x, const struct conf_node *idn, const char *id, void *arg)
 {
 	const struct config *c = arg;
-	for (size_t i = 0; i < c->njudges; i++)
-		if (c->judges[i].id && strcmp(c->judges[i].id, id) == 0)
+	for (size_t i = 0; i < c->njudges + c->npair_judges; i++) {
+		const struct judge_conf *j = i < c->njudges ? &c->judges[i]
+		                                            : &c->pair_judges[i - c->njudges];
+		if (j->id && strcmp(j->id, id) == 0)
 			return conf_fail(x, idn, "duplicate id '%s': judge at line %d has it (scorers and "
-			                 "judges share one set of ids)", id, c->judges[i].line);
+			                 "judges share one set of ids)", id, j->line);
+	}
 	return 0;
 }
 
@@ -166,7 +169,10 @@ static int judges_section(struct conf *x, const struct conf_node *v, struct conf
                           const struct config_opts *opts)
 {
 	const struct judge_read_opts jo = { opts->trust, opts->datadir };
-	return judges_read(x, v, &c->judges, &c->njudges, judge_id_free, c, &jo);
+	if (judges_read(x, v, &c->judges, &c->njudges, judge_id_free, c, &jo))
+		return -1;
+	judges_take_pairwise(&c->judges, &c->njudges, &c->pair_judges, &c->npair_judges);
+	return 0;
 }
 
 /* tags: and call_labels:, the words of failure analysis (annot/vocab.h). */
@@ -477,6 +483,7 @@ void config_free(struct config *c)
 	expect_conf_free(&c->expect);
 	scorers_free(c->scorers, c->nscorers);
 	judges_free(c->judges, c->njudges);
+	judges_free(c->pair_judges, c->npair_judges);
 	for (size_t i = 0; i < c->ncompare; i++) {
 		free(c->compare[i].scorer);
 		free(c->compare[i].judge);

@@ -99,21 +99,32 @@ static bool id_taken(const struct config *c, const char *id)
 	for (size_t i = 0; i < c->njudges; i++)
 		if (c->judges[i].id && !strcmp(c->judges[i].id, id))
 			return true;
+	for (size_t i = 0; i < c->npair_judges; i++)
+		if (c->pair_judges[i].id && !strcmp(c->pair_judges[i].id, id))
+			return true;
 	return false;
 }
 
-/* The user's judges come after the project's, under ids it leaves free. */
-static void merge_judges(struct config *c, struct config *user)
+/* The user's judges come after the project's, under ids it leaves free:
+ * those of one run, then the pairwise ones (each kept in its own list). */
+static void merge_list(struct config *c, struct judge_conf **to, size_t *nto,
+                       struct judge_conf *from, size_t *nfrom)
 {
 	size_t kept = 0;
-	c->judges = xrealloc(c->judges, (c->njudges + user->njudges + 1) * sizeof *c->judges);
-	for (size_t i = 0; i < user->njudges; i++) {
-		if (user->judges[i].id && id_taken(c, user->judges[i].id))
-			user->judges[kept++] = user->judges[i];
+	*to = xrealloc(*to, (*nto + *nfrom + 1) * sizeof **to);
+	for (size_t i = 0; i < *nfrom; i++) {
+		if (from[i].id && id_taken(c, from[i].id))
+			from[kept++] = from[i];
 		else
-			c->judges[c->njudges++] = user->judges[i];
+			(*to)[(*nto)++] = from[i];
 	}
-	user->njudges = kept;
+	*nfrom = kept;
+}
+
+static void merge_judges(struct config *c, struct config *user)
+{
+	merge_list(c, &c->judges, &c->njudges, user->judges, &user->njudges);
+	merge_list(c, &c->pair_judges, &c->npair_judges, user->pair_judges, &user->npair_judges);
 }
 
 /* Whether two space-separated lists of key names share one. */

@@ -95,6 +95,27 @@ void judge_cache_key_examples(const struct run *r, const struct judge_conf *j, c
 	hash_hex(h, key);
 }
 
+void judge_cache_key_pair(const struct run *a, const struct run *b, const struct judge_conf *j,
+                          char key[17])
+{
+	/* A marker first, so that no pair's key is a run's; then the two
+	 * records in their order, so (b, a) is another pair. */
+	uint64_t h = hash_fnv1a_part(HASH_FNV_SEED, "pair");
+	struct strbuf sb = STRBUF_INIT;
+	const struct run *side[2] = { a, b };
+	for (int i = 0; i < 2; i++) {
+		strbuf_reset(&sb);
+		jsonw_value_raw(&sb, run_record((struct run *)side[i]));
+		h = hash_fnv1a_part(h, sb.len ? sb.buf : "null");
+		h = hash_fnv1a_part(h, "\n");
+	}
+	strbuf_release(&sb);
+	h = hash_fnv1a_part(h, j->hash);
+	h = hash_fnv1a_part(h, j->prompt_hash);
+	h = hash_fnv1a_part(h, j->model);
+	hash_hex(h, key);
+}
+
 static bool key_ok(const char *k)
 {
 	if (strlen(k) != 16)

@@ -159,6 +159,33 @@ struct judge_job *judge_job_new_with(const struct judge_conf *j, const struct ru
 	return job;
 }
 
+struct judge_job *judge_job_new_pair(const struct judge_conf *j, const struct run *a,
+                                     const struct run *b)
+{
+	struct judge_job *job = xcalloc1(sizeof *job);
+	job->j = j;
+	job->ops = j->rubric;
+	job->prompt_tokens = job->completion_tokens = -1;
+	const struct run *bad = a->load_error ? a : b->load_error ? b : NULL;
+	if (bad || !job->ops->start_pair) {
+		if (bad)
+			verdict_error(&job->v, "run %s: %s", bad->id ? bad->id : "?", bad->load_error);
+		else
+			verdict_error(&job->v, "rubric %s does not compare two runs", job->ops->name);
+		finish(job);
+		return job;
+	}
+	char skip[512] = "";
+	job->st = job->ops->start_pair(j, a, b, skip, sizeof skip);
+	if (!job->st) {
+		verdict_skip(&job->v, "%s", skip[0] ? skip : "the rubric does not apply to this pair");
+		finish(job);
+		return job;
+	}
+	load_step(job);
+	return job;
+}
+
 void judge_job_free(struct judge_job *job)
 {
 	if (!job)

@@ -25,7 +25,7 @@
 /* ---- judges ------------------------------------------------------------ */
 
 #define JUDGE_KEYS "id, rubric, model, base_url, endpoint, api_version, api_key_env, tools, " \
-                   "threshold, scale, prompt_file, timeout, max_retries, examples, criterion"
+                   "threshold, scale, prompt_file, timeout, max_retries, examples, criterion, swap"
 
 static void judge_free(struct judge_conf *j)
 {
@@ -257,6 +257,9 @@ static void judge_hash(struct judge_conf *j)
 	hash_add_str(&h, num);
 	hash_add_str(&h, j->prompt_hash);
 	hash_add_str(&h, "\n");
+	/* Only when set, so the other judges' hashes stay as they were. */
+	if (j->swap)
+		hash_add_str(&h, "swap\n");
 	hash_hex(h, j->base_hash);
 	if (j->examples.k)
 		examples_hash(&h, &j->examples);
@@ -268,8 +271,8 @@ static void judge_hash(struct judge_conf *j)
 
 enum judge_key {
 	K_ID, K_RUBRIC, K_BASE_URL, K_MODEL, K_ENDPOINT, K_API_VERSION, K_API_KEY_ENV, K_TOOLS,
-	K_SCALE, K_THRESHOLD, K_TIMEOUT, K_MAX_RETRIES, K_EXAMPLES, K_CRITERION, K_PROMPT_FILE,
-	K_COUNT
+	K_SCALE, K_THRESHOLD, K_TIMEOUT, K_MAX_RETRIES, K_EXAMPLES, K_CRITERION, K_SWAP,
+	K_PROMPT_FILE, K_COUNT
 };
 
 /* What the key readers share while one judge is read. */
@@ -668,6 +671,25 @@ static int criterion_key_read(struct conf *x, const struct conf_node *v, void *s
 	return criterion_read(x, v, &r->j->criterion);
 }
 
+/* swap: for a pairwise judge only; such a judge is shown no examples and
+ * answers for no failure mode, as both are about one run. */
+static int swap_read(struct conf *x, const struct conf_node *v, void *store)
+{
+	struct judge_read *r = store;
+	struct judge_conf *j = r->j;
+	if (!judge_is_pairwise(j)) {
+		if (v)
+			return conf_fail(x, v, "'swap' is only for pairwise judges (rubric: pairwise)");
+		return 0;
+	}
+	if (r->slots[K_EXAMPLES])
+		return conf_fail(x, r->slots[K_EXAMPLES], "a pairwise judge is shown no examples");
+	if (r->slots[K_CRITERION])
+		return conf_fail(x, r->slots[K_CRITERION], "a pairwise judge answers for no failure "
+		                 "mode ('criterion' is about one run)");
+	return v ? conf_bool(x, v, "swap", &j->swap) : 0;
+}
+
 /* Last, as it needs the rubric; then everything that decides a verdict is
  * known and hashed. */
 static int prompt_file_read(struct conf *x, const struct conf_node *v, void *store)
@@ -699,6 +721,7 @@ static const struct conf_key judge_keys[] = {
 	[K_EXAMPLES] = { .name = "examples", .kind = CONF_K_FN, .flags = LATER, .read = examples_read },
 	[K_CRITERION] = { .name = "criterion", .kind = CONF_K_FN, .flags = LATER,
 	                  .read = criterion_key_read },
+	[K_SWAP] = { .name = "swap", .kind = CONF_K_FN, .flags = ALWAYS, .read = swap_read },
 	[K_PROMPT_FILE] = { .name = "prompt_file", .kind = CONF_K_FN, .flags = ALWAYS,
 	                    .read = prompt_file_read },
 	[K_COUNT] = { .name = NULL },

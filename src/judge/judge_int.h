@@ -58,5 +58,6 @@ char *judge_trim_dup(const char *s);
 extern const struct rubric_ops rubric_appropriateness;
 extern const struct rubric_ops rubric_1to5;
 extern const struct rubric_ops rubric_custom;
+extern const struct rubric_ops rubric_pairwise;
 
 #endif

@@ -12,6 +12,7 @@ const struct rubric_ops *const rubric_table[] = {
 	&rubric_appropriateness,
 	&rubric_1to5,
 	&rubric_custom,
+	&rubric_pairwise,
 	NULL,
 };
 

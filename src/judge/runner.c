@@ -230,9 +230,10 @@ static void on_answered(void *ctx, struct judge_job *job, uint64_t tag)
 		done(dctx, job, tag);
 }
 
-void judge_runner_submit(struct judge_runner *r, const struct judge_conf *j, const struct run *run,
-                         struct judge_job *job, const char key[17], uint64_t tag,
-                         judge_done_fn done, void *ctx)
+/* Sends a prepared job whose verdict goes to the cache under key, in group. */
+static void submit_keyed(struct judge_runner *r, const struct judge_conf *j, const char *run_id,
+                         struct judge_job *job, const char key[17], const char group[17],
+                         uint64_t tag, judge_done_fn done, void *ctx)
 {
 	if (!r->client) {
 		/* A cache-only runner: the job ends at once, as a failure. */
@@ -245,8 +246,8 @@ void judge_runner_submit(struct judge_runner *r, const struct judge_conf *j, con
 	s->r = r;
 	s->j = j;
 	memcpy(s->key, key, 17);
-	judge_cache_key(run, j, s->group);
-	s->run_id = run->id ? xstrdup(run->id) : NULL;
+	memcpy(s->group, group, 17);
+	s->run_id = run_id ? xstrdup(run_id) : NULL;
 	s->done = done;
 	s->ctx = ctx;
 	s->next = r->sent;
@@ -254,6 +255,57 @@ void judge_runner_submit(struct judge_runner *r, const struct judge_conf *j, con
 		s->next->prev = s;
 	r->sent = s;
 	judge_client_submit(r->client, j, job, tag, on_answered, s);
+}
+
+void judge_runner_submit(struct judge_runner *r, const struct judge_conf *j, const struct run *run,
+                         struct judge_job *job, const char key[17], uint64_t tag,
+                         judge_done_fn done, void *ctx)
+{
+	char group[17];
+	judge_cache_key(run, j, group);
+	submit_keyed(r, j, run->id, job, key, group, tag, done, ctx);
+}
+
+enum judge_start judge_runner_prepare_pair(struct judge_runner *r, const struct judge_conf *j,
+                                           const struct run *a, const struct run *b,
+                                           struct judge_job **job, char key[17])
+{
+	*job = judge_job_new_pair(j, a, b);
+	if (a->load_error || b->load_error)
+		return JUDGE_SKIPPED;       /* the job holds the error */
+	judge_cache_key_pair(a, b, j, key);
+	const struct verdict *hit = !r->refresh && r->cache ? judge_cache_get(r->cache, key) : NULL;
+	if (hit) {
+		judge_job_set_verdict(*job, hit);
+		return JUDGE_CACHED;
+	}
+	return judge_job_done(*job) ? JUDGE_SKIPPED : JUDGE_TO_ASK;
+}
+
+void judge_runner_submit_pair(struct judge_runner *r, const struct judge_conf *j,
+                              const struct run *a, struct judge_job *job, const char key[17],
+                              uint64_t tag, judge_done_fn done, void *ctx)
+{
+	/* The cache line names the base run; the details name both. */
+	submit_keyed(r, j, a->id, job, key, key, tag, done, ctx);
+}
+
+const struct verdict *judge_runner_cached_pair(const struct judge_runner *r,
+                                               const struct judge_conf *j, const struct run *a,
+                                               const struct run *b, bool *flipped)
+{
+	char key[17];
+	*flipped = false;
+	if (!r->cache)
+		return NULL;
+	judge_cache_key_pair(a, b, j, key);
+	const struct verdict *v = judge_cache_get(r->cache, key);
+	if (v)
+		return v;
+	judge_cache_key_pair(b, a, j, key);
+	v = judge_cache_get(r->cache, key);
+	*flipped = v != NULL;
+	return v;
 }
 
 enum judge_start judge_runner_start(struct judge_runner *r, const struct judge_conf *j,

@@ -10,7 +10,7 @@ objdir="$(dirname "$TCR_BIN")/src/review"
 order='assign keymap runsearch callrefs align
 session
 rows
-labels marks failmodes
+labels marks failmodes prefs
 filters
 queue
 view
