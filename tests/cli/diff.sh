@@ -1,0 +1,3 @@
+#!/bin/sh
+. "$TCR_SRCDIR/tests/cli/lib.sh"
+finish
