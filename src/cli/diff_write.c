@@ -211,9 +211,11 @@ static void write_changed(struct strbuf *sb, const struct diff *d, size_t r, enu
 {
 	const char *sgr = !o->color ? NULL : ch == DIFF_BROKE ? SGR_RED : SGR_GREEN;
 	size_t tw = 0;
-	for (size_t i = 0; i < d->ntasks; i++)
-		if (diff_change_of(d->tasks[i], r) == ch && text_width(d->tasks[i]->text) > tw)
+	for (size_t i = 0; i < d->ntasks; i++) {
+		enum diff_change c = diff_change_of(d->tasks[i], r);
+		if ((c == DIFF_BROKE || c == DIFF_FIXED) && text_width(d->tasks[i]->text) > tw)
 			tw = text_width(d->tasks[i]->text);
+	}
 	size_t room = o->width > 40 ? o->width - 40 : 8;
 	if (tw > room)
 		tw = room;
@@ -253,15 +255,21 @@ static void write_only(struct strbuf *sb, const struct diff *d, size_t r, enum d
 	strbuf_release(&line);
 }
 
+/* pass^1.. of each side; past PASS_K_SHOWN values, the last one after "...". */
+#define PASS_K_SHOWN 4
 static void write_pass_k(struct strbuf *sb, const struct diff_summary *s)
 {
-	strbuf_addstr(sb, "  pass^k");
 	for (int side = 0; side < DIFF_SIDES; side++) {
-		strbuf_addstr(sb, side == DIFF_BASE ? "  base" : "  cand");
-		for (unsigned k = 0; k < s->k[side]; k++)
+		strbuf_addstr(sb, side == DIFF_BASE ? "  pass^k base" : "         cand");
+		for (unsigned k = 0; k < s->k[side]; k++) {
+			if (k >= PASS_K_SHOWN && k + 1 < s->k[side])
+				continue;
+			if (k >= PASS_K_SHOWN)
+				strbuf_addstr(sb, " \xe2\x80\xa6");
 			strbuf_addf(sb, " %u: %.3f", k + 1, s->pass_k[side][k]);
+		}
+		strbuf_addch(sb, '\n');
 	}
-	strbuf_addch(sb, '\n');
 }
 
 /* A scorer's block: what changed, in words, and the tasks. */
