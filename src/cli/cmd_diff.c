@@ -145,6 +145,10 @@ static int diff_parse_args(int argc, char **argv, struct diff_opts *o)
 		fprintf(stderr, PROG ": give two inputs, BASE and CAND (%d given)\n", argc - optind);
 		return EXIT_USAGE;
 	}
+	if (!strcmp(argv[optind], "-") && !strcmp(argv[optind + 1], "-")) {
+		fprintf(stderr, PROG ": only one side can be standard input (-)\n");
+		return EXIT_USAGE;
+	}
 	if (o->task && !*o->task) {
 		fprintf(stderr, PROG ": --task needs a path, such as --task task_id\n");
 		return EXIT_USAGE;
@@ -463,8 +467,11 @@ static int diff_run(struct cli_context *x, const struct config *c, struct expect
 		say_left_out(&d, spec);
 		for (int i = 0; i < DIFF_SIDES && rc == EXIT_DONE; i++)
 			if (d.in[i].records == d.in[i].unread) {
-				fprintf(stderr, PROG ": %s: no run could be read (see tcreview formats %s)\n",
-				        d.in[i].path, d.in[i].path);
+				if (d.in[i].records)
+					fprintf(stderr, PROG ": %s: no run could be read (see tcreview formats "
+					        "%s)\n", d.in[i].path, d.in[i].path);
+				else
+					fprintf(stderr, PROG ": %s: holds no run\n", d.in[i].path);
 				rc = EXIT_INPUT;
 			}
 	}
