@@ -260,6 +260,12 @@ assert_eq "no request was made (the server is stopped; nothing failed)" "$(grep 
 # The McNemar p of ok on its own: 3 broke, 2 fixed.
 assert_grep "ok's summary line" "$TMP/all.out" '{"type":"summary","scorer":"ok","tasks":8,"fixed":2,"broke":2,'
 
+# Several paths: their values joined by #.
+(cd "$D" && "$TCR_BIN" diff --task "task ok" --scorer ok -o jsonl base.jsonl cand.jsonl) > "$TMP/two.out" 2> "$TMP/err"
+RC=$?
+assert_rc "--task with two paths: exit 0" 0
+assert_grep "--task with two paths: tasks by both values" "$TMP/two.out" '{"task":"5#1","scorer":"ok","base":{"runs":2,"passed":2},"cand":{"runs":1,"passed":1},"change":"same-pass"}'
+
 # ---- compare: {task:} in the configuration, and --scorer ------------------------
 { cat "$D/tcreview.yaml"; echo 'compare: {task: task}'; } > "$D/cmp.yaml"
 (cd "$D" && "$TCR_BIN" diff -c cmp.yaml -o jsonl base.jsonl cand.jsonl) > "$TMP/cmp.out" 2> "$TMP/err"
