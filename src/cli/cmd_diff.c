@@ -282,7 +282,10 @@ static void say_unread(struct side *s, size_t entry, size_t nth)
 	const char *why = !rr ? "could not be read" : rr->error ? rr->error
 	                  : rr->run && rr->run->load_error ? rr->run->load_error : "could not be read";
 	struct strbuf sb = STRBUF_INIT;
-	strbuf_addf(&sb, "%s: %s", e->source, why);
+	/* A parse error names its place already. */
+	if (strncmp(why, e->source, strlen(e->source)) != 0)
+		strbuf_addf(&sb, "%s: ", e->source);
+	strbuf_addstr(&sb, why);
 	fprintf(stderr, PROG ": ");
 	textvis_fputs(stderr, sb.buf);
 	fputc('\n', stderr);

@@ -311,7 +311,8 @@ sed '3s/.*/{"id": broken/' "$D/cand.jsonl" > "$D/cand_bad.jsonl"
 (cd "$D" && "$TCR_BIN" diff --task task --scorer ok -o jsonl base.jsonl cand_bad.jsonl) > "$TMP/bad.out" 2> "$TMP/bad.err"
 RC=$?
 assert_rc "a broken line: still compared, exit 0" 0
-assert_grep "a broken line: file and line named" "$TMP/bad.err" "cand_bad.jsonl:3: "
+assert_grep "a broken line: file and line named" "$TMP/bad.err" "tcreview diff: cand_bad.jsonl:3: invalid token near 'broken'"
+assert_no_grep "... once" "$TMP/bad.err" "cand_bad.jsonl:3: cand_bad.jsonl:3:"
 assert_grep "a broken line: counted" "$TMP/bad.err" "1 record of cand_bad.jsonl (cand) could not be read: left out"
 assert_eq "a broken line: the other tasks compared" "$(grep -c '"task"' "$TMP/bad.out")" "$(grep -c '"task"' "$TMP/ok.out")"
 printf 'not json at all\n' > "$D/junk.jsonl"
