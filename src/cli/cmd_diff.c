@@ -430,7 +430,8 @@ static int diff_report(struct diff *d, const struct diff_opts *o)
 	if (!strcmp(output, "jsonl")) {
 		diff_write_jsonl(stdout, d);
 	} else {
-		bool color = o->color == 1 || (o->color == -1 && isatty(1) && !getenv("NO_COLOR"));
+		const char *no_color = getenv("NO_COLOR");
+		bool color = o->color == 1 || (o->color == -1 && isatty(1) && !(no_color && *no_color));
 		struct diff_text_opts to = { .width = out_width(), .color = color };
 		diff_write_text(stdout, d, &to);
 	}
