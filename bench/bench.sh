@@ -15,6 +15,9 @@
 #               baseline of the program's own parser
 #   score       tcreview score -c SRCDIR/examples/scorers.yaml -o jsonl FILE > /dev/null
 #               (four scorers), on both files
+#   diff        tcreview diff --task task_id of the chat file against itself,
+#               beside two score runs of it (its two sides are read and
+#               scored at once, each on a thread)
 #   by shape    the same score on the chat file with --format shape: the
 #               reader by shape's read rate beside the built-in loader's
 #   load        every run of the chat file, the Mastra file and the chat
@@ -237,7 +240,7 @@ timed() {
 		echo "$(sed -n 1p "$output") $(cat "$OUT/stat.txt")" >> "$log"
 	fi
 }
-for log in index parse parse-m fast fast-m score score-m score-h score-s load load-m load-t score-shape; do
+for log in index parse parse-m fast fast-m score score-m score-h score-s load load-m load-t score-shape diff; do
 	: > "$OUT/$log.log"
 done
 : > "$OUT/timed.err"
@@ -260,6 +263,7 @@ while [ "$i" -lt "$REPEAT" ]; do
 	# The reader by shape forced on the same file: its read rate beside
 	# the built-in loader's.
 	timed "$OUT/score-shape.log" /dev/null "$TCR" score -c "$CONF" -o jsonl --format shape "$FILE"
+	timed "$OUT/diff.log" /dev/null "$TCR" diff -c "$CONF" --task task_id -o jsonl "$FILE" "$FILE"
 	timed "$OUT/score-m.log" /dev/null "$TCR" score -c "$CONF" -o jsonl "$MFILE"
 	timed "$OUT/score-h.log" /dev/null "$TCR" score -c "$CONF" -o jsonl "$HUGE"
 	timed "$OUT/score-s.log" /dev/null "$TCR" score -c "$CONF" -o jsonl "$SESSION"
@@ -301,6 +305,7 @@ awk -v bytes="$BYTES" -v runs="$RUNS" -v mbytes="$MBYTES" -v mruns="$MRUNS" \
     -v fst="$(figures "$OUT/fast.log")" -v fstm="$(figures "$OUT/fast-m.log")" \
     -v sco="$(figures "$OUT/score.log")" -v scom="$(figures "$OUT/score-m.log")" \
     -v shp="$(figures "$OUT/score-shape.log")" \
+    -v dif="$(figures "$OUT/diff.log")" \
     -v su="$(stat_min "$OUT/score.log" user)" -v ss="$(stat_min "$OUT/score.log" sys)" \
     -v tg="$T_GBPS" -v tmb="$T_MBPS" -v tmm="$T_MMBPS" -v tr="$T_RATIO" -v tm="$T_RSS" \
     -v verdicts="$CHECK" -v mverdicts="$MCHECK" '
@@ -351,6 +356,8 @@ BEGIN {
 	ratio("score / parse (old)", wall(sco), wall(par))
 	line("score --format shape", shp, bytes, runs)
 	ratio("by shape / built-in", wall(shp), wall(sco))
+	line("diff, the file twice", dif, 2 * bytes, 2 * runs)
+	ratio("diff / two scores", wall(dif), 2 * wall(sco))
 
 	printf "\nthe Mastra file (four scorers):\n"
 	line("parse (jansson, old)", parm, mbytes, mruns)

@@ -24,6 +24,7 @@ static const struct command commands[] = {
 	{ "judge", cli_judge, "ask the configured LLM judges about every run (jsonl)" },
 	{ "stats", cli_stats, "agreement of scorers and judges with the reviewers' labels (calibration)" },
 	{ "tags", cli_tags, "every failure-mode tag and free code with its runs and calls, and the aliases in effect" },
+	{ "diff", cli_diff, "what a candidate fixed and broke against a baseline, task by task, per scorer" },
 	{ "groups", cli_groups, "the runs in groups: the same tools called, the same first error, the same verdicts" },
 	{ "export", cli_export, "write the labelled set: runs, verdicts, labels, splits (jsonl, csv, openai-ft)" },
 	{ "convert", cli_convert, "write any readable runs as tcreview's own run format (jsonl)" },

@@ -28,6 +28,7 @@ int cli_formats(int argc, char **argv);
 int cli_init(int argc, char **argv);
 int cli_convert(int argc, char **argv);
 int cli_groups(int argc, char **argv);
+int cli_diff(int argc, char **argv);
 
 #define CLI_ALLOW_MAX 64
 /* A command's choices, gathered once from its options, the user's files
