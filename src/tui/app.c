@@ -210,6 +210,11 @@ unsigned tui_act(struct tui *t, enum tcr_action a)
 	case ACT_PREV_DISAGREE: return next_disagreement(t, -1);
 	case ACT_CALIB:       return calpane_open(t);
 	case ACT_GROUPS:      return groups_open(t);
+	case ACT_COMPARE:     return cmppick_open(t);
+	case ACT_FIRST_DIVERGENCE: case ACT_PREFER_BASE: case ACT_PREFER_CAND:
+	case ACT_PREFER_TIE: case ACT_PREFER_BAD:
+		tui_message(t, true, "%s", "in the side by side only: C picks a run to compare this one with");
+		return REDRAW_STATUS;
 	case ACT_INIT:        return tui_write_proposal(t);
 	case ACT_LEFT: case ACT_RIGHT: return sideways(t);
 	case ACT_CANCEL:      return cancel(t);
@@ -233,10 +238,15 @@ unsigned tui_key(struct tui *t, keycode_t key)
 static unsigned tui_key_settled(struct tui *t, keycode_t key)
 {
 	t->resuming = false;            /* the reviewer decides where to go now */
+	unsigned opened = t->cmp.want_open ? cmpview_start(t) : 0;
+	if (opened)
+		return opened | tui_key_settled(t, key);
 	if (t->pr.kind != PROMPT_NONE)
 		return prompt_key(t, key);
 	if (t->fmenu.shown)
 		return fmenu_key(t, key);
+	if (t->cmp.pick.shown)
+		return cmppick_key(t, key);
 	if (tagpane_shown(t))
 		return tagpane_key(t, key);
 	if (t->grp.shown)
@@ -248,6 +258,8 @@ static unsigned tui_key_settled(struct tui *t, keycode_t key)
 		return help_key(t, a);
 	if (t->cal.shown)
 		return calpane_key(t, a);
+	if (t->cmp.shown)
+		return cmpview_key(t, a);
 	if (a == ACT_NONE) {
 		char name[32];
 		keycode_name(key, name, sizeof name);
@@ -328,6 +340,9 @@ static void draw(struct tui *t)
 	} else if (t->cal.shown) {
 		calpane_fit(t);
 		calpane_draw(t);
+	} else if (t->cmp.shown) {
+		cmpview_fit(t);
+		cmpview_draw(t);
 	} else if (tagpane_shown(t)) {
 		tagpane_draw(t);
 	} else if (t->grp.shown) {
@@ -337,6 +352,8 @@ static void draw(struct tui *t)
 		draw_panes(t);
 		if (t->fmenu.shown)
 			fmenu_draw(t);
+		if (t->cmp.pick.shown)
+			cmppick_draw(t);
 	}
 	if (tagprompt_is(t) && !t->lay.too_small)
 		tagprompt_draw(t);
@@ -562,6 +579,8 @@ static int tui_loop(struct tui *t)
 			resume_step(t);
 			t->dirty |= settle(t);
 		}
+		if (t->cmp.want_open)
+			t->dirty |= cmpview_start(t);
 		if (got_stop_signal)
 			break;
 		bool busy = review_busy(t->rv);
@@ -611,6 +630,7 @@ void tui_init(struct tui *t, struct review *rv, const struct config *cfg)
 void tui_free(struct tui *t)
 {
 	calpane_free(t);
+	cmpview_free(t);
 	tagpane_free(t);
 	msglog_free(t);
 	groups_close(t);
@@ -657,6 +677,11 @@ int tui_run(struct review *rv, const struct config *cfg, const struct tui_opts *
 	t.loop.max_iterations = o->max_iterations;
 	t.ca_file = o->ca_file;
 	t.reload = o->reload;
+	if (o->compare)
+		t.cmp.sides = *o->compare;
+	/* --compare with a task key opens on the first pair; without one, on
+	 * the list, saying how to pair */
+	t.cmp.want_open = o->compare && o->compare->on && o->compare->task_spec;
 	int rc = tui_setup(&t, cfg, o);
 	if (rc == 0 && screen_open(&t, o) < 0) {
 		fprintf(stderr, "tcreview: cannot open the terminal (is TERM set?)\n");
@@ -675,6 +700,9 @@ int tui_run(struct review *rv, const struct config *cfg, const struct tui_opts *
 	const char *warn = annot_warning(rv->annot);
 	if (warn)
 		tui_message(&t, true, "%s", warn);
+	else if (o->compare && o->compare->on && !o->compare->task_spec)
+		tui_message(&t, false, "comparing: B base, C candidate; C on a run picks the run to compare "
+		            "it with; --task PATH (or compare: {task:}) pairs the runs by task");
 	else if (!cfg->path)
 		tui_message(&t, false, "no tcreview.yaml here or beside the runs: the built-in checks "
 		            "score them; I writes one proposed for these runs");
