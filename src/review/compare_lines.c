@@ -57,11 +57,14 @@ static void push(struct text_lines *t, char *s)
 	t->l[t->n++] = s;
 }
 
+/* Lines of at most `width` columns, broken after a space when one is on
+ * the line, else between clusters. */
 static void wrap_piece(struct text_lines *t, const char *s, size_t len, int width)
 {
 	size_t at = 0;
 	do {
-		size_t end = at, w = 0, last_ok = at;
+		size_t end = at, w = 0, last_ok = at, space = 0;
+		bool full = false;
 		while (end < len) {
 			size_t k = utf8_seq_len(s + end, len - end);
 			if (!k)
@@ -69,8 +72,12 @@ static void wrap_piece(struct text_lines *t, const char *s, size_t len, int widt
 			char one[8] = {0};
 			memcpy(one, s + end, k < 7 ? k : 7);
 			size_t cw = wtext_str_width(one);
-			if (w + cw > (size_t)width && last_ok > at)
+			if (w + cw > (size_t)width && last_ok > at) {
+				full = true;
 				break;
+			}
+			if (s[end] == ' ' && end > at)
+				space = end;
 			w += cw;
 			end += k;
 			if (end >= len || wtext_can_cut(s, len, end))
@@ -78,8 +85,13 @@ static void wrap_piece(struct text_lines *t, const char *s, size_t len, int widt
 		}
 		if (last_ok == at)
 			last_ok = end;
+		size_t next = last_ok;
+		if (full && space > at) {
+			last_ok = space;
+			next = space + 1;
+		}
 		push(t, xstrndup(s + at, last_ok - at));
-		at = last_ok;
+		at = next;
 	} while (at < len);
 }
 
@@ -160,7 +172,7 @@ static void add_msgs(const struct compare *c, struct compare_lines *ls, size_t r
 					strbuf_addstr(&sb, same ? "  " : k == 0 ? "- " : "+ ");
 					strbuf_addstr(&sb, t.l[j]);
 					free(t.l[j]);
-					set_cell(add_line(ls, row), 0, strbuf_detach(&sb), role_tone(m->role));
+					set_cell(add_line(ls, row), 0, strbuf_detach(&sb), j == 0 || m->role == ROLE_SYSTEM ? role_tone(m->role) : TONE_PLAIN);
 				}
 				text_lines_free(&t);
 			}
@@ -174,7 +186,7 @@ static void add_msgs(const struct compare *c, struct compare_lines *ls, size_t r
 			struct text_lines t = msg_lines(m, width, open);
 			for (size_t j = 0; j < t.n; j++) {
 				struct compare_line *l = filled[k] < ls->n ? &ls->l[filled[k]] : add_line(ls, row);
-				set_cell(l, k, t.l[j], role_tone(m->role));
+				set_cell(l, k, t.l[j], j == 0 || m->role == ROLE_SYSTEM ? role_tone(m->role) : TONE_PLAIN);
 				filled[k]++;
 			}
 			text_lines_free(&t);

@@ -451,6 +451,9 @@ static void handle_script_line_keys(struct tui *t)
 		t->quit = true;
 		return;
 	}
+	/* --compare's first pair opens as the screen would have shown it */
+	if (t->cmp.want_open)
+		t->dirty |= cmpview_start(t);
 	if (t->dirty)
 		draw(t);            /* the files were being read: nothing drawn yet */
 	if (t->script.dump)
@@ -701,8 +704,8 @@ int tui_run(struct review *rv, const struct config *cfg, const struct tui_opts *
 	if (warn)
 		tui_message(&t, true, "%s", warn);
 	else if (o->compare && o->compare->on && !o->compare->task_spec)
-		tui_message(&t, false, "comparing: B base, C candidate; C on a run picks the run to compare "
-		            "it with; --task PATH (or compare: {task:}) pairs the runs by task");
+		tui_message(&t, false, "--task PATH pairs runs by task; C on a run (B base, C candidate) "
+		            "picks one to compare it with");
 	else if (!cfg->path)
 		tui_message(&t, false, "no tcreview.yaml here or beside the runs: the built-in checks "
 		            "score them; I writes one proposed for these runs");

@@ -117,14 +117,16 @@ unsigned cmpview_open(struct tui *t, size_t base_entry, size_t cand_entry)
 		return REDRAW_ALL;
 	}
 	v->shown = true;
+	/* the list follows: its cursor on the base run, as the status line says */
+	for (size_t i = 0; i < review_view_count(t->rv); i++)
+		if (t->rv->view[i] == base_entry)
+			review_move_to(t->rv, i);
 	v->lines_w = -1;
 	v->open = false;
 	v->top = 0;
 	size_t div = v->c.first_div;
 	if (div < v->c.nrows)
-		tui_message(t, false, "first divergence at row %zu of %zu (%s): d jumps there; "
-		            "< > ~ ! record a preference", div + 1, v->c.nrows,
-		            align_kind_name(v->c.rows[div].kind));
+		tui_message(t, false, "first divergence: row %zu of %zu, d jumps there", div + 1, v->c.nrows);
 	else
 		tui_message(t, false, "the two runs made the same calls (%zu)", v->c.nrows);
 	return REDRAW_ALL;
@@ -291,10 +293,27 @@ static int tone_slot(int tone)
 	}
 }
 
+/* What is read all day stays plain: a message's role word and a call's
+ * number and name take the tone, the text and arguments after them do
+ * not (a lone call's line is all in its diff colour, as a diff's). */
+static size_t cell_lead(const struct compare_cell *c)
+{
+	const char *s = c->text, *p = NULL;
+	if (c->tone == TONE_USER || c->tone == TONE_AGENT)
+		p = strstr(s, ": ");
+	else if (c->tone == TONE_CALL && (p = strchr(s, '#')) != NULL)
+		p = strchr(p, ' ') ? strchr(strchr(p, ' ') + 1, ' ') : NULL;
+	return p ? (size_t)(p - s) + (c->tone == TONE_CALL ? 0 : 1) : strlen(s);
+}
+
 static void draw_cell(const struct tui *t, int y, int x, int w, const struct compare_cell *c)
 {
-	if (c->text)
-		draw_text_cut(y, x, w, c->text, strlen(c->text), screen_attr(t, tone_slot(c->tone)));
+	if (!c->text)
+		return;
+	size_t len = strlen(c->text), lead = cell_lead(c);
+	int used = draw_text_cut(y, x, w, c->text, lead, screen_attr(t, tone_slot(c->tone)));
+	if (lead < len && used < w)
+		draw_text_cut(y, x + used, w - used, c->text + lead, len - lead, screen_attr(t, SLOT_NORMAL));
 }
 
 static void draw_title(const struct tui *t)
