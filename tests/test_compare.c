@@ -159,7 +159,9 @@ static void test_pair(void **state)
 {
 	(void)state;
 	struct review rv;
+	rfx_reset(&fx);
 	open_both(&rv, "ann", false);
+	rfx_label(&rv, "b1", ROW_LOOKUP, 0);
 	struct compare_sides s = sides_t;
 	struct compare c;
 	struct error err = {0};
@@ -190,6 +192,9 @@ static void test_pair(void **state)
 	assert_int_equal(c.run[0].nverdicts, 3);
 	assert_string_equal(c.run[0].verdicts[0].id, "lookup");
 	assert_string_equal(c.run[0].verdicts[2].text, "not asked");
+	assert_string_equal(c.run[0].verdicts[0].text, "pass 1");
+	assert_string_equal(c.run[0].verdicts[0].label, "ann 0");
+	assert_string_equal(c.run[1].verdicts[0].label, "");
 
 	struct compare_lines ls;
 	compare_lines_build(&c, &ls, 60, true, NULL);

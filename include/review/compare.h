@@ -94,7 +94,8 @@ struct compare_verdict {
 	char *id;
 	char text[48];              /* "pass 1", "fail 0.40", "not asked", "hidden" */
 	int tone;                   /* 1 passed, -1 failed, 0 neither */
-	char label[64];             /* this reviewer's standing decision ("you: 1"), or "" */
+	char label[64];             /* the reviewers' labels ("qa 1, bob 0"; blind: only this
+	                               reviewer's), or "" */
 };
 
 struct compare_run {

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "review/compare.h"
+#include "review/labels.h"
 #include "review/rows.h"
 #include "review/session.h"
 #include "runs/run.h"
@@ -96,6 +97,25 @@ static void verdict_text(const struct review *rv, size_t entry, const struct rev
 	}
 }
 
+/* The reviewers' labels on a row, "qa 1, bob 0": blind, only this
+ * reviewer's (the others' stay hidden, as in the verdicts pane). */
+static void label_text(const struct review *rv, size_t entry, size_t row, char *buf, size_t n)
+{
+	struct label l[LABELS_MAX];
+	const char *me[] = { rv->reviewer };
+	size_t nl = review_labels(rv, entry, row, rv->blind ? me : NULL, rv->blind ? 1 : 0, l,
+	                          LABELS_MAX);
+	size_t at = 0;
+	buf[0] = '\0';
+	for (size_t i = 0; i < nl && at + 1 < n; i++) {
+		int k = snprintf(buf + at, n - at, "%s%s %g%s", i ? ", " : "", l[i].reviewer, l[i].score,
+		                 l[i].stale ? " (stale)" : "");
+		if (k < 0)
+			break;
+		at += (size_t)k;
+	}
+}
+
 static void copy_verdicts(struct compare_run *cr, struct review *rv, const struct review_run *rr)
 {
 	size_t n = review_nrows(rv);
@@ -107,11 +127,7 @@ static void copy_verdicts(struct compare_run *cr, struct review *rv, const struc
 		struct compare_verdict *o = &cr->verdicts[cr->nverdicts++];
 		o->id = xstrdup(row.id ? row.id : "");
 		verdict_text(rv, cr->entry, &row, o);
-		const struct decision *d = review_decision(rv, cr->entry, i);
-		if (d && d->kind == DEC_ACCEPT)
-			snprintf(o->label, sizeof o->label, "accepted");
-		else if (d && d->kind == DEC_OVERRIDE)
-			snprintf(o->label, sizeof o->label, "labelled %g", d->score);
+		label_text(rv, cr->entry, i, o->label, sizeof o->label);
 	}
 }
 

@@ -273,6 +273,8 @@ static unsigned tui_key_settled(struct tui *t, keycode_t key)
  * focuses the pane and acts on its row. */
 unsigned tui_mouse(struct tui *t, int x, int y, enum mouse_kind k)
 {
+	if (t->cmp.shown)   /* the side by side covers the panes: the wheel scrolls it */
+		return k == MOUSE_CLICK ? 0 : cmpview_key(t, k == MOUSE_WHEEL_UP ? ACT_UP : ACT_DOWN);
 	int p = layout_pane_at(&t->lay, x, y);
 	if (p < 0)
 		return 0;

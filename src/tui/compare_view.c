@@ -386,7 +386,8 @@ static void draw_foot(const struct tui *t)
 	idw = idw < COLS / 3 ? idw : COLS / 3;
 	attr_t hd = screen_attr(t, SLOT_HEADER);
 	draw_fill(y, 0, COLS, hd);
-	draw_text_cut(y, 0, COLS, "verdicts: base \xe2\x86\x92 candidate, and your labels", 45, hd);
+	static const char head[] = "verdicts: base \xe2\x86\x92 candidate, and the labels";
+	draw_text_cut(y, 0, COLS, head, sizeof head - 1, hd);
 	for (size_t i = 0; i < n && (int)i < rows - 2; i++) {
 		int yy = y + 1 + (int)i, x = 2;
 		const struct compare_verdict *vv[2] = {
