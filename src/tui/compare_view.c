@@ -68,8 +68,11 @@ void cmpview_fit(struct tui *t)
 		return;
 	lines_make(t);
 	size_t body = (size_t)body_rows(t), n = t->cmp.lines.n;
+	bool jumped = t->cmp.top == t->cmp.jumped_top;
 	if (t->cmp.top + body > n)
 		t->cmp.top = n > body ? n - body : 0;
+	if (jumped)         /* near the end a jump's top is clamped: still the jump's */
+		t->cmp.jumped_top = t->cmp.top;
 }
 
 void cmpview_free(struct tui *t)
@@ -124,6 +127,7 @@ unsigned cmpview_open(struct tui *t, size_t base_entry, size_t cand_entry)
 	v->lines_w = -1;
 	v->open = false;
 	v->top = 0;
+	v->jumped_row = SIZE_MAX;
 	size_t div = v->c.first_div;
 	if (div < v->c.nrows)
 		tui_message(t, false, "first divergence: row %zu of %zu, d jumps there", div + 1, v->c.nrows);
@@ -186,6 +190,10 @@ static unsigned jump_divergence(struct tui *t, int dir)
 	size_t row;
 	if (dir == 0) {
 		row = c->first_div < c->nrows ? c->first_div : SIZE_MAX;
+	} else if (t->cmp.top == t->cmp.jumped_top && t->cmp.jumped_row < c->nrows) {
+		/* still where the last jump left: from its row, though the
+		 * messages above it put the top on an earlier row */
+		row = compare_next_divergence(c, t->cmp.jumped_row, dir);
 	} else {
 		size_t at = row_at_top(t);
 		/* the row shown first counts as passed unless it is above its marker */
@@ -198,6 +206,8 @@ static unsigned jump_divergence(struct tui *t, int dir)
 		return REDRAW_STATUS;
 	}
 	show_row(t, row);
+	t->cmp.jumped_row = row;
+	t->cmp.jumped_top = t->cmp.top;
 	tui_message(t, false, "row %zu of %zu: %s", row + 1, c->nrows, align_kind_name(c->rows[row].kind));
 	return REDRAW_ALL;
 }

@@ -203,6 +203,7 @@ struct cmpview_state {
 	bool lines_unified, lines_open;     /* -1: to make */
 	bool open;                          /* Enter: every message unfolded */
 	size_t top;                         /* first line shown */
+	size_t jumped_row, jumped_top;      /* the row d, n or N showed, and top then */
 	struct compare_task_pair *pairs;    /* the tasks both sides ran, for ] and [ */
 	size_t npairs, pair;
 	bool pairs_built;

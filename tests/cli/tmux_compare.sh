@@ -63,6 +63,11 @@ $T send-keys -t cmp n
 expect cmp "n goes to the next divergence" "row 8 of 22: only base"
 $T send-keys -t cmp N
 expect cmp "N back to the previous" "row 7 of 22: only base"
+$T send-keys -t cmp n n
+expect cmp "n twice: row 9, shown below what was said before it" "row 9 of 22: only base"
+expect cmp "what the agent said before the divergent call is on screen" "- agent: Thank you for the clarification."
+$T send-keys -t cmp n
+expect cmp "n from there goes on, past the same calls of row 10" "row 11 of 22: arguments differ"
 
 # ---- preferences ---------------------------------------------------------------------
 
