@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <locale.h>
 #include <cmocka.h>
 
 #include "review/compare.h"
@@ -56,6 +57,9 @@ static const struct compare_sides sides_t = { .on = true, .nbase_files = 1, .tas
 static int group_setup(void **state)
 {
 	(void)state;
+	/* display widths are the locale's: the screen's UTF-8 one */
+	if (!setlocale(LC_ALL, "C.UTF-8") && !setlocale(LC_ALL, "en_US.UTF-8"))
+		return -1;
 	if (review_fixture_setup(&fx, "compare", NULL) < 0)
 		return -1;
 	snprintf(base_path, sizeof base_path, "%s/base.jsonl", fx.dir);
@@ -297,6 +301,32 @@ static void test_preferences(void **state)
 	review_close(&rv);
 }
 
+/* Wrapped by display width, never inside a character: Chinese takes two
+ * columns a character; a line breaks after a space when it has one. */
+static void test_wide_wrap(void **state)
+{
+	(void)state;
+	struct compare c;
+	memset(&c, 0, sizeof c);
+	struct compare_msg m = { .role = 2 /* ROLE_ASSISTANT */, .before = 0,
+	                         .text = (char *)"\xe5\xb7\xb2\xe4\xb8\xba\xe6\x82\xa8\xe7\x9a\x84"
+	                                 "\xe8\xae\xa2\xe5\x8d\x95\xe5\x8a\x9e\xe7\x90\x86" };
+	c.run[0].msgs = &m;
+	c.run[0].nmsgs = 1;
+	bool open[1] = {true};
+	struct compare_lines ls;
+	compare_lines_build(&c, &ls, 10, false, open);
+	assert_int_equal(ls.n, 3);
+	assert_string_equal(ls.l[0].cell[0].text, "agent:");
+	/* 已为您的订 and 单办理: five and three characters of two columns */
+	assert_string_equal(ls.l[1].cell[0].text, "\xe5\xb7\xb2\xe4\xb8\xba\xe6\x82\xa8\xe7\x9a\x84\xe8\xae\xa2");
+	assert_string_equal(ls.l[2].cell[0].text, "\xe5\x8d\x95\xe5\x8a\x9e\xe7\x90\x86");
+	compare_lines_free(&ls);
+	compare_lines_build(&c, &ls, 10, false, NULL);
+	assert_int_equal(ls.n, 1);
+	compare_lines_free(&ls);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -304,6 +334,7 @@ int main(void)
 		cmocka_unit_test(test_candidates),
 		cmocka_unit_test(test_pair),
 		cmocka_unit_test(test_preferences),
+		cmocka_unit_test(test_wide_wrap),
 	};
 	return cmocka_run_group_tests(tests, group_setup, group_teardown);
 }

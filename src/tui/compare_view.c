@@ -163,7 +163,7 @@ static unsigned step_pair(struct tui *t, int dir)
 {
 	build_pairs(t);
 	if (!t->cmp.npairs) {
-		tui_message(t, true, "%s", t->cmp.sides.task_spec
+		tui_message(t, true, "%s", t->cmp.sides.on && t->cmp.sides.task_spec
 		            ? "no task has runs on both sides" :
 		            "] and [ step through tasks with --compare and a task key (--task PATH)");
 		return REDRAW_STATUS;
