@@ -111,8 +111,8 @@ void cmppick_draw(const struct tui *t)
 		draw_text(y, x0, 1, "\xe2\x94\x82", 3, a);
 		draw_text(y, x0 + w - 1, 1, "\xe2\x94\x82", 3, a);
 		char line[320];
-		int n = snprintf(line, sizeof line, " %1s  %s  %s",
-		                 compare_side_letter(compare_side_of(rv, &v->sides, c->entry)),
+		const char *side = compare_side_letter(compare_side_of(rv, &v->sides, c->entry));
+		int n = snprintf(line, sizeof line, " %s%s%s  %s", side, *side ? "  " : "",
 		                 e->id ? e->id : e->source, why_words(c->why));
 		draw_fill(y, x0 + 1, w - 2, la);
 		draw_text_cut(y, x0 + 1, w - 2, line, (size_t)(n < (int)sizeof line ? n : (int)sizeof line - 1), la);
