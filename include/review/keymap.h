@@ -30,11 +30,11 @@
 	X(ZOOM,        "zoom",            "z",                    READING,     "Give the focused pane the whole screen, and back; zoomed, Tab shows the next pane whole") \
 	X(TOGGLE,      "toggle",          "Enter",                READING,     "Unfold or fold the selected call, thinking, system prompt or verdict") \
 	X(SEARCH,      "search",          "/",                    READING,     "Search the run shown (messages, arguments, results), then the other runs: ids, messages, tool names and arguments") \
-	X(SEARCH_NEXT, "search-next",     "n",                    READING,     "Next match: in the run, then the next run's first") \
-	X(SEARCH_PREV, "search-prev",     "N",                    READING,     "Previous match") \
+	X(SEARCH_NEXT, "search-next",     "n",                    READING,     "Next match, then the next run's; in the side by side, the next divergence") \
+	X(SEARCH_PREV, "search-prev",     "N",                    READING,     "Previous match; in the side by side, the previous divergence") \
 	X(FILTER,      "filter",          "f",                    MOVING,      "Filter: a menu of the filters (all, unreviewed, failing, disagreement, overridden, errors, judge \xe2\x89\xa0 human, code \xe2\x89\xa0 human, code \xe2\x89\xa0 judge, reviewers disagree, stale label); a letter or Enter picks one") \
-	X(NEXT_DISAGREE, "next-disagreement", "]",               MOVING,      "Next run with a disagreement of the filter's kind (else machine \xe2\x89\xa0 human, code \xe2\x89\xa0 judge, reviewers)") \
-	X(PREV_DISAGREE, "prev-disagreement", "[",               MOVING,      "Previous run with such a disagreement") \
+	X(NEXT_DISAGREE, "next-disagreement", "]",               MOVING,      "Next run with a disagreement of the filter's kind (else machine \xe2\x89\xa0 human, code \xe2\x89\xa0 judge, reviewers); in the side by side, the next task both sides ran") \
+	X(PREV_DISAGREE, "prev-disagreement", "[",               MOVING,      "Previous run with such a disagreement; in the side by side, the previous task") \
 	X(SORT,        "sort",            "s",                    MOVING,      "Sort: file order, id, score, review state") \
 	X(NEXT_TODO,   "next-unreviewed", "u",                    MOVING,      "Jump to the next unreviewed run") \
 	X(ACCEPT,      "accept",          "a",                    LABELLING,   "Accept the selected verdict, then the next undecided row or run (not with --blind: type a label)") \
@@ -55,6 +55,12 @@
 	X(CALL_INSERT, "insert-call",     "i",                    LABELLING,   "On a call selected in the timeline: a call is missing before it (on the last call, before or after), in your editor") \
 	X(ANSWER_CORRECT, "correct-answer", "R",                  LABELLING,   "The answer the run should have given, in your editor on the run's final answer") \
 	X(GROUPS,      "groups",          "=",                    LABELLING,   "Groups of the runs in view (tools, first error, verdicts); label or tag a whole group, after a y/n") \
+	X(COMPARE,     "compare",         "C",                    COMPARING,   "Compare the selected run side by side with another: a menu of the other side's runs of its task, its other trials, then the rest (Enter opens; in the side by side, C or Esc closes)") \
+	X(FIRST_DIVERGENCE, "first-divergence", "d",              COMPARING,   "In the side by side, jump to the first divergence: the first call the two runs did not make alike") \
+	X(PREFER_BASE, "prefer-base",     "<",                    COMPARING,   "In the side by side, record a preference: the base (left) run is better") \
+	X(PREFER_CAND, "prefer-cand",     ">",                    COMPARING,   "In the side by side, the candidate (right) run is better") \
+	X(PREFER_TIE,  "prefer-tie",      "~",                    COMPARING,   "In the side by side, a tie: neither run is better") \
+	X(PREFER_BAD,  "prefer-both-bad", "!",                    COMPARING,   "In the side by side, both runs are bad (x takes your preference back)") \
 	X(JUDGE,       "judge",           "J",                    JUDGING,     "Ask the LLM judges about this run") \
 	X(INIT,        "init",            "I",                    FILES,       "With no configuration found: write the tcreview.yaml `tcreview init` proposes for these runs, and load it") \
 	X(CALIB,       "calibration",     "K",                    CALIBRATION, "Calibration: agreement of each scorer and judge with the labels, a confusion matrix (K or Esc closes)") \
@@ -68,7 +74,7 @@
 
 /* The help's sections, in the order they are shown. */
 enum key_section {
-	SEC_MOVING, SEC_READING, SEC_LABELLING, SEC_JUDGING, SEC_CALIBRATION, SEC_FILES,
+	SEC_MOVING, SEC_READING, SEC_LABELLING, SEC_JUDGING, SEC_CALIBRATION, SEC_COMPARING, SEC_FILES,
 	SEC_COUNT,
 };
 

@@ -9,6 +9,7 @@
 #include "review/keymap.h"
 #include "tui/layout.h"
 #include "review/session.h"
+#include "review/compare.h"
 #include "tui/theme.h"
 #include "util/error.h"
 
@@ -33,6 +34,7 @@ struct tui_opts {
 	double started_ms;          /* CLOCK_MONOTONIC ms when the program started, for TCR_TRACE */
 	const char *ca_file;        /* --ca-file: a private CA for the judges */
 	const struct tui_reload *reload;    /* NULL: I cannot reload */
+	const struct compare_sides *compare;    /* --compare: the sides (NULL: none) */
 };
 
 /* Runs the screen until the reviewer quits. Returns an exit status. */

@@ -15,6 +15,7 @@
 #include "runs/dataset.h"
 #include "runs/format.h"
 #include "review/session.h"
+#include "review/compare.h"
 #include "tui/tui.h"
 #include "util/error.h"
 
@@ -25,6 +26,7 @@ static void review_usage(FILE *out)
 	"                [--reviewer NAME] [--format NAME] [--blind] [--assign K/N[:OVERLAP%%]]\n"
 	"                [--queue uncertain|disagree|errors|random [--sample N] [--seed S]]\n"
 	"                [--target-width W] [--allow-path PATH]... FILE...\n"
+	"       tcreview [review] --compare [--task PATH] [OPTION]... BASE CAND\n"
 	"\n"
 	"Opens the review screen: the runs, each run's timeline beside its verdicts,\n"
 	"and the reviewer's decisions, saved to the annotations file as they are made.\n"
@@ -54,6 +56,11 @@ static void review_usage(FILE *out)
 	"      --seed S            the sample's seed (default 26)\n"
 	"      --target-width W    the calibration's labels to go: until the agreement's 95%%\n"
 	"                          interval is narrower than W (default 0.1)\n"
+	"      --compare           BASE and CAND (each a file or a folder) side by side: the\n"
+	"                          list marks each run B or C; C on a run compares it with another\n"
+	"      --task PATH         what runs are trials of (e.g. task_id; default the YAML's\n"
+	"                          compare: {task:}): --compare opens on the first task both\n"
+	"                          sides ran, ] and [ step through the tasks\n"
 	"      --ca-file FILE      a private certificate authority for the judges\n"
 	"      --max-iterations N  stop after N turns of the event loop (smoke tests)\n"
 	CLI_TRUST_USAGE
@@ -75,6 +82,8 @@ struct review_opts {
 	struct review_assign assign;    /* --assign, off when not given */
 	struct review_queue queue;      /* --queue, --sample, --seed */
 	double target_width;            /* --target-width; 0: the default */
+	bool compare;                   /* --compare BASE CAND */
+	const char *task;               /* --task PATH */
 };
 
 /* Reads the options into o; returns -1 to go on, else the exit status
@@ -97,6 +106,8 @@ static int review_parse_args(int argc, char **argv, struct review_opts *o)
 		{ "sample", required_argument, NULL, 'N' },
 		{ "seed", required_argument, NULL, 'D' },
 		{ "target-width", required_argument, NULL, 'W' },
+		{ "compare", no_argument, NULL, 'P' },
+		{ "task", required_argument, NULL, 'K' },
 		CLI_TRUST_OPTIONS,
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -124,6 +135,8 @@ static int review_parse_args(int argc, char **argv, struct review_opts *o)
 		case 'M': o->max_iter = strtol(optarg, NULL, 10); break;
 		case 'A': o->ca_file = optarg; break;
 		case 'B': o->blind = true; break;
+		case 'P': o->compare = true; break;
+		case 'K': o->task = optarg; break;
 		case 'S':
 			if (review_assign_parse(&o->assign, optarg, &err) < 0) {
 				fprintf(stderr, "tcreview: --assign: %s\n", err.msg);
@@ -166,6 +179,14 @@ static int review_inputs(int argc, char **argv, const char *datadir, struct revi
 {
 	*paths = argv + optind;
 	*npaths = (size_t)(argc - optind);
+	if (o->compare && *npaths != 2) {
+		fprintf(stderr, "tcreview: --compare takes two inputs, BASE and CAND (%zu given)\n", *npaths);
+		return EXIT_USAGE;
+	}
+	if (o->compare && strcmp((*paths)[0], (*paths)[1]) == 0) {
+		fprintf(stderr, "tcreview: --compare: BASE and CAND are the same input (%s)\n", (*paths)[0]);
+		return EXIT_USAGE;
+	}
 	if (*npaths)
 		return EXIT_DONE;
 	if (!datadir) {
@@ -295,6 +316,11 @@ static int review_run(struct review_state *st, const char *datadir, double start
 		.reload = review_reload,
 		.arg = st,
 	};
+	struct compare_sides sides = {
+		.on = o->compare,
+		.nbase_files = o->compare ? compare_base_files(&rv, st->paths[0]) : 0,
+		.task_spec = cli_task_spec(o->task, st->cfg),
+	};
 	struct tui_opts to = {
 		.theme = o->theme,
 		.datadir = datadir,
@@ -303,6 +329,7 @@ static int review_run(struct review_state *st, const char *datadir, double start
 		.started_ms = started,
 		.ca_file = o->ca_file,
 		.reload = &reload,
+		.compare = &sides,
 	};
 	rc = tui_run(&rv, st->cfg, &to);
 	review_close(&rv);

@@ -92,7 +92,8 @@ const char *section_title(enum key_section s)
 {
 	static const char *const titles[SEC_COUNT] = {
 		[SEC_MOVING] = "Moving", [SEC_READING] = "Reading", [SEC_LABELLING] = "Labelling",
-		[SEC_JUDGING] = "Judging", [SEC_CALIBRATION] = "Calibration", [SEC_FILES] = "Files",
+		[SEC_JUDGING] = "Judging", [SEC_CALIBRATION] = "Calibration",
+		[SEC_COMPARING] = "Comparing", [SEC_FILES] = "Files",
 	};
 	return (int)s >= 0 && s < SEC_COUNT ? titles[s] : "";
 }

@@ -210,6 +210,11 @@ unsigned tui_act(struct tui *t, enum tcr_action a)
 	case ACT_PREV_DISAGREE: return next_disagreement(t, -1);
 	case ACT_CALIB:       return calpane_open(t);
 	case ACT_GROUPS:      return groups_open(t);
+	case ACT_COMPARE:     return cmppick_open(t);
+	case ACT_FIRST_DIVERGENCE: case ACT_PREFER_BASE: case ACT_PREFER_CAND:
+	case ACT_PREFER_TIE: case ACT_PREFER_BAD:
+		tui_message(t, true, "%s", "in the side by side only: C picks a run to compare this one with");
+		return REDRAW_STATUS;
 	case ACT_INIT:        return tui_write_proposal(t);
 	case ACT_LEFT: case ACT_RIGHT: return sideways(t);
 	case ACT_CANCEL:      return cancel(t);
@@ -233,10 +238,15 @@ unsigned tui_key(struct tui *t, keycode_t key)
 static unsigned tui_key_settled(struct tui *t, keycode_t key)
 {
 	t->resuming = false;            /* the reviewer decides where to go now */
+	unsigned opened = t->cmp.want_open ? cmpview_start(t) : 0;
+	if (opened)
+		return opened | tui_key_settled(t, key);
 	if (t->pr.kind != PROMPT_NONE)
 		return prompt_key(t, key);
 	if (t->fmenu.shown)
 		return fmenu_key(t, key);
+	if (t->cmp.pick.shown)
+		return cmppick_key(t, key);
 	if (tagpane_shown(t))
 		return tagpane_key(t, key);
 	if (t->grp.shown)
@@ -248,6 +258,8 @@ static unsigned tui_key_settled(struct tui *t, keycode_t key)
 		return help_key(t, a);
 	if (t->cal.shown)
 		return calpane_key(t, a);
+	if (t->cmp.shown)
+		return cmpview_key(t, a);
 	if (a == ACT_NONE) {
 		char name[32];
 		keycode_name(key, name, sizeof name);
@@ -261,6 +273,8 @@ static unsigned tui_key_settled(struct tui *t, keycode_t key)
  * focuses the pane and acts on its row. */
 unsigned tui_mouse(struct tui *t, int x, int y, enum mouse_kind k)
 {
+	if (t->cmp.shown)   /* the side by side covers the panes: the wheel scrolls it */
+		return k == MOUSE_CLICK ? 0 : cmpview_key(t, k == MOUSE_WHEEL_UP ? ACT_UP : ACT_DOWN);
 	int p = layout_pane_at(&t->lay, x, y);
 	if (p < 0)
 		return 0;
@@ -328,6 +342,9 @@ static void draw(struct tui *t)
 	} else if (t->cal.shown) {
 		calpane_fit(t);
 		calpane_draw(t);
+	} else if (t->cmp.shown) {
+		cmpview_fit(t);
+		cmpview_draw(t);
 	} else if (tagpane_shown(t)) {
 		tagpane_draw(t);
 	} else if (t->grp.shown) {
@@ -337,6 +354,8 @@ static void draw(struct tui *t)
 		draw_panes(t);
 		if (t->fmenu.shown)
 			fmenu_draw(t);
+		if (t->cmp.pick.shown)
+			cmppick_draw(t);
 	}
 	if (tagprompt_is(t) && !t->lay.too_small)
 		tagprompt_draw(t);
@@ -434,6 +453,9 @@ static void handle_script_line_keys(struct tui *t)
 		t->quit = true;
 		return;
 	}
+	/* --compare's first pair opens as the screen would have shown it */
+	if (t->cmp.want_open)
+		t->dirty |= cmpview_start(t);
 	if (t->dirty)
 		draw(t);            /* the files were being read: nothing drawn yet */
 	if (t->script.dump)
@@ -562,6 +584,8 @@ static int tui_loop(struct tui *t)
 			resume_step(t);
 			t->dirty |= settle(t);
 		}
+		if (t->cmp.want_open)
+			t->dirty |= cmpview_start(t);
 		if (got_stop_signal)
 			break;
 		bool busy = review_busy(t->rv);
@@ -611,6 +635,7 @@ void tui_init(struct tui *t, struct review *rv, const struct config *cfg)
 void tui_free(struct tui *t)
 {
 	calpane_free(t);
+	cmpview_free(t);
 	tagpane_free(t);
 	msglog_free(t);
 	groups_close(t);
@@ -657,6 +682,11 @@ int tui_run(struct review *rv, const struct config *cfg, const struct tui_opts *
 	t.loop.max_iterations = o->max_iterations;
 	t.ca_file = o->ca_file;
 	t.reload = o->reload;
+	if (o->compare)
+		t.cmp.sides = *o->compare;
+	/* --compare with a task key opens on the first pair; without one, on
+	 * the list, saying how to pair */
+	t.cmp.want_open = o->compare && o->compare->on && o->compare->task_spec;
 	int rc = tui_setup(&t, cfg, o);
 	if (rc == 0 && screen_open(&t, o) < 0) {
 		fprintf(stderr, "tcreview: cannot open the terminal (is TERM set?)\n");
@@ -675,6 +705,9 @@ int tui_run(struct review *rv, const struct config *cfg, const struct tui_opts *
 	const char *warn = annot_warning(rv->annot);
 	if (warn)
 		tui_message(&t, true, "%s", warn);
+	else if (o->compare && o->compare->on && !o->compare->task_spec)
+		tui_message(&t, false, "--task PATH pairs runs by task; C on a run (B base, C candidate) "
+		            "picks one to compare it with");
 	else if (!cfg->path)
 		tui_message(&t, false, "no tcreview.yaml here or beside the runs: the built-in checks "
 		            "score them; I writes one proposed for these runs");

@@ -80,9 +80,10 @@ struct list_cols {
 	int id_x, id_w, label_w, calls_w, cells_x;
 };
 
-static struct list_cols list_columns(const struct rect *r, size_t nrows, int label_need)
+static struct list_cols list_columns(const struct rect *r, size_t nrows, int label_need, bool sides)
 {
-	struct list_cols c = { .id_x = 3, .calls_w = 3 };
+	/* --compare: the run's side (B or C) after the mark */
+	struct list_cols c = { .id_x = sides ? 5 : 3, .calls_w = 3 };
 	int cells_w = (int)nrows * 2;
 	c.label_w = r->w >= 56 ? 14 : r->w >= 44 ? 10 : 8;
 	if (label_need < c.label_w)
@@ -261,6 +262,9 @@ static void list_row(const struct tui *t, const struct list_cols *c, const struc
 	if (sel)
 		draw_text(y, r->x, 1, ">", 1, base);
 	draw_text(y, r->x + 1, 1, mg, strlen(mg), draw_cell_attr(t, sel, base, mslot));
+	const char *side = compare_side_letter(compare_side_of(rv, &t->cmp.sides, rv->view[vi]));
+	if (*side)
+		draw_text(y, r->x + 3, 1, side, 1, draw_cell_attr(t, sel, base, SLOT_DIM));
 	size_t i = vi - v->top;
 	list_id(e, &v->id_cut[i], y, r->x + c->id_x, c->id_w, base);
 	list_tags(t, e, &v->id_cut[i], y, r->x + c->id_x, c->id_w,
@@ -311,7 +315,7 @@ static void list_draw(const struct tui *t)
 	struct list_view v;
 	list_view_make(t, &v, rows);
 	int cap = r->w >= 56 ? 14 : r->w >= 44 ? 10 : 8;
-	struct list_cols c = list_columns(r, nrows, list_labels(&v, cap));
+	struct list_cols c = list_columns(r, nrows, list_labels(&v, cap), t->cmp.sides.on);
 	short_names(v.ids, v.n, (size_t)c.id_w, v.id_cut);
 	int y = r->y + 1;
 	list_header(t, &c, y, nrows, c.label_w ? NULL : v.shared_label, v.n);

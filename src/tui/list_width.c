@@ -44,7 +44,7 @@ int list_width_wanted(struct tui *t)
 	int cells = (int)review_nrows(tui_rv(t)) * 2;
 	int label = t->lw.label_w <= 8 ? 8 : t->lw.label_w <= 10 ? 10 : 14;
 	int id = t->lw.id_w < 8 ? 8 : t->lw.id_w;      /* list.c drops the model below 8 */
-	int w = 3 + id + 1 + label + 1 + 3 + 1 + cells;
+	int w = (t->cmp.sides.on ? 5 : 3) + id + 1 + label + 1 + 3 + 1 + cells;
 	int tier = label == 8 ? 0 : label == 10 ? 44 : 56;
 	return w > tier ? w : tier;
 }

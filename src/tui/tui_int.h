@@ -9,6 +9,7 @@
 
 #include "util/strbuf.h"
 #include "review/calib.h"
+#include "review/compare.h"
 #include "review/groups.h"
 #include "review/judging.h"
 #include "tui/tui.h"
@@ -190,6 +191,30 @@ struct groups_state {
 	char group[40];             /* GROUP_RETRACT's */
 };
 
+/* The side by side (compare_view.c) and the menu that picks the run to
+ * compare with (compare_pick.c). */
+struct cmpview_state {
+	struct compare_sides sides;         /* --compare: which runs are on which side */
+	bool want_open;                     /* open the first task pair once the files are read */
+	bool shown;
+	struct compare c;
+	struct compare_lines lines;
+	int lines_w;                        /* the width and form the lines were made for; */
+	bool lines_unified, lines_open;     /* -1: to make */
+	bool open;                          /* Enter: every message unfolded */
+	size_t top;                         /* first line shown */
+	size_t jumped_row, jumped_top;      /* the row d, n or N showed, and top then */
+	struct compare_task_pair *pairs;    /* the tasks both sides ran, for ] and [ */
+	size_t npairs, pair;
+	bool pairs_built;
+	struct {
+		bool shown;
+		size_t from;                    /* the entry compared */
+		struct compare_candidate *c;
+		size_t n, sel, top;
+	} pick;
+};
+
 struct tui {
 	struct review *rv;
 	const struct config *cfg;
@@ -220,6 +245,7 @@ struct tui {
 	struct { bool shown; size_t sel; } fmenu;   /* the filter menu (f) */
 	struct tags_pane_state *tagp;               /* the tags pane (T), NULL until opened */
 	struct groups_state grp;                    /* the groups (=) */
+	struct cmpview_state cmp;                   /* the side by side (C, --compare) */
 	struct script_state script;
 	struct { bool headless; SCREEN *screen; FILE *out, *in; } term;
 	struct { long iterations, max_iterations; double last_busy_draw, last_refresh; } loop;
@@ -332,6 +358,21 @@ void groups_draw(const struct tui *t);
 unsigned groups_tag_typed(struct tui *t, const char *code);
 unsigned groups_confirm_key(struct tui *t, keycode_t key);
 unsigned groups_ask_retract(struct tui *t, size_t row, const char *group, size_t standing);
+
+/* compare_view.c: the side by side of two runs */
+unsigned cmpview_open(struct tui *t, size_t base_entry, size_t cand_entry);
+/* --compare with a task key: the first task both sides ran, once the
+ * files are read (the loop calls it each turn while want_open). */
+unsigned cmpview_start(struct tui *t);
+unsigned cmpview_key(struct tui *t, enum tcr_action a);
+void cmpview_fit(struct tui *t);
+void cmpview_draw(const struct tui *t);
+void cmpview_free(struct tui *t);
+/* compare_pick.c: C's menu of the runs to compare the selected one with */
+unsigned cmppick_open(struct tui *t);
+unsigned cmppick_key(struct tui *t, keycode_t key);
+void cmppick_draw(const struct tui *t);
+void cmppick_free(struct tui *t);
 
 /* filter_menu.c: f's menu of filters, drawn over the panes */
 unsigned fmenu_open(struct tui *t);

@@ -7,15 +7,15 @@
 
 objdir="$(dirname "$TCR_BIN")/src/review"
 # Lowest first; files on one line stand side by side and call none of each other.
-order='assign keymap runsearch callrefs align
-session
+order='assign keymap runsearch callrefs align prefer
+session compare_lines
 rows
 labels marks failmodes prefs
 filters
 queue
 view
-decisions tags
-search callmarks fewshot calib_figs calls groups group_decide
+decisions tags compare
+search callmarks fewshot calib_figs calls groups group_decide compare_pair
 fewshot_gather
 judging calib_compare
 calib calib_calls

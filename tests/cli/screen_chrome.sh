@@ -45,7 +45,7 @@ both tau-help '?'
 screen_has tau-help-80 "[help] Moving  lines 1-22 of"
 screen_has tau-help-80 "↓ more"
 screen_has tau-help-80 "Shift-Tab"
-both tau-help-files '?<Tab><Tab><Tab><Tab><Tab>'
+both tau-help-files '?<Tab><Tab><Tab><Tab><Tab><Tab>'
 screen_has tau-help-files-120 "[help] Files  lines"
 screen_has tau-help-files-120 " Mouse"
 screen_has tau-help-files-120 "wheel"
