@@ -7,7 +7,7 @@ set -u
 : "${TCR_BIN:?TCR_BIN must name the built tcreview}"
 : "${TCR_SRCDIR:?TCR_SRCDIR must name the source tree}"
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/tcr-cli.XXXXXX")
-trap 'fake_llm_stop; rm -rf "$TMP"' EXIT
+trap 'fake_llm_stop; [ -n "${KEEP_TMP:-}" ] || rm -rf "$TMP"' EXIT
 # The exec scorer keeps answers in a cache: each suite gets its own, and
 # none reaches the user's.
 TCR_CACHE_DIR="$TMP/cache"; export TCR_CACHE_DIR
