@@ -30,6 +30,11 @@ void judge_cache_close(struct judge_cache *c);
  * (malloc'd), or NULL for standard input ("-"), which has nowhere to keep one. */
 char *judge_cache_path(const char *first_input);
 const char *judge_cache_warning(const struct judge_cache *c);
+/* Reads another input's cache into c, for reading only: its verdicts on
+ * keys c lacks (a key covers the run's content and the judge, so either
+ * file's verdict on it is the same question's answer); c's own stand.
+ * A missing file adds nothing. Returns 0, or -1 with "PATH: reason". */
+int judge_cache_read_also(struct judge_cache *c, const char *path, struct error *err);
 
 /* 16 hex digits and a NUL: FNV-1a of the run's record (compact JSON), the
  * judge's hash, its prompt hash and model. For a judge with examples this

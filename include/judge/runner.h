@@ -39,6 +39,10 @@ struct judge_runner_opts {
 	 * does not exist is then left uncreated and the runner has no cache,
 	 * so a command that only reads writes nothing. */
 	bool cache_only;
+	/* A cache-only runner also reads the cache beside this input (the
+	 * verdicts its own lacks): diff reads each side's runs with the other
+	 * side's cache too, since `judge BASE CAND` keeps one beside BASE. */
+	const char *also_input;
 };
 
 struct judge_runner;

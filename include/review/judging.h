@@ -68,6 +68,10 @@ int  judging_open(struct judging *jg, struct review *rv, const char *ca_file,
  * stepping the session. Returns 0, or -1 with a reason in err. */
 int  judging_open_cached(struct judging *jg, struct review *rv, struct judging_note *note,
                          struct error *err);
+/* judging_open_cached reading also the cache beside also_input (the
+ * verdicts the session's own lacks): diff's other side. */
+int  judging_open_cached_also(struct judging *jg, struct review *rv, const char *also_input,
+                              struct judging_note *note, struct error *err);
 /* Whether judges can be asked (a client is there). */
 bool judging_can_ask(const struct judging *jg);
 /* Drops unanswered jobs; the session no longer fills cells from the cache. */

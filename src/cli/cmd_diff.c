@@ -43,7 +43,8 @@ static void diff_usage(FILE *out)
 	"Which tasks a candidate fixed and which it broke against a baseline: the runs\n"
 	"of BASE and CAND (each a file or a folder) paired by their task, every code\n"
 	"scorer run on both sides, judge verdicts read from each side's judge cache\n"
-	"(BASE.judgements.jsonl, CAND.judgements.jsonl; no judge is asked).\n"
+	"(BASE.judgements.jsonl, CAND.judgements.jsonl, each read for both sides;\n"
+	"no judge is asked).\n"
 	"\n"
 	"  -c, --config FILE   scorers, judges and compare: {task:} (default ./tcreview.yaml)\n"
 	"      --task PATH     the task key: a path in each record (\"task_id\"), or several\n"
@@ -166,6 +167,7 @@ typedef void side_fill_fn(void *ctx, struct review *rv, size_t entry, const stru
 
 struct side {
 	const char *path;
+	const char *other;          /* the other side's input: its judge cache is read too */
 	const char *name;           /* "base" or "cand" */
 	const char *spec;           /* the task key */
 	struct review rv;
@@ -215,7 +217,7 @@ static int side_open(struct side *s, struct cli_context *x, const struct config 
 	/* Every run is read once, in order: none needs to stay cached. */
 	s->rv.cache_limit = 0;
 	struct judging_note note;
-	if (judging_open_cached(&s->jg, &s->rv, &note, &err) < 0) {
+	if (judging_open_cached_also(&s->jg, &s->rv, s->other, &note, &err) < 0) {
 		fprintf(stderr, PROG ": %s\n", err.msg);
 		return EXIT_INPUT;
 	}
@@ -448,8 +450,8 @@ static int diff_run(struct cli_context *x, const struct config *c, struct expect
                     const char *spec)
 {
 	struct side sides[DIFF_SIDES] = {
-		{ .path = inputs[0], .name = "base", .spec = spec },
-		{ .path = inputs[1], .name = "cand", .spec = spec },
+		{ .path = inputs[0], .other = inputs[1], .name = "base", .spec = spec },
+		{ .path = inputs[1], .other = inputs[0], .name = "cand", .spec = spec },
 	};
 	struct diff d;
 	int rc = EXIT_DONE;

@@ -14,10 +14,12 @@
  */
 #include "judge/cache.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include <jansson.h>
 
@@ -245,6 +247,20 @@ static bool cache_take(void *ctx, json_t *o, char *why, size_t whylen)
 	return true;
 }
 
+/* Another file's line: kept only when no verdict has its key yet. */
+static bool cache_take_absent(void *ctx, json_t *o, char *why, size_t whylen)
+{
+	struct judge_cache *c = ctx;
+	struct entry *e = entry_from_json(o, why, whylen);
+	if (!e)
+		return false;
+	if (htab_get(&c->newest, key_hash(e->key), entry_eq, e->key))
+		entry_free(e);
+	else
+		cache_add(c, e);
+	return true;
+}
+
 /* ---- the interface ---------------------------------------------------------- */
 
 char *judge_cache_path(const char *first_input)
@@ -283,6 +299,22 @@ void judge_cache_close(struct judge_cache *c)
 	htab_free(&c->newest);
 	htab_free(&c->latest);
 	free(c);
+}
+
+int judge_cache_read_also(struct judge_cache *c, const char *path, struct error *err)
+{
+	struct stat st;
+	if (stat(path, &st) != 0 && errno == ENOENT)
+		return 0;
+	const struct jsonl_reader rd = {
+		.take = cache_take_absent, .ctx = c, .warn_max = WARN_MAX,
+		.parse_unended = false, .follow = false,
+	};
+	struct jsonl_log *log = jsonl_log_open_readonly(path, &rd, err);
+	if (!log)
+		return -1;
+	jsonl_log_close(log);
+	return 0;
 }
 
 const char *judge_cache_warning(const struct judge_cache *c)

@@ -53,6 +53,20 @@ static void open_cache(struct judge_runner *r, const char *first_input, bool onl
 	free(path);
 }
 
+/* The other input's cache, into ours (or as ours when we have none). */
+static void read_also(struct judge_runner *r, const char *input)
+{
+	if (!r->cache) {
+		open_cache(r, input, true);
+		return;
+	}
+	char *path = judge_cache_path(input);
+	struct error err = {0};
+	if (path && judge_cache_read_also(r->cache, path, &err) < 0)
+		r->cache_error = xstrdup(err.msg);
+	free(path);
+}
+
 struct judge_runner *judge_runner_new(const struct judge_runner_opts *o, struct error *err)
 {
 	struct judge_client *client = NULL;
@@ -72,6 +86,8 @@ struct judge_runner *judge_runner_new(const struct judge_runner_opts *o, struct 
 	r->examples = o->examples;
 	r->examples_ctx = o->examples_ctx;
 	open_cache(r, o->first_input, o->cache_only);
+	if (o->cache_only && o->also_input && !r->cache_error)
+		read_also(r, o->also_input);
 	return r;
 }
 

@@ -120,7 +120,8 @@ static void fill_from_cache(void *ctx, struct review *rv, size_t entry, const st
 #define GATHER_KEY_MS 5
 
 static int open_runner(struct judging *jg, struct review *rv, const char *ca_file,
-                       bool cache_only, struct judging_note *note, struct error *err)
+                       bool cache_only, const char *also_input, struct judging_note *note,
+                       struct error *err)
 {
 	memset(jg, 0, sizeof *jg);
 	jg->rv = rv;
@@ -134,7 +135,7 @@ static int open_runner(struct judging *jg, struct review *rv, const char *ca_fil
 	struct judge_runner_opts o = {
 		.concurrency = 8, .ca_file = ca_file, .refresh = true,
 		.first_input = rv->ds.nfiles ? rv->ds.files[0].path : NULL,
-		.expect = rv->ev.expect, .cache_only = cache_only,
+		.expect = rv->ev.expect, .cache_only = cache_only, .also_input = also_input,
 	};
 	if (fewshot_needed(rv->cfg)) {
 		jg->shots = xcalloc(1, sizeof *jg->shots);
@@ -162,13 +163,19 @@ static int open_runner(struct judging *jg, struct review *rv, const char *ca_fil
 int judging_open(struct judging *jg, struct review *rv, const char *ca_file,
                  struct judging_note *note, struct error *err)
 {
-	return open_runner(jg, rv, ca_file, false, note, err);
+	return open_runner(jg, rv, ca_file, false, NULL, note, err);
 }
 
 int judging_open_cached(struct judging *jg, struct review *rv, struct judging_note *note,
                         struct error *err)
 {
-	return open_runner(jg, rv, NULL, true, note, err);
+	return open_runner(jg, rv, NULL, true, NULL, note, err);
+}
+
+int judging_open_cached_also(struct judging *jg, struct review *rv, const char *also_input,
+                             struct judging_note *note, struct error *err)
+{
+	return open_runner(jg, rv, NULL, true, also_input, note, err);
 }
 
 bool judging_can_ask(const struct judging *jg)

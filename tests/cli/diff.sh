@@ -257,6 +257,25 @@ assert_grep "skips are said" "$TMP/all.err" "scorer alt: 13 verdicts on base.jso
 assert_grep "judge from the cache: broke on task 1" "$TMP/all.out" '{"task":"1","scorer":"j","base":{"runs":1,"passed":1},"cand":{"runs":1,"passed":0},"change":"broke"}'
 assert_grep "judge: the run missing from the cache does not count" "$TMP/all.out" '{"task":"2","scorer":"j","base":{"runs":1,"passed":0},"cand":{"runs":1,"passed":1},"change":"fixed"}'
 assert_eq "no request was made (the server is stopped; nothing failed)" "$(grep -c 'error' "$TMP/all.out")" 0
+# One cache beside BASE for both sides, as `tcreview judge base.jsonl
+# cand.jsonl` or the side by side keep it: the candidate's verdicts are
+# found there too, and the lines are the same.
+mkdir -p "$TMP/onecache"
+cp "$D/base.jsonl" "$D/cand.jsonl" "$D/tcreview.yaml" "$TMP/onecache/"
+cat "$D/base.jsonl.judgements.jsonl" "$D/cand.jsonl.judgements.jsonl" \
+	> "$TMP/onecache/base.jsonl.judgements.jsonl"
+(cd "$TMP/onecache" && "$TCR_BIN" diff --task task -o jsonl base.jsonl cand.jsonl) \
+	> "$TMP/onecache.out" 2> "$TMP/onecache.err"
+RC=$?
+assert_rc "one cache beside BASE: exit 0" 0
+if cmp -s "$TMP/onecache.out" "$TMP/all.out"; then
+	pass "one cache beside BASE: the candidate's judge verdicts read from it, every line the same"
+else
+	fail "one cache beside BASE: the candidate's judge verdicts read from it, every line the same" \
+		"$(diff "$TMP/all.out" "$TMP/onecache.out" | head -20)"
+fi
+assert_eq "one cache beside BASE: no file written beside CAND" \
+	"$(ls "$TMP/onecache" | grep -c 'cand.jsonl.judgements')" 0
 # The McNemar p of ok on its own: 3 broke, 2 fixed.
 assert_grep "ok's summary line" "$TMP/all.out" '{"type":"summary","scorer":"ok","tasks":8,"fixed":2,"broke":2,'
 
