@@ -21,6 +21,8 @@ void jsonw_number(struct strbuf *sb, double d);
 void jsonw_string(struct strbuf *sb, const char *s, size_t len);
 /* ,"key":"v" (or ,"key":null when v is NULL): a member after the first. */
 void jsonw_member_str(struct strbuf *sb, const char *key, const char *v);
+/* ,"key":d (or ,"key":null when has is false): a member after the first. */
+void jsonw_member_num(struct strbuf *sb, const char *key, bool has, double d);
 void jsonw_value(struct strbuf *sb, const json_t *v);   /* compact, keys in order */
 /* jsonw_value with the terminal controls above kept raw, as every string
  * was written before they were escaped: for keys that must stay those of

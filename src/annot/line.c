@@ -310,15 +310,6 @@ bool annot_line_read(json_t *o, struct decision *d, char **owned, char *why, siz
 	return true;
 }
 
-static void put_num(struct strbuf *sb, const char *key, bool has, double v)
-{
-	strbuf_addf(sb, ",\"%s\":", key);
-	if (has)
-		jsonw_number(sb, v);
-	else
-		strbuf_addstr(sb, "null");
-}
-
 /* The fields of failure analysis, each only when set. */
 static void put_analysis(struct strbuf *sb, const struct decision *d)
 {
@@ -355,7 +346,7 @@ static void put_analysis(struct strbuf *sb, const struct decision *d)
 	if (d->group && d->group_lines > 1)
 		strbuf_addf(sb, ",\"group_lines\":%ld", d->group_lines);
 	if (d->has_weight)
-		put_num(sb, "weight", true, d->weight);
+		jsonw_member_num(sb, "weight", true, d->weight);
 	if (d->queue)
 		jsonw_member_str(sb, "queue", d->queue);
 	if (d->other)
@@ -379,11 +370,11 @@ void annot_line_build(struct strbuf *sb, const struct decision *d, const char *a
 	jsonw_member_str(sb, "scorer_type", d->scorer_type);
 	jsonw_member_str(sb, "model", d->model);
 	jsonw_member_str(sb, "prompt_hash", d->prompt_hash);
-	put_num(sb, "machine_score", d->has_machine_score, d->machine_score);
+	jsonw_member_num(sb, "machine_score", d->has_machine_score, d->machine_score);
 	strbuf_addstr(sb, ",\"machine_passed\":");
 	strbuf_addstr(sb, !d->has_machine_passed ? "null" : d->machine_passed ? "true" : "false");
 	jsonw_member_str(sb, "decision", kind_names[d->kind]);
-	put_num(sb, "score", d->has_score, d->score);
+	jsonw_member_num(sb, "score", d->has_score, d->score);
 	jsonw_member_str(sb, "reason", d->reason);
 	jsonw_member_str(sb, "reviewer", d->reviewer);
 	strbuf_addstr(sb, d->blind ? ",\"blind\":true" : ",\"blind\":false");

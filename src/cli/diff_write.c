@@ -19,15 +19,6 @@ static void put_count(struct strbuf *sb, const char *key, const struct diff_coun
 	strbuf_addf(sb, ",\"%s\":{\"runs\":%u,\"passed\":%u}", key, c->runs, c->passed);
 }
 
-static void put_rate(struct strbuf *sb, const char *key, bool ok, double v)
-{
-	strbuf_addf(sb, ",\"%s\":", key);
-	if (ok)
-		jsonw_number(sb, v);
-	else
-		strbuf_addstr(sb, "null");
-}
-
 static void put_pass_k(struct strbuf *sb, const char *key, const struct diff_summary *s, int side)
 {
 	strbuf_addf(sb, ",\"%s\":[", key);
@@ -51,9 +42,9 @@ static void put_summary(struct strbuf *sb, const struct diff *d, size_t r)
 	strbuf_addf(sb, ",\"tasks\":%zu", s.both);
 	for (int c = 0; c < DIFF_NCHANGES; c++)
 		strbuf_addf(sb, ",\"%s\":%zu", keys[c], s.n[c]);
-	put_rate(sb, "base_pass_rate", s.rated, s.rate[DIFF_BASE]);
-	put_rate(sb, "cand_pass_rate", s.rated, s.rate[DIFF_CAND]);
-	put_rate(sb, "mcnemar_p", true, s.p);
+	jsonw_member_num(sb, "base_pass_rate", s.rated, s.rate[DIFF_BASE]);
+	jsonw_member_num(sb, "cand_pass_rate", s.rated, s.rate[DIFF_CAND]);
+	jsonw_member_num(sb, "mcnemar_p", true, s.p);
 	put_pass_k(sb, "base_pass_k", &s, DIFF_BASE);
 	put_pass_k(sb, "cand_pass_k", &s, DIFF_CAND);
 	strbuf_addstr(sb, "}\n");

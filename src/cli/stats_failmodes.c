@@ -100,15 +100,6 @@ void stats_failmodes_table(FILE *out, const struct failmodes *fm)
 	fputc('\n', out);
 }
 
-static void fm_num(struct strbuf *sb, const char *key, bool ok, double v)
-{
-	strbuf_addf(sb, ",\"%s\":", key);
-	if (ok)
-		jsonw_number(sb, v);
-	else
-		strbuf_addstr(sb, "null");
-}
-
 void stats_failmodes_jsonl(FILE *out, const struct failmodes *fm)
 {
 	struct strbuf sb = STRBUF_INIT;
@@ -122,9 +113,9 @@ void stats_failmodes_jsonl(FILE *out, const struct failmodes *fm)
 		else
 			strbuf_addstr(&sb, "null");
 		strbuf_addf(&sb, ",\"runs\":%zu,\"reviewed\":%zu", r->runs, r->reviewed);
-		fm_num(&sb, "share", r->ok, r->share);
-		fm_num(&sb, "low", r->ok, r->low);
-		fm_num(&sb, "high", r->ok, r->high);
+		jsonw_member_num(&sb, "share", r->ok, r->share);
+		jsonw_member_num(&sb, "low", r->ok, r->low);
+		jsonw_member_num(&sb, "high", r->ok, r->high);
 		strbuf_addf(&sb, ",\"calls\":%zu}", r->calls);
 		fprintf(out, "%s\n", sb.buf);
 		strbuf_reset(&sb);

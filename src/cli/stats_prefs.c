@@ -149,15 +149,6 @@ void stats_prefs_table(FILE *out, const struct prefs *p)
 		judges_table(out, p, w);
 }
 
-static void num(struct strbuf *sb, const char *key, bool ok, double v)
-{
-	strbuf_addf(sb, ",\"%s\":", key);
-	if (ok)
-		jsonw_number(sb, v);
-	else
-		strbuf_addstr(sb, "null");
-}
-
 static void counts(struct strbuf *sb, const size_t c[PREFS_CATS])
 {
 	strbuf_addf(sb, ",\"base\":%zu,\"cand\":%zu,\"tie\":%zu,\"both_bad\":%zu", c[0], c[1], c[2],
@@ -170,10 +161,10 @@ static void judge_line(struct strbuf *sb, const struct prefs_judge *f)
 	jsonw_member_str(sb, "judge", f->judge);
 	jsonw_member_str(sb, "reviewer", f->reviewer);
 	strbuf_addf(sb, ",\"n\":%zu,\"same\":%zu", f->n, f->same);
-	num(sb, "agreement", f->agreement_ok, f->agreement);
-	num(sb, "low", f->agreement_ok, f->low);
-	num(sb, "high", f->agreement_ok, f->high);
-	num(sb, "kappa", f->kappa_ok, f->kappa);
+	jsonw_member_num(sb, "agreement", f->agreement_ok, f->agreement);
+	jsonw_member_num(sb, "low", f->agreement_ok, f->low);
+	jsonw_member_num(sb, "high", f->agreement_ok, f->high);
+	jsonw_member_num(sb, "kappa", f->kappa_ok, f->kappa);
 	jsonw_member_str(sb, "kappa_why", f->kappa_ok ? NULL : f->kappa_why);
 	strbuf_addstr(sb, ",\"confusion\":[");
 	for (size_t r = 0; r < PREFS_CATS; r++) {
@@ -213,8 +204,8 @@ void stats_prefs_jsonl(FILE *out, const struct prefs *p)
 		jsonw_member_str(&sb, "a", b->a);
 		jsonw_member_str(&sb, "b", b->b);
 		strbuf_addf(&sb, ",\"n\":%zu,\"same\":%zu", b->n, b->same);
-		num(&sb, "agreement", b->agreement_ok, b->agreement);
-		num(&sb, "kappa", b->kappa_ok, b->kappa);
+		jsonw_member_num(&sb, "agreement", b->agreement_ok, b->agreement);
+		jsonw_member_num(&sb, "kappa", b->kappa_ok, b->kappa);
 		fprintf(out, "%s}\n", sb.buf);
 		strbuf_reset(&sb);
 	}

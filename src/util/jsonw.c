@@ -398,6 +398,15 @@ bool json_truthy(const json_t *v)
 	}
 }
 
+void jsonw_member_num(struct strbuf *sb, const char *key, bool has, double d)
+{
+	strbuf_addf(sb, ",\"%s\":", key);
+	if (has)
+		jsonw_number(sb, d);
+	else
+		strbuf_addstr(sb, "null");
+}
+
 void jsonw_member_str(struct strbuf *sb, const char *key, const char *v)
 {
 	strbuf_addf(sb, ",\"%s\":", key);
