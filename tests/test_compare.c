@@ -116,6 +116,26 @@ static void test_sides_and_tasks(void **state)
 	assert_int_equal(p[0].base, rfx_entry(&rv, "b1"));
 	assert_int_equal(p[0].cand, rfx_entry(&rv, "c1"));
 	compare_task_pairs_free(p, n);
+	/* With the screen's cache: the same pairs, twice (the second time from
+	 * the tasks looked up the first), and the picker's the same too. */
+	struct compare_sides cached = sides_t;
+	cached.tasks = compare_task_cache_new();
+	for (int round = 0; round < 2; round++) {
+		n = compare_task_pairs(&rv, &cached, &p);
+		assert_int_equal(n, 1);
+		assert_string_equal(p[0].task, "t1");
+		assert_int_equal(p[0].base, rfx_entry(&rv, "b1"));
+		assert_int_equal(p[0].cand, rfx_entry(&rv, "c1"));
+		compare_task_pairs_free(p, n);
+		struct compare_candidate *cs;
+		size_t nc = compare_candidates(&rv, &cached, rfx_entry(&rv, "c1"), &cs);
+		assert_int_equal(nc, 2);
+		assert_int_equal(cs[0].entry, rfx_entry(&rv, "b1"));
+		assert_int_equal(cs[1].entry, rfx_entry(&rv, "c2"));
+		free(cs);
+	}
+	compare_sides_release(&cached);
+	assert_null(cached.tasks);
 	/* base first whichever was picked */
 	size_t a = rfx_entry(&rv, "c1"), b = rfx_entry(&rv, "b1");
 	compare_order(&rv, &s, &a, &b);

@@ -27,11 +27,19 @@ enum compare_side {
 
 /* Which runs are on which side: the session's files [0, nbase_files) are
  * the base's. on false: no --compare (every run SIDE_NONE). */
+struct compare_task_cache;
 struct compare_sides {
 	bool on;
 	size_t nbase_files;
 	const char *task_spec;      /* the task key (cli_task_spec), or NULL */
+	/* Each run's task once looked up (a run is loaded for it once, not at
+	 * every pick); NULL: looked up anew by each call. */
+	struct compare_task_cache *tasks;
 };
+
+/* A cache for compare_sides.tasks, and its release (s->tasks freed and NULL). */
+struct compare_task_cache *compare_task_cache_new(void);
+void compare_sides_release(struct compare_sides *s);
 
 /* How many of the session's first files come from base_path (the file
  * itself, or files found under the folder). */

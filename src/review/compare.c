@@ -5,7 +5,38 @@
 #include "review/compare.h"
 #include "review/session.h"
 #include "runs/run.h"
+#include "util/hash.h"
+#include "util/htab.h"
 #include "util/xalloc.h"
+
+struct compare_task_cache {
+	char **task;                /* by entry: its task, NULL without one */
+	bool *known;                /* by entry: looked up already */
+	size_t n;
+};
+
+struct compare_task_cache *compare_task_cache_new(void)
+{
+	return xcalloc(1, sizeof(struct compare_task_cache));
+}
+
+static void cache_clear(struct compare_task_cache *c)
+{
+	for (size_t i = 0; i < c->n; i++)
+		free(c->task[i]);
+	free(c->task);
+	free(c->known);
+	*c = (struct compare_task_cache){ 0 };
+}
+
+void compare_sides_release(struct compare_sides *s)
+{
+	if (s->tasks) {
+		cache_clear(s->tasks);
+		free(s->tasks);
+		s->tasks = NULL;
+	}
+}
 
 size_t compare_base_files(const struct review *rv, const char *base_path)
 {
@@ -49,22 +80,32 @@ char *compare_entry_task(struct review *rv, const char *spec, size_t entry)
 	return t ? xstrdup(t) : NULL;
 }
 
-/* The task of every run in view, in the view's order (NULLs without a key). */
-static char **view_tasks(struct review *rv, const struct compare_sides *s)
+/* An entry's task through the cache (grown to the session's entries). */
+static const char *task_in(struct review *rv, const char *spec, struct compare_task_cache *c,
+                           size_t entry)
 {
-	size_t n = review_view_count(rv);
-	char **t = xcalloc(n ? n : 1, sizeof *t);
-	const char *spec = s ? s->task_spec : NULL;
-	for (size_t i = 0; i < n && spec; i++)
-		t[i] = compare_entry_task(rv, spec, rv->view[i]);
-	return t;
+	if (!spec || entry >= rv->nentries)
+		return NULL;
+	if (entry >= c->n) {
+		size_t n = rv->nentries;
+		c->task = xrealloc(c->task, n * sizeof *c->task);
+		c->known = xrealloc(c->known, n * sizeof *c->known);
+		memset(c->task + c->n, 0, (n - c->n) * sizeof *c->task);
+		memset(c->known + c->n, 0, (n - c->n) * sizeof *c->known);
+		c->n = n;
+	}
+	if (!c->known[entry]) {
+		c->task[entry] = compare_entry_task(rv, spec, entry);
+		c->known[entry] = true;
+	}
+	return c->task[entry];
 }
 
-static void tasks_free(char **t, size_t n)
+/* The cache a call uses: the sides' own, else one for the call alone. */
+static struct compare_task_cache *cache_of(const struct compare_sides *s,
+                                           struct compare_task_cache *alone)
 {
-	for (size_t i = 0; i < n; i++)
-		free(t[i]);
-	free(t);
+	return s && s->tasks ? s->tasks : alone;
 }
 
 static void add_cand(struct compare_candidate **out, size_t *n, size_t entry, enum compare_why why)
@@ -80,8 +121,9 @@ size_t compare_candidates(struct review *rv, const struct compare_sides *s, size
 {
 	*out = NULL;
 	size_t nv = review_view_count(rv), n = 0;
-	char **tasks = view_tasks(rv, s);
-	char *mine = compare_entry_task(rv, s ? s->task_spec : NULL, entry);
+	struct compare_task_cache alone = { 0 }, *tc = cache_of(s, &alone);
+	const char *spec = s ? s->task_spec : NULL;
+	const char *mine = task_in(rv, spec, tc, entry);
 	enum compare_side side = compare_side_of(rv, s, entry);
 	/* three passes keep the list's order within each kind */
 	for (int pass = 0; pass < 3; pass++) {
@@ -90,7 +132,8 @@ size_t compare_candidates(struct review *rv, const struct compare_sides *s, size
 			if (e == entry)
 				continue;
 			bool other_side = side != SIDE_NONE && compare_side_of(rv, s, e) != side;
-			bool same_task = mine && tasks[i] && strcmp(mine, tasks[i]) == 0;
+			const char *task = mine ? task_in(rv, spec, tc, e) : NULL;
+			bool same_task = task && strcmp(mine, task) == 0;
 			if (pass == 0 && same_task && other_side)
 				add_cand(out, &n, e, WHY_OTHER_SIDE);
 			else if (pass == 1 && same_task && !other_side)
@@ -110,8 +153,7 @@ size_t compare_candidates(struct review *rv, const struct compare_sides *s, size
 		free(*out);
 		*out = sorted;
 	}
-	free(mine);
-	tasks_free(tasks, nv);
+	cache_clear(&alone);
 	return n;
 }
 
@@ -124,6 +166,16 @@ void compare_order(const struct review *rv, const struct compare_sides *s, size_
 	}
 }
 
+struct pair_slot {
+	const char *task;           /* the cache's text */
+	size_t at;                  /* its place in the pairs being made */
+};
+
+static bool slot_eq(const void *item, const void *key)
+{
+	return strcmp(((const struct pair_slot *)item)->task, key) == 0;
+}
+
 size_t compare_task_pairs(struct review *rv, const struct compare_sides *s,
                           struct compare_task_pair **out)
 {
@@ -131,35 +183,47 @@ size_t compare_task_pairs(struct review *rv, const struct compare_sides *s,
 	if (!s || !s->on || !s->task_spec)
 		return 0;
 	size_t nv = review_view_count(rv), n = 0;
-	char **tasks = view_tasks(rv, s);
+	struct compare_task_cache alone = { 0 }, *tc = cache_of(s, &alone);
+	struct compare_task_pair *all = xcalloc(nv ? nv : 1, sizeof *all);
+	struct pair_slot *slots = xcalloc(nv ? nv : 1, sizeof *slots);
+	struct htab seen = HTAB_INIT;
+	/* One pass in the view's order: a task's place is its first run's,
+	 * each side's first run of it is the one shown. */
 	for (size_t i = 0; i < nv; i++) {
-		if (!tasks[i])
+		size_t e = rv->view[i];
+		const char *task = task_in(rv, s->task_spec, tc, e);
+		if (!task)
 			continue;
-		bool seen = false;
-		for (size_t j = 0; j < i && !seen; j++)
-			seen = tasks[j] && strcmp(tasks[j], tasks[i]) == 0;
-		if (seen)
-			continue;
-		size_t base = SIZE_MAX, cand = SIZE_MAX;
-		for (size_t j = i; j < nv; j++) {
-			if (!tasks[j] || strcmp(tasks[j], tasks[i]) != 0)
-				continue;
-			enum compare_side sd = compare_side_of(rv, s, rv->view[j]);
-			if (sd == SIDE_BASE && base == SIZE_MAX)
-				base = rv->view[j];
-			else if (sd == SIDE_CAND && cand == SIZE_MAX)
-				cand = rv->view[j];
+		uint64_t h = hash_fnv1a(task, strlen(task), HASH_FNV_SEED);
+		struct pair_slot *sl = htab_get(&seen, h, slot_eq, task);
+		if (!sl) {
+			sl = &slots[n];
+			*sl = (struct pair_slot){ task, n };
+			*htab_put(&seen, h, slot_eq, task) = sl;
+			all[n++] = (struct compare_task_pair){ NULL, SIZE_MAX, SIZE_MAX };
 		}
-		if (base == SIZE_MAX || cand == SIZE_MAX)
-			continue;
-		*out = xrealloc(*out, (n + 1) * sizeof **out);
-		(*out)[n].task = xstrdup(tasks[i]);
-		(*out)[n].base = base;
-		(*out)[n].cand = cand;
-		n++;
+		struct compare_task_pair *p = &all[sl->at];
+		enum compare_side sd = compare_side_of(rv, s, e);
+		if (sd == SIDE_BASE && p->base == SIZE_MAX)
+			p->base = e;
+		else if (sd == SIDE_CAND && p->cand == SIZE_MAX)
+			p->cand = e;
 	}
-	tasks_free(tasks, nv);
-	return n;
+	size_t kept = 0;
+	for (size_t i = 0; i < n; i++)
+		if (all[i].base != SIZE_MAX && all[i].cand != SIZE_MAX) {
+			all[kept] = all[i];
+			all[kept++].task = xstrdup(slots[i].task);
+		}
+	htab_free(&seen);
+	free(slots);
+	cache_clear(&alone);
+	if (!kept) {
+		free(all);
+		return 0;
+	}
+	*out = all;
+	return kept;
 }
 
 void compare_task_pairs_free(struct compare_task_pair *p, size_t n)

@@ -636,6 +636,7 @@ void tui_free(struct tui *t)
 {
 	calpane_free(t);
 	cmpview_free(t);
+	compare_sides_release(&t->cmp.sides);
 	tagpane_free(t);
 	msglog_free(t);
 	groups_close(t);
@@ -682,8 +683,10 @@ int tui_run(struct review *rv, const struct config *cfg, const struct tui_opts *
 	t.loop.max_iterations = o->max_iterations;
 	t.ca_file = o->ca_file;
 	t.reload = o->reload;
-	if (o->compare)
+	if (o->compare) {
 		t.cmp.sides = *o->compare;
+		t.cmp.sides.tasks = compare_task_cache_new();
+	}
 	/* --compare with a task key opens on the first pair; without one, on
 	 * the list, saying how to pair */
 	t.cmp.want_open = o->compare && o->compare->on && o->compare->task_spec;
