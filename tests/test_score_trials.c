@@ -196,8 +196,8 @@ static void test_jsonl(void **state)
 	fclose(fe);
 	assert_string_equal(out,
 		"{\"type\":\"pass^k\",\"scorer\":\"s0\",\"k\":1,\"value\":0.5833333333333333,\"tasks\":2}\n"
-		/* 1 - 1/2 and 1 - 1/3 round apart from 1/2 and 2/3 */
-		"{\"type\":\"pass@k\",\"scorer\":\"s0\",\"k\":1,\"value\":0.5833333333333334,\"tasks\":2}\n"
+		/* pass@1 is c/n as pass^1 is: the same value to the last digit */
+		"{\"type\":\"pass@k\",\"scorer\":\"s0\",\"k\":1,\"value\":0.5833333333333333,\"tasks\":2}\n"
 		"{\"type\":\"pass^k\",\"scorer\":\"s0\",\"k\":2,\"value\":0.16666666666666666,\"tasks\":2}\n"
 		"{\"type\":\"pass@k\",\"scorer\":\"s0\",\"k\":2,\"value\":1,\"tasks\":2}\n"
 		"{\"type\":\"pass^k\",\"scorer\":\"s\\\"1\",\"k\":1,\"value\":0.75,\"tasks\":2}\n"

@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <math.h>
+#include <stdlib.h>
 #include <cmocka.h>
 
 #include "util/trials.h"
@@ -119,12 +120,60 @@ static void test_mcnemar(void **state)
 	assert_near(trials_mcnemar_exact(3000, 3000), 1, 0);
 }
 
+/* Every k at once, bit for bit what trials_mean gives k by k, on seeded
+ * random tasks; a long key (one task of many trials) in one pass. */
+static void test_curve(void **state)
+{
+	(void)state;
+	uint32_t seed = 27;
+	struct trials_task t[12];
+	double hat[40], at[40];
+	for (int round = 0; round < 200; round++) {
+		size_t nt = 1 + (size_t)(round % 12);
+		for (size_t j = 0; j < nt; j++) {
+			seed = seed * 1664525u + 1013904223u;
+			t[j].n = (seed >> 8) % 40;
+			seed = seed * 1664525u + 1013904223u;
+			t[j].c = t[j].n ? (seed >> 8) % (t[j].n + 1) : 0;
+		}
+		unsigned kmax = trials_k_max(t, nt);
+		size_t m, mm;
+		if (!kmax) {
+			assert_false(trials_curve(t, nt, 1, hat, at, &m));
+			continue;
+		}
+		assert_true(trials_curve(t, nt, kmax, hat, at, &m));
+		for (unsigned k = 1; k <= kmax; k++) {
+			double v;
+			assert_true(trials_mean(t, nt, k, false, &v, &mm));
+			assert_true(v == hat[k - 1]);
+			assert_int_equal(m, mm);
+			assert_true(trials_mean(t, nt, k, true, &v, &mm));
+			assert_true(v == at[k - 1]);
+		}
+		assert_false(trials_curve(t, nt, kmax + 1, hat, at, &m));
+	}
+	/* One task of 100 000 trials, 60 000 passed: every k in one pass. */
+	struct trials_task big = { 100000, 60000 };
+	double *h = malloc(100000 * sizeof *h);
+	size_t m;
+	assert_true(trials_curve(&big, 1, 100000, h, NULL, &m));
+	assert_int_equal(m, 1);
+	assert_near(h[0], 0.6, 1e-15);
+	assert_near(h[1], 0.6 * 59999.0 / 99999.0, 1e-15);
+	assert_true(h[60000] == 0);
+	free(h);
+	struct trials_task bad = { 2, 3 };
+	assert_false(trials_curve(&bad, 1, 1, hat, at, &m));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_pass_hat_k),
 		cmocka_unit_test(test_mean_over_tasks),
 		cmocka_unit_test(test_mcnemar),
+		cmocka_unit_test(test_curve),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

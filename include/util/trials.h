@@ -35,6 +35,16 @@ unsigned trials_k_max(const struct trials_task *t, size_t ntasks);
 bool trials_mean(const struct trials_task *t, size_t ntasks, unsigned k, bool at,
                  double *out, size_t *counted);
 
+/* pass^k and pass@k for every k from 1 to kmax at once, the same values
+ * as trials_mean gives bit for bit, in one pass over the tasks per k:
+ * the ratio for k is the one for k-1 times one factor, where trials_mean
+ * for each k would take k factors a task (a key every run shares, one task
+ * of 100 000 trials, would cost 10^10). hat[k-1] and at[k-1] (either may
+ * be NULL) get the means over the tasks with trials; false when kmax is 0
+ * or beyond trials_k_max. *counted is how many tasks were averaged. */
+bool trials_curve(const struct trials_task *t, size_t ntasks, unsigned kmax, double *hat,
+                  double *at, size_t *counted);
+
 /* McNemar's exact two-sided p-value for b and c discordant pairs:
  * min(1, 2 * P(X <= min(b, c))), X ~ Binomial(b + c, 1/2); 1 when b + c
  * is 0. Exact in doubles for any count (summed in logs, no underflow). */

@@ -205,8 +205,7 @@ void diff_summarize(const struct diff *d, size_t row, struct diff_summary *s)
 		trials_mean(tt[side], s->both, 1, false, &s->rate[side], &counted);
 		s->k[side] = trials_k_max(tt[side], s->both);
 		s->pass_k[side] = xcalloc(s->k[side] ? s->k[side] : 1, sizeof *s->pass_k[side]);
-		for (unsigned k = 1; k <= s->k[side]; k++)
-			trials_mean(tt[side], s->both, k, false, &s->pass_k[side][k - 1], &counted);
+		trials_curve(tt[side], s->both, s->k[side], s->pass_k[side], NULL, &counted);
 	}
 	free(tt[0]);
 	free(tt[1]);

@@ -93,38 +93,19 @@ void score_trials_verdict(struct score_trials *t, struct trials_task *counts, si
 	counts[scorer].c += passed;
 }
 
-/* The means over the tasks with trials of C(c,k)/C(n,k) and of
- * 1 - C(n-c,k)/C(n,k) for every k to nk, as trials_mean gives them, bit for
- * bit: each ratio is the product of (a-i)/(n-i) for i < k, in that order,
- * so the one for k is the one for k-1 times one factor. trials_mean for
- * each k would cost k factors a task; one task of 100 000 trials (a key
- * every run shares) would then take 10^10 of them. */
+/* pass^k and pass@k for every k to nk, in one pass per k (util/trials). */
 static void means(const struct trials_task *col, size_t ntasks, unsigned nk,
                   struct score_trials_figs *out)
 {
-	double *hat = xcalloc(ntasks, sizeof *hat), *miss = xcalloc(ntasks, sizeof *miss);
-	for (size_t j = 0; j < ntasks; j++)
-		hat[j] = miss[j] = 1;
-	for (unsigned k = 1; k <= nk; k++) {
-		double sum_hat = 0, sum_at = 0;
-		size_t m = 0;
-		unsigned i = k - 1;
-		for (size_t j = 0; j < ntasks; j++) {
-			unsigned n = col[j].n, c = col[j].c;
-			if (!n)
-				continue;
-			hat[j] = c < k ? 0 : hat[j] * ((double)(c - i) / (double)(n - i));
-			miss[j] = n - c < k ? 0 : miss[j] * ((double)(n - c - i) / (double)(n - i));
-			sum_hat += hat[j];
-			sum_at += 1 - miss[j];
-			m++;
-		}
-		out->k[k - 1] = (struct score_passk){ .k = k, .hat = sum_hat / (double)m,
-		                                      .at = sum_at / (double)m, .tasks = m };
-	}
+	double *hat = xcalloc(nk, sizeof *hat), *at = xcalloc(nk, sizeof *at);
+	size_t m;
+	trials_curve(col, ntasks, nk, hat, at, &m);
+	for (unsigned k = 1; k <= nk; k++)
+		out->k[k - 1] = (struct score_passk){ .k = k, .hat = hat[k - 1], .at = at[k - 1],
+		                                      .tasks = m };
 	out->nk = nk;
 	free(hat);
-	free(miss);
+	free(at);
 }
 
 void score_trials_figures(const struct score_trials *t, size_t i, struct score_trials_figs *out)

@@ -2,6 +2,9 @@
 #include "util/trials.h"
 
 #include <math.h>
+#include <stdlib.h>
+
+#include "util/xalloc.h"
 
 /* C(a,k)/C(n,k) = prod_{i<k} (a-i)/(n-i), 0 when a < k: never a factorial,
  * so no overflow and no rounding beyond k products. */
@@ -68,6 +71,47 @@ bool trials_mean(const struct trials_task *t, size_t ntasks, unsigned k, bool at
 	if (!m)
 		return false;
 	*out = sum / (double)m;
+	*counted = m;
+	return true;
+}
+
+bool trials_curve(const struct trials_task *t, size_t ntasks, unsigned kmax, double *hat,
+                  double *at, size_t *counted)
+{
+	*counted = 0;
+	if (kmax == 0 || kmax > trials_k_max(t, ntasks))
+		return false;
+	for (size_t j = 0; j < ntasks; j++)
+		if (t[j].c > t[j].n)
+			return false;
+	/* Per task the running products C(c,k)/C(n,k) and C(n-c,k)/C(n,k),
+	 * multiplied in the order choose_ratio multiplies them. */
+	double *h = xcalloc(ntasks ? ntasks : 1, sizeof *h);
+	double *miss = xcalloc(ntasks ? ntasks : 1, sizeof *miss);
+	for (size_t j = 0; j < ntasks; j++)
+		h[j] = miss[j] = 1;
+	size_t m = 0;
+	for (unsigned k = 1; k <= kmax; k++) {
+		double sum_hat = 0, sum_at = 0;
+		unsigned i = k - 1;
+		m = 0;
+		for (size_t j = 0; j < ntasks; j++) {
+			unsigned n = t[j].n, c = t[j].c;
+			if (!n)
+				continue;
+			h[j] = c < k ? 0 : h[j] * ((double)(c - i) / (double)(n - i));
+			miss[j] = n - c < k ? 0 : miss[j] * ((double)(n - c - i) / (double)(n - i));
+			sum_hat += h[j];
+			sum_at += k == 1 ? (double)c / (double)n : 1 - miss[j];
+			m++;
+		}
+		if (hat)
+			hat[k - 1] = sum_hat / (double)m;
+		if (at)
+			at[k - 1] = sum_at / (double)m;
+	}
+	free(h);
+	free(miss);
 	*counted = m;
 	return true;
 }
