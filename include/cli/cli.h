@@ -158,6 +158,10 @@ const char *cli_prog(void);
  * configuration's compare: {task:}; NULL when neither says (an id spec,
  * runs/runs_conf.h; a run's task is run_spec_text of it). */
 const char *cli_task_spec(const char *task_opt, const struct config *c);
+/* Whether --task's id spec is paths a record can be read by (a typo such
+ * as "task_id[" would otherwise leave every run out, quietly but for a
+ * line on stderr); false after saying why on stderr, PROG first. */
+bool cli_task_option_ok(const char *prog, const char *spec);
 
 void cli_print_version(void);
 

@@ -124,7 +124,11 @@ static int diff_parse_args(int argc, char **argv, struct diff_opts *o)
 			if (cli_allow_path(o->ctx, PROG, optarg) < 0)
 				return EXIT_USAGE;
 			break;
-		case 'T': o->task = optarg; break;
+		case 'T':
+			if (!cli_task_option_ok(PROG, optarg))
+				return EXIT_USAGE;
+			o->task = optarg;
+			break;
 		case 'S': o->scorers[o->nscorers++] = optarg; break;
 		case 'o': o->output = optarg; break;
 		case 'B': o->fail_on_broke = true; break;

@@ -434,7 +434,11 @@ static int parse_flags(struct cli_context *x, int argc, char **argv, struct judg
 		case 'I': f->batch_in = optarg; break;
 		case 'P': f->pairs = true; break;
 		case 'M': f->compare = true; break;
-		case 'T': f->task = optarg; break;
+		case 'T':
+			if (!cli_task_option_ok("tcreview judge", optarg))
+				return EXIT_USAGE;
+			f->task = optarg;
+			break;
 		case 'h':
 			judge_usage(stdout);
 			*stop = true;

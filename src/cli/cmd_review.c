@@ -136,7 +136,11 @@ static int review_parse_args(int argc, char **argv, struct review_opts *o)
 		case 'A': o->ca_file = optarg; break;
 		case 'B': o->blind = true; break;
 		case 'P': o->compare = true; break;
-		case 'K': o->task = optarg; break;
+		case 'K':
+			if (!cli_task_option_ok("tcreview", optarg))
+				return EXIT_USAGE;
+			o->task = optarg;
+			break;
 		case 'S':
 			if (review_assign_parse(&o->assign, optarg, &err) < 0) {
 				fprintf(stderr, "tcreview: --assign: %s\n", err.msg);

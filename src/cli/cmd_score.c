@@ -13,8 +13,6 @@
 #include "runs/format.h"
 #include "cli/report.h"
 #include "cli/score_stream.h"
-#include "runs/runs_conf.h"
-#include "util/jsonpath.h"
 #include "util/xalloc.h"
 #include "util/error.h"
 
@@ -75,23 +73,6 @@ static int parse_number(const char *s, double *out)
 	return (*s && !*end) ? 0 : -1;
 }
 
-/* Whether --task's id spec is paths a record can be read by: a typo such
- * as "task_id[" would otherwise leave every run out, quietly but for one
- * line on stderr. */
-static bool task_spec_ok(const char *spec)
-{
-	char path[RUN_ID_PATH_MAX];
-	size_t n = run_id_spec_count(spec);
-	for (size_t i = 0; i < n; i++) {
-		const char *why = "too long";
-		if (!run_id_spec_part(spec, i, path, sizeof path) || !jsonpath_valid(path, &why)) {
-			fprintf(stderr, "tcreview score: --task '%s': path %zu: %s\n", spec, i + 1, why);
-			return false;
-		}
-	}
-	return n > 0;
-}
-
 /* Reads the options into o; returns -1 to go on, else the exit status
  * (after --help, or a usage error). */
 static int score_parse_args(int argc, char **argv, struct score_opts *o)
@@ -124,7 +105,7 @@ static int score_parse_args(int argc, char **argv, struct score_opts *o)
 		case 'F': o->format = optarg; break;
 		case 'o': o->output = optarg; break;
 		case 'T':
-			if (*optarg && !task_spec_ok(optarg))
+			if (!cli_task_option_ok("tcreview score", optarg))
 				return EXIT_USAGE;
 			o->task = optarg;
 			break;

@@ -22,6 +22,8 @@
 #include "judge/judge_version.h"
 #include "tui/tui_version.h"
 #include "runs/expect.h"
+#include "runs/runs_conf.h"
+#include "util/jsonpath.h"
 #include "runs/format.h"
 #include "util/jdoc.h"
 #include "judge/judge.h"
@@ -80,6 +82,24 @@ void cli_set_prog(const char *argv0)
 {
 	if (argv0 && *argv0)
 		prog_name = argv0;
+}
+
+bool cli_task_option_ok(const char *prog, const char *spec)
+{
+	if (!*spec)             /* --task "": no key from the command line */
+		return true;
+	char path[RUN_ID_PATH_MAX];
+	size_t n = run_id_spec_count(spec);
+	for (size_t i = 0; i < n; i++) {
+		const char *why = "too long";
+		if (!run_id_spec_part(spec, i, path, sizeof path) || !jsonpath_valid(path, &why)) {
+			fprintf(stderr, "%s: --task '%s': path %zu: %s\n", prog, spec, i + 1, why);
+			return false;
+		}
+	}
+	if (!n)
+		fprintf(stderr, "%s: --task names no path\n", prog);
+	return n > 0;
 }
 
 const char *cli_task_spec(const char *task_opt, const struct config *c)

@@ -133,6 +133,14 @@ bob prefer task003-trial0 task003-trial1 base 3 None hashes
 bob prefer task005-trial0 task005-trial1 tie 5 None hashes
 bob retract task005-trial0 task005-trial1 None None prefer NO HASHES"
 
+# A task key that is no path stops the screen and the judge before they start.
+for cmd in "--compare" "judge --pairs --compare"; do
+	run_tcr "$TMP/bad.out" "$TMP/bad.err" $cmd --task 'task_id[' -c "$TMP/tcreview.yaml" \
+		"$TMP/t0.jsonl" "$TMP/t1.jsonl"
+	assert_rc "tcreview $cmd --task 'task_id[': a usage error" 2
+	assert_grep "tcreview $cmd --task 'task_id[': says why" "$TMP/bad.err" "--task 'task_id[': path 1: unterminated '['"
+done
+
 # The judge on the pairs the reviewers labelled (six), then again from its cache.
 run_tcr "$TMP/judge.out" "$TMP/judge.err" judge --pairs -c "$TMP/tcreview.yaml" -a "$TMP/prefs.jsonl" \
 	"$TMP/t0.jsonl" "$TMP/t1.jsonl"

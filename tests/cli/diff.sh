@@ -223,6 +223,13 @@ assert_rc "no task key: a usage error" 2
 assert_grep "no task key: says how to give one" "$TMP/err" "give --task PATH (such as --task task_id) or write compare: {task: PATH} in the configuration"
 assert_eq "no task key: nothing written" "$(wc -c < "$TMP/o" | tr -d ' ')" 0
 
+# A task key that is no path: a usage error naming it, nothing compared.
+(cd "$D" && "$TCR_BIN" diff --task 'task[' -o jsonl base.jsonl cand.jsonl) > "$TMP/o" 2> "$TMP/err"
+RC=$?
+assert_rc "--task that is no path: a usage error" 2
+assert_grep "--task that is no path: named with why" "$TMP/err" "tcreview diff: --task 'task[': path 1: unterminated '['"
+assert_eq "--task that is no path: nothing written" "$(wc -c < "$TMP/o" | tr -d ' ')" 0
+
 # ---- every line, against the independent computation --------------------------
 (cd "$D" && "$TCR_BIN" diff --task task -o jsonl base.jsonl cand.jsonl) > "$TMP/all.out" 2> "$TMP/all.err"
 RC=$?
