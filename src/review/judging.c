@@ -129,8 +129,9 @@ static int open_runner(struct judging *jg, struct review *rv, const char *ca_fil
 	jg->filled_early = SIZE_MAX;
 	jg->key_gather_ms = GATHER_KEY_MS;
 	note_clear(note);
-	/* stats reads the pairwise judges' answers through it too (review/prefs.h). */
-	if (rv->cfg->njudges == 0 && !(cache_only && rv->cfg->npair_judges))
+	/* stats and the calibration overlay read the pairwise judges' answers
+	 * through it too (review/prefs.h). */
+	if (rv->cfg->njudges == 0 && rv->cfg->npair_judges == 0)
 		return 0;
 	struct judge_runner_opts o = {
 		.concurrency = 8, .ca_file = ca_file, .refresh = true,

@@ -35,13 +35,18 @@ static void calib_build_now(struct tui *t)
 		memset(&cs->c, 0, sizeof cs->c);
 		return;
 	}
+	/* The pairwise judges are measured against the reviewers' preferences,
+	 * from the cache (stats' figures: review/prefs.h). */
+	review_prefs(&cs->prefs, t->rv, t->judging.runner, NULL, 0, false);
 	cs->built = true;
 }
 
 void calpane_free(struct tui *t)
 {
-	if (t->cal.built)
+	if (t->cal.built) {
 		calib_free(&t->cal.c);
+		prefs_free(&t->cal.prefs);
+	}
 	t->cal.built = false;
 }
 
@@ -321,6 +326,36 @@ static int legend_draw(const struct tui *t, int y)
 	return y + 1;
 }
 
+/* Each pairwise judge against the reviewers' consensus and against this
+ * reviewer: stats' figures, a line each, under the per-run criteria. */
+static int pairwise_draw(const struct tui *t, int y)
+{
+	const struct prefs *p = &t->cal.prefs;
+	const char *me = tui_rv(t)->reviewer;
+	bool head = false;
+	for (size_t i = 0; i < p->njudges && y < LINES - 3; i++) {
+		const struct prefs_judge *j = &p->judges[i];
+		if (j->reviewer && (!me || strcmp(j->reviewer, me) != 0))
+			continue;
+		if (!head) {
+			static const char title[] = "pairwise judges against the reviewers' preferences "
+			                            "(< > ~ ! in the side by side)";
+			draw_text_cut(y++, 2, COLS - 2, title, sizeof title - 1, screen_attr(t, SLOT_DIM));
+			head = true;
+		}
+		char line[320], agree[64] = DASH, kappa[32] = DASH;
+		if (j->agreement_ok)
+			snprintf(agree, sizeof agree, "%.3f [%.3f, %.3f]", j->agreement, j->low, j->high);
+		if (j->kappa_ok)
+			snprintf(kappa, sizeof kappa, "%.3f", j->kappa);
+		int len = snprintf(line, sizeof line, "%s  %s  n %zu  agreement %s  kappa %s", j->judge,
+		                   j->reviewer ? j->reviewer : "(consensus)", j->n, agree, kappa);
+		draw_text_cut(y++, 2, COLS - 2, line, (size_t)(len < (int)sizeof line ? len : (int)sizeof line - 1),
+		              screen_attr(t, SLOT_NORMAL));
+	}
+	return head ? y + 1 : y;
+}
+
 void calpane_draw(const struct tui *t)
 {
 	attr_t head = screen_attr(t, SLOT_TITLE_FOCUS);
@@ -339,6 +374,7 @@ void calpane_draw(const struct tui *t)
 	for (size_t row = 0; row < n && y < LINES - 5; row++)
 		criterion_row(t, row, y++, idw);
 	y = legend_draw(t, y) + 1;
+	y = pairwise_draw(t, y);
 	const struct calib_pair *p = selected_pair(t);
 	if (!p) {
 		static const char none[] = "no labelled run for this criterion yet: label some (digits) first";

@@ -10,6 +10,7 @@
 #include "util/strbuf.h"
 #include "review/calib.h"
 #include "review/compare.h"
+#include "review/prefs.h"
 #include "review/groups.h"
 #include "review/judging.h"
 #include "tui/tui.h"
@@ -118,6 +119,7 @@ struct calib_state {
 	size_t cell;                /* the matrix cell, row-major */
 	struct calib c;
 	bool built;
+	struct prefs prefs;         /* the pairwise judges against the preferences */
 	unsigned long gen;          /* rv->labels_gen the figures were built at */
 	struct error err;           /* why there are none */
 };

@@ -217,4 +217,11 @@ run_tcr "$TMP/table.out" "$TMP/table.err" stats -o table -c "$TMP/tcreview.yaml"
 assert_grep "stats' table: the consensus agreement figure" "$TMP/table.out" \
 	"better  (consensus)  n   5  agreement 0.800"
 
+# The same figures in the screen's calibration overlay (K), read from the cache.
+SCREEN_REVIEWER=qa
+run_screen calib-qa 'K' t0.jsonl t1.jsonl
+screen_has calib-qa "pairwise judges against the reviewers' preferences"
+screen_has calib-qa "better  qa  n 6  agreement 0.833 [0.436, 0.970]  kappa 0.778"
+screen_has calib-qa "better  (consensus)  n 5  agreement 0.800 [0.376, 0.964]  kappa 0.706"
+
 finish
