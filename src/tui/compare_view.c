@@ -9,6 +9,10 @@
 #include <string.h>
 
 #include "tui_int.h"
+#include "judge/judge.h"
+#include "judge/runner.h"
+#include "runs/dataset.h"
+#include "util/strbuf.h"
 #include "util/xalloc.h"
 
 #define CMP_TWO_COLUMNS 120     /* the narrowest screen with two columns */
@@ -31,7 +35,7 @@ static int foot_rows(const struct tui *t)
 {
 	size_t n = t->cmp.c.run[0].nverdicts > t->cmp.c.run[1].nverdicts ? t->cmp.c.run[0].nverdicts
 	           : t->cmp.c.run[1].nverdicts;
-	int want = (int)n + 2, most = LINES / 3;
+	int want = (int)n + 2 + (t->cmp.judged[0] != '\0'), most = LINES / 3;
 	return want < most ? want : most;
 }
 
@@ -107,6 +111,59 @@ static void show_row(struct tui *t, size_t row)
 	t->cmp.top = mark - first > ctx ? mark - ctx : first;
 }
 
+static const char *answer_words(enum preference p)
+{
+	switch (p) {
+	case PREF_BASE:
+		return "base better";
+	case PREF_CAND:
+		return "candidate better";
+	case PREF_TIE:
+		return "a tie";
+	case PREF_BOTH_BAD:
+		return "both bad";
+	default:
+		return "no answer";
+	}
+}
+
+/* What each pairwise judge said of the pair, from the cache, turned to
+ * this orientation: a machine's verdict beside the reviewers' own, so
+ * not in blind review. */
+static void pair_judged(struct tui *t, size_t base_entry, size_t cand_entry)
+{
+	struct cmpview_state *v = &t->cmp;
+	v->judged[0] = '\0';
+	const struct config *c = t->cfg;
+	struct review *rv = t->rv;
+	if (!c->npair_judges || !t->judging.runner || rv->blind)
+		return;
+	struct error err = {0};
+	struct dataset *ds = &rv->ds;
+	struct run *a = dataset_load_run(ds, &ds->recs[rv->entries[base_entry].rec], rv->forced,
+	                                 c->run_id_path, &err);
+	struct run *b = dataset_load_run(ds, &ds->recs[rv->entries[cand_entry].rec], rv->forced,
+	                                 c->run_id_path, &err);
+	struct strbuf sb = STRBUF_INIT;
+	for (size_t k = 0; a && b && k < c->npair_judges; k++) {
+		const struct judge_conf *j = &c->pair_judges[k];
+		bool flipped = false;
+		const struct verdict *vd = judge_runner_cached_pair(t->judging.runner, j, a, b, &flipped);
+		enum preference p = judge_pair_answer(vd);
+		if (flipped)
+			p = judge_pair_flip(p);
+		const char *why = vd ? json_string_value(json_object_get(vd->details, "reason")) : NULL;
+		strbuf_addf(&sb, "%sjudge %s: %s", k ? "   " : "", j->id,
+		            vd ? answer_words(p) : "not asked (tcreview judge --pairs)");
+		if (why && *why)
+			strbuf_addf(&sb, " \xe2\x80\x94 %s", why);
+	}
+	run_free(a);
+	run_free(b);
+	snprintf(v->judged, sizeof v->judged, "%s", sb.len ? sb.buf : "");
+	strbuf_release(&sb);
+}
+
 unsigned cmpview_open(struct tui *t, size_t base_entry, size_t cand_entry)
 {
 	struct cmpview_state *v = &t->cmp;
@@ -120,6 +177,7 @@ unsigned cmpview_open(struct tui *t, size_t base_entry, size_t cand_entry)
 		return REDRAW_ALL;
 	}
 	v->shown = true;
+	pair_judged(t, base_entry, cand_entry);
 	/* the list follows: its cursor on the base run, as the status line says */
 	for (size_t i = 0; i < review_view_count(t->rv); i++)
 		if (t->rv->view[i] == base_entry)
@@ -398,7 +456,8 @@ static void draw_foot(const struct tui *t)
 	draw_fill(y, 0, COLS, hd);
 	static const char head[] = "verdicts: base \xe2\x86\x92 candidate, and the labels";
 	draw_text_cut(y, 0, COLS, head, sizeof head - 1, hd);
-	for (size_t i = 0; i < n && (int)i < rows - 2; i++) {
+	int judged = t->cmp.judged[0] != '\0';
+	for (size_t i = 0; i < n && (int)i < rows - 2 - judged; i++) {
 		int yy = y + 1 + (int)i, x = 2;
 		const struct compare_verdict *vv[2] = {
 			i < c->run[0].nverdicts ? &c->run[0].verdicts[i] : NULL,
@@ -422,6 +481,9 @@ static void draw_foot(const struct tui *t)
 		if (ln > 0 && x < COLS)
 			draw_text_cut(yy, x, COLS - x, lab, strlen(lab), screen_attr(t, SLOT_DIM));
 	}
+	if (judged)
+		draw_text_cut(y + rows - 2, 0, COLS, t->cmp.judged, strlen(t->cmp.judged),
+		              screen_attr(t, SLOT_DIM));
 	char prefs[384], line[512];
 	compare_prefs_text(tui_rv(t), c, prefs, sizeof prefs);
 	int ln = snprintf(line, sizeof line, "preference: %s   < base  > candidate  ~ tie  ! both bad  x takes back",

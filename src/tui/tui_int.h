@@ -204,6 +204,7 @@ struct cmpview_state {
 	int lines_w;                        /* the width and form the lines were made for; */
 	bool lines_unified, lines_open;     /* -1: to make */
 	bool open;                          /* Enter: every message unfolded */
+	char judged[512];                   /* the pairwise judges' cached answers, or "" */
 	size_t top;                         /* first line shown */
 	size_t jumped_row, jumped_top;      /* the row d, n or N showed, and top then */
 	struct compare_task_pair *pairs;    /* the tasks both sides ran, for ] and [ */

@@ -224,4 +224,16 @@ screen_has calib-qa "pairwise judges against the reviewers' preferences"
 screen_has calib-qa "better  qa  n 6  agreement 0.833 [0.436, 0.970]  kappa 0.778"
 screen_has calib-qa "better  (consensus)  n 5  agreement 0.800 [0.376, 0.964]  kappa 0.706"
 
+# In the side by side, the judge's cached answer on the pair under the
+# verdicts, beside the preference (not in blind review).
+run_screen compare-judged ']]]]]' --compare t0.jsonl t1.jsonl
+screen_has compare-judged "judge better: base better — task 5"
+screen_has compare-judged "preference: candidate better (qa)"
+run_screen compare-blind ']]]]]' --blind --compare t0.jsonl t1.jsonl
+if grep -q 'judge better' "$TMP/compare-blind.screen"; then
+	fail "blind review: no judge's answer in the side by side" "$(cat "$TMP/compare-blind.screen")"
+else
+	pass "blind review: no judge's answer in the side by side"
+fi
+
 finish
