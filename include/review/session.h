@@ -264,6 +264,10 @@ const struct review_run *review_current(const struct review *rv);
 /* Loads (or finds in the cache) an entry's run: settle's for the run
  * under the cursor, and commands that read every run (export). */
 struct review_run *review_run_at(struct review *rv, size_t entry);
+/* An entry's run parsed afresh, outside the run cache and unscored, for a
+ * reader that keeps it apart (the examples gathered, the pairs a pairwise
+ * judge answered); the caller frees it. NULL with a reason in err. */
+struct run *review_entry_run(struct review *rv, size_t entry, struct error *err);
 
 void review_set_filter(struct review *rv, enum review_filter f);
 /* The filter after f in the `f` cycle (FILTER_CELL is not in it: it is set

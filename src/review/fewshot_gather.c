@@ -42,8 +42,7 @@ static void offer_entry(struct fewshot_gather *g, struct review *rv, size_t i)
 	if (!review_entry_hash(e, hash))
 		return;
 	g->loaded++;
-	struct run *r = dataset_load_run(&rv->ds, &rv->ds.recs[e->rec], rv->forced,
-	                                 rv->cfg->run_id_path, &err);
+	struct run *r = review_entry_run(rv, i, &err);
 	if (r && !fewshot_offer(g->set, r, hash))
 		run_free(r);
 }

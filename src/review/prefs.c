@@ -14,7 +14,6 @@
 #include "annot/store.h"
 #include "judge/judge.h"
 #include "judge/runner.h"
-#include "runs/dataset.h"
 #include "util/agree.h"
 #include "util/xalloc.h"
 #include "util/error.h"
@@ -192,11 +191,8 @@ static int *judge_answers(struct gather *g, const struct judge_runner *runner)
 		ans[i] = -1;
 	for (size_t i = 0; runner && nj && i < g->npairs; i++) {
 		struct error err = {0};
-		struct dataset *ds = &g->rv->ds;
-		const struct review_entry *lo = &g->rv->entries[g->pairs[i].lo];
-		const struct review_entry *hi = &g->rv->entries[g->pairs[i].hi];
-		struct run *a = dataset_load_run(ds, &ds->recs[lo->rec], g->rv->forced, c->run_id_path, &err);
-		struct run *b = dataset_load_run(ds, &ds->recs[hi->rec], g->rv->forced, c->run_id_path, &err);
+		struct run *a = review_entry_run(g->rv, g->pairs[i].lo, &err);
+		struct run *b = review_entry_run(g->rv, g->pairs[i].hi, &err);
 		for (size_t k = 0; a && b && k < nj; k++) {
 			bool flipped;
 			const struct verdict *v = judge_runner_cached_pair(runner, &c->pair_judges[k], a, b,

@@ -112,7 +112,13 @@ static void record_pages_release(const struct review *rv, const struct record_re
 		madvise((void *)a, (size_t)(b - a), MADV_DONTNEED);
 }
 
-/* Parses and scores one record; the only place a run is loaded. */
+struct run *review_entry_run(struct review *rv, size_t entry, struct error *err)
+{
+	return dataset_load_run(&rv->ds, &rv->ds.recs[rv->entries[entry].rec], rv->forced,
+	                        rv->cfg->run_id_path, err);
+}
+
+/* Parses and scores one record for the run cache. */
 static struct review_run *rrun_load(struct review *rv, size_t entry)
 {
 	const struct record_ref *rec = &rv->ds.recs[rv->entries[entry].rec];
@@ -121,7 +127,7 @@ static struct review_run *rrun_load(struct review *rv, size_t entry)
 	rr->serial = ++rv->nloads;
 	rr->verdicts = xcalloc(review_nscorers(rv) + 1, sizeof(*rr->verdicts));
 	struct error err = {0};
-	rr->run = dataset_load_run(&rv->ds, rec, rv->forced, rv->cfg->run_id_path, &err);
+	rr->run = review_entry_run(rv, entry, &err);
 	record_pages_release(rv, rec);
 	if (!rr->run) {
 		rr->error = xstrdup(err.msg[0] ? err.msg : "the record could not be read");

@@ -11,7 +11,6 @@
 #include "tui_int.h"
 #include "judge/judge.h"
 #include "judge/runner.h"
-#include "runs/dataset.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
@@ -139,11 +138,8 @@ static void pair_judged(struct tui *t, size_t base_entry, size_t cand_entry)
 	if (!c->npair_judges || !t->judging.runner || rv->blind)
 		return;
 	struct error err = {0};
-	struct dataset *ds = &rv->ds;
-	struct run *a = dataset_load_run(ds, &ds->recs[rv->entries[base_entry].rec], rv->forced,
-	                                 c->run_id_path, &err);
-	struct run *b = dataset_load_run(ds, &ds->recs[rv->entries[cand_entry].rec], rv->forced,
-	                                 c->run_id_path, &err);
+	struct run *a = review_entry_run(rv, base_entry, &err);
+	struct run *b = review_entry_run(rv, cand_entry, &err);
 	struct strbuf sb = STRBUF_INIT;
 	for (size_t k = 0; a && b && k < c->npair_judges; k++) {
 		const struct judge_conf *j = &c->pair_judges[k];
