@@ -92,11 +92,13 @@ enum judge_start judge_runner_prepare_pair(struct judge_runner *r, const struct 
 void judge_runner_submit_pair(struct judge_runner *r, const struct judge_conf *j,
                               const struct run *a, struct judge_job *job, const char key[17],
                               uint64_t tag, judge_done_fn done, void *ctx);
-/* The pairwise judge's cached verdict on (a, b), else on (b, a) with
- * *flipped set (its answer then speaks of b as the base), else NULL. */
-const struct verdict *judge_runner_cached_pair(const struct judge_runner *r,
-                                               const struct judge_conf *j, const struct run *a,
-                                               const struct run *b, bool *flipped);
+/* The pairwise judge's cached answer on (a, b) as a the base, from its
+ * verdict on (a, b), else on (b, a) with base and candidate swapped back;
+ * PREF_NONE when neither is cached or the verdict is not an answer.
+ * *v (may be NULL) gets the verdict found, or NULL. */
+enum preference judge_runner_pair_answer(const struct judge_runner *r, const struct judge_conf *j,
+                                         const struct run *a, const struct run *b,
+                                         const struct verdict **v);
 /* Puts a finished job's verdict into the cache unless it is an error (for
  * a job answered without the client, as from a batch file). 0, or -1. */
 int judge_runner_keep(struct judge_runner *r, const struct judge_conf *j, const struct run *run,

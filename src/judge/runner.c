@@ -306,22 +306,26 @@ void judge_runner_submit_pair(struct judge_runner *r, const struct judge_conf *j
 	submit_keyed(r, j, a->id, job, key, key, tag, done, ctx);
 }
 
-const struct verdict *judge_runner_cached_pair(const struct judge_runner *r,
-                                               const struct judge_conf *j, const struct run *a,
-                                               const struct run *b, bool *flipped)
+enum preference judge_runner_pair_answer(const struct judge_runner *r, const struct judge_conf *j,
+                                         const struct run *a, const struct run *b,
+                                         const struct verdict **v)
 {
 	char key[17];
-	*flipped = false;
-	if (!r->cache)
-		return NULL;
-	judge_cache_key_pair(a, b, j, key);
-	const struct verdict *v = judge_cache_get(r->cache, key);
+	const struct verdict *found = NULL;
+	bool flipped = false;
+	if (r->cache) {
+		judge_cache_key_pair(a, b, j, key);
+		found = judge_cache_get(r->cache, key);
+		if (!found) {
+			judge_cache_key_pair(b, a, j, key);
+			found = judge_cache_get(r->cache, key);
+			flipped = found != NULL;
+		}
+	}
 	if (v)
-		return v;
-	judge_cache_key_pair(b, a, j, key);
-	v = judge_cache_get(r->cache, key);
-	*flipped = v != NULL;
-	return v;
+		*v = found;
+	enum preference p = judge_pair_answer(found);
+	return flipped ? judge_pair_flip(p) : p;
 }
 
 enum judge_start judge_runner_start(struct judge_runner *r, const struct judge_conf *j,

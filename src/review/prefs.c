@@ -3,7 +3,7 @@
  * Every answer is turned to one orientation per pair (the run that comes
  * first in the inputs is the base) before two are compared, so a pair labelled
  * one way round and judged or labelled the other counts as the same pair.
- * The judge's answers come from the cache only (judge_runner_cached_pair
+ * The judge's answers come from the cache only (judge_runner_pair_answer
  * tries both orders); the two runs of each pair are read from the session's
  * dataset for their keys, and freed at once. */
 #include "review/prefs.h"
@@ -194,12 +194,9 @@ static int *judge_answers(struct gather *g, const struct judge_runner *runner)
 		struct run *a = review_entry_run(g->rv, g->pairs[i].lo, &err);
 		struct run *b = review_entry_run(g->rv, g->pairs[i].hi, &err);
 		for (size_t k = 0; a && b && k < nj; k++) {
-			bool flipped;
-			const struct verdict *v = judge_runner_cached_pair(runner, &c->pair_judges[k], a, b,
-			                                                   &flipped);
-			enum preference pref = judge_pair_answer(v);
+			enum preference pref = judge_runner_pair_answer(runner, &c->pair_judges[k], a, b, NULL);
 			if (pref != PREF_NONE)
-				ans[i * nj + k] = (int)(flipped ? judge_pair_flip(pref) : pref) - 1;
+				ans[i * nj + k] = (int)pref - 1;
 		}
 		run_free(a);
 		run_free(b);

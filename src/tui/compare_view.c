@@ -143,11 +143,8 @@ static void pair_judged(struct tui *t, size_t base_entry, size_t cand_entry)
 	struct strbuf sb = STRBUF_INIT;
 	for (size_t k = 0; a && b && k < c->npair_judges; k++) {
 		const struct judge_conf *j = &c->pair_judges[k];
-		bool flipped = false;
-		const struct verdict *vd = judge_runner_cached_pair(t->judging.runner, j, a, b, &flipped);
-		enum preference p = judge_pair_answer(vd);
-		if (flipped)
-			p = judge_pair_flip(p);
+		const struct verdict *vd;
+		enum preference p = judge_runner_pair_answer(t->judging.runner, j, a, b, &vd);
 		const char *why = vd ? json_string_value(json_object_get(vd->details, "reason")) : NULL;
 		strbuf_addf(&sb, "%sjudge %s: %s", k ? "   " : "", j->id,
 		            vd ? answer_words(p) : "not asked (tcreview judge --pairs)");
