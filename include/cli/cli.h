@@ -158,6 +158,9 @@ const char *cli_prog(void);
  * configuration's compare: {task:}; NULL when neither says (an id spec,
  * runs/runs_conf.h; a run's task is run_spec_text of it). */
 const char *cli_task_spec(const char *task_opt, const struct config *c);
+/* The width of the terminal fd is, when it is one whose size is known;
+ * 0 otherwise (each writer has its own fallback for a pipe). */
+size_t cli_tty_columns(int fd);
 /* Whether --task's id spec is paths a record can be read by (a typo such
  * as "task_id[" would otherwise leave every run out, quietly but for a
  * line on stderr); false after saying why on stderr, PROG first. */

@@ -13,7 +13,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
 #include <unistd.h>
 
 #include "cli/cli.h"
@@ -421,9 +420,9 @@ static int rows_pick(struct diff *d, const struct review *rv, const struct diff_
 /* The terminal's width; in a pipe $COLUMNS, else 80. */
 static size_t out_width(void)
 {
-	struct winsize ws;
-	if (isatty(1) && ioctl(1, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0)
-		return ws.ws_col;
+	size_t cols = cli_tty_columns(1);
+	if (cols)
+		return cols;
 	const char *env = getenv("COLUMNS");
 	char *end;
 	long n = env ? strtol(env, &end, 10) : 0;

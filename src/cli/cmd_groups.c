@@ -10,7 +10,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
 #include <unistd.h>
 
 #include "cli/cli.h"
@@ -168,12 +167,10 @@ static void write_jsonl(FILE *out, const struct review *rv, const struct run_gro
 /* The terminal's width when standard output is one; 0 (no limit) otherwise. */
 static size_t out_columns(void)
 {
-	struct winsize ws;
 	if (!isatty(1))
 		return 0;
-	if (ioctl(1, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0)
-		return ws.ws_col;
-	return 80;
+	size_t cols = cli_tty_columns(1);
+	return cols ? cols : 80;
 }
 
 /* s fitted to cols columns (0: whole), made safe to show. */

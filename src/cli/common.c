@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <yaml.h>
@@ -100,6 +101,14 @@ bool cli_task_option_ok(const char *prog, const char *spec)
 	if (!n)
 		fprintf(stderr, "%s: --task names no path\n", prog);
 	return n > 0;
+}
+
+size_t cli_tty_columns(int fd)
+{
+	struct winsize ws;
+	if (fd >= 0 && isatty(fd) && ioctl(fd, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0)
+		return ws.ws_col;
+	return 0;
 }
 
 const char *cli_task_spec(const char *task_opt, const struct config *c)

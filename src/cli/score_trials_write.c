@@ -5,9 +5,8 @@
 #include <locale.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
-#include <unistd.h>
 
+#include "cli/cli.h"
 #include "util/jsonw.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
@@ -87,11 +86,8 @@ static bool locale_utf8(void)
 
 static size_t out_columns(FILE *out)
 {
-	struct winsize ws;
-	int fd = fileno(out);
-	if (fd >= 0 && isatty(fd) && ioctl(fd, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0)
-		return ws.ws_col;
-	return TABLE_COLUMNS;
+	size_t cols = cli_tty_columns(fileno(out));
+	return cols ? cols : TABLE_COLUMNS;
 }
 
 /* value (0..1) as a bar of width cells: eighths of a cell in block
