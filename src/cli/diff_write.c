@@ -108,11 +108,6 @@ static void put_fitted(struct strbuf *sb, const char *s, size_t cols, size_t pad
 		strbuf_addch(sb, ' ');
 }
 
-static size_t text_width(const char *s)
-{
-	return wtext_str_width(s);
-}
-
 /* A count, right-aligned in w columns, coloured when it is not zero. */
 static void put_count_cell(struct strbuf *sb, size_t v, int w, const char *sgr)
 {
@@ -160,8 +155,8 @@ static void write_table(FILE *out, const struct diff *d, const struct diff_text_
 {
 	size_t idw = strlen("scorer");
 	for (size_t r = 0; r < d->nrows; r++)
-		if (d->rows[r].shown && text_width(d->rows[r].id) > idw)
-			idw = text_width(d->rows[r].id);
+		if (d->rows[r].shown && wtext_str_width(d->rows[r].id) > idw)
+			idw = wtext_str_width(d->rows[r].id);
 	size_t room = o->width > FIGS_WIDTH + 2 + 6 ? o->width - FIGS_WIDTH - 2 : 6;
 	if (idw > room)
 		idw = room;
@@ -175,7 +170,7 @@ static void write_table(FILE *out, const struct diff *d, const struct diff_text_
 			continue;
 		struct diff_summary s;
 		diff_summarize(d, r, &s);
-		if (text_width(d->rows[r].id) > idw) {
+		if (wtext_str_width(d->rows[r].id) > idw) {
 			/* A long id keeps its line; its figures go under it. */
 			put_fitted(&sb, d->rows[r].id, 0, 0);
 			strbuf_addch(&sb, '\n');
@@ -204,8 +199,8 @@ static void write_changed(struct strbuf *sb, const struct diff *d, size_t r, enu
 	size_t tw = 0;
 	for (size_t i = 0; i < d->ntasks; i++) {
 		enum diff_change c = diff_change_of(d->tasks[i], r);
-		if ((c == DIFF_BROKE || c == DIFF_FIXED) && text_width(d->tasks[i]->text) > tw)
-			tw = text_width(d->tasks[i]->text);
+		if ((c == DIFF_BROKE || c == DIFF_FIXED) && wtext_str_width(d->tasks[i]->text) > tw)
+			tw = wtext_str_width(d->tasks[i]->text);
 	}
 	size_t room = o->width > 40 ? o->width - 40 : 8;
 	if (tw > room)
