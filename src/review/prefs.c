@@ -15,6 +15,8 @@
 #include "judge/judge.h"
 #include "judge/runner.h"
 #include "util/agree.h"
+#include "util/hash.h"
+#include "util/htab.h"
 #include "util/xalloc.h"
 #include "util/error.h"
 
@@ -39,6 +41,8 @@ struct gather {
 	size_t nitems, cap;
 	struct upair *pairs;
 	size_t npairs, pcap;
+	struct htab ids;            /* the readable entries by run id, made at the first preference */
+	bool ids_made;
 };
 
 const char *prefs_cat_name(size_t cat)
@@ -46,14 +50,34 @@ const char *prefs_cat_name(size_t cat)
 	return cat < PREFS_CATS ? annot_preference_name((enum preference)(cat + 1)) : "?";
 }
 
-static long entry_named(const struct review *rv, const char *id)
+static bool entry_is(const void *item, const void *key)
 {
-	for (size_t i = 0; id && i < rv->nentries; i++) {
-		const struct review_entry *e = &rv->entries[i];
-		if (e->summarized && !e->load_failed && e->id && !strcmp(e->id, id))
-			return (long)i;
+	return strcmp(((const struct review_entry *)item)->id, key) == 0;
+}
+
+static uint64_t id_hash(const char *id)
+{
+	return hash_fnv1a(id, strlen(id), HASH_FNV_SEED);
+}
+
+/* The first readable entry of a run id, or -1: one lookup, the table made
+ * once (a run's id may stand twice; the first read is the one meant). */
+static long entry_named(struct gather *g, const char *id)
+{
+	struct review *rv = g->rv;
+	if (!g->ids_made) {
+		for (size_t i = 0; i < rv->nentries; i++) {
+			struct review_entry *e = &rv->entries[i];
+			if (!e->summarized || e->load_failed || !e->id)
+				continue;
+			void **slot = htab_put(&g->ids, id_hash(e->id), entry_is, e->id);
+			if (!*slot)
+				*slot = e;
+		}
+		g->ids_made = true;
 	}
-	return -1;
+	const struct review_entry *e = id ? htab_get(&g->ids, id_hash(id), entry_is, id) : NULL;
+	return e ? (long)(e - rv->entries) : -1;
 }
 
 /* A decision's hash of a run that the record no longer has. */
@@ -106,7 +130,7 @@ static void take(void *ctx, const struct decision *d)
 	struct gather *g = ctx;
 	if (d->kind != DEC_PREFER || d->prefer == PREF_NONE || !wanted(g, d->reviewer))
 		return;
-	long a = entry_named(g->rv, d->run), b = entry_named(g->rv, d->other);
+	long a = entry_named(g, d->run), b = entry_named(g, d->other);
 	if (a < 0 || b < 0) {
 		g->p->missing++;
 		return;
@@ -273,6 +297,7 @@ void review_prefs(struct prefs *p, struct review *rv, const struct judge_runner 
 	}
 	free(g.items);
 	free(g.pairs);
+	htab_free(&g.ids);
 }
 
 void prefs_free(struct prefs *p)
