@@ -23,6 +23,8 @@
 #include "judge/runner.h"
 #include "review/session.h"
 #include "runs/dataset.h"
+#include "util/hash.h"
+#include "util/htab.h"
 #include "util/jsonw.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
@@ -37,6 +39,8 @@ struct pair_runs {
 	struct run **runs;
 	unsigned char *side;
 	size_t n, cap;
+	struct htab ids;            /* the first run of each id, made at the first lookup */
+	bool ids_made;
 };
 
 struct one_pair {
@@ -96,14 +100,33 @@ static void runs_free(struct pair_runs *pr)
 	free(pr->side);
 	for (size_t i = 0; i < pr->nds; i++)
 		dataset_close(&pr->ds[i]);
+	htab_free(&pr->ids);
 }
 
-static struct run *run_named(const struct pair_runs *pr, const char *id)
+static uint64_t text_hash(const char *s)
 {
-	for (size_t i = 0; id && i < pr->n; i++)
-		if (pr->runs[i]->id && !strcmp(pr->runs[i]->id, id))
-			return pr->runs[i];
-	return NULL;
+	return hash_fnv1a(s, strlen(s), HASH_FNV_SEED);
+}
+
+static bool run_is(const void *item, const void *key)
+{
+	return strcmp(((const struct run *)item)->id, key) == 0;
+}
+
+/* The first run read of an id, through a table made once. */
+static struct run *run_named(struct pair_runs *pr, const char *id)
+{
+	if (!pr->ids_made) {
+		for (size_t i = 0; i < pr->n; i++) {
+			if (!pr->runs[i]->id)
+				continue;
+			void **slot = htab_put(&pr->ids, text_hash(pr->runs[i]->id), run_is, pr->runs[i]->id);
+			if (!*slot)
+				*slot = pr->runs[i];
+		}
+		pr->ids_made = true;
+	}
+	return id ? htab_get(&pr->ids, text_hash(id), run_is, id) : NULL;
 }
 
 /* ---- the pairs ------------------------------------------------------------------ */
@@ -111,7 +134,7 @@ static struct run *run_named(const struct pair_runs *pr, const char *id)
 struct pair_list {
 	struct one_pair *p;
 	size_t n, cap;
-	const struct pair_runs *pr;
+	struct pair_runs *pr;
 };
 
 static void pair_add(struct pair_list *pl, struct run *a, struct run *b, const char *task)
@@ -171,24 +194,56 @@ static int preferences(struct pair_list *pl, const struct judge_pairs_opts *o, c
 	return rc;
 }
 
-/* --compare: per task, the i-th base trial with the i-th candidate's. */
+/* One task's runs on the candidate side, in input order, and how many of
+ * the base's trials of it were paired so far. */
+struct task_runs {
+	const char *task;
+	size_t *cand;
+	size_t ncand, cap, based;
+};
+
+static bool task_is(const void *item, const void *key)
+{
+	return strcmp(((const struct task_runs *)item)->task, key) == 0;
+}
+
+/* --compare: per task, the i-th base trial with the i-th candidate's, in
+ * one pass over each side (the tasks in a table). */
 static void trials_paired(struct pair_list *pl, const struct pair_runs *pr, const char *spec)
 {
 	const char **task = xcalloc(pr->n + 1, sizeof *task);
-	for (size_t i = 0; i < pr->n; i++)
+	struct task_runs *tr = xcalloc(pr->n + 1, sizeof *tr);
+	size_t ntr = 0;
+	struct htab by_task = HTAB_INIT;
+	for (size_t i = 0; i < pr->n; i++) {
 		task[i] = run_spec_text(pr->runs[i], spec);
+		if (pr->side[i] != 1 || !task[i])
+			continue;
+		void **slot = htab_put(&by_task, text_hash(task[i]), task_is, task[i]);
+		if (!*slot) {
+			tr[ntr].task = task[i];
+			*slot = &tr[ntr++];
+		}
+		struct task_runs *t = *slot;
+		if (t->ncand == t->cap) {
+			t->cap = t->cap ? 2 * t->cap : 4;
+			t->cand = xrealloc(t->cand, t->cap * sizeof *t->cand);
+		}
+		t->cand[t->ncand++] = i;
+	}
 	for (size_t i = 0; i < pr->n; i++) {
 		if (pr->side[i] != 0 || !task[i])
 			continue;
-		size_t nth = 0;
-		for (size_t k = 0; k < i; k++)
-			nth += pr->side[k] == 0 && task[k] && !strcmp(task[k], task[i]);
-		for (size_t k = 0; k < pr->n; k++)
-			if (pr->side[k] == 1 && task[k] && !strcmp(task[k], task[i]) && nth-- == 0) {
-				pair_add(pl, pr->runs[i], pr->runs[k], task[i]);
-				break;
-			}
+		struct task_runs *t = htab_get(&by_task, text_hash(task[i]), task_is, task[i]);
+		if (t && t->based < t->ncand)
+			pair_add(pl, pr->runs[i], pr->runs[t->cand[t->based]], task[i]);
+		if (t)
+			t->based++;
 	}
+	for (size_t k = 0; k < ntr; k++)
+		free(tr[k].cand);
+	free(tr);
+	htab_free(&by_task);
 	free(task);
 }
 
